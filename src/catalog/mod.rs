@@ -1,0 +1,1 @@
+//! Typed catalogs (GPUs, models, interconnects, MIG profiles, cloud instances), each entry with its source.

@@ -1,0 +1,1 @@
+//! Charts as pure functions to SVG strings (plotters' SVG backend), tested natively.

@@ -1,0 +1,1 @@
+//! The pure engine: no web or UI dependency, no panics on any input.

@@ -1,0 +1,13 @@
+//! gpu-primer: learn GPU compute and estimate memory, time and scaling.
+//!
+//! Data flows one way: input → [`engine::Scenario`] → pure engine → `Report` → views.
+//! Everything except `ui` and `webgpu` is plain Rust that builds and tests natively.
+
+pub mod catalog;
+pub mod charts;
+pub mod content;
+pub mod engine;
+pub mod i18n;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
