@@ -1,0 +1,1 @@
+//! UI strings, one value per language.
