@@ -1,1 +1,164 @@
-//! UI strings, one value per language.
+//! The two languages of the site and every UI string in both.
+//!
+//! `Strings` is a struct with one field per string, and `ZH`/`EN` are constants of it:
+//! a string added to one language and not the other is a compile error.
+
+use serde::{Deserialize, Serialize};
+
+/// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+
+    /// The code used in routes and in localStorage: `zh` or `en`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// The value for `<html lang>`.
+    pub fn html_lang(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    /// Parses a route or storage code; `None` for anything else.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "zh" => Some(Lang::Zh),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    /// Picks a language from a browser language tag such as `zh-CN`, `zh-Hant-TW` or `en-GB`:
+    /// any Chinese tag gives Chinese, everything else English.
+    pub fn from_browser_tag(tag: &str) -> Lang {
+        let primary = tag.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        if primary == "zh" {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+
+    pub fn strings(self) -> &'static Strings {
+        match self {
+            Lang::Zh => &ZH,
+            Lang::En => &EN,
+        }
+    }
+}
+
+/// Every string the UI shows outside the chapters.
+pub struct Strings {
+    pub site_title: &'static str,
+    pub tagline: &'static str,
+    pub home_intro: &'static str,
+    pub chapters_heading: &'static str,
+    pub chapter_label: &'static str,
+    /// The name of the other language, written in that language (the switch's label).
+    pub switch_to_other: &'static str,
+    pub switch_aria: &'static str,
+    pub nav_home: &'static str,
+    pub nav_aria: &'static str,
+    pub previous: &'static str,
+    pub next: &'static str,
+    pub not_found_title: &'static str,
+    pub not_found_body: &'static str,
+    pub back_home: &'static str,
+    pub footer: &'static str,
+    pub skip_to_content: &'static str,
+}
+
+pub const ZH: Strings = Strings {
+    site_title: "GPU 算力入门",
+    tagline: "显存、带宽、Tensor Core、NVLink、MIG 与云 GPU：边读边算",
+    home_intro: "GPU 选型不只是比较型号和峰值算力。能不能跑起来看显存容量，跑得快不快看带宽、计算吞吐和卡间通信，花多少钱看实例形态和利用率。本站按章节讲清这些约束，并给出可以亲手调整的估算。",
+    chapters_heading: "章节",
+    chapter_label: "第 {n} 章",
+    switch_to_other: "English",
+    switch_aria: "切换到英文版",
+    nav_home: "首页",
+    nav_aria: "站点导航",
+    previous: "上一章",
+    next: "下一章",
+    not_found_title: "页面不存在",
+    not_found_body: "这个地址没有对应的页面，可能是链接写错了，或者页面已经改名。",
+    back_home: "返回首页",
+    footer: "GPU 算力入门 · 所有硬件数字均注明来源与日期",
+    skip_to_content: "跳到正文",
+};
+
+pub const EN: Strings = Strings {
+    site_title: "GPU Primer",
+    tagline: "Memory, bandwidth, Tensor Cores, NVLink, MIG and cloud GPUs: read and estimate",
+    home_intro: "Choosing a GPU is not a contest of model names and peak TFLOPS. Memory capacity decides whether a job starts at all; bandwidth, compute throughput and the links between GPUs decide how fast it runs; the instance shape and its utilisation decide what it costs. These chapters explain each limit and let you estimate it yourself.",
+    chapters_heading: "Chapters",
+    chapter_label: "Chapter {n}",
+    switch_to_other: "中文",
+    switch_aria: "Switch to the Chinese version",
+    nav_home: "Home",
+    nav_aria: "Site navigation",
+    previous: "Previous",
+    next: "Next",
+    not_found_title: "Page not found",
+    not_found_body: "There is no page at this address. The link may be mistyped, or the page may have moved.",
+    back_home: "Back to the home page",
+    footer: "GPU Primer · every hardware figure carries its source and date",
+    skip_to_content: "Skip to content",
+};
+
+impl Strings {
+    /// "Chapter 3" / "第 3 章".
+    pub fn chapter_number(&self, n: u32) -> String {
+        self.chapter_label.replace("{n}", &n.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip() {
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+        }
+        assert_eq!(Lang::from_code("fr"), None);
+        assert_eq!(Lang::from_code(""), None);
+    }
+
+    #[test]
+    fn browser_tags() {
+        assert_eq!(Lang::from_browser_tag("zh-CN"), Lang::Zh);
+        assert_eq!(Lang::from_browser_tag("zh-Hant-TW"), Lang::Zh);
+        assert_eq!(Lang::from_browser_tag("ZH"), Lang::Zh);
+        assert_eq!(Lang::from_browser_tag("en-GB"), Lang::En);
+        assert_eq!(Lang::from_browser_tag("de"), Lang::En);
+        assert_eq!(Lang::from_browser_tag(""), Lang::En);
+    }
+
+    #[test]
+    fn chapter_numbers() {
+        assert_eq!(EN.chapter_number(3), "Chapter 3");
+        assert_eq!(ZH.chapter_number(12), "第 12 章");
+    }
+}

@@ -8,6 +8,7 @@ pub mod charts;
 pub mod content;
 pub mod engine;
 pub mod i18n;
+pub mod route;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Installs everything gpu-primer needs on a Debian machine, idempotently: each step checks
+# first and does nothing when the tool is already there. Safe to run again at any time.
+#
+#   Debian packages  chromium, chromium-driver, fonts-noto-cjk, nodejs, npm, python3, gcc
+#   Rust             cargo/rustc (rustup if present, else Debian's)
+#   wasm32 std       rustup target (45 s timeout), else Debian's rustc-web + rust-web-src + lld
+#   trunk            cargo install trunk 0.21.14 (builds from source, 10-20 min once)
+#   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
+#   node tools       npm ci in tools/: binaryen (wasm-opt 132) and playwright-core
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+
+TRUNK_VERSION=0.21.14
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+apt_updated=0
+apt_install() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ $apt_updated -eq 0 ]; then
+    say "apt-get update"
+    $SUDO apt-get update -qq || die "apt-get update failed"
+    apt_updated=1
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null ||
+    die "apt-get install ${missing[*]} failed"
+}
+
+# 1. System packages: the browser for tests, CJK fonts for screenshots, node for tools.
+apt_install ca-certificates gcc libc6-dev pkg-config python3 gzip chromium chromium-driver fonts-noto-cjk
+# Node may come from elsewhere (nodesource bundles npm): install Debian's only when missing.
+command -v node >/dev/null 2>&1 || apt_install nodejs
+command -v npm >/dev/null 2>&1 || apt_install npm
+
+# 2. Rust itself.
+if ! command -v cargo >/dev/null 2>&1; then
+  say "no cargo found: installing Debian's Rust (rustc-web, cargo-web)"
+  apt_install rustc-web cargo-web
+  command -v cargo >/dev/null 2>&1 || die "cargo still missing after installing cargo-web"
+fi
+say "rust: $(cargo --version)"
+
+# 3. A standard library for wasm32.
+if have_rustup_wasm_target; then
+  say "wasm32 target: rustup (installed)"
+else
+  if command -v rustup >/dev/null 2>&1; then
+    say "trying 'rustup target add wasm32-unknown-unknown' (45 s timeout)"
+    timeout 45 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+  fi
+  if have_rustup_wasm_target; then
+    say "wasm32 target: rustup"
+  else
+    say "rustup cannot fetch the wasm32 target here: using Debian's rustc-web with build-std"
+    apt_install rustc-web rust-web-src lld
+    have_debian_wasm_route || die "rustc-web route incomplete (need /usr/bin/rustc, /usr/lib/rustlib/src/rust, wasm-ld)"
+    say "wasm32 target: $(/usr/bin/rustc --version) + build-std"
+  fi
+fi
+
+# 4. trunk, the wasm bundler.
+if command -v trunk >/dev/null 2>&1; then
+  say "trunk: $(trunk --version)"
+else
+  say "installing trunk $TRUNK_VERSION from crates.io (builds from source: 10-20 minutes, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked || die "cargo install trunk failed"
+fi
+
+# 5. wasm-bindgen-cli, exactly the version in Cargo.lock.
+want=$(locked_wasm_bindgen_version)
+[ -n "$want" ] || die "cannot read the wasm-bindgen version from Cargo.lock"
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" = "$want" ]; then
+  say "wasm-bindgen: $have"
+else
+  say "installing wasm-bindgen-cli $want (was: ${have:-none}; 3-5 minutes, once)"
+  cargo install wasm-bindgen-cli --version "$want" --force || die "cargo install wasm-bindgen-cli $want failed"
+fi
+
+# 6. Node tools: wasm-opt from npm's binaryen (Debian's 108 breaks current rustc output) and playwright-core.
+if [ -x "$ROOT/tools/node_modules/.bin/wasm-opt" ] && [ -d "$ROOT/tools/node_modules/playwright-core" ]; then
+  say "node tools: $(wasm-opt --version)"
+else
+  say "installing node tools (npm ci in tools/)"
+  (cd "$ROOT/tools" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in tools/ failed"
+fi
+
+say "set-up complete"

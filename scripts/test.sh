@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test: native (engine, catalog, content, CLI) and real-browser (the built site in
+# headless Chromium). Installs what is missing first (scripts/setup.sh is idempotent).
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+cd "$ROOT"
+
+"$ROOT/scripts/setup.sh"
+
+say "native tests: cargo test"
+cargo test --locked
+
+build_site
+say "offline single-file build"
+node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html"
+
+say "browser tests: node --test tests/e2e/ (headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,295 @@
+//! Markdown → HTML for chapters, with widget slots. Used by `build.rs` at compile time
+//! (through `#[path]`) and unit-tested natively; the site itself never parses markdown.
+//!
+//! A chapter file is CommonMark + GFM tables:
+//! - line 1 is `# Title` (the only H1; the page renders it itself, so it is left out of the body);
+//! - a line that is exactly `{{widget:NAME}}` (outside code fences) is a widget slot: the
+//!   calculator NAME is mounted there. NAME must be in [`WIDGETS`];
+//! - `<details>` blocks are exercises' answers (counted for the zh/en parity check).
+
+use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// The widgets a chapter may place. The UI maps each name to a component.
+pub const WIDGETS: &[&str] = &[];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    Html(String),
+    Widget(String),
+}
+
+/// One language's version of a chapter, ready to embed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedPage {
+    pub title: String,
+    /// Plain text of the first paragraph, for the table of contents.
+    pub summary: String,
+    /// (level, text) of every heading below the title, in order.
+    pub headings: Vec<(u8, String)>,
+    pub segments: Vec<Segment>,
+    /// Number of `<details>` blocks (exercise answers).
+    pub exercises: usize,
+}
+
+impl RenderedPage {
+    pub fn widgets(&self) -> Vec<&str> {
+        self.segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Widget(w) => Some(w.as_str()),
+                Segment::Html(_) => None,
+            })
+            .collect()
+    }
+}
+
+fn widget_name(line: &str) -> Option<&str> {
+    line.trim().strip_prefix("{{widget:")?.strip_suffix("}}")
+}
+
+/// Splits the markdown at widget lines, ignoring lines inside fenced code.
+fn split_at_widgets(md: &str) -> Vec<Result<String, String>> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_fence = false;
+    for line in md.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+        }
+        match widget_name(line) {
+            Some(name) if !in_fence => {
+                parts.push(Ok(std::mem::take(&mut current)));
+                parts.push(Err(name.to_string()));
+            }
+            _ => {
+                current.push_str(line);
+                current.push('\n');
+            }
+        }
+    }
+    parts.push(Ok(current));
+    parts
+}
+
+fn level_number(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// Renders one chapter file. Errors name what is wrong (the build prints them).
+pub fn render(md: &str) -> Result<RenderedPage, String> {
+    let mut options = Options::empty();
+    options.insert(Options::ENABLE_TABLES);
+    options.insert(Options::ENABLE_STRIKETHROUGH);
+
+    let mut title: Option<String> = None;
+    let mut summary: Option<String> = None;
+    let mut headings = Vec::new();
+    let mut segments = Vec::new();
+    let mut exercises = 0;
+
+    for part in split_at_widgets(md) {
+        let chunk = match part {
+            Err(name) => {
+                if !WIDGETS.contains(&name.as_str()) {
+                    return Err(format!("unknown widget '{name}' (known: {WIDGETS:?})"));
+                }
+                segments.push(Segment::Widget(name));
+                continue;
+            }
+            Ok(chunk) => chunk,
+        };
+        let mut events = Vec::new();
+        let mut in_heading: Option<u8> = None;
+        let mut in_paragraph = false;
+        let mut heading_text = String::new();
+        let mut paragraph_text = String::new();
+        for event in Parser::new_ext(&chunk, options) {
+            match &event {
+                Event::Start(Tag::Heading { level, .. }) => {
+                    in_heading = Some(level_number(*level));
+                    heading_text.clear();
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    let level = in_heading.take().unwrap_or(1);
+                    let text = heading_text.trim().to_string();
+                    if level == 1 {
+                        if title.is_some() {
+                            return Err(format!("second H1 '{text}': a chapter has one title"));
+                        }
+                        if !headings.is_empty() || !segments.is_empty() || !events.is_empty() {
+                            return Err("the H1 title must come first".to_string());
+                        }
+                        title = Some(text);
+                        continue;
+                    }
+                    headings.push((level, text));
+                }
+                Event::Start(Tag::Paragraph) => {
+                    in_paragraph = true;
+                    paragraph_text.clear();
+                }
+                Event::End(TagEnd::Paragraph) => {
+                    in_paragraph = false;
+                    if summary.is_none() && !paragraph_text.trim().is_empty() {
+                        summary = Some(paragraph_text.trim().to_string());
+                    }
+                }
+                Event::Text(t) | Event::Code(t) => {
+                    if in_heading.is_some() {
+                        heading_text.push_str(t);
+                    } else if in_paragraph {
+                        paragraph_text.push_str(t);
+                    }
+                }
+                Event::SoftBreak if in_paragraph => paragraph_text.push(' '),
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    exercises += count_details(h);
+                }
+                _ => {}
+            }
+            if in_heading == Some(1) {
+                continue;
+            }
+            events.push(event);
+        }
+        let mut out = String::new();
+        html::push_html(&mut out, events.into_iter().map(open_links_safely));
+        if !out.trim().is_empty() {
+            segments.push(Segment::Html(out));
+        }
+    }
+
+    let title = title.ok_or("no '# Title' line: a chapter starts with its H1 title")?;
+    if title.is_empty() {
+        return Err("the H1 title is empty".to_string());
+    }
+    Ok(RenderedPage { title, summary: summary.unwrap_or_default(), headings, segments, exercises })
+}
+
+/// Leaves links alone except that it refuses `javascript:` URLs in chapter text.
+fn open_links_safely(event: Event<'_>) -> Event<'_> {
+    match event {
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) if dest_url.trim_start().to_ascii_lowercase().starts_with("javascript:") => {
+            Event::Start(Tag::Link { link_type, dest_url: CowStr::Borrowed("#"), title, id })
+        }
+        other => other,
+    }
+}
+
+fn count_details(html: &str) -> usize {
+    html.matches("<details").count()
+}
+
+/// Checks that two languages' versions of a chapter have the same structure:
+/// heading levels in order, widget slots in order, and the number of exercise answers.
+pub fn check_parity(zh: &RenderedPage, en: &RenderedPage) -> Result<(), String> {
+    let levels = |p: &RenderedPage| p.headings.iter().map(|(l, _)| *l).collect::<Vec<_>>();
+    if levels(zh) != levels(en) {
+        let first = levels(zh).iter().zip(levels(en).iter()).position(|(a, b)| a != b).unwrap_or(zh.headings.len().min(en.headings.len()));
+        let show = |p: &RenderedPage| p.headings.get(first).map(|(l, t)| format!("H{l} '{t}'")).unwrap_or_else(|| "nothing".into());
+        return Err(format!(
+            "heading structure differs: zh has {} headings, en has {}; first difference at heading {}: zh {} vs en {}",
+            zh.headings.len(),
+            en.headings.len(),
+            first + 1,
+            show(zh),
+            show(en)
+        ));
+    }
+    if zh.widgets() != en.widgets() {
+        return Err(format!("widget slots differ: zh {:?} vs en {:?}", zh.widgets(), en.widgets()));
+    }
+    if zh.exercises != en.exercises {
+        return Err(format!("exercise answers differ: zh has {} <details> blocks, en has {}", zh.exercises, en.exercises));
+    }
+    Ok(())
+}
+
+/// Splits `NN-slug.md` into (NN, slug); slugs are lowercase ASCII letters, digits and dashes.
+pub fn parse_file_name(name: &str) -> Result<(u32, String), String> {
+    let stem = name.strip_suffix(".md").ok_or_else(|| format!("{name}: not a .md file"))?;
+    let (number, slug) = stem.split_once('-').ok_or_else(|| format!("{name}: expected NN-slug.md"))?;
+    let number: u32 = number.parse().map_err(|_| format!("{name}: '{number}' is not a chapter number"))?;
+    let slug_ok = !slug.is_empty() && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !slug_ok {
+        return Err(format!("{name}: slug '{slug}' must be lowercase letters, digits and dashes"));
+    }
+    Ok((number, slug.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EN: &str = "# Title here\n\nFirst *para* with `code`\nand more.\n\n## One\n\ntext\n\n### One.a\n\n```\n{{widget:not-a-slot}}\n```\n\n## Exercises\n\n1. Q?\n\n<details><summary>Answer</summary>\n\n42\n</details>\n";
+
+    #[test]
+    fn title_summary_headings() {
+        let p = render(EN).unwrap();
+        assert_eq!(p.title, "Title here");
+        assert_eq!(p.summary, "First para with code and more.");
+        assert_eq!(p.headings, vec![(2, "One".into()), (3, "One.a".into()), (2, "Exercises".into())]);
+        assert_eq!(p.exercises, 1);
+        let html = match &p.segments[..] {
+            [Segment::Html(h)] => h.clone(),
+            other => panic!("one html segment expected, got {other:?}"),
+        };
+        assert!(!html.contains("<h1"), "the title is rendered by the page, not the body");
+        assert!(html.contains("<h2>One</h2>"));
+        assert!(html.contains("{{widget:not-a-slot}}"), "code fences keep their text");
+        assert!(html.contains("<table") || !EN.contains('|'));
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert!(render("no title\n").unwrap_err().contains("H1"));
+        assert!(render("# A\n\n# B\n").unwrap_err().contains("second H1"));
+        assert!(render("## first\n\n# A\n").unwrap_err().contains("first"));
+        assert!(render("# A\n\n{{widget:nope}}\n").unwrap_err().contains("unknown widget 'nope'"));
+    }
+
+    #[test]
+    fn javascript_links_are_neutralised() {
+        let p = render("# T\n\n[x](javascript:alert(1)) [y](#/en/)\n").unwrap();
+        let Segment::Html(h) = &p.segments[0] else { panic!() };
+        assert!(!h.contains("javascript:"));
+        assert!(h.contains("href=\"#/en/\""));
+    }
+
+    #[test]
+    fn tables_render() {
+        let p = render("# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n").unwrap();
+        let Segment::Html(h) = &p.segments[0] else { panic!() };
+        assert!(h.contains("<table>"));
+    }
+
+    #[test]
+    fn parity_detects_differences() {
+        let en = render(EN).unwrap();
+        let zh_ok = render("# 标题\n\n正文\n\n## 一\n\n### 一.a\n\n## 练习\n\n<details><summary>答案</summary>\n\n42\n</details>\n").unwrap();
+        check_parity(&zh_ok, &en).unwrap();
+        let zh_missing = render("# 标题\n\n## 一\n\n## 练习\n\n<details><summary>答案</summary>\n\n42\n</details>\n").unwrap();
+        let err = check_parity(&zh_missing, &en).unwrap_err();
+        assert!(err.contains("heading structure differs"), "{err}");
+        let zh_no_answer = render("# 标题\n\n## 一\n\n### 一.a\n\n## 练习\n").unwrap();
+        assert!(check_parity(&zh_no_answer, &en).unwrap_err().contains("exercise"));
+    }
+
+    #[test]
+    fn file_names() {
+        assert_eq!(parse_file_name("01-introduction.md").unwrap(), (1, "introduction".to_string()));
+        assert_eq!(parse_file_name("15-sharing-gpus.md").unwrap(), (15, "sharing-gpus".to_string()));
+        assert!(parse_file_name("intro.md").is_err());
+        assert!(parse_file_name("01-Intro.md").is_err());
+        assert!(parse_file_name("xx-intro.md").is_err());
+        assert!(parse_file_name("01-intro.txt").is_err());
+    }
+}

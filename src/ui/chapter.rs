@@ -1,0 +1,46 @@
+//! A chapter page: its rendered text, with calculators mounted at the widget slots.
+
+use crate::content::{self, Segment};
+use crate::i18n::Lang;
+use crate::route::Route;
+use leptos::prelude::*;
+
+#[component]
+pub fn ChapterPage(lang: Lang, slug: &'static str) -> impl IntoView {
+    let s = lang.strings();
+    let Some(chapter) = content::find(slug) else {
+        return view! { <super::not_found::NotFound lang=lang /> }.into_any();
+    };
+    let page = chapter.page(lang);
+    let (previous, next) = content::neighbours(slug);
+    let body = page
+        .segments
+        .iter()
+        .map(|segment| match *segment {
+            Segment::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
+            Segment::Widget(name) => view! { <div class="widget" data-widget=name></div> }.into_any(),
+        })
+        .collect_view();
+    view! {
+        <article class="chapter" data-page="chapter" data-slug=slug>
+            <p class="eyebrow">{s.chapter_number(chapter.number)}</p>
+            <h1>{page.title}</h1>
+            {body}
+            <nav class="pager" aria-label=s.nav_aria>
+                {previous.map(|p| view! {
+                    <a class="prev" rel="prev" href=Route::Chapter(lang, p.slug).to_hash()>
+                        <span class="pager-label">"← " {s.previous}</span>
+                        <span class="pager-title">{p.page(lang).title}</span>
+                    </a>
+                })}
+                {next.map(|n| view! {
+                    <a class="next" rel="next" href=Route::Chapter(lang, n.slug).to_hash()>
+                        <span class="pager-label">{s.next} " →"</span>
+                        <span class="pager-title">{n.page(lang).title}</span>
+                    </a>
+                })}
+            </nav>
+        </article>
+    }
+    .into_any()
+}

@@ -1,0 +1,72 @@
+//! Leptos components: thin views over the route and the engine's reports.
+
+mod browser;
+mod chapter;
+mod home;
+mod not_found;
+mod shell;
+
+use crate::content;
+use crate::i18n::Lang;
+use crate::route::Route;
+use leptos::prelude::*;
+
+/// Mounts the app on `<body>`.
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}
+
+/// Reads the hash; the empty route becomes the home page of the reader's language.
+fn resolve_route() -> Route {
+    match Route::parse(&browser::current_hash()) {
+        Route::Root => {
+            let home = Route::Home(browser::preferred_lang());
+            browser::replace_hash(&home.to_hash());
+            home
+        }
+        other => other,
+    }
+}
+
+/// The title shown in the browser tab for a route.
+fn document_title(route: &Route, lang: Lang) -> String {
+    let s = lang.strings();
+    match route {
+        Route::Chapter(_, slug) => match content::find(slug) {
+            Some(c) => format!("{} · {}", c.page(lang).title, s.site_title),
+            None => s.site_title.to_string(),
+        },
+        Route::NotFound(_) => format!("{} · {}", s.not_found_title, s.site_title),
+        Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
+    }
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let (route, set_route) = signal(resolve_route());
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| set_route.set(resolve_route()));
+    on_cleanup(move || listener.remove());
+
+    // The language of the page: the route's, else the reader's preference (bad routes).
+    let lang = Memo::new(move |_| route.with(|r| r.lang()).unwrap_or_else(browser::preferred_lang));
+
+    Effect::new(move |_| {
+        let r = route.get();
+        let l = lang.get();
+        if r.lang().is_some() {
+            browser::remember_lang(l);
+        }
+        browser::set_document_language_and_title(l, &document_title(&r, l));
+        browser::scroll_to_top();
+    });
+
+    view! {
+        <shell::Shell route=route lang=lang>
+            {move || match route.get() {
+                Route::Root | Route::Home(_) => view! { <home::Home lang=lang.get() /> }.into_any(),
+                Route::Chapter(l, slug) => view! { <chapter::ChapterPage lang=l slug=slug /> }.into_any(),
+                Route::NotFound(_) => view! { <not_found::NotFound lang=lang.get() /> }.into_any(),
+            }}
+        </shell::Shell>
+    }
+}

@@ -1,0 +1,72 @@
+//! The frame around every page: header with the language switch, chapter navigation, footer.
+
+use crate::content;
+use crate::i18n::Lang;
+use crate::route::Route;
+use leptos::prelude::*;
+
+#[component]
+pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> impl IntoView {
+    let s = move || lang.get().strings();
+    let other_href = move || route.get().in_lang(lang.get().other()).to_hash();
+    let home_href = move || Route::Home(lang.get()).to_hash();
+    let current_slug = move || match route.get() {
+        Route::Chapter(_, slug) => Some(slug),
+        _ => None,
+    };
+    view! {
+        <a class="skip" href="#main" on:click=|ev| {
+            ev.prevent_default();
+            if let Some(main) = document().get_element_by_id("main") { main.scroll_into_view(); }
+        }>{move || s().skip_to_content}</a>
+        <header class="site-header">
+            <a class="brand" href=home_href>
+                <span class="brand-mark" aria-hidden="true">"▦"</span>
+                <span class="brand-name">{move || s().site_title}</span>
+            </a>
+            <a
+                class="lang-switch"
+                id="lang-switch"
+                href=other_href
+                hreflang=move || lang.get().other().html_lang()
+                lang=move || lang.get().other().html_lang()
+                aria-label=move || s().switch_aria
+            >
+                {move || s().switch_to_other}
+            </a>
+        </header>
+        <div class="layout">
+            <nav class="chapter-nav" aria-label=move || s().nav_aria>
+                <details class="chapter-nav-box" open=true>
+                    <summary>{move || s().chapters_heading}</summary>
+                    <ol>
+                        {move || {
+                            let l = lang.get();
+                            let current = current_slug();
+                            content::chapters()
+                                .iter()
+                                .map(|c| {
+                                    let here = current == Some(c.slug);
+                                    view! {
+                                        <li>
+                                            <a
+                                                href=Route::Chapter(l, c.slug).to_hash()
+                                                aria-current=if here { Some("page") } else { None }
+                                                class:current=here
+                                            >
+                                                <span class="num">{c.number}</span>
+                                                {c.page(l).title}
+                                            </a>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </ol>
+                </details>
+            </nav>
+            <main id="main" tabindex="-1">{children()}</main>
+        </div>
+        <footer class="site-footer">{move || s().footer}</footer>
+    }
+}

@@ -1,0 +1,71 @@
+// Shared set-up for the real-browser tests: a static server for dist/ on 127.0.0.1 (optionally
+// under a sub-path) and headless Chromium (Debian's, driven by playwright-core) that records
+// every console error and uncaught exception of a page.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const root = resolve(import.meta.dirname, '..', '..');
+const { chromium } = require(join(root, 'tools', 'node_modules', 'playwright-core'));
+
+export const DIST = process.env.GPU_PRIMER_DIST || join(root, 'dist');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.wgsl': 'text/plain',
+};
+
+/** Serves `dir` at `http://127.0.0.1:PORT{prefix}` (prefix like "/docs/gpu/"). */
+export async function serve(dir = DIST, prefix = '/') {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end('outside prefix'); return; }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    const file = normalize(join(dir, rel));
+    if (!file.startsWith(dir)) { res.writeHead(403); res.end(); return; }
+    try {
+      const info = await stat(file);
+      const path = info.isDirectory() ? join(file, 'index.html') : file;
+      const body = await readFile(path);
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404); res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--disable-gpu', '--disable-dev-shm-usage',
+];
+
+export async function launch(extraArgs = []) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
+}
+
+/** A page that collects console errors and page errors into `page.problems`. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ ...options });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (r) => page.problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  return page;
+}
+
+/** Waits until the app has rendered a page (any article with data-page). */
+export async function waitForApp(page) {
+  await page.waitForSelector('article[data-page]', { timeout: 20000 });
+}
