@@ -204,7 +204,7 @@ const MAX_RATE: f64 = 1e18;
 const MAX_MEMORY_BYTES: u64 = 100_000_000_000_000;
 
 fn check_rate(errors: &mut Vec<GpuFieldError>, field: &str, v: f64, required: bool) {
-    let bad = !v.is_finite() || v < 0.0 || v > MAX_RATE || (required && v <= 0.0);
+    let bad = !v.is_finite() || !(0.0..=MAX_RATE).contains(&v) || (required && v <= 0.0);
     if bad {
         errors.push(GpuFieldError {
             field: field.into(),
