@@ -156,7 +156,14 @@ pub fn hierarchical_time(
     let s = non_negative("bytes", bytes)?;
     let nodes = ranks.div_ceil(g);
     let shard = s / f64::from(g);
-    let bound_s = collective_time_bound(s, g, intra)?.max(collective_time_bound(shard, nodes, inter)?);
+    let bound_s = if collective == Collective::AllToAll {
+        let n = f64::from(ranks);
+        let on_node = s * f64::from(g - 1) / n / positive("intra_node bandwidth", intra.bytes_per_s_per_direction)?;
+        let off_node = s * (n - f64::from(g)) / n / positive("inter_node bandwidth", inter.bytes_per_s_per_direction)?;
+        finite("collective bound", on_node.max(off_node))?
+    } else {
+        collective_time_bound(s, g, intra)?.max(collective_time_bound(shard, nodes, inter)?)
+    };
     let expected_s = match collective {
         Collective::AllReduce => {
             collective_time(Collective::ReduceScatter, Algorithm::Ring, s, g, intra, ei)?

@@ -96,6 +96,16 @@ pub fn bound_time(compute_s: f64, memory_s: f64, communication_s: f64, overhead_
     })
 }
 
+/// Expected time when communication sits on the critical path (tensor- and expert-parallel
+/// collectives wait for the layer before them in common frameworks):
+/// `T = max(W/F_eff, Q/B_eff) + C_exposed + T_overhead`. The article's `max` form is the
+/// fully overlapped limit used by [`bound_time`]; `dominant` still names the largest term.
+pub fn expected_time(compute_s: f64, memory_s: f64, exposed_communication_s: f64, overhead_s: f64) -> Result<BoundTime, PerfError> {
+    let mut t = bound_time(compute_s, memory_s, exposed_communication_s, overhead_s)?;
+    t.total_s = finite("total time", compute_s.max(memory_s) + exposed_communication_s + overhead_s)?;
+    Ok(t)
+}
+
 /// `W / F` with checks: seconds to do `flops` at `flops_per_s`.
 pub fn compute_time(flops: f64, flops_per_s: f64) -> Result<f64, PerfError> {
     finite("compute time", non_negative("flops", flops)? / positive("flops_per_s", flops_per_s)?)
