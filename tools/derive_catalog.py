@@ -125,3 +125,47 @@ for g in src["gpus"]:
 assert len({g["id"] for g in gpus}) == len(gpus)
 json.dump(gpus, open(os.path.join(OUT, "gpus.json"), "w"), indent=1, ensure_ascii=False)
 print(f"wrote {len(gpus)} gpus")
+
+
+def frac(s):
+    a, b = s.split(" ")[0].split("/")
+    return int(a) / int(b)
+
+
+mig = {}
+for key, m in src["mig_profiles"].items():
+    mig[MIG_KEYS[key]] = {
+        "key": MIG_KEYS[key],
+        "name": key,
+        "profiles": [{
+            "name": p["name"],
+            "memory_fraction": frac(p["memory_fraction"]),
+            "sm_fraction": frac(p["sm_fraction"]),
+            "max_instances": p.get("max_instances"),
+            "sm_count": p.get("sm_count"),
+        } for p in m.get("profiles", [])],
+        "notes": m.get("notes", []),
+        "source": m.get("source", ""),
+        "retrieved": RETRIEVED,
+    }
+json.dump(list(mig.values()), open(os.path.join(OUT, "mig.json"), "w"), indent=1, ensure_ascii=False)
+
+inst = []
+for i in src["instances"]:
+    cnt = i["gpu_count"]
+    inst.append({
+        "provider": i["provider"],
+        "instance": i["instance"],
+        "gpu_model": i["gpu_model"],
+        "gpu_count": cnt if isinstance(cnt, (int, float)) else None,
+        "gpu_count_text": str(cnt),
+        "price_usd_per_hour": i["price_usd_per_hour"],
+        "price_region": i.get("price_region"),
+        "price_date": i.get("price_date"),
+        "intra_node_interconnect": i["intra_node_interconnect"],
+        "inter_node_network_gbps": i["inter_node_network_gbps"],
+        "source": i["source"],
+        "notes": i.get("notes", []),
+    })
+json.dump(inst, open(os.path.join(OUT, "instances.json"), "w"), indent=1, ensure_ascii=False)
+print(f"wrote {len(mig)} MIG tables, {len(inst)} instances")
