@@ -1,1 +1,3 @@
 //! The pure engine: no web or UI dependency, no panics on any input.
+
+pub mod perf;

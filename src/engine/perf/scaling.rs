@@ -1,0 +1,200 @@
+//! Scaling curves: training throughput and parallel efficiency against 1..1024 GPUs for data,
+//! tensor and pipeline parallelism on a topology, and the point where communication starts to
+//! dominate (the article's "twice the GPUs, barely faster"). Each point is one call to
+//! [`phase_timing`], so a full curve costs microseconds.
+//!
+//! Data parallel is weak scaling (each replica keeps its batch; gradients all-reduced).
+//! Tensor and pipeline parallel are strong scaling of one replica's step; pipeline stages are
+//! capped at the layer count (larger counts are left out of the curve).
+
+use super::collectives::{Link, Topology};
+use super::efficiency::Efficiency;
+use super::phases::{training_step_work, ModelShape};
+use super::timing::{phase_timing, Hardware, Parallelism, Phase};
+use super::{positive, PerfError};
+use crate::catalog::gpus::Gpu;
+use crate::catalog::interconnects;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    Data,
+    Tensor,
+    Pipeline,
+}
+
+/// Topologies offered by the scaling widget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopologyPreset {
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by InfiniBand NDR (one 400G port per GPU).
+    NvSwitchInfiniBand,
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by AWS EFA (p5-class).
+    NvSwitchEfa,
+    /// 8 GPUs per node on PCIe only, nodes joined by InfiniBand HDR.
+    PcieOnly,
+}
+
+/// Build the topology for `gpu` (its own NVLink/PCIe rates) and a preset's network.
+pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu) -> Topology {
+    let net = |id: &str| interconnects::find(id).map(|i| i.link());
+    let pcie = Link {
+        bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
+        latency_s: 5e-6,
+    };
+    let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+    let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
+    match preset {
+        TopologyPreset::NvSwitchInfiniBand => Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("ib-ndr") },
+        TopologyPreset::NvSwitchEfa => Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("efa-p5") },
+        TopologyPreset::PcieOnly => Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net("ib-hdr") },
+    }
+}
+
+/// GPU counts on the curve: powers of two and 1.5× between them, 1 to 1024.
+pub fn default_gpu_counts() -> Vec<u32> {
+    let mut v = vec![1, 2, 3];
+    let mut p = 4;
+    while p <= 1024 {
+        v.push(p);
+        if p < 1024 {
+            v.push(p + p / 2);
+        }
+        p *= 2;
+    }
+    v
+}
+
+/// The training step being scaled (per replica for data parallel).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainingSetup {
+    pub sequences: f64,
+    pub seq_len: f64,
+    pub micro_batches: u32,
+    pub full_recompute: bool,
+    pub gradient_bytes: f64,
+    pub optimizer_state_bytes: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScalingPoint {
+    pub gpus: u32,
+    pub bound_tokens_per_s: f64,
+    pub expected_tokens_per_s: f64,
+    /// Expected throughput / expected throughput on 1 GPU.
+    pub speedup: f64,
+    /// `speedup / gpus`
+    pub efficiency: f64,
+    /// Expected communication (and bubble) share of the step time.
+    pub communication_fraction: f64,
+}
+
+/// Throughput and efficiency of `strategy` at each of `gpu_counts`.
+pub fn scaling_curve(
+    strategy: Strategy,
+    model: &ModelShape,
+    setup: &TrainingSetup,
+    hw: &Hardware,
+    topology: &Topology,
+    eff: &Efficiency,
+    gpu_counts: &[u32],
+) -> Result<Vec<ScalingPoint>, PerfError> {
+    let work = training_step_work(model, setup.sequences, setup.seq_len, setup.full_recompute, setup.gradient_bytes, setup.optimizer_state_bytes)?;
+    let phase = Phase::Training { gradient_bytes: setup.gradient_bytes, full_recompute: setup.full_recompute };
+    let m = positive("micro_batches", f64::from(setup.micro_batches))? as u32;
+    let run = |n: u32| {
+        let par = match strategy {
+            Strategy::Data => Parallelism { data: n, micro_batches: m, ..Default::default() },
+            Strategy::Tensor => Parallelism { tensor: n, micro_batches: m, ..Default::default() },
+            Strategy::Pipeline => Parallelism { pipeline: n, micro_batches: m, ..Default::default() },
+        };
+        phase_timing(&work, model, phase, hw, &par, topology, eff)
+    };
+    let base = run(1)?.expected_tokens_per_s;
+    let mut out = Vec::with_capacity(gpu_counts.len());
+    for &n in gpu_counts {
+        if n == 0 || (strategy == Strategy::Pipeline && n > model.layers) {
+            continue;
+        }
+        if strategy != Strategy::Data && n > topology.gpus_per_node && topology.inter_node.is_none() {
+            continue;
+        }
+        let t = run(n)?;
+        let speedup = if base > 0.0 { t.expected_tokens_per_s / base } else { 0.0 };
+        let e = &t.expected;
+        let useful = e.compute_s.max(e.memory_s) * (1.0 - t.pipeline_bubble_fraction);
+        let comm_fraction = if e.total_s > 0.0 { (1.0 - useful / e.total_s).clamp(0.0, 1.0) } else { 0.0 };
+        out.push(ScalingPoint {
+            gpus: n,
+            bound_tokens_per_s: t.bound_tokens_per_s,
+            expected_tokens_per_s: t.expected_tokens_per_s,
+            speedup,
+            efficiency: speedup / f64::from(n),
+            communication_fraction: comm_fraction,
+        });
+    }
+    Ok(out)
+}
+
+/// First GPU count where communication and bubble take more than half the step.
+pub fn communication_dominates_from(curve: &[ScalingPoint]) -> Option<u32> {
+    curve.iter().find(|p| p.communication_fraction > 0.5).map(|p| p.gpus)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::gpus::find;
+    use crate::engine::perf::phases::tests::llama2_7b;
+
+    fn setup() -> TrainingSetup {
+        TrainingSetup { sequences: 8.0, seq_len: 4096.0, micro_batches: 8, full_recompute: false, gradient_bytes: 13.48e9, optimizer_state_bytes: 80.88e9 }
+    }
+    const H100: Hardware = Hardware { peak_flops_per_s: 989.5e12, memory_bandwidth_bytes_per_s: 3.35e12 };
+
+    #[test]
+    fn counts_cover_1_to_1024() {
+        let c = default_gpu_counts();
+        assert_eq!((c[0], *c.last().unwrap()), (1, 1024));
+        assert!(c.contains(&8) && c.contains(&12) && c.contains(&768));
+    }
+
+    #[test]
+    fn tensor_parallel_falls_off_beyond_the_node() {
+        let topo = topology_preset(TopologyPreset::NvSwitchInfiniBand, find("h100-sxm").unwrap());
+        let c = scaling_curve(Strategy::Tensor, &llama2_7b(), &setup(), &H100, &topo, &Efficiency::default(), &default_gpu_counts()).unwrap();
+        let at = |n| c.iter().find(|p| p.gpus == n).unwrap();
+        assert!(at(8).efficiency > 0.5, "{:?}", at(8));
+        assert!(at(16).efficiency < at(8).efficiency);
+        assert!(at(16).speedup < 1.5 * at(8).speedup); // twice the GPUs, barely faster
+        let from = communication_dominates_from(&c).unwrap();
+        assert!(from > 8 && from <= 64, "{from}");
+        assert!(c.iter().all(|p| p.expected_tokens_per_s <= p.bound_tokens_per_s));
+    }
+
+    #[test]
+    fn data_parallel_scales_well_and_pcie_worse() {
+        let gpu = find("h100-sxm").unwrap();
+        let eff = Efficiency::default();
+        let counts = default_gpu_counts();
+        let nv = scaling_curve(Strategy::Data, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu), &eff, &counts).unwrap();
+        let pc = scaling_curve(Strategy::Data, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::PcieOnly, gpu), &eff, &counts).unwrap();
+        assert!(nv.last().unwrap().efficiency > 0.8, "{:?}", nv.last());
+        assert!(pc[5].efficiency <= nv[5].efficiency);
+        let pp = scaling_curve(Strategy::Pipeline, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu), &eff, &counts).unwrap();
+        assert!(pp.iter().all(|p| p.gpus <= 32));
+    }
+
+    #[test]
+    fn full_curve_is_cheap() {
+        let topo = topology_preset(TopologyPreset::NvSwitchEfa, find("h100-sxm").unwrap());
+        let counts = default_gpu_counts();
+        let start = std::time::Instant::now();
+        for s in [Strategy::Data, Strategy::Tensor, Strategy::Pipeline] {
+            scaling_curve(s, &llama2_7b(), &setup(), &H100, &topo, &Efficiency::default(), &counts).unwrap();
+        }
+        // Three curves; generous for unoptimized test builds on a shared machine.
+        assert!(start.elapsed().as_millis() < 50, "{:?}", start.elapsed());
+    }
+}

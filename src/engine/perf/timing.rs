@@ -1,0 +1,233 @@
+//! Time and throughput of a phase on a parallel layout: the roofline upper bound (peaks, no
+//! overheads, everything overlapped, no pipeline bubble) and the expected value (efficiency
+//! factors, collective latencies, kernel launches, bubble, exposed communication).
+//!
+//! Layout: tensor parallel (TP) innermost, then pipeline (PP), then data (DP); expert parallel
+//! (EP) spans `expert` GPUs for the all-to-all. Per pipeline stage and micro-batch, a GPU does
+//! `1/(tp·pp·m)` of the phase. Sources: Megatron-LM (Shoeybi et al. 2019: two all-reduces per
+//! layer forward, two backward); GPipe (Huang et al. 2019) bubble `(p-1)/(m+p-1)`;
+//! GShard (Lepikhin et al. 2020) two all-to-alls per MoE layer forward.
+
+use super::collectives::{hierarchical_time, Algorithm, Collective, Topology};
+use super::efficiency::Efficiency;
+use super::phases::{ModelShape, PhaseWork};
+use super::roofline::{bound_time, compute_time, expected_time, memory_time, ridge_point, BoundTime};
+use super::{finite, non_negative, positive, PerfError};
+use serde::{Deserialize, Serialize};
+
+/// Peak figures of one GPU for the dtype in use.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hardware {
+    pub peak_flops_per_s: f64,
+    pub memory_bandwidth_bytes_per_s: f64,
+}
+
+/// Parallel layout. GPUs used = tensor × pipeline × data.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Parallelism {
+    pub tensor: u32,
+    pub pipeline: u32,
+    pub data: u32,
+    /// GPUs across which experts are spread (1 = no expert parallelism).
+    pub expert: u32,
+    /// Micro-batches per step through the pipeline (m).
+    pub micro_batches: u32,
+}
+
+impl Default for Parallelism {
+    fn default() -> Self {
+        Parallelism { tensor: 1, pipeline: 1, data: 1, expert: 1, micro_batches: 1 }
+    }
+}
+
+impl Parallelism {
+    pub fn gpus(&self) -> u64 {
+        u64::from(self.tensor.max(1)) * u64::from(self.pipeline.max(1)) * u64::from(self.data.max(1))
+    }
+}
+
+/// Which phase, with what it needs beyond its FLOPs and bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Prefill,
+    Decode,
+    /// `gradient_bytes`: all gradients of one replica (all-reduced across data parallel).
+    Training { gradient_bytes: f64, full_recompute: bool },
+}
+
+/// Pipeline bubble fraction `(p-1)/(m+p-1)` (GPipe, Huang et al. 2019).
+/// Worked: p = 4, m = 8: 3/11 = 0.273.
+pub fn pipeline_bubble_fraction(stages: u32, micro_batches: u32) -> f64 {
+    let (p, m) = (f64::from(stages.max(1)), f64::from(micro_batches.max(1)));
+    (p - 1.0) / (m + p - 1.0)
+}
+
+/// The two answers for one phase, plus the pieces behind them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PhaseTiming {
+    /// Roofline upper bound: reality can never be faster.
+    pub bound: BoundTime,
+    pub expected: BoundTime,
+    /// Tokens per second over all GPUs (`tokens × data / T`).
+    pub bound_tokens_per_s: f64,
+    pub expected_tokens_per_s: f64,
+    /// Arithmetic intensity per GPU (FLOP/byte) and the GPU's ridge point.
+    pub arithmetic_intensity: f64,
+    pub ridge_point: f64,
+    pub pipeline_bubble_fraction: f64,
+    /// Expected seconds per step in each kind of communication.
+    pub tensor_parallel_comm_s: f64,
+    pub expert_parallel_comm_s: f64,
+    pub data_parallel_sync_s: f64,
+    /// The part of the data-parallel sync not hidden behind backward.
+    pub data_parallel_exposed_s: f64,
+}
+
+/// Topology seen by a group whose consecutive members are `stride` GPUs apart.
+fn strided(topology: &Topology, stride: u32) -> Topology {
+    Topology { gpus_per_node: (topology.gpus_per_node / stride.max(1)).max(1), ..*topology }
+}
+
+/// Time and throughput of one phase. See the module doc for the layout and sources.
+/// Expected: `T = (m+p-1)·(max(W/F_eff, Q/B_eff) + C_tp + C_ep + T_launch) + max(0, C_dp − overlap·T_bwd)`.
+/// Bound: `T = m·max(W/F, Q/B, C_floor)` per stage, peak rates, no latency or bubble.
+pub fn phase_timing(
+    work: &PhaseWork,
+    model: &ModelShape,
+    phase: Phase,
+    hw: &Hardware,
+    par: &Parallelism,
+    topology: &Topology,
+    eff: &Efficiency,
+) -> Result<PhaseTiming, PerfError> {
+    eff.validate()?;
+    model.validate()?;
+    let f = positive("peak_flops_per_s", hw.peak_flops_per_s)?;
+    let b = positive("memory_bandwidth_bytes_per_s", hw.memory_bandwidth_bytes_per_s)?;
+    for (field, v) in [("tensor", par.tensor), ("pipeline", par.pipeline), ("data", par.data), ("expert", par.expert), ("micro_batches", par.micro_batches)] {
+        positive(field, f64::from(v))?;
+    }
+    let (tp, pp, m) = (par.tensor, par.pipeline, par.micro_batches);
+    let share = 1.0 / (f64::from(tp) * f64::from(pp) * f64::from(m));
+    let flops = non_negative("work.flops", work.flops)? * share;
+    let bytes = non_negative("work.bytes", work.bytes)? * share;
+    let exp_bytes = non_negative("work.expected_bytes", work.expected_bytes)?.max(work.bytes) * share;
+
+    // Communication per stage per micro-batch.
+    let (passes, ar_per_layer): (f64, f64) = match phase {
+        Phase::Training { full_recompute: true, .. } => (4.0, 6.0),
+        Phase::Training { .. } => (3.0, 4.0),
+        _ => (1.0, 2.0),
+    };
+    let layers_per_stage = f64::from(model.layers) / f64::from(pp);
+    let micro_tokens = work.tokens / f64::from(m);
+    let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
+    let tp_one = hierarchical_time(Collective::AllReduce, Algorithm::Ring, act, tp, topology, eff)?;
+    let tp_n = ar_per_layer * layers_per_stage;
+    let (ep_exp, ep_bound) = if model.experts > 0 && par.expert > 1 {
+        let sent = act * f64::from(model.experts_per_token) / f64::from(tp);
+        let t = hierarchical_time(Collective::AllToAll, Algorithm::Ring, sent, par.expert, &strided(topology, tp), eff)?;
+        let n = 2.0 * passes.min(2.0) * layers_per_stage;
+        (n * t.expected_s, n * t.bound_s)
+    } else {
+        (0.0, 0.0)
+    };
+    let comm_exp = tp_n * tp_one.expected_s + ep_exp;
+    let comm_bound = tp_n * tp_one.bound_s + ep_bound;
+
+    // Compute, memory and launch overhead per stage per micro-batch.
+    let c_b = compute_time(flops, f)?;
+    let m_b = memory_time(bytes, b)?;
+    let c_e = compute_time(flops, f * eff.tensor_flops)?;
+    let m_e = memory_time(exp_bytes, b * eff.memory_bandwidth)?;
+    let launch = passes * eff.launch_overhead_s(layers_per_stage)?;
+
+    // Data-parallel gradient sync, once per step, overlapped with backward.
+    let (dp_sync, dp_bound) = match phase {
+        Phase::Training { gradient_bytes, .. } if par.data > 1 => {
+            let g = non_negative("gradient_bytes", gradient_bytes)? / (f64::from(tp) * f64::from(pp));
+            let t = hierarchical_time(Collective::AllReduce, Algorithm::Ring, g, par.data, &strided(topology, tp * pp), eff)?;
+            (t.expected_s, t.bound_s)
+        }
+        _ => (0.0, 0.0),
+    };
+    let slots = f64::from(m) + f64::from(pp) - 1.0;
+    let backward = slots * c_e.max(m_e) * (passes - 1.0) / passes;
+    let dp_exposed = (dp_sync - eff.gradient_sync_overlap * backward).max(0.0);
+
+    let mf = f64::from(m);
+    let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
+    let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, slots * launch)?;
+    let replicas = f64::from(par.data);
+    let rate = |t: f64| if t > 0.0 { finite("throughput", work.tokens * replicas / t) } else { Ok(0.0) };
+    Ok(PhaseTiming {
+        bound_tokens_per_s: rate(bound.total_s)?,
+        expected_tokens_per_s: rate(expected.total_s)?,
+        bound,
+        expected,
+        arithmetic_intensity: if bytes > 0.0 { finite("intensity", flops / bytes)? } else { 0.0 },
+        ridge_point: ridge_point(f, b)?,
+        pipeline_bubble_fraction: pipeline_bubble_fraction(pp, m),
+        tensor_parallel_comm_s: slots * tp_n * tp_one.expected_s,
+        expert_parallel_comm_s: slots * ep_exp,
+        data_parallel_sync_s: dp_sync,
+        data_parallel_exposed_s: dp_exposed,
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::engine::perf::collectives::Link;
+    use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b, training_step_work};
+    use crate::engine::perf::roofline::Term;
+
+    pub(crate) const A100: Hardware = Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };
+    pub(crate) fn dgx_a100() -> Topology {
+        Topology {
+            gpus_per_node: 8,
+            intra_node: Link { bytes_per_s_per_direction: 300e9, latency_s: 2e-6 },
+            inter_node: Some(Link { bytes_per_s_per_direction: 25e9, latency_s: 5e-6 }),
+        }
+    }
+
+    #[test]
+    fn decode_batch1_llama2_7b_on_a100() {
+        let m = llama2_7b();
+        let w = decode_step_work(&m, 1.0, 0.0).unwrap();
+        let t = phase_timing(&w, &m, Phase::Decode, &A100, &Parallelism::default(), &dgx_a100(), &Efficiency::default()).unwrap();
+        // Bound: 13.21e9 / 2.039e12 = 6.48 ms -> 154 tokens/s; memory dominates by ~150x.
+        assert!((t.bound_tokens_per_s - 154.3).abs() < 0.5, "{}", t.bound_tokens_per_s);
+        assert_eq!(t.bound.dominant, Term::Memory);
+        // Expected: 13.21e9 / (0.85 × 2.039e12) + 32 × 10 × 4 µs = 7.62 + 1.28 ms -> 112 tokens/s.
+        assert!((t.expected_tokens_per_s - 112.3).abs() < 0.5, "{}", t.expected_tokens_per_s);
+        assert!(t.arithmetic_intensity < 1.1 && (t.ridge_point - 153.0).abs() < 0.1);
+    }
+
+    #[test]
+    fn tensor_parallel_adds_two_all_reduces_per_layer() {
+        let m = llama2_7b();
+        let w = decode_step_work(&m, 1.0, 0.0).unwrap();
+        let par = Parallelism { tensor: 8, ..Default::default() };
+        let t = phase_timing(&w, &m, Phase::Decode, &A100, &par, &dgx_a100(), &Efficiency::default()).unwrap();
+        // 64 all-reduces of 8 KiB, each ~ 14 × 2 µs latency + tiny transfer.
+        assert!((t.tensor_parallel_comm_s - 64.0 * (28e-6 + 8192.0 * 1.75 / 225e9)).abs() < 1e-9);
+        assert!(t.expected_tokens_per_s < t.bound_tokens_per_s);
+    }
+
+    #[test]
+    fn pipeline_bubble_and_dp_overlap() {
+        assert!((pipeline_bubble_fraction(4, 8) - 3.0 / 11.0).abs() < 1e-12);
+        assert_eq!(pipeline_bubble_fraction(1, 1), 0.0);
+        let m = llama2_7b();
+        let w = training_step_work(&m, 8.0, 4096.0, false, 13.48e9, 80.88e9).unwrap();
+        let phase = Phase::Training { gradient_bytes: 13.48e9, full_recompute: false };
+        let par = Parallelism { data: 16, pipeline: 1, micro_batches: 1, ..Default::default() };
+        let t = phase_timing(&w, &m, phase, &A100, &par, &dgx_a100(), &Efficiency::default()).unwrap();
+        assert!(t.data_parallel_sync_s > 0.0 && t.data_parallel_exposed_s < t.data_parallel_sync_s);
+        assert_eq!(t.expected.dominant, Term::Compute);
+        assert!(t.expected_tokens_per_s <= t.bound_tokens_per_s);
+    }
+}
