@@ -1,1 +1,3 @@
 //! Typed catalogs (GPUs, models, interconnects, MIG profiles, cloud instances), each entry with its source.
+
+pub mod gpus;
