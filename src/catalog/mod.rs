@@ -1,3 +1,4 @@
 //! Typed catalogs (GPUs, models, interconnects, MIG profiles, cloud instances), each entry with its source.
 
 pub mod gpus;
+pub mod models;
