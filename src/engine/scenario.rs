@@ -216,7 +216,7 @@ impl Scenario {
             ));
         }
         let group = self.tensor_parallel * self.pipeline_parallel;
-        if self.gpus % group != 0 {
+        if !self.gpus.is_multiple_of(group) {
             return Err(ScenarioError::new(
                 "gpus",
                 format!(

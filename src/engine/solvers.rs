@@ -42,7 +42,7 @@ pub fn max_batch(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
 /// Whether `tp` is a valid tensor-parallel size for the model's heads.
 pub fn tp_allowed(a: &Architecture, tp: u64) -> bool {
     let at = &a.attention;
-    at.heads % tp == 0 && (at.kv_heads % tp == 0 || tp % at.kv_heads == 0)
+    at.heads.is_multiple_of(tp) && (at.kv_heads.is_multiple_of(tp) || tp.is_multiple_of(at.kv_heads))
 }
 
 /// Fewest GPUs that fit.

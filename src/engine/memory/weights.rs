@@ -38,10 +38,15 @@ pub fn stage_weights(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut matrices = 0u128;
     let mut small = 0u128;
-    for i in layers {
-        let l = layer_params(a, i);
-        matrices += l.matrices().div_ceil(tp);
-        small += l.small;
+    // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
+    let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
+    let dense_layers = layers.len() as u128 - moe_layers;
+    for (count, probe) in [(dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))), (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i)))] {
+        if let Some(i) = probe {
+            let l = layer_params(a, i);
+            matrices += count * l.matrices().div_ceil(tp);
+            small += count * l.small;
+        }
     }
     if first {
         small += embedding.div_ceil(tp) + positions;

@@ -43,6 +43,7 @@ pub fn tokens_held(a: &Architecture, layer: usize, context: u64, block_tokens: u
 
 /// KV cache bytes on one GPU holding `layers` (a pipeline stage) for `batch` sequences of
 /// `context` tokens each.
+#[allow(clippy::too_many_arguments)]
 pub fn kv_cache_bytes(
     a: &Architecture,
     layers: std::ops::Range<usize>,
@@ -54,7 +55,16 @@ pub fn kv_cache_bytes(
     group_size: u64,
 ) -> u128 {
     let per_layer = kv_elements_per_token_per_layer(a, tp);
-    let token_layers: u128 = layers.map(|i| tokens_held(a, i, context, block_tokens)).sum();
+    // Only sliding vs full matters per layer: count each kind once.
+    let sliding = layers.clone().filter(|i| a.is_sliding_layer(*i)).count() as u128;
+    let full = layers.len() as u128 - sliding;
+    let mut token_layers = 0u128;
+    if let Some(i) = layers.clone().find(|i| a.is_sliding_layer(*i)) {
+        token_layers += sliding * tokens_held(a, i, context, block_tokens);
+    }
+    if let Some(i) = layers.clone().find(|i| !a.is_sliding_layer(*i)) {
+        token_layers += full * tokens_held(a, i, context, block_tokens);
+    }
     let elements = per_layer.saturating_mul(token_layers).saturating_mul(u128::from(batch));
     dtype.bytes_for(elements, group_size)
 }
