@@ -12,6 +12,8 @@ Usage:
   gpu-primer <COMMAND> [ARGS]
 
 Commands:
+  estimate FILE          Read a Scenario (JSON; FILE - = stdin), print the Report (JSON)
+  bench [N]              Time N full evaluations (default 20000), print microseconds each
   help, --help, -h       Show this help
   version, --version, -V Show the version
 
@@ -31,9 +33,83 @@ pub fn run(args: &[String]) -> i32 {
             let _ = writeln!(out, "gpu-primer {}", env!("CARGO_PKG_VERSION"));
             0
         }
+        Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
+        Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
             2
         }
     }
+}
+
+/// `estimate FILE`: Scenario JSON in, Report JSON out; exit 2 with one line naming the field.
+fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
+    use gpu_primer::engine::{evaluate, Scenario};
+    use std::io::Read;
+    let Some(file) = file else {
+        eprintln!("gpu-primer: estimate needs a FILE (or - for stdin)");
+        return 2;
+    };
+    let mut text = String::new();
+    let read = if file == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(file).map(|t| text = t)
+    };
+    if let Err(e) = read {
+        eprintln!("gpu-primer: cannot read {file}: {e}");
+        return 2;
+    }
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("scenario: invalid JSON: {e}");
+            return 2;
+        }
+    };
+    let report = Scenario::from_json(&value).map_err(|e| e.to_string()).and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
+    match report {
+        Ok(r) => match serde_json::to_string_pretty(&r) {
+            Ok(json) => {
+                let _ = writeln!(out, "{json}");
+                0
+            }
+            Err(e) => {
+                eprintln!("gpu-primer: cannot write report: {e}");
+                2
+            }
+        },
+        Err(msg) => {
+            eprintln!("{}", msg.replace('\n', " "));
+            2
+        }
+    }
+}
+
+/// `bench [N]`: times N evaluations of a 70B scenario with solvers and derivations.
+fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
+    use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+    let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
+        Ok(n) if n > 0 => n,
+        _ => {
+            eprintln!("bench: N must be a positive integer");
+            return 2;
+        }
+    };
+    let cases = [("llama-3.1-70b", 8u64), ("llama-3.1-8b", 1), ("deepseek-v3", 8)];
+    for (model, gpus) in cases {
+        let mut s = Scenario::new(ModelSpec::Id(model.to_owned()));
+        s.gpus = gpus;
+        s.tensor_parallel = gpus;
+        s.context_tokens = 8192;
+        s.batch = 16;
+        let start = std::time::Instant::now();
+        let mut ok = 0u32;
+        for _ in 0..n {
+            ok += u32::from(std::hint::black_box(evaluate(std::hint::black_box(&s))).is_ok());
+        }
+        let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+        let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (with solvers and derivations), {ok}/{n} ok");
+    }
+    0
 }

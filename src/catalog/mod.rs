@@ -4,3 +4,4 @@ pub mod gpus;
 pub mod instances;
 pub mod interconnects;
 pub mod mig;
+pub mod models;

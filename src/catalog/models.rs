@@ -1,0 +1,81 @@
+//! Catalog of open models, each stored as its published Hugging Face config (architecture
+//! fields only) with the page it came from. Parameter counts are never stored: the engine
+//! computes them from these configs.
+
+use crate::engine::model::config::parse_config;
+use crate::engine::model::Architecture;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// One catalog entry.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CatalogModel {
+    /// Id used in Scenario JSON, e.g. `llama-3.1-8b`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Where the config was published.
+    pub source: String,
+    /// When the fields were transcribed.
+    pub retrieved: String,
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The config.json fields, as published.
+    pub config: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct CatalogFile {
+    models: Vec<CatalogModel>,
+}
+
+/// A catalog model with its parsed architecture.
+pub struct Entry {
+    pub model: CatalogModel,
+    pub architecture: Architecture,
+}
+
+static MODELS: OnceLock<Vec<Entry>> = OnceLock::new();
+
+/// Every catalog model whose config parses (a test checks that all of them do).
+pub fn all() -> &'static [Entry] {
+    MODELS.get_or_init(|| {
+        let file: CatalogFile =
+            serde_json::from_str(include_str!("models.json")).unwrap_or(CatalogFile { models: Vec::new() });
+        file.models
+            .into_iter()
+            .filter_map(|m| parse_config(&m.config).ok().map(|architecture| Entry { model: m, architecture }))
+            .collect()
+    })
+}
+
+/// A catalog model by id.
+pub fn find(id: &str) -> Option<&'static Entry> {
+    all().iter().find(|e| e.model.id == id)
+}
+
+/// All ids, for error messages and the UI's picker.
+pub fn ids() -> Vec<&'static str> {
+    all().iter().map(|e| e.model.id.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_parses_and_has_a_source() {
+        let file: CatalogFile = serde_json::from_str(include_str!("models.json")).unwrap();
+        assert!(file.models.len() >= 25);
+        for m in &file.models {
+            parse_config(&m.config).unwrap_or_else(|e| panic!("{}: {e}", m.id));
+            assert!(m.source.starts_with("https://"), "{}", m.id);
+            assert!(!m.retrieved.is_empty());
+        }
+        assert_eq!(all().len(), file.models.len());
+        let mut ids = ids();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), file.models.len(), "duplicate ids");
+    }
+}

@@ -1,0 +1,136 @@
+//! Activation memory.
+//!
+//! **Training** follows Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+//! Transformer Models", §4: per layer and token a GPT layer stores `34·h` bytes plus `5·a·s`
+//! for the attention scores (16-bit, with dropout). We count the same tensors in elements for
+//! any shape, without dropout (modern LLMs train with dropout 0), times the activation bytes:
+//! - replicated over the TP group (split only with sequence parallelism): each norm's input,
+//!   the attention input and the MLP input: `(norms + 2) · h`;
+//! - split by TP: Q, K, V and the attention output `H·d + 2·K·d + H·d_v`, and the MLP
+//!   intermediates (gated: gate, up, act(gate), product = `4·I`; plain: `2·I`; MoE: `I = k·I_e + I_s`);
+//! - the softmax output `H·s` per token, unless FlashAttention or selective recomputation.
+//!
+//! For GPT-3-like shapes this is `32·h + 2·a·s` bytes (the paper's 34 and 5 minus dropout).
+//! Full recomputation keeps only each layer's input (`h`) plus one layer being recomputed.
+//! With 1F1B pipeline schedules stage `k` of `p` holds `p − k` micro-batches in flight
+//! (Narayanan et al. 2021). The last stage also keeps logits (16-bit + fp32 for the loss).
+//!
+//! **Inference** peaks during a prefill chunk of `T = min(chunk, context·batch)` tokens: the
+//! residual and normed hidden states `2·h`, the QKV output and the MLP intermediates of one
+//! layer, plus fp32 logits for one row per sequence (vLLM profiles the same with a dummy run).
+
+use super::Inputs;
+use crate::engine::model::{Architecture, MlpKind};
+use crate::engine::scenario::{Mode, Recompute};
+
+/// Width of the feed-forward intermediate a token passes through, worst layer.
+fn ffn_width(a: &Architecture) -> u128 {
+    let dense = u128::from(a.intermediate);
+    match &a.moe {
+        Some(m) => {
+            let moe = u128::from(m.experts_per_token) * u128::from(m.expert_intermediate) + u128::from(m.shared_intermediate);
+            let any_dense = m.layer_is_moe.iter().any(|x| !x);
+            if any_dense { moe.max(dense) } else { moe }
+        }
+        None => dense,
+    }
+}
+
+fn act_bytes(x: &Inputs, elements: u128) -> u128 {
+    x.activation.bytes_for(elements, x.group)
+}
+
+/// Peak prefill workspace on one GPU for inference.
+pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool) -> u128 {
+    let tp = u128::from(x.tp.max(1));
+    let at = &a.attention;
+    let h = u128::from(a.hidden);
+    let chunk = u128::from(x.prefill_chunk_tokens).min(u128::from(x.context) * u128::from(x.batch));
+    let qkv = u128::from(at.heads) * u128::from(at.head_dim)
+        + u128::from(at.kv_heads) * (u128::from(at.head_dim) + u128::from(at.v_head_dim));
+    let ffn = ffn_width(a) * if a.mlp == MlpKind::Gated { 2 } else { 1 };
+    let mut per_token = 2 * h + qkv.div_ceil(tp) + ffn.div_ceil(tp);
+    if !x.flash_attention {
+        per_token += u128::from(at.heads).div_ceil(tp) * u128::from(x.context);
+    }
+    let mut bytes = act_bytes(x, chunk.saturating_mul(per_token));
+    if last_stage {
+        bytes += u128::from(x.batch) * u128::from(a.vocab).div_ceil(tp) * 4;
+    }
+    bytes
+}
+
+/// Activation elements one token stores in one layer: (replicated over TP, split by TP).
+pub fn layer_elements_per_token(a: &Architecture, x: &Inputs) -> (u128, u128) {
+    let at = &a.attention;
+    let h = u128::from(a.hidden);
+    let (heads, kv, d, dv) = (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
+    let mut replicated = (u128::from(a.norms_per_layer) + 2) * h;
+    if matches!(x.mode, Mode::Lora | Mode::Qlora) {
+        // LoRA keeps each adapter's rank-r intermediate for the backward pass.
+        replicated += u128::from(x.lora_rank) * x.lora_targets.iter().filter(|t| **t).count() as u128;
+    }
+    let attention = heads * d + kv * (d + dv) + heads * dv;
+    let mlp = ffn_width(a) * if a.mlp == MlpKind::Gated { 4 } else { 2 };
+    let mut split = attention + mlp;
+    if !x.flash_attention && x.recompute == Recompute::None {
+        split += heads * u128::from(x.context);
+    }
+    (replicated, split)
+}
+
+/// Training activations on one GPU of pipeline stage `stage` holding `layers`.
+pub fn training_activation_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>, stage: u64, last_stage: bool) -> u128 {
+    let tp = u128::from(x.tp.max(1));
+    let h = u128::from(a.hidden);
+    let tokens = u128::from(x.context) * u128::from(x.batch);
+    let (replicated, split) = layer_elements_per_token(a, x);
+    let replicated = if x.sequence_parallel { replicated.div_ceil(tp) } else { replicated };
+    let full_layer = replicated + split.div_ceil(tp);
+    let n_layers = layers.len() as u128;
+    let per_microbatch = match x.recompute {
+        Recompute::Full => {
+            let input = if x.sequence_parallel { h.div_ceil(tp) } else { h };
+            tokens * (input * n_layers + full_layer)
+        }
+        _ => tokens * full_layer * n_layers,
+    };
+    let in_flight = u128::from(x.pp.saturating_sub(stage).max(1));
+    let mut bytes = act_bytes(x, per_microbatch.saturating_mul(in_flight));
+    if last_stage {
+        let logits = tokens * u128::from(a.vocab).div_ceil(tp);
+        bytes += act_bytes(x, logits) + logits * 4;
+    }
+    if x.mode == Mode::Qlora {
+        // One layer's largest matrix dequantised to bf16 while it is used.
+        let widest = ffn_width(a).max(u128::from(a.attention.heads) * u128::from(a.attention.head_dim));
+        bytes += 2 * h * widest.div_ceil(tp);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::config::parse_config;
+    use crate::engine::scenario::{ModelSpec, Scenario};
+    use serde_json::json;
+
+    #[test]
+    fn gpt3_like_layer_matches_korthikanti_without_dropout() {
+        // h = 4096, a = 32, s = 2048, plain 4h MLP: 34·h − 2·h (no dropout masks) = 32·h bytes,
+        // plus 5·a·s − 3·a·s (no dropout) = 2·a·s bytes for the softmax output.
+        let a = parse_config(&json!({"model_type": "gpt2", "n_embd": 4096, "n_layer": 1, "n_head": 32,
+            "vocab_size": 50257})).unwrap();
+        let mut s = Scenario::new(ModelSpec::Id("x".into()));
+        s.mode = crate::engine::scenario::Mode::Training;
+        s.context_tokens = 2048;
+        s.flash_attention = false;
+        let x = Inputs::from_scenario(&s);
+        let (rep, split) = layer_elements_per_token(&a, &x);
+        assert_eq!(2 * (rep + split), 32 * 4096 + 2 * 32 * 2048);
+        s.flash_attention = true;
+        let (rep, split) = layer_elements_per_token(&a, &Inputs::from_scenario(&s));
+        assert_eq!(2 * (rep + split), 32 * 4096);
+    }
+}

@@ -1,0 +1,159 @@
+//! Memory per GPU: weights, KV cache, activations, gradients, optimizer states, overhead.
+//!
+//! Pipeline parallelism gives each GPU a contiguous stage of layers (the first
+//! `layers % pp` stages get one extra); the report shows the heaviest stage, which decides
+//! whether the job fits.
+
+pub mod activations;
+pub mod lora;
+pub mod model_states;
+pub mod weights;
+
+use super::model::kv_cache::kv_cache_bytes;
+use super::model::Architecture;
+use super::precision::Dtype;
+use super::scenario::{Mode, Optimizer, Recompute, Scenario, LORA_TARGETS};
+use serde::Serialize;
+
+/// The scenario with defaults resolved, as plain numbers (cheap to copy for the solvers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inputs {
+    pub mode: Mode,
+    pub weight: Dtype,
+    pub kv: Dtype,
+    pub activation: Dtype,
+    pub group: u64,
+    pub context: u64,
+    pub batch: u64,
+    pub tp: u64,
+    pub pp: u64,
+    pub dp: u64,
+    pub sequence_parallel: bool,
+    pub optimizer: Optimizer,
+    pub zero_stage: u8,
+    pub recompute: Recompute,
+    pub flash_attention: bool,
+    pub lora_rank: u64,
+    /// Which of [`LORA_TARGETS`] get adapters.
+    pub lora_targets: [bool; 7],
+    pub kv_block_tokens: u64,
+    pub prefill_chunk_tokens: u64,
+    pub overhead: u64,
+}
+
+impl Inputs {
+    pub fn from_scenario(s: &Scenario) -> Inputs {
+        let mut targets = [false; 7];
+        for (i, t) in LORA_TARGETS.iter().enumerate() {
+            targets[i] = s.lora_targets_module(t);
+        }
+        Inputs {
+            mode: s.mode,
+            weight: s.resolved_weight_dtype(),
+            kv: s.resolved_kv_dtype(),
+            activation: s.activation_dtype,
+            group: s.int4_group_size,
+            context: s.context_tokens,
+            batch: s.batch,
+            tp: s.tensor_parallel,
+            pp: s.pipeline_parallel,
+            dp: s.data_parallel(),
+            sequence_parallel: s.sequence_parallel,
+            optimizer: s.optimizer,
+            zero_stage: s.zero_stage,
+            recompute: s.recompute,
+            flash_attention: s.flash_attention,
+            lora_rank: s.lora_rank,
+            lora_targets: targets,
+            kv_block_tokens: s.kv_block_tokens,
+            prefill_chunk_tokens: s.prefill_chunk_tokens,
+            overhead: s.runtime_overhead_bytes,
+        }
+    }
+
+    /// Whether the weights are trained (full training) rather than frozen.
+    pub fn full_training(&self) -> bool {
+        self.mode == Mode::Training
+    }
+
+    /// Whether the run trains anything (training, LoRA, QLoRA).
+    pub fn trains(&self) -> bool {
+        self.mode != Mode::Inference
+    }
+}
+
+/// Bytes on the heaviest GPU, by component.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MemoryBreakdown {
+    pub weights: u128,
+    pub kv_cache: u128,
+    pub activations: u128,
+    pub gradients: u128,
+    pub optimizer: u128,
+    pub overhead: u128,
+    pub total: u128,
+    /// Which pipeline stage this is (0-based).
+    #[serde(skip)]
+    pub stage: u64,
+}
+
+/// The layers held by pipeline stage `stage` of `pp`.
+pub fn stage_layers(layers: u64, pp: u64, stage: u64) -> std::ops::Range<usize> {
+    let pp = pp.clamp(1, layers.max(1));
+    let base = layers / pp;
+    let extra = layers % pp;
+    let start = stage * base + stage.min(extra);
+    let len = base + u64::from(stage < extra);
+    (start as usize)..((start + len).min(layers) as usize)
+}
+
+/// Memory of one pipeline stage.
+pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> MemoryBreakdown {
+    let layers = stage_layers(a.layers, x.pp, stage);
+    let first = stage == 0;
+    let last = stage + 1 >= x.pp.min(a.layers.max(1));
+    let w = weights::stage_weights(a, x, layers.clone(), first, last);
+    let kv_cache = if x.trains() {
+        0
+    } else {
+        kv_cache_bytes(a, layers.clone(), x.context, x.batch, x.kv_block_tokens, x.tp, x.kv, x.group)
+    };
+    let activations = if x.trains() {
+        activations::training_activation_bytes(a, x, layers.clone(), stage, last)
+    } else {
+        activations::inference_workspace_bytes(a, x, last)
+    };
+    let states = model_states::stage_model_states(a, x, &w, layers);
+    let mut m = MemoryBreakdown {
+        weights: states.weights,
+        kv_cache,
+        activations,
+        gradients: states.gradients,
+        optimizer: states.optimizer,
+        overhead: u128::from(x.overhead),
+        total: 0,
+        stage,
+    };
+    m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
+    m
+}
+
+/// Memory of the heaviest GPU.
+pub fn memory_per_gpu(a: &Architecture, x: &Inputs) -> MemoryBreakdown {
+    let stages = x.pp.min(a.layers.max(1));
+    (0..stages).map(|s| stage_memory(a, x, s)).max_by_key(|m| m.total).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_split_layers_evenly() {
+        assert_eq!(stage_layers(80, 1, 0), 0..80);
+        assert_eq!(stage_layers(61, 4, 0), 0..16);
+        assert_eq!(stage_layers(61, 4, 3), 46..61);
+        let total: usize = (0..7).map(|s| stage_layers(30, 7, s).len()).sum();
+        assert_eq!(total, 30);
+    }
+}

@@ -1,0 +1,95 @@
+//! Weight bytes on one GPU.
+//!
+//! Decoder-layer matrices are split over the tensor-parallel group (Megatron column/row
+//! parallel linears; Shoeybi et al. 2019) and stored in `weight_dtype`. The embedding and
+//! output head are vocab-parallel (also split by TP) and sit on the first and last pipeline
+//! stage; a tied head is stored again on the last stage when pp > 1 (Megatron keeps a copy).
+//! Norms, biases and routers are replicated. Quantised checkpoints (GPTQ, AWQ, bitsandbytes,
+//! FP8) keep embeddings, head, norms, biases and routers in 16 bits.
+
+use super::Inputs;
+use crate::engine::model::params::{layer_params, outer_params};
+use crate::engine::model::Architecture;
+use crate::engine::precision::Dtype;
+
+/// Weights of one pipeline stage on one GPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StageWeights {
+    /// Parameters stored on this GPU.
+    pub params: u128,
+    /// Of those, matrices in `weight_dtype`.
+    pub matrix_params: u128,
+    /// Bytes.
+    pub bytes: u128,
+}
+
+/// The format of the small tensors: the weight format if it is a 16/32-bit float, else bf16.
+pub fn small_tensor_dtype(weight: Dtype) -> Dtype {
+    if weight.is_trainable_float() {
+        weight
+    } else {
+        Dtype::Bf16
+    }
+}
+
+/// Weights held by one GPU of a stage with `layers`.
+pub fn stage_weights(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>, first: bool, last: bool) -> StageWeights {
+    let tp = u128::from(x.tp.max(1));
+    let (embedding, lm_head, positions, final_norm) = outer_params(a);
+    let mut matrices = 0u128;
+    let mut small = 0u128;
+    // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
+    let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
+    let dense_layers = layers.len() as u128 - moe_layers;
+    for (count, probe) in [(dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))), (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i)))] {
+        if let Some(i) = probe {
+            let l = layer_params(a, i);
+            matrices += count * l.matrices().div_ceil(tp);
+            small += count * l.small;
+        }
+    }
+    if first {
+        small += embedding.div_ceil(tp) + positions;
+    }
+    if last {
+        small += final_norm;
+        let head = if a.tied_embeddings { if first { 0 } else { embedding } } else { lm_head };
+        small += head.div_ceil(tp);
+    }
+    let bytes = x.weight.bytes_for(matrices, x.group) + small_tensor_dtype(x.weight).bytes_for(small, x.group);
+    StageWeights { params: matrices + small, matrix_params: matrices, bytes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::models::find;
+    use crate::engine::scenario::{ModelSpec, Scenario};
+
+    fn inputs(tp: u64, weight: Dtype) -> Inputs {
+        let mut s = Scenario::new(ModelSpec::Id("x".into()));
+        s.tensor_parallel = tp;
+        s.gpus = tp;
+        s.weight_dtype = Some(weight);
+        Inputs::from_scenario(&s)
+    }
+
+    #[test]
+    fn llama_2_70b_fp16_is_about_138_gb_and_tp_halves_it() {
+        let a = &find("llama-2-70b").unwrap().architecture;
+        let one = stage_weights(a, &inputs(1, Dtype::Fp16), 0..80, true, true);
+        assert_eq!(one.params, 68_976_648_192);
+        assert_eq!(one.bytes, 137_953_296_384);
+        let two = stage_weights(a, &inputs(2, Dtype::Fp16), 0..80, true, true);
+        assert!(two.bytes < one.bytes / 2 + 10_000_000 && two.bytes > one.bytes / 2);
+    }
+
+    #[test]
+    fn int4_keeps_embeddings_in_bf16() {
+        let a = &find("llama-3.1-8b").unwrap().architecture;
+        let w = stage_weights(a, &inputs(1, Dtype::Int4), 0..32, true, true);
+        // 6.98e9 matrix params at 4.156 bits + 1.05e9 embedding/head/norm params at 2 bytes
+        assert_eq!(w.matrix_params, 6_979_321_856);
+        assert_eq!(w.bytes, 3_625_975_808 + 2 * 1_050_939_392);
+    }
+}

@@ -1,0 +1,448 @@
+//! Reading a pasted Hugging Face `config.json` into an [`Architecture`].
+//!
+//! Follows the field names and defaults of each family's `configuration_*.py` and the module
+//! layout of `modeling_*.py` in huggingface/transformers. Also accepts GPT-2's own names
+//! (`n_embd`, `n_layer`, `n_head`, `n_inner`, `n_positions`), Falcon's (`n_head_kv`,
+//! `num_kv_heads`, `multi_query`, `new_decoder_architecture`, `parallel_attn`, `bias`,
+//! `ffn_hidden_size`), and a nested `text_config` (Gemma 3 multimodal checkpoints).
+
+use super::{Architecture, Attention, Family, Mla, MlpKind, Moe, NormKind};
+use crate::engine::error::ScenarioError;
+use serde_json::{Map, Value};
+
+/// Upper bounds that keep every product far inside `u128` and reject typos.
+const MAX_WIDTH: u64 = 1 << 20;
+const MAX_LAYERS: u64 = 4096;
+const MAX_VOCAB: u64 = 1 << 24;
+const MAX_INTERMEDIATE: u64 = 1 << 22;
+const MAX_HEADS: u64 = 1 << 16;
+const MAX_EXPERTS: u64 = 1 << 16;
+
+const SUPPORTED: &str = "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, \
+gemma3, gemma3_text, phi3, gpt2, falcon, deepseek_v2, deepseek_v3";
+
+/// A view on a config object that reports errors with the field's full path.
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    prefix: String,
+}
+
+impl<'a> Fields<'a> {
+    fn path(&self, key: &str) -> String {
+        format!("{}{}", self.prefix, key)
+    }
+
+    /// The first present, non-null key among `keys`.
+    fn find(&self, keys: &[&'static str]) -> Option<(&'static str, &'a Value)> {
+        keys.iter().find_map(|k| match self.map.get(*k) {
+            Some(Value::Null) | None => None,
+            Some(v) => Some((*k, v)),
+        })
+    }
+
+    /// An optional non-negative integer between `min` and `max`.
+    fn int(&self, keys: &[&'static str], min: u64, max: u64) -> Result<Option<u64>, ScenarioError> {
+        let Some((key, v)) = self.find(keys) else { return Ok(None) };
+        let n = match v {
+            Value::Number(n) => n.as_u64().or_else(|| {
+                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= max as f64).map(|f| f as u64)
+            }),
+            _ => None,
+        };
+        match n {
+            Some(n) if n >= min && n <= max => Ok(Some(n)),
+            _ => Err(ScenarioError::new(
+                self.path(key),
+                format!("must be an integer between {min} and {max}, got {v}"),
+            )),
+        }
+    }
+
+    /// A required integer.
+    fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
+        self.int(keys, min, max)?
+            .ok_or_else(|| ScenarioError::new(self.path(keys[0]), "is missing from the model config"))
+    }
+
+    fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
+        match self.find(keys) {
+            None => Ok(default),
+            Some((_, Value::Bool(b))) => Ok(*b),
+            Some((key, v)) => Err(ScenarioError::new(self.path(key), format!("must be true or false, got {v}"))),
+        }
+    }
+
+    fn string(&self, key: &'static str) -> Option<&'a str> {
+        self.map.get(key).and_then(Value::as_str)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        !matches!(self.map.get(key), None | Some(Value::Null))
+    }
+}
+
+/// Maps `model_type` (or the `architectures` class name) to a family.
+fn family_of(model_type: &str) -> Option<Family> {
+    Some(match model_type {
+        "llama" | "LlamaForCausalLM" => Family::Llama,
+        "mistral" | "MistralForCausalLM" => Family::Mistral,
+        "mixtral" | "MixtralForCausalLM" => Family::Mixtral,
+        "qwen2" | "Qwen2ForCausalLM" => Family::Qwen2,
+        "qwen2_moe" | "Qwen2MoeForCausalLM" => Family::Qwen2Moe,
+        "qwen3" | "Qwen3ForCausalLM" => Family::Qwen3,
+        "qwen3_moe" | "Qwen3MoeForCausalLM" => Family::Qwen3Moe,
+        "gemma" | "GemmaForCausalLM" => Family::Gemma,
+        "gemma2" | "Gemma2ForCausalLM" => Family::Gemma2,
+        "gemma3" | "gemma3_text" | "Gemma3ForCausalLM" | "Gemma3ForConditionalGeneration" => Family::Gemma3,
+        "phi3" | "Phi3ForCausalLM" => Family::Phi3,
+        "gpt2" | "GPT2LMHeadModel" => Family::Gpt2,
+        "falcon" | "RefinedWeb" | "RefinedWebModel" | "FalconForCausalLM" | "RWForCausalLM" => Family::Falcon,
+        "deepseek_v2" | "DeepseekV2ForCausalLM" => Family::DeepseekV2,
+        "deepseek_v3" | "DeepseekV3ForCausalLM" => Family::DeepseekV3,
+        _ => return None,
+    })
+}
+
+/// Parses a Hugging Face `config.json` object. Errors name the field as `model.<key>`.
+pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
+    let Value::Object(top) = value else {
+        return Err(ScenarioError::new("model", "must be a catalog id string or a config.json object"));
+    };
+    let top_fields = Fields { map: top, prefix: "model.".into() };
+    let top_type = top_fields
+        .string("model_type")
+        .map(str::to_owned)
+        .or_else(|| {
+            top.get("architectures")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .ok_or_else(|| ScenarioError::new("model.model_type", format!("is missing (supported: {SUPPORTED})")))?;
+    // Multimodal wrappers keep the language model in `text_config`.
+    let (f, model_type) = match top.get("text_config") {
+        Some(Value::Object(text)) => {
+            let fields = Fields { map: text, prefix: "model.text_config.".into() };
+            let t = fields.string("model_type").map(str::to_owned).unwrap_or_else(|| {
+                if top_type == "gemma3" { "gemma3_text".to_owned() } else { top_type.clone() }
+            });
+            (fields, t)
+        }
+        _ => (top_fields, top_type),
+    };
+    let family = family_of(&model_type).ok_or_else(|| {
+        ScenarioError::new(f.path("model_type"), format!("unknown family '{model_type}' (supported: {SUPPORTED})"))
+    })?;
+    build(&f, family, model_type)
+}
+
+fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture, ScenarioError> {
+    use Family::*;
+    let gemma3 = family == Gemma3;
+    // Gemma3TextConfig defaults: published gemma-3 text_configs omit several fields.
+    let or_default = |v: Option<u64>, d: u64| -> Option<u64> { v.or(if gemma3 { Some(d) } else { None }) };
+
+    let hidden_keys: &[&str] = &["hidden_size", "n_embd", "d_model"];
+    let hidden = or_default(f.int(hidden_keys, 1, MAX_WIDTH)?, 2304)
+        .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), "is missing from the model config"))?;
+    let layers = or_default(f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
+        .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), "is missing from the model config"))?;
+    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
+        .ok_or_else(|| ScenarioError::new(f.path("num_attention_heads"), "is missing from the model config"))?;
+    let vocab = or_default(f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
+        .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), "is missing from the model config"))?;
+
+    // Key/value heads: GQA field, Falcon's names, MQA flags, else multi-head.
+    let mut kv_heads = or_default(f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
+    if family == Falcon {
+        let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
+        let multi_query = f.boolean(&["multi_query"], true)?;
+        if !new_arch {
+            kv_heads = Some(if multi_query { 1 } else { heads });
+        }
+    }
+    let kv_heads = kv_heads.unwrap_or(heads);
+    if heads % kv_heads != 0 {
+        return Err(ScenarioError::new(
+            f.path("num_key_value_heads"),
+            format!("must divide num_attention_heads ({heads}), got {kv_heads}"),
+        ));
+    }
+
+    let explicit_head_dim = or_default(f.int(&["head_dim"], 1, MAX_HEADS)?, 256).or(match family {
+        Gemma => Some(256),
+        _ => None,
+    });
+    let head_dim = match explicit_head_dim {
+        Some(d) => d,
+        None if hidden % heads == 0 => hidden / heads,
+        None => {
+            return Err(ScenarioError::new(
+                f.path("num_attention_heads"),
+                format!("must divide hidden_size ({hidden}) when head_dim is not given, got {heads}"),
+            ))
+        }
+    };
+
+    // Dense MLP width.
+    let intermediate = match family {
+        Gpt2 | Falcon => f
+            .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
+            .unwrap_or(4 * hidden),
+        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
+            .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), "is missing from the model config"))?,
+    };
+
+    let attention_bias = f.boolean(&["attention_bias"], false)?;
+    let falcon_bias = f.boolean(&["bias"], false)?;
+    let (qkv_bias, o_bias) = match family {
+        Qwen2 | Qwen2Moe => (true, false),
+        Gpt2 => (true, true),
+        Falcon => (falcon_bias, falcon_bias),
+        Mistral | Mixtral | Phi3 => (false, false),
+        DeepseekV2 | DeepseekV3 => (false, attention_bias),
+        _ => (attention_bias, attention_bias),
+    };
+    let mlp_bias = match family {
+        Gpt2 => true,
+        Falcon => falcon_bias,
+        Llama => f.boolean(&["mlp_bias"], false)?,
+        _ => false,
+    };
+
+    let mla = match family {
+        DeepseekV2 | DeepseekV3 => Some(Mla {
+            q_lora_rank: f.int(&["q_lora_rank"], 1, MAX_WIDTH)?,
+            kv_lora_rank: f.need(&["kv_lora_rank"], 1, MAX_WIDTH)?,
+            qk_rope_head_dim: f.need(&["qk_rope_head_dim"], 1, MAX_HEADS)?,
+            qk_nope_head_dim: f.need(&["qk_nope_head_dim"], 0, MAX_HEADS)?,
+            v_head_dim: f.need(&["v_head_dim"], 1, MAX_HEADS)?,
+        }),
+        _ => None,
+    };
+    let (head_dim, v_head_dim) = match mla {
+        Some(m) => (m.qk_nope_head_dim + m.qk_rope_head_dim, m.v_head_dim),
+        None => (head_dim, head_dim),
+    };
+
+    let attention = Attention {
+        heads,
+        kv_heads: if mla.is_some() { heads } else { kv_heads },
+        head_dim,
+        v_head_dim,
+        qkv_bias,
+        o_bias,
+        qk_norm: matches!(family, Qwen3 | Qwen3Moe | Gemma3),
+        fused_qkv: matches!(family, Phi3 | Falcon | Gpt2),
+        mla,
+    };
+
+    let moe = parse_moe(f, family, layers, intermediate)?;
+
+    let (norm, norms_per_layer) = match family {
+        Gpt2 => (NormKind::LayerNorm, 2),
+        Falcon => {
+            let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
+            let parallel = f.boolean(&["parallel_attn"], true)?;
+            let n = if new_arch {
+                f.int(&["num_ln_in_parallel_attn"], 1, 2)?.unwrap_or(2)
+            } else if parallel {
+                1
+            } else {
+                2
+            };
+            (NormKind::LayerNorm, n)
+        }
+        Gemma2 | Gemma3 => (NormKind::RmsNorm, 4),
+        _ => (NormKind::RmsNorm, 2),
+    };
+
+    // Tied output head. Family defaults follow each configuration class; Falcon's tiiuae
+    // checkpoints store `lm_head.weight` as its own tensor and their published parameter
+    // counts include it, so Falcon counts the head unless the config says it is tied.
+    let tie_default = matches!(family, Gemma | Gemma2 | Gemma3 | Gpt2);
+    let tied_embeddings = if family == Falcon && !f.has("tie_word_embeddings") {
+        false
+    } else {
+        f.boolean(&["tie_word_embeddings"], tie_default)?
+    };
+
+    let learned_positions = match family {
+        Gpt2 => f.int(&["n_positions", "max_position_embeddings"], 1, MAX_VOCAB)?.unwrap_or(1024),
+        _ => 0,
+    };
+
+    let (sliding_window, layer_is_sliding) = parse_sliding(f, family, layers)?;
+
+    Ok(Architecture {
+        family,
+        model_type,
+        hidden,
+        layers,
+        vocab,
+        intermediate,
+        mlp: if matches!(family, Gpt2 | Falcon) { MlpKind::Plain } else { MlpKind::Gated },
+        mlp_bias,
+        fused_gate_up: family == Phi3,
+        norm,
+        norms_per_layer,
+        attention,
+        moe,
+        tied_embeddings,
+        learned_positions,
+        sliding_window,
+        layer_is_sliding,
+        max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
+    })
+}
+
+fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Option<Moe>, ScenarioError> {
+    use Family::*;
+    let n = layers as usize;
+    let moe = match family {
+        Mixtral => {
+            let experts = f.need(&["num_local_experts"], 1, MAX_EXPERTS)?;
+            Moe {
+                routed_experts: experts,
+                experts_per_token: f.need(&["num_experts_per_tok"], 1, experts)?,
+                expert_intermediate: f.need(&["intermediate_size"], 1, MAX_INTERMEDIATE)?,
+                shared_intermediate: 0,
+                shared_expert_gate: false,
+                router_bias: false,
+                layer_is_moe: vec![true; n],
+            }
+        }
+        Qwen2Moe | Qwen3Moe => {
+            let experts = f.need(&["num_experts"], 1, MAX_EXPERTS)?;
+            let step = f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1);
+            let dense_only: Vec<u64> = match f.map.get("mlp_only_layers") {
+                None | Some(Value::Null) => Vec::new(),
+                Some(Value::Array(a)) => a.iter().filter_map(Value::as_u64).collect(),
+                Some(v) => {
+                    return Err(ScenarioError::new(f.path("mlp_only_layers"), format!("must be a list of layer indices, got {v}")))
+                }
+            };
+            let shared = if family == Qwen2Moe {
+                f.int(&["shared_expert_intermediate_size"], 0, MAX_INTERMEDIATE)?.unwrap_or(0)
+            } else {
+                0
+            };
+            Moe {
+                routed_experts: experts,
+                experts_per_token: f.need(&["num_experts_per_tok"], 1, experts)?,
+                expert_intermediate: f.need(&["moe_intermediate_size"], 1, MAX_INTERMEDIATE)?,
+                shared_intermediate: shared,
+                shared_expert_gate: shared > 0,
+                router_bias: false,
+                layer_is_moe: (0..layers).map(|i| !dense_only.contains(&i) && (i + 1) % step == 0).collect(),
+            }
+        }
+        DeepseekV2 | DeepseekV3 => {
+            let experts = f.need(&["n_routed_experts"], 1, MAX_EXPERTS)?;
+            let expert_intermediate = f.need(&["moe_intermediate_size"], 1, MAX_INTERMEDIATE)?;
+            let shared = f.int(&["n_shared_experts"], 0, MAX_EXPERTS)?.unwrap_or(0);
+            let first_dense = f.int(&["first_k_dense_replace"], 0, MAX_LAYERS)?.unwrap_or(0);
+            let freq = f.int(&["moe_layer_freq"], 1, MAX_LAYERS)?.unwrap_or(1);
+            let noaux = f.string("topk_method") == Some("noaux_tc");
+            Moe {
+                routed_experts: experts,
+                experts_per_token: f.need(&["num_experts_per_tok"], 1, experts)?,
+                expert_intermediate,
+                shared_intermediate: shared.saturating_mul(expert_intermediate),
+                shared_expert_gate: false,
+                router_bias: family == DeepseekV3 || noaux,
+                layer_is_moe: (0..layers).map(|i| i >= first_dense && i % freq == 0).collect(),
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(moe))
+}
+
+/// Which layers use a sliding window, following each family's modelling code:
+/// Mistral/Mixtral/Phi-3 use it on every layer when `sliding_window` is set; Qwen2/3 only with
+/// `use_sliding_window` and from layer `max_window_layers` on; Gemma 2 on even layers;
+/// Gemma 3 on all but every `sliding_window_pattern`-th layer; an explicit `layer_types` list
+/// ("sliding_attention" / "full_attention") wins over all of these.
+fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>, Vec<bool>), ScenarioError> {
+    use Family::*;
+    let n = layers as usize;
+    let default_window = match family {
+        Gemma2 => Some(4096),
+        Gemma3 => Some(4096),
+        _ => None,
+    };
+    let window = f.int(&["sliding_window", "sliding_window_size"], 1, u64::MAX)?.or(default_window);
+    let Some(w) = window else { return Ok((None, vec![false; n])) };
+    if let Some(Value::Array(types)) = f.map.get("layer_types") {
+        if types.len() != n {
+            return Err(ScenarioError::new(
+                f.path("layer_types"),
+                format!("must list one entry per layer ({n}), got {}", types.len()),
+            ));
+        }
+        let v: Vec<bool> = types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect();
+        return Ok((Some(w), v));
+    }
+    let v: Vec<bool> = match family {
+        Mistral | Mixtral | Phi3 => vec![true; n],
+        Qwen2 | Qwen2Moe | Qwen3 | Qwen3Moe => {
+            if f.boolean(&["use_sliding_window"], false)? {
+                let from = f.int(&["max_window_layers"], 0, u64::MAX)?.unwrap_or(0);
+                (0..layers).map(|i| i >= from).collect()
+            } else {
+                vec![false; n]
+            }
+        }
+        Gemma2 => (0..layers).map(|i| i % 2 == 0).collect(),
+        Gemma3 => {
+            let p = f.int(&["sliding_window_pattern", "_sliding_window_pattern"], 1, MAX_LAYERS)?.unwrap_or(6);
+            (0..layers).map(|i| (i + 1) % p != 0).collect()
+        }
+        _ => vec![false; n],
+    };
+    Ok((Some(w), v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn gemma3_text_config_uses_transformers_defaults() {
+        let cfg = json!({"model_type": "gemma3", "text_config": {"hidden_size": 2560,
+            "intermediate_size": 10240, "model_type": "gemma3_text", "num_hidden_layers": 34,
+            "sliding_window": 1024}});
+        let a = parse_config(&cfg).unwrap();
+        assert_eq!((a.attention.heads, a.attention.kv_heads, a.attention.head_dim, a.vocab), (8, 4, 256, 262_208));
+        assert!(a.tied_embeddings);
+        // every 6th layer is global: layers 5, 11, 17, 23, 29
+        assert_eq!(a.layer_is_sliding.iter().filter(|s| !**s).count(), 5);
+    }
+
+    #[test]
+    fn falcon_7b_is_multi_query() {
+        let cfg = json!({"model_type": "falcon", "hidden_size": 4544, "num_hidden_layers": 32,
+            "num_attention_heads": 71, "vocab_size": 65024, "multi_query": true, "parallel_attn": true});
+        let a = parse_config(&cfg).unwrap();
+        assert_eq!((a.attention.kv_heads, a.attention.head_dim, a.intermediate, a.norms_per_layer), (1, 64, 18176, 1));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = parse_config(&json!({"model_type": "llama", "hidden_size": 4096})).unwrap_err();
+        assert_eq!(e.field, "model.num_hidden_layers");
+        let e = parse_config(&json!({"model_type": "bert"})).unwrap_err();
+        assert_eq!(e.field, "model.model_type");
+        let e = parse_config(&json!({"model_type": "llama", "hidden_size": -4})).unwrap_err();
+        assert_eq!(e.field, "model.hidden_size");
+        let e = parse_config(&json!({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2,
+            "num_attention_heads": 32, "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 8})).unwrap_err();
+        assert_eq!(e.field, "model.num_key_value_heads");
+        let e = parse_config(&json!({"model_type": "llama", "hidden_size": 100, "num_hidden_layers": 2,
+            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 8})).unwrap_err();
+        assert_eq!(e.field, "model.num_attention_heads");
+    }
+}

@@ -1,0 +1,137 @@
+//! A model's architecture in one normalised shape, whatever family or config dialect it came from.
+//!
+//! [`config::parse_config`] reads a Hugging Face `config.json`; [`params`] counts parameters from
+//! the shape; [`kv_cache`] gives the bytes one token adds to the KV cache.
+
+pub mod config;
+pub mod kv_cache;
+pub mod params;
+
+use serde::Serialize;
+
+/// Model families whose Hugging Face modelling code this engine follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    Llama,
+    Mistral,
+    Mixtral,
+    Qwen2,
+    Qwen2Moe,
+    Qwen3,
+    Qwen3Moe,
+    Gemma,
+    Gemma2,
+    Gemma3,
+    Phi3,
+    Gpt2,
+    Falcon,
+    DeepseekV2,
+    DeepseekV3,
+}
+
+/// Feed-forward block: gated (SwiGLU/GeGLU: gate, up, down) or plain (up, down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MlpKind {
+    Gated,
+    Plain,
+}
+
+/// RMSNorm has a weight vector; LayerNorm has a weight and a bias.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormKind {
+    RmsNorm,
+    LayerNorm,
+}
+
+/// Multi-head latent attention (DeepSeek-V2/V3): queries and keys/values pass through
+/// low-rank projections and the cache holds the compressed latent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Mla {
+    pub q_lora_rank: Option<u64>,
+    pub kv_lora_rank: u64,
+    pub qk_rope_head_dim: u64,
+    pub qk_nope_head_dim: u64,
+    pub v_head_dim: u64,
+}
+
+/// Attention shape.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Attention {
+    pub heads: u64,
+    pub kv_heads: u64,
+    /// Query/key head size (may differ from hidden / heads, e.g. Gemma's 256).
+    pub head_dim: u64,
+    /// Value head size (equals `head_dim` except in MLA).
+    pub v_head_dim: u64,
+    /// Biases on the q, k, v projections.
+    pub qkv_bias: bool,
+    /// Bias on the output projection.
+    pub o_bias: bool,
+    /// Per-head RMSNorm on queries and keys (Qwen3, Gemma3).
+    pub qk_norm: bool,
+    /// Whether q, k and v live in one fused matrix (Phi-3, Falcon, GPT-2).
+    pub fused_qkv: bool,
+    pub mla: Option<Mla>,
+}
+
+/// Mixture-of-experts feed-forward layers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Moe {
+    pub routed_experts: u64,
+    pub experts_per_token: u64,
+    /// Intermediate size of one routed expert.
+    pub expert_intermediate: u64,
+    /// Total intermediate size of the always-on shared expert(s); 0 when none.
+    pub shared_intermediate: u64,
+    /// Qwen2-MoE's sigmoid gate on the shared expert (hidden x 1).
+    pub shared_expert_gate: bool,
+    /// DeepSeek-V3's `e_score_correction_bias` (one value per routed expert).
+    pub router_bias: bool,
+    /// Which layers are MoE (the others use the dense MLP).
+    pub layer_is_moe: Vec<bool>,
+}
+
+/// A decoder-only transformer, normalised.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Architecture {
+    pub family: Family,
+    pub model_type: String,
+    pub hidden: u64,
+    pub layers: u64,
+    pub vocab: u64,
+    /// Dense MLP intermediate size.
+    pub intermediate: u64,
+    pub mlp: MlpKind,
+    pub mlp_bias: bool,
+    /// Whether the MLP's gate and up projections are one fused matrix (Phi-3).
+    pub fused_gate_up: bool,
+    pub norm: NormKind,
+    /// Norms per decoder layer (2 for most, 4 for Gemma 2/3, 1 for Falcon-7B's parallel block).
+    pub norms_per_layer: u64,
+    pub attention: Attention,
+    pub moe: Option<Moe>,
+    /// Whether the output head is the embedding matrix (stored once).
+    pub tied_embeddings: bool,
+    /// Learned absolute position embeddings (GPT-2's wpe); 0 for RoPE models.
+    pub learned_positions: u64,
+    /// Sliding-window size, when some layers use one.
+    pub sliding_window: Option<u64>,
+    /// For each layer, whether it attends only within the sliding window.
+    pub layer_is_sliding: Vec<bool>,
+    pub max_position_embeddings: Option<u64>,
+}
+
+impl Architecture {
+    /// Whether layer `i` is a mixture-of-experts layer.
+    pub fn is_moe_layer(&self, i: usize) -> bool {
+        self.moe.as_ref().and_then(|m| m.layer_is_moe.get(i).copied()).unwrap_or(false)
+    }
+
+    /// Whether layer `i` uses the sliding window.
+    pub fn is_sliding_layer(&self, i: usize) -> bool {
+        self.layer_is_sliding.get(i).copied().unwrap_or(false)
+    }
+}

@@ -1,0 +1,119 @@
+//! The `Report`: every number the engine computes, each with its derivation.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// How a number was obtained, for the UI's "show the math".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Derivation {
+    /// The formula in symbols.
+    pub formula: String,
+    /// The formula with this scenario's values substituted, and the result.
+    pub values: String,
+    /// Paper, vendor document or code the formula follows.
+    pub source: String,
+}
+
+/// Which model was evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ModelInfo {
+    /// Catalog id, or null for a pasted config.
+    pub id: Option<String>,
+    pub name: String,
+    pub family: String,
+    /// Where the catalog config came from (null for a pasted config).
+    pub source: Option<String>,
+}
+
+/// Parameter counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Params {
+    pub total: u64,
+    pub active: u64,
+    /// Parameters updated by training (all in training mode, adapters in lora/qlora, 0 in inference).
+    pub trainable: u64,
+    pub embedding: u64,
+    pub lm_head: u64,
+    pub attention: u64,
+    pub mlp: u64,
+    pub experts: u64,
+    pub other: u64,
+}
+
+/// Bytes on the heaviest GPU.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Memory {
+    pub weights: u64,
+    pub kv_cache: u64,
+    pub activations: u64,
+    pub gradients: u64,
+    pub optimizer: u64,
+    pub overhead: u64,
+    pub total: u64,
+}
+
+/// How the GPUs are arranged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    pub gpus: u64,
+    pub tensor_parallel: u64,
+    pub pipeline_parallel: u64,
+    pub data_parallel: u64,
+    /// The pipeline stage the memory figures describe (the heaviest, 0-based).
+    pub heaviest_stage: u64,
+}
+
+/// A parallel layout found by the fewest-GPUs solver.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GpuCount {
+    pub gpus: u64,
+    pub tensor_parallel: u64,
+    pub pipeline_parallel: u64,
+    pub data_parallel: u64,
+}
+
+/// Inverse questions, answered for the chosen GPU and safety margin (null = impossible).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Solvers {
+    /// Longest context (tokens per sequence) that fits, at the scenario's batch.
+    pub max_context_tokens: Option<u64>,
+    /// Most concurrent sequences (training: micro-batch) that fit, at the scenario's context.
+    pub max_batch: Option<u64>,
+    /// Fewest GPUs of this kind that fit the scenario.
+    pub min_gpus: Option<GpuCount>,
+}
+
+/// Everything the engine says about one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub model: ModelInfo,
+    pub params: Params,
+    pub kv_cache_bytes_per_token: u64,
+    pub memory_per_gpu_bytes: Memory,
+    pub gpu_memory_bytes: u64,
+    /// GPU memory minus the safety margin.
+    pub usable_gpu_memory_bytes: u64,
+    pub fits: bool,
+    pub layout: Layout,
+    pub solvers: Solvers,
+    /// Assumptions stated in words.
+    pub assumptions: Vec<String>,
+    /// Derivation of each number, keyed by its path in this report.
+    pub derivations: BTreeMap<String, Derivation>,
+}
+
+/// Saturating conversion for the report's integers.
+pub fn to_u64(v: u128) -> u64 {
+    u64::try_from(v).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_values_saturate() {
+        assert_eq!(to_u64(u128::MAX), u64::MAX);
+        assert_eq!(to_u64(42), 42);
+    }
+}

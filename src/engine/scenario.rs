@@ -1,0 +1,348 @@
+//! The `Scenario`: every input of a calculation, as one serde value.
+//!
+//! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
+//! Every key but `model` has a default (see the README section "Estimate from the command line").
+
+use super::error::ScenarioError;
+use super::precision::Dtype;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A catalog id (`"llama-3.1-8b"`) or a pasted Hugging Face `config.json` object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ModelSpec {
+    Id(String),
+    Config(Value),
+}
+
+/// What the GPUs are doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Serving: weights + KV cache + prefill workspace.
+    #[default]
+    Inference,
+    /// Full training or full fine-tuning with mixed precision.
+    Training,
+    /// LoRA fine-tuning: frozen base weights, trainable low-rank adapters.
+    Lora,
+    /// QLoRA: frozen nf4 base (double quantisation), 16/32-bit adapters, paged optimizer.
+    Qlora,
+}
+
+/// Optimizer, which sets the bytes of state per trainable parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Optimizer {
+    /// Adam/AdamW: two fp32 moments (8 bytes) + fp32 master weights under mixed precision.
+    #[default]
+    #[serde(alias = "adam")]
+    Adamw,
+    /// bitsandbytes 8-bit Adam (also paged): two 8-bit moments (2 bytes) + master weights.
+    #[serde(alias = "adamw_8bit", alias = "paged_adamw_8bit", alias = "adam8bit")]
+    Adam8bit,
+    /// Plain SGD: no state besides master weights.
+    Sgd,
+    /// SGD with momentum: one fp32 buffer (4 bytes) + master weights.
+    SgdMomentum,
+}
+
+/// Activation recomputation (Korthikanti et al. 2022).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recompute {
+    /// Store every activation.
+    #[default]
+    None,
+    /// Recompute the attention core (drops the s² term).
+    Selective,
+    /// Store only each layer's input and recompute the layer in the backward pass.
+    Full,
+}
+
+/// The seven linear modules of a decoder layer that LoRA can target.
+pub const LORA_TARGETS: [&str; 7] = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"];
+
+macro_rules! default_fn {
+    ($name:ident, $ty:ty, $value:expr) => {
+        fn $name() -> $ty {
+            $value
+        }
+    };
+}
+default_fn!(default_context, u64, 4096);
+default_fn!(default_one, u64, 1);
+default_fn!(default_gpu, String, "h100-sxm".to_owned());
+default_fn!(default_group, u64, 128);
+default_fn!(default_dtype_bf16, Dtype, Dtype::Bf16);
+default_fn!(default_true, bool, true);
+default_fn!(default_lora_rank, u64, 16);
+default_fn!(default_lora_targets, Vec<String>, LORA_TARGETS.iter().map(|s| (*s).to_owned()).collect());
+default_fn!(default_block, u64, 16);
+default_fn!(default_chunk, u64, 8192);
+default_fn!(default_overhead, u64, 1 << 30);
+default_fn!(default_margin, f64, 0.10);
+
+/// All inputs of one calculation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Catalog id or inline Hugging Face config.
+    pub model: ModelSpec,
+    #[serde(default)]
+    pub mode: Mode,
+    /// Weight format. Default bf16 (nf4 in qlora mode).
+    #[serde(default)]
+    pub weight_dtype: Option<Dtype>,
+    /// KV cache format. Default: the weight format when it is fp32 or fp16, else bf16
+    /// (vLLM's `kv_cache_dtype="auto"` keeps the model's compute dtype).
+    #[serde(default)]
+    pub kv_dtype: Option<Dtype>,
+    /// Activation format. Default bf16.
+    #[serde(default = "default_dtype_bf16")]
+    pub activation_dtype: Dtype,
+    /// Weights per scale group for int4 (and int4 KV). Default 128.
+    #[serde(default = "default_group")]
+    pub int4_group_size: u64,
+    /// Tokens per sequence (prompt + generated; training sequence length). Default 4096.
+    #[serde(default = "default_context")]
+    pub context_tokens: u64,
+    /// Concurrent sequences (inference) or micro-batch per data-parallel replica (training).
+    #[serde(default = "default_one")]
+    pub batch: u64,
+    /// GPU catalog id. Default h100-sxm.
+    #[serde(default = "default_gpu")]
+    pub gpu: String,
+    /// Overrides the GPU's memory in bytes (a GPU not in the catalog, or MIG slice).
+    #[serde(default)]
+    pub gpu_memory_bytes: Option<u64>,
+    #[serde(default = "default_one")]
+    pub gpus: u64,
+    #[serde(default = "default_one")]
+    pub tensor_parallel: u64,
+    #[serde(default = "default_one")]
+    pub pipeline_parallel: u64,
+    /// Megatron sequence parallelism (splits norm/dropout activations over the TP group).
+    #[serde(default)]
+    pub sequence_parallel: bool,
+    #[serde(default)]
+    pub optimizer: Optimizer,
+    /// ZeRO stage over the data-parallel group: 0 none, 1 optimizer, 2 + gradients,
+    /// 3 + weights (= FSDP full shard).
+    #[serde(default)]
+    pub zero_stage: u8,
+    #[serde(default)]
+    pub recompute: Recompute,
+    /// FlashAttention: the s×s score matrix is never stored.
+    #[serde(default = "default_true")]
+    pub flash_attention: bool,
+    #[serde(default = "default_lora_rank")]
+    pub lora_rank: u64,
+    /// Modules given adapters: any of q_proj k_proj v_proj o_proj gate_proj up_proj down_proj,
+    /// or "all-linear". Default all seven.
+    #[serde(default = "default_lora_targets")]
+    pub lora_targets: Vec<String>,
+    /// Paged KV cache block size in tokens (vLLM default 16).
+    #[serde(default = "default_block")]
+    pub kv_block_tokens: u64,
+    /// Tokens processed per prefill step (vLLM `max_num_batched_tokens`, default 8192).
+    #[serde(default = "default_chunk")]
+    pub prefill_chunk_tokens: u64,
+    /// CUDA context, NCCL and cuBLAS workspaces, allocator reserve. Default 1 GiB.
+    #[serde(default = "default_overhead")]
+    pub runtime_overhead_bytes: u64,
+    /// Fraction of GPU memory kept free. Default 0.10 (like vLLM gpu_memory_utilization 0.9).
+    #[serde(default = "default_margin")]
+    pub safety_margin: f64,
+}
+
+impl Scenario {
+    /// A scenario for `model` with every default.
+    pub fn new(model: ModelSpec) -> Scenario {
+        defaults(model)
+    }
+
+    /// Reads a scenario from JSON, naming the first field whose value has the wrong type.
+    pub fn from_json(v: &Value) -> Result<Scenario, ScenarioError> {
+        let Value::Object(obj) = v else {
+            return Err(ScenarioError::new("scenario", "must be a JSON object"));
+        };
+        if !obj.contains_key("model") {
+            return Err(ScenarioError::new("model", "is required (a catalog id or a config.json object)"));
+        }
+        for (key, value) in obj {
+            let probe = serde_json::json!({"model": "x", key.as_str(): value});
+            let probe = if key == "model" { serde_json::json!({"model": value}) } else { probe };
+            if let Err(e) = serde_json::from_value::<Scenario>(probe) {
+                let msg = e.to_string();
+                let msg = msg.split(" at line").next().unwrap_or(&msg).to_owned();
+                return Err(ScenarioError::new(key.clone(), msg));
+            }
+        }
+        serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", e.to_string()))
+    }
+
+    /// Checks every range that does not depend on the model.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        fn range(field: &str, v: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
+            if v < min || v > max {
+                return Err(ScenarioError::new(field, format!("must be between {min} and {max}, got {v}")));
+            }
+            Ok(())
+        }
+        if let ModelSpec::Id(id) = &self.model {
+            if id.trim().is_empty() {
+                return Err(ScenarioError::new("model", "must not be empty"));
+            }
+        }
+        range("context_tokens", self.context_tokens, 1, 10_000_000)?;
+        range("batch", self.batch, 1, 1_000_000)?;
+        range("gpus", self.gpus, 1, 1_000_000)?;
+        range("tensor_parallel", self.tensor_parallel, 1, 1024)?;
+        range("pipeline_parallel", self.pipeline_parallel, 1, 1024)?;
+        range("int4_group_size", self.int4_group_size, 1, 1 << 20)?;
+        range("zero_stage", u64::from(self.zero_stage), 0, 3)?;
+        range("lora_rank", self.lora_rank, 1, 65_536)?;
+        range("kv_block_tokens", self.kv_block_tokens, 1, 65_536)?;
+        range("prefill_chunk_tokens", self.prefill_chunk_tokens, 1, 10_000_000)?;
+        range("runtime_overhead_bytes", self.runtime_overhead_bytes, 0, 1 << 40)?;
+        if let Some(m) = self.gpu_memory_bytes {
+            range("gpu_memory_bytes", m, 1, 1 << 50)?;
+        }
+        if !(self.safety_margin.is_finite() && (0.0..=0.9).contains(&self.safety_margin)) {
+            return Err(ScenarioError::new(
+                "safety_margin",
+                format!("must be between 0 and 0.9, got {}", self.safety_margin),
+            ));
+        }
+        let group = self.tensor_parallel * self.pipeline_parallel;
+        if !self.gpus.is_multiple_of(group) {
+            return Err(ScenarioError::new(
+                "gpus",
+                format!(
+                    "must be a multiple of tensor_parallel × pipeline_parallel ({group}), got {}",
+                    self.gpus
+                ),
+            ));
+        }
+        for t in &self.lora_targets {
+            if t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()) {
+                return Err(ScenarioError::new(
+                    "lora_targets",
+                    format!("must be among {} or all-linear, got '{t}'", LORA_TARGETS.join(", ")),
+                ));
+            }
+        }
+        let w = self.resolved_weight_dtype();
+        match self.mode {
+            Mode::Training if !w.is_trainable_float() => {
+                return Err(ScenarioError::new(
+                    "weight_dtype",
+                    format!("full training needs fp32, bf16 or fp16 weights, got {}", w.name()),
+                ))
+            }
+            Mode::Qlora if !matches!(w, Dtype::Nf4 | Dtype::Int4 | Dtype::Int8) => {
+                return Err(ScenarioError::new(
+                    "weight_dtype",
+                    format!("qlora needs a quantised base (nf4, int4 or int8), got {}", w.name()),
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Weight format after defaults: bf16, or nf4 in qlora mode.
+    pub fn resolved_weight_dtype(&self) -> Dtype {
+        self.weight_dtype.unwrap_or(if self.mode == Mode::Qlora { Dtype::Nf4 } else { Dtype::Bf16 })
+    }
+
+    /// KV cache format after defaults.
+    pub fn resolved_kv_dtype(&self) -> Dtype {
+        self.kv_dtype.unwrap_or(match self.resolved_weight_dtype() {
+            Dtype::Fp32 => Dtype::Fp32,
+            Dtype::Fp16 => Dtype::Fp16,
+            _ => Dtype::Bf16,
+        })
+    }
+
+    /// Data-parallel replicas: gpus / (tp × pp).
+    pub fn data_parallel(&self) -> u64 {
+        self.gpus / (self.tensor_parallel * self.pipeline_parallel).max(1)
+    }
+
+    /// Whether LoRA targets `module` (one of [`LORA_TARGETS`]).
+    pub fn lora_targets_module(&self, module: &str) -> bool {
+        self.lora_targets.iter().any(|t| t == module || t == "all-linear")
+    }
+}
+
+/// The documented defaults (kept equal to the serde defaults by a test).
+fn defaults(model: ModelSpec) -> Scenario {
+    Scenario {
+        model,
+        mode: Mode::Inference,
+        weight_dtype: None,
+        kv_dtype: None,
+        activation_dtype: Dtype::Bf16,
+        int4_group_size: 128,
+        context_tokens: 4096,
+        batch: 1,
+        gpu: default_gpu(),
+        gpu_memory_bytes: None,
+        gpus: 1,
+        tensor_parallel: 1,
+        pipeline_parallel: 1,
+        sequence_parallel: false,
+        optimizer: Optimizer::Adamw,
+        zero_stage: 0,
+        recompute: Recompute::None,
+        flash_attention: true,
+        lora_rank: 16,
+        lora_targets: default_lora_targets(),
+        kv_block_tokens: 16,
+        prefill_chunk_tokens: 8192,
+        runtime_overhead_bytes: 1 << 30,
+        safety_margin: 0.10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_are_documented_values() {
+        let s = Scenario::from_json(&json!({"model": "llama-3.1-8b"})).unwrap();
+        assert_eq!(s, defaults(ModelSpec::Id("llama-3.1-8b".into())));
+        assert_eq!(s, Scenario::new(ModelSpec::Id("llama-3.1-8b".into())));
+        assert_eq!(s.resolved_weight_dtype(), Dtype::Bf16);
+        assert_eq!(s.resolved_kv_dtype(), Dtype::Bf16);
+    }
+
+    #[test]
+    fn bad_values_name_their_field() {
+        let e = Scenario::from_json(&json!({"model": "x", "weight_dtype": "fp12"})).unwrap_err();
+        assert_eq!(e.field, "weight_dtype");
+        let e = Scenario::from_json(&json!({"model": "x", "batch": -1})).unwrap_err();
+        assert_eq!(e.field, "batch");
+        let e = Scenario::from_json(&json!({"batch": 1})).unwrap_err();
+        assert_eq!(e.field, "model");
+        let mut s = Scenario::new(ModelSpec::Id("x".into()));
+        s.context_tokens = 0;
+        assert_eq!(s.validate().unwrap_err().to_string(), "context_tokens: must be between 1 and 10000000, got 0");
+        s.context_tokens = 10;
+        s.gpus = 4;
+        s.tensor_parallel = 8;
+        assert_eq!(s.validate().unwrap_err().field, "gpus");
+    }
+
+    #[test]
+    fn qlora_defaults_to_nf4_and_training_rejects_int4() {
+        let s = Scenario::from_json(&json!({"model": "x", "mode": "qlora"})).unwrap();
+        assert_eq!(s.resolved_weight_dtype(), Dtype::Nf4);
+        let s = Scenario::from_json(&json!({"model": "x", "mode": "training", "weight_dtype": "int4"})).unwrap();
+        assert_eq!(s.validate().unwrap_err().field, "weight_dtype");
+    }
+}

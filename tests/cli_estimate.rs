@@ -1,0 +1,67 @@
+//! The `gpu-primer estimate` contract: JSON report on stdout, or exit 2 with one line naming the field.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-primer"))
+        .args(["estimate", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn assert_bad(input: &str, field: &str) {
+    let (code, stdout, stderr) = run(input);
+    assert_eq!(code, 2, "{input}");
+    assert!(stdout.is_empty());
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with(field), "'{stderr}' should name {field}");
+}
+
+#[test]
+fn good_input_prints_the_report() {
+    let (code, stdout, _) = run(r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 4, "gpu": "a100-sxm-80gb"}"#);
+    assert_eq!(code, 0);
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(r["params"]["total"], 8_030_261_248u64);
+    assert_eq!(r["kv_cache_bytes_per_token"], 131_072);
+    assert_eq!(r["memory_per_gpu_bytes"]["kv_cache"], 131_072u64 * 8192 * 4);
+    assert_eq!(r["fits"], true);
+    for key in ["weights", "kv_cache", "activations", "gradients", "optimizer", "overhead", "total"] {
+        assert!(r["memory_per_gpu_bytes"][key].is_u64(), "{key}");
+        assert!(r["derivations"][format!("memory_per_gpu_bytes.{key}")].is_object(), "{key}");
+    }
+}
+
+#[test]
+fn file_argument_and_inline_config() {
+    let path = std::env::temp_dir().join(format!("gpu-primer-test-{}.json", std::process::id()));
+    std::fs::write(&path, r#"{"model": {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257}}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-primer")).arg("estimate").arg(&path).output().unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(0));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["params"]["total"], 124_439_808);
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_field() {
+    assert_bad("{not json", "scenario");
+    assert_bad("[1, 2]", "scenario");
+    assert_bad(r#"{"model": "no-such-model"}"#, "model");
+    assert_bad(r#"{"model": "llama-3.1-8b", "context_tokens": 0}"#, "context_tokens");
+    assert_bad(r#"{"model": "llama-3.1-8b", "batch": "four"}"#, "batch");
+    assert_bad(r#"{"model": "llama-3.1-8b", "weight_dtype": "fp12"}"#, "weight_dtype");
+    assert_bad(r#"{"model": "llama-3.1-8b", "gpu": "voodoo2"}"#, "gpu");
+    assert_bad(r#"{"model": "llama-3.1-8b", "tensor_parallel": 3, "gpus": 3}"#, "tensor_parallel");
+    assert_bad(r#"{"model": "llama-3.1-8b", "safety_margin": 1.5}"#, "safety_margin");
+    assert_bad(r#"{"model": {"model_type": "bert"}}"#, "model.model_type");
+    assert_bad(r#"{"model": {"model_type": "llama", "hidden_size": 4096}}"#, "model.num_hidden_layers");
+    assert_bad(r#"{"context_tokens": 5}"#, "model");
+}
