@@ -1,0 +1,127 @@
+//! "What would make it fit": when a scenario does not fit its GPUs, the changes that would,
+//! each as a ready scenario the reader can apply with one click.
+//!
+//! Sources: the engine's solvers (longest context, largest batch, fewest GPUs) and re-evaluating
+//! the scenario with each lower weight precision (fp8, int8, int4) until one fits.
+
+use crate::engine::precision::Dtype;
+use crate::engine::scenario::Mode;
+use crate::engine::{evaluate, Report, Scenario};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// Tokens per sequence that fit at the current batch.
+    ShorterContext(u64),
+    /// Concurrent sequences (training: micro-batch) that fit at the current context.
+    SmallerBatch(u64),
+    /// The first lower weight precision that fits.
+    LowerPrecision(Dtype),
+    /// The fewest GPUs of this kind that fit, with their layout.
+    MoreGpus { gpus: u64, tensor_parallel: u64, pipeline_parallel: u64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    pub change: Change,
+    /// The scenario with the change applied (it fits).
+    pub scenario: Scenario,
+}
+
+/// Bytes over the usable memory of the heaviest GPU (0 when it fits).
+pub fn overflow_bytes(r: &Report) -> u64 {
+    r.memory_per_gpu_bytes.total.saturating_sub(r.usable_gpu_memory_bytes)
+}
+
+/// The changes that would make `s` fit, most direct first. Empty when it already fits.
+pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
+    if r.fits {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let fits = |c: &Scenario| evaluate(c).map(|r| r.fits).unwrap_or(false);
+    if let Some(n) = r.solvers.max_context_tokens.filter(|n| *n >= 1 && *n < s.context_tokens) {
+        let mut c = s.clone();
+        c.context_tokens = n;
+        if fits(&c) {
+            out.push(Advice { change: Change::ShorterContext(n), scenario: c });
+        }
+    }
+    if let Some(n) = r.solvers.max_batch.filter(|n| *n >= 1 && *n < s.batch) {
+        let mut c = s.clone();
+        c.batch = n;
+        if fits(&c) {
+            out.push(Advice { change: Change::SmallerBatch(n), scenario: c });
+        }
+    }
+    let current_bits = s.resolved_weight_dtype().bits_per_element(s.int4_group_size);
+    let current_bits = current_bits.numerator as f64 / current_bits.denominator.max(1) as f64;
+    let candidates: &[Dtype] = match s.mode {
+        Mode::Training => &[],
+        Mode::Qlora => &[Dtype::Int4],
+        Mode::Inference | Mode::Lora => &[Dtype::Fp8, Dtype::Int8, Dtype::Int4],
+    };
+    for &dtype in candidates {
+        let bits = dtype.bits_per_element(s.int4_group_size);
+        if (bits.numerator as f64 / bits.denominator.max(1) as f64) >= current_bits {
+            continue;
+        }
+        let mut c = s.clone();
+        c.weight_dtype = Some(dtype);
+        if fits(&c) {
+            out.push(Advice { change: Change::LowerPrecision(dtype), scenario: c });
+            break;
+        }
+    }
+    if let Some(g) = &r.solvers.min_gpus {
+        if g.gpus > s.gpus {
+            let mut c = s.clone();
+            c.gpus = g.gpus;
+            c.tensor_parallel = g.tensor_parallel;
+            c.pipeline_parallel = g.pipeline_parallel;
+            if fits(&c) {
+                out.push(Advice {
+                    change: Change::MoreGpus { gpus: g.gpus, tensor_parallel: g.tensor_parallel, pipeline_parallel: g.pipeline_parallel },
+                    scenario: c,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimator::presets;
+
+    #[test]
+    fn seventy_b_in_fp16_gets_precision_and_gpu_advice() {
+        let s = presets::find("70b-fp16").unwrap().scenario();
+        let r = evaluate(&s).unwrap();
+        assert!(overflow_bytes(&r) > 60_000_000_000);
+        let advice = what_would_fit(&s, &r);
+        assert!(advice.iter().any(|a| matches!(a.change, Change::LowerPrecision(Dtype::Int4))), "{advice:?}");
+        assert!(advice.iter().any(|a| matches!(a.change, Change::MoreGpus { gpus, .. } if gpus >= 2)), "{advice:?}");
+        for a in &advice {
+            assert!(evaluate(&a.scenario).unwrap().fits, "{a:?} fits");
+        }
+    }
+
+    #[test]
+    fn long_context_at_high_concurrency_gets_context_and_batch_advice() {
+        let mut s = presets::find("long-context-chat").unwrap().scenario();
+        s.batch = 128;
+        let r = evaluate(&s).unwrap();
+        assert!(!r.fits);
+        let advice = what_would_fit(&s, &r);
+        assert!(advice.iter().any(|a| matches!(a.change, Change::ShorterContext(n) if n < 32768)));
+        assert!(advice.iter().any(|a| matches!(a.change, Change::SmallerBatch(n) if n < 128)));
+    }
+
+    #[test]
+    fn nothing_to_advise_when_it_fits() {
+        let s = presets::find("7b-int4-mig").unwrap().scenario();
+        let r = evaluate(&s).unwrap();
+        assert_eq!((overflow_bytes(&r), what_would_fit(&s, &r)), (0, vec![]));
+    }
+}

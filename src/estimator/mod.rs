@@ -1,0 +1,8 @@
+//! The estimator's state and advice, as pure functions (tested natively): what the URL hash,
+//! localStorage and JSON files hold, how a damaged one is repaired, the article's presets, a
+//! model made from a few sizes, and what would make a scenario fit.
+
+pub mod advice;
+pub mod hand_model;
+pub mod presets;
+pub mod state;

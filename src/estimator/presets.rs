@@ -1,0 +1,106 @@
+//! The article's worked examples as ready-made scenarios (each opens the estimator set to it).
+
+use crate::engine::Scenario;
+use crate::i18n::Lang;
+
+/// A named scenario with a title and a one-line explanation in both languages.
+pub struct Preset {
+    pub id: &'static str,
+    pub title_zh: &'static str,
+    pub title_en: &'static str,
+    pub note_zh: &'static str,
+    pub note_en: &'static str,
+    /// Scenario JSON (only the fields that differ from the defaults).
+    pub scenario: &'static str,
+}
+
+impl Preset {
+    pub fn title(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Zh => self.title_zh,
+            Lang::En => self.title_en,
+        }
+    }
+
+    pub fn note(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Zh => self.note_zh,
+            Lang::En => self.note_en,
+        }
+    }
+
+    /// The preset's scenario. Presets are checked by a test, so this cannot fail at run time;
+    /// should it ever, the default scenario is returned rather than panicking.
+    pub fn scenario(&self) -> Scenario {
+        serde_json::from_str(self.scenario)
+            .ok()
+            .and_then(|v| Scenario::from_json(&v).ok())
+            .unwrap_or_else(super::state::default_scenario)
+    }
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "70b-fp16",
+        title_zh: "70B 模型 FP16 放进一张 80 GB GPU？",
+        title_en: "A 70B model in FP16 on one 80 GB GPU?",
+        note_zh: "权重约 141 GB，单卡装不下：看看需要几张卡，或者降到什么精度。",
+        note_en: "About 141 GB of weights: it cannot fit. See how many GPUs, or which precision, would do.",
+        scenario: r#"{"model": "llama-3.1-70b", "weight_dtype": "fp16", "gpu": "h100-sxm"}"#,
+    },
+    Preset {
+        id: "7b-int4-mig",
+        title_zh: "7B 量化模型跑在一个 MIG 切片上",
+        title_en: "A quantized 7B model on a MIG slice",
+        note_zh: "INT4 权重约 4 GB，A100 80GB 的 1g.10gb 切片约 10 GB 显存（带宽与算力约为整卡的 1/7～1/8）。",
+        note_en: "INT4 weights take about 4 GB; an A100 80GB 1g.10gb slice has about 10 GB (and roughly 1/7-1/8 of the card's bandwidth and compute).",
+        scenario: r#"{"model": "qwen2.5-7b", "weight_dtype": "int4", "gpu": "a100-sxm-80gb", "gpu_memory_bytes": 10000000000, "context_tokens": 4096, "batch": 4}"#,
+    },
+    Preset {
+        id: "long-context-chat",
+        title_zh: "长上下文对话服务的高峰并发",
+        title_en: "A long-context chat service at peak concurrency",
+        note_zh: "8B 模型、32K 上下文、32 个并发请求：KV cache 比权重大得多。",
+        note_en: "An 8B model, 32K context, 32 concurrent requests: the KV cache dwarfs the weights.",
+        scenario: r#"{"model": "llama-3.1-8b", "context_tokens": 32768, "batch": 32, "gpu": "h100-sxm"}"#,
+    },
+    Preset {
+        id: "lora-l4",
+        title_zh: "在一张 L4 上做 LoRA 微调",
+        title_en: "A LoRA fine-tune on one L4",
+        note_zh: "24 GB 的 L4 上微调 8B 模型：BF16 底座约 16 GB，再加适配器、优化器状态和激活（开启完整重计算），余量很小。",
+        note_en: "An 8B model on a 24 GB L4: the BF16 base takes about 16 GB; adapters, optimizer states and activations (with full recomputation) leave little room.",
+        scenario: r#"{"model": "llama-3.1-8b", "mode": "lora", "gpu": "l4", "context_tokens": 2048, "batch": 1, "lora_rank": 16, "recompute": "full"}"#,
+    },
+];
+
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::evaluate;
+
+    #[test]
+    fn every_preset_is_a_valid_scenario() {
+        for p in PRESETS {
+            let v: serde_json::Value = serde_json::from_str(p.scenario).unwrap();
+            let s = Scenario::from_json(&v).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            evaluate(&s).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            assert_eq!(p.scenario(), s);
+        }
+    }
+
+    #[test]
+    fn presets_tell_the_articles_stories() {
+        let r = evaluate(&find("70b-fp16").unwrap().scenario()).unwrap();
+        assert!(!r.fits, "70B in FP16 does not fit one 80 GB GPU");
+        assert!(r.memory_per_gpu_bytes.weights > 140_000_000_000);
+        let r = evaluate(&find("long-context-chat").unwrap().scenario()).unwrap();
+        assert!(r.memory_per_gpu_bytes.kv_cache > 4 * r.memory_per_gpu_bytes.weights);
+        let r = evaluate(&find("7b-int4-mig").unwrap().scenario()).unwrap();
+        assert!(r.fits, "a 4-bit 7B fits a 10 GB slice");
+    }
+}

@@ -1,0 +1,346 @@
+//! The estimator's state in a URL hash query, in localStorage, and in a JSON file.
+//!
+//! Query format (version 1): `v=1&s=<scenario>[&c=<compare scenario>][&u=gib]` where a scenario
+//! is the base64url (no padding) of the JSON object of its fields that differ from the defaults
+//! (`model` is always present). Short, shareable, and exact: decoding gives the same Scenario.
+//!
+//! Decoding never fails: a damaged or outdated query opens the nearest valid state, and every
+//! field that had to be dropped is reported as a [`Notice`] naming it and saying why.
+
+use crate::engine::{evaluate, ModelSpec, Scenario};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+/// The current version of the query format.
+pub const VERSION: u32 = 1;
+
+/// The model a fresh estimator opens with.
+pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
+
+/// How bytes are shown: decimal GB (vendors) or binary GiB (software).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ByteUnit {
+    #[default]
+    Gb,
+    Gib,
+}
+
+/// Everything the estimator page shows, as one value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EstimatorState {
+    pub scenario: Scenario,
+    /// The second scenario of compare mode.
+    pub compare: Option<Scenario>,
+    pub unit: ByteUnit,
+}
+
+impl Default for EstimatorState {
+    fn default() -> Self {
+        EstimatorState { scenario: default_scenario(), compare: None, unit: ByteUnit::Gb }
+    }
+}
+
+/// Something in the input that could not be used, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The field (`context_tokens`, `model.hidden_size`), or `link` / `file` for the whole input.
+    pub field: String,
+    pub message: String,
+}
+
+impl Notice {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Notice {
+        Notice { field: field.into(), message: message.into() }
+    }
+}
+
+pub fn default_scenario() -> Scenario {
+    Scenario::new(ModelSpec::Id(DEFAULT_MODEL.to_owned()))
+}
+
+/// The scenario as JSON with only the fields that differ from the defaults (and `model`).
+pub fn compact_value(s: &Scenario) -> Value {
+    let full = serde_json::to_value(s).unwrap_or(Value::Null);
+    let base = serde_json::to_value(Scenario::new(s.model.clone())).unwrap_or(Value::Null);
+    let (Value::Object(full), Value::Object(base)) = (full, base) else {
+        return Value::Null;
+    };
+    let mut out = Map::new();
+    for (k, v) in full {
+        if k == "model" || base.get(&k) != Some(&v) {
+            out.insert(k, v);
+        }
+    }
+    Value::Object(out)
+}
+
+fn encode_scenario(s: &Scenario) -> String {
+    URL_SAFE_NO_PAD.encode(compact_value(s).to_string())
+}
+
+/// The query string for a state (without the leading `?`).
+pub fn encode(state: &EstimatorState) -> String {
+    let mut q = format!("v={VERSION}&s={}", encode_scenario(&state.scenario));
+    if let Some(c) = &state.compare {
+        q.push_str("&c=");
+        q.push_str(&encode_scenario(c));
+    }
+    if state.unit == ByteUnit::Gib {
+        q.push_str("&u=gib");
+    }
+    q
+}
+
+/// Reads a query string (with or without `?`). Never fails; see the module docs.
+pub fn decode(query: &str) -> (EstimatorState, Vec<Notice>) {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut notices = Vec::new();
+    let mut state = EstimatorState::default();
+    let mut version = None;
+    let mut scenario_text = None;
+    let mut compare_text = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "v" => version = Some(value.to_owned()),
+            "s" => scenario_text = Some(value.to_owned()),
+            "c" => compare_text = Some(value.to_owned()),
+            "u" => match value {
+                "gib" => state.unit = ByteUnit::Gib,
+                "gb" => state.unit = ByteUnit::Gb,
+                other => notices.push(Notice::new("link", format!("unknown unit '{other}' (gb or gib); showing GB"))),
+            },
+            other => notices.push(Notice::new("link", format!("ignored unknown part '{other}'"))),
+        }
+    }
+    match version.as_deref() {
+        Some(v) if v == VERSION.to_string() => {}
+        Some(v) => notices.push(Notice::new(
+            "link",
+            format!("made by another version of this page (v={v}, this is v={VERSION}); opened the nearest state it describes"),
+        )),
+        None if scenario_text.is_some() => {
+            notices.push(Notice::new("link", format!("has no version (v=…); read as v={VERSION}")))
+        }
+        None => {}
+    }
+    if let Some(text) = scenario_text {
+        let (s, mut n) = scenario_from_text(&text, "link");
+        state.scenario = s;
+        notices.append(&mut n);
+    }
+    if let Some(text) = compare_text {
+        let (s, n) = scenario_from_text(&text, "link");
+        state.compare = Some(s);
+        notices.extend(n.into_iter().map(|n| Notice::new(format!("compare.{}", n.field), n.message)));
+    }
+    (state, notices)
+}
+
+fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
+    let bytes = match URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')) {
+        Ok(b) => b,
+        Err(_) => {
+            return (default_scenario(), vec![Notice::new(whole, "the scenario is damaged (not base64url); opened the defaults")])
+        }
+    };
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(v) => repair(&v),
+        Err(e) => (default_scenario(), vec![Notice::new(whole, format!("the scenario is damaged ({e}); opened the defaults"))]),
+    }
+}
+
+/// Whether the engine accepts a scenario value, with the error if not.
+fn check(v: &Value) -> Result<Scenario, Notice> {
+    let s = Scenario::from_json(v).map_err(|e| Notice::new(e.field, e.message))?;
+    evaluate(&s).map_err(|e| {
+        let crate::engine::EngineError::Invalid(e) = e;
+        Notice::new(e.field, e.message)
+    })?;
+    Ok(s)
+}
+
+/// The nearest valid scenario to a JSON value: the whole value when the engine accepts it;
+/// otherwise the defaults with each field of the value applied when (and only when) the engine
+/// still accepts the result. Fields are retried until none can be added, so fields that only
+/// make sense together (gpus=8 with tensor_parallel=8) both survive.
+pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
+    if let Ok(s) = check(v) {
+        return (s, Vec::new());
+    }
+    let Value::Object(input) = v else {
+        return (default_scenario(), vec![Notice::new("scenario", "must be a JSON object; opened the defaults")]);
+    };
+    let mut notices = Vec::new();
+    let mut current = match serde_json::to_value(default_scenario()) {
+        Ok(Value::Object(m)) => m,
+        _ => return (default_scenario(), notices),
+    };
+    // The model first: everything else is checked against it.
+    if let Some(model) = input.get("model") {
+        let mut candidate = current.clone();
+        candidate.insert("model".into(), model.clone());
+        if check(&Value::Object(candidate.clone())).is_ok() {
+            current = candidate;
+        } else if let Err(n) = check(&serde_json::json!({ "model": model })) {
+            notices.push(Notice::new(n.field, format!("{}; kept {DEFAULT_MODEL}", n.message)));
+        }
+    } else {
+        notices.push(Notice::new("model", format!("is missing; using {DEFAULT_MODEL}")));
+    }
+    let mut pending: Vec<(&String, &Value)> = input.iter().filter(|(k, _)| k.as_str() != "model").collect();
+    loop {
+        let before = pending.len();
+        let mut still = Vec::new();
+        for (k, val) in pending {
+            let mut candidate = current.clone();
+            candidate.insert(k.clone(), val.clone());
+            if check(&Value::Object(candidate.clone())).is_ok() {
+                current = candidate;
+            } else {
+                still.push((k, val));
+            }
+        }
+        pending = still;
+        if pending.is_empty() || pending.len() == before {
+            break;
+        }
+    }
+    for (k, val) in pending {
+        let mut candidate = current.clone();
+        candidate.insert(k.clone(), val.clone());
+        let message = match check(&Value::Object(candidate)) {
+            Err(n) if n.field == *k || n.field.starts_with(&format!("{k}.")) => n.message,
+            Err(n) => format!("conflicts with {}: {}", n.field, n.message),
+            Ok(_) => "could not be applied".to_owned(),
+        };
+        notices.push(Notice::new(k.clone(), format!("{message}; kept {}", short(current.get(k)))));
+    }
+    let scenario = Scenario::from_json(&Value::Object(current)).unwrap_or_else(|_| default_scenario());
+    (scenario, notices)
+}
+
+fn short(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => "the default".to_owned(),
+        Some(other) => {
+            let s = other.to_string();
+            if s.chars().count() > 40 {
+                "the default".to_owned()
+            } else {
+                s
+            }
+        }
+    }
+}
+
+/// Reads an imported JSON file: a scenario object. Errors name what is wrong; a valid file with
+/// some unusable fields opens with those fields reset (and says so).
+pub fn import_json(text: &str) -> Result<(Scenario, Vec<Notice>), Notice> {
+    let v: Value = serde_json::from_str(text).map_err(|e| Notice::new("file", format!("is not valid JSON: {e}")))?;
+    let Value::Object(obj) = &v else {
+        return Err(Notice::new("file", "must contain a JSON object (a scenario), not an array or a value"));
+    };
+    if !obj.contains_key("model") {
+        return Err(Notice::new("model", "is missing: a scenario names a catalog model id or holds a config.json object"));
+    }
+    // Type errors are reported precisely rather than silently repaired.
+    Scenario::from_json(&v).map_err(|e| Notice::new(e.field, e.message))?;
+    Ok(repair(&v))
+}
+
+/// The scenario as a pretty JSON file (every field, so the file documents itself).
+pub fn export_json(s: &Scenario) -> String {
+    serde_json::to_string_pretty(s).unwrap_or_else(|_| "{}".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scenario(v: Value) -> Scenario {
+        Scenario::from_json(&v).unwrap()
+    }
+
+    #[test]
+    fn round_trip_is_exact_and_compact() {
+        let s = scenario(json!({"model": "llama-3.1-70b", "context_tokens": 32768, "batch": 8, "gpus": 8, "tensor_parallel": 8}));
+        let state = EstimatorState { scenario: s.clone(), compare: Some(default_scenario()), unit: ByteUnit::Gib };
+        let q = encode(&state);
+        assert!(q.starts_with("v=1&s="), "{q}");
+        assert!(q.len() < 200, "compact: {q}");
+        let (back, notices) = decode(&q);
+        assert_eq!(notices, vec![]);
+        assert_eq!(back, state);
+        assert_eq!(compact_value(&default_scenario()), json!({"model": DEFAULT_MODEL}));
+    }
+
+    #[test]
+    fn inline_configs_survive_the_url() {
+        let cfg = json!({"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": true});
+        let s = scenario(json!({"model": cfg}));
+        let (back, notices) = decode(&encode(&EstimatorState { scenario: s.clone(), ..Default::default() }));
+        assert_eq!(notices, vec![]);
+        assert_eq!(back.scenario, s);
+    }
+
+    #[test]
+    fn empty_query_is_the_default_without_notices() {
+        assert_eq!(decode(""), (EstimatorState::default(), vec![]));
+        assert_eq!(decode("?"), (EstimatorState::default(), vec![]));
+    }
+
+    #[test]
+    fn garbage_opens_defaults_with_a_notice() {
+        for q in ["v=1&s=%%%", "v=1&s=!!!!", "v=1&s=bm90IGpzb24", "s=W10", "v=1&s=", "v=1&s=e30"] {
+            let (state, notices) = decode(q);
+            assert_eq!(state.scenario.model, default_scenario().model, "{q}");
+            assert!(!notices.is_empty(), "{q} must say what was wrong");
+        }
+    }
+
+    #[test]
+    fn bad_fields_are_dropped_one_by_one_and_named() {
+        // context too long, unknown GPU, good batch; tensor_parallel needs gpus, given later in order.
+        let v = json!({"model": "llama-3.1-8b", "context_tokens": 0, "gpu": "tpu-v9", "batch": 4,
+            "tensor_parallel": 2, "gpus": 2});
+        let (s, notices) = repair(&v);
+        assert_eq!(s.batch, 4);
+        assert_eq!((s.gpus, s.tensor_parallel), (2, 2), "fields that need each other both survive");
+        assert_eq!(s.context_tokens, 4096);
+        let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        assert_eq!(fields, vec!["context_tokens", "gpu"]);
+        assert!(notices[0].message.contains("between 1 and"), "{:?}", notices[0]);
+    }
+
+    #[test]
+    fn unknown_model_keeps_the_default_model_and_other_fields() {
+        let (s, notices) = repair(&json!({"model": "no-such-model", "batch": 3}));
+        assert_eq!(s.model, default_scenario().model);
+        assert_eq!(s.batch, 3);
+        assert_eq!(notices[0].field, "model");
+    }
+
+    #[test]
+    fn other_versions_are_read_with_a_notice() {
+        let q = encode(&EstimatorState::default()).replace("v=1", "v=0");
+        let (state, notices) = decode(&q);
+        assert_eq!(state, EstimatorState::default());
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].message.contains("v=0"));
+    }
+
+    #[test]
+    fn import_reports_broken_files_precisely() {
+        assert_eq!(import_json("{").unwrap_err().field, "file");
+        assert_eq!(import_json("[1,2]").unwrap_err().field, "file");
+        assert_eq!(import_json("{\"batch\": 2}").unwrap_err().field, "model");
+        assert_eq!(import_json("{\"model\": \"llama-3.1-8b\", \"batch\": \"many\"}").unwrap_err().field, "batch");
+        let (s, notices) = import_json(&export_json(&scenario(json!({"model": "qwen2.5-7b", "batch": 16})))).unwrap();
+        assert_eq!((s.batch, notices.len()), (16, 0));
+    }
+}
