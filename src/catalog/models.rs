@@ -16,8 +16,13 @@ pub struct CatalogModel {
     pub name: String,
     /// Where the config was published.
     pub source: String,
-    /// When the fields were transcribed.
+    /// When the fields were transcribed or last checked.
     pub retrieved: String,
+    /// Whether the architecture fields were checked against a published copy of the config
+    /// (named in `source`) or an exact published parameter count. `false` (also when absent)
+    /// means the entry is unverified: the UI shows it as such and `note` says what is missing.
+    #[serde(default)]
+    pub verified: bool,
     #[serde(default)]
     pub note: Option<String>,
     /// The config.json fields, as published.
@@ -71,6 +76,9 @@ mod tests {
             parse_config(&m.config).unwrap_or_else(|e| panic!("{}: {e}", m.id));
             assert!(m.source.starts_with("https://"), "{}", m.id);
             assert!(!m.retrieved.is_empty());
+            if !m.verified {
+                assert!(m.note.as_deref().is_some_and(|n| !n.is_empty()), "{}: unverified entries say why", m.id);
+            }
         }
         assert_eq!(all().len(), file.models.len());
         let mut ids = ids();

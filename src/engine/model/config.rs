@@ -18,8 +18,8 @@ const MAX_INTERMEDIATE: u64 = 1 << 22;
 const MAX_HEADS: u64 = 1 << 16;
 const MAX_EXPERTS: u64 = 1 << 16;
 
-const SUPPORTED: &str = "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, \
-gemma3, gemma3_text, phi3, gpt2, falcon, deepseek_v2, deepseek_v3";
+const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
+qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3";
 
 /// A view on a config object that reports errors with the field's full path.
 struct Fields<'a> {
@@ -84,8 +84,10 @@ impl<'a> Fields<'a> {
 /// Maps `model_type` (or the `architectures` class name) to a family.
 fn family_of(model_type: &str) -> Option<Family> {
     Some(match model_type {
-        "llama" | "LlamaForCausalLM" => Family::Llama,
-        "mistral" | "MistralForCausalLM" => Family::Mistral,
+        // Granite adds only scalar multipliers to Llama's module layout.
+        "llama" | "LlamaForCausalLM" | "granite" | "GraniteForCausalLM" => Family::Llama,
+        // Ministral 3 (text_config of Mistral3ForConditionalGeneration) is Mistral's layout.
+        "mistral" | "MistralForCausalLM" | "ministral3" | "Ministral3ForCausalLM" => Family::Mistral,
         "mixtral" | "MixtralForCausalLM" => Family::Mixtral,
         "qwen2" | "Qwen2ForCausalLM" => Family::Qwen2,
         "qwen2_moe" | "Qwen2MoeForCausalLM" => Family::Qwen2Moe,
@@ -99,6 +101,7 @@ fn family_of(model_type: &str) -> Option<Family> {
         "falcon" | "RefinedWeb" | "RefinedWebModel" | "FalconForCausalLM" | "RWForCausalLM" => Family::Falcon,
         "deepseek_v2" | "DeepseekV2ForCausalLM" => Family::DeepseekV2,
         "deepseek_v3" | "DeepseekV3ForCausalLM" => Family::DeepseekV3,
+        "olmo2" | "Olmo2ForCausalLM" => Family::Olmo2,
         _ => return None,
     })
 }
@@ -233,7 +236,8 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         v_head_dim,
         qkv_bias,
         o_bias,
-        qk_norm: matches!(family, Qwen3 | Qwen3Moe | Gemma3),
+        qk_norm: matches!(family, Qwen3 | Qwen3Moe | Gemma3 | Olmo2),
+        qk_norm_full_width: family == Olmo2,
         fused_qkv: matches!(family, Phi3 | Falcon | Gpt2),
         mla,
     };

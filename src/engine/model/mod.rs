@@ -28,6 +28,8 @@ pub enum Family {
     Falcon,
     DeepseekV2,
     DeepseekV3,
+    /// OLMo 2: full-width q/k RMSNorms, norms after attention and MLP (no input norm).
+    Olmo2,
 }
 
 /// Feed-forward block: gated (SwiGLU/GeGLU: gate, up, down) or plain (up, down).
@@ -70,8 +72,12 @@ pub struct Attention {
     pub qkv_bias: bool,
     /// Bias on the output projection.
     pub o_bias: bool,
-    /// Per-head RMSNorm on queries and keys (Qwen3, Gemma3).
+    /// RMSNorm on queries and keys (Qwen3, Gemma3: one `d`-wide norm shared by all heads;
+    /// OLMo 2: see `qk_norm_full_width`).
     pub qk_norm: bool,
+    /// Whether the q/k norms span all heads (`H·d` and `K·d` weights, OLMo 2) rather than
+    /// one head (`d` each).
+    pub qk_norm_full_width: bool,
     /// Whether q, k and v live in one fused matrix (Phi-3, Falcon, GPT-2).
     pub fused_qkv: bool,
     pub mla: Option<Mla>,

@@ -125,7 +125,7 @@ pub fn layer_params(a: &Architecture, index: usize) -> LayerParams {
             p.small += h;
         }
         if at.qk_norm {
-            p.small += 2 * d;
+            p.small += if at.qk_norm_full_width { q_out + kv * d } else { 2 * d };
         }
     }
 

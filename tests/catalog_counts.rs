@@ -1,0 +1,63 @@
+//! Catalog entries against exact published parameter counts.
+
+use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+
+fn total(id: &str) -> u128 {
+    evaluate(&Scenario::new(ModelSpec::Id(id.into()))).unwrap_or_else(|e| panic!("{id}: {e}")).params.total.into()
+}
+
+/// Counts published in public code (keras-hub `*_presets.py` "params", model-size tables,
+/// shared/reference/models.json).
+#[test]
+fn catalog_matches_published_counts() {
+    for (id, count) in [
+        ("llama-2-7b", 6_738_415_616u128),
+        ("llama-2-13b", 13_015_864_320),
+        ("llama-3-8b", 8_030_261_248),
+        ("llama-3.1-8b", 8_030_261_248),
+        ("llama-3.2-1b", 1_235_814_400),
+        ("llama-3.2-3b", 3_212_749_824),
+        ("mixtral-8x7b", 46_702_792_704),
+        ("qwen2.5-7b", 7_615_616_512),
+        ("gemma-7b", 8_537_680_896),
+        ("gemma-2-9b", 9_241_705_984),
+        ("gemma-3-1b", 999_885_952),
+        ("phi-3-mini-4k", 3_821_079_552),
+        ("gpt2", 124_439_808),
+        ("gpt2-xl", 1_557_611_200),
+        ("falcon-7b", 7_217_189_760),
+        ("deepseek-v3", 671_026_419_200),
+    ] {
+        assert_eq!(total(id), count, "{id}");
+    }
+}
+
+/// keras-hub's Gemma 3 text-only presets use vocab 262,144; the HF text_config has 262,208,
+/// so the HF count is keras' plus 64 embedding rows of `hidden_size`.
+#[test]
+fn gemma_3_text_counts_match_keras_plus_the_64_extra_vocab_rows() {
+    for (id, keras, hidden) in [
+        ("gemma-3-4b", 3_880_099_328u128, 2560u128),
+        ("gemma-3-12b", 11_765_788_416, 3840),
+        ("gemma-3-27b", 27_009_002_240, 5376),
+    ] {
+        assert_eq!(total(id), keras + 64 * hidden, "{id}");
+    }
+}
+
+/// Computed from the catalog configs; these equal the counts commonly quoted from the HF
+/// safetensors metadata, which could not be re-checked offline (the configs of the
+/// unverified entries are marked `verified: false`).
+#[test]
+fn catalog_counts_for_large_models() {
+    for (id, count) in [
+        ("llama-3.1-70b", 70_553_706_496u128),
+        ("llama-3.1-405b", 405_853_388_800),
+        ("mistral-7b-v0.1", 7_241_732_096),
+        ("qwen2.5-72b", 72_706_203_648),
+        ("qwen3-235b-a22b", 235_093_634_560),
+        ("qwen3-30b-a3b", 30_532_122_624),
+    ] {
+        assert_eq!(total(id), count, "{id}");
+    }
+}
