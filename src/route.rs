@@ -6,6 +6,7 @@
 //! | `` / `#` / `#/`              | the reader's language's home |
 //! | `#/{lang}/`                  | home                         |
 //! | `#/{lang}/chapters/{slug}`   | a chapter                    |
+//! | `#/{lang}/estimate?…`        | the estimator (state in `?…`)|
 //! | anything else                | not found                    |
 //!
 //! A `?…` after the path is kept for page state (the estimator's scenario) and ignored here.
@@ -19,6 +20,8 @@ pub enum Route {
     Root,
     Home(Lang),
     Chapter(Lang, &'static str),
+    /// The estimator; its state is the query part of the hash (see `estimator::state`).
+    Estimate(Lang),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -37,6 +40,7 @@ impl Route {
         };
         match parts[1..] {
             [] => Route::Home(lang),
+            ["estimate"] => Route::Estimate(lang),
             ["chapters", slug] => match content::find(slug) {
                 Some(chapter) => Route::Chapter(lang, chapter.slug),
                 None => Route::NotFound(Some(lang)),
@@ -49,7 +53,7 @@ impl Route {
     pub fn lang(&self) -> Option<Lang> {
         match self {
             Route::Root => None,
-            Route::Home(l) | Route::Chapter(l, _) => Some(*l),
+            Route::Home(l) | Route::Chapter(l, _) | Route::Estimate(l) => Some(*l),
             Route::NotFound(l) => *l,
         }
     }
@@ -59,6 +63,7 @@ impl Route {
         match self {
             Route::Root | Route::Home(_) | Route::NotFound(_) => Route::Home(lang),
             Route::Chapter(_, slug) => Route::Chapter(lang, slug),
+            Route::Estimate(_) => Route::Estimate(lang),
         }
     }
 
@@ -68,9 +73,22 @@ impl Route {
             Route::Root => "#/".to_string(),
             Route::Home(l) => format!("#/{}/", l.code()),
             Route::Chapter(l, slug) => format!("#/{}/chapters/{}", l.code(), slug),
+            Route::Estimate(l) => format!("#/{}/estimate", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
         }
+    }
+}
+
+/// The hash of the same page in `lang`, keeping the page's state (the `?…` part): the
+/// language switch reads the live hash, because the estimator rewrites its query without
+/// a route change.
+pub fn switch_language(hash: &str, lang: Lang) -> String {
+    let route = Route::parse(hash);
+    let target = route.in_lang(lang).to_hash();
+    match (&route, hash.split_once('?')) {
+        (Route::Estimate(_), Some((_, query))) if !query.is_empty() => format!("{target}?{query}"),
+        _ => target,
     }
 }
 
@@ -112,10 +130,20 @@ mod tests {
     }
 
     #[test]
+    fn estimator_routes_keep_their_state_across_languages() {
+        assert_eq!(Route::parse("#/en/estimate?v=1&s=abc"), Route::Estimate(Lang::En));
+        assert_eq!(Route::parse("#/zh/estimate"), Route::Estimate(Lang::Zh));
+        assert_eq!(switch_language("#/en/estimate?v=1&s=abc", Lang::Zh), "#/zh/estimate?v=1&s=abc");
+        assert_eq!(switch_language("#/en/estimate", Lang::Zh), "#/zh/estimate");
+        assert_eq!(switch_language("#/zh/chapters/nope?x", Lang::En), "#/en/");
+        assert_eq!(switch_language("", Lang::Zh), "#/zh/");
+    }
+
+    #[test]
     fn hashes_round_trip() {
         for c in content::chapters() {
             for lang in Lang::ALL {
-                for r in [Route::Home(lang), Route::Chapter(lang, c.slug)] {
+                for r in [Route::Home(lang), Route::Chapter(lang, c.slug), Route::Estimate(lang)] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
                 }
             }

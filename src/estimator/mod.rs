@@ -5,4 +5,5 @@
 pub mod advice;
 pub mod hand_model;
 pub mod presets;
+pub mod scales;
 pub mod state;

@@ -51,3 +51,16 @@ pub fn scroll_to_top() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }
 }
+
+const ESTIMATOR_KEY: &str = "gpu-primer.estimator";
+
+/// The estimator's last state (its query string), if this browser saved one.
+pub fn saved_estimator_state() -> Option<String> {
+    storage()?.get_item(ESTIMATOR_KEY).ok().flatten().filter(|s| !s.is_empty())
+}
+
+pub fn save_estimator_state(query: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(ESTIMATOR_KEY, query);
+    }
+}

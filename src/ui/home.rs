@@ -13,6 +13,7 @@ pub fn Home(lang: Lang) -> impl IntoView {
             <h1>{s.site_title}</h1>
             <p class="tagline">{s.tagline}</p>
             <p class="lead">{s.home_intro}</p>
+            <p><a class="button cta" href=Route::Estimate(lang).to_hash()>{s.estimate_cta}</a></p>
             <h2>{s.chapters_heading}</h2>
             <ol class="toc">
                 {content::chapters()

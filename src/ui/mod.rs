@@ -2,6 +2,7 @@
 
 mod browser;
 mod chapter;
+mod estimator;
 mod home;
 mod not_found;
 mod shell;
@@ -37,6 +38,7 @@ fn document_title(route: &Route, lang: Lang) -> String {
             None => s.site_title.to_string(),
         },
         Route::NotFound(_) => format!("{} · {}", s.not_found_title, s.site_title),
+        Route::Estimate(_) => format!("{} · {}", lang.est().title, s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
 }
@@ -65,6 +67,7 @@ fn App() -> impl IntoView {
             {move || match route.get() {
                 Route::Root | Route::Home(_) => view! { <home::Home lang=lang.get() /> }.into_any(),
                 Route::Chapter(l, slug) => view! { <chapter::ChapterPage lang=l slug=slug /> }.into_any(),
+                Route::Estimate(l) => view! { <estimator::EstimatorPage lang=l /> }.into_any(),
                 Route::NotFound(_) => view! { <not_found::NotFound lang=lang.get() /> }.into_any(),
             }}
         </shell::Shell>

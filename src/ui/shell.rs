@@ -24,10 +24,22 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
                 <span class="brand-mark" aria-hidden="true">"▦"</span>
                 <span class="brand-name">{move || s().site_title}</span>
             </a>
+            <a class="nav-estimate" href=move || Route::Estimate(lang.get()).to_hash()
+                aria-current=move || matches!(route.get(), Route::Estimate(_)).then_some("page")>
+                {move || s().nav_estimate}
+            </a>
             <a
                 class="lang-switch"
                 id="lang-switch"
                 href=other_href
+                on:click=move |ev| {
+                    // The live hash, not the route: the estimator keeps its state in the query.
+                    ev.prevent_default();
+                    let target = crate::route::switch_language(&super::browser::current_hash(), lang.get_untracked().other());
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_hash(&target);
+                    }
+                }
                 hreflang=move || lang.get().other().html_lang()
                 lang=move || lang.get().other().html_lang()
                 aria-label=move || s().switch_aria

@@ -5,6 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod estimator;
+pub use estimator::EstimatorStrings;
+
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -65,6 +68,14 @@ impl Lang {
             Lang::En => &EN,
         }
     }
+
+    /// The estimator's strings.
+    pub fn est(self) -> &'static EstimatorStrings {
+        match self {
+            Lang::Zh => &estimator::ZH,
+            Lang::En => &estimator::EN,
+        }
+    }
 }
 
 /// Every string the UI shows outside the chapters.
@@ -78,6 +89,8 @@ pub struct Strings {
     pub switch_to_other: &'static str,
     pub switch_aria: &'static str,
     pub nav_home: &'static str,
+    pub nav_estimate: &'static str,
+    pub estimate_cta: &'static str,
     pub nav_aria: &'static str,
     pub previous: &'static str,
     pub next: &'static str,
@@ -97,6 +110,8 @@ pub const ZH: Strings = Strings {
     switch_to_other: "English",
     switch_aria: "切换到英文版",
     nav_home: "首页",
+    nav_estimate: "估算器",
+    estimate_cta: "打开估算器：调模型、精度、上下文、并发和 GPU，看显存与时间怎么变",
     nav_aria: "站点导航",
     previous: "上一章",
     next: "下一章",
@@ -116,6 +131,8 @@ pub const EN: Strings = Strings {
     switch_to_other: "中文",
     switch_aria: "Switch to the Chinese version",
     nav_home: "Home",
+    nav_estimate: "Estimator",
+    estimate_cta: "Open the estimator: change the model, precision, context, concurrency and GPUs, and watch memory and time respond",
     nav_aria: "Site navigation",
     previous: "Previous",
     next: "Next",

@@ -1,0 +1,109 @@
+//! Getting scenarios in and out: notices about repaired input, JSON import and export, and the
+//! share link.
+
+use super::Ctx;
+use crate::estimator::state::{export_json, import_json, Notice};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What was repaired or refused, naming each field; dismissable.
+#[component]
+pub fn Notices() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    move || {
+        let notices = ctx.notices.get();
+        (!notices.is_empty()).then(|| {
+            let (heading, class) = if notices.iter().any(|n| n.field == "file-error") {
+                (e.import_failed, "banner error")
+            } else if notices.iter().any(|n| n.field.starts_with("import:")) {
+                (e.imported_with_changes, "banner warn")
+            } else {
+                (e.link_repaired, "banner warn")
+            };
+            view! {
+                <div class=class role="status" id="notices">
+                    <strong>{heading}</strong>
+                    <ul>
+                        {notices
+                            .into_iter()
+                            .map(|n| {
+                                let field = n.field.trim_start_matches("import:").trim_start_matches("file-error:").to_owned();
+                                view! { <li><code>{field}</code> ": " {n.message}</li> }
+                            })
+                            .collect_view()}
+                    </ul>
+                    <button class="dismiss" on:click=move |_| ctx.notices.set(Vec::new())>{e.dismiss}</button>
+                </div>
+            }
+        })
+    }
+}
+
+fn download(name: &str, text: &str) -> Option<()> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let document = web_sys::window()?.document()?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Some(())
+}
+
+#[component]
+pub fn ImportExport() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let (share_open, set_share_open) = signal(false);
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let name = file.name();
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(v) => v.as_string().unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            match import_json(&text) {
+                Ok((scenario, notices)) => {
+                    ctx.edit(move |s| *s = scenario);
+                    ctx.notices.set(
+                        notices
+                            .into_iter()
+                            .map(|n| Notice { field: format!("import:{}", n.field), message: n.message })
+                            .collect(),
+                    );
+                }
+                Err(n) => ctx.notices.set(vec![
+                    Notice { field: "file-error".into(), message: name.clone() },
+                    Notice { field: format!("file-error:{}", n.field), message: n.message },
+                ]),
+            }
+        });
+    };
+    view! {
+        <div class="io">
+            <label class="button-like" for="import-file">{e.import}</label>
+            <input type="file" id="import-file" class="visually-hidden" accept=".json,application/json" on:change=on_file />
+            <button id="export" on:click=move |_| {
+                let text = ctx.with_scenario(export_json);
+                let _ = download("gpu-primer-scenario.json", &text);
+            }>{e.export}</button>
+            <button id="share" aria-expanded=move || share_open.get().to_string() on:click=move |_| set_share_open.update(|o| *o = !*o)>{e.share}</button>
+            {move || share_open.get().then(|| {
+                // Tracks the state so the link is always the current one.
+                let _ = ctx.state.with(|_| ());
+                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                view! { <input class="share-url" id="share-url" readonly=true prop:value=href on:focus=move |ev| {
+                    if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
+                } /> }
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,139 @@
+//! Choosing the model: search the catalog, paste a config.json, or give four sizes by hand.
+
+use super::Ctx;
+use crate::catalog::models;
+use crate::engine::{evaluate, ModelSpec};
+use crate::estimator::hand_model::config_from_sizes;
+use leptos::prelude::*;
+
+/// Finds a catalog model by id or display name (case-insensitive).
+fn lookup(text: &str) -> Option<&'static str> {
+    let t = text.trim().to_lowercase();
+    models::all()
+        .iter()
+        .find(|m| m.model.id.to_lowercase() == t || m.model.name.to_lowercase() == t)
+        .map(|m| m.model.id.as_str())
+}
+
+#[component]
+pub fn ModelPicker() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let (search_error, set_search_error) = signal(None::<String>);
+    let (paste_error, set_paste_error) = signal(None::<String>);
+    let (hand_error, set_hand_error) = signal(None::<String>);
+    let pasted = RwSignal::new(String::new());
+    let hand = RwSignal::new((8.0_f64, 32_u64, 4096_u64, 8_u64));
+
+    let current_label = move || {
+        ctx.with_scenario(|s| match &s.model {
+            ModelSpec::Id(id) => models::find(id).map(|m| m.model.name.clone()).unwrap_or_else(|| id.clone()),
+            ModelSpec::Config(v) => v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(e.pasted_model).to_owned(),
+        })
+    };
+    let source = move || ctx.with_scenario(|s| match &s.model {
+        ModelSpec::Id(id) => models::find(id).map(|m| (m.model.source.clone(), m.model.retrieved.clone())),
+        ModelSpec::Config(_) => None,
+    });
+
+    // Applies a model only when the engine accepts it with the rest of the scenario.
+    let try_model = move |spec: ModelSpec, set_err: WriteSignal<Option<String>>| {
+        let mut candidate = ctx.with_scenario(|s| s.clone());
+        candidate.model = spec;
+        match evaluate(&candidate) {
+            Ok(_) => {
+                set_err.set(None);
+                ctx.edit(move |s| *s = candidate);
+            }
+            Err(err) => set_err.set(Some(err.to_string())),
+        }
+    };
+
+    view! {
+        <fieldset class="group model">
+            <legend>{e.model}</legend>
+            <div class="control">
+                <label for="model-search">{e.model_search}</label>
+                <input
+                    id="model-search"
+                    type="search"
+                    list="model-list"
+                    autocomplete="off"
+                    placeholder=e.model_search_hint
+                    prop:value=current_label
+                    on:change=move |ev| {
+                        let text = event_target_value(&ev);
+                        match lookup(&text) {
+                            Some(id) => try_model(ModelSpec::Id(id.to_owned()), set_search_error),
+                            None if text.trim().is_empty() => {}
+                            None => set_search_error.set(Some(format!("model: no catalog model named '{}'", text.trim()))),
+                        }
+                    }
+                />
+                <datalist id="model-list">
+                    {models::all()
+                        .iter()
+                        .map(|m| view! { <option value=m.model.name.clone()>{m.model.id.clone()}</option> })
+                        .collect_view()}
+                </datalist>
+                {move || search_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+                {move || source().map(|(src, date)| view! {
+                    <p class="model-source">
+                        <a href=src.clone() target="_blank" rel="noopener">{src.clone()}</a>
+                        " · " {date}
+                    </p>
+                })}
+            </div>
+            <details class="control paste">
+                <summary>{e.paste_config}</summary>
+                <textarea
+                    id="config-paste"
+                    rows="6"
+                    spellcheck="false"
+                    placeholder=e.paste_placeholder
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))
+                ></textarea>
+                <button id="config-apply" on:click=move |_| {
+                    match serde_json::from_str::<serde_json::Value>(&pasted.get_untracked()) {
+                        Ok(v) if v.is_object() => try_model(ModelSpec::Config(v), set_paste_error),
+                        Ok(_) => set_paste_error.set(Some("config.json: must be a JSON object".into())),
+                        Err(err) => set_paste_error.set(Some(format!("config.json: not valid JSON ({err})"))),
+                    }
+                }>{e.apply}</button>
+                {move || paste_error.get().map(|m| view! { <p class="field-error" role="alert" id="config-error">{m}</p> })}
+            </details>
+            <details class="control by-hand">
+                <summary>{e.by_hand}</summary>
+                <p class="hint">{e.by_hand_note}</p>
+                <div class="hand-grid">
+                    <label>{e.params} " (B)"
+                        <input type="number" id="hand-params" min="0.01" step="0.1" prop:value=move || hand.get().0.to_string()
+                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<f64>() { hand.update(|h| h.0 = v) } />
+                    </label>
+                    <label>{e.layers}
+                        <input type="number" id="hand-layers" min="1" step="1" prop:value=move || hand.get().1.to_string()
+                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.1 = v) } />
+                    </label>
+                    <label>{e.hidden_size}
+                        <input type="number" id="hand-hidden" min="64" step="64" prop:value=move || hand.get().2.to_string()
+                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.2 = v) } />
+                    </label>
+                    <label>{e.kv_heads}
+                        <input type="number" id="hand-kv" min="1" step="1" prop:value=move || hand.get().3.to_string()
+                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.3 = v) } />
+                    </label>
+                </div>
+                <button id="hand-apply" on:click=move |_| {
+                    let (p, l, h, kv) = hand.get_untracked();
+                    let params = if p.is_finite() && p > 0.0 { (p * 1e9).min(1e15) as u64 } else { 0 };
+                    match config_from_sizes(params, l, h, kv) {
+                        Ok(v) => try_model(ModelSpec::Config(v), set_hand_error),
+                        Err(err) => set_hand_error.set(Some(format!("{}: {}", err.field, err.message))),
+                    }
+                }>{e.apply}</button>
+                {move || hand_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
+            </details>
+        </fieldset>
+    }
+}
