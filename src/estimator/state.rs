@@ -18,13 +18,7 @@ pub const VERSION: u32 = 1;
 /// The model a fresh estimator opens with.
 pub const DEFAULT_MODEL: &str = "llama-3.1-8b";
 
-/// How bytes are shown: decimal GB (vendors) or binary GiB (software).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ByteUnit {
-    #[default]
-    Gb,
-    Gib,
-}
+pub use crate::charts::format::ByteUnit;
 
 /// Everything the estimator page shows, as one value.
 #[derive(Clone, Debug, PartialEq)]

@@ -32,7 +32,7 @@ pub fn ModelPicker() -> impl IntoView {
         })
     };
     let source = move || ctx.with_scenario(|s| match &s.model {
-        ModelSpec::Id(id) => models::find(id).map(|m| (m.model.source.clone(), m.model.retrieved.clone())),
+        ModelSpec::Id(id) => models::find(id).map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
         ModelSpec::Config(_) => None,
     });
 
@@ -77,11 +77,17 @@ pub fn ModelPicker() -> impl IntoView {
                         .collect_view()}
                 </datalist>
                 {move || search_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
-                {move || source().map(|(src, date)| view! {
-                    <p class="model-source">
-                        <a href=src.clone() target="_blank" rel="noopener">{src.clone()}</a>
-                        " · " {date}
-                    </p>
+                {move || source().map(|(src, date, verified)| {
+                    let first = src.split([';', ' ']).find(|p| p.starts_with("http")).unwrap_or("").to_owned();
+                    let shown = first.trim_start_matches("https://").trim_start_matches("http://").to_owned();
+                    view! {
+                        <p class="model-source" title=src.clone()>
+                            {e.source} ": "
+                            <a href=first target="_blank" rel="noopener">{shown}</a>
+                            " · " {date}
+                            {(!verified).then(|| view! { " · " <span class="uncertain">{e.unverified}</span> })}
+                        </p>
+                    }
                 })}
             </div>
             <details class="control paste">
@@ -109,19 +115,19 @@ pub fn ModelPicker() -> impl IntoView {
                 <div class="hand-grid">
                     <label>{e.params} " (B)"
                         <input type="number" id="hand-params" min="0.01" step="0.1" prop:value=move || hand.get().0.to_string()
-                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<f64>() { hand.update(|h| h.0 = v) } />
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { hand.update(|h| h.0 = v) } } />
                     </label>
                     <label>{e.layers}
                         <input type="number" id="hand-layers" min="1" step="1" prop:value=move || hand.get().1.to_string()
-                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.1 = v) } />
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.1 = v) } } />
                     </label>
                     <label>{e.hidden_size}
                         <input type="number" id="hand-hidden" min="64" step="64" prop:value=move || hand.get().2.to_string()
-                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.2 = v) } />
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.2 = v) } } />
                     </label>
                     <label>{e.kv_heads}
                         <input type="number" id="hand-kv" min="1" step="1" prop:value=move || hand.get().3.to_string()
-                            on:change=move |ev| if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.3 = v) } />
+                            on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.3 = v) } } />
                     </label>
                 </div>
                 <button id="hand-apply" on:click=move |_| {

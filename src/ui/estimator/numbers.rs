@@ -2,7 +2,7 @@
 
 use super::math::ShowMath;
 use super::Ctx;
-use crate::charts::format::{format_bytes, format_si, format_tokens};
+use crate::charts::format::{format_bytes, format_tokens};
 use leptos::prelude::*;
 
 #[component]
@@ -12,7 +12,7 @@ pub fn KeyNumbers() -> impl IntoView {
     move || {
         let Some(r) = ctx.shown() else { return ().into_any() };
         let unit = ctx.unit();
-        let count = |n: u64| format!("{} ({})", format_si(n as f64), group_digits(n));
+        let count = |n: u64| format!("{} ({})", params_text(n), group_digits(n));
         let mut rows: Vec<(&'static str, &'static str, String, &'static str)> = vec![
             (e.params_total, "params.total", count(r.params.total), "params-total"),
             (e.params_active, "params.active", count(r.params.active), "params-active"),
@@ -73,6 +73,15 @@ pub fn KeyNumbers() -> impl IntoView {
 fn kv_text(bytes: u64, unit: crate::charts::format::ByteUnit) -> String {
     let kib = bytes as f64 / 1024.0;
     format!("{} ({} KiB)", format_bytes(bytes, unit), crate::charts::format::format_sig3(kib))
+}
+
+/// Parameter counts the way models are named: 8.03 B, 494 M, 124 M.
+pub fn params_text(n: u64) -> String {
+    if n >= 1_000_000_000 {
+        format!("{} B", crate::charts::format::format_sig3(n as f64 / 1e9))
+    } else {
+        format!("{} M", crate::charts::format::format_sig3(n as f64 / 1e6))
+    }
 }
 
 /// 8030261248 → "8,030,261,248".

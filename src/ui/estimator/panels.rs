@@ -218,7 +218,7 @@ pub fn HardwareControls() -> impl IntoView {
             {move || facts().map(|(text, uncertain, date, source)| view! {
                 <p class="gpu-facts" id="gpu-facts">
                     {text}
-                    {uncertain.map(|u| view! { <span class="uncertain" title=u.clone()>" · ≈? " {u}</span> })}
+                    {uncertain.map(|u| { let title = u.clone(); view! { <span class="uncertain" title=title>" · ≈? " {u}</span> } })}
                     <br />
                     <span class="source" title=source.clone()>{format!("{source}")}</span> " · " {date}
                 </p>
