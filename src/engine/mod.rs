@@ -6,9 +6,12 @@
 
 pub mod error;
 pub mod evaluate;
+pub mod hardware;
 pub mod memory;
 pub mod model;
 pub mod perf;
+pub mod perf_report;
+pub mod performance;
 pub mod precision;
 pub mod report;
 pub mod scenario;
