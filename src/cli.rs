@@ -13,6 +13,9 @@ Usage:
 
 Commands:
   estimate FILE          Read a Scenario (JSON; FILE - = stdin), print the Report (JSON)
+  validate [--json|--markdown]
+                         Compare the engine with the embedded published measurements
+                         (measured, expected, bound, error; median error per kind)
   bench [N]              Time N full evaluations (default 20000), print microseconds each
   help, --help, -h       Show this help
   version, --version, -V Show the version
@@ -35,6 +38,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
         Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
+        Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
             2
@@ -81,6 +85,32 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
         },
         Err(msg) => {
             eprintln!("{}", msg.replace('\n', " "));
+            2
+        }
+    }
+}
+
+/// `validate [--json|--markdown]`: the validation table (markdown by default).
+fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
+    use gpu_primer::engine::validation::{to_markdown, validation_table};
+    let table = validation_table();
+    match format {
+        None | Some("--markdown") => {
+            let _ = write!(out, "{}", to_markdown(&table));
+            0
+        }
+        Some("--json") => match serde_json::to_string_pretty(&table) {
+            Ok(json) => {
+                let _ = writeln!(out, "{json}");
+                0
+            }
+            Err(e) => {
+                eprintln!("gpu-primer: cannot write table: {e}");
+                2
+            }
+        },
+        Some(other) => {
+            eprintln!("validate: unknown option '{other}' (use --json or --markdown)");
             2
         }
     }

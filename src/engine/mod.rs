@@ -16,6 +16,7 @@ pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
+pub mod validation;
 
 pub use error::{EngineError, ScenarioError};
 pub use evaluate::evaluate;
