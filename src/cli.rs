@@ -116,7 +116,8 @@ fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
     }
 }
 
-/// `bench [N]`: times N evaluations of a 70B scenario with solvers and derivations.
+/// `bench [N]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
+/// scaling curves and the roofline series, derivations).
 fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
     use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
     let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
@@ -139,7 +140,7 @@ fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
             ok += u32::from(std::hint::black_box(evaluate(std::hint::black_box(&s))).is_ok());
         }
         let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
-        let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (with solvers and derivations), {ok}/{n} ok");
+        let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (sizing, solvers, prefill/decode/training times, roofline by batch, 1-1024 GPU scaling curves, derivations), {ok}/{n} ok");
     }
     0
 }

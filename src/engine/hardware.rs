@@ -26,6 +26,18 @@ impl Default for GpuSpec {
     }
 }
 
+impl From<&str> for GpuSpec {
+    fn from(id: &str) -> Self {
+        GpuSpec::Id(id.to_owned())
+    }
+}
+
+impl From<String> for GpuSpec {
+    fn from(id: String) -> Self {
+        GpuSpec::Id(id)
+    }
+}
+
 impl<'de> Deserialize<'de> for GpuSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
