@@ -13,6 +13,9 @@ Usage:
 
 Commands:
   estimate FILE          Read a Scenario (JSON; FILE - = stdin), print the Report (JSON)
+  validate [--json|--markdown]
+                         Compare the engine with the embedded published measurements
+                         (measured, expected, bound, error; median error per kind)
   bench [N]              Time N full evaluations (default 20000), print microseconds each
   help, --help, -h       Show this help
   version, --version, -V Show the version
@@ -35,6 +38,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
         Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
+        Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
             2
@@ -86,7 +90,34 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
     }
 }
 
-/// `bench [N]`: times N evaluations of a 70B scenario with solvers and derivations.
+/// `validate [--json|--markdown]`: the validation table (markdown by default).
+fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
+    use gpu_primer::engine::validation::{to_markdown, validation_table};
+    let table = validation_table();
+    match format {
+        None | Some("--markdown") => {
+            let _ = write!(out, "{}", to_markdown(&table));
+            0
+        }
+        Some("--json") => match serde_json::to_string_pretty(&table) {
+            Ok(json) => {
+                let _ = writeln!(out, "{json}");
+                0
+            }
+            Err(e) => {
+                eprintln!("gpu-primer: cannot write table: {e}");
+                2
+            }
+        },
+        Some(other) => {
+            eprintln!("validate: unknown option '{other}' (use --json or --markdown)");
+            2
+        }
+    }
+}
+
+/// `bench [N]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
+/// scaling curves and the roofline series, derivations).
 fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
     use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
     let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
@@ -109,7 +140,7 @@ fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
             ok += u32::from(std::hint::black_box(evaluate(std::hint::black_box(&s))).is_ok());
         }
         let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
-        let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (with solvers and derivations), {ok}/{n} ok");
+        let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (sizing, solvers, prefill/decode/training times, roofline by batch, 1-1024 GPU scaling curves, derivations), {ok}/{n} ok");
     }
     0
 }

@@ -9,6 +9,7 @@ use super::model::Architecture;
 use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
 use super::report::*;
 use super::scenario::{ModelSpec, Mode, Scenario};
+use super::performance::{performance, Sized};
 use super::solvers;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -58,16 +59,6 @@ fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scenario
     Ok(())
 }
 
-/// GPU memory: the override, else the catalog entry.
-fn gpu_memory(s: &Scenario) -> Result<u64, ScenarioError> {
-    if let Some(m) = s.gpu_memory_bytes {
-        return Ok(m);
-    }
-    crate::catalog::gpus::find(&s.gpu).map(|g| g.memory_bytes).filter(|m| *m > 0).ok_or_else(|| {
-        let ids: Vec<&str> = crate::catalog::gpus::all().iter().map(|g| g.id.as_str()).collect();
-        ScenarioError::new("gpu", format!("unknown GPU '{}' (known: {})", s.gpu, ids.join(", ")))
-    })
-}
 
 fn d(formula: &str, values: String, source: &str) -> Derivation {
     Derivation { formula: formula.to_owned(), values, source: source.to_owned() }
@@ -79,7 +70,8 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
     let (arch, model) = resolve_model(&s.model)?;
     let a: &Architecture = &arch;
     validate_against_model(s, a)?;
-    let gpu_memory_bytes = gpu_memory(s)?;
+    let gpu = s.gpu.resolve()?;
+    let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let x = Inputs::from_scenario(s);
 
     let counts = count_params(a);
@@ -138,7 +130,7 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         format!("{}", mem.overhead), "stated assumption; vLLM reports 0.05-0.12 GiB non-torch memory plus the CUDA context"));
     dv.insert("memory_per_gpu_bytes.total".into(), d("weights + kv_cache + activations + gradients + optimizer + overhead",
         format!("{} + {} + {} + {} + {} + {} = {}", mem.weights, mem.kv_cache, mem.activations, mem.gradients, mem.optimizer, mem.overhead, mem.total), "sum"));
-    dv.insert("gpu_memory_bytes".into(), d("GPU catalog memory (or gpu_memory_bytes override)", format!("{} → {gpu_memory_bytes}", s.gpu), "catalog/data/gpus.json"));
+    dv.insert("gpu_memory_bytes".into(), d("GPU catalog memory (or gpu_memory_bytes override)", format!("{} → {gpu_memory_bytes}", gpu.id), "catalog/data/gpus.json"));
     dv.insert("usable_gpu_memory_bytes".into(), d("gpu_memory × (1 − safety_margin)", format!("{gpu_memory_bytes} × (1 − {}) = {usable}", s.safety_margin), "stated assumption"));
     dv.insert("fits".into(), d("total ≤ usable", format!("{} ≤ {usable} → {fits}", mem.total, ), "definition"));
     dv.insert("layout.data_parallel".into(), d("gpus / (tp × pp)", format!("{} / ({} × {}) = {}", s.gpus, x.tp, x.pp, x.dp), "definition"));
@@ -164,7 +156,11 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         assumptions.push("adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into());
     }
 
+    let sized = Sized { scenario: s, arch: a, counts: &counts, inputs: &x, gpu: &gpu, trainable };
+    let performance = performance(&sized, &mut dv, &mut assumptions)?;
+
     Ok(Report {
+        performance,
         model,
         params: Params {
             total: to_u64(counts.total),

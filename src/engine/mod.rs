@@ -6,13 +6,17 @@
 
 pub mod error;
 pub mod evaluate;
+pub mod hardware;
 pub mod memory;
 pub mod model;
 pub mod perf;
+pub mod perf_report;
+pub mod performance;
 pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
+pub mod validation;
 
 pub use error::{EngineError, ScenarioError};
 pub use evaluate::evaluate;

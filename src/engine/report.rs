@@ -98,6 +98,11 @@ pub struct Report {
     pub solvers: Solvers,
     /// Assumptions stated in words.
     pub assumptions: Vec<String>,
+    /// Time, throughput, roofline, scaling, serving (top-level keys `hardware`, `workload`,
+    /// `time`, `throughput`, `bound`, `bound_ratio`, `phases`, `roofline`, `scaling`, `serving`,
+    /// `efficiency`).
+    #[serde(flatten)]
+    pub performance: super::perf_report::Performance,
     /// Derivation of each number, keyed by its path in this report.
     pub derivations: BTreeMap<String, Derivation>,
 }

@@ -4,7 +4,9 @@
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
 use super::error::ScenarioError;
+use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
 use super::precision::Dtype;
+use crate::catalog::gpus::ComputeDtype;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -73,7 +75,7 @@ macro_rules! default_fn {
 }
 default_fn!(default_context, u64, 4096);
 default_fn!(default_one, u64, 1);
-default_fn!(default_gpu, String, "h100-sxm".to_owned());
+default_fn!(default_gpus_per_node, u64, 8);
 default_fn!(default_group, u64, 128);
 default_fn!(default_dtype_bf16, Dtype, Dtype::Bf16);
 default_fn!(default_true, bool, true);
@@ -110,9 +112,9 @@ pub struct Scenario {
     /// Concurrent sequences (inference) or micro-batch per data-parallel replica (training).
     #[serde(default = "default_one")]
     pub batch: u64,
-    /// GPU catalog id. Default h100-sxm.
-    #[serde(default = "default_gpu")]
-    pub gpu: String,
+    /// GPU catalog id, or an inline custom GPU object. Default h100-sxm.
+    #[serde(default)]
+    pub gpu: GpuSpec,
     /// Overrides the GPU's memory in bytes (a GPU not in the catalog, or MIG slice).
     #[serde(default)]
     pub gpu_memory_bytes: Option<u64>,
@@ -122,6 +124,40 @@ pub struct Scenario {
     pub tensor_parallel: u64,
     #[serde(default = "default_one")]
     pub pipeline_parallel: u64,
+    /// Data-parallel replicas. Default gpus / (tp × pp); when given, tp × pp × dp must equal gpus.
+    #[serde(default)]
+    pub data_parallel: Option<u64>,
+    /// GPUs the routed experts of an MoE model are spread over (all-to-all per MoE layer). Default 1.
+    #[serde(default = "default_one")]
+    pub expert_parallel: u64,
+    /// `nvswitch` | `nvswitch_efa` | `pcie` (aliases `multi_node_ib`, `multi_node_efa`).
+    /// Default: `pcie` for PCIe cards, `nvswitch` for SXM/OAM GPUs with NVLink.
+    #[serde(default)]
+    pub topology: Option<TopologyKind>,
+    /// GPUs per node (beyond it, collectives cross the network). Default 8.
+    #[serde(default = "default_gpus_per_node")]
+    pub gpus_per_node: u64,
+    /// Overrides of the efficiency factors behind the expected times (fractions of peak, latencies).
+    #[serde(default)]
+    pub efficiency: EfficiencyOverrides,
+    /// USD per GPU-hour. Default: cheapest dated on-demand price in the instance catalog, if any.
+    #[serde(default)]
+    pub price_per_gpu_hour: Option<f64>,
+    /// Prompt tokens per sequence. Default context_tokens − output_tokens.
+    #[serde(default)]
+    pub prompt_tokens: Option<u64>,
+    /// Generated tokens per sequence. Default context_tokens − prompt_tokens when the prompt is
+    /// given, else min(256, context_tokens / 2).
+    #[serde(default)]
+    pub output_tokens: Option<u64>,
+    /// Tensor Core path of the matmuls. Default: fp8 weights → fp8; fp32 → tf32; fp16 → fp16;
+    /// otherwise bf16 (weight-only int8/int4/nf4 dequantise to 16 bits: fewer bytes, same path).
+    #[serde(default)]
+    pub compute_dtype: Option<ComputeDtype>,
+    /// Micro-batches per training step per replica (gradient accumulation; they fill the
+    /// pipeline). Default 1, or 4 × pipeline_parallel when pipeline_parallel > 1.
+    #[serde(default)]
+    pub micro_batches: Option<u64>,
     /// Megatron sequence parallelism (splits norm/dropout activations over the TP group).
     #[serde(default)]
     pub sequence_parallel: bool,
@@ -209,6 +245,32 @@ impl Scenario {
         if let Some(m) = self.gpu_memory_bytes {
             range("gpu_memory_bytes", m, 1, 1 << 50)?;
         }
+        range("expert_parallel", self.expert_parallel, 1, 1024)?;
+        range("gpus_per_node", self.gpus_per_node, 1, 1024)?;
+        if let Some(m) = self.micro_batches {
+            range("micro_batches", m, 1, 1_000_000)?;
+        }
+        if let Some(p) = self.prompt_tokens {
+            range("prompt_tokens", p, 0, self.context_tokens)?;
+        }
+        if let Some(o) = self.output_tokens {
+            range("output_tokens", o, 0, self.context_tokens)?;
+        }
+        if let (Some(p), Some(o)) = (self.prompt_tokens, self.output_tokens) {
+            if p + o > self.context_tokens {
+                return Err(ScenarioError::new(
+                    "output_tokens",
+                    format!("prompt_tokens + output_tokens must be at most context_tokens ({}), got {p} + {o}", self.context_tokens),
+                ));
+            }
+        }
+        if let Some(p) = self.price_per_gpu_hour {
+            if !(p.is_finite() && (0.0..=1e6).contains(&p)) {
+                return Err(ScenarioError::new("price_per_gpu_hour", format!("must be between 0 and 1000000 USD, got {p}")));
+            }
+        }
+        self.efficiency.resolve()?;
+        self.gpu.resolve()?;
         if !(self.safety_margin.is_finite() && (0.0..=0.9).contains(&self.safety_margin)) {
             return Err(ScenarioError::new(
                 "safety_margin",
@@ -224,6 +286,18 @@ impl Scenario {
                     self.gpus
                 ),
             ));
+        }
+        if let Some(dp) = self.data_parallel {
+            range("data_parallel", dp, 1, 1_000_000)?;
+            if dp * group != self.gpus {
+                return Err(ScenarioError::new(
+                    "data_parallel",
+                    format!("tensor_parallel × pipeline_parallel × data_parallel must equal gpus ({}), got {group} × {dp}", self.gpus),
+                ));
+            }
+        }
+        if self.expert_parallel > self.gpus {
+            return Err(ScenarioError::new("expert_parallel", format!("must be at most gpus ({}), got {}", self.gpus, self.expert_parallel)));
         }
         for t in &self.lora_targets {
             if t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()) {
@@ -271,6 +345,36 @@ impl Scenario {
         self.gpus / (self.tensor_parallel * self.pipeline_parallel).max(1)
     }
 
+    /// (prompt, output) tokens per sequence after defaults; they sum to at most context_tokens.
+    pub fn resolved_prompt_output(&self) -> (u64, u64) {
+        let c = self.context_tokens;
+        match (self.prompt_tokens, self.output_tokens) {
+            (Some(p), Some(o)) => (p, o),
+            (Some(p), None) => (p, c.saturating_sub(p)),
+            (None, Some(o)) => (c.saturating_sub(o), o),
+            (None, None) => {
+                let o = (c / 2).min(256);
+                (c - o, o)
+            }
+        }
+    }
+
+    /// The Tensor Core path after defaults (see [`Scenario::compute_dtype`]).
+    pub fn resolved_compute_dtype(&self) -> ComputeDtype {
+        self.compute_dtype.unwrap_or(match self.resolved_weight_dtype() {
+            Dtype::Fp8 => ComputeDtype::Fp8,
+            Dtype::Fp32 => ComputeDtype::Tf32,
+            Dtype::Fp16 => ComputeDtype::Fp16,
+            _ if self.activation_dtype == Dtype::Fp16 => ComputeDtype::Fp16,
+            _ => ComputeDtype::Bf16,
+        })
+    }
+
+    /// Micro-batches per step after defaults.
+    pub fn resolved_micro_batches(&self) -> u64 {
+        self.micro_batches.unwrap_or(if self.pipeline_parallel > 1 { 4 * self.pipeline_parallel } else { 1 })
+    }
+
     /// Whether LoRA targets `module` (one of [`LORA_TARGETS`]).
     pub fn lora_targets_module(&self, module: &str) -> bool {
         self.lora_targets.iter().any(|t| t == module || t == "all-linear")
@@ -288,11 +392,21 @@ fn defaults(model: ModelSpec) -> Scenario {
         int4_group_size: 128,
         context_tokens: 4096,
         batch: 1,
-        gpu: default_gpu(),
+        gpu: GpuSpec::default(),
         gpu_memory_bytes: None,
         gpus: 1,
         tensor_parallel: 1,
         pipeline_parallel: 1,
+        data_parallel: None,
+        expert_parallel: 1,
+        topology: None,
+        gpus_per_node: 8,
+        efficiency: EfficiencyOverrides::default(),
+        price_per_gpu_hour: None,
+        prompt_tokens: None,
+        output_tokens: None,
+        compute_dtype: None,
+        micro_batches: None,
         sequence_parallel: false,
         optimizer: Optimizer::Adamw,
         zero_stage: 0,

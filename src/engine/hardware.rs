@@ -1,0 +1,241 @@
+//! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
+//! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
+
+use super::error::ScenarioError;
+use super::perf::collectives::Topology;
+use super::perf::efficiency::Efficiency;
+use super::perf::scaling::{topology_preset, TopologyPreset};
+use super::perf::PerfError;
+use crate::catalog::gpus::Gpu;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// A GPU catalog id (`"h100-sxm"`) or an inline custom GPU (`{"memory_bytes": ...,
+/// "memory_bandwidth_bytes_per_s": ..., "peak_flops": {"bf16": ...}}`, the catalog's `Gpu` shape).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum GpuSpec {
+    Id(String),
+    Custom(Box<Gpu>),
+}
+
+impl Default for GpuSpec {
+    fn default() -> Self {
+        GpuSpec::Id("h100-sxm".into())
+    }
+}
+
+impl From<&str> for GpuSpec {
+    fn from(id: &str) -> Self {
+        GpuSpec::Id(id.to_owned())
+    }
+}
+
+impl From<String> for GpuSpec {
+    fn from(id: String) -> Self {
+        GpuSpec::Id(id)
+    }
+}
+
+impl<'de> Deserialize<'de> for GpuSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::String(s) => Ok(GpuSpec::Id(s)),
+            v @ Value::Object(_) => serde_json::from_value::<Gpu>(v).map(|g| GpuSpec::Custom(Box::new(g))).map_err(D::Error::custom),
+            _ => Err(D::Error::custom(
+                "must be a GPU catalog id or an object with memory_bytes, memory_bandwidth_bytes_per_s and peak_flops",
+            )),
+        }
+    }
+}
+
+impl GpuSpec {
+    /// The GPU: the catalog entry, or the validated custom GPU. Errors name `gpu` or `gpu.<field>`.
+    pub fn resolve(&self) -> Result<Cow<'static, Gpu>, ScenarioError> {
+        match self {
+            GpuSpec::Id(id) => crate::catalog::gpus::find(id).map(Cow::Borrowed).ok_or_else(|| {
+                let ids: Vec<&str> = crate::catalog::gpus::all().iter().map(|g| g.id.as_str()).collect();
+                ScenarioError::new("gpu", format!("unknown GPU '{id}' (known: {}, or an inline object)", ids.join(", ")))
+            }),
+            GpuSpec::Custom(g) => match g.validate().into_iter().next() {
+                Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.problem)),
+                None => Ok(Cow::Owned((**g).clone())),
+            },
+        }
+    }
+}
+
+/// How the GPUs are connected, inside a node and between nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopologyKind {
+    /// NVLink through NVSwitch inside the node (the GPU's own NVLink rate; PCIe when it has
+    /// none); nodes joined by InfiniBand NDR, one 400 Gbit/s port per GPU.
+    #[serde(alias = "multi_node_ib", alias = "nvswitch_ib")]
+    Nvswitch,
+    /// NVSwitch nodes joined by AWS EFA (p5 class, 400 Gbit/s per GPU).
+    #[serde(alias = "multi_node_efa")]
+    NvswitchEfa,
+    /// PCIe only inside the node; nodes joined by InfiniBand HDR (200 Gbit/s per GPU).
+    Pcie,
+}
+
+impl TopologyKind {
+    /// Default for a GPU: PCIe cards (even NVLink-bridged pairs) → `pcie`; SXM/OAM with
+    /// NVLink or Infinity Fabric → `nvswitch`.
+    pub fn default_for(gpu: &Gpu) -> TopologyKind {
+        if gpu.form_factor.contains("PCIe") || gpu.nvlink_bytes_per_s_per_direction() <= 0.0 {
+            TopologyKind::Pcie
+        } else {
+            TopologyKind::Nvswitch
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TopologyKind::Nvswitch => "nvswitch",
+            TopologyKind::NvswitchEfa => "nvswitch_efa",
+            TopologyKind::Pcie => "pcie",
+        }
+    }
+
+    /// The links the collective model uses, with `gpus_per_node` GPUs per node.
+    pub fn topology(self, gpu: &Gpu, gpus_per_node: u32) -> Topology {
+        let preset = match self {
+            TopologyKind::Nvswitch => TopologyPreset::NvSwitchInfiniBand,
+            TopologyKind::NvswitchEfa => TopologyPreset::NvSwitchEfa,
+            TopologyKind::Pcie => TopologyPreset::PcieOnly,
+        };
+        Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu) }
+    }
+}
+
+/// Overrides of the efficiency factors; every field optional (absent = the sourced default).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EfficiencyOverrides {
+    pub memory_bandwidth: Option<f64>,
+    pub tensor_flops: Option<f64>,
+    pub intra_node_bus_bandwidth: Option<f64>,
+    pub inter_node_bus_bandwidth: Option<f64>,
+    pub kernel_launch_s: Option<f64>,
+    pub kernels_per_layer: Option<f64>,
+    pub gradient_sync_overlap: Option<f64>,
+}
+
+impl EfficiencyOverrides {
+    /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
+    pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        let mut e = Efficiency::default();
+        let mut overridden = Vec::new();
+        let fields: [(&'static str, Option<f64>, &mut f64); 7] = [
+            ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
+            ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
+            ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
+            ("inter_node_bus_bandwidth", self.inter_node_bus_bandwidth, &mut e.inter_node_bus_bandwidth),
+            ("kernel_launch_s", self.kernel_launch_s, &mut e.kernel_launch_s),
+            ("kernels_per_layer", self.kernels_per_layer, &mut e.kernels_per_layer),
+            ("gradient_sync_overlap", self.gradient_sync_overlap, &mut e.gradient_sync_overlap),
+        ];
+        for (name, value, slot) in fields {
+            if let Some(v) = value {
+                *slot = v;
+                overridden.push(name);
+            }
+        }
+        e.validate().map_err(|err| perf_error("efficiency", err))?;
+        Ok((e, overridden))
+    }
+}
+
+/// A [`PerfError`] as a scenario error under `prefix` (e.g. `efficiency.tensor_flops`).
+pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
+    let field = match &e {
+        PerfError::NotPositive { field, .. } | PerfError::Negative { field, .. } | PerfError::OutOfRange { field, .. } => {
+            format!("{prefix}.{field}")
+        }
+        PerfError::Overflow { .. } => prefix.to_owned(),
+    };
+    let msg = e.to_string();
+    let msg = msg.split_once(' ').map_or(msg.clone(), |(_, rest)| rest.to_owned());
+    ScenarioError::new(field, msg)
+}
+
+/// Which instance-catalog GPU model names a catalog GPU id sells as.
+const INSTANCE_GPU_NAMES: [(&str, &str); 9] = [
+    ("a100-sxm-40gb", "A100 40GB SXM4"),
+    ("a100-sxm-80gb", "A100 80GB SXM4"),
+    ("a100-pcie-80gb", "A100 80GB PCIe"),
+    ("h100-sxm", "H100 80GB SXM5"),
+    ("h100-nvl", "H100 NVL 94GB"),
+    ("h200-sxm", "H200 141GB SXM"),
+    ("a10g", "A10G 24GB"),
+    ("l4", "L4 24GB"),
+    ("l40s", "L40S 48GB"),
+];
+
+/// The cheapest dated on-demand price per GPU-hour for a catalog GPU, with where it comes from.
+pub fn default_price_per_gpu_hour(gpu_id: &str) -> Option<(f64, String)> {
+    let name = INSTANCE_GPU_NAMES.iter().find(|(id, _)| *id == gpu_id)?.1;
+    crate::catalog::instances::all()
+        .iter()
+        .filter(|i| i.gpu_model == name && i.price_date.is_some())
+        .filter_map(|i| i.price_per_gpu_hour().map(|p| (p, i)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(p, i)| {
+            let text = format!(
+                "{} {} ({}, {}): ${:.4}/h / {} GPUs",
+                i.provider,
+                i.instance,
+                i.price_region.as_deref().unwrap_or("region not stated"),
+                i.price_date.as_deref().unwrap_or(""),
+                i.price_usd_per_hour.unwrap_or(0.0),
+                i.gpu_count.unwrap_or(1)
+            );
+            (p, text)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_spec_reads_ids_and_objects() {
+        let s: GpuSpec = serde_json::from_str(r#""a100-sxm-80gb""#).unwrap();
+        assert_eq!(s.resolve().unwrap().id, "a100-sxm-80gb");
+        let c: GpuSpec = serde_json::from_str(
+            r#"{"memory_bytes": 48000000000, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#,
+        )
+        .unwrap();
+        assert_eq!(c.resolve().unwrap().memory_bytes, 48_000_000_000);
+        let bad: GpuSpec = serde_json::from_str(r#"{"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#).unwrap();
+        assert_eq!(bad.resolve().unwrap_err().field, "gpu.memory_bytes");
+        assert!(serde_json::from_str::<GpuSpec>("3").is_err());
+        assert_eq!(GpuSpec::Id("nope".into()).resolve().unwrap_err().field, "gpu");
+    }
+
+    #[test]
+    fn topology_defaults_and_overrides() {
+        let find = |id| crate::catalog::gpus::find(id).unwrap();
+        assert_eq!(TopologyKind::default_for(find("h100-sxm")), TopologyKind::Nvswitch);
+        assert_eq!(TopologyKind::default_for(find("l4")), TopologyKind::Pcie);
+        assert_eq!(TopologyKind::default_for(find("h100-nvl")), TopologyKind::Pcie);
+        let t: TopologyKind = serde_json::from_str(r#""multi_node_efa""#).unwrap();
+        assert_eq!(t, TopologyKind::NvswitchEfa);
+        let o = EfficiencyOverrides { tensor_flops: Some(0.5), ..Default::default() };
+        let (e, names) = o.resolve().unwrap();
+        assert_eq!((e.tensor_flops, names), (0.5, vec!["tensor_flops"]));
+        let bad = EfficiencyOverrides { memory_bandwidth: Some(1.5), ..Default::default() };
+        assert_eq!(bad.resolve().unwrap_err().field, "efficiency.memory_bandwidth");
+    }
+
+    #[test]
+    fn prices_come_from_dated_instances() {
+        let (p, src) = default_price_per_gpu_hour("h100-sxm").unwrap();
+        assert!((p - 6.88).abs() < 1e-9, "{p} {src}");
+        assert!(default_price_per_gpu_hour("t4").is_none());
+    }
+}

@@ -1,0 +1,414 @@
+//! The validation table: every published measurement the engine can express (embedded from
+//! `catalog/data/measurements.json`, a copy of the shared reference file), turned into a
+//! Scenario by generic rules (model name → catalog id, GPU name → catalog id, precision →
+//! dtypes, layout and lengths from the conditions), evaluated, and compared: measured,
+//! expected, bound, error, and whether the bound holds (bound speed ≥ measured speed, bound
+//! time ≤ measured time). Rows that cannot be expressed are listed with the reason.
+//! No constant is fitted to any row.
+
+use super::evaluate::evaluate;
+use super::precision::Dtype;
+use super::report::Report;
+use super::scenario::{ModelSpec, Mode, Recompute, Scenario};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// One compared measurement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValidationRow {
+    /// Index in measurements.json.
+    pub index: usize,
+    /// What is compared (e.g. `decode_throughput_bs1`, `inference_memory`).
+    pub kind: String,
+    pub model: String,
+    pub gpu: String,
+    /// The conditions, as the scenario that expresses them.
+    pub conditions: String,
+    pub unit: String,
+    pub measured: f64,
+    pub expected: f64,
+    /// Roofline bound (null for memory, which has no bound).
+    pub bound: Option<f64>,
+    /// (expected − measured) / measured × 100.
+    pub error_pct: f64,
+    /// Bound speed ≥ measured (or bound time ≤ measured); null without a bound.
+    pub bound_holds: Option<bool>,
+    pub source: String,
+}
+
+/// A measurement the engine cannot express, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NotExpressed {
+    pub index: usize,
+    pub kind: String,
+    pub model: String,
+    pub reason: String,
+}
+
+/// Median absolute error of the expected values of one kind.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KindSummary {
+    pub kind: String,
+    pub rows: usize,
+    pub median_abs_error_pct: f64,
+    pub bound_violations: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValidationTable {
+    pub rows: Vec<ValidationRow>,
+    pub summary: Vec<KindSummary>,
+    pub not_expressed: Vec<NotExpressed>,
+}
+
+/// Which number of the report a measurement is compared with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Metric {
+    /// Output tokens/s over prefill + decode of a batch; `per_gpu` divides by the GPUs.
+    GenerationTokensPerS { per_gpu: bool },
+    GenerationTimeMs,
+    WeightsGiB,
+    KvBytesPerToken,
+    TrainingTokensPerS,
+    TrainingStepS,
+    TrainingTflopsPerGpu,
+}
+
+struct Case {
+    kind: &'static str,
+    scenario: Scenario,
+    metric: Metric,
+    measured: f64,
+    unit: String,
+    note: String,
+}
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key).map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned)).unwrap_or_default()
+}
+
+fn num(c: &Value, keys: &[&str]) -> Option<f64> {
+    keys.iter().find_map(|k| c.get(*k).and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))))
+}
+
+/// Catalog model id inside a free-text model name: the longest catalog id that occurs as a
+/// whole token (Llama-3 70B shares Llama-3.1 70B's architecture and maps to it).
+pub fn model_id(name: &str) -> Option<String> {
+    let n = name.to_lowercase().replace(' ', "-");
+    let n = n.replace("llama-3-70b", "llama-3.1-70b");
+    let ids = crate::catalog::models::ids();
+    ids.iter()
+        .filter(|id| {
+            n.match_indices(**id).any(|(i, _)| {
+                let before = n[..i].chars().last().is_none_or(|c| !c.is_alphanumeric() && c != '.');
+                let after = n[i + id.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '.');
+                before && after
+            })
+        })
+        .max_by_key(|id| id.len())
+        .map(|id| id.to_string())
+}
+
+/// Catalog GPU id and count from a free-text GPU description (`8x NVIDIA H100 80GB`).
+pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
+    let d = desc.to_lowercase();
+    let count = d.split_whitespace().next().and_then(|w| w.strip_suffix('x')).and_then(|n| n.parse().ok());
+    let has = |s: &str| d.contains(s);
+    let id = if has("gb200") {
+        Some("gb200")
+    } else if has("b200") {
+        Some("b200")
+    } else if has("h200") {
+        Some(if has("nvl") { "h200-nvl" } else { "h200-sxm" })
+    } else if has("h100") {
+        Some(if has("nvl") { "h100-nvl" } else if has("pcie") { "h100-pcie" } else { "h100-sxm" })
+    } else if has("a100") {
+        Some(match (has("40gb"), has("pcie")) {
+            (true, true) => "a100-pcie-40gb",
+            (true, false) => "a100-sxm-40gb",
+            (false, true) => "a100-pcie-80gb",
+            (false, false) => "a100-sxm-80gb",
+        })
+    } else if has("v100") {
+        Some(if has("16gb") { "v100-sxm-16gb" } else { "v100-sxm-32gb" })
+    } else if has("mi300x") {
+        Some("mi300x")
+    } else if has("mi325x") {
+        Some("mi325x")
+    } else if has("l40s") {
+        Some("l40s")
+    } else if has("a10g") {
+        Some("a10g")
+    } else if has("a10 ") || has("a10)") || has("a10 on") {
+        Some("a10")
+    } else if has("rtx 4090") || has("4090") {
+        Some("rtx-4090")
+    } else if has("5090") {
+        Some("rtx-5090")
+    } else if has(" l4") || d.starts_with("l4") {
+        Some("l4")
+    } else if has("t4") {
+        Some("t4")
+    } else {
+        None
+    };
+    (id, count)
+}
+
+/// (weight dtype, kv dtype, int4 group size) from a precision text.
+fn precision(p: &str) -> (Dtype, Option<Dtype>, Option<u64>) {
+    let p = p.to_lowercase();
+    let group = p.split("g=").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()).and_then(|g| g.parse().ok());
+    if p.contains("fp8") {
+        (Dtype::Fp8, p.contains("kv").then_some(Dtype::Fp8), None)
+    } else if p.contains("int8") {
+        (Dtype::Int8, None, None)
+    } else if p.contains("int4") {
+        (Dtype::Int4, None, group)
+    } else if p.contains("nf4") {
+        (Dtype::Nf4, None, None)
+    } else if p.contains("fp16") || p.contains("float16") && !p.contains("bfloat16") {
+        (Dtype::Fp16, None, None)
+    } else {
+        (Dtype::Bf16, None, None)
+    }
+}
+
+fn express(row: &Value) -> Result<Vec<Case>, String> {
+    let kind = text(row, "kind");
+    let model = text(row, "model");
+    let gpu_text = text(row, "gpu");
+    let c = row.get("conditions").cloned().unwrap_or(json!({}));
+    let value = row.get("value").cloned().unwrap_or(Value::Null);
+    let unit = text(row, "unit");
+    let lower = model.to_lowercase();
+    if lower.contains("speculative") || lower.contains("draft") {
+        return Err("speculative decoding is not modelled".into());
+    }
+    // The model: catalog id, or a GPT-style config from the conditions.
+    let spec = match model_id(&model) {
+        Some(id) => ModelSpec::Id(id),
+        None => match (num(&c, &["hidden"]), num(&c, &["layers"]), num(&c, &["attention_heads"]), num(&c, &["vocab"])) {
+            (Some(h), Some(l), Some(a), Some(v)) => ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
+                "vocab_size": v, "n_positions": num(&c, &["seq_len"]).unwrap_or(2048.0)})),
+            _ => return Err("model not in the catalog and no architecture in the conditions".into()),
+        },
+    };
+    let mut s = Scenario::new(spec);
+    let is_memory = kind.contains("memory") && kind.starts_with("inference");
+    let (gpu, count) = gpu_id(&gpu_text);
+    match gpu {
+        Some(g) => s.gpu = super::hardware::GpuSpec::Id(g.into()),
+        None if is_memory => {}
+        None => return Err(format!("GPU '{gpu_text}' is not in the catalog")),
+    }
+    let prec = [text(&c, "precision"), text(&c, "dtype"), text(&c, "quantization"), model.clone()].join(" ");
+    let (w, kv, group) = precision(&prec);
+    s.weight_dtype = Some(w);
+    s.kv_dtype = kv;
+    if let Some(g) = group {
+        s.int4_group_size = g;
+    }
+    // Multi-GPU serving without a stated layout: tensor parallel over all GPUs (vLLM/TRT-LLM usage).
+    let serving_default = if kind.starts_with("inference") || kind.starts_with("decode") || kind.starts_with("e2e") { count.unwrap_or(1) as f64 } else { 1.0 };
+    let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
+    let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
+    if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
+        return Err("context parallelism is not modelled".into());
+    }
+    let dp = num(&c, &["data_parallel", "DP(FSDP)"]).map(|d| d as u64).unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1)).max(1);
+    (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
+    let one = |kind, metric, measured: f64, unit: &str, s: Scenario, note: String| Case { kind, scenario: s, metric, measured, unit: unit.into(), note };
+    let batch = num(&c, &["batch_size"]);
+    let mut cases = Vec::new();
+    match kind.as_str() {
+        "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
+            let (Some(b), Some(v)) = (batch, value.as_f64()) else { return Err("no batch size or value".into()) };
+            s.batch = b as u64;
+            // gpt-fast generates 200 tokens by default; prompts default to 16 tokens when unstated.
+            let prompt = num(&c, &["prompt_len", "input_len"]).unwrap_or(16.0) as u64;
+            let output = num(&c, &["output_len"]).unwrap_or(200.0) as u64;
+            (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(output), prompt + output);
+            let note = format!("prompt {prompt}, output {output}{}", if c.get("output_len").is_none() { " (assumed)" } else { "" });
+            if kind == "e2e_latency_batched" {
+                cases.push(one("e2e_latency_batched", Metric::GenerationTimeMs, v, "ms per batch", s, note));
+            } else {
+                let per_gpu = unit.contains("per GPU") || unit.contains("per-GPU");
+                let k = if kind.ends_with("bs1") { "decode_throughput_bs1" } else { "decode_throughput_batched" };
+                cases.push(one(k, Metric::GenerationTokensPerS { per_gpu }, v, if per_gpu { "output tokens/s per GPU" } else { "output tokens/s" }, s, note));
+            }
+        }
+        k if k.starts_with("inference") && k.contains("memory") => {
+            let weights = value.get("weights_GiB").and_then(Value::as_f64).or_else(|| value.as_f64().filter(|_| unit.contains("GiB")));
+            let Some(wgib) = weights else { return Err("no weights figure in GiB".into()) };
+            cases.push(one("inference_memory", Metric::WeightsGiB, wgib, "GiB weights per GPU", s.clone(), String::new()));
+            if let (Some(kv), Some(t)) = (value.get("kv_cache_GiB").and_then(Value::as_f64), value.get("kv_tokens").and_then(Value::as_f64)) {
+                cases.push(one("kv_cache_bytes_per_token", Metric::KvBytesPerToken, kv * GIB / t, "bytes per token (kv_cache_GiB / kv_tokens)", s, String::new()));
+            }
+        }
+        "training_iteration_time" => {
+            let (Some(mb), Some(gb), Some(seq)) = (num(&c, &["micro_batch"]), num(&c, &["global_batch"]), num(&c, &["seq_len"])) else {
+                return Err("no batch or sequence length".into());
+            };
+            (s.mode, s.batch, s.context_tokens) = (Mode::Training, mb as u64, seq as u64);
+            s.micro_batches = Some(((gb / (mb * dp as f64)).max(1.0)) as u64);
+            for (key, recompute, sp) in [("iter_time_full_recompute_s", Recompute::Full, false), ("iter_time_seq_par+selective_s", Recompute::Selective, true)] {
+                if let Some(v) = value.get(key).and_then(Value::as_f64) {
+                    let mut s = s.clone();
+                    (s.recompute, s.sequence_parallel) = (recompute, sp);
+                    cases.push(one("training_iteration_time", Metric::TrainingStepS, v, "s per iteration", s, format!("{recompute:?} recompute, sequence parallel {sp}")));
+                }
+            }
+        }
+        "training_throughput" if unit.contains("TFLOPs/GPU") => {
+            let (Some(seq), Some(per_dp), Some(v)) = (num(&c, &["seq_len"]), num(&c, &["batch_size_per_DP"]), value.as_f64()) else {
+                return Err("no batch or sequence length".into());
+            };
+            (s.mode, s.batch, s.context_tokens, s.micro_batches) = (Mode::Training, 1, seq as u64, Some(per_dp as u64));
+            cases.push(one("training_throughput", Metric::TrainingTflopsPerGpu, v, "model TFLOP/s per GPU", s, format!("{per_dp} sequences per replica")));
+        }
+        "training_peak_memory" => {
+            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else { return Err("peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into()) };
+            let method = text(&c, "method").to_lowercase();
+            s.mode = if method.contains("qlora") { Mode::Qlora } else if method.contains("lora") { Mode::Lora } else { Mode::Training };
+            if s.mode == Mode::Qlora {
+                s.weight_dtype = Some(Dtype::Nf4);
+            }
+            s.batch = num(&c, &["batch_size"]).unwrap_or(1.0) as u64;
+            s.context_tokens = num(&c, &["seq_len"]).unwrap_or(2048.0) as u64;
+            cases.push(one("training_tokens_per_s", Metric::TrainingTokensPerS, tps, "tokens/s (as reported)", s, format!("{method}; throughput only (peak memory not compared)")));
+        }
+        _ => return Err(format!("kind '{kind}' is not a time or inference-memory measurement the scenario can express")),
+    }
+    Ok(cases)
+}
+
+fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
+    let t = &r.performance;
+    match m {
+        Metric::GenerationTokensPerS { per_gpu } => {
+            let k = if per_gpu { gpus } else { 1.0 };
+            (t.throughput.generation_tokens_per_s / k, Some(t.throughput.generation_tokens_per_s_bound / k), true)
+        }
+        Metric::GenerationTimeMs => (t.time.generation_s * 1e3, Some(t.time.generation_s_bound * 1e3), false),
+        Metric::WeightsGiB => (r.memory_per_gpu_bytes.weights as f64 / GIB, None, true),
+        Metric::KvBytesPerToken => (r.kv_cache_bytes_per_token as f64, None, true),
+        Metric::TrainingTokensPerS => (t.throughput.tokens_per_s.unwrap_or(0.0), t.throughput.tokens_per_s_bound, true),
+        Metric::TrainingStepS => (t.time.step_s.unwrap_or(0.0), t.time.step_s_bound, false),
+        Metric::TrainingTflopsPerGpu => {
+            let flops = t.phases.training.as_ref().map_or(0.0, |p| p.flops) * r.layout.data_parallel as f64 / gpus / 1e12;
+            let per = |s: Option<f64>| s.filter(|s| *s > 0.0).map_or(0.0, |s| flops / s);
+            (per(t.time.step_s), Some(per(t.time.step_s_bound)), true)
+        }
+    }
+}
+
+fn describe(s: &Scenario, note: &str) -> String {
+    let mut out = format!("{} {}×{}, tp {} pp {} dp {}, batch {}, context {}",
+        s.resolved_weight_dtype().name(), s.gpus, match &s.gpu { super::hardware::GpuSpec::Id(i) => i.as_str(), _ => "custom" },
+        s.tensor_parallel, s.pipeline_parallel, s.data_parallel(), s.batch, s.context_tokens);
+    if s.mode != Mode::Inference {
+        out += &format!(", {:?}, {} micro-batches", s.mode, s.resolved_micro_batches());
+    }
+    if !note.is_empty() {
+        out += &format!("; {note}");
+    }
+    out
+}
+
+/// The median of `v` (0 for an empty list).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// Builds the table from a measurements file (`{"measurements": [...]}`).
+pub fn validate_measurements(file: &Value) -> ValidationTable {
+    let rows_in = file.get("measurements").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut rows = Vec::new();
+    let mut not_expressed = Vec::new();
+    for (index, row) in rows_in.iter().enumerate() {
+        let skip = |reason: String| NotExpressed { index, kind: text(row, "kind"), model: text(row, "model"), reason };
+        let cases = match express(row) {
+            Ok(c) => c,
+            Err(reason) => {
+                not_expressed.push(skip(reason));
+                continue;
+            }
+        };
+        for case in cases {
+            let report = match evaluate(&case.scenario) {
+                Ok(r) => r,
+                Err(e) => {
+                    not_expressed.push(skip(format!("scenario rejected: {e}")));
+                    continue;
+                }
+            };
+            let (expected, bound, higher_is_better) = metric(&report, case.metric, case.scenario.gpus as f64);
+            let holds = bound.map(|b| if higher_is_better { b >= case.measured } else { b <= case.measured });
+            rows.push(ValidationRow {
+                index,
+                kind: case.kind.into(),
+                model: text(row, "model"),
+                gpu: text(row, "gpu"),
+                conditions: describe(&case.scenario, &case.note),
+                unit: case.unit,
+                measured: case.measured,
+                expected,
+                bound,
+                error_pct: if case.measured != 0.0 { (expected - case.measured) / case.measured * 100.0 } else { 0.0 },
+                bound_holds: holds,
+                source: text(row, "source"),
+            });
+        }
+    }
+    let mut kinds: Vec<String> = rows.iter().map(|r| r.kind.clone()).collect();
+    kinds.dedup();
+    kinds.sort();
+    kinds.dedup();
+    let summary = kinds
+        .into_iter()
+        .map(|k| {
+            let of: Vec<&ValidationRow> = rows.iter().filter(|r| r.kind == k).collect();
+            KindSummary {
+                rows: of.len(),
+                median_abs_error_pct: median(of.iter().map(|r| r.error_pct.abs()).collect()),
+                bound_violations: of.iter().filter(|r| r.bound_holds == Some(false)).count(),
+                kind: k,
+            }
+        })
+        .collect();
+    ValidationTable { rows, summary, not_expressed }
+}
+
+/// The table for the embedded measurements.
+pub fn validation_table() -> ValidationTable {
+    let file: Value = serde_json::from_str(include_str!("../catalog/data/measurements.json")).unwrap_or(Value::Null);
+    validate_measurements(&file)
+}
+
+/// The table as markdown (for the README and the CLI).
+pub fn to_markdown(t: &ValidationTable) -> String {
+    let mut out = String::from("| # | kind | model | GPU | conditions | measured | expected | bound | error | bound holds |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    let f = |v: f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.3}") };
+    for r in &t.rows {
+        out += &format!("| {} | {} | {} | {} | {} | {} {} | {} | {} | {:+.1}% | {} |\n", r.index, r.kind, r.model.trim(), r.gpu, r.conditions,
+            f(r.measured), r.unit, f(r.expected), r.bound.map_or("–".into(), f), r.error_pct,
+            match r.bound_holds { Some(true) => "yes", Some(false) => "**NO**", None => "–" });
+    }
+    out += "\n| kind | rows | median abs error | bound violations |\n|---|---|---|---|\n";
+    for s in &t.summary {
+        out += &format!("| {} | {} | {:.1}% | {} |\n", s.kind, s.rows, s.median_abs_error_pct, s.bound_violations);
+    }
+    out += "\nNot expressed:\n\n";
+    for n in &t.not_expressed {
+        out += &format!("- #{} {} ({}): {}\n", n.index, n.kind, n.model.trim(), n.reason);
+    }
+    out
+}
