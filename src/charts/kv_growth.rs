@@ -63,7 +63,8 @@ fn crossing(a: (f64, f64), b: (f64, f64), cap: f64) -> Option<(f64, f64)> {
 /// The KV growth chart as an SVG string `width` px wide (see the module doc).
 pub fn kv_growth_svg(c: &KvGrowthChart, width: u32) -> String {
     let t = Theme::new(width);
-    let lines: Vec<(usize, &KvLine, Vec<(f64, f64)>)> = c
+    type Drawn<'a> = (usize, &'a KvLine, Vec<(f64, f64)>);
+    let lines: Vec<Drawn> = c
         .lines
         .iter()
         .enumerate()

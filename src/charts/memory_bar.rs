@@ -119,7 +119,13 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
             } else if cap > 0.0 && acc > cap {
                 canvas::rect(a, xs.map(cap), y, xs.map(acc), y + bar_h, palette::WARNING, 1.0);
                 let over = format!("{} {}", l.overflow.trim(), format_bytes_f64(acc - cap, c.unit)).trim().to_string();
-                canvas::text(a, &over, (xs.map(acc) - 4.0, y + bar_h + 1.0 + t.small * 0.5), t.small, palette::WARNING, Anchor::End, true);
+                // Inside the red segment when it is wide enough, else right of the bar's end.
+                let (x_cap, x_end) = (xs.map(cap), xs.map(acc));
+                if x_end - x_cap > canvas::text_width(&over, t.small) + 10.0 {
+                    canvas::text(a, &over, (x_end - 5.0, y + bar_h / 2.0), t.small, palette::BACKGROUND, Anchor::End, true);
+                } else {
+                    canvas::text(a, &over, (x_cap + 4.0, y + bar_h + t.small * 0.6), t.small, palette::WARNING, Anchor::Start, true);
+                }
             }
         }
         // Capacity (solid) and usable (dashed) lines with labels above the bars.
@@ -181,10 +187,10 @@ pub(crate) mod tests {
             assert!(svg.contains(l), "missing {l}");
         }
         assert!(!svg.contains("梯度"), "zero components stay out of the legend");
-        // Weights: a segment per row + legend swatch. TP=1 (155 GB) overflows: warning rect,
-        // its label and the swatch. TP=2 (78.8 GB) fits but is past usable: headroom + swatch.
+        // Weights: a segment per row + legend swatch. TP=1 (155 GB) overflows: warning rect
+        // (its label inside it, in white) and the swatch. TP=2 (78.8 GB) fits but is past usable: headroom + swatch.
         assert_eq!(count(&svg, &format!("fill=\"{}\"", palette::WEIGHTS)), 3);
-        assert_eq!(count(&svg, &format!("fill=\"{}\"", palette::WARNING)), 3);
+        assert_eq!(count(&svg, &format!("fill=\"{}\"", palette::WARNING)), 2);
         assert_eq!(count(&svg, &format!("fill=\"{}\"", palette::HEADROOM)), 2);
         assert_eq!(count(&svg, "stroke-dasharray"), 1);
         assert_valid(&memory_bar_svg(&c, 360), &c.title);

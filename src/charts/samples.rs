@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 fn write_samples() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/chart-samples");
     std::fs::create_dir_all(&dir).unwrap();
-    let charts: Vec<(&str, Box<dyn Fn(u32) -> String>)> = vec![
+    type Chart = (&'static str, Box<dyn Fn(u32) -> String>);
+    let charts: Vec<Chart> = vec![
         ("roofline", Box::new(|w| super::roofline_svg(&super::roofline::tests::sample(), w))),
         ("scaling", Box::new(|w| super::scaling_svg(&super::scaling::tests::sample(), w))),
         ("kv_growth", Box::new(|w| super::kv_growth_svg(&super::kv_growth::tests::sample(), w))),
@@ -20,7 +21,7 @@ fn write_samples() {
         let (d, p) = (f(640), f(360));
         std::fs::write(dir.join(format!("{name}.svg")), &d).unwrap();
         std::fs::write(dir.join(format!("{name}-phone.svg")), &p).unwrap();
-        write!(html, "<div class=row><div class=d>{d}</div><div class=p>{p}</div></div>\n").unwrap();
+        writeln!(html, "<div class=row><div class=d>{d}</div><div class=p>{p}</div></div>").unwrap();
     }
     std::fs::write(dir.join("index.html"), html).unwrap();
 }

@@ -67,7 +67,7 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
     let pts = || series.iter().flat_map(|(_, _, p)| p.iter());
-    let gmax = pts().map(|p| p.gpus).max().unwrap_or(1).max(8).min(1 << 20);
+    let gmax = pts().map(|p| p.gpus).max().unwrap_or(1).clamp(8, 1 << 20);
     let xhi = f64::from(gmax.next_power_of_two());
     // Ideal: the best throughput per GPU at the smallest count, times n.
     let gmin = pts().map(|p| p.gpus).min().unwrap_or(1);
