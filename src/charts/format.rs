@@ -154,7 +154,7 @@ pub fn format_tokens(n: u64) -> String {
     const K: u64 = 1024;
     if n >= K * K {
         format!("{}M", format_sig3(n as f64 / (K * K) as f64))
-    } else if n >= K && n % (K / 16) == 0 || n >= 10 * K {
+    } else if n >= K && n.is_multiple_of(K / 16) || n >= 10 * K {
         format!("{}K", format_sig3(n as f64 / K as f64))
     } else {
         n.to_string()
