@@ -4,6 +4,8 @@
 
 pub mod advice;
 pub mod hand_model;
+pub mod kv_growth;
+pub mod mig_slice;
 pub mod presets;
 pub mod scales;
 pub mod state;

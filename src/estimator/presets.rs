@@ -12,6 +12,8 @@ pub struct Preset {
     pub note_en: &'static str,
     /// Scenario JSON (only the fields that differ from the defaults).
     pub scenario: &'static str,
+    /// Run on a MIG slice: (catalog GPU id, profile name).
+    pub mig: Option<(&'static str, &'static str)>,
 }
 
 impl Preset {
@@ -32,10 +34,19 @@ impl Preset {
     /// The preset's scenario. Presets are checked by a test, so this cannot fail at run time;
     /// should it ever, the default scenario is returned rather than panicking.
     pub fn scenario(&self) -> Scenario {
-        serde_json::from_str(self.scenario)
+        let mut s = serde_json::from_str(self.scenario)
             .ok()
             .and_then(|v| Scenario::from_json(&v).ok())
-            .unwrap_or_else(super::state::default_scenario)
+            .unwrap_or_else(super::state::default_scenario);
+        if let Some((gpu_id, profile)) = self.mig {
+            let slice = crate::catalog::gpus::find(gpu_id).and_then(|g| {
+                super::mig_slice::profiles(g).iter().find(|p| p.name == profile).map(|p| super::mig_slice::mig_slice(g, p))
+            });
+            if let Some(g) = slice {
+                s.gpu = crate::engine::hardware::GpuSpec::Custom(Box::new(g));
+            }
+        }
+        s
     }
 }
 
@@ -47,6 +58,7 @@ pub const PRESETS: &[Preset] = &[
         note_zh: "权重约 141 GB，单卡装不下：看看需要几张卡，或者降到什么精度。",
         note_en: "About 141 GB of weights: it cannot fit. See how many GPUs, or which precision, would do.",
         scenario: r#"{"model": "llama-3.1-70b", "weight_dtype": "fp16", "gpu": "h100-sxm"}"#,
+        mig: None,
     },
     Preset {
         id: "7b-int4-mig",
@@ -54,7 +66,8 @@ pub const PRESETS: &[Preset] = &[
         title_en: "A quantized 7B model on a MIG slice",
         note_zh: "INT4 权重约 4 GB，A100 80GB 的 1g.10gb 切片约 10 GB 显存（带宽与算力约为整卡的 1/7～1/8）。",
         note_en: "INT4 weights take about 4 GB; an A100 80GB 1g.10gb slice has about 10 GB (and roughly 1/7-1/8 of the card's bandwidth and compute).",
-        scenario: r#"{"model": "qwen2.5-7b", "weight_dtype": "int4", "gpu": "a100-sxm-80gb", "gpu_memory_bytes": 10000000000, "context_tokens": 4096, "batch": 4}"#,
+        scenario: r#"{"model": "qwen2.5-7b", "weight_dtype": "int4", "context_tokens": 4096, "batch": 4}"#,
+        mig: Some(("a100-sxm-80gb", "1g.10gb")),
     },
     Preset {
         id: "long-context-chat",
@@ -63,6 +76,7 @@ pub const PRESETS: &[Preset] = &[
         note_zh: "8B 模型、32K 上下文、32 个并发请求：KV cache 比权重大得多。",
         note_en: "An 8B model, 32K context, 32 concurrent requests: the KV cache dwarfs the weights.",
         scenario: r#"{"model": "llama-3.1-8b", "context_tokens": 32768, "batch": 32, "gpu": "h100-sxm"}"#,
+        mig: None,
     },
     Preset {
         id: "lora-l4",
@@ -71,6 +85,7 @@ pub const PRESETS: &[Preset] = &[
         note_zh: "24 GB 的 L4 上微调 8B 模型：BF16 底座约 16 GB，再加适配器、优化器状态和激活（开启完整重计算），余量很小。",
         note_en: "An 8B model on a 24 GB L4: the BF16 base takes about 16 GB; adapters, optimizer states and activations (with full recomputation) leave little room.",
         scenario: r#"{"model": "llama-3.1-8b", "mode": "lora", "gpu": "l4", "context_tokens": 2048, "batch": 1, "lora_rank": 16, "recompute": "full"}"#,
+        mig: None,
     },
 ];
 
@@ -87,9 +102,8 @@ mod tests {
     fn every_preset_is_a_valid_scenario() {
         for p in PRESETS {
             let v: serde_json::Value = serde_json::from_str(p.scenario).unwrap();
-            let s = Scenario::from_json(&v).unwrap_or_else(|e| panic!("{}: {e}", p.id));
-            evaluate(&s).unwrap_or_else(|e| panic!("{}: {e}", p.id));
-            assert_eq!(p.scenario(), s);
+            Scenario::from_json(&v).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            evaluate(&p.scenario()).unwrap_or_else(|e| panic!("{}: {e}", p.id));
         }
     }
 
@@ -102,5 +116,6 @@ mod tests {
         assert!(r.memory_per_gpu_bytes.kv_cache > 4 * r.memory_per_gpu_bytes.weights);
         let r = evaluate(&find("7b-int4-mig").unwrap().scenario()).unwrap();
         assert!(r.fits, "a 4-bit 7B fits a 10 GB slice");
+        assert_eq!(r.gpu_memory_bytes, 10_000_000_000);
     }
 }

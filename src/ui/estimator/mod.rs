@@ -9,6 +9,8 @@ mod memory_view;
 mod model_picker;
 mod numbers;
 mod panels;
+mod perf_view;
+mod charts_view;
 
 use crate::engine::{evaluate, EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
@@ -142,11 +144,14 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                     <panels::WorkloadControls />
                     <panels::HardwareControls />
                     <panels::TrainingControls />
+                    <panels::EfficiencyControls />
                     <panels::AssumptionControls />
                 </section>
                 <section class="est-results" aria-live="polite">
                     <panels::InvalidBanner />
                     <memory_view::MemoryView />
+                    <perf_view::PerformanceView />
+                    <charts_view::Charts />
                     <numbers::KeyNumbers />
                     <panels::Compare />
                 </section>

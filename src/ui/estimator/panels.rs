@@ -4,7 +4,9 @@ use super::controls::{Scale, Select, Slider, Toggle};
 use super::memory_view::MemoryBar;
 use super::{Ctx, Side};
 use crate::catalog::gpus;
-use crate::charts::format::{format_bytes, format_rate, ByteUnit};
+use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
+use crate::engine::hardware::{EfficiencyOverrides, GpuSpec};
+use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::Scenario;
@@ -170,12 +172,43 @@ pub fn WorkloadControls() -> impl IntoView {
                 value=Signal::derive(move || ctx.with_scenario(|s| s.activation_dtype.name().to_owned()))
                 set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.activation_dtype = d) })
             />
-            {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, |s, v| s.context_tokens = v)}
+            {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, |s, v| {
+                s.context_tokens = v;
+                if s.output_tokens.is_some_and(|o| o >= v) { s.output_tokens = Some((v / 2).max(1)); }
+                s.prompt_tokens = None;
+            })}
             {move || {
                 let label = if training() { e.batch_training } else { e.batch_inference };
                 int_slider(ctx, "batch", label, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
             }}
+            {move || (!training()).then(|| view! {
+                <Slider
+                    id="output-tokens"
+                    label=e.output_tokens
+                    unit=e.u_tokens
+                    scale=Scale::Steps(nice_values(1, 32768))
+                    value=Signal::derive(move || ctx.shown().map(|r| r.performance.workload.output_tokens as f64).unwrap_or(1.0))
+                    set=Callback::new(move |v: f64| ctx.edit(|s| {
+                        let out = (v.max(1.0) as u64).min(s.context_tokens.saturating_sub(1).max(1));
+                        s.output_tokens = Some(out);
+                        s.prompt_tokens = None;
+                    }))
+                    out_of_range=e.number_out_of_range
+                />
+                <p class="derived">{e.prompt_derived} ": " {move || ctx.shown().map(|r| r.performance.workload.prompt_tokens)}</p>
+            })}
         </fieldset>
+    }
+}
+
+/// The catalog id behind the scenario's GPU (a MIG slice's parent), and the slice's profile.
+fn gpu_choice(s: &Scenario) -> (String, Option<String>) {
+    match &s.gpu {
+        GpuSpec::Id(id) => (id.clone(), None),
+        GpuSpec::Custom(g) => match parse_slice_id(&g.id) {
+            Some((parent, profile)) => (parent.to_owned(), Some(profile.to_owned())),
+            None => ("custom".to_owned(), None),
+        },
     }
 }
 
@@ -183,27 +216,35 @@ pub fn WorkloadControls() -> impl IntoView {
 pub fn HardwareControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let options: Vec<(String, String)> = gpus::all()
+    let mut options: Vec<(String, String)> = gpus::all()
         .iter()
         .map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb))))
         .collect();
+    let custom_present = move || ctx.with_scenario(|s| gpu_choice(s).0 == "custom");
+    if custom_present() {
+        options.push(("custom".into(), e.custom_gpu.into()));
+    }
     let facts = move || {
-        let id = ctx.with_scenario(|s| s.gpu.clone());
-        gpus::find(&id).map(|g| {
-            let mark = |field: &str| if g.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) { " ≈?" } else { "" };
-            let bf16 = g.peak_flops.bf16.or(g.peak_flops.fp16).map(|f| format!("{} BF16/FP16 dense{}", format_rate(f, "FLOP/s"), mark("peak_flops"))).unwrap_or_default();
+        ctx.shown().map(|r| {
+            let h = &r.performance.hardware;
+            let mark = |field: &str| if h.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) { " ≈?" } else { "" };
             let text = format!(
-                "{} {}{} · {}{} · {}",
-                format_bytes(g.memory_bytes, ByteUnit::Gb),
-                g.memory_type,
+                "{}{} · {}{} · {} {}{}",
+                format_bytes(r.gpu_memory_bytes, ByteUnit::Gb),
                 mark("memory_bytes"),
-                format_rate(g.memory_bandwidth_bytes_per_s, "B/s"),
+                format_rate(h.memory_bandwidth_bytes_per_s, "B/s"),
                 mark("memory_bandwidth_bytes_per_s"),
-                bf16
+                format_rate(h.peak_flops_per_s, "FLOP/s"),
+                h.compute_path,
+                mark("peak_flops"),
             );
-            let uncertain = (!g.uncertain.is_empty()).then(|| g.uncertain.join(", "));
-            (text, uncertain, g.retrieved.clone(), g.source.clone())
+            let uncertain = (!h.uncertain.is_empty()).then(|| h.uncertain.join(", "));
+            (text, uncertain, h.retrieved.clone(), h.source.clone())
         })
+    };
+    let mig_options = move || {
+        let (parent, _) = ctx.with_scenario(gpu_choice);
+        gpus::find(&parent).map(|g| mig_slice::profiles(g).iter().map(|p| p.name.clone()).collect::<Vec<_>>()).unwrap_or_default()
     };
     view! {
         <fieldset class="group hardware">
@@ -212,22 +253,122 @@ pub fn HardwareControls() -> impl IntoView {
                 id="gpu"
                 label=e.gpu
                 options=options
-                value=Signal::derive(move || ctx.with_scenario(|s| s.gpu.clone()))
-                set=Callback::new(move |v: String| ctx.edit(|s| { s.gpu = v; s.gpu_memory_bytes = None; }))
+                value=Signal::derive(move || ctx.with_scenario(|s| gpu_choice(s).0))
+                set=Callback::new(move |v: String| if v != "custom" { ctx.edit(|s| { s.gpu = GpuSpec::Id(v); s.gpu_memory_bytes = None; }) })
             />
+            {move || {
+                let profiles = mig_options();
+                (!profiles.is_empty()).then(|| {
+                    let mut opts = vec![("".to_owned(), e.whole_gpu.to_owned())];
+                    opts.extend(profiles.into_iter().map(|p| (p.clone(), p)));
+                    view! {
+                        <Select
+                            id="mig"
+                            label=e.mig_slice
+                            options=opts
+                            value=Signal::derive(move || ctx.with_scenario(|s| gpu_choice(s).1.unwrap_or_default()))
+                            set=Callback::new(move |v: String| {
+                                let (parent, _) = ctx.with_scenario(gpu_choice);
+                                let Some(g) = gpus::find(&parent) else { return };
+                                let spec = mig_slice::profiles(g)
+                                    .iter()
+                                    .find(|p| p.name == v)
+                                    .map(|p| GpuSpec::Custom(Box::new(mig_slice::mig_slice(g, p))))
+                                    .unwrap_or(GpuSpec::Id(parent));
+                                ctx.edit(|s| { s.gpu = spec; s.gpu_memory_bytes = None; });
+                            })
+                        />
+                    }
+                })
+            }}
             {move || facts().map(|(text, uncertain, date, source)| view! {
                 <p class="gpu-facts" id="gpu-facts">
                     {text}
                     {uncertain.map(|u| { let title = u.clone(); view! { <span class="uncertain" title=title>" · ≈? " {u}</span> } })}
                     <br />
-                    <span class="source" title=source.clone()>{format!("{source}")}</span> " · " {date}
+                    <span class="source" title=source.clone()>{source.clone()}</span> " · " {date}
                 </p>
             })}
-            {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, |s, v| s.gpus = v)}
-            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, |s, v| { s.tensor_parallel = v; fit_gpus_to_layout(s); })}
-            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, |s, v| { s.pipeline_parallel = v; fit_gpus_to_layout(s); })}
+            {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, |s, v| { s.gpus = v; s.data_parallel = None; })}
+            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, |s, v| { s.tensor_parallel = v; s.data_parallel = None; fit_gpus_to_layout(s); })}
+            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, |s, v| { s.pipeline_parallel = v; s.data_parallel = None; fit_gpus_to_layout(s); })}
             <p class="derived">{e.data_parallel} ": " {move || ctx.with_scenario(|s| s.data_parallel())}</p>
+            <Select
+                id="topology"
+                label=e.topology
+                options=vec![
+                    ("nvswitch".into(), e.topology_nvswitch.into()),
+                    ("nvswitch_efa".into(), e.topology_efa.into()),
+                    ("pcie".into(), e.topology_pcie.into()),
+                ]
+                value=Signal::derive(move || ctx.shown().map(|r| r.performance.hardware.topology.clone()).unwrap_or_default())
+                set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.topology = Some(t)) })
+            />
+            <Slider
+                id="price"
+                label=e.price
+                unit=e.u_usd
+                scale=Scale::Linear { min: 0.0, max: 20.0, step: 0.05 }
+                value=Signal::derive(move || ctx.shown().and_then(|r| r.performance.serving.price_per_gpu_hour).unwrap_or(0.0))
+                set=Callback::new(move |v: f64| ctx.edit(|s| s.price_per_gpu_hour = (v > 0.0).then_some(v)))
+                out_of_range=e.number_out_of_range
+            />
         </fieldset>
+    }
+}
+
+#[component]
+pub fn EfficiencyControls() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let factor = move |field: &'static str| {
+        Signal::derive(move || {
+            ctx.shown()
+                .and_then(|r| r.performance.efficiency.iter().find(|f| f.field == field).map(|f| f.value))
+                .unwrap_or(0.0)
+        })
+    };
+    let fraction = |id: &'static str, label: &'static str, field: &'static str, set: fn(&mut EfficiencyOverrides, f64)| {
+        let value = factor(field);
+        view! {
+            <Slider
+                id=id
+                label=label
+                unit=e.u_percent
+                scale=Scale::Linear { min: 5.0, max: 100.0, step: 1.0 }
+                value=Signal::derive(move || (value.get() * 100.0).round())
+                set=Callback::new(move |v: f64| ctx.edit(|s| set(&mut s.efficiency, (v / 100.0).clamp(0.05, 1.0))))
+                out_of_range=e.number_out_of_range
+            />
+        }
+    };
+    let launch = factor("kernel_launch_s");
+    view! {
+        <details class="group efficiency-group">
+            <summary>{e.efficiency}</summary>
+            {fraction("eff-memory", e.eff_memory, "memory_bandwidth", |o, v| o.memory_bandwidth = Some(v))}
+            {fraction("eff-tensor", e.eff_tensor, "tensor_flops", |o, v| o.tensor_flops = Some(v))}
+            {fraction("eff-intra", e.eff_intra, "intra_node_bus_bandwidth", |o, v| o.intra_node_bus_bandwidth = Some(v))}
+            {fraction("eff-inter", e.eff_inter, "inter_node_bus_bandwidth", |o, v| o.inter_node_bus_bandwidth = Some(v))}
+            <Slider
+                id="eff-launch"
+                label=e.eff_launch
+                unit=e.u_us
+                scale=Scale::Linear { min: 0.0, max: 50.0, step: 0.5 }
+                value=Signal::derive(move || launch.get() * 1e6)
+                set=Callback::new(move |v: f64| ctx.edit(|s| s.efficiency.kernel_launch_s = Some((v / 1e6).clamp(0.0, 50e-6))))
+                out_of_range=e.number_out_of_range
+            />
+            <ul class="sources">
+                {move || ctx.shown().map(|r| r.performance.efficiency.iter().map(|f| view! {
+                    <li>
+                        <code>{f.field.clone()}</code> " = " {format!("{}", crate::charts::format::format_sig3(f.value))}
+                        {f.overridden.then_some(" ✎")}
+                        " · " {f.source.clone()} {f.estimate.then_some(" (≈?)")}
+                    </li>
+                }).collect_view())}
+            </ul>
+        </details>
     }
 }
 
@@ -350,7 +491,9 @@ pub fn Compare() -> impl IntoView {
                     <thead><tr><th></th><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
                     <tbody>
                         {row(e.model, a.model.name.clone(), b.model.name.clone())}
-                        {row(e.gpu, format!("{} × {}", sa.gpus, sa.gpu), format!("{} × {}", sb.gpus, sb.gpu))}
+                        {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}
+                        {row(e.decode_throughput, format_rate(a.performance.throughput.decode_tokens_per_s, "tok/s"), format_rate(b.performance.throughput.decode_tokens_per_s, "tok/s"))}
+                        {row(e.ttft, format_seconds(a.performance.time.time_to_first_token_s), format_seconds(b.performance.time.time_to_first_token_s))}
                         {row(e.weight_dtype, sa.resolved_weight_dtype().name().into(), sb.resolved_weight_dtype().name().into())}
                         {row(e.context, sa.context_tokens.to_string(), sb.context_tokens.to_string())}
                         {row(e.batch_inference, sa.batch.to_string(), sb.batch.to_string())}

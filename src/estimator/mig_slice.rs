@@ -1,0 +1,83 @@
+//! A MIG slice as a GPU of its own: the parent's memory and bandwidth scaled by the profile's
+//! share of memory slices, its peaks by the share of compute slices (SMs).
+//!
+//! Source: NVIDIA Multi-Instance GPU User Guide (profiles: memory and compute slices). Memory
+//! bandwidth follows the memory slices because each slice owns its memory controllers; this is
+//! an approximation, flagged as uncertain on the derived GPU, as are the scaled peaks. A slice
+//! has no NVLink of its own.
+
+use crate::catalog::gpus::{Gpu, Mig};
+use crate::catalog::mig::{self, MigProfile};
+
+/// The separator between the parent GPU id and the profile in a slice's id.
+pub const SLICE_SEPARATOR: &str = "/mig-";
+
+/// The MIG profiles of a catalog GPU (empty when it has none).
+pub fn profiles(gpu: &Gpu) -> &'static [MigProfile] {
+    gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.profiles.as_slice()).unwrap_or(&[])
+}
+
+/// The slice `profile` of `gpu` as a GPU.
+pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
+    let mem = profile.memory_fraction.clamp(0.0, 1.0);
+    let sm = profile.sm_fraction.clamp(0.0, 1.0);
+    let mut g = gpu.clone();
+    g.id = format!("{}{SLICE_SEPARATOR}{}", gpu.id, profile.name);
+    g.name = format!("{} · MIG {}", gpu.name, profile.name);
+    g.memory_bytes = ((gpu.memory_bytes as f64) * mem).round().max(1.0) as u64;
+    g.memory_bandwidth_bytes_per_s = gpu.memory_bandwidth_bytes_per_s * mem;
+    let p = &mut g.peak_flops;
+    for v in [&mut p.fp64, &mut p.fp32, &mut p.tf32, &mut p.fp16, &mut p.bf16, &mut p.fp8, &mut p.int8, &mut p.fp4].into_iter().flatten() {
+        *v *= sm;
+    }
+    g.sparse_as_quoted.clear();
+    g.l2_bytes = gpu.l2_bytes.map(|b| ((b as f64) * mem) as u64);
+    g.sm_count = profile.sm_count.or(gpu.sm_count.map(|n| ((n as f64) * sm).round() as u32));
+    g.nvlink = None;
+    g.mig = Mig { supported: false, max_instances: 0, profiles: None };
+    for field in ["memory_bandwidth_bytes_per_s", "peak_flops"] {
+        if !g.uncertain.iter().any(|u| u == field) {
+            g.uncertain.push(field.to_owned());
+        }
+    }
+    g.notes.push(format!(
+        "MIG {}: {:.1}% of memory slices (memory and bandwidth), {:.1}% of compute slices (peaks), derived from {}",
+        profile.name,
+        mem * 100.0,
+        sm * 100.0,
+        gpu.id
+    ));
+    let table_source = gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.source.clone()).unwrap_or_default();
+    g.source = format!("{table_source} | parent: {}", gpu.source);
+    g
+}
+
+/// The parent id and profile name of a slice id made by [`mig_slice`].
+pub fn parse_slice_id(id: &str) -> Option<(&str, &str)> {
+    id.split_once(SLICE_SEPARATOR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::gpus;
+
+    #[test]
+    fn a100_80gb_1g_10gb() {
+        let a100 = gpus::find("a100-sxm-80gb").unwrap();
+        let p = profiles(a100).iter().find(|p| p.name == "1g.10gb").unwrap();
+        let s = mig_slice(a100, p);
+        assert_eq!(s.memory_bytes, 10_000_000_000);
+        assert!((s.memory_bandwidth_bytes_per_s - a100.memory_bandwidth_bytes_per_s / 8.0).abs() < 1.0);
+        assert!((s.peak_flops.bf16.unwrap() - a100.peak_flops.bf16.unwrap() / 7.0).abs() < 1e6);
+        assert!(s.uncertain.iter().any(|u| u == "peak_flops"));
+        assert!(s.validate().is_empty(), "{:?}", s.validate());
+        assert_eq!(parse_slice_id(&s.id), Some(("a100-sxm-80gb", "1g.10gb")));
+    }
+
+    #[test]
+    fn gpus_without_mig_have_no_profiles() {
+        assert!(profiles(gpus::find("l4").unwrap()).is_empty());
+        assert!(!profiles(gpus::find("h100-sxm").unwrap()).is_empty());
+    }
+}
