@@ -69,7 +69,7 @@ test('the language switch keeps the page and is remembered', async () => {
   // And back.
   await page.click('#lang-switch');
   await page.waitForFunction(() => location.hash === '#/en/');
-  assert.equal(await page.evaluate(() => localStorage.getItem('gpu-primer.lang')), 'en');
+  await page.waitForFunction(() => localStorage.getItem('gpu-primer.lang') === 'en');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -1,0 +1,258 @@
+// The estimator in a real browser: sliders change the numbers, the state survives the URL and
+// localStorage, bad links and bad files get a message naming what is wrong, never NaN.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const b64 = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
+const bytes = (page, key) => page.locator(`tr[data-key="${key}"] td.num`).getAttribute('data-bytes').then(Number);
+
+async function open(page, hash = '#/en/estimate') {
+  await page.goto(`${server.url}${hash}`);
+  await page.waitForSelector('#total-per-gpu');
+}
+
+async function noNaN(page) {
+  const text = await page.locator('body').innerText();
+  assert.ok(!/\bNaN\b|\binfinity\b|undefined/i.test(text), 'no NaN, infinity or undefined on screen');
+}
+
+test('the page has at least 8 labelled sliders, each with a number field and a unit', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  const sliders = await page.locator('input[type=range]').evaluateAll((els) => els.map((el) => ({
+    id: el.id, aria: el.getAttribute('aria-label'),
+    number: !!document.getElementById(`${el.id}-number`),
+    unit: el.closest('.slider')?.querySelector('.unit')?.textContent ?? '',
+  })));
+  assert.ok(sliders.length >= 8, `${sliders.length} sliders`);
+  for (const s of sliders) {
+    assert.ok(s.aria && s.aria.length > 1, `${s.id} has an aria label`);
+    assert.ok(s.number, `${s.id} has a number field`);
+  }
+  assert.ok((await page.locator('#chart-roofline svg, #chart-kv svg, #chart-scaling svg, #chart-bound svg').count()) >= 3, 'at least 3 charts');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('moving the context slider with the keyboard grows the KV cache and updates the URL', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  const kv0 = await bytes(page, 'memory_per_gpu_bytes.kv_cache');
+  assert.equal(kv0, 536870912, 'Llama 3.1 8B, 4K tokens, BF16: 0.5 GiB');
+  const hash0 = await page.evaluate(() => location.hash);
+  await page.focus('#context');
+  await page.keyboard.press('ArrowRight'); // 4096 → 6144
+  await page.keyboard.press('ArrowRight'); // → 8192
+  await page.waitForFunction(() => document.getElementById('context-number').value === '8192');
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 2 * kv0);
+  const hash1 = await page.evaluate(() => location.hash);
+  assert.notEqual(hash1, hash0);
+  assert.match(hash1, /^#\/en\/estimate\?v=1&s=/);
+  await noNaN(page);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('typing in a number field sets the value; out of range is refused with a message', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.fill('#batch-number', '32');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.kv_cache"] td.num').dataset.bytes === String(32 * 536870912));
+  await page.fill('#batch-number', '5000');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForSelector('.slider[data-control=batch] .field-error');
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 32 * 536870912, 'the refused value changed nothing');
+  await page.context().close();
+});
+
+test('a shared URL opens exactly the same view in a fresh browser', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.click('button[data-preset="70b-fp16"]');
+  await page.waitForSelector('.verdict.bad');
+  await page.selectOption('#gpu', 'h200-sxm');
+  await page.click('#unit-gib');
+  await page.waitForFunction(() => location.hash.includes('u=gib'));
+  const url = await page.evaluate(() => location.href);
+  const snapshot = async (p) => p.evaluate(() => ({
+    total: document.getElementById('total-per-gpu').dataset.bytes,
+    text: document.getElementById('total-per-gpu').textContent,
+    gpu: document.getElementById('gpu').value,
+    decode: document.getElementById('decode-throughput').textContent,
+    model: document.getElementById('model-search').value,
+  }));
+  const before = await snapshot(page);
+  const fresh = await newPage(browser); // new context: empty localStorage
+  await fresh.goto(url);
+  await fresh.waitForSelector('#total-per-gpu');
+  assert.deepEqual(await snapshot(fresh), before);
+  assert.match(before.text, /GiB/);
+  assert.equal(await fresh.locator('#notices').count(), 0, 'a good link opens without notices');
+  await fresh.context().close();
+  await page.context().close();
+});
+
+test('the last state is kept in localStorage', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.fill('#batch-number', '12');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('s='));
+  await page.goto(`${server.url}#/en/`);
+  await page.waitForSelector('article[data-page=home]');
+  await page.goto(`${server.url}#/en/estimate`);
+  await page.waitForSelector('#total-per-gpu');
+  assert.equal(await page.inputValue('#batch-number'), '12');
+  await page.context().close();
+});
+
+test('garbage and outdated hashes open the nearest valid state with a visible message', async () => {
+  const page = await newPage(browser);
+  const cases = [
+    ['v=1&s=%%%%', 'link'],
+    ['v=1&s=bm90IGpzb24', 'link'],
+    ['v=7&s=' + b64({ model: 'llama-3.1-8b', batch: 4 }), 'v=7'],
+    ['v=1&s=' + b64({ model: 'llama-3.1-8b', context_tokens: 0, batch: 6 }), 'context_tokens'],
+    ['v=1&s=' + b64({ model: 'no-such-model' }), 'model'],
+    ['v=1&s=' + b64({ model: 'llama-3.1-8b', gpu: { memory_bytes: -5 } }), 'gpu'],
+  ];
+  for (const [query, mention] of cases) {
+    await page.goto(`${server.url}#/en/estimate?${query}`);
+    await page.waitForSelector('#notices');
+    const text = await page.locator('#notices').innerText();
+    assert.ok(text.includes(mention), `${query}: notice mentions ${mention}: ${text}`);
+    await page.waitForSelector('#total-per-gpu');
+    await noNaN(page);
+  }
+  // The good fields of a partly bad link survive.
+  await page.goto(`${server.url}#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', context_tokens: 0, batch: 6 })}`);
+  await page.waitForSelector('#notices');
+  assert.equal(await page.inputValue('#batch-number'), '6');
+  await page.click('#notices .dismiss');
+  assert.equal(await page.locator('#notices').count(), 0);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('importing a broken JSON file names what is wrong and keeps the current state', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  const total = await bytes(page, 'memory_per_gpu_bytes.total');
+  for (const [content, mention] of [
+    ['{ "model": "llama-3.1-8b", ', 'JSON'],
+    ['[1, 2, 3]', 'object'],
+    ['{"batch": 4}', 'model'],
+    ['{"model": "llama-3.1-8b", "batch": "lots"}', 'batch'],
+  ]) {
+    await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from(content) });
+    await page.waitForSelector('#notices.error');
+    const text = await page.locator('#notices').innerText();
+    assert.ok(text.includes(mention), `${content}: ${text}`);
+    assert.equal(await bytes(page, 'memory_per_gpu_bytes.total'), total, 'nothing lost');
+    await page.click('#notices .dismiss');
+  }
+  // A good file is applied.
+  await page.setInputFiles('#import-file', { name: 's.json', mimeType: 'application/json', buffer: Buffer.from('{"model": "qwen2.5-7b", "batch": 16}') });
+  await page.waitForFunction(() => document.getElementById('batch-number').value === '16');
+  assert.equal(await page.inputValue('#model-search'), 'Qwen2.5 7B');
+  await page.context().close();
+});
+
+test('export writes the scenario as JSON', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+  const { readFile } = await import('node:fs/promises');
+  const json = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(json.model, 'llama-3.1-8b');
+  assert.equal(json.context_tokens, 4096);
+  await page.context().close();
+});
+
+test('what would make it fit: applying the advice makes it fit', async () => {
+  const page = await newPage(browser);
+  await open(page, '#/zh/estimate');
+  await page.click('button[data-preset="70b-fp16"]');
+  await page.waitForSelector('.verdict.bad');
+  assert.match(await page.locator('#verdict').innerText(), /装不下/);
+  const buttons = page.locator('.advice button.apply');
+  assert.ok(await buttons.count() >= 2);
+  await buttons.last().click();
+  await page.waitForSelector('.verdict.ok');
+  await noNaN(page);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('extreme settings never show NaN; invalid combinations name the field', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  for (const id of ['context', 'batch', 'gpus']) {
+    await page.focus(`#${id}`);
+    await page.keyboard.press('End');
+  }
+  await page.waitForFunction(() => document.getElementById('gpus-number').value === '1024');
+  await noNaN(page);
+  await page.focus('#context');
+  await page.keyboard.press('Home');
+  await page.focus('#batch');
+  await page.keyboard.press('Home');
+  // Tensor parallel 64 does not divide Llama 3.1 8B's 8 KV heads / 32 heads.
+  await page.focus('#tensor-parallel');
+  await page.keyboard.press('End');
+  await page.waitForSelector('#invalid-banner');
+  assert.match(await page.locator('#invalid-banner').innerText(), /tensor_parallel/);
+  await noNaN(page);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('pasted configs: broken JSON and inconsistent fields are named; a good one is used', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.click('details.paste summary');
+  await page.fill('#config-paste', '{"model_type": "llama", ');
+  await page.click('#config-apply');
+  assert.match(await page.locator('#config-error').innerText(), /not valid JSON/);
+  await page.fill('#config-paste', JSON.stringify({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 30, vocab_size: 32000 }));
+  await page.click('#config-apply');
+  assert.match(await page.locator('#config-error').innerText(), /num_attention_heads|head/);
+  await page.fill('#config-paste', JSON.stringify({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 32000 }));
+  await page.click('#config-apply');
+  await page.waitForFunction(() => document.getElementById('params-total').textContent.includes('6,738,415,616'));
+  await page.context().close();
+});
+
+test('the language switch keeps the estimator state', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.fill('#batch-number', '24');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('s='));
+  await page.click('#lang-switch');
+  await page.waitForFunction(() => location.hash.startsWith('#/zh/estimate?'));
+  await page.waitForSelector('#total-per-gpu');
+  assert.equal(await page.inputValue('#batch-number'), '24');
+  assert.equal(await page.locator('article h1').innerText(), '估算器');
+  await page.context().close();
+});
+
+test('compare mode shows two scenarios side by side', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.check('#compare-toggle');
+  await page.waitForSelector('#compare');
+  await page.selectOption('#weight-dtype', 'int4'); // edits scenario B
+  await page.waitForFunction(() => {
+    const cells = [...document.querySelectorAll('#compare tbody tr')].find((tr) => tr.textContent.includes('Weights'))?.querySelectorAll('td');
+    return cells && cells[0].textContent !== cells[1].textContent;
+  });
+  assert.match(await page.evaluate(() => location.hash), /&c=/);
+  await page.context().close();
+});
