@@ -9,8 +9,17 @@
 
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-/// The widgets a chapter may place. The UI maps each name to a component.
-pub const WIDGETS: &[&str] = &[];
+/// The widgets a chapter may place, as `{{widget:KIND}}` or `{{widget:KIND:PRESET}}` (a preset
+/// of the estimator, checked by a test). The UI maps each kind to a component.
+pub const WIDGETS: &[&str] = &["memory", "kv-cache", "roofline", "scaling", "bound"];
+
+/// Splits a widget name into its kind and optional preset.
+pub fn widget_parts(name: &str) -> (&str, Option<&str>) {
+    match name.split_once(':') {
+        Some((kind, preset)) => (kind, Some(preset)),
+        None => (name, None),
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Segment {
@@ -98,8 +107,12 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
     for part in split_at_widgets(md) {
         let chunk = match part {
             Err(name) => {
-                if !WIDGETS.contains(&name.as_str()) {
-                    return Err(format!("unknown widget '{name}' (known: {WIDGETS:?})"));
+                let (kind, preset) = widget_parts(&name);
+                if !WIDGETS.contains(&kind) {
+                    return Err(format!("unknown widget '{kind}' (known: {WIDGETS:?})"));
+                }
+                if preset.is_some_and(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')) {
+                    return Err(format!("widget '{name}': a preset is lowercase letters, digits and dashes"));
                 }
                 segments.push(Segment::Widget(name));
                 continue;
@@ -254,6 +267,10 @@ mod tests {
         assert!(render("# A\n\n# B\n").unwrap_err().contains("second H1"));
         assert!(render("## first\n\n# A\n").unwrap_err().contains("first"));
         assert!(render("# A\n\n{{widget:nope}}\n").unwrap_err().contains("unknown widget 'nope'"));
+        assert!(render("# A\n\n{{widget:memory:Bad Preset}}\n").unwrap_err().contains("preset"));
+        let p = render("# A\n\nText.\n\n{{widget:memory:70b-fp16}}\n\nMore.\n").unwrap();
+        assert_eq!(p.widgets(), vec!["memory:70b-fp16"]);
+        assert_eq!(p.segments.len(), 3);
     }
 
     #[test]

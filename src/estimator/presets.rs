@@ -119,3 +119,32 @@ mod tests {
         assert_eq!(r.gpu_memory_bytes, 10_000_000_000);
     }
 }
+
+#[cfg(test)]
+mod chapter_widgets {
+    use crate::content::{chapters, Segment};
+
+    /// Every `{{widget:KIND:PRESET}}` in a chapter names an existing preset, and a chapter holds
+    /// at most one calculator (their controls share element ids).
+    #[test]
+    fn chapter_widgets_name_existing_presets() {
+        let mut seen = 0;
+        for c in chapters() {
+            for page in [&c.zh, &c.en] {
+                let widgets: Vec<&str> = page
+                    .segments
+                    .iter()
+                    .filter_map(|s| if let Segment::Widget(w) = s { Some(*w) } else { None })
+                    .collect();
+                assert!(widgets.len() <= 1, "{}: one calculator per chapter", c.slug);
+                for w in widgets {
+                    seen += 1;
+                    if let Some((_, preset)) = w.split_once(':') {
+                        assert!(super::find(preset).is_some(), "{}: unknown preset {preset}", c.slug);
+                    }
+                }
+            }
+        }
+        assert!(seen >= 10, "chapters carry calculators in both languages ({seen})");
+    }
+}

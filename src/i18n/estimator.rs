@@ -185,6 +185,11 @@ pub struct EstimatorStrings {
     pub chart_kv_line: &'static str,
     pub chart_no_data: &'static str,
     pub scaling_note: &'static str,
+    pub phase_prefill: &'static str,
+    pub phase_decode: &'static str,
+    pub phase_training: &'static str,
+    pub try_it: &'static str,
+    pub open_in_estimator: &'static str,
 }
 
 pub const ZH: EstimatorStrings = EstimatorStrings {
@@ -364,6 +369,11 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "并发",
     chart_no_data: "无数据",
     scaling_note: "扩展曲线按训练一步计算（每 GPU 固定 batch 的弱扩展）。",
+    phase_prefill: "预填充",
+    phase_decode: "解码",
+    phase_training: "训练",
+    try_it: "动手算一算",
+    open_in_estimator: "在估算器中打开 →",
 };
 
 pub const EN: EstimatorStrings = EstimatorStrings {
@@ -543,4 +553,21 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "concurrency",
     chart_no_data: "no data",
     scaling_note: "Scaling curves are for a training step (weak scaling: fixed batch per GPU).",
+    phase_prefill: "prefill",
+    phase_decode: "decode",
+    phase_training: "training",
+    try_it: "Try it",
+    open_in_estimator: "Open in the estimator →",
 };
+
+impl EstimatorStrings {
+    /// The reader's word for an engine phase name (`prefill`, `decode`, `training`).
+    pub fn phase(&self, name: &str) -> String {
+        match name {
+            "prefill" => self.phase_prefill.to_owned(),
+            "decode" => self.phase_decode.to_owned(),
+            "training" => self.phase_training.to_owned(),
+            other => other.to_owned(),
+        }
+    }
+}

@@ -23,13 +23,17 @@ fn scaling_points(points: &[EnginePoint]) -> Vec<scaling::ScalingPoint> {
         .collect()
 }
 
+/// A chart: the SVG string from `svg`, re-rendered when the report changes.
+fn figure(id: &'static str, svg: impl Fn() -> Option<String> + Send + Sync + 'static) -> impl IntoView {
+    view! { <figure class="chart" id=id inner_html=move || svg().unwrap_or_default()></figure> }
+}
+
 #[component]
-pub fn Charts() -> impl IntoView {
+pub fn BoundChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
     let width = chart_width();
-
-    let bound_svg = move || {
+    figure("chart-bound", move || {
         ctx.shown().map(|r| {
             let p = &r.performance;
             let phase = p.phases.training.as_ref().unwrap_or(&p.phases.decode);
@@ -58,9 +62,15 @@ pub fn Charts() -> impl IntoView {
                 width,
             )
         })
-    };
+    })
+}
 
-    let roofline_svg = move || {
+#[component]
+pub fn RooflineChart() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let width = chart_width();
+    figure("chart-roofline", move || {
         ctx.shown().map(|r| {
             let rf = &r.performance.roofline;
             let eff = |f: &str| r.performance.efficiency.iter().find(|x| x.field == f).map(|x| x.value).unwrap_or(1.0);
@@ -82,7 +92,7 @@ pub fn Charts() -> impl IntoView {
                     points: rf
                         .points
                         .iter()
-                        .map(|p| roofline::RooflinePoint { label: p.phase.clone(), intensity: p.arithmetic_intensity, flops_per_s: p.attainable_flops_per_s })
+                        .map(|p| roofline::RooflinePoint { label: e.phase(&p.phase), intensity: p.arithmetic_intensity, flops_per_s: p.attainable_flops_per_s })
                         .collect(),
                     sweep_label: e.chart_decode_sweep.into(),
                     sweep: rf
@@ -99,9 +109,15 @@ pub fn Charts() -> impl IntoView {
                 width,
             )
         })
-    };
+    })
+}
 
-    let scaling_svg = move || {
+#[component]
+pub fn ScalingChart() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let width = chart_width();
+    figure("chart-scaling", move || {
         ctx.shown().map(|r| {
             let sc = &r.performance.scaling;
             scaling::scaling_svg(
@@ -123,9 +139,15 @@ pub fn Charts() -> impl IntoView {
                 width,
             )
         })
-    };
+    })
+}
 
-    let kv_svg = move || {
+#[component]
+pub fn KvChart() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let width = chart_width();
+    figure("chart-kv", move || {
         ctx.shown().map(|r| {
             let unit = ctx.unit();
             let curves = ctx.with_scenario(|s| kv_growth(s, &default_contexts(), &default_batches(s.batch)));
@@ -145,15 +167,20 @@ pub fn Charts() -> impl IntoView {
                 width,
             )
         })
-    };
+    })
+}
 
+/// All four charts, for the estimator page.
+#[component]
+pub fn Charts() -> impl IntoView {
+    let e = expect_context::<Ctx>().lang.est();
     view! {
         <div class="panel charts" id="charts">
             <h2>{e.charts}</h2>
-            <figure class="chart" id="chart-bound" inner_html=move || bound_svg().unwrap_or_default()></figure>
-            <figure class="chart" id="chart-roofline" inner_html=move || roofline_svg().unwrap_or_default()></figure>
-            <figure class="chart" id="chart-kv" inner_html=move || kv_svg().unwrap_or_default()></figure>
-            <figure class="chart" id="chart-scaling" inner_html=move || scaling_svg().unwrap_or_default()></figure>
+            <BoundChart />
+            <RooflineChart />
+            <KvChart />
+            <ScalingChart />
             <p class="hint">{e.scaling_note}</p>
         </div>
     }

@@ -11,6 +11,7 @@ mod numbers;
 mod panels;
 mod perf_view;
 mod charts_view;
+pub mod widget;
 
 use crate::engine::{evaluate, EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
@@ -84,6 +85,28 @@ impl Ctx {
     pub fn unit(&self) -> crate::charts::format::ByteUnit {
         self.state.with(|s| s.unit)
     }
+
+    /// Creates the signals and memos for one estimator (the page, or a chapter widget) and
+    /// provides them to the components below.
+    pub fn provide(lang: Lang, initial: EstimatorState, notices: Vec<Notice>) -> Ctx {
+        let state = RwSignal::new(initial);
+        let side = RwSignal::new(Side::A);
+        let notices = RwSignal::new(notices);
+        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario)));
+        let report_b = Memo::new(move |_| state.with(|s| s.compare.as_ref().map(evaluate)));
+        let shown_a = Memo::new(move |prev: Option<&Option<Report>>| match report_a.get() {
+            Ok(r) => Some(r),
+            Err(_) => prev.cloned().flatten(),
+        });
+        let shown_b = Memo::new(move |prev: Option<&Option<Report>>| match report_b.get() {
+            Some(Ok(r)) => Some(r),
+            Some(Err(_)) => prev.cloned().flatten(),
+            None => None,
+        });
+        let ctx = Ctx { lang, state, side, report_a, report_b, shown_a, shown_b, notices };
+        provide_context(ctx);
+        ctx
+    }
 }
 
 /// Reads the state: the hash's query, else the last state saved in this browser.
@@ -107,22 +130,8 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
 #[component]
 pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let (initial, initial_notices) = initial_state();
-    let state = RwSignal::new(initial);
-    let side = RwSignal::new(Side::A);
-    let notices = RwSignal::new(initial_notices);
-    let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario)));
-    let report_b = Memo::new(move |_| state.with(|s| s.compare.as_ref().map(evaluate)));
-    let shown_a = Memo::new(move |prev: Option<&Option<Report>>| match report_a.get() {
-        Ok(r) => Some(r),
-        Err(_) => prev.cloned().flatten(),
-    });
-    let shown_b = Memo::new(move |prev: Option<&Option<Report>>| match report_b.get() {
-        Some(Ok(r)) => Some(r),
-        Some(Err(_)) => prev.cloned().flatten(),
-        None => None,
-    });
-    let ctx = Ctx { lang, state, side, report_a, report_b, shown_a, shown_b, notices };
-    provide_context(ctx);
+    let ctx = Ctx::provide(lang, initial, initial_notices);
+    let state = ctx.state;
 
     // Keep the URL and the saved state in step with every change (no new history entries).
     Effect::new(move |_| {

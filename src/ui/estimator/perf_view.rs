@@ -79,7 +79,7 @@ pub fn PerformanceView() -> impl IntoView {
                 <p class="intensity">
                     {phases.into_iter().map(|(name, ai, ridge, path)| view! {
                         <span class="phase-ai">
-                            {name} ": " {e.arithmetic_intensity} " " {format_sig3(ai)} " FLOP/B · "
+                            {e.phase(name)} ": " {e.arithmetic_intensity} " " {format_sig3(ai)} " FLOP/B · "
                             {e.ridge_point} " " {format_sig3(ridge)} " FLOP/B (" {path} ")"
                         </span>
                     }).collect_view()}

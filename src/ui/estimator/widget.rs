@@ -1,0 +1,146 @@
+//! A calculator inside a chapter: `{{widget:KIND}}` or `{{widget:KIND:PRESET}}` in the markdown.
+//! It is a small estimator of its own (its own Scenario, not in the URL), with the controls that
+//! matter for its lesson, one view, and a link that opens the full estimator in the same state.
+
+use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart};
+use super::controls::{Scale, Select, Slider};
+use super::memory_view::MemoryView;
+use super::perf_view::PerformanceView;
+use super::Ctx;
+use crate::catalog::gpus;
+use crate::charts::format::{format_bytes, ByteUnit};
+use crate::engine::hardware::GpuSpec;
+use crate::engine::precision::Dtype;
+use crate::estimator::presets;
+use crate::estimator::scales::nice_values;
+use crate::estimator::state::{self, EstimatorState};
+use crate::i18n::Lang;
+use leptos::prelude::*;
+
+const DTYPES: [Dtype; 6] = [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4];
+
+fn context_slider(ctx: Ctx) -> impl IntoView {
+    let e = ctx.lang.est();
+    view! {
+        <Slider id="context" label=e.context unit=e.u_tokens scale=Scale::Steps(nice_values(512, 1 << 20))
+            value=Signal::derive(move || ctx.with_scenario(|s| s.context_tokens as f64))
+            set=Callback::new(move |v: f64| ctx.edit(|s| { s.context_tokens = v as u64; s.output_tokens = None; s.prompt_tokens = None; }))
+            out_of_range=e.number_out_of_range />
+    }
+}
+
+fn batch_slider(ctx: Ctx) -> impl IntoView {
+    let e = ctx.lang.est();
+    view! {
+        <Slider id="batch" label=e.batch_inference unit=e.u_sequences scale=Scale::Steps(nice_values(1, 1024))
+            value=Signal::derive(move || ctx.with_scenario(|s| s.batch as f64))
+            set=Callback::new(move |v: f64| ctx.edit(|s| s.batch = v as u64))
+            out_of_range=e.number_out_of_range />
+    }
+}
+
+fn gpus_slider(ctx: Ctx) -> impl IntoView {
+    let e = ctx.lang.est();
+    view! {
+        <Slider id="gpus" label=e.gpus unit=e.u_gpus scale=Scale::Steps(nice_values(1, 64))
+            value=Signal::derive(move || ctx.with_scenario(|s| s.gpus as f64))
+            set=Callback::new(move |v: f64| ctx.edit(|s| {
+                s.gpus = v as u64;
+                s.data_parallel = None;
+                // Spread the model over the GPUs of a node with tensor parallelism when the heads allow.
+                let tp = [8u64, 4, 2, 1].into_iter().find(|t| s.gpus % t == 0).unwrap_or(1);
+                s.tensor_parallel = tp;
+                s.pipeline_parallel = 1;
+            }))
+            out_of_range=e.number_out_of_range />
+    }
+}
+
+fn dtype_select(ctx: Ctx) -> impl IntoView {
+    let e = ctx.lang.est();
+    view! {
+        <Select id="weight-dtype" label=e.weight_dtype
+            options=DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_uppercase())).collect()
+            value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
+            set=Callback::new(move |v: String| {
+                if let Ok(d) = serde_json::from_value::<Dtype>(serde_json::Value::String(v)) {
+                    ctx.edit(|s| s.weight_dtype = Some(d))
+                }
+            }) />
+    }
+}
+
+fn gpu_select(ctx: Ctx) -> impl IntoView {
+    let e = ctx.lang.est();
+    let mut options: Vec<(String, String)> =
+        gpus::all().iter().map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb)))).collect();
+    // A preset on a MIG slice or a custom GPU keeps it as the first choice.
+    if let Some((id, name)) = ctx.with_scenario(|s| match &s.gpu {
+        GpuSpec::Custom(g) => Some((g.id.clone(), g.name.clone())),
+        GpuSpec::Id(_) => None,
+    }) {
+        options.insert(0, (id, name));
+    }
+    let custom = ctx.with_scenario(|s| s.gpu.clone());
+    view! {
+        <Select id="gpu" label=e.gpu options=options
+            value=Signal::derive(move || ctx.with_scenario(|s| match &s.gpu { GpuSpec::Id(id) => id.clone(), GpuSpec::Custom(g) => g.id.clone() }))
+            set=Callback::new(move |v: String| {
+                let spec = match &custom {
+                    GpuSpec::Custom(g) if g.id == v => custom.clone(),
+                    _ => GpuSpec::Id(v),
+                };
+                ctx.edit(|s| s.gpu = spec)
+            }) />
+    }
+}
+
+#[component]
+pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
+    let (kind, preset) = match name.split_once(':') {
+        Some((k, p)) => (k, Some(p)),
+        None => (name, None),
+    };
+    let scenario = preset.and_then(presets::find).map(|p| p.scenario()).unwrap_or_else(state::default_scenario);
+    let e = lang.est();
+    let kind_title = match kind {
+        "memory" => e.memory_per_gpu,
+        "kv-cache" => e.chart_kv_title,
+        "roofline" => e.chart_roofline_title,
+        "bound" => e.chart_bound_title,
+        _ => e.chart_scaling_title,
+    };
+    let (title, note) = match preset.and_then(presets::find) {
+        Some(p) => (p.title(lang), Some(p.note(lang))),
+        None => (kind_title, None),
+    };
+    let ctx = Ctx::provide(lang, EstimatorState { scenario, ..Default::default() }, Vec::new());
+    let controls = match kind {
+        "memory" => view! { {dtype_select(ctx)} {gpu_select(ctx)} {gpus_slider(ctx)} {context_slider(ctx)} {batch_slider(ctx)} }.into_any(),
+        "kv-cache" => view! { {context_slider(ctx)} {batch_slider(ctx)} {gpu_select(ctx)} }.into_any(),
+        "roofline" | "bound" => view! { {batch_slider(ctx)} {context_slider(ctx)} {dtype_select(ctx)} {gpu_select(ctx)} }.into_any(),
+        _ => view! { {gpu_select(ctx)} {gpus_slider(ctx)} }.into_any(),
+    };
+    let body = match kind {
+        "memory" => view! { <MemoryView /> }.into_any(),
+        "kv-cache" => view! { <KvChart /> <MemoryView /> }.into_any(),
+        "roofline" => view! { <RooflineChart /> <PerformanceView /> }.into_any(),
+        "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
+        _ => view! { <ScalingChart /> <p class="hint">{e.scaling_note}</p> }.into_any(),
+    };
+    let open_href = move || format!("#/{}/estimate?{}", lang.code(), ctx.state.with(state::encode));
+    view! {
+        <aside class="widget" data-widget=name>
+            <header class="widget-head">
+                <span class="eyebrow">{e.try_it}</span>
+                <strong>{title}</strong>
+                {note.map(|n| view! { <span class="hint">{n}</span> })}
+            </header>
+            <div class="widget-grid">
+                <div class="widget-controls">{controls}</div>
+                <div class="widget-body">{body}</div>
+            </div>
+            <a class="open-estimator" href=open_href>{e.open_in_estimator}</a>
+        </aside>
+    }
+}
