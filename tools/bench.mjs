@@ -44,5 +44,44 @@ for (const hash of ['#/en/', '#/zh/chapters/introduction']) {
   }
   console.log(`  ${hash.padEnd(30)} ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
 }
+
+// Engine inside the browser (wasm): one full evaluation of the default scenario.
+{
+  const page = await browser.newPage();
+  await page.goto(`${server.url}#/en/estimate`);
+  await page.waitForSelector('#total-per-gpu');
+  const ms = await page.evaluate(() => window.wasmBindings.engine_benchmark(300));
+  console.log(`\nEngine in wasm (headless Chromium): ${(ms * 1000).toFixed(0)} µs per full evaluation (incl. 1-1024 GPU scaling curves)`);
+
+  // Slider input → updated DOM: dispatch an input event on the context slider and time until
+  // the results (numbers and charts) have been rewritten. The page updates synchronously inside
+  // the event, so the time to the end of the dispatch is the latency; the first mutation of the
+  // results is checked to have happened inside it.
+  const times = await page.evaluate(async () => {
+    const slider = document.getElementById('context');
+    const target = document.querySelector('.est-results');
+    const out = [];
+    let mutated = 0;
+    const observer = new MutationObserver(() => { mutated = performance.now(); });
+    observer.observe(target, { childList: true, subtree: true, characterData: true, attributes: true });
+    for (let i = 0; i < 60; i++) {
+      const value = String(i % 2 === 0 ? 12 : 10); // 32K and 16K tokens on the nice-value scale
+      mutated = 0;
+      const t0 = performance.now();
+      slider.value = value;
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await Promise.resolve();
+      await new Promise((r) => setTimeout(r, 0));
+      out.push((mutated || performance.now()) - t0);
+      await new Promise((r) => requestAnimationFrame(() => r()));
+    }
+    observer.disconnect();
+    return out;
+  });
+  const sorted = [...times].sort((a, b) => a - b);
+  const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  console.log(`Slider input → updated DOM (estimator page, 60 moves of the context slider): median ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  await page.close();
+}
 await browser.close();
 await server.close();

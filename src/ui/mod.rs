@@ -1,5 +1,6 @@
 //! Leptos components: thin views over the route and the engine's reports.
 
+mod bench;
 mod browser;
 mod chapter;
 mod estimator;
