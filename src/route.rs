@@ -7,6 +7,7 @@
 //! | `#/{lang}/`                  | home                         |
 //! | `#/{lang}/chapters/{slug}`   | a chapter                    |
 //! | `#/{lang}/estimate?…`        | the estimator (state in `?…`)|
+//! | `#/{lang}/validation`        | engine vs published figures  |
 //! | anything else                | not found                    |
 //!
 //! A `?…` after the path is kept for page state (the estimator's scenario) and ignored here.
@@ -22,6 +23,8 @@ pub enum Route {
     Chapter(Lang, &'static str),
     /// The estimator; its state is the query part of the hash (see `estimator::state`).
     Estimate(Lang),
+    /// The engine checked against published measurements.
+    Validation(Lang),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -41,6 +44,7 @@ impl Route {
         match parts[1..] {
             [] => Route::Home(lang),
             ["estimate"] => Route::Estimate(lang),
+            ["validation"] => Route::Validation(lang),
             ["chapters", slug] => match content::find(slug) {
                 Some(chapter) => Route::Chapter(lang, chapter.slug),
                 None => Route::NotFound(Some(lang)),
@@ -53,7 +57,7 @@ impl Route {
     pub fn lang(&self) -> Option<Lang> {
         match self {
             Route::Root => None,
-            Route::Home(l) | Route::Chapter(l, _) | Route::Estimate(l) => Some(*l),
+            Route::Home(l) | Route::Chapter(l, _) | Route::Estimate(l) | Route::Validation(l) => Some(*l),
             Route::NotFound(l) => *l,
         }
     }
@@ -64,6 +68,7 @@ impl Route {
             Route::Root | Route::Home(_) | Route::NotFound(_) => Route::Home(lang),
             Route::Chapter(_, slug) => Route::Chapter(lang, slug),
             Route::Estimate(_) => Route::Estimate(lang),
+            Route::Validation(_) => Route::Validation(lang),
         }
     }
 
@@ -74,6 +79,7 @@ impl Route {
             Route::Home(l) => format!("#/{}/", l.code()),
             Route::Chapter(l, slug) => format!("#/{}/chapters/{}", l.code(), slug),
             Route::Estimate(l) => format!("#/{}/estimate", l.code()),
+            Route::Validation(l) => format!("#/{}/validation", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
         }
@@ -143,7 +149,7 @@ mod tests {
     fn hashes_round_trip() {
         for c in content::chapters() {
             for lang in Lang::ALL {
-                for r in [Route::Home(lang), Route::Chapter(lang, c.slug), Route::Estimate(lang)] {
+                for r in [Route::Home(lang), Route::Chapter(lang, c.slug), Route::Estimate(lang), Route::Validation(lang)] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
                 }
             }

@@ -7,6 +7,7 @@ mod estimator;
 mod home;
 mod not_found;
 mod shell;
+mod validation;
 
 use crate::content;
 use crate::i18n::Lang;
@@ -40,6 +41,7 @@ fn document_title(route: &Route, lang: Lang) -> String {
         },
         Route::NotFound(_) => format!("{} · {}", s.not_found_title, s.site_title),
         Route::Estimate(_) => format!("{} · {}", lang.est().title, s.site_title),
+        Route::Validation(_) => format!("{} · {}", s.validation.title, s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
 }
@@ -69,6 +71,7 @@ fn App() -> impl IntoView {
                 Route::Root | Route::Home(_) => view! { <home::Home lang=lang.get() /> }.into_any(),
                 Route::Chapter(l, slug) => view! { <chapter::ChapterPage lang=l slug=slug /> }.into_any(),
                 Route::Estimate(l) => view! { <estimator::EstimatorPage lang=l /> }.into_any(),
+                Route::Validation(l) => view! { <validation::ValidationPage lang=l /> }.into_any(),
                 Route::NotFound(_) => view! { <not_found::NotFound lang=lang.get() /> }.into_any(),
             }}
         </shell::Shell>

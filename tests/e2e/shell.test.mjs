@@ -125,3 +125,17 @@ test('the single offline HTML file works from file://', async () => {
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the validation page shows the engine against published measurements in both languages', async () => {
+  const page = await newPage(browser);
+  for (const [lang, title] of [['en', 'Estimates against measurements'], ['zh', '估算与实测对比']]) {
+    await page.goto(`${server.url}#/${lang}/validation`);
+    await page.waitForSelector('article[data-page=validation]');
+    assert.equal(await page.locator('article h1').textContent(), title);
+    assert.ok(await page.locator('#validation-rows tbody tr').count() >= 30, 'rows compared');
+    const violations = await page.locator('#validation-summary td[data-violations]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.violations)));
+    assert.ok(violations.length >= 5 && violations.every((v) => v === 0), 'no bound below a measurement');
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

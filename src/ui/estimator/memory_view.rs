@@ -157,3 +157,25 @@ pub fn MemoryView() -> impl IntoView {
         .into_any()
     }
 }
+
+/// A one-line summary pinned to the bottom of narrow screens, so the effect of a slider is
+/// visible while the controls fill the screen.
+#[component]
+pub fn StickySummary() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    move || {
+        ctx.shown().map(|r| {
+            let unit = ctx.unit();
+            let verdict = if r.fits { e.fits } else { e.does_not_fit };
+            let tok = crate::charts::format::format_rate(r.performance.throughput.decode_tokens_per_s, " tok/s").replace("  ", " ");
+            view! {
+                <div class="sticky-summary" aria-hidden="true" data-fits=r.fits.to_string()>
+                    <strong>{verdict}</strong>
+                    " · " {format_bytes(r.memory_per_gpu_bytes.total, unit)} " / " {format_bytes(r.gpu_memory_bytes, unit)}
+                    " · " {tok}
+                </div>
+            }
+        })
+    }
+}

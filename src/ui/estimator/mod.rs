@@ -165,6 +165,7 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                     <panels::Compare />
                 </section>
             </div>
+            <memory_view::StickySummary />
         </article>
     }
 }
