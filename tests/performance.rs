@@ -1,13 +1,13 @@
 //! Time model through the whole engine: worked examples, the CLI contract for the new keys,
 //! the validation table (bounds hold, errors within the targets) and properties.
 
+mod common;
+
 use gpu_primer::engine::hardware::GpuSpec;
 use gpu_primer::engine::perf::roofline::Term;
 use gpu_primer::engine::validation::validation_table;
 use gpu_primer::engine::{evaluate, ModelSpec, Report, Scenario};
 use proptest::prelude::*;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 fn scenario(model: &str, gpu: &str) -> Scenario {
     let mut s = Scenario::new(ModelSpec::Id(model.into()));
@@ -16,16 +16,7 @@ fn scenario(model: &str, gpu: &str) -> Scenario {
 }
 
 fn run(input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-primer"))
-        .args(["estimate", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    common::estimate(input)
 }
 
 #[test]

@@ -3,11 +3,11 @@
 //! the library and the `estimate` CLI. Expected counts and their basis are in
 //! `tests/fixtures/configs/expected.json`.
 
+mod common;
+
 use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/configs"))
@@ -54,17 +54,9 @@ fn published_configs_give_exact_counts_and_kv_bytes() {
 #[test]
 fn the_cli_reads_a_published_config_whole() {
     let scenario = json!({"model": load("deepseek-v2-lite"), "context_tokens": 4096});
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpu-primer"))
-        .args(["estimate", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(scenario.to_string().as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, stdout, stderr) = common::estimate(&scenario.to_string());
+    assert_eq!(code, 0, "{stderr}");
+    let r: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["params"]["total"], 15_706_484_224u64);
     assert_eq!(r["kv_cache_bytes_per_token"], 31_104);
 }

@@ -30,12 +30,12 @@ pub fn config_from_sizes(params: u64, layers: u64, hidden: u64, kv_heads: u64) -
     if !(1..=1_000).contains(&layers) {
         return Err(err("layers", format!("must be between 1 and 1000, got {layers}")));
     }
-    if !(64..=65_536).contains(&hidden) || hidden % 64 != 0 {
+    if !(64..=65_536).contains(&hidden) || !hidden.is_multiple_of(64) {
         return Err(err("hidden_size", format!("must be a multiple of 64 between 64 and 65536, got {hidden}")));
     }
-    let head_dim = if hidden % 128 == 0 { 128 } else { 64 };
+    let head_dim = if hidden.is_multiple_of(128) { 128 } else { 64 };
     let heads = hidden / head_dim;
-    if kv_heads == 0 || heads % kv_heads != 0 {
+    if kv_heads == 0 || !heads.is_multiple_of(kv_heads) {
         return Err(err("kv_heads", format!("must divide the {heads} attention heads (hidden {hidden} / head_dim {head_dim}), got {kv_heads}")));
     }
     let (p, l, h, kv, d, v) = (params as u128, layers as u128, hidden as u128, kv_heads as u128, head_dim as u128, VOCAB as u128);

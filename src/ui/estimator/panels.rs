@@ -32,7 +32,7 @@ fn dtype_options() -> Vec<(String, String)> {
 }
 
 /// A slider bound to an integer field of the active scenario.
-fn int_slider(
+pub(super) fn int_slider(
     ctx: Ctx,
     id: &'static str,
     label: &'static str,
@@ -57,7 +57,7 @@ fn int_slider(
 /// Keeps `gpus` a multiple of tp × pp after either changes (rounding up).
 fn fit_gpus_to_layout(s: &mut Scenario) {
     let group = (s.tensor_parallel * s.pipeline_parallel).max(1);
-    if s.gpus % group != 0 || s.gpus < group {
+    if !s.gpus.is_multiple_of(group) || s.gpus < group {
         s.gpus = s.gpus.div_ceil(group).max(1) * group;
     }
 }
@@ -362,7 +362,7 @@ pub fn EfficiencyControls() -> impl IntoView {
             <ul class="sources">
                 {move || ctx.shown().map(|r| r.performance.efficiency.iter().map(|f| view! {
                     <li>
-                        <code>{f.field.clone()}</code> " = " {format!("{}", crate::charts::format::format_sig3(f.value))}
+                        <code>{f.field.clone()}</code> " = " {crate::charts::format::format_sig3(f.value).to_string()}
                         {f.overridden.then_some(" ✎")}
                         " · " {f.source.clone()} {f.estimate.then_some(" (≈?)")}
                     </li>

@@ -3,7 +3,8 @@
 //! matter for its lesson, one view, and a link that opens the full estimator in the same state.
 
 use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart};
-use super::controls::{Scale, Select, Slider};
+use super::controls::Select;
+use super::panels::int_slider;
 use super::memory_view::MemoryView;
 use super::perf_view::PerformanceView;
 use super::Ctx;
@@ -21,39 +22,36 @@ const DTYPES: [Dtype; 6] = [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, D
 
 fn context_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    view! {
-        <Slider id="context" label=e.context unit=e.u_tokens scale=Scale::Steps(nice_values(512, 1 << 20))
-            value=Signal::derive(move || ctx.with_scenario(|s| s.context_tokens as f64))
-            set=Callback::new(move |v: f64| ctx.edit(|s| { s.context_tokens = v as u64; s.output_tokens = None; s.prompt_tokens = None; }))
-            out_of_range=e.number_out_of_range />
-    }
+    int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, |s, v| {
+        s.context_tokens = v;
+        s.output_tokens = None;
+        s.prompt_tokens = None;
+    })
 }
 
 fn batch_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    view! {
-        <Slider id="batch" label=e.batch_inference unit=e.u_sequences scale=Scale::Steps(nice_values(1, 1024))
-            value=Signal::derive(move || ctx.with_scenario(|s| s.batch as f64))
-            set=Callback::new(move |v: f64| ctx.edit(|s| s.batch = v as u64))
-            out_of_range=e.number_out_of_range />
-    }
+    int_slider(ctx, "batch", e.batch_inference, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
 }
 
+/// GPU count; the model is spread over a node's GPUs with the widest tensor parallelism (8, 4,
+/// 2) that divides the count and the model's heads, else over replicas.
 fn gpus_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    view! {
-        <Slider id="gpus" label=e.gpus unit=e.u_gpus scale=Scale::Steps(nice_values(1, 64))
-            value=Signal::derive(move || ctx.with_scenario(|s| s.gpus as f64))
-            set=Callback::new(move |v: f64| ctx.edit(|s| {
-                s.gpus = v as u64;
-                s.data_parallel = None;
-                // Spread the model over the GPUs of a node with tensor parallelism when the heads allow.
-                let tp = [8u64, 4, 2, 1].into_iter().find(|t| s.gpus % t == 0).unwrap_or(1);
+    int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 64), |s| s.gpus, |s, v| {
+        s.gpus = v;
+        s.data_parallel = None;
+        s.pipeline_parallel = 1;
+        s.tensor_parallel = 1;
+        for tp in [8u64, 4, 2] {
+            let mut candidate = s.clone();
+            candidate.tensor_parallel = tp;
+            if v % tp == 0 && crate::engine::evaluate(&candidate).is_ok() {
                 s.tensor_parallel = tp;
-                s.pipeline_parallel = 1;
-            }))
-            out_of_range=e.number_out_of_range />
-    }
+                break;
+            }
+        }
+    })
 }
 
 fn dtype_select(ctx: Ctx) -> impl IntoView {
@@ -136,6 +134,7 @@ pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
                 <strong>{title}</strong>
                 {note.map(|n| view! { <span class="hint">{n}</span> })}
             </header>
+            <super::panels::InvalidBanner />
             <div class="widget-grid">
                 <div class="widget-controls">{controls}</div>
                 <div class="widget-body">{body}</div>
