@@ -134,16 +134,28 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
     dv.insert("usable_gpu_memory_bytes".into(), d("gpu_memory × (1 − safety_margin)", format!("{gpu_memory_bytes} × (1 − {}) = {usable}", s.safety_margin), "stated assumption"));
     dv.insert("fits".into(), d("total ≤ usable", format!("{} ≤ {usable} → {fits}", mem.total, ), "definition"));
     dv.insert("layout.data_parallel".into(), d("gpus / (tp × pp)", format!("{} / ({} × {}) = {}", s.gpus, x.tp, x.pp, x.dp), "definition"));
-    dv.insert("solvers.max_context_tokens".into(), d("largest context with total ≤ usable (binary search, memory is monotone in context)",
-        format!("{:?}", solvers.max_context_tokens), "this engine"));
-    dv.insert("solvers.max_batch".into(), d("largest batch with total ≤ usable (binary search)", format!("{:?}", solvers.max_batch), "this engine"));
+    let or_none = |v: Option<u64>| v.map_or_else(|| "none fits".to_owned(), |n| n.to_string());
+    let model_limit = a.max_position_embeddings.map_or_else(|| "not stated".to_owned(), |m| m.to_string());
+    dv.insert("solvers.max_context_tokens".into(), d("largest context ≤ min(10M, max_position_embeddings) with total ≤ usable (binary search, memory is monotone in context)",
+        format!("batch {}, usable {usable}, model limit {model_limit} → {}", s.batch, or_none(solvers.max_context_tokens)), "this engine"));
+    dv.insert("solvers.max_batch".into(), d("largest batch with total ≤ usable (binary search)",
+        format!("context {}, usable {usable} → {}", s.context_tokens, or_none(solvers.max_batch)), "this engine"));
     dv.insert("solvers.min_gpus".into(), d("fewest GPUs with total ≤ usable: tp ≤ 8 dividing heads, then pp; ZeRO data parallel when training",
-        format!("{:?}", solvers.min_gpus.as_ref().map(|m| m.gpus)), "this engine"));
+        solvers.min_gpus.as_ref().map_or_else(
+            || "none up to 65536 GPUs".to_owned(),
+            |m| format!("{} GPUs = tp {} × pp {} × dp {}", m.gpus, m.tensor_parallel, m.pipeline_parallel, m.data_parallel),
+        ), "this engine"));
 
     let mut assumptions = vec![
         format!("runtime overhead {} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)", s.runtime_overhead_bytes),
         format!("safety margin {} of GPU memory kept free", s.safety_margin),
     ];
+    if let Some(limit) = a.max_position_embeddings.filter(|m| *m > 0 && s.context_tokens > *m) {
+        assumptions.push(format!(
+            "warning: context_tokens {} exceeds the model's max_position_embeddings {limit}; the memory is computed, but the model was not built for it",
+            s.context_tokens
+        ));
+    }
     if x.weight.is_quantised() {
         assumptions.push("embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into());
     }

@@ -29,9 +29,11 @@ fn largest(max: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
     Some(lo)
 }
 
-/// Longest context that fits at the scenario's batch.
+/// Longest context that fits at the scenario's batch, never beyond the model's own limit
+/// (`max_position_embeddings`) when the config states one.
 pub fn max_context_tokens(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
-    largest(MAX_CONTEXT, |c| fits(a, &Inputs { context: c, ..*x }, usable))
+    let limit = a.max_position_embeddings.filter(|m| *m > 0).map_or(MAX_CONTEXT, |m| m.min(MAX_CONTEXT));
+    largest(limit, |c| fits(a, &Inputs { context: c, ..*x }, usable))
 }
 
 /// Largest batch that fits at the scenario's context.

@@ -97,9 +97,11 @@ pub fn ImportExport() -> impl IntoView {
             }>{e.export}</button>
             <button id="share" aria-expanded=move || share_open.get().to_string() on:click=move |_| set_share_open.update(|o| *o = !*o)>{e.share}</button>
             {move || share_open.get().then(|| {
-                // Tracks the state so the link is always the current one.
-                ctx.state.with(|_| ());
-                let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                // Built from the state itself, so the link is always the current one.
+                let query = ctx.state.with(crate::estimator::state::encode);
+                let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                let base = page.split('#').next().unwrap_or_default().to_owned();
+                let href = format!("{base}#/{}/estimate?{query}", ctx.lang.code());
                 view! { <input class="share-url" id="share-url" readonly=true prop:value=href on:focus=move |ev| {
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 } /> }
