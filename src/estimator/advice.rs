@@ -16,6 +16,8 @@ pub enum Change {
     SmallerBatch(u64),
     /// The first lower weight precision that fits.
     LowerPrecision(Dtype),
+    /// An 8-bit KV cache (vLLM `kv_cache_dtype="fp8"`), when the cache is in 16 bits or more.
+    LowerKvPrecision(Dtype),
     /// The fewest GPUs of this kind that fit, with their layout.
     MoreGpus { gpus: u64, tensor_parallel: u64, pipeline_parallel: u64 },
 }
@@ -72,6 +74,16 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
             break;
         }
     }
+    if s.mode == Mode::Inference && r.memory_per_gpu_bytes.kv_cache > 0 {
+        let kv = s.resolved_kv_dtype().bits_per_element(s.int4_group_size);
+        if kv.numerator / kv.denominator.max(1) >= 16 {
+            let mut c = s.clone();
+            c.kv_dtype = Some(Dtype::Fp8);
+            if fits(&c) {
+                out.push(Advice { change: Change::LowerKvPrecision(Dtype::Fp8), scenario: c });
+            }
+        }
+    }
     if let Some(g) = &r.solvers.min_gpus {
         if g.gpus > s.gpus {
             let mut c = s.clone();
@@ -116,6 +128,16 @@ mod tests {
         let advice = what_would_fit(&s, &r);
         assert!(advice.iter().any(|a| matches!(a.change, Change::ShorterContext(n) if n < 32768)));
         assert!(advice.iter().any(|a| matches!(a.change, Change::SmallerBatch(n) if n < 128)));
+    }
+
+    #[test]
+    fn an_fp8_kv_cache_is_offered_when_the_cache_is_what_overflows() {
+        let mut s = presets::find("long-context-chat").unwrap().scenario();
+        s.batch = 20; // 80 GiB of BF16 cache: too much; 40 GiB in FP8 fits beside 16 GB of weights
+        let r = evaluate(&s).unwrap();
+        assert!(!r.fits);
+        let advice = what_would_fit(&s, &r);
+        assert!(advice.iter().any(|a| a.change == Change::LowerKvPrecision(Dtype::Fp8)), "{advice:?}");
     }
 
     #[test]

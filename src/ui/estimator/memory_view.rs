@@ -133,6 +133,7 @@ pub fn MemoryView() -> impl IntoView {
                                         Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
                                         Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
                                         Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_uppercase()),
+                                        Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_uppercase()),
                                         Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => format!(
                                             "{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})",
                                             e.more_gpus, e.u_gpus
