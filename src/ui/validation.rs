@@ -45,8 +45,8 @@ pub fn ValidationPage(lang: Lang) -> impl IntoView {
                                 <td>{r.gpu.clone()}</td>
                                 <td class="conditions">{r.conditions.clone()}</td>
                                 <td class="num">{format!("{} {}", format_sig3(r.measured), r.unit)}</td>
-                                <td class="num">{format_sig3(r.expected)}</td>
-                                <td class="num">{r.bound.map(format_sig3).unwrap_or_else(|| "—".into())}</td>
+                                <td class="num">{format!("{} {}", format_sig3(r.expected), r.unit)}</td>
+                                <td class="num">{r.bound.map(|b| format!("{} {}", format_sig3(b), r.unit)).unwrap_or_else(|| "—".into())}</td>
                                 <td class="num">{format!("{:+.1}%", r.error_pct)}</td>
                                 <td>{match r.bound_holds { Some(true) => "✓", Some(false) => "✗", None => "—" }}</td>
                             </tr>
