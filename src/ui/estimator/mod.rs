@@ -82,6 +82,15 @@ impl Ctx {
         }
     }
 
+    /// Reads the active side's last valid report without copying it (tracked): for the many
+    /// small reads each slider move triggers.
+    pub fn with_shown<R>(&self, f: impl FnOnce(Option<&Report>) -> R) -> R {
+        match self.active_side() {
+            Side::B => self.shown_b.with(|r| f(r.as_ref())),
+            Side::A => self.shown_a.with(|r| f(r.as_ref())),
+        }
+    }
+
     pub fn unit(&self) -> crate::charts::format::ByteUnit {
         self.state.with(|s| s.unit)
     }

@@ -187,7 +187,7 @@ pub fn WorkloadControls() -> impl IntoView {
                     label=e.output_tokens
                     unit=e.u_tokens
                     scale=Scale::Steps(nice_values(1, 32768))
-                    value=Signal::derive(move || ctx.shown().map(|r| r.performance.workload.output_tokens as f64).unwrap_or(1.0))
+                    value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.workload.output_tokens as f64)).unwrap_or(1.0))
                     set=Callback::new(move |v: f64| ctx.edit(|s| {
                         let out = (v.max(1.0) as u64).min(s.context_tokens.saturating_sub(1).max(1));
                         s.output_tokens = Some(out);
@@ -195,7 +195,7 @@ pub fn WorkloadControls() -> impl IntoView {
                     }))
                     out_of_range=e.number_out_of_range
                 />
-                <p class="derived">{e.prompt_derived} ": " {move || ctx.shown().map(|r| r.performance.workload.prompt_tokens)}</p>
+                <p class="derived">{e.prompt_derived} ": " {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
             })}
         </fieldset>
     }
@@ -301,7 +301,7 @@ pub fn HardwareControls() -> impl IntoView {
                     ("nvswitch_efa".into(), e.topology_efa.into()),
                     ("pcie".into(), e.topology_pcie.into()),
                 ]
-                value=Signal::derive(move || ctx.shown().map(|r| r.performance.hardware.topology.clone()).unwrap_or_default())
+                value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.hardware.topology.clone())).unwrap_or_default())
                 set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.topology = Some(t)) })
             />
             <Slider
@@ -309,7 +309,7 @@ pub fn HardwareControls() -> impl IntoView {
                 label=e.price
                 unit=e.u_usd
                 scale=Scale::Linear { min: 0.0, max: 20.0, step: 0.05 }
-                value=Signal::derive(move || ctx.shown().and_then(|r| r.performance.serving.price_per_gpu_hour).unwrap_or(0.0))
+                value=Signal::derive(move || ctx.with_shown(|r| r.and_then(|r| r.performance.serving.price_per_gpu_hour)).unwrap_or(0.0))
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.price_per_gpu_hour = (v > 0.0).then_some(v)))
                 out_of_range=e.number_out_of_range
             />
@@ -323,8 +323,7 @@ pub fn EfficiencyControls() -> impl IntoView {
     let e = ctx.lang.est();
     let factor = move |field: &'static str| {
         Signal::derive(move || {
-            ctx.shown()
-                .and_then(|r| r.performance.efficiency.iter().find(|f| f.field == field).map(|f| f.value))
+            ctx.with_shown(|r| r.and_then(|r| r.performance.efficiency.iter().find(|f| f.field == field).map(|f| f.value)))
                 .unwrap_or(0.0)
         })
     };
@@ -467,7 +466,7 @@ pub fn InvalidBanner() -> impl IntoView {
             <div class="banner error" role="alert" id="invalid-banner" data-field=err.field().to_owned()>
                 <strong>{e.invalid_heading}</strong>
                 ": " {err.to_string()}
-                " " {move || ctx.shown().is_some().then_some(e.showing_last_valid)}
+                " " {move || ctx.with_shown(|r| r.is_some()).then_some(e.showing_last_valid)}
             </div>
         })
     }
