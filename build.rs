@@ -19,7 +19,8 @@ fn chapter_files(dir: &Path) -> BTreeMap<(u32, String), String> {
             continue;
         }
         let key = parse_file_name(&name).unwrap_or_else(|e| fail(&format!("{}/{e}", dir.display())));
-        let text = std::fs::read_to_string(entry.path()).unwrap_or_else(|e| fail(&format!("{}/{name}: {e}", dir.display())));
+        let text = std::fs::read_to_string(entry.path())
+            .unwrap_or_else(|e| fail(&format!("{}/{name}: {e}", dir.display())));
         files.insert(key, text);
     }
     files
@@ -79,9 +80,12 @@ fn main() {
             fail(&format!("chapter slug '{slug}' is used twice"));
         }
         let en_text = &en[&(*number, slug.clone())];
-        let zh_page = render(zh_text).unwrap_or_else(|e| fail(&format!("content/zh/{number:02}-{slug}.md: {e}")));
-        let en_page = render(en_text).unwrap_or_else(|e| fail(&format!("content/en/{number:02}-{slug}.md: {e}")));
-        check_parity(&zh_page, &en_page).unwrap_or_else(|e| fail(&format!("{number:02}-{slug}.md: zh and en differ: {e}")));
+        let zh_page =
+            render(zh_text).unwrap_or_else(|e| fail(&format!("content/zh/{number:02}-{slug}.md: {e}")));
+        let en_page =
+            render(en_text).unwrap_or_else(|e| fail(&format!("content/en/{number:02}-{slug}.md: {e}")));
+        check_parity(&zh_page, &en_page)
+            .unwrap_or_else(|e| fail(&format!("{number:02}-{slug}.md: zh and en differ: {e}")));
         let _ = writeln!(
             out,
             "    Chapter {{ number: {number}, slug: {slug:?}, zh: {}, en: {} }},",

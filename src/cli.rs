@@ -71,7 +71,9 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
             return 2;
         }
     };
-    let report = Scenario::from_json(&value).map_err(|e| e.to_string()).and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
+    let report = Scenario::from_json(&value)
+        .map_err(|e| e.to_string())
+        .and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
     match report {
         Ok(r) => match serde_json::to_string_pretty(&r) {
             Ok(json) => {

@@ -149,7 +149,12 @@ mod tests {
     fn hashes_round_trip() {
         for c in content::chapters() {
             for lang in Lang::ALL {
-                for r in [Route::Home(lang), Route::Chapter(lang, c.slug), Route::Estimate(lang), Route::Validation(lang)] {
+                for r in [
+                    Route::Home(lang),
+                    Route::Chapter(lang, c.slug),
+                    Route::Estimate(lang),
+                    Route::Validation(lang),
+                ] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
                 }
             }

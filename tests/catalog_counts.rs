@@ -3,7 +3,11 @@
 use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
 
 fn total(id: &str) -> u128 {
-    evaluate(&Scenario::new(ModelSpec::Id(id.into()))).unwrap_or_else(|e| panic!("{id}: {e}")).params.total.into()
+    evaluate(&Scenario::new(ModelSpec::Id(id.into())))
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+        .params
+        .total
+        .into()
 }
 
 /// Counts published in public code (keras-hub `*_presets.py` "params", model-size tables,

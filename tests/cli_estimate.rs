@@ -4,7 +4,6 @@ mod common;
 
 use std::process::Command;
 
-
 fn run(input: &str) -> (i32, String, String) {
     common::estimate(input)
 }
@@ -19,7 +18,8 @@ fn assert_bad(input: &str, field: &str) {
 
 #[test]
 fn good_input_prints_the_report() {
-    let (code, stdout, _) = run(r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 4, "gpu": "a100-sxm-80gb"}"#);
+    let (code, stdout, _) =
+        run(r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 4, "gpu": "a100-sxm-80gb"}"#);
     assert_eq!(code, 0);
     let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(r["params"]["total"], 8_030_261_248u64);

@@ -41,14 +41,21 @@ fn decode_is_memory_bound_at_batch_1_and_compute_bound_at_large_batch_on_a100() 
     assert_eq!(p.bound, Term::Memory);
     assert_eq!(p.phases.decode.bound.dominant, Term::Memory);
     // 13.27 GB read per token at 2.039 TB/s: bound 153.7 tokens/s; expected ~112 (0.85 × B + launches).
-    assert!((p.throughput.decode_tokens_per_s_bound - 153.7).abs() < 0.5, "{}", p.throughput.decode_tokens_per_s_bound);
+    assert!(
+        (p.throughput.decode_tokens_per_s_bound - 153.7).abs() < 0.5,
+        "{}",
+        p.throughput.decode_tokens_per_s_bound
+    );
     assert!((p.throughput.decode_tokens_per_s - 111.9).abs() < 0.5);
     let last = p.roofline.decode_by_batch.last().unwrap();
     assert_eq!(last.batch, 1024);
     assert_eq!(last.dominant, Term::Compute);
     assert!(last.arithmetic_intensity > p.roofline.ridge_point);
     assert_eq!(p.roofline.decode_by_batch[0].dominant, Term::Memory);
-    assert!(r.derivations.contains_key("throughput.decode_tokens_per_s") && r.derivations.contains_key("phases.decode.time_s"));
+    assert!(
+        r.derivations.contains_key("throughput.decode_tokens_per_s")
+            && r.derivations.contains_key("phases.decode.time_s")
+    );
 }
 
 #[test]
@@ -90,13 +97,25 @@ fn cli_prints_the_new_keys_and_takes_an_inline_gpu() {
 #[test]
 fn cli_names_bad_gpu_and_efficiency_fields() {
     for (input, field) in [
-        (r#"{"model": "llama-3.1-8b", "gpu": {"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}}"#, "gpu.memory_bytes"),
-        (r#"{"model": "llama-3.1-8b", "gpu": {"memory_bytes": 1000, "memory_bandwidth_bytes_per_s": -1, "peak_flops": {"bf16": 2e14}}}"#, "gpu.memory_bandwidth_bytes_per_s"),
+        (
+            r#"{"model": "llama-3.1-8b", "gpu": {"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}}"#,
+            "gpu.memory_bytes",
+        ),
+        (
+            r#"{"model": "llama-3.1-8b", "gpu": {"memory_bytes": 1000, "memory_bandwidth_bytes_per_s": -1, "peak_flops": {"bf16": 2e14}}}"#,
+            "gpu.memory_bandwidth_bytes_per_s",
+        ),
         (r#"{"model": "llama-3.1-8b", "gpu": "h900"}"#, "gpu"),
         (r#"{"model": "llama-3.1-8b", "efficiency": {"tensor_flops": 1.5}}"#, "efficiency.tensor_flops"),
         (r#"{"model": "llama-3.1-8b", "efficiency": {"tensor_flopz": 0.5}}"#, "efficiency"),
-        (r#"{"model": "llama-3.1-8b", "gpus": 8, "tensor_parallel": 2, "data_parallel": 2}"#, "data_parallel"),
-        (r#"{"model": "llama-3.1-8b", "context_tokens": 100, "prompt_tokens": 80, "output_tokens": 40}"#, "output_tokens"),
+        (
+            r#"{"model": "llama-3.1-8b", "gpus": 8, "tensor_parallel": 2, "data_parallel": 2}"#,
+            "data_parallel",
+        ),
+        (
+            r#"{"model": "llama-3.1-8b", "context_tokens": 100, "prompt_tokens": 80, "output_tokens": 40}"#,
+            "output_tokens",
+        ),
         (r#"{"model": "llama-3.1-8b", "topology": "token_ring"}"#, "topology"),
         (r#"{"model": "llama-3.1-8b", "price_per_gpu_hour": -1}"#, "price_per_gpu_hour"),
     ] {
@@ -126,10 +145,20 @@ fn finite_times(r: &Report) -> bool {
     let p = &r.performance;
     let t = &p.time;
     let q = &p.throughput;
-    [t.prefill_s, t.decode_step_s, t.generation_s, q.decode_tokens_per_s, q.decode_tokens_per_s_bound, q.prefill_tokens_per_s,
-        q.per_user_tokens_per_s, p.roofline.ridge_point, p.phases.decode.arithmetic_intensity, p.serving.requests_per_s]
-        .iter()
-        .all(|v| v.is_finite() && *v >= 0.0)
+    [
+        t.prefill_s,
+        t.decode_step_s,
+        t.generation_s,
+        q.decode_tokens_per_s,
+        q.decode_tokens_per_s_bound,
+        q.prefill_tokens_per_s,
+        q.per_user_tokens_per_s,
+        p.roofline.ridge_point,
+        p.phases.decode.arithmetic_intensity,
+        p.serving.requests_per_s,
+    ]
+    .iter()
+    .all(|v| v.is_finite() && *v >= 0.0)
 }
 
 const MODELS: [&str; 5] = ["llama-3.1-8b", "mixtral-8x7b", "gemma-2-9b", "qwen2.5-0.5b", "falcon-7b"];

@@ -77,11 +77,14 @@ proptest! {
 /// Bigger models in a family never need less memory.
 #[test]
 fn memory_grows_with_model_size() {
-    for family in [["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"].as_slice(),
-                   ["qwen2.5-0.5b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b"].as_slice()] {
+    for family in [
+        ["llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"].as_slice(),
+        ["qwen2.5-0.5b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b"].as_slice(),
+    ] {
         let mut last = 0;
         for m in family {
-            let total = evaluate(&Scenario::new(ModelSpec::Id((*m).into()))).unwrap().memory_per_gpu_bytes.total;
+            let total =
+                evaluate(&Scenario::new(ModelSpec::Id((*m).into()))).unwrap().memory_per_gpu_bytes.total;
             assert!(total > last, "{m}");
             last = total;
         }

@@ -47,7 +47,11 @@ fn published_configs_give_exact_counts_and_kv_bytes() {
         let r = report(load(&name));
         assert_eq!(r.params.total, e["total"].as_u64().unwrap(), "{name}: total");
         assert_eq!(r.params.active, e["active"].as_u64().unwrap(), "{name}: active");
-        assert_eq!(r.kv_cache_bytes_per_token, e["kv_bytes_per_token"].as_u64().unwrap(), "{name}: kv bytes per token");
+        assert_eq!(
+            r.kv_cache_bytes_per_token,
+            e["kv_bytes_per_token"].as_u64().unwrap(),
+            "{name}: kv bytes per token"
+        );
     }
 }
 

@@ -303,9 +303,26 @@ mod tests {
     use super::*;
 
     const REQUIRED: [&str; 20] = [
-        "v100-sxm-32gb", "t4", "a10g", "a10", "l4", "l40s", "a100-sxm-40gb", "a100-sxm-80gb",
-        "a100-pcie-80gb", "h100-sxm", "h100-pcie", "h100-nvl", "h200-sxm", "h200-nvl", "b200",
-        "gb200", "rtx-4090", "rtx-5090", "mi300x", "mi325x",
+        "v100-sxm-32gb",
+        "t4",
+        "a10g",
+        "a10",
+        "l4",
+        "l40s",
+        "a100-sxm-40gb",
+        "a100-sxm-80gb",
+        "a100-pcie-80gb",
+        "h100-sxm",
+        "h100-pcie",
+        "h100-nvl",
+        "h200-sxm",
+        "h200-nvl",
+        "b200",
+        "gb200",
+        "rtx-4090",
+        "rtx-5090",
+        "mi300x",
+        "mi325x",
     ];
 
     #[test]

@@ -57,7 +57,12 @@ mod tests {
         assert_eq!((p.memory_fraction, p.sm_fraction), (0.5, 3.0 / 7.0));
         for t in all() {
             for p in &t.profiles {
-                assert!(p.memory_fraction > 0.0 && p.memory_fraction <= 1.0 && p.sm_fraction > 0.0 && p.sm_fraction <= 1.0);
+                assert!(
+                    p.memory_fraction > 0.0
+                        && p.memory_fraction <= 1.0
+                        && p.sm_fraction > 0.0
+                        && p.sm_fraction <= 1.0
+                );
             }
         }
     }

@@ -77,7 +77,11 @@ mod tests {
             assert!(m.source.starts_with("https://"), "{}", m.id);
             assert!(!m.retrieved.is_empty());
             if !m.verified {
-                assert!(m.note.as_deref().is_some_and(|n| !n.is_empty()), "{}: unverified entries say why", m.id);
+                assert!(
+                    m.note.as_deref().is_some_and(|n| !n.is_empty()),
+                    "{}: unverified entries say why",
+                    m.id
+                );
             }
         }
         assert_eq!(all().len(), file.models.len());

@@ -44,7 +44,11 @@ pub struct BoundBarsChart {
 }
 
 fn clean(v: f64) -> f64 {
-    if v.is_finite() && v > 0.0 { v } else { 0.0 }
+    if v.is_finite() && v > 0.0 {
+        v
+    } else {
+        0.0
+    }
 }
 
 /// Index (0..4) of the dominant term, as the engine's `bound_time` picks it.
@@ -62,18 +66,23 @@ fn dominant(v: &[f64; 4]) -> Option<usize> {
 /// The bound bars as an SVG string `width` px wide (see the module doc).
 pub fn bound_bars_svg(c: &BoundBarsChart, width: u32) -> String {
     let t = Theme::new(width);
-    let groups: Vec<(&BoundGroup, [f64; 4])> =
-        c.groups.iter().map(|g| (g, [clean(g.compute_s), clean(g.memory_s), clean(g.communication_s), clean(g.overhead_s)])).collect();
+    let groups: Vec<(&BoundGroup, [f64; 4])> = c
+        .groups
+        .iter()
+        .map(|g| (g, [clean(g.compute_s), clean(g.memory_s), clean(g.communication_s), clean(g.overhead_s)]))
+        .collect();
     let vmax = groups.iter().flat_map(|(_, v)| v.iter()).fold(0.0, |a: f64, b| a.max(*b));
     if groups.is_empty() || vmax <= 0.0 {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
     let names = [&c.terms.compute, &c.terms.memory, &c.terms.communication, &c.terms.overhead];
     let colors = [palette::COMPUTE, palette::MEMORY, palette::COMMUNICATION, palette::OVERHEAD];
-    let label_w = names.iter().map(|n| canvas::text_width(n, t.font)).fold(0.0, f64::max).min(t.w() * 0.3) + 10.0;
+    let label_w =
+        names.iter().map(|n| canvas::text_width(n, t.font)).fold(0.0, f64::max).min(t.w() * 0.3) + 10.0;
     let bar_h = t.font * 1.5;
     let row = bar_h + 6.0;
-    let headed = groups.len() > 1 || groups.iter().any(|(g, _)| !g.label.trim().is_empty() || g.total_s.is_some());
+    let headed =
+        groups.len() > 1 || groups.iter().any(|(g, _)| !g.label.trim().is_empty() || g.total_s.is_some());
     let head = if headed { t.font * 1.9 } else { 0.0 };
     let top0 = t.pad + t.title * 1.3 + 4.0;
     let h = top0 + groups.len() as f64 * (head + 4.0 * row + 10.0) + t.pad;
@@ -90,7 +99,10 @@ pub fn bound_bars_svg(c: &BoundBarsChart, width: u32) -> String {
             if headed {
                 let mut head_text = g.label.trim().to_string();
                 if let Some(total) = g.total_s.filter(|s| s.is_finite()) {
-                    head_text = format!("{head_text} · {} {}", c.total_label.trim(), format_seconds(total)).trim_start_matches(" · ").trim().to_string();
+                    head_text = format!("{head_text} · {} {}", c.total_label.trim(), format_seconds(total))
+                        .trim_start_matches(" · ")
+                        .trim()
+                        .to_string();
                 }
                 let s = canvas::fit(&head_text, t.font, t.w() - 2.0 * t.pad);
                 canvas::text(a, &s, (t.pad, y + head * 0.5), t.font, palette::TEXT, Anchor::Start, true);
@@ -104,7 +116,15 @@ pub fn bound_bars_svg(c: &BoundBarsChart, width: u32) -> String {
                 canvas::text(a, &name, (x0 - 8.0, cy), t.font, palette::TEXT, Anchor::End, is_dom);
                 canvas::rect(a, x0, y, x0 + 1.0, y + bar_h, palette::AXIS, 1.0);
                 let x = xs.map(v[i]);
-                canvas::rect(a, x0, y, x.max(x0 + 1.0), y + bar_h, colors[i], if is_dom { 1.0 } else { 0.45 });
+                canvas::rect(
+                    a,
+                    x0,
+                    y,
+                    x.max(x0 + 1.0),
+                    y + bar_h,
+                    colors[i],
+                    if is_dom { 1.0 } else { 0.45 },
+                );
                 let value = if is_dom && !c.dominant_label.trim().is_empty() {
                     format!("{} ◀ {}", format_seconds(v[i]), c.dominant_label.trim())
                 } else {
@@ -127,12 +147,31 @@ pub(crate) mod tests {
     pub(crate) fn sample() -> BoundBarsChart {
         BoundBarsChart {
             title: "解码一步的时间 (70B, TP=4)".into(),
-            terms: TermLabels { compute: "计算".into(), memory: "显存".into(), communication: "通信".into(), overhead: "开销".into() },
+            terms: TermLabels {
+                compute: "计算".into(),
+                memory: "显存".into(),
+                communication: "通信".into(),
+                overhead: "开销".into(),
+            },
             dominant_label: "主导".into(),
             total_label: "合计".into(),
             groups: vec![
-                BoundGroup { label: "上界".into(), compute_s: 0.00042, memory_s: 0.0104, communication_s: 0.0011, overhead_s: 0.0005, total_s: Some(0.0109) },
-                BoundGroup { label: "预期".into(), compute_s: 0.0006, memory_s: 0.0131, communication_s: 0.0024, overhead_s: 0.0015, total_s: Some(0.017) },
+                BoundGroup {
+                    label: "上界".into(),
+                    compute_s: 0.00042,
+                    memory_s: 0.0104,
+                    communication_s: 0.0011,
+                    overhead_s: 0.0005,
+                    total_s: Some(0.0109),
+                },
+                BoundGroup {
+                    label: "预期".into(),
+                    compute_s: 0.0006,
+                    memory_s: 0.0131,
+                    communication_s: 0.0024,
+                    overhead_s: 0.0015,
+                    total_s: Some(0.017),
+                },
             ],
             no_data: "无数据".into(),
         }
@@ -143,7 +182,16 @@ pub(crate) mod tests {
         let c = sample();
         let svg = bound_bars_svg(&c, 640);
         assert_valid(&svg, &c.title);
-        for l in ["计算", "显存", "通信", "开销", "上界 · 合计 10.9 ms", "预期 · 合计 17 ms", "10.4 ms ◀ 主导", "420 µs"] {
+        for l in [
+            "计算",
+            "显存",
+            "通信",
+            "开销",
+            "上界 · 合计 10.9 ms",
+            "预期 · 合计 17 ms",
+            "10.4 ms ◀ 主导",
+            "420 µs",
+        ] {
             assert!(svg.contains(l), "missing {l}");
         }
         assert_eq!(count(&svg, "◀ 主导"), 2);
@@ -168,7 +216,14 @@ pub(crate) mod tests {
         c.groups.clear();
         assert!(bound_bars_svg(&c, 640).contains("无数据"));
         let mut c = sample();
-        c.groups = vec![BoundGroup { label: String::new(), compute_s: f64::NAN, memory_s: f64::INFINITY, communication_s: -1.0, overhead_s: 0.0, total_s: Some(f64::NAN) }];
+        c.groups = vec![BoundGroup {
+            label: String::new(),
+            compute_s: f64::NAN,
+            memory_s: f64::INFINITY,
+            communication_s: -1.0,
+            overhead_s: 0.0,
+            total_s: Some(f64::NAN),
+        }];
         assert!(bound_bars_svg(&c, 640).contains("无数据"));
         c.groups[0].overhead_s = 1e300;
         c.groups[0].compute_s = 1e-300;

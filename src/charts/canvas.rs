@@ -152,7 +152,15 @@ pub(crate) enum Anchor {
 }
 
 /// Text with its baseline-centre at `pos` (vertically centred on `pos.1`).
-pub(crate) fn text(a: &Area<'_>, s: &str, pos: (f64, f64), size: f64, color: &str, anchor: Anchor, bold: bool) {
+pub(crate) fn text(
+    a: &Area<'_>,
+    s: &str,
+    pos: (f64, f64),
+    size: f64,
+    color: &str,
+    anchor: Anchor,
+    bold: bool,
+) {
     text_styled(a, s, pos, size, color, anchor, bold, false);
 }
 
@@ -162,7 +170,16 @@ pub(crate) fn text_vertical(a: &Area<'_>, s: &str, pos: (f64, f64), size: f64, c
 }
 
 #[allow(clippy::too_many_arguments)]
-fn text_styled(a: &Area<'_>, s: &str, pos: (f64, f64), size: f64, color: &str, anchor: Anchor, bold: bool, vertical: bool) {
+fn text_styled(
+    a: &Area<'_>,
+    s: &str,
+    pos: (f64, f64),
+    size: f64,
+    color: &str,
+    anchor: Anchor,
+    bold: bool,
+    vertical: bool,
+) {
     if s.is_empty() {
         return;
     }
@@ -258,7 +275,11 @@ impl Scale {
         } else {
             (v - self.lo) / (self.hi - self.lo)
         };
-        if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) }
+        if t.is_nan() {
+            0.0
+        } else {
+            t.clamp(0.0, 1.0)
+        }
     }
     pub fn map(&self, v: f64) -> f64 {
         self.p0 + self.t(v) * (self.p1 - self.p0)
@@ -299,12 +320,21 @@ pub(crate) fn linear_ticks(s: &Scale, n: usize, label: impl Fn(f64) -> String) -
 }
 
 /// Keep every k-th tick so that labels (at `size`) are `gap` px apart at least.
-pub(crate) fn thin_ticks(ticks: Vec<(f64, String)>, s: &Scale, size: f64, horizontal: bool) -> Vec<(f64, String)> {
+pub(crate) fn thin_ticks(
+    ticks: Vec<(f64, String)>,
+    s: &Scale,
+    size: f64,
+    horizontal: bool,
+) -> Vec<(f64, String)> {
     for k in 1..=ticks.len().max(1) {
         let kept: Vec<_> = ticks.iter().step_by(k).cloned().collect();
         let ok = kept.windows(2).all(|w| {
             let d = (s.map(w[1].0) - s.map(w[0].0)).abs();
-            let need = if horizontal { (text_width(&w[0].1, size) + text_width(&w[1].1, size)) / 2.0 + 8.0 } else { size * 1.6 };
+            let need = if horizontal {
+                (text_width(&w[0].1, size) + text_width(&w[1].1, size)) / 2.0 + 8.0
+            } else {
+                size * 1.6
+            };
             d >= need
         });
         if ok {
@@ -324,7 +354,13 @@ pub(crate) struct Plot {
 }
 
 /// Gridlines, tick labels and axis titles around `plot`.
-pub(crate) fn draw_axes(a: &Area<'_>, t: &Theme, plot: &Plot, x: (&Scale, &[(f64, String)], &str), y: (&Scale, &[(f64, String)], &str)) {
+pub(crate) fn draw_axes(
+    a: &Area<'_>,
+    t: &Theme,
+    plot: &Plot,
+    x: (&Scale, &[(f64, String)], &str),
+    y: (&Scale, &[(f64, String)], &str),
+) {
     for (v, l) in x.1 {
         let px_ = x.0.map(*v);
         line(a, &[(px_, plot.top), (px_, plot.bottom)], palette::GRID, 1, false);
@@ -335,10 +371,24 @@ pub(crate) fn draw_axes(a: &Area<'_>, t: &Theme, plot: &Plot, x: (&Scale, &[(f64
         line(a, &[(plot.left, py), (plot.right, py)], palette::GRID, 1, false);
         text(a, l, (plot.left - 6.0, py), t.font, palette::MUTED, Anchor::End, false);
     }
-    line(a, &[(plot.left, plot.top), (plot.left, plot.bottom), (plot.right, plot.bottom)], palette::AXIS, 1, false);
+    line(
+        a,
+        &[(plot.left, plot.top), (plot.left, plot.bottom), (plot.right, plot.bottom)],
+        palette::AXIS,
+        1,
+        false,
+    );
     if !x.2.is_empty() {
         let s = fit(x.2, t.font, plot.right - plot.left);
-        text(a, &s, ((plot.left + plot.right) / 2.0, plot.bottom + t.font * 2.3), t.font, palette::TEXT, Anchor::Middle, false);
+        text(
+            a,
+            &s,
+            ((plot.left + plot.right) / 2.0, plot.bottom + t.font * 2.3),
+            t.font,
+            palette::TEXT,
+            Anchor::Middle,
+            false,
+        );
     }
     if !y.2.is_empty() {
         let s = fit(y.2, t.font, plot.bottom - plot.top);
@@ -367,7 +417,14 @@ pub(crate) struct LegendItem {
 
 /// Lay legend items out left to right from `(x, y)`, wrapping within `max_w`; draws them
 /// when `area` is given. Returns the height used (0 for no items).
-pub(crate) fn legend(area: Option<&Area<'_>>, t: &Theme, items: &[LegendItem], x: f64, y: f64, max_w: f64) -> f64 {
+pub(crate) fn legend(
+    area: Option<&Area<'_>>,
+    t: &Theme,
+    items: &[LegendItem],
+    x: f64,
+    y: f64,
+    max_w: f64,
+) -> f64 {
     let items: Vec<_> = items.iter().filter(|i| !i.label.trim().is_empty()).collect();
     if items.is_empty() {
         return 0.0;
@@ -397,5 +454,9 @@ pub(crate) fn legend(area: Option<&Area<'_>>, t: &Theme, items: &[LegendItem], x
 
 /// A number for annotations (three significant digits with SI prefix).
 pub(crate) fn num(v: f64) -> String {
-    if v.abs() < 1000.0 { format_sig3(v) } else { super::format::format_si(v) }
+    if v.abs() < 1000.0 {
+        format_sig3(v)
+    } else {
+        super::format::format_si(v)
+    }
 }

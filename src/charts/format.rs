@@ -44,7 +44,11 @@ pub fn format_sig3(v: f64) -> String {
     };
     let s = format!("{v:.decimals$}");
     let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    if s == "-0" { "0".to_string() } else { s }
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
 }
 
 /// Mantissa in `[1, step)` (with rounding carried) and prefix index for `v >= 0`.

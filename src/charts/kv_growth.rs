@@ -69,7 +69,12 @@ pub fn kv_growth_svg(c: &KvGrowthChart, width: u32) -> String {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let mut p: Vec<(f64, f64)> = l.points.iter().filter(|(x, y)| *x > 0 && *y > 0).map(|&(x, y)| (x as f64, y as f64)).collect();
+            let mut p: Vec<(f64, f64)> = l
+                .points
+                .iter()
+                .filter(|(x, y)| *x > 0 && *y > 0)
+                .map(|&(x, y)| (x as f64, y as f64))
+                .collect();
             p.sort_by(|a, b| a.0.total_cmp(&b.0));
             (i, l, p)
         })
@@ -87,13 +92,25 @@ pub fn kv_growth_svg(c: &KvGrowthChart, width: u32) -> String {
     let ymax = pts().map(|p| p.1).fold(0.0, f64::max).max(if capb.is_finite() { capb * 1.5 } else { 0.0 });
     let (ylo, yhi) = canvas::decade_range(ymin, ymax, 7);
 
-    let items: Vec<LegendItem> = lines.iter().map(|(i, l, _)| LegendItem { label: l.label.clone(), color: palette::series(*i), swatch: Swatch::Line }).collect();
+    let items: Vec<LegendItem> = lines
+        .iter()
+        .map(|(i, l, _)| LegendItem {
+            label: l.label.clone(),
+            color: palette::series(*i),
+            swatch: Swatch::Line,
+        })
+        .collect();
     let h = (t.w() * 0.66).max(340.0);
     let top0 = t.pad + t.title * 1.3;
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let yt = byte_ticks(&Scale::new(ylo, yhi, 0.0, 1.0, true), c.unit);
     let bottom = h - t.font * 3.2;
-    let plot = Plot { left: canvas::y_gutter(&t, &yt), top: (top0 + legend_h + 8.0).min(bottom - 80.0), right: t.w() - t.pad * 1.5, bottom };
+    let plot = Plot {
+        left: canvas::y_gutter(&t, &yt),
+        top: (top0 + legend_h + 8.0).min(bottom - 80.0),
+        right: t.w() - t.pad * 1.5,
+        bottom,
+    };
     let xs = Scale::new(xmin, xmax, plot.left, plot.right, true);
     let ys = Scale::new(ylo, yhi, plot.bottom, plot.top, true);
     // Context ticks at powers of two, thinned to fit (512, 2K, 8K, … or every other).
@@ -118,7 +135,15 @@ pub fn kv_growth_svg(c: &KvGrowthChart, width: u32) -> String {
             let y = ys.map(capb);
             canvas::line(a, &[(plot.left, y), (plot.right, y)], palette::WARNING, 2, true);
             let label = format!("{} {}", k.label.trim(), format_bytes_f64(capb, c.unit)).trim().to_string();
-            canvas::text(a, &label, (plot.left + 6.0, y - t.small * 0.9), t.small, palette::WARNING, Anchor::Start, true);
+            canvas::text(
+                a,
+                &label,
+                (plot.left + 6.0, y - t.small * 0.9),
+                t.small,
+                palette::WARNING,
+                Anchor::Start,
+                true,
+            );
             for (i, _, p) in &lines {
                 if let Some((x, cy)) = p.windows(2).find_map(|w| crossing(w[0], w[1], capb)) {
                     canvas::ring(a, (xs.map(x), ys.map(cy)), 5, palette::series(*i));
@@ -144,7 +169,10 @@ pub(crate) mod tests {
             unit: ByteUnit::Gb,
             lines: [1u64, 8, 32, 128]
                 .iter()
-                .map(|&n| KvLine { label: format!("并发 {n}"), points: ctx.iter().map(|&c| (c, c * n * per_token)).collect() })
+                .map(|&n| KvLine {
+                    label: format!("并发 {n}"),
+                    points: ctx.iter().map(|&c| (c, c * n * per_token)).collect(),
+                })
                 .collect(),
             capacity: Some(KvCapacity { label: "可用显存".into(), bytes: 500_000_000_000 }),
             no_data: "无数据".into(),
@@ -156,13 +184,26 @@ pub(crate) mod tests {
         let c = sample();
         let svg = kv_growth_svg(&c, 640);
         assert_valid(&svg, &c.title);
-        for l in ["并发 1", "并发 128", "可用显存 500 GB", "上下文长度 (tokens)", "KV 缓存 (显存)", "512", "1M", "100 GB"] {
+        for l in [
+            "并发 1",
+            "并发 128",
+            "可用显存 500 GB",
+            "上下文长度 (tokens)",
+            "KV 缓存 (显存)",
+            "512",
+            "1M",
+            "100 GB",
+        ] {
             assert!(svg.contains(l), "missing {l}");
         }
         // One sequence never reaches 500 GB (343 GB at 1M tokens): line only; the others cross.
         for (i, col) in palette::SERIES[..4].iter().enumerate() {
             let want = if i == 0 { 1 } else { 2 };
-            assert_eq!(count(&svg, &format!("stroke=\"{col}\" stroke-width=\"2\"")), want, "line and crossing ring {col}");
+            assert_eq!(
+                count(&svg, &format!("stroke=\"{col}\" stroke-width=\"2\"")),
+                want,
+                "line and crossing ring {col}"
+            );
         }
         assert_eq!(count(&svg, "stroke-dasharray"), 1);
         assert_valid(&kv_growth_svg(&c, 360), &c.title);

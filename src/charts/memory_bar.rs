@@ -51,7 +51,14 @@ pub struct MemoryBarChart {
     pub no_data: String,
 }
 
-const COLORS: [&str; 6] = [palette::WEIGHTS, palette::KV_CACHE, palette::ACTIVATIONS, palette::GRADIENTS, palette::OPTIMIZER, palette::MEMORY_OVERHEAD];
+const COLORS: [&str; 6] = [
+    palette::WEIGHTS,
+    palette::KV_CACHE,
+    palette::ACTIVATIONS,
+    palette::GRADIENTS,
+    palette::OPTIMIZER,
+    palette::MEMORY_OVERHEAD,
+];
 
 fn parts(r: &MemoryRow) -> [u64; 6] {
     [r.weights, r.kv_cache, r.activations, r.gradients, r.optimizer, r.overhead]
@@ -81,15 +88,19 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
 
     let top0 = t.pad + t.title * 1.3;
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
-    let label_w = c.rows.iter().map(|r| canvas::text_width(&r.label, t.font)).fold(0.0, f64::max).min(t.w() * 0.25);
+    let label_w =
+        c.rows.iter().map(|r| canvas::text_width(&r.label, t.font)).fold(0.0, f64::max).min(t.w() * 0.25);
     let left = t.pad + if label_w > 0.0 { label_w + 10.0 } else { 0.0 };
     let bar_h = t.font * 2.0;
     let top = top0 + legend_h + t.font * 2.6; // room for the capacity / usable labels
-    let plot = Plot { left, top, right: t.w() - t.pad * 1.5, bottom: top + c.rows.len() as f64 * (bar_h + 10.0) };
+    let plot =
+        Plot { left, top, right: t.w() - t.pad * 1.5, bottom: top + c.rows.len() as f64 * (bar_h + 10.0) };
     let h = plot.bottom + t.font * 2.2 + t.pad;
     let xs = Scale::new(0.0, tmax.max(cap) * 1.06, plot.left, plot.right, false);
     let step = c.unit.step();
-    let ticks = canvas::linear_ticks(&Scale::new(0.0, xs.hi / step.powi(3), 0.0, 1.0, false), 5, |v| format_bytes_f64(v * step.powi(3), c.unit));
+    let ticks = canvas::linear_ticks(&Scale::new(0.0, xs.hi / step.powi(3), 0.0, 1.0, false), 5, |v| {
+        format_bytes_f64(v * step.powi(3), c.unit)
+    });
     let ticks: Vec<(f64, String)> = ticks.into_iter().map(|(v, s)| (v * step.powi(3), s)).collect();
     let ticks = canvas::thin_ticks(ticks, &xs, t.font, true);
 
@@ -100,7 +111,15 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         for (k, r) in c.rows.iter().enumerate() {
             let y = plot.top + 5.0 + k as f64 * (bar_h + 10.0);
             let label = canvas::fit(&r.label, t.font, label_w);
-            canvas::text(a, &label, (plot.left - 8.0, y + bar_h / 2.0), t.font, palette::TEXT, Anchor::End, false);
+            canvas::text(
+                a,
+                &label,
+                (plot.left - 8.0, y + bar_h / 2.0),
+                t.font,
+                palette::TEXT,
+                Anchor::End,
+                false,
+            );
             let mut acc = 0.0;
             for (i, &b) in parts(r).iter().enumerate() {
                 let (s, e) = (acc, acc + b as f64);
@@ -118,13 +137,31 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
                 canvas::rect(a, xs.map(acc), y, xs.map(cap), y + bar_h, palette::HEADROOM, 1.0);
             } else if cap > 0.0 && acc > cap {
                 canvas::rect(a, xs.map(cap), y, xs.map(acc), y + bar_h, palette::WARNING, 1.0);
-                let over = format!("{} {}", l.overflow.trim(), format_bytes_f64(acc - cap, c.unit)).trim().to_string();
+                let over = format!("{} {}", l.overflow.trim(), format_bytes_f64(acc - cap, c.unit))
+                    .trim()
+                    .to_string();
                 // Inside the red segment when it is wide enough, else right of the bar's end.
                 let (x_cap, x_end) = (xs.map(cap), xs.map(acc));
                 if x_end - x_cap > canvas::text_width(&over, t.small) + 10.0 {
-                    canvas::text(a, &over, (x_end - 5.0, y + bar_h / 2.0), t.small, palette::BACKGROUND, Anchor::End, true);
+                    canvas::text(
+                        a,
+                        &over,
+                        (x_end - 5.0, y + bar_h / 2.0),
+                        t.small,
+                        palette::BACKGROUND,
+                        Anchor::End,
+                        true,
+                    );
                 } else {
-                    canvas::text(a, &over, (x_cap + 4.0, y + bar_h + t.small * 0.6), t.small, palette::WARNING, Anchor::Start, true);
+                    canvas::text(
+                        a,
+                        &over,
+                        (x_cap + 4.0, y + bar_h + t.small * 0.6),
+                        t.small,
+                        palette::WARNING,
+                        Anchor::Start,
+                        true,
+                    );
                 }
             }
         }
@@ -134,11 +171,26 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
                 return;
             }
             let x = xs.map(bytes as f64);
-            canvas::line(a, &[(x, plot.top - 4.0 - row * t.font * 1.25), (x, plot.bottom)], palette::TEXT, 2, dashed);
+            canvas::line(
+                a,
+                &[(x, plot.top - 4.0 - row * t.font * 1.25), (x, plot.bottom)],
+                palette::TEXT,
+                2,
+                dashed,
+            );
             let text = format!("{} {}", label.trim(), format_bytes(bytes, c.unit)).trim().to_string();
             let w = canvas::text_width(&text, t.small);
-            let (anchor, dx) = if x + w + 6.0 < t.w() - t.pad { (Anchor::Start, 4.0) } else { (Anchor::End, -4.0) };
-            canvas::text(a, &text, (x + dx, plot.top - 4.0 - row * t.font * 1.25 + t.small * 0.2), t.small, palette::TEXT, anchor, !dashed);
+            let (anchor, dx) =
+                if x + w + 6.0 < t.w() - t.pad { (Anchor::Start, 4.0) } else { (Anchor::End, -4.0) };
+            canvas::text(
+                a,
+                &text,
+                (x + dx, plot.top - 4.0 - row * t.font * 1.25 + t.small * 0.2),
+                t.small,
+                palette::TEXT,
+                anchor,
+                !dashed,
+            );
         };
         mark(c.capacity_bytes, &l.capacity, false, 1.0);
         if c.usable_bytes > 0 && c.usable_bytes < c.capacity_bytes {
@@ -169,8 +221,22 @@ pub(crate) mod tests {
             },
             unit: ByteUnit::Gb,
             rows: vec![
-                MemoryRow { label: "TP=2".into(), weights: 70_600_000_000, kv_cache: 5_000_000_000, activations: 1_200_000_000, overhead: 2_000_000_000, ..Default::default() },
-                MemoryRow { label: "TP=1".into(), weights: 141_100_000_000, kv_cache: 10_700_000_000, activations: 1_200_000_000, overhead: 2_000_000_000, ..Default::default() },
+                MemoryRow {
+                    label: "TP=2".into(),
+                    weights: 70_600_000_000,
+                    kv_cache: 5_000_000_000,
+                    activations: 1_200_000_000,
+                    overhead: 2_000_000_000,
+                    ..Default::default()
+                },
+                MemoryRow {
+                    label: "TP=1".into(),
+                    weights: 141_100_000_000,
+                    kv_cache: 10_700_000_000,
+                    activations: 1_200_000_000,
+                    overhead: 2_000_000_000,
+                    ..Default::default()
+                },
             ],
             capacity_bytes: 80_000_000_000,
             usable_bytes: 72_000_000_000,
@@ -183,7 +249,8 @@ pub(crate) mod tests {
         let c = sample();
         let svg = memory_bar_svg(&c, 640);
         assert_valid(&svg, &c.title);
-        for l in ["权重", "KV 缓存", "激活", "开销", "显存 80 GB", "可用 72 GB", "超出 75 GB", "TP=1", "TP=2"] {
+        for l in ["权重", "KV 缓存", "激活", "开销", "显存 80 GB", "可用 72 GB", "超出 75 GB", "TP=1", "TP=2"]
+        {
             assert!(svg.contains(l), "missing {l}");
         }
         assert!(!svg.contains("梯度"), "zero components stay out of the legend");

@@ -20,7 +20,9 @@ pub mod roofline;
 pub mod scaling;
 
 pub use bound_bars::{bound_bars_svg, BoundBarsChart, BoundGroup, TermLabels};
-pub use format::{format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit};
+pub use format::{
+    format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit,
+};
 pub use kv_growth::{kv_growth_svg, KvCapacity, KvGrowthChart, KvLine};
 pub use memory_bar::{memory_bar_svg, MemoryBarChart, MemoryLabels, MemoryRow};
 pub use roofline::{roofline_svg, ExpectedRoof, RooflineChart, RooflinePoint};
@@ -32,6 +34,6 @@ pub const DESKTOP_WIDTH: u32 = 640;
 pub const PHONE_WIDTH: u32 = 360;
 
 #[cfg(test)]
-pub(crate) mod test_util;
-#[cfg(test)]
 mod samples;
+#[cfg(test)]
+pub(crate) mod test_util;

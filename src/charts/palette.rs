@@ -57,7 +57,21 @@ mod tests {
     fn constants_parse() {
         assert_eq!(rgb(COMPUTE), RGBColor(0x2F, 0x6F, 0xBA));
         assert_eq!(rgb("nonsense"), RGBColor(128, 128, 128));
-        for c in [COMPUTE, MEMORY, COMMUNICATION, OVERHEAD, WEIGHTS, KV_CACHE, ACTIVATIONS, GRADIENTS, OPTIMIZER, MEMORY_OVERHEAD, HEADROOM, WARNING, TEXT] {
+        for c in [
+            COMPUTE,
+            MEMORY,
+            COMMUNICATION,
+            OVERHEAD,
+            WEIGHTS,
+            KV_CACHE,
+            ACTIVATIONS,
+            GRADIENTS,
+            OPTIMIZER,
+            MEMORY_OVERHEAD,
+            HEADROOM,
+            WARNING,
+            TEXT,
+        ] {
             assert_eq!(c.len(), 7);
             assert_ne!(rgb(c), RGBColor(128, 128, 128), "{c}");
         }

@@ -93,7 +93,11 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
         items.push(LegendItem { label: e.label.clone(), color: palette::MUTED, swatch: Swatch::Dashed });
     }
     if !sweep.is_empty() {
-        items.push(LegendItem { label: c.sweep_label.clone(), color: palette::COMMUNICATION, swatch: Swatch::Line });
+        items.push(LegendItem {
+            label: c.sweep_label.clone(),
+            color: palette::COMMUNICATION,
+            swatch: Swatch::Line,
+        });
     }
 
     let h = (t.w() * 0.66).max(340.0);
@@ -101,7 +105,12 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let probe = Scale::new(ylo, yhi, 0.0, 1.0, true);
     let yt = canvas::log10_ticks(&probe, canvas::num);
-    let mut plot = Plot { left: canvas::y_gutter(&t, &yt), top: top0 + legend_h + 8.0, right: t.w() - t.pad * 1.5, bottom: h - t.font * 3.2 };
+    let mut plot = Plot {
+        left: canvas::y_gutter(&t, &yt),
+        top: top0 + legend_h + 8.0,
+        right: t.w() - t.pad * 1.5,
+        bottom: h - t.font * 3.2,
+    };
     plot.top = plot.top.min(plot.bottom - 80.0);
     let xs = Scale::new(xlo, xhi, plot.left, plot.right, true);
     let ys = Scale::new(ylo, yhi, plot.bottom, plot.top, true);
@@ -121,7 +130,13 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
         if let Some((_, fe, be)) = expected {
             let (ep, eb) = (peak * fe, bw * be);
             let er = (ep / eb).clamp(xlo, xhi);
-            canvas::line(a, &[at(xlo, eb * xlo), at(er, ep.min(eb * er)), at(xhi, ep.min(eb * xhi))], palette::MUTED, 2, true);
+            canvas::line(
+                a,
+                &[at(xlo, eb * xlo), at(er, ep.min(eb * er)), at(xhi, ep.min(eb * xhi))],
+                palette::MUTED,
+                2,
+                true,
+            );
         }
         // Ridge point: dashed drop line, ring, label.
         let (rx, ry) = at(r, roof(r));
@@ -130,13 +145,26 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
         // Label at the foot of the drop line, in the empty compute-bound area below the roof.
         let ridge_text = format!("{} {} FLOP/B", c.ridge_label.trim(), canvas::num(ridge)).trim().to_string();
         let right_room = plot.right - rx;
-        let anchor = if right_room > canvas::text_width(&ridge_text, t.small) + 10.0 { Anchor::Start } else { Anchor::End };
+        let anchor = if right_room > canvas::text_width(&ridge_text, t.small) + 10.0 {
+            Anchor::Start
+        } else {
+            Anchor::End
+        };
         let dx = if anchor == Anchor::Start { 6.0 } else { -6.0 };
-        canvas::text(a, &ridge_text, (rx + dx, plot.bottom - t.small * 1.1), t.small, palette::TEXT, anchor, true);
+        canvas::text(
+            a,
+            &ridge_text,
+            (rx + dx, plot.bottom - t.small * 1.1),
+            t.small,
+            palette::TEXT,
+            anchor,
+            true,
+        );
 
         // Sweep path with labels at least 36 px apart (first and last always).
         if !sweep.is_empty() {
-            let path: Vec<_> = sweep.iter().map(|p| at(p.intensity, p.flops_per_s.min(roof(p.intensity)))).collect();
+            let path: Vec<_> =
+                sweep.iter().map(|p| at(p.intensity, p.flops_per_s.min(roof(p.intensity)))).collect();
             canvas::line(a, &path, palette::COMMUNICATION, 2, false);
             let mut last_x = f64::NEG_INFINITY;
             for (i, (p, q)) in sweep.iter().zip(&path).enumerate() {
@@ -144,7 +172,15 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
                 let is_end = i + 1 == path.len();
                 let room_after = path.last().is_none_or(|l| l.0 - q.0 >= 36.0);
                 if i == 0 || is_end || (q.0 - last_x >= 36.0 && room_after) {
-                    canvas::text(a, &p.label, (q.0 + 4.0, q.1 + t.small * 1.2), t.small, palette::COMMUNICATION, Anchor::Start, false);
+                    canvas::text(
+                        a,
+                        &p.label,
+                        (q.0 + 4.0, q.1 + t.small * 1.2),
+                        t.small,
+                        palette::COMMUNICATION,
+                        Anchor::Start,
+                        false,
+                    );
                     last_x = q.0;
                 }
             }
@@ -158,10 +194,26 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
             // below it, kept inside the plot.
             let w = canvas::text_width(&p.label, t.font);
             if p.intensity < ridge && q.0 - w - 8.0 > plot.left {
-                canvas::text(a, &p.label, (q.0 - 8.0, q.1 - t.font * 0.9), t.font, palette::TEXT, Anchor::End, true);
+                canvas::text(
+                    a,
+                    &p.label,
+                    (q.0 - 8.0, q.1 - t.font * 0.9),
+                    t.font,
+                    palette::TEXT,
+                    Anchor::End,
+                    true,
+                );
             } else {
                 let x = q.0.min(plot.right - w / 2.0 - 2.0).max(plot.left + w / 2.0 + 2.0); // never clamp(): a wide label makes min > max
-                canvas::text(a, &p.label, (x, q.1 + t.font * 1.3), t.font, palette::TEXT, Anchor::Middle, true);
+                canvas::text(
+                    a,
+                    &p.label,
+                    (x, q.1 + t.font * 1.3),
+                    t.font,
+                    palette::TEXT,
+                    Anchor::Middle,
+                    true,
+                );
             }
         }
     })
@@ -183,7 +235,11 @@ pub(crate) mod tests {
             memory_roof_label: "显存带宽受限".into(),
             compute_roof_label: "算力受限".into(),
             ridge_label: "拐点".into(),
-            expected: Some(ExpectedRoof { label: "预期 (70% / 80%)".into(), flops_efficiency: 0.7, bandwidth_efficiency: 0.8 }),
+            expected: Some(ExpectedRoof {
+                label: "预期 (70% / 80%)".into(),
+                flops_efficiency: 0.7,
+                bandwidth_efficiency: 0.8,
+            }),
             points: vec![
                 RooflinePoint { label: "prefill".into(), intensity: 2000.0, flops_per_s: 0.6 * peak },
                 RooflinePoint { label: "decode".into(), intensity: 1.0, flops_per_s: 0.8 * bw },
@@ -205,7 +261,16 @@ pub(crate) mod tests {
         let c = sample();
         let svg = roofline_svg(&c, 640);
         assert_valid(&svg, "H100 SXM BF16 屋顶线");
-        for l in ["显存带宽受限", "算力受限", "算术强度 (FLOP/byte)", "可达 FLOP/s", "prefill", "decode", "拐点 295 FLOP/B", "1024"] {
+        for l in [
+            "显存带宽受限",
+            "算力受限",
+            "算术强度 (FLOP/byte)",
+            "可达 FLOP/s",
+            "prefill",
+            "decode",
+            "拐点 295 FLOP/B",
+            "1024",
+        ] {
             assert!(svg.contains(l), "missing {l}");
         }
         // Two roof parts (solid, 3 px), expected roof + ridge drop line dashed (+ legend swatch).
@@ -232,7 +297,9 @@ pub(crate) mod tests {
 
     #[test]
     fn degenerate_inputs_give_valid_svg() {
-        for (peak, bw) in [(0.0, 1.0), (1.0, 0.0), (f64::NAN, 1.0), (f64::INFINITY, 1.0), (-1.0, -1.0), (1e300, 1e-300)] {
+        for (peak, bw) in
+            [(0.0, 1.0), (1.0, 0.0), (f64::NAN, 1.0), (f64::INFINITY, 1.0), (-1.0, -1.0), (1e300, 1e-300)]
+        {
             let mut c = sample();
             c.peak_flops_per_s = peak;
             c.bandwidth_bytes_per_s = bw;
@@ -243,7 +310,11 @@ pub(crate) mod tests {
         let mut c = sample();
         c.points.push(RooflinePoint { label: "nan".into(), intensity: f64::NAN, flops_per_s: 1.0 });
         c.sweep = vec![RooflinePoint { label: "0".into(), intensity: 0.0, flops_per_s: 0.0 }];
-        c.expected = Some(ExpectedRoof { label: "e".into(), flops_efficiency: f64::INFINITY, bandwidth_efficiency: -1.0 });
+        c.expected = Some(ExpectedRoof {
+            label: "e".into(),
+            flops_efficiency: f64::INFINITY,
+            bandwidth_efficiency: -1.0,
+        });
         assert_valid(&roofline_svg(&c, 0), &c.title);
         c.peak_flops_per_s = 1e-30;
         c.bandwidth_bytes_per_s = 1e30;

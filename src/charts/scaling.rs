@@ -71,13 +71,21 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
     let xhi = f64::from(gmax.next_power_of_two());
     // Ideal: the best throughput per GPU at the smallest count, times n.
     let gmin = pts().map(|p| p.gpus).min().unwrap_or(1);
-    let per_gpu = pts().filter(|p| p.gpus == gmin).map(|p| p.throughput / f64::from(p.gpus)).fold(0.0, f64::max);
+    let per_gpu =
+        pts().filter(|p| p.gpus == gmin).map(|p| p.throughput / f64::from(p.gpus)).fold(0.0, f64::max);
     let ideal = |n: f64| per_gpu * n;
     let tmin = pts().map(|p| p.throughput).fold(f64::INFINITY, f64::min).min(ideal(1.0));
     let tmax = pts().map(|p| p.throughput).fold(0.0, f64::max).max(ideal(xhi));
     let (ylo, yhi) = canvas::decade_range(tmin, tmax, 8);
 
-    let mut items: Vec<LegendItem> = series.iter().map(|(i, s, _)| LegendItem { label: s.label.clone(), color: palette::series(*i), swatch: Swatch::Line }).collect();
+    let mut items: Vec<LegendItem> = series
+        .iter()
+        .map(|(i, s, _)| LegendItem {
+            label: s.label.clone(),
+            color: palette::series(*i),
+            swatch: Swatch::Line,
+        })
+        .collect();
     items.push(LegendItem { label: c.ideal_label.clone(), color: palette::MUTED, swatch: Swatch::Dashed });
 
     let h = (t.w() * 0.8).max(420.0);
@@ -115,9 +123,23 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
             canvas::line(a, &[(x, upper.top), (x, upper.bottom)], palette::GRID, 1, false);
         }
         let et_title = canvas::fit(&c.efficiency_label, t.font, right - left);
-        canvas::text(a, &et_title, (left + 4.0, lower.top - t.font * 0.8), t.font, palette::TEXT, Anchor::Start, false);
+        canvas::text(
+            a,
+            &et_title,
+            (left + 4.0, lower.top - t.font * 0.8),
+            t.font,
+            palette::TEXT,
+            Anchor::Start,
+            false,
+        );
 
-        canvas::line(a, &[(xs.map(1.0), ys.map(ideal(1.0))), (xs.map(xhi), ys.map(ideal(xhi)))], palette::MUTED, 2, true);
+        canvas::line(
+            a,
+            &[(xs.map(1.0), ys.map(ideal(1.0))), (xs.map(xhi), ys.map(ideal(xhi)))],
+            palette::MUTED,
+            2,
+            true,
+        );
         for (i, _, p) in &series {
             let col = palette::series(*i);
             let tp: Vec<_> = p.iter().map(|q| (xs.map(f64::from(q.gpus)), ys.map(q.throughput))).collect();
@@ -139,7 +161,15 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
             let wide = canvas::text_width(&label, t.small);
             let anchor = if x + wide + 8.0 < right { Anchor::Start } else { Anchor::End };
             let dx = if anchor == Anchor::Start { 5.0 } else { -5.0 };
-            canvas::text(a, &label, (x + dx, upper.top + t.small), t.small, palette::COMMUNICATION, anchor, true);
+            canvas::text(
+                a,
+                &label,
+                (x + dx, upper.top + t.small),
+                t.small,
+                palette::COMMUNICATION,
+                anchor,
+                true,
+            );
         }
     })
 }
@@ -186,7 +216,18 @@ pub(crate) mod tests {
         let c = sample();
         let svg = scaling_svg(&c, 640);
         assert_valid(&svg, &c.title);
-        for l in ["数据并行", "张量并行", "流水线并行", "理想 (线性)", "通信主导 (16)", "并行效率", "GPU 数", "tokens/s", "1024", "100%"] {
+        for l in [
+            "数据并行",
+            "张量并行",
+            "流水线并行",
+            "理想 (线性)",
+            "通信主导 (16)",
+            "并行效率",
+            "GPU 数",
+            "tokens/s",
+            "1024",
+            "100%",
+        ] {
             assert!(svg.contains(l), "missing {l}");
         }
         // Each series: throughput and efficiency polylines (+ legend swatch).
@@ -213,7 +254,10 @@ pub(crate) mod tests {
         c.communication_dominates_at = Some(u32::MAX);
         assert_valid(&scaling_svg(&c, 640), &c.title);
         c.series.truncate(1);
-        c.series.push(ScalingSeries { label: String::new(), points: vec![ScalingPoint { gpus: 1, throughput: 1.0, efficiency: 1.0 }] });
+        c.series.push(ScalingSeries {
+            label: String::new(),
+            points: vec![ScalingPoint { gpus: 1, throughput: 1.0, efficiency: 1.0 }],
+        });
         assert_valid(&scaling_svg(&c, 0), &c.title);
     }
 }

@@ -6,7 +6,9 @@ pub(crate) fn assert_valid(svg: &str, title: &str) {
     assert!(svg.ends_with("</svg>"));
     assert_eq!(count(svg, "<svg"), 1);
     let root = &svg[..svg.find('>').unwrap()];
-    for a in ["viewBox=\"0 0 ", "width=\"100%\"", "role=\"img\"", "aria-label=\"", "font-family=\"sans-serif\""] {
+    for a in
+        ["viewBox=\"0 0 ", "width=\"100%\"", "role=\"img\"", "aria-label=\"", "font-family=\"sans-serif\""]
+    {
         assert!(root.contains(a), "root lacks {a}: {root}");
     }
     assert!(!root.contains("height=\""), "fixed height in {root}");

@@ -111,7 +111,10 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
                 if !WIDGETS.contains(&kind) {
                     return Err(format!("unknown widget '{kind}' (known: {WIDGETS:?})"));
                 }
-                if preset.is_some_and(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')) {
+                if preset.is_some_and(|p| {
+                    p.is_empty()
+                        || !p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                }) {
                     return Err(format!("widget '{name}': a preset is lowercase letters, digits and dashes"));
                 }
                 segments.push(Segment::Widget(name));
@@ -190,7 +193,9 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
 /// Leaves links alone except that it refuses `javascript:` URLs in chapter text.
 fn open_links_safely(event: Event<'_>) -> Event<'_> {
     match event {
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) if dest_url.trim_start().to_ascii_lowercase().starts_with("javascript:") => {
+        Event::Start(Tag::Link { link_type, dest_url, title, id })
+            if dest_url.trim_start().to_ascii_lowercase().starts_with("javascript:") =>
+        {
             Event::Start(Tag::Link { link_type, dest_url: CowStr::Borrowed("#"), title, id })
         }
         other => other,
@@ -206,8 +211,14 @@ fn count_details(html: &str) -> usize {
 pub fn check_parity(zh: &RenderedPage, en: &RenderedPage) -> Result<(), String> {
     let levels = |p: &RenderedPage| p.headings.iter().map(|(l, _)| *l).collect::<Vec<_>>();
     if levels(zh) != levels(en) {
-        let first = levels(zh).iter().zip(levels(en).iter()).position(|(a, b)| a != b).unwrap_or(zh.headings.len().min(en.headings.len()));
-        let show = |p: &RenderedPage| p.headings.get(first).map(|(l, t)| format!("H{l} '{t}'")).unwrap_or_else(|| "nothing".into());
+        let first = levels(zh)
+            .iter()
+            .zip(levels(en).iter())
+            .position(|(a, b)| a != b)
+            .unwrap_or(zh.headings.len().min(en.headings.len()));
+        let show = |p: &RenderedPage| {
+            p.headings.get(first).map(|(l, t)| format!("H{l} '{t}'")).unwrap_or_else(|| "nothing".into())
+        };
         return Err(format!(
             "heading structure differs: zh has {} headings, en has {}; first difference at heading {}: zh {} vs en {}",
             zh.headings.len(),
@@ -221,7 +232,10 @@ pub fn check_parity(zh: &RenderedPage, en: &RenderedPage) -> Result<(), String> 
         return Err(format!("widget slots differ: zh {:?} vs en {:?}", zh.widgets(), en.widgets()));
     }
     if zh.exercises != en.exercises {
-        return Err(format!("exercise answers differ: zh has {} <details> blocks, en has {}", zh.exercises, en.exercises));
+        return Err(format!(
+            "exercise answers differ: zh has {} <details> blocks, en has {}",
+            zh.exercises, en.exercises
+        ));
     }
     Ok(())
 }
@@ -231,7 +245,8 @@ pub fn parse_file_name(name: &str) -> Result<(u32, String), String> {
     let stem = name.strip_suffix(".md").ok_or_else(|| format!("{name}: not a .md file"))?;
     let (number, slug) = stem.split_once('-').ok_or_else(|| format!("{name}: expected NN-slug.md"))?;
     let number: u32 = number.parse().map_err(|_| format!("{name}: '{number}' is not a chapter number"))?;
-    let slug_ok = !slug.is_empty() && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    let slug_ok =
+        !slug.is_empty() && slug.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !slug_ok {
         return Err(format!("{name}: slug '{slug}' must be lowercase letters, digits and dashes"));
     }
@@ -293,7 +308,9 @@ mod tests {
         let en = render(EN).unwrap();
         let zh_ok = render("# 标题\n\n正文\n\n## 一\n\n### 一.a\n\n## 练习\n\n<details><summary>答案</summary>\n\n42\n</details>\n").unwrap();
         check_parity(&zh_ok, &en).unwrap();
-        let zh_missing = render("# 标题\n\n## 一\n\n## 练习\n\n<details><summary>答案</summary>\n\n42\n</details>\n").unwrap();
+        let zh_missing =
+            render("# 标题\n\n## 一\n\n## 练习\n\n<details><summary>答案</summary>\n\n42\n</details>\n")
+                .unwrap();
         let err = check_parity(&zh_missing, &en).unwrap_err();
         assert!(err.contains("heading structure differs"), "{err}");
         let zh_no_answer = render("# 标题\n\n## 一\n\n### 一.a\n\n## 练习\n").unwrap();

@@ -1,15 +1,15 @@
 //! `evaluate`: Scenario in, Report out. Total: every input gives a report or a typed error.
 
 use super::error::{EngineError, ScenarioError};
+use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
 use super::model::kv_cache::{kv_cache_bytes_per_token, kv_elements_per_token_per_layer};
 use super::model::params::count_params;
 use super::model::Architecture;
-use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
-use super::report::*;
-use super::scenario::{ModelSpec, Mode, Scenario};
 use super::performance::{performance, Sized};
+use super::report::*;
+use super::scenario::{Mode, ModelSpec, Scenario};
 use super::solvers;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -19,7 +19,13 @@ pub fn resolve_model(spec: &ModelSpec) -> Result<(Cow<'static, Architecture>, Mo
     match spec {
         ModelSpec::Id(id) => {
             let entry = crate::catalog::models::find(id).ok_or_else(|| {
-                ScenarioError::new("model", format!("unknown catalog id '{id}' (known: {})", crate::catalog::models::ids().join(", ")))
+                ScenarioError::new(
+                    "model",
+                    format!(
+                        "unknown catalog id '{id}' (known: {})",
+                        crate::catalog::models::ids().join(", ")
+                    ),
+                )
             })?;
             let info = ModelInfo {
                 id: Some(entry.model.id.clone()),
@@ -59,7 +65,6 @@ fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scenario
     Ok(())
 }
 
-
 fn d(formula: &str, values: String, source: &str) -> Derivation {
     Derivation { formula: formula.to_owned(), values, source: source.to_owned() }
 }
@@ -97,17 +102,49 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         "embedding V·h + lm_head (V·h unless tied) + Σ_layers(attention + MLP/experts + norms + biases) + final norm",
         format!("{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}",
             counts.embedding, counts.lm_head, counts.attention, counts.mlp, counts.experts, counts.other + counts.positions, counts.total), hf));
-    dv.insert("params.active".into(), d("total − routed experts + top-k routed experts per token",
-        format!("{} − {} + active experts = {}", counts.total, counts.experts, counts.active), hf));
-    dv.insert("params.trainable".into(), d("training: all parameters; LoRA: Σ r·(in+out) over targeted modules; inference: 0",
-        format!("mode {:?}, rank {} → {trainable}", s.mode, s.lora_rank), "Hu et al. 2021, LoRA"));
+    dv.insert(
+        "params.active".into(),
+        d(
+            "total − routed experts + top-k routed experts per token",
+            format!("{} − {} + active experts = {}", counts.total, counts.experts, counts.active),
+            hf,
+        ),
+    );
+    dv.insert(
+        "params.trainable".into(),
+        d(
+            "training: all parameters; LoRA: Σ r·(in+out) over targeted modules; inference: 0",
+            format!("mode {:?}, rank {} → {trainable}", s.mode, s.lora_rank),
+            "Hu et al. 2021, LoRA",
+        ),
+    );
     let (kv_formula, kv_values) = match at.mla {
-        Some(m) => ("layers × (kv_lora_rank + qk_rope_head_dim) × bytes (MLA latent)".to_owned(),
-            format!("{} × ({} + {}) × {} bits/8 = {kv_per_token}", a.layers, m.kv_lora_rank, m.qk_rope_head_dim, x.kv.bits_label(x.group))),
-        None => ("layers × kv_heads × (head_dim_k + head_dim_v) × bytes".to_owned(),
-            format!("{} × {} × ({} + {}) × {} bits/8 = {kv_per_token}", a.layers, at.kv_heads, at.head_dim, at.v_head_dim, x.kv.bits_label(x.group))),
+        Some(m) => (
+            "layers × (kv_lora_rank + qk_rope_head_dim) × bytes (MLA latent)".to_owned(),
+            format!(
+                "{} × ({} + {}) × {} bits/8 = {kv_per_token}",
+                a.layers,
+                m.kv_lora_rank,
+                m.qk_rope_head_dim,
+                x.kv.bits_label(x.group)
+            ),
+        ),
+        None => (
+            "layers × kv_heads × (head_dim_k + head_dim_v) × bytes".to_owned(),
+            format!(
+                "{} × {} × ({} + {}) × {} bits/8 = {kv_per_token}",
+                a.layers,
+                at.kv_heads,
+                at.head_dim,
+                at.v_head_dim,
+                x.kv.bits_label(x.group)
+            ),
+        ),
     };
-    dv.insert("kv_cache_bytes_per_token".into(), d(&kv_formula, kv_values, "Kwon et al. 2023 (PagedAttention) §3; DeepSeek-V2 paper §2.1 for MLA"));
+    dv.insert(
+        "kv_cache_bytes_per_token".into(),
+        d(&kv_formula, kv_values, "Kwon et al. 2023 (PagedAttention) §3; DeepSeek-V2 paper §2.1 for MLA"),
+    );
     dv.insert("memory_per_gpu_bytes.weights".into(), d(
         "Σ layer matrices / tp × weight bits + (embedding, head, norms, biases) × 16-bit when quantised; ZeRO-3 / dp",
         format!("stage {} of {}, tp {}, {} ({} bits) → {}", mem.stage, x.pp, x.tp, x.weight.name(), x.weight.bits_label(x.group), mem.weights),
@@ -121,25 +158,90 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         else { "min(chunk, context·batch) × (2h + QKV/tp + MLP intermediates/tp) × bytes + batch × V/tp × 4 (fp32 logits)" },
         format!("context {}, batch {}, recompute {:?}, flash {}, sp {} → {}", x.context, x.batch, x.recompute, x.flash_attention, x.sequence_parallel, mem.activations),
         "Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"));
-    dv.insert("memory_per_gpu_bytes.gradients".into(), d("trainable params on this GPU × gradient bytes; ZeRO ≥ 2: / dp",
-        format!("zero stage {}, dp {} → {}", x.zero_stage, x.dp, mem.gradients), "Rajbhandari et al. 2020 (ZeRO)"));
-    dv.insert("memory_per_gpu_bytes.optimizer".into(), d("trainable params × (moments + fp32 master); ZeRO ≥ 1: / dp",
-        format!("{:?}: {} bytes/param (full training), zero stage {}, dp {} → {}", x.optimizer, optimizer_bytes_per_param(x.optimizer, x.weight), x.zero_stage, x.dp, mem.optimizer),
-        "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Dettmers et al. 2022 (8-bit optimizers)"));
-    dv.insert("memory_per_gpu_bytes.overhead".into(), d("CUDA context + NCCL/cuBLAS workspaces + allocator reserve (assumed)",
-        format!("{}", mem.overhead), "stated assumption; vLLM reports 0.05-0.12 GiB non-torch memory plus the CUDA context"));
-    dv.insert("memory_per_gpu_bytes.total".into(), d("weights + kv_cache + activations + gradients + optimizer + overhead",
-        format!("{} + {} + {} + {} + {} + {} = {}", mem.weights, mem.kv_cache, mem.activations, mem.gradients, mem.optimizer, mem.overhead, mem.total), "sum"));
-    dv.insert("gpu_memory_bytes".into(), d("GPU catalog memory (or gpu_memory_bytes override)", format!("{} → {gpu_memory_bytes}", gpu.id), "catalog/data/gpus.json"));
-    dv.insert("usable_gpu_memory_bytes".into(), d("gpu_memory × (1 − safety_margin)", format!("{gpu_memory_bytes} × (1 − {}) = {usable}", s.safety_margin), "stated assumption"));
-    dv.insert("fits".into(), d("total ≤ usable", format!("{} ≤ {usable} → {fits}", mem.total, ), "definition"));
-    dv.insert("layout.data_parallel".into(), d("gpus / (tp × pp)", format!("{} / ({} × {}) = {}", s.gpus, x.tp, x.pp, x.dp), "definition"));
+    dv.insert(
+        "memory_per_gpu_bytes.gradients".into(),
+        d(
+            "trainable params on this GPU × gradient bytes; ZeRO ≥ 2: / dp",
+            format!("zero stage {}, dp {} → {}", x.zero_stage, x.dp, mem.gradients),
+            "Rajbhandari et al. 2020 (ZeRO)",
+        ),
+    );
+    dv.insert(
+        "memory_per_gpu_bytes.optimizer".into(),
+        d(
+            "trainable params × (moments + fp32 master); ZeRO ≥ 1: / dp",
+            format!(
+                "{:?}: {} bytes/param (full training), zero stage {}, dp {} → {}",
+                x.optimizer,
+                optimizer_bytes_per_param(x.optimizer, x.weight),
+                x.zero_stage,
+                x.dp,
+                mem.optimizer
+            ),
+            "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Dettmers et al. 2022 (8-bit optimizers)",
+        ),
+    );
+    dv.insert(
+        "memory_per_gpu_bytes.overhead".into(),
+        d(
+            "CUDA context + NCCL/cuBLAS workspaces + allocator reserve (assumed)",
+            format!("{}", mem.overhead),
+            "stated assumption; vLLM reports 0.05-0.12 GiB non-torch memory plus the CUDA context",
+        ),
+    );
+    dv.insert(
+        "memory_per_gpu_bytes.total".into(),
+        d(
+            "weights + kv_cache + activations + gradients + optimizer + overhead",
+            format!(
+                "{} + {} + {} + {} + {} + {} = {}",
+                mem.weights,
+                mem.kv_cache,
+                mem.activations,
+                mem.gradients,
+                mem.optimizer,
+                mem.overhead,
+                mem.total
+            ),
+            "sum",
+        ),
+    );
+    dv.insert(
+        "gpu_memory_bytes".into(),
+        d(
+            "GPU catalog memory (or gpu_memory_bytes override)",
+            format!("{} → {gpu_memory_bytes}", gpu.id),
+            "catalog/data/gpus.json",
+        ),
+    );
+    dv.insert(
+        "usable_gpu_memory_bytes".into(),
+        d(
+            "gpu_memory × (1 − safety_margin)",
+            format!("{gpu_memory_bytes} × (1 − {}) = {usable}", s.safety_margin),
+            "stated assumption",
+        ),
+    );
+    dv.insert(
+        "fits".into(),
+        d("total ≤ usable", format!("{} ≤ {usable} → {fits}", mem.total,), "definition"),
+    );
+    dv.insert(
+        "layout.data_parallel".into(),
+        d("gpus / (tp × pp)", format!("{} / ({} × {}) = {}", s.gpus, x.tp, x.pp, x.dp), "definition"),
+    );
     let or_none = |v: Option<u64>| v.map_or_else(|| "none fits".to_owned(), |n| n.to_string());
     let model_limit = a.max_position_embeddings.map_or_else(|| "not stated".to_owned(), |m| m.to_string());
     dv.insert("solvers.max_context_tokens".into(), d("largest context ≤ min(10M, max_position_embeddings) with total ≤ usable (binary search, memory is monotone in context)",
         format!("batch {}, usable {usable}, model limit {model_limit} → {}", s.batch, or_none(solvers.max_context_tokens)), "this engine"));
-    dv.insert("solvers.max_batch".into(), d("largest batch with total ≤ usable (binary search)",
-        format!("context {}, usable {usable} → {}", s.context_tokens, or_none(solvers.max_batch)), "this engine"));
+    dv.insert(
+        "solvers.max_batch".into(),
+        d(
+            "largest batch with total ≤ usable (binary search)",
+            format!("context {}, usable {usable} → {}", s.context_tokens, or_none(solvers.max_batch)),
+            "this engine",
+        ),
+    );
     dv.insert("solvers.min_gpus".into(), d("fewest GPUs with total ≤ usable: tp ≤ 8 dividing heads, then pp; ZeRO data parallel when training",
         solvers.min_gpus.as_ref().map_or_else(
             || "none up to 65536 GPUs".to_owned(),
@@ -147,7 +249,10 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         ), "this engine"));
 
     let mut assumptions = vec![
-        format!("runtime overhead {} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)", s.runtime_overhead_bytes),
+        format!(
+            "runtime overhead {} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)",
+            s.runtime_overhead_bytes
+        ),
         format!("safety margin {} of GPU memory kept free", s.safety_margin),
     ];
     if let Some(limit) = a.max_position_embeddings.filter(|m| *m > 0 && s.context_tokens > *m) {
@@ -157,15 +262,24 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         ));
     }
     if x.weight.is_quantised() {
-        assumptions.push("embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into());
+        assumptions.push(
+            "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints"
+                .into(),
+        );
     }
     if !x.trains() {
-        assumptions.push(format!("paged KV cache in blocks of {} tokens; prefill chunk of {} tokens", s.kv_block_tokens, s.prefill_chunk_tokens));
+        assumptions.push(format!(
+            "paged KV cache in blocks of {} tokens; prefill chunk of {} tokens",
+            s.kv_block_tokens, s.prefill_chunk_tokens
+        ));
     } else {
-        assumptions.push("no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into());
+        assumptions
+            .push("no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into());
     }
     if matches!(s.mode, Mode::Lora | Mode::Qlora) {
-        assumptions.push("adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into());
+        assumptions.push(
+            "adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into(),
+        );
     }
 
     let sized = Sized { scenario: s, arch: a, counts: &counts, inputs: &x, gpu: &gpu, trainable };
@@ -198,7 +312,13 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         gpu_memory_bytes,
         usable_gpu_memory_bytes: to_u64(usable),
         fits,
-        layout: Layout { gpus: s.gpus, tensor_parallel: x.tp, pipeline_parallel: x.pp, data_parallel: x.dp, heaviest_stage: mem.stage },
+        layout: Layout {
+            gpus: s.gpus,
+            tensor_parallel: x.tp,
+            pipeline_parallel: x.pp,
+            data_parallel: x.dp,
+            heaviest_stage: mem.stage,
+        },
         solvers,
         assumptions,
         derivations: dv,

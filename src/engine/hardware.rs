@@ -57,7 +57,10 @@ impl GpuSpec {
         match self {
             GpuSpec::Id(id) => crate::catalog::gpus::find(id).map(Cow::Borrowed).ok_or_else(|| {
                 let ids: Vec<&str> = crate::catalog::gpus::all().iter().map(|g| g.id.as_str()).collect();
-                ScenarioError::new("gpu", format!("unknown GPU '{id}' (known: {}, or an inline object)", ids.join(", ")))
+                ScenarioError::new(
+                    "gpu",
+                    format!("unknown GPU '{id}' (known: {}, or an inline object)", ids.join(", ")),
+                )
             }),
             GpuSpec::Custom(g) => match g.validate().into_iter().next() {
                 Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.problem)),
@@ -153,7 +156,9 @@ impl EfficiencyOverrides {
 /// A [`PerfError`] as a scenario error under `prefix` (e.g. `efficiency.tensor_flops`).
 pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
     let field = match &e {
-        PerfError::NotPositive { field, .. } | PerfError::Negative { field, .. } | PerfError::OutOfRange { field, .. } => {
+        PerfError::NotPositive { field, .. }
+        | PerfError::Negative { field, .. }
+        | PerfError::OutOfRange { field, .. } => {
             format!("{prefix}.{field}")
         }
         PerfError::Overflow { .. } => prefix.to_owned(),
@@ -211,7 +216,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.resolve().unwrap().memory_bytes, 48_000_000_000);
-        let bad: GpuSpec = serde_json::from_str(r#"{"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#).unwrap();
+        let bad: GpuSpec = serde_json::from_str(
+            r#"{"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#,
+        )
+        .unwrap();
         assert_eq!(bad.resolve().unwrap_err().field, "gpu.memory_bytes");
         assert!(serde_json::from_str::<GpuSpec>("3").is_err());
         assert_eq!(GpuSpec::Id("nope".into()).resolve().unwrap_err().field, "gpu");

@@ -23,7 +23,9 @@ use super::perf::collectives::Topology;
 use super::perf::efficiency::{default_sources, Efficiency};
 use super::perf::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::perf::roofline::{attainable_flops, BoundTime, Term};
-use super::perf::scaling::{communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup};
+use super::perf::scaling::{
+    communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup,
+};
 use super::perf::serving::serving_estimate;
 use super::perf::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
 use super::perf::PerfError;
@@ -109,7 +111,12 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
 
 /// Largest of the four expected terms and its ratio to the next.
 fn dominant(t: &BoundTime) -> (Term, Option<f64>) {
-    let mut v = [(t.compute_s, Term::Compute), (t.memory_s, Term::Memory), (t.communication_s, Term::Communication), (t.overhead_s, Term::Overhead)];
+    let mut v = [
+        (t.compute_s, Term::Compute),
+        (t.memory_s, Term::Memory),
+        (t.communication_s, Term::Communication),
+        (t.overhead_s, Term::Overhead),
+    ];
     v.sort_by(|a, b| b.0.total_cmp(&a.0));
     (v[0].1, (v[1].0 > 0.0).then(|| v[0].0 / v[1].0).filter(|r| r.is_finite()))
 }
@@ -153,18 +160,33 @@ fn u32_of(v: u64) -> u32 {
 }
 
 /// Fills the time half of the report and adds its derivations and assumptions.
-pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions: &mut Vec<String>) -> Result<Performance, ScenarioError> {
+pub fn performance(
+    z: &Sized,
+    dv: &mut BTreeMap<String, Derivation>,
+    assumptions: &mut Vec<String>,
+) -> Result<Performance, ScenarioError> {
     let (s, a, x, gpu) = (z.scenario, z.arch, z.inputs, z.gpu);
     let (eff, overridden) = s.efficiency.resolve()?;
-    let path = gpu.compute_path(s.resolved_compute_dtype()).ok_or_else(|| ScenarioError::new("gpu.peak_flops", "has no usable peak"))?;
+    let path = gpu
+        .compute_path(s.resolved_compute_dtype())
+        .ok_or_else(|| ScenarioError::new("gpu.peak_flops", "has no usable peak"))?;
     let label = path_label(&path);
-    let hw = Hardware { peak_flops_per_s: path.peak_flops_per_s, memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s };
+    let hw = Hardware {
+        peak_flops_per_s: path.peak_flops_per_s,
+        memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
+    };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
     let topo: Topology = kind.topology(gpu, u32_of(s.gpus_per_node));
     let (prompt, output) = s.resolved_prompt_output();
     let m = s.resolved_micro_batches();
     let dp = x.dp.max(1);
-    let par = Parallelism { tensor: u32_of(x.tp), pipeline: u32_of(x.pp), data: u32_of(dp), expert: u32_of(s.expert_parallel), micro_batches: 1 };
+    let par = Parallelism {
+        tensor: u32_of(x.tp),
+        pipeline: u32_of(x.pp),
+        data: u32_of(dp),
+        expert: u32_of(s.expert_parallel),
+        micro_batches: 1,
+    };
     let batch = x.batch as f64;
     let decode_ctx = prompt as f64 + output as f64 / 2.0;
 
@@ -188,14 +210,31 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
     let (grad, opt) = train_states(z.trainable, if x.full_training() { x.weight } else { Dtype::Fp32 });
     let train_shape = model_shape(a, z.counts, x, s.context_tokens);
     let training = if x.trains() {
-        let mut w = training_step_work(&train_shape, batch * m as f64, s.context_tokens as f64, full_recompute, grad, opt).map_err(pe)?;
+        let mut w = training_step_work(
+            &train_shape,
+            batch * m as f64,
+            s.context_tokens as f64,
+            full_recompute,
+            grad,
+            opt,
+        )
+        .map_err(pe)?;
         if lora {
             // No weight gradients for the frozen base: one backward pass of two (or three of four).
             let passes = if full_recompute { 4.0 } else { 3.0 };
             w.flops *= (passes - 1.0) / passes;
         }
         let tpar = Parallelism { micro_batches: u32_of(m), ..par };
-        let t = phase_timing(&w, &train_shape, Phase::Training { gradient_bytes: grad, full_recompute }, &hw, &tpar, &topo, &eff).map_err(pe)?;
+        let t = phase_timing(
+            &w,
+            &train_shape,
+            Phase::Training { gradient_bytes: grad, full_recompute },
+            &hw,
+            &tpar,
+            &topo,
+            &eff,
+        )
+        .map_err(pe)?;
         Some((w, phase_report(&w, &t, &label)))
     } else {
         None
@@ -205,12 +244,21 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
     let ridge = dec_t.ridge_point;
     let mut points = Vec::new();
     let gpu_share = (x.tp * x.pp) as f64;
-    for (name, p) in [("prefill", Some(&prefill)), ("decode", Some(&decode)), ("training", training.as_ref().map(|t| &t.1))] {
+    for (name, p) in [
+        ("prefill", Some(&prefill)),
+        ("decode", Some(&decode)),
+        ("training", training.as_ref().map(|t| &t.1)),
+    ] {
         if let Some(p) = p {
             points.push(RooflinePoint {
                 phase: name.into(),
                 arithmetic_intensity: p.arithmetic_intensity,
-                attainable_flops_per_s: attainable_flops(p.arithmetic_intensity, hw.peak_flops_per_s, hw.memory_bandwidth_bytes_per_s).unwrap_or(0.0),
+                attainable_flops_per_s: attainable_flops(
+                    p.arithmetic_intensity,
+                    hw.peak_flops_per_s,
+                    hw.memory_bandwidth_bytes_per_s,
+                )
+                .unwrap_or(0.0),
                 expected_flops_per_s: ratio(p.flops / gpu_share, p.time_s),
             });
         }
@@ -232,10 +280,18 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
     // Scaling curves: a training step (full training states when the scenario is inference).
     let m_s = m.clamp(8, 1 << 20) as u32;
     let (s_grad, s_opt) = if x.trains() { (grad, opt) } else { train_states(z.counts.total, Dtype::Bf16) };
-    let setup = TrainingSetup { sequences: batch * f64::from(m_s), seq_len: s.context_tokens as f64, micro_batches: m_s, full_recompute, gradient_bytes: s_grad, optimizer_state_bytes: s_opt };
+    let setup = TrainingSetup {
+        sequences: batch * f64::from(m_s),
+        seq_len: s.context_tokens as f64,
+        micro_batches: m_s,
+        full_recompute,
+        gradient_bytes: s_grad,
+        optimizer_state_bytes: s_opt,
+    };
     let counts_1024 = default_gpu_counts();
     let curve = |st| scaling_curve(st, &train_shape, &setup, &hw, &topo, &eff, &counts_1024).map_err(pe);
-    let (data, tensor, pipeline) = (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
+    let (data, tensor, pipeline) =
+        (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
     let scaling = ScalingCurves {
         phase: "training_step".into(),
         sequences: setup.sequences,
@@ -259,7 +315,9 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
         None => default_price_per_gpu_hour(&gpu.id).map_or((None, None), |(p, src)| (Some(p), Some(src))),
     };
     let deployment_price = price.map(|p| p * s.gpus as f64);
-    let sv = serving_estimate(prefill.time_s, decode.time_s, concurrency as f64, output as f64, deployment_price).map_err(pe)?;
+    let sv =
+        serving_estimate(prefill.time_s, decode.time_s, concurrency as f64, output as f64, deployment_price)
+            .map_err(pe)?;
     let generation_s = prefill.time_s + output as f64 * decode.time_s;
     let generation_s_bound = prefill.time_s_bound + output as f64 * decode.time_s_bound;
     let out_total = concurrency as f64 * output as f64;
@@ -294,13 +352,23 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
     };
     let efficiency = efficiency_factors(&eff, &overridden);
 
-    let ctx = Ctx { s, gpu, hw: &hw, label: &label, eff: &eff, topo: &topo, kind, prompt, output, decode_ctx, dp };
+    let ctx =
+        Ctx { s, gpu, hw: &hw, label: &label, eff: &eff, topo: &topo, kind, prompt, output, decode_ctx, dp };
     derivations(&ctx, &prefill, &decode, training.as_ref().map(|t| &t.1), &time, &throughput, dv);
     if let Some(p) = price {
-        dv.insert("serving.cost_per_million_tokens".into(), d(
-            "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
-            format!("{p:.4} × {} / ({:.1} × 3600) × 1e6 = {:.4} USD", s.gpus, sv.aggregate_tokens_per_s, sv.cost_per_million_tokens.unwrap_or(0.0)),
-            price_source.as_deref().unwrap_or("scenario")));
+        dv.insert(
+            "serving.cost_per_million_tokens".into(),
+            d(
+                "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
+                format!(
+                    "{p:.4} × {} / ({:.1} × 3600) × 1e6 = {:.4} USD",
+                    s.gpus,
+                    sv.aggregate_tokens_per_s,
+                    sv.cost_per_million_tokens.unwrap_or(0.0)
+                ),
+                price_source.as_deref().unwrap_or("scenario"),
+            ),
+        );
     }
     assumptions.push(format!(
         "time: expected = efficiency factors ({} of peak bandwidth, {} of peak FLOP/s, {} µs per kernel × {} kernels per layer); bound = peak figures, no overheads, communication overlapped",
@@ -328,7 +396,14 @@ pub fn performance(z: &Sized, dv: &mut BTreeMap<String, Derivation>, assumptions
             inter_node_bytes_per_s_per_direction: topo.inter_node.map(|l| l.bytes_per_s_per_direction),
             inter_node_latency_s: topo.inter_node.map(|l| l.latency_s),
         },
-        workload: Workload { prompt_tokens: prompt, output_tokens: output, decode_context_tokens: decode_ctx, concurrency, micro_batches: m, expert_parallel: s.expert_parallel },
+        workload: Workload {
+            prompt_tokens: prompt,
+            output_tokens: output,
+            decode_context_tokens: decode_ctx,
+            concurrency,
+            micro_batches: m,
+            expert_parallel: s.expert_parallel,
+        },
         time,
         throughput,
         bound,
@@ -395,55 +470,273 @@ struct Ctx<'a> {
     dp: u64,
 }
 
-fn derivations(c: &Ctx, pre: &PhaseReport, dec: &PhaseReport, train: Option<&PhaseReport>, time: &Times, tp: &Throughput, dv: &mut BTreeMap<String, Derivation>) {
+fn derivations(
+    c: &Ctx,
+    pre: &PhaseReport,
+    dec: &PhaseReport,
+    train: Option<&PhaseReport>,
+    time: &Times,
+    tp: &Throughput,
+    dv: &mut BTreeMap<String, Derivation>,
+) {
     let (s, hw, e) = (c.s, c.hw, c.eff);
     let art = "the article's bound T = max(W/F, Q/B, C/N) + T_overhead; Williams et al. 2009 (roofline)";
     let par = format!("tp {} × pp {} GPUs per replica", s.tensor_parallel, s.pipeline_parallel);
-    dv.insert("hardware.compute_path".into(), d("Tensor Core path of compute_dtype (fallback: fp32 vector)",
-        format!("{} on {}: {} → {:.4e} FLOP/s dense", s.resolved_compute_dtype().label(), c.gpu.id, c.label, hw.peak_flops_per_s), &c.gpu.source));
-    dv.insert("hardware.topology".into(), d("intra-node link per GPU per direction; beyond gpus_per_node, the NIC share per GPU",
-        format!("{}: {} GPUs per node, {:.4e} B/s intra, {:?} B/s inter", c.kind.name(), c.topo.gpus_per_node, c.topo.intra_node.bytes_per_s_per_direction,
-            c.topo.inter_node.map(|l| l.bytes_per_s_per_direction)), "catalog/interconnects.rs"));
-    dv.insert("roofline.ridge_point".into(), d("I* = F / B (FLOP per byte)",
-        format!("{:.4e} / {:.4e} = {:.1}", hw.peak_flops_per_s, hw.memory_bandwidth_bytes_per_s, dec.ridge_point), "Williams et al. 2009"));
+    dv.insert(
+        "hardware.compute_path".into(),
+        d(
+            "Tensor Core path of compute_dtype (fallback: fp32 vector)",
+            format!(
+                "{} on {}: {} → {:.4e} FLOP/s dense",
+                s.resolved_compute_dtype().label(),
+                c.gpu.id,
+                c.label,
+                hw.peak_flops_per_s
+            ),
+            &c.gpu.source,
+        ),
+    );
+    dv.insert(
+        "hardware.topology".into(),
+        d(
+            "intra-node link per GPU per direction; beyond gpus_per_node, the NIC share per GPU",
+            format!(
+                "{}: {} GPUs per node, {:.4e} B/s intra, {:?} B/s inter",
+                c.kind.name(),
+                c.topo.gpus_per_node,
+                c.topo.intra_node.bytes_per_s_per_direction,
+                c.topo.inter_node.map(|l| l.bytes_per_s_per_direction)
+            ),
+            "catalog/interconnects.rs",
+        ),
+    );
+    dv.insert(
+        "roofline.ridge_point".into(),
+        d(
+            "I* = F / B (FLOP per byte)",
+            format!(
+                "{:.4e} / {:.4e} = {:.1}",
+                hw.peak_flops_per_s, hw.memory_bandwidth_bytes_per_s, dec.ridge_point
+            ),
+            "Williams et al. 2009",
+        ),
+    );
     let mut phase = |name: &str, p: &PhaseReport, flops_formula: &str, bytes_formula: &str| {
-        dv.insert(format!("phases.{name}.flops"), d(flops_formula, format!("{:.4e} FLOP", p.flops), "Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1"));
-        dv.insert(format!("phases.{name}.bytes"), d(bytes_formula, format!("{:.4e} bytes (expected {:.4e})", p.bytes, p.expected_bytes), "this engine (weights from the sizing engine)"));
-        dv.insert(format!("phases.{name}.arithmetic_intensity"), d("I = W / Q",
-            format!("{:.4e} / {:.4e} = {:.2} FLOP/byte vs ridge {:.1}: {}", p.flops, p.bytes, p.arithmetic_intensity, p.ridge_point,
-                if p.arithmetic_intensity >= p.ridge_point { "compute-bound" } else { "memory-bound" }), "Williams et al. 2009"));
-        dv.insert(format!("phases.{name}.time_s_bound"), d("max(W/F, Q/B, C_floor) per GPU, peak figures, no overhead",
-            format!("{par}: max({}, {}, {}) = {}", secs(p.bound.compute_s), secs(p.bound.memory_s), secs(p.bound.communication_s), secs(p.time_s_bound)), art));
-        dv.insert(format!("phases.{name}.time_s"), d("max(W/F_eff, Q/B_eff) + C_exposed + T_launch (× (m+p−1) pipeline slots)",
-            format!("max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {:?}{}", secs(p.expected.compute_s), secs(p.expected.memory_s),
-                secs(p.expected.communication_s), secs(p.expected.overhead_s), secs(p.time_s), e.tensor_flops, e.memory_bandwidth, p.dominant,
-                p.dominance_ratio.map_or(String::new(), |r| format!(" by {r:.1}×"))), art));
+        dv.insert(
+            format!("phases.{name}.flops"),
+            d(
+                flops_formula,
+                format!("{:.4e} FLOP", p.flops),
+                "Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1",
+            ),
+        );
+        dv.insert(
+            format!("phases.{name}.bytes"),
+            d(
+                bytes_formula,
+                format!("{:.4e} bytes (expected {:.4e})", p.bytes, p.expected_bytes),
+                "this engine (weights from the sizing engine)",
+            ),
+        );
+        dv.insert(
+            format!("phases.{name}.arithmetic_intensity"),
+            d(
+                "I = W / Q",
+                format!(
+                    "{:.4e} / {:.4e} = {:.2} FLOP/byte vs ridge {:.1}: {}",
+                    p.flops,
+                    p.bytes,
+                    p.arithmetic_intensity,
+                    p.ridge_point,
+                    if p.arithmetic_intensity >= p.ridge_point { "compute-bound" } else { "memory-bound" }
+                ),
+                "Williams et al. 2009",
+            ),
+        );
+        dv.insert(
+            format!("phases.{name}.time_s_bound"),
+            d(
+                "max(W/F, Q/B, C_floor) per GPU, peak figures, no overhead",
+                format!(
+                    "{par}: max({}, {}, {}) = {}",
+                    secs(p.bound.compute_s),
+                    secs(p.bound.memory_s),
+                    secs(p.bound.communication_s),
+                    secs(p.time_s_bound)
+                ),
+                art,
+            ),
+        );
+        dv.insert(
+            format!("phases.{name}.time_s"),
+            d(
+                "max(W/F_eff, Q/B_eff) + C_exposed + T_launch (× (m+p−1) pipeline slots)",
+                format!(
+                    "max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {:?}{}",
+                    secs(p.expected.compute_s),
+                    secs(p.expected.memory_s),
+                    secs(p.expected.communication_s),
+                    secs(p.expected.overhead_s),
+                    secs(p.time_s),
+                    e.tensor_flops,
+                    e.memory_bandwidth,
+                    p.dominant,
+                    p.dominance_ratio.map_or(String::new(), |r| format!(" by {r:.1}×"))
+                ),
+                art,
+            ),
+        );
     };
-    phase("prefill", pre, "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2 (causal)", "weights read once + KV written");
-    phase("decode", dec, "2·P·batch + 4·L·d_attn·context·batch", "weights read once (input embedding gathered) + batch·(context+1)·KV bytes per token");
+    phase(
+        "prefill",
+        pre,
+        "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2 (causal)",
+        "weights read once + KV written",
+    );
+    phase(
+        "decode",
+        dec,
+        "2·P·batch + 4·L·d_attn·context·batch",
+        "weights read once (input embedding gathered) + batch·(context+1)·KV bytes per token",
+    );
     if let Some(t) = train {
-        phase("training", t, "6·P·tokens (8·P with full recompute; 4·P for LoRA) + attention", "2·weights + gradients + 2·optimizer states");
+        phase(
+            "training",
+            t,
+            "6·P·tokens (8·P with full recompute; 4·P for LoRA) + attention",
+            "2·weights + gradients + 2·optimizer states",
+        );
     }
-    dv.insert("time.prefill_s".into(), d("expected prefill of batch × prompt tokens", format!("{} × {} tokens → {} (bound {})", s.batch, c.prompt, secs(time.prefill_s), secs(time.prefill_s_bound)), art));
-    dv.insert("time.decode_step_s".into(), d("expected decode step at context prompt + output/2",
-        format!("batch {} at {} cached tokens → {} (bound {})", s.batch, c.decode_ctx, secs(time.decode_step_s), secs(time.decode_step_s_bound)), art));
-    dv.insert("time.time_to_first_token_s".into(), d("prefill_s (no queueing)", secs(time.time_to_first_token_s), "vLLM benchmark definitions"));
-    dv.insert("time.time_per_output_token_s".into(), d("decode_step_s", secs(time.time_per_output_token_s), "vLLM benchmark definitions"));
-    dv.insert("time.generation_s".into(), d("prefill_s + output_tokens × decode_step_s",
-        format!("{} + {} × {} = {}", secs(time.prefill_s), c.output, secs(time.decode_step_s), secs(time.generation_s)), "definition"));
-    dv.insert("throughput.decode_tokens_per_s".into(), d("batch × data_parallel / decode_step_s",
-        format!("{} × {} / {} = {:.1}", s.batch, c.dp, secs(time.decode_step_s), tp.decode_tokens_per_s), "definition"));
-    dv.insert("throughput.decode_tokens_per_s_bound".into(), d("batch × data_parallel / decode_step_s_bound",
-        format!("{} × {} / {} = {:.1}", s.batch, c.dp, secs(time.decode_step_s_bound), tp.decode_tokens_per_s_bound), "definition"));
-    dv.insert("throughput.prefill_tokens_per_s".into(), d("batch × prompt × data_parallel / prefill_s", format!("{:.1}", tp.prefill_tokens_per_s), "definition"));
-    dv.insert("throughput.per_user_tokens_per_s".into(), d("1 / decode_step_s", format!("1 / {} = {:.2}", secs(time.decode_step_s), tp.per_user_tokens_per_s), "definition"));
-    dv.insert("throughput.generation_tokens_per_s".into(), d("batch × data_parallel × output / generation_s",
-        format!("{} × {} × {} / {} = {:.1}", s.batch, c.dp, c.output, secs(time.generation_s), tp.generation_tokens_per_s), "definition (static batching, as gptSessionBenchmark)"));
+    dv.insert(
+        "time.prefill_s".into(),
+        d(
+            "expected prefill of batch × prompt tokens",
+            format!(
+                "{} × {} tokens → {} (bound {})",
+                s.batch,
+                c.prompt,
+                secs(time.prefill_s),
+                secs(time.prefill_s_bound)
+            ),
+            art,
+        ),
+    );
+    dv.insert(
+        "time.decode_step_s".into(),
+        d(
+            "expected decode step at context prompt + output/2",
+            format!(
+                "batch {} at {} cached tokens → {} (bound {})",
+                s.batch,
+                c.decode_ctx,
+                secs(time.decode_step_s),
+                secs(time.decode_step_s_bound)
+            ),
+            art,
+        ),
+    );
+    dv.insert(
+        "time.time_to_first_token_s".into(),
+        d("prefill_s (no queueing)", secs(time.time_to_first_token_s), "vLLM benchmark definitions"),
+    );
+    dv.insert(
+        "time.time_per_output_token_s".into(),
+        d("decode_step_s", secs(time.time_per_output_token_s), "vLLM benchmark definitions"),
+    );
+    dv.insert(
+        "time.generation_s".into(),
+        d(
+            "prefill_s + output_tokens × decode_step_s",
+            format!(
+                "{} + {} × {} = {}",
+                secs(time.prefill_s),
+                c.output,
+                secs(time.decode_step_s),
+                secs(time.generation_s)
+            ),
+            "definition",
+        ),
+    );
+    dv.insert(
+        "throughput.decode_tokens_per_s".into(),
+        d(
+            "batch × data_parallel / decode_step_s",
+            format!("{} × {} / {} = {:.1}", s.batch, c.dp, secs(time.decode_step_s), tp.decode_tokens_per_s),
+            "definition",
+        ),
+    );
+    dv.insert(
+        "throughput.decode_tokens_per_s_bound".into(),
+        d(
+            "batch × data_parallel / decode_step_s_bound",
+            format!(
+                "{} × {} / {} = {:.1}",
+                s.batch,
+                c.dp,
+                secs(time.decode_step_s_bound),
+                tp.decode_tokens_per_s_bound
+            ),
+            "definition",
+        ),
+    );
+    dv.insert(
+        "throughput.prefill_tokens_per_s".into(),
+        d(
+            "batch × prompt × data_parallel / prefill_s",
+            format!("{:.1}", tp.prefill_tokens_per_s),
+            "definition",
+        ),
+    );
+    dv.insert(
+        "throughput.per_user_tokens_per_s".into(),
+        d(
+            "1 / decode_step_s",
+            format!("1 / {} = {:.2}", secs(time.decode_step_s), tp.per_user_tokens_per_s),
+            "definition",
+        ),
+    );
+    dv.insert(
+        "throughput.generation_tokens_per_s".into(),
+        d(
+            "batch × data_parallel × output / generation_s",
+            format!(
+                "{} × {} × {} / {} = {:.1}",
+                s.batch,
+                c.dp,
+                c.output,
+                secs(time.generation_s),
+                tp.generation_tokens_per_s
+            ),
+            "definition (static batching, as gptSessionBenchmark)",
+        ),
+    );
     if let (Some(step), Some(tps)) = (time.step_s, tp.tokens_per_s) {
-        dv.insert("time.step_s".into(), d("expected training step (see phases.training.time_s)", secs(step), art));
-        dv.insert("throughput.tokens_per_s".into(), d("batch × micro_batches × context × data_parallel / step_s",
-            format!("{} × {} × {} × {} / {} = {tps:.1}", s.batch, s.resolved_micro_batches(), s.context_tokens, c.dp, secs(step)), "definition"));
+        dv.insert(
+            "time.step_s".into(),
+            d("expected training step (see phases.training.time_s)", secs(step), art),
+        );
+        dv.insert(
+            "throughput.tokens_per_s".into(),
+            d(
+                "batch × micro_batches × context × data_parallel / step_s",
+                format!(
+                    "{} × {} × {} × {} / {} = {tps:.1}",
+                    s.batch,
+                    s.resolved_micro_batches(),
+                    s.context_tokens,
+                    c.dp,
+                    secs(step)
+                ),
+                "definition",
+            ),
+        );
     }
-    dv.insert("bound".into(), d("largest expected term of decode (inference) or the step (training)",
-        format!("{:?}", train.map_or(dec.dominant, |t| t.dominant)), art));
+    dv.insert(
+        "bound".into(),
+        d(
+            "largest expected term of decode (inference) or the step (training)",
+            format!("{:?}", train.map_or(dec.dominant, |t| t.dominant)),
+            art,
+        ),
+    );
 }

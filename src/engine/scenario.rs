@@ -64,7 +64,8 @@ pub enum Recompute {
 }
 
 /// The seven linear modules of a decoder layer that LoRA can target.
-pub const LORA_TARGETS: [&str; 7] = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"];
+pub const LORA_TARGETS: [&str; 7] =
+    ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"];
 
 macro_rules! default_fn {
     ($name:ident, $ty:ty, $value:expr) => {
@@ -260,13 +261,19 @@ impl Scenario {
             if p + o > self.context_tokens {
                 return Err(ScenarioError::new(
                     "output_tokens",
-                    format!("prompt_tokens + output_tokens must be at most context_tokens ({}), got {p} + {o}", self.context_tokens),
+                    format!(
+                        "prompt_tokens + output_tokens must be at most context_tokens ({}), got {p} + {o}",
+                        self.context_tokens
+                    ),
                 ));
             }
         }
         if let Some(p) = self.price_per_gpu_hour {
             if !(p.is_finite() && (0.0..=1e6).contains(&p)) {
-                return Err(ScenarioError::new("price_per_gpu_hour", format!("must be between 0 and 1000000 USD, got {p}")));
+                return Err(ScenarioError::new(
+                    "price_per_gpu_hour",
+                    format!("must be between 0 and 1000000 USD, got {p}"),
+                ));
             }
         }
         self.efficiency.resolve()?;
@@ -297,7 +304,10 @@ impl Scenario {
             }
         }
         if self.expert_parallel > self.gpus {
-            return Err(ScenarioError::new("expert_parallel", format!("must be at most gpus ({}), got {}", self.gpus, self.expert_parallel)));
+            return Err(ScenarioError::new(
+                "expert_parallel",
+                format!("must be at most gpus ({}), got {}", self.gpus, self.expert_parallel),
+            ));
         }
         for t in &self.lora_targets {
             if t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()) {
@@ -445,7 +455,10 @@ mod tests {
         assert_eq!(e.field, "model");
         let mut s = Scenario::new(ModelSpec::Id("x".into()));
         s.context_tokens = 0;
-        assert_eq!(s.validate().unwrap_err().to_string(), "context_tokens: must be between 1 and 10000000, got 0");
+        assert_eq!(
+            s.validate().unwrap_err().to_string(),
+            "context_tokens: must be between 1 and 10000000, got 0"
+        );
         s.context_tokens = 10;
         s.gpus = 4;
         s.tensor_parallel = 8;
@@ -456,7 +469,8 @@ mod tests {
     fn qlora_defaults_to_nf4_and_training_rejects_int4() {
         let s = Scenario::from_json(&json!({"model": "x", "mode": "qlora"})).unwrap();
         assert_eq!(s.resolved_weight_dtype(), Dtype::Nf4);
-        let s = Scenario::from_json(&json!({"model": "x", "mode": "training", "weight_dtype": "int4"})).unwrap();
+        let s =
+            Scenario::from_json(&json!({"model": "x", "mode": "training", "weight_dtype": "int4"})).unwrap();
         assert_eq!(s.validate().unwrap_err().field, "weight_dtype");
     }
 }

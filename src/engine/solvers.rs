@@ -24,7 +24,11 @@ fn largest(max: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
     let (mut lo, mut hi) = (1u64, max);
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
-        if ok(mid) { lo = mid } else { hi = mid - 1 }
+        if ok(mid) {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
     }
     Some(lo)
 }
@@ -63,7 +67,12 @@ pub fn min_gpus(a: &Architecture, x: &Inputs, usable: u128) -> Option<GpuCount> 
         }
         for (tp, pp, dp) in layouts {
             if fits(a, &Inputs { tp, pp, dp, ..*x }, usable) {
-                return Some(GpuCount { gpus: n, tensor_parallel: tp, pipeline_parallel: pp, data_parallel: dp });
+                return Some(GpuCount {
+                    gpus: n,
+                    tensor_parallel: tp,
+                    pipeline_parallel: pp,
+                    data_parallel: dp,
+                });
             }
         }
     }

@@ -9,7 +9,7 @@
 use super::evaluate::evaluate;
 use super::precision::Dtype;
 use super::report::Report;
-use super::scenario::{ModelSpec, Mode, Recompute, Scenario};
+use super::scenario::{Mode, ModelSpec, Recompute, Scenario};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -65,7 +65,9 @@ pub struct ValidationTable {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Metric {
     /// Output tokens/s over prefill + decode of a batch; `per_gpu` divides by the GPUs.
-    GenerationTokensPerS { per_gpu: bool },
+    GenerationTokensPerS {
+        per_gpu: bool,
+    },
     GenerationTimeMs,
     WeightsGiB,
     KvBytesPerToken,
@@ -90,7 +92,8 @@ fn text(v: &Value, key: &str) -> String {
 }
 
 fn num(c: &Value, keys: &[&str]) -> Option<f64> {
-    keys.iter().find_map(|k| c.get(*k).and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))))
+    keys.iter()
+        .find_map(|k| c.get(*k).and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))))
 }
 
 /// Catalog model id inside a free-text model name: the longest catalog id that occurs as a
@@ -123,7 +126,13 @@ pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
     } else if has("h200") {
         Some(if has("nvl") { "h200-nvl" } else { "h200-sxm" })
     } else if has("h100") {
-        Some(if has("nvl") { "h100-nvl" } else if has("pcie") { "h100-pcie" } else { "h100-sxm" })
+        Some(if has("nvl") {
+            "h100-nvl"
+        } else if has("pcie") {
+            "h100-pcie"
+        } else {
+            "h100-sxm"
+        })
     } else if has("a100") {
         Some(match (has("40gb"), has("pcie")) {
             (true, true) => "a100-pcie-40gb",
@@ -160,7 +169,11 @@ pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
 /// (weight dtype, kv dtype, int4 group size) from a precision text.
 fn precision(p: &str) -> (Dtype, Option<Dtype>, Option<u64>) {
     let p = p.to_lowercase();
-    let group = p.split("g=").nth(1).and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next()).and_then(|g| g.parse().ok());
+    let group = p
+        .split("g=")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|g| g.parse().ok());
     if p.contains("fp8") {
         (Dtype::Fp8, p.contains("kv").then_some(Dtype::Fp8), None)
     } else if p.contains("int8") {
@@ -190,9 +203,16 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
     // The model: catalog id, or a GPT-style config from the conditions.
     let spec = match model_id(&model) {
         Some(id) => ModelSpec::Id(id),
-        None => match (num(&c, &["hidden"]), num(&c, &["layers"]), num(&c, &["attention_heads"]), num(&c, &["vocab"])) {
-            (Some(h), Some(l), Some(a), Some(v)) => ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
-                "vocab_size": v, "n_positions": num(&c, &["seq_len"]).unwrap_or(2048.0)})),
+        None => match (
+            num(&c, &["hidden"]),
+            num(&c, &["layers"]),
+            num(&c, &["attention_heads"]),
+            num(&c, &["vocab"]),
+        ) {
+            (Some(h), Some(l), Some(a), Some(v)) => {
+                ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
+                "vocab_size": v, "n_positions": num(&c, &["seq_len"]).unwrap_or(2048.0)}))
+            }
             _ => return Err("model not in the catalog and no architecture in the conditions".into()),
         },
     };
@@ -212,75 +232,165 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
         s.int4_group_size = g;
     }
     // Multi-GPU serving without a stated layout: tensor parallel over all GPUs (vLLM/TRT-LLM usage).
-    let serving_default = if kind.starts_with("inference") || kind.starts_with("decode") || kind.starts_with("e2e") { count.unwrap_or(1) as f64 } else { 1.0 };
+    let serving_default =
+        if kind.starts_with("inference") || kind.starts_with("decode") || kind.starts_with("e2e") {
+            count.unwrap_or(1) as f64
+        } else {
+            1.0
+        };
     let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
     let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
     if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
         return Err("context parallelism is not modelled".into());
     }
-    let dp = num(&c, &["data_parallel", "DP(FSDP)"]).map(|d| d as u64).unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1)).max(1);
+    let dp = num(&c, &["data_parallel", "DP(FSDP)"])
+        .map(|d| d as u64)
+        .unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1))
+        .max(1);
     (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
-    let one = |kind, metric, measured: f64, unit: &str, s: Scenario, note: String| Case { kind, scenario: s, metric, measured, unit: unit.into(), note };
+    let one = |kind, metric, measured: f64, unit: &str, s: Scenario, note: String| Case {
+        kind,
+        scenario: s,
+        metric,
+        measured,
+        unit: unit.into(),
+        note,
+    };
     let batch = num(&c, &["batch_size"]);
     let mut cases = Vec::new();
     match kind.as_str() {
         "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
-            let (Some(b), Some(v)) = (batch, value.as_f64()) else { return Err("no batch size or value".into()) };
+            let (Some(b), Some(v)) = (batch, value.as_f64()) else {
+                return Err("no batch size or value".into());
+            };
             s.batch = b as u64;
             // gpt-fast generates 200 tokens by default; prompts default to 16 tokens when unstated.
             let prompt = num(&c, &["prompt_len", "input_len"]).unwrap_or(16.0) as u64;
             let output = num(&c, &["output_len"]).unwrap_or(200.0) as u64;
-            (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(output), prompt + output);
-            let note = format!("prompt {prompt}, output {output}{}", if c.get("output_len").is_none() { " (assumed)" } else { "" });
+            (s.prompt_tokens, s.output_tokens, s.context_tokens) =
+                (Some(prompt), Some(output), prompt + output);
+            let note = format!(
+                "prompt {prompt}, output {output}{}",
+                if c.get("output_len").is_none() { " (assumed)" } else { "" }
+            );
             if kind == "e2e_latency_batched" {
                 cases.push(one("e2e_latency_batched", Metric::GenerationTimeMs, v, "ms per batch", s, note));
             } else {
                 let per_gpu = unit.contains("per GPU") || unit.contains("per-GPU");
-                let k = if kind.ends_with("bs1") { "decode_throughput_bs1" } else { "decode_throughput_batched" };
-                cases.push(one(k, Metric::GenerationTokensPerS { per_gpu }, v, if per_gpu { "output tokens/s per GPU" } else { "output tokens/s" }, s, note));
+                let k =
+                    if kind.ends_with("bs1") { "decode_throughput_bs1" } else { "decode_throughput_batched" };
+                cases.push(one(
+                    k,
+                    Metric::GenerationTokensPerS { per_gpu },
+                    v,
+                    if per_gpu { "output tokens/s per GPU" } else { "output tokens/s" },
+                    s,
+                    note,
+                ));
             }
         }
         k if k.starts_with("inference") && k.contains("memory") => {
-            let weights = value.get("weights_GiB").and_then(Value::as_f64).or_else(|| value.as_f64().filter(|_| unit.contains("GiB")));
+            let weights = value
+                .get("weights_GiB")
+                .and_then(Value::as_f64)
+                .or_else(|| value.as_f64().filter(|_| unit.contains("GiB")));
             let Some(wgib) = weights else { return Err("no weights figure in GiB".into()) };
-            cases.push(one("inference_memory", Metric::WeightsGiB, wgib, "GiB weights per GPU", s.clone(), String::new()));
-            if let (Some(kv), Some(t)) = (value.get("kv_cache_GiB").and_then(Value::as_f64), value.get("kv_tokens").and_then(Value::as_f64)) {
-                cases.push(one("kv_cache_bytes_per_token", Metric::KvBytesPerToken, kv * GIB / t, "bytes per token (kv_cache_GiB / kv_tokens)", s, String::new()));
+            cases.push(one(
+                "inference_memory",
+                Metric::WeightsGiB,
+                wgib,
+                "GiB weights per GPU",
+                s.clone(),
+                String::new(),
+            ));
+            if let (Some(kv), Some(t)) = (
+                value.get("kv_cache_GiB").and_then(Value::as_f64),
+                value.get("kv_tokens").and_then(Value::as_f64),
+            ) {
+                cases.push(one(
+                    "kv_cache_bytes_per_token",
+                    Metric::KvBytesPerToken,
+                    kv * GIB / t,
+                    "bytes per token (kv_cache_GiB / kv_tokens)",
+                    s,
+                    String::new(),
+                ));
             }
         }
         "training_iteration_time" => {
-            let (Some(mb), Some(gb), Some(seq)) = (num(&c, &["micro_batch"]), num(&c, &["global_batch"]), num(&c, &["seq_len"])) else {
+            let (Some(mb), Some(gb), Some(seq)) =
+                (num(&c, &["micro_batch"]), num(&c, &["global_batch"]), num(&c, &["seq_len"]))
+            else {
                 return Err("no batch or sequence length".into());
             };
             (s.mode, s.batch, s.context_tokens) = (Mode::Training, mb as u64, seq as u64);
             s.micro_batches = Some(((gb / (mb * dp as f64)).max(1.0)) as u64);
-            for (key, recompute, sp) in [("iter_time_full_recompute_s", Recompute::Full, false), ("iter_time_seq_par+selective_s", Recompute::Selective, true)] {
+            for (key, recompute, sp) in [
+                ("iter_time_full_recompute_s", Recompute::Full, false),
+                ("iter_time_seq_par+selective_s", Recompute::Selective, true),
+            ] {
                 if let Some(v) = value.get(key).and_then(Value::as_f64) {
                     let mut s = s.clone();
                     (s.recompute, s.sequence_parallel) = (recompute, sp);
-                    cases.push(one("training_iteration_time", Metric::TrainingStepS, v, "s per iteration", s, format!("{recompute:?} recompute, sequence parallel {sp}")));
+                    cases.push(one(
+                        "training_iteration_time",
+                        Metric::TrainingStepS,
+                        v,
+                        "s per iteration",
+                        s,
+                        format!("{recompute:?} recompute, sequence parallel {sp}"),
+                    ));
                 }
             }
         }
         "training_throughput" if unit.contains("TFLOPs/GPU") => {
-            let (Some(seq), Some(per_dp), Some(v)) = (num(&c, &["seq_len"]), num(&c, &["batch_size_per_DP"]), value.as_f64()) else {
+            let (Some(seq), Some(per_dp), Some(v)) =
+                (num(&c, &["seq_len"]), num(&c, &["batch_size_per_DP"]), value.as_f64())
+            else {
                 return Err("no batch or sequence length".into());
             };
-            (s.mode, s.batch, s.context_tokens, s.micro_batches) = (Mode::Training, 1, seq as u64, Some(per_dp as u64));
-            cases.push(one("training_throughput", Metric::TrainingTflopsPerGpu, v, "model TFLOP/s per GPU", s, format!("{per_dp} sequences per replica")));
+            (s.mode, s.batch, s.context_tokens, s.micro_batches) =
+                (Mode::Training, 1, seq as u64, Some(per_dp as u64));
+            cases.push(one(
+                "training_throughput",
+                Metric::TrainingTflopsPerGpu,
+                v,
+                "model TFLOP/s per GPU",
+                s,
+                format!("{per_dp} sequences per replica"),
+            ));
         }
         "training_peak_memory" => {
-            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else { return Err("peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into()) };
+            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
+                return Err("peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into());
+            };
             let method = text(&c, "method").to_lowercase();
-            s.mode = if method.contains("qlora") { Mode::Qlora } else if method.contains("lora") { Mode::Lora } else { Mode::Training };
+            s.mode = if method.contains("qlora") {
+                Mode::Qlora
+            } else if method.contains("lora") {
+                Mode::Lora
+            } else {
+                Mode::Training
+            };
             if s.mode == Mode::Qlora {
                 s.weight_dtype = Some(Dtype::Nf4);
             }
             s.batch = num(&c, &["batch_size"]).unwrap_or(1.0) as u64;
             s.context_tokens = num(&c, &["seq_len"]).unwrap_or(2048.0) as u64;
-            cases.push(one("training_tokens_per_s", Metric::TrainingTokensPerS, tps, "tokens/s (as reported)", s, format!("{method}; throughput only (peak memory not compared)")));
+            cases.push(one(
+                "training_tokens_per_s",
+                Metric::TrainingTokensPerS,
+                tps,
+                "tokens/s (as reported)",
+                s,
+                format!("{method}; throughput only (peak memory not compared)"),
+            ));
         }
-        _ => return Err(format!("kind '{kind}' is not a time or inference-memory measurement the scenario can express")),
+        _ => {
+            return Err(format!(
+                "kind '{kind}' is not a time or inference-memory measurement the scenario can express"
+            ))
+        }
     }
     Ok(cases)
 }
@@ -290,15 +400,23 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
     match m {
         Metric::GenerationTokensPerS { per_gpu } => {
             let k = if per_gpu { gpus } else { 1.0 };
-            (t.throughput.generation_tokens_per_s / k, Some(t.throughput.generation_tokens_per_s_bound / k), true)
+            (
+                t.throughput.generation_tokens_per_s / k,
+                Some(t.throughput.generation_tokens_per_s_bound / k),
+                true,
+            )
         }
         Metric::GenerationTimeMs => (t.time.generation_s * 1e3, Some(t.time.generation_s_bound * 1e3), false),
         Metric::WeightsGiB => (r.memory_per_gpu_bytes.weights as f64 / GIB, None, true),
         Metric::KvBytesPerToken => (r.kv_cache_bytes_per_token as f64, None, true),
-        Metric::TrainingTokensPerS => (t.throughput.tokens_per_s.unwrap_or(0.0), t.throughput.tokens_per_s_bound, true),
+        Metric::TrainingTokensPerS => {
+            (t.throughput.tokens_per_s.unwrap_or(0.0), t.throughput.tokens_per_s_bound, true)
+        }
         Metric::TrainingStepS => (t.time.step_s.unwrap_or(0.0), t.time.step_s_bound, false),
         Metric::TrainingTflopsPerGpu => {
-            let flops = t.phases.training.as_ref().map_or(0.0, |p| p.flops) * r.layout.data_parallel as f64 / gpus / 1e12;
+            let flops = t.phases.training.as_ref().map_or(0.0, |p| p.flops) * r.layout.data_parallel as f64
+                / gpus
+                / 1e12;
             let per = |s: Option<f64>| s.filter(|s| *s > 0.0).map_or(0.0, |s| flops / s);
             (per(t.time.step_s), Some(per(t.time.step_s_bound)), true)
         }
@@ -306,9 +424,20 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
 }
 
 fn describe(s: &Scenario, note: &str) -> String {
-    let mut out = format!("{} {}×{}, tp {} pp {} dp {}, batch {}, context {}",
-        s.resolved_weight_dtype().name(), s.gpus, match &s.gpu { super::hardware::GpuSpec::Id(i) => i.as_str(), _ => "custom" },
-        s.tensor_parallel, s.pipeline_parallel, s.data_parallel(), s.batch, s.context_tokens);
+    let mut out = format!(
+        "{} {}×{}, tp {} pp {} dp {}, batch {}, context {}",
+        s.resolved_weight_dtype().name(),
+        s.gpus,
+        match &s.gpu {
+            super::hardware::GpuSpec::Id(i) => i.as_str(),
+            _ => "custom",
+        },
+        s.tensor_parallel,
+        s.pipeline_parallel,
+        s.data_parallel(),
+        s.batch,
+        s.context_tokens
+    );
     if s.mode != Mode::Inference {
         out += &format!(", {:?}, {} micro-batches", s.mode, s.resolved_micro_batches());
     }
@@ -325,7 +454,11 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     }
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// Builds the table from a measurements file (`{"measurements": [...]}`).
@@ -334,7 +467,12 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
     let mut rows = Vec::new();
     let mut not_expressed = Vec::new();
     for (index, row) in rows_in.iter().enumerate() {
-        let skip = |reason: String| NotExpressed { index, kind: text(row, "kind"), model: text(row, "model"), reason };
+        let skip = |reason: String| NotExpressed {
+            index,
+            kind: text(row, "kind"),
+            model: text(row, "model"),
+            reason,
+        };
         let cases = match express(row) {
             Ok(c) => c,
             Err(reason) => {
@@ -362,7 +500,11 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
                 measured: case.measured,
                 expected,
                 bound,
-                error_pct: if case.measured != 0.0 { (expected - case.measured) / case.measured * 100.0 } else { 0.0 },
+                error_pct: if case.measured != 0.0 {
+                    (expected - case.measured) / case.measured * 100.0
+                } else {
+                    0.0
+                },
                 bound_holds: holds,
                 source: text(row, "source"),
             });
@@ -389,7 +531,8 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
 
 /// The table for the embedded measurements.
 pub fn validation_table() -> ValidationTable {
-    let file: Value = serde_json::from_str(include_str!("../catalog/data/measurements.json")).unwrap_or(Value::Null);
+    let file: Value =
+        serde_json::from_str(include_str!("../catalog/data/measurements.json")).unwrap_or(Value::Null);
     validate_measurements(&file)
 }
 
@@ -398,13 +541,31 @@ pub fn to_markdown(t: &ValidationTable) -> String {
     let mut out = String::from("| # | kind | model | GPU | conditions | measured | expected | bound | error | bound holds |\n|---|---|---|---|---|---|---|---|---|---|\n");
     let f = |v: f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.3}") };
     for r in &t.rows {
-        out += &format!("| {} | {} | {} | {} | {} | {} {} | {} | {} | {:+.1}% | {} |\n", r.index, r.kind, r.model.trim(), r.gpu, r.conditions,
-            f(r.measured), r.unit, f(r.expected), r.bound.map_or("–".into(), f), r.error_pct,
-            match r.bound_holds { Some(true) => "yes", Some(false) => "**NO**", None => "–" });
+        out += &format!(
+            "| {} | {} | {} | {} | {} | {} {} | {} | {} | {:+.1}% | {} |\n",
+            r.index,
+            r.kind,
+            r.model.trim(),
+            r.gpu,
+            r.conditions,
+            f(r.measured),
+            r.unit,
+            f(r.expected),
+            r.bound.map_or("–".into(), f),
+            r.error_pct,
+            match r.bound_holds {
+                Some(true) => "yes",
+                Some(false) => "**NO**",
+                None => "–",
+            }
+        );
     }
     out += "\n| kind | rows | median abs error | bound violations |\n|---|---|---|---|\n";
     for s in &t.summary {
-        out += &format!("| {} | {} | {:.1}% | {} |\n", s.kind, s.rows, s.median_abs_error_pct, s.bound_violations);
+        out += &format!(
+            "| {} | {} | {:.1}% | {} |\n",
+            s.kind, s.rows, s.median_abs_error_pct, s.bound_violations
+        );
     }
     out += "\nNot expressed:\n\n";
     for n in &t.not_expressed {

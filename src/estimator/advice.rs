@@ -92,7 +92,11 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
             c.pipeline_parallel = g.pipeline_parallel;
             if fits(&c) {
                 out.push(Advice {
-                    change: Change::MoreGpus { gpus: g.gpus, tensor_parallel: g.tensor_parallel, pipeline_parallel: g.pipeline_parallel },
+                    change: Change::MoreGpus {
+                        gpus: g.gpus,
+                        tensor_parallel: g.tensor_parallel,
+                        pipeline_parallel: g.pipeline_parallel,
+                    },
                     scenario: c,
                 });
             }
@@ -113,7 +117,10 @@ mod tests {
         assert!(overflow_bytes(&r) > 60_000_000_000);
         let advice = what_would_fit(&s, &r);
         assert!(advice.iter().any(|a| matches!(a.change, Change::LowerPrecision(Dtype::Int4))), "{advice:?}");
-        assert!(advice.iter().any(|a| matches!(a.change, Change::MoreGpus { gpus, .. } if gpus >= 2)), "{advice:?}");
+        assert!(
+            advice.iter().any(|a| matches!(a.change, Change::MoreGpus { gpus, .. } if gpus >= 2)),
+            "{advice:?}"
+        );
         for a in &advice {
             assert!(evaluate(&a.scenario).unwrap().fits, "{a:?} fits");
         }

@@ -26,19 +26,28 @@ fn err(field: &'static str, message: String) -> HandModelError {
 }
 
 /// Builds the config. `params` is the total parameter count.
-pub fn config_from_sizes(params: u64, layers: u64, hidden: u64, kv_heads: u64) -> Result<Value, HandModelError> {
+pub fn config_from_sizes(
+    params: u64,
+    layers: u64,
+    hidden: u64,
+    kv_heads: u64,
+) -> Result<Value, HandModelError> {
     if !(1..=1_000).contains(&layers) {
         return Err(err("layers", format!("must be between 1 and 1000, got {layers}")));
     }
     if !(64..=65_536).contains(&hidden) || !hidden.is_multiple_of(64) {
-        return Err(err("hidden_size", format!("must be a multiple of 64 between 64 and 65536, got {hidden}")));
+        return Err(err(
+            "hidden_size",
+            format!("must be a multiple of 64 between 64 and 65536, got {hidden}"),
+        ));
     }
     let head_dim = if hidden.is_multiple_of(128) { 128 } else { 64 };
     let heads = hidden / head_dim;
     if kv_heads == 0 || !heads.is_multiple_of(kv_heads) {
         return Err(err("kv_heads", format!("must divide the {heads} attention heads (hidden {hidden} / head_dim {head_dim}), got {kv_heads}")));
     }
-    let (p, l, h, kv, d, v) = (params as u128, layers as u128, hidden as u128, kv_heads as u128, head_dim as u128, VOCAB as u128);
+    let (p, l, h, kv, d, v) =
+        (params as u128, layers as u128, hidden as u128, kv_heads as u128, head_dim as u128, VOCAB as u128);
     let fixed = 2 * v * h + h + l * (2 * h * h + 2 * h * kv * d + 2 * h);
     let min_ffn = 256u128;
     let needed = fixed + 3 * h * l * min_ffn;
@@ -51,7 +60,10 @@ pub fn config_from_sizes(params: u64, layers: u64, hidden: u64, kv_heads: u64) -
     let ffn = ((p - fixed) / (3 * h * l) + 128) / 256 * 256;
     let ffn = ffn.max(min_ffn);
     if ffn > 1 << 22 {
-        return Err(err("params", format!("{params} needs an MLP {ffn} wide for these sizes: add layers or hidden size")));
+        return Err(err(
+            "params",
+            format!("{params} needs an MLP {ffn} wide for these sizes: add layers or hidden size"),
+        ));
     }
     Ok(json!({
         "_name_or_path": format!("custom ({:.1}B parameters, {layers} layers, hidden {hidden}, {kv_heads} KV heads)", params as f64 / 1e9),
@@ -87,7 +99,9 @@ mod tests {
 
     #[test]
     fn requested_count_is_met_within_half_a_percent() {
-        for (p, l, h, kv) in [(70_000_000_000u64, 80, 8192, 8), (13_000_000_000, 40, 5120, 40), (1_000_000_000, 16, 2048, 8)] {
+        for (p, l, h, kv) in
+            [(70_000_000_000u64, 80, 8192, 8), (13_000_000_000, 40, 5120, 40), (1_000_000_000, 16, 2048, 8)]
+        {
             let got = count(config_from_sizes(p, l, h, kv).unwrap()) as f64;
             assert!((got / p as f64 - 1.0).abs() < 0.005, "{p}: {got}");
         }

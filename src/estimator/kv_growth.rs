@@ -35,7 +35,16 @@ pub fn kv_growth(s: &Scenario, contexts: &[u64], batches: &[u64]) -> Vec<(u64, V
             let points = contexts
                 .iter()
                 .map(|&c| {
-                    let bytes = kv_cache_bytes(&arch, 0..stage, c, b, s.kv_block_tokens, s.tensor_parallel, kv_dtype, s.int4_group_size);
+                    let bytes = kv_cache_bytes(
+                        &arch,
+                        0..stage,
+                        c,
+                        b,
+                        s.kv_block_tokens,
+                        s.tensor_parallel,
+                        kv_dtype,
+                        s.int4_group_size,
+                    );
                     (c, u64::try_from(bytes).unwrap_or(u64::MAX))
                 })
                 .collect();

@@ -27,7 +27,11 @@ pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
     g.memory_bytes = ((gpu.memory_bytes as f64) * mem).round().max(1.0) as u64;
     g.memory_bandwidth_bytes_per_s = gpu.memory_bandwidth_bytes_per_s * mem;
     let p = &mut g.peak_flops;
-    for v in [&mut p.fp64, &mut p.fp32, &mut p.tf32, &mut p.fp16, &mut p.bf16, &mut p.fp8, &mut p.int8, &mut p.fp4].into_iter().flatten() {
+    for v in
+        [&mut p.fp64, &mut p.fp32, &mut p.tf32, &mut p.fp16, &mut p.bf16, &mut p.fp8, &mut p.int8, &mut p.fp4]
+            .into_iter()
+            .flatten()
+    {
         *v *= sm;
     }
     g.sparse_as_quoted.clear();
@@ -47,7 +51,8 @@ pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
         sm * 100.0,
         gpu.id
     ));
-    let table_source = gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.source.clone()).unwrap_or_default();
+    let table_source =
+        gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.source.clone()).unwrap_or_default();
     g.source = format!("{table_source} | parent: {}", gpu.source);
     g
 }

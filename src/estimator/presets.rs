@@ -40,7 +40,10 @@ impl Preset {
             .unwrap_or_else(super::state::default_scenario);
         if let Some((gpu_id, profile)) = self.mig {
             let slice = crate::catalog::gpus::find(gpu_id).and_then(|g| {
-                super::mig_slice::profiles(g).iter().find(|p| p.name == profile).map(|p| super::mig_slice::mig_slice(g, p))
+                super::mig_slice::profiles(g)
+                    .iter()
+                    .find(|p| p.name == profile)
+                    .map(|p| super::mig_slice::mig_slice(g, p))
             });
             if let Some(g) = slice {
                 s.gpu = crate::engine::hardware::GpuSpec::Custom(Box::new(g));

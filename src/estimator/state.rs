@@ -103,7 +103,8 @@ pub fn decode(query: &str) -> (EstimatorState, Vec<Notice>) {
             "u" => match value {
                 "gib" => state.unit = ByteUnit::Gib,
                 "gb" => state.unit = ByteUnit::Gb,
-                other => notices.push(Notice::new("link", format!("unknown unit '{other}' (gb or gib); showing GB"))),
+                other => notices
+                    .push(Notice::new("link", format!("unknown unit '{other}' (gb or gib); showing GB"))),
             },
             other => notices.push(Notice::new("link", format!("ignored unknown part '{other}'"))),
         }
@@ -136,12 +137,18 @@ fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
     let bytes = match URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')) {
         Ok(b) => b,
         Err(_) => {
-            return (default_scenario(), vec![Notice::new(whole, "the scenario is damaged (not base64url); opened the defaults")])
+            return (
+                default_scenario(),
+                vec![Notice::new(whole, "the scenario is damaged (not base64url); opened the defaults")],
+            )
         }
     };
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(v) => repair(&v),
-        Err(e) => (default_scenario(), vec![Notice::new(whole, format!("the scenario is damaged ({e}); opened the defaults"))]),
+        Err(e) => (
+            default_scenario(),
+            vec![Notice::new(whole, format!("the scenario is damaged ({e}); opened the defaults"))],
+        ),
     }
 }
 
@@ -164,7 +171,10 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
         return (s, Vec::new());
     }
     let Value::Object(input) = v else {
-        return (default_scenario(), vec![Notice::new("scenario", "must be a JSON object; opened the defaults")]);
+        return (
+            default_scenario(),
+            vec![Notice::new("scenario", "must be a JSON object; opened the defaults")],
+        );
     };
     let mut notices = Vec::new();
     let mut current = match serde_json::to_value(default_scenario()) {
@@ -233,12 +243,16 @@ fn short(v: Option<&Value>) -> String {
 /// Reads an imported JSON file: a scenario object. Errors name what is wrong; a valid file with
 /// some unusable fields opens with those fields reset (and says so).
 pub fn import_json(text: &str) -> Result<(Scenario, Vec<Notice>), Notice> {
-    let v: Value = serde_json::from_str(text).map_err(|e| Notice::new("file", format!("is not valid JSON: {e}")))?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| Notice::new("file", format!("is not valid JSON: {e}")))?;
     let Value::Object(obj) = &v else {
         return Err(Notice::new("file", "must contain a JSON object (a scenario), not an array or a value"));
     };
     if !obj.contains_key("model") {
-        return Err(Notice::new("model", "is missing: a scenario names a catalog model id or holds a config.json object"));
+        return Err(Notice::new(
+            "model",
+            "is missing: a scenario names a catalog model id or holds a config.json object",
+        ));
     }
     // Type errors are reported precisely rather than silently repaired.
     Scenario::from_json(&v).map_err(|e| Notice::new(e.field, e.message))?;
@@ -261,8 +275,11 @@ mod tests {
 
     #[test]
     fn round_trip_is_exact_and_compact() {
-        let s = scenario(json!({"model": "llama-3.1-70b", "context_tokens": 32768, "batch": 8, "gpus": 8, "tensor_parallel": 8}));
-        let state = EstimatorState { scenario: s.clone(), compare: Some(default_scenario()), unit: ByteUnit::Gib };
+        let s = scenario(
+            json!({"model": "llama-3.1-70b", "context_tokens": 32768, "batch": 8, "gpus": 8, "tensor_parallel": 8}),
+        );
+        let state =
+            EstimatorState { scenario: s.clone(), compare: Some(default_scenario()), unit: ByteUnit::Gib };
         let q = encode(&state);
         assert!(q.starts_with("v=1&s="), "{q}");
         assert!(q.len() < 200, "compact: {q}");
@@ -333,8 +350,12 @@ mod tests {
         assert_eq!(import_json("{").unwrap_err().field, "file");
         assert_eq!(import_json("[1,2]").unwrap_err().field, "file");
         assert_eq!(import_json("{\"batch\": 2}").unwrap_err().field, "model");
-        assert_eq!(import_json("{\"model\": \"llama-3.1-8b\", \"batch\": \"many\"}").unwrap_err().field, "batch");
-        let (s, notices) = import_json(&export_json(&scenario(json!({"model": "qwen2.5-7b", "batch": 16})))).unwrap();
+        assert_eq!(
+            import_json("{\"model\": \"llama-3.1-8b\", \"batch\": \"many\"}").unwrap_err().field,
+            "batch"
+        );
+        let (s, notices) =
+            import_json(&export_json(&scenario(json!({"model": "qwen2.5-7b", "batch": 16})))).unwrap();
         assert_eq!((s.batch, notices.len()), (16, 0));
     }
 }

@@ -18,7 +18,9 @@ pub fn ChapterPage(lang: Lang, slug: &'static str) -> impl IntoView {
         .iter()
         .map(|segment| match *segment {
             Segment::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
-            Segment::Widget(name) => view! { <super::estimator::widget::ChapterWidget lang=lang name=name /> }.into_any(),
+            Segment::Widget(name) => {
+                view! { <super::estimator::widget::ChapterWidget lang=lang name=name /> }.into_any()
+            }
         })
         .collect_view();
     view! {

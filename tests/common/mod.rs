@@ -12,7 +12,16 @@ pub fn estimate(input: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the gpu-primer binary runs");
-    child.stdin.take().expect("stdin is piped").write_all(input.as_bytes()).expect("stdin accepts the scenario");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("stdin accepts the scenario");
     let out = child.wait_with_output().expect("gpu-primer exits");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }

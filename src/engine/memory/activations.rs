@@ -28,9 +28,14 @@ fn ffn_width(a: &Architecture) -> u128 {
     let dense = u128::from(a.intermediate);
     match &a.moe {
         Some(m) => {
-            let moe = u128::from(m.experts_per_token) * u128::from(m.expert_intermediate) + u128::from(m.shared_intermediate);
+            let moe = u128::from(m.experts_per_token) * u128::from(m.expert_intermediate)
+                + u128::from(m.shared_intermediate);
             let any_dense = m.layer_is_moe.iter().any(|x| !x);
-            if any_dense { moe.max(dense) } else { moe }
+            if any_dense {
+                moe.max(dense)
+            } else {
+                moe
+            }
         }
         None => dense,
     }
@@ -64,7 +69,8 @@ pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool)
 pub fn layer_elements_per_token(a: &Architecture, x: &Inputs) -> (u128, u128) {
     let at = &a.attention;
     let h = u128::from(a.hidden);
-    let (heads, kv, d, dv) = (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
+    let (heads, kv, d, dv) =
+        (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
     let mut replicated = (u128::from(a.norms_per_layer) + 2) * h;
     if matches!(x.mode, Mode::Lora | Mode::Qlora) {
         // LoRA keeps each adapter's rank-r intermediate for the backward pass.
@@ -80,7 +86,13 @@ pub fn layer_elements_per_token(a: &Architecture, x: &Inputs) -> (u128, u128) {
 }
 
 /// Training activations on one GPU of pipeline stage `stage` holding `layers`.
-pub fn training_activation_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>, stage: u64, last_stage: bool) -> u128 {
+pub fn training_activation_bytes(
+    a: &Architecture,
+    x: &Inputs,
+    layers: std::ops::Range<usize>,
+    stage: u64,
+    last_stage: bool,
+) -> u128 {
     let tp = u128::from(x.tp.max(1));
     let h = u128::from(a.hidden);
     let tokens = u128::from(x.context) * u128::from(x.batch);
@@ -121,7 +133,8 @@ mod tests {
         // h = 4096, a = 32, s = 2048, plain 4h MLP: 34·h − 2·h (no dropout masks) = 32·h bytes,
         // plus 5·a·s − 3·a·s (no dropout) = 2·a·s bytes for the softmax output.
         let a = parse_config(&json!({"model_type": "gpt2", "n_embd": 4096, "n_layer": 1, "n_head": 32,
-            "vocab_size": 50257})).unwrap();
+            "vocab_size": 50257}))
+        .unwrap();
         let mut s = Scenario::new(ModelSpec::Id("x".into()));
         s.mode = crate::engine::scenario::Mode::Training;
         s.context_tokens = 2048;

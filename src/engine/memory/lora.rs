@@ -46,10 +46,15 @@ pub fn adapter_params(a: &Architecture, x: &Inputs, layers: std::ops::Range<usiz
     let r = u128::from(x.lora_rank);
     let h = u128::from(a.hidden);
     let at = &a.attention;
-    let (heads, kv, d, dv) = (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
+    let (heads, kv, d, dv) =
+        (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
     let attention = if let Some(m) = at.mla {
-        let (r_kv, rope, nope, v) =
-            (u128::from(m.kv_lora_rank), u128::from(m.qk_rope_head_dim), u128::from(m.qk_nope_head_dim), u128::from(m.v_head_dim));
+        let (r_kv, rope, nope, v) = (
+            u128::from(m.kv_lora_rank),
+            u128::from(m.qk_rope_head_dim),
+            u128::from(m.qk_nope_head_dim),
+            u128::from(m.v_head_dim),
+        );
         let q = match m.q_lora_rank {
             Some(rq) => r * (h + u128::from(rq)) + r * (u128::from(rq) + heads * (nope + rope)),
             None => r * (h + heads * (nope + rope)),
@@ -70,7 +75,8 @@ pub fn adapter_params(a: &Architecture, x: &Inputs, layers: std::ops::Range<usiz
         total += attention;
         match (&a.moe, a.is_moe_layer(i)) {
             (Some(moe), true) => {
-                total += u128::from(moe.routed_experts) * mlp_adapters(a, t, r, u128::from(moe.expert_intermediate));
+                total += u128::from(moe.routed_experts)
+                    * mlp_adapters(a, t, r, u128::from(moe.expert_intermediate));
                 if moe.shared_intermediate > 0 {
                     total += mlp_adapters(a, t, r, u128::from(moe.shared_intermediate));
                 }

@@ -43,7 +43,12 @@ pub fn zero_shard(weights: u128, gradients: u128, optimizer: u128, stage: u8, dp
 }
 
 /// Model states of one pipeline stage on one GPU.
-pub fn stage_model_states(a: &Architecture, x: &Inputs, w: &StageWeights, layers: std::ops::Range<usize>) -> ModelStates {
+pub fn stage_model_states(
+    a: &Architecture,
+    x: &Inputs,
+    w: &StageWeights,
+    layers: std::ops::Range<usize>,
+) -> ModelStates {
     if !x.trains() {
         return ModelStates { weights: w.bytes, ..Default::default() };
     }
@@ -55,7 +60,13 @@ pub fn stage_model_states(a: &Architecture, x: &Inputs, w: &StageWeights, layers
     // LoRA / QLoRA: frozen base (sharded only by ZeRO-3), fp32 adapters.
     let adapters = lora::adapter_params(a, x, layers);
     let adapter_bytes = adapters * 4;
-    let sharded = zero_shard(adapter_bytes, adapter_bytes, adapters * optimizer_bytes_per_param(x.optimizer, Dtype::Fp32), x.zero_stage, x.dp);
+    let sharded = zero_shard(
+        adapter_bytes,
+        adapter_bytes,
+        adapters * optimizer_bytes_per_param(x.optimizer, Dtype::Fp32),
+        x.zero_stage,
+        x.dp,
+    );
     let base = if x.zero_stage >= 3 { w.bytes.div_ceil(u128::from(x.dp.max(1))) } else { w.bytes };
     ModelStates { weights: base + sharded.weights, ..sharded }
 }

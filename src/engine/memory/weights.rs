@@ -33,7 +33,13 @@ pub fn small_tensor_dtype(weight: Dtype) -> Dtype {
 }
 
 /// Weights held by one GPU of a stage with `layers`.
-pub fn stage_weights(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>, first: bool, last: bool) -> StageWeights {
+pub fn stage_weights(
+    a: &Architecture,
+    x: &Inputs,
+    layers: std::ops::Range<usize>,
+    first: bool,
+    last: bool,
+) -> StageWeights {
     let tp = u128::from(x.tp.max(1));
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut matrices = 0u128;
@@ -41,7 +47,10 @@ pub fn stage_weights(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize
     // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
     let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
     let dense_layers = layers.len() as u128 - moe_layers;
-    for (count, probe) in [(dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))), (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i)))] {
+    for (count, probe) in [
+        (dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))),
+        (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i))),
+    ] {
         if let Some(i) = probe {
             let l = layer_params(a, i);
             matrices += count * l.matrices().div_ceil(tp);
@@ -53,10 +62,19 @@ pub fn stage_weights(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize
     }
     if last {
         small += final_norm;
-        let head = if a.tied_embeddings { if first { 0 } else { embedding } } else { lm_head };
+        let head = if a.tied_embeddings {
+            if first {
+                0
+            } else {
+                embedding
+            }
+        } else {
+            lm_head
+        };
         small += head.div_ceil(tp);
     }
-    let bytes = x.weight.bytes_for(matrices, x.group) + small_tensor_dtype(x.weight).bytes_for(small, x.group);
+    let bytes =
+        x.weight.bytes_for(matrices, x.group) + small_tensor_dtype(x.weight).bytes_for(small, x.group);
     StageWeights { params: matrices + small, matrix_params: matrices, bytes }
 }
 

@@ -68,7 +68,9 @@ impl<'a> Fields<'a> {
         match self.find(keys) {
             None => Ok(default),
             Some((_, Value::Bool(b))) => Ok(*b),
-            Some((key, v)) => Err(ScenarioError::new(self.path(key), format!("must be true or false, got {v}"))),
+            Some((key, v)) => {
+                Err(ScenarioError::new(self.path(key), format!("must be true or false, got {v}")))
+            }
         }
     }
 
@@ -122,20 +124,29 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         })
-        .ok_or_else(|| ScenarioError::new("model.model_type", format!("is missing (supported: {SUPPORTED})")))?;
+        .ok_or_else(|| {
+            ScenarioError::new("model.model_type", format!("is missing (supported: {SUPPORTED})"))
+        })?;
     // Multimodal wrappers keep the language model in `text_config`.
     let (f, model_type) = match top.get("text_config") {
         Some(Value::Object(text)) => {
             let fields = Fields { map: text, prefix: "model.text_config.".into() };
             let t = fields.string("model_type").map(str::to_owned).unwrap_or_else(|| {
-                if top_type == "gemma3" { "gemma3_text".to_owned() } else { top_type.clone() }
+                if top_type == "gemma3" {
+                    "gemma3_text".to_owned()
+                } else {
+                    top_type.clone()
+                }
             });
             (fields, t)
         }
         _ => (top_fields, top_type),
     };
     let family = family_of(&model_type).ok_or_else(|| {
-        ScenarioError::new(f.path("model_type"), format!("unknown family '{model_type}' (supported: {SUPPORTED})"))
+        ScenarioError::new(
+            f.path("model_type"),
+            format!("unknown family '{model_type}' (supported: {SUPPORTED})"),
+        )
     })?;
     build(&f, family, model_type)
 }
@@ -151,13 +162,15 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), "is missing from the model config"))?;
     let layers = or_default(f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
         .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), "is missing from the model config"))?;
-    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
-        .ok_or_else(|| ScenarioError::new(f.path("num_attention_heads"), "is missing from the model config"))?;
+    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8).ok_or_else(|| {
+        ScenarioError::new(f.path("num_attention_heads"), "is missing from the model config")
+    })?;
     let vocab = or_default(f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
         .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), "is missing from the model config"))?;
 
     // Key/value heads: GQA field, Falcon's names, MQA flags, else multi-head.
-    let mut kv_heads = or_default(f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
+    let mut kv_heads =
+        or_default(f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
     if family == Falcon {
         let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
         let multi_query = f.boolean(&["multi_query"], true)?;
@@ -193,8 +206,9 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Gpt2 | Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
-        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
-            .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), "is missing from the model config"))?,
+        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216).ok_or_else(
+            || ScenarioError::new(f.path("intermediate_size"), "is missing from the model config"),
+        )?,
     };
 
     let attention_bias = f.boolean(&["attention_bias"], false)?;
@@ -324,7 +338,10 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
                 None | Some(Value::Null) => Vec::new(),
                 Some(Value::Array(a)) => a.iter().filter_map(Value::as_u64).collect(),
                 Some(v) => {
-                    return Err(ScenarioError::new(f.path("mlp_only_layers"), format!("must be a list of layer indices, got {v}")))
+                    return Err(ScenarioError::new(
+                        f.path("mlp_only_layers"),
+                        format!("must be a list of layer indices, got {v}"),
+                    ))
                 }
             };
             let shared = if family == Qwen2Moe {
@@ -401,7 +418,8 @@ fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>
         }
         Gemma2 => (0..layers).map(|i| i % 2 == 0).collect(),
         Gemma3 => {
-            let p = f.int(&["sliding_window_pattern", "_sliding_window_pattern"], 1, MAX_LAYERS)?.unwrap_or(6);
+            let p =
+                f.int(&["sliding_window_pattern", "_sliding_window_pattern"], 1, MAX_LAYERS)?.unwrap_or(6);
             (0..layers).map(|i| (i + 1) % p != 0).collect()
         }
         _ => vec![false; n],
@@ -420,7 +438,10 @@ mod tests {
             "intermediate_size": 10240, "model_type": "gemma3_text", "num_hidden_layers": 34,
             "sliding_window": 1024}});
         let a = parse_config(&cfg).unwrap();
-        assert_eq!((a.attention.heads, a.attention.kv_heads, a.attention.head_dim, a.vocab), (8, 4, 256, 262_208));
+        assert_eq!(
+            (a.attention.heads, a.attention.kv_heads, a.attention.head_dim, a.vocab),
+            (8, 4, 256, 262_208)
+        );
         assert!(a.tied_embeddings);
         // every 6th layer is global: layers 5, 11, 17, 23, 29
         assert_eq!(a.layer_is_sliding.iter().filter(|s| !**s).count(), 5);
@@ -431,7 +452,10 @@ mod tests {
         let cfg = json!({"model_type": "falcon", "hidden_size": 4544, "num_hidden_layers": 32,
             "num_attention_heads": 71, "vocab_size": 65024, "multi_query": true, "parallel_attn": true});
         let a = parse_config(&cfg).unwrap();
-        assert_eq!((a.attention.kv_heads, a.attention.head_dim, a.intermediate, a.norms_per_layer), (1, 64, 18176, 1));
+        assert_eq!(
+            (a.attention.kv_heads, a.attention.head_dim, a.intermediate, a.norms_per_layer),
+            (1, 64, 18176, 1)
+        );
     }
 
     #[test]
@@ -443,10 +467,12 @@ mod tests {
         let e = parse_config(&json!({"model_type": "llama", "hidden_size": -4})).unwrap_err();
         assert_eq!(e.field, "model.hidden_size");
         let e = parse_config(&json!({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2,
-            "num_attention_heads": 32, "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 8})).unwrap_err();
+            "num_attention_heads": 32, "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 8}))
+        .unwrap_err();
         assert_eq!(e.field, "model.num_key_value_heads");
         let e = parse_config(&json!({"model_type": "llama", "hidden_size": 100, "num_hidden_layers": 2,
-            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 8})).unwrap_err();
+            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 8}))
+        .unwrap_err();
         assert_eq!(e.field, "model.num_attention_heads");
     }
 }

@@ -96,9 +96,11 @@ mod tests {
 
     #[test]
     fn sliding_layers_cap_at_the_window_and_blocks_round_up() {
-        let a = parse_config(&json!({"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
+        let a =
+            parse_config(&json!({"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32000,
-            "sliding_window": 4096})).unwrap();
+            "sliding_window": 4096}))
+            .unwrap();
         assert_eq!(tokens_held(&a, 0, 32_768, 16), 4096);
         assert_eq!(tokens_held(&a, 0, 17, 16), 32);
         // 32K context × 32 requests on Llama-3-8B: 131,072 B × 32,768 × 32 = 128 GiB

@@ -85,7 +85,8 @@ fn mlp_params(a: &Architecture, i: u128) -> (u128, u128) {
 pub fn layer_params(a: &Architecture, index: usize) -> LayerParams {
     let h = u128::from(a.hidden);
     let at = &a.attention;
-    let (heads, kv, d, dv) = (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
+    let (heads, kv, d, dv) =
+        (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
     let mut p = LayerParams::default();
 
     // Attention.
@@ -194,7 +195,8 @@ mod tests {
     #[test]
     fn llama_2_7b_has_6_738_415_616_parameters() {
         let a = parse_config(&json!({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
-            "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 32000})).unwrap();
+            "num_hidden_layers": 32, "num_attention_heads": 32, "vocab_size": 32000}))
+        .unwrap();
         let c = count_params(&a);
         // per layer 4·4096² + 3·4096·11008 + 2·4096 = 202,383,360; ×32 + 2·32000·4096 + 4096
         assert_eq!(layer_params(&a, 0).total(), 202_383_360);
@@ -205,16 +207,19 @@ mod tests {
     #[test]
     fn gpt2_counts_biases_layernorms_and_positions_with_tied_head() {
         let a = parse_config(&json!({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12,
-            "n_positions": 1024, "vocab_size": 50257})).unwrap();
+            "n_positions": 1024, "vocab_size": 50257}))
+        .unwrap();
         assert_eq!(layer_params(&a, 0).total(), 7_087_872);
         assert_eq!(count_params(&a).total, 124_439_808);
     }
 
     #[test]
     fn mixtral_active_uses_two_of_eight_experts_plus_router() {
-        let a = parse_config(&json!({"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336,
+        let a =
+            parse_config(&json!({"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336,
             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
-            "num_local_experts": 8, "num_experts_per_tok": 2, "vocab_size": 32000})).unwrap();
+            "num_local_experts": 8, "num_experts_per_tok": 2, "vocab_size": 32000}))
+            .unwrap();
         let c = count_params(&a);
         assert_eq!(c.total, 46_702_792_704);
         assert_eq!(c.active, 12_879_925_248);

@@ -98,7 +98,8 @@ pub fn collective_time(
     let beta = positive("link.bytes_per_s_per_direction", link.bytes_per_s_per_direction)?;
     let alpha = non_negative("link.latency_s", link.latency_s)?;
     let eff = positive("bus_efficiency", bus_efficiency)?;
-    let t = latency_steps(collective, algorithm, ranks) * alpha + s * bus_factor(collective, ranks) / (beta * eff);
+    let t = latency_steps(collective, algorithm, ranks) * alpha
+        + s * bus_factor(collective, ranks) / (beta * eff);
     finite("collective time", t)
 }
 
@@ -151,15 +152,22 @@ pub fn hierarchical_time(
         });
     }
     let Some(inter) = topology.inter_node.as_ref() else {
-        return Err(PerfError::OutOfRange { field: "ranks", value: f64::from(ranks), min: 1.0, max: f64::from(g) });
+        return Err(PerfError::OutOfRange {
+            field: "ranks",
+            value: f64::from(ranks),
+            min: 1.0,
+            max: f64::from(g),
+        });
     };
     let s = non_negative("bytes", bytes)?;
     let nodes = ranks.div_ceil(g);
     let shard = s / f64::from(g);
     let bound_s = if collective == Collective::AllToAll {
         let n = f64::from(ranks);
-        let on_node = s * f64::from(g - 1) / n / positive("intra_node bandwidth", intra.bytes_per_s_per_direction)?;
-        let off_node = s * (n - f64::from(g)) / n / positive("inter_node bandwidth", inter.bytes_per_s_per_direction)?;
+        let on_node =
+            s * f64::from(g - 1) / n / positive("intra_node bandwidth", intra.bytes_per_s_per_direction)?;
+        let off_node =
+            s * (n - f64::from(g)) / n / positive("inter_node bandwidth", inter.bytes_per_s_per_direction)?;
         finite("collective bound", on_node.max(off_node))?
     } else {
         collective_time_bound(s, g, intra)?.max(collective_time_bound(shard, nodes, inter)?)
@@ -236,7 +244,8 @@ mod tests {
             intra_node: Link { bytes_per_s_per_direction: 450e9, latency_s: 0.0 },
             inter_node: Some(Link { bytes_per_s_per_direction: 50e9, latency_s: 0.0 }),
         };
-        let eff = Efficiency { intra_node_bus_bandwidth: 1.0, inter_node_bus_bandwidth: 1.0, ..Default::default() };
+        let eff =
+            Efficiency { intra_node_bus_bandwidth: 1.0, inter_node_bus_bandwidth: 1.0, ..Default::default() };
         let t = hierarchical_time(Collective::AllReduce, Algorithm::Ring, 16e9, 16, &topo, &eff).unwrap();
         // intra RS + AG: 2 × 16e9 × 7/8 / 450e9 = 62.2 ms; inter AR of 2e9 on 2 nodes: 2e9 / 50e9 = 40 ms.
         assert!((t.expected_s - (2.0 * 16e9 * 0.875 / 450e9 + 2e9 / 50e9)).abs() < 1e-9);

@@ -114,7 +114,12 @@ impl ModelShape {
 /// Prefill of `batch` prompts of `prompt_tokens` each (after `past` cached tokens):
 /// `W = 2·P_active·tokens + attention_flops`, `Q = weights read once + KV written`.
 /// Activations are not counted in Q (they stay on chip in fused kernels; a lower bound).
-pub fn prefill_work(m: &ModelShape, prompt_tokens: f64, batch: f64, past: f64) -> Result<PhaseWork, PerfError> {
+pub fn prefill_work(
+    m: &ModelShape,
+    prompt_tokens: f64,
+    batch: f64,
+    past: f64,
+) -> Result<PhaseWork, PerfError> {
     m.validate()?;
     let s = non_negative("prompt_tokens", prompt_tokens)?;
     let b = non_negative("batch", batch)?;
@@ -230,7 +235,13 @@ pub(crate) mod tests {
         let p = prefill_work(&m, 2048.0, 1.0, 0.0).unwrap();
         assert!((p.flops - (2.0 * 6.74e9 * 2048.0 + 1.100e12)).abs() < 1e10);
         let t = training_step_work(&m, 1.0, 4096.0, false, 13.48e9, 80.88e9).unwrap();
-        assert!((t.flops / (6.0 * 6.74e9 * 4096.0) - 1.0 - 3.0 * m.attention_flops(0.0, 4096.0) / (6.0 * 6.74e9 * 4096.0)).abs() < 1e-12);
+        assert!(
+            (t.flops / (6.0 * 6.74e9 * 4096.0)
+                - 1.0
+                - 3.0 * m.attention_flops(0.0, 4096.0) / (6.0 * 6.74e9 * 4096.0))
+                .abs()
+                < 1e-12
+        );
         let r = training_step_work(&m, 1.0, 4096.0, true, 0.0, 0.0).unwrap();
         assert!((r.flops / t.flops - 4.0 / 3.0).abs() < 1e-12);
     }

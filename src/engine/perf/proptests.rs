@@ -10,23 +10,26 @@ use super::timing::{phase_timing, Hardware, Parallelism, Phase};
 use proptest::prelude::*;
 
 fn model() -> impl Strategy<Value = ModelShape> {
-    (1e6f64..1e12, 1u32..200, 64u32..32768, 0f64..2e6, 0u32..3).prop_map(|(p, layers, hidden, kv, moe)| ModelShape {
-        params_total: p,
-        params_active: if moe > 0 { p / 4.0 } else { p },
-        layers,
-        attention_width: hidden,
-        hidden,
-        kv_bytes_per_token: kv,
-        dense_weight_bytes: if moe > 0 { p / 2.0 } else { 2.0 * p },
-        expert_weight_bytes: if moe > 0 { 1.5 * p } else { 0.0 },
-        experts: if moe > 0 { 8 * moe } else { 0 },
-        experts_per_token: if moe > 0 { 2 } else { 0 },
-        activation_bytes: 2.0,
+    (1e6f64..1e12, 1u32..200, 64u32..32768, 0f64..2e6, 0u32..3).prop_map(|(p, layers, hidden, kv, moe)| {
+        ModelShape {
+            params_total: p,
+            params_active: if moe > 0 { p / 4.0 } else { p },
+            layers,
+            attention_width: hidden,
+            hidden,
+            kv_bytes_per_token: kv,
+            dense_weight_bytes: if moe > 0 { p / 2.0 } else { 2.0 * p },
+            expert_weight_bytes: if moe > 0 { 1.5 * p } else { 0.0 },
+            experts: if moe > 0 { 8 * moe } else { 0 },
+            experts_per_token: if moe > 0 { 2 } else { 0 },
+            activation_bytes: 2.0,
+        }
     })
 }
 
 fn hardware() -> impl Strategy<Value = Hardware> {
-    (1e12f64..1e16, 1e11f64..1e13).prop_map(|(f, b)| Hardware { peak_flops_per_s: f, memory_bandwidth_bytes_per_s: b })
+    (1e12f64..1e16, 1e11f64..1e13)
+        .prop_map(|(f, b)| Hardware { peak_flops_per_s: f, memory_bandwidth_bytes_per_s: b })
 }
 
 fn topology() -> impl Strategy<Value = Topology> {
@@ -38,7 +41,13 @@ fn topology() -> impl Strategy<Value = Topology> {
 }
 
 fn layout() -> impl Strategy<Value = Parallelism> {
-    (1u32..16, 1u32..8, 1u32..64, 1u32..8, 1u32..32).prop_map(|(t, p, d, e, m)| Parallelism { tensor: t, pipeline: p, data: d, expert: e, micro_batches: m })
+    (1u32..16, 1u32..8, 1u32..64, 1u32..8, 1u32..32).prop_map(|(t, p, d, e, m)| Parallelism {
+        tensor: t,
+        pipeline: p,
+        data: d,
+        expert: e,
+        micro_batches: m,
+    })
 }
 
 fn phase() -> impl Strategy<Value = (u8, f64, f64)> {

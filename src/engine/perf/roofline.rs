@@ -38,7 +38,11 @@ pub fn gpu_ridge_point(gpu: &Gpu, dtype: ComputeDtype) -> Option<GpuRidgePoint> 
 }
 
 /// Attainable FLOP/s at intensity `I`: `min(F, I · B)`. Source: Williams et al. 2009.
-pub fn attainable_flops(intensity: f64, peak_flops_per_s: f64, bandwidth_bytes_per_s: f64) -> Result<f64, PerfError> {
+pub fn attainable_flops(
+    intensity: f64,
+    peak_flops_per_s: f64,
+    bandwidth_bytes_per_s: f64,
+) -> Result<f64, PerfError> {
     let i = non_negative("intensity", intensity)?;
     let f = positive("peak_flops_per_s", peak_flops_per_s)?;
     let b = positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)?;
@@ -76,7 +80,12 @@ pub struct BoundTime {
 
 /// `T = max(W/F, Q/B, C/N) + T_overhead` from the four times (seconds, each >= 0).
 /// Source: the article (source/*.txt), which takes the three resources as fully overlapped.
-pub fn bound_time(compute_s: f64, memory_s: f64, communication_s: f64, overhead_s: f64) -> Result<BoundTime, PerfError> {
+pub fn bound_time(
+    compute_s: f64,
+    memory_s: f64,
+    communication_s: f64,
+    overhead_s: f64,
+) -> Result<BoundTime, PerfError> {
     let c = non_negative("compute_s", compute_s)?;
     let m = non_negative("memory_s", memory_s)?;
     let n = non_negative("communication_s", communication_s)?;
@@ -100,7 +109,12 @@ pub fn bound_time(compute_s: f64, memory_s: f64, communication_s: f64, overhead_
 /// collectives wait for the layer before them in common frameworks):
 /// `T = max(W/F_eff, Q/B_eff) + C_exposed + T_overhead`. The article's `max` form is the
 /// fully overlapped limit used by [`bound_time`]; `dominant` still names the largest term.
-pub fn expected_time(compute_s: f64, memory_s: f64, exposed_communication_s: f64, overhead_s: f64) -> Result<BoundTime, PerfError> {
+pub fn expected_time(
+    compute_s: f64,
+    memory_s: f64,
+    exposed_communication_s: f64,
+    overhead_s: f64,
+) -> Result<BoundTime, PerfError> {
     let mut t = bound_time(compute_s, memory_s, exposed_communication_s, overhead_s)?;
     t.total_s = finite("total time", compute_s.max(memory_s) + exposed_communication_s + overhead_s)?;
     Ok(t)

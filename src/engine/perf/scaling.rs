@@ -46,9 +46,15 @@ pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu) -> Topology {
     let nvlink = gpu.nvlink_bytes_per_s_per_direction();
     let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
     match preset {
-        TopologyPreset::NvSwitchInfiniBand => Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("ib-ndr") },
-        TopologyPreset::NvSwitchEfa => Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("efa-p5") },
-        TopologyPreset::PcieOnly => Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net("ib-hdr") },
+        TopologyPreset::NvSwitchInfiniBand => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("ib-ndr") }
+        }
+        TopologyPreset::NvSwitchEfa => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("efa-p5") }
+        }
+        TopologyPreset::PcieOnly => {
+            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net("ib-hdr") }
+        }
     }
 }
 
@@ -100,8 +106,16 @@ pub fn scaling_curve(
     eff: &Efficiency,
     gpu_counts: &[u32],
 ) -> Result<Vec<ScalingPoint>, PerfError> {
-    let work = training_step_work(model, setup.sequences, setup.seq_len, setup.full_recompute, setup.gradient_bytes, setup.optimizer_state_bytes)?;
-    let phase = Phase::Training { gradient_bytes: setup.gradient_bytes, full_recompute: setup.full_recompute };
+    let work = training_step_work(
+        model,
+        setup.sequences,
+        setup.seq_len,
+        setup.full_recompute,
+        setup.gradient_bytes,
+        setup.optimizer_state_bytes,
+    )?;
+    let phase =
+        Phase::Training { gradient_bytes: setup.gradient_bytes, full_recompute: setup.full_recompute };
     let m = positive("micro_batches", f64::from(setup.micro_batches))? as u32;
     let run = |n: u32| {
         let par = match strategy {
@@ -149,7 +163,14 @@ mod tests {
     use crate::engine::perf::phases::tests::llama2_7b;
 
     fn setup() -> TrainingSetup {
-        TrainingSetup { sequences: 8.0, seq_len: 4096.0, micro_batches: 8, full_recompute: false, gradient_bytes: 13.48e9, optimizer_state_bytes: 80.88e9 }
+        TrainingSetup {
+            sequences: 8.0,
+            seq_len: 4096.0,
+            micro_batches: 8,
+            full_recompute: false,
+            gradient_bytes: 13.48e9,
+            optimizer_state_bytes: 80.88e9,
+        }
     }
     const H100: Hardware = Hardware { peak_flops_per_s: 989.5e12, memory_bandwidth_bytes_per_s: 3.35e12 };
 
@@ -163,7 +184,16 @@ mod tests {
     #[test]
     fn tensor_parallel_falls_off_beyond_the_node() {
         let topo = topology_preset(TopologyPreset::NvSwitchInfiniBand, find("h100-sxm").unwrap());
-        let c = scaling_curve(Strategy::Tensor, &llama2_7b(), &setup(), &H100, &topo, &Efficiency::default(), &default_gpu_counts()).unwrap();
+        let c = scaling_curve(
+            Strategy::Tensor,
+            &llama2_7b(),
+            &setup(),
+            &H100,
+            &topo,
+            &Efficiency::default(),
+            &default_gpu_counts(),
+        )
+        .unwrap();
         let at = |n| c.iter().find(|p| p.gpus == n).unwrap();
         assert!(at(8).efficiency > 0.5, "{:?}", at(8));
         assert!(at(16).efficiency < at(8).efficiency);
@@ -178,11 +208,38 @@ mod tests {
         let gpu = find("h100-sxm").unwrap();
         let eff = Efficiency::default();
         let counts = default_gpu_counts();
-        let nv = scaling_curve(Strategy::Data, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu), &eff, &counts).unwrap();
-        let pc = scaling_curve(Strategy::Data, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::PcieOnly, gpu), &eff, &counts).unwrap();
+        let nv = scaling_curve(
+            Strategy::Data,
+            &llama2_7b(),
+            &setup(),
+            &H100,
+            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu),
+            &eff,
+            &counts,
+        )
+        .unwrap();
+        let pc = scaling_curve(
+            Strategy::Data,
+            &llama2_7b(),
+            &setup(),
+            &H100,
+            &topology_preset(TopologyPreset::PcieOnly, gpu),
+            &eff,
+            &counts,
+        )
+        .unwrap();
         assert!(nv.last().unwrap().efficiency > 0.8, "{:?}", nv.last());
         assert!(pc[5].efficiency <= nv[5].efficiency);
-        let pp = scaling_curve(Strategy::Pipeline, &llama2_7b(), &setup(), &H100, &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu), &eff, &counts).unwrap();
+        let pp = scaling_curve(
+            Strategy::Pipeline,
+            &llama2_7b(),
+            &setup(),
+            &H100,
+            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu),
+            &eff,
+            &counts,
+        )
+        .unwrap();
         assert!(pp.iter().all(|p| p.gpus <= 32));
     }
 

@@ -42,7 +42,9 @@ pub fn serving_estimate(
     let request_time = ttft + out * tpot;
     let requests_per_s = if request_time > 0.0 { finite("requests/s", c / request_time)? } else { 0.0 };
     let cost = match price_per_hour {
-        Some(p) if aggregate > 0.0 => Some(finite("cost", non_negative("price_per_hour", p)? / (aggregate * 3600.0) * 1e6)?),
+        Some(p) if aggregate > 0.0 => {
+            Some(finite("cost", non_negative("price_per_hour", p)? / (aggregate * 3600.0) * 1e6)?)
+        }
         Some(p) => {
             non_negative("price_per_hour", p)?;
             None

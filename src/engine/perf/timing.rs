@@ -54,7 +54,10 @@ pub enum Phase {
     Prefill,
     Decode,
     /// `gradient_bytes`: all gradients of one replica (all-reduced across data parallel).
-    Training { gradient_bytes: f64, full_recompute: bool },
+    Training {
+        gradient_bytes: f64,
+        full_recompute: bool,
+    },
 }
 
 /// Pipeline bubble fraction `(p-1)/(m+p-1)` (GPipe, Huang et al. 2019).
@@ -106,7 +109,13 @@ pub fn phase_timing(
     model.validate()?;
     let f = positive("peak_flops_per_s", hw.peak_flops_per_s)?;
     let b = positive("memory_bandwidth_bytes_per_s", hw.memory_bandwidth_bytes_per_s)?;
-    for (field, v) in [("tensor", par.tensor), ("pipeline", par.pipeline), ("data", par.data), ("expert", par.expert), ("micro_batches", par.micro_batches)] {
+    for (field, v) in [
+        ("tensor", par.tensor),
+        ("pipeline", par.pipeline),
+        ("data", par.data),
+        ("expert", par.expert),
+        ("micro_batches", par.micro_batches),
+    ] {
         positive(field, f64::from(v))?;
     }
     let (tp, pp, m) = (par.tensor, par.pipeline, par.micro_batches);
@@ -128,7 +137,14 @@ pub fn phase_timing(
     let tp_n = ar_per_layer * layers_per_stage;
     let (ep_exp, ep_bound) = if model.experts > 0 && par.expert > 1 {
         let sent = act * f64::from(model.experts_per_token) / f64::from(tp);
-        let t = hierarchical_time(Collective::AllToAll, Algorithm::Ring, sent, par.expert, &strided(topology, tp), eff)?;
+        let t = hierarchical_time(
+            Collective::AllToAll,
+            Algorithm::Ring,
+            sent,
+            par.expert,
+            &strided(topology, tp),
+            eff,
+        )?;
         let n = 2.0 * passes.min(2.0) * layers_per_stage;
         (n * t.expected_s, n * t.bound_s)
     } else {
@@ -148,7 +164,14 @@ pub fn phase_timing(
     let (dp_sync, dp_bound) = match phase {
         Phase::Training { gradient_bytes, .. } if par.data > 1 => {
             let g = non_negative("gradient_bytes", gradient_bytes)? / (f64::from(tp) * f64::from(pp));
-            let t = hierarchical_time(Collective::AllReduce, Algorithm::Ring, g, par.data, &strided(topology, tp * pp), eff)?;
+            let t = hierarchical_time(
+                Collective::AllReduce,
+                Algorithm::Ring,
+                g,
+                par.data,
+                &strided(topology, tp * pp),
+                eff,
+            )?;
             (t.expected_s, t.bound_s)
         }
         _ => (0.0, 0.0),
@@ -184,7 +207,8 @@ pub(crate) mod tests {
     use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b, training_step_work};
     use crate::engine::perf::roofline::Term;
 
-    pub(crate) const A100: Hardware = Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };
+    pub(crate) const A100: Hardware =
+        Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };
     pub(crate) fn dgx_a100() -> Topology {
         Topology {
             gpus_per_node: 8,
@@ -197,7 +221,16 @@ pub(crate) mod tests {
     fn decode_batch1_llama2_7b_on_a100() {
         let m = llama2_7b();
         let w = decode_step_work(&m, 1.0, 0.0).unwrap();
-        let t = phase_timing(&w, &m, Phase::Decode, &A100, &Parallelism::default(), &dgx_a100(), &Efficiency::default()).unwrap();
+        let t = phase_timing(
+            &w,
+            &m,
+            Phase::Decode,
+            &A100,
+            &Parallelism::default(),
+            &dgx_a100(),
+            &Efficiency::default(),
+        )
+        .unwrap();
         // Bound: 13.21e9 / 2.039e12 = 6.48 ms -> 154 tokens/s; memory dominates by ~150x.
         assert!((t.bound_tokens_per_s - 154.3).abs() < 0.5, "{}", t.bound_tokens_per_s);
         assert_eq!(t.bound.dominant, Term::Memory);
@@ -211,7 +244,8 @@ pub(crate) mod tests {
         let m = llama2_7b();
         let w = decode_step_work(&m, 1.0, 0.0).unwrap();
         let par = Parallelism { tensor: 8, ..Default::default() };
-        let t = phase_timing(&w, &m, Phase::Decode, &A100, &par, &dgx_a100(), &Efficiency::default()).unwrap();
+        let t =
+            phase_timing(&w, &m, Phase::Decode, &A100, &par, &dgx_a100(), &Efficiency::default()).unwrap();
         // 64 all-reduces of 8 KiB, each ~ 14 × 2 µs latency + tiny transfer.
         assert!((t.tensor_parallel_comm_s - 64.0 * (28e-6 + 8192.0 * 1.75 / 225e9)).abs() < 1e-9);
         assert!(t.expected_tokens_per_s < t.bound_tokens_per_s);

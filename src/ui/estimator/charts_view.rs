@@ -19,7 +19,11 @@ fn chart_width() -> u32 {
 fn scaling_points(points: &[EnginePoint]) -> Vec<scaling::ScalingPoint> {
     points
         .iter()
-        .map(|p| scaling::ScalingPoint { gpus: p.gpus, throughput: p.expected_tokens_per_s, efficiency: p.efficiency })
+        .map(|p| scaling::ScalingPoint {
+            gpus: p.gpus,
+            throughput: p.expected_tokens_per_s,
+            efficiency: p.efficiency,
+        })
         .collect()
 }
 
@@ -47,7 +51,11 @@ pub fn BoundChart() -> impl IntoView {
             };
             bound_bars::bound_bars_svg(
                 &bound_bars::BoundBarsChart {
-                    title: format!("{} · {}", e.chart_bound_title, if p.phases.training.is_some() { e.training_step } else { e.decode_step }),
+                    title: format!(
+                        "{} · {}",
+                        e.chart_bound_title,
+                        if p.phases.training.is_some() { e.training_step } else { e.decode_step }
+                    ),
                     terms: bound_bars::TermLabels {
                         compute: e.term_compute.into(),
                         memory: e.term_memory.into(),
@@ -73,7 +81,9 @@ pub fn RooflineChart() -> impl IntoView {
     figure("chart-roofline", move || {
         ctx.shown().map(|r| {
             let rf = &r.performance.roofline;
-            let eff = |f: &str| r.performance.efficiency.iter().find(|x| x.field == f).map(|x| x.value).unwrap_or(1.0);
+            let eff = |f: &str| {
+                r.performance.efficiency.iter().find(|x| x.field == f).map(|x| x.value).unwrap_or(1.0)
+            };
             roofline::roofline_svg(
                 &roofline::RooflineChart {
                     title: format!("{} · {}", e.chart_roofline_title, rf.compute_path),
@@ -92,7 +102,11 @@ pub fn RooflineChart() -> impl IntoView {
                     points: rf
                         .points
                         .iter()
-                        .map(|p| roofline::RooflinePoint { label: e.phase(&p.phase), intensity: p.arithmetic_intensity, flops_per_s: p.attainable_flops_per_s })
+                        .map(|p| roofline::RooflinePoint {
+                            label: e.phase(&p.phase),
+                            intensity: p.arithmetic_intensity,
+                            flops_per_s: p.attainable_flops_per_s,
+                        })
                         .collect(),
                     sweep_label: e.chart_decode_sweep.into(),
                     sweep: rf
@@ -101,7 +115,8 @@ pub fn RooflineChart() -> impl IntoView {
                         .map(|d| roofline::RooflinePoint {
                             label: d.batch.to_string(),
                             intensity: d.arithmetic_intensity,
-                            flops_per_s: (d.arithmetic_intensity * rf.memory_bandwidth_bytes_per_s).min(rf.peak_flops_per_s),
+                            flops_per_s: (d.arithmetic_intensity * rf.memory_bandwidth_bytes_per_s)
+                                .min(rf.peak_flops_per_s),
                         })
                         .collect(),
                     no_data: e.chart_no_data.into(),
@@ -128,9 +143,18 @@ pub fn ScalingChart() -> impl IntoView {
                     efficiency_label: e.chart_efficiency.into(),
                     ideal_label: e.chart_ideal.into(),
                     series: vec![
-                        scaling::ScalingSeries { label: e.chart_data_parallel.into(), points: scaling_points(&sc.data) },
-                        scaling::ScalingSeries { label: e.chart_tensor_parallel.into(), points: scaling_points(&sc.tensor) },
-                        scaling::ScalingSeries { label: e.chart_pipeline_parallel.into(), points: scaling_points(&sc.pipeline) },
+                        scaling::ScalingSeries {
+                            label: e.chart_data_parallel.into(),
+                            points: scaling_points(&sc.data),
+                        },
+                        scaling::ScalingSeries {
+                            label: e.chart_tensor_parallel.into(),
+                            points: scaling_points(&sc.tensor),
+                        },
+                        scaling::ScalingSeries {
+                            label: e.chart_pipeline_parallel.into(),
+                            points: scaling_points(&sc.pipeline),
+                        },
                     ],
                     communication_dominates_at: sc.communication_dominates_from.tensor,
                     communication_label: e.chart_comm_dominates.into(),

@@ -166,7 +166,12 @@ pub fn Select(
 
 /// A labelled checkbox.
 #[component]
-pub fn Toggle(id: &'static str, label: &'static str, #[prop(into)] value: Signal<bool>, set: Callback<bool>) -> impl IntoView {
+pub fn Toggle(
+    id: &'static str,
+    label: &'static str,
+    #[prop(into)] value: Signal<bool>,
+    set: Callback<bool>,
+) -> impl IntoView {
     view! {
         <div class="control toggle" data-control=id>
             <label>

@@ -61,7 +61,9 @@ pub fn ImportExport() -> impl IntoView {
     let e = ctx.lang.est();
     let (share_open, set_share_open) = signal(false);
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         let name = file.name();
         input.set_value("");

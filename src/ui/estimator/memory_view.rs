@@ -10,7 +10,10 @@ use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 
 /// The bar's segments: (label, report key, bytes, colour).
-pub fn segments(r: &Report, e: &'static EstimatorStrings) -> Vec<(&'static str, &'static str, u64, &'static str)> {
+pub fn segments(
+    r: &Report,
+    e: &'static EstimatorStrings,
+) -> Vec<(&'static str, &'static str, u64, &'static str)> {
     let m = &r.memory_per_gpu_bytes;
     vec![
         (e.weights, "memory_per_gpu_bytes.weights", m.weights, palette::WEIGHTS),
@@ -82,7 +85,12 @@ pub fn MemoryView() -> impl IntoView {
         let unit = ctx.unit();
         let over = overflow_bytes(&r);
         let verdict = if r.fits {
-            format!("{} · {} {}", e.fits, format_bytes(r.usable_gpu_memory_bytes.saturating_sub(r.memory_per_gpu_bytes.total), unit), e.headroom_left)
+            format!(
+                "{} · {} {}",
+                e.fits,
+                format_bytes(r.usable_gpu_memory_bytes.saturating_sub(r.memory_per_gpu_bytes.total), unit),
+                e.headroom_left
+            )
         } else {
             format!("{} · {} {}", e.does_not_fit, e.over_by, format_bytes(over, unit))
         };

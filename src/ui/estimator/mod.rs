@@ -2,6 +2,7 @@
 //! the engine turns it into a Report, and the views show it. The state lives in the URL hash
 //! (replaced in place, so sliders never re-route) and in localStorage.
 
+mod charts_view;
 mod controls;
 mod io;
 mod math;
@@ -10,7 +11,6 @@ mod model_picker;
 mod numbers;
 mod panels;
 mod perf_view;
-mod charts_view;
 pub mod widget;
 
 use crate::engine::{evaluate, EngineError, Report, Scenario};
@@ -129,7 +129,10 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
         Some(saved) => {
             let (st, notices) = state::decode(&saved);
             // A damaged saved state is reported the same way, under its own name.
-            let notices = notices.into_iter().map(|n| Notice { field: format!("saved state: {}", n.field), message: n.message }).collect();
+            let notices = notices
+                .into_iter()
+                .map(|n| Notice { field: format!("saved state: {}", n.field), message: n.message })
+                .collect();
             (st, notices)
         }
         None => (EstimatorState::default(), Vec::new()),

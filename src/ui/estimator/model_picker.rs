@@ -28,13 +28,18 @@ pub fn ModelPicker() -> impl IntoView {
     let current_label = move || {
         ctx.with_scenario(|s| match &s.model {
             ModelSpec::Id(id) => models::find(id).map(|m| m.model.name.clone()).unwrap_or_else(|| id.clone()),
-            ModelSpec::Config(v) => v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(e.pasted_model).to_owned(),
+            ModelSpec::Config(v) => {
+                v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(e.pasted_model).to_owned()
+            }
         })
     };
-    let source = move || ctx.with_scenario(|s| match &s.model {
-        ModelSpec::Id(id) => models::find(id).map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
-        ModelSpec::Config(_) => None,
-    });
+    let source = move || {
+        ctx.with_scenario(|s| match &s.model {
+            ModelSpec::Id(id) => models::find(id)
+                .map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
+            ModelSpec::Config(_) => None,
+        })
+    };
 
     // Applies a model only when the engine accepts it with the rest of the scenario.
     let try_model = move |spec: ModelSpec, set_err: WriteSignal<Option<String>>| {

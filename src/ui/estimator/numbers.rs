@@ -18,14 +18,27 @@ pub fn KeyNumbers() -> impl IntoView {
             (e.params_active, "params.active", count(r.params.active), "params-active"),
         ];
         if r.params.trainable > 0 {
-            rows.push((e.params_trainable, "params.trainable", count(r.params.trainable), "params-trainable"));
+            rows.push((
+                e.params_trainable,
+                "params.trainable",
+                count(r.params.trainable),
+                "params-trainable",
+            ));
         }
-        rows.push((e.kv_per_token, "kv_cache_bytes_per_token", kv_text(r.kv_cache_bytes_per_token, unit), "kv-per-token"));
+        rows.push((
+            e.kv_per_token,
+            "kv_cache_bytes_per_token",
+            kv_text(r.kv_cache_bytes_per_token, unit),
+            "kv-per-token",
+        ));
         let impossible = e.impossible;
         rows.push((
             e.longest_context,
             "solvers.max_context_tokens",
-            r.solvers.max_context_tokens.map(|n| format!("{} {}", format_tokens(n), e.u_tokens)).unwrap_or_else(|| impossible.into()),
+            r.solvers
+                .max_context_tokens
+                .map(|n| format!("{} {}", format_tokens(n), e.u_tokens))
+                .unwrap_or_else(|| impossible.into()),
             "max-context",
         ));
         rows.push((
@@ -40,7 +53,12 @@ pub fn KeyNumbers() -> impl IntoView {
             r.solvers
                 .min_gpus
                 .as_ref()
-                .map(|g| format!("{} (TP {} × PP {} × DP {})", g.gpus, g.tensor_parallel, g.pipeline_parallel, g.data_parallel))
+                .map(|g| {
+                    format!(
+                        "{} (TP {} × PP {} × DP {})",
+                        g.gpus, g.tensor_parallel, g.pipeline_parallel, g.data_parallel
+                    )
+                })
                 .unwrap_or_else(|| impossible.into()),
             "min-gpus",
         ));

@@ -6,10 +6,10 @@ use super::{Ctx, Side};
 use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
 use crate::engine::hardware::{EfficiencyOverrides, GpuSpec};
-use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::Scenario;
+use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::estimator::presets::PRESETS;
 use crate::estimator::scales::{nice_values, powers_of_two};
 use leptos::prelude::*;
@@ -25,7 +25,8 @@ fn parse_name<T: DeserializeOwned>(s: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
 }
 
-const DTYPES: [Dtype; 7] = [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Nf4];
+const DTYPES: [Dtype; 7] =
+    [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Nf4];
 
 fn dtype_options() -> Vec<(String, String)> {
     DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_uppercase())).collect()
@@ -227,7 +228,13 @@ pub fn HardwareControls() -> impl IntoView {
     let facts = move || {
         ctx.shown().map(|r| {
             let h = &r.performance.hardware;
-            let mark = |field: &str| if h.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) { " ≈?" } else { "" };
+            let mark = |field: &str| {
+                if h.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) {
+                    " ≈?"
+                } else {
+                    ""
+                }
+            };
             let text = format!(
                 "{}{} · {}{} · {} {}{}",
                 format_bytes(r.gpu_memory_bytes, ByteUnit::Gb),
@@ -244,7 +251,9 @@ pub fn HardwareControls() -> impl IntoView {
     };
     let mig_options = move || {
         let (parent, _) = ctx.with_scenario(gpu_choice);
-        gpus::find(&parent).map(|g| mig_slice::profiles(g).iter().map(|p| p.name.clone()).collect::<Vec<_>>()).unwrap_or_default()
+        gpus::find(&parent)
+            .map(|g| mig_slice::profiles(g).iter().map(|p| p.name.clone()).collect::<Vec<_>>())
+            .unwrap_or_default()
     };
     view! {
         <fieldset class="group hardware">
@@ -323,11 +332,16 @@ pub fn EfficiencyControls() -> impl IntoView {
     let e = ctx.lang.est();
     let factor = move |field: &'static str| {
         Signal::derive(move || {
-            ctx.with_shown(|r| r.and_then(|r| r.performance.efficiency.iter().find(|f| f.field == field).map(|f| f.value)))
-                .unwrap_or(0.0)
+            ctx.with_shown(|r| {
+                r.and_then(|r| r.performance.efficiency.iter().find(|f| f.field == field).map(|f| f.value))
+            })
+            .unwrap_or(0.0)
         })
     };
-    let fraction = |id: &'static str, label: &'static str, field: &'static str, set: fn(&mut EfficiencyOverrides, f64)| {
+    let fraction = |id: &'static str,
+                    label: &'static str,
+                    field: &'static str,
+                    set: fn(&mut EfficiencyOverrides, f64)| {
         let value = factor(field);
         view! {
             <Slider
@@ -462,12 +476,14 @@ pub fn InvalidBanner() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
     move || {
-        ctx.result().err().map(|err| view! {
-            <div class="banner error" role="alert" id="invalid-banner" data-field=err.field().to_owned()>
-                <strong>{e.invalid_heading}</strong>
-                ": " {err.to_string()}
-                " " {move || ctx.with_shown(|r| r.is_some()).then_some(e.showing_last_valid)}
-            </div>
+        ctx.result().err().map(|err| {
+            view! {
+                <div class="banner error" role="alert" id="invalid-banner" data-field=err.field().to_owned()>
+                    <strong>{e.invalid_heading}</strong>
+                    ": " {err.to_string()}
+                    " " {move || ctx.with_shown(|r| r.is_some()).then_some(e.showing_last_valid)}
+                </div>
+            }
         })
     }
 }
@@ -480,9 +496,11 @@ pub fn Compare() -> impl IntoView {
     move || {
         let (Some(a), Some(b)) = (ctx.shown_a.get(), ctx.shown_b.get()) else { return ().into_any() };
         let unit = ctx.unit();
-        let (sa, sb) = ctx.state.with(|s| (s.scenario.clone(), s.compare.clone().unwrap_or_else(|| s.scenario.clone())));
+        let (sa, sb) =
+            ctx.state.with(|s| (s.scenario.clone(), s.compare.clone().unwrap_or_else(|| s.scenario.clone())));
         let row = |label: &'static str, fa: String, fb: String| view! { <tr><th scope="row">{label}</th><td>{fa}</td><td>{fb}</td></tr> };
-        let verdict = |r: &crate::engine::Report| if r.fits { e.fits.to_owned() } else { e.does_not_fit.to_owned() };
+        let verdict =
+            |r: &crate::engine::Report| if r.fits { e.fits.to_owned() } else { e.does_not_fit.to_owned() };
         view! {
             <div class="panel compare" id="compare">
                 <h2>{e.compare}</h2>

@@ -4,8 +4,8 @@
 
 use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart};
 use super::controls::Select;
-use super::panels::int_slider;
 use super::memory_view::MemoryView;
+use super::panels::int_slider;
 use super::perf_view::PerformanceView;
 use super::Ctx;
 use crate::catalog::gpus;
@@ -22,36 +22,60 @@ const DTYPES: [Dtype; 6] = [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, D
 
 fn context_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, |s, v| {
-        s.context_tokens = v;
-        s.output_tokens = None;
-        s.prompt_tokens = None;
-    })
+    int_slider(
+        ctx,
+        "context",
+        e.context,
+        e.u_tokens,
+        nice_values(512, 1 << 20),
+        |s| s.context_tokens,
+        |s, v| {
+            s.context_tokens = v;
+            s.output_tokens = None;
+            s.prompt_tokens = None;
+        },
+    )
 }
 
 fn batch_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    int_slider(ctx, "batch", e.batch_inference, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
+    int_slider(
+        ctx,
+        "batch",
+        e.batch_inference,
+        e.u_sequences,
+        nice_values(1, 1024),
+        |s| s.batch,
+        |s, v| s.batch = v,
+    )
 }
 
 /// GPU count; the model is spread over a node's GPUs with the widest tensor parallelism (8, 4,
 /// 2) that divides the count and the model's heads, else over replicas.
 fn gpus_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 64), |s| s.gpus, |s, v| {
-        s.gpus = v;
-        s.data_parallel = None;
-        s.pipeline_parallel = 1;
-        s.tensor_parallel = 1;
-        for tp in [8u64, 4, 2] {
-            let mut candidate = s.clone();
-            candidate.tensor_parallel = tp;
-            if v % tp == 0 && crate::engine::evaluate(&candidate).is_ok() {
-                s.tensor_parallel = tp;
-                break;
+    int_slider(
+        ctx,
+        "gpus",
+        e.gpus,
+        e.u_gpus,
+        nice_values(1, 64),
+        |s| s.gpus,
+        |s, v| {
+            s.gpus = v;
+            s.data_parallel = None;
+            s.pipeline_parallel = 1;
+            s.tensor_parallel = 1;
+            for tp in [8u64, 4, 2] {
+                let mut candidate = s.clone();
+                candidate.tensor_parallel = tp;
+                if v % tp == 0 && crate::engine::evaluate(&candidate).is_ok() {
+                    s.tensor_parallel = tp;
+                    break;
+                }
             }
-        }
-    })
+        },
+    )
 }
 
 fn dtype_select(ctx: Ctx) -> impl IntoView {
@@ -70,8 +94,10 @@ fn dtype_select(ctx: Ctx) -> impl IntoView {
 
 fn gpu_select(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    let mut options: Vec<(String, String)> =
-        gpus::all().iter().map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb)))).collect();
+    let mut options: Vec<(String, String)> = gpus::all()
+        .iter()
+        .map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb))))
+        .collect();
     // A preset on a MIG slice or a custom GPU keeps it as the first choice.
     if let Some((id, name)) = ctx.with_scenario(|s| match &s.gpu {
         GpuSpec::Custom(g) => Some((g.id.clone(), g.name.clone())),
@@ -99,7 +125,8 @@ pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
         Some((k, p)) => (k, Some(p)),
         None => (name, None),
     };
-    let scenario = preset.and_then(presets::find).map(|p| p.scenario()).unwrap_or_else(state::default_scenario);
+    let scenario =
+        preset.and_then(presets::find).map(|p| p.scenario()).unwrap_or_else(state::default_scenario);
     let e = lang.est();
     let kind_title = match kind {
         "memory" => e.memory_per_gpu,
