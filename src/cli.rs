@@ -48,7 +48,8 @@ pub fn run(args: &[String]) -> i32 {
 
 /// `estimate FILE`: Scenario JSON in, Report JSON out; exit 2 with one line naming the field.
 fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::{evaluate, Scenario};
+    use gpu_primer::catalog::evaluate;
+    use gpu_primer::engine::Scenario;
     use std::io::Read;
     let Some(file) = file else {
         eprintln!("gpu-primer: estimate needs a FILE (or - for stdin)");
@@ -94,7 +95,7 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
 
 /// `validate [--json|--markdown]`: the validation table (markdown by default).
 fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::validation::{to_markdown, validation_table};
+    use gpu_primer::validation::{to_markdown, validation_table};
     let table = validation_table();
     match format {
         None | Some("--markdown") => {
@@ -121,7 +122,8 @@ fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
 /// `bench [N]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
 /// scaling curves and the roofline series, derivations).
 fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+    use gpu_primer::catalog::evaluate;
+    use gpu_primer::engine::{ModelSpec, Scenario};
     let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
         Ok(n) if n > 0 => n,
         _ => {

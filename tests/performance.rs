@@ -3,10 +3,11 @@
 
 mod common;
 
+use gpu_primer::catalog::evaluate;
 use gpu_primer::engine::hardware::GpuSpec;
 use gpu_primer::engine::perf::roofline::Term;
-use gpu_primer::engine::validation::validation_table;
-use gpu_primer::engine::{evaluate, ModelSpec, Report, Scenario};
+use gpu_primer::engine::{ModelSpec, Report, Scenario};
+use gpu_primer::validation::validation_table;
 use proptest::prelude::*;
 
 fn scenario(model: &str, gpu: &str) -> Scenario {

@@ -1,13 +1,14 @@
 //! `evaluate`: Scenario in, Report out. Total: every input gives a report or a typed error.
 
 use super::error::{EngineError, ScenarioError};
+use super::lookup::Lookup;
 use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
 use super::model::kv_cache::{kv_cache_bytes_per_token, kv_elements_per_token_per_layer};
 use super::model::params::count_params;
 use super::model::Architecture;
-use super::performance::{performance, Sized};
+use super::perf::performance::{performance, SizedScenario};
 use super::report::*;
 use super::scenario::{Mode, ModelSpec, Scenario};
 use super::solvers;
@@ -15,26 +16,17 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The model a scenario names, with its catalog metadata when it came from the catalog.
-pub fn resolve_model(spec: &ModelSpec) -> Result<(Cow<'static, Architecture>, ModelInfo), ScenarioError> {
+pub fn resolve_model<'a>(
+    spec: &ModelSpec,
+    lookup: &'a dyn Lookup,
+) -> Result<(Cow<'a, Architecture>, ModelInfo), ScenarioError> {
     match spec {
-        ModelSpec::Id(id) => {
-            let entry = crate::catalog::models::find(id).ok_or_else(|| {
-                ScenarioError::new(
-                    "model",
-                    format!(
-                        "unknown catalog id '{id}' (known: {})",
-                        crate::catalog::models::ids().join(", ")
-                    ),
-                )
-            })?;
-            let info = ModelInfo {
-                id: Some(entry.model.id.clone()),
-                name: entry.model.name.clone(),
-                family: entry.architecture.model_type.clone(),
-                source: Some(entry.model.source.clone()),
-            };
-            Ok((Cow::Borrowed(&entry.architecture), info))
-        }
+        ModelSpec::Id(id) => lookup.model(id).ok_or_else(|| {
+            ScenarioError::new(
+                "model",
+                format!("unknown catalog id '{id}' (known: {})", lookup.model_ids().join(", ")),
+            )
+        }),
         ModelSpec::Config(v) => {
             let a = parse_config(v)?;
             let name = v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or("pasted config").to_owned();
@@ -69,13 +61,13 @@ fn d(formula: &str, values: String, source: &str) -> Derivation {
     Derivation { formula: formula.to_owned(), values, source: source.to_owned() }
 }
 
-/// Evaluates a scenario.
-pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
+/// Evaluates a scenario, resolving its catalog ids (model, GPU, network, price) with `lookup`.
+pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
     s.validate()?;
-    let (arch, model) = resolve_model(&s.model)?;
+    let gpu = s.gpu.resolve(lookup)?;
+    let (arch, model) = resolve_model(&s.model, lookup)?;
     let a: &Architecture = &arch;
     validate_against_model(s, a)?;
-    let gpu = s.gpu.resolve()?;
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let x = Inputs::from_scenario(s);
 
@@ -282,7 +274,8 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
         );
     }
 
-    let sized = Sized { scenario: s, arch: a, counts: &counts, inputs: &x, gpu: &gpu, trainable };
+    let sized =
+        SizedScenario { scenario: s, arch: a, counts: &counts, inputs: &x, gpu: &gpu, lookup, trainable };
     let performance = performance(&sized, &mut dv, &mut assumptions)?;
 
     Ok(Report {

@@ -6,19 +6,19 @@
 
 pub mod error;
 pub mod evaluate;
+pub mod gpu;
 pub mod hardware;
+pub mod lookup;
 pub mod memory;
 pub mod model;
 pub mod perf;
-pub mod perf_report;
-pub mod performance;
 pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
-pub mod validation;
 
 pub use error::{EngineError, ScenarioError};
-pub use evaluate::evaluate;
+pub use evaluate::evaluate_with;
+pub use lookup::Lookup;
 pub use report::{Derivation, Report};
 pub use scenario::{ModelSpec, Scenario};

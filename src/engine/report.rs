@@ -102,7 +102,7 @@ pub struct Report {
     /// `time`, `throughput`, `bound`, `bound_ratio`, `phases`, `roofline`, `scaling`, `serving`,
     /// `efficiency`).
     #[serde(flatten)]
-    pub performance: super::perf_report::Performance,
+    pub performance: super::perf::report::Performance,
     /// Derivation of each number, keyed by its path in this report.
     pub derivations: BTreeMap<String, Derivation>,
 }

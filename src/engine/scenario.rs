@@ -4,9 +4,9 @@
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
 use super::error::ScenarioError;
+use super::gpu::ComputeDtype;
 use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
 use super::precision::Dtype;
-use crate::catalog::gpus::ComputeDtype;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -277,7 +277,7 @@ impl Scenario {
             }
         }
         self.efficiency.resolve()?;
-        self.gpu.resolve()?;
+        self.gpu.validate_custom()?;
         if !(self.safety_margin.is_finite() && (0.0..=0.9).contains(&self.safety_margin)) {
             return Err(ScenarioError::new(
                 "safety_margin",

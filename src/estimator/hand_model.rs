@@ -84,7 +84,8 @@ pub fn config_from_sizes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{evaluate, ModelSpec, Scenario};
+    use crate::catalog::evaluate;
+    use crate::engine::{ModelSpec, Scenario};
 
     fn count(v: Value) -> u64 {
         evaluate(&Scenario::new(ModelSpec::Config(v))).unwrap().params.total

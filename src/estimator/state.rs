@@ -7,7 +7,8 @@
 //! Decoding never fails: a damaged or outdated query opens the nearest valid state, and every
 //! field that had to be dropped is reported as a [`Notice`] naming it and saying why.
 
-use crate::engine::{evaluate, ModelSpec, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::{ModelSpec, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde_json::{Map, Value};

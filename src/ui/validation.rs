@@ -2,8 +2,8 @@
 //! (the same table as `gpu-primer validate`).
 
 use crate::charts::format::format_sig3;
-use crate::engine::validation::validation_table;
 use crate::i18n::Lang;
+use crate::validation::validation_table;
 use leptos::prelude::*;
 
 #[component]

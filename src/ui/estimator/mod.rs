@@ -13,7 +13,8 @@ mod panels;
 mod perf_view;
 pub mod widget;
 
-use crate::engine::{evaluate, EngineError, Report, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::{EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
 use crate::i18n::Lang;
 use leptos::prelude::*;

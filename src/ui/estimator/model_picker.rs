@@ -1,8 +1,9 @@
 //! Choosing the model: search the catalog, paste a config.json, or give four sizes by hand.
 
 use super::Ctx;
+use crate::catalog::evaluate;
 use crate::catalog::models;
-use crate::engine::{evaluate, ModelSpec};
+use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
 use leptos::prelude::*;
 

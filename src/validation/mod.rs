@@ -6,10 +6,10 @@
 //! time ≤ measured time). Rows that cannot be expressed are listed with the reason.
 //! No constant is fitted to any row.
 
-use super::evaluate::evaluate;
-use super::precision::Dtype;
-use super::report::Report;
-use super::scenario::{Mode, ModelSpec, Recompute, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::precision::Dtype;
+use crate::engine::report::Report;
+use crate::engine::scenario::{Mode, ModelSpec, Recompute, Scenario};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -220,7 +220,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
     let is_memory = kind.contains("memory") && kind.starts_with("inference");
     let (gpu, count) = gpu_id(&gpu_text);
     match gpu {
-        Some(g) => s.gpu = super::hardware::GpuSpec::Id(g.into()),
+        Some(g) => s.gpu = crate::engine::hardware::GpuSpec::Id(g.into()),
         None if is_memory => {}
         None => return Err(format!("GPU '{gpu_text}' is not in the catalog")),
     }
@@ -429,7 +429,7 @@ fn describe(s: &Scenario, note: &str) -> String {
         s.resolved_weight_dtype().name(),
         s.gpus,
         match &s.gpu {
-            super::hardware::GpuSpec::Id(i) => i.as_str(),
+            crate::engine::hardware::GpuSpec::Id(i) => i.as_str(),
             _ => "custom",
         },
         s.tensor_parallel,

@@ -3,8 +3,8 @@
 //! communication overlapped: reality is never faster) and the plain name is the expected value
 //! (efficiency factors, latencies, launches, pipeline bubble).
 
-use super::perf::roofline::{BoundTime, Term};
-use super::perf::scaling::ScalingPoint;
+use super::roofline::{BoundTime, Term};
+use super::scaling::ScalingPoint;
 use serde::Serialize;
 
 /// The GPU and links used.

@@ -1,5 +1,5 @@
 //! Scenario → time: maps the sizing engine's model, dtypes and layout onto the performance
-//! formulas of [`super::perf`] and fills the time half of the Report ([`Performance`]).
+//! formulas of [`super`] and fills the time half of the Report ([`Performance`]).
 //!
 //! Modelling choices (each also stated in the report's assumptions):
 //! - Bytes per forward pass = every weight read once (quantised formats with their scales),
@@ -11,38 +11,41 @@
 //! - LoRA/QLoRA: the frozen base needs no weight gradients, so a step is 4·P·tokens (+ attention),
 //!   not 6·P·tokens.
 
-use super::error::ScenarioError;
-use super::hardware::{default_price_per_gpu_hour, perf_error, TopologyKind};
-use super::memory::model_states::optimizer_bytes_per_param;
-use super::memory::weights::{small_tensor_dtype, stage_weights};
-use super::memory::Inputs;
-use super::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
-use super::model::params::ParamCounts;
-use super::model::Architecture;
-use super::perf::collectives::Topology;
-use super::perf::efficiency::{default_sources, Efficiency};
-use super::perf::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
-use super::perf::roofline::{attainable_flops, BoundTime, Term};
-use super::perf::scaling::{
+use super::collectives::Topology;
+use super::efficiency::{default_sources, Efficiency};
+use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
+use super::report::*;
+use super::roofline::{attainable_flops, BoundTime, Term};
+use super::scaling::{
     communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup,
 };
-use super::perf::serving::serving_estimate;
-use super::perf::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
-use super::perf::PerfError;
-use super::perf_report::*;
-use super::precision::Dtype;
-use super::report::Derivation;
-use super::scenario::{Mode, Recompute, Scenario};
-use crate::catalog::gpus::{ComputeDtype, ComputePath, Gpu};
+use super::serving::serving_estimate;
+use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
+use super::PerfError;
+use crate::engine::error::ScenarioError;
+use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
+use crate::engine::hardware::{perf_error, TopologyKind};
+use crate::engine::lookup::Lookup;
+use crate::engine::memory::model_states::optimizer_bytes_per_param;
+use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
+use crate::engine::memory::Inputs;
+use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
+use crate::engine::model::params::ParamCounts;
+use crate::engine::model::Architecture;
+use crate::engine::precision::Dtype;
+use crate::engine::report::Derivation;
+use crate::engine::scenario::{Mode, Recompute, Scenario};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.
-pub struct Sized<'a> {
+pub struct SizedScenario<'a> {
     pub scenario: &'a Scenario,
     pub arch: &'a Architecture,
     pub counts: &'a ParamCounts,
     pub inputs: &'a Inputs,
     pub gpu: &'a Gpu,
+    /// The catalog the scenario's ids resolve against (network links, default price).
+    pub lookup: &'a dyn Lookup,
     pub trainable: u128,
 }
 
@@ -161,7 +164,7 @@ fn u32_of(v: u64) -> u32 {
 
 /// Fills the time half of the report and adds its derivations and assumptions.
 pub fn performance(
-    z: &Sized,
+    z: &SizedScenario,
     dv: &mut BTreeMap<String, Derivation>,
     assumptions: &mut Vec<String>,
 ) -> Result<Performance, ScenarioError> {
@@ -176,7 +179,7 @@ pub fn performance(
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
     };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
-    let topo: Topology = kind.topology(gpu, u32_of(s.gpus_per_node));
+    let topo: Topology = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
     let (prompt, output) = s.resolved_prompt_output();
     let m = s.resolved_micro_batches();
     let dp = x.dp.max(1);
@@ -312,7 +315,10 @@ pub fn performance(
     let concurrency = x.batch.saturating_mul(dp);
     let (price, price_source) = match s.price_per_gpu_hour {
         Some(p) => (Some(p), Some("scenario".to_owned())),
-        None => default_price_per_gpu_hour(&gpu.id).map_or((None, None), |(p, src)| (Some(p), Some(src))),
+        None => z
+            .lookup
+            .price_per_gpu_hour(&gpu.id)
+            .map_or((None, None), |p| (Some(p.usd_per_gpu_hour), Some(p.source))),
     };
     let deployment_price = price.map(|p| p * s.gpus as f64);
     let sv =
