@@ -50,6 +50,8 @@ pub fn run(args: &[String]) -> i32 {
 fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
     use gpu_primer::catalog::evaluate;
     use gpu_primer::engine::Scenario;
+    use gpu_primer::i18n::facts::report_json;
+    use gpu_primer::i18n::Lang;
     use std::io::Read;
     let Some(file) = file else {
         eprintln!("gpu-primer: estimate needs a FILE (or - for stdin)");
@@ -76,7 +78,7 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
         .map_err(|e| e.to_string())
         .and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
     match report {
-        Ok(r) => match serde_json::to_string_pretty(&r) {
+        Ok(r) => match serde_json::to_string_pretty(&report_json(&r, Lang::En)) {
             Ok(json) => {
                 let _ = writeln!(out, "{json}");
                 0

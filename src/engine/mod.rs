@@ -4,6 +4,8 @@
 //! counts, KV cache), [`memory`] (per-GPU memory by component) and [`solvers`]; time lives in
 //! [`perf`] (roofline, collectives, phases, timing, scaling, serving).
 
+pub mod assumption;
+pub mod derivation;
 pub mod error;
 pub mod evaluate;
 pub mod gpu;
@@ -17,8 +19,10 @@ pub mod report;
 pub mod scenario;
 pub mod solvers;
 
+pub use assumption::Assumption;
+pub use derivation::{DerivKey, Derivation, Formula, Source, Val};
 pub use error::{EngineError, ScenarioError};
 pub use evaluate::evaluate_with;
 pub use lookup::Lookup;
-pub use report::{Derivation, Report};
+pub use report::Report;
 pub use scenario::{ModelSpec, Scenario};

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 mod estimator;
+pub mod facts;
 pub use estimator::EstimatorStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).

@@ -15,13 +15,15 @@ use super::collectives::Topology;
 use super::efficiency::{default_sources, Efficiency};
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
-use super::roofline::{attainable_flops, BoundTime, Term};
+use super::roofline::attainable_flops;
 use super::scaling::{
     communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup,
 };
 use super::serving::serving_estimate;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
 use super::PerfError;
+use crate::engine::assumption::Assumption;
+use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
 use crate::engine::error::ScenarioError;
 use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
 use crate::engine::hardware::{perf_error, TopologyKind};
@@ -33,7 +35,6 @@ use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
 use crate::engine::model::params::ParamCounts;
 use crate::engine::model::Architecture;
 use crate::engine::precision::Dtype;
-use crate::engine::report::Derivation;
 use crate::engine::scenario::{Mode, Recompute, Scenario};
 use std::collections::BTreeMap;
 
@@ -51,21 +52,6 @@ pub struct SizedScenario<'a> {
 
 fn pe(e: PerfError) -> ScenarioError {
     perf_error("scenario", e)
-}
-
-fn d(formula: &str, values: String, source: &str) -> Derivation {
-    Derivation { formula: formula.to_owned(), values, source: source.to_owned() }
-}
-
-/// `12.3 ms`, `4.1 s`, `310 µs`: short human times for derivation strings.
-fn secs(t: f64) -> String {
-    if t >= 1.0 {
-        format!("{t:.3} s")
-    } else if t >= 1e-3 {
-        format!("{:.3} ms", t * 1e3)
-    } else {
-        format!("{:.2} µs", t * 1e6)
-    }
 }
 
 /// The label of a compute path: `bf16 tensor`, or `fp32 vector (no bf16 path)` on fallback.
@@ -112,20 +98,8 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     }
 }
 
-/// Largest of the four expected terms and its ratio to the next.
-fn dominant(t: &BoundTime) -> (Term, Option<f64>) {
-    let mut v = [
-        (t.compute_s, Term::Compute),
-        (t.memory_s, Term::Memory),
-        (t.communication_s, Term::Communication),
-        (t.overhead_s, Term::Overhead),
-    ];
-    v.sort_by(|a, b| b.0.total_cmp(&a.0));
-    (v[0].1, (v[1].0 > 0.0).then(|| v[0].0 / v[1].0).filter(|r| r.is_finite()))
-}
-
 fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &str) -> PhaseReport {
-    let (dom, ratio) = dominant(&t.expected);
+    let (dom, ratio) = t.expected.dominant();
     PhaseReport {
         flops: w.flops,
         bytes: w.bytes,
@@ -162,26 +136,84 @@ fn u32_of(v: u64) -> u32 {
     v.clamp(1, u64::from(u32::MAX)) as u32
 }
 
-/// Fills the time half of the report and adds its derivations and assumptions.
+/// Fills the time half of the report and adds its derivations and assumptions. Each step is a
+/// function below: [`setup`], [`phases`], [`roofline`], [`scaling`], [`serving`], [`times`],
+/// [`throughput`], then [`derivations`] and [`assumptions`].
 pub fn performance(
     z: &SizedScenario,
-    dv: &mut BTreeMap<String, Derivation>,
-    assumptions: &mut Vec<String>,
+    dv: &mut BTreeMap<DerivKey, Derivation>,
+    assumptions_out: &mut Vec<Assumption>,
 ) -> Result<Performance, ScenarioError> {
-    let (s, a, x, gpu) = (z.scenario, z.arch, z.inputs, z.gpu);
+    let setup = setup(z)?;
+    let phases = phases(z, &setup)?;
+    let roofline = roofline(&setup, &phases)?;
+    let scaling = scaling(z, &setup, &phases)?;
+    let (serving, cost) = serving(z, &setup, &phases)?;
+    let time = times(&setup, &phases);
+    let throughput = throughput(&setup, &phases, &time, serving.concurrency);
+    derivations(z, &setup, &phases, &time, &throughput, dv);
+    if let Some(c) = cost {
+        dv.insert(DerivKey::ServingCostPerMillion, c);
+    }
+    assumptions_out.extend(assumptions(z, &setup, &scaling));
+    let (bound, bound_ratio) = match &phases.training {
+        Some(t) => (t.dominant, t.dominance_ratio),
+        None => (phases.decode.dominant, phases.decode.dominance_ratio),
+    };
+    Ok(Performance {
+        hardware: hardware_info(z.gpu, &setup),
+        workload: Workload {
+            prompt_tokens: setup.prompt,
+            output_tokens: setup.output,
+            decode_context_tokens: setup.decode_ctx,
+            concurrency: serving.concurrency,
+            micro_batches: setup.micro_batches,
+            expert_parallel: z.scenario.expert_parallel,
+        },
+        time,
+        throughput,
+        bound,
+        bound_ratio,
+        roofline,
+        phases: Phases { prefill: phases.prefill, decode: phases.decode, training: phases.training },
+        scaling,
+        serving,
+        efficiency: efficiency_factors(&setup.eff, &setup.overridden),
+    })
+}
+
+/// What every step shares: hardware path, links, request shape, layout.
+struct Setup {
+    eff: Efficiency,
+    overridden: Vec<&'static str>,
+    path: ComputePath,
+    label: String,
+    hw: Hardware,
+    kind: TopologyKind,
+    topo: Topology,
+    prompt: u64,
+    output: u64,
+    micro_batches: u64,
+    dp: u64,
+    par: Parallelism,
+    batch: f64,
+    decode_ctx: f64,
+}
+
+/// Step 1: the compute path, the links, the request shape and the layout.
+fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
+    let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
     let (eff, overridden) = s.efficiency.resolve()?;
     let path = gpu
         .compute_path(s.resolved_compute_dtype())
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", "has no usable peak"))?;
-    let label = path_label(&path);
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
     };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
-    let topo: Topology = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
+    let topo = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
     let (prompt, output) = s.resolved_prompt_output();
-    let m = s.resolved_micro_batches();
     let dp = x.dp.max(1);
     let par = Parallelism {
         tensor: u32_of(x.tp),
@@ -190,32 +222,66 @@ pub fn performance(
         expert: u32_of(s.expert_parallel),
         micro_batches: 1,
     };
-    let batch = x.batch as f64;
-    let decode_ctx = prompt as f64 + output as f64 / 2.0;
+    Ok(Setup {
+        eff,
+        overridden,
+        label: path_label(&path),
+        path,
+        hw,
+        kind,
+        topo,
+        prompt,
+        output,
+        micro_batches: s.resolved_micro_batches(),
+        dp,
+        par,
+        batch: x.batch as f64,
+        decode_ctx: prompt as f64 + output as f64 / 2.0,
+    })
+}
 
-    // Prefill and decode.
-    let pre_shape = model_shape(a, z.counts, x, prompt);
-    let dec_shape = model_shape(a, z.counts, x, decode_ctx.round() as u64);
-    let pre_w = prefill_work(&pre_shape, prompt as f64, batch, 0.0).map_err(pe)?;
-    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, &hw, &par, &topo, &eff).map_err(pe)?;
-    let dec_w = decode_step_work(&dec_shape, batch, decode_ctx).map_err(pe)?;
-    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, &hw, &par, &topo, &eff).map_err(pe)?;
-    let prefill = phase_report(&pre_w, &pre_t, &label);
-    let decode = phase_report(&dec_w, &dec_t, &label);
+/// The phases in full, with what the later steps reuse.
+struct PhaseSet {
+    prefill: PhaseReport,
+    decode: PhaseReport,
+    training: Option<PhaseReport>,
+    decode_shape: ModelShape,
+    train_shape: ModelShape,
+    full_recompute: bool,
+    /// Gradient and optimizer-state bytes of a training step.
+    grad: f64,
+    opt: f64,
+}
 
-    // Training step.
+/// Gradient and optimizer-state bytes for `trainable` parameters trained in `dtype`.
+fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) {
+    let x = z.inputs;
+    let grad_elem = if x.full_training() { small_tensor_dtype(x.weight).bytes_for(1, 1) } else { 4 };
+    (
+        (trainable * grad_elem) as f64,
+        (trainable * optimizer_bytes_per_param(z.scenario.optimizer, dtype)) as f64,
+    )
+}
+
+/// Step 2: prefill, the average decode step and (when training) the training step.
+fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
+    let (s, a, x) = (z.scenario, z.arch, z.inputs);
+    let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
+    let pre_shape = model_shape(a, z.counts, x, c.prompt);
+    let dec_shape = model_shape(a, z.counts, x, c.decode_ctx.round() as u64);
+    let pre_w = prefill_work(&pre_shape, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
+    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, eff).map_err(pe)?;
+    let dec_w = decode_step_work(&dec_shape, c.batch, c.decode_ctx).map_err(pe)?;
+    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, hw, par, topo, eff).map_err(pe)?;
+
     let full_recompute = s.recompute == Recompute::Full;
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
-    let grad_elem = if x.full_training() { small_tensor_dtype(x.weight).bytes_for(1, 1) } else { 4 };
-    let train_states = |trainable: u128, dtype: Dtype| {
-        ((trainable * grad_elem) as f64, (trainable * optimizer_bytes_per_param(s.optimizer, dtype)) as f64)
-    };
-    let (grad, opt) = train_states(z.trainable, if x.full_training() { x.weight } else { Dtype::Fp32 });
+    let (grad, opt) = train_states(z, z.trainable, if x.full_training() { x.weight } else { Dtype::Fp32 });
     let train_shape = model_shape(a, z.counts, x, s.context_tokens);
     let training = if x.trains() {
         let mut w = training_step_work(
             &train_shape,
-            batch * m as f64,
+            c.batch * c.micro_batches as f64,
             s.context_tokens as f64,
             full_recompute,
             grad,
@@ -227,80 +293,93 @@ pub fn performance(
             let passes = if full_recompute { 4.0 } else { 3.0 };
             w.flops *= (passes - 1.0) / passes;
         }
-        let tpar = Parallelism { micro_batches: u32_of(m), ..par };
-        let t = phase_timing(
-            &w,
-            &train_shape,
-            Phase::Training { gradient_bytes: grad, full_recompute },
-            &hw,
-            &tpar,
-            &topo,
-            &eff,
-        )
-        .map_err(pe)?;
-        Some((w, phase_report(&w, &t, &label)))
+        let tpar = Parallelism { micro_batches: u32_of(c.micro_batches), ..*par };
+        let phase = Phase::Training { gradient_bytes: grad, full_recompute };
+        let t = phase_timing(&w, &train_shape, phase, hw, &tpar, topo, eff).map_err(pe)?;
+        Some(phase_report(&w, &t, &c.label))
     } else {
         None
     };
+    Ok(PhaseSet {
+        prefill: phase_report(&pre_w, &pre_t, &c.label),
+        decode: phase_report(&dec_w, &dec_t, &c.label),
+        training,
+        decode_shape: dec_shape,
+        train_shape,
+        full_recompute,
+        grad,
+        opt,
+    })
+}
 
-    // Roofline and the decode point moving with batch.
-    let ridge = dec_t.ridge_point;
-    let mut points = Vec::new();
-    let gpu_share = (x.tp * x.pp) as f64;
-    for (name, p) in [
-        ("prefill", Some(&prefill)),
-        ("decode", Some(&decode)),
-        ("training", training.as_ref().map(|t| &t.1)),
-    ] {
-        if let Some(p) = p {
-            points.push(RooflinePoint {
-                phase: name.into(),
-                arithmetic_intensity: p.arithmetic_intensity,
-                attainable_flops_per_s: attainable_flops(
-                    p.arithmetic_intensity,
-                    hw.peak_flops_per_s,
-                    hw.memory_bandwidth_bytes_per_s,
-                )
-                .unwrap_or(0.0),
-                expected_flops_per_s: ratio(p.flops / gpu_share, p.time_s),
-            });
-        }
-    }
+/// Step 3: the phases on the roofline, and the decode point moving with batch.
+fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
+    let hw = &c.hw;
+    let gpu_share = f64::from(c.par.tensor) * f64::from(c.par.pipeline);
+    let named =
+        [("prefill", Some(&p.prefill)), ("decode", Some(&p.decode)), ("training", p.training.as_ref())];
+    let points = named
+        .into_iter()
+        .filter_map(|(name, ph)| ph.map(|ph| (name, ph)))
+        .map(|(name, ph)| RooflinePoint {
+            phase: name.into(),
+            arithmetic_intensity: ph.arithmetic_intensity,
+            attainable_flops_per_s: attainable_flops(
+                ph.arithmetic_intensity,
+                hw.peak_flops_per_s,
+                hw.memory_bandwidth_bytes_per_s,
+            )
+            .unwrap_or(0.0),
+            expected_flops_per_s: ratio(ph.flops / gpu_share, ph.time_s),
+        })
+        .collect();
     let mut decode_by_batch = Vec::with_capacity(11);
     for i in 0..=10 {
         let b = 1u64 << i;
-        let w = decode_step_work(&dec_shape, b as f64, decode_ctx).map_err(pe)?;
-        let t = phase_timing(&w, &dec_shape, Phase::Decode, &hw, &par, &topo, &eff).map_err(pe)?;
+        let w = decode_step_work(&p.decode_shape, b as f64, c.decode_ctx).map_err(pe)?;
+        let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &c.eff).map_err(pe)?;
         decode_by_batch.push(DecodeBatchPoint {
             batch: b,
             arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
             tokens_per_s: t.expected_tokens_per_s,
             tokens_per_s_bound: t.bound_tokens_per_s,
-            dominant: dominant(&t.expected).0,
+            dominant: t.expected.dominant().0,
         });
     }
+    Ok(Roofline {
+        peak_flops_per_s: hw.peak_flops_per_s,
+        memory_bandwidth_bytes_per_s: hw.memory_bandwidth_bytes_per_s,
+        ridge_point: p.decode.ridge_point,
+        compute_path: c.label.clone(),
+        points,
+        decode_by_batch,
+    })
+}
 
-    // Scaling curves: a training step (full training states when the scenario is inference).
-    let m_s = m.clamp(8, 1 << 20) as u32;
-    let (s_grad, s_opt) = if x.trains() { (grad, opt) } else { train_states(z.counts.total, Dtype::Bf16) };
+/// Step 4: scaling curves of a training step (full training states when the scenario is inference).
+fn scaling(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> Result<ScalingCurves, ScenarioError> {
+    let s = z.scenario;
+    let m_s = c.micro_batches.clamp(8, 1 << 20) as u32;
+    let (grad, opt) =
+        if z.inputs.trains() { (p.grad, p.opt) } else { train_states(z, z.counts.total, Dtype::Bf16) };
     let setup = TrainingSetup {
-        sequences: batch * f64::from(m_s),
+        sequences: c.batch * f64::from(m_s),
         seq_len: s.context_tokens as f64,
         micro_batches: m_s,
-        full_recompute,
-        gradient_bytes: s_grad,
-        optimizer_state_bytes: s_opt,
+        full_recompute: p.full_recompute,
+        gradient_bytes: grad,
+        optimizer_state_bytes: opt,
     };
-    let counts_1024 = default_gpu_counts();
-    let curve = |st| scaling_curve(st, &train_shape, &setup, &hw, &topo, &eff, &counts_1024).map_err(pe);
+    let counts = default_gpu_counts();
+    let curve = |st| scaling_curve(st, &p.train_shape, &setup, &c.hw, &c.topo, &c.eff, &counts).map_err(pe);
     let (data, tensor, pipeline) =
         (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
-    let scaling = ScalingCurves {
+    Ok(ScalingCurves {
         phase: "training_step".into(),
         sequences: setup.sequences,
         seq_len: setup.seq_len,
         micro_batches: m_s,
-        topology: kind.name().into(),
+        topology: c.kind.name().into(),
         communication_dominates_from: CommunicationDominates {
             data: communication_dominates_from(&data),
             tensor: communication_dominates_from(&tensor),
@@ -309,134 +388,140 @@ pub fn performance(
         data,
         tensor,
         pipeline,
-    };
+    })
+}
 
-    // Serving and cost.
-    let concurrency = x.batch.saturating_mul(dp);
+/// Step 5: serving numbers and cost, with the cost's derivation when there is a price.
+fn serving(
+    z: &SizedScenario,
+    c: &Setup,
+    p: &PhaseSet,
+) -> Result<(Serving, Option<Derivation>), ScenarioError> {
+    let s = z.scenario;
+    let concurrency = z.inputs.batch.saturating_mul(c.dp);
     let (price, price_source) = match s.price_per_gpu_hour {
         Some(p) => (Some(p), Some("scenario".to_owned())),
         None => z
             .lookup
-            .price_per_gpu_hour(&gpu.id)
+            .price_per_gpu_hour(&z.gpu.id)
             .map_or((None, None), |p| (Some(p.usd_per_gpu_hour), Some(p.source))),
     };
     let deployment_price = price.map(|p| p * s.gpus as f64);
-    let sv =
-        serving_estimate(prefill.time_s, decode.time_s, concurrency as f64, output as f64, deployment_price)
-            .map_err(pe)?;
-    let generation_s = prefill.time_s + output as f64 * decode.time_s;
-    let generation_s_bound = prefill.time_s_bound + output as f64 * decode.time_s_bound;
-    let out_total = concurrency as f64 * output as f64;
+    let sv = serving_estimate(
+        p.prefill.time_s,
+        p.decode.time_s,
+        concurrency as f64,
+        c.output as f64,
+        deployment_price,
+    )
+    .map_err(pe)?;
+    let cost = price.map(|usd| {
+        let source = match s.price_per_gpu_hour {
+            Some(_) => Source::ScenarioInput,
+            None => Source::Cited(price_source.clone().unwrap_or_default()),
+        };
+        Derivation::new(
+            Formula::CostPerMillion,
+            vec![
+                Val::Fixed(usd, 4),
+                Val::int(s.gpus),
+                Val::Fixed(sv.aggregate_tokens_per_s, 1),
+                Val::Usd(sv.cost_per_million_tokens.unwrap_or(0.0)),
+            ],
+            source,
+        )
+    });
+    let serving = Serving {
+        concurrency,
+        time_to_first_token_s: sv.time_to_first_token_s,
+        time_per_output_token_s: sv.time_per_output_token_s,
+        tokens_per_s_per_user: sv.tokens_per_s_per_user,
+        aggregate_tokens_per_s: sv.aggregate_tokens_per_s,
+        requests_per_s: sv.requests_per_s,
+        price_per_gpu_hour: price,
+        price_source,
+        cost_per_million_tokens: sv.cost_per_million_tokens,
+    };
+    Ok((serving, cost))
+}
 
-    let time = Times {
-        prefill_s: prefill.time_s,
-        prefill_s_bound: prefill.time_s_bound,
-        decode_step_s: decode.time_s,
-        decode_step_s_bound: decode.time_s_bound,
-        step_s: training.as_ref().map(|t| t.1.time_s),
-        step_s_bound: training.as_ref().map(|t| t.1.time_s_bound),
-        time_to_first_token_s: prefill.time_s,
-        time_per_output_token_s: decode.time_s,
-        generation_s,
-        generation_s_bound,
-    };
-    let throughput = Throughput {
-        decode_tokens_per_s: decode.tokens_per_s,
-        decode_tokens_per_s_bound: decode.tokens_per_s_bound,
-        prefill_tokens_per_s: prefill.tokens_per_s,
-        prefill_tokens_per_s_bound: prefill.tokens_per_s_bound,
-        per_user_tokens_per_s: ratio(1.0, decode.time_s),
-        per_user_tokens_per_s_bound: ratio(1.0, decode.time_s_bound),
-        generation_tokens_per_s: ratio(out_total, generation_s),
-        generation_tokens_per_s_bound: ratio(out_total, generation_s_bound),
-        tokens_per_s: training.as_ref().map(|t| t.1.tokens_per_s),
-        tokens_per_s_bound: training.as_ref().map(|t| t.1.tokens_per_s_bound),
-    };
-    let (bound, bound_ratio) = match &training {
-        Some((_, t)) => (t.dominant, t.dominance_ratio),
-        None => (decode.dominant, decode.dominance_ratio),
-    };
-    let efficiency = efficiency_factors(&eff, &overridden);
-
-    let ctx =
-        Ctx { s, gpu, hw: &hw, label: &label, eff: &eff, topo: &topo, kind, prompt, output, decode_ctx, dp };
-    derivations(&ctx, &prefill, &decode, training.as_ref().map(|t| &t.1), &time, &throughput, dv);
-    if let Some(p) = price {
-        dv.insert(
-            "serving.cost_per_million_tokens".into(),
-            d(
-                "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
-                format!(
-                    "{p:.4} × {} / ({:.1} × 3600) × 1e6 = {:.4} USD",
-                    s.gpus,
-                    sv.aggregate_tokens_per_s,
-                    sv.cost_per_million_tokens.unwrap_or(0.0)
-                ),
-                price_source.as_deref().unwrap_or("scenario"),
-            ),
-        );
+/// Step 6: the headline times.
+fn times(c: &Setup, p: &PhaseSet) -> Times {
+    let (pre, dec) = (&p.prefill, &p.decode);
+    Times {
+        prefill_s: pre.time_s,
+        prefill_s_bound: pre.time_s_bound,
+        decode_step_s: dec.time_s,
+        decode_step_s_bound: dec.time_s_bound,
+        step_s: p.training.as_ref().map(|t| t.time_s),
+        step_s_bound: p.training.as_ref().map(|t| t.time_s_bound),
+        time_to_first_token_s: pre.time_s,
+        time_per_output_token_s: dec.time_s,
+        generation_s: pre.time_s + c.output as f64 * dec.time_s,
+        generation_s_bound: pre.time_s_bound + c.output as f64 * dec.time_s_bound,
     }
-    assumptions.push(format!(
-        "time: expected = efficiency factors ({} of peak bandwidth, {} of peak FLOP/s, {} µs per kernel × {} kernels per layer); bound = peak figures, no overheads, communication overlapped",
-        eff.memory_bandwidth, eff.tensor_flops, eff.kernel_launch_s * 1e6, eff.kernels_per_layer));
-    assumptions.push(format!("decode reported at the average step: {prompt} prompt + {output}/2 generated = {decode_ctx} cached tokens per sequence; the input embedding is gathered, not streamed"));
-    if lora {
-        assumptions.push("lora/qlora step: 4·P·tokens (no weight gradients for the frozen base)".into());
-    }
-    assumptions.push(format!("scaling curves: one training step of {} sequences × {} tokens per replica, {m_s} micro-batches, on {}", setup.sequences, setup.seq_len, kind.name()));
+}
 
-    Ok(Performance {
-        hardware: HardwareInfo {
-            gpu: gpu.id.clone(),
-            gpu_name: gpu.name.clone(),
-            memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
-            peak_flops_per_s: path.peak_flops_per_s,
-            compute_path: label.clone(),
-            uncertain: gpu.uncertain.clone(),
-            source: gpu.source.clone(),
-            retrieved: gpu.retrieved.clone(),
-            topology: kind.name().into(),
-            gpus_per_node: topo.gpus_per_node,
-            intra_node_bytes_per_s_per_direction: topo.intra_node.bytes_per_s_per_direction,
-            intra_node_latency_s: topo.intra_node.latency_s,
-            inter_node_bytes_per_s_per_direction: topo.inter_node.map(|l| l.bytes_per_s_per_direction),
-            inter_node_latency_s: topo.inter_node.map(|l| l.latency_s),
+/// Step 7: tokens per second.
+fn throughput(c: &Setup, p: &PhaseSet, time: &Times, concurrency: u64) -> Throughput {
+    let (pre, dec) = (&p.prefill, &p.decode);
+    let out_total = concurrency as f64 * c.output as f64;
+    Throughput {
+        decode_tokens_per_s: dec.tokens_per_s,
+        decode_tokens_per_s_bound: dec.tokens_per_s_bound,
+        prefill_tokens_per_s: pre.tokens_per_s,
+        prefill_tokens_per_s_bound: pre.tokens_per_s_bound,
+        per_user_tokens_per_s: ratio(1.0, dec.time_s),
+        per_user_tokens_per_s_bound: ratio(1.0, dec.time_s_bound),
+        generation_tokens_per_s: ratio(out_total, time.generation_s),
+        generation_tokens_per_s_bound: ratio(out_total, time.generation_s_bound),
+        tokens_per_s: p.training.as_ref().map(|t| t.tokens_per_s),
+        tokens_per_s_bound: p.training.as_ref().map(|t| t.tokens_per_s_bound),
+    }
+}
+
+/// The GPU and links used.
+fn hardware_info(gpu: &Gpu, c: &Setup) -> HardwareInfo {
+    HardwareInfo {
+        gpu: gpu.id.clone(),
+        gpu_name: gpu.name.clone(),
+        memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
+        peak_flops_per_s: c.path.peak_flops_per_s,
+        compute_path: c.label.clone(),
+        uncertain: gpu.uncertain.clone(),
+        source: gpu.source.clone(),
+        retrieved: gpu.retrieved.clone(),
+        topology: c.kind.name().into(),
+        gpus_per_node: c.topo.gpus_per_node,
+        intra_node_bytes_per_s_per_direction: c.topo.intra_node.bytes_per_s_per_direction,
+        intra_node_latency_s: c.topo.intra_node.latency_s,
+        inter_node_bytes_per_s_per_direction: c.topo.inter_node.map(|l| l.bytes_per_s_per_direction),
+        inter_node_latency_s: c.topo.inter_node.map(|l| l.latency_s),
+    }
+}
+
+/// What the time half assumes.
+fn assumptions(z: &SizedScenario, c: &Setup, sc: &ScalingCurves) -> Vec<Assumption> {
+    let e = &c.eff;
+    let mut out = vec![
+        Assumption::TimeModel {
+            memory_bandwidth: e.memory_bandwidth,
+            tensor_flops: e.tensor_flops,
+            kernel_launch_us: e.kernel_launch_s * 1e6,
+            kernels_per_layer: e.kernels_per_layer,
         },
-        workload: Workload {
-            prompt_tokens: prompt,
-            output_tokens: output,
-            decode_context_tokens: decode_ctx,
-            concurrency,
-            micro_batches: m,
-            expert_parallel: s.expert_parallel,
-        },
-        time,
-        throughput,
-        bound,
-        bound_ratio,
-        roofline: Roofline {
-            peak_flops_per_s: hw.peak_flops_per_s,
-            memory_bandwidth_bytes_per_s: hw.memory_bandwidth_bytes_per_s,
-            ridge_point: ridge,
-            compute_path: label,
-            points,
-            decode_by_batch,
-        },
-        phases: Phases { prefill, decode, training: training.map(|t| t.1) },
-        scaling,
-        serving: Serving {
-            concurrency,
-            time_to_first_token_s: sv.time_to_first_token_s,
-            time_per_output_token_s: sv.time_per_output_token_s,
-            tokens_per_s_per_user: sv.tokens_per_s_per_user,
-            aggregate_tokens_per_s: sv.aggregate_tokens_per_s,
-            requests_per_s: sv.requests_per_s,
-            price_per_gpu_hour: price,
-            price_source,
-            cost_per_million_tokens: sv.cost_per_million_tokens,
-        },
-        efficiency,
-    })
+        Assumption::DecodeAtAverageStep { prompt: c.prompt, output: c.output, cached: c.decode_ctx },
+    ];
+    if matches!(z.scenario.mode, Mode::Lora | Mode::Qlora) {
+        out.push(Assumption::LoraStepFlops);
+    }
+    out.push(Assumption::ScalingCurves {
+        sequences: sc.sequences,
+        seq_len: sc.seq_len,
+        micro_batches: sc.micro_batches,
+        topology: c.kind.name().into(),
+    });
+    out
 }
 
 fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFactor> {
@@ -462,287 +547,221 @@ fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFa
         .collect()
 }
 
-struct Ctx<'a> {
-    s: &'a Scenario,
-    gpu: &'a Gpu,
-    hw: &'a Hardware,
-    label: &'a str,
-    eff: &'a Efficiency,
-    topo: &'a Topology,
-    kind: TopologyKind,
-    prompt: u64,
-    output: u64,
-    decode_ctx: f64,
-    dp: u64,
-}
-
+/// Step 8: how each time number was obtained.
 fn derivations(
-    c: &Ctx,
-    pre: &PhaseReport,
-    dec: &PhaseReport,
-    train: Option<&PhaseReport>,
+    z: &SizedScenario,
+    c: &Setup,
+    p: &PhaseSet,
     time: &Times,
     tp: &Throughput,
-    dv: &mut BTreeMap<String, Derivation>,
+    dv: &mut BTreeMap<DerivKey, Derivation>,
 ) {
-    let (s, hw, e) = (c.s, c.hw, c.eff);
-    let art = "the article's bound T = max(W/F, Q/B, C/N) + T_overhead; Williams et al. 2009 (roofline)";
-    let par = format!("tp {} × pp {} GPUs per replica", s.tensor_parallel, s.pipeline_parallel);
-    dv.insert(
-        "hardware.compute_path".into(),
-        d(
-            "Tensor Core path of compute_dtype (fallback: fp32 vector)",
-            format!(
-                "{} on {}: {} → {:.4e} FLOP/s dense",
-                s.resolved_compute_dtype().label(),
-                c.gpu.id,
-                c.label,
-                hw.peak_flops_per_s
-            ),
-            &c.gpu.source,
-        ),
+    let s = z.scenario;
+    let (hw, e) = (&c.hw, &c.eff);
+    let art = || Source::ArticleBound;
+    let mut put = |k: DerivKey, f: Formula, values: Vec<Val>, source: Source| {
+        dv.insert(k, Derivation::new(f, values, source));
+    };
+    put(
+        DerivKey::HardwareComputePath,
+        Formula::ComputePath,
+        vec![
+            Val::ComputeDtype(s.resolved_compute_dtype()),
+            Val::Id(z.gpu.id.clone()),
+            Val::Path(c.path),
+            Val::Sci(hw.peak_flops_per_s),
+        ],
+        Source::Cited(z.gpu.source.clone()),
     );
-    dv.insert(
-        "hardware.topology".into(),
-        d(
-            "intra-node link per GPU per direction; beyond gpus_per_node, the NIC share per GPU",
-            format!(
-                "{}: {} GPUs per node, {:.4e} B/s intra, {:?} B/s inter",
-                c.kind.name(),
-                c.topo.gpus_per_node,
-                c.topo.intra_node.bytes_per_s_per_direction,
-                c.topo.inter_node.map(|l| l.bytes_per_s_per_direction)
-            ),
-            "catalog/interconnects.rs",
-        ),
+    put(
+        DerivKey::HardwareTopology,
+        Formula::Topology,
+        vec![
+            Val::Id(c.kind.name().into()),
+            Val::Int(u128::from(c.topo.gpus_per_node)),
+            Val::Sci(c.topo.intra_node.bytes_per_s_per_direction),
+            c.topo
+                .inter_node
+                .map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction)),
+        ],
+        Source::InterconnectCatalog,
     );
-    dv.insert(
-        "roofline.ridge_point".into(),
-        d(
-            "I* = F / B (FLOP per byte)",
-            format!(
-                "{:.4e} / {:.4e} = {:.1}",
-                hw.peak_flops_per_s, hw.memory_bandwidth_bytes_per_s, dec.ridge_point
-            ),
-            "Williams et al. 2009",
-        ),
+    put(
+        DerivKey::RooflineRidgePoint,
+        Formula::RidgePoint,
+        vec![
+            Val::Sci(hw.peak_flops_per_s),
+            Val::Sci(hw.memory_bandwidth_bytes_per_s),
+            Val::Fixed(p.decode.ridge_point, 1),
+        ],
+        Source::cited("Williams et al. 2009"),
     );
-    let mut phase = |name: &str, p: &PhaseReport, flops_formula: &str, bytes_formula: &str| {
-        dv.insert(
-            format!("phases.{name}.flops"),
-            d(
-                flops_formula,
-                format!("{:.4e} FLOP", p.flops),
-                "Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1",
-            ),
+    let (tp_ways, pp_ways) = (s.tensor_parallel, s.pipeline_parallel);
+    let mut phase = |name: PhaseName, r: &PhaseReport, flops: Formula, bytes: Formula| {
+        let key = |q| DerivKey::Phase(name, q);
+        put(
+            key(PhaseQty::Flops),
+            flops,
+            vec![Val::Sci(r.flops)],
+            Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1"),
         );
-        dv.insert(
-            format!("phases.{name}.bytes"),
-            d(
-                bytes_formula,
-                format!("{:.4e} bytes (expected {:.4e})", p.bytes, p.expected_bytes),
-                "this engine (weights from the sizing engine)",
-            ),
+        put(
+            key(PhaseQty::Bytes),
+            bytes,
+            vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
+            Source::ThisEngineWeights,
         );
-        dv.insert(
-            format!("phases.{name}.arithmetic_intensity"),
-            d(
-                "I = W / Q",
-                format!(
-                    "{:.4e} / {:.4e} = {:.2} FLOP/byte vs ridge {:.1}: {}",
-                    p.flops,
-                    p.bytes,
-                    p.arithmetic_intensity,
-                    p.ridge_point,
-                    if p.arithmetic_intensity >= p.ridge_point { "compute-bound" } else { "memory-bound" }
-                ),
-                "Williams et al. 2009",
-            ),
+        put(
+            key(PhaseQty::ArithmeticIntensity),
+            Formula::Intensity,
+            vec![
+                Val::Sci(r.flops),
+                Val::Sci(r.bytes),
+                Val::Fixed(r.arithmetic_intensity, 2),
+                Val::Fixed(r.ridge_point, 1),
+                Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
+            ],
+            Source::cited("Williams et al. 2009"),
         );
-        dv.insert(
-            format!("phases.{name}.time_s_bound"),
-            d(
-                "max(W/F, Q/B, C_floor) per GPU, peak figures, no overhead",
-                format!(
-                    "{par}: max({}, {}, {}) = {}",
-                    secs(p.bound.compute_s),
-                    secs(p.bound.memory_s),
-                    secs(p.bound.communication_s),
-                    secs(p.time_s_bound)
-                ),
-                art,
-            ),
+        put(
+            key(PhaseQty::TimeBound),
+            Formula::PhaseTimeBound,
+            vec![
+                Val::int(tp_ways),
+                Val::int(pp_ways),
+                Val::Secs(r.bound.compute_s),
+                Val::Secs(r.bound.memory_s),
+                Val::Secs(r.bound.communication_s),
+                Val::Secs(r.time_s_bound),
+            ],
+            art(),
         );
-        dv.insert(
-            format!("phases.{name}.time_s"),
-            d(
-                "max(W/F_eff, Q/B_eff) + C_exposed + T_launch (× (m+p−1) pipeline slots)",
-                format!(
-                    "max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {:?}{}",
-                    secs(p.expected.compute_s),
-                    secs(p.expected.memory_s),
-                    secs(p.expected.communication_s),
-                    secs(p.expected.overhead_s),
-                    secs(p.time_s),
-                    e.tensor_flops,
-                    e.memory_bandwidth,
-                    p.dominant,
-                    p.dominance_ratio.map_or(String::new(), |r| format!(" by {r:.1}×"))
-                ),
-                art,
-            ),
+        put(
+            key(PhaseQty::Time),
+            Formula::PhaseTime,
+            vec![
+                Val::Secs(r.expected.compute_s),
+                Val::Secs(r.expected.memory_s),
+                Val::Secs(r.expected.communication_s),
+                Val::Secs(r.expected.overhead_s),
+                Val::Secs(r.time_s),
+                Val::Num(e.tensor_flops),
+                Val::Num(e.memory_bandwidth),
+                Val::Term(r.dominant),
+                Val::Ratio(r.dominance_ratio),
+            ],
+            art(),
         );
     };
-    phase(
-        "prefill",
-        pre,
-        "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2 (causal)",
-        "weights read once + KV written",
-    );
-    phase(
-        "decode",
-        dec,
-        "2·P·batch + 4·L·d_attn·context·batch",
-        "weights read once (input embedding gathered) + batch·(context+1)·KV bytes per token",
-    );
-    if let Some(t) = train {
-        phase(
-            "training",
-            t,
-            "6·P·tokens (8·P with full recompute; 4·P for LoRA) + attention",
-            "2·weights + gradients + 2·optimizer states",
-        );
+    phase(PhaseName::Prefill, &p.prefill, Formula::PrefillFlops, Formula::PrefillBytes);
+    phase(PhaseName::Decode, &p.decode, Formula::DecodeFlops, Formula::DecodeBytes);
+    if let Some(t) = &p.training {
+        phase(PhaseName::Training, t, Formula::TrainingFlops, Formula::TrainingBytes);
     }
-    dv.insert(
-        "time.prefill_s".into(),
-        d(
-            "expected prefill of batch × prompt tokens",
-            format!(
-                "{} × {} tokens → {} (bound {})",
-                s.batch,
-                c.prompt,
-                secs(time.prefill_s),
-                secs(time.prefill_s_bound)
-            ),
-            art,
-        ),
+    let vllm = || Source::cited("vLLM benchmark definitions");
+    put(
+        DerivKey::TimePrefill,
+        Formula::PrefillTime,
+        vec![
+            Val::int(s.batch),
+            Val::int(c.prompt),
+            Val::Secs(time.prefill_s),
+            Val::Secs(time.prefill_s_bound),
+        ],
+        art(),
     );
-    dv.insert(
-        "time.decode_step_s".into(),
-        d(
-            "expected decode step at context prompt + output/2",
-            format!(
-                "batch {} at {} cached tokens → {} (bound {})",
-                s.batch,
-                c.decode_ctx,
-                secs(time.decode_step_s),
-                secs(time.decode_step_s_bound)
-            ),
-            art,
-        ),
+    put(
+        DerivKey::TimeDecodeStep,
+        Formula::DecodeStepTime,
+        vec![
+            Val::int(s.batch),
+            Val::Num(c.decode_ctx),
+            Val::Secs(time.decode_step_s),
+            Val::Secs(time.decode_step_s_bound),
+        ],
+        art(),
     );
-    dv.insert(
-        "time.time_to_first_token_s".into(),
-        d("prefill_s (no queueing)", secs(time.time_to_first_token_s), "vLLM benchmark definitions"),
+    put(
+        DerivKey::TimeToFirstToken,
+        Formula::TimeToFirstToken,
+        vec![Val::Secs(time.time_to_first_token_s)],
+        vllm(),
     );
-    dv.insert(
-        "time.time_per_output_token_s".into(),
-        d("decode_step_s", secs(time.time_per_output_token_s), "vLLM benchmark definitions"),
+    put(
+        DerivKey::TimePerOutputToken,
+        Formula::TimePerOutputToken,
+        vec![Val::Secs(time.time_per_output_token_s)],
+        vllm(),
     );
-    dv.insert(
-        "time.generation_s".into(),
-        d(
-            "prefill_s + output_tokens × decode_step_s",
-            format!(
-                "{} + {} × {} = {}",
-                secs(time.prefill_s),
-                c.output,
-                secs(time.decode_step_s),
-                secs(time.generation_s)
-            ),
-            "definition",
-        ),
+    put(
+        DerivKey::TimeGeneration,
+        Formula::GenerationTime,
+        vec![
+            Val::Secs(time.prefill_s),
+            Val::int(c.output),
+            Val::Secs(time.decode_step_s),
+            Val::Secs(time.generation_s),
+        ],
+        Source::Definition,
     );
-    dv.insert(
-        "throughput.decode_tokens_per_s".into(),
-        d(
-            "batch × data_parallel / decode_step_s",
-            format!("{} × {} / {} = {:.1}", s.batch, c.dp, secs(time.decode_step_s), tp.decode_tokens_per_s),
-            "definition",
-        ),
+    let (b, dp) = (Val::int(s.batch), Val::int(c.dp));
+    put(
+        DerivKey::ThroughputDecode,
+        Formula::DecodeTokensPerS,
+        vec![b.clone(), dp.clone(), Val::Secs(time.decode_step_s), Val::Fixed(tp.decode_tokens_per_s, 1)],
+        Source::Definition,
     );
-    dv.insert(
-        "throughput.decode_tokens_per_s_bound".into(),
-        d(
-            "batch × data_parallel / decode_step_s_bound",
-            format!(
-                "{} × {} / {} = {:.1}",
-                s.batch,
-                c.dp,
-                secs(time.decode_step_s_bound),
-                tp.decode_tokens_per_s_bound
-            ),
-            "definition",
-        ),
+    put(
+        DerivKey::ThroughputDecodeBound,
+        Formula::DecodeTokensPerSBound,
+        vec![
+            b.clone(),
+            dp.clone(),
+            Val::Secs(time.decode_step_s_bound),
+            Val::Fixed(tp.decode_tokens_per_s_bound, 1),
+        ],
+        Source::Definition,
     );
-    dv.insert(
-        "throughput.prefill_tokens_per_s".into(),
-        d(
-            "batch × prompt × data_parallel / prefill_s",
-            format!("{:.1}", tp.prefill_tokens_per_s),
-            "definition",
-        ),
+    put(
+        DerivKey::ThroughputPrefill,
+        Formula::PrefillTokensPerS,
+        vec![Val::Fixed(tp.prefill_tokens_per_s, 1)],
+        Source::Definition,
     );
-    dv.insert(
-        "throughput.per_user_tokens_per_s".into(),
-        d(
-            "1 / decode_step_s",
-            format!("1 / {} = {:.2}", secs(time.decode_step_s), tp.per_user_tokens_per_s),
-            "definition",
-        ),
+    put(
+        DerivKey::ThroughputPerUser,
+        Formula::PerUserTokensPerS,
+        vec![Val::Secs(time.decode_step_s), Val::Fixed(tp.per_user_tokens_per_s, 2)],
+        Source::Definition,
     );
-    dv.insert(
-        "throughput.generation_tokens_per_s".into(),
-        d(
-            "batch × data_parallel × output / generation_s",
-            format!(
-                "{} × {} × {} / {} = {:.1}",
-                s.batch,
-                c.dp,
-                c.output,
-                secs(time.generation_s),
-                tp.generation_tokens_per_s
-            ),
-            "definition (static batching, as gptSessionBenchmark)",
-        ),
+    put(
+        DerivKey::ThroughputGeneration,
+        Formula::GenerationTokensPerS,
+        vec![
+            b.clone(),
+            dp.clone(),
+            Val::int(c.output),
+            Val::Secs(time.generation_s),
+            Val::Fixed(tp.generation_tokens_per_s, 1),
+        ],
+        Source::StaticBatching,
     );
     if let (Some(step), Some(tps)) = (time.step_s, tp.tokens_per_s) {
-        dv.insert(
-            "time.step_s".into(),
-            d("expected training step (see phases.training.time_s)", secs(step), art),
-        );
-        dv.insert(
-            "throughput.tokens_per_s".into(),
-            d(
-                "batch × micro_batches × context × data_parallel / step_s",
-                format!(
-                    "{} × {} × {} × {} / {} = {tps:.1}",
-                    s.batch,
-                    s.resolved_micro_batches(),
-                    s.context_tokens,
-                    c.dp,
-                    secs(step)
-                ),
-                "definition",
-            ),
+        put(DerivKey::TimeStep, Formula::StepTime, vec![Val::Secs(step)], art());
+        put(
+            DerivKey::ThroughputTraining,
+            Formula::TrainingTokensPerS,
+            vec![
+                b,
+                Val::int(c.micro_batches),
+                Val::int(s.context_tokens),
+                dp,
+                Val::Secs(step),
+                Val::Fixed(tps, 1),
+            ],
+            Source::Definition,
         );
     }
-    dv.insert(
-        "bound".into(),
-        d(
-            "largest expected term of decode (inference) or the step (training)",
-            format!("{:?}", train.map_or(dec.dominant, |t| t.dominant)),
-            art,
-        ),
-    );
+    let bound = p.training.as_ref().map_or(p.decode.dominant, |t| t.dominant);
+    put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], art());
 }
