@@ -9,7 +9,7 @@
 
 use super::assumption::Assumption;
 use super::derivation::{Absent, DerivKey, Derivation, Formula, Source, Val};
-use super::error::{EngineError, ScenarioError};
+use super::error::{Catalogue, EngineError, ErrorKind, ScenarioError};
 use super::gpu::Gpu;
 use super::lookup::Lookup;
 use super::memory::MemoryBreakdown;
@@ -36,7 +36,11 @@ pub fn resolve_model<'a>(
         ModelSpec::Id(id) => lookup.model(id).ok_or_else(|| {
             ScenarioError::new(
                 "model",
-                format!("unknown catalog id '{id}' (known: {})", lookup.model_ids().join(", ")),
+                ErrorKind::UnknownId {
+                    catalogue: Catalogue::Model,
+                    id: id.clone(),
+                    known: lookup.model_ids(),
+                },
             )
         }),
         ModelSpec::Config(v) => {
@@ -54,16 +58,17 @@ fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scenario
     if !solvers::tp_allowed(a, tp) {
         return Err(ScenarioError::new(
             "tensor_parallel",
-            format!(
-                "must divide num_attention_heads ({}) and divide or be a multiple of num_key_value_heads ({}), got {tp}",
-                a.attention.heads, a.attention.kv_heads
-            ),
+            ErrorKind::TensorParallelSplit {
+                heads: a.attention.heads,
+                kv_heads: a.attention.kv_heads,
+                got: tp,
+            },
         ));
     }
     if s.pipeline_parallel > a.layers {
         return Err(ScenarioError::new(
             "pipeline_parallel",
-            format!("must be between 1 and the number of layers ({}), got {}", a.layers, s.pipeline_parallel),
+            ErrorKind::MoreStagesThanLayers { layers: a.layers, got: s.pipeline_parallel },
         ));
     }
     Ok(())

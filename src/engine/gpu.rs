@@ -3,6 +3,7 @@
 //! also give one inline for a custom GPU: every field except memory, bandwidth and at least one
 //! peak has a default, and [`Gpu::validate`] names bad fields.
 
+use super::error::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 /// Dense peak throughput per dtype in FLOP/s (OP/s for INT8). `None`: no such path.
@@ -179,16 +180,16 @@ impl Default for Gpu {
 }
 
 /// A field of a [`Gpu`] that is missing or out of range.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GpuFieldError {
     /// Dotted field path, e.g. `peak_flops.bf16`.
     pub field: String,
-    pub problem: String,
+    pub kind: ErrorKind,
 }
 
 impl std::fmt::Display for GpuFieldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.problem)
+        write!(f, "{}: {}", self.field, self.kind)
     }
 }
 
@@ -201,7 +202,7 @@ fn check_rate(errors: &mut Vec<GpuFieldError>, field: &str, v: f64, required: bo
     if bad {
         errors.push(GpuFieldError {
             field: field.into(),
-            problem: format!("must be a finite number in (0, {MAX_RATE:e}] per second, got {v}"),
+            kind: ErrorKind::RateOutOfRange { max: MAX_RATE, got: v },
         });
     }
 }
@@ -213,7 +214,11 @@ impl Gpu {
         if self.memory_bytes == 0 || self.memory_bytes > MAX_MEMORY_BYTES {
             e.push(GpuFieldError {
                 field: "memory_bytes".into(),
-                problem: format!("must be in 1..={MAX_MEMORY_BYTES} bytes, got {}", self.memory_bytes),
+                kind: ErrorKind::OutOfRange {
+                    min: 1.0,
+                    max: MAX_MEMORY_BYTES as f64,
+                    got: self.memory_bytes as f64,
+                },
             });
         }
         check_rate(&mut e, "memory_bandwidth_bytes_per_s", self.memory_bandwidth_bytes_per_s, true);
@@ -225,10 +230,7 @@ impl Gpu {
             }
         }
         if !any_peak {
-            e.push(GpuFieldError {
-                field: "peak_flops".into(),
-                problem: "give at least one dense peak (e.g. bf16 or fp32) in FLOP/s".into(),
-            });
+            e.push(GpuFieldError { field: "peak_flops".into(), kind: ErrorKind::NoPeakGiven });
         }
         if let Some(nv) = &self.nvlink {
             check_rate(&mut e, "nvlink.bidirectional_bytes_per_s", nv.bidirectional_bytes_per_s, true);
@@ -237,7 +239,7 @@ impl Gpu {
             check_rate(&mut e, "pcie.bidirectional_bytes_per_s", bw, true);
         }
         if self.id.trim().is_empty() {
-            e.push(GpuFieldError { field: "id".into(), problem: "must not be empty".into() });
+            e.push(GpuFieldError { field: "id".into(), kind: ErrorKind::Empty });
         }
         e
     }

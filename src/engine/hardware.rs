@@ -1,7 +1,7 @@
 //! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
 //! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
 
-use super::error::ScenarioError;
+use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
 use super::lookup::Lookup;
 use super::perf::collectives::Topology;
@@ -44,10 +44,10 @@ impl<'de> Deserialize<'de> for GpuSpec {
         use serde::de::Error;
         match Value::deserialize(d)? {
             Value::String(s) => Ok(GpuSpec::Id(s)),
-            v @ Value::Object(_) => serde_json::from_value::<Gpu>(v).map(|g| GpuSpec::Custom(Box::new(g))).map_err(D::Error::custom),
-            _ => Err(D::Error::custom(
-                "must be a GPU catalog id or an object with memory_bytes, memory_bandwidth_bytes_per_s and peak_flops",
-            )),
+            v @ Value::Object(_) => serde_json::from_value::<Gpu>(v)
+                .map(|g| GpuSpec::Custom(Box::new(g)))
+                .map_err(D::Error::custom),
+            _ => Err(D::Error::custom(Expected::GpuIdOrObject)),
         }
     }
 }
@@ -59,10 +59,11 @@ impl GpuSpec {
             GpuSpec::Id(id) => lookup.gpu(id).ok_or_else(|| {
                 ScenarioError::new(
                     "gpu",
-                    format!(
-                        "unknown GPU '{id}' (known: {}, or an inline object)",
-                        lookup.gpu_ids().join(", ")
-                    ),
+                    ErrorKind::UnknownId {
+                        catalogue: Catalogue::Gpu,
+                        id: id.clone(),
+                        known: lookup.gpu_ids(),
+                    },
                 )
             }),
             GpuSpec::Custom(g) => {
@@ -77,7 +78,7 @@ impl GpuSpec {
         match self {
             GpuSpec::Id(_) => Ok(()),
             GpuSpec::Custom(g) => match g.validate().into_iter().next() {
-                Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.problem)),
+                Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.kind)),
                 None => Ok(()),
             },
         }
@@ -177,9 +178,13 @@ pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
         }
         PerfError::Overflow { .. } => prefix.to_owned(),
     };
-    let msg = e.to_string();
-    let msg = msg.split_once(' ').map_or(msg.clone(), |(_, rest)| rest.to_owned());
-    ScenarioError::new(field, msg)
+    let kind = match e {
+        PerfError::NotPositive { value, .. } => ErrorKind::NotPositive { got: value },
+        PerfError::Negative { value, .. } => ErrorKind::Negative { got: value },
+        PerfError::OutOfRange { value, min, max, .. } => ErrorKind::OutOfRange { min, max, got: value },
+        PerfError::Overflow { .. } => ErrorKind::TooLarge,
+    };
+    ScenarioError::new(field, kind)
 }
 
 #[cfg(test)]

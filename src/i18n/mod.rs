@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod errors;
 mod estimator;
 pub mod facts;
 pub use estimator::EstimatorStrings;

@@ -7,7 +7,7 @@
 //! `ffn_hidden_size`), and a nested `text_config` (Gemma 3 multimodal checkpoints).
 
 use super::{Architecture, Attention, Family, Mla, MlpKind, Moe, NormKind};
-use crate::engine::error::ScenarioError;
+use crate::engine::error::{ErrorKind, Expected, ScenarioError};
 use serde_json::{Map, Value};
 
 /// Upper bounds that keep every product far inside `u128` and reject typos.
@@ -53,7 +53,7 @@ impl<'a> Fields<'a> {
             Some(n) if n >= min && n <= max => Ok(Some(n)),
             _ => Err(ScenarioError::new(
                 self.path(key),
-                format!("must be an integer between {min} and {max}, got {v}"),
+                ErrorKind::IntegerOutOfRange { min, max, got: v.to_string() },
             )),
         }
     }
@@ -61,16 +61,17 @@ impl<'a> Fields<'a> {
     /// A required integer.
     fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
         self.int(keys, min, max)?
-            .ok_or_else(|| ScenarioError::new(self.path(keys[0]), "is missing from the model config"))
+            .ok_or_else(|| ScenarioError::new(self.path(keys[0]), ErrorKind::MissingFromConfig))
     }
 
     fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
         match self.find(keys) {
             None => Ok(default),
             Some((_, Value::Bool(b))) => Ok(*b),
-            Some((key, v)) => {
-                Err(ScenarioError::new(self.path(key), format!("must be true or false, got {v}")))
-            }
+            Some((key, v)) => Err(ScenarioError::new(
+                self.path(key),
+                ErrorKind::WrongType { expected: Expected::TrueFalse, got: v.to_string() },
+            )),
         }
     }
 
@@ -111,7 +112,10 @@ fn family_of(model_type: &str) -> Option<Family> {
 /// Parses a Hugging Face `config.json` object. Errors name the field as `model.<key>`.
 pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     let Value::Object(top) = value else {
-        return Err(ScenarioError::new("model", "must be a catalog id string or a config.json object"));
+        return Err(ScenarioError::new(
+            "model",
+            ErrorKind::WrongType { expected: Expected::ModelIdOrConfig, got: value.to_string() },
+        ));
     };
     let top_fields = Fields { map: top, prefix: "model.".into() };
     let top_type = top_fields
@@ -125,7 +129,10 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
                 .map(str::to_owned)
         })
         .ok_or_else(|| {
-            ScenarioError::new("model.model_type", format!("is missing (supported: {SUPPORTED})"))
+            ScenarioError::new(
+                "model.model_type",
+                ErrorKind::MissingFamily { supported: SUPPORTED.to_owned() },
+            )
         })?;
     // Multimodal wrappers keep the language model in `text_config`.
     let (f, model_type) = match top.get("text_config") {
@@ -145,7 +152,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     let family = family_of(&model_type).ok_or_else(|| {
         ScenarioError::new(
             f.path("model_type"),
-            format!("unknown family '{model_type}' (supported: {SUPPORTED})"),
+            ErrorKind::UnknownFamily { family: model_type.clone(), supported: SUPPORTED.to_owned() },
         )
     })?;
     build(&f, family, model_type)
@@ -159,14 +166,13 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
 
     let hidden_keys: &[&str] = &["hidden_size", "n_embd", "d_model"];
     let hidden = or_default(f.int(hidden_keys, 1, MAX_WIDTH)?, 2304)
-        .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), "is missing from the model config"))?;
+        .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), ErrorKind::MissingFromConfig))?;
     let layers = or_default(f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
-        .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), "is missing from the model config"))?;
-    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8).ok_or_else(|| {
-        ScenarioError::new(f.path("num_attention_heads"), "is missing from the model config")
-    })?;
+        .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), ErrorKind::MissingFromConfig))?;
+    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
+        .ok_or_else(|| ScenarioError::new(f.path("num_attention_heads"), ErrorKind::MissingFromConfig))?;
     let vocab = or_default(f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
-        .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), "is missing from the model config"))?;
+        .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), ErrorKind::MissingFromConfig))?;
 
     // Key/value heads: GQA field, Falcon's names, MQA flags, else multi-head.
     let mut kv_heads =
@@ -182,7 +188,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
     if heads % kv_heads != 0 {
         return Err(ScenarioError::new(
             f.path("num_key_value_heads"),
-            format!("must divide num_attention_heads ({heads}), got {kv_heads}"),
+            ErrorKind::MustDivide { what: "num_attention_heads", value: heads, got: kv_heads },
         ));
     }
 
@@ -196,7 +202,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         None => {
             return Err(ScenarioError::new(
                 f.path("num_attention_heads"),
-                format!("must divide hidden_size ({hidden}) when head_dim is not given, got {heads}"),
+                ErrorKind::MustDivide { what: "hidden_size", value: hidden, got: heads },
             ))
         }
     };
@@ -206,9 +212,8 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Gpt2 | Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
-        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216).ok_or_else(
-            || ScenarioError::new(f.path("intermediate_size"), "is missing from the model config"),
-        )?,
+        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
+            .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig))?,
     };
 
     let attention_bias = f.boolean(&["attention_bias"], false)?;
@@ -340,7 +345,7 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
                 Some(v) => {
                     return Err(ScenarioError::new(
                         f.path("mlp_only_layers"),
-                        format!("must be a list of layer indices, got {v}"),
+                        ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
                     ))
                 }
             };
@@ -400,7 +405,7 @@ fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>
         if types.len() != n {
             return Err(ScenarioError::new(
                 f.path("layer_types"),
-                format!("must list one entry per layer ({n}), got {}", types.len()),
+                ErrorKind::OnePerLayer { layers: n, got: types.len() },
             ));
         }
         let v: Vec<bool> = types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect();

@@ -24,7 +24,7 @@ use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
 use super::PerfError;
 use crate::engine::assumption::Assumption;
 use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
-use crate::engine::error::ScenarioError;
+use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
 use crate::engine::hardware::{perf_error, TopologyKind};
 use crate::engine::lookup::Lookup;
@@ -206,7 +206,7 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (eff, overridden) = s.efficiency.resolve()?;
     let path = gpu
         .compute_path(s.resolved_compute_dtype())
-        .ok_or_else(|| ScenarioError::new("gpu.peak_flops", "has no usable peak"))?;
+        .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,

@@ -132,7 +132,7 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
             // A damaged saved state is reported the same way, under its own name.
             let notices = notices
                 .into_iter()
-                .map(|n| Notice { field: format!("saved state: {}", n.field), message: n.message })
+                .map(|n| Notice { field: format!("saved state: {}", n.field), ..n })
                 .collect();
             (st, notices)
         }

@@ -141,7 +141,7 @@ pub fn ModelPicker() -> impl IntoView {
                     let params = if p.is_finite() && p > 0.0 { (p * 1e9).min(1e15) as u64 } else { 0 };
                     match config_from_sizes(params, l, h, kv) {
                         Ok(v) => try_model(ModelSpec::Config(v), set_hand_error),
-                        Err(err) => set_hand_error.set(Some(format!("{}: {}", err.field, err.message))),
+                        Err(err) => set_hand_error.set(Some(crate::i18n::errors::hand_model_error(&err, ctx.lang))),
                     }
                 }>{e.apply}</button>
                 {move || hand_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
