@@ -7,6 +7,7 @@ use super::Lang;
 use crate::engine::assumption::Assumption;
 use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
 use crate::engine::gpu::{ComputeDtype, ComputePath};
+use crate::engine::perf::efficiency::Factor;
 use crate::engine::perf::roofline::Term;
 use crate::engine::scenario::{Mode, Optimizer, Recompute};
 use serde::Serialize;
@@ -483,6 +484,26 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
     }
 }
 
+/// Where an efficiency factor's default comes from, with its citations (titles as written).
+pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
+    match (f, lang) {
+        (Factor::MemoryBandwidth, Lang::En) => "BabelStream-style HBM tests reach about 85-90% of peak on A100/H100/H200 (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = 0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
+        (Factor::MemoryBandwidth, Lang::Zh) => "BabelStream 类 HBM 测试在 A100/H100/H200 上约达峰值的 85–90%（hardware.json：Azure AI-benchmarking-guide，ND A100 v4 为 2.039 TB/s 中的 1.61–1.75 = 0.79–0.86；ND H200 v5 为 4.8 TB/s 中的 4.0–4.48 = 0.83–0.93）。取下限。",
+        (Factor::TensorFlops, Lang::En) => "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",
+        (Factor::TensorFlops, Lang::Zh) => "大矩阵乘基准（hardware.json，Azure AI-benchmarking-guide）：A100 FP16 为 312 TFLOPS 中的 256.5 = 0.82；H200 FP8 为 1,979 TFLOPS 中的 1,366 = 0.69。取中值。",
+        (Factor::IntraNodeBusBandwidth, Lang::En) => "nccl-tests all_reduce_perf busbw vs NVLink per-direction peak (hardware.json): 8x A100 231.6/300 = 0.77 (Azure, NCCL 2.18.5), user reports 0.67-0.69; 8x H100 ~370/450 = 0.82 (NCCL issue #212). NCCL all-reduce bus bandwidth 70-80% of NVLink.",
+        (Factor::IntraNodeBusBandwidth, Lang::Zh) => "nccl-tests all_reduce_perf 的 busbw 与 NVLink 单向峰值之比（hardware.json）：8 卡 A100 为 231.6/300 = 0.77（Azure，NCCL 2.18.5），用户报告 0.67–0.69；8 卡 H100 约 370/450 = 0.82（NCCL issue #212）。NCCL all-reduce 总线带宽约为 NVLink 的 70–80%。",
+        (Factor::InterNodeBusBandwidth, Lang::En) => "Assumed equal to the NVLink fraction; no inter-node nccl-tests figure in the reference data.",
+        (Factor::InterNodeBusBandwidth, Lang::Zh) => "假设与 NVLink 的比例相同；参考数据中没有节点间的 nccl-tests 数字。",
+        (Factor::KernelLaunchS, Lang::En) => "CUDA kernel launch overhead is a few microseconds per launch (CUDA C++ Best Practices Guide; CUDA Graphs blog, NVIDIA 2019). Estimate.",
+        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA 内核启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
+        (Factor::KernelsPerLayer, Lang::En) => "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
+        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立内核的个数。估计值。",
+        (Factor::GradientSyncOverlap, Lang::En) => "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., VLDB 2020); the first bucket cannot overlap. Estimate.",
+        (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
+    }
+}
+
 /// The report as JSON with its derivations (`{formula, values, source}`) and assumptions as
 /// strings in `lang`: what `gpu-primer estimate` prints (in English).
 pub fn report_json(r: &crate::engine::Report, lang: Lang) -> serde_json::Value {
@@ -497,6 +518,13 @@ pub fn report_json(r: &crate::engine::Report, lang: Lang) -> serde_json::Value {
         let assumptions =
             r.assumptions.iter().map(|a| serde_json::Value::String(assumption(a, lang))).collect();
         map.insert("assumptions".into(), serde_json::Value::Array(assumptions));
+        if let Some(serde_json::Value::Array(factors)) = map.get_mut("efficiency") {
+            for (v, f) in factors.iter_mut().zip(&r.performance.efficiency) {
+                if let serde_json::Value::Object(o) = v {
+                    o.insert("source".into(), factor_note(f.factor, lang).into());
+                }
+            }
+        }
     }
     v
 }

@@ -12,7 +12,7 @@
 //!   not 6·P·tokens.
 
 use super::collectives::Topology;
-use super::efficiency::{default_sources, Efficiency};
+use super::efficiency::{Efficiency, Factor};
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
 use super::roofline::attainable_flops;
@@ -98,7 +98,7 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     }
 }
 
-fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &str) -> PhaseReport {
+fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseReport {
     let (dom, ratio) = t.expected.dominant();
     PhaseReport {
         flops: w.flops,
@@ -107,7 +107,8 @@ fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &str) -> PhaseReport {
         tokens: w.tokens,
         arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
         ridge_point: t.ridge_point,
-        compute_path: path.to_owned(),
+        compute_path: path_label(path),
+        path: *path,
         bound: t.bound,
         expected: t.expected,
         dominant: dom,
@@ -296,13 +297,13 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
         let tpar = Parallelism { micro_batches: u32_of(c.micro_batches), ..*par };
         let phase = Phase::Training { gradient_bytes: grad, full_recompute };
         let t = phase_timing(&w, &train_shape, phase, hw, &tpar, topo, eff).map_err(pe)?;
-        Some(phase_report(&w, &t, &c.label))
+        Some(phase_report(&w, &t, &c.path))
     } else {
         None
     };
     Ok(PhaseSet {
-        prefill: phase_report(&pre_w, &pre_t, &c.label),
-        decode: phase_report(&dec_w, &dec_t, &c.label),
+        prefill: phase_report(&pre_w, &pre_t, &c.path),
+        decode: phase_report(&dec_w, &dec_t, &c.path),
         training,
         decode_shape: dec_shape,
         train_shape,
@@ -351,6 +352,7 @@ fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
         memory_bandwidth_bytes_per_s: hw.memory_bandwidth_bytes_per_s,
         ridge_point: p.decode.ridge_point,
         compute_path: c.label.clone(),
+        path: c.path,
         points,
         decode_by_batch,
     })
@@ -488,6 +490,7 @@ fn hardware_info(gpu: &Gpu, c: &Setup) -> HardwareInfo {
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
         peak_flops_per_s: c.path.peak_flops_per_s,
         compute_path: c.label.clone(),
+        path: c.path,
         uncertain: gpu.uncertain.clone(),
         source: gpu.source.clone(),
         retrieved: gpu.retrieved.clone(),
@@ -525,24 +528,16 @@ fn assumptions(z: &SizedScenario, c: &Setup, sc: &ScalingCurves) -> Vec<Assumpti
 }
 
 fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFactor> {
-    let value = |f: &str| match f {
-        "memory_bandwidth" => eff.memory_bandwidth,
-        "tensor_flops" => eff.tensor_flops,
-        "intra_node_bus_bandwidth" => eff.intra_node_bus_bandwidth,
-        "inter_node_bus_bandwidth" => eff.inter_node_bus_bandwidth,
-        "kernel_launch_s" => eff.kernel_launch_s,
-        "kernels_per_layer" => eff.kernels_per_layer,
-        _ => eff.gradient_sync_overlap,
-    };
-    default_sources()
+    let defaults = Efficiency::default();
+    Factor::ALL
         .into_iter()
         .map(|f| EfficiencyFactor {
-            field: f.field.into(),
-            value: value(f.field),
-            default: f.default,
-            source: f.source.into(),
-            estimate: f.estimate,
-            overridden: overridden.contains(&f.field),
+            factor: f,
+            field: f.field().into(),
+            value: f.value(eff),
+            default: f.value(&defaults),
+            estimate: f.is_estimate(),
+            overridden: overridden.contains(&f.field()),
         })
         .collect()
 }

@@ -113,7 +113,14 @@ pub fn PerformanceView() -> impl IntoView {
         ]
         .into_iter()
         .filter_map(|(n, ph)| {
-            ph.map(|ph| (n, ph.arithmetic_intensity, ph.ridge_point, ph.compute_path.clone()))
+            ph.map(|ph| {
+                (
+                    n,
+                    ph.arithmetic_intensity,
+                    ph.ridge_point,
+                    crate::i18n::facts::compute_path(&ph.path, ctx.lang),
+                )
+            })
         })
         .collect();
         view! {
