@@ -97,11 +97,12 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
 
 /// `validate [--json|--markdown]`: the validation table (markdown by default).
 fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::validation::{to_markdown, validation_table};
+    use gpu_primer::i18n::validation::to_markdown;
+    use gpu_primer::validation::validation_table;
     let table = validation_table();
     match format {
         None | Some("--markdown") => {
-            let _ = write!(out, "{}", to_markdown(&table));
+            let _ = write!(out, "{}", to_markdown(&table, gpu_primer::i18n::Lang::En));
             0
         }
         Some("--json") => match serde_json::to_string_pretty(&table) {
