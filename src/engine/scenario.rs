@@ -217,22 +217,26 @@ impl Scenario {
         serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", classify_serde(&e)))
     }
 
-    /// Checks every range that does not depend on the model.
+    /// Checks every range that does not depend on the model, in named steps (the first
+    /// failing check names its field).
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        fn range(field: &str, v: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
-            if v < min || v > max {
-                return Err(ScenarioError::new(
-                    field,
-                    ErrorKind::OutOfRange { min: min as f64, max: max as f64, got: v as f64 },
-                ));
-            }
-            Ok(())
+        self.validate_model_id()?;
+        self.validate_counts()?;
+        self.validate_lengths()?;
+        self.validate_price_and_hardware()?;
+        self.validate_layout()?;
+        self.validate_training()
+    }
+
+    fn validate_model_id(&self) -> Result<(), ScenarioError> {
+        match &self.model {
+            ModelSpec::Id(id) if id.trim().is_empty() => Err(ScenarioError::new("model", ErrorKind::Empty)),
+            _ => Ok(()),
         }
-        if let ModelSpec::Id(id) = &self.model {
-            if id.trim().is_empty() {
-                return Err(ScenarioError::new("model", ErrorKind::Empty));
-            }
-        }
+    }
+
+    /// Counts and sizes within their ranges.
+    fn validate_counts(&self) -> Result<(), ScenarioError> {
         range("context_tokens", self.context_tokens, 1, 10_000_000)?;
         range("batch", self.batch, 1, 1_000_000)?;
         range("gpus", self.gpus, 1, 1_000_000)?;
@@ -252,6 +256,11 @@ impl Scenario {
         if let Some(m) = self.micro_batches {
             range("micro_batches", m, 1, 1_000_000)?;
         }
+        Ok(())
+    }
+
+    /// Prompt and output tokens fit in the context.
+    fn validate_lengths(&self) -> Result<(), ScenarioError> {
         if let Some(p) = self.prompt_tokens {
             range("prompt_tokens", p, 0, self.context_tokens)?;
         }
@@ -266,22 +275,21 @@ impl Scenario {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Price, efficiency factors, an inline GPU and the safety margin.
+    fn validate_price_and_hardware(&self) -> Result<(), ScenarioError> {
         if let Some(p) = self.price_per_gpu_hour {
-            if !(p.is_finite() && (0.0..=1e6).contains(&p)) {
-                return Err(ScenarioError::new(
-                    "price_per_gpu_hour",
-                    ErrorKind::OutOfRange { min: 0.0, max: 1e6, got: p },
-                ));
-            }
+            fraction("price_per_gpu_hour", p, 1e6)?;
         }
         self.efficiency.resolve()?;
         self.gpu.validate_custom()?;
-        if !(self.safety_margin.is_finite() && (0.0..=0.9).contains(&self.safety_margin)) {
-            return Err(ScenarioError::new(
-                "safety_margin",
-                ErrorKind::OutOfRange { min: 0.0, max: 0.9, got: self.safety_margin },
-            ));
-        }
+        fraction("safety_margin", self.safety_margin, 0.9)
+    }
+
+    /// gpus = tp × pp × dp, and expert parallelism within the GPUs.
+    fn validate_layout(&self) -> Result<(), ScenarioError> {
         let group = self.tensor_parallel * self.pipeline_parallel;
         if !self.gpus.is_multiple_of(group) {
             return Err(ScenarioError::new("gpus", ErrorKind::NotMultipleOfGroup { group, got: self.gpus }));
@@ -301,28 +309,32 @@ impl Scenario {
                 ErrorKind::MoreThanGpus { gpus: self.gpus, got: self.expert_parallel },
             ));
         }
-        for t in &self.lora_targets {
-            if t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()) {
-                return Err(ScenarioError::new(
-                    "lora_targets",
-                    ErrorKind::NotALoraTarget {
-                        allowed: LORA_TARGETS.iter().map(|t| (*t).to_owned()).collect(),
-                        got: t.clone(),
-                    },
-                ));
-            }
+        Ok(())
+    }
+
+    /// LoRA targets are module names; the weights suit the mode.
+    fn validate_training(&self) -> Result<(), ScenarioError> {
+        if let Some(t) =
+            self.lora_targets.iter().find(|t| *t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()))
+        {
+            return Err(ScenarioError::new(
+                "lora_targets",
+                ErrorKind::NotALoraTarget {
+                    allowed: LORA_TARGETS.iter().map(|t| (*t).to_owned()).collect(),
+                    got: t.clone(),
+                },
+            ));
         }
         let w = self.resolved_weight_dtype();
         match self.mode {
             Mode::Training if !w.is_trainable_float() => {
-                return Err(ScenarioError::new("weight_dtype", ErrorKind::TrainingNeedsFloat { got: w }))
+                Err(ScenarioError::new("weight_dtype", ErrorKind::TrainingNeedsFloat { got: w }))
             }
             Mode::Qlora if !matches!(w, Dtype::Nf4 | Dtype::Int4 | Dtype::Int8) => {
-                return Err(ScenarioError::new("weight_dtype", ErrorKind::QloraNeedsQuantised { got: w }))
+                Err(ScenarioError::new("weight_dtype", ErrorKind::QloraNeedsQuantised { got: w }))
             }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Weight format after defaults: bf16, or nf4 in qlora mode.
@@ -377,6 +389,26 @@ impl Scenario {
     /// Whether LoRA targets `module` (one of [`LORA_TARGETS`]).
     pub fn lora_targets_module(&self, module: &str) -> bool {
         self.lora_targets.iter().any(|t| t == module || t == "all-linear")
+    }
+}
+
+/// `v` within `[min, max]`, or an error naming `field` with the bounds.
+fn range(field: &str, v: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
+    if v < min || v > max {
+        return Err(ScenarioError::new(
+            field,
+            ErrorKind::OutOfRange { min: min as f64, max: max as f64, got: v as f64 },
+        ));
+    }
+    Ok(())
+}
+
+/// `v` finite and within `[0, max]`.
+fn fraction(field: &str, v: f64, max: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && (0.0..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(field, ErrorKind::OutOfRange { min: 0.0, max, got: v }))
     }
 }
 

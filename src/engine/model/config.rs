@@ -158,26 +158,75 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     build(&f, family, model_type)
 }
 
+/// The architecture from a config's fields, in named steps (each names the field it rejects).
 fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture, ScenarioError> {
-    use Family::*;
-    let gemma3 = family == Gemma3;
-    // Gemma3TextConfig defaults: published gemma-3 text_configs omit several fields.
-    let or_default = |v: Option<u64>, d: u64| -> Option<u64> { v.or(if gemma3 { Some(d) } else { None }) };
+    let size = parse_sizes(f, family)?;
+    let (kv_heads, head_dim) = parse_heads(f, family, &size)?;
+    let intermediate = parse_intermediate(f, family, size.hidden)?;
+    let (attention, mlp_bias) = parse_attention(f, family, size.heads, kv_heads, head_dim)?;
+    let moe = parse_moe(f, family, size.layers, intermediate)?;
+    let (norm, norms_per_layer) = parse_norms(f, family)?;
+    let tied_embeddings = parse_tied(f, family)?;
+    let learned_positions = match family {
+        Family::Gpt2 => f.int(&["n_positions", "max_position_embeddings"], 1, MAX_VOCAB)?.unwrap_or(1024),
+        _ => 0,
+    };
+    let (sliding_window, layer_is_sliding) = parse_sliding(f, family, size.layers)?;
+    Ok(Architecture {
+        family,
+        model_type,
+        hidden: size.hidden,
+        layers: size.layers,
+        vocab: size.vocab,
+        intermediate,
+        mlp: if matches!(family, Family::Gpt2 | Family::Falcon) { MlpKind::Plain } else { MlpKind::Gated },
+        mlp_bias,
+        fused_gate_up: family == Family::Phi3,
+        norm,
+        norms_per_layer,
+        attention,
+        moe,
+        tied_embeddings,
+        learned_positions,
+        sliding_window,
+        layer_is_sliding,
+        max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
+    })
+}
 
-    let hidden_keys: &[&str] = &["hidden_size", "n_embd", "d_model"];
-    let hidden = or_default(f.int(hidden_keys, 1, MAX_WIDTH)?, 2304)
-        .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), ErrorKind::MissingFromConfig))?;
-    let layers = or_default(f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
-        .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), ErrorKind::MissingFromConfig))?;
-    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
-        .ok_or_else(|| ScenarioError::new(f.path("num_attention_heads"), ErrorKind::MissingFromConfig))?;
-    let vocab = or_default(f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
-        .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), ErrorKind::MissingFromConfig))?;
+/// Gemma3TextConfig defaults: published gemma-3 text_configs omit several fields.
+fn or_default(family: Family, v: Option<u64>, d: u64) -> Option<u64> {
+    v.or(if family == Family::Gemma3 { Some(d) } else { None })
+}
 
-    // Key/value heads: GQA field, Falcon's names, MQA flags, else multi-head.
+/// The four sizes every family states.
+struct Sizes {
+    hidden: u64,
+    layers: u64,
+    heads: u64,
+    vocab: u64,
+}
+
+fn parse_sizes(f: &Fields, family: Family) -> Result<Sizes, ScenarioError> {
+    let missing = |key: &str| ScenarioError::new(f.path(key), ErrorKind::MissingFromConfig);
+    let hidden = or_default(family, f.int(&["hidden_size", "n_embd", "d_model"], 1, MAX_WIDTH)?, 2304)
+        .ok_or_else(|| missing("hidden_size"))?;
+    let layers =
+        or_default(family, f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
+            .ok_or_else(|| missing("num_hidden_layers"))?;
+    let heads = or_default(family, f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
+        .ok_or_else(|| missing("num_attention_heads"))?;
+    let vocab = or_default(family, f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
+        .ok_or_else(|| missing("vocab_size"))?;
+    Ok(Sizes { hidden, layers, heads, vocab })
+}
+
+/// Key/value heads (GQA field, Falcon's names, MQA flags, else multi-head) and the head width.
+fn parse_heads(f: &Fields, family: Family, size: &Sizes) -> Result<(u64, u64), ScenarioError> {
+    let (hidden, heads) = (size.hidden, size.heads);
     let mut kv_heads =
-        or_default(f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
-    if family == Falcon {
+        or_default(family, f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
+    if family == Family::Falcon {
         let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
         let multi_query = f.boolean(&["multi_query"], true)?;
         if !new_arch {
@@ -191,9 +240,8 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
             ErrorKind::MustDivide { what: "num_attention_heads", value: heads, got: kv_heads },
         ));
     }
-
-    let explicit_head_dim = or_default(f.int(&["head_dim"], 1, MAX_HEADS)?, 256).or(match family {
-        Gemma => Some(256),
+    let explicit_head_dim = or_default(family, f.int(&["head_dim"], 1, MAX_HEADS)?, 256).or(match family {
+        Family::Gemma => Some(256),
         _ => None,
     });
     let head_dim = match explicit_head_dim {
@@ -206,16 +254,29 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
             ))
         }
     };
+    Ok((kv_heads, head_dim))
+}
 
-    // Dense MLP width.
-    let intermediate = match family {
-        Gpt2 | Falcon => f
+/// Dense MLP width.
+fn parse_intermediate(f: &Fields, family: Family, hidden: u64) -> Result<u64, ScenarioError> {
+    Ok(match family {
+        Family::Gpt2 | Family::Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
-        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
+        _ => or_default(family, f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
             .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig))?,
-    };
+    })
+}
 
+/// Attention (biases, norms, fused projections, MLA) and whether the MLP has biases.
+fn parse_attention(
+    f: &Fields,
+    family: Family,
+    heads: u64,
+    kv_heads: u64,
+    head_dim: u64,
+) -> Result<(Attention, bool), ScenarioError> {
+    use Family::*;
     let attention_bias = f.boolean(&["attention_bias"], false)?;
     let falcon_bias = f.boolean(&["bias"], false)?;
     let (qkv_bias, o_bias) = match family {
@@ -232,7 +293,6 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Llama => f.boolean(&["mlp_bias"], false)?,
         _ => false,
     };
-
     let mla = match family {
         DeepseekV2 | DeepseekV3 => Some(Mla {
             q_lora_rank: f.int(&["q_lora_rank"], 1, MAX_WIDTH)?,
@@ -247,7 +307,6 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Some(m) => (m.qk_nope_head_dim + m.qk_rope_head_dim, m.v_head_dim),
         None => (head_dim, head_dim),
     };
-
     let attention = Attention {
         heads,
         kv_heads: if mla.is_some() { heads } else { kv_heads },
@@ -260,12 +319,14 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         fused_qkv: matches!(family, Phi3 | Falcon | Gpt2),
         mla,
     };
+    Ok((attention, mlp_bias))
+}
 
-    let moe = parse_moe(f, family, layers, intermediate)?;
-
-    let (norm, norms_per_layer) = match family {
-        Gpt2 => (NormKind::LayerNorm, 2),
-        Falcon => {
+/// The norm kind and norms per layer.
+fn parse_norms(f: &Fields, family: Family) -> Result<(NormKind, u64), ScenarioError> {
+    Ok(match family {
+        Family::Gpt2 => (NormKind::LayerNorm, 2),
+        Family::Falcon => {
             let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
             let parallel = f.boolean(&["parallel_attn"], true)?;
             let n = if new_arch {
@@ -277,47 +338,21 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
             };
             (NormKind::LayerNorm, n)
         }
-        Gemma2 | Gemma3 => (NormKind::RmsNorm, 4),
+        Family::Gemma2 | Family::Gemma3 => (NormKind::RmsNorm, 4),
         _ => (NormKind::RmsNorm, 2),
-    };
-
-    // Tied output head. Family defaults follow each configuration class; Falcon's tiiuae
-    // checkpoints store `lm_head.weight` as its own tensor and their published parameter
-    // counts include it, so Falcon counts the head unless the config says it is tied.
-    let tie_default = matches!(family, Gemma | Gemma2 | Gemma3 | Gpt2);
-    let tied_embeddings = if family == Falcon && !f.has("tie_word_embeddings") {
-        false
-    } else {
-        f.boolean(&["tie_word_embeddings"], tie_default)?
-    };
-
-    let learned_positions = match family {
-        Gpt2 => f.int(&["n_positions", "max_position_embeddings"], 1, MAX_VOCAB)?.unwrap_or(1024),
-        _ => 0,
-    };
-
-    let (sliding_window, layer_is_sliding) = parse_sliding(f, family, layers)?;
-
-    Ok(Architecture {
-        family,
-        model_type,
-        hidden,
-        layers,
-        vocab,
-        intermediate,
-        mlp: if matches!(family, Gpt2 | Falcon) { MlpKind::Plain } else { MlpKind::Gated },
-        mlp_bias,
-        fused_gate_up: family == Phi3,
-        norm,
-        norms_per_layer,
-        attention,
-        moe,
-        tied_embeddings,
-        learned_positions,
-        sliding_window,
-        layer_is_sliding,
-        max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
     })
+}
+
+/// Tied output head. Family defaults follow each configuration class; Falcon's tiiuae
+/// checkpoints store `lm_head.weight` as its own tensor and their published parameter
+/// counts include it, so Falcon counts the head unless the config says it is tied.
+fn parse_tied(f: &Fields, family: Family) -> Result<bool, ScenarioError> {
+    let tie_default = matches!(family, Family::Gemma | Family::Gemma2 | Family::Gemma3 | Family::Gpt2);
+    if family == Family::Falcon && !f.has("tie_word_embeddings") {
+        Ok(false)
+    } else {
+        f.boolean(&["tie_word_embeddings"], tie_default)
+    }
 }
 
 fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Option<Moe>, ScenarioError> {
