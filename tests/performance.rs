@@ -71,7 +71,7 @@ fn training_reports_a_step_and_scaling_to_1024() {
     assert!(p.throughput.tokens_per_s.unwrap() <= p.throughput.tokens_per_s_bound.unwrap());
     assert_eq!(p.scaling.data.last().unwrap().gpus, 1024);
     assert!(p.scaling.communication_dominates_from.tensor.is_some());
-    assert!(p.serving.cost_per_million_tokens.is_some());
+    assert!(p.serving.estimate.cost_per_million_tokens.is_some());
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn finite_times(r: &Report) -> bool {
         q.per_user_tokens_per_s,
         p.roofline.ridge_point,
         p.phases.decode.arithmetic_intensity,
-        p.serving.requests_per_s,
+        p.serving.estimate.requests_per_s,
     ]
     .iter()
     .all(|v| v.is_finite() && *v >= 0.0)

@@ -433,17 +433,7 @@ fn serving(
             source,
         )
     });
-    let serving = Serving {
-        concurrency,
-        time_to_first_token_s: sv.time_to_first_token_s,
-        time_per_output_token_s: sv.time_per_output_token_s,
-        tokens_per_s_per_user: sv.tokens_per_s_per_user,
-        aggregate_tokens_per_s: sv.aggregate_tokens_per_s,
-        requests_per_s: sv.requests_per_s,
-        price_per_gpu_hour: price,
-        price_source,
-        cost_per_million_tokens: sv.cost_per_million_tokens,
-    };
+    let serving = Serving { concurrency, estimate: sv, price_per_gpu_hour: price, price_source };
     Ok((serving, cost))
 }
 

@@ -6,6 +6,7 @@
 use super::efficiency::Factor;
 use super::roofline::{BoundTime, Term};
 use super::scaling::ScalingPoint;
+use super::serving::ServingEstimate;
 use crate::engine::gpu::ComputePath;
 use serde::Serialize;
 
@@ -190,20 +191,18 @@ pub struct CommunicationDominates {
     pub pipeline: Option<u32>,
 }
 
+/// Serving at the scenario's concurrency: the serving estimate plus the price behind its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Serving {
     pub concurrency: u64,
-    pub time_to_first_token_s: f64,
-    pub time_per_output_token_s: f64,
-    pub tokens_per_s_per_user: f64,
-    pub aggregate_tokens_per_s: f64,
-    pub requests_per_s: f64,
+    /// TTFT, TPOT, tokens/s per user and aggregate, requests/s, cost per million tokens
+    /// (flattened: the JSON keys are the estimate's).
+    #[serde(flatten)]
+    pub estimate: ServingEstimate,
     /// USD per GPU-hour used (null when unknown).
     pub price_per_gpu_hour: Option<f64>,
     /// Where the price comes from (`scenario` or the instance it was read from).
     pub price_source: Option<String>,
-    /// USD per million output tokens at the expected aggregate rate (null without a price).
-    pub cost_per_million_tokens: Option<f64>,
 }
 
 /// One efficiency factor as used, with its default (its provenance is worded by

@@ -89,6 +89,7 @@ pub fn PerformanceView() -> impl IntoView {
             });
             let cost = p
                 .serving
+                .estimate
                 .cost_per_million_tokens
                 .map(|c| format!("${}", format_sig3(c)))
                 .unwrap_or_else(|| e.no_price.to_owned());
