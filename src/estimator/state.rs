@@ -61,9 +61,9 @@ pub enum NoticeKind {
     /// The engine rejected the value (the error says why).
     Rejected(ErrorKind),
     /// The engine rejected the value; `kept` was kept instead.
-    RejectedKept { error: ErrorKind, kept: Kept },
+    RejectedKept { error: Box<ErrorKind>, kept: Kept },
     /// The value is fine alone but conflicts with another field.
-    Conflicts { with: String, error: ErrorKind, kept: Kept },
+    Conflicts { with: String, error: Box<ErrorKind>, kept: Kept },
     /// The value could not be applied.
     NotApplied { kept: Kept },
     /// A link part this page does not know.
@@ -230,7 +230,7 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
             current = candidate;
         } else if let Err(n) = check(&serde_json::json!({ "model": model })) {
             let kept = Kept::Value(DEFAULT_MODEL.to_owned());
-            notices.push(Notice::new(n.field, NoticeKind::RejectedKept { error: n.kind, kept }));
+            notices.push(Notice::new(n.field, NoticeKind::RejectedKept { error: Box::new(n.kind), kept }));
         }
     } else {
         notices.push(Notice::new("model", NoticeKind::MissingModel { default: DEFAULT_MODEL }));
@@ -259,9 +259,9 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
         let kept = short(current.get(k));
         let kind = match check(&Value::Object(candidate)) {
             Err(n) if n.field == *k || n.field.starts_with(&format!("{k}.")) => {
-                NoticeKind::RejectedKept { error: n.kind, kept }
+                NoticeKind::RejectedKept { error: Box::new(n.kind), kept }
             }
-            Err(n) => NoticeKind::Conflicts { with: n.field, error: n.kind, kept },
+            Err(n) => NoticeKind::Conflicts { with: n.field, error: Box::new(n.kind), kept },
             Ok(_) => NoticeKind::NotApplied { kept },
         };
         notices.push(Notice::new(k.clone(), kind));
@@ -369,8 +369,8 @@ mod tests {
         assert_eq!(fields, vec!["context_tokens", "gpu"]);
         assert!(
             matches!(
-                notices[0].kind,
-                NoticeKind::RejectedKept { error: ErrorKind::OutOfRange { min: 1.0, .. }, .. }
+                &notices[0].kind,
+                NoticeKind::RejectedKept { error, .. } if matches!(**error, ErrorKind::OutOfRange { min: 1.0, .. })
             ),
             "{:?}",
             notices[0]
