@@ -20,6 +20,7 @@ use super::model::kv_cache::{kv_cache_bytes_per_token, kv_elements_per_token_per
 use super::model::params::count_params;
 use super::model::params::ParamCounts;
 use super::model::Architecture;
+use super::num::{u128_from_f64, usize_sat};
 use super::perf::performance::{performance, SizedScenario};
 use super::report::*;
 use super::scenario::{Mode, ModelSpec, Scenario};
@@ -115,11 +116,11 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let counts = count_params(a);
     let memory = memory_per_gpu(a, &x);
-    let usable = (gpu_memory_bytes as f64 * (1.0 - s.safety_margin)).floor() as u128;
+    let usable = u128_from_f64((gpu_memory_bytes as f64 * (1.0 - s.safety_margin)).floor());
     let trainable = match s.mode {
         Mode::Inference => 0,
         Mode::Training => counts.total,
-        Mode::Lora | Mode::Qlora => adapter_params(a, &x, 0..a.layers as usize),
+        Mode::Lora | Mode::Qlora => adapter_params(a, &x, 0..usize_sat(a.layers)),
     };
     let solvers = Solvers {
         max_context_tokens: solvers::max_context_tokens(a, &x, usable),

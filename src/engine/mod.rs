@@ -4,6 +4,28 @@
 //! counts, KV cache), [`memory`] (per-GPU memory by component) and [`solvers`]; time lives in
 //! [`perf`] (roofline, collectives, phases, timing, scaling, serving).
 
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap
+    )
+)]
+
 pub mod assumption;
 pub mod derivation;
 pub mod error;
@@ -13,6 +35,7 @@ pub mod hardware;
 pub mod lookup;
 pub mod memory;
 pub mod model;
+pub mod num;
 pub mod perf;
 pub mod precision;
 pub mod report;

@@ -11,6 +11,7 @@ pub mod weights;
 
 use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
+use super::num::usize_sat;
 use super::precision::Dtype;
 use super::scenario::{Mode, Optimizer, Recompute, Scenario, LORA_TARGETS};
 use serde::Serialize;
@@ -43,10 +44,7 @@ pub struct Inputs {
 
 impl Inputs {
     pub fn from_scenario(s: &Scenario) -> Inputs {
-        let mut targets = [false; 7];
-        for (i, t) in LORA_TARGETS.iter().enumerate() {
-            targets[i] = s.lora_targets_module(t);
-        }
+        let targets = LORA_TARGETS.map(|t| s.lora_targets_module(t));
         Inputs {
             mode: s.mode,
             weight: s.resolved_weight_dtype(),
@@ -104,7 +102,7 @@ pub fn stage_layers(layers: u64, pp: u64, stage: u64) -> std::ops::Range<usize> 
     let extra = layers % pp;
     let start = stage * base + stage.min(extra);
     let len = base + u64::from(stage < extra);
-    (start as usize)..((start + len).min(layers) as usize)
+    usize_sat(start)..usize_sat((start + len).min(layers))
 }
 
 /// Memory of one pipeline stage.

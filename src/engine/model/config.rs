@@ -8,6 +8,7 @@
 
 use super::{Architecture, Attention, Family, Mla, MlpKind, Moe, NormKind};
 use crate::engine::error::{ErrorKind, Expected, ScenarioError};
+use crate::engine::num::{u64_from_f64, usize_sat};
 use serde_json::{Map, Value};
 
 /// Upper bounds that keep every product far inside `u128` and reject typos.
@@ -45,7 +46,7 @@ impl<'a> Fields<'a> {
         let Some((key, v)) = self.find(keys) else { return Ok(None) };
         let n = match v {
             Value::Number(n) => n.as_u64().or_else(|| {
-                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= max as f64).map(|f| f as u64)
+                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= max as f64).map(u64_from_f64)
             }),
             _ => None,
         };
@@ -60,8 +61,9 @@ impl<'a> Fields<'a> {
 
     /// A required integer.
     fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
-        self.int(keys, min, max)?
-            .ok_or_else(|| ScenarioError::new(self.path(keys[0]), ErrorKind::MissingFromConfig))
+        self.int(keys, min, max)?.ok_or_else(|| {
+            ScenarioError::new(self.path(keys.first().copied().unwrap_or("")), ErrorKind::MissingFromConfig)
+        })
     }
 
     fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
@@ -357,7 +359,7 @@ fn parse_tied(f: &Fields, family: Family) -> Result<bool, ScenarioError> {
 
 fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Option<Moe>, ScenarioError> {
     use Family::*;
-    let n = layers as usize;
+    let n = usize_sat(layers);
     let moe = match family {
         Mixtral => {
             let experts = f.need(&["num_local_experts"], 1, MAX_EXPERTS)?;
@@ -428,7 +430,7 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
 /// ("sliding_attention" / "full_attention") wins over all of these.
 fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>, Vec<bool>), ScenarioError> {
     use Family::*;
-    let n = layers as usize;
+    let n = usize_sat(layers);
     let default_window = match family {
         Gemma2 => Some(4096),
         Gemma3 => Some(4096),

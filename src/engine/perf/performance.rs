@@ -34,6 +34,7 @@ use crate::engine::memory::Inputs;
 use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
 use crate::engine::model::params::ParamCounts;
 use crate::engine::model::Architecture;
+use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::{Mode, Recompute, Scenario};
 use std::collections::BTreeMap;
@@ -70,7 +71,7 @@ pub fn path_label(p: &ComputePath) -> String {
 /// The model as the time formulas see it, with KV and attention sized for `context` cached tokens.
 pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: u64) -> ModelShape {
     let whole = Inputs { tp: 1, ..*x };
-    let w = stage_weights(a, &whole, 0..a.layers as usize, true, true);
+    let w = stage_weights(a, &whole, 0..usize_sat(a.layers), true, true);
     let small = small_tensor_dtype(x.weight);
     let gathered = if a.tied_embeddings { 0 } else { counts.embedding } + counts.positions;
     let gathered_bytes = small.bytes_for(gathered, x.group);
@@ -78,7 +79,7 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
     let c = context.max(1);
-    let kv_eff = kv_cache_bytes(a, 0..a.layers as usize, c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
+    let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
     let window_ratio = if full_kv > 0.0 { (kv_eff / full_kv).clamp(0.0, 1.0) } else { 1.0 };
     let width = (a.attention.heads * a.attention.head_dim) as f64 * window_ratio;
     let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
@@ -86,14 +87,14 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     ModelShape {
         params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
         params_active: flop_params,
-        layers: a.layers.clamp(1, u64::from(u32::MAX)) as u32,
-        attention_width: width.round().clamp(1.0, f64::from(u32::MAX)) as u32,
-        hidden: a.hidden.clamp(1, u64::from(u32::MAX)) as u32,
+        layers: u32_sat(a.layers.max(1)),
+        attention_width: u32_from_f64(width.round().clamp(1.0, f64::from(u32::MAX))),
+        hidden: u32_sat(a.hidden.max(1)),
         kv_bytes_per_token: kv_eff,
         dense_weight_bytes: dense as f64,
         expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
-        experts: experts.min(u64::from(u32::MAX)) as u32,
-        experts_per_token: k.min(experts).min(u64::from(u32::MAX)) as u32,
+        experts: u32_sat(experts),
+        experts_per_token: u32_sat(k.min(experts)),
         activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
     }
 }
@@ -134,7 +135,7 @@ fn ratio(n: f64, t: f64) -> f64 {
 }
 
 fn u32_of(v: u64) -> u32 {
-    v.clamp(1, u64::from(u32::MAX)) as u32
+    u32_sat(v.max(1))
 }
 
 /// Fills the time half of the report and adds its derivations and assumptions. Each step is a
@@ -269,7 +270,7 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
     let pre_shape = model_shape(a, z.counts, x, c.prompt);
-    let dec_shape = model_shape(a, z.counts, x, c.decode_ctx.round() as u64);
+    let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
     let pre_w = prefill_work(&pre_shape, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
     let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, eff).map_err(pe)?;
     let dec_w = decode_step_work(&dec_shape, c.batch, c.decode_ctx).map_err(pe)?;

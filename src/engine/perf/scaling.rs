@@ -14,6 +14,7 @@ use super::timing::{phase_timing, Hardware, Parallelism, Phase};
 use super::{positive, PerfError};
 use crate::engine::gpu::Gpu;
 use crate::engine::lookup::{Lookup, Network};
+use crate::engine::num::u32_from_f64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,7 +117,7 @@ pub fn scaling_curve(
     )?;
     let phase =
         Phase::Training { gradient_bytes: setup.gradient_bytes, full_recompute: setup.full_recompute };
-    let m = positive("micro_batches", f64::from(setup.micro_batches))? as u32;
+    let m = u32_from_f64(positive("micro_batches", f64::from(setup.micro_batches))?);
     let run = |n: u32| {
         let par = match strategy {
             Strategy::Data => Parallelism { data: n, micro_batches: m, ..Default::default() },
