@@ -46,7 +46,8 @@ pub fn resolve_model<'a>(
         }),
         ModelSpec::Config(v) => {
             let a = parse_config(v)?;
-            let name = v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or("pasted config").to_owned();
+            // The config's own name, else its model_type: identifiers, the same in every language.
+            let name = v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(&a.model_type).to_owned();
             let info = ModelInfo { id: None, name, family: a.model_type.clone(), source: None };
             Ok((Cow::Owned(a), info))
         }

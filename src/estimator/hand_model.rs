@@ -72,7 +72,8 @@ pub fn config_from_sizes(
         return Err(err("params", HandErrorKind::MlpTooWide { params, ffn }));
     }
     Ok(json!({
-        "_name_or_path": format!("custom ({:.1}B parameters, {layers} layers, hidden {hidden}, {kv_heads} KV heads)", params as f64 / 1e9),
+        // A name made of symbols, so it reads the same on the zh and en pages.
+        "_name_or_path": format!("custom {:.1}B · L={layers} · h={hidden} · kv={kv_heads}", params as f64 / 1e9),
         "model_type": "llama",
         "architectures": ["LlamaForCausalLM"],
         "hidden_size": hidden,
