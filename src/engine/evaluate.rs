@@ -1,7 +1,8 @@
 //! `evaluate_with`: Scenario in, Report out. Total: every input gives a report or a typed error.
 //!
 //! The steps, each a function below:
-//! 1. validate the scenario on its own, resolve the GPU and the model, validate the two together;
+//! 1. [`resolve`]: validate the scenario on its own, resolve the GPU and the model, validate the
+//!    two together;
 //! 2. [`size`]: parameter counts, KV cache per token, memory per GPU, fit, solvers;
 //! 3. [`sizing_derivations`] and [`sizing_assumptions`]: how each sizing number was obtained;
 //! 4. [`performance`]: times, throughput, roofline, scaling and serving (adds its derivations);
@@ -54,8 +55,30 @@ pub fn resolve_model<'a>(
     }
 }
 
+/// A scenario's GPU and model, resolved and checked.
+pub struct Resolved<'a> {
+    pub gpu: Cow<'a, Gpu>,
+    pub arch: Cow<'a, Architecture>,
+    pub model: ModelInfo,
+}
+
+/// Step 1: validate the scenario on its own, resolve the GPU and the model against `lookup`,
+/// and validate the two together (the checks every caller of the sizing runs first, in order).
+pub fn resolve<'a>(s: &'a Scenario, lookup: &'a dyn Lookup) -> Result<Resolved<'a>, ScenarioError> {
+    s.validate()?;
+    let gpu = s.gpu.resolve(lookup)?;
+    let (arch, model) = resolve_model(&s.model, lookup)?;
+    validate_against_model(s, &arch)?;
+    Ok(Resolved { gpu, arch, model })
+}
+
+/// GPU memory minus the safety margin, floored: `gpu_memory × (1 − safety_margin)`.
+pub fn usable_bytes(gpu_memory_bytes: u64, safety_margin: f64) -> u128 {
+    u128_from_f64((gpu_memory_bytes as f64 * (1.0 - safety_margin)).floor())
+}
+
 /// Checks that need the model: tensor parallelism must split the heads, pipeline the layers.
-fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), ScenarioError> {
+pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), ScenarioError> {
     let tp = s.tensor_parallel;
     if !solvers::tp_allowed(a, tp) {
         return Err(ScenarioError::new(
@@ -78,10 +101,7 @@ fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scenario
 
 /// Evaluates a scenario, resolving its catalog ids (model, GPU, network, price) with `lookup`.
 pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
-    s.validate()?;
-    let gpu = s.gpu.resolve(lookup)?;
-    let (arch, model) = resolve_model(&s.model, lookup)?;
-    validate_against_model(s, &arch)?;
+    let Resolved { gpu, arch, model } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
@@ -117,7 +137,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let counts = count_params(a);
     let memory = memory_per_gpu(a, &x);
-    let usable = u128_from_f64((gpu_memory_bytes as f64 * (1.0 - s.safety_margin)).floor());
+    let usable = usable_bytes(gpu_memory_bytes, s.safety_margin);
     let trainable = match s.mode {
         Mode::Inference => 0,
         Mode::Training => counts.total,
