@@ -13,7 +13,7 @@ use super::derivation::{Absent, DerivKey, Derivation, Formula, Source, Val};
 use super::error::{Catalogue, EngineError, ErrorKind, ScenarioError};
 use super::gpu::Gpu;
 use super::lookup::Lookup;
-use super::memory::MemoryBreakdown;
+use super::memory::StageMemory;
 use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
@@ -56,6 +56,7 @@ pub fn resolve_model<'a>(
 }
 
 /// A scenario's GPU and model, resolved and checked.
+#[derive(Debug)]
 pub struct Resolved<'a> {
     pub gpu: Cow<'a, Gpu>,
     pub arch: Cow<'a, Architecture>,
@@ -124,7 +125,7 @@ struct Sizing {
     counts: ParamCounts,
     trainable: u128,
     kv_per_token: u128,
-    memory: MemoryBreakdown,
+    memory: StageMemory,
     gpu_memory_bytes: u64,
     usable: u128,
     fits: bool,
@@ -395,7 +396,7 @@ fn report(
             other: to_u64(c.other + c.positions),
         },
         kv_cache_bytes_per_token: to_u64(z.kv_per_token),
-        memory_per_gpu_bytes: Memory::from(&z.memory),
+        memory_per_gpu_bytes: Memory::from(&z.memory.bytes),
         gpu_memory_bytes: z.gpu_memory_bytes,
         usable_gpu_memory_bytes: to_u64(z.usable),
         fits: z.fits,

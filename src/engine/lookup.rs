@@ -28,7 +28,7 @@ pub struct Price {
 }
 
 /// Read access to the catalog data the engine resolves ids against.
-pub trait Lookup {
+pub trait Lookup: std::fmt::Debug {
     /// A catalog model's architecture and metadata.
     fn model(&self, id: &str) -> Option<(Cow<'_, Architecture>, ModelInfo)>;
     /// Every catalog model id (for the "unknown id" message).

@@ -2,6 +2,7 @@
 
 use super::assumption::Assumption;
 use super::derivation::{DerivKey, Derivation};
+pub use super::memory::MemoryBreakdown;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -31,32 +32,8 @@ pub struct Params {
     pub other: u64,
 }
 
-/// Bytes on the heaviest GPU.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Memory {
-    pub weights: u64,
-    pub kv_cache: u64,
-    pub activations: u64,
-    pub gradients: u64,
-    pub optimizer: u64,
-    pub overhead: u64,
-    pub total: u64,
-}
-
-impl From<&super::memory::MemoryBreakdown> for Memory {
-    /// The engine's breakdown (u128, with its stage) as report bytes (saturating).
-    fn from(m: &super::memory::MemoryBreakdown) -> Memory {
-        Memory {
-            weights: to_u64(m.weights),
-            kv_cache: to_u64(m.kv_cache),
-            activations: to_u64(m.activations),
-            gradients: to_u64(m.gradients),
-            optimizer: to_u64(m.optimizer),
-            overhead: to_u64(m.overhead),
-            total: to_u64(m.total),
-        }
-    }
-}
+/// Bytes on the heaviest GPU, by component (the engine's [`MemoryBreakdown`] in `u64`).
+pub type Memory = MemoryBreakdown<u64>;
 
 /// How the GPUs are arranged.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

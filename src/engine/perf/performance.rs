@@ -40,6 +40,7 @@ use crate::engine::scenario::{Mode, Recompute, Scenario};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.
+#[derive(Debug)]
 pub struct SizedScenario<'a> {
     pub scenario: &'a Scenario,
     pub arch: &'a Architecture,
