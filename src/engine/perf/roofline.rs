@@ -59,6 +59,18 @@ pub enum Term {
     Overhead,
 }
 
+impl Term {
+    /// The term's identifier (`compute`, `memory`, `communication`, `overhead`), as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Compute => "compute",
+            Term::Memory => "memory",
+            Term::Communication => "communication",
+            Term::Overhead => "overhead",
+        }
+    }
+}
+
 /// The article's bound with every term kept, so a view can show which one dominates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoundTime {

@@ -127,7 +127,7 @@ pub fn PerformanceView() -> impl IntoView {
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
-                <p class="bound-line" id="bound" data-bound=format!("{:?}", p.bound).to_lowercase()>
+                <p class="bound-line" id="bound" data-bound=p.bound.name()>
                     <strong>{bound_text}</strong>
                     <ShowMath key="bound" />
                 </p>
