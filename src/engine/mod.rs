@@ -1,8 +1,22 @@
-//! The pure engine: no web or UI dependency, no panics on any input.
+//! The pure engine: no web or UI dependency, no panics on any input, no language.
 //!
-//! `Scenario` → [`evaluate`] → `Report`. Sizing lives in [`model`] (architecture, parameter
-//! counts, KV cache), [`memory`] (per-GPU memory by component) and [`solvers`]; time lives in
-//! [`perf`] (roofline, collectives, phases, timing, scaling, serving).
+//! `Scenario` → [`evaluate_with`] (with a [`Lookup`] for catalog ids) → `Report`. Sizing lives
+//! in [`model`] (architecture, parameter counts, KV cache), [`memory`] (per-GPU memory by
+//! component) and [`solvers`]; time lives in [`perf`] (roofline, collectives, phases, timing,
+//! scaling, serving). The engine owns the types it computes with ([`gpu`], [`perf::collectives::Link`],
+//! [`model::Architecture`]) and imports nothing above it: the catalog is data of these types and
+//! implements [`Lookup`]; `tests/architecture.rs` keeps it that way.
+//!
+//! What the report says in words is typed: derivations ([`derivation`]: key, formula, values,
+//! source), assumptions ([`assumption`]) and errors ([`error::ErrorKind`]); `i18n` words them
+//! in Chinese and English.
+//!
+//! ```
+//! use gpu_primer::engine::{ModelSpec, Scenario};
+//! let s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+//! let r = gpu_primer::catalog::evaluate(&s).expect("the default scenario evaluates");
+//! assert_eq!(r.kv_cache_bytes_per_token, 131_072);
+//! ```
 
 #![deny(
     clippy::unwrap_used,
