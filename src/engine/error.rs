@@ -147,7 +147,10 @@ impl fmt::Display for ErrorKind {
             K::UnknownKey { key, known } => {
                 write!(f, "unknown field '{key}' (known: {})", known.join(", "))
             }
-            K::InvalidJson { line, column } => write!(f, "invalid JSON at line {line} column {column}"),
+            K::InvalidJson { line, column } => write!(f, "is not valid JSON (line {line}, column {column})"),
+            K::UnknownId { catalogue: Catalogue::Model, id, known } if known.is_empty() => {
+                write!(f, "no catalog model named '{id}'")
+            }
             K::UnknownId { catalogue: Catalogue::Model, id, known } => {
                 write!(f, "unknown catalog id '{id}' (known: {})", known.join(", "))
             }

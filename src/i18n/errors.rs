@@ -82,6 +82,9 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::WrongType { expected, got } => format!("应为{}，实际为 {got}", expected_zh(expected)),
         K::UnknownKey { key, known } => format!("未知字段“{key}”（可用：{}）", known.join("、")),
         K::InvalidJson { line, column } => format!("不是有效的 JSON（第 {line} 行第 {column} 列）"),
+        K::UnknownId { catalogue: Catalogue::Model, id, known } if known.is_empty() => {
+            format!("目录中没有名为“{id}”的模型")
+        }
         K::UnknownId { catalogue: Catalogue::Model, id, known } => {
             format!("目录中没有模型“{id}”（可用：{}）", known.join("、"))
         }
@@ -151,10 +154,10 @@ pub fn notice_kind(k: &NoticeKind, lang: Lang) -> String {
             ),
             N::NoVersion { current } => format!("has no version (v=…); read as v={current}"),
             N::NotBase64 => "the scenario is damaged (not base64url); opened the defaults".into(),
-            N::Damaged(err) => format!("the scenario is damaged ({}); opened the defaults", e(err)),
+            N::Damaged(err) => format!("the scenario is damaged: {}; opened the defaults", e(err)),
             N::NotAnObject => "must be a JSON object; opened the defaults".into(),
             N::MissingModel { default } => format!("is missing; using {default}"),
-            N::FileNotJson(err) => format!("is not valid JSON: {}", e(err)),
+            N::FileNotJson(err) => e(err),
             N::FileNotAnObject => "must contain a JSON object (a scenario), not an array or a value".into(),
             N::FileMissingModel => {
                 "is missing: a scenario names a catalog model id or holds a config.json object".into()
