@@ -130,6 +130,17 @@ fn kept(k: &Kept, lang: Lang) -> String {
     }
 }
 
+/// The field a notice names, as shown: the banner's routing prefixes (`import:`,
+/// `file-error:`) dropped, and a notice about the saved state (`saved:` prefix) labelled in `lang`.
+pub fn notice_field(field: &str, lang: Lang) -> String {
+    let field = field.trim_start_matches("import:").trim_start_matches("file-error:");
+    match (field.strip_prefix("saved:"), lang) {
+        (Some(rest), Lang::Zh) => format!("已保存的状态 · {rest}"),
+        (Some(rest), Lang::En) => format!("saved state · {rest}"),
+        (None, _) => field.to_owned(),
+    }
+}
+
 /// A notice in `lang` (without the field).
 pub fn notice(n: &Notice, lang: Lang) -> String {
     notice_kind(&n.kind, lang)

@@ -28,7 +28,7 @@ pub fn Notices() -> impl IntoView {
                         {notices
                             .into_iter()
                             .map(|n| {
-                                let field = n.field.trim_start_matches("import:").trim_start_matches("file-error:").to_owned();
+                                let field = crate::i18n::errors::notice_field(&n.field, ctx.lang);
                                 view! { <li><code>{field}</code> ": " {crate::i18n::errors::notice(&n, ctx.lang)}</li> }
                             })
                             .collect_view()}

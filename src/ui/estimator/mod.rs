@@ -130,10 +130,8 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
         Some(saved) => {
             let (st, notices) = state::decode(&saved);
             // A damaged saved state is reported the same way, under its own name.
-            let notices = notices
-                .into_iter()
-                .map(|n| Notice { field: format!("saved state: {}", n.field), ..n })
-                .collect();
+            let notices =
+                notices.into_iter().map(|n| Notice { field: format!("saved:{}", n.field), ..n }).collect();
             (st, notices)
         }
         None => (EstimatorState::default(), Vec::new()),
