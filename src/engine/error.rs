@@ -69,6 +69,8 @@ pub enum ErrorKind {
     NotAnObject,
     /// A required field is absent.
     Missing,
+    /// The scenario names no model.
+    ModelRequired,
     /// A model config field the engine needs is absent.
     MissingFromConfig,
     /// A JSON value of the wrong type; `got` is the value as JSON text.
@@ -141,6 +143,7 @@ impl fmt::Display for ErrorKind {
             K::Empty => write!(f, "must not be empty"),
             K::NotAnObject => write!(f, "must be a JSON object"),
             K::Missing => write!(f, "is required"),
+            K::ModelRequired => write!(f, "is required (a catalog id or a config.json object)"),
             K::MissingFromConfig => write!(f, "is missing from the model config"),
             K::WrongType { expected, got } if got.is_empty() => write!(f, "expected {expected}"),
             K::WrongType { expected, got } => write!(f, "expected {expected}, got {got}"),

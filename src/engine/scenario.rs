@@ -205,7 +205,7 @@ impl Scenario {
             return Err(ScenarioError::new("scenario", ErrorKind::NotAnObject));
         };
         if !obj.contains_key("model") {
-            return Err(ScenarioError::new("model", ErrorKind::Missing));
+            return Err(ScenarioError::new("model", ErrorKind::ModelRequired));
         }
         for (key, value) in obj {
             let probe = serde_json::json!({"model": "x", key.as_str(): value});

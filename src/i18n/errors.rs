@@ -77,6 +77,7 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::Empty => "不能为空".into(),
         K::NotAnObject => "应为 JSON 对象".into(),
         K::Missing => "缺少此项".into(),
+        K::ModelRequired => "必须给出（模型目录 id 或 config.json 对象）".into(),
         K::MissingFromConfig => "模型配置中缺少此项".into(),
         K::WrongType { expected, got } if got.is_empty() => format!("应为{}", expected_zh(expected)),
         K::WrongType { expected, got } => format!("应为{}，实际为 {got}", expected_zh(expected)),
