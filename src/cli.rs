@@ -48,7 +48,10 @@ pub fn run(args: &[String]) -> i32 {
 
 /// `estimate FILE`: Scenario JSON in, Report JSON out; exit 2 with one line naming the field.
 fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::{evaluate, Scenario};
+    use gpu_primer::catalog::evaluate;
+    use gpu_primer::engine::Scenario;
+    use gpu_primer::i18n::facts::report_json;
+    use gpu_primer::i18n::Lang;
     use std::io::Read;
     let Some(file) = file else {
         eprintln!("gpu-primer: estimate needs a FILE (or - for stdin)");
@@ -75,7 +78,7 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
         .map_err(|e| e.to_string())
         .and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
     match report {
-        Ok(r) => match serde_json::to_string_pretty(&r) {
+        Ok(r) => match serde_json::to_string_pretty(&report_json(&r, Lang::En)) {
             Ok(json) => {
                 let _ = writeln!(out, "{json}");
                 0
@@ -94,11 +97,12 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
 
 /// `validate [--json|--markdown]`: the validation table (markdown by default).
 fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::validation::{to_markdown, validation_table};
+    use gpu_primer::i18n::validation::to_markdown;
+    use gpu_primer::validation::validation_table;
     let table = validation_table();
     match format {
         None | Some("--markdown") => {
-            let _ = write!(out, "{}", to_markdown(&table));
+            let _ = write!(out, "{}", to_markdown(&table, gpu_primer::i18n::Lang::En));
             0
         }
         Some("--json") => match serde_json::to_string_pretty(&table) {
@@ -121,7 +125,8 @@ fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
 /// `bench [N]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
 /// scaling curves and the roofline series, derivations).
 fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
-    use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+    use gpu_primer::catalog::evaluate;
+    use gpu_primer::engine::{ModelSpec, Scenario};
     let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
         Ok(n) if n > 0 => n,
         _ => {

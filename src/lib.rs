@@ -10,6 +10,9 @@ pub mod engine;
 pub mod estimator;
 pub mod i18n;
 pub mod route;
+pub mod validation;
+
+pub use catalog::evaluate as estimate;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -1,6 +1,7 @@
 //! Worked examples from the source article's capacity-estimation section and the ZeRO paper.
 
-use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
 
 fn scenario(model: &str) -> Scenario {
     Scenario::new(ModelSpec::Id(model.to_owned()))

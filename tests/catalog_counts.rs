@@ -1,6 +1,7 @@
 //! Catalog entries against exact published parameter counts.
 
-use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
 
 fn total(id: &str) -> u128 {
     evaluate(&Scenario::new(ModelSpec::Id(id.into())))

@@ -3,10 +3,11 @@
 
 mod common;
 
+use gpu_primer::catalog::evaluate;
 use gpu_primer::engine::hardware::GpuSpec;
 use gpu_primer::engine::perf::roofline::Term;
-use gpu_primer::engine::validation::validation_table;
-use gpu_primer::engine::{evaluate, ModelSpec, Report, Scenario};
+use gpu_primer::engine::{ModelSpec, Report, Scenario};
+use gpu_primer::validation::validation_table;
 use proptest::prelude::*;
 
 fn scenario(model: &str, gpu: &str) -> Scenario {
@@ -53,8 +54,8 @@ fn decode_is_memory_bound_at_batch_1_and_compute_bound_at_large_batch_on_a100() 
     assert!(last.arithmetic_intensity > p.roofline.ridge_point);
     assert_eq!(p.roofline.decode_by_batch[0].dominant, Term::Memory);
     assert!(
-        r.derivations.contains_key("throughput.decode_tokens_per_s")
-            && r.derivations.contains_key("phases.decode.time_s")
+        r.derivation("throughput.decode_tokens_per_s").is_some()
+            && r.derivation("phases.decode.time_s").is_some()
     );
 }
 
@@ -70,7 +71,7 @@ fn training_reports_a_step_and_scaling_to_1024() {
     assert!(p.throughput.tokens_per_s.unwrap() <= p.throughput.tokens_per_s_bound.unwrap());
     assert_eq!(p.scaling.data.last().unwrap().gpus, 1024);
     assert!(p.scaling.communication_dominates_from.tensor.is_some());
-    assert!(p.serving.cost_per_million_tokens.is_some());
+    assert!(p.serving.estimate.cost_per_million_tokens.is_some());
 }
 
 #[test]
@@ -138,7 +139,14 @@ fn validation_bounds_hold_and_errors_meet_the_targets() {
     let median = |kind: &str| t.summary.iter().find(|s| s.kind == kind).unwrap().median_abs_error_pct;
     assert!(median("decode_throughput_bs1") <= 20.0, "{}", median("decode_throughput_bs1"));
     assert!(median("inference_memory") <= 15.0);
-    assert!(!t.not_expressed.is_empty() && t.not_expressed.iter().all(|n| !n.reason.is_empty()));
+    assert!(
+        !t.not_expressed.is_empty()
+            && t.not_expressed.iter().all(|n| !gpu_primer::i18n::validation::reason(
+                &n.reason,
+                gpu_primer::i18n::Lang::En
+            )
+            .is_empty())
+    );
 }
 
 fn finite_times(r: &Report) -> bool {
@@ -155,7 +163,7 @@ fn finite_times(r: &Report) -> bool {
         q.per_user_tokens_per_s,
         p.roofline.ridge_point,
         p.phases.decode.arithmetic_intensity,
-        p.serving.requests_per_s,
+        p.serving.estimate.requests_per_s,
     ]
     .iter()
     .all(|v| v.is_finite() && *v >= 0.0)

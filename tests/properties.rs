@@ -1,6 +1,7 @@
 //! Properties: evaluate never panics, and memory never shrinks as context, batch or model grow.
 
-use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
 use proptest::prelude::*;
 
 const MODELS: [&str; 6] = ["llama-3.1-8b", "gemma-2-9b", "mixtral-8x7b", "deepseek-v3", "gpt2", "falcon-7b"];

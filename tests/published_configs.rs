@@ -5,7 +5,8 @@
 
 mod common;
 
-use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
 use serde_json::{json, Value};
 use std::path::Path;
 

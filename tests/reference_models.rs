@@ -4,7 +4,8 @@
 //! from `shared/reference/models.json` (official counts with their sources) and, for the
 //! second group, from the models' Hugging Face safetensors metadata.
 
-use gpu_primer::engine::{evaluate, ModelSpec, Scenario};
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
 use serde_json::{json, Value};
 
 fn report(config: Value) -> gpu_primer::engine::Report {

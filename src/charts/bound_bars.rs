@@ -1,12 +1,13 @@
 //! Horizontal bars of the time each term of the bound would take for one phase:
 //! compute `W/F`, memory `Q/B`, communication `C/N` and overhead. The dominant term (the
-//! largest of compute, memory and communication; overhead only when those are all zero) is
+//! engine's `dominant_term`: the largest of the four) is
 //! drawn in full colour with its value in bold and the caller's "dominant" tag; the others
 //! are paler. Optionally two groups (e.g. upper bound and expected) on one shared scale.
 
 use super::canvas::{self, Anchor, Theme};
 use super::format::format_seconds;
 use super::palette;
+use crate::engine::perf::roofline::{dominant_term, Term};
 
 /// Names of the four terms, in the page's language.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,16 +52,19 @@ fn clean(v: f64) -> f64 {
     }
 }
 
-/// Index (0..4) of the dominant term, as the engine's `bound_time` picks it.
+/// Index (0..4) of the dominant term: the engine's one definition
+/// ([`dominant_term`], the largest of the four), or `None` when every term is zero.
 fn dominant(v: &[f64; 4]) -> Option<usize> {
-    let (i, m) = v[..3].iter().enumerate().fold((0, 0.0), |b, (i, &x)| if x > b.1 { (i, x) } else { b });
-    if m > 0.0 {
-        Some(i)
-    } else if v[3] > 0.0 {
-        Some(3)
-    } else {
-        None
+    let [compute, memory, communication, overhead] = *v;
+    if v.iter().all(|x| *x <= 0.0) {
+        return None;
     }
+    Some(match dominant_term(compute, memory, communication, overhead).0 {
+        Term::Compute => 0,
+        Term::Memory => 1,
+        Term::Communication => 2,
+        Term::Overhead => 3,
+    })
 }
 
 /// The bound bars as an SVG string `width` px wide (see the module doc).
@@ -205,7 +209,9 @@ pub(crate) mod tests {
 
     #[test]
     fn dominant_follows_the_engine() {
-        assert_eq!(dominant(&[1.0, 2.0, 0.5, 9.0]), Some(1));
+        assert_eq!(dominant(&[1.0, 2.0, 0.5, 0.25]), Some(1));
+        // Overhead counts like any other term (the report's `bound` says the same).
+        assert_eq!(dominant(&[1.0, 2.0, 0.5, 9.0]), Some(3));
         assert_eq!(dominant(&[0.0, 0.0, 0.0, 1.0]), Some(3));
         assert_eq!(dominant(&[0.0; 4]), None);
     }

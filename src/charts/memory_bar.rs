@@ -7,6 +7,7 @@
 use super::canvas::{self, Anchor, LegendItem, Plot, Scale, Swatch, Theme};
 use super::format::{format_bytes, format_bytes_f64, ByteUnit};
 use super::palette;
+use crate::engine::report::Memory;
 
 /// Names of the components, in the page's language.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,17 +27,13 @@ pub struct MemoryLabels {
     pub overflow: String,
 }
 
-/// One GPU's bytes per component (the report's `Memory`).
+/// One bar: a label plus one GPU's bytes per component (the engine's breakdown, as the
+/// report's `memory_per_gpu_bytes`; the bar sums the components, not `total`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoryRow {
     /// E.g. "GPU 0" or "stage 3"; may be empty for a single bar.
     pub label: String,
-    pub weights: u64,
-    pub kv_cache: u64,
-    pub activations: u64,
-    pub gradients: u64,
-    pub optimizer: u64,
-    pub overhead: u64,
+    pub memory: Memory,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -61,7 +58,8 @@ const COLORS: [&str; 6] = [
 ];
 
 fn parts(r: &MemoryRow) -> [u64; 6] {
-    [r.weights, r.kv_cache, r.activations, r.gradients, r.optimizer, r.overhead]
+    let m = &r.memory;
+    [m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead]
 }
 
 /// The memory bars as an SVG string `width` px wide (see the module doc).
@@ -223,19 +221,23 @@ pub(crate) mod tests {
             rows: vec![
                 MemoryRow {
                     label: "TP=2".into(),
-                    weights: 70_600_000_000,
-                    kv_cache: 5_000_000_000,
-                    activations: 1_200_000_000,
-                    overhead: 2_000_000_000,
-                    ..Default::default()
+                    memory: Memory {
+                        weights: 70_600_000_000,
+                        kv_cache: 5_000_000_000,
+                        activations: 1_200_000_000,
+                        overhead: 2_000_000_000,
+                        ..Default::default()
+                    },
                 },
                 MemoryRow {
                     label: "TP=1".into(),
-                    weights: 141_100_000_000,
-                    kv_cache: 10_700_000_000,
-                    activations: 1_200_000_000,
-                    overhead: 2_000_000_000,
-                    ..Default::default()
+                    memory: Memory {
+                        weights: 141_100_000_000,
+                        kv_cache: 10_700_000_000,
+                        activations: 1_200_000_000,
+                        overhead: 2_000_000_000,
+                        ..Default::default()
+                    },
                 },
             ],
             capacity_bytes: 80_000_000_000,
@@ -267,7 +269,7 @@ pub(crate) mod tests {
     fn headroom_when_it_fits() {
         let mut c = sample();
         c.rows.truncate(1);
-        c.rows[0].weights = 35_300_000_000;
+        c.rows[0].memory.weights = 35_300_000_000;
         let svg = memory_bar_svg(&c, 640);
         assert_valid(&svg, &c.title);
         assert!(svg.contains("余量") && !svg.contains("超出"));
@@ -283,7 +285,8 @@ pub(crate) mod tests {
         c.rows = vec![MemoryRow::default()];
         c.capacity_bytes = 0;
         assert!(memory_bar_svg(&c, 640).contains("无数据"));
-        c.rows = vec![MemoryRow { weights: u64::MAX, kv_cache: u64::MAX, ..Default::default() }];
+        let memory = Memory { weights: u64::MAX, kv_cache: u64::MAX, ..Default::default() };
+        c.rows = vec![MemoryRow { memory, ..Default::default() }];
         c.usable_bytes = u64::MAX;
         assert_valid(&memory_bar_svg(&c, 0), &c.title);
         c.capacity_bytes = 1;

@@ -1,12 +1,13 @@
 //! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
 //! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
 
-use super::error::ScenarioError;
+use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
+use super::gpu::Gpu;
+use super::lookup::Lookup;
 use super::perf::collectives::Topology;
 use super::perf::efficiency::Efficiency;
 use super::perf::scaling::{topology_preset, TopologyPreset};
 use super::perf::PerfError;
-use crate::catalog::gpus::Gpu;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -43,28 +44,42 @@ impl<'de> Deserialize<'de> for GpuSpec {
         use serde::de::Error;
         match Value::deserialize(d)? {
             Value::String(s) => Ok(GpuSpec::Id(s)),
-            v @ Value::Object(_) => serde_json::from_value::<Gpu>(v).map(|g| GpuSpec::Custom(Box::new(g))).map_err(D::Error::custom),
-            _ => Err(D::Error::custom(
-                "must be a GPU catalog id or an object with memory_bytes, memory_bandwidth_bytes_per_s and peak_flops",
-            )),
+            v @ Value::Object(_) => serde_json::from_value::<Gpu>(v)
+                .map(|g| GpuSpec::Custom(Box::new(g)))
+                .map_err(D::Error::custom),
+            _ => Err(D::Error::custom(Expected::GpuIdOrObject)),
         }
     }
 }
 
 impl GpuSpec {
     /// The GPU: the catalog entry, or the validated custom GPU. Errors name `gpu` or `gpu.<field>`.
-    pub fn resolve(&self) -> Result<Cow<'static, Gpu>, ScenarioError> {
+    pub fn resolve<'a>(&'a self, lookup: &'a dyn Lookup) -> Result<Cow<'a, Gpu>, ScenarioError> {
         match self {
-            GpuSpec::Id(id) => crate::catalog::gpus::find(id).map(Cow::Borrowed).ok_or_else(|| {
-                let ids: Vec<&str> = crate::catalog::gpus::all().iter().map(|g| g.id.as_str()).collect();
+            GpuSpec::Id(id) => lookup.gpu(id).ok_or_else(|| {
                 ScenarioError::new(
                     "gpu",
-                    format!("unknown GPU '{id}' (known: {}, or an inline object)", ids.join(", ")),
+                    ErrorKind::UnknownId {
+                        catalogue: Catalogue::Gpu,
+                        id: id.clone(),
+                        known: lookup.gpu_ids(),
+                    },
                 )
             }),
+            GpuSpec::Custom(g) => {
+                self.validate_custom()?;
+                Ok(Cow::Borrowed(&**g))
+            }
+        }
+    }
+
+    /// Checks an inline custom GPU (a catalog id is checked when it is resolved).
+    pub fn validate_custom(&self) -> Result<(), ScenarioError> {
+        match self {
+            GpuSpec::Id(_) => Ok(()),
             GpuSpec::Custom(g) => match g.validate().into_iter().next() {
-                Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.problem)),
-                None => Ok(Cow::Owned((**g).clone())),
+                Some(e) => Err(ScenarioError::new(format!("gpu.{}", e.field), e.kind)),
+                None => Ok(()),
             },
         }
     }
@@ -105,13 +120,13 @@ impl TopologyKind {
     }
 
     /// The links the collective model uses, with `gpus_per_node` GPUs per node.
-    pub fn topology(self, gpu: &Gpu, gpus_per_node: u32) -> Topology {
+    pub fn topology(self, gpu: &Gpu, gpus_per_node: u32, lookup: &dyn Lookup) -> Topology {
         let preset = match self {
             TopologyKind::Nvswitch => TopologyPreset::NvSwitchInfiniBand,
             TopologyKind::NvswitchEfa => TopologyPreset::NvSwitchEfa,
             TopologyKind::Pcie => TopologyPreset::PcieOnly,
         };
-        Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu) }
+        Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu, lookup) }
     }
 }
 
@@ -163,66 +178,36 @@ pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
         }
         PerfError::Overflow { .. } => prefix.to_owned(),
     };
-    let msg = e.to_string();
-    let msg = msg.split_once(' ').map_or(msg.clone(), |(_, rest)| rest.to_owned());
-    ScenarioError::new(field, msg)
-}
-
-/// Which instance-catalog GPU model names a catalog GPU id sells as.
-const INSTANCE_GPU_NAMES: [(&str, &str); 9] = [
-    ("a100-sxm-40gb", "A100 40GB SXM4"),
-    ("a100-sxm-80gb", "A100 80GB SXM4"),
-    ("a100-pcie-80gb", "A100 80GB PCIe"),
-    ("h100-sxm", "H100 80GB SXM5"),
-    ("h100-nvl", "H100 NVL 94GB"),
-    ("h200-sxm", "H200 141GB SXM"),
-    ("a10g", "A10G 24GB"),
-    ("l4", "L4 24GB"),
-    ("l40s", "L40S 48GB"),
-];
-
-/// The cheapest dated on-demand price per GPU-hour for a catalog GPU, with where it comes from.
-pub fn default_price_per_gpu_hour(gpu_id: &str) -> Option<(f64, String)> {
-    let name = INSTANCE_GPU_NAMES.iter().find(|(id, _)| *id == gpu_id)?.1;
-    crate::catalog::instances::all()
-        .iter()
-        .filter(|i| i.gpu_model == name && i.price_date.is_some())
-        .filter_map(|i| i.price_per_gpu_hour().map(|p| (p, i)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(p, i)| {
-            let text = format!(
-                "{} {} ({}, {}): ${:.4}/h / {} GPUs",
-                i.provider,
-                i.instance,
-                i.price_region.as_deref().unwrap_or("region not stated"),
-                i.price_date.as_deref().unwrap_or(""),
-                i.price_usd_per_hour.unwrap_or(0.0),
-                i.gpu_count.unwrap_or(1)
-            );
-            (p, text)
-        })
+    let kind = match e {
+        PerfError::NotPositive { value, .. } => ErrorKind::NotPositive { got: value },
+        PerfError::Negative { value, .. } => ErrorKind::Negative { got: value },
+        PerfError::OutOfRange { value, min, max, .. } => ErrorKind::OutOfRange { min, max, got: value },
+        PerfError::Overflow { .. } => ErrorKind::TooLarge,
+    };
+    ScenarioError::new(field, kind)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::Catalog;
 
     #[test]
     fn gpu_spec_reads_ids_and_objects() {
         let s: GpuSpec = serde_json::from_str(r#""a100-sxm-80gb""#).unwrap();
-        assert_eq!(s.resolve().unwrap().id, "a100-sxm-80gb");
+        assert_eq!(s.resolve(&Catalog).unwrap().id, "a100-sxm-80gb");
         let c: GpuSpec = serde_json::from_str(
             r#"{"memory_bytes": 48000000000, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#,
         )
         .unwrap();
-        assert_eq!(c.resolve().unwrap().memory_bytes, 48_000_000_000);
+        assert_eq!(c.resolve(&Catalog).unwrap().memory_bytes, 48_000_000_000);
         let bad: GpuSpec = serde_json::from_str(
             r#"{"memory_bytes": 0, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}"#,
         )
         .unwrap();
-        assert_eq!(bad.resolve().unwrap_err().field, "gpu.memory_bytes");
+        assert_eq!(bad.resolve(&Catalog).unwrap_err().field, "gpu.memory_bytes");
         assert!(serde_json::from_str::<GpuSpec>("3").is_err());
-        assert_eq!(GpuSpec::Id("nope".into()).resolve().unwrap_err().field, "gpu");
+        assert_eq!(GpuSpec::Id("nope".into()).resolve(&Catalog).unwrap_err().field, "gpu");
     }
 
     #[test]
@@ -238,12 +223,5 @@ mod tests {
         assert_eq!((e.tensor_flops, names), (0.5, vec!["tensor_flops"]));
         let bad = EfficiencyOverrides { memory_bandwidth: Some(1.5), ..Default::default() };
         assert_eq!(bad.resolve().unwrap_err().field, "efficiency.memory_bandwidth");
-    }
-
-    #[test]
-    fn prices_come_from_dated_instances() {
-        let (p, src) = default_price_per_gpu_hour("h100-sxm").unwrap();
-        assert!((p - 6.88).abs() < 1e-9, "{p} {src}");
-        assert!(default_price_per_gpu_hour("t4").is_none());
     }
 }

@@ -1,18 +1,10 @@
 //! The `Report`: every number the engine computes, each with its derivation.
 
+use super::assumption::Assumption;
+use super::derivation::{DerivKey, Derivation};
+pub use super::memory::MemoryBreakdown;
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// How a number was obtained, for the UI's "show the math".
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Derivation {
-    /// The formula in symbols.
-    pub formula: String,
-    /// The formula with this scenario's values substituted, and the result.
-    pub values: String,
-    /// Paper, vendor document or code the formula follows.
-    pub source: String,
-}
 
 /// Which model was evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -40,17 +32,8 @@ pub struct Params {
     pub other: u64,
 }
 
-/// Bytes on the heaviest GPU.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Memory {
-    pub weights: u64,
-    pub kv_cache: u64,
-    pub activations: u64,
-    pub gradients: u64,
-    pub optimizer: u64,
-    pub overhead: u64,
-    pub total: u64,
-}
+/// Bytes on the heaviest GPU, by component (the engine's [`MemoryBreakdown`] in `u64`).
+pub type Memory = MemoryBreakdown<u64>;
 
 /// How the GPUs are arranged.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -96,15 +79,22 @@ pub struct Report {
     pub fits: bool,
     pub layout: Layout,
     pub solvers: Solvers,
-    /// Assumptions stated in words.
-    pub assumptions: Vec<String>,
+    /// What the numbers assume (worded by `i18n::facts`).
+    pub assumptions: Vec<Assumption>,
     /// Time, throughput, roofline, scaling, serving (top-level keys `hardware`, `workload`,
     /// `time`, `throughput`, `bound`, `bound_ratio`, `phases`, `roofline`, `scaling`, `serving`,
     /// `efficiency`).
     #[serde(flatten)]
-    pub performance: super::perf_report::Performance,
+    pub performance: super::perf::report::Performance,
     /// Derivation of each number, keyed by its path in this report.
-    pub derivations: BTreeMap<String, Derivation>,
+    pub derivations: BTreeMap<DerivKey, Derivation>,
+}
+
+impl Report {
+    /// The derivation of the number at report path `path` (e.g. `memory_per_gpu_bytes.weights`).
+    pub fn derivation(&self, path: &str) -> Option<&Derivation> {
+        self.derivations.iter().find(|(k, _)| k.path() == path).map(|(_, d)| d)
+    }
 }
 
 /// Saturating conversion for the report's integers.

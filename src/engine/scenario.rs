@@ -3,10 +3,10 @@
 //! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
-use super::error::ScenarioError;
+use super::error::{classify_serde, ErrorKind, ScenarioError};
+use super::gpu::ComputeDtype;
 use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
 use super::precision::Dtype;
-use crate::catalog::gpus::ComputeDtype;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -202,36 +202,41 @@ impl Scenario {
     /// Reads a scenario from JSON, naming the first field whose value has the wrong type.
     pub fn from_json(v: &Value) -> Result<Scenario, ScenarioError> {
         let Value::Object(obj) = v else {
-            return Err(ScenarioError::new("scenario", "must be a JSON object"));
+            return Err(ScenarioError::new("scenario", ErrorKind::NotAnObject));
         };
         if !obj.contains_key("model") {
-            return Err(ScenarioError::new("model", "is required (a catalog id or a config.json object)"));
+            return Err(ScenarioError::new("model", ErrorKind::ModelRequired));
         }
         for (key, value) in obj {
             let probe = serde_json::json!({"model": "x", key.as_str(): value});
             let probe = if key == "model" { serde_json::json!({"model": value}) } else { probe };
             if let Err(e) = serde_json::from_value::<Scenario>(probe) {
-                let msg = e.to_string();
-                let msg = msg.split(" at line").next().unwrap_or(&msg).to_owned();
-                return Err(ScenarioError::new(key.clone(), msg));
+                return Err(ScenarioError::new(key.clone(), classify_serde(&e)));
             }
         }
-        serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", e.to_string()))
+        serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", classify_serde(&e)))
     }
 
-    /// Checks every range that does not depend on the model.
+    /// Checks every range that does not depend on the model, in named steps (the first
+    /// failing check names its field).
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        fn range(field: &str, v: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
-            if v < min || v > max {
-                return Err(ScenarioError::new(field, format!("must be between {min} and {max}, got {v}")));
-            }
-            Ok(())
+        self.validate_model_id()?;
+        self.validate_counts()?;
+        self.validate_lengths()?;
+        self.validate_price_and_hardware()?;
+        self.validate_layout()?;
+        self.validate_training()
+    }
+
+    fn validate_model_id(&self) -> Result<(), ScenarioError> {
+        match &self.model {
+            ModelSpec::Id(id) if id.trim().is_empty() => Err(ScenarioError::new("model", ErrorKind::Empty)),
+            _ => Ok(()),
         }
-        if let ModelSpec::Id(id) = &self.model {
-            if id.trim().is_empty() {
-                return Err(ScenarioError::new("model", "must not be empty"));
-            }
-        }
+    }
+
+    /// Counts and sizes within their ranges.
+    fn validate_counts(&self) -> Result<(), ScenarioError> {
         range("context_tokens", self.context_tokens, 1, 10_000_000)?;
         range("batch", self.batch, 1, 1_000_000)?;
         range("gpus", self.gpus, 1, 1_000_000)?;
@@ -251,6 +256,11 @@ impl Scenario {
         if let Some(m) = self.micro_batches {
             range("micro_batches", m, 1, 1_000_000)?;
         }
+        Ok(())
+    }
+
+    /// Prompt and output tokens fit in the context.
+    fn validate_lengths(&self) -> Result<(), ScenarioError> {
         if let Some(p) = self.prompt_tokens {
             range("prompt_tokens", p, 0, self.context_tokens)?;
         }
@@ -261,79 +271,70 @@ impl Scenario {
             if p + o > self.context_tokens {
                 return Err(ScenarioError::new(
                     "output_tokens",
-                    format!(
-                        "prompt_tokens + output_tokens must be at most context_tokens ({}), got {p} + {o}",
-                        self.context_tokens
-                    ),
+                    ErrorKind::PromptPlusOutput { context: self.context_tokens, prompt: p, output: o },
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Price, efficiency factors, an inline GPU and the safety margin.
+    fn validate_price_and_hardware(&self) -> Result<(), ScenarioError> {
         if let Some(p) = self.price_per_gpu_hour {
-            if !(p.is_finite() && (0.0..=1e6).contains(&p)) {
-                return Err(ScenarioError::new(
-                    "price_per_gpu_hour",
-                    format!("must be between 0 and 1000000 USD, got {p}"),
-                ));
-            }
+            fraction("price_per_gpu_hour", p, 1e6)?;
         }
         self.efficiency.resolve()?;
-        self.gpu.resolve()?;
-        if !(self.safety_margin.is_finite() && (0.0..=0.9).contains(&self.safety_margin)) {
-            return Err(ScenarioError::new(
-                "safety_margin",
-                format!("must be between 0 and 0.9, got {}", self.safety_margin),
-            ));
-        }
+        self.gpu.validate_custom()?;
+        fraction("safety_margin", self.safety_margin, 0.9)
+    }
+
+    /// gpus = tp × pp × dp, and expert parallelism within the GPUs.
+    fn validate_layout(&self) -> Result<(), ScenarioError> {
         let group = self.tensor_parallel * self.pipeline_parallel;
         if !self.gpus.is_multiple_of(group) {
-            return Err(ScenarioError::new(
-                "gpus",
-                format!(
-                    "must be a multiple of tensor_parallel × pipeline_parallel ({group}), got {}",
-                    self.gpus
-                ),
-            ));
+            return Err(ScenarioError::new("gpus", ErrorKind::NotMultipleOfGroup { group, got: self.gpus }));
         }
         if let Some(dp) = self.data_parallel {
             range("data_parallel", dp, 1, 1_000_000)?;
             if dp * group != self.gpus {
                 return Err(ScenarioError::new(
                     "data_parallel",
-                    format!("tensor_parallel × pipeline_parallel × data_parallel must equal gpus ({}), got {group} × {dp}", self.gpus),
+                    ErrorKind::LayoutMismatch { gpus: self.gpus, group, dp },
                 ));
             }
         }
         if self.expert_parallel > self.gpus {
             return Err(ScenarioError::new(
                 "expert_parallel",
-                format!("must be at most gpus ({}), got {}", self.gpus, self.expert_parallel),
+                ErrorKind::MoreThanGpus { gpus: self.gpus, got: self.expert_parallel },
             ));
         }
-        for t in &self.lora_targets {
-            if t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()) {
-                return Err(ScenarioError::new(
-                    "lora_targets",
-                    format!("must be among {} or all-linear, got '{t}'", LORA_TARGETS.join(", ")),
-                ));
-            }
+        Ok(())
+    }
+
+    /// LoRA targets are module names; the weights suit the mode.
+    fn validate_training(&self) -> Result<(), ScenarioError> {
+        if let Some(t) =
+            self.lora_targets.iter().find(|t| *t != "all-linear" && !LORA_TARGETS.contains(&t.as_str()))
+        {
+            return Err(ScenarioError::new(
+                "lora_targets",
+                ErrorKind::NotALoraTarget {
+                    allowed: LORA_TARGETS.iter().map(|t| (*t).to_owned()).collect(),
+                    got: t.clone(),
+                },
+            ));
         }
         let w = self.resolved_weight_dtype();
         match self.mode {
             Mode::Training if !w.is_trainable_float() => {
-                return Err(ScenarioError::new(
-                    "weight_dtype",
-                    format!("full training needs fp32, bf16 or fp16 weights, got {}", w.name()),
-                ))
+                Err(ScenarioError::new("weight_dtype", ErrorKind::TrainingNeedsFloat { got: w }))
             }
             Mode::Qlora if !matches!(w, Dtype::Nf4 | Dtype::Int4 | Dtype::Int8) => {
-                return Err(ScenarioError::new(
-                    "weight_dtype",
-                    format!("qlora needs a quantised base (nf4, int4 or int8), got {}", w.name()),
-                ))
+                Err(ScenarioError::new("weight_dtype", ErrorKind::QloraNeedsQuantised { got: w }))
             }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Weight format after defaults: bf16, or nf4 in qlora mode.
@@ -388,6 +389,26 @@ impl Scenario {
     /// Whether LoRA targets `module` (one of [`LORA_TARGETS`]).
     pub fn lora_targets_module(&self, module: &str) -> bool {
         self.lora_targets.iter().any(|t| t == module || t == "all-linear")
+    }
+}
+
+/// `v` within `[min, max]`, or an error naming `field` with the bounds.
+fn range(field: &str, v: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
+    if v < min || v > max {
+        return Err(ScenarioError::new(
+            field,
+            ErrorKind::OutOfRange { min: min as f64, max: max as f64, got: v as f64 },
+        ));
+    }
+    Ok(())
+}
+
+/// `v` finite and within `[0, max]`.
+fn fraction(field: &str, v: f64, max: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && (0.0..=max).contains(&v) {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(field, ErrorKind::OutOfRange { min: 0.0, max, got: v }))
     }
 }
 

@@ -4,9 +4,10 @@
 //! Sources: the engine's solvers (longest context, largest batch, fewest GPUs) and re-evaluating
 //! the scenario with each lower weight precision (fp8, int8, int4) until one fits.
 
+use crate::catalog::evaluate;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
-use crate::engine::{evaluate, Report, Scenario};
+use crate::engine::{Report, Scenario};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {

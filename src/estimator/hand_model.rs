@@ -18,11 +18,26 @@ pub const VOCAB: u64 = 128_256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandModelError {
     pub field: &'static str,
-    pub message: String,
+    pub kind: HandErrorKind,
 }
 
-fn err(field: &'static str, message: String) -> HandModelError {
-    HandModelError { field, message }
+/// What is wrong with the sizes (worded by `i18n::errors`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HandErrorKind {
+    /// Layers outside 1..=1000.
+    Layers { got: u64 },
+    /// Hidden size not a multiple of 64 in 64..=65536.
+    Hidden { got: u64 },
+    /// KV heads must divide the attention heads.
+    KvHeads { heads: u64, hidden: u64, head_dim: u64, got: u64 },
+    /// Too few parameters for the layers and hidden size.
+    TooFewParams { params: u64, layers: u64, hidden: u64, needed: u128 },
+    /// The MLP would be implausibly wide.
+    MlpTooWide { params: u64, ffn: u128 },
+}
+
+fn err(field: &'static str, kind: HandErrorKind) -> HandModelError {
+    HandModelError { field, kind }
 }
 
 /// Builds the config. `params` is the total parameter count.
@@ -33,18 +48,15 @@ pub fn config_from_sizes(
     kv_heads: u64,
 ) -> Result<Value, HandModelError> {
     if !(1..=1_000).contains(&layers) {
-        return Err(err("layers", format!("must be between 1 and 1000, got {layers}")));
+        return Err(err("layers", HandErrorKind::Layers { got: layers }));
     }
     if !(64..=65_536).contains(&hidden) || !hidden.is_multiple_of(64) {
-        return Err(err(
-            "hidden_size",
-            format!("must be a multiple of 64 between 64 and 65536, got {hidden}"),
-        ));
+        return Err(err("hidden_size", HandErrorKind::Hidden { got: hidden }));
     }
     let head_dim = if hidden.is_multiple_of(128) { 128 } else { 64 };
     let heads = hidden / head_dim;
     if kv_heads == 0 || !heads.is_multiple_of(kv_heads) {
-        return Err(err("kv_heads", format!("must divide the {heads} attention heads (hidden {hidden} / head_dim {head_dim}), got {kv_heads}")));
+        return Err(err("kv_heads", HandErrorKind::KvHeads { heads, hidden, head_dim, got: kv_heads }));
     }
     let (p, l, h, kv, d, v) =
         (params as u128, layers as u128, hidden as u128, kv_heads as u128, head_dim as u128, VOCAB as u128);
@@ -52,21 +64,16 @@ pub fn config_from_sizes(
     let min_ffn = 256u128;
     let needed = fixed + 3 * h * l * min_ffn;
     if p < needed {
-        return Err(err(
-            "params",
-            format!("{params} is too few for {layers} layers of hidden size {hidden} (embeddings and attention alone need {needed})"),
-        ));
+        return Err(err("params", HandErrorKind::TooFewParams { params, layers, hidden, needed }));
     }
     let ffn = ((p - fixed) / (3 * h * l) + 128) / 256 * 256;
     let ffn = ffn.max(min_ffn);
     if ffn > 1 << 22 {
-        return Err(err(
-            "params",
-            format!("{params} needs an MLP {ffn} wide for these sizes: add layers or hidden size"),
-        ));
+        return Err(err("params", HandErrorKind::MlpTooWide { params, ffn }));
     }
     Ok(json!({
-        "_name_or_path": format!("custom ({:.1}B parameters, {layers} layers, hidden {hidden}, {kv_heads} KV heads)", params as f64 / 1e9),
+        // A name made of symbols, so it reads the same on the zh and en pages.
+        "_name_or_path": format!("custom {:.1}B · L={layers} · h={hidden} · kv={kv_heads}", params as f64 / 1e9),
         "model_type": "llama",
         "architectures": ["LlamaForCausalLM"],
         "hidden_size": hidden,
@@ -84,7 +91,8 @@ pub fn config_from_sizes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{evaluate, ModelSpec, Scenario};
+    use crate::catalog::evaluate;
+    use crate::engine::{ModelSpec, Scenario};
 
     fn count(v: Value) -> u64 {
         evaluate(&Scenario::new(ModelSpec::Config(v))).unwrap().params.total

@@ -3,7 +3,7 @@
 //! Same formula as the engine's KV cache (`engine::model::kv_cache::kv_cache_bytes`): sliding
 //! windows cap, pages round up, tensor parallelism splits KV heads, the heaviest pipeline stage.
 
-use crate::engine::evaluate::resolve_model;
+use crate::catalog::resolve_model;
 use crate::engine::model::kv_cache::kv_cache_bytes;
 use crate::engine::{Report, Scenario};
 
@@ -62,7 +62,8 @@ pub fn room_for_kv(r: &Report) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{evaluate, ModelSpec};
+    use crate::catalog::evaluate;
+    use crate::engine::ModelSpec;
 
     #[test]
     fn matches_the_engine_at_the_scenario_point() {

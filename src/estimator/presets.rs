@@ -99,7 +99,7 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::evaluate;
+    use crate::catalog::evaluate;
 
     #[test]
     fn every_preset_is_a_valid_scenario() {

@@ -7,7 +7,9 @@
 //! Decoding never fails: a damaged or outdated query opens the nearest valid state, and every
 //! field that had to be dropped is reported as a [`Notice`] naming it and saying why.
 
-use crate::engine::{evaluate, ModelSpec, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::error::{classify_serde, ErrorKind, ScenarioError};
+use crate::engine::{ModelSpec, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde_json::{Map, Value};
@@ -35,17 +37,68 @@ impl Default for EstimatorState {
     }
 }
 
-/// Something in the input that could not be used, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Something in the input that could not be used, and why (worded by `i18n::errors`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     /// The field (`context_tokens`, `model.hidden_size`), or `link` / `file` for the whole input.
     pub field: String,
-    pub message: String,
+    pub kind: NoticeKind,
+}
+
+/// What was kept instead of a value that could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// The value kept, as the reader wrote it (JSON text or a string).
+    Value(String),
+    /// The field's default.
+    Default,
+}
+
+/// Why a part of a link, a file or saved state was not used.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum NoticeKind {
+    /// The engine rejected the value (the error says why).
+    Rejected(ErrorKind),
+    /// The engine rejected the value; `kept` was kept instead.
+    RejectedKept { error: Box<ErrorKind>, kept: Kept },
+    /// The value is fine alone but conflicts with another field.
+    Conflicts { with: String, error: Box<ErrorKind>, kept: Kept },
+    /// The value could not be applied.
+    NotApplied { kept: Kept },
+    /// A link part this page does not know.
+    UnknownPart { part: String },
+    /// An unknown byte unit in the link; GB is shown.
+    UnknownUnit { unit: String },
+    /// The link was made by another version of the page.
+    OtherVersion { found: String, current: u32 },
+    /// The link has no version.
+    NoVersion { current: u32 },
+    /// The scenario in the link is not base64url; the defaults were opened.
+    NotBase64,
+    /// The scenario in the link is not JSON; the defaults were opened.
+    Damaged(ErrorKind),
+    /// The scenario is not a JSON object; the defaults were opened.
+    NotAnObject,
+    /// The scenario names no model; `default` is used.
+    MissingModel { default: &'static str },
+    /// An imported file is not JSON.
+    FileNotJson(ErrorKind),
+    /// An imported file holds an array or a value, not a scenario object.
+    FileNotAnObject,
+    /// An imported file names no model.
+    FileMissingModel,
+    /// The name of a file that failed to import (shown as is, above its errors).
+    FileName { name: String },
 }
 
 impl Notice {
-    fn new(field: impl Into<String>, message: impl Into<String>) -> Notice {
-        Notice { field: field.into(), message: message.into() }
+    fn new(field: impl Into<String>, kind: NoticeKind) -> Notice {
+        Notice { field: field.into(), kind }
+    }
+
+    fn rejected(e: ScenarioError) -> Notice {
+        Notice::new(e.field, NoticeKind::Rejected(e.kind))
     }
 }
 
@@ -103,20 +156,19 @@ pub fn decode(query: &str) -> (EstimatorState, Vec<Notice>) {
             "u" => match value {
                 "gib" => state.unit = ByteUnit::Gib,
                 "gb" => state.unit = ByteUnit::Gb,
-                other => notices
-                    .push(Notice::new("link", format!("unknown unit '{other}' (gb or gib); showing GB"))),
+                other => {
+                    notices.push(Notice::new("link", NoticeKind::UnknownUnit { unit: other.to_owned() }))
+                }
             },
-            other => notices.push(Notice::new("link", format!("ignored unknown part '{other}'"))),
+            other => notices.push(Notice::new("link", NoticeKind::UnknownPart { part: other.to_owned() })),
         }
     }
     match version.as_deref() {
         Some(v) if v == VERSION.to_string() => {}
-        Some(v) => notices.push(Notice::new(
-            "link",
-            format!("made by another version of this page (v={v}, this is v={VERSION}); opened the nearest state it describes"),
-        )),
+        Some(v) => notices
+            .push(Notice::new("link", NoticeKind::OtherVersion { found: v.to_owned(), current: VERSION })),
         None if scenario_text.is_some() => {
-            notices.push(Notice::new("link", format!("has no version (v=…); read as v={VERSION}")))
+            notices.push(Notice::new("link", NoticeKind::NoVersion { current: VERSION }))
         }
         None => {}
     }
@@ -128,7 +180,7 @@ pub fn decode(query: &str) -> (EstimatorState, Vec<Notice>) {
     if let Some(text) = compare_text {
         let (s, n) = scenario_from_text(&text, "link");
         state.compare = Some(s);
-        notices.extend(n.into_iter().map(|n| Notice::new(format!("compare.{}", n.field), n.message)));
+        notices.extend(n.into_iter().map(|n| Notice { field: format!("compare.{}", n.field), ..n }));
     }
     (state, notices)
 }
@@ -136,28 +188,20 @@ pub fn decode(query: &str) -> (EstimatorState, Vec<Notice>) {
 fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
     let bytes = match URL_SAFE_NO_PAD.decode(text.trim_end_matches('=')) {
         Ok(b) => b,
-        Err(_) => {
-            return (
-                default_scenario(),
-                vec![Notice::new(whole, "the scenario is damaged (not base64url); opened the defaults")],
-            )
-        }
+        Err(_) => return (default_scenario(), vec![Notice::new(whole, NoticeKind::NotBase64)]),
     };
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(v) => repair(&v),
-        Err(e) => (
-            default_scenario(),
-            vec![Notice::new(whole, format!("the scenario is damaged ({e}); opened the defaults"))],
-        ),
+        Err(e) => (default_scenario(), vec![Notice::new(whole, NoticeKind::Damaged(classify_serde(&e)))]),
     }
 }
 
 /// Whether the engine accepts a scenario value, with the error if not.
-fn check(v: &Value) -> Result<Scenario, Notice> {
-    let s = Scenario::from_json(v).map_err(|e| Notice::new(e.field, e.message))?;
+fn check(v: &Value) -> Result<Scenario, ScenarioError> {
+    let s = Scenario::from_json(v)?;
     evaluate(&s).map_err(|e| {
         let crate::engine::EngineError::Invalid(e) = e;
-        Notice::new(e.field, e.message)
+        e
     })?;
     Ok(s)
 }
@@ -171,10 +215,7 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
         return (s, Vec::new());
     }
     let Value::Object(input) = v else {
-        return (
-            default_scenario(),
-            vec![Notice::new("scenario", "must be a JSON object; opened the defaults")],
-        );
+        return (default_scenario(), vec![Notice::new("scenario", NoticeKind::NotAnObject)]);
     };
     let mut notices = Vec::new();
     let mut current = match serde_json::to_value(default_scenario()) {
@@ -188,10 +229,11 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
         if check(&Value::Object(candidate.clone())).is_ok() {
             current = candidate;
         } else if let Err(n) = check(&serde_json::json!({ "model": model })) {
-            notices.push(Notice::new(n.field, format!("{}; kept {DEFAULT_MODEL}", n.message)));
+            let kept = Kept::Value(DEFAULT_MODEL.to_owned());
+            notices.push(Notice::new(n.field, NoticeKind::RejectedKept { error: Box::new(n.kind), kept }));
         }
     } else {
-        notices.push(Notice::new("model", format!("is missing; using {DEFAULT_MODEL}")));
+        notices.push(Notice::new("model", NoticeKind::MissingModel { default: DEFAULT_MODEL }));
     }
     let mut pending: Vec<(&String, &Value)> = input.iter().filter(|(k, _)| k.as_str() != "model").collect();
     loop {
@@ -214,27 +256,30 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
     for (k, val) in pending {
         let mut candidate = current.clone();
         candidate.insert(k.clone(), val.clone());
-        let message = match check(&Value::Object(candidate)) {
-            Err(n) if n.field == *k || n.field.starts_with(&format!("{k}.")) => n.message,
-            Err(n) => format!("conflicts with {}: {}", n.field, n.message),
-            Ok(_) => "could not be applied".to_owned(),
+        let kept = short(current.get(k));
+        let kind = match check(&Value::Object(candidate)) {
+            Err(n) if n.field == *k || n.field.starts_with(&format!("{k}.")) => {
+                NoticeKind::RejectedKept { error: Box::new(n.kind), kept }
+            }
+            Err(n) => NoticeKind::Conflicts { with: n.field, error: Box::new(n.kind), kept },
+            Ok(_) => NoticeKind::NotApplied { kept },
         };
-        notices.push(Notice::new(k.clone(), format!("{message}; kept {}", short(current.get(k)))));
+        notices.push(Notice::new(k.clone(), kind));
     }
     let scenario = Scenario::from_json(&Value::Object(current)).unwrap_or_else(|_| default_scenario());
     (scenario, notices)
 }
 
-fn short(v: Option<&Value>) -> String {
+fn short(v: Option<&Value>) -> Kept {
     match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => "the default".to_owned(),
+        Some(Value::String(s)) => Kept::Value(s.clone()),
+        Some(Value::Null) | None => Kept::Default,
         Some(other) => {
             let s = other.to_string();
             if s.chars().count() > 40 {
-                "the default".to_owned()
+                Kept::Default
             } else {
-                s
+                Kept::Value(s)
             }
         }
     }
@@ -243,19 +288,16 @@ fn short(v: Option<&Value>) -> String {
 /// Reads an imported JSON file: a scenario object. Errors name what is wrong; a valid file with
 /// some unusable fields opens with those fields reset (and says so).
 pub fn import_json(text: &str) -> Result<(Scenario, Vec<Notice>), Notice> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| Notice::new("file", format!("is not valid JSON: {e}")))?;
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| Notice::new("file", NoticeKind::FileNotJson(classify_serde(&e))))?;
     let Value::Object(obj) = &v else {
-        return Err(Notice::new("file", "must contain a JSON object (a scenario), not an array or a value"));
+        return Err(Notice::new("file", NoticeKind::FileNotAnObject));
     };
     if !obj.contains_key("model") {
-        return Err(Notice::new(
-            "model",
-            "is missing: a scenario names a catalog model id or holds a config.json object",
-        ));
+        return Err(Notice::new("model", NoticeKind::FileMissingModel));
     }
     // Type errors are reported precisely rather than silently repaired.
-    Scenario::from_json(&v).map_err(|e| Notice::new(e.field, e.message))?;
+    Scenario::from_json(&v).map_err(Notice::rejected)?;
     Ok(repair(&v))
 }
 
@@ -325,7 +367,14 @@ mod tests {
         assert_eq!(s.context_tokens, 4096);
         let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
         assert_eq!(fields, vec!["context_tokens", "gpu"]);
-        assert!(notices[0].message.contains("between 1 and"), "{:?}", notices[0]);
+        assert!(
+            matches!(
+                &notices[0].kind,
+                NoticeKind::RejectedKept { error, .. } if matches!(**error, ErrorKind::OutOfRange { min: 1.0, .. })
+            ),
+            "{:?}",
+            notices[0]
+        );
     }
 
     #[test]
@@ -342,7 +391,7 @@ mod tests {
         let (state, notices) = decode(&q);
         assert_eq!(state, EstimatorState::default());
         assert_eq!(notices.len(), 1);
-        assert!(notices[0].message.contains("v=0"));
+        assert!(matches!(&notices[0].kind, NoticeKind::OtherVersion { found, current: 1 } if found == "0"));
     }
 
     #[test]

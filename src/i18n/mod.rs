@@ -5,7 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod errors;
 mod estimator;
+pub mod facts;
+pub mod validation;
 pub use estimator::EstimatorStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).

@@ -1,7 +1,7 @@
 //! A benchmark hook for `tools/bench.mjs`: times the engine inside the browser's wasm.
 //! Trunk exposes exported functions as `window.wasmBindings`.
 
-use crate::engine::evaluate;
+use crate::catalog::evaluate;
 use crate::estimator::state::default_scenario;
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -2,8 +2,9 @@
 //! (the same table as `gpu-primer validate`).
 
 use crate::charts::format::format_sig3;
-use crate::engine::validation::validation_table;
+use crate::i18n::validation::unit;
 use crate::i18n::Lang;
+use crate::validation::validation_table;
 use leptos::prelude::*;
 
 #[component]
@@ -41,12 +42,12 @@ pub fn ValidationPage(lang: Lang) -> impl IntoView {
                             <tr title=r.source.clone()>
                                 <td class="num">{r.index}</td>
                                 <td><code>{r.kind.clone()}</code></td>
-                                <td>{r.model.clone()}</td>
-                                <td>{r.gpu.clone()}</td>
-                                <td class="conditions">{r.conditions.clone()}</td>
-                                <td class="num">{format!("{} {}", format_sig3(r.measured), r.unit)}</td>
-                                <td class="num">{format!("{} {}", format_sig3(r.expected), r.unit)}</td>
-                                <td class="num">{r.bound.map(|b| format!("{} {}", format_sig3(b), r.unit)).unwrap_or_else(|| "—".into())}</td>
+                                <td title=r.model.clone()>{crate::i18n::validation::model(&r.conditions, lang)}</td>
+                                <td title=r.gpu.clone()><code>{r.conditions.gpu.clone()}</code></td>
+                                <td class="conditions">{crate::i18n::validation::conditions(&r.conditions, lang)}</td>
+                                <td class="num">{format!("{} {}", format_sig3(r.measured), unit(r.unit, lang))}</td>
+                                <td class="num">{format!("{} {}", format_sig3(r.expected), unit(r.unit, lang))}</td>
+                                <td class="num">{r.bound.map(|b| format!("{} {}", format_sig3(b), unit(r.unit, lang))).unwrap_or_else(|| "—".into())}</td>
                                 <td class="num">{format!("{:+.1}%", r.error_pct)}</td>
                                 <td>{match r.bound_holds { Some(true) => "✓", Some(false) => "✗", None => "—" }}</td>
                             </tr>
@@ -56,7 +57,7 @@ pub fn ValidationPage(lang: Lang) -> impl IntoView {
             </div>
             <h2>{v.not_expressed}</h2>
             <ul class="not-expressed">
-                {table.not_expressed.iter().map(|n| view! { <li>"#" {n.index} " " <code>{n.kind.clone()}</code> " (" {n.model.clone()} "): " {n.reason.clone()}</li> }).collect_view()}
+                {table.not_expressed.iter().map(|n| view! { <li>"#" {n.index} " " <code>{n.kind.clone()}</code> " (" {n.model.clone()} "): " {crate::i18n::validation::reason(&n.reason, lang)}</li> }).collect_view()}
             </ul>
         </article>
     }

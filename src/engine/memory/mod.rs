@@ -11,6 +11,7 @@ pub mod weights;
 
 use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
+use super::num::usize_sat;
 use super::precision::Dtype;
 use super::scenario::{Mode, Optimizer, Recompute, Scenario, LORA_TARGETS};
 use serde::Serialize;
@@ -43,10 +44,7 @@ pub struct Inputs {
 
 impl Inputs {
     pub fn from_scenario(s: &Scenario) -> Inputs {
-        let mut targets = [false; 7];
-        for (i, t) in LORA_TARGETS.iter().enumerate() {
-            targets[i] = s.lora_targets_module(t);
-        }
+        let targets = LORA_TARGETS.map(|t| s.lora_targets_module(t));
         Inputs {
             mode: s.mode,
             weight: s.resolved_weight_dtype(),
@@ -82,19 +80,51 @@ impl Inputs {
     }
 }
 
-/// Bytes on the heaviest GPU, by component.
+/// Bytes on one GPU, by component: the one memory breakdown of the project. The engine sums
+/// in `u128` (no overflow on any input); the report holds `u64` ([`MemoryBreakdown::from`]
+/// saturates), and a chart row is a label plus the report's breakdown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct MemoryBreakdown {
-    pub weights: u128,
-    pub kv_cache: u128,
-    pub activations: u128,
-    pub gradients: u128,
-    pub optimizer: u128,
-    pub overhead: u128,
-    pub total: u128,
+pub struct MemoryBreakdown<T = u64> {
+    pub weights: T,
+    pub kv_cache: T,
+    pub activations: T,
+    pub gradients: T,
+    pub optimizer: T,
+    pub overhead: T,
+    pub total: T,
+}
+
+impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
+    /// The engine's sums as report bytes (saturating at `u64::MAX`).
+    fn from(m: &MemoryBreakdown<u128>) -> MemoryBreakdown<u64> {
+        let b = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+        MemoryBreakdown {
+            weights: b(m.weights),
+            kv_cache: b(m.kv_cache),
+            activations: b(m.activations),
+            gradients: b(m.gradients),
+            optimizer: b(m.optimizer),
+            overhead: b(m.overhead),
+            total: b(m.total),
+        }
+    }
+}
+
+/// The memory of one pipeline stage (the heaviest one is what the report shows).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StageMemory {
+    pub bytes: MemoryBreakdown<u128>,
     /// Which pipeline stage this is (0-based).
-    #[serde(skip)]
     pub stage: u64,
+}
+
+impl std::ops::Deref for StageMemory {
+    type Target = MemoryBreakdown<u128>;
+
+    /// The stage's bytes (`stage_memory(..).total` reads as the stage's total).
+    fn deref(&self) -> &MemoryBreakdown<u128> {
+        &self.bytes
+    }
 }
 
 /// The layers held by pipeline stage `stage` of `pp`.
@@ -104,11 +134,11 @@ pub fn stage_layers(layers: u64, pp: u64, stage: u64) -> std::ops::Range<usize> 
     let extra = layers % pp;
     let start = stage * base + stage.min(extra);
     let len = base + u64::from(stage < extra);
-    (start as usize)..((start + len).min(layers) as usize)
+    usize_sat(start)..usize_sat((start + len).min(layers))
 }
 
 /// Memory of one pipeline stage.
-pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> MemoryBreakdown {
+pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     let layers = stage_layers(a.layers, x.pp, stage);
     let first = stage == 0;
     let last = stage + 1 >= x.pp.min(a.layers.max(1));
@@ -132,14 +162,13 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> MemoryBreakdown
         optimizer: states.optimizer,
         overhead: u128::from(x.overhead),
         total: 0,
-        stage,
     };
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
-    m
+    StageMemory { bytes: m, stage }
 }
 
 /// Memory of the heaviest GPU.
-pub fn memory_per_gpu(a: &Architecture, x: &Inputs) -> MemoryBreakdown {
+pub fn memory_per_gpu(a: &Architecture, x: &Inputs) -> StageMemory {
     let stages = x.pp.min(a.layers.max(1));
     (0..stages).map(|s| stage_memory(a, x, s)).max_by_key(|m| m.total).unwrap_or_default()
 }

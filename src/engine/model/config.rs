@@ -7,7 +7,8 @@
 //! `ffn_hidden_size`), and a nested `text_config` (Gemma 3 multimodal checkpoints).
 
 use super::{Architecture, Attention, Family, Mla, MlpKind, Moe, NormKind};
-use crate::engine::error::ScenarioError;
+use crate::engine::error::{ErrorKind, Expected, ScenarioError};
+use crate::engine::num::{u64_from_f64, usize_sat};
 use serde_json::{Map, Value};
 
 /// Upper bounds that keep every product far inside `u128` and reject typos.
@@ -45,7 +46,7 @@ impl<'a> Fields<'a> {
         let Some((key, v)) = self.find(keys) else { return Ok(None) };
         let n = match v {
             Value::Number(n) => n.as_u64().or_else(|| {
-                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= max as f64).map(|f| f as u64)
+                n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= max as f64).map(u64_from_f64)
             }),
             _ => None,
         };
@@ -53,24 +54,26 @@ impl<'a> Fields<'a> {
             Some(n) if n >= min && n <= max => Ok(Some(n)),
             _ => Err(ScenarioError::new(
                 self.path(key),
-                format!("must be an integer between {min} and {max}, got {v}"),
+                ErrorKind::IntegerOutOfRange { min, max, got: v.to_string() },
             )),
         }
     }
 
     /// A required integer.
     fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
-        self.int(keys, min, max)?
-            .ok_or_else(|| ScenarioError::new(self.path(keys[0]), "is missing from the model config"))
+        self.int(keys, min, max)?.ok_or_else(|| {
+            ScenarioError::new(self.path(keys.first().copied().unwrap_or("")), ErrorKind::MissingFromConfig)
+        })
     }
 
     fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
         match self.find(keys) {
             None => Ok(default),
             Some((_, Value::Bool(b))) => Ok(*b),
-            Some((key, v)) => {
-                Err(ScenarioError::new(self.path(key), format!("must be true or false, got {v}")))
-            }
+            Some((key, v)) => Err(ScenarioError::new(
+                self.path(key),
+                ErrorKind::WrongType { expected: Expected::TrueFalse, got: v.to_string() },
+            )),
         }
     }
 
@@ -111,7 +114,10 @@ fn family_of(model_type: &str) -> Option<Family> {
 /// Parses a Hugging Face `config.json` object. Errors name the field as `model.<key>`.
 pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     let Value::Object(top) = value else {
-        return Err(ScenarioError::new("model", "must be a catalog id string or a config.json object"));
+        return Err(ScenarioError::new(
+            "model",
+            ErrorKind::WrongType { expected: Expected::ModelIdOrConfig, got: value.to_string() },
+        ));
     };
     let top_fields = Fields { map: top, prefix: "model.".into() };
     let top_type = top_fields
@@ -125,7 +131,10 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
                 .map(str::to_owned)
         })
         .ok_or_else(|| {
-            ScenarioError::new("model.model_type", format!("is missing (supported: {SUPPORTED})"))
+            ScenarioError::new(
+                "model.model_type",
+                ErrorKind::MissingFamily { supported: SUPPORTED.to_owned() },
+            )
         })?;
     // Multimodal wrappers keep the language model in `text_config`.
     let (f, model_type) = match top.get("text_config") {
@@ -145,33 +154,81 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     let family = family_of(&model_type).ok_or_else(|| {
         ScenarioError::new(
             f.path("model_type"),
-            format!("unknown family '{model_type}' (supported: {SUPPORTED})"),
+            ErrorKind::UnknownFamily { family: model_type.clone(), supported: SUPPORTED.to_owned() },
         )
     })?;
     build(&f, family, model_type)
 }
 
+/// The architecture from a config's fields, in named steps (each names the field it rejects).
 fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture, ScenarioError> {
-    use Family::*;
-    let gemma3 = family == Gemma3;
-    // Gemma3TextConfig defaults: published gemma-3 text_configs omit several fields.
-    let or_default = |v: Option<u64>, d: u64| -> Option<u64> { v.or(if gemma3 { Some(d) } else { None }) };
+    let size = parse_sizes(f, family)?;
+    let (kv_heads, head_dim) = parse_heads(f, family, &size)?;
+    let intermediate = parse_intermediate(f, family, size.hidden)?;
+    let (attention, mlp_bias) = parse_attention(f, family, size.heads, kv_heads, head_dim)?;
+    let moe = parse_moe(f, family, size.layers, intermediate)?;
+    let (norm, norms_per_layer) = parse_norms(f, family)?;
+    let tied_embeddings = parse_tied(f, family)?;
+    let learned_positions = match family {
+        Family::Gpt2 => f.int(&["n_positions", "max_position_embeddings"], 1, MAX_VOCAB)?.unwrap_or(1024),
+        _ => 0,
+    };
+    let (sliding_window, layer_is_sliding) = parse_sliding(f, family, size.layers)?;
+    Ok(Architecture {
+        family,
+        model_type,
+        hidden: size.hidden,
+        layers: size.layers,
+        vocab: size.vocab,
+        intermediate,
+        mlp: if matches!(family, Family::Gpt2 | Family::Falcon) { MlpKind::Plain } else { MlpKind::Gated },
+        mlp_bias,
+        fused_gate_up: family == Family::Phi3,
+        norm,
+        norms_per_layer,
+        attention,
+        moe,
+        tied_embeddings,
+        learned_positions,
+        sliding_window,
+        layer_is_sliding,
+        max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
+    })
+}
 
-    let hidden_keys: &[&str] = &["hidden_size", "n_embd", "d_model"];
-    let hidden = or_default(f.int(hidden_keys, 1, MAX_WIDTH)?, 2304)
-        .ok_or_else(|| ScenarioError::new(f.path("hidden_size"), "is missing from the model config"))?;
-    let layers = or_default(f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
-        .ok_or_else(|| ScenarioError::new(f.path("num_hidden_layers"), "is missing from the model config"))?;
-    let heads = or_default(f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8).ok_or_else(|| {
-        ScenarioError::new(f.path("num_attention_heads"), "is missing from the model config")
-    })?;
-    let vocab = or_default(f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
-        .ok_or_else(|| ScenarioError::new(f.path("vocab_size"), "is missing from the model config"))?;
+/// Gemma3TextConfig defaults: published gemma-3 text_configs omit several fields.
+fn or_default(family: Family, v: Option<u64>, d: u64) -> Option<u64> {
+    v.or(if family == Family::Gemma3 { Some(d) } else { None })
+}
 
-    // Key/value heads: GQA field, Falcon's names, MQA flags, else multi-head.
+/// The four sizes every family states.
+struct Sizes {
+    hidden: u64,
+    layers: u64,
+    heads: u64,
+    vocab: u64,
+}
+
+fn parse_sizes(f: &Fields, family: Family) -> Result<Sizes, ScenarioError> {
+    let missing = |key: &str| ScenarioError::new(f.path(key), ErrorKind::MissingFromConfig);
+    let hidden = or_default(family, f.int(&["hidden_size", "n_embd", "d_model"], 1, MAX_WIDTH)?, 2304)
+        .ok_or_else(|| missing("hidden_size"))?;
+    let layers =
+        or_default(family, f.int(&["num_hidden_layers", "n_layer", "num_layers"], 1, MAX_LAYERS)?, 26)
+            .ok_or_else(|| missing("num_hidden_layers"))?;
+    let heads = or_default(family, f.int(&["num_attention_heads", "n_head"], 1, MAX_HEADS)?, 8)
+        .ok_or_else(|| missing("num_attention_heads"))?;
+    let vocab = or_default(family, f.int(&["vocab_size", "padded_vocab_size"], 1, MAX_VOCAB)?, 262_208)
+        .ok_or_else(|| missing("vocab_size"))?;
+    Ok(Sizes { hidden, layers, heads, vocab })
+}
+
+/// Key/value heads (GQA field, Falcon's names, MQA flags, else multi-head) and the head width.
+fn parse_heads(f: &Fields, family: Family, size: &Sizes) -> Result<(u64, u64), ScenarioError> {
+    let (hidden, heads) = (size.hidden, size.heads);
     let mut kv_heads =
-        or_default(f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
-    if family == Falcon {
+        or_default(family, f.int(&["num_key_value_heads", "num_kv_heads", "n_head_kv"], 1, MAX_HEADS)?, 4);
+    if family == Family::Falcon {
         let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
         let multi_query = f.boolean(&["multi_query"], true)?;
         if !new_arch {
@@ -182,12 +239,11 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
     if heads % kv_heads != 0 {
         return Err(ScenarioError::new(
             f.path("num_key_value_heads"),
-            format!("must divide num_attention_heads ({heads}), got {kv_heads}"),
+            ErrorKind::MustDivide { what: "num_attention_heads", value: heads, got: kv_heads },
         ));
     }
-
-    let explicit_head_dim = or_default(f.int(&["head_dim"], 1, MAX_HEADS)?, 256).or(match family {
-        Gemma => Some(256),
+    let explicit_head_dim = or_default(family, f.int(&["head_dim"], 1, MAX_HEADS)?, 256).or(match family {
+        Family::Gemma => Some(256),
         _ => None,
     });
     let head_dim = match explicit_head_dim {
@@ -196,21 +252,33 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         None => {
             return Err(ScenarioError::new(
                 f.path("num_attention_heads"),
-                format!("must divide hidden_size ({hidden}) when head_dim is not given, got {heads}"),
+                ErrorKind::MustDivide { what: "hidden_size", value: hidden, got: heads },
             ))
         }
     };
+    Ok((kv_heads, head_dim))
+}
 
-    // Dense MLP width.
-    let intermediate = match family {
-        Gpt2 | Falcon => f
+/// Dense MLP width.
+fn parse_intermediate(f: &Fields, family: Family, hidden: u64) -> Result<u64, ScenarioError> {
+    Ok(match family {
+        Family::Gpt2 | Family::Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
-        _ => or_default(f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216).ok_or_else(
-            || ScenarioError::new(f.path("intermediate_size"), "is missing from the model config"),
-        )?,
-    };
+        _ => or_default(family, f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
+            .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig))?,
+    })
+}
 
+/// Attention (biases, norms, fused projections, MLA) and whether the MLP has biases.
+fn parse_attention(
+    f: &Fields,
+    family: Family,
+    heads: u64,
+    kv_heads: u64,
+    head_dim: u64,
+) -> Result<(Attention, bool), ScenarioError> {
+    use Family::*;
     let attention_bias = f.boolean(&["attention_bias"], false)?;
     let falcon_bias = f.boolean(&["bias"], false)?;
     let (qkv_bias, o_bias) = match family {
@@ -227,7 +295,6 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Llama => f.boolean(&["mlp_bias"], false)?,
         _ => false,
     };
-
     let mla = match family {
         DeepseekV2 | DeepseekV3 => Some(Mla {
             q_lora_rank: f.int(&["q_lora_rank"], 1, MAX_WIDTH)?,
@@ -242,7 +309,6 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         Some(m) => (m.qk_nope_head_dim + m.qk_rope_head_dim, m.v_head_dim),
         None => (head_dim, head_dim),
     };
-
     let attention = Attention {
         heads,
         kv_heads: if mla.is_some() { heads } else { kv_heads },
@@ -255,12 +321,14 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         fused_qkv: matches!(family, Phi3 | Falcon | Gpt2),
         mla,
     };
+    Ok((attention, mlp_bias))
+}
 
-    let moe = parse_moe(f, family, layers, intermediate)?;
-
-    let (norm, norms_per_layer) = match family {
-        Gpt2 => (NormKind::LayerNorm, 2),
-        Falcon => {
+/// The norm kind and norms per layer.
+fn parse_norms(f: &Fields, family: Family) -> Result<(NormKind, u64), ScenarioError> {
+    Ok(match family {
+        Family::Gpt2 => (NormKind::LayerNorm, 2),
+        Family::Falcon => {
             let new_arch = f.boolean(&["new_decoder_architecture"], false)?;
             let parallel = f.boolean(&["parallel_attn"], true)?;
             let n = if new_arch {
@@ -272,52 +340,26 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
             };
             (NormKind::LayerNorm, n)
         }
-        Gemma2 | Gemma3 => (NormKind::RmsNorm, 4),
+        Family::Gemma2 | Family::Gemma3 => (NormKind::RmsNorm, 4),
         _ => (NormKind::RmsNorm, 2),
-    };
-
-    // Tied output head. Family defaults follow each configuration class; Falcon's tiiuae
-    // checkpoints store `lm_head.weight` as its own tensor and their published parameter
-    // counts include it, so Falcon counts the head unless the config says it is tied.
-    let tie_default = matches!(family, Gemma | Gemma2 | Gemma3 | Gpt2);
-    let tied_embeddings = if family == Falcon && !f.has("tie_word_embeddings") {
-        false
-    } else {
-        f.boolean(&["tie_word_embeddings"], tie_default)?
-    };
-
-    let learned_positions = match family {
-        Gpt2 => f.int(&["n_positions", "max_position_embeddings"], 1, MAX_VOCAB)?.unwrap_or(1024),
-        _ => 0,
-    };
-
-    let (sliding_window, layer_is_sliding) = parse_sliding(f, family, layers)?;
-
-    Ok(Architecture {
-        family,
-        model_type,
-        hidden,
-        layers,
-        vocab,
-        intermediate,
-        mlp: if matches!(family, Gpt2 | Falcon) { MlpKind::Plain } else { MlpKind::Gated },
-        mlp_bias,
-        fused_gate_up: family == Phi3,
-        norm,
-        norms_per_layer,
-        attention,
-        moe,
-        tied_embeddings,
-        learned_positions,
-        sliding_window,
-        layer_is_sliding,
-        max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
     })
+}
+
+/// Tied output head. Family defaults follow each configuration class; Falcon's tiiuae
+/// checkpoints store `lm_head.weight` as its own tensor and their published parameter
+/// counts include it, so Falcon counts the head unless the config says it is tied.
+fn parse_tied(f: &Fields, family: Family) -> Result<bool, ScenarioError> {
+    let tie_default = matches!(family, Family::Gemma | Family::Gemma2 | Family::Gemma3 | Family::Gpt2);
+    if family == Family::Falcon && !f.has("tie_word_embeddings") {
+        Ok(false)
+    } else {
+        f.boolean(&["tie_word_embeddings"], tie_default)
+    }
 }
 
 fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Option<Moe>, ScenarioError> {
     use Family::*;
-    let n = layers as usize;
+    let n = usize_sat(layers);
     let moe = match family {
         Mixtral => {
             let experts = f.need(&["num_local_experts"], 1, MAX_EXPERTS)?;
@@ -340,7 +382,7 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
                 Some(v) => {
                     return Err(ScenarioError::new(
                         f.path("mlp_only_layers"),
-                        format!("must be a list of layer indices, got {v}"),
+                        ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
                     ))
                 }
             };
@@ -388,7 +430,7 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
 /// ("sliding_attention" / "full_attention") wins over all of these.
 fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>, Vec<bool>), ScenarioError> {
     use Family::*;
-    let n = layers as usize;
+    let n = usize_sat(layers);
     let default_window = match family {
         Gemma2 => Some(4096),
         Gemma3 => Some(4096),
@@ -400,7 +442,7 @@ fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>
         if types.len() != n {
             return Err(ScenarioError::new(
                 f.path("layer_types"),
-                format!("must list one entry per layer ({n}), got {}", types.len()),
+                ErrorKind::OnePerLayer { layers: n, got: types.len() },
             ));
         }
         let v: Vec<bool> = types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect();

@@ -14,6 +14,7 @@
 //! - Embeddings `V·h`, output head `V·h` unless tied, learned positions `P·h` (GPT-2).
 
 use super::{Architecture, MlpKind, NormKind};
+use crate::engine::num::usize_sat;
 use serde::Serialize;
 
 /// The parameters of one decoder layer, split by what they are.
@@ -173,7 +174,7 @@ pub fn count_params(a: &Architecture) -> ParamCounts {
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut c = ParamCounts { embedding, lm_head, positions, other: final_norm, ..Default::default() };
     let mut active_experts = 0u128;
-    for i in 0..a.layers as usize {
+    for i in 0..usize_sat(a.layers) {
         let l = layer_params(a, i);
         c.attention += l.attention_matrices;
         c.mlp += l.mlp_matrices;

@@ -40,71 +40,67 @@ impl Default for Efficiency {
     }
 }
 
-/// One default with its provenance, for display next to the editable value.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct FactorSource {
-    pub field: &'static str,
-    pub default: f64,
-    pub source: &'static str,
-    /// True when the default is an engineering estimate rather than a published measurement.
-    pub estimate: bool,
+/// An efficiency factor, named so each language can explain its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Factor {
+    MemoryBandwidth,
+    TensorFlops,
+    IntraNodeBusBandwidth,
+    InterNodeBusBandwidth,
+    KernelLaunchS,
+    KernelsPerLayer,
+    GradientSyncOverlap,
 }
 
-/// The defaults of [`Efficiency`] and where each comes from.
-pub fn default_sources() -> Vec<FactorSource> {
-    let d = Efficiency::default();
-    vec![
-        FactorSource {
-            field: "memory_bandwidth",
-            default: d.memory_bandwidth,
-            source: "BabelStream-style HBM tests reach about 85-90% of peak on A100/H100/H200 \
-                     (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = \
-                     0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
-            estimate: false,
-        },
-        FactorSource {
-            field: "tensor_flops",
-            default: d.tensor_flops,
-            source: "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 \
-                     256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",
-            estimate: false,
-        },
-        FactorSource {
-            field: "intra_node_bus_bandwidth",
-            default: d.intra_node_bus_bandwidth,
-            source: "nccl-tests all_reduce_perf busbw vs NVLink per-direction peak (hardware.json): \
-                     8x A100 231.6/300 = 0.77 (Azure, NCCL 2.18.5), user reports 0.67-0.69; 8x H100 \
-                     ~370/450 = 0.82 (NCCL issue #212). NCCL all-reduce bus bandwidth 70-80% of NVLink.",
-            estimate: false,
-        },
-        FactorSource {
-            field: "inter_node_bus_bandwidth",
-            default: d.inter_node_bus_bandwidth,
-            source: "Assumed equal to the NVLink fraction; no inter-node nccl-tests figure in the \
-                     reference data.",
-            estimate: true,
-        },
-        FactorSource {
-            field: "kernel_launch_s",
-            default: d.kernel_launch_s,
-            source: "CUDA kernel launch overhead is a few microseconds per launch (CUDA C++ Best \
-                     Practices Guide; CUDA Graphs blog, NVIDIA 2019). Estimate.",
-            estimate: true,
-        },
-        FactorSource {
-            field: "kernels_per_layer",
-            default: d.kernels_per_layer,
-            source: "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
-            estimate: true,
-        },
-        FactorSource {
-            field: "gradient_sync_overlap",
-            default: d.gradient_sync_overlap,
-            source: "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., \
-                     VLDB 2020); the first bucket cannot overlap. Estimate.",
-            estimate: true,
-        },
-    ]
+impl Factor {
+    pub const ALL: [Factor; 7] = [
+        Factor::MemoryBandwidth,
+        Factor::TensorFlops,
+        Factor::IntraNodeBusBandwidth,
+        Factor::InterNodeBusBandwidth,
+        Factor::KernelLaunchS,
+        Factor::KernelsPerLayer,
+        Factor::GradientSyncOverlap,
+    ];
+
+    /// The field name in `Scenario.efficiency`.
+    pub fn field(self) -> &'static str {
+        match self {
+            Factor::MemoryBandwidth => "memory_bandwidth",
+            Factor::TensorFlops => "tensor_flops",
+            Factor::IntraNodeBusBandwidth => "intra_node_bus_bandwidth",
+            Factor::InterNodeBusBandwidth => "inter_node_bus_bandwidth",
+            Factor::KernelLaunchS => "kernel_launch_s",
+            Factor::KernelsPerLayer => "kernels_per_layer",
+            Factor::GradientSyncOverlap => "gradient_sync_overlap",
+        }
+    }
+
+    /// The factor's value in `e`.
+    pub fn value(self, e: &Efficiency) -> f64 {
+        match self {
+            Factor::MemoryBandwidth => e.memory_bandwidth,
+            Factor::TensorFlops => e.tensor_flops,
+            Factor::IntraNodeBusBandwidth => e.intra_node_bus_bandwidth,
+            Factor::InterNodeBusBandwidth => e.inter_node_bus_bandwidth,
+            Factor::KernelLaunchS => e.kernel_launch_s,
+            Factor::KernelsPerLayer => e.kernels_per_layer,
+            Factor::GradientSyncOverlap => e.gradient_sync_overlap,
+        }
+    }
+
+    /// True when the default is an engineering estimate rather than a published measurement.
+    /// Where each default comes from is worded (with its citations) by `i18n::facts::factor_note`.
+    pub fn is_estimate(self) -> bool {
+        matches!(
+            self,
+            Factor::InterNodeBusBandwidth
+                | Factor::KernelLaunchS
+                | Factor::KernelsPerLayer
+                | Factor::GradientSyncOverlap
+        )
+    }
 }
 
 impl Efficiency {
@@ -137,8 +133,8 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(default_sources().len(), 7);
-        assert!(default_sources().iter().all(|s| !s.source.is_empty()));
+        assert_eq!(Factor::ALL.len(), 7);
+        assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);
         assert_eq!(e.tensor_flops, d.tensor_flops);

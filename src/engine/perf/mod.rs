@@ -1,10 +1,13 @@
 //! Performance model: the article's bound `T = max(W/F, Q/B, C/N) + T_overhead` per phase,
 //! with a roofline upper bound (peak figures, no overheads) and an expected value (efficiency
-//! factors and latencies). Pure functions on plain numbers; no Scenario dependency yet.
+//! factors and latencies). The formulas are pure functions on plain numbers; [`performance`] maps a
+//! sized Scenario onto them and [`report`] holds the time half of the Report.
 
 pub mod collectives;
 pub mod efficiency;
+pub mod performance;
 pub mod phases;
+pub mod report;
 pub mod roofline;
 pub mod scaling;
 pub mod serving;

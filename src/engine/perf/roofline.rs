@@ -2,7 +2,7 @@
 //! model", CACM 2009) and the article's bound `T = max(W/F, Q/B, C/N) + T_overhead`.
 
 use super::{finite, non_negative, positive, PerfError};
-use crate::catalog::gpus::{ComputeDtype, ComputePath, Gpu};
+use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
 use serde::{Deserialize, Serialize};
 
 /// Arithmetic intensity `I = W / Q` in FLOP per byte of memory traffic.
@@ -59,6 +59,18 @@ pub enum Term {
     Overhead,
 }
 
+impl Term {
+    /// The term's identifier (`compute`, `memory`, `communication`, `overhead`), as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Compute => "compute",
+            Term::Memory => "memory",
+            Term::Communication => "communication",
+            Term::Overhead => "overhead",
+        }
+    }
+}
+
 /// The article's bound with every term kept, so a view can show which one dominates.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoundTime {
@@ -72,10 +84,37 @@ pub struct BoundTime {
     pub overhead_s: f64,
     /// `max(compute, memory, communication) + overhead`
     pub total_s: f64,
-    /// The largest of compute, memory and communication.
+    /// The largest of the four terms ([`dominant_term`]).
     pub dominant: Term,
     /// Largest term / second largest; `None` when the others are zero.
     pub dominance_ratio: Option<f64>,
+}
+
+impl BoundTime {
+    /// The largest term and its ratio to the next (the one definition, [`dominant_term`]).
+    pub fn dominant(&self) -> (Term, Option<f64>) {
+        dominant_term(self.compute_s, self.memory_s, self.communication_s, self.overhead_s)
+    }
+}
+
+/// The dominant term: the largest of compute, memory, communication and overhead (ties go to
+/// the earlier one in that order), with its ratio to the second largest (`None` when the
+/// others are zero). Every "what dominates" in the report and the charts uses this.
+pub fn dominant_term(
+    compute_s: f64,
+    memory_s: f64,
+    communication_s: f64,
+    overhead_s: f64,
+) -> (Term, Option<f64>) {
+    let mut v = [
+        (compute_s, Term::Compute),
+        (memory_s, Term::Memory),
+        (communication_s, Term::Communication),
+        (overhead_s, Term::Overhead),
+    ];
+    v.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let [first, second, ..] = v;
+    (first.1, (second.0 > 0.0).then(|| first.0 / second.0).filter(|r| r.is_finite()))
 }
 
 /// `T = max(W/F, Q/B, C/N) + T_overhead` from the four times (seconds, each >= 0).
@@ -90,16 +129,14 @@ pub fn bound_time(
     let m = non_negative("memory_s", memory_s)?;
     let n = non_negative("communication_s", communication_s)?;
     let o = non_negative("overhead_s", overhead_s)?;
-    let mut terms = [(c, Term::Compute), (m, Term::Memory), (n, Term::Communication)];
-    terms.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let dominance_ratio = (terms[1].0 > 0.0).then(|| terms[0].0 / terms[1].0);
-    let dominant = if terms[0].0 == 0.0 && o > 0.0 { Term::Overhead } else { terms[0].1 };
+    let (dominant, dominance_ratio) = dominant_term(c, m, n, o);
+    let total = c.max(m).max(n);
     Ok(BoundTime {
         compute_s: c,
         memory_s: m,
         communication_s: n,
         overhead_s: o,
-        total_s: finite("total time", terms[0].0 + o)?,
+        total_s: finite("total time", total + o)?,
         dominant,
         dominance_ratio,
     })

@@ -12,8 +12,9 @@ use super::efficiency::Efficiency;
 use super::phases::{training_step_work, ModelShape};
 use super::timing::{phase_timing, Hardware, Parallelism, Phase};
 use super::{positive, PerfError};
-use crate::catalog::gpus::Gpu;
-use crate::catalog::interconnects;
+use crate::engine::gpu::Gpu;
+use crate::engine::lookup::{Lookup, Network};
+use crate::engine::num::u32_from_f64;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,8 +38,8 @@ pub enum TopologyPreset {
 }
 
 /// Build the topology for `gpu` (its own NVLink/PCIe rates) and a preset's network.
-pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu) -> Topology {
-    let net = |id: &str| interconnects::find(id).map(|i| i.link());
+pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu, lookup: &dyn Lookup) -> Topology {
+    let net = |n: Network| lookup.network(n);
     let pcie = Link {
         bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
         latency_s: 5e-6,
@@ -47,13 +48,13 @@ pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu) -> Topology {
     let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
     match preset {
         TopologyPreset::NvSwitchInfiniBand => {
-            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("ib-ndr") }
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::InfinibandNdr) }
         }
         TopologyPreset::NvSwitchEfa => {
-            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net("efa-p5") }
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::EfaP5) }
         }
         TopologyPreset::PcieOnly => {
-            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net("ib-hdr") }
+            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net(Network::InfinibandHdr) }
         }
     }
 }
@@ -116,7 +117,7 @@ pub fn scaling_curve(
     )?;
     let phase =
         Phase::Training { gradient_bytes: setup.gradient_bytes, full_recompute: setup.full_recompute };
-    let m = positive("micro_batches", f64::from(setup.micro_batches))? as u32;
+    let m = u32_from_f64(positive("micro_batches", f64::from(setup.micro_batches))?);
     let run = |n: u32| {
         let par = match strategy {
             Strategy::Data => Parallelism { data: n, micro_batches: m, ..Default::default() },
@@ -160,6 +161,7 @@ pub fn communication_dominates_from(curve: &[ScalingPoint]) -> Option<u32> {
 mod tests {
     use super::*;
     use crate::catalog::gpus::find;
+    use crate::catalog::Catalog;
     use crate::engine::perf::phases::tests::llama2_7b;
 
     fn setup() -> TrainingSetup {
@@ -183,7 +185,7 @@ mod tests {
 
     #[test]
     fn tensor_parallel_falls_off_beyond_the_node() {
-        let topo = topology_preset(TopologyPreset::NvSwitchInfiniBand, find("h100-sxm").unwrap());
+        let topo = topology_preset(TopologyPreset::NvSwitchInfiniBand, find("h100-sxm").unwrap(), &Catalog);
         let c = scaling_curve(
             Strategy::Tensor,
             &llama2_7b(),
@@ -213,7 +215,7 @@ mod tests {
             &llama2_7b(),
             &setup(),
             &H100,
-            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu),
+            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu, &Catalog),
             &eff,
             &counts,
         )
@@ -223,7 +225,7 @@ mod tests {
             &llama2_7b(),
             &setup(),
             &H100,
-            &topology_preset(TopologyPreset::PcieOnly, gpu),
+            &topology_preset(TopologyPreset::PcieOnly, gpu, &Catalog),
             &eff,
             &counts,
         )
@@ -235,7 +237,7 @@ mod tests {
             &llama2_7b(),
             &setup(),
             &H100,
-            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu),
+            &topology_preset(TopologyPreset::NvSwitchInfiniBand, gpu, &Catalog),
             &eff,
             &counts,
         )
@@ -245,7 +247,7 @@ mod tests {
 
     #[test]
     fn full_curve_is_cheap() {
-        let topo = topology_preset(TopologyPreset::NvSwitchEfa, find("h100-sxm").unwrap());
+        let topo = topology_preset(TopologyPreset::NvSwitchEfa, find("h100-sxm").unwrap(), &Catalog);
         let counts = default_gpu_counts();
         let start = std::time::Instant::now();
         for s in [Strategy::Data, Strategy::Tensor, Strategy::Pipeline] {

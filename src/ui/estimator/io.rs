@@ -2,7 +2,7 @@
 //! share link.
 
 use super::Ctx;
-use crate::estimator::state::{export_json, import_json, Notice};
+use crate::estimator::state::{export_json, import_json, Notice, NoticeKind};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -28,8 +28,8 @@ pub fn Notices() -> impl IntoView {
                         {notices
                             .into_iter()
                             .map(|n| {
-                                let field = n.field.trim_start_matches("import:").trim_start_matches("file-error:").to_owned();
-                                view! { <li><code>{field}</code> ": " {n.message}</li> }
+                                let field = crate::i18n::errors::notice_field(&n.field, ctx.lang);
+                                view! { <li><code>{field}</code> ": " {crate::i18n::errors::notice(&n, ctx.lang)}</li> }
                             })
                             .collect_view()}
                     </ul>
@@ -78,13 +78,13 @@ pub fn ImportExport() -> impl IntoView {
                     ctx.notices.set(
                         notices
                             .into_iter()
-                            .map(|n| Notice { field: format!("import:{}", n.field), message: n.message })
+                            .map(|n| Notice { field: format!("import:{}", n.field), ..n })
                             .collect(),
                     );
                 }
                 Err(n) => ctx.notices.set(vec![
-                    Notice { field: "file-error".into(), message: name.clone() },
-                    Notice { field: format!("file-error:{}", n.field), message: n.message },
+                    Notice { field: "file-error".into(), kind: NoticeKind::FileName { name: name.clone() } },
+                    Notice { field: format!("file-error:{}", n.field), ..n },
                 ]),
             }
         });

@@ -8,7 +8,11 @@ use leptos::prelude::*;
 pub fn ShowMath(key: &'static str) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let derivation = move || ctx.with_shown(|r| r.and_then(|r| r.derivations.get(key).cloned()));
+    let derivation = move || {
+        ctx.with_shown(|r| {
+            r.and_then(|r| r.derivation(key)).map(|d| crate::i18n::facts::derivation(d, ctx.lang))
+        })
+    };
     view! {
         <details class="math" data-math=key>
             <summary>{e.show_math}</summary>

@@ -13,7 +13,8 @@ mod panels;
 mod perf_view;
 pub mod widget;
 
-use crate::engine::{evaluate, EngineError, Report, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::{EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
 use crate::i18n::Lang;
 use leptos::prelude::*;
@@ -129,10 +130,8 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
         Some(saved) => {
             let (st, notices) = state::decode(&saved);
             // A damaged saved state is reported the same way, under its own name.
-            let notices = notices
-                .into_iter()
-                .map(|n| Notice { field: format!("saved state: {}", n.field), message: n.message })
-                .collect();
+            let notices =
+                notices.into_iter().map(|n| Notice { field: format!("saved:{}", n.field), ..n }).collect();
             (st, notices)
         }
         None => (EstimatorState::default(), Vec::new()),

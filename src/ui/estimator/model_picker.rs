@@ -1,9 +1,12 @@
 //! Choosing the model: search the catalog, paste a config.json, or give four sizes by hand.
 
 use super::Ctx;
+use crate::catalog::evaluate;
 use crate::catalog::models;
-use crate::engine::{evaluate, ModelSpec};
+use crate::engine::error::{classify_serde, Catalogue, ErrorKind, ScenarioError};
+use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
+use crate::i18n::errors;
 use leptos::prelude::*;
 
 /// Finds a catalog model by id or display name (case-insensitive).
@@ -50,7 +53,7 @@ pub fn ModelPicker() -> impl IntoView {
                 set_err.set(None);
                 ctx.edit(move |s| *s = candidate);
             }
-            Err(err) => set_err.set(Some(err.to_string())),
+            Err(err) => set_err.set(Some(errors::scenario_error(err.scenario_error(), ctx.lang))),
         }
     };
 
@@ -71,7 +74,13 @@ pub fn ModelPicker() -> impl IntoView {
                         match lookup(&text) {
                             Some(id) => try_model(ModelSpec::Id(id.to_owned()), set_search_error),
                             None if text.trim().is_empty() => {}
-                            None => set_search_error.set(Some(format!("model: no catalog model named '{}'", text.trim()))),
+                            None => set_search_error.set(Some(errors::scenario_error(
+                                &ScenarioError::new(
+                                    "model",
+                                    ErrorKind::UnknownId { catalogue: Catalogue::Model, id: text.trim().to_owned(), known: Vec::new() },
+                                ),
+                                ctx.lang,
+                            ))),
                         }
                     }
                 />
@@ -108,8 +117,14 @@ pub fn ModelPicker() -> impl IntoView {
                 <button id="config-apply" on:click=move |_| {
                     match serde_json::from_str::<serde_json::Value>(&pasted.get_untracked()) {
                         Ok(v) if v.is_object() => try_model(ModelSpec::Config(v), set_paste_error),
-                        Ok(_) => set_paste_error.set(Some("config.json: must be a JSON object".into())),
-                        Err(err) => set_paste_error.set(Some(format!("config.json: not valid JSON ({err})"))),
+                        Ok(_) => set_paste_error.set(Some(errors::scenario_error(
+                            &ScenarioError::new("config.json", ErrorKind::NotAnObject),
+                            ctx.lang,
+                        ))),
+                        Err(err) => set_paste_error.set(Some(errors::scenario_error(
+                            &ScenarioError::new("config.json", classify_serde(&err)),
+                            ctx.lang,
+                        ))),
                     }
                 }>{e.apply}</button>
                 {move || paste_error.get().map(|m| view! { <p class="field-error" role="alert" id="config-error">{m}</p> })}
@@ -140,7 +155,7 @@ pub fn ModelPicker() -> impl IntoView {
                     let params = if p.is_finite() && p > 0.0 { (p * 1e9).min(1e15) as u64 } else { 0 };
                     match config_from_sizes(params, l, h, kv) {
                         Ok(v) => try_model(ModelSpec::Config(v), set_hand_error),
-                        Err(err) => set_hand_error.set(Some(format!("{}: {}", err.field, err.message))),
+                        Err(err) => set_hand_error.set(Some(errors::hand_model_error(&err, ctx.lang))),
                     }
                 }>{e.apply}</button>
                 {move || hand_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}

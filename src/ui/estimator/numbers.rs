@@ -80,7 +80,7 @@ pub fn KeyNumbers() -> impl IntoView {
                     </tbody>
                 </table>
                 <ul class="assumptions">
-                    {r.assumptions.iter().map(|a| view! { <li>{a.clone()}</li> }).collect_view()}
+                    {r.assumptions.iter().map(|a| view! { <li>{crate::i18n::facts::assumption(a, ctx.lang)}</li> }).collect_view()}
                 </ul>
             </div>
         }

@@ -242,7 +242,7 @@ pub fn HardwareControls() -> impl IntoView {
                 format_rate(h.memory_bandwidth_bytes_per_s, "B/s"),
                 mark("memory_bandwidth_bytes_per_s"),
                 format_rate(h.peak_flops_per_s, "FLOP/s"),
-                h.compute_path,
+                crate::i18n::facts::compute_path(&h.path, ctx.lang),
                 mark("peak_flops"),
             );
             let uncertain = (!h.uncertain.is_empty()).then(|| h.uncertain.join(", "));
@@ -377,7 +377,7 @@ pub fn EfficiencyControls() -> impl IntoView {
                     <li>
                         <code>{f.field.clone()}</code> " = " {crate::charts::format::format_sig3(f.value).to_string()}
                         {f.overridden.then_some(" ✎")}
-                        " · " {f.source.clone()} {f.estimate.then_some(" (≈?)")}
+                        " · " {crate::i18n::facts::factor_note(f.factor, ctx.lang)} {f.estimate.then_some(" (≈?)")}
                     </li>
                 }).collect_view())}
             </ul>

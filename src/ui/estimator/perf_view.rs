@@ -89,6 +89,7 @@ pub fn PerformanceView() -> impl IntoView {
             });
             let cost = p
                 .serving
+                .estimate
                 .cost_per_million_tokens
                 .map(|c| format!("${}", format_sig3(c)))
                 .unwrap_or_else(|| e.no_price.to_owned());
@@ -113,13 +114,20 @@ pub fn PerformanceView() -> impl IntoView {
         ]
         .into_iter()
         .filter_map(|(n, ph)| {
-            ph.map(|ph| (n, ph.arithmetic_intensity, ph.ridge_point, ph.compute_path.clone()))
+            ph.map(|ph| {
+                (
+                    n,
+                    ph.arithmetic_intensity,
+                    ph.ridge_point,
+                    crate::i18n::facts::compute_path(&ph.path, ctx.lang),
+                )
+            })
         })
         .collect();
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
-                <p class="bound-line" id="bound" data-bound=format!("{:?}", p.bound).to_lowercase()>
+                <p class="bound-line" id="bound" data-bound=p.bound.name()>
                     <strong>{bound_text}</strong>
                     <ShowMath key="bound" />
                 </p>

@@ -69,7 +69,7 @@ fn gpus_slider(ctx: Ctx) -> impl IntoView {
             for tp in [8u64, 4, 2] {
                 let mut candidate = s.clone();
                 candidate.tensor_parallel = tp;
-                if v % tp == 0 && crate::engine::evaluate(&candidate).is_ok() {
+                if v % tp == 0 && crate::catalog::evaluate(&candidate).is_ok() {
                     s.tensor_parallel = tp;
                     break;
                 }

@@ -3,8 +3,11 @@
 //! communication overlapped: reality is never faster) and the plain name is the expected value
 //! (efficiency factors, latencies, launches, pipeline bubble).
 
-use super::perf::roofline::{BoundTime, Term};
-use super::perf::scaling::ScalingPoint;
+use super::efficiency::Factor;
+use super::roofline::{BoundTime, Term};
+use super::scaling::ScalingPoint;
+use super::serving::ServingEstimate;
+use crate::engine::gpu::ComputePath;
 use serde::Serialize;
 
 /// The GPU and links used.
@@ -16,8 +19,11 @@ pub struct HardwareInfo {
     pub memory_bandwidth_bytes_per_s: f64,
     /// Dense peak of the compute path in use.
     pub peak_flops_per_s: f64,
-    /// Which path applies, e.g. `bf16 tensor`, `fp8 tensor`, `fp32 vector (no bf16 path)`.
+    /// Which path applies, e.g. `bf16 tensor`, `fp8 tensor`, `fp32 vector (no bf16 path)`
+    /// (English label for the JSON; views word [`HardwareInfo::path`] with `i18n::facts::compute_path`).
     pub compute_path: String,
+    /// The compute path, typed.
+    pub path: ComputePath,
     /// GPU fields flagged uncertain in the catalog (keep them visible).
     pub uncertain: Vec<String>,
     pub source: String,
@@ -98,7 +104,9 @@ pub struct PhaseReport {
     pub arithmetic_intensity: f64,
     /// Peak FLOP/s / bandwidth of the compute path (FLOP/byte).
     pub ridge_point: f64,
+    /// English label of [`PhaseReport::path`].
     pub compute_path: String,
+    pub path: ComputePath,
     /// Roofline terms with peak figures; `total_s = max(compute, memory, communication)`.
     pub bound: BoundTime,
     /// Terms with efficiency factors; `total_s = max(compute, memory) + communication + overhead`.
@@ -152,7 +160,9 @@ pub struct Roofline {
     pub peak_flops_per_s: f64,
     pub memory_bandwidth_bytes_per_s: f64,
     pub ridge_point: f64,
+    /// English label of [`Roofline::path`].
     pub compute_path: String,
+    pub path: ComputePath,
     /// prefill, decode (at the scenario's batch) and training when it applies.
     pub points: Vec<RooflinePoint>,
     /// Decode at batch 1, 2, 4, ..., 1024 (same layout and context), whole deployment.
@@ -181,29 +191,28 @@ pub struct CommunicationDominates {
     pub pipeline: Option<u32>,
 }
 
+/// Serving at the scenario's concurrency: the serving estimate plus the price behind its cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Serving {
     pub concurrency: u64,
-    pub time_to_first_token_s: f64,
-    pub time_per_output_token_s: f64,
-    pub tokens_per_s_per_user: f64,
-    pub aggregate_tokens_per_s: f64,
-    pub requests_per_s: f64,
+    /// TTFT, TPOT, tokens/s per user and aggregate, requests/s, cost per million tokens
+    /// (flattened: the JSON keys are the estimate's).
+    #[serde(flatten)]
+    pub estimate: ServingEstimate,
     /// USD per GPU-hour used (null when unknown).
     pub price_per_gpu_hour: Option<f64>,
     /// Where the price comes from (`scenario` or the instance it was read from).
     pub price_source: Option<String>,
-    /// USD per million output tokens at the expected aggregate rate (null without a price).
-    pub cost_per_million_tokens: Option<f64>,
 }
 
-/// One efficiency factor as used, with its default and provenance.
+/// One efficiency factor as used, with its default (its provenance is worded by
+/// `i18n::facts::factor_note`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EfficiencyFactor {
+    pub factor: Factor,
     pub field: String,
     pub value: f64,
     pub default: f64,
-    pub source: String,
     /// True when the default is an engineering estimate rather than a published measurement.
     pub estimate: bool,
     pub overridden: bool,

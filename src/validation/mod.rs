@@ -6,10 +6,10 @@
 //! time ≤ measured time). Rows that cannot be expressed are listed with the reason.
 //! No constant is fitted to any row.
 
-use super::evaluate::evaluate;
-use super::precision::Dtype;
-use super::report::Report;
-use super::scenario::{Mode, ModelSpec, Recompute, Scenario};
+use crate::catalog::evaluate;
+use crate::engine::precision::Dtype;
+use crate::engine::report::Report;
+use crate::engine::scenario::{Mode, ModelSpec, Recompute, Scenario};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -22,9 +22,9 @@ pub struct ValidationRow {
     pub kind: String,
     pub model: String,
     pub gpu: String,
-    /// The conditions, as the scenario that expresses them.
-    pub conditions: String,
-    pub unit: String,
+    /// The conditions, as the scenario that expresses them (worded by `i18n::validation`).
+    pub conditions: Conditions,
+    pub unit: RowUnit,
     pub measured: f64,
     pub expected: f64,
     /// Roofline bound (null for memory, which has no bound).
@@ -42,7 +42,91 @@ pub struct NotExpressed {
     pub index: usize,
     pub kind: String,
     pub model: String,
-    pub reason: String,
+    pub reason: Reason,
+}
+
+/// The conditions of a compared measurement: the facts of the scenario that expresses it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Conditions {
+    /// Model catalog id, or `None` for a config built from the conditions.
+    pub model: Option<String>,
+    pub weight_dtype: Dtype,
+    pub gpus: u64,
+    /// GPU catalog id (or `custom`).
+    pub gpu: String,
+    pub tensor_parallel: u64,
+    pub pipeline_parallel: u64,
+    pub data_parallel: u64,
+    pub batch: u64,
+    pub context_tokens: u64,
+    pub mode: Mode,
+    pub micro_batches: u64,
+    pub note: Note,
+}
+
+/// What else the comparison assumes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Note {
+    None,
+    /// Prompt and output lengths (the output assumed when the source does not state it).
+    PromptOutput {
+        prompt: u64,
+        output: u64,
+        output_assumed: bool,
+    },
+    /// The recomputation and sequence parallelism of the run.
+    Recompute {
+        recompute: Recompute,
+        sequence_parallel: bool,
+    },
+    /// Sequences per data-parallel replica per step.
+    SequencesPerReplica {
+        sequences: f64,
+    },
+    /// A fine-tuning method whose peak memory is not compared (only its throughput).
+    ThroughputOnly {
+        method: String,
+    },
+}
+
+/// The unit a measurement is compared in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowUnit {
+    MsPerBatch,
+    OutputTokensPerSPerGpu,
+    OutputTokensPerS,
+    GibWeightsPerGpu,
+    BytesPerToken,
+    SPerIteration,
+    ModelTflopsPerGpu,
+    TokensPerSReported,
+}
+
+/// Why a measurement cannot be expressed as a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Reason {
+    SpeculativeDecoding,
+    NoArchitecture,
+    GpuNotInCatalog {
+        gpu: String,
+    },
+    ContextParallelism,
+    NoBatchOrValue,
+    NoWeightsGib,
+    NoBatchOrSequenceLength,
+    PeakTrainingMemory,
+    UnsupportedKind {
+        kind: String,
+    },
+    /// The engine rejected the scenario (the field and what is wrong).
+    Rejected {
+        field: String,
+        #[serde(skip)]
+        kind: crate::engine::error::ErrorKind,
+    },
 }
 
 /// Median absolute error of the expected values of one kind.
@@ -81,8 +165,8 @@ struct Case {
     scenario: Scenario,
     metric: Metric,
     measured: f64,
-    unit: String,
-    note: String,
+    unit: RowUnit,
+    note: Note,
 }
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -189,7 +273,7 @@ fn precision(p: &str) -> (Dtype, Option<Dtype>, Option<u64>) {
     }
 }
 
-fn express(row: &Value) -> Result<Vec<Case>, String> {
+fn express(row: &Value) -> Result<Vec<Case>, Reason> {
     let kind = text(row, "kind");
     let model = text(row, "model");
     let gpu_text = text(row, "gpu");
@@ -198,7 +282,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
     let unit = text(row, "unit");
     let lower = model.to_lowercase();
     if lower.contains("speculative") || lower.contains("draft") {
-        return Err("speculative decoding is not modelled".into());
+        return Err(Reason::SpeculativeDecoding);
     }
     // The model: catalog id, or a GPT-style config from the conditions.
     let spec = match model_id(&model) {
@@ -213,16 +297,16 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                 ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
                 "vocab_size": v, "n_positions": num(&c, &["seq_len"]).unwrap_or(2048.0)}))
             }
-            _ => return Err("model not in the catalog and no architecture in the conditions".into()),
+            _ => return Err(Reason::NoArchitecture),
         },
     };
     let mut s = Scenario::new(spec);
     let is_memory = kind.contains("memory") && kind.starts_with("inference");
     let (gpu, count) = gpu_id(&gpu_text);
     match gpu {
-        Some(g) => s.gpu = super::hardware::GpuSpec::Id(g.into()),
+        Some(g) => s.gpu = crate::engine::hardware::GpuSpec::Id(g.into()),
         None if is_memory => {}
-        None => return Err(format!("GPU '{gpu_text}' is not in the catalog")),
+        None => return Err(Reason::GpuNotInCatalog { gpu: gpu_text }),
     }
     let prec = [text(&c, "precision"), text(&c, "dtype"), text(&c, "quantization"), model.clone()].join(" ");
     let (w, kv, group) = precision(&prec);
@@ -241,19 +325,19 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
     let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
     let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
     if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
-        return Err("context parallelism is not modelled".into());
+        return Err(Reason::ContextParallelism);
     }
     let dp = num(&c, &["data_parallel", "DP(FSDP)"])
         .map(|d| d as u64)
         .unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1))
         .max(1);
     (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
-    let one = |kind, metric, measured: f64, unit: &str, s: Scenario, note: String| Case {
+    let one = |kind, metric, measured: f64, unit: RowUnit, s: Scenario, note: Note| Case {
         kind,
         scenario: s,
         metric,
         measured,
-        unit: unit.into(),
+        unit,
         note,
     };
     let batch = num(&c, &["batch_size"]);
@@ -261,7 +345,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
     match kind.as_str() {
         "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
             let (Some(b), Some(v)) = (batch, value.as_f64()) else {
-                return Err("no batch size or value".into());
+                return Err(Reason::NoBatchOrValue);
             };
             s.batch = b as u64;
             // gpt-fast generates 200 tokens by default; prompts default to 16 tokens when unstated.
@@ -269,12 +353,16 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
             let output = num(&c, &["output_len"]).unwrap_or(200.0) as u64;
             (s.prompt_tokens, s.output_tokens, s.context_tokens) =
                 (Some(prompt), Some(output), prompt + output);
-            let note = format!(
-                "prompt {prompt}, output {output}{}",
-                if c.get("output_len").is_none() { " (assumed)" } else { "" }
-            );
+            let note = Note::PromptOutput { prompt, output, output_assumed: c.get("output_len").is_none() };
             if kind == "e2e_latency_batched" {
-                cases.push(one("e2e_latency_batched", Metric::GenerationTimeMs, v, "ms per batch", s, note));
+                cases.push(one(
+                    "e2e_latency_batched",
+                    Metric::GenerationTimeMs,
+                    v,
+                    RowUnit::MsPerBatch,
+                    s,
+                    note,
+                ));
             } else {
                 let per_gpu = unit.contains("per GPU") || unit.contains("per-GPU");
                 let k =
@@ -283,7 +371,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                     k,
                     Metric::GenerationTokensPerS { per_gpu },
                     v,
-                    if per_gpu { "output tokens/s per GPU" } else { "output tokens/s" },
+                    if per_gpu { RowUnit::OutputTokensPerSPerGpu } else { RowUnit::OutputTokensPerS },
                     s,
                     note,
                 ));
@@ -294,14 +382,14 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                 .get("weights_GiB")
                 .and_then(Value::as_f64)
                 .or_else(|| value.as_f64().filter(|_| unit.contains("GiB")));
-            let Some(wgib) = weights else { return Err("no weights figure in GiB".into()) };
+            let Some(wgib) = weights else { return Err(Reason::NoWeightsGib) };
             cases.push(one(
                 "inference_memory",
                 Metric::WeightsGiB,
                 wgib,
-                "GiB weights per GPU",
+                RowUnit::GibWeightsPerGpu,
                 s.clone(),
-                String::new(),
+                Note::None,
             ));
             if let (Some(kv), Some(t)) = (
                 value.get("kv_cache_GiB").and_then(Value::as_f64),
@@ -311,9 +399,9 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                     "kv_cache_bytes_per_token",
                     Metric::KvBytesPerToken,
                     kv * GIB / t,
-                    "bytes per token (kv_cache_GiB / kv_tokens)",
+                    RowUnit::BytesPerToken,
                     s,
-                    String::new(),
+                    Note::None,
                 ));
             }
         }
@@ -321,7 +409,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
             let (Some(mb), Some(gb), Some(seq)) =
                 (num(&c, &["micro_batch"]), num(&c, &["global_batch"]), num(&c, &["seq_len"]))
             else {
-                return Err("no batch or sequence length".into());
+                return Err(Reason::NoBatchOrSequenceLength);
             };
             (s.mode, s.batch, s.context_tokens) = (Mode::Training, mb as u64, seq as u64);
             s.micro_batches = Some(((gb / (mb * dp as f64)).max(1.0)) as u64);
@@ -336,9 +424,9 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                         "training_iteration_time",
                         Metric::TrainingStepS,
                         v,
-                        "s per iteration",
+                        RowUnit::SPerIteration,
                         s,
-                        format!("{recompute:?} recompute, sequence parallel {sp}"),
+                        Note::Recompute { recompute, sequence_parallel: sp },
                     ));
                 }
             }
@@ -347,7 +435,7 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
             let (Some(seq), Some(per_dp), Some(v)) =
                 (num(&c, &["seq_len"]), num(&c, &["batch_size_per_DP"]), value.as_f64())
             else {
-                return Err("no batch or sequence length".into());
+                return Err(Reason::NoBatchOrSequenceLength);
             };
             (s.mode, s.batch, s.context_tokens, s.micro_batches) =
                 (Mode::Training, 1, seq as u64, Some(per_dp as u64));
@@ -355,14 +443,14 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                 "training_throughput",
                 Metric::TrainingTflopsPerGpu,
                 v,
-                "model TFLOP/s per GPU",
+                RowUnit::ModelTflopsPerGpu,
                 s,
-                format!("{per_dp} sequences per replica"),
+                Note::SequencesPerReplica { sequences: per_dp },
             ));
         }
         "training_peak_memory" => {
             let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
-                return Err("peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into());
+                return Err(Reason::PeakTrainingMemory);
             };
             let method = text(&c, "method").to_lowercase();
             s.mode = if method.contains("qlora") {
@@ -381,16 +469,12 @@ fn express(row: &Value) -> Result<Vec<Case>, String> {
                 "training_tokens_per_s",
                 Metric::TrainingTokensPerS,
                 tps,
-                "tokens/s (as reported)",
+                RowUnit::TokensPerSReported,
                 s,
-                format!("{method}; throughput only (peak memory not compared)"),
+                Note::ThroughputOnly { method },
             ));
         }
-        _ => {
-            return Err(format!(
-                "kind '{kind}' is not a time or inference-memory measurement the scenario can express"
-            ))
-        }
+        _ => return Err(Reason::UnsupportedKind { kind }),
     }
     Ok(cases)
 }
@@ -423,28 +507,28 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
     }
 }
 
-fn describe(s: &Scenario, note: &str) -> String {
-    let mut out = format!(
-        "{} {}×{}, tp {} pp {} dp {}, batch {}, context {}",
-        s.resolved_weight_dtype().name(),
-        s.gpus,
-        match &s.gpu {
-            super::hardware::GpuSpec::Id(i) => i.as_str(),
-            _ => "custom",
+/// The facts of the scenario that expresses a measurement.
+fn conditions(s: &Scenario, note: Note) -> Conditions {
+    Conditions {
+        model: match &s.model {
+            ModelSpec::Id(id) => Some(id.clone()),
+            ModelSpec::Config(_) => None,
         },
-        s.tensor_parallel,
-        s.pipeline_parallel,
-        s.data_parallel(),
-        s.batch,
-        s.context_tokens
-    );
-    if s.mode != Mode::Inference {
-        out += &format!(", {:?}, {} micro-batches", s.mode, s.resolved_micro_batches());
+        weight_dtype: s.resolved_weight_dtype(),
+        gpus: s.gpus,
+        gpu: match &s.gpu {
+            crate::engine::hardware::GpuSpec::Id(i) => i.clone(),
+            _ => "custom".into(),
+        },
+        tensor_parallel: s.tensor_parallel,
+        pipeline_parallel: s.pipeline_parallel,
+        data_parallel: s.data_parallel(),
+        batch: s.batch,
+        context_tokens: s.context_tokens,
+        mode: s.mode,
+        micro_batches: s.resolved_micro_batches(),
+        note,
     }
-    if !note.is_empty() {
-        out += &format!("; {note}");
-    }
-    out
 }
 
 /// The median of `v` (0 for an empty list).
@@ -467,7 +551,7 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
     let mut rows = Vec::new();
     let mut not_expressed = Vec::new();
     for (index, row) in rows_in.iter().enumerate() {
-        let skip = |reason: String| NotExpressed {
+        let skip = |reason: Reason| NotExpressed {
             index,
             kind: text(row, "kind"),
             model: text(row, "model"),
@@ -484,7 +568,8 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
             let report = match evaluate(&case.scenario) {
                 Ok(r) => r,
                 Err(e) => {
-                    not_expressed.push(skip(format!("scenario rejected: {e}")));
+                    let e = e.scenario_error().clone();
+                    not_expressed.push(skip(Reason::Rejected { field: e.field, kind: e.kind }));
                     continue;
                 }
             };
@@ -495,7 +580,7 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
                 kind: case.kind.into(),
                 model: text(row, "model"),
                 gpu: text(row, "gpu"),
-                conditions: describe(&case.scenario, &case.note),
+                conditions: conditions(&case.scenario, case.note),
                 unit: case.unit,
                 measured: case.measured,
                 expected,
@@ -534,42 +619,4 @@ pub fn validation_table() -> ValidationTable {
     let file: Value =
         serde_json::from_str(include_str!("../catalog/data/measurements.json")).unwrap_or(Value::Null);
     validate_measurements(&file)
-}
-
-/// The table as markdown (for the README and the CLI).
-pub fn to_markdown(t: &ValidationTable) -> String {
-    let mut out = String::from("| # | kind | model | GPU | conditions | measured | expected | bound | error | bound holds |\n|---|---|---|---|---|---|---|---|---|---|\n");
-    let f = |v: f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.3}") };
-    for r in &t.rows {
-        out += &format!(
-            "| {} | {} | {} | {} | {} | {} {} | {} | {} | {:+.1}% | {} |\n",
-            r.index,
-            r.kind,
-            r.model.trim(),
-            r.gpu,
-            r.conditions,
-            f(r.measured),
-            r.unit,
-            f(r.expected),
-            r.bound.map_or("–".into(), f),
-            r.error_pct,
-            match r.bound_holds {
-                Some(true) => "yes",
-                Some(false) => "**NO**",
-                None => "–",
-            }
-        );
-    }
-    out += "\n| kind | rows | median abs error | bound violations |\n|---|---|---|---|\n";
-    for s in &t.summary {
-        out += &format!(
-            "| {} | {} | {:.1}% | {} |\n",
-            s.kind, s.rows, s.median_abs_error_pct, s.bound_violations
-        );
-    }
-    out += "\nNot expressed:\n\n";
-    for n in &t.not_expressed {
-        out += &format!("- #{} {} ({}): {}\n", n.index, n.kind, n.model.trim(), n.reason);
-    }
-    out
 }

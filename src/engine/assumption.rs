@@ -1,0 +1,31 @@
+//! What the report assumes, as typed facts with their numbers; `i18n::facts` words them.
+
+use serde::Serialize;
+
+/// One assumption behind the report's numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Assumption {
+    /// CUDA context, NCCL/cuBLAS workspaces and allocator reserve per GPU.
+    RuntimeOverhead { bytes: u64 },
+    /// Fraction of GPU memory kept free.
+    SafetyMargin { fraction: f64 },
+    /// The context is longer than the model was built for (a warning).
+    ContextBeyondModel { context: u64, limit: u64 },
+    /// Embeddings, head, norms, biases and routers stay in 16 bits in quantised checkpoints.
+    SmallTensorsIn16Bits,
+    /// Inference: paged KV cache blocks and the prefill chunk.
+    PagedKvAndChunk { block_tokens: u64, chunk_tokens: u64 },
+    /// Training: no dropout, 1F1B schedule, 16-bit logits with fp32 for the loss.
+    TrainingSchedule,
+    /// LoRA/QLoRA: adapters, their gradients and optimizer states in fp32.
+    AdaptersInFp32,
+    /// Expected and bound times, with the efficiency factors used.
+    TimeModel { memory_bandwidth: f64, tensor_flops: f64, kernel_launch_us: f64, kernels_per_layer: f64 },
+    /// Decode reported at the average step of the generation.
+    DecodeAtAverageStep { prompt: u64, output: u64, cached: f64 },
+    /// LoRA/QLoRA step FLOPs: 4·P·tokens.
+    LoraStepFlops,
+    /// What the scaling curves scale.
+    ScalingCurves { sequences: f64, seq_len: f64, micro_batches: u32, topology: String },
+}

@@ -1,0 +1,374 @@
+//! How a number was obtained, as typed facts: which report path ([`DerivKey`]), which formula
+//! ([`Formula`]), the values substituted ([`Val`], in the order the formula's values template
+//! names them) and where the formula comes from ([`Source`]). The engine never words them:
+//! `i18n::facts` renders each in Chinese and English with an exhaustive `match`, so a
+//! formula without wording is a compile error.
+
+use super::gpu::{ComputeDtype, ComputePath};
+use super::perf::roofline::Term;
+use super::precision::Dtype;
+use super::scenario::{Mode, Optimizer, Recompute};
+use serde::{Serialize, Serializer};
+
+/// A phase of the time model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    Prefill,
+    Decode,
+    Training,
+}
+
+impl PhaseName {
+    /// The name used in report paths (`phases.decode.time_s`).
+    pub fn path(self) -> &'static str {
+        match self {
+            PhaseName::Prefill => "prefill",
+            PhaseName::Decode => "decode",
+            PhaseName::Training => "training",
+        }
+    }
+}
+
+/// A quantity reported for every phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PhaseQty {
+    Flops,
+    Bytes,
+    ArithmeticIntensity,
+    TimeBound,
+    Time,
+}
+
+/// The report path a derivation explains (one variant per path; phases parameterised).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DerivKey {
+    ParamsTotal,
+    ParamsActive,
+    ParamsTrainable,
+    KvCacheBytesPerToken,
+    MemWeights,
+    MemKvCache,
+    MemActivations,
+    MemGradients,
+    MemOptimizer,
+    MemOverhead,
+    MemTotal,
+    GpuMemoryBytes,
+    UsableGpuMemoryBytes,
+    Fits,
+    LayoutDataParallel,
+    SolverMaxContext,
+    SolverMaxBatch,
+    SolverMinGpus,
+    HardwareComputePath,
+    HardwareTopology,
+    RooflineRidgePoint,
+    Phase(PhaseName, PhaseQty),
+    TimePrefill,
+    TimeDecodeStep,
+    TimeToFirstToken,
+    TimePerOutputToken,
+    TimeGeneration,
+    TimeStep,
+    ThroughputDecode,
+    ThroughputDecodeBound,
+    ThroughputPrefill,
+    ThroughputPerUser,
+    ThroughputGeneration,
+    ThroughputTraining,
+    ServingCostPerMillion,
+    Bound,
+}
+
+impl DerivKey {
+    /// The key's path in the report's JSON, e.g. `memory_per_gpu_bytes.weights`.
+    pub fn path(self) -> String {
+        let s = match self {
+            DerivKey::ParamsTotal => "params.total",
+            DerivKey::ParamsActive => "params.active",
+            DerivKey::ParamsTrainable => "params.trainable",
+            DerivKey::KvCacheBytesPerToken => "kv_cache_bytes_per_token",
+            DerivKey::MemWeights => "memory_per_gpu_bytes.weights",
+            DerivKey::MemKvCache => "memory_per_gpu_bytes.kv_cache",
+            DerivKey::MemActivations => "memory_per_gpu_bytes.activations",
+            DerivKey::MemGradients => "memory_per_gpu_bytes.gradients",
+            DerivKey::MemOptimizer => "memory_per_gpu_bytes.optimizer",
+            DerivKey::MemOverhead => "memory_per_gpu_bytes.overhead",
+            DerivKey::MemTotal => "memory_per_gpu_bytes.total",
+            DerivKey::GpuMemoryBytes => "gpu_memory_bytes",
+            DerivKey::UsableGpuMemoryBytes => "usable_gpu_memory_bytes",
+            DerivKey::Fits => "fits",
+            DerivKey::LayoutDataParallel => "layout.data_parallel",
+            DerivKey::SolverMaxContext => "solvers.max_context_tokens",
+            DerivKey::SolverMaxBatch => "solvers.max_batch",
+            DerivKey::SolverMinGpus => "solvers.min_gpus",
+            DerivKey::HardwareComputePath => "hardware.compute_path",
+            DerivKey::HardwareTopology => "hardware.topology",
+            DerivKey::RooflineRidgePoint => "roofline.ridge_point",
+            DerivKey::Phase(p, q) => {
+                let q = match q {
+                    PhaseQty::Flops => "flops",
+                    PhaseQty::Bytes => "bytes",
+                    PhaseQty::ArithmeticIntensity => "arithmetic_intensity",
+                    PhaseQty::TimeBound => "time_s_bound",
+                    PhaseQty::Time => "time_s",
+                };
+                return format!("phases.{}.{q}", p.path());
+            }
+            DerivKey::TimePrefill => "time.prefill_s",
+            DerivKey::TimeDecodeStep => "time.decode_step_s",
+            DerivKey::TimeToFirstToken => "time.time_to_first_token_s",
+            DerivKey::TimePerOutputToken => "time.time_per_output_token_s",
+            DerivKey::TimeGeneration => "time.generation_s",
+            DerivKey::TimeStep => "time.step_s",
+            DerivKey::ThroughputDecode => "throughput.decode_tokens_per_s",
+            DerivKey::ThroughputDecodeBound => "throughput.decode_tokens_per_s_bound",
+            DerivKey::ThroughputPrefill => "throughput.prefill_tokens_per_s",
+            DerivKey::ThroughputPerUser => "throughput.per_user_tokens_per_s",
+            DerivKey::ThroughputGeneration => "throughput.generation_tokens_per_s",
+            DerivKey::ThroughputTraining => "throughput.tokens_per_s",
+            DerivKey::ServingCostPerMillion => "serving.cost_per_million_tokens",
+            DerivKey::Bound => "bound",
+        };
+        s.to_owned()
+    }
+}
+
+impl Serialize for DerivKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.path())
+    }
+}
+
+/// Every formula the report derives a number with. Each has a formula text and a values
+/// template (one placeholder per [`Val`]) in every language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Formula {
+    ParamsTotal,
+    ParamsActive,
+    ParamsTrainable,
+    KvPerToken,
+    KvPerTokenMla,
+    Weights,
+    KvCache,
+    ActivationsTraining,
+    ActivationsInference,
+    Gradients,
+    Optimizer,
+    Overhead,
+    MemoryTotal,
+    GpuMemory,
+    Usable,
+    Fits,
+    DataParallel,
+    MaxContext,
+    MaxBatch,
+    MinGpus,
+    ComputePath,
+    Topology,
+    RidgePoint,
+    PrefillFlops,
+    DecodeFlops,
+    TrainingFlops,
+    PrefillBytes,
+    DecodeBytes,
+    TrainingBytes,
+    Intensity,
+    PhaseTimeBound,
+    PhaseTime,
+    PrefillTime,
+    DecodeStepTime,
+    TimeToFirstToken,
+    TimePerOutputToken,
+    GenerationTime,
+    DecodeTokensPerS,
+    DecodeTokensPerSBound,
+    PrefillTokensPerS,
+    PerUserTokensPerS,
+    GenerationTokensPerS,
+    StepTime,
+    TrainingTokensPerS,
+    CostPerMillion,
+    Bound,
+}
+
+impl Formula {
+    /// Every formula, for tests that check each has wording in every language.
+    pub const ALL: [Formula; 46] = [
+        Formula::ParamsTotal,
+        Formula::ParamsActive,
+        Formula::ParamsTrainable,
+        Formula::KvPerToken,
+        Formula::KvPerTokenMla,
+        Formula::Weights,
+        Formula::KvCache,
+        Formula::ActivationsTraining,
+        Formula::ActivationsInference,
+        Formula::Gradients,
+        Formula::Optimizer,
+        Formula::Overhead,
+        Formula::MemoryTotal,
+        Formula::GpuMemory,
+        Formula::Usable,
+        Formula::Fits,
+        Formula::DataParallel,
+        Formula::MaxContext,
+        Formula::MaxBatch,
+        Formula::MinGpus,
+        Formula::ComputePath,
+        Formula::Topology,
+        Formula::RidgePoint,
+        Formula::PrefillFlops,
+        Formula::DecodeFlops,
+        Formula::TrainingFlops,
+        Formula::PrefillBytes,
+        Formula::DecodeBytes,
+        Formula::TrainingBytes,
+        Formula::Intensity,
+        Formula::PhaseTimeBound,
+        Formula::PhaseTime,
+        Formula::PrefillTime,
+        Formula::DecodeStepTime,
+        Formula::TimeToFirstToken,
+        Formula::TimePerOutputToken,
+        Formula::GenerationTime,
+        Formula::DecodeTokensPerS,
+        Formula::DecodeTokensPerSBound,
+        Formula::PrefillTokensPerS,
+        Formula::PerUserTokensPerS,
+        Formula::GenerationTokensPerS,
+        Formula::StepTime,
+        Formula::TrainingTokensPerS,
+        Formula::CostPerMillion,
+        Formula::Bound,
+    ];
+}
+
+/// Why a solver or an optional figure has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Absent {
+    /// No value of the searched quantity fits.
+    NoneFits,
+    /// The model config does not state it.
+    NotStated,
+    /// No layout up to 65536 GPUs fits.
+    NoLayoutUpTo65536,
+    /// The topology has no inter-node network.
+    NoNetwork,
+}
+
+/// One substituted value, typed so each language can render it (`12.4 ms`, 是/否, dtype names).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Val {
+    /// A count or a byte count, printed in full (`131072`).
+    Int(u128),
+    /// A number printed with this many decimals.
+    Fixed(f64, u8),
+    /// A number in scientific notation with four decimals (`9.8950e14`).
+    Sci(f64),
+    /// A number printed as short as it round-trips (`0.1`, `4352`).
+    Num(f64),
+    /// Seconds, printed with a unit chosen by size (`12.345 ms`).
+    Secs(f64),
+    /// USD, four decimals.
+    Usd(f64),
+    /// Bits per element of a storage format at an int4 group size (`16`, `4.125`).
+    Bits(Dtype, u64),
+    Dtype(Dtype),
+    ComputeDtype(ComputeDtype),
+    /// A compute path: `bf16` Tensor Core path, or a fallback.
+    Path(ComputePath),
+    Mode(Mode),
+    Optimizer(Optimizer),
+    Recompute(Recompute),
+    Bool(bool),
+    /// A term of the time model (the dominant one).
+    Term(Term),
+    /// Compute-bound (`true`) or memory-bound (`false`) against the ridge point.
+    ComputeBound(bool),
+    /// "by 2.3×" after a dominant term, or nothing when it stands alone.
+    Ratio(Option<f64>),
+    /// An identifier the reader types or a proper name: a GPU id, a topology name.
+    Id(String),
+    /// A parallel layout: GPUs = tp × pp × dp.
+    Layout {
+        gpus: u64,
+        tp: u64,
+        pp: u64,
+        dp: u64,
+    },
+    /// No value, and why.
+    Absent(Absent),
+}
+
+impl Val {
+    /// `Int` of a u64.
+    pub fn int(v: u64) -> Val {
+        Val::Int(u128::from(v))
+    }
+
+    /// `v`, or why there is none.
+    pub fn or_absent(v: Option<u64>, why: Absent) -> Val {
+        v.map_or(Val::Absent(why), Val::int)
+    }
+}
+
+/// Where a formula comes from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "title", rename_all = "snake_case")]
+pub enum Source {
+    /// The title of a cited paper, document or data source, as written (not translated).
+    Cited(String),
+    /// The article's bound `T = max(W/F, Q/B, C/N) + T_overhead`, with the roofline paper.
+    ArticleBound,
+    /// Hugging Face transformers modeling code, counted module by module.
+    ModelingCode,
+    /// vLLM PagedAttention; no KV cache when training.
+    PagedAttention,
+    /// Stated assumption, with vLLM's measured non-torch memory.
+    OverheadAssumption,
+    /// A stated assumption (an input of the scenario).
+    StatedAssumption,
+    /// A definition.
+    Definition,
+    /// A definition under static batching (as TensorRT-LLM's gptSessionBenchmark).
+    StaticBatching,
+    /// The sum of the terms.
+    Sum,
+    /// This engine's own method.
+    ThisEngine,
+    /// This engine, with weights from the sizing engine.
+    ThisEngineWeights,
+    /// The GPU catalog.
+    GpuCatalog,
+    /// The interconnect catalog.
+    InterconnectCatalog,
+    /// The price was given in the scenario.
+    ScenarioInput,
+}
+
+impl Source {
+    /// A cited title.
+    pub fn cited(title: &str) -> Source {
+        Source::Cited(title.to_owned())
+    }
+}
+
+/// How one number was obtained.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Derivation {
+    pub formula: Formula,
+    /// The values substituted, in the order of the formula's values template.
+    pub values: Vec<Val>,
+    pub source: Source,
+}
+
+impl Derivation {
+    pub fn new(formula: Formula, values: Vec<Val>, source: Source) -> Derivation {
+        Derivation { formula, values, source }
+    }
+}

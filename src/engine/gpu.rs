@@ -1,0 +1,278 @@
+//! The GPU as the engine computes with it: memory, bandwidth, dense peak FLOP/s per dtype,
+//! links, MIG support. The GPU catalog is data of this type; a reader can
+//! also give one inline for a custom GPU: every field except memory, bandwidth and at least one
+//! peak has a default, and [`Gpu::validate`] names bad fields.
+
+use super::error::ErrorKind;
+use serde::{Deserialize, Serialize};
+
+/// Dense peak throughput per dtype in FLOP/s (OP/s for INT8). `None`: no such path.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PeakFlops {
+    pub fp64: Option<f64>,
+    /// FP32 on the vector (CUDA/shader) cores, no Tensor Cores.
+    pub fp32: Option<f64>,
+    /// TF32 Tensor Core path (FP32 matmuls with TF32 inputs).
+    pub tf32: Option<f64>,
+    pub fp16: Option<f64>,
+    pub bf16: Option<f64>,
+    pub fp8: Option<f64>,
+    pub int8: Option<f64>,
+    pub fp4: Option<f64>,
+}
+
+/// The arithmetic a kernel runs in, i.e. which peak (Tensor Core path) applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ComputeDtype {
+    Fp64,
+    Fp32,
+    Tf32,
+    Fp16,
+    Bf16,
+    Fp8,
+    Int8,
+    Fp4,
+}
+
+impl ComputeDtype {
+    pub const ALL: [ComputeDtype; 8] = [
+        ComputeDtype::Fp64,
+        ComputeDtype::Fp32,
+        ComputeDtype::Tf32,
+        ComputeDtype::Fp16,
+        ComputeDtype::Bf16,
+        ComputeDtype::Fp8,
+        ComputeDtype::Int8,
+        ComputeDtype::Fp4,
+    ];
+
+    /// Short label, as used in field names (`peak_flops.bf16`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ComputeDtype::Fp64 => "fp64",
+            ComputeDtype::Fp32 => "fp32",
+            ComputeDtype::Tf32 => "tf32",
+            ComputeDtype::Fp16 => "fp16",
+            ComputeDtype::Bf16 => "bf16",
+            ComputeDtype::Fp8 => "fp8",
+            ComputeDtype::Int8 => "int8",
+            ComputeDtype::Fp4 => "fp4",
+        }
+    }
+}
+
+impl PeakFlops {
+    /// The dense peak for `dtype`, if the hardware has that path.
+    pub fn get(&self, dtype: ComputeDtype) -> Option<f64> {
+        match dtype {
+            ComputeDtype::Fp64 => self.fp64,
+            ComputeDtype::Fp32 => self.fp32,
+            ComputeDtype::Tf32 => self.tf32,
+            ComputeDtype::Fp16 => self.fp16,
+            ComputeDtype::Bf16 => self.bf16,
+            ComputeDtype::Fp8 => self.fp8,
+            ComputeDtype::Int8 => self.int8,
+            ComputeDtype::Fp4 => self.fp4,
+        }
+    }
+}
+
+/// Which hardware path a dtype actually runs on, and its dense peak.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComputePath {
+    /// The dtype asked for.
+    pub requested: ComputeDtype,
+    /// The path whose peak applies (differs from `requested` when the GPU lacks that path).
+    pub used: ComputeDtype,
+    pub peak_flops_per_s: f64,
+}
+
+/// NVLink (or AMD Infinity Fabric) scale-up link of one GPU.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NvLink {
+    /// "NVLink 4", "Infinity Fabric (AMD)", ...
+    pub generation: String,
+    pub links: Option<u32>,
+    /// Sum of both directions, as vendors quote it (per direction = half).
+    pub bidirectional_bytes_per_s: f64,
+}
+
+/// Host PCIe link of one GPU.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Pcie {
+    pub generation: Option<u8>,
+    /// x16, both directions summed (per direction = half).
+    pub bidirectional_bytes_per_s: Option<f64>,
+}
+
+/// Multi-Instance GPU support.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mig {
+    pub supported: bool,
+    pub max_instances: u32,
+    /// Key into the catalog's MIG profile tables.
+    pub profiles: Option<String>,
+}
+
+/// One GPU: a catalog entry, or a custom GPU given inline in a Scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Gpu {
+    pub id: String,
+    pub name: String,
+    pub vendor: String,
+    pub architecture: String,
+    pub form_factor: String,
+    pub memory_type: String,
+    /// Decimal bytes as the vendor quotes (80 GB = 80e9).
+    pub memory_bytes: u64,
+    pub memory_bandwidth_bytes_per_s: f64,
+    /// Dense peaks; never the sparse figure.
+    pub peak_flops: PeakFlops,
+    /// Vendor figures "with sparsity", kept only to check dense = sparse / 2.
+    pub sparse_as_quoted: std::collections::BTreeMap<String, f64>,
+    pub l2_bytes: Option<u64>,
+    pub sm_count: Option<u32>,
+    pub tdp_w: Option<f64>,
+    pub nvlink: Option<NvLink>,
+    pub pcie: Option<Pcie>,
+    pub mig: Mig,
+    pub source: String,
+    pub source_ids: Vec<String>,
+    /// Date the figures were read (ISO 8601).
+    pub retrieved: String,
+    /// Fields whose value is secondary-only, conflicting or unverified (keep visible in the UI).
+    pub uncertain: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+impl Default for Gpu {
+    fn default() -> Self {
+        Gpu {
+            id: "custom".into(),
+            name: "Custom GPU".into(),
+            vendor: String::new(),
+            architecture: String::new(),
+            form_factor: String::new(),
+            memory_type: String::new(),
+            memory_bytes: 0,
+            memory_bandwidth_bytes_per_s: 0.0,
+            peak_flops: PeakFlops::default(),
+            sparse_as_quoted: Default::default(),
+            l2_bytes: None,
+            sm_count: None,
+            tdp_w: None,
+            nvlink: None,
+            pcie: None,
+            mig: Mig::default(),
+            source: "user input".into(),
+            source_ids: Vec::new(),
+            retrieved: String::new(),
+            uncertain: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// A field of a [`Gpu`] that is missing or out of range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuFieldError {
+    /// Dotted field path, e.g. `peak_flops.bf16`.
+    pub field: String,
+    pub kind: ErrorKind,
+}
+
+impl std::fmt::Display for GpuFieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.kind)
+    }
+}
+
+/// Largest plausible value for sanity checks (1 EFLOP/s, 1 PB/s, 100 TB of memory).
+const MAX_RATE: f64 = 1e18;
+const MAX_MEMORY_BYTES: u64 = 100_000_000_000_000;
+
+fn check_rate(errors: &mut Vec<GpuFieldError>, field: &str, v: f64, required: bool) {
+    let bad = !v.is_finite() || !(0.0..=MAX_RATE).contains(&v) || (required && v <= 0.0);
+    if bad {
+        errors.push(GpuFieldError {
+            field: field.into(),
+            kind: ErrorKind::RateOutOfRange { max: MAX_RATE, got: v },
+        });
+    }
+}
+
+impl Gpu {
+    /// Check a GPU (catalog or custom) and name every bad field. Empty vec = valid.
+    pub fn validate(&self) -> Vec<GpuFieldError> {
+        let mut e = Vec::new();
+        if self.memory_bytes == 0 || self.memory_bytes > MAX_MEMORY_BYTES {
+            e.push(GpuFieldError {
+                field: "memory_bytes".into(),
+                kind: ErrorKind::OutOfRange {
+                    min: 1.0,
+                    max: MAX_MEMORY_BYTES as f64,
+                    got: self.memory_bytes as f64,
+                },
+            });
+        }
+        check_rate(&mut e, "memory_bandwidth_bytes_per_s", self.memory_bandwidth_bytes_per_s, true);
+        let mut any_peak = false;
+        for d in ComputeDtype::ALL {
+            if let Some(v) = self.peak_flops.get(d) {
+                any_peak = true;
+                check_rate(&mut e, &format!("peak_flops.{}", d.label()), v, true);
+            }
+        }
+        if !any_peak {
+            e.push(GpuFieldError { field: "peak_flops".into(), kind: ErrorKind::NoPeakGiven });
+        }
+        if let Some(nv) = &self.nvlink {
+            check_rate(&mut e, "nvlink.bidirectional_bytes_per_s", nv.bidirectional_bytes_per_s, true);
+        }
+        if let Some(bw) = self.pcie.as_ref().and_then(|p| p.bidirectional_bytes_per_s) {
+            check_rate(&mut e, "pcie.bidirectional_bytes_per_s", bw, true);
+        }
+        if self.id.trim().is_empty() {
+            e.push(GpuFieldError { field: "id".into(), kind: ErrorKind::Empty });
+        }
+        e
+    }
+
+    /// The dense peak and path for `dtype`. Falls back to the FP32 vector peak when the GPU has
+    /// no such path (e.g. BF16 on V100 or T4 runs without Tensor Cores), then to any peak at all.
+    pub fn compute_path(&self, dtype: ComputeDtype) -> Option<ComputePath> {
+        let pick = |used: ComputeDtype| {
+            self.peak_flops.get(used).filter(|v| v.is_finite() && *v > 0.0).map(|p| ComputePath {
+                requested: dtype,
+                used,
+                peak_flops_per_s: p,
+            })
+        };
+        pick(dtype)
+            .or_else(|| pick(ComputeDtype::Fp32))
+            .or_else(|| ComputeDtype::ALL.iter().find_map(|d| pick(*d)))
+    }
+
+    /// NVLink bandwidth per direction in bytes/s (0 when the GPU has none).
+    pub fn nvlink_bytes_per_s_per_direction(&self) -> f64 {
+        self.nvlink.as_ref().map_or(0.0, |n| n.bidirectional_bytes_per_s / 2.0)
+    }
+
+    /// PCIe bandwidth per direction in bytes/s, if known.
+    pub fn pcie_bytes_per_s_per_direction(&self) -> Option<f64> {
+        self.pcie.as_ref().and_then(|p| p.bidirectional_bytes_per_s).map(|b| b / 2.0)
+    }
+
+    /// Is `field` (or a parent of it, e.g. `peak_flops` for `peak_flops.bf16`) flagged uncertain?
+    pub fn is_uncertain(&self, field: &str) -> bool {
+        self.uncertain
+            .iter()
+            .any(|u| u == field || field.strip_prefix(u.as_str()).is_some_and(|r| r.starts_with('.')))
+    }
+}

@@ -1,0 +1,754 @@
+//! Scenario → time: maps the sizing engine's model, dtypes and layout onto the performance
+//! formulas of [`super`] and fills the time half of the Report ([`Performance`]).
+//!
+//! Modelling choices (each also stated in the report's assumptions):
+//! - Bytes per forward pass = every weight read once (quantised formats with their scales),
+//!   except the input embedding table and learned positions, which are gathered row by row;
+//!   a tied embedding is read in full as the output head.
+//! - FLOPs use the parameters a token multiplies: active parameters minus the embedding (a
+//!   gather, no multiply), plus attention scores (causal; sliding windows cap the keys).
+//! - Decode is reported at the average step of the generation: `prompt + output/2` cached tokens.
+//! - LoRA/QLoRA: the frozen base needs no weight gradients, so a step is 4·P·tokens (+ attention),
+//!   not 6·P·tokens.
+
+use super::collectives::Topology;
+use super::efficiency::{Efficiency, Factor};
+use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
+use super::report::*;
+use super::roofline::attainable_flops;
+use super::scaling::{
+    communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup,
+};
+use super::serving::serving_estimate;
+use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
+use super::PerfError;
+use crate::engine::assumption::Assumption;
+use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
+use crate::engine::error::{ErrorKind, ScenarioError};
+use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
+use crate::engine::hardware::{perf_error, TopologyKind};
+use crate::engine::lookup::Lookup;
+use crate::engine::memory::model_states::optimizer_bytes_per_param;
+use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
+use crate::engine::memory::Inputs;
+use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
+use crate::engine::model::params::ParamCounts;
+use crate::engine::model::Architecture;
+use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
+use crate::engine::precision::Dtype;
+use crate::engine::scenario::{Mode, Recompute, Scenario};
+use std::collections::BTreeMap;
+
+/// What [`performance`] needs from the sizing half of the evaluation.
+#[derive(Debug)]
+pub struct SizedScenario<'a> {
+    pub scenario: &'a Scenario,
+    pub arch: &'a Architecture,
+    pub counts: &'a ParamCounts,
+    pub inputs: &'a Inputs,
+    pub gpu: &'a Gpu,
+    /// The catalog the scenario's ids resolve against (network links, default price).
+    pub lookup: &'a dyn Lookup,
+    pub trainable: u128,
+}
+
+fn pe(e: PerfError) -> ScenarioError {
+    perf_error("scenario", e)
+}
+
+/// The label of a compute path: `bf16 tensor`, or `fp32 vector (no bf16 path)` on fallback.
+pub fn path_label(p: &ComputePath) -> String {
+    let kind = match p.used {
+        ComputeDtype::Fp32 | ComputeDtype::Fp64 => "vector",
+        _ => "tensor",
+    };
+    if p.used == p.requested {
+        format!("{} {kind}", p.used.label())
+    } else {
+        format!("{} {kind} (no {} path)", p.used.label(), p.requested.label())
+    }
+}
+
+/// The model as the time formulas see it, with KV and attention sized for `context` cached tokens.
+pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: u64) -> ModelShape {
+    let whole = Inputs { tp: 1, ..*x };
+    let w = stage_weights(a, &whole, 0..usize_sat(a.layers), true, true);
+    let small = small_tensor_dtype(x.weight);
+    let gathered = if a.tied_embeddings { 0 } else { counts.embedding } + counts.positions;
+    let gathered_bytes = small.bytes_for(gathered, x.group);
+    let expert_bytes = x.weight.bytes_for(counts.experts, x.group);
+    let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
+    let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
+    let c = context.max(1);
+    let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
+    let window_ratio = if full_kv > 0.0 { (kv_eff / full_kv).clamp(0.0, 1.0) } else { 1.0 };
+    let width = (a.attention.heads * a.attention.head_dim) as f64 * window_ratio;
+    let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
+    let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
+    ModelShape {
+        params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
+        params_active: flop_params,
+        layers: u32_sat(a.layers.max(1)),
+        attention_width: u32_from_f64(width.round().clamp(1.0, f64::from(u32::MAX))),
+        hidden: u32_sat(a.hidden.max(1)),
+        kv_bytes_per_token: kv_eff,
+        dense_weight_bytes: dense as f64,
+        expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
+        experts: u32_sat(experts),
+        experts_per_token: u32_sat(k.min(experts)),
+        activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
+    }
+}
+
+fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseReport {
+    let (dom, ratio) = t.expected.dominant();
+    PhaseReport {
+        flops: w.flops,
+        bytes: w.bytes,
+        expected_bytes: w.expected_bytes.max(w.bytes),
+        tokens: w.tokens,
+        arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
+        ridge_point: t.ridge_point,
+        compute_path: path_label(path),
+        path: *path,
+        bound: t.bound,
+        expected: t.expected,
+        dominant: dom,
+        dominance_ratio: ratio,
+        time_s: t.expected.total_s,
+        time_s_bound: t.bound.total_s,
+        tokens_per_s: t.expected_tokens_per_s,
+        tokens_per_s_bound: t.bound_tokens_per_s,
+        tensor_parallel_comm_s: t.tensor_parallel_comm_s,
+        expert_parallel_comm_s: t.expert_parallel_comm_s,
+        data_parallel_sync_s: t.data_parallel_sync_s,
+        data_parallel_exposed_s: t.data_parallel_exposed_s,
+        pipeline_bubble_fraction: t.pipeline_bubble_fraction,
+    }
+}
+
+fn ratio(n: f64, t: f64) -> f64 {
+    if t > 0.0 && (n / t).is_finite() {
+        n / t
+    } else {
+        0.0
+    }
+}
+
+fn u32_of(v: u64) -> u32 {
+    u32_sat(v.max(1))
+}
+
+/// Fills the time half of the report and adds its derivations and assumptions. Each step is a
+/// function below: [`setup`], [`phases`], [`roofline`], [`scaling`], [`serving`], [`times`],
+/// [`throughput`], then [`derivations`] and [`assumptions`].
+pub fn performance(
+    z: &SizedScenario,
+    dv: &mut BTreeMap<DerivKey, Derivation>,
+    assumptions_out: &mut Vec<Assumption>,
+) -> Result<Performance, ScenarioError> {
+    let setup = setup(z)?;
+    let phases = phases(z, &setup)?;
+    let roofline = roofline(&setup, &phases)?;
+    let scaling = scaling(z, &setup, &phases)?;
+    let (serving, cost) = serving(z, &setup, &phases)?;
+    let time = times(&setup, &phases);
+    let throughput = throughput(&setup, &phases, &time, serving.concurrency);
+    derivations(z, &setup, &phases, &time, &throughput, dv);
+    if let Some(c) = cost {
+        dv.insert(DerivKey::ServingCostPerMillion, c);
+    }
+    assumptions_out.extend(assumptions(z, &setup, &scaling));
+    let (bound, bound_ratio) = match &phases.training {
+        Some(t) => (t.dominant, t.dominance_ratio),
+        None => (phases.decode.dominant, phases.decode.dominance_ratio),
+    };
+    Ok(Performance {
+        hardware: hardware_info(z.gpu, &setup),
+        workload: Workload {
+            prompt_tokens: setup.prompt,
+            output_tokens: setup.output,
+            decode_context_tokens: setup.decode_ctx,
+            concurrency: serving.concurrency,
+            micro_batches: setup.micro_batches,
+            expert_parallel: z.scenario.expert_parallel,
+        },
+        time,
+        throughput,
+        bound,
+        bound_ratio,
+        roofline,
+        phases: Phases { prefill: phases.prefill, decode: phases.decode, training: phases.training },
+        scaling,
+        serving,
+        efficiency: efficiency_factors(&setup.eff, &setup.overridden),
+    })
+}
+
+/// What every step shares: hardware path, links, request shape, layout.
+struct Setup {
+    eff: Efficiency,
+    overridden: Vec<&'static str>,
+    path: ComputePath,
+    label: String,
+    hw: Hardware,
+    kind: TopologyKind,
+    topo: Topology,
+    prompt: u64,
+    output: u64,
+    micro_batches: u64,
+    dp: u64,
+    par: Parallelism,
+    batch: f64,
+    decode_ctx: f64,
+}
+
+/// Step 1: the compute path, the links, the request shape and the layout.
+fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
+    let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
+    let (eff, overridden) = s.efficiency.resolve()?;
+    let path = gpu
+        .compute_path(s.resolved_compute_dtype())
+        .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
+    let hw = Hardware {
+        peak_flops_per_s: path.peak_flops_per_s,
+        memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
+    };
+    let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
+    let topo = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
+    let (prompt, output) = s.resolved_prompt_output();
+    let dp = x.dp.max(1);
+    let par = Parallelism {
+        tensor: u32_of(x.tp),
+        pipeline: u32_of(x.pp),
+        data: u32_of(dp),
+        expert: u32_of(s.expert_parallel),
+        micro_batches: 1,
+    };
+    Ok(Setup {
+        eff,
+        overridden,
+        label: path_label(&path),
+        path,
+        hw,
+        kind,
+        topo,
+        prompt,
+        output,
+        micro_batches: s.resolved_micro_batches(),
+        dp,
+        par,
+        batch: x.batch as f64,
+        decode_ctx: prompt as f64 + output as f64 / 2.0,
+    })
+}
+
+/// The phases in full, with what the later steps reuse.
+struct PhaseSet {
+    prefill: PhaseReport,
+    decode: PhaseReport,
+    training: Option<PhaseReport>,
+    decode_shape: ModelShape,
+    train_shape: ModelShape,
+    full_recompute: bool,
+    /// Gradient and optimizer-state bytes of a training step.
+    grad: f64,
+    opt: f64,
+}
+
+/// Gradient and optimizer-state bytes for `trainable` parameters trained in `dtype`.
+fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) {
+    let x = z.inputs;
+    let grad_elem = if x.full_training() { small_tensor_dtype(x.weight).bytes_for(1, 1) } else { 4 };
+    (
+        (trainable * grad_elem) as f64,
+        (trainable * optimizer_bytes_per_param(z.scenario.optimizer, dtype)) as f64,
+    )
+}
+
+/// Step 2: prefill, the average decode step and (when training) the training step.
+fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
+    let (s, a, x) = (z.scenario, z.arch, z.inputs);
+    let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
+    let pre_shape = model_shape(a, z.counts, x, c.prompt);
+    let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
+    let pre_w = prefill_work(&pre_shape, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
+    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, eff).map_err(pe)?;
+    let dec_w = decode_step_work(&dec_shape, c.batch, c.decode_ctx).map_err(pe)?;
+    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, hw, par, topo, eff).map_err(pe)?;
+
+    let full_recompute = s.recompute == Recompute::Full;
+    let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
+    let (grad, opt) = train_states(z, z.trainable, if x.full_training() { x.weight } else { Dtype::Fp32 });
+    let train_shape = model_shape(a, z.counts, x, s.context_tokens);
+    let training = if x.trains() {
+        let mut w = training_step_work(
+            &train_shape,
+            c.batch * c.micro_batches as f64,
+            s.context_tokens as f64,
+            full_recompute,
+            grad,
+            opt,
+        )
+        .map_err(pe)?;
+        if lora {
+            // No weight gradients for the frozen base: one backward pass of two (or three of four).
+            let passes = if full_recompute { 4.0 } else { 3.0 };
+            w.flops *= (passes - 1.0) / passes;
+        }
+        let tpar = Parallelism { micro_batches: u32_of(c.micro_batches), ..*par };
+        let phase = Phase::Training { gradient_bytes: grad, full_recompute };
+        let t = phase_timing(&w, &train_shape, phase, hw, &tpar, topo, eff).map_err(pe)?;
+        Some(phase_report(&w, &t, &c.path))
+    } else {
+        None
+    };
+    Ok(PhaseSet {
+        prefill: phase_report(&pre_w, &pre_t, &c.path),
+        decode: phase_report(&dec_w, &dec_t, &c.path),
+        training,
+        decode_shape: dec_shape,
+        train_shape,
+        full_recompute,
+        grad,
+        opt,
+    })
+}
+
+/// Step 3: the phases on the roofline, and the decode point moving with batch.
+fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
+    let hw = &c.hw;
+    let gpu_share = f64::from(c.par.tensor) * f64::from(c.par.pipeline);
+    let named =
+        [("prefill", Some(&p.prefill)), ("decode", Some(&p.decode)), ("training", p.training.as_ref())];
+    let points = named
+        .into_iter()
+        .filter_map(|(name, ph)| ph.map(|ph| (name, ph)))
+        .map(|(name, ph)| RooflinePoint {
+            phase: name.into(),
+            arithmetic_intensity: ph.arithmetic_intensity,
+            attainable_flops_per_s: attainable_flops(
+                ph.arithmetic_intensity,
+                hw.peak_flops_per_s,
+                hw.memory_bandwidth_bytes_per_s,
+            )
+            .unwrap_or(0.0),
+            expected_flops_per_s: ratio(ph.flops / gpu_share, ph.time_s),
+        })
+        .collect();
+    let mut decode_by_batch = Vec::with_capacity(11);
+    for i in 0..=10 {
+        let b = 1u64 << i;
+        let w = decode_step_work(&p.decode_shape, b as f64, c.decode_ctx).map_err(pe)?;
+        let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &c.eff).map_err(pe)?;
+        decode_by_batch.push(DecodeBatchPoint {
+            batch: b,
+            arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
+            tokens_per_s: t.expected_tokens_per_s,
+            tokens_per_s_bound: t.bound_tokens_per_s,
+            dominant: t.expected.dominant().0,
+        });
+    }
+    Ok(Roofline {
+        peak_flops_per_s: hw.peak_flops_per_s,
+        memory_bandwidth_bytes_per_s: hw.memory_bandwidth_bytes_per_s,
+        ridge_point: p.decode.ridge_point,
+        compute_path: c.label.clone(),
+        path: c.path,
+        points,
+        decode_by_batch,
+    })
+}
+
+/// Step 4: scaling curves of a training step (full training states when the scenario is inference).
+fn scaling(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> Result<ScalingCurves, ScenarioError> {
+    let s = z.scenario;
+    let m_s = c.micro_batches.clamp(8, 1 << 20) as u32;
+    let (grad, opt) =
+        if z.inputs.trains() { (p.grad, p.opt) } else { train_states(z, z.counts.total, Dtype::Bf16) };
+    let setup = TrainingSetup {
+        sequences: c.batch * f64::from(m_s),
+        seq_len: s.context_tokens as f64,
+        micro_batches: m_s,
+        full_recompute: p.full_recompute,
+        gradient_bytes: grad,
+        optimizer_state_bytes: opt,
+    };
+    let counts = default_gpu_counts();
+    let curve = |st| scaling_curve(st, &p.train_shape, &setup, &c.hw, &c.topo, &c.eff, &counts).map_err(pe);
+    let (data, tensor, pipeline) =
+        (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
+    Ok(ScalingCurves {
+        phase: "training_step".into(),
+        sequences: setup.sequences,
+        seq_len: setup.seq_len,
+        micro_batches: m_s,
+        topology: c.kind.name().into(),
+        communication_dominates_from: CommunicationDominates {
+            data: communication_dominates_from(&data),
+            tensor: communication_dominates_from(&tensor),
+            pipeline: communication_dominates_from(&pipeline),
+        },
+        data,
+        tensor,
+        pipeline,
+    })
+}
+
+/// Step 5: serving numbers and cost, with the cost's derivation when there is a price.
+fn serving(
+    z: &SizedScenario,
+    c: &Setup,
+    p: &PhaseSet,
+) -> Result<(Serving, Option<Derivation>), ScenarioError> {
+    let s = z.scenario;
+    let concurrency = z.inputs.batch.saturating_mul(c.dp);
+    let (price, price_source) = match s.price_per_gpu_hour {
+        Some(p) => (Some(p), Some("scenario".to_owned())),
+        None => z
+            .lookup
+            .price_per_gpu_hour(&z.gpu.id)
+            .map_or((None, None), |p| (Some(p.usd_per_gpu_hour), Some(p.source))),
+    };
+    let deployment_price = price.map(|p| p * s.gpus as f64);
+    let sv = serving_estimate(
+        p.prefill.time_s,
+        p.decode.time_s,
+        concurrency as f64,
+        c.output as f64,
+        deployment_price,
+    )
+    .map_err(pe)?;
+    let cost = price.map(|usd| {
+        let source = match s.price_per_gpu_hour {
+            Some(_) => Source::ScenarioInput,
+            None => Source::Cited(price_source.clone().unwrap_or_default()),
+        };
+        Derivation::new(
+            Formula::CostPerMillion,
+            vec![
+                Val::Fixed(usd, 4),
+                Val::int(s.gpus),
+                Val::Fixed(sv.aggregate_tokens_per_s, 1),
+                Val::Usd(sv.cost_per_million_tokens.unwrap_or(0.0)),
+            ],
+            source,
+        )
+    });
+    let serving = Serving { concurrency, estimate: sv, price_per_gpu_hour: price, price_source };
+    Ok((serving, cost))
+}
+
+/// Step 6: the headline times.
+fn times(c: &Setup, p: &PhaseSet) -> Times {
+    let (pre, dec) = (&p.prefill, &p.decode);
+    Times {
+        prefill_s: pre.time_s,
+        prefill_s_bound: pre.time_s_bound,
+        decode_step_s: dec.time_s,
+        decode_step_s_bound: dec.time_s_bound,
+        step_s: p.training.as_ref().map(|t| t.time_s),
+        step_s_bound: p.training.as_ref().map(|t| t.time_s_bound),
+        time_to_first_token_s: pre.time_s,
+        time_per_output_token_s: dec.time_s,
+        generation_s: pre.time_s + c.output as f64 * dec.time_s,
+        generation_s_bound: pre.time_s_bound + c.output as f64 * dec.time_s_bound,
+    }
+}
+
+/// Step 7: tokens per second.
+fn throughput(c: &Setup, p: &PhaseSet, time: &Times, concurrency: u64) -> Throughput {
+    let (pre, dec) = (&p.prefill, &p.decode);
+    let out_total = concurrency as f64 * c.output as f64;
+    Throughput {
+        decode_tokens_per_s: dec.tokens_per_s,
+        decode_tokens_per_s_bound: dec.tokens_per_s_bound,
+        prefill_tokens_per_s: pre.tokens_per_s,
+        prefill_tokens_per_s_bound: pre.tokens_per_s_bound,
+        per_user_tokens_per_s: ratio(1.0, dec.time_s),
+        per_user_tokens_per_s_bound: ratio(1.0, dec.time_s_bound),
+        generation_tokens_per_s: ratio(out_total, time.generation_s),
+        generation_tokens_per_s_bound: ratio(out_total, time.generation_s_bound),
+        tokens_per_s: p.training.as_ref().map(|t| t.tokens_per_s),
+        tokens_per_s_bound: p.training.as_ref().map(|t| t.tokens_per_s_bound),
+    }
+}
+
+/// The GPU and links used.
+fn hardware_info(gpu: &Gpu, c: &Setup) -> HardwareInfo {
+    HardwareInfo {
+        gpu: gpu.id.clone(),
+        gpu_name: gpu.name.clone(),
+        memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
+        peak_flops_per_s: c.path.peak_flops_per_s,
+        compute_path: c.label.clone(),
+        path: c.path,
+        uncertain: gpu.uncertain.clone(),
+        source: gpu.source.clone(),
+        retrieved: gpu.retrieved.clone(),
+        topology: c.kind.name().into(),
+        gpus_per_node: c.topo.gpus_per_node,
+        intra_node_bytes_per_s_per_direction: c.topo.intra_node.bytes_per_s_per_direction,
+        intra_node_latency_s: c.topo.intra_node.latency_s,
+        inter_node_bytes_per_s_per_direction: c.topo.inter_node.map(|l| l.bytes_per_s_per_direction),
+        inter_node_latency_s: c.topo.inter_node.map(|l| l.latency_s),
+    }
+}
+
+/// What the time half assumes.
+fn assumptions(z: &SizedScenario, c: &Setup, sc: &ScalingCurves) -> Vec<Assumption> {
+    let e = &c.eff;
+    let mut out = vec![
+        Assumption::TimeModel {
+            memory_bandwidth: e.memory_bandwidth,
+            tensor_flops: e.tensor_flops,
+            kernel_launch_us: e.kernel_launch_s * 1e6,
+            kernels_per_layer: e.kernels_per_layer,
+        },
+        Assumption::DecodeAtAverageStep { prompt: c.prompt, output: c.output, cached: c.decode_ctx },
+    ];
+    if matches!(z.scenario.mode, Mode::Lora | Mode::Qlora) {
+        out.push(Assumption::LoraStepFlops);
+    }
+    out.push(Assumption::ScalingCurves {
+        sequences: sc.sequences,
+        seq_len: sc.seq_len,
+        micro_batches: sc.micro_batches,
+        topology: c.kind.name().into(),
+    });
+    out
+}
+
+fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFactor> {
+    let defaults = Efficiency::default();
+    Factor::ALL
+        .into_iter()
+        .map(|f| EfficiencyFactor {
+            factor: f,
+            field: f.field().into(),
+            value: f.value(eff),
+            default: f.value(&defaults),
+            estimate: f.is_estimate(),
+            overridden: overridden.contains(&f.field()),
+        })
+        .collect()
+}
+
+/// Step 8: how each time number was obtained.
+fn derivations(
+    z: &SizedScenario,
+    c: &Setup,
+    p: &PhaseSet,
+    time: &Times,
+    tp: &Throughput,
+    dv: &mut BTreeMap<DerivKey, Derivation>,
+) {
+    let s = z.scenario;
+    let (hw, e) = (&c.hw, &c.eff);
+    let art = || Source::ArticleBound;
+    let mut put = |k: DerivKey, f: Formula, values: Vec<Val>, source: Source| {
+        dv.insert(k, Derivation::new(f, values, source));
+    };
+    put(
+        DerivKey::HardwareComputePath,
+        Formula::ComputePath,
+        vec![
+            Val::ComputeDtype(s.resolved_compute_dtype()),
+            Val::Id(z.gpu.id.clone()),
+            Val::Path(c.path),
+            Val::Sci(hw.peak_flops_per_s),
+        ],
+        Source::Cited(z.gpu.source.clone()),
+    );
+    put(
+        DerivKey::HardwareTopology,
+        Formula::Topology,
+        vec![
+            Val::Id(c.kind.name().into()),
+            Val::Int(u128::from(c.topo.gpus_per_node)),
+            Val::Sci(c.topo.intra_node.bytes_per_s_per_direction),
+            c.topo
+                .inter_node
+                .map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction)),
+        ],
+        Source::InterconnectCatalog,
+    );
+    put(
+        DerivKey::RooflineRidgePoint,
+        Formula::RidgePoint,
+        vec![
+            Val::Sci(hw.peak_flops_per_s),
+            Val::Sci(hw.memory_bandwidth_bytes_per_s),
+            Val::Fixed(p.decode.ridge_point, 1),
+        ],
+        Source::cited("Williams et al. 2009"),
+    );
+    let (tp_ways, pp_ways) = (s.tensor_parallel, s.pipeline_parallel);
+    let mut phase = |name: PhaseName, r: &PhaseReport, flops: Formula, bytes: Formula| {
+        let key = |q| DerivKey::Phase(name, q);
+        put(
+            key(PhaseQty::Flops),
+            flops,
+            vec![Val::Sci(r.flops)],
+            Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1"),
+        );
+        put(
+            key(PhaseQty::Bytes),
+            bytes,
+            vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
+            Source::ThisEngineWeights,
+        );
+        put(
+            key(PhaseQty::ArithmeticIntensity),
+            Formula::Intensity,
+            vec![
+                Val::Sci(r.flops),
+                Val::Sci(r.bytes),
+                Val::Fixed(r.arithmetic_intensity, 2),
+                Val::Fixed(r.ridge_point, 1),
+                Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
+            ],
+            Source::cited("Williams et al. 2009"),
+        );
+        put(
+            key(PhaseQty::TimeBound),
+            Formula::PhaseTimeBound,
+            vec![
+                Val::int(tp_ways),
+                Val::int(pp_ways),
+                Val::Secs(r.bound.compute_s),
+                Val::Secs(r.bound.memory_s),
+                Val::Secs(r.bound.communication_s),
+                Val::Secs(r.time_s_bound),
+            ],
+            art(),
+        );
+        put(
+            key(PhaseQty::Time),
+            Formula::PhaseTime,
+            vec![
+                Val::Secs(r.expected.compute_s),
+                Val::Secs(r.expected.memory_s),
+                Val::Secs(r.expected.communication_s),
+                Val::Secs(r.expected.overhead_s),
+                Val::Secs(r.time_s),
+                Val::Num(e.tensor_flops),
+                Val::Num(e.memory_bandwidth),
+                Val::Term(r.dominant),
+                Val::Ratio(r.dominance_ratio),
+            ],
+            art(),
+        );
+    };
+    phase(PhaseName::Prefill, &p.prefill, Formula::PrefillFlops, Formula::PrefillBytes);
+    phase(PhaseName::Decode, &p.decode, Formula::DecodeFlops, Formula::DecodeBytes);
+    if let Some(t) = &p.training {
+        phase(PhaseName::Training, t, Formula::TrainingFlops, Formula::TrainingBytes);
+    }
+    let vllm = || Source::cited("vLLM benchmark definitions");
+    put(
+        DerivKey::TimePrefill,
+        Formula::PrefillTime,
+        vec![
+            Val::int(s.batch),
+            Val::int(c.prompt),
+            Val::Secs(time.prefill_s),
+            Val::Secs(time.prefill_s_bound),
+        ],
+        art(),
+    );
+    put(
+        DerivKey::TimeDecodeStep,
+        Formula::DecodeStepTime,
+        vec![
+            Val::int(s.batch),
+            Val::Num(c.decode_ctx),
+            Val::Secs(time.decode_step_s),
+            Val::Secs(time.decode_step_s_bound),
+        ],
+        art(),
+    );
+    put(
+        DerivKey::TimeToFirstToken,
+        Formula::TimeToFirstToken,
+        vec![Val::Secs(time.time_to_first_token_s)],
+        vllm(),
+    );
+    put(
+        DerivKey::TimePerOutputToken,
+        Formula::TimePerOutputToken,
+        vec![Val::Secs(time.time_per_output_token_s)],
+        vllm(),
+    );
+    put(
+        DerivKey::TimeGeneration,
+        Formula::GenerationTime,
+        vec![
+            Val::Secs(time.prefill_s),
+            Val::int(c.output),
+            Val::Secs(time.decode_step_s),
+            Val::Secs(time.generation_s),
+        ],
+        Source::Definition,
+    );
+    let (b, dp) = (Val::int(s.batch), Val::int(c.dp));
+    put(
+        DerivKey::ThroughputDecode,
+        Formula::DecodeTokensPerS,
+        vec![b.clone(), dp.clone(), Val::Secs(time.decode_step_s), Val::Fixed(tp.decode_tokens_per_s, 1)],
+        Source::Definition,
+    );
+    put(
+        DerivKey::ThroughputDecodeBound,
+        Formula::DecodeTokensPerSBound,
+        vec![
+            b.clone(),
+            dp.clone(),
+            Val::Secs(time.decode_step_s_bound),
+            Val::Fixed(tp.decode_tokens_per_s_bound, 1),
+        ],
+        Source::Definition,
+    );
+    put(
+        DerivKey::ThroughputPrefill,
+        Formula::PrefillTokensPerS,
+        vec![Val::Fixed(tp.prefill_tokens_per_s, 1)],
+        Source::Definition,
+    );
+    put(
+        DerivKey::ThroughputPerUser,
+        Formula::PerUserTokensPerS,
+        vec![Val::Secs(time.decode_step_s), Val::Fixed(tp.per_user_tokens_per_s, 2)],
+        Source::Definition,
+    );
+    put(
+        DerivKey::ThroughputGeneration,
+        Formula::GenerationTokensPerS,
+        vec![
+            b.clone(),
+            dp.clone(),
+            Val::int(c.output),
+            Val::Secs(time.generation_s),
+            Val::Fixed(tp.generation_tokens_per_s, 1),
+        ],
+        Source::StaticBatching,
+    );
+    if let (Some(step), Some(tps)) = (time.step_s, tp.tokens_per_s) {
+        put(DerivKey::TimeStep, Formula::StepTime, vec![Val::Secs(step)], art());
+        put(
+            DerivKey::ThroughputTraining,
+            Formula::TrainingTokensPerS,
+            vec![
+                b,
+                Val::int(c.micro_batches),
+                Val::int(s.context_tokens),
+                dp,
+                Val::Secs(step),
+                Val::Fixed(tps, 1),
+            ],
+            Source::Definition,
+        );
+    }
+    let bound = p.training.as_ref().map_or(p.decode.dominant, |t| t.dominant);
+    put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], art());
+}

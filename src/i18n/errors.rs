@@ -1,0 +1,255 @@
+//! Errors and notices in words: every [`ErrorKind`] and [`NoticeKind`] in Chinese and English,
+//! with exhaustive matches. English errors read as the engine's `Display` (the CLI's wording);
+//! serde's own text never reaches a reader (it is classified first, see
+//! `engine::error::classify_serde`).
+
+use super::Lang;
+use crate::engine::error::{Catalogue, ErrorKind, Expected, ScenarioError};
+use crate::estimator::hand_model::{HandErrorKind, HandModelError};
+use crate::estimator::state::{Kept, Notice, NoticeKind};
+
+/// `field: message` in `lang`.
+pub fn scenario_error(e: &ScenarioError, lang: Lang) -> String {
+    let sep = if lang == Lang::Zh { "：" } else { ": " };
+    format!("{}{sep}{}", e.field, error_kind(&e.kind, lang))
+}
+
+/// A hand-made model's error, `field: message`, in `lang`.
+pub fn hand_model_error(e: &HandModelError, lang: Lang) -> String {
+    use HandErrorKind as H;
+    let text = match (&e.kind, lang) {
+        (H::Layers { got }, Lang::En) => format!("must be between 1 and 1000, got {got}"),
+        (H::Layers { got }, Lang::Zh) => format!("应在 1 到 1000 之间，实际为 {got}"),
+        (H::Hidden { got }, Lang::En) => format!("must be a multiple of 64 between 64 and 65536, got {got}"),
+        (H::Hidden { got }, Lang::Zh) => format!("应为 64 到 65536 之间 64 的倍数，实际为 {got}"),
+        (H::KvHeads { heads, hidden, head_dim, got }, Lang::En) => format!(
+            "must divide the {heads} attention heads (hidden {hidden} / head_dim {head_dim}), got {got}"
+        ),
+        (H::KvHeads { heads, hidden, head_dim, got }, Lang::Zh) => {
+            format!("应整除 {heads} 个注意力头（hidden {hidden} / head_dim {head_dim}），实际为 {got}")
+        }
+        (H::TooFewParams { params, layers, hidden, needed }, Lang::En) => format!(
+            "{params} is too few for {layers} layers of hidden size {hidden} (embeddings and attention alone need {needed})"
+        ),
+        (H::TooFewParams { params, layers, hidden, needed }, Lang::Zh) => format!(
+            "{params} 个参数不够 {layers} 层、hidden 为 {hidden} 的模型（仅嵌入和注意力就需要 {needed}）"
+        ),
+        (H::MlpTooWide { params, ffn }, Lang::En) => {
+            format!("{params} needs an MLP {ffn} wide for these sizes: add layers or hidden size")
+        }
+        (H::MlpTooWide { params, ffn }, Lang::Zh) => {
+            format!("按这些尺寸，{params} 个参数需要 {ffn} 宽的 MLP：请增加层数或 hidden")
+        }
+    };
+    let sep = if lang == Lang::Zh { "：" } else { ": " };
+    format!("{}{sep}{text}", e.field)
+}
+
+fn expected_zh(e: &Expected) -> String {
+    match e {
+        Expected::WholeNumber => "非负整数".into(),
+        Expected::Number => "数字".into(),
+        Expected::Text => "文本".into(),
+        Expected::TrueFalse => "true 或 false".into(),
+        Expected::OneOf(v) => format!("以下之一：{}", v.join("、")),
+        Expected::Object => "JSON 对象".into(),
+        Expected::List => "列表".into(),
+        Expected::GpuIdOrObject => {
+            "GPU 目录 id，或含 memory_bytes、memory_bandwidth_bytes_per_s 和 peak_flops 的对象".into()
+        }
+        Expected::ModelIdOrConfig => "模型目录 id 字符串，或 config.json 对象".into(),
+    }
+}
+
+/// What is wrong, in `lang` (without the field).
+pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
+    if lang == Lang::En {
+        return k.to_string();
+    }
+    use ErrorKind as K;
+    match k {
+        K::OutOfRange { min, max, got } => format!("应在 {min} 到 {max} 之间，实际为 {got}"),
+        K::IntegerOutOfRange { min, max, got } => format!("应为 {min} 到 {max} 之间的整数，实际为 {got}"),
+        K::NotPositive { got } => format!("应大于 0，实际为 {got}"),
+        K::Negative { got } => format!("应不小于 0，实际为 {got}"),
+        K::RateOutOfRange { max, got } => format!("应为 (0, {max:e}] 之间的每秒速率，实际为 {got}"),
+        K::TooLarge => "数值过大，无法表示".into(),
+        K::Empty => "不能为空".into(),
+        K::NotAnObject => "应为 JSON 对象".into(),
+        K::Missing => "缺少此项".into(),
+        K::ModelRequired => "必须给出（模型目录 id 或 config.json 对象）".into(),
+        K::MissingFromConfig => "模型配置中缺少此项".into(),
+        K::WrongType { expected, got } if got.is_empty() => format!("应为{}", expected_zh(expected)),
+        K::WrongType { expected, got } => format!("应为{}，实际为 {got}", expected_zh(expected)),
+        K::UnknownKey { key, known } => format!("未知字段“{key}”（可用：{}）", known.join("、")),
+        K::InvalidJson { line, column } => format!("不是有效的 JSON（第 {line} 行第 {column} 列）"),
+        K::UnknownId { catalogue: Catalogue::Model, id, known } if known.is_empty() => {
+            format!("目录中没有名为“{id}”的模型")
+        }
+        K::UnknownId { catalogue: Catalogue::Model, id, known } => {
+            format!("目录中没有模型“{id}”（可用：{}）", known.join("、"))
+        }
+        K::UnknownId { catalogue: Catalogue::Gpu, id, known } => {
+            format!("目录中没有 GPU“{id}”（可用：{}，或内联对象）", known.join("、"))
+        }
+        K::UnknownFamily { family, supported } => format!("不支持的模型族“{family}”（支持：{supported}）"),
+        K::MissingFamily { supported } => format!("缺少此项（支持：{supported}）"),
+        K::TensorParallelSplit { heads, kv_heads, got } => format!(
+            "应整除 num_attention_heads（{heads}），并整除 num_key_value_heads（{kv_heads}）或为其倍数，实际为 {got}"
+        ),
+        K::MoreStagesThanLayers { layers, got } => format!("应在 1 到层数（{layers}）之间，实际为 {got}"),
+        K::PromptPlusOutput { context, prompt, output } => format!(
+            "prompt_tokens + output_tokens 不能超过 context_tokens（{context}），实际为 {prompt} + {output}"
+        ),
+        K::NotMultipleOfGroup { group, got } => {
+            format!("应为 tensor_parallel × pipeline_parallel（{group}）的倍数，实际为 {got}")
+        }
+        K::LayoutMismatch { gpus, group, dp } => format!(
+            "tensor_parallel × pipeline_parallel × data_parallel 应等于 gpus（{gpus}），实际为 {group} × {dp}"
+        ),
+        K::MoreThanGpus { gpus, got } => format!("不能超过 gpus（{gpus}），实际为 {got}"),
+        K::NotALoraTarget { allowed, got } => {
+            format!("应为 {} 或 all-linear 之一，实际为“{got}”", allowed.join("、"))
+        }
+        K::TrainingNeedsFloat { got } => format!("全量训练需要 fp32、bf16 或 fp16 权重，实际为 {}", got.name()),
+        K::QloraNeedsQuantised { got } => {
+            format!("QLoRA 需要量化的基座（nf4、int4 或 int8），实际为 {}", got.name())
+        }
+        K::NoUsablePeak => "没有可用的峰值算力".into(),
+        K::NoPeakGiven => "请至少给出一个稠密峰值（如 bf16 或 fp32），单位 FLOP/s".into(),
+        K::MustDivide { what, value, got } => format!("应整除 {what}（{value}），实际为 {got}"),
+        K::OnePerLayer { layers, got } => format!("应每层一项（{layers} 项），实际为 {got} 项"),
+        K::Invalid { .. } => "取值无效".into(),
+    }
+}
+
+fn kept(k: &Kept, lang: Lang) -> String {
+    match (k, lang) {
+        (Kept::Value(v), _) => v.clone(),
+        (Kept::Default, Lang::Zh) => "默认值".into(),
+        (Kept::Default, Lang::En) => "the default".into(),
+    }
+}
+
+/// The field a notice names, as shown: the banner's routing prefixes (`import:`,
+/// `file-error:`) dropped, and a notice about the saved state (`saved:` prefix) labelled in `lang`.
+pub fn notice_field(field: &str, lang: Lang) -> String {
+    let field = field.trim_start_matches("import:").trim_start_matches("file-error:");
+    match (field.strip_prefix("saved:"), lang) {
+        (Some(rest), Lang::Zh) => format!("已保存的状态 · {rest}"),
+        (Some(rest), Lang::En) => format!("saved state · {rest}"),
+        (None, _) => field.to_owned(),
+    }
+}
+
+/// A notice in `lang` (without the field).
+pub fn notice(n: &Notice, lang: Lang) -> String {
+    notice_kind(&n.kind, lang)
+}
+
+/// A notice's reason in `lang`.
+pub fn notice_kind(k: &NoticeKind, lang: Lang) -> String {
+    use NoticeKind as N;
+    let e = |k: &ErrorKind| error_kind(k, lang);
+    match lang {
+        Lang::En => match k {
+            N::Rejected(err) => e(err),
+            N::RejectedKept { error, kept: v } => format!("{}; kept {}", e(error), kept(v, lang)),
+            N::Conflicts { with, error, kept: v } => {
+                format!("conflicts with {with}: {}; kept {}", e(error), kept(v, lang))
+            }
+            N::NotApplied { kept: v } => format!("could not be applied; kept {}", kept(v, lang)),
+            N::UnknownPart { part } => format!("ignored unknown part '{part}'"),
+            N::UnknownUnit { unit } => format!("unknown unit '{unit}' (gb or gib); showing GB"),
+            N::OtherVersion { found, current } => format!(
+                "made by another version of this page (v={found}, this is v={current}); opened the nearest state it describes"
+            ),
+            N::NoVersion { current } => format!("has no version (v=…); read as v={current}"),
+            N::NotBase64 => "the scenario is damaged (not base64url); opened the defaults".into(),
+            N::Damaged(err) => format!("the scenario is damaged: {}; opened the defaults", e(err)),
+            N::NotAnObject => "must be a JSON object; opened the defaults".into(),
+            N::MissingModel { default } => format!("is missing; using {default}"),
+            N::FileNotJson(err) => e(err),
+            N::FileNotAnObject => "must contain a JSON object (a scenario), not an array or a value".into(),
+            N::FileMissingModel => {
+                "is missing: a scenario names a catalog model id or holds a config.json object".into()
+            }
+            N::FileName { name } => name.clone(),
+        },
+        Lang::Zh => match k {
+            N::Rejected(err) => e(err),
+            N::RejectedKept { error, kept: v } => format!("{}；保留 {}", e(error), kept(v, lang)),
+            N::Conflicts { with, error, kept: v } => {
+                format!("与 {with} 冲突：{}；保留 {}", e(error), kept(v, lang))
+            }
+            N::NotApplied { kept: v } => format!("无法应用；保留 {}", kept(v, lang)),
+            N::UnknownPart { part } => format!("忽略了无法识别的部分“{part}”"),
+            N::UnknownUnit { unit } => format!("未知单位“{unit}”（应为 gb 或 gib）；按 GB 显示"),
+            N::OtherVersion { found, current } => {
+                format!("由本页的其他版本生成（v={found}，当前为 v={current}）；已打开最接近的状态")
+            }
+            N::NoVersion { current } => format!("没有版本号（v=…）；按 v={current} 读取"),
+            N::NotBase64 => "场景数据已损坏（不是 base64url）；已打开默认设置".into(),
+            N::Damaged(err) => format!("场景数据已损坏（{}）；已打开默认设置", e(err)),
+            N::NotAnObject => "应为 JSON 对象；已打开默认设置".into(),
+            N::MissingModel { default } => format!("缺少此项；使用 {default}"),
+            N::FileNotJson(err) => e(err),
+            N::FileNotAnObject => "应包含一个 JSON 对象（场景），而不是数组或单个值".into(),
+            N::FileMissingModel => "缺少此项：场景应给出模型目录 id 或 config.json 对象".into(),
+            N::FileName { name } => name.clone(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::estimator::state::{decode, import_json};
+
+    /// Serde's words (`invalid type`, `expected u64`) and Debug text never reach a reader.
+    fn assert_worded(text: &str, lang: Lang) {
+        for bad in ["invalid type", "invalid value", "expected u64", "expected f64", "Some(", "None"] {
+            assert!(!text.contains(bad), "{lang:?}: '{bad}' in '{text}'");
+        }
+        if lang == Lang::Zh {
+            for bad in ["must", "got", "kept", "expected", "default"] {
+                assert!(!text.contains(bad), "zh: '{bad}' in '{text}'");
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_link_is_explained_in_both_languages() {
+        use base64::Engine as _;
+        let json = r#"{"model":"llama-3.1-8b","context_tokens":"NaN","batch":0,"gpu":"voodoo2","weight_dtype":"fp12"}"#;
+        let q = format!("v=1&s={}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json));
+        let (_, notices) = decode(&q);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        let ctx = notices.iter().find(|n| n.field == "context_tokens").expect("context notice");
+        assert_eq!(notice(ctx, Lang::Zh), "应为非负整数，实际为 \"NaN\"；保留 4096");
+        assert_eq!(notice(ctx, Lang::En), "expected a whole number, got \"NaN\"; kept 4096");
+        for n in &notices {
+            for lang in Lang::ALL {
+                assert_worded(&notice(n, lang), lang);
+            }
+        }
+        let (_, notices) = decode("v=1&s=eyJub3QganNvbg");
+        for lang in Lang::ALL {
+            assert_worded(&notice(&notices[0], lang), lang);
+        }
+    }
+
+    #[test]
+    fn import_errors_name_the_field_in_both_languages() {
+        let err = import_json("{not json").expect_err("not JSON");
+        assert_eq!(notice(&err, Lang::Zh), "不是有效的 JSON（第 1 行第 2 列）");
+        let err = import_json(r#"{"model": "llama-3.1-8b", "batch": "four"}"#).expect_err("wrong type");
+        assert_eq!(err.field, "batch");
+        assert_eq!(notice(&err, Lang::Zh), "应为非负整数，实际为 \"four\"");
+        let err = import_json(r#"{"model": {"model_type": "llama", "hidden_size": 4096}}"#);
+        let notices = err.map(|(_, n)| n).unwrap_or_else(|n| vec![n]);
+        for n in &notices {
+            assert_worded(&notice(n, Lang::Zh), Lang::Zh);
+        }
+    }
+}

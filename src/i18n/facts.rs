@@ -1,0 +1,530 @@
+//! The engine's typed facts in words: derivations (formula, values, source), assumptions and
+//! substituted values, in Chinese and English. Every `match` is exhaustive, so a formula or an
+//! assumption without wording in one language is a compile error; a values template whose
+//! placeholders (`{}`) differ in count from the values is caught by the tests below.
+
+use super::Lang;
+use crate::engine::assumption::Assumption;
+use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
+use crate::engine::gpu::{ComputeDtype, ComputePath};
+use crate::engine::perf::efficiency::Factor;
+use crate::engine::perf::roofline::Term;
+use crate::engine::scenario::{Mode, Optimizer, Recompute};
+use serde::Serialize;
+
+/// A derivation in words, as the CLI's JSON and the "show the math" panel show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DerivationText {
+    pub formula: String,
+    pub values: String,
+    pub source: String,
+}
+
+/// Words a derivation in `lang`.
+pub fn derivation(d: &Derivation, lang: Lang) -> DerivationText {
+    DerivationText {
+        formula: formula(d.formula, lang).to_owned(),
+        values: fill(values_template(d.formula, lang), &d.values, lang),
+        source: source(&d.source, lang),
+    }
+}
+
+/// Replaces each `{}` of `template` with the next value in words; missing values leave `?`.
+pub fn fill(template: &str, values: &[Val], lang: Lang) -> String {
+    let mut out = String::with_capacity(template.len() + 16 * values.len());
+    let mut vals = values.iter();
+    let mut parts = template.split("{}");
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for part in parts {
+        match vals.next() {
+            Some(v) => out.push_str(&val(v, lang)),
+            None => out.push('?'),
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// `12.345 ms`, `4.100 s`, `310.00 µs`: short times (the units read the same in both languages).
+pub fn secs(t: f64) -> String {
+    if t >= 1.0 {
+        format!("{t:.3} s")
+    } else if t >= 1e-3 {
+        format!("{:.3} ms", t * 1e3)
+    } else {
+        format!("{:.2} µs", t * 1e6)
+    }
+}
+
+/// One substituted value in words.
+pub fn val(v: &Val, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match v {
+        Val::Int(n) => n.to_string(),
+        Val::Fixed(x, digits) => format!("{x:.*}", usize::from(*digits)),
+        Val::Sci(x) => format!("{x:.4e}"),
+        Val::Num(x) => x.to_string(),
+        Val::Secs(t) => secs(*t),
+        Val::Usd(x) => format!("{x:.4} USD"),
+        Val::Bits(d, group) => d.bits_label(*group),
+        Val::Dtype(d) => d.name().to_owned(),
+        Val::ComputeDtype(d) => d.label().to_owned(),
+        Val::Path(p) => compute_path(p, lang),
+        Val::Mode(m) => mode(*m, lang).to_owned(),
+        Val::Optimizer(o) => optimizer(*o, lang).to_owned(),
+        Val::Recompute(r) => recompute(*r, lang).to_owned(),
+        Val::Bool(b) => match (zh, b) {
+            (true, true) => "是",
+            (true, false) => "否",
+            (false, true) => "yes",
+            (false, false) => "no",
+        }
+        .to_owned(),
+        Val::Term(t) => term(*t, lang).to_owned(),
+        Val::ComputeBound(b) => match (zh, b) {
+            (true, true) => "计算受限",
+            (true, false) => "带宽受限",
+            (false, true) => "compute-bound",
+            (false, false) => "memory-bound",
+        }
+        .to_owned(),
+        Val::Ratio(None) => String::new(),
+        Val::Ratio(Some(r)) if zh => format!("，是次大项的 {r:.1} 倍"),
+        Val::Ratio(Some(r)) => format!(" by {r:.1}×"),
+        Val::Id(s) => s.clone(),
+        Val::Layout { gpus, tp, pp, dp } if zh => format!("{gpus} 块 GPU = tp {tp} × pp {pp} × dp {dp}"),
+        Val::Layout { gpus, tp, pp, dp } => format!("{gpus} GPUs = tp {tp} × pp {pp} × dp {dp}"),
+        Val::Absent(a) => absent(*a, lang).to_owned(),
+    }
+}
+
+/// A compute path: `bf16 tensor`, or `fp32 vector (no bf16 path)` on fallback.
+pub fn compute_path(p: &ComputePath, lang: Lang) -> String {
+    let vector = matches!(p.used, ComputeDtype::Fp32 | ComputeDtype::Fp64);
+    let (used, asked) = (p.used.label(), p.requested.label());
+    match (lang, vector, p.used == p.requested) {
+        (Lang::En, false, true) => format!("{used} tensor"),
+        (Lang::En, true, true) => format!("{used} vector"),
+        (Lang::En, false, false) => format!("{used} tensor (no {asked} path)"),
+        (Lang::En, true, false) => format!("{used} vector (no {asked} path)"),
+        (Lang::Zh, false, true) => format!("{used} Tensor Core"),
+        (Lang::Zh, true, true) => format!("{used} 向量单元"),
+        (Lang::Zh, false, false) => format!("{used} Tensor Core（无 {asked} 路径）"),
+        (Lang::Zh, true, false) => format!("{used} 向量单元（无 {asked} 路径）"),
+    }
+}
+
+pub fn mode(m: Mode, lang: Lang) -> &'static str {
+    match (m, lang) {
+        (Mode::Inference, Lang::Zh) => "推理",
+        (Mode::Inference, Lang::En) => "inference",
+        (Mode::Training, Lang::Zh) => "训练",
+        (Mode::Training, Lang::En) => "training",
+        (Mode::Lora, Lang::Zh) => "LoRA",
+        (Mode::Lora, Lang::En) => "lora",
+        (Mode::Qlora, Lang::Zh) => "QLoRA",
+        (Mode::Qlora, Lang::En) => "qlora",
+    }
+}
+
+pub fn optimizer(o: Optimizer, lang: Lang) -> &'static str {
+    match (o, lang) {
+        (Optimizer::Adamw, _) => "AdamW",
+        (Optimizer::Adam8bit, Lang::Zh) => "8 位 Adam",
+        (Optimizer::Adam8bit, Lang::En) => "8-bit Adam",
+        (Optimizer::Sgd, _) => "SGD",
+        (Optimizer::SgdMomentum, Lang::Zh) => "带动量的 SGD",
+        (Optimizer::SgdMomentum, Lang::En) => "SGD with momentum",
+    }
+}
+
+pub fn recompute(r: Recompute, lang: Lang) -> &'static str {
+    match (r, lang) {
+        (Recompute::None, Lang::Zh) => "不重算",
+        (Recompute::None, Lang::En) => "none",
+        (Recompute::Selective, Lang::Zh) => "选择性重算",
+        (Recompute::Selective, Lang::En) => "selective",
+        (Recompute::Full, Lang::Zh) => "完全重算",
+        (Recompute::Full, Lang::En) => "full",
+    }
+}
+
+pub fn term(t: Term, lang: Lang) -> &'static str {
+    match (t, lang) {
+        (Term::Compute, Lang::Zh) => "计算",
+        (Term::Compute, Lang::En) => "compute",
+        (Term::Memory, Lang::Zh) => "显存带宽",
+        (Term::Memory, Lang::En) => "memory",
+        (Term::Communication, Lang::Zh) => "通信",
+        (Term::Communication, Lang::En) => "communication",
+        (Term::Overhead, Lang::Zh) => "开销",
+        (Term::Overhead, Lang::En) => "overhead",
+    }
+}
+
+fn absent(a: Absent, lang: Lang) -> &'static str {
+    match (a, lang) {
+        (Absent::NoneFits, Lang::Zh) => "放不下",
+        (Absent::NoneFits, Lang::En) => "none fits",
+        (Absent::NotStated, Lang::Zh) => "未注明",
+        (Absent::NotStated, Lang::En) => "not stated",
+        (Absent::NoLayoutUpTo65536, Lang::Zh) => "65536 块 GPU 以内均放不下",
+        (Absent::NoLayoutUpTo65536, Lang::En) => "none up to 65536 GPUs",
+        (Absent::NoNetwork, Lang::Zh) => "无",
+        (Absent::NoNetwork, Lang::En) => "none",
+    }
+}
+
+/// Where a formula comes from, in words (cited titles as written).
+pub fn source(s: &Source, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let text = match s {
+        Source::Cited(title) => return title.clone(),
+        Source::ArticleBound if zh => {
+            "原文的上界 T = max(W/F, Q/B, C/N) + T_overhead；Williams et al. 2009（roofline）"
+        }
+        Source::ArticleBound => {
+            "the article's bound T = max(W/F, Q/B, C/N) + T_overhead; Williams et al. 2009 (roofline)"
+        }
+        Source::ModelingCode if zh => "该模型族的 Hugging Face transformers 建模代码，逐模块计数",
+        Source::ModelingCode => {
+            "Hugging Face transformers modeling code for the family; counted module by module"
+        }
+        Source::PagedAttention if zh => "vLLM PagedAttention（Kwon et al. 2023）；训练时为 0",
+        Source::PagedAttention => "vLLM PagedAttention (Kwon et al. 2023); 0 when training",
+        Source::OverheadAssumption if zh => {
+            "给定的假设；vLLM 报告的非 torch 显存为 0.05–0.12 GiB，另加 CUDA 上下文"
+        }
+        Source::OverheadAssumption => {
+            "stated assumption; vLLM reports 0.05-0.12 GiB non-torch memory plus the CUDA context"
+        }
+        Source::StatedAssumption if zh => "给定的假设",
+        Source::StatedAssumption => "stated assumption",
+        Source::Definition if zh => "定义",
+        Source::Definition => "definition",
+        Source::StaticBatching if zh => "定义（静态批处理，同 gptSessionBenchmark）",
+        Source::StaticBatching => "definition (static batching, as gptSessionBenchmark)",
+        Source::Sum if zh => "各项之和",
+        Source::Sum => "sum",
+        Source::ThisEngine if zh => "本引擎",
+        Source::ThisEngine => "this engine",
+        Source::ThisEngineWeights if zh => "本引擎（权重字节来自显存估算）",
+        Source::ThisEngineWeights => "this engine (weights from the sizing engine)",
+        Source::GpuCatalog if zh => "GPU 目录 catalog/data/gpus.json",
+        Source::GpuCatalog => "catalog/data/gpus.json",
+        Source::InterconnectCatalog if zh => "互连目录 catalog/interconnects.rs",
+        Source::InterconnectCatalog => "catalog/interconnects.rs",
+        Source::ScenarioInput if zh => "场景输入",
+        Source::ScenarioInput => "scenario",
+    };
+    text.to_owned()
+}
+
+/// The formula in symbols and words.
+pub fn formula(f: Formula, lang: Lang) -> &'static str {
+    use Formula as F;
+    match lang {
+        Lang::En => match f {
+            F::ParamsTotal => "embedding V·h + lm_head (V·h unless tied) + Σ_layers(attention + MLP/experts + norms + biases) + final norm",
+            F::ParamsActive => "total − routed experts + top-k routed experts per token",
+            F::ParamsTrainable => "training: all parameters; LoRA: Σ r·(in+out) over targeted modules; inference: 0",
+            F::KvPerToken => "layers × kv_heads × (head_dim_k + head_dim_v) × bytes",
+            F::KvPerTokenMla => "layers × (kv_lora_rank + qk_rope_head_dim) × bytes (MLA latent)",
+            F::Weights => "Σ layer matrices / tp × weight bits + (embedding, head, norms, biases) × 16-bit when quantised; ZeRO-3 / dp",
+            F::KvCache => "batch × Σ_stage layers ceil(min(context, window)/block)·block × ceil(kv_heads/tp) × (d_k + d_v) × bytes",
+            F::ActivationsTraining => "tokens × layers × in-flight micro-batches × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp [+ H·s without flash]) × bytes + logits",
+            F::ActivationsInference => "min(chunk, context·batch) × (2h + QKV/tp + MLP intermediates/tp) × bytes + batch × V/tp × 4 (fp32 logits)",
+            F::Gradients => "trainable params on this GPU × gradient bytes; ZeRO ≥ 2: / dp",
+            F::Optimizer => "trainable params × (moments + fp32 master); ZeRO ≥ 1: / dp",
+            F::Overhead => "CUDA context + NCCL/cuBLAS workspaces + allocator reserve (assumed)",
+            F::MemoryTotal => "weights + kv_cache + activations + gradients + optimizer + overhead",
+            F::GpuMemory => "GPU catalog memory (or gpu_memory_bytes override)",
+            F::Usable => "gpu_memory × (1 − safety_margin)",
+            F::Fits => "total ≤ usable",
+            F::DataParallel => "gpus / (tp × pp)",
+            F::MaxContext => "largest context ≤ min(10M, max_position_embeddings) with total ≤ usable (binary search, memory is monotone in context)",
+            F::MaxBatch => "largest batch with total ≤ usable (binary search)",
+            F::MinGpus => "fewest GPUs with total ≤ usable: tp ≤ 8 dividing heads, then pp; ZeRO data parallel when training",
+            F::ComputePath => "Tensor Core path of compute_dtype (fallback: fp32 vector)",
+            F::Topology => "intra-node link per GPU per direction; beyond gpus_per_node, the NIC share per GPU",
+            F::RidgePoint => "I* = F / B (FLOP per byte)",
+            F::PrefillFlops => "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2 (causal)",
+            F::DecodeFlops => "2·P·batch + 4·L·d_attn·context·batch",
+            F::TrainingFlops => "6·P·tokens (8·P with full recompute; 4·P for LoRA) + attention",
+            F::PrefillBytes => "weights read once + KV written",
+            F::DecodeBytes => "weights read once (input embedding gathered) + batch·(context+1)·KV bytes per token",
+            F::TrainingBytes => "2·weights + gradients + 2·optimizer states",
+            F::Intensity => "I = W / Q",
+            F::PhaseTimeBound => "max(W/F, Q/B, C_floor) per GPU, peak figures, no overhead",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + C_exposed + T_launch (× (m+p−1) pipeline slots)",
+            F::PrefillTime => "expected prefill of batch × prompt tokens",
+            F::DecodeStepTime => "expected decode step at context prompt + output/2",
+            F::TimeToFirstToken => "prefill_s (no queueing)",
+            F::TimePerOutputToken => "decode_step_s",
+            F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
+            F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
+            F::DecodeTokensPerSBound => "batch × data_parallel / decode_step_s_bound",
+            F::PrefillTokensPerS => "batch × prompt × data_parallel / prefill_s",
+            F::PerUserTokensPerS => "1 / decode_step_s",
+            F::GenerationTokensPerS => "batch × data_parallel × output / generation_s",
+            F::StepTime => "expected training step (see phases.training.time_s)",
+            F::TrainingTokensPerS => "batch × micro_batches × context × data_parallel / step_s",
+            F::CostPerMillion => "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
+            F::Bound => "largest expected term of decode (inference) or the step (training)",
+        },
+        Lang::Zh => match f {
+            F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
+            F::ParamsActive => "总数 − 路由专家 + 每个词元激活的 top-k 路由专家",
+            F::ParamsTrainable => "全量训练：全部参数；LoRA：对目标模块求 Σ r·(in+out)；推理：0",
+            F::KvPerToken => "层数 × kv_heads × (head_dim_k + head_dim_v) × 字节",
+            F::KvPerTokenMla => "层数 × (kv_lora_rank + qk_rope_head_dim) × 字节（MLA 潜向量）",
+            F::Weights => "Σ 层内矩阵 / tp × 权重位数 +（嵌入、输出头、归一化、偏置）量化时按 16 位；ZeRO-3 时再 / dp",
+            F::KvCache => "batch × Σ_本段各层 ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp) × (d_k + d_v) × 字节",
+            F::ActivationsTraining => "词元数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节 + logits",
+            F::ActivationsInference => "min(分块, 上下文·batch) × (2h + QKV/tp + MLP 中间量/tp) × 字节 + batch × V/tp × 4（fp32 logits）",
+            F::Gradients => "本卡可训练参数 × 梯度字节；ZeRO ≥ 2 时 / dp",
+            F::Optimizer => "可训练参数 × (动量 + fp32 主权重)；ZeRO ≥ 1 时 / dp",
+            F::Overhead => "CUDA 上下文 + NCCL/cuBLAS 工作区 + 分配器预留（假设值）",
+            F::MemoryTotal => "权重 + KV 缓存 + 激活 + 梯度 + 优化器状态 + 运行时开销",
+            F::GpuMemory => "GPU 目录中的显存（或 gpu_memory_bytes 覆盖值）",
+            F::Usable => "显存 × (1 − safety_margin)",
+            F::Fits => "总量 ≤ 可用量",
+            F::DataParallel => "gpus / (tp × pp)",
+            F::MaxContext => "总量 ≤ 可用量时最长的上下文，上限 min(10M, max_position_embeddings)（二分查找，显存随上下文单调增长）",
+            F::MaxBatch => "总量 ≤ 可用量时最大的 batch（二分查找）",
+            F::MinGpus => "总量 ≤ 可用量时最少的 GPU 数：先取整除头数且 ≤ 8 的 tp，再加 pp；训练时用 ZeRO 数据并行",
+            F::ComputePath => "compute_dtype 对应的 Tensor Core 路径（没有时退回 fp32 向量单元）",
+            F::Topology => "节点内每卡单向链路带宽；超出 gpus_per_node 后取每卡分到的网卡带宽",
+            F::RidgePoint => "I* = F / B（每字节 FLOP）",
+            F::PrefillFlops => "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2（因果）",
+            F::DecodeFlops => "2·P·batch + 4·L·d_attn·上下文·batch",
+            F::TrainingFlops => "6·P·词元数（完全重算为 8·P；LoRA 为 4·P）+ 注意力",
+            F::PrefillBytes => "权重读一遍 + 写入 KV",
+            F::DecodeBytes => "权重读一遍（输入嵌入按行取）+ batch·(上下文+1)·每词元 KV 字节",
+            F::TrainingBytes => "2·权重 + 梯度 + 2·优化器状态",
+            F::Intensity => "I = W / Q",
+            F::PhaseTimeBound => "每卡 max(W/F, Q/B, C_floor)，用峰值，不计开销",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + C_exposed + T_launch（× (m+p−1) 个流水线槽位）",
+            F::PrefillTime => "batch × prompt 个词元的预期预填充时间",
+            F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
+            F::TimeToFirstToken => "prefill_s（不计排队）",
+            F::TimePerOutputToken => "decode_step_s",
+            F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
+            F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
+            F::DecodeTokensPerSBound => "batch × data_parallel / decode_step_s_bound",
+            F::PrefillTokensPerS => "batch × prompt × data_parallel / prefill_s",
+            F::PerUserTokensPerS => "1 / decode_step_s",
+            F::GenerationTokensPerS => "batch × data_parallel × output / generation_s",
+            F::StepTime => "一步训练的预期时间（见 phases.training.time_s）",
+            F::TrainingTokensPerS => "batch × micro_batches × 上下文 × data_parallel / step_s",
+            F::CostPerMillion => "price_per_gpu_hour × gpus / (总词元/秒 × 3600) × 1e6",
+            F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
+        },
+    }
+}
+
+/// The values template: one `{}` per value of the derivation, in order.
+pub fn values_template(f: Formula, lang: Lang) -> &'static str {
+    use Formula as F;
+    match lang {
+        Lang::En => match f {
+            F::ParamsTotal => "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}",
+            F::ParamsActive => "{} − {} + active experts = {}",
+            F::ParamsTrainable => "mode {}, rank {} → {}",
+            F::KvPerToken => "{} × {} × ({} + {}) × {} bits/8 = {}",
+            F::KvPerTokenMla => "{} × ({} + {}) × {} bits/8 = {}",
+            F::Weights => "stage {} of {}, tp {}, {} ({} bits) → {}",
+            F::KvCache => "{} × {} tokens × {} elements/token/layer × {} bits/8 → {}",
+            F::ActivationsTraining | F::ActivationsInference => {
+                "context {}, batch {}, recompute {}, flash {}, sp {} → {}"
+            }
+            F::Gradients => "zero stage {}, dp {} → {}",
+            F::Optimizer => "{}: {} bytes/param (full training), zero stage {}, dp {} → {}",
+            F::Overhead => "{}",
+            F::MemoryTotal => "{} + {} + {} + {} + {} + {} = {}",
+            F::GpuMemory => "{} → {}",
+            F::Usable => "{} × (1 − {}) = {}",
+            F::Fits => "{} ≤ {} → {}",
+            F::DataParallel => "{} / ({} × {}) = {}",
+            F::MaxContext => "batch {}, usable {}, model limit {} → {}",
+            F::MaxBatch => "context {}, usable {} → {}",
+            F::MinGpus => "{}",
+            F::ComputePath => "{} on {}: {} → {} FLOP/s dense",
+            F::Topology => "{}: {} GPUs per node, {} B/s intra, {} B/s inter",
+            F::RidgePoint => "{} / {} = {}",
+            F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => "{} FLOP",
+            F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => "{} bytes (expected {})",
+            F::Intensity => "{} / {} = {} FLOP/byte vs ridge {}: {}",
+            F::PhaseTimeBound => "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}",
+            F::PhaseTime => "max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}",
+            F::PrefillTime => "{} × {} tokens → {} (bound {})",
+            F::DecodeStepTime => "batch {} at {} cached tokens → {} (bound {})",
+            F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => "{}",
+            F::GenerationTime => "{} + {} × {} = {}",
+            F::DecodeTokensPerS | F::DecodeTokensPerSBound => "{} × {} / {} = {}",
+            F::PerUserTokensPerS => "1 / {} = {}",
+            F::GenerationTokensPerS => "{} × {} × {} / {} = {}",
+            F::TrainingTokensPerS => "{} × {} × {} × {} / {} = {}",
+            F::CostPerMillion => "{} × {} / ({} × 3600) × 1e6 = {}",
+        },
+        Lang::Zh => match f {
+            F::ParamsTotal => "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}",
+            F::ParamsActive => "{} − {} + 激活的专家 = {}",
+            F::ParamsTrainable => "模式 {}，秩 {} → {}",
+            F::KvPerToken => "{} × {} × ({} + {}) × {} 位/8 = {}",
+            F::KvPerTokenMla => "{} × ({} + {}) × {} 位/8 = {}",
+            F::Weights => "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}",
+            F::KvCache => "{} × {} 个词元 × 每词元每层 {} 个元素 × {} 位/8 → {}",
+            F::ActivationsTraining | F::ActivationsInference => {
+                "上下文 {}，batch {}，重算 {}，FlashAttention {}，序列并行 {} → {}"
+            }
+            F::Gradients => "ZeRO 阶段 {}，dp {} → {}",
+            F::Optimizer => "{}：每参数 {} 字节（全量训练），ZeRO 阶段 {}，dp {} → {}",
+            F::Overhead => "{}",
+            F::MemoryTotal => "{} + {} + {} + {} + {} + {} = {}",
+            F::GpuMemory => "{} → {}",
+            F::Usable => "{} × (1 − {}) = {}",
+            F::Fits => "{} ≤ {} → {}",
+            F::DataParallel => "{} / ({} × {}) = {}",
+            F::MaxContext => "batch {}，可用 {}，模型上限 {} → {}",
+            F::MaxBatch => "上下文 {}，可用 {} → {}",
+            F::MinGpus => "{}",
+            F::ComputePath => "{} 在 {} 上：{} → 稠密 {} FLOP/s",
+            F::Topology => "{}：每节点 {} 块 GPU，节点内 {} B/s，节点间 {} B/s",
+            F::RidgePoint => "{} / {} = {}",
+            F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => "{} FLOP",
+            F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => "{} 字节（预期 {}）",
+            F::Intensity => "{} / {} = {} FLOP/字节，拐点 {}：{}",
+            F::PhaseTimeBound => "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}",
+            F::PhaseTime => "max({}, {}) + {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}",
+            F::PrefillTime => "{} × {} 个词元 → {}（上界 {}）",
+            F::DecodeStepTime => "batch {}，缓存 {} 个词元 → {}（上界 {}）",
+            F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => "{}",
+            F::GenerationTime => "{} + {} × {} = {}",
+            F::DecodeTokensPerS | F::DecodeTokensPerSBound => "{} × {} / {} = {}",
+            F::PerUserTokensPerS => "1 / {} = {}",
+            F::GenerationTokensPerS => "{} × {} × {} / {} = {}",
+            F::TrainingTokensPerS => "{} × {} × {} × {} / {} = {}",
+            F::CostPerMillion => "{} × {} / ({} × 3600) × 1e6 = {}",
+        },
+    }
+}
+
+/// An assumption in words.
+pub fn assumption(a: &Assumption, lang: Lang) -> String {
+    match (a, lang) {
+        (Assumption::RuntimeOverhead { bytes }, Lang::En) => format!(
+            "runtime overhead {bytes} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)"
+        ),
+        (Assumption::RuntimeOverhead { bytes }, Lang::Zh) => {
+            format!("每块 GPU 的运行时开销 {bytes} 字节（CUDA 上下文、NCCL/cuBLAS 工作区、分配器预留）")
+        }
+        (Assumption::SafetyMargin { fraction }, Lang::En) => {
+            format!("safety margin {fraction} of GPU memory kept free")
+        }
+        (Assumption::SafetyMargin { fraction }, Lang::Zh) => format!("预留 {fraction} 的显存作为安全余量"),
+        (Assumption::ContextBeyondModel { context, limit }, Lang::En) => format!(
+            "warning: context_tokens {context} exceeds the model's max_position_embeddings {limit}; the memory is computed, but the model was not built for it"
+        ),
+        (Assumption::ContextBeyondModel { context, limit }, Lang::Zh) => format!(
+            "注意：context_tokens {context} 超过模型的 max_position_embeddings {limit}；显存照算，但模型并非为此长度设计"
+        ),
+        (Assumption::SmallTensorsIn16Bits, Lang::En) => {
+            "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
+        }
+        (Assumption::SmallTensorsIn16Bits, Lang::Zh) => {
+            "量化检查点中嵌入、输出头、归一化、偏置和路由器仍为 16 位".into()
+        }
+        (Assumption::PagedKvAndChunk { block_tokens, chunk_tokens }, Lang::En) => format!(
+            "paged KV cache in blocks of {block_tokens} tokens; prefill chunk of {chunk_tokens} tokens"
+        ),
+        (Assumption::PagedKvAndChunk { block_tokens, chunk_tokens }, Lang::Zh) => {
+            format!("分页 KV 缓存，每块 {block_tokens} 个词元；预填充分块 {chunk_tokens} 个词元")
+        }
+        (Assumption::TrainingSchedule, Lang::En) => {
+            "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into()
+        }
+        (Assumption::TrainingSchedule, Lang::Zh) => {
+            "不用 dropout；流水线按 1F1B 调度；logits 存为 16 位，计算损失时用 fp32".into()
+        }
+        (Assumption::AdaptersInFp32, Lang::En) => {
+            "adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into()
+        }
+        (Assumption::AdaptersInFp32, Lang::Zh) => {
+            "适配器及其梯度和优化器状态均为 fp32（PEFT autocast_adapter_dtype）".into()
+        }
+        (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::En) => {
+            format!(
+                "time: expected = efficiency factors ({memory_bandwidth} of peak bandwidth, {tensor_flops} of peak FLOP/s, {kernel_launch_us} µs per kernel × {kernels_per_layer} kernels per layer); bound = peak figures, no overheads, communication overlapped"
+            )
+        }
+        (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::Zh) => {
+            format!(
+                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个内核 {kernel_launch_us} µs × 每层 {kernels_per_layer} 个内核）；上界 = 用峰值，不计开销，通信完全重叠"
+            )
+        }
+        (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::En) => format!(
+            "decode reported at the average step: {prompt} prompt + {output}/2 generated = {cached} cached tokens per sequence; the input embedding is gathered, not streamed"
+        ),
+        (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::Zh) => format!(
+            "解码按平均一步计：{prompt} 个提示词元 + {output}/2 个生成词元 = 每序列缓存 {cached} 个词元；输入嵌入按行取，不整表读取"
+        ),
+        (Assumption::LoraStepFlops, Lang::En) => {
+            "lora/qlora step: 4·P·tokens (no weight gradients for the frozen base)".into()
+        }
+        (Assumption::LoraStepFlops, Lang::Zh) => "LoRA/QLoRA 一步：4·P·词元数（冻结的基座不算权重梯度）".into(),
+        (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::En) => format!(
+            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {topology}"
+        ),
+        (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::Zh) => format!(
+            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个词元，{micro_batches} 个微批，拓扑 {topology}"
+        ),
+    }
+}
+
+/// Where an efficiency factor's default comes from, with its citations (titles as written).
+pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
+    match (f, lang) {
+        (Factor::MemoryBandwidth, Lang::En) => "BabelStream-style HBM tests reach about 85-90% of peak on A100/H100/H200 (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = 0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
+        (Factor::MemoryBandwidth, Lang::Zh) => "BabelStream 类 HBM 测试在 A100/H100/H200 上约达峰值的 85–90%（hardware.json：Azure AI-benchmarking-guide，ND A100 v4 为 2.039 TB/s 中的 1.61–1.75 = 0.79–0.86；ND H200 v5 为 4.8 TB/s 中的 4.0–4.48 = 0.83–0.93）。取下限。",
+        (Factor::TensorFlops, Lang::En) => "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",
+        (Factor::TensorFlops, Lang::Zh) => "大矩阵乘基准（hardware.json，Azure AI-benchmarking-guide）：A100 FP16 为 312 TFLOPS 中的 256.5 = 0.82；H200 FP8 为 1,979 TFLOPS 中的 1,366 = 0.69。取中值。",
+        (Factor::IntraNodeBusBandwidth, Lang::En) => "nccl-tests all_reduce_perf busbw vs NVLink per-direction peak (hardware.json): 8x A100 231.6/300 = 0.77 (Azure, NCCL 2.18.5), user reports 0.67-0.69; 8x H100 ~370/450 = 0.82 (NCCL issue #212). NCCL all-reduce bus bandwidth 70-80% of NVLink.",
+        (Factor::IntraNodeBusBandwidth, Lang::Zh) => "nccl-tests all_reduce_perf 的 busbw 与 NVLink 单向峰值之比（hardware.json）：8 卡 A100 为 231.6/300 = 0.77（Azure，NCCL 2.18.5），用户报告 0.67–0.69；8 卡 H100 约 370/450 = 0.82（NCCL issue #212）。NCCL all-reduce 总线带宽约为 NVLink 的 70–80%。",
+        (Factor::InterNodeBusBandwidth, Lang::En) => "Assumed equal to the NVLink fraction; no inter-node nccl-tests figure in the reference data.",
+        (Factor::InterNodeBusBandwidth, Lang::Zh) => "假设与 NVLink 的比例相同；参考数据中没有节点间的 nccl-tests 数字。",
+        (Factor::KernelLaunchS, Lang::En) => "CUDA kernel launch overhead is a few microseconds per launch (CUDA C++ Best Practices Guide; CUDA Graphs blog, NVIDIA 2019). Estimate.",
+        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA 内核启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
+        (Factor::KernelsPerLayer, Lang::En) => "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
+        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立内核的个数。估计值。",
+        (Factor::GradientSyncOverlap, Lang::En) => "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., VLDB 2020); the first bucket cannot overlap. Estimate.",
+        (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
+    }
+}
+
+/// The report as JSON with its derivations (`{formula, values, source}`) and assumptions as
+/// strings in `lang`: what `gpu-primer estimate` prints (in English).
+pub fn report_json(r: &crate::engine::Report, lang: Lang) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(map) = &mut v {
+        let derivations: serde_json::Map<String, serde_json::Value> = r
+            .derivations
+            .iter()
+            .map(|(k, d)| (k.path(), serde_json::to_value(derivation(d, lang)).unwrap_or_default()))
+            .collect();
+        map.insert("derivations".into(), serde_json::Value::Object(derivations));
+        let assumptions =
+            r.assumptions.iter().map(|a| serde_json::Value::String(assumption(a, lang))).collect();
+        map.insert("assumptions".into(), serde_json::Value::Array(assumptions));
+        if let Some(serde_json::Value::Array(factors)) = map.get_mut("efficiency") {
+            for (v, f) in factors.iter_mut().zip(&r.performance.efficiency) {
+                if let serde_json::Value::Object(o) = v {
+                    o.insert("source".into(), factor_note(f.factor, lang).into());
+                }
+            }
+        }
+    }
+    v
+}
