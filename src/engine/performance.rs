@@ -37,6 +37,7 @@ use crate::catalog::gpus::{ComputeDtype, ComputePath, Gpu};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.
+#[derive(Debug)]
 pub struct Sized<'a> {
     pub scenario: &'a Scenario,
     pub arch: &'a Architecture,
