@@ -30,11 +30,7 @@ fn context_slider(ctx: Ctx) -> impl IntoView {
         e.u_tokens,
         nice_values(512, 1 << 20),
         |s| s.context_tokens,
-        |s, v| {
-            s.context_tokens = v;
-            s.output_tokens = None;
-            s.prompt_tokens = None;
-        },
+        edits::set_context_tokens,
     )
 }
 
