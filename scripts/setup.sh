@@ -5,6 +5,7 @@
 #   Debian packages  chromium, chromium-driver, fonts-noto-cjk, nodejs, npm, python3, gcc
 #   Rust             cargo/rustc (rustup if present, else Debian's)
 #   wasm32 std       rustup target (45 s timeout), else Debian's rustc-web + rust-web-src + lld
+#                    (+ rust-web-clippy for the wasm32 lint gate)
 #   trunk            cargo install trunk 0.21.14 (builds from source, 10-20 min once)
 #   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
 #   node tools       npm ci in tools/: binaryen (wasm-opt 132) and playwright-core
@@ -43,6 +44,16 @@ if ! command -v cargo >/dev/null 2>&1; then
   command -v cargo >/dev/null 2>&1 || die "cargo still missing after installing cargo-web"
 fi
 say "rust: $(cargo --version)"
+# The gates (scripts/check.sh) need rustfmt and clippy beside cargo.
+for tool in fmt clippy; do
+  cargo "$tool" --version >/dev/null 2>&1 && continue
+  component=$([ "$tool" = fmt ] && echo rustfmt || echo clippy)
+  if command -v rustup >/dev/null 2>&1; then
+    say "adding rustup component $component (45 s timeout)"
+    timeout 45 rustup component add "$component" >/dev/null 2>&1 || true
+  fi
+  cargo "$tool" --version >/dev/null 2>&1 || die "cargo $tool is missing (rustup component $component)"
+done
 
 # 3. A standard library for wasm32.
 if have_rustup_wasm_target; then
@@ -56,7 +67,8 @@ else
     say "wasm32 target: rustup"
   else
     say "rustup cannot fetch the wasm32 target here: using Debian's rustc-web with build-std"
-    apt_install rustc-web rust-web-src lld
+    # rust-web-clippy: scripts/check.sh lints the wasm32 build with the same compiler.
+    apt_install rustc-web rust-web-src lld rust-web-clippy
     have_debian_wasm_route || die "rustc-web route incomplete (need /usr/bin/rustc, /usr/lib/rustlib/src/rust, wasm-ld)"
     say "wasm32 target: $(/usr/bin/rustc --version) + build-std"
   fi

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: native (engine, catalog, content, CLI) and real-browser (the built site in
-# headless Chromium). Installs what is missing first (scripts/setup.sh is idempotent).
+# Runs the gates (scripts/check.sh: fmt, clippy), then every test: native (engine, catalog,
+# content, CLI) and real-browser (the built site in headless Chromium). Installs what is missing first (scripts/setup.sh is idempotent).
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$ROOT"
 
 "$ROOT/scripts/setup.sh"
+
+# Gates first: fmt --check, clippy -D warnings for native and wasm32.
+"$ROOT/scripts/check.sh"
 
 say "native tests: cargo test"
 cargo test --locked

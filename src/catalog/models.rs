@@ -35,6 +35,7 @@ struct CatalogFile {
 }
 
 /// A catalog model with its parsed architecture.
+#[derive(Debug)]
 pub struct Entry {
     pub model: CatalogModel,
     pub architecture: Architecture,

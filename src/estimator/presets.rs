@@ -4,6 +4,7 @@ use crate::engine::Scenario;
 use crate::i18n::Lang;
 
 /// A named scenario with a title and a one-line explanation in both languages.
+#[derive(Debug)]
 pub struct Preset {
     pub id: &'static str,
     pub title_zh: &'static str,

@@ -1,5 +1,6 @@
 //! The estimator page's strings, in both languages (a missing one is a compile error).
 
+#[derive(Debug)]
 pub struct EstimatorStrings {
     pub title: &'static str,
     pub intro: &'static str,

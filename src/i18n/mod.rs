@@ -82,6 +82,7 @@ impl Lang {
 }
 
 /// Every string the UI shows outside the chapters.
+#[derive(Debug)]
 pub struct Strings {
     pub site_title: &'static str,
     pub tagline: &'static str,
@@ -188,6 +189,7 @@ pub const EN: Strings = Strings {
 };
 
 /// The validation page's strings.
+#[derive(Debug)]
 pub struct Validation {
     pub title: &'static str,
     pub intro: &'static str,

@@ -16,6 +16,8 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
+/// localStorage, or `None` where the browser refuses it (storage disabled, a sandboxed embed).
+/// Not gloo-storage: its `LocalStorage::raw()` throws there, which would abort the app.
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }

@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 /// Mounts the app on `<body>`.
 pub fn mount() {
-    leptos::mount::mount_to_body(App);
+    mount_to_body(App);
 }
 
 /// Reads the hash; the empty route becomes the home page of the reader's language.

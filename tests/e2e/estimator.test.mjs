@@ -2,7 +2,7 @@
 // localStorage, bad links and bad files get a message naming what is wrong, never NaN.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage } from './harness.mjs';
+import { serve, launch, newPage, finish } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -35,8 +35,7 @@ test('the page has at least 8 labelled sliders, each with a number field and a u
     assert.ok(s.number, `${s.id} has a number field`);
   }
   assert.ok((await page.locator('#chart-roofline svg, #chart-kv svg, #chart-scaling svg, #chart-bound svg').count()) >= 3, 'at least 3 charts');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('moving the context slider with the keyboard grows the KV cache and updates the URL', async () => {
@@ -54,8 +53,7 @@ test('moving the context slider with the keyboard grows the KV cache and updates
   assert.notEqual(hash1, hash0);
   assert.match(hash1, /^#\/en\/estimate\?v=1&s=/);
   await noNaN(page);
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('typing in a number field sets the value; out of range is refused with a message', async () => {
@@ -68,7 +66,7 @@ test('typing in a number field sets the value; out of range is refused with a me
   await page.press('#batch-number', 'Enter');
   await page.waitForSelector('.slider[data-control=batch] .field-error');
   assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 32 * 536870912, 'the refused value changed nothing');
-  await page.context().close();
+  await finish(page);
 });
 
 test('a shared URL opens exactly the same view in a fresh browser', async () => {
@@ -94,8 +92,8 @@ test('a shared URL opens exactly the same view in a fresh browser', async () => 
   assert.deepEqual(await snapshot(fresh), before);
   assert.match(before.text, /GiB/);
   assert.equal(await fresh.locator('#notices').count(), 0, 'a good link opens without notices');
-  await fresh.context().close();
-  await page.context().close();
+  await finish(fresh);
+  await finish(page);
 });
 
 test('the last state is kept in localStorage', async () => {
@@ -109,7 +107,7 @@ test('the last state is kept in localStorage', async () => {
   await page.goto(`${server.url}#/en/estimate`);
   await page.waitForSelector('#total-per-gpu');
   assert.equal(await page.inputValue('#batch-number'), '12');
-  await page.context().close();
+  await finish(page);
 });
 
 test('garbage and outdated hashes open the nearest valid state with a visible message', async () => {
@@ -136,8 +134,7 @@ test('garbage and outdated hashes open the nearest valid state with a visible me
   assert.equal(await page.inputValue('#batch-number'), '6');
   await page.click('#notices .dismiss');
   assert.equal(await page.locator('#notices').count(), 0);
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('importing a broken JSON file names what is wrong and keeps the current state', async () => {
@@ -161,7 +158,7 @@ test('importing a broken JSON file names what is wrong and keeps the current sta
   await page.setInputFiles('#import-file', { name: 's.json', mimeType: 'application/json', buffer: Buffer.from('{"model": "qwen2.5-7b", "batch": 16}') });
   await page.waitForFunction(() => document.getElementById('batch-number').value === '16');
   assert.equal(await page.inputValue('#model-search'), 'Qwen2.5 7B');
-  await page.context().close();
+  await finish(page);
 });
 
 test('export writes the scenario as JSON', async () => {
@@ -172,7 +169,7 @@ test('export writes the scenario as JSON', async () => {
   const json = JSON.parse(await readFile(await download.path(), 'utf8'));
   assert.equal(json.model, 'llama-3.1-8b');
   assert.equal(json.context_tokens, 4096);
-  await page.context().close();
+  await finish(page);
 });
 
 test('what would make it fit: applying the advice makes it fit', async () => {
@@ -186,8 +183,7 @@ test('what would make it fit: applying the advice makes it fit', async () => {
   await buttons.last().click();
   await page.waitForSelector('.verdict.ok');
   await noNaN(page);
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('extreme settings never show NaN; invalid combinations name the field', async () => {
@@ -209,8 +205,7 @@ test('extreme settings never show NaN; invalid combinations name the field', asy
   await page.waitForSelector('#invalid-banner');
   assert.match(await page.locator('#invalid-banner').innerText(), /tensor_parallel/);
   await noNaN(page);
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('pasted configs: broken JSON and inconsistent fields are named; a good one is used', async () => {
@@ -226,7 +221,7 @@ test('pasted configs: broken JSON and inconsistent fields are named; a good one 
   await page.fill('#config-paste', JSON.stringify({ model_type: 'llama', hidden_size: 4096, intermediate_size: 11008, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, vocab_size: 32000 }));
   await page.click('#config-apply');
   await page.waitForFunction(() => document.getElementById('params-total').textContent.includes('6,738,415,616'));
-  await page.context().close();
+  await finish(page);
 });
 
 test('the language switch keeps the estimator state', async () => {
@@ -240,7 +235,7 @@ test('the language switch keeps the estimator state', async () => {
   await page.waitForSelector('#total-per-gpu');
   assert.equal(await page.inputValue('#batch-number'), '24');
   assert.equal(await page.locator('article h1').innerText(), '估算器');
-  await page.context().close();
+  await finish(page);
 });
 
 test('compare mode shows two scenarios side by side', async () => {
@@ -254,5 +249,5 @@ test('compare mode shows two scenarios side by side', async () => {
     return cells && cells[0].textContent !== cells[1].textContent;
   });
   assert.match(await page.evaluate(() => location.hash), /&c=/);
-  await page.context().close();
+  await finish(page);
 });

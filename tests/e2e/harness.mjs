@@ -7,6 +7,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
+import assert from 'node:assert/strict';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '..', '..');
@@ -63,6 +64,16 @@ export async function newPage(browser, options = {}) {
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (r) => page.problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
   return page;
+}
+
+/**
+ * Ends a test with its page: asserts that the page logged no console error, threw no uncaught
+ * exception and had no failed request (or exactly the `expected` ones, for a test that provokes
+ * an error on purpose), then closes the page's context. Every test ends this way.
+ */
+export async function finish(page, expected = []) {
+  assert.deepEqual(page.problems, expected, 'console errors, page errors and failed requests');
+  await page.context().close();
 }
 
 /** Waits until the app has rendered a page (any article with data-page). */

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { serve, launch, newPage, waitForApp } from './harness.mjs';
+import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const slugs = readdirSync(join(root, 'content', 'en'))
@@ -24,8 +24,7 @@ test('home mounts in both languages without console errors', async () => {
     assert.match(await page.title(), new RegExp(title));
     const links = await page.locator('.toc a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     assert.deepEqual(links, slugs.map((s) => `#/${lang}/chapters/${s}`), 'home links every chapter in order');
-    assert.deepEqual(page.problems, []);
-    await page.context().close();
+    await finish(page);
   }
 });
 
@@ -45,8 +44,7 @@ test('every chapter renders in both languages', async () => {
       assert.equal(await page.getAttribute('html', 'lang'), lang === 'zh' ? 'zh-CN' : 'en');
     }
   }
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('the language switch keeps the page and is remembered', async () => {
@@ -70,8 +68,7 @@ test('the language switch keeps the page and is remembered', async () => {
   await page.click('#lang-switch');
   await page.waitForFunction(() => location.hash === '#/en/');
   await page.waitForFunction(() => localStorage.getItem('gpu-primer.lang') === 'en');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('the bare site follows the browser language when nothing is saved', async () => {
@@ -80,7 +77,7 @@ test('the bare site follows the browser language when nothing is saved', async (
     await page.goto(server.url);
     await waitForApp(page);
     assert.equal(await page.evaluate(() => location.hash), expected, locale);
-    await page.context().close();
+    await finish(page);
   }
 });
 
@@ -99,8 +96,7 @@ test('a bad route shows not found with a link home', async () => {
   }
   await page.click('article a.button');
   await page.waitForSelector('article[data-page=home]');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('the site works under a sub-path of a static host', async () => {
@@ -108,8 +104,7 @@ test('the site works under a sub-path of a static host', async () => {
   const page = await newPage(browser);
   await page.goto(`${sub.url}#/zh/chapters/${slugs[0]}`);
   await page.waitForSelector('article[data-page=chapter]');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
   await sub.close();
 });
 
@@ -122,8 +117,7 @@ test('the single offline HTML file works from file://', async () => {
   await page.waitForFunction((s) => location.hash === `#/en/chapters/${s}`, slugs[0]);
   await page.evaluate(() => { location.hash = '#/en/nope'; });
   await page.waitForSelector('article[data-page=not-found]');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('the validation page shows the engine against published measurements in both languages', async () => {
@@ -136,6 +130,5 @@ test('the validation page shows the engine against published measurements in bot
     const violations = await page.locator('#validation-summary td[data-violations]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.violations)));
     assert.ok(violations.length >= 5 && violations.every((v) => v === 0), 'no bound below a measurement');
   }
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });

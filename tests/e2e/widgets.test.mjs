@@ -1,7 +1,7 @@
 // Calculators inside chapters: preset from the article, live, and one click from the estimator.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage } from './harness.mjs';
+import { serve, launch, newPage, finish } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -19,8 +19,7 @@ test('the memory-capacity chapter opens on 70B in FP16, and more GPUs make it fi
   await page.click('aside.widget a.open-estimator');
   await page.waitForSelector('article[data-page=estimate] #total-per-gpu');
   assert.equal(await page.locator('#total-per-gpu').getAttribute('data-bytes'), total, 'the estimator opens in the same state');
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });
 
 test('every chapter calculator renders in both languages without errors', async () => {
@@ -35,6 +34,5 @@ test('every chapter calculator renders in both languages without errors', async 
       assert.ok(!/NaN|undefined/.test(text), `${lang}/${slug}`);
     }
   }
-  assert.deepEqual(page.problems, []);
-  await page.context().close();
+  await finish(page);
 });

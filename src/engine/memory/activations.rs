@@ -136,7 +136,7 @@ mod tests {
             "vocab_size": 50257}))
         .unwrap();
         let mut s = Scenario::new(ModelSpec::Id("x".into()));
-        s.mode = crate::engine::scenario::Mode::Training;
+        s.mode = Mode::Training;
         s.context_tokens = 2048;
         s.flash_attention = false;
         let x = Inputs::from_scenario(&s);

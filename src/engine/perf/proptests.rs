@@ -63,12 +63,13 @@ proptest! {
             _ => (training_step_work(&m, batch, ctx.min(8192.0), kind == 2, 2.0 * m.params_total, 12.0 * m.params_total).unwrap(),
                   Phase::Training { gradient_bytes: 2.0 * m.params_total, full_recompute: false }),
         };
-        if let Ok(t) = phase_timing(&work, &m, ph, &hw, &par, &topo, &Efficiency::default()) {
-            prop_assert!(t.bound.total_s <= t.expected.total_s * (1.0 + 1e-9), "{t:?}");
-            prop_assert!(t.bound_tokens_per_s * (1.0 + 1e-9) >= t.expected_tokens_per_s);
-            prop_assert!(t.bound_tokens_per_s.is_finite() && t.expected_tokens_per_s.is_finite());
-            prop_assert!(t.expected.total_s.is_finite() && t.bound.total_s.is_finite());
-        }
+        // Every generated input is positive and finite, so the timing must exist.
+        let t = phase_timing(&work, &m, ph, &hw, &par, &topo, &Efficiency::default())
+            .unwrap_or_else(|e| panic!("{e}: {m:?} {hw:?} {par:?} {topo:?} phase {kind}, batch {batch}, context {ctx}"));
+        prop_assert!(t.bound.total_s <= t.expected.total_s * (1.0 + 1e-9), "{t:?}");
+        prop_assert!(t.bound_tokens_per_s * (1.0 + 1e-9) >= t.expected_tokens_per_s);
+        prop_assert!(t.bound_tokens_per_s.is_finite() && t.expected_tokens_per_s.is_finite());
+        prop_assert!(t.expected.total_s.is_finite() && t.bound.total_s.is_finite());
     }
 
     #[test]
@@ -90,8 +91,10 @@ proptest! {
         let _ = serving_estimate(x, y, x, y, Some(x));
         let topo = Topology { gpus_per_node: n % 9, intra_node: Link { bytes_per_s_per_direction: x, latency_s: y }, inter_node: Some(Link { bytes_per_s_per_direction: y, latency_s: x }) };
         for c in [Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll] {
-            if let Ok(t) = hierarchical_time(c, Algorithm::Tree, x, n, &topo, &Efficiency::default()) {
-                prop_assert!(t.expected_s.is_finite() && t.bound_s.is_finite() && t.bound_s <= t.expected_s * (1.0 + 1e-9) + 1e-300);
+            match hierarchical_time(c, Algorithm::Tree, x, n, &topo, &Efficiency::default()) {
+                Ok(t) => prop_assert!(t.expected_s.is_finite() && t.bound_s.is_finite() && t.bound_s <= t.expected_s * (1.0 + 1e-9) + 1e-300),
+                // Plain sizes, rates and latencies (1 to 1e9) on at least one GPU per node must work.
+                Err(e) => prop_assert!(!((1.0..=1e9).contains(&x) && (1.0..=1e9).contains(&y) && n % 9 >= 1), "{e}: {x} {y} {n}"),
             }
         }
     }

@@ -253,7 +253,10 @@ mod tests {
         for s in [Strategy::Data, Strategy::Tensor, Strategy::Pipeline] {
             scaling_curve(s, &llama2_7b(), &setup(), &H100, &topo, &Efficiency::default(), &counts).unwrap();
         }
-        // Three curves; generous for unoptimized test builds on a shared machine.
-        assert!(start.elapsed().as_millis() < 50, "{:?}", start.elapsed());
+        // A wall-clock budget only in optimised builds (`cargo test --release`): a debug build on
+        // a shared CI machine measures the machine, not the code. `scripts/bench.sh` reports it.
+        if !cfg!(debug_assertions) {
+            assert!(start.elapsed().as_millis() < 50, "{:?}", start.elapsed());
+        }
     }
 }

@@ -3,6 +3,8 @@
 
 use super::Ctx;
 use crate::estimator::state::{export_json, import_json, Notice, NoticeKind};
+use gloo_file::futures::read_as_text;
+use gloo_file::{Blob, File, ObjectUrl};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -40,18 +42,15 @@ pub fn Notices() -> impl IntoView {
     }
 }
 
+/// Offers `text` as a JSON file named `name`. The object URL is revoked when it drops, after the
+/// click has started the download.
 fn download(name: &str, text: &str) -> Option<()> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let url = ObjectUrl::from(Blob::new_with_options(text, Some("application/json")));
     let document = web_sys::window()?.document()?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
     a.set_href(&url);
     a.set_download(name);
     a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
     Some(())
 }
 
@@ -64,14 +63,12 @@ pub fn ImportExport() -> impl IntoView {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)).map(File::from) else { return };
         let name = file.name();
         input.set_value("");
         leptos::task::spawn_local(async move {
-            let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(v) => v.as_string().unwrap_or_default(),
-                Err(_) => String::new(),
-            };
+            // An unreadable file reads as empty text, which import_json refuses by name.
+            let text = read_as_text(&file).await.unwrap_or_default();
             match import_json(&text) {
                 Ok((scenario, notices)) => {
                     ctx.edit(move |s| *s = scenario);

@@ -9,6 +9,7 @@ use crate::engine::hardware::{EfficiencyOverrides, GpuSpec};
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::Scenario;
+use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::estimator::presets::PRESETS;
 use crate::estimator::scales::{nice_values, powers_of_two};
@@ -52,14 +53,6 @@ pub(super) fn int_slider(
             set=Callback::new(move |v: f64| ctx.edit(|s| set(s, v.max(0.0) as u64)))
             out_of_range=ctx.lang.est().number_out_of_range
         />
-    }
-}
-
-/// Keeps `gpus` a multiple of tp × pp after either changes (rounding up).
-fn fit_gpus_to_layout(s: &mut Scenario) {
-    let group = (s.tensor_parallel * s.pipeline_parallel).max(1);
-    if !s.gpus.is_multiple_of(group) || s.gpus < group {
-        s.gpus = s.gpus.div_ceil(group).max(1) * group;
     }
 }
 
@@ -140,15 +133,7 @@ pub fn WorkloadControls() -> impl IntoView {
                 value=mode
                 set=Callback::new(move |v: String| {
                     if let Some(m) = parse_name::<Mode>(&v) {
-                        ctx.edit(|s| {
-                            s.mode = m;
-                            // Quantised weights cannot be trained; QLoRA wants a quantised base.
-                            match m {
-                                Mode::Training | Mode::Lora if s.weight_dtype.is_some_and(|d| !d.is_trainable_float()) => s.weight_dtype = None,
-                                Mode::Qlora if s.weight_dtype.is_some_and(|d| d.is_trainable_float() || d == Dtype::Fp8) => s.weight_dtype = None,
-                                _ => {}
-                            }
-                        })
+                        ctx.edit(|s| edits::set_mode(s, m))
                     }
                 })
             />
@@ -173,11 +158,7 @@ pub fn WorkloadControls() -> impl IntoView {
                 value=Signal::derive(move || ctx.with_scenario(|s| s.activation_dtype.name().to_owned()))
                 set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.activation_dtype = d) })
             />
-            {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, |s, v| {
-                s.context_tokens = v;
-                if s.output_tokens.is_some_and(|o| o >= v) { s.output_tokens = Some((v / 2).max(1)); }
-                s.prompt_tokens = None;
-            })}
+            {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, edits::set_context_tokens)}
             {move || {
                 let label = if training() { e.batch_training } else { e.batch_inference };
                 int_slider(ctx, "batch", label, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
@@ -189,11 +170,7 @@ pub fn WorkloadControls() -> impl IntoView {
                     unit=e.u_tokens
                     scale=Scale::Steps(nice_values(1, 32768))
                     value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.workload.output_tokens as f64)).unwrap_or(1.0))
-                    set=Callback::new(move |v: f64| ctx.edit(|s| {
-                        let out = (v.max(1.0) as u64).min(s.context_tokens.saturating_sub(1).max(1));
-                        s.output_tokens = Some(out);
-                        s.prompt_tokens = None;
-                    }))
+                    set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_output_tokens(s, v.max(1.0) as u64)))
                     out_of_range=e.number_out_of_range
                 />
                 <p class="derived">{e.prompt_derived} ": " {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
@@ -298,9 +275,9 @@ pub fn HardwareControls() -> impl IntoView {
                     <span class="source" title=source.clone()>{source.clone()}</span> " · " {date}
                 </p>
             })}
-            {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, |s, v| { s.gpus = v; s.data_parallel = None; })}
-            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, |s, v| { s.tensor_parallel = v; s.data_parallel = None; fit_gpus_to_layout(s); })}
-            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, |s, v| { s.pipeline_parallel = v; s.data_parallel = None; fit_gpus_to_layout(s); })}
+            {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, edits::set_gpus)}
+            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, edits::set_tensor_parallel)}
+            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, edits::set_pipeline_parallel)}
             <p class="derived">{e.data_parallel} ": " {move || ctx.with_scenario(|s| s.data_parallel())}</p>
             <Select
                 id="topology"

@@ -12,6 +12,7 @@ use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, ByteUnit};
 use crate::engine::hardware::GpuSpec;
 use crate::engine::precision::Dtype;
+use crate::estimator::edits;
 use crate::estimator::presets;
 use crate::estimator::scales::nice_values;
 use crate::estimator::state::{self, EstimatorState};
@@ -29,11 +30,7 @@ fn context_slider(ctx: Ctx) -> impl IntoView {
         e.u_tokens,
         nice_values(512, 1 << 20),
         |s| s.context_tokens,
-        |s, v| {
-            s.context_tokens = v;
-            s.output_tokens = None;
-            s.prompt_tokens = None;
-        },
+        edits::set_context_tokens,
     )
 }
 
@@ -50,32 +47,10 @@ fn batch_slider(ctx: Ctx) -> impl IntoView {
     )
 }
 
-/// GPU count; the model is spread over a node's GPUs with the widest tensor parallelism (8, 4,
-/// 2) that divides the count and the model's heads, else over replicas.
+/// GPU count; the model is spread over it by [`edits::spread_over_gpus`].
 fn gpus_slider(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    int_slider(
-        ctx,
-        "gpus",
-        e.gpus,
-        e.u_gpus,
-        nice_values(1, 64),
-        |s| s.gpus,
-        |s, v| {
-            s.gpus = v;
-            s.data_parallel = None;
-            s.pipeline_parallel = 1;
-            s.tensor_parallel = 1;
-            for tp in [8u64, 4, 2] {
-                let mut candidate = s.clone();
-                candidate.tensor_parallel = tp;
-                if v % tp == 0 && crate::catalog::evaluate(&candidate).is_ok() {
-                    s.tensor_parallel = tp;
-                    break;
-                }
-            }
-        },
-    )
+    int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 64), |s| s.gpus, edits::spread_over_gpus)
 }
 
 fn dtype_select(ctx: Ctx) -> impl IntoView {

@@ -1,0 +1,233 @@
+//! Edits that change more than the one field a control shows. A control calls one of these and
+//! the rule lives here, tested natively with worked cases, rather than inside a component.
+//!
+//! - [`set_mode`]: a weight format the new mode cannot use falls back to the mode's default.
+//! - [`set_gpus`], [`set_tensor_parallel`], [`set_pipeline_parallel`]: the GPU count stays a
+//!   multiple of tensor × pipeline parallelism (the engine refuses anything else).
+//! - [`spread_over_gpus`]: a chapter widget's single GPU slider picks the layout itself.
+//! - [`set_context_tokens`], [`set_output_tokens`]: generated tokens stay inside the context.
+
+use crate::catalog::resolve_model;
+use crate::engine::precision::Dtype;
+use crate::engine::scenario::Mode;
+use crate::engine::solvers::tp_allowed;
+use crate::engine::Scenario;
+
+/// Sets the workload mode. Quantised weights cannot be trained, so training and LoRA drop an
+/// int8/int4/nf4/fp8 weight format; QLoRA wants a quantised base (nf4, int4 or int8), so it
+/// drops a float one. A dropped format falls back to the mode's default (bf16, or nf4 for
+/// QLoRA); a format the new mode can use is kept.
+pub fn set_mode(s: &mut Scenario, mode: Mode) {
+    s.mode = mode;
+    let unusable = |d: Dtype| match mode {
+        Mode::Training | Mode::Lora => !d.is_trainable_float(),
+        Mode::Qlora => d.is_trainable_float() || d == Dtype::Fp8,
+        Mode::Inference => false,
+    };
+    if s.weight_dtype.is_some_and(unusable) {
+        s.weight_dtype = None;
+    }
+}
+
+/// Rounds `gpus` up to the next multiple of tensor × pipeline parallelism (at least one group),
+/// so that the data-parallel replicas come out whole.
+pub fn fit_gpus_to_layout(s: &mut Scenario) {
+    let group = (s.tensor_parallel * s.pipeline_parallel).max(1);
+    if !s.gpus.is_multiple_of(group) || s.gpus < group {
+        s.gpus = s.gpus.div_ceil(group).max(1) * group;
+    }
+}
+
+/// Sets the GPU count; data parallelism follows from it again.
+pub fn set_gpus(s: &mut Scenario, gpus: u64) {
+    s.gpus = gpus;
+    s.data_parallel = None;
+}
+
+/// Sets tensor parallelism and fits the GPU count to the new layout.
+pub fn set_tensor_parallel(s: &mut Scenario, tp: u64) {
+    s.tensor_parallel = tp;
+    s.data_parallel = None;
+    fit_gpus_to_layout(s);
+}
+
+/// Sets pipeline parallelism and fits the GPU count to the new layout.
+pub fn set_pipeline_parallel(s: &mut Scenario, pp: u64) {
+    s.pipeline_parallel = pp;
+    s.data_parallel = None;
+    fit_gpus_to_layout(s);
+}
+
+/// A chapter widget's GPU slider: spreads the model over `gpus` with the widest tensor
+/// parallelism of a node (8, 4, 2) that divides the count and that the model's heads allow
+/// (it must divide the attention heads and divide or be a multiple of the KV heads); the rest of
+/// the GPUs are data-parallel replicas. No pipeline parallelism. An unknown model gets TP 1.
+pub fn spread_over_gpus(s: &mut Scenario, gpus: u64) {
+    set_gpus(s, gpus);
+    s.pipeline_parallel = 1;
+    let arch = resolve_model(&s.model).ok().map(|(a, _)| a);
+    s.tensor_parallel = [8u64, 4, 2]
+        .into_iter()
+        .find(|&tp| gpus.is_multiple_of(tp) && arch.as_deref().is_some_and(|a| tp_allowed(a, tp)))
+        .unwrap_or(1);
+}
+
+/// Sets the context. Generated tokens that no longer fit (output ≥ context) become half the
+/// context; the prompt is derived again (context − output).
+pub fn set_context_tokens(s: &mut Scenario, tokens: u64) {
+    s.context_tokens = tokens;
+    if s.output_tokens.is_some_and(|o| o >= tokens) {
+        s.output_tokens = Some((tokens / 2).max(1));
+    }
+    s.prompt_tokens = None;
+}
+
+/// Sets the generated tokens per sequence: at least 1 and below the context, so at least one
+/// prompt token is left; the prompt is derived again.
+pub fn set_output_tokens(s: &mut Scenario, tokens: u64) {
+    s.output_tokens = Some(tokens.max(1).min(s.context_tokens.saturating_sub(1).max(1)));
+    s.prompt_tokens = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::evaluate;
+    use crate::engine::ModelSpec;
+
+    fn scenario(model: &str) -> Scenario {
+        Scenario::new(ModelSpec::Id(model.into()))
+    }
+
+    #[test]
+    fn training_drops_quantised_weights_and_keeps_floats() {
+        let mut s = scenario("llama-3.1-8b");
+        s.weight_dtype = Some(Dtype::Int4);
+        set_mode(&mut s, Mode::Training);
+        assert_eq!((s.mode, s.weight_dtype), (Mode::Training, None), "int4 cannot be trained");
+        assert_eq!(s.resolved_weight_dtype(), Dtype::Bf16);
+        s.weight_dtype = Some(Dtype::Fp16);
+        set_mode(&mut s, Mode::Lora);
+        assert_eq!(s.weight_dtype, Some(Dtype::Fp16), "fp16 can");
+        s.weight_dtype = Some(Dtype::Fp8);
+        set_mode(&mut s, Mode::Lora);
+        assert_eq!(s.weight_dtype, None, "fp8 is not a training format here");
+    }
+
+    #[test]
+    fn qlora_drops_float_weights_and_keeps_quantised() {
+        let mut s = scenario("llama-3.1-8b");
+        for (dtype, kept) in [
+            (Dtype::Bf16, false),
+            (Dtype::Fp32, false),
+            (Dtype::Fp8, false),
+            (Dtype::Int8, true),
+            (Dtype::Int4, true),
+            (Dtype::Nf4, true),
+        ] {
+            s.weight_dtype = Some(dtype);
+            set_mode(&mut s, Mode::Qlora);
+            assert_eq!(s.weight_dtype.is_some(), kept, "{dtype:?}");
+        }
+        s.weight_dtype = Some(Dtype::Bf16);
+        set_mode(&mut s, Mode::Qlora);
+        assert_eq!(s.resolved_weight_dtype(), Dtype::Nf4, "QLoRA's default base");
+    }
+
+    #[test]
+    fn inference_keeps_any_format() {
+        let mut s = scenario("llama-3.1-8b");
+        s.mode = Mode::Training;
+        s.weight_dtype = Some(Dtype::Fp32);
+        set_mode(&mut s, Mode::Inference);
+        assert_eq!(s.weight_dtype, Some(Dtype::Fp32));
+    }
+
+    /// Every mode change leaves a scenario the engine accepts (from each catalog format).
+    #[test]
+    fn every_mode_change_gives_a_valid_scenario() {
+        let dtypes =
+            [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Nf4];
+        for mode in [Mode::Inference, Mode::Training, Mode::Lora, Mode::Qlora] {
+            for d in dtypes {
+                let mut s = scenario("llama-3.2-1b");
+                s.weight_dtype = Some(d);
+                set_mode(&mut s, mode);
+                s.validate().unwrap_or_else(|e| panic!("{d:?} then {mode:?}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn layout_changes_round_the_gpu_count_up_to_whole_replicas() {
+        let mut s = scenario("llama-3.1-70b");
+        set_gpus(&mut s, 6);
+        // 6 GPUs, TP 4: 6 is not a multiple of 4, so 8 (two replicas).
+        set_tensor_parallel(&mut s, 4);
+        assert_eq!((s.gpus, s.tensor_parallel, s.data_parallel()), (8, 4, 2));
+        // TP 4 × PP 4 = 16 > 8 GPUs: one group of 16.
+        set_pipeline_parallel(&mut s, 4);
+        assert_eq!((s.gpus, s.data_parallel()), (16, 1));
+        // A count that already fits is kept: 32 GPUs, TP 4 × PP 2 → 4 replicas.
+        set_gpus(&mut s, 32);
+        set_pipeline_parallel(&mut s, 2);
+        assert_eq!((s.gpus, s.data_parallel()), (32, 4));
+    }
+
+    #[test]
+    fn setting_a_count_clears_an_explicit_data_parallel() {
+        let mut s = scenario("llama-3.1-8b");
+        s.data_parallel = Some(1);
+        set_gpus(&mut s, 4);
+        assert_eq!(s.data_parallel, None);
+        evaluate(&s).expect("4 replicas of Llama 3.1 8B");
+    }
+
+    #[test]
+    fn widget_spreads_over_the_widest_tensor_parallelism_the_heads_allow() {
+        // Llama 3.1 70B: 64 heads, 8 KV heads (config.json): TP 8, 4 or 2 all split them.
+        let mut s = scenario("llama-3.1-70b");
+        s.pipeline_parallel = 2;
+        for (gpus, tp) in [(1, 1), (2, 2), (3, 1), (4, 4), (6, 2), (8, 8), (16, 8), (12, 4)] {
+            spread_over_gpus(&mut s, gpus);
+            assert_eq!((s.gpus, s.tensor_parallel, s.pipeline_parallel), (gpus, tp, 1), "{gpus} GPUs");
+            evaluate(&s).unwrap_or_else(|e| panic!("{gpus} GPUs: {e}"));
+        }
+        // Falcon 7B: 71 heads (a prime), so replicas only.
+        let mut s = scenario("falcon-7b");
+        spread_over_gpus(&mut s, 8);
+        assert_eq!((s.tensor_parallel, s.data_parallel()), (1, 8));
+        // GPT-2: 12 heads: 8 does not divide them, 4 does.
+        let mut s = scenario("gpt2");
+        spread_over_gpus(&mut s, 8);
+        assert_eq!((s.tensor_parallel, s.data_parallel()), (4, 2));
+        // An unknown model: no heads to split.
+        let mut s = scenario("no-such-model");
+        spread_over_gpus(&mut s, 8);
+        assert_eq!(s.tensor_parallel, 1);
+    }
+
+    #[test]
+    fn generated_tokens_stay_inside_the_context() {
+        let mut s = scenario("llama-3.1-8b");
+        s.prompt_tokens = Some(3000);
+        s.output_tokens = Some(1000);
+        // 4096 → 1024: 1000 output tokens still fit; the prompt is derived (24).
+        set_context_tokens(&mut s, 1024);
+        assert_eq!((s.output_tokens, s.prompt_tokens), (Some(1000), None));
+        assert_eq!(s.resolved_prompt_output(), (24, 1000));
+        // → 512: 1000 ≥ 512, so half the context.
+        set_context_tokens(&mut s, 512);
+        assert_eq!(s.output_tokens, Some(256));
+        // Output is clamped to context − 1 and to at least 1.
+        set_output_tokens(&mut s, 5000);
+        assert_eq!(s.output_tokens, Some(511));
+        set_output_tokens(&mut s, 0);
+        assert_eq!(s.output_tokens, Some(1));
+        // A one-token context keeps one output token (the engine allows output = context).
+        set_context_tokens(&mut s, 1);
+        set_output_tokens(&mut s, 7);
+        assert_eq!(s.output_tokens, Some(1));
+        evaluate(&s).expect("a one-token context");
+    }
+}
