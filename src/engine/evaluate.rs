@@ -45,7 +45,7 @@ pub fn resolve_model(spec: &ModelSpec) -> Result<(Cow<'static, Architecture>, Mo
 }
 
 /// Checks that need the model: tensor parallelism must split the heads, pipeline the layers.
-fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), ScenarioError> {
+pub(crate) fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), ScenarioError> {
     let tp = s.tensor_parallel;
     if !solvers::tp_allowed(a, tp) {
         return Err(ScenarioError::new(

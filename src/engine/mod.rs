@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod evaluate;
+pub mod fit;
 pub mod hardware;
 pub mod memory;
 pub mod model;

@@ -7,7 +7,8 @@
 //! Decoding never fails: a damaged or outdated query opens the nearest valid state, and every
 //! field that had to be dropped is reported as a [`Notice`] naming it and saying why.
 
-use crate::engine::{evaluate, ModelSpec, Scenario};
+use crate::engine::fit::memory_fit;
+use crate::engine::{ModelSpec, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde_json::{Map, Value};
@@ -152,10 +153,12 @@ fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
     }
 }
 
-/// Whether the engine accepts a scenario value, with the error if not.
+/// Whether the engine accepts a scenario value, with the error if not. Asks [`memory_fit`], which
+/// accepts exactly what `evaluate` accepts without running the time model: the repair below asks
+/// once per field and round.
 fn check(v: &Value) -> Result<Scenario, Notice> {
     let s = Scenario::from_json(v).map_err(|e| Notice::new(e.field, e.message))?;
-    evaluate(&s).map_err(|e| {
+    memory_fit(&s).map_err(|e| {
         let crate::engine::EngineError::Invalid(e) = e;
         Notice::new(e.field, e.message)
     })?;
