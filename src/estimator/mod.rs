@@ -3,6 +3,7 @@
 //! model made from a few sizes, and what would make a scenario fit.
 
 pub mod advice;
+pub mod chart_inputs;
 pub mod hand_model;
 pub mod kv_growth;
 pub mod mig_slice;
