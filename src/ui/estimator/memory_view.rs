@@ -60,17 +60,17 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
                 .map(|(name, _, bytes, colour)| {
                     let title = format!("{name}: {}", format_bytes(bytes, unit));
                     view! {
-                        <div class="seg" title=title style=format!("width:{:.3}%;background:{colour}", pct(bytes, scale))></div>
+                        <div class="seg" title=title style:width=format!("{:.3}%", pct(bytes, scale)) style:background=colour></div>
                     }
                 })
                 .collect_view()}
             {(headroom > 0).then(|| view! {
                 <div class="seg headroom" title=format!("{}: {}", e.headroom, format_bytes(headroom, unit))
-                    style=format!("width:{:.3}%;background:{}", pct(headroom, scale), palette::HEADROOM)></div>
+                    style:width=format!("{:.3}%", pct(headroom, scale)) style:background=palette::HEADROOM></div>
             })}
-            <div class="cap-line usable" style=format!("left:{:.3}%", pct(report.usable_gpu_memory_bytes, scale))
+            <div class="cap-line usable" style:left=format!("{:.3}%", pct(report.usable_gpu_memory_bytes, scale))
                 title=format!("{}: {}", e.usable, format_bytes(report.usable_gpu_memory_bytes, unit))></div>
-            <div class="cap-line capacity" style=format!("left:calc({:.3}% - 2px)", pct(capacity, scale))
+            <div class="cap-line capacity" style:left=format!("calc({:.3}% - 2px)", pct(capacity, scale))
                 title=format!("{}: {}", e.capacity, format_bytes(capacity, unit))></div>
         </div>
     }
@@ -110,7 +110,7 @@ pub fn MemoryView() -> impl IntoView {
                             .into_iter()
                             .map(|(name, key, bytes, colour)| view! {
                                 <tr data-key=key>
-                                    <td><span class="swatch" style=format!("background:{colour}")></span>{name}</td>
+                                    <td><span class="swatch" style:background=colour></span>{name}</td>
                                     <td class="num" data-bytes=bytes.to_string()>{format_bytes(bytes, unit)}</td>
                                     <td><ShowMath key=key /></td>
                                 </tr>
