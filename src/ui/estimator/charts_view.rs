@@ -17,16 +17,57 @@ fn chart_width() -> u32 {
     }
 }
 
-/// A chart whose SVG is built by `svg` from the input in `input`, only when the input changes.
-/// The SVG is set as the figure's inner HTML: every text in it is XML-escaped by `crate::charts`.
+/// Whether `node` is within half a screen of the viewport (a signal; true where the browser has
+/// no IntersectionObserver). Charts far below the fold are built when the reader scrolls near
+/// them, not on every edit of a slider at the top of the page.
+fn near_viewport(node: NodeRef<leptos::html::Figure>) -> ReadSignal<bool> {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
+    let (near, set_near) = signal(false);
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(entry) = entries.iter().last() {
+            set_near.set(entry.unchecked_into::<IntersectionObserverEntry>().is_intersecting());
+        }
+    });
+    let init = IntersectionObserverInit::new();
+    init.set_root_margin("50% 0px");
+    let observer = IntersectionObserver::new_with_options(callback.as_ref().unchecked_ref(), &init).ok();
+    if observer.is_none() {
+        set_near.set(true);
+    }
+    let observer = StoredValue::new_local(observer);
+    let callback = StoredValue::new_local(Some(callback));
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            observer.with_value(|o| o.iter().for_each(|o| o.observe(&el)));
+        }
+    });
+    on_cleanup(move || {
+        observer.with_value(|o| o.iter().for_each(IntersectionObserver::disconnect));
+        callback.update_value(|c| *c = None);
+    });
+    near
+}
+
+/// A chart whose SVG is built by `svg` from the input in `input`: only when the input changes and
+/// only while the figure is near the viewport (out of view it keeps its last SVG, and builds the
+/// current one when the reader scrolls to it). The SVG is set as the figure's inner HTML: every
+/// text in it is XML-escaped by `crate::charts`.
 fn figure<T>(id: &'static str, input: Memo<Option<T>>, svg: fn(&T, u32) -> String) -> impl IntoView
 where
     T: PartialEq + Send + Sync + 'static,
 {
     let width = chart_width();
-    // Re-runs only when the memo notifies, that is when the chart's input differs.
-    let html = move || input.with(|i| i.as_ref().map(|i| svg(i, width)).unwrap_or_default());
-    view! { <figure class="chart" id=id inner_html=html></figure> }
+    let node = NodeRef::<leptos::html::Figure>::new();
+    let near = near_viewport(node);
+    let html = Memo::new(move |previous: Option<&String>| {
+        if near.get() {
+            input.with(|i| i.as_ref().map(|i| svg(i, width)).unwrap_or_default())
+        } else {
+            previous.cloned().unwrap_or_default()
+        }
+    });
+    view! { <figure class="chart" id=id node_ref=node inner_html=move || html.get()></figure> }
 }
 
 #[component]
