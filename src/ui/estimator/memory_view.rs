@@ -80,9 +80,22 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
 pub fn MemoryView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // What the panel shows when the scenario fits: an edit that changes none of it (a time or
+    // efficiency slider) rebuilds nothing here. When it does not fit, the advice depends on the
+    // whole scenario, so every edit rebuilds the panel.
+    let memory = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| (r.memory_per_gpu_bytes.clone(), r.usable_gpu_memory_bytes, r.gpu_memory_bytes, r.fits))
+        })
+    });
+    // The state's unit alone (reading `ctx.unit()` in the view would track every edit).
+    let unit = Memo::new(move |_| ctx.unit());
     move || {
-        let Some(r) = ctx.shown() else { return ().into_any() };
-        let unit = ctx.unit();
+        let Some(fits) = memory.with(|m| m.as_ref().map(|m| m.3)) else { return ().into_any() };
+        let Some(r) = (if fits { untrack(|| ctx.shown()) } else { ctx.shown() }) else {
+            return ().into_any();
+        };
+        let unit = unit.get();
         let over = overflow_bytes(&r);
         let verdict = if r.fits {
             format!(
@@ -94,7 +107,7 @@ pub fn MemoryView() -> impl IntoView {
         } else {
             format!("{} · {} {}", e.does_not_fit, e.over_by, format_bytes(over, unit))
         };
-        let advice = ctx.with_scenario(|s| what_would_fit(s, &r));
+        let advice = if fits { Vec::new() } else { ctx.with_scenario(|s| what_would_fit(s, &r)) };
         let rows = segments(&r, e);
         view! {
             <div class="panel memory" data-fits=r.fits.to_string()>
