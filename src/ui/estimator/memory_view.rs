@@ -186,15 +186,32 @@ pub fn MemoryView() -> impl IntoView {
 pub fn StickySummary() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // The summary as text: rebuilt only when what it shows changes.
+    let text = Memo::new(move |_| {
+        let unit = ctx.unit();
+        ctx.with_shown(|r| {
+            r.map(|r| {
+                let tok = crate::charts::format::format_rate(
+                    r.performance.throughput.decode_tokens_per_s,
+                    " tok/s",
+                )
+                .replace("  ", " ");
+                (
+                    r.fits,
+                    format_bytes(r.memory_per_gpu_bytes.total, unit),
+                    format_bytes(r.gpu_memory_bytes, unit),
+                    tok,
+                )
+            })
+        })
+    });
     move || {
-        ctx.shown().map(|r| {
-            let unit = ctx.unit();
-            let verdict = if r.fits { e.fits } else { e.does_not_fit };
-            let tok = crate::charts::format::format_rate(r.performance.throughput.decode_tokens_per_s, " tok/s").replace("  ", " ");
+        text.get().map(|(fits, total, capacity, tok)| {
+            let verdict = if fits { e.fits } else { e.does_not_fit };
             view! {
-                <div class="sticky-summary" aria-hidden="true" data-fits=r.fits.to_string()>
+                <div class="sticky-summary" aria-hidden="true" data-fits=fits.to_string()>
                     <strong>{verdict}</strong>
-                    " · " {format_bytes(r.memory_per_gpu_bytes.total, unit)} " / " {format_bytes(r.gpu_memory_bytes, unit)}
+                    " · " {total} " / " {capacity}
                     " · " {tok}
                 </div>
             }
