@@ -14,7 +14,7 @@
 //      first contentful paint, and the time the page's `article[data-page]` is in the DOM.
 //   4. The engine inside the browser's wasm: one full evaluation of the default scenario.
 //
-// Usage: node tools/bench.mjs [DIST] [--quick]   (prints `uptime`'s load first: others' builds
+// Usage: node tools/bench.mjs [DIST] [--quick] [--only=slider|render]   (prints `uptime`'s load first: others' builds
 // distort every timing on a shared machine)
 import { readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -25,6 +25,9 @@ import { serve, launch, DIST } from '../tests/e2e/harness.mjs';
 const args = process.argv.slice(2);
 const dist = args.find((a) => !a.startsWith('--')) || DIST;
 const quick = args.includes('--quick');
+// --only=slider or --only=render runs one of the two browser figures (a shorter run to repeat
+// when the machine is quiet).
+const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7);
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
@@ -136,6 +139,7 @@ async function firstRender(url, rate) {
   return r;
 }
 
+if (only !== 'slider') {
 console.log(`\nFirst render against a static snapshot of the same page, 4× CPU throttling, ${quick ? 3 : 5} cold loads each (load ${load()}):`);
 console.log('  route       app FCP   static FCP  ratio   app article  static article');
 const snapshots = [];
@@ -156,12 +160,15 @@ try {
 } finally {
   for (const f of snapshots) rmSync(join(dist, f), { force: true });
 }
+}
 
+if (only !== 'render') {
 console.log(`\nSlider input → DOM (estimator page, every slider round-robin; load ${load()}):`);
 for (const rate of [1, 4]) {
   const moves = quick ? 40 : 80;
   const { out, ids } = await sliderLatency(rate, moves);
   console.log(`  ${rate}× CPU: ${moves} moves over ${ids.length} sliders: median ${median(out).toFixed(1)} ms, p95 ${pct(out, 0.95).toFixed(1)} ms, max ${Math.max(...out).toFixed(1)} ms`);
+}
 }
 
 {
