@@ -39,8 +39,10 @@ locked_wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
 
-# Builds the site into dist/ (release, offline: the build never downloads anything).
+# Builds the site into dist/ (release, offline: the build never downloads anything), then writes
+# its Content-Security-Policy into dist/index.html with the hash of trunk's inline loader script.
 build_site() {
   say "building the site (trunk build --release --offline)"
   (cd "$ROOT" && env $(wasm_env) trunk build --release --offline) || die "trunk build failed"
+  node "$ROOT/tools/csp.mjs" "$ROOT/dist/index.html" >/dev/null || die "could not write the CSP into dist/index.html"
 }

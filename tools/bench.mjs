@@ -1,21 +1,44 @@
-// Benchmarks of the built site (numbers for the README, not pass/fail tests):
-//   - bundle size: raw and gzip of the wasm, js, css and html in dist/;
-//   - time from navigation start to first render (the first <article data-page> in the DOM)
-//     in headless Chromium, median of 5 fresh page loads, home and one chapter.
-// Usage: node tools/bench.mjs [DIST]
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// Benchmarks of the built site (numbers for the README, not pass/fail tests).
+//
+//   1. Bundle size: raw and gzip -9 of the wasm, js, css and html in dist/.
+//   2. Slider input → DOM, on the estimator page, at CPU throttling 1× and 4× (CDP
+//      Emulation.setCPUThrottlingRate; 4× stands for a mid-range phone). 80 moves, round-robin over
+//      every <input type="range"> of the page, each to a value from a fixed cycle (maximum,
+//      minimum, middle, a quarter, three quarters), so the scenario often does not fit or is
+//      invalid. Method: a MutationObserver on the whole document records performance.now() at each
+//      batch of DOM changes; the move's latency is the last change it caused minus the time just
+//      before the `input` event was dispatched, read after two animation frames and a task.
+//   3. First render against a static snapshot of the same page: each route is rendered by the app,
+//      its DOM is saved as a static HTML file (scripts removed, same stylesheet), and both are
+//      loaded the same way (fresh context, 4× throttling, alternately, 5 loads each). Compared:
+//      first contentful paint, and the time the page's `article[data-page]` is in the DOM.
+//   4. The engine inside the browser's wasm: one full evaluation of the default scenario.
+//
+// Usage: node tools/bench.mjs [DIST] [--quick] [--only=slider|render]   (prints `uptime`'s load first: others' builds
+// distort every timing on a shared machine)
+import { readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { serve, launch, DIST } from '../tests/e2e/harness.mjs';
 
-const dist = process.argv[2] || DIST;
+const args = process.argv.slice(2);
+const dist = args.find((a) => !a.startsWith('--')) || DIST;
+const quick = args.includes('--quick');
+// --only=slider or --only=render runs one of the two browser figures (a shorter run to repeat
+// when the machine is quiet).
+const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7);
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const median = (xs) => pct(xs, 0.5);
 
+console.log(`Load average at start: ${load()}`);
 console.log('Bundle size (dist/):');
 console.log('  file                                   raw        gzip -9');
 let totalRaw = 0, totalGz = 0;
 for (const f of readdirSync(dist).sort()) {
-  if (!/\.(wasm|js|css|html)$/.test(f) || !statSync(join(dist, f)).isFile()) continue;
+  if (!/\.(wasm|js|css|html)$/.test(f) || !statSync(join(dist, f)).isFile() || f.startsWith('bench-snapshot-')) continue;
   const bytes = readFileSync(join(dist, f));
   const gz = gzipSync(bytes, { level: 9 }).length;
   if (f !== 'gpu-primer-offline.html') { totalRaw += bytes.length; totalGz += gz; }
@@ -25,63 +48,137 @@ console.log(`  ${'total (site, without the offline file)'.padEnd(38)} ${kib(tota
 
 const server = await serve(dist);
 const browser = await launch();
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-console.log('\nNavigation to first render, headless Chromium, median of 5 cold loads:');
-for (const hash of ['#/en/', '#/zh/chapters/introduction']) {
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      new MutationObserver((_, obs) => {
-        if (document.querySelector('article[data-page]')) { window.__firstRender = performance.now(); obs.disconnect(); }
-      }).observe(document, { childList: true, subtree: true });
-    });
-    await page.goto(`${server.url}${hash}`);
-    await page.waitForFunction(() => window.__firstRender !== undefined, null, { timeout: 20000 });
-    times.push(await page.evaluate(() => window.__firstRender));
-    await context.close();
-  }
-  console.log(`  ${hash.padEnd(30)} ${median(times).toFixed(0)} ms  (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`);
+
+async function throttled(page, rate) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  return cdp;
 }
 
-// Engine inside the browser (wasm): one full evaluation of the default scenario.
+// --- 2. Slider input → DOM --------------------------------------------------------------------
+async function sliderLatency(rate, moves) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/en/estimate`);
+  await page.waitForSelector('#total-per-gpu');
+  await page.waitForTimeout(300);
+  await throttled(page, rate);
+  const result = await page.evaluate(async (moves) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const task = () => new Promise((r) => setTimeout(r, 0));
+    let last = 0;
+    const observer = new MutationObserver(() => { last = performance.now(); });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+    const cycle = [1, 0, 0.5, 0.25, 0.75];
+    const out = [];
+    const ids = [];
+    for (let i = 0; i < moves; i++) {
+      // Sliders can appear or disappear (training controls), so look them up each move.
+      const sliders = [...document.querySelectorAll('article[data-page=estimate] input[type=range]')];
+      const s = sliders[i % sliders.length];
+      const [min, max, step] = [Number(s.min || 0), Number(s.max || 100), Number(s.step) || 1];
+      const f = cycle[Math.floor(i / sliders.length) % cycle.length];
+      let v = min + Math.round(((max - min) * f) / step) * step;
+      if (String(v) === s.value) v = v === max ? min : max;
+      await frame();
+      last = 0;
+      const t0 = performance.now();
+      s.value = String(v);
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      await frame();
+      await task();
+      out.push(last ? last - t0 : 0);
+      ids.push(s.id);
+    }
+    observer.disconnect();
+    return { out, ids: [...new Set(ids)], fits: document.querySelector('[data-fits]')?.dataset.fits };
+  }, moves);
+  await context.close();
+  return result;
+}
+
+// --- 3. First render against a static snapshot -----------------------------------------------
+const ROUTES = [['home', '#/en/'], ['chapter', '#/en/chapters/introduction'], ['estimator', '#/en/estimate']];
+
+async function snapshot(name, hash) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}${hash}`);
+  await page.waitForSelector('article[data-page]');
+  await page.waitForTimeout(500);
+  let html = await page.evaluate(() => '<!doctype html>\n' + document.documentElement.outerHTML);
+  await context.close();
+  html = html
+    .replace(/<script\b[\s\S]*?<\/script>/gi, '')
+    .replace(/<link rel="(modulepreload|preload)"[^>]*>/gi, '');
+  const file = `bench-snapshot-${name}.html`;
+  writeFileSync(join(dist, file), html);
+  return file;
+}
+
+async function firstRender(url, rate) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__paint = {};
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__paint[e.name] = e.startTime;
+    }).observe({ type: 'paint', buffered: true });
+    const seen = () => {
+      if (window.__article === undefined && document.querySelector('article[data-page]')) window.__article = performance.now();
+    };
+    new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+    document.addEventListener('DOMContentLoaded', seen);
+  });
+  await throttled(page, rate);
+  await page.goto(url);
+  await page.waitForFunction(() => window.__article !== undefined && window.__paint['first-contentful-paint'] !== undefined, null, { timeout: 60000 });
+  const r = await page.evaluate(() => ({ article: window.__article, fcp: window.__paint['first-contentful-paint'] }));
+  await context.close();
+  return r;
+}
+
+if (only !== 'slider') {
+console.log(`\nFirst render against a static snapshot of the same page, 4× CPU throttling, ${quick ? 3 : 5} cold loads each (load ${load()}):`);
+console.log('  route       app FCP   static FCP  ratio   app article  static article');
+const snapshots = [];
+try {
+  for (const [name, hash] of ROUTES) snapshots.push(await snapshot(name, hash));
+  for (let i = 0; i < ROUTES.length; i++) {
+    const [name, hash] = ROUTES[i];
+    const app = [], stat = [];
+    for (let k = 0; k < (quick ? 3 : 5); k++) {
+      app.push(await firstRender(`${server.url}${hash}`, 4));
+      stat.push(await firstRender(`${server.url}${snapshots[i]}`, 4));
+    }
+    const [af, sf] = [median(app.map((x) => x.fcp)), median(stat.map((x) => x.fcp))];
+    const [aa, sa] = [median(app.map((x) => x.article)), median(stat.map((x) => x.article))];
+    console.log(`  ${name.padEnd(10)} ${af.toFixed(0).padStart(6)} ms ${sf.toFixed(0).padStart(8)} ms ${(af / sf).toFixed(2).padStart(6)}× ${aa.toFixed(0).padStart(9)} ms ${sa.toFixed(0).padStart(11)} ms`);
+    console.log(`             runs app FCP ${app.map((x) => x.fcp.toFixed(0)).join(', ')}; static FCP ${stat.map((x) => x.fcp.toFixed(0)).join(', ')}`);
+  }
+} finally {
+  for (const f of snapshots) rmSync(join(dist, f), { force: true });
+}
+}
+
+if (only !== 'render') {
+console.log(`\nSlider input → DOM (estimator page, every slider round-robin; load ${load()}):`);
+for (const rate of [1, 4]) {
+  const moves = quick ? 40 : 80;
+  const { out, ids } = await sliderLatency(rate, moves);
+  console.log(`  ${rate}× CPU: ${moves} moves over ${ids.length} sliders: median ${median(out).toFixed(1)} ms, p95 ${pct(out, 0.95).toFixed(1)} ms, max ${Math.max(...out).toFixed(1)} ms`);
+}
+}
+
 {
   const page = await browser.newPage();
   await page.goto(`${server.url}#/en/estimate`);
   await page.waitForSelector('#total-per-gpu');
   const ms = await page.evaluate(() => window.wasmBindings.engine_benchmark(300));
-  console.log(`\nEngine in wasm (headless Chromium): ${(ms * 1000).toFixed(0)} µs per full evaluation (incl. 1-1024 GPU scaling curves)`);
-
-  // Slider input → updated DOM: dispatch an input event on the context slider and time until
-  // the results (numbers and charts) have been rewritten. The page updates synchronously inside
-  // the event, so the time to the end of the dispatch is the latency; the first mutation of the
-  // results is checked to have happened inside it.
-  const times = await page.evaluate(async () => {
-    const slider = document.getElementById('context');
-    const target = document.querySelector('.est-results');
-    const out = [];
-    let mutated = 0;
-    const observer = new MutationObserver(() => { mutated = performance.now(); });
-    observer.observe(target, { childList: true, subtree: true, characterData: true, attributes: true });
-    for (let i = 0; i < 60; i++) {
-      const value = String(i % 2 === 0 ? 12 : 10); // 32K and 16K tokens on the nice-value scale
-      mutated = 0;
-      const t0 = performance.now();
-      slider.value = value;
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-      await Promise.resolve();
-      await new Promise((r) => setTimeout(r, 0));
-      out.push((mutated || performance.now()) - t0);
-      await new Promise((r) => requestAnimationFrame(() => r()));
-    }
-    observer.disconnect();
-    return out;
-  });
-  const sorted = [...times].sort((a, b) => a - b);
-  const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  console.log(`Slider input → updated DOM (estimator page, 60 moves of the context slider): median ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  console.log(`\nEngine in wasm (1× CPU): ${(ms * 1000).toFixed(0)} µs per full evaluation (incl. 1-1024 GPU scaling curves)`);
   await page.close();
 }
+console.log(`Load average at end: ${load()}`);
 await browser.close();
 await server.close();

@@ -6,10 +6,13 @@
 //   - the wasm is embedded as base64 and handed to the async init as bytes
 //     (`init({ module_or_path: bytes })`; initSync is avoided: Chromium refuses large
 //     synchronous compiles on the main thread);
-//   - preload links and integrity attributes are dropped (they mean nothing inside one file).
+//   - preload links and integrity attributes are dropped (they mean nothing inside one file);
+//   - the Content-Security-Policy (tools/csp.mjs) is rewritten for the final inline script and
+//     styles, by their sha256 hashes: nothing inline runs or applies unless it is this file's own.
 // Usage: node tools/single-file.mjs DIST_DIR OUTPUT.html
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { withCsp } from './csp.mjs';
 
 const [dist, output] = process.argv.slice(2);
 if (!dist || !output) {
@@ -52,6 +55,8 @@ await __wbg_init({ module_or_path: bytes });
 </script>`;
 html = html.replace(loader, () => script);
 if (/integrity=|href="\.\/gpu-primer-/.test(html)) fail('left-over references to separate files');
+
+html = withCsp(html, { offline: true });
 
 writeFileSync(output, html);
 console.log(`single-file: wrote ${output} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)`);

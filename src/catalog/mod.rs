@@ -69,6 +69,12 @@ pub fn evaluate(s: &Scenario) -> Result<Report, EngineError> {
     crate::engine::evaluate_with(s, &Catalog)
 }
 
+/// The per-GPU memory and fit of a scenario against the embedded catalog, without the time
+/// model (what the advice and the link repair ask many times per edit).
+pub fn memory_fit(s: &Scenario) -> Result<crate::engine::fit::MemoryFit, EngineError> {
+    crate::engine::fit::memory_fit_with(s, &Catalog)
+}
+
 /// The architecture a scenario's model names (catalog id or pasted config), with its metadata.
 pub fn resolve_model(spec: &ModelSpec) -> Result<(Cow<'static, Architecture>, ModelInfo), ScenarioError> {
     crate::engine::evaluate::resolve_model(spec, &Catalog)

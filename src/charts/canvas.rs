@@ -137,7 +137,7 @@ fn finish(svg: &str, title: &str, w: u32, h: u32) -> String {
     out.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
          preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"{t}\" \
-         font-family=\"sans-serif\" style=\"height:auto;display:block\">\n<title>{t}</title>\n"
+         font-family=\"sans-serif\">\n<title>{t}</title>\n"
     ));
     out.push_str(&body.replace(DASH_ATTR, "opacity=\"1\" stroke-dasharray=\"6 4\""));
     out.push_str("</svg>\n");

@@ -34,6 +34,8 @@ pub const DESKTOP_WIDTH: u32 = 640;
 pub const PHONE_WIDTH: u32 = 360;
 
 #[cfg(test)]
+mod escaping;
+#[cfg(test)]
 mod samples;
 #[cfg(test)]
 pub(crate) mod test_util;

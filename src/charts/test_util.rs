@@ -12,6 +12,8 @@ pub(crate) fn assert_valid(svg: &str, title: &str) {
         assert!(root.contains(a), "root lacks {a}: {root}");
     }
     assert!(!root.contains("height=\""), "fixed height in {root}");
+    // The page's Content-Security-Policy allows no style attributes (the site CSS sizes the SVG).
+    assert!(!svg.contains(" style="), "a style attribute in {}", &svg[..svg.len().min(300)]);
     let escaped = crate::charts::canvas::escape(title.trim());
     assert!(svg.contains(&format!("<title>{escaped}</title>")));
     assert!(!svg.contains("NaN") && !svg.contains("inf"), "non-finite number in SVG");

@@ -44,6 +44,7 @@ pub mod assumption;
 pub mod derivation;
 pub mod error;
 pub mod evaluate;
+pub mod fit;
 pub mod gpu;
 pub mod hardware;
 pub mod lookup;

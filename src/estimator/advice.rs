@@ -1,10 +1,12 @@
 //! "What would make it fit": when a scenario does not fit its GPUs, the changes that would,
 //! each as a ready scenario the reader can apply with one click.
 //!
-//! Sources: the engine's solvers (longest context, largest batch, fewest GPUs) and re-evaluating
-//! the scenario with each lower weight precision (fp8, int8, int4) until one fits.
+//! Sources: the engine's solvers (longest context, largest batch, fewest GPUs) and re-sizing
+//! the scenario with each lower weight precision (fp8, int8, int4) until one fits. Each candidate
+//! is checked with [`memory_fit`] (memory only, no time model): this runs on every slider move
+//! while the scenario does not fit.
 
-use crate::catalog::evaluate;
+use crate::catalog::memory_fit;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::{Report, Scenario};
@@ -41,7 +43,7 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    let fits = |c: &Scenario| evaluate(c).map(|r| r.fits).unwrap_or(false);
+    let fits = |c: &Scenario| memory_fit(c).map(|f| f.fits).unwrap_or(false);
     if let Some(n) = r.solvers.max_context_tokens.filter(|n| *n >= 1 && *n < s.context_tokens) {
         let mut c = s.clone();
         c.context_tokens = n;
@@ -109,6 +111,7 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::evaluate;
     use crate::estimator::presets;
 
     #[test]

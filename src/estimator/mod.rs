@@ -4,6 +4,7 @@
 //! change more than one field.
 
 pub mod advice;
+pub mod chart_inputs;
 pub mod edits;
 pub mod hand_model;
 pub mod kv_growth;

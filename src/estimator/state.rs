@@ -7,7 +7,7 @@
 //! Decoding never fails: a damaged or outdated query opens the nearest valid state, and every
 //! field that had to be dropped is reported as a [`Notice`] naming it and saying why.
 
-use crate::catalog::evaluate;
+use crate::catalog::memory_fit;
 use crate::engine::error::{classify_serde, ErrorKind, ScenarioError};
 use crate::engine::{ModelSpec, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -196,10 +196,12 @@ fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
     }
 }
 
-/// Whether the engine accepts a scenario value, with the error if not.
+/// Whether the engine accepts a scenario value, with the error if not. Asks [`memory_fit`], which
+/// accepts exactly what `evaluate` accepts without running the time model: the repair below asks
+/// once per field and round.
 fn check(v: &Value) -> Result<Scenario, ScenarioError> {
     let s = Scenario::from_json(v)?;
-    evaluate(&s).map_err(|e| {
+    memory_fit(&s).map_err(|e| {
         let crate::engine::EngineError::Invalid(e) = e;
         e
     })?;

@@ -34,6 +34,9 @@ test('the page has at least 8 labelled sliders, each with a number field and a u
     assert.ok(s.aria && s.aria.length > 1, `${s.id} has an aria label`);
     assert.ok(s.number, `${s.id} has a number field`);
   }
+  // Charts are built when they come near the viewport.
+  await page.locator('#charts').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#chart-scaling svg');
   assert.ok((await page.locator('#chart-roofline svg, #chart-kv svg, #chart-scaling svg, #chart-bound svg').count()) >= 3, 'at least 3 charts');
   await finish(page);
 });
@@ -49,6 +52,8 @@ test('moving the context slider with the keyboard grows the KV cache and updates
   await page.keyboard.press('ArrowRight'); // → 8192
   await page.waitForFunction(() => document.getElementById('context-number').value === '8192');
   assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 2 * kv0);
+  // The URL is written once the edits pause (a quarter second).
+  await page.waitForFunction((h0) => location.hash !== h0, hash0);
   const hash1 = await page.evaluate(() => location.hash);
   assert.notEqual(hash1, hash0);
   assert.match(hash1, /^#\/en\/estimate\?v=1&s=/);
@@ -248,6 +253,6 @@ test('compare mode shows two scenarios side by side', async () => {
     const cells = [...document.querySelectorAll('#compare tbody tr')].find((tr) => tr.textContent.includes('Weights'))?.querySelectorAll('td');
     return cells && cells[0].textContent !== cells[1].textContent;
   });
-  assert.match(await page.evaluate(() => location.hash), /&c=/);
+  await page.waitForFunction(() => location.hash.includes('&c='));
   await finish(page);
 });

@@ -28,6 +28,9 @@ test('every chapter calculator renders in both languages without errors', async 
     for (const slug of ['introduction', 'memory-bandwidth', 'nvlink', 'mig', 'training-finetuning-inference', 'capacity-estimation']) {
       await page.goto(`${server.url}#/${lang}/chapters/${slug}`);
       await page.waitForSelector('aside.widget');
+      // A widget's charts are built when they come near the viewport.
+      await page.locator('aside.widget').first().scrollIntoViewIfNeeded();
+      await page.waitForSelector('aside.widget svg, aside.widget .membar');
       const hasView = await page.locator('aside.widget svg, aside.widget .membar').count();
       assert.ok(hasView > 0, `${lang}/${slug} shows a chart or a memory bar`);
       const text = await page.locator('aside.widget').innerText();

@@ -8,13 +8,25 @@ use leptos::prelude::*;
 pub fn ShowMath(key: &'static str) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // The derivation is read and rendered only while the disclosure is open: a closed one (most
+    // of them) costs nothing when a slider moves.
+    let (open, set_open) = signal(false);
+    let toggle = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let el = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        set_open.set(el.is_some_and(|el| el.has_attribute("open")));
+    };
     let derivation = move || {
-        ctx.with_shown(|r| {
-            r.and_then(|r| r.derivation(key)).map(|d| crate::i18n::facts::derivation(d, ctx.lang))
-        })
+        open.get()
+            .then(|| {
+                ctx.with_shown(|r| {
+                    r.and_then(|r| r.derivation(key)).map(|d| crate::i18n::facts::derivation(d, ctx.lang))
+                })
+            })
+            .flatten()
     };
     view! {
-        <details class="math" data-math=key>
+        <details class="math" data-math=key on:toggle=toggle>
             <summary>{e.show_math}</summary>
             {move || derivation().map(|d| view! {
                 <dl>

@@ -60,17 +60,17 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
                 .map(|(name, _, bytes, colour)| {
                     let title = format!("{name}: {}", format_bytes(bytes, unit));
                     view! {
-                        <div class="seg" title=title style=format!("width:{:.3}%;background:{colour}", pct(bytes, scale))></div>
+                        <div class="seg" title=title style:width=format!("{:.3}%", pct(bytes, scale)) style:background=colour></div>
                     }
                 })
                 .collect_view()}
             {(headroom > 0).then(|| view! {
                 <div class="seg headroom" title=format!("{}: {}", e.headroom, format_bytes(headroom, unit))
-                    style=format!("width:{:.3}%;background:{}", pct(headroom, scale), palette::HEADROOM)></div>
+                    style:width=format!("{:.3}%", pct(headroom, scale)) style:background=palette::HEADROOM></div>
             })}
-            <div class="cap-line usable" style=format!("left:{:.3}%", pct(report.usable_gpu_memory_bytes, scale))
+            <div class="cap-line usable" style:left=format!("{:.3}%", pct(report.usable_gpu_memory_bytes, scale))
                 title=format!("{}: {}", e.usable, format_bytes(report.usable_gpu_memory_bytes, unit))></div>
-            <div class="cap-line capacity" style=format!("left:calc({:.3}% - 2px)", pct(capacity, scale))
+            <div class="cap-line capacity" style:left=format!("calc({:.3}% - 2px)", pct(capacity, scale))
                 title=format!("{}: {}", e.capacity, format_bytes(capacity, unit))></div>
         </div>
     }
@@ -80,9 +80,22 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
 pub fn MemoryView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // What the panel shows when the scenario fits: an edit that changes none of it (a time or
+    // efficiency slider) rebuilds nothing here. When it does not fit, the advice depends on the
+    // whole scenario, so every edit rebuilds the panel.
+    let memory = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| (r.memory_per_gpu_bytes, r.usable_gpu_memory_bytes, r.gpu_memory_bytes, r.fits))
+        })
+    });
+    // The state's unit alone (reading `ctx.unit()` in the view would track every edit).
+    let unit = Memo::new(move |_| ctx.unit());
     move || {
-        let Some(r) = ctx.shown() else { return ().into_any() };
-        let unit = ctx.unit();
+        let Some(fits) = memory.with(|m| m.as_ref().map(|m| m.3)) else { return ().into_any() };
+        let Some(r) = (if fits { untrack(|| ctx.shown()) } else { ctx.shown() }) else {
+            return ().into_any();
+        };
+        let unit = unit.get();
         let over = overflow_bytes(&r);
         let verdict = if r.fits {
             format!(
@@ -94,7 +107,7 @@ pub fn MemoryView() -> impl IntoView {
         } else {
             format!("{} · {} {}", e.does_not_fit, e.over_by, format_bytes(over, unit))
         };
-        let advice = ctx.with_scenario(|s| what_would_fit(s, &r));
+        let advice = if fits { Vec::new() } else { ctx.with_scenario(|s| what_would_fit(s, &r)) };
         let rows = segments(&r, e);
         view! {
             <div class="panel memory" data-fits=r.fits.to_string()>
@@ -110,7 +123,7 @@ pub fn MemoryView() -> impl IntoView {
                             .into_iter()
                             .map(|(name, key, bytes, colour)| view! {
                                 <tr data-key=key>
-                                    <td><span class="swatch" style=format!("background:{colour}")></span>{name}</td>
+                                    <td><span class="swatch" style:background=colour></span>{name}</td>
                                     <td class="num" data-bytes=bytes.to_string()>{format_bytes(bytes, unit)}</td>
                                     <td><ShowMath key=key /></td>
                                 </tr>
@@ -173,15 +186,32 @@ pub fn MemoryView() -> impl IntoView {
 pub fn StickySummary() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // The summary as text: rebuilt only when what it shows changes.
+    let text = Memo::new(move |_| {
+        let unit = ctx.unit();
+        ctx.with_shown(|r| {
+            r.map(|r| {
+                let tok = crate::charts::format::format_rate(
+                    r.performance.throughput.decode_tokens_per_s,
+                    " tok/s",
+                )
+                .replace("  ", " ");
+                (
+                    r.fits,
+                    format_bytes(r.memory_per_gpu_bytes.total, unit),
+                    format_bytes(r.gpu_memory_bytes, unit),
+                    tok,
+                )
+            })
+        })
+    });
     move || {
-        ctx.shown().map(|r| {
-            let unit = ctx.unit();
-            let verdict = if r.fits { e.fits } else { e.does_not_fit };
-            let tok = crate::charts::format::format_rate(r.performance.throughput.decode_tokens_per_s, " tok/s").replace("  ", " ");
+        text.get().map(|(fits, total, capacity, tok)| {
+            let verdict = if fits { e.fits } else { e.does_not_fit };
             view! {
-                <div class="sticky-summary" aria-hidden="true" data-fits=r.fits.to_string()>
+                <div class="sticky-summary" aria-hidden="true" data-fits=fits.to_string()>
                     <strong>{verdict}</strong>
-                    " · " {format_bytes(r.memory_per_gpu_bytes.total, unit)} " / " {format_bytes(r.gpu_memory_bytes, unit)}
+                    " · " {total} " / " {capacity}
                     " · " {tok}
                 </div>
             }

@@ -138,18 +138,68 @@ fn initial_state() -> (EstimatorState, Vec<Notice>) {
     }
 }
 
+/// How long the edits must pause before the state is written to the URL and localStorage.
+const PERSIST_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Keeps the URL (no new history entries) and the saved state in step with the edits, once they
+/// pause. `history.replaceState` costs milliseconds in Chromium (a same-document navigation
+/// through the browser process), which a slider drag paid on every move. A pending write is
+/// done at once on any pointer press and on Enter/Space (before a link or the language switch
+/// reads the live hash) and when the page is hidden; when the page unmounts (a route change: the
+/// hash is no longer the estimator's) only localStorage gets it.
+fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
+    use leptos::leptos_dom::helpers::{set_timeout_with_handle, TimeoutHandle};
+    let timer = StoredValue::new(None::<TimeoutHandle>);
+    let write = move || {
+        let query = state.with_untracked(state::encode);
+        super::browser::replace_hash(&format!("#/{}/estimate?{query}", lang.code()));
+        super::browser::save_estimator_state(&query);
+    };
+    // Writes now if a write is pending.
+    let flush = move || {
+        if let Some(h) = timer.try_update_value(Option::take).flatten() {
+            h.clear();
+            write();
+        }
+    };
+    Effect::new(move |_| {
+        state.track();
+        if let Some(h) = timer.try_update_value(Option::take).flatten() {
+            h.clear();
+        }
+        match set_timeout_with_handle(flush, PERSIST_AFTER) {
+            Ok(h) => timer.set_value(Some(h)),
+            Err(_) => write(),
+        }
+    });
+    let press = window_event_listener(leptos::ev::pointerdown, move |_| flush());
+    let key = window_event_listener(leptos::ev::keydown, move |ev| {
+        if matches!(ev.key().as_str(), "Enter" | " ") {
+            flush();
+        }
+    });
+    let hide = window_event_listener(leptos::ev::pagehide, move |_| flush());
+    on_cleanup(move || {
+        if let Some(h) = timer.try_update_value(Option::take).flatten() {
+            h.clear();
+            // The route has already changed: keep the edit in storage, leave the new hash alone.
+            if let Some(query) = state.try_with_untracked(state::encode) {
+                super::browser::save_estimator_state(&query);
+            }
+        }
+        press.remove();
+        key.remove();
+        hide.remove();
+    });
+}
+
 #[component]
 pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let (initial, initial_notices) = initial_state();
     let ctx = Ctx::provide(lang, initial, initial_notices);
     let state = ctx.state;
 
-    // Keep the URL and the saved state in step with every change (no new history entries).
-    Effect::new(move |_| {
-        let query = state.with(state::encode);
-        super::browser::replace_hash(&format!("#/{}/estimate?{query}", lang.code()));
-        super::browser::save_estimator_state(&query);
-    });
+    persist_when_idle(lang, state);
 
     let e = lang.est();
     view! {

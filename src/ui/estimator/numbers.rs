@@ -5,13 +5,38 @@ use super::Ctx;
 use crate::charts::format::{format_bytes, format_tokens};
 use leptos::prelude::*;
 
+/// The part of the report the key numbers show.
+#[derive(Clone, PartialEq)]
+struct KeyData {
+    name: String,
+    params: crate::engine::report::Params,
+    kv_cache_bytes_per_token: u64,
+    solvers: crate::engine::report::Solvers,
+    assumptions: Vec<crate::engine::assumption::Assumption>,
+}
+
 #[component]
 pub fn KeyNumbers() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // Only what this panel shows: an edit that changes none of it (an efficiency factor, the
+    // price) rebuilds nothing here.
+    let shown = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| KeyData {
+                name: r.model.name.clone(),
+                params: r.params.clone(),
+                kv_cache_bytes_per_token: r.kv_cache_bytes_per_token,
+                solvers: r.solvers.clone(),
+                assumptions: r.assumptions.clone(),
+            })
+        })
+    });
+    // The state's unit alone (reading `ctx.unit()` in the view would track every edit).
+    let unit = Memo::new(move |_| ctx.unit());
     move || {
-        let Some(r) = ctx.shown() else { return ().into_any() };
-        let unit = ctx.unit();
+        let Some(r) = shown.get() else { return ().into_any() };
+        let unit = unit.get();
         let count = |n: u64| format!("{} ({})", params_text(n), group_digits(n));
         let mut rows: Vec<(&'static str, &'static str, String, &'static str)> = vec![
             (e.params_total, "params.total", count(r.params.total), "params-total"),
@@ -64,7 +89,7 @@ pub fn KeyNumbers() -> impl IntoView {
         ));
         view! {
             <div class="panel numbers">
-                <h2>{r.model.name.clone()}</h2>
+                <h2>{r.name.clone()}</h2>
                 <table class="key-numbers">
                     <tbody>
                         {rows

@@ -17,6 +17,7 @@ pub fn term_name(t: Term, e: &'static EstimatorStrings) -> &'static str {
     }
 }
 
+#[derive(Clone, PartialEq)]
 struct Row {
     label: &'static str,
     key: &'static str,
@@ -29,105 +30,17 @@ struct Row {
 pub fn PerformanceView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // The panel's text, formatted: the view is rebuilt only when what the reader sees changes,
+    // not on every edit that moves a number below its third significant digit.
+    let text = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| panel_text(r, e, ctx.lang))));
     move || {
-        let Some(r) = ctx.shown() else { return ().into_any() };
-        let p = &r.performance;
-        let tok = |v: f64| format_rate(v, &format!(" {}", e.tok_s)).replace("  ", " ");
-        let mut rows = Vec::new();
-        if let (Some(step), Some(step_b)) = (p.time.step_s, p.time.step_s_bound) {
-            rows.push(Row {
-                label: e.training_step,
-                key: "time.step_s",
-                expected: format_seconds(step),
-                bound: format_seconds(step_b),
-                id: "step-time",
-            });
-            if let (Some(t), Some(tb)) = (p.throughput.tokens_per_s, p.throughput.tokens_per_s_bound) {
-                rows.push(Row {
-                    label: e.training_throughput,
-                    key: "throughput.tokens_per_s",
-                    expected: tok(t),
-                    bound: tok(tb),
-                    id: "training-throughput",
-                });
-            }
-        } else {
-            rows.push(Row {
-                label: e.prefill,
-                key: "time.prefill_s",
-                expected: format_seconds(p.time.prefill_s),
-                bound: format_seconds(p.time.prefill_s_bound),
-                id: "prefill-time",
-            });
-            rows.push(Row {
-                label: e.decode_step,
-                key: "time.decode_step_s",
-                expected: format_seconds(p.time.decode_step_s),
-                bound: format_seconds(p.time.decode_step_s_bound),
-                id: "decode-step",
-            });
-            rows.push(Row {
-                label: e.ttft,
-                key: "time.time_to_first_token_s",
-                expected: format_seconds(p.time.time_to_first_token_s),
-                bound: format_seconds(p.time.prefill_s_bound),
-                id: "ttft",
-            });
-            rows.push(Row {
-                label: e.decode_throughput,
-                key: "throughput.decode_tokens_per_s",
-                expected: tok(p.throughput.decode_tokens_per_s),
-                bound: tok(p.throughput.decode_tokens_per_s_bound),
-                id: "decode-throughput",
-            });
-            rows.push(Row {
-                label: e.per_user,
-                key: "throughput.per_user_tokens_per_s",
-                expected: tok(p.throughput.per_user_tokens_per_s),
-                bound: tok(p.throughput.per_user_tokens_per_s_bound),
-                id: "per-user",
-            });
-            let cost = p
-                .serving
-                .estimate
-                .cost_per_million_tokens
-                .map(|c| format!("${}", format_sig3(c)))
-                .unwrap_or_else(|| e.no_price.to_owned());
-            rows.push(Row {
-                label: e.cost_per_million,
-                key: "serving.cost_per_million_tokens",
-                expected: cost,
-                bound: String::new(),
-                id: "cost",
-            });
-        }
-        let bound_text = match p.bound_ratio {
-            Some(x) => {
-                format!("{}: {} · {} {}", e.bound_is, term_name(p.bound, e), format_sig3(x), e.times_next)
-            }
-            None => format!("{}: {}", e.bound_is, term_name(p.bound, e)),
+        let Some(PanelText { rows, bound_text, bound_attr, phases }) = text.get() else {
+            return ().into_any();
         };
-        let phases: Vec<(&str, f64, f64, String)> = [
-            ("prefill", Some(&p.phases.prefill)),
-            ("decode", Some(&p.phases.decode)),
-            ("training", p.phases.training.as_ref()),
-        ]
-        .into_iter()
-        .filter_map(|(n, ph)| {
-            ph.map(|ph| {
-                (
-                    n,
-                    ph.arithmetic_intensity,
-                    ph.ridge_point,
-                    crate::i18n::facts::compute_path(&ph.path, ctx.lang),
-                )
-            })
-        })
-        .collect();
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
-                <p class="bound-line" id="bound" data-bound=p.bound.name()>
+                <p class="bound-line" id="bound" data-bound=bound_attr>
                     <strong>{bound_text}</strong>
                     <ShowMath key="bound" />
                 </p>
@@ -147,8 +60,8 @@ pub fn PerformanceView() -> impl IntoView {
                 <p class="intensity">
                     {phases.into_iter().map(|(name, ai, ridge, path)| view! {
                         <span class="phase-ai">
-                            {e.phase(name)} ": " {e.arithmetic_intensity} " " {format_sig3(ai)} " FLOP/B · "
-                            {e.ridge_point} " " {format_sig3(ridge)} " FLOP/B (" {path} ")"
+                            {e.phase(name)} ": " {e.arithmetic_intensity} " " {ai} " FLOP/B · "
+                            {e.ridge_point} " " {ridge} " FLOP/B (" {path} ")"
                         </span>
                     }).collect_view()}
                 </p>
@@ -156,4 +69,111 @@ pub fn PerformanceView() -> impl IntoView {
         }
         .into_any()
     }
+}
+
+/// Everything the performance panel shows, as text.
+#[derive(Clone, PartialEq)]
+struct PanelText {
+    rows: Vec<Row>,
+    bound_text: String,
+    bound_attr: String,
+    /// (phase, arithmetic intensity, ridge point, compute path)
+    phases: Vec<(&'static str, String, String, String)>,
+}
+
+fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: crate::i18n::Lang) -> PanelText {
+    let p = &r.performance;
+    let tok = |v: f64| format_rate(v, &format!(" {}", e.tok_s)).replace("  ", " ");
+    let mut rows = Vec::new();
+    if let (Some(step), Some(step_b)) = (p.time.step_s, p.time.step_s_bound) {
+        rows.push(Row {
+            label: e.training_step,
+            key: "time.step_s",
+            expected: format_seconds(step),
+            bound: format_seconds(step_b),
+            id: "step-time",
+        });
+        if let (Some(t), Some(tb)) = (p.throughput.tokens_per_s, p.throughput.tokens_per_s_bound) {
+            rows.push(Row {
+                label: e.training_throughput,
+                key: "throughput.tokens_per_s",
+                expected: tok(t),
+                bound: tok(tb),
+                id: "training-throughput",
+            });
+        }
+    } else {
+        rows.push(Row {
+            label: e.prefill,
+            key: "time.prefill_s",
+            expected: format_seconds(p.time.prefill_s),
+            bound: format_seconds(p.time.prefill_s_bound),
+            id: "prefill-time",
+        });
+        rows.push(Row {
+            label: e.decode_step,
+            key: "time.decode_step_s",
+            expected: format_seconds(p.time.decode_step_s),
+            bound: format_seconds(p.time.decode_step_s_bound),
+            id: "decode-step",
+        });
+        rows.push(Row {
+            label: e.ttft,
+            key: "time.time_to_first_token_s",
+            expected: format_seconds(p.time.time_to_first_token_s),
+            bound: format_seconds(p.time.prefill_s_bound),
+            id: "ttft",
+        });
+        rows.push(Row {
+            label: e.decode_throughput,
+            key: "throughput.decode_tokens_per_s",
+            expected: tok(p.throughput.decode_tokens_per_s),
+            bound: tok(p.throughput.decode_tokens_per_s_bound),
+            id: "decode-throughput",
+        });
+        rows.push(Row {
+            label: e.per_user,
+            key: "throughput.per_user_tokens_per_s",
+            expected: tok(p.throughput.per_user_tokens_per_s),
+            bound: tok(p.throughput.per_user_tokens_per_s_bound),
+            id: "per-user",
+        });
+        let cost = p
+            .serving
+            .estimate
+            .cost_per_million_tokens
+            .map(|c| format!("${}", format_sig3(c)))
+            .unwrap_or_else(|| e.no_price.to_owned());
+        rows.push(Row {
+            label: e.cost_per_million,
+            key: "serving.cost_per_million_tokens",
+            expected: cost,
+            bound: String::new(),
+            id: "cost",
+        });
+    }
+    let bound_text = match p.bound_ratio {
+        Some(x) => {
+            format!("{}: {} · {} {}", e.bound_is, term_name(p.bound, e), format_sig3(x), e.times_next)
+        }
+        None => format!("{}: {}", e.bound_is, term_name(p.bound, e)),
+    };
+    let phases = [
+        ("prefill", Some(&p.phases.prefill)),
+        ("decode", Some(&p.phases.decode)),
+        ("training", p.phases.training.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(n, ph)| {
+        ph.map(|ph| {
+            (
+                n,
+                format_sig3(ph.arithmetic_intensity),
+                format_sig3(ph.ridge_point),
+                crate::i18n::facts::compute_path(&ph.path, lang),
+            )
+        })
+    })
+    .collect();
+    PanelText { rows, bound_text, bound_attr: p.bound.name().to_owned(), phases }
 }

@@ -1,0 +1,124 @@
+// The Content-Security-Policy holds on every route in both languages, on the served site and on
+// the offline file from file://: a `securitypolicyviolation` event anywhere fails the test. And
+// what a reader brings (a pasted config's `_name_or_path`, an imported file, a custom GPU name in
+// a link) is shown as text, never parsed as HTML.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { serve, launch, newPage, finish, DIST } from './harness.mjs';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const slugs = readdirSync(join(root, 'content', 'en'))
+  .filter((f) => /^\d+-.+\.md$/.test(f)).sort().map((f) => f.replace(/^\d+-/, '').replace(/\.md$/, ''));
+
+const EVIL = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+const b64 = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
+const evilConfig = {
+  _name_or_path: EVIL, model_type: 'llama', hidden_size: 2048, intermediate_size: 8192, num_hidden_layers: 16,
+  num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: true,
+};
+const evilGpu = { name: EVIL, memory_bytes: 48000000000, memory_bandwidth_bytes_per_s: 1e12, peak_flops: { bf16: 2e14 } };
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** A page that records every CSP violation (listener installed before any script of the page). */
+async function watchedPage() {
+  const page = await newPage(browser);
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample}`);
+    });
+  });
+  return page;
+}
+
+async function violations(page) {
+  return page.evaluate(() => [...window.__csp, ...(window.__pwned ? [`injected markup ran: ${window.__pwned}`] : [])]);
+}
+
+/** Visits a route by changing the hash (same document, so the listener stays), waits for it. */
+async function visit(page, hash, selector) {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForSelector(selector, { timeout: 20000 });
+}
+
+/** Every route in both languages, and the estimator in several states, on `base`. */
+async function walk(page, base) {
+  const seen = [];
+  await page.goto(`${base}#/en/`);
+  await page.waitForSelector('article[data-page=home]', { timeout: 20000 });
+  for (const lang of ['en', 'zh']) {
+    await visit(page, `#/${lang}/`, 'article[data-page=home]');
+    for (const slug of slugs) {
+      await visit(page, `#/${lang}/chapters/${slug}`, `article[data-page=chapter][data-slug="${slug}"]`);
+    }
+    await visit(page, `#/${lang}/validation`, 'article[data-page=validation]');
+    await visit(page, `#/${lang}/no-such-page`, 'article[data-page=not-found]');
+    // The estimator: default, a scenario that does not fit, a hostile pasted config and GPU name.
+    await visit(page, `#/${lang}/estimate`, '#total-per-gpu');
+    await page.click('button[data-preset="70b-fp16"]');
+    await page.waitForSelector('.verdict.bad');
+    await visit(page, `#/${lang}/`, 'article[data-page=home]');
+    await visit(page, `#/${lang}/estimate?v=1&s=${b64({ model: evilConfig, gpu: evilGpu, batch: 4 })}`, '#total-per-gpu');
+    await page.click('details.paste summary');
+    await page.fill('#config-paste', JSON.stringify(evilConfig));
+    await page.click('#config-apply');
+    await page.setInputFiles('#import-file', {
+      name: 'evil.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ model: evilConfig, gpu: evilGpu, [EVIL]: 1 })),
+    });
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('article img, article script').count(), 0, 'no reader text became an element');
+    seen.push(...(await violations(page)));
+  }
+  return seen;
+}
+
+test('no CSP violation on any route, in both languages, on the served site', async () => {
+  const page = await watchedPage();
+  const seen = await walk(page, server.url);
+  assert.deepEqual(seen, []);
+  await finish(page);
+});
+
+test('no CSP violation on any route of the offline file from file://', async () => {
+  const page = await watchedPage();
+  const seen = await walk(page, `file://${DIST}/gpu-primer-offline.html`);
+  assert.deepEqual(seen, []);
+  await finish(page);
+});
+
+test('both pages carry a strict policy: no unsafe-eval, no unsafe-inline, objects and base off', async () => {
+  for (const file of ['index.html', 'gpu-primer-offline.html']) {
+    const html = readFileSync(join(DIST, file), 'utf8');
+    const m = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+    assert.ok(m, `${file} has a CSP meta`);
+    const csp = m[1];
+    assert.ok(!/'unsafe-eval'|'unsafe-inline'|'unsafe-hashes'/.test(csp), `${file}: ${csp}`);
+    for (const d of ["object-src 'none'", "base-uri 'none'", "'wasm-unsafe-eval'", "default-src 'none'"]) {
+      assert.ok(csp.includes(d), `${file} lacks ${d}`);
+    }
+    assert.ok(html.indexOf(m[0]) < html.indexOf('<script'), `${file}: the policy comes before every script`);
+  }
+});
+
+test('a script the policy does not know is refused', async () => {
+  const page = await watchedPage();
+  page.problems = [];
+  await page.goto(`${server.url}#/en/`);
+  await page.waitForSelector('article[data-page=home]');
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__pwned = 3';
+    document.body.append(s);
+  });
+  await page.waitForFunction(() => window.__csp.length > 0);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, 'the inline script did not run');
+  // The refusal is logged as a console error: the only problem allowed here.
+  assert.ok(page.problems.every((p) => /Content Security Policy/.test(p)), page.problems.join('\n'));
+  await finish(page, page.problems.slice());
+});
