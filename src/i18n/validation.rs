@@ -99,19 +99,19 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::MsPerBatch, Lang::En) => "ms per batch",
         (RowUnit::MsPerBatch, Lang::Zh) => "ms/批",
         (RowUnit::OutputTokensPerSPerGpu, Lang::En) => "output tokens/s per GPU",
-        (RowUnit::OutputTokensPerSPerGpu, Lang::Zh) => "输出词元/秒/GPU",
+        (RowUnit::OutputTokensPerSPerGpu, Lang::Zh) => "输出 token/秒/GPU",
         (RowUnit::OutputTokensPerS, Lang::En) => "output tokens/s",
-        (RowUnit::OutputTokensPerS, Lang::Zh) => "输出词元/秒",
+        (RowUnit::OutputTokensPerS, Lang::Zh) => "输出 token/秒",
         (RowUnit::GibWeightsPerGpu, Lang::En) => "GiB weights per GPU",
         (RowUnit::GibWeightsPerGpu, Lang::Zh) => "GiB 权重/GPU",
         (RowUnit::BytesPerToken, Lang::En) => "bytes per token (kv_cache_GiB / kv_tokens)",
-        (RowUnit::BytesPerToken, Lang::Zh) => "字节/词元（kv_cache_GiB / kv_tokens）",
+        (RowUnit::BytesPerToken, Lang::Zh) => "字节/token（kv_cache_GiB / kv_tokens）",
         (RowUnit::SPerIteration, Lang::En) => "s per iteration",
         (RowUnit::SPerIteration, Lang::Zh) => "s/迭代",
         (RowUnit::ModelTflopsPerGpu, Lang::En) => "model TFLOP/s per GPU",
         (RowUnit::ModelTflopsPerGpu, Lang::Zh) => "模型 TFLOP/s/GPU",
         (RowUnit::TokensPerSReported, Lang::En) => "tokens/s (as reported)",
-        (RowUnit::TokensPerSReported, Lang::Zh) => "词元/秒（按原文口径）",
+        (RowUnit::TokensPerSReported, Lang::Zh) => "token/秒（按原文口径）",
     }
 }
 
