@@ -64,6 +64,13 @@ const ALLOWED: &[&str] = &[
     "batch",
     // The zh chapters and UI say "token" (not 词元); the derivations follow them.
     "token",
+    // Interconnect names (the topology picker's words, used by the scaling assumption).
+    "NVLink",
+    "NVSwitch",
+    "InfiniBand",
+    "AWS",
+    "EFA",
+    "PCIe",
     "ceil",
     "min",
     "max",

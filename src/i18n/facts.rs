@@ -18,6 +18,20 @@ pub struct DerivationText {
     pub formula: String,
     pub values: String,
     pub source: String,
+    /// The source is a cited title, as written (not translated): the page marks it as such.
+    pub cited: bool,
+}
+
+/// A topology id (`nvswitch`, `nvswitch_efa`, `pcie`) as the estimator's topology picker words it;
+/// an unknown id as is.
+pub fn topology_name(id: &str, lang: Lang) -> &str {
+    let e = lang.est();
+    match id {
+        "nvswitch" => e.topology_nvswitch,
+        "nvswitch_efa" => e.topology_efa,
+        "pcie" => e.topology_pcie,
+        other => other,
+    }
 }
 
 /// Words a derivation in `lang`.
@@ -26,6 +40,7 @@ pub fn derivation(d: &Derivation, lang: Lang) -> DerivationText {
         formula: formula(d.formula, lang).to_owned(),
         values: fill(values_template(d.formula, lang), &d.values, lang),
         source: source(&d.source, lang),
+        cited: matches!(d.source, Source::Cited(_)),
     }
 }
 
@@ -476,10 +491,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::LoraStepFlops, Lang::Zh) => "LoRA/QLoRA 一步：4·P·token 数（冻结的基座不算权重梯度）".into(),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::En) => format!(
-            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {topology}"
+            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {}",
+            topology_name(topology, lang)
         ),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::Zh) => format!(
-            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个 token，{micro_batches} 个微批，拓扑 {topology}"
+            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个 token，{micro_batches} 个微批，拓扑：{}",
+            topology_name(topology, lang)
         ),
     }
 }

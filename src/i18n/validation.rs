@@ -125,7 +125,9 @@ pub fn note(n: &Note, lang: Lang) -> String {
         (Note::ThroughputOnly { method }, Lang::En) => {
             format!("{method}; throughput only (peak memory not compared)")
         }
-        (Note::ThroughputOnly { method }, Lang::Zh) => format!("{method}；只比吞吐（不比峰值显存）"),
+        (Note::ThroughputOnly { method }, Lang::Zh) => {
+            format!("原文方法“{method}”；只比吞吐（不比峰值显存）")
+        }
     }
 }
 

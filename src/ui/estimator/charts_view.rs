@@ -86,7 +86,11 @@ pub fn RooflineChart() -> impl IntoView {
             };
             roofline::roofline_svg(
                 &roofline::RooflineChart {
-                    title: format!("{} · {}", e.chart_roofline_title, rf.compute_path),
+                    title: format!(
+                        "{} · {}",
+                        e.chart_roofline_title,
+                        crate::i18n::facts::compute_path(&rf.path, ctx.lang)
+                    ),
                     x_label: e.chart_roofline_x.into(),
                     y_label: e.chart_roofline_y.into(),
                     peak_flops_per_s: rf.peak_flops_per_s,
@@ -137,7 +141,11 @@ pub fn ScalingChart() -> impl IntoView {
             let sc = &r.performance.scaling;
             scaling::scaling_svg(
                 &scaling::ScalingChart {
-                    title: format!("{} · {}", e.chart_scaling_title, sc.topology),
+                    title: format!(
+                        "{} · {}",
+                        e.chart_scaling_title,
+                        crate::i18n::facts::topology_name(&sc.topology, ctx.lang)
+                    ),
                     x_label: e.chart_scaling_x.into(),
                     y_label: e.chart_scaling_y.into(),
                     efficiency_label: e.chart_efficiency.into(),
