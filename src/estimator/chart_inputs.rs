@@ -11,7 +11,7 @@ use crate::charts::{bound_bars, kv_growth as kvc, roofline, scaling, ByteUnit};
 use crate::engine::perf::roofline::BoundTime;
 use crate::engine::perf::scaling::ScalingPoint as EnginePoint;
 use crate::engine::{Report, Scenario};
-use crate::i18n::EstimatorStrings;
+use crate::i18n::{EstimatorStrings, Lang};
 
 /// Attainable FLOP/s at arithmetic intensity `intensity` (FLOP/byte) under the roofline:
 /// `min(F, I · B)` (Williams, Waterman, Patterson 2009), where `F` is the peak FLOP/s and `B`
@@ -64,10 +64,10 @@ pub fn bound_chart(r: &Report, e: &EstimatorStrings) -> bound_bars::BoundBarsCha
 }
 
 /// The roofline with the workload's phases and the decode sweep over batch sizes.
-pub fn roofline_chart(r: &Report, e: &EstimatorStrings) -> roofline::RooflineChart {
+pub fn roofline_chart(r: &Report, e: &EstimatorStrings, lang: Lang) -> roofline::RooflineChart {
     let rf = &r.performance.roofline;
     roofline::RooflineChart {
-        title: format!("{} · {}", e.chart_roofline_title, rf.compute_path),
+        title: format!("{} · {}", e.chart_roofline_title, crate::i18n::facts::compute_path(&rf.path, lang)),
         x_label: e.chart_roofline_x.into(),
         y_label: e.chart_roofline_y.into(),
         peak_flops_per_s: rf.peak_flops_per_s,
@@ -119,14 +119,18 @@ fn scaling_points(points: &[EnginePoint]) -> Vec<scaling::ScalingPoint> {
 }
 
 /// Throughput and efficiency against GPU count for data, tensor and pipeline parallelism.
-pub fn scaling_chart(r: &Report, e: &EstimatorStrings) -> scaling::ScalingChart {
+pub fn scaling_chart(r: &Report, e: &EstimatorStrings, lang: Lang) -> scaling::ScalingChart {
     let sc = &r.performance.scaling;
     let series = |label: &str, points: &[EnginePoint]| scaling::ScalingSeries {
         label: label.to_owned(),
         points: scaling_points(points),
     };
     scaling::ScalingChart {
-        title: format!("{} · {}", e.chart_scaling_title, sc.topology),
+        title: format!(
+            "{} · {}",
+            e.chart_scaling_title,
+            crate::i18n::facts::topology_name(&sc.topology, lang)
+        ),
         x_label: e.chart_scaling_x.into(),
         y_label: e.chart_scaling_y.into(),
         efficiency_label: e.chart_efficiency.into(),
@@ -164,7 +168,6 @@ mod tests {
     use super::*;
     use crate::catalog::evaluate;
     use crate::estimator::presets;
-    use crate::i18n::Lang;
 
     #[test]
     fn attainable_is_the_lower_roof() {
@@ -182,7 +185,7 @@ mod tests {
     fn the_sweep_sits_on_the_roof() {
         let s = presets::find("long-context-chat").expect("preset").scenario();
         let r = evaluate(&s).expect("preset evaluates");
-        let c = roofline_chart(&r, Lang::En.est());
+        let c = roofline_chart(&r, Lang::En.est(), Lang::En);
         assert!(!c.sweep.is_empty());
         for p in &c.sweep {
             let roof = (p.intensity * c.bandwidth_bytes_per_s).min(c.peak_flops_per_s);
@@ -203,7 +206,12 @@ mod tests {
     fn inputs(s: &Scenario, unit: ByteUnit) -> Inputs {
         let r = evaluate(s).expect("the edit evaluates");
         let e = Lang::En.est();
-        Inputs(bound_chart(&r, e), roofline_chart(&r, e), scaling_chart(&r, e), kv_chart(s, &r, unit, e))
+        Inputs(
+            bound_chart(&r, e),
+            roofline_chart(&r, e, Lang::En),
+            scaling_chart(&r, e, Lang::En),
+            kv_chart(s, &r, unit, e),
+        )
     }
 
     /// How many SVGs a `Memo`-per-chart view builds for an edit: the charts whose input changed.
@@ -256,8 +264,8 @@ mod tests {
             let e = lang.est();
             let svgs = [
                 crate::charts::bound_bars_svg(&bound_chart(&r, e), 640),
-                crate::charts::roofline_svg(&roofline_chart(&r, e), 640),
-                crate::charts::scaling_svg(&scaling_chart(&r, e), 360),
+                crate::charts::roofline_svg(&roofline_chart(&r, e, lang), 640),
+                crate::charts::scaling_svg(&scaling_chart(&r, e, lang), 360),
                 crate::charts::kv_growth_svg(&kv_chart(&s, &r, ByteUnit::Gib, e), 360),
             ];
             for svg in svgs {

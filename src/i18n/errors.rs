@@ -134,6 +134,14 @@ fn kept(k: &Kept, lang: Lang) -> String {
 /// The field a notice names, as shown: the banner's routing prefixes (`import:`,
 /// `file-error:`) dropped, and a notice about the saved state (`saved:` prefix) labelled in `lang`.
 pub fn notice_field(field: &str, lang: Lang) -> String {
+    // The banner's own entries about the imported file are not scenario fields: word them.
+    match (field, lang) {
+        ("file-error", Lang::Zh) => return "导入的文件".into(),
+        ("file-error", Lang::En) => return "imported file".into(),
+        ("file-error:file", Lang::Zh) => return "文件内容".into(),
+        ("file-error:file", Lang::En) => return "file contents".into(),
+        _ => {}
+    }
     let field = field.trim_start_matches("import:").trim_start_matches("file-error:");
     match (field.strip_prefix("saved:"), lang) {
         (Some(rest), Lang::Zh) => format!("已保存的状态 · {rest}"),

@@ -229,7 +229,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     activation_dtype: "激活精度",
     context: "上下文长度",
     batch_inference: "并发请求数",
-    batch_training: "每卡 micro-batch",
+    batch_training: "每卡微批大小",
     hardware: "硬件",
     gpu: "GPU 型号",
     gpus: "GPU 数量",

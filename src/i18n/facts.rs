@@ -18,6 +18,20 @@ pub struct DerivationText {
     pub formula: String,
     pub values: String,
     pub source: String,
+    /// The source is a cited title, as written (not translated): the page marks it as such.
+    pub cited: bool,
+}
+
+/// A topology id (`nvswitch`, `nvswitch_efa`, `pcie`) as the estimator's topology picker words it;
+/// an unknown id as is.
+pub fn topology_name(id: &str, lang: Lang) -> &str {
+    let e = lang.est();
+    match id {
+        "nvswitch" => e.topology_nvswitch,
+        "nvswitch_efa" => e.topology_efa,
+        "pcie" => e.topology_pcie,
+        other => other,
+    }
 }
 
 /// Words a derivation in `lang`.
@@ -26,6 +40,7 @@ pub fn derivation(d: &Derivation, lang: Lang) -> DerivationText {
         formula: formula(d.formula, lang).to_owned(),
         values: fill(values_template(d.formula, lang), &d.values, lang),
         source: source(&d.source, lang),
+        cited: matches!(d.source, Source::Cited(_)),
     }
 }
 
@@ -276,13 +291,13 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
         },
         Lang::Zh => match f {
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
-            F::ParamsActive => "总数 − 路由专家 + 每个词元激活的 top-k 路由专家",
+            F::ParamsActive => "总数 − 路由专家 + 每个 token 激活的 top-k 路由专家",
             F::ParamsTrainable => "全量训练：全部参数；LoRA：对目标模块求 Σ r·(in+out)；推理：0",
             F::KvPerToken => "层数 × kv_heads × (head_dim_k + head_dim_v) × 字节",
             F::KvPerTokenMla => "层数 × (kv_lora_rank + qk_rope_head_dim) × 字节（MLA 潜向量）",
             F::Weights => "Σ 层内矩阵 / tp × 权重位数 +（嵌入、输出头、归一化、偏置）量化时按 16 位；ZeRO-3 时再 / dp",
             F::KvCache => "batch × Σ_本段各层 ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp) × (d_k + d_v) × 字节",
-            F::ActivationsTraining => "词元数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节 + logits",
+            F::ActivationsTraining => "token 数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节 + logits",
             F::ActivationsInference => "min(分块, 上下文·batch) × (2h + QKV/tp + MLP 中间量/tp) × 字节 + batch × V/tp × 4（fp32 logits）",
             F::Gradients => "本卡可训练参数 × 梯度字节；ZeRO ≥ 2 时 / dp",
             F::Optimizer => "可训练参数 × (动量 + fp32 主权重)；ZeRO ≥ 1 时 / dp",
@@ -300,14 +315,14 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::RidgePoint => "I* = F / B（每字节 FLOP）",
             F::PrefillFlops => "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2（因果）",
             F::DecodeFlops => "2·P·batch + 4·L·d_attn·上下文·batch",
-            F::TrainingFlops => "6·P·词元数（完全重算为 8·P；LoRA 为 4·P）+ 注意力",
+            F::TrainingFlops => "6·P·token 数（完全重算为 8·P；LoRA 为 4·P）+ 注意力",
             F::PrefillBytes => "权重读一遍 + 写入 KV",
-            F::DecodeBytes => "权重读一遍（输入嵌入按行取）+ batch·(上下文+1)·每词元 KV 字节",
+            F::DecodeBytes => "权重读一遍（输入嵌入按行取）+ batch·(上下文+1)·每 token KV 字节",
             F::TrainingBytes => "2·权重 + 梯度 + 2·优化器状态",
             F::Intensity => "I = W / Q",
             F::PhaseTimeBound => "每卡 max(W/F, Q/B, C_floor)，用峰值，不计开销",
             F::PhaseTime => "max(W/F_eff, Q/B_eff) + C_exposed + T_launch（× (m+p−1) 个流水线槽位）",
-            F::PrefillTime => "batch × prompt 个词元的预期预填充时间",
+            F::PrefillTime => "batch × prompt 个 token 的预期预填充时间",
             F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
             F::TimeToFirstToken => "prefill_s（不计排队）",
             F::TimePerOutputToken => "decode_step_s",
@@ -319,7 +334,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::GenerationTokensPerS => "batch × data_parallel × output / generation_s",
             F::StepTime => "一步训练的预期时间（见 phases.training.time_s）",
             F::TrainingTokensPerS => "batch × micro_batches × 上下文 × data_parallel / step_s",
-            F::CostPerMillion => "price_per_gpu_hour × gpus / (总词元/秒 × 3600) × 1e6",
+            F::CostPerMillion => "price_per_gpu_hour × gpus / (总 token/秒 × 3600) × 1e6",
             F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
         },
     }
@@ -376,7 +391,7 @@ pub fn values_template(f: Formula, lang: Lang) -> &'static str {
             F::KvPerToken => "{} × {} × ({} + {}) × {} 位/8 = {}",
             F::KvPerTokenMla => "{} × ({} + {}) × {} 位/8 = {}",
             F::Weights => "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}",
-            F::KvCache => "{} × {} 个词元 × 每词元每层 {} 个元素 × {} 位/8 → {}",
+            F::KvCache => "{} × {} 个 token × 每 token 每层 {} 个元素 × {} 位/8 → {}",
             F::ActivationsTraining | F::ActivationsInference => {
                 "上下文 {}，batch {}，重算 {}，FlashAttention {}，序列并行 {} → {}"
             }
@@ -399,8 +414,8 @@ pub fn values_template(f: Formula, lang: Lang) -> &'static str {
             F::Intensity => "{} / {} = {} FLOP/字节，拐点 {}：{}",
             F::PhaseTimeBound => "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}",
             F::PhaseTime => "max({}, {}) + {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}",
-            F::PrefillTime => "{} × {} 个词元 → {}（上界 {}）",
-            F::DecodeStepTime => "batch {}，缓存 {} 个词元 → {}（上界 {}）",
+            F::PrefillTime => "{} × {} 个 token → {}（上界 {}）",
+            F::DecodeStepTime => "batch {}，缓存 {} 个 token → {}（上界 {}）",
             F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => "{}",
             F::GenerationTime => "{} + {} × {} = {}",
             F::DecodeTokensPerS | F::DecodeTokensPerSBound => "{} × {} / {} = {}",
@@ -441,7 +456,7 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "paged KV cache in blocks of {block_tokens} tokens; prefill chunk of {chunk_tokens} tokens"
         ),
         (Assumption::PagedKvAndChunk { block_tokens, chunk_tokens }, Lang::Zh) => {
-            format!("分页 KV 缓存，每块 {block_tokens} 个词元；预填充分块 {chunk_tokens} 个词元")
+            format!("分页 KV 缓存，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
         }
         (Assumption::TrainingSchedule, Lang::En) => {
             "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into()
@@ -469,17 +484,19 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "decode reported at the average step: {prompt} prompt + {output}/2 generated = {cached} cached tokens per sequence; the input embedding is gathered, not streamed"
         ),
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::Zh) => format!(
-            "解码按平均一步计：{prompt} 个提示词元 + {output}/2 个生成词元 = 每序列缓存 {cached} 个词元；输入嵌入按行取，不整表读取"
+            "解码按平均一步计：{prompt} 个提示 token + {output}/2 个生成 token = 每序列缓存 {cached} 个 token；输入嵌入按行取，不整表读取"
         ),
         (Assumption::LoraStepFlops, Lang::En) => {
             "lora/qlora step: 4·P·tokens (no weight gradients for the frozen base)".into()
         }
-        (Assumption::LoraStepFlops, Lang::Zh) => "LoRA/QLoRA 一步：4·P·词元数（冻结的基座不算权重梯度）".into(),
+        (Assumption::LoraStepFlops, Lang::Zh) => "LoRA/QLoRA 一步：4·P·token 数（冻结的基座不算权重梯度）".into(),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::En) => format!(
-            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {topology}"
+            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {}",
+            topology_name(topology, lang)
         ),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::Zh) => format!(
-            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个词元，{micro_batches} 个微批，拓扑 {topology}"
+            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个 token，{micro_batches} 个微批，拓扑：{}",
+            topology_name(topology, lang)
         ),
     }
 }

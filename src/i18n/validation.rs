@@ -5,15 +5,14 @@ use super::facts::{mode, recompute};
 use super::Lang;
 use crate::validation::{Conditions, Note, Reason, RowUnit, ValidationTable};
 
-/// The conditions of a row in `lang`.
+/// The conditions of a row in `lang` (the GPU itself is the table's GPU column).
 pub fn conditions(c: &Conditions, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let mut out = if zh {
         format!(
-            "{} 权重，{} × {}，tp {} pp {} dp {}，batch {}，上下文 {}",
+            "{} 权重，{} 块 GPU，tp {} pp {} dp {}，batch {}，上下文 {}",
             c.weight_dtype.name(),
             c.gpus,
-            c.gpu,
             c.tensor_parallel,
             c.pipeline_parallel,
             c.data_parallel,
@@ -22,10 +21,10 @@ pub fn conditions(c: &Conditions, lang: Lang) -> String {
         )
     } else {
         format!(
-            "{} {}×{}, tp {} pp {} dp {}, batch {}, context {}",
+            "{} weights, {} GPU{}, tp {} pp {} dp {}, batch {}, context {}",
             c.weight_dtype.name(),
             c.gpus,
-            c.gpu,
+            if c.gpus == 1 { "" } else { "s" },
             c.tensor_parallel,
             c.pipeline_parallel,
             c.data_parallel,
@@ -55,6 +54,43 @@ fn yes_no(b: bool, lang: Lang) -> &'static str {
         (true, Lang::En) => "yes",
         (false, Lang::En) => "no",
     }
+}
+
+/// A measurement kind (from measurements.json, or the kind a row compares) in `lang`, or `None`
+/// for a kind this table does not know (see [`kind`]).
+pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
+    let (en, zh) = match kind {
+        "decode_throughput_bs1" => ("decode throughput, batch 1", "解码吞吐（batch 1）"),
+        "decode_throughput_batched" => ("decode throughput, batched", "解码吞吐（多请求成批）"),
+        "e2e_latency_batched" => ("end-to-end latency, batched", "端到端延迟（多请求成批）"),
+        "offline_throughput" => ("offline throughput", "离线吞吐"),
+        "inference_memory" => ("inference memory", "推理显存"),
+        "inference_memory_profile" => ("inference memory profile", "推理显存剖析"),
+        "inference_weights_memory" => ("inference weight memory", "推理权重显存"),
+        "inference_memory_breakdown_paper" => ("inference memory breakdown (paper)", "推理显存构成（论文）"),
+        "inference_model_size_4bit" => ("4-bit model size", "4 位量化模型大小"),
+        "kv_cache_bytes_per_token" => ("KV cache bytes per token", "每 token 的 KV cache 字节数"),
+        "finetune_memory_peft" => ("fine-tuning memory (PEFT)", "微调显存（PEFT）"),
+        "training_peak_memory" => ("training peak memory", "训练峰值显存"),
+        "training_memory_analytic" => ("training memory (analytic)", "训练显存（解析式）"),
+        "training_activation_formula" => ("training activation formula", "训练激活值公式"),
+        "training_iteration_time" => ("training iteration time", "训练迭代时间"),
+        "training_layer_time" => ("training time of one layer", "训练单层时间"),
+        "training_throughput" => ("training throughput", "训练吞吐"),
+        "training_tokens_per_s" => ("training tokens per second", "训练吞吐（token/秒）"),
+        "training_mfu" => ("training MFU", "训练 MFU"),
+        _ => return None,
+    };
+    Some(if lang == Lang::Zh { zh } else { en })
+}
+
+/// A measurement kind in `lang`; a kind not in [`known_kind`] gets a generic label (the data
+/// file may gain kinds before this table does; a test names any without wording).
+pub fn kind(kind: &str, lang: Lang) -> &'static str {
+    known_kind(kind, lang).unwrap_or(match lang {
+        Lang::Zh => "其他测量",
+        Lang::En => "other measurement",
+    })
 }
 
 /// The model a row was evaluated with: its catalog id, or a GPT-style config from the conditions.
@@ -89,7 +125,9 @@ pub fn note(n: &Note, lang: Lang) -> String {
         (Note::ThroughputOnly { method }, Lang::En) => {
             format!("{method}; throughput only (peak memory not compared)")
         }
-        (Note::ThroughputOnly { method }, Lang::Zh) => format!("{method}；只比吞吐（不比峰值显存）"),
+        (Note::ThroughputOnly { method }, Lang::Zh) => {
+            format!("原文方法“{method}”；只比吞吐（不比峰值显存）")
+        }
     }
 }
 
@@ -99,19 +137,19 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::MsPerBatch, Lang::En) => "ms per batch",
         (RowUnit::MsPerBatch, Lang::Zh) => "ms/批",
         (RowUnit::OutputTokensPerSPerGpu, Lang::En) => "output tokens/s per GPU",
-        (RowUnit::OutputTokensPerSPerGpu, Lang::Zh) => "输出词元/秒/GPU",
+        (RowUnit::OutputTokensPerSPerGpu, Lang::Zh) => "输出 token/秒/GPU",
         (RowUnit::OutputTokensPerS, Lang::En) => "output tokens/s",
-        (RowUnit::OutputTokensPerS, Lang::Zh) => "输出词元/秒",
+        (RowUnit::OutputTokensPerS, Lang::Zh) => "输出 token/秒",
         (RowUnit::GibWeightsPerGpu, Lang::En) => "GiB weights per GPU",
         (RowUnit::GibWeightsPerGpu, Lang::Zh) => "GiB 权重/GPU",
         (RowUnit::BytesPerToken, Lang::En) => "bytes per token (kv_cache_GiB / kv_tokens)",
-        (RowUnit::BytesPerToken, Lang::Zh) => "字节/词元（kv_cache_GiB / kv_tokens）",
+        (RowUnit::BytesPerToken, Lang::Zh) => "字节/token（kv_cache_GiB / kv_tokens）",
         (RowUnit::SPerIteration, Lang::En) => "s per iteration",
         (RowUnit::SPerIteration, Lang::Zh) => "s/迭代",
         (RowUnit::ModelTflopsPerGpu, Lang::En) => "model TFLOP/s per GPU",
         (RowUnit::ModelTflopsPerGpu, Lang::Zh) => "模型 TFLOP/s/GPU",
         (RowUnit::TokensPerSReported, Lang::En) => "tokens/s (as reported)",
-        (RowUnit::TokensPerSReported, Lang::Zh) => "词元/秒（按原文口径）",
+        (RowUnit::TokensPerSReported, Lang::Zh) => "token/秒（按原文口径）",
     }
 }
 
@@ -137,10 +175,10 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         (Reason::PeakTrainingMemory, Lang::En) => "peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into(),
         (Reason::PeakTrainingMemory, Lang::Zh) => "训练峰值显存取决于框架细节（反向中更新优化器、卸载），场景中没有这些信息".into(),
         (Reason::UnsupportedKind { kind }, Lang::En) => {
-            format!("kind '{kind}' is not a time or inference-memory measurement the scenario can express")
+            format!("{} is not a time or inference-memory measurement the scenario can express", self::kind(kind, lang))
         }
         (Reason::UnsupportedKind { kind }, Lang::Zh) => {
-            format!("类别“{kind}”不是场景能表达的时间或推理显存测量")
+            format!("“{}”不是场景能表达的时间或推理显存测量", self::kind(kind, lang))
         }
         (Reason::Rejected { field, kind }, Lang::En) => format!("scenario rejected: {field}: {kind}"),
         (Reason::Rejected { field, kind }, Lang::Zh) => {
@@ -159,7 +197,7 @@ pub fn to_markdown(t: &ValidationTable, lang: Lang) -> String {
             r.index,
             r.kind,
             r.model.trim(),
-            r.gpu,
+            r.conditions.gpu,
             conditions(&r.conditions, lang),
             f(r.measured),
             unit(r.unit, lang),
@@ -191,6 +229,27 @@ pub fn to_markdown(t: &ValidationTable, lang: Lang) -> String {
 mod tests {
     use super::*;
     use crate::validation::validation_table;
+
+    #[test]
+    fn every_kind_in_the_data_and_the_table_is_worded() {
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../catalog/data/measurements.json")).expect("parses");
+        let t = validation_table();
+        let mut kinds: Vec<String> = file["measurements"]
+            .as_array()
+            .expect("measurements")
+            .iter()
+            .filter_map(|m| m["kind"].as_str().map(String::from))
+            .collect();
+        kinds.extend(t.rows.iter().map(|r| r.kind.clone()));
+        kinds.extend(t.summary.iter().map(|s| s.kind.clone()));
+        kinds.sort();
+        kinds.dedup();
+        let missing: Vec<&String> =
+            kinds.iter().filter(|k| Lang::ALL.iter().any(|l| known_kind(k, *l).is_none())).collect();
+        assert!(missing.is_empty(), "kinds without wording in i18n::validation::known_kind: {missing:?}");
+        assert_eq!(kind("a_new_kind", Lang::Zh), "其他测量");
+    }
 
     #[test]
     fn every_row_and_reason_is_worded_in_chinese() {

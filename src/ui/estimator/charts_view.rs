@@ -83,7 +83,7 @@ pub fn BoundChart() -> impl IntoView {
 pub fn RooflineChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| roofline_chart(r, e))));
+    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| roofline_chart(r, e, ctx.lang))));
     figure("chart-roofline", input, charts::roofline_svg)
 }
 
@@ -91,7 +91,7 @@ pub fn RooflineChart() -> impl IntoView {
 pub fn ScalingChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| scaling_chart(r, e))));
+    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| scaling_chart(r, e, ctx.lang))));
     figure("chart-scaling", input, charts::scaling_svg)
 }
 

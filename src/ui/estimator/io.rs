@@ -31,7 +31,13 @@ pub fn Notices() -> impl IntoView {
                             .into_iter()
                             .map(|n| {
                                 let field = crate::i18n::errors::notice_field(&n.field, ctx.lang);
-                                view! { <li><code>{field}</code> ": " {crate::i18n::errors::notice(&n, ctx.lang)}</li> }
+                                // A scenario field is an identifier; the imported file is worded.
+                                let field = if n.field == "file-error" || n.field == "file-error:file" {
+                                    view! { <span class="field">{field}</span> }.into_any()
+                                } else {
+                                    view! { <code>{field}</code> }.into_any()
+                                };
+                                view! { <li>{field} ": " {crate::i18n::errors::notice(&n, ctx.lang)}</li> }
                             })
                             .collect_view()}
                     </ul>

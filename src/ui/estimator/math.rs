@@ -35,7 +35,7 @@ pub fn ShowMath(key: &'static str) -> impl IntoView {
                     <dt>{e.values}</dt>
                     <dd><code>{d.values}</code></dd>
                     <dt>{e.source}</dt>
-                    <dd class="source">{d.source}</dd>
+                    <dd class="source" data-source=d.cited.then_some("")>{d.source}</dd>
                 </dl>
             })}
         </details>

@@ -97,7 +97,7 @@ pub fn ModelPicker() -> impl IntoView {
                     view! {
                         <p class="model-source" title=src.clone()>
                             {e.source} ": "
-                            <a href=first target="_blank" rel="noopener">{shown}</a>
+                            <a href=first target="_blank" rel="noopener" data-source="">{shown}</a>
                             " · " {date}
                             {(!verified).then(|| view! { " · " <span class="uncertain">{e.unverified}</span> })}
                         </p>

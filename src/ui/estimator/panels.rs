@@ -272,7 +272,7 @@ pub fn HardwareControls() -> impl IntoView {
                     {text}
                     {uncertain.map(|u| { let title = u.clone(); view! { <span class="uncertain" title=title>" · ≈? " {u}</span> } })}
                     <br />
-                    <span class="source" title=source.clone()>{source.clone()}</span> " · " {date}
+                    <span class="source" data-source="" title=source.clone()>{source.clone()}</span> " · " {date}
                 </p>
             })}
             {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, edits::set_gpus)}

@@ -1,0 +1,164 @@
+// Issue 8 §1 in a real browser: every string a reader sees on a zh page is Chinese, except proper
+// names, units, formulas, identifiers the reader types and the titles of cited sources; on an en
+// page nothing is Chinese except what is marked as Chinese (the language switch, cited Chinese
+// titles). The test opens the estimator in several states with every <details> open, a damaged
+// link, a broken JSON import and the validation page, collects the visible text and lists every
+// word outside the rules below.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, newPage, finish } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const b64 = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
+const root = join(import.meta.dirname, '..', '..');
+
+// Proper names the pages show: every word of the catalog's model and GPU display names. The
+// catalog ids are identifiers the reader types (notices list them) and are removed before checking.
+const catalogNames = new Set();
+const catalogIds = [];
+for (const m of JSON.parse(readFileSync(join(root, 'src/catalog/models.json'), 'utf8')).models) {
+  for (const w of m.name.match(/[A-Za-z]+/g) ?? []) catalogNames.add(w);
+  catalogIds.push(m.id);
+}
+for (const g of JSON.parse(readFileSync(join(root, 'src/catalog/data/gpus.json'), 'utf8'))) {
+  for (const w of g.name.match(/[A-Za-z]+/g) ?? []) catalogNames.add(w);
+  catalogIds.push(g.id);
+}
+catalogIds.sort((a, b) => b.length - a.length);
+
+// Latin words a zh page may show, by why. A word with a digit or an underscore (bf16, H100,
+// kv_heads, 8B) is a dtype, a name or an identifier and is not checked; every other Latin word
+// must be here. Real English prose is fixed in src/i18n/, never added here.
+const ALLOW = {
+  units: ['B', 'KB', 'KiB', 'MB', 'MiB', 'GB', 'GiB', 'TB', 'TiB', 'ms', 's', 'us', 'ns', 'h', 'K', 'M', 'G', 'T',
+    'FLOP', 'FLOPs', 'TFLOP', 'TFLOPS', 'PFLOP', 'GB/s', 'TB/s', 'W', 'USD'],
+  // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
+  terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
+    'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
+    'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
+    'top', 'k', 'r', 'JSON', 'URL', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
+  // Names of things: vendors, products, projects, the site's own command.
+  names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'Megatron', 'DeepSpeed',
+    'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', ...catalogNames],
+  // Words of cited sources inside worded notes (the efficiency factors cite benchmark reports,
+  // guides and papers by their titles): Azure AI-benchmarking-guide, CUDA C++ Best Practices
+  // Guide, CUDA Graphs, Li et al. (VLDB 2020), NCCL issue #212, nccl-tests busbw, BabelStream,
+  // Kwon et al. (PagedAttention), Williams et al. (roofline).
+  cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
+    'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream'],
+  // Formula functions and identifiers in formulas.
+  formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F'],
+};
+const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
+
+// Elements whose text is not the page's language on purpose: cited sources (data-source) and
+// anything marked
+// with another language; on zh pages also identifiers in code.
+const SKIP_ZH = '[data-source], [lang]:not([lang^="zh"]), code, kbd';
+const SKIP_EN = '[data-source], [lang^="zh"]';
+
+/** The visible text of the page, without the elements that match `skip`. */
+function visibleText(page, skip) {
+  return page.evaluate((skip) => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(skip) || el.closest('script, style, template')) continue;
+      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) continue;
+      out.push(n.textContent);
+    }
+    return out.join(' ');
+  }, skip);
+}
+
+/** Each word outside the rules once, with the text around its first occurrence. */
+function latinProblems(text) {
+  // What the reader typed or chose, echoed back: quoted values, file names, catalog ids.
+  text = text.replace(/"[^"]*"|“[^”]*”|'[^']*'/g, ' ').replace(/[\w.-]+\.json\b/g, ' ');
+  for (const id of catalogIds) text = text.split(id).join(' ');
+  const bad = new Map();
+  for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9_]*/g)) {
+    const w = m[0];
+    if (/[0-9_]/.test(w) || ZH_ALLOWED.has(w) || bad.has(w)) continue;
+    bad.set(w, text.slice(Math.max(0, m.index - 30), m.index + w.length + 30).replace(/\s+/g, ' '));
+  }
+  return [...bad].sort().map(([w, around]) => `'${w}' in «${around}»`);
+}
+
+function cjkProblems(text) {
+  const bad = new Set();
+  for (const m of text.matchAll(/.{0,12}[\u3000-\u303f\u3400-\u9fff\uff00-\uffef].{0,12}/gu)) bad.add(m[0]);
+  return [...bad];
+}
+
+async function openAllDetails(page) {
+  await page.$$eval('details', (ds) => ds.forEach((d) => { d.open = true; }));
+  await page.waitForTimeout(200);
+  // Details rendered inside details that just opened.
+  await page.$$eval('details', (ds) => ds.forEach((d) => { d.open = true; }));
+  await page.waitForTimeout(200);
+}
+
+const STATES = {
+  default: '',
+  training: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'training', gpus: 8, zero_stage: 3 }),
+  lora: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'lora' }),
+  moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
+  'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
+  'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
+};
+
+/** Visits every page of the check in `lang`; returns [label, text] pairs. */
+async function texts(page, lang, skip) {
+  const out = [];
+  for (const [label, query] of Object.entries(STATES)) {
+    await page.goto(`${server.url}#/${lang}/estimate${query}`);
+    await page.waitForSelector('#total-per-gpu');
+    if (label === 'damaged link') await page.waitForSelector('#notices');
+    if (label === 'does not fit') await page.waitForSelector('.advice');
+    await openAllDetails(page);
+    out.push([`estimator, ${label}`, await visibleText(page, skip)]);
+  }
+  await page.goto(`${server.url}#/${lang}/estimate`);
+  await page.waitForSelector('#total-per-gpu');
+  await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from('{"model": "llama-3.1-8b", "batch": "lots"}') });
+  await page.waitForSelector('#notices.error');
+  out.push(['estimator, JSON import error', await visibleText(page, skip)]);
+  await page.click('#notices .dismiss');
+  await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from('{ "model": ') });
+  await page.waitForSelector('#notices.error');
+  out.push(['estimator, JSON syntax error', await page.locator('#notices').innerText()]);
+  await page.goto(`${server.url}#/${lang}/validation`);
+  await page.waitForSelector('#validation-rows');
+  out.push(['validation', await visibleText(page, skip)]);
+  return out;
+}
+
+test('zh pages show no Latin word outside the allow-list', async () => {
+  const page = await newPage(browser);
+  const failures = [];
+  for (const [label, text] of await texts(page, 'zh', SKIP_ZH)) {
+    const bad = latinProblems(text);
+    if (text.includes('词元')) bad.push('词元 (the zh pages say token)');
+    if (bad.length) failures.push(`${label}:\n  ${bad.join('\n  ')}`);
+  }
+  assert.deepEqual(failures, [], failures.join('\n'));
+  await finish(page);
+});
+
+test('en pages show no Chinese outside elements marked as Chinese', async () => {
+  const page = await newPage(browser);
+  const failures = [];
+  for (const [label, text] of await texts(page, 'en', SKIP_EN)) {
+    const bad = cjkProblems(text);
+    if (bad.length) failures.push(`${label}: ${bad.map((s) => JSON.stringify(s)).join(', ')}`);
+  }
+  assert.deepEqual(failures, [], failures.join('\n'));
+  await finish(page);
+});
