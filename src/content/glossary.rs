@@ -102,12 +102,14 @@ pub fn page_html(lang: Lang) -> String {
             ));
             if !t.chapters.is_empty() {
                 out.push_str(&format!("<p class=\"used-in\"><span>{}</span>", esc(c.used_in)));
+                // The chapter's number, named in full for hover and screen readers: a term used
+                // in ten chapters stays one line.
                 for chapter in t.chapters.iter().filter_map(|slug| super::find(slug)) {
+                    let name = esc(&format!("{}. {}", chapter.number, chapter.page(lang).title));
                     out.push_str(&format!(
-                        "<a href=\"{}\">{}. {}</a>",
+                        "<a href=\"{}\" title=\"{name}\" aria-label=\"{name}\">{}</a>",
                         crate::route::Route::Chapter(lang, chapter.slug).to_hash(),
                         chapter.number,
-                        esc(chapter.page(lang).title)
                     ));
                 }
                 out.push_str("</p>");
