@@ -97,14 +97,19 @@ impl Route {
     }
 }
 
-/// The hash of the same page in `lang`, keeping the page's state (the `?…` part): the
-/// language switch reads the live hash, because the estimator rewrites its query without
-/// a route change.
+/// The hash of the same page in `lang`, keeping the page's state (the `?…` part: the
+/// estimator's scenario, a chapter section or a glossary term, which name the same thing in
+/// both languages): the language switch reads the live hash, because the estimator rewrites
+/// its query without a route change.
 pub fn switch_language(hash: &str, lang: Lang) -> String {
     let route = Route::parse(hash);
     let target = route.in_lang(lang).to_hash();
     match (&route, hash.split_once('?')) {
-        (Route::Estimate(_), Some((_, query))) if !query.is_empty() => format!("{target}?{query}"),
+        (Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_), Some((_, query)))
+            if !query.is_empty() =>
+        {
+            format!("{target}?{query}")
+        }
         _ => target,
     }
 }
@@ -179,7 +184,11 @@ mod tests {
         assert_eq!(target_element_id("#/zh/glossary?term=kv-cache"), Some("term-kv-cache".to_string()));
         assert_eq!(target_element_id("#/zh/glossary?term=<b>"), None);
         assert_eq!(target_element_id("#/zh/glossary"), None);
-        assert_eq!(switch_language("#/zh/glossary?term=hbm", Lang::En), "#/en/glossary");
+        assert_eq!(switch_language("#/zh/glossary?term=hbm", Lang::En), "#/en/glossary?term=hbm");
+        assert_eq!(
+            switch_language(&format!("#/en/chapters/{first}?s=s-2"), Lang::Zh),
+            format!("#/zh/chapters/{first}?s=s-2")
+        );
     }
 
     #[test]

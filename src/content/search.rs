@@ -83,13 +83,16 @@ pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
     if tokens.is_empty() {
         return Vec::new();
     }
-    let mut hits: Vec<(u32, usize, Hit)> = index(lang)
-        .iter()
-        .enumerate()
-        .filter_map(|(order, entry)| score(entry, &tokens).map(|hit| (hit.score, order, hit)))
-        .collect();
-    hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    hits.into_iter().take(MAX_HITS).map(|(_, _, hit)| hit).collect()
+    // Insertion after the equal scores keeps reading order within a rank (and no sort code).
+    let mut hits: Vec<Hit> = Vec::new();
+    for hit in index(lang).iter().filter_map(|entry| score(entry, &tokens)) {
+        let at = hits.partition_point(|h| h.score >= hit.score);
+        if at < MAX_HITS {
+            hits.insert(at, hit);
+            hits.truncate(MAX_HITS);
+        }
+    }
+    hits
 }
 
 fn score(entry: &Entry, tokens: &[String]) -> Option<Hit> {

@@ -50,6 +50,11 @@ test('a term link in a chapter opens and marks the glossary entry', async () => 
     assert.equal(await page.evaluate(() => location.hash), `#/${lang}/glossary?term=${id}`);
     const box = await page.locator(`[data-term="${id}"]`).boundingBox();
     assert.ok(box && box.y >= 0 && box.y < 900, `the entry is scrolled into view (y=${box?.y})`);
+    // The other language shows the same entry.
+    const other = lang === 'en' ? 'zh' : 'en';
+    await page.click('#lang-switch');
+    await page.waitForFunction((h) => location.hash === h, `#/${other}/glossary?term=${id}`);
+    await page.waitForSelector(`[data-term="${id}"][data-highlight]`);
   }
   assert.deepEqual(page.problems, []);
   await page.context().close();
