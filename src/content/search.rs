@@ -79,7 +79,7 @@ pub fn term_href(lang: Lang, id: &str) -> String {
 
 /// Searches the site in `lang`. An empty query finds nothing.
 pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
-    let tokens: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let tokens = tokens(query);
     if tokens.is_empty() {
         return Vec::new();
     }
@@ -93,6 +93,28 @@ pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
         }
     }
     hits
+}
+
+/// The pieces of a query that must all occur: split at whitespace and where Latin letters or
+/// digits meet Chinese (`KV缓存` → `kv`, `缓存`), since chapters write `KV 缓存` with a space.
+fn tokens(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in query.split_whitespace() {
+        let mut current = String::new();
+        let mut ascii: Option<bool> = None;
+        for c in word.to_lowercase().chars() {
+            let is_ascii = c.is_ascii();
+            if ascii.is_some_and(|a| a != is_ascii) && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            ascii = Some(is_ascii);
+            current.push(c);
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+    }
+    out
 }
 
 fn score(entry: &Entry, tokens: &[String]) -> Option<Hit> {
@@ -354,11 +376,14 @@ mod tests {
     fn chinese_is_matched_by_characters() {
         let hits = search(Lang::Zh, "显存");
         assert!(hits.len() >= 5, "{hits:?}");
-        let hits = search(Lang::Zh, "KV 缓存");
-        assert!(
-            hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/zh/glossary?term=kv-cache"),
-            "{hits:?}"
-        );
+        for query in ["KV 缓存", "kv缓存"] {
+            let hits = search(Lang::Zh, query);
+            assert!(
+                hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/zh/glossary?term=kv-cache"),
+                "{query}: {hits:?}"
+            );
+        }
+        assert_eq!(tokens(" KV缓存  H100显存 "), vec!["kv", "缓存", "h100", "显存"]);
         // No spaces in the query or the text: still found.
         let hits = search(Lang::Zh, "算术强度");
         assert!(!hits.is_empty());
