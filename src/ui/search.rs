@@ -133,7 +133,7 @@ pub fn SiteSearch(
                         go_to(&href);
                     }
                 }
-                inner_html=move || hits.with(|h| results_html(lang.get(), h, active.get()))>
+                inner_html=move || hits.with(|h| query.with(|q| results_html(lang.get(), q, h, active.get())))>
             </ul>
         </div>
     }
