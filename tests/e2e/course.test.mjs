@@ -96,6 +96,13 @@ test('/ opens search; it finds a Chinese and an English term and a result naviga
   await page.waitForSelector('#search-results:not([hidden])');
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#search-results').isHidden(), true);
+  await page.goto(`${server.url}#/en/estimate`);
+  await waitForApp(page);
+  const field = page.locator('input[type=search]:not(#site-search)').first();
+  await field.click();
+  await page.keyboard.press('/');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'site-search', '/ while typing stays in the field');
+  assert.match(await field.inputValue(), /\//);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
