@@ -59,8 +59,11 @@ fn page_literal(page: &RenderedPage) -> String {
     s
 }
 
-/// `$OUT_DIR/glossary.rs`: every term, with the slugs of the chapters that use it.
-fn glossary_literal(glossary: &glossary_data::Glossary, used: &BTreeMap<String, Vec<String>>) -> String {
+/// Per term id, the slugs of the chapters whose zh and en text use it.
+type Uses = BTreeMap<String, (Vec<String>, Vec<String>)>;
+
+/// `$OUT_DIR/glossary.rs`: every term, with the slugs of the chapters that use it per language.
+fn glossary_literal(glossary: &glossary_data::Glossary, used: &Uses) -> String {
     let unused: Vec<&str> = glossary
         .terms
         .iter()
@@ -74,17 +77,18 @@ fn glossary_literal(glossary: &glossary_data::Glossary, used: &BTreeMap<String, 
     }
     let mut s = String::from("pub static TERMS: &[Term] = &[\n");
     for t in &glossary.terms {
-        let chapters = used.get(&t.id).cloned().unwrap_or_default();
+        let (zh_chapters, en_chapters) = used.get(&t.id).cloned().unwrap_or_default();
         let _ = writeln!(
             s,
-            "    Term {{ id: {:?}, topic: Topic::{}, zh: TermText {{ term: {:?}, definition: {:?} }}, en: TermText {{ term: {:?}, definition: {:?} }}, chapters: &{:?}, standalone: {} }},",
+            "    Term {{ id: {:?}, topic: Topic::{}, zh: TermText {{ term: {:?}, definition: {:?}, chapters: &{:?} }}, en: TermText {{ term: {:?}, definition: {:?}, chapters: &{:?} }}, standalone: {} }},",
             t.id,
             glossary_data::topic_variant(&t.topic),
             t.zh.term,
             t.zh.definition,
+            zh_chapters,
             t.en.term,
             t.en.definition,
-            chapters,
+            en_chapters,
             t.standalone
         );
     }
@@ -105,7 +109,7 @@ fn main() {
     let glossary =
         glossary_data::parse(&glossary_json).unwrap_or_else(|e| fail(&format!("content/glossary.json: {e}")));
     let (zh_terms, en_terms) = (glossary.patterns("zh"), glossary.patterns("en"));
-    let mut used: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut used = Uses::new();
 
     let zh = chapter_files(Path::new("content/zh"));
     let en = chapter_files(Path::new("content/en"));
@@ -135,11 +139,11 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("content/zh/{number:02}-{slug}.md: {e}")));
         let en_page = render_linked(en_text, "en", &en_terms)
             .unwrap_or_else(|e| fail(&format!("content/en/{number:02}-{slug}.md: {e}")));
-        for id in zh_page.terms.iter().chain(&en_page.terms) {
-            let chapters = used.entry(id.clone()).or_default();
-            if !chapters.contains(slug) {
-                chapters.push(slug.clone());
-            }
+        for id in &zh_page.terms {
+            used.entry(id.clone()).or_default().0.push(slug.clone());
+        }
+        for id in &en_page.terms {
+            used.entry(id.clone()).or_default().1.push(slug.clone());
         }
         check_parity(&zh_page, &en_page)
             .unwrap_or_else(|e| fail(&format!("{number:02}-{slug}.md: zh and en differ: {e}")));

@@ -37,6 +37,8 @@ impl Topic {
 pub struct TermText {
     pub term: &'static str,
     pub definition: &'static str,
+    /// Slugs of the chapters whose text in this language uses the term, in reading order.
+    pub chapters: &'static [&'static str],
 }
 
 #[derive(Debug)]
@@ -46,8 +48,6 @@ pub struct Term {
     pub topic: Topic,
     pub zh: TermText,
     pub en: TermText,
-    /// Slugs of the chapters that use the term, in reading order.
-    pub chapters: &'static [&'static str],
     /// Explained for completeness (the estimator handles it) though no chapter names it.
     pub standalone: bool,
 }
@@ -100,11 +100,12 @@ pub fn page_html(lang: Lang) -> String {
                 esc(t.text(lang.other()).term),
                 esc(t.text(lang).definition),
             ));
-            if !t.chapters.is_empty() {
+            let chapters = t.text(lang).chapters;
+            if !chapters.is_empty() {
                 out.push_str(&format!("<p class=\"used-in\"><span>{}</span>", esc(c.used_in)));
                 // The chapter's number, named in full for hover and screen readers: a term used
                 // in ten chapters stays one line.
-                for chapter in t.chapters.iter().filter_map(|slug| super::find(slug)) {
+                for chapter in chapters.iter().filter_map(|slug| super::find(slug)) {
                     let name = esc(&format!("{}. {}", chapter.number, chapter.page(lang).title));
                     out.push_str(&format!(
                         "<a href=\"{}\" title=\"{name}\" aria-label=\"{name}\">{}</a>",
@@ -155,9 +156,21 @@ mod tests {
     #[test]
     fn every_term_is_used_and_links_only_to_chapters_that_exist() {
         for t in terms() {
-            assert!(!t.chapters.is_empty() || t.standalone, "{} is used by no chapter", t.id);
-            for slug in t.chapters {
-                assert!(content::find(slug).is_some(), "{} lists unknown chapter {slug}", t.id);
+            for lang in Lang::ALL {
+                let used = !t.text(lang).chapters.is_empty();
+                assert!(used || t.standalone, "{} is used by no {lang:?} chapter", t.id);
+            }
+            for lang in Lang::ALL {
+                for slug in t.text(lang).chapters {
+                    assert!(content::find(slug).is_some(), "{} lists unknown chapter {slug}", t.id);
+                    // The chapter's text in that language links the term.
+                    let page = content::find(slug).map(|c| c.page(lang));
+                    let link = format!("glossary?term={}\"", t.id);
+                    let linked = page.is_some_and(|p| {
+                        p.segments.iter().any(|s| matches!(s, content::Segment::Html(h) if h.contains(&link)))
+                    });
+                    assert!(linked, "{}/{slug} does not link {}", lang.code(), t.id);
+                }
             }
         }
         for topic in Topic::ALL {
