@@ -81,7 +81,7 @@ pub fn anchor(id: &str) -> String {
 /// `data-term`, both languages' names, the definition and links to the chapters that use it.
 /// Built as one string (the page is static), which keeps the wasm small.
 pub fn page_html(lang: Lang) -> String {
-    use super::search::escape_html as esc;
+    use super::search_html::escape_html as esc;
     let c = lang.course();
     let mut out = String::new();
     for topic in Topic::ALL {

@@ -10,6 +10,7 @@ mod glossary_data;
 #[cfg(test)]
 mod render;
 pub mod search;
+pub mod search_html;
 #[cfg(test)]
 mod terms;
 

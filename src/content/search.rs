@@ -77,7 +77,7 @@ pub fn term_href(lang: Lang, id: &str) -> String {
     format!("{}?term={id}", Route::Glossary(lang).to_hash())
 }
 
-/// Searches the site in `lang`. An empty query finds nothing.
+/// Searches the site in `lang` (shown by `search_html::results_html`). An empty query finds nothing.
 pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
     let tokens = tokens(query);
     if tokens.is_empty() {
@@ -97,7 +97,7 @@ pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
 
 /// The pieces of a query that must all occur: split at whitespace and where Latin letters or
 /// digits meet Chinese (`KV缓存` → `kv`, `缓存`), since chapters write `KV 缓存` with a space.
-fn tokens(query: &str) -> Vec<String> {
+pub(crate) fn tokens(query: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for word in query.split_whitespace() {
         let mut current = String::new();
@@ -284,82 +284,6 @@ fn sections(html: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Escapes text for HTML element content and double-quoted attributes.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The result list's items as HTML (`<li role="option">` links), the `active`-th one selected.
-/// Built as a string rather than as components: it is rebuilt on every key press and a plain
-/// string keeps the wasm small.
-pub fn results_html(lang: Lang, query: &str, hits: &[Hit], active: usize) -> String {
-    let tokens = tokens(query);
-    let c = lang.course();
-    if hits.is_empty() {
-        return format!(
-            "<li class=\"search-none\" role=\"presentation\">{}</li>",
-            escape_html(c.search_none)
-        );
-    }
-    let mut out = String::new();
-    for (i, hit) in hits.iter().enumerate() {
-        let kind = c.kind(hit.kind);
-        let context =
-            if hit.context.is_empty() { kind.to_string() } else { format!("{kind} · {}", hit.context) };
-        let selected = i == active;
-        out.push_str(&format!(
-            "<li role=\"option\" id=\"search-hit-{i}\" aria-selected=\"{selected}\"{}><a class=\"search-hit\" tabindex=\"-1\" href=\"{}\"><span class=\"hit-title\">{}</span><span class=\"hit-kind\">{}</span><span class=\"hit-snippet\">{}</span></a></li>",
-            if selected { " class=\"active\"" } else { "" },
-            escape_html(&hit.href),
-            mark(&hit.title, &tokens),
-            escape_html(&context),
-            mark(&hit.snippet, &tokens),
-        ));
-    }
-    out
-}
-
-/// `text` escaped, with each occurrence of a query piece in `<mark>`. Text whose lowercase has
-/// another byte length (rare letters) is only escaped.
-fn mark(text: &str, tokens: &[String]) -> String {
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return escape_html(text);
-    }
-    let mut marked = vec![false; text.len()];
-    for token in tokens.iter().filter(|t| !t.is_empty()) {
-        for (start, _) in lower.match_indices(token.as_str()) {
-            for m in marked.iter_mut().skip(start).take(token.len()) {
-                *m = true;
-            }
-        }
-    }
-    let mut out = String::new();
-    let mut open = false;
-    for (i, c) in text.char_indices() {
-        let on = marked.get(i).copied().unwrap_or(false);
-        if on != open {
-            out.push_str(if on { "<mark>" } else { "</mark>" });
-            open = on;
-        }
-        out.push_str(&escape_html(c.encode_utf8(&mut [0; 4])));
-    }
-    if open {
-        out.push_str("</mark>");
-    }
-    out
-}
-
 /// Whether a tag (`p`, `/li`, `td class=…`) separates words; inline tags such as `em` do not.
 fn is_block(tag: &str) -> bool {
     let name: String = tag.trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
@@ -462,19 +386,6 @@ mod tests {
         let heading = c.en.headings[0].1;
         let hits = search(Lang::En, heading);
         assert!(hits.iter().any(|h| h.href == format!("#/en/chapters/{}?s=s-1", c.slug)), "{hits:?}");
-    }
-
-    #[test]
-    fn results_are_links_with_snippets() {
-        let hits = search(Lang::En, "kv cache");
-        let html = results_html(Lang::En, "kv cache", &hits, 1);
-        assert_eq!(html.matches("<li role=\"option\"").count(), hits.len());
-        assert!(html.contains("id=\"search-hit-1\" aria-selected=\"true\" class=\"active\""));
-        assert!(html.contains("class=\"hit-snippet\""));
-        assert!(html.contains("<mark>KV</mark> <mark>cache</mark>"), "{html}");
-        assert!(results_html(Lang::Zh, "x", &[], 0).contains("没有找到"));
-        assert_eq!(mark("显存 & KV 缓存", &tokens("kv缓存")), "显存 &amp; <mark>KV</mark> <mark>缓存</mark>");
-        assert_eq!(escape_html("<a href=\"x\">&</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
     }
 
     #[test]

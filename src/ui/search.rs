@@ -2,7 +2,8 @@
 //! drop down as links with a snippet; arrow keys move through them, Enter opens one, Escape
 //! closes the list. The matching itself is `content::search` (pure, tested natively).
 
-use crate::content::search::{results_html, search};
+use crate::content::search::search;
+use crate::content::search_html::results_html;
 use crate::i18n::Lang;
 use leptos::ev;
 use leptos::html::Input;
