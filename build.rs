@@ -1,10 +1,18 @@
 //! Renders `content/{zh,en}/NN-slug.md` into `$OUT_DIR/chapters.rs` and fails the build when
 //! the two languages differ in chapter files, heading structure, widget slots or exercises.
+//! Reads `content/glossary.json`, links each term's first use in every chapter to the glossary,
+//! and writes the terms with the chapters that use them into `$OUT_DIR/glossary.rs`.
 
+#[path = "src/content/glossary_data.rs"]
+mod glossary_data;
+// Shared with the crate's unit tests, which use a few helpers the build does not.
+#[allow(dead_code)]
 #[path = "src/content/render.rs"]
 mod render;
+#[path = "src/content/terms.rs"]
+mod terms;
 
-use render::{check_parity, parse_file_name, render, RenderedPage, Segment};
+use render::{check_parity, parse_file_name, render_linked, RenderedPage, Segment};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -51,10 +59,57 @@ fn page_literal(page: &RenderedPage) -> String {
     s
 }
 
+/// Per term id, the slugs of the chapters whose zh and en text use it.
+type Uses = BTreeMap<String, (Vec<String>, Vec<String>)>;
+
+/// `$OUT_DIR/glossary.rs`: every term, with the slugs of the chapters that use it per language.
+fn glossary_literal(glossary: &glossary_data::Glossary, used: &Uses) -> String {
+    let unused: Vec<&str> = glossary
+        .terms
+        .iter()
+        .filter(|t| !t.standalone && !used.contains_key(&t.id))
+        .map(|t| t.id.as_str())
+        .collect();
+    if !unused.is_empty() {
+        fail(&format!(
+            "glossary terms used by no chapter: {unused:?}; widen their match patterns or mark them \"standalone\""
+        ));
+    }
+    let mut s = String::from("pub static TERMS: &[Term] = &[\n");
+    for t in &glossary.terms {
+        let (zh_chapters, en_chapters) = used.get(&t.id).cloned().unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "    Term {{ id: {:?}, topic: Topic::{}, zh: TermText {{ term: {:?}, definition: {:?}, chapters: &{:?} }}, en: TermText {{ term: {:?}, definition: {:?}, chapters: &{:?} }}, standalone: {} }},",
+            t.id,
+            glossary_data::topic_variant(&t.topic),
+            t.zh.term,
+            t.zh.definition,
+            zh_chapters,
+            t.en.term,
+            t.en.definition,
+            en_chapters,
+            t.standalone
+        );
+    }
+    s.push_str("];\n");
+    s
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=content/zh");
     println!("cargo:rerun-if-changed=content/en");
     println!("cargo:rerun-if-changed=src/content/render.rs");
+    println!("cargo:rerun-if-changed=src/content/terms.rs");
+    println!("cargo:rerun-if-changed=src/content/glossary_data.rs");
+    println!("cargo:rerun-if-changed=content/glossary.json");
+
+    let glossary_json = std::fs::read_to_string("content/glossary.json")
+        .unwrap_or_else(|e| fail(&format!("content/glossary.json: {e}")));
+    let glossary =
+        glossary_data::parse(&glossary_json).unwrap_or_else(|e| fail(&format!("content/glossary.json: {e}")));
+    let (zh_terms, en_terms) = (glossary.patterns("zh"), glossary.patterns("en"));
+    let mut used = Uses::new();
 
     let zh = chapter_files(Path::new("content/zh"));
     let en = chapter_files(Path::new("content/en"));
@@ -80,10 +135,16 @@ fn main() {
             fail(&format!("chapter slug '{slug}' is used twice"));
         }
         let en_text = &en[&(*number, slug.clone())];
-        let zh_page =
-            render(zh_text).unwrap_or_else(|e| fail(&format!("content/zh/{number:02}-{slug}.md: {e}")));
-        let en_page =
-            render(en_text).unwrap_or_else(|e| fail(&format!("content/en/{number:02}-{slug}.md: {e}")));
+        let zh_page = render_linked(zh_text, "zh", &zh_terms)
+            .unwrap_or_else(|e| fail(&format!("content/zh/{number:02}-{slug}.md: {e}")));
+        let en_page = render_linked(en_text, "en", &en_terms)
+            .unwrap_or_else(|e| fail(&format!("content/en/{number:02}-{slug}.md: {e}")));
+        for id in &zh_page.terms {
+            used.entry(id.clone()).or_default().0.push(slug.clone());
+        }
+        for id in &en_page.terms {
+            used.entry(id.clone()).or_default().1.push(slug.clone());
+        }
         check_parity(&zh_page, &en_page)
             .unwrap_or_else(|e| fail(&format!("{number:02}-{slug}.md: zh and en differ: {e}")));
         let _ = writeln!(
@@ -96,4 +157,7 @@ fn main() {
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("chapters.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| fail(&format!("{}: {e}", dest.display())));
+    let dest = dest.with_file_name("glossary.rs");
+    std::fs::write(&dest, glossary_literal(&glossary, &used))
+        .unwrap_or_else(|e| fail(&format!("{}: {e}", dest.display())));
 }

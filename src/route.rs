@@ -8,9 +8,11 @@
 //! | `#/{lang}/chapters/{slug}`   | a chapter                    |
 //! | `#/{lang}/estimate?…`        | the estimator (state in `?…`)|
 //! | `#/{lang}/validation`        | engine vs published figures  |
+//! | `#/{lang}/glossary`          | the glossary (`?term=id`)    |
 //! | anything else                | not found                    |
 //!
-//! A `?…` after the path is kept for page state (the estimator's scenario) and ignored here.
+//! A `?…` after the path is kept for page state (the estimator's scenario, a chapter's section
+//! `?s=s-3`, a glossary term `?term=kv-cache`) and ignored here.
 
 use crate::content;
 use crate::i18n::Lang;
@@ -25,6 +27,8 @@ pub enum Route {
     Estimate(Lang),
     /// The engine checked against published measurements.
     Validation(Lang),
+    /// The glossary; `?term=id` scrolls to a term.
+    Glossary(Lang),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -45,6 +49,7 @@ impl Route {
             [] => Route::Home(lang),
             ["estimate"] => Route::Estimate(lang),
             ["validation"] => Route::Validation(lang),
+            ["glossary"] => Route::Glossary(lang),
             ["chapters", slug] => match content::find(slug) {
                 Some(chapter) => Route::Chapter(lang, chapter.slug),
                 None => Route::NotFound(Some(lang)),
@@ -57,7 +62,11 @@ impl Route {
     pub fn lang(&self) -> Option<Lang> {
         match self {
             Route::Root => None,
-            Route::Home(l) | Route::Chapter(l, _) | Route::Estimate(l) | Route::Validation(l) => Some(*l),
+            Route::Home(l)
+            | Route::Chapter(l, _)
+            | Route::Estimate(l)
+            | Route::Validation(l)
+            | Route::Glossary(l) => Some(*l),
             Route::NotFound(l) => *l,
         }
     }
@@ -69,6 +78,7 @@ impl Route {
             Route::Chapter(_, slug) => Route::Chapter(lang, slug),
             Route::Estimate(_) => Route::Estimate(lang),
             Route::Validation(_) => Route::Validation(lang),
+            Route::Glossary(_) => Route::Glossary(lang),
         }
     }
 
@@ -80,22 +90,42 @@ impl Route {
             Route::Chapter(l, slug) => format!("#/{}/chapters/{}", l.code(), slug),
             Route::Estimate(l) => format!("#/{}/estimate", l.code()),
             Route::Validation(l) => format!("#/{}/validation", l.code()),
+            Route::Glossary(l) => format!("#/{}/glossary", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
         }
     }
 }
 
-/// The hash of the same page in `lang`, keeping the page's state (the `?…` part): the
-/// language switch reads the live hash, because the estimator rewrites its query without
-/// a route change.
+/// The hash of the same page in `lang`, keeping the page's state (the `?…` part: the
+/// estimator's scenario, a chapter section or a glossary term, which name the same thing in
+/// both languages): the language switch reads the live hash, because the estimator rewrites
+/// its query without a route change.
 pub fn switch_language(hash: &str, lang: Lang) -> String {
     let route = Route::parse(hash);
     let target = route.in_lang(lang).to_hash();
     match (&route, hash.split_once('?')) {
-        (Route::Estimate(_), Some((_, query))) if !query.is_empty() => format!("{target}?{query}"),
+        (Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_), Some((_, query)))
+            if !query.is_empty() =>
+        {
+            format!("{target}?{query}")
+        }
         _ => target,
     }
+}
+
+/// The id of the element a hash points into: `?s=s-3` names a chapter section, `?term=hbm` a
+/// glossary entry (`term-hbm`). Only slug characters pass, so the id is safe to look up.
+pub fn target_element_id(hash: &str) -> Option<String> {
+    let (_, query) = hash.split_once('?')?;
+    let slug = |v: &str| {
+        !v.is_empty() && v.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    query.split('&').find_map(|pair| match pair.split_once('=') {
+        Some(("s", v)) if slug(v) => Some(v.to_string()),
+        Some(("term", v)) if slug(v) => Some(format!("term-{v}")),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -146,6 +176,22 @@ mod tests {
     }
 
     #[test]
+    fn sections_and_terms_are_targets() {
+        let first = content::chapters()[0].slug;
+        assert_eq!(Route::parse(&format!("#/en/chapters/{first}?s=s-2")), Route::Chapter(Lang::En, first));
+        assert_eq!(Route::parse("#/zh/glossary?term=kv-cache"), Route::Glossary(Lang::Zh));
+        assert_eq!(target_element_id("#/en/chapters/x?s=s-2"), Some("s-2".to_string()));
+        assert_eq!(target_element_id("#/zh/glossary?term=kv-cache"), Some("term-kv-cache".to_string()));
+        assert_eq!(target_element_id("#/zh/glossary?term=<b>"), None);
+        assert_eq!(target_element_id("#/zh/glossary"), None);
+        assert_eq!(switch_language("#/zh/glossary?term=hbm", Lang::En), "#/en/glossary?term=hbm");
+        assert_eq!(
+            switch_language(&format!("#/en/chapters/{first}?s=s-2"), Lang::Zh),
+            format!("#/zh/chapters/{first}?s=s-2")
+        );
+    }
+
+    #[test]
     fn hashes_round_trip() {
         for c in content::chapters() {
             for lang in Lang::ALL {
@@ -154,6 +200,7 @@ mod tests {
                     Route::Chapter(lang, c.slug),
                     Route::Estimate(lang),
                     Route::Validation(lang),
+                    Route::Glossary(lang),
                 ] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
                 }

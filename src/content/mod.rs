@@ -4,8 +4,15 @@
 
 use crate::i18n::Lang;
 
+pub mod glossary;
+#[cfg(test)]
+mod glossary_data;
 #[cfg(test)]
 mod render;
+pub mod search;
+pub mod search_html;
+#[cfg(test)]
+mod terms;
 
 /// A piece of a chapter body: rendered HTML, or the place where a calculator is mounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +51,13 @@ impl Chapter {
 
 include!(concat!(env!("OUT_DIR"), "/chapters.rs"));
 
+/// The id of the `n`-th heading below a chapter's title (1-based), the same in both languages
+/// (`render.rs` gives the headings these ids at build time). A link to a section is
+/// `#/{lang}/chapters/{slug}?s={id}`.
+pub fn section_id(n: usize) -> String {
+    format!("s-{n}")
+}
+
 /// All chapters, in reading order.
 pub fn chapters() -> &'static [Chapter] {
     CHAPTERS
@@ -59,4 +73,14 @@ pub fn neighbours(slug: &str) -> (Option<&'static Chapter>, Option<&'static Chap
         return (None, None);
     };
     (i.checked_sub(1).and_then(|p| CHAPTERS.get(p)), CHAPTERS.get(i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn section_ids_agree_with_the_renderer() {
+        for n in [1, 7, 30] {
+            assert_eq!(super::section_id(n), super::render::section_id(n));
+        }
+    }
 }

@@ -6,7 +6,13 @@
 //! - a line that is exactly `{{widget:NAME}}` (outside code fences) is a widget slot: the
 //!   calculator NAME is mounted there. NAME must be in [`WIDGETS`];
 //! - `<details>` blocks are exercises' answers (counted for the zh/en parity check).
+//!
+//! Headings below the title get ids `s-1`, `s-2`, … in order: the two languages have the same
+//! structure, so a section id names the same section in both. With glossary terms given, the
+//! first use of each term in the chapter's prose (not in headings, links, code or exercise
+//! answers) becomes a link to its glossary entry (see `terms.rs`).
 
+use super::terms::{first_match, TermPatterns};
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 /// The widgets a chapter may place, as `{{widget:KIND}}` or `{{widget:KIND:PRESET}}` (a preset
@@ -38,6 +44,8 @@ pub struct RenderedPage {
     pub segments: Vec<Segment>,
     /// Number of `<details>` blocks (exercise answers).
     pub exercises: usize,
+    /// Ids of the glossary terms linked in this page, in order of first use.
+    pub terms: Vec<String>,
 }
 
 impl RenderedPage {
@@ -92,8 +100,67 @@ fn level_number(level: HeadingLevel) -> u8 {
     }
 }
 
-/// Renders one chapter file. Errors name what is wrong (the build prints them).
+/// The id of the `n`-th heading below the title (1-based), the same in both languages.
+pub fn section_id(n: usize) -> String {
+    format!("s-{n}")
+}
+
+/// Renders one chapter file without glossary links.
 pub fn render(md: &str) -> Result<RenderedPage, String> {
+    render_linked(md, "", &[])
+}
+
+/// Where a text event sits, for deciding whether a term in it may become a link.
+#[derive(Default)]
+struct Context {
+    heading: bool,
+    links: usize,
+    code: bool,
+    details: usize,
+    images: usize,
+}
+
+impl Context {
+    fn prose(&self) -> bool {
+        !self.heading && self.links == 0 && !self.code && self.details == 0 && self.images == 0
+    }
+}
+
+/// Pushes `text`, turning the first use of each not yet linked term into a glossary link.
+fn push_linked_text<'a>(
+    text: &str,
+    lang: &str,
+    terms: &[TermPatterns],
+    linked: &mut Vec<String>,
+    events: &mut Vec<Event<'a>>,
+) {
+    let mut rest = text;
+    while let Some(m) = first_match(rest, terms, |i| terms.get(i).is_some_and(|t| !linked.contains(&t.id))) {
+        let (Some(before), Some(word), Some(after), Some(term)) =
+            (rest.get(..m.start), rest.get(m.start..m.end), rest.get(m.end..), terms.get(m.term))
+        else {
+            break;
+        };
+        if !before.is_empty() {
+            events.push(Event::Text(CowStr::from(before.to_string())));
+        }
+        events.push(Event::InlineHtml(CowStr::from(format!(
+            "<a href=\"#/{lang}/glossary?term={id}\">",
+            id = term.id
+        ))));
+        events.push(Event::Text(CowStr::from(word.to_string())));
+        events.push(Event::InlineHtml(CowStr::Borrowed("</a>")));
+        linked.push(term.id.clone());
+        rest = after;
+    }
+    if !rest.is_empty() {
+        events.push(Event::Text(CowStr::from(rest.to_string())));
+    }
+}
+
+/// Renders one chapter file of language `lang` (`zh`/`en`), linking the first use of each of
+/// `terms` to the glossary. Errors name what is wrong (the build prints them).
+pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<RenderedPage, String> {
     let mut options = Options::empty();
     options.insert(Options::ENABLE_TABLES);
     options.insert(Options::ENABLE_STRIKETHROUGH);
@@ -103,6 +170,8 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
     let mut headings = Vec::new();
     let mut segments = Vec::new();
     let mut exercises = 0;
+    let mut linked: Vec<String> = Vec::new();
+    let mut context = Context::default();
 
     for part in split_at_widgets(md) {
         let chunk = match part {
@@ -127,13 +196,18 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
         let mut in_paragraph = false;
         let mut heading_text = String::new();
         let mut paragraph_text = String::new();
-        for event in Parser::new_ext(&chunk, options) {
-            match &event {
-                Event::Start(Tag::Heading { level, .. }) => {
+        for mut event in Parser::new_ext(&chunk, options) {
+            match &mut event {
+                Event::Start(Tag::Heading { level, id, .. }) => {
                     in_heading = Some(level_number(*level));
                     heading_text.clear();
+                    context.heading = true;
+                    if *level != HeadingLevel::H1 {
+                        *id = Some(CowStr::from(section_id(headings.len() + 1)));
+                    }
                 }
                 Event::End(TagEnd::Heading(_)) => {
+                    context.heading = false;
                     let level = in_heading.take().unwrap_or(1);
                     let text = heading_text.trim().to_string();
                     if level == 1 {
@@ -168,13 +242,26 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
                 Event::SoftBreak if in_paragraph => paragraph_text.push(' '),
                 Event::Html(h) | Event::InlineHtml(h) => {
                     exercises += count_details(h);
+                    context.details += count_details(h);
+                    context.details = context.details.saturating_sub(h.matches("</details").count());
                 }
+                Event::Start(Tag::Link { .. }) => context.links += 1,
+                Event::End(TagEnd::Link) => context.links = context.links.saturating_sub(1),
+                Event::Start(Tag::Image { .. }) => context.images += 1,
+                Event::End(TagEnd::Image) => context.images = context.images.saturating_sub(1),
+                Event::Start(Tag::CodeBlock(_)) => context.code = true,
+                Event::End(TagEnd::CodeBlock) => context.code = false,
                 _ => {}
             }
             if in_heading == Some(1) {
                 continue;
             }
-            events.push(event);
+            match event {
+                Event::Text(t) if context.prose() && !terms.is_empty() => {
+                    push_linked_text(&t, lang, terms, &mut linked, &mut events);
+                }
+                other => events.push(other),
+            }
         }
         let mut out = String::new();
         html::push_html(&mut out, events.into_iter().map(open_links_safely));
@@ -187,7 +274,14 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
     if title.is_empty() {
         return Err("the H1 title is empty".to_string());
     }
-    Ok(RenderedPage { title, summary: summary.unwrap_or_default(), headings, segments, exercises })
+    Ok(RenderedPage {
+        title,
+        summary: summary.unwrap_or_default(),
+        headings,
+        segments,
+        exercises,
+        terms: linked,
+    })
 }
 
 /// Leaves links alone except that it refuses `javascript:` URLs in chapter text.
@@ -271,7 +365,8 @@ mod tests {
             other => panic!("one html segment expected, got {other:?}"),
         };
         assert!(!html.contains("<h1"), "the title is rendered by the page, not the body");
-        assert!(html.contains("<h2>One</h2>"));
+        assert!(html.contains("<h2 id=\"s-1\">One</h2>"), "{html}");
+        assert!(html.contains("<h3 id=\"s-2\">One.a</h3>"));
         assert!(html.contains("{{widget:not-a-slot}}"), "code fences keep their text");
         assert!(html.contains("<table") || !EN.contains('|'));
     }
@@ -294,6 +389,26 @@ mod tests {
         let Segment::Html(h) = &p.segments[0] else { panic!() };
         assert!(!h.contains("javascript:"));
         assert!(h.contains("href=\"#/en/\""));
+    }
+
+    #[test]
+    fn first_use_in_prose_links_to_the_glossary() {
+        let terms = vec![
+            TermPatterns { id: "kv-cache".into(), patterns: vec!["KV cache".into(), "KV 缓存".into()] },
+            TermPatterns { id: "hbm".into(), patterns: vec!["HBM".into()] },
+            TermPatterns { id: "nccl".into(), patterns: vec!["NCCL".into()] },
+        ];
+        let md = "# KV cache\n\n## About HBM\n\n`HBM` and [HBM](#/x) and\n\n```\nHBM\n```\n\n<details><summary>A</summary>\n\nNCCL here\n</details>\n\nThe KV cache lives in HBM; the KV cache again.\n";
+        let p = render_linked(md, "en", &terms).unwrap();
+        let Segment::Html(h) = &p.segments[0] else { panic!() };
+        assert_eq!(p.terms, vec!["kv-cache".to_string(), "hbm".to_string()], "{h}");
+        assert!(h.contains("The <a href=\"#/en/glossary?term=kv-cache\">KV cache</a> lives in <a href=\"#/en/glossary?term=hbm\">HBM</a>; the KV cache again."), "{h}");
+        assert!(h.contains("<h2 id=\"s-1\">About HBM</h2>"), "headings stay plain: {h}");
+        assert!(h.contains("NCCL here"), "answers stay plain");
+        assert_eq!(h.matches("glossary?term=").count(), 2);
+        let zh = render_linked("# 标题\n\n每张卡的KV 缓存很大。\n", "zh", &terms).unwrap();
+        let Segment::Html(h) = &zh.segments[0] else { panic!() };
+        assert!(h.contains("href=\"#/zh/glossary?term=kv-cache\">KV 缓存</a>"), "{h}");
     }
 
     #[test]

@@ -5,10 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+mod course;
 pub mod errors;
 mod estimator;
 pub mod facts;
 pub mod validation;
+pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
@@ -69,6 +71,14 @@ impl Lang {
         match self {
             Lang::Zh => &ZH,
             Lang::En => &EN,
+        }
+    }
+
+    /// The glossary's and the search's strings.
+    pub fn course(self) -> &'static CourseStrings {
+        match self {
+            Lang::Zh => &course::ZH,
+            Lang::En => &course::EN,
         }
     }
 

@@ -15,6 +15,7 @@ pub fn Home(lang: Lang) -> impl IntoView {
             <p class="lead">{s.home_intro}</p>
             <p><a class="button cta" href=Route::Estimate(lang).to_hash()>{s.estimate_cta}</a></p>
             <p><a href=Route::Validation(lang).to_hash() id="validation-link">{s.validation.nav}</a></p>
+            <p><a href=Route::Glossary(lang).to_hash() id="glossary-link">{lang.course().glossary_title}</a></p>
             <h2>{s.chapters_heading}</h2>
             <ol class="toc">
                 {content::chapters()

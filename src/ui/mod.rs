@@ -1,11 +1,14 @@
 //! Leptos components: thin views over the route and the engine's reports.
 
+mod anchor;
 mod bench;
 mod browser;
 mod chapter;
 mod estimator;
+mod glossary;
 mod home;
 mod not_found;
+mod search;
 mod shell;
 mod validation;
 
@@ -42,6 +45,7 @@ fn document_title(route: &Route, lang: Lang) -> String {
         Route::NotFound(_) => format!("{} · {}", s.not_found_title, s.site_title),
         Route::Estimate(_) => format!("{} · {}", lang.est().title, s.site_title),
         Route::Validation(_) => format!("{} · {}", s.validation.title, s.site_title),
+        Route::Glossary(_) => format!("{} · {}", lang.course().glossary_title, s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
 }
@@ -62,7 +66,7 @@ fn App() -> impl IntoView {
             browser::remember_lang(l);
         }
         browser::set_document_language_and_title(l, &document_title(&r, l));
-        browser::scroll_to_top();
+        anchor::scroll_to_target();
     });
 
     view! {
@@ -72,6 +76,7 @@ fn App() -> impl IntoView {
                 Route::Chapter(l, slug) => view! { <chapter::ChapterPage lang=l slug=slug /> }.into_any(),
                 Route::Estimate(l) => view! { <estimator::EstimatorPage lang=l /> }.into_any(),
                 Route::Validation(l) => view! { <validation::ValidationPage lang=l /> }.into_any(),
+                Route::Glossary(l) => view! { <glossary::GlossaryPage lang=l /> }.into_any(),
                 Route::NotFound(_) => view! { <not_found::NotFound lang=lang.get() /> }.into_any(),
             }}
         </shell::Shell>

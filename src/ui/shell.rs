@@ -24,6 +24,7 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
                 <span class="brand-mark" aria-hidden="true">"▦"</span>
                 <span class="brand-name">{move || s().site_title}</span>
             </a>
+            <super::search::SiteSearch lang=lang />
             <a class="nav-estimate" href=move || Route::Estimate(lang.get()).to_hash()
                 aria-current=move || matches!(route.get(), Route::Estimate(_)).then_some("page")>
                 {move || s().nav_estimate}
@@ -75,6 +76,12 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
                                 .collect_view()
                         }}
                     </ol>
+                    <p class="nav-glossary">
+                        <a href=move || Route::Glossary(lang.get()).to_hash()
+                            aria-current=move || matches!(route.get(), Route::Glossary(_)).then_some("page")>
+                            {move || lang.get().course().glossary_nav}
+                        </a>
+                    </p>
                 </details>
             </nav>
             <main id="main" tabindex="-1">{children()}</main>

@@ -1,0 +1,105 @@
+//! The glossary page's and the site search's strings, in both languages (a missing one is a
+//! compile error; a topic without a name is a non-exhaustive `match`).
+
+use crate::content::glossary::Topic;
+use crate::content::search::HitKind;
+
+pub struct CourseStrings {
+    pub glossary_title: &'static str,
+    pub glossary_intro: &'static str,
+    /// The header link to the glossary.
+    pub glossary_nav: &'static str,
+    /// Before the list of chapters that use a term.
+    pub used_in: &'static str,
+    /// Topic names, in `Topic` order.
+    pub topics: [&'static str; 9],
+    pub search_label: &'static str,
+    pub search_placeholder: &'static str,
+    /// The phone-width button that opens the search field.
+    pub search_open: &'static str,
+    pub search_results: &'static str,
+    pub search_none: &'static str,
+    pub kind_chapter: &'static str,
+    pub kind_section: &'static str,
+    pub kind_term: &'static str,
+    pub kind_tool: &'static str,
+    /// What the estimator does, searched and shown as its result's snippet.
+    pub estimator_about: &'static str,
+    pub validation_about: &'static str,
+}
+
+impl CourseStrings {
+    pub fn topic(&self, topic: Topic) -> &'static str {
+        let i = match topic {
+            Topic::Memory => 0,
+            Topic::Compute => 1,
+            Topic::Precision => 2,
+            Topic::Model => 3,
+            Topic::Inference => 4,
+            Topic::Training => 5,
+            Topic::Interconnect => 6,
+            Topic::Sharing => 7,
+            Topic::Cloud => 8,
+        };
+        self.topics.get(i).copied().unwrap_or("")
+    }
+
+    pub fn kind(&self, kind: HitKind) -> &'static str {
+        match kind {
+            HitKind::Chapter => self.kind_chapter,
+            HitKind::Section => self.kind_section,
+            HitKind::Term => self.kind_term,
+            HitKind::Tool => self.kind_tool,
+        }
+    }
+}
+
+pub const ZH: CourseStrings = CourseStrings {
+    glossary_title: "术语表",
+    glossary_intro:
+        "本站用到的术语，中英对照，各附一句简短定义和使用它的章节。章节中某个术语第一次出现时会链接到这里。",
+    glossary_nav: "术语表",
+    used_in: "出现在：",
+    topics: [
+        "显存与存储",
+        "计算",
+        "数值精度",
+        "模型结构",
+        "推理",
+        "训练与并行",
+        "互联与通信",
+        "GPU 共享",
+        "云与成本",
+    ],
+    search_label: "搜索章节、小节、术语和工具",
+    search_placeholder: "搜索（按 / 键）",
+    search_open: "打开搜索",
+    search_results: "搜索结果",
+    search_none: "没有找到匹配的内容",
+    kind_chapter: "章节",
+    kind_section: "小节",
+    kind_term: "术语",
+    kind_tool: "工具",
+    estimator_about:
+        "估算显存、KV cache、prefill 与 decode 时间、吞吐和多卡扩展：调模型、精度、上下文、并发和 GPU。",
+    validation_about: "把估算器的预期值和 roofline 上界与公开实测数据逐行对比，给出误差。",
+};
+
+pub const EN: CourseStrings = CourseStrings {
+    glossary_title: "Glossary",
+    glossary_intro: "The terms this site uses, in English and Chinese side by side, each with a short definition and the chapters that use it. The first use of a term in a chapter links here.",
+    glossary_nav: "Glossary",
+    used_in: "Used in:",
+    topics: ["Memory", "Compute", "Precision", "Model architecture", "Inference", "Training and parallelism", "Interconnect", "Sharing a GPU", "Cloud and cost"],
+    search_label: "Search chapters, sections, terms and tools",
+    search_placeholder: "Search (press /)",
+    search_open: "Open search",
+    search_results: "Search results",
+    search_none: "Nothing matches",
+    kind_chapter: "Chapter",
+    kind_section: "Section",
+    kind_term: "Term",
+    kind_tool: "Tool",
+    estimator_about: "Estimate memory, KV cache, prefill and decode time, throughput and multi-GPU scaling: change the model, precision, context, concurrency and GPUs.",
+    validation_about: "The estimator's expected values and roofline bounds next to published measurements, row by row, with the error.",
+};
