@@ -12,6 +12,8 @@ mod render;
 pub enum Segment {
     Html(&'static str),
     Widget(&'static str),
+    /// The place of an exercise (its id in `crate::exercises`).
+    Exercise(&'static str),
 }
 
 /// One language's version of a chapter.

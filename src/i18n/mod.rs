@@ -7,9 +7,11 @@ use serde::{Deserialize, Serialize};
 
 pub mod errors;
 mod estimator;
+mod exercises;
 pub mod facts;
 pub mod validation;
 pub use estimator::EstimatorStrings;
+pub use exercises::ExerciseStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -69,6 +71,14 @@ impl Lang {
         match self {
             Lang::Zh => &ZH,
             Lang::En => &EN,
+        }
+    }
+
+    /// The strings around exercises.
+    pub fn ex(self) -> &'static ExerciseStrings {
+        match self {
+            Lang::Zh => &exercises::ZH,
+            Lang::En => &exercises::EN,
         }
     }
 

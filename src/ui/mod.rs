@@ -4,6 +4,7 @@ mod bench;
 mod browser;
 mod chapter;
 mod estimator;
+mod exercise;
 mod home;
 mod not_found;
 mod shell;
