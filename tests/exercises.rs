@@ -123,3 +123,88 @@ fn chapters_place_their_exercises_in_both_languages() {
         assert!(chapters().iter().any(|c| c.slug == *slug), "exercises for unknown chapter {slug}");
     }
 }
+
+#[test]
+fn worked_solutions_open_a_valid_scenario() {
+    let mut opened = 0;
+    for (_, list) in exercises::all() {
+        for e in *list {
+            if let Some(s) = e.scenario() {
+                gpu_primer::catalog::evaluate(&s).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+                opened += 1;
+            }
+        }
+    }
+    assert!(opened >= 35, "most numeric exercises open the estimator ({opened})");
+}
+
+/// Ids are links teachers hand out and keys of saved progress: renaming one is a decision, so
+/// the list is pinned here (add new ids at their place; never reuse an old one).
+#[test]
+fn ids_are_stable() {
+    let ids: Vec<&str> = exercises::all().iter().flat_map(|(_, list)| list.iter().map(|e| e.id)).collect();
+    assert_eq!(ids, PINNED_IDS);
+}
+
+const PINNED_IDS: &[&str] = &[
+    "intro-8b-decode-bound",
+    "intro-8b-memory-term",
+    "intro-pcie-copy-share",
+    "intro-pcie-scaling-term",
+    "mem-kv-32x8k",
+    "mem-adam-optimizer-7b",
+    "mem-70b-int4-requests",
+    "mem-70b-kv-per-token",
+    "bw-a100-ridge",
+    "bw-a100-attainable-10",
+    "bw-7b-int4-a100-bound",
+    "bw-h200-16x8k-step",
+    "cuda-blocks-10m",
+    "cuda-saxpy-h100",
+    "cuda-launch-overhead",
+    "cuda-shared-memory-scope",
+    "tc-gemm-a100-bf16",
+    "tc-gemm-a100-tf32",
+    "tc-amdahl-bf16",
+    "tc-fp16-overflow",
+    "spec-1e15-at-60pct",
+    "spec-13b-l40s-decode",
+    "spec-13b-a100-decode",
+    "spec-mfu-sparse",
+    "nvlink-7b-grad-allreduce",
+    "nvlink-70b-tp8-prefill",
+    "nvlink-70b-tp8-weights",
+    "nvlink-nvls-busbw",
+    "mig-1g10gb-sms",
+    "mig-8b-int4-10gb-requests",
+    "mig-8b-int4-weights",
+    "mig-a100-layout",
+    "cloud-l4-8k-requests",
+    "cloud-a100-8k-requests",
+    "cloud-idle-weekend",
+    "cloud-price-per-gpu-hour",
+    "train-8b-optimizer",
+    "train-8b-zero3-min-gpus",
+    "train-70b-qlora-base",
+    "train-rag-extra-kv",
+    "bottle-mfu-3000",
+    "bottle-7b-a100-bound",
+    "bottle-allreduce-nvswitch",
+    "bottle-allreduce-pcie",
+    "path-h100-ridge",
+    "path-h100-attainable-200",
+    "path-scaling-efficiency",
+    "path-cost-per-request",
+    "cap-8b-32x8k-total",
+    "cap-8b-32k-requests",
+    "cap-8b-8k-requests",
+    "cap-70b-int4-8k-requests",
+    "cluster-intra-node-bw",
+    "cluster-inter-node-bw",
+    "cluster-checkpoint-write",
+    "cluster-young-interval",
+    "share-quota-runs",
+    "share-mig-monthly-cost",
+    "share-8x4k-kv",
+    "share-mig-profile",
+];

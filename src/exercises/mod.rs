@@ -85,11 +85,22 @@ impl Exercise {
         }
     }
 
-    /// The scenario behind a report-based key (the worked solution opens the estimator on it).
+    /// The scenario the worked solution opens in the estimator: the key's own scenario, or for
+    /// a key computed on one catalog GPU (roofline, memory or compute time) the default model on
+    /// that GPU, whose roofline and bound views show the same peaks. `None` for the rest.
     pub fn scenario(&self) -> Option<Scenario> {
-        match self.answer {
-            Answer::Number { calc: Calc::Report { scenario, .. }, .. } => parse_scenario(scenario).ok(),
-            _ => None,
+        let Answer::Number { calc, .. } = self.answer else { return None };
+        match calc {
+            Calc::Report { scenario, .. } => parse_scenario(scenario).ok(),
+            Calc::RidgePoint { gpu, .. }
+            | Calc::Attainable { gpu, .. }
+            | Calc::MemoryTime { gpu, .. }
+            | Calc::ComputeTime { gpu, .. } => {
+                let mut s = crate::estimator::state::default_scenario();
+                s.gpu = crate::engine::hardware::GpuSpec::Id(gpu.to_string());
+                Some(s)
+            }
+            Calc::AllReduce { .. } => None,
         }
     }
 

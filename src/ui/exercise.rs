@@ -92,7 +92,12 @@ fn ProgressBar(lang: Lang, slug: &'static str, progress: Progress) -> impl IntoV
 }
 
 /// The input of a numeric exercise or the options of a choice; writes the answer signal.
-fn answer_input(lang: Lang, ex: &'static Exercise, answer: RwSignal<String>) -> AnyView {
+fn answer_input(
+    lang: Lang,
+    ex: &'static Exercise,
+    answer: RwSignal<String>,
+    check: impl Fn() + 'static,
+) -> AnyView {
     let x = lang.ex();
     let t = ex.text(lang);
     match ex.answer {
@@ -101,7 +106,13 @@ fn answer_input(lang: Lang, ex: &'static Exercise, answer: RwSignal<String>) -> 
                 <span>{x.answer_label}</span>
                 <input type="text" inputmode="decimal" autocomplete="off" data-role="answer"
                     prop:value=move || answer.get()
-                    on:input=move |e| answer.set(event_target_value(&e)) />
+                    on:input=move |e| answer.set(event_target_value(&e))
+                    on:keydown=move |e| {
+                        if e.key() == "Enter" {
+                            answer.set(event_target_value(&e));
+                            check();
+                        }
+                    } />
                 <span class="exercise-unit">{t.unit}</span>
                 <span class="exercise-tolerance">"(" {(x.tolerance)(tolerance)} ")"</span>
             </label>
@@ -144,7 +155,7 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
     let revealed = RwSignal::new(false);
     let key = ex.key_text().unwrap_or_default();
     let solution = ex.solution(lang).unwrap_or_default();
-    let check = move |_| {
+    let check = move || {
         let ok = ex.is_right(answer.get_untracked().trim());
         result.set(Some(ok));
         revealed.set(true);
@@ -179,9 +190,9 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
                 <a class="exercise-link" href=link.clone() title=x.link aria-label=x.link>"#"</a>
             </h3>
             <p class="exercise-question">{t.question}</p>
-            {answer_input(lang, ex, answer)}
+            {answer_input(lang, ex, answer, check)}
             <div class="exercise-actions">
-                <button type="button" class="exercise-check" on:click=check>{x.check}</button>
+                <button type="button" class="exercise-check" on:click=move |_| check()>{x.check}</button>
                 <button type="button" class="exercise-show" on:click=move |_| revealed.set(true)
                     hidden=move || revealed.get()>{x.show_solution}</button>
                 <span class="exercise-verdict" role="status" aria-live="polite">

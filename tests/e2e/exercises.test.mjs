@@ -96,8 +96,10 @@ test('a link opens and focuses one exercise; the solution opens the estimator on
   await card.locator('button.exercise-show').click();
   await card.locator('details.exercise-solution summary').click();
   await card.locator('a.exercise-open').click();
-  await page.waitForSelector('article[data-page=estimate]');
+  await page.waitForSelector('article[data-page=estimate] #context-number');
   assert.match(page.url(), /#\/zh\/estimate\?/);
+  assert.equal(await page.inputValue('#context-number'), '8192', 'the estimator opens on the exercise scenario');
+  assert.match(await page.inputValue('#model-search'), /70B/);
   await finish(page);
 });
 
@@ -116,5 +118,20 @@ test('the worksheet shows no answers; the answer key shows every one', async () 
     assert.equal(await page.locator('.worksheet-solution').count(), 4);
     assert.ok(!/NaN|undefined|\{key\}/.test(await page.locator('article.worksheet').innerText()));
   }
+  await finish(page);
+});
+
+test('Enter checks a typed number; a roofline exercise opens the estimator on its GPU', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
+  const card = page.locator('section[data-exercise="bw-a100-ridge"]');
+  await card.locator('input[data-role=answer]').fill(await card.getAttribute('data-answer'));
+  await card.locator('input[data-role=answer]').press('Enter');
+  assert.equal(await card.getAttribute('data-result'), 'correct');
+  await card.locator('details.exercise-solution summary').click();
+  await card.locator('a.exercise-open').click();
+  await page.waitForSelector('article[data-page=estimate] #gpu');
+  assert.match(page.url(), /#\/en\/estimate\?/);
+  assert.equal(await page.inputValue('#gpu'), 'a100-sxm-80gb');
   await finish(page);
 });
