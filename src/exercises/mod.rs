@@ -10,8 +10,8 @@
 //! Texts are data next to the computation, one file per chapter in `data/`, both languages side
 //! by side. A chapter places an exercise with a line `{{exercise:ID}}` in its markdown (the
 //! build checks that zh and en place the same ids in the same order). In a worked solution,
-//! `{key}` is the key and `{r:PATH:SCALE:DECIMALS}` another number of the same scenario's
-//! report, both filled from the engine when the page is drawn.
+//! `{key}` is the key, `{r:PATH:SCALE:DECIMALS}` another number of the same scenario's report
+//! and `{x:ID}` the key of another exercise, all filled from the engine when the page is drawn.
 
 mod data;
 
@@ -32,7 +32,7 @@ pub struct Text {
     pub options: &'static [&'static str],
     /// Shown after a wrong try.
     pub hint: &'static str,
-    /// The worked solution; `{key}` and `{r:PATH:SCALE:DECIMALS}` are filled from the engine.
+    /// The worked solution; `{key}`, `{r:PATH:SCALE:DECIMALS}` and `{x:ID}` are filled from the engine.
     pub solution: &'static str,
 }
 
@@ -211,7 +211,7 @@ pub fn compute(calc: &Calc) -> Result<f64, String> {
     }
 }
 
-/// Fills `{key}` and `{r:PATH:SCALE:DECIMALS}` in a solution text.
+/// Fills `{key}`, `{r:PATH:SCALE:DECIMALS}` and `{x:ID}` in a solution text.
 fn fill(ex: &Exercise, template: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = template;
@@ -232,6 +232,13 @@ fn fill_field(ex: &Exercise, field: &str) -> Result<String, String> {
         return match ex.answer {
             Answer::Number { decimals, .. } => Ok(format_number(ex.key_value()?, decimals, true)),
             Answer::Choice { .. } => Err(format!("{}: {{key}} in a choice's solution", ex.id)),
+        };
+    }
+    if let Some(other) = field.strip_prefix("x:") {
+        let o = find(other).ok_or_else(|| format!("{}: '{{{field}}}' names no exercise", ex.id))?;
+        return match o.answer {
+            Answer::Number { decimals, .. } => Ok(format_number(o.key_value()?, decimals, true)),
+            Answer::Choice { .. } => Err(format!("{}: '{{{field}}}' names a choice", ex.id)),
         };
     }
     let spec = field.strip_prefix("r:").ok_or_else(|| format!("{}: unknown field '{{{field}}}'", ex.id))?;

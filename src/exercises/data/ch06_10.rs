@@ -47,13 +47,13 @@ pub static READING_SPEC_SHEETS: &[Exercise] = &[
             "同一个 13B 模型在 A100 80GB SXM（2,039 GB/s）上，批大小 1 的解码上限是多少 token/s？",
             "token/s",
             "同样的字节数，换成 A100 的带宽。",
-            "{r:memory_per_gpu_bytes.weights:1e-9:1} GB ÷ 2,039 GB/s，上限约 {key} token/s，约为 L40S 的 2.4 倍，尽管 A100 的 BF16 峰值更低（312 对 362 TFLOPS）。",
+            "{r:memory_per_gpu_bytes.weights:1e-9:1} GB ÷ 2,039 GB/s，上限约 {key} token/s，而 L40S 只有 {x:spec-13b-l40s-decode} token/s，尽管 A100 的 BF16 峰值更低（312 对 362 TFLOPS）。",
         ),
         en: num(
             "The same 13B model on an A100 80GB SXM (2,039 GB/s): what is the batch-1 decode bound in tokens per second?",
             "tokens/s",
             "Same bytes, the A100's bandwidth.",
-            "{r:memory_per_gpu_bytes.weights:1e-9:1} GB ÷ 2,039 GB/s gives about {key} tokens/s, some 2.4 times the L40S, although the A100's BF16 peak is lower (312 vs 362 TFLOPS).",
+            "{r:memory_per_gpu_bytes.weights:1e-9:1} GB ÷ 2,039 GB/s gives about {key} tokens/s, against {x:spec-13b-l40s-decode} tokens/s on the L40S, although the A100's BF16 peak is lower (312 vs 362 TFLOPS).",
         ),
     },
     Exercise {

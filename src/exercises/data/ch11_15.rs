@@ -173,13 +173,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             "同样的模型和 GPU，但每个请求用 32,768 个 token。在 72 GB 预算内最多能同时服务几个？",
             "个请求",
             "每请求 KV = 131,072 × 32,768 字节 ≈ 4.29 GB。",
-            "每请求 4.29 GB（4 GiB）KV；扣掉权重、开销和激活后，能放 {key} 个。8K 时约 50 个：上下文翻四倍，容量约降到四分之一。",
+            "每请求 4.29 GB（4 GiB）KV；扣掉权重、开销和激活后，能放 {key} 个。8K 时能放 {x:cap-8b-8k-requests} 个：上下文翻四倍，容量约降到四分之一。",
         ),
         en: num(
             "Same model and GPU, but each request now uses 32,768 tokens. Within the 72 GB budget, how many such requests fit at once?",
             "requests",
             "KV per request = 131,072 × 32,768 bytes ≈ 4.29 GB.",
-            "4.29 GB (4 GiB) of KV per request; after weights, overhead and activations, {key} fit. At 8K about 50 would: quadrupling the context cuts capacity about fourfold.",
+            "4.29 GB (4 GiB) of KV per request; after weights, overhead and activations, {key} fit. At 8K {x:cap-8b-8k-requests} would: quadrupling the context cuts capacity about fourfold.",
         ),
     },
     Exercise {
