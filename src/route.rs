@@ -93,7 +93,10 @@ pub fn switch_language(hash: &str, lang: Lang) -> String {
     let route = Route::parse(hash);
     let target = route.in_lang(lang).to_hash();
     match (&route, hash.split_once('?')) {
-        (Route::Estimate(_), Some((_, query))) if !query.is_empty() => format!("{target}?{query}"),
+        // The estimator's state, and a chapter's `?exercise=` / `?print=` (src/ui/exercise.rs).
+        (Route::Estimate(_) | Route::Chapter(..), Some((_, query))) if !query.is_empty() => {
+            format!("{target}?{query}")
+        }
         _ => target,
     }
 }
@@ -142,6 +145,10 @@ mod tests {
         assert_eq!(switch_language("#/en/estimate?v=1&s=abc", Lang::Zh), "#/zh/estimate?v=1&s=abc");
         assert_eq!(switch_language("#/en/estimate", Lang::Zh), "#/zh/estimate");
         assert_eq!(switch_language("#/zh/chapters/nope?x", Lang::En), "#/en/");
+        assert_eq!(
+            switch_language("#/en/chapters/cuda?print=worksheet", Lang::Zh),
+            "#/zh/chapters/cuda?print=worksheet"
+        );
         assert_eq!(switch_language("", Lang::Zh), "#/zh/");
     }
 

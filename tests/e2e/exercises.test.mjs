@@ -118,6 +118,9 @@ test('the worksheet shows no answers; the answer key shows every one', async () 
     assert.equal(await page.locator('.worksheet-solution').count(), 4);
     assert.ok(!/NaN|undefined|\{key\}/.test(await page.locator('article.worksheet').innerText()));
   }
+  await page.click('#lang-switch');
+  await page.waitForSelector('html[lang="zh-CN"] article[data-print=answers]');
+  assert.match(page.url(), /#\/zh\/chapters\/nvlink\?print=answers$/, 'the language switch keeps the answer key');
   await finish(page);
 });
 
