@@ -23,7 +23,7 @@ pub struct ExerciseStrings {
     pub key: &'static str,
     pub back_to_chapter: &'static str,
     pub print: &'static str,
-    /// The stated tolerance of a numeric answer, as a relative fraction (0 = exact).
+    /// The stated tolerance of a numeric answer (a relative fraction, 0 = exact), in brackets.
     pub tolerance: fn(f64) -> String,
     pub name_line: &'static str,
 }
@@ -48,9 +48,9 @@ pub const ZH: ExerciseStrings = ExerciseStrings {
     print: "打印",
     tolerance: |t| {
         if t == 0.0 {
-            "需完全一致".to_string()
+            "（需完全一致）".to_string()
         } else {
-            format!("误差 ±{}% 以内算对", (t * 100.0).round())
+            format!("（误差 ±{}% 以内算对）", (t * 100.0).round())
         }
     },
     name_line: "姓名：________________",
@@ -76,9 +76,9 @@ pub const EN: ExerciseStrings = ExerciseStrings {
     print: "Print",
     tolerance: |t| {
         if t == 0.0 {
-            "exact answer".to_string()
+            "(exact answer)".to_string()
         } else {
-            format!("within ±{}%", (t * 100.0).round())
+            format!("(within ±{}%)", (t * 100.0).round())
         }
     },
     name_line: "Name: ________________",

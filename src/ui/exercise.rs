@@ -114,7 +114,7 @@ fn answer_input(
                         }
                     } />
                 <span class="exercise-unit">{t.unit}</span>
-                <span class="exercise-tolerance">"(" {(x.tolerance)(tolerance)} ")"</span>
+                <span class="exercise-tolerance">{(x.tolerance)(tolerance)}</span>
             </label>
         }
         .into_any(),
