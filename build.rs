@@ -53,6 +53,9 @@ fn page_literal(page: &RenderedPage) -> String {
             Segment::Widget(w) => {
                 let _ = write!(s, "Segment::Widget({w:?}),");
             }
+            Segment::Exercise(id) => {
+                let _ = write!(s, "Segment::Exercise({id:?}),");
+            }
         }
     }
     s.push_str("] }");

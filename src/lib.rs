@@ -8,6 +8,7 @@ pub mod charts;
 pub mod content;
 pub mod engine;
 pub mod estimator;
+pub mod exercises;
 pub mod i18n;
 pub mod route;
 pub mod validation;

@@ -105,6 +105,8 @@ pub fn switch_language(hash: &str, lang: Lang) -> String {
     let route = Route::parse(hash);
     let target = route.in_lang(lang).to_hash();
     match (&route, hash.split_once('?')) {
+        // The estimator's state; a chapter's `?s=` section, `?exercise=` / `?print=` (src/ui/exercise.rs);
+        // the glossary's `?term=`.
         (Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_), Some((_, query)))
             if !query.is_empty() =>
         {
@@ -172,6 +174,10 @@ mod tests {
         assert_eq!(switch_language("#/en/estimate?v=1&s=abc", Lang::Zh), "#/zh/estimate?v=1&s=abc");
         assert_eq!(switch_language("#/en/estimate", Lang::Zh), "#/zh/estimate");
         assert_eq!(switch_language("#/zh/chapters/nope?x", Lang::En), "#/en/");
+        assert_eq!(
+            switch_language("#/en/chapters/cuda?print=worksheet", Lang::Zh),
+            "#/zh/chapters/cuda?print=worksheet"
+        );
         assert_eq!(switch_language("", Lang::Zh), "#/zh/");
     }
 

@@ -19,6 +19,8 @@ mod terms;
 pub enum Segment {
     Html(&'static str),
     Widget(&'static str),
+    /// The place of an exercise (its id in `crate::exercises`).
+    Exercise(&'static str),
 }
 
 /// One language's version of a chapter.

@@ -5,7 +5,9 @@
 //! - line 1 is `# Title` (the only H1; the page renders it itself, so it is left out of the body);
 //! - a line that is exactly `{{widget:NAME}}` (outside code fences) is a widget slot: the
 //!   calculator NAME is mounted there. NAME must be in [`WIDGETS`];
-//! - `<details>` blocks are exercises' answers (counted for the zh/en parity check).
+//! - a line that is exactly `{{exercise:ID}}` places the exercise ID (defined in
+//!   `src/exercises/data/`, checked by `tests/exercises.rs`);
+//! - `<details>` blocks are counted for the zh/en parity check.
 //!
 //! Headings below the title get ids `s-1`, `s-2`, … in order: the two languages have the same
 //! structure, so a section id names the same section in both. With glossary terms given, the
@@ -31,6 +33,7 @@ pub fn widget_parts(name: &str) -> (&str, Option<&str>) {
 pub enum Segment {
     Html(String),
     Widget(String),
+    Exercise(String),
 }
 
 /// One language's version of a chapter, ready to embed.
@@ -54,7 +57,18 @@ impl RenderedPage {
             .iter()
             .filter_map(|s| match s {
                 Segment::Widget(w) => Some(w.as_str()),
-                Segment::Html(_) => None,
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The ids of the exercises the page places, in order.
+    pub fn exercise_ids(&self) -> Vec<&str> {
+        self.segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Exercise(id) => Some(id.as_str()),
+                _ => None,
             })
             .collect()
     }
@@ -62,6 +76,15 @@ impl RenderedPage {
 
 fn widget_name(line: &str) -> Option<&str> {
     line.trim().strip_prefix("{{widget:")?.strip_suffix("}}")
+}
+
+fn exercise_id(line: &str) -> Option<&str> {
+    line.trim().strip_prefix("{{exercise:")?.strip_suffix("}}")
+}
+
+/// A slot line: `Err(name)` for a widget, `Err("exercise:ID")` for an exercise.
+fn slot_name(line: &str) -> Option<String> {
+    widget_name(line).map(str::to_string).or_else(|| exercise_id(line).map(|id| format!("exercise:{id}")))
 }
 
 /// Splits the markdown at widget lines, ignoring lines inside fenced code.
@@ -74,10 +97,10 @@ fn split_at_widgets(md: &str) -> Vec<Result<String, String>> {
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
         }
-        match widget_name(line) {
+        match slot_name(line) {
             Some(name) if !in_fence => {
                 parts.push(Ok(std::mem::take(&mut current)));
-                parts.push(Err(name.to_string()));
+                parts.push(Err(name));
             }
             _ => {
                 current.push_str(line);
@@ -175,6 +198,16 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
 
     for part in split_at_widgets(md) {
         let chunk = match part {
+            Err(name) if name.starts_with("exercise:") => {
+                let id = name.trim_start_matches("exercise:");
+                if id.is_empty()
+                    || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                {
+                    return Err(format!("exercise '{id}': an id is lowercase letters, digits and dashes"));
+                }
+                segments.push(Segment::Exercise(id.to_string()));
+                continue;
+            }
             Err(name) => {
                 let (kind, preset) = widget_parts(&name);
                 if !WIDGETS.contains(&kind) {
@@ -325,6 +358,9 @@ pub fn check_parity(zh: &RenderedPage, en: &RenderedPage) -> Result<(), String> 
     if zh.widgets() != en.widgets() {
         return Err(format!("widget slots differ: zh {:?} vs en {:?}", zh.widgets(), en.widgets()));
     }
+    if zh.exercise_ids() != en.exercise_ids() {
+        return Err(format!("exercises differ: zh {:?} vs en {:?}", zh.exercise_ids(), en.exercise_ids()));
+    }
     if zh.exercises != en.exercises {
         return Err(format!(
             "exercise answers differ: zh has {} <details> blocks, en has {}",
@@ -381,6 +417,16 @@ mod tests {
         let p = render("# A\n\nText.\n\n{{widget:memory:70b-fp16}}\n\nMore.\n").unwrap();
         assert_eq!(p.widgets(), vec!["memory:70b-fp16"]);
         assert_eq!(p.segments.len(), 3);
+    }
+
+    #[test]
+    fn exercise_slots_are_placed_and_compared() {
+        let en = render("# A\n\n## Exercises\n\n{{exercise:kv-one}}\n\n{{exercise:kv-two}}\n").unwrap();
+        assert_eq!(en.exercise_ids(), vec!["kv-one", "kv-two"]);
+        assert!(en.widgets().is_empty());
+        let zh = render("# 甲\n\n## 练习\n\n{{exercise:kv-two}}\n\n{{exercise:kv-one}}\n").unwrap();
+        assert!(check_parity(&zh, &en).unwrap_err().contains("exercises differ"));
+        assert!(render("# A\n\n{{exercise:Bad Id}}\n").unwrap_err().contains("exercise"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::content::glossary::Topic;
 use crate::content::search::HitKind;
 
+#[derive(Debug)]
 pub struct CourseStrings {
     pub glossary_title: &'static str,
     pub glossary_intro: &'static str,

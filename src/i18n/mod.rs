@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 mod course;
 pub mod errors;
 mod estimator;
+mod exercises;
 pub mod facts;
 pub mod validation;
 pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
+pub use exercises::ExerciseStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -79,6 +81,14 @@ impl Lang {
         match self {
             Lang::Zh => &course::ZH,
             Lang::En => &course::EN,
+        }
+    }
+
+    /// The strings around exercises.
+    pub fn ex(self) -> &'static ExerciseStrings {
+        match self {
+            Lang::Zh => &exercises::ZH,
+            Lang::En => &exercises::EN,
         }
     }
 

@@ -11,6 +11,16 @@ pub fn ChapterPage(lang: Lang, slug: &'static str) -> impl IntoView {
     let Some(chapter) = content::find(slug) else {
         return view! { <super::not_found::NotFound lang=lang /> }.into_any();
     };
+    match super::exercise::query_value("print").as_deref() {
+        Some("worksheet") => {
+            return view! { <super::exercise::Worksheet lang=lang slug=slug answers=false /> }.into_any()
+        }
+        Some("answers") => {
+            return view! { <super::exercise::Worksheet lang=lang slug=slug answers=true /> }.into_any()
+        }
+        _ => {}
+    }
+    provide_context(super::exercise::Progress::load(slug));
     let page = chapter.page(lang);
     let (previous, next) = content::neighbours(slug);
     let body = page
@@ -20,6 +30,9 @@ pub fn ChapterPage(lang: Lang, slug: &'static str) -> impl IntoView {
             Segment::Html(html) => view! { <div class="prose" inner_html=html></div> }.into_any(),
             Segment::Widget(name) => {
                 view! { <super::estimator::widget::ChapterWidget lang=lang name=name /> }.into_any()
+            }
+            Segment::Exercise(id) => {
+                view! { <super::exercise::ExerciseCard lang=lang slug=slug id=id /> }.into_any()
             }
         })
         .collect_view();

@@ -5,6 +5,7 @@ mod bench;
 mod browser;
 mod chapter;
 mod estimator;
+mod exercise;
 mod glossary;
 mod home;
 mod not_found;

@@ -1,0 +1,360 @@
+//! Chapters 1 to 5: introduction, memory capacity, memory bandwidth, CUDA, Tensor Cores.
+
+use super::{choice, engine, num, pick, report, BF16};
+use crate::engine::gpu::ComputeDtype;
+use crate::exercises::{Calc, Exercise};
+
+const L3_8B_H100_B1: &str =
+    r#"{"model": "llama-3-8b", "batch": 1, "context_tokens": 512, "gpu": "h100-sxm"}"#;
+
+pub static INTRODUCTION: &[Exercise] = &[
+    Exercise {
+        id: "intro-8b-decode-bound",
+        answer: report(L3_8B_H100_B1, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
+        zh: num(
+            "把本章的算例换成 Llama-3-8B（BF16 权重）跑在 H100 SXM 上：批大小 1、上下文 512 个 token。每生成一个 token 都要读一遍全部权重和 KV cache。按峰值带宽算，每秒最多能生成多少个 token？",
+            "token/s",
+            "解码时算力几乎闲着：用要读的字节数除以显存带宽（3.35 TB/s），得到每个 token 的时间，再取倒数。",
+            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，每步要读的字节约 {r:phases.decode.bytes:1e-9:2} GB，除以 3.35 TB/s 得 {r:phases.decode.bound.memory_s:1e3:2} ms；计算项只有 {r:phases.decode.bound.compute_s:1e3:3} ms。所以上限约 {key} token/s，由显存带宽决定。实际会更低：达到的带宽低于峰值，还有内核启动等开销。",
+        ),
+        en: num(
+            "Redo the chapter's worked example for Llama-3-8B (BF16 weights) on an H100 SXM at batch size 1 with a 512-token context. Each generated token reads all weights and the KV cache once. At peak bandwidth, what is the upper bound on tokens per second?",
+            "tokens/s",
+            "Decoding leaves the compute units almost idle: divide the bytes read per token by the memory bandwidth (3.35 TB/s) and take the inverse.",
+            "Weights are {r:memory_per_gpu_bytes.weights:1e-9:2} GB and one step reads about {r:phases.decode.bytes:1e-9:2} GB, which takes {r:phases.decode.bound.memory_s:1e3:2} ms at 3.35 TB/s; the compute term is only {r:phases.decode.bound.compute_s:1e3:3} ms. The bound is therefore about {key} tokens/s, set by memory bandwidth. Real systems land below it: achieved bandwidth is under peak and there is launch overhead.",
+        ),
+    },
+    Exercise {
+        id: "intro-8b-memory-term",
+        answer: report(L3_8B_H100_B1, "phases.decode.bound.memory_s", 1e3, 2, 0.03),
+        zh: num(
+            "同一个场景（Llama-3-8B，BF16，H100 SXM，批大小 1，上下文 512）：约束公式里的显存项 Q/B 是多少毫秒？",
+            "ms",
+            "Q 是一步要读的字节（权重加 KV cache），B 是 3.35 TB/s。",
+            "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，两者相差两个数量级，所以单请求解码是受显存带宽限制的。",
+        ),
+        en: num(
+            "Same scenario (Llama-3-8B, BF16, H100 SXM, batch 1, 512-token context): how many milliseconds is the memory term Q/B of the bound?",
+            "ms",
+            "Q is the bytes one step reads (weights plus KV cache); B is 3.35 TB/s.",
+            "Q ≈ {r:phases.decode.bytes:1e-9:2} GB, so Q/B ≈ {key} ms. The compute term W/F is only {r:phases.decode.bound.compute_s:1e3:3} ms, two orders of magnitude smaller: single-request decoding is bound by memory bandwidth.",
+        ),
+    },
+    Exercise {
+        id: "intro-pcie-copy-share",
+        answer: choice(&["24", "31", "76", "100"], "76"),
+        zh: pick(
+            "一个预处理内核在 GPU 上运行 50 µs，但每次调用前都要通过 PCIe 以实际 25 GB/s 从主机内存拷贝 4 MB 数据，且拷贝与计算不重叠。每次调用中传输时间约占多少？",
+            &["约 24%", "约 31%", "约 76%", "100%"],
+            "先算拷贝时间：4 MB ÷ 25 GB/s。再除以拷贝加计算的总时间。",
+            "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是约束里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
+        ),
+        en: pick(
+            "A preprocessing kernel runs for 50 µs on the GPU, but each call first copies a 4 MB batch from host memory over PCIe at an achieved 25 GB/s, without overlapping copy and compute. Roughly what share of each call is the transfer?",
+            &["About 24%", "About 31%", "About 76%", "100%"],
+            "Work out the copy time first: 4 MB ÷ 25 GB/s. Then divide by copy plus compute.",
+            "The copy takes 4e6 B ÷ 25e9 B/s = 160 µs, so one call takes about 160 + 50 = 210 µs and 160/210 ≈ 76% of it is transfer. This is the communication term of the bound (host-to-device traffic here); keep data resident on the GPU, batch larger transfers, or overlap copies with compute.",
+        ),
+    },
+    Exercise {
+        id: "intro-pcie-scaling-term",
+        answer: choice(&["compute", "memory", "communication", "overhead"], "communication"),
+        zh: pick(
+            "一个团队把数据并行训练从 4 张 GPU 扩到 8 张，服务器里 GPU 之间只有 PCIe，吞吐只涨了 20%。显存占用没变，单卡步时也正常。最可能在增长的是约束的哪一项？",
+            &["计算项 W/F", "显存项 Q/B", "通信项 C/N", "固定开销 T_overhead"],
+            "数据并行每一步都要做什么跨卡的事？PCIe 的带宽和 NVLink 比起来如何？",
+            "通信项 C/N_eff。每一步都要在所有 GPU 之间同步梯度，PCIe 上实际带宽低，梯度 all-reduce 开始主导步时。先用 nvidia-smi topo -m 看拓扑，用 nccl-tests 测 all-reduce 带宽，再和 NVLink/NVSwitch 实例对比。",
+        ),
+        en: pick(
+            "A team moves data-parallel training from 4 to 8 GPUs in servers whose GPUs talk only over PCIe, and throughput rises by only 20%. Memory use is unchanged and single-GPU step time is fine. Which term of the bound is most likely growing?",
+            &["Compute, W/F", "Memory, Q/B", "Communication, C/N", "Fixed overhead, T_overhead"],
+            "What must data parallelism do across GPUs every step, and how fast is PCIe compared with NVLink?",
+            "The communication term C/N_eff. Every step synchronises gradients across all GPUs, and over PCIe the achieved bandwidth is low, so the gradient all-reduce starts to dominate the step. Check the topology (nvidia-smi topo -m), measure all-reduce bandwidth with nccl-tests, and compare with an NVLink/NVSwitch instance.",
+        ),
+    },
+];
+
+const L31_8B_32X8K: &str =
+    r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#;
+const L2_7B_TRAIN: &str = r#"{"model": "llama-2-7b", "mode": "training", "gpu": "h100-sxm"}"#;
+const L31_70B_INT4_4K: &str =
+    r#"{"model": "llama-3.1-70b", "weight_dtype": "int4", "context_tokens": 4096, "gpu": "h100-sxm"}"#;
+
+pub static MEMORY_CAPACITY: &[Exercise] = &[
+    Exercise {
+        id: "mem-kv-32x8k",
+        answer: report(L31_8B_32X8K, "memory_per_gpu_bytes.kv_cache", 1e-9, 1, 0.02),
+        zh: num(
+            "Llama-3.1-8B 以 BF16 服务 32 个并发请求，每个 8K（8,192）token 的上下文。KV cache 一共多少 GB（十进制）？",
+            "GB",
+            "每个 token 的 KV = 2（K 和 V）× 32 层 × 8 个 KV 头 × 128 维 × 2 字节。再乘以 token 数 8,192 × 32。",
+            "每 token {r:kv_cache_bytes_per_token:1:0} 字节（128 KiB），共 8,192 × 32 = 262,144 个 token，KV cache ≈ {key} GB（32 GiB）。加上权重 {r:memory_per_gpu_bytes.weights:1e-9:1} GB，引擎算出的总占用约 {r:memory_per_gpu_bytes.total:1e-9:1} GB（含激活和运行时开销），能放进 80 GB。",
+        ),
+        en: num(
+            "Llama-3.1-8B serves 32 concurrent requests at 8K (8,192 tokens) context in BF16. How many (decimal) GB of KV cache is that?",
+            "GB",
+            "KV per token = 2 (K and V) × 32 layers × 8 KV heads × 128 dims × 2 bytes. Multiply by 8,192 × 32 tokens.",
+            "{r:kv_cache_bytes_per_token:1:0} bytes (128 KiB) per token over 8,192 × 32 = 262,144 tokens gives {key} GB (32 GiB) of KV cache. With {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights the engine's total is about {r:memory_per_gpu_bytes.total:1e-9:1} GB (activations and runtime included): it fits in 80 GB.",
+        ),
+    },
+    Exercise {
+        id: "mem-adam-optimizer-7b",
+        answer: report(L2_7B_TRAIN, "memory_per_gpu_bytes.optimizer", 1e-9, 1, 0.02),
+        zh: num(
+            "全量微调 Llama-2-7B（67.4 亿参数），混合精度 Adam：FP32 主权重加两个矩，共 12 字节/参数。仅优化器状态就占多少 GB？",
+            "GB",
+            "参数量 × 12 字节。",
+            "{r:params.total:1e-9:2}e9 × 12 B ≈ {key} GB。再加 BF16 权重 {r:memory_per_gpu_bytes.weights:1e-9:1} GB 和梯度 {r:memory_per_gpu_bytes.gradients:1e-9:1} GB，模型状态约 16 B/参数，还没算激活，单张 80 GB GPU 放不下。ZeRO-3 在 8 张卡上切分后每卡只剩八分之一。",
+        ),
+        en: num(
+            "A full fine-tune of Llama-2-7B (6.74 billion parameters) with mixed-precision Adam keeps an FP32 master copy and two moments: 12 bytes per parameter. How many GB do the optimizer states alone take?",
+            "GB",
+            "Parameters × 12 bytes.",
+            "{r:params.total:1e-9:2}e9 × 12 B ≈ {key} GB. Add {r:memory_per_gpu_bytes.weights:1e-9:1} GB of BF16 weights and {r:memory_per_gpu_bytes.gradients:1e-9:1} GB of gradients: about 16 B per parameter before activations, too much for one 80 GB GPU. ZeRO stage 3 over 8 GPUs leaves an eighth of it on each.",
+        ),
+    },
+    Exercise {
+        id: "mem-70b-int4-requests",
+        answer: report(L31_70B_INT4_4K, "solvers.max_batch", 1.0, 0, 0.0),
+        zh: num(
+            "Llama-3.1-70B（80 层，8 个 KV 头，head_dim 128）量化为 4 bit 权重，在一张 80 GB 的 H100 上服务，KV cache 用 BF16。按引擎的默认假设（留 10% 余量、1 GiB 运行时开销、推理激活），最多能同时服务多少个 4K token 的请求？",
+            "个请求",
+            "可用显存 = 80 GB × 0.9 − 权重 − 开销 − 激活；每个请求的 KV = 4,096 × 每 token KV 字节。",
+            "每 token KV = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B（320 KiB），一个 4,096 token 的请求约 1.34 GB。4 bit 权重（含分组缩放和 16 位的嵌入层）约 {r:memory_per_gpu_bytes.weights:1e-9:1} GB，可用显存 {r:usable_gpu_memory_bytes:1e-9:0} GB。扣掉权重、开销和激活后，最多 {key} 个请求。",
+        ),
+        en: num(
+            "Llama-3.1-70B (80 layers, 8 KV heads, head_dim 128) is quantized to 4-bit weights and served on one 80 GB H100 with a BF16 KV cache. With the engine's default assumptions (10% margin kept free, 1 GiB runtime overhead, inference activations), how many concurrent 4K-token requests fit?",
+            "requests",
+            "Usable memory = 80 GB × 0.9 − weights − overhead − activations; each request holds 4,096 × the KV bytes per token.",
+            "KV per token = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B (320 KiB), so one 4,096-token request needs about 1.34 GB. The 4-bit weights (with group scales and 16-bit embeddings) take about {r:memory_per_gpu_bytes.weights:1e-9:1} GB of the {r:usable_gpu_memory_bytes:1e-9:0} GB usable. After weights, overhead and activations, {key} requests fit.",
+        ),
+    },
+    Exercise {
+        id: "mem-70b-kv-per-token",
+        answer: report(L31_70B_INT4_4K, "kv_cache_bytes_per_token", 1.0 / 1024.0, 0, 0.0),
+        zh: num(
+            "Llama-3.1-70B 的 KV cache 在 BF16 下每个 token 占多少 KiB？（80 层，8 个 KV 头，head_dim 128）",
+            "KiB",
+            "2（K 和 V）× 层数 × KV 头数 × head_dim × 每元素字节数，再除以 1,024。",
+            "2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B = {key} KiB。GQA 让 64 个查询头共享 8 个 KV 头；如果每个头都有自己的 K 和 V，会是 8 倍。",
+        ),
+        en: num(
+            "How many KiB of BF16 KV cache does Llama-3.1-70B need per token? (80 layers, 8 KV heads, head_dim 128)",
+            "KiB",
+            "2 (K and V) × layers × KV heads × head_dim × bytes per element, divided by 1,024.",
+            "2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B = {key} KiB. Grouped-query attention lets 64 query heads share 8 KV heads; with a K and V per head it would be 8 times as much.",
+        ),
+    },
+];
+
+const L2_7B_INT4_A100: &str = r#"{"model": "llama-2-7b", "weight_dtype": "int4", "batch": 1, "context_tokens": 512, "gpu": "a100-sxm-80gb"}"#;
+const L3_8B_H200_16X8K: &str =
+    r#"{"model": "llama-3-8b", "context_tokens": 8192, "batch": 16, "gpu": "h200-sxm"}"#;
+
+pub static MEMORY_BANDWIDTH: &[Exercise] = &[
+    Exercise {
+        id: "bw-a100-ridge",
+        answer: engine(Calc::RidgePoint { gpu: "a100-sxm-80gb", dtype: BF16 }, 1.0, 0, 0.02),
+        zh: num(
+            "A100 80GB SXM 的 BF16 脊点（ridge point）是多少 FLOP/字节？（稠密 312 TFLOPS，2.039 TB/s）",
+            "FLOP/字节",
+            "脊点 = 峰值算力 ÷ 显存带宽。",
+            "312e12 ÷ 2.039e12 ≈ {key} FLOP/字节。算术强度低于它的内核受带宽限制，高于它的受算力限制。",
+        ),
+        en: num(
+            "What is the BF16 ridge point of an A100 80GB SXM in FLOP per byte? (312 dense TFLOPS, 2.039 TB/s)",
+            "FLOP/byte",
+            "Ridge point = peak compute ÷ memory bandwidth.",
+            "312e12 ÷ 2.039e12 ≈ {key} FLOP/byte. Kernels below that intensity are bandwidth-bound, kernels above it compute-bound.",
+        ),
+    },
+    Exercise {
+        id: "bw-a100-attainable-10",
+        answer: engine(Calc::Attainable { gpu: "a100-sxm-80gb", dtype: BF16, intensity: 10.0 }, 1e-12, 1, 0.02),
+        zh: num(
+            "算术强度为 10 FLOP/字节的内核，在 A100 80GB SXM 的 BF16 roofline 上最多能达到多少 TFLOPS？",
+            "TFLOPS",
+            "可达算力 = min(峰值, 强度 × 带宽)。",
+            "min(312, 10 × 2.039) ≈ {key} TFLOPS，不到峰值的 7%：这个内核受带宽限制，再多的 Tensor Core 也帮不上忙。",
+        ),
+        en: num(
+            "A kernel has an arithmetic intensity of 10 FLOP/byte. How many TFLOPS can it reach at most on the A100 80GB SXM's BF16 roofline?",
+            "TFLOPS",
+            "Attainable = min(peak, intensity × bandwidth).",
+            "min(312, 10 × 2.039) ≈ {key} TFLOPS, under 7% of the peak: the kernel is bandwidth-bound and more Tensor Cores would not help.",
+        ),
+    },
+    Exercise {
+        id: "bw-7b-int4-a100-bound",
+        answer: report(L2_7B_INT4_A100, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
+        zh: num(
+            "Llama-2-7B 用 4 bit 权重（分组缩放 128）在 A100 80GB SXM 上以批大小 1 解码，上下文 512。按峰值带宽 2.039 TB/s，每秒最多多少 token？gpt-fast 实测 196.8 token/s，说明了什么？",
+            "token/s",
+            "权重约 6.74e9 × 0.5 字节再加缩放和 16 位嵌入层；每个 token 读一遍。",
+            "权重约 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，上限约 {key} token/s。实测只到它的约 37%：4 bit 内核已经吃不满带宽，反量化、缩放因子和内核启动开销变得重要，T_overhead 和内核效率相对于缩小了的显存项变大了。",
+        ),
+        en: num(
+            "Llama-2-7B with 4-bit weights (group size 128) decodes at batch 1 on an A100 80GB SXM with a 512-token context. At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 196.8 tokens/s: what does that suggest?",
+            "tokens/s",
+            "The weights are about 6.74e9 × 0.5 bytes plus scales and 16-bit embeddings, read once per token.",
+            "The weights take about {r:memory_per_gpu_bytes.weights:1e-9:2} GB and the bound is about {key} tokens/s. The measurement reaches about 37% of it: the 4-bit kernel no longer saturates memory, and dequantization, scales and launch overhead now matter relative to the shrunken memory term.",
+        ),
+    },
+    Exercise {
+        id: "bw-h200-16x8k-step",
+        answer: report(L3_8B_H200_16X8K, "phases.decode.time_s_bound", 1e3, 1, 0.03),
+        zh: num(
+            "Llama-3-8B（BF16）在 H200（4.8 TB/s）上同时服务 16 个 8K 上下文的序列。按峰值带宽，一个解码步最少多少毫秒？",
+            "ms",
+            "一步要读全部权重和所有序列的 KV cache（引擎取生成过程中的平均上下文长度）。",
+            "KV cache 满时为 {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB，权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；按平均上下文，一步读约 {r:phases.decode.bytes:1e-9:1} GB，÷ 4.8 TB/s ≈ {key} ms，即总共约 {r:phases.decode.tokens_per_s_bound:1:0} token/s。实际带宽低于峰值，真实数字会更低。",
+        ),
+        en: num(
+            "Llama-3-8B (BF16) serves 16 sequences at 8K context each on an H200 (4.8 TB/s). At peak bandwidth, how many milliseconds does one decode step take at least?",
+            "ms",
+            "A step reads all weights and every sequence's KV cache (the engine takes the average context during generation).",
+            "The full KV cache is {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB and the weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB; at the average context a step reads about {r:phases.decode.bytes:1e-9:1} GB, ÷ 4.8 TB/s ≈ {key} ms, about {r:phases.decode.tokens_per_s_bound:1:0} tokens/s in total. Achieved bandwidth is below peak, so real numbers are lower.",
+        ),
+    },
+];
+
+pub static CUDA: &[Exercise] = &[
+    Exercise {
+        id: "cuda-blocks-10m",
+        answer: choice(&["39062", "39063", "39064", "10000000"], "39063"),
+        zh: pick(
+            "对 n = 10,000,000 个元素启动本章的 add 内核，每个 block 256 个线程。要启动多少个 block？",
+            &["39,062", "39,063", "39,064", "10,000,000"],
+            "block 数要向上取整：ceil(n / 256)。",
+            "ceil(10,000,000 / 256) = 39,063 个 block，共 39,063 × 256 = 10,000,128 个线程，其中 128 个不满足 i < n 的判断，什么也不做。没有这个判断它们会写越界。",
+        ),
+        en: pick(
+            "You launch the chapter's add kernel for n = 10,000,000 elements with 256 threads per block. How many blocks are launched?",
+            &["39,062", "39,063", "39,064", "10,000,000"],
+            "Round up: ceil(n / 256).",
+            "ceil(10,000,000 / 256) = 39,063 blocks, 39,063 × 256 = 10,000,128 threads, so 128 threads fail the i < n guard and do nothing. Without the guard they would write past the end of the arrays.",
+        ),
+    },
+    Exercise {
+        id: "cuda-saxpy-h100",
+        answer: engine(Calc::MemoryTime { gpu: "h100-sxm", bytes: 1.2e9 }, 1e3, 2, 0.02),
+        zh: num(
+            "FP32 的 SAXPY（y = a·x + y）处理 1 亿个元素：每个元素读 x、y（8 字节），写 y（4 字节），共 1.2 GB。在 H100 SXM（3.35 TB/s）上运行时间的下限是多少毫秒？",
+            "ms",
+            "每元素 12 字节只对应 2 次浮点运算，强度约 0.17 FLOP/字节，远低于脊点：按带宽算。",
+            "1.2e9 B ÷ 3.35e12 B/s ≈ {key} ms。0.2 GFLOP 的运算在 67 TFLOPS 的 FP32 单元上只要约 3 µs。它受显存带宽限制。",
+        ),
+        en: num(
+            "SAXPY (y = a·x + y) in FP32 on 100 million elements reads x and y (8 bytes) and writes y (4 bytes) per element: 1.2 GB in all. What is the lower bound on its run time on an H100 SXM (3.35 TB/s), in milliseconds?",
+            "ms",
+            "12 bytes per element for 2 FLOPs is about 0.17 FLOP/byte, far below the ridge point: use the bandwidth.",
+            "1.2e9 B ÷ 3.35e12 B/s ≈ {key} ms. The 0.2 GFLOP of arithmetic would take about 3 µs on the 67 TFLOPS FP32 units. It is memory-bound.",
+        ),
+    },
+    Exercise {
+        id: "cuda-launch-overhead",
+        answer: choice(&["4.8", "6.8", "2.0", "400"], "6.8"),
+        zh: pick(
+            "一个解码步发出 400 次内核启动，每次约占 5 µs 的 CPU 时间，且 CPU 追不上 GPU；GPU 本身的工作是 4.8 ms 的访存受限步。一步大约多长？",
+            &["4.8 ms", "6.8 ms", "2.0 ms", "400 ms"],
+            "CPU 端启动开销 = 400 × 5 µs，它与 GPU 工作串行。",
+            "启动开销 400 × 5 µs = 2 ms，一步约 4.8 + 2 = 6.8 ms，比 4.8 ms 长约 40%。CUDA Graph 把录下的 400 个内核一次重放，去掉大部分这 2 ms。",
+        ),
+        en: pick(
+            "A decode step issues 400 kernel launches at about 5 µs of CPU time each, and the CPU cannot get ahead of the GPU; the GPU work itself is a 4.8 ms memory-bound step. Roughly how long is a step?",
+            &["4.8 ms", "6.8 ms", "2.0 ms", "400 ms"],
+            "CPU launch overhead = 400 × 5 µs, in series with the GPU work.",
+            "Launch overhead is 400 × 5 µs = 2 ms, so a step takes about 4.8 + 2 = 6.8 ms, some 40% longer. A CUDA Graph replays the 400 recorded kernels with one launch and removes most of the 2 ms.",
+        ),
+    },
+    Exercise {
+        id: "cuda-shared-memory-scope",
+        answer: choice(&["thread", "block", "grid", "host"], "block"),
+        zh: pick(
+            "CUDA 的共享内存（__shared__）在哪个范围内共享？",
+            &["一个线程内", "同一个 block 的线程之间", "整个 grid 的所有线程", "CPU 与 GPU 之间"],
+            "它位于 SM 上，随 block 的调度而分配。",
+            "同一个 block 的线程之间。共享内存在 SM 上，block 被调度到哪个 SM 就在哪里分配，block 结束就释放；不同 block 之间要通过全局显存交换数据。",
+        ),
+        en: pick(
+            "Among which threads is CUDA shared memory (__shared__) shared?",
+            &["Within one thread", "Among the threads of one block", "Among all threads of the grid", "Between CPU and GPU"],
+            "It lives on the SM and is allocated when a block is scheduled there.",
+            "Among the threads of one block. Shared memory is on the SM the block runs on, allocated when the block starts and freed when it ends; different blocks exchange data through global memory.",
+        ),
+    },
+];
+
+const GEMM_8192: f64 = 2.0 * 8192.0 * 8192.0 * 8192.0;
+
+pub static TENSOR_CORES: &[Exercise] = &[
+    Exercise {
+        id: "tc-gemm-a100-bf16",
+        answer: engine(Calc::ComputeTime { gpu: "a100-sxm-80gb", dtype: BF16, flops: GEMM_8192 }, 1e3, 2, 0.02),
+        zh: num(
+            "A100 上一个 M = N = K = 8192 的 BF16 矩阵乘，在稠密 Tensor Core 峰值（312 TFLOPS）下要多少毫秒？",
+            "ms",
+            "矩阵乘的运算量是 2 × M × N × K。",
+            "2 × 8192³ ≈ 1.10e12 FLOP，÷ 312e12 ≈ {key} ms。实际内核大约能到峰值的 80%（实测 A100 FP16 GEMM 256.5 TFLOPS）。",
+        ),
+        en: num(
+            "A BF16 GEMM with M = N = K = 8192 runs on an A100. How many milliseconds does it take at the dense Tensor Core peak (312 TFLOPS)?",
+            "ms",
+            "A matrix multiply does 2 × M × N × K FLOPs.",
+            "2 × 8192³ ≈ 1.10e12 FLOP ÷ 312e12 ≈ {key} ms. Real kernels reach about 80% of peak (a measured A100 FP16 GEMM reached 256.5 TFLOPS).",
+        ),
+    },
+    Exercise {
+        id: "tc-gemm-a100-tf32",
+        answer: engine(
+            Calc::ComputeTime { gpu: "a100-sxm-80gb", dtype: ComputeDtype::Tf32, flops: GEMM_8192 },
+            1e3,
+            2,
+            0.02,
+        ),
+        zh: num(
+            "同一个 8192³ 的矩阵乘改用 TF32 Tensor Core（A100 稠密 156 TFLOPS），要多少毫秒？",
+            "ms",
+            "运算量不变，只是峰值减半。",
+            "1.10e12 ÷ 156e12 ≈ {key} ms，是 BF16 的两倍。若落到普通 FP32 单元（19.5 TFLOPS）上约 56 ms，慢 16 倍。",
+        ),
+        en: num(
+            "The same 8192³ GEMM on the TF32 Tensor Core path (A100 dense 156 TFLOPS): how many milliseconds?",
+            "ms",
+            "Same FLOPs, half the peak.",
+            "1.10e12 ÷ 156e12 ≈ {key} ms, twice the BF16 time. On the plain FP32 units (19.5 TFLOPS) it would take about 56 ms, 16 times longer.",
+        ),
+    },
+    Exercise {
+        id: "tc-amdahl-bf16",
+        answer: choice(&["50", "70", "80", "100"], "70"),
+        zh: pick(
+            "一个训练步 100 ms，其中 60 ms 是 TF32 矩阵乘。把这些矩阵乘换成 BF16 使其速度翻倍，其余不变。新的步时是多少？",
+            &["50 ms", "70 ms", "80 ms", "100 ms"],
+            "只有 60 ms 那部分变快了。",
+            "60 / 2 + 40 = 70 ms，整体加速 100 / 70 ≈ 1.43 倍。矩阵乘之外的 40 ms（归一化、逐元素运算、数据加载、通信）不变，所以到不了 2 倍。",
+        ),
+        en: pick(
+            "A training step takes 100 ms, 60 ms of it TF32 matrix multiplication. Switching those matmuls to BF16 doubles their speed and changes nothing else. What is the new step time?",
+            &["50 ms", "70 ms", "80 ms", "100 ms"],
+            "Only the 60 ms part gets faster.",
+            "60 / 2 + 40 = 70 ms, a speed-up of 100 / 70 ≈ 1.43×. The 40 ms outside the matmuls (normalizations, element-wise ops, data loading, communication) is untouched, so the step cannot reach 2×.",
+        ),
+    },
+    Exercise {
+        id: "tc-fp16-overflow",
+        answer: choice(&["exact", "rounded", "inf", "zero"], "inf"),
+        zh: pick(
+            "训练中出现一个激活值 70,000。在 FP16 中它会变成什么？",
+            &["精确表示", "舍入为最近的可表示值", "溢出为无穷大", "下溢为 0"],
+            "FP16 最大的有限值是多少？",
+            "FP16 最大有限值是 65,504，所以溢出为无穷大。BF16 能表示它，但只有 8 位有效位，最近的值是 70,144；FP8 E4M3 最大只有 448，不缩放会饱和或溢出，所以 FP8 方案要先除以缩放因子。",
+        ),
+        en: pick(
+            "An activation value of 70,000 appears during training. What becomes of it in FP16?",
+            &["It is exact", "It is rounded to the nearest representable value", "It overflows to infinity", "It underflows to zero"],
+            "What is FP16's largest finite value?",
+            "FP16's largest finite value is 65,504, so it overflows to infinity. BF16 represents it, but with 8 significant bits the nearest value is 70,144; FP8 E4M3 tops out at 448, so FP8 recipes divide tensors by a scale first.",
+        ),
+    },
+];

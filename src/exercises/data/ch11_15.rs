@@ -1,0 +1,371 @@
+//! Chapters 11 to 15: bottlenecks, learning path, capacity estimation, clusters, sharing GPUs.
+
+use super::{choice, engine, num, pick, report, BF16};
+use crate::exercises::{Calc, Exercise};
+
+const L2_7B_A100_B1: &str =
+    r#"{"model": "llama-2-7b", "batch": 1, "context_tokens": 512, "gpu": "a100-sxm-80gb"}"#;
+
+pub static BOTTLENECKS: &[Exercise] = &[
+    Exercise {
+        id: "bottle-mfu-3000",
+        answer: choice(&["7", "15", "30", "40"], "15"),
+        zh: pick(
+            "一个团队训练 80.3 亿参数的模型，每张 H100 SXM（稠密 BF16 989.5 TFLOPS）每秒处理 3,000 个 token。MFU 约是多少？",
+            &["约 7%", "约 15%", "约 30%", "约 40%"],
+            "训练每个 token 约 6 × 参数量 FLOP（前向 2，反向 4）。",
+            "6 × 8.03e9 × 3,000 ≈ 1.45e14 FLOP/s，÷ 989.5e12 ≈ 14.6%。远低于调好的大规模训练约 40%，先找算力空转（批太小、内核碎片化、启动开销）或数据输入卡顿，再看通信。",
+        ),
+        en: pick(
+            "A team trains an 8.03B-parameter model at 3,000 tokens per second per H100 SXM (989.5 dense BF16 TFLOPS). Roughly what is the MFU?",
+            &["About 7%", "About 15%", "About 30%", "About 40%"],
+            "Training costs about 6 × parameters FLOPs per token (2 forward, 4 backward).",
+            "6 × 8.03e9 × 3,000 ≈ 1.45e14 FLOP/s ÷ 989.5e12 ≈ 14.6%, far below the roughly 40% of well-tuned large runs. Look first for idle compute (small batches, fragmented kernels, launch overhead) or input stalls, then communication.",
+        ),
+    },
+    Exercise {
+        id: "bottle-7b-a100-bound",
+        answer: report(L2_7B_A100_B1, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
+        zh: num(
+            "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。按峰值带宽 2.039 TB/s，上限是多少 token/s？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，说明瓶颈在哪？",
+            "token/s",
+            "每个 token 读一遍全部权重：6.74e9 × 2 字节。",
+            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，上限约 {key} token/s。实测 104.9 token/s 相当于约 1.41 TB/s，峰值的 69%，接近 stream 类测试在这张卡上能达到的带宽：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
+        ),
+        en: num(
+            "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 104.9 tokens/s at a 330 W power limit: what limits this workload?",
+            "tokens/s",
+            "Each token reads all weights: 6.74e9 × 2 bytes.",
+            "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights give a bound of about {key} tokens/s. The measured 104.9 tokens/s is about 1.41 TB/s, 69% of peak and close to what stream-like tests reach on this GPU: the workload is memory-bandwidth bound; more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
+        ),
+    },
+    Exercise {
+        id: "bottle-allreduce-nvswitch",
+        answer: engine(Calc::AllReduce { bytes: 16.06e9, ranks: 8, bus_bytes_per_s: 370e9 }, 1e3, 0, 0.02),
+        zh: num(
+            "在 8 张 GPU 上数据并行训练 8.03B 模型，每步用环形 all-reduce 同步 16.06 GB 的 BF16 梯度。在 NVSwitch 上按 370 GB/s 的 busbw，要多少毫秒？",
+            "ms",
+            "每卡流量 2 × 7/8 × 16.06 GB，除以 busbw。",
+            "2 × 7/8 × 16.06 ≈ 28.1 GB，÷ 370 GB/s ≈ {key} ms。若计算每步 400 ms 且不重叠，通信约占 16%。",
+        ),
+        en: num(
+            "Data-parallel training of an 8.03B model on 8 GPUs synchronises 16.06 GB of BF16 gradients per step with a ring all-reduce. At 370 GB/s bus bandwidth (NVSwitch), how many milliseconds does it take?",
+            "ms",
+            "Per GPU: 2 × 7/8 × 16.06 GB, divided by busbw.",
+            "2 × 7/8 × 16.06 ≈ 28.1 GB ÷ 370 GB/s ≈ {key} ms. With 400 ms of compute per step and no overlap, communication is about 16% of the step.",
+        ),
+    },
+    Exercise {
+        id: "bottle-allreduce-pcie",
+        answer: engine(Calc::AllReduce { bytes: 16.06e9, ranks: 8, bus_bytes_per_s: 31.5e9 }, 1.0, 2, 0.02),
+        zh: num(
+            "同样的梯度同步改走 PCIe 4.0，按理想的单向 31.5 GB/s，要多少秒？",
+            "s",
+            "同样的 28.1 GB，换成 31.5 GB/s。",
+            "28.1 GB ÷ 31.5 GB/s ≈ {key} s，即使理想情况也是。计算 400 ms 时通信占一步的约 69%，扩展性崩溃。重叠和梯度累积能缓解，但弥补不了十倍的链路差距。",
+        ),
+        en: num(
+            "The same gradient synchronisation over PCIe 4.0 at an ideal 31.5 GB/s per direction: how many seconds?",
+            "s",
+            "The same 28.1 GB at 31.5 GB/s.",
+            "28.1 GB ÷ 31.5 GB/s ≈ {key} s even in the ideal case. With 400 ms of compute, communication is about 69% of the step and scaling collapses. Overlap and gradient accumulation help, but cannot remove a ten-fold link gap.",
+        ),
+    },
+];
+
+pub static LEARNING_PATH: &[Exercise] = &[
+    Exercise {
+        id: "path-h100-ridge",
+        answer: engine(Calc::RidgePoint { gpu: "h100-sxm", dtype: BF16 }, 1.0, 0, 0.02),
+        zh: num(
+            "H100 SXM 的 BF16 脊点是多少 FLOP/字节？（稠密 989.5 TFLOPS，3.35 TB/s）",
+            "FLOP/字节",
+            "峰值算力 ÷ 显存带宽。",
+            "989.5 ÷ 3.35 ≈ {key} FLOP/字节。A100 的脊点约 153：一个 200 FLOP/字节的内核在 A100 上受算力限制，在 H100 上却受带宽限制。",
+        ),
+        en: num(
+            "What is the H100 SXM's BF16 ridge point in FLOP per byte? (989.5 dense TFLOPS, 3.35 TB/s)",
+            "FLOP/byte",
+            "Peak compute ÷ memory bandwidth.",
+            "989.5 ÷ 3.35 ≈ {key} FLOP/byte. The A100's is about 153: a kernel at 200 FLOP/byte is compute-bound on the A100 and memory-bound on the H100.",
+        ),
+    },
+    Exercise {
+        id: "path-h100-attainable-200",
+        answer: engine(Calc::Attainable { gpu: "h100-sxm", dtype: BF16, intensity: 200.0 }, 1e-12, 0, 0.02),
+        zh: num(
+            "一个每字节做 200 次浮点运算的内核，在 H100 SXM 的 BF16 roofline 上最多能达到多少 TFLOPS？",
+            "TFLOPS",
+            "min(峰值, 强度 × 带宽)。",
+            "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。从 A100（312 TFLOPS）换到 H100，它只快约 3.35 / 2.039 ≈ 1.6 倍（按带宽），而不是按算力的 3.2 倍。",
+        ),
+        en: num(
+            "A kernel performs 200 FLOPs per byte it moves. How many TFLOPS can it reach at most on the H100 SXM's BF16 roofline?",
+            "TFLOPS",
+            "min(peak, intensity × bandwidth).",
+            "min(989.5, 200 × 3.35) = {key} TFLOPS: bandwidth-bound. Moving from an A100 (312 TFLOPS) it speeds up about 3.35 / 2.039 ≈ 1.6× (with bandwidth), not the 3.2× of the FLOPS.",
+        ),
+    },
+    Exercise {
+        id: "path-scaling-efficiency",
+        answer: choice(&["68", "85", "92", "100"], "85"),
+        zh: pick(
+            "一个微调任务单卡每秒 3,000 token，8 卡每秒 20,400 token。扩展效率是多少？",
+            &["68%", "85%", "92%", "100%"],
+            "实际吞吐 ÷（卡数 × 单卡吞吐）。",
+            "20,400 ÷ (8 × 3,000) = 85%。损失的 15% 相当于 0.15 × 8 = 1.2 张卡的吞吐：付了钱却没拿到。",
+        ),
+        en: pick(
+            "A fine-tuning job processes 3,000 tokens per second on 1 GPU and 20,400 on 8 GPUs. What is the scaling efficiency?",
+            &["68%", "85%", "92%", "100%"],
+            "Achieved ÷ (GPUs × single-GPU throughput).",
+            "20,400 ÷ (8 × 3,000) = 85%. The lost 15% is 0.15 × 8 = 1.2 GPUs' worth of throughput paid for but not delivered.",
+        ),
+    },
+    Exercise {
+        id: "path-cost-per-request",
+        answer: choice(&["a", "b"], "b"),
+        zh: pick(
+            "候选 A（Azure NC24ads A100 v4，每小时 $3.673）在延迟目标下每秒处理 5 个请求；候选 B（NC40ads H100 v5，每小时 $6.98）每秒 12 个。每千个请求哪个更便宜？",
+            &["A（约 $0.204）", "B（约 $0.162）"],
+            "先算每小时能处理多少请求。",
+            "A：每小时 18,000 个请求，$3.673 / 18 ≈ $0.204 每千个。B：每小时 43,200 个，$6.98 / 43.2 ≈ $0.162 每千个。B 每小时贵近一倍，每个请求却便宜约 21%。",
+        ),
+        en: pick(
+            "Candidate A (Azure NC24ads A100 v4, $3.673 per hour) sustains 5 requests per second at your latency target; candidate B (NC40ads H100 v5, $6.98 per hour) sustains 12. Which is cheaper per 1,000 requests?",
+            &["A (about $0.204)", "B (about $0.162)"],
+            "Work out requests per hour first.",
+            "A: 18,000 requests per hour, $3.673 / 18 ≈ $0.204 per 1,000. B: 43,200 per hour, $6.98 / 43.2 ≈ $0.162 per 1,000. B costs almost twice as much per hour but about 21% less per request.",
+        ),
+    },
+];
+
+const L31_8B_32X8K: &str =
+    r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#;
+
+pub static CAPACITY_ESTIMATION: &[Exercise] = &[
+    Exercise {
+        id: "cap-8b-32x8k-total",
+        answer: report(L31_8B_32X8K, "memory_per_gpu_bytes.total", 1e-9, 1, 0.02),
+        zh: num(
+            "Llama-3.1-8B 以 BF16 权重和 KV cache 服务 32 个 8K 上下文的并发请求，放在一张 H100 80 GB 上。引擎算出的总显存占用是多少 GB？在 72 GB 的预算内吗？",
+            "GB",
+            "权重 + KV cache + 激活 + 运行时开销。",
+            "KV {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB（32 GiB），权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，激活 {r:memory_per_gpu_bytes.activations:1e-9:2} GB，开销 {r:memory_per_gpu_bytes.overhead:1e-9:2} GB，合计约 {key} GB，在 72 GB 预算内还有约 20 GB。",
+        ),
+        en: num(
+            "Llama-3.1-8B serves 32 concurrent requests at 8K context with BF16 weights and KV cache on one H100 80 GB. What total memory does the engine find, in GB? Is it inside a 72 GB budget?",
+            "GB",
+            "Weights + KV cache + activations + runtime overhead.",
+            "KV {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB (32 GiB), weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB, activations {r:memory_per_gpu_bytes.activations:1e-9:2} GB, overhead {r:memory_per_gpu_bytes.overhead:1e-9:2} GB: about {key} GB in all, inside the 72 GB budget with roughly 20 GB to spare.",
+        ),
+    },
+    Exercise {
+        id: "cap-8b-32k-requests",
+        answer: report(
+            r#"{"model": "llama-3.1-8b", "context_tokens": 32768, "gpu": "h100-sxm"}"#,
+            "solvers.max_batch",
+            1.0,
+            0,
+            0.0,
+        ),
+        zh: num(
+            "同样的模型和 GPU，但每个请求用 32,768 个 token。在 72 GB 预算内最多能同时服务几个？",
+            "个请求",
+            "每请求 KV = 131,072 × 32,768 字节 ≈ 4.29 GB。",
+            "每请求 4.29 GB（4 GiB）KV；扣掉权重、开销和激活后，能放 {key} 个。8K 时能放 {x:cap-8b-8k-requests} 个：上下文翻四倍，容量约降到四分之一。",
+        ),
+        en: num(
+            "Same model and GPU, but each request now uses 32,768 tokens. Within the 72 GB budget, how many such requests fit at once?",
+            "requests",
+            "KV per request = 131,072 × 32,768 bytes ≈ 4.29 GB.",
+            "4.29 GB (4 GiB) of KV per request; after weights, overhead and activations, {key} fit. At 8K {x:cap-8b-8k-requests} would: quadrupling the context cuts capacity about fourfold.",
+        ),
+    },
+    Exercise {
+        id: "cap-8b-8k-requests",
+        answer: report(
+            r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "gpu": "h100-sxm"}"#,
+            "solvers.max_batch",
+            1.0,
+            0,
+            0.0,
+        ),
+        zh: num(
+            "还是 Llama-3.1-8B 在一张 H100 80 GB 上，每个请求 8,192 个 token。按引擎的默认假设，最多能同时服务几个请求？",
+            "个请求",
+            "每请求 KV 约 1.07 GB；可用 72 GB。",
+            "扣掉权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB、开销和激活后，按每请求约 1.07 GB 算，能放 {key} 个请求。",
+        ),
+        en: num(
+            "Again Llama-3.1-8B on one H100 80 GB, 8,192 tokens per request. With the engine's defaults, how many concurrent requests fit?",
+            "requests",
+            "About 1.07 GB of KV per request; 72 GB usable.",
+            "After {r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights, overhead and activations, at about 1.07 GB per request, {key} requests fit.",
+        ),
+    },
+    Exercise {
+        id: "cap-70b-int4-8k-requests",
+        answer: report(
+            r#"{"model": "llama-3.1-70b", "weight_dtype": "int4", "context_tokens": 8192, "gpu": "h100-sxm"}"#,
+            "solvers.max_batch",
+            1.0,
+            0,
+            0.0,
+        ),
+        zh: num(
+            "Llama-3.1-70B 量化到 4 bit（分组缩放 128），在一张 H100 80 GB 上服务，KV cache 用 BF16（每 token 320 KiB）。在 72 GB 预算内能同时服务几个 8K token 的请求？",
+            "个请求",
+            "每请求 KV = 8,192 × 327,680 字节 ≈ 2.68 GB。",
+            "权重约 {r:memory_per_gpu_bytes.weights:1e-9:1} GB（线性层约 4.125 bit/权重，加上 16 位的嵌入和输出层），剩下的放 KV：每请求约 2.68 GB，能放 {key} 个。",
+        ),
+        en: num(
+            "Llama-3.1-70B is quantized to 4-bit (group size 128) and served on one H100 80 GB with a BF16 KV cache (320 KiB per token). Within the 72 GB budget, how many 8K-token requests fit?",
+            "requests",
+            "KV per request = 8,192 × 327,680 bytes ≈ 2.68 GB.",
+            "The weights take about {r:memory_per_gpu_bytes.weights:1e-9:1} GB (about 4.125 bits per linear weight plus 16-bit embedding and output layers); the rest holds KV at about 2.68 GB per request: {key} requests.",
+        ),
+    },
+];
+
+const H100_NODE: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm"}"#;
+
+pub static GPU_CLUSTERS: &[Exercise] = &[
+    Exercise {
+        id: "cluster-intra-node-bw",
+        answer: report(H100_NODE, "hardware.intra_node_bytes_per_s_per_direction", 1e-9, 0, 0.02),
+        zh: num(
+            "AWS p5.48xlarge 有 8 张 H100 SXM，NVLink 4 每卡双向 900 GB/s。节点内每张 GPU 单向带宽是多少 GB/s？",
+            "GB/s",
+            "双向数字要除以 2。",
+            "900 / 2 = {key} GB/s 每方向。",
+        ),
+        en: num(
+            "An AWS p5.48xlarge has 8 H100 SXM GPUs with NVLink 4 at 900 GB/s bidirectional per GPU. What is the per-GPU bandwidth in one direction inside the node, in GB/s?",
+            "GB/s",
+            "Halve the bidirectional figure.",
+            "900 / 2 = {key} GB/s per direction.",
+        ),
+    },
+    Exercise {
+        id: "cluster-inter-node-bw",
+        answer: report(H100_NODE, "hardware.inter_node_bytes_per_s_per_direction", 1e-9, 0, 0.02),
+        zh: num(
+            "同一台机器每节点有 3,200 Gbps 的 EFA。离开节点后，每张 GPU 单向带宽是多少 GB/s？",
+            "GB/s",
+            "Gbps 除以 8 得 GB/s，再分给 8 张卡。",
+            "3,200 Gbps / 8 = 400 GB/s 每节点，/ 8 张卡 = {key} GB/s 每卡。离开节点后每卡带宽约降到九分之一，这就是张量并行留在节点内的原因。",
+        ),
+        en: num(
+            "The same machine has 3,200 Gbps of EFA per node. Outside the node, what is the per-GPU bandwidth in one direction, in GB/s?",
+            "GB/s",
+            "Gbps ÷ 8 gives GB/s; share it among 8 GPUs.",
+            "3,200 Gbps / 8 = 400 GB/s per node, / 8 GPUs = {key} GB/s per GPU. Leaving the node cuts per-GPU bandwidth about nine times, which is why tensor parallelism stays inside a node.",
+        ),
+    },
+    Exercise {
+        id: "cluster-checkpoint-write",
+        answer: choice(&["49", "98", "490", "980"], "98"),
+        zh: pick(
+            "70B 模型的训练 checkpoint 每参数约 14 字节。以聚合 10 GB/s 同步写入要多少秒？",
+            &["49 s", "98 s", "490 s", "980 s"],
+            "先算大小：70e9 × 14 字节。",
+            "70e9 × 14 = 980 GB，10 GB/s 下 98 s；2 GB/s 下 490 s，约 8 分钟所有 GPU 都在等，除非异步写。",
+        ),
+        en: pick(
+            "A training checkpoint of a 70B model holds about 14 bytes per parameter. How long does a synchronous write take at an aggregate 10 GB/s?",
+            &["49 s", "98 s", "490 s", "980 s"],
+            "Size first: 70e9 × 14 bytes.",
+            "70e9 × 14 = 980 GB: 98 s at 10 GB/s, and 490 s at 2 GB/s, about 8 minutes in which every GPU waits unless the write is asynchronous.",
+        ),
+    },
+    Exercise {
+        id: "cluster-young-interval",
+        answer: choice(&["12", "27", "54", "120"], "54"),
+        zh: pick(
+            "一个任务写一次 checkpoint 要 120 s，大约每 12 小时遇到一次故障。按 Young 近似，大约多久存一次？",
+            &["约 12 分钟", "约 27 分钟", "约 54 分钟", "约 2 小时"],
+            "间隔 ≈ sqrt(2 × 写入时间 × 平均故障间隔)，单位统一成秒。",
+            "12 h = 43,200 s，间隔 ≈ sqrt(2 × 120 × 43,200) ≈ 3,220 s，约 54 分钟。故障平均落在间隔中点，每次约丢 27 分钟的工作，再加重启和加载时间。",
+        ),
+        en: pick(
+            "A job's checkpoint takes 120 s to write and the job sees a failure about every 12 hours. By Young's approximation, how often should it checkpoint?",
+            &["About every 12 minutes", "About every 27 minutes", "About every 54 minutes", "About every 2 hours"],
+            "Interval ≈ sqrt(2 × write time × mean time between failures), in seconds.",
+            "12 h = 43,200 s, interval ≈ sqrt(2 × 120 × 43,200) ≈ 3,220 s, about 54 minutes. A failure lands halfway through on average, so about 27 minutes of work is lost, plus restart and reload.",
+        ),
+    },
+];
+
+pub static SHARING_GPUS: &[Exercise] = &[
+    Exercise {
+        id: "share-quota-runs",
+        answer: choice(&["5", "6", "7", "8"], "6"),
+        zh: pick(
+            "一个团队每月有 4,000 GPU 小时的配额。能跑几次 8 卡、72 小时的训练？",
+            &["5 次", "6 次", "7 次", "8 次"],
+            "每次 8 × 72 GPU 小时。",
+            "每次 576 GPU 小时，4,000 / 576 ≈ 6.9，所以 6 次，用掉 3,456，剩 544 GPU 小时给小任务。",
+        ),
+        en: pick(
+            "A team has a monthly quota of 4,000 GPU-hours. How many 72-hour training runs on 8 GPUs fit?",
+            &["5", "6", "7", "8"],
+            "Each run costs 8 × 72 GPU-hours.",
+            "576 GPU-hours per run; 4,000 / 576 ≈ 6.9, so 6 runs using 3,456 GPU-hours, leaving 544 for smaller work.",
+        ),
+    },
+    Exercise {
+        id: "share-mig-monthly-cost",
+        answer: choice(&["627", "717", "1255", "5022"], "717"),
+        zh: pick(
+            "一个 7B 服务全天占用一整张 H100，每 GPU 小时 $6.88（每月 730 小时），每月约 $5,022。如果它放得进按整卡 1/7 计费的 1g.10gb 切片，每月多少钱？",
+            &["约 $627", "约 $717", "约 $1,255", "约 $5,022"],
+            "整卡月费除以 7。",
+            "5,022 / 7 ≈ $717 每月，省下约 $4,300，前提是模型、KV cache 和运行时放得进切片，延迟目标也守得住。",
+        ),
+        en: pick(
+            "A 7B service occupies a whole H100 around the clock at $6.88 per GPU-hour (730 hours per month), about $5,022 per month. If it fits a 1g.10gb MIG slice billed at 1/7 of the GPU rate, what does it cost per month?",
+            &["About $627", "About $717", "About $1,255", "About $5,022"],
+            "Divide the whole-GPU bill by 7.",
+            "5,022 / 7 ≈ $717 per month, saving about $4,300, provided the model, its KV cache and the runtime fit in the slice and latency targets hold.",
+        ),
+    },
+    Exercise {
+        id: "share-8x4k-kv",
+        answer: report(
+            r#"{"model": "llama-3.1-8b", "weight_dtype": "int4", "context_tokens": 4096, "batch": 8}"#,
+            "memory_per_gpu_bytes.kv_cache",
+            1e-9,
+            2,
+            0.02,
+        ),
+        zh: num(
+            "用 4 bit 权重的 Llama-3.1-8B 服务 8 个 4,096 token 的并发请求，KV cache 用 BF16（每 token 128 KiB）。KV cache 一共多少 GB？",
+            "GB",
+            "8 × 4,096 × 131,072 字节。",
+            "8 × 4,096 × 131,072 B ≈ {key} GB。加上约 {r:memory_per_gpu_bytes.weights:1e-9:1} GB 的权重，再加 1–2 GB 运行时，10 GB 的切片没有余量。",
+        ),
+        en: num(
+            "Llama-3.1-8B with 4-bit weights serves 8 concurrent requests of 4,096 tokens with a BF16 KV cache (128 KiB per token). How many GB of KV cache is that?",
+            "GB",
+            "8 × 4,096 × 131,072 bytes.",
+            "8 × 4,096 × 131,072 B ≈ {key} GB. With about {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights and 1–2 GB of runtime, a 10 GB slice has no margin.",
+        ),
+    },
+    Exercise {
+        id: "share-mig-profile",
+        answer: choice(&["1g.10gb", "1g.20gb", "3g.40gb"], "1g.20gb"),
+        zh: pick(
+            "接上题：在 H100 80 GB 的 MIG 配置里，最小的合理选择是哪个？",
+            &["1g.10gb", "1g.20gb", "3g.40gb"],
+            "权重、KV cache 和运行时加起来约 11–12 GB。",
+            "1g.20gb（1/7 的算力，2/8 的显存）放得下还有余量。只有在七分之一的算力满足不了延迟目标时，才考虑 2g.20gb 或 3g.40gb。",
+        ),
+        en: pick(
+            "Continuing: which H100 80 GB MIG profile is the smallest sensible choice?",
+            &["1g.10gb", "1g.20gb", "3g.40gb"],
+            "Weights, KV cache and runtime add up to about 11–12 GB.",
+            "1g.20gb (1/7 of compute, 2/8 of memory) fits with headroom. Choose 2g.20gb or 3g.40gb only if a seventh of the compute cannot meet the latency target.",
+        ),
+    },
+];

@@ -1,0 +1,85 @@
+//! The words around an exercise (check button, verdicts, progress, worksheet) in both languages.
+
+/// Strings of the exercise cards and the worksheet view.
+#[derive(Debug)]
+pub struct ExerciseStrings {
+    /// Before the exercise's number: "Exercise".
+    pub exercise: &'static str,
+    pub answer_label: &'static str,
+    pub check: &'static str,
+    pub correct: &'static str,
+    pub wrong: &'static str,
+    pub hint: &'static str,
+    pub show_solution: &'static str,
+    pub solution: &'static str,
+    pub open_estimator: &'static str,
+    /// Label of the link to one exercise.
+    pub link: &'static str,
+    /// "{solved} / {total} solved".
+    pub progress: fn(usize, usize) -> String,
+    pub reset: &'static str,
+    pub worksheet: &'static str,
+    pub answer_key: &'static str,
+    pub key: &'static str,
+    pub back_to_chapter: &'static str,
+    pub print: &'static str,
+    /// The stated tolerance of a numeric answer (a relative fraction, 0 = exact), in brackets.
+    pub tolerance: fn(f64) -> String,
+    pub name_line: &'static str,
+}
+
+pub const ZH: ExerciseStrings = ExerciseStrings {
+    exercise: "练习",
+    answer_label: "你的答案",
+    check: "检查",
+    correct: "正确！",
+    wrong: "不对，再试一次。",
+    hint: "提示",
+    show_solution: "查看解答",
+    solution: "解答",
+    open_estimator: "在估算器中打开这个场景",
+    link: "本题链接",
+    progress: |done, total| format!("已完成 {done} / {total} 题"),
+    reset: "清除进度",
+    worksheet: "练习单（无答案）",
+    answer_key: "答案",
+    key: "答案：",
+    back_to_chapter: "返回本章",
+    print: "打印",
+    tolerance: |t| {
+        if t == 0.0 {
+            "（需完全一致）".to_string()
+        } else {
+            format!("（误差 ±{}% 以内算对）", (t * 100.0).round())
+        }
+    },
+    name_line: "姓名：________________",
+};
+
+pub const EN: ExerciseStrings = ExerciseStrings {
+    exercise: "Exercise",
+    answer_label: "Your answer",
+    check: "Check",
+    correct: "Correct!",
+    wrong: "Not quite — try again.",
+    hint: "Hint",
+    show_solution: "Show solution",
+    solution: "Worked solution",
+    open_estimator: "Open this scenario in the estimator",
+    link: "Link to this exercise",
+    progress: |done, total| format!("{done} / {total} solved"),
+    reset: "Reset progress",
+    worksheet: "Worksheet (no answers)",
+    answer_key: "Answer key",
+    key: "Answer: ",
+    back_to_chapter: "Back to the chapter",
+    print: "Print",
+    tolerance: |t| {
+        if t == 0.0 {
+            "(exact answer)".to_string()
+        } else {
+            format!("(within ±{}%)", (t * 100.0).round())
+        }
+    },
+    name_line: "Name: ________________",
+};

@@ -1,0 +1,140 @@
+// Exercises that check: every chapter in both languages answers wrong, then right; progress
+// persists and resets; a link opens one exercise; the worksheet hides answers, the key shows them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, finish } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const SLUGS = [
+  'introduction', 'memory-capacity', 'memory-bandwidth', 'cuda', 'tensor-cores', 'reading-spec-sheets',
+  'nvlink', 'mig', 'cloud-gpus', 'training-finetuning-inference', 'bottlenecks', 'learning-path',
+  'capacity-estimation', 'gpu-clusters', 'sharing-gpus',
+];
+const WORDS = {
+  zh: { correct: '正确！', wrong: '不对，再试一次。', check: '检查' },
+  en: { correct: 'Correct!', wrong: 'Not quite — try again.', check: 'Check' },
+};
+
+/** Answers the exercise `card` with `value` (a number typed, or the option of that value). */
+async function answer(card, value) {
+  if (await card.locator('input[data-role=answer]').count()) {
+    await card.locator('input[data-role=answer]').fill(value);
+  } else {
+    await card.locator(`input[type=radio][value="${value}"]`).check();
+  }
+  await card.locator('button.exercise-check').click();
+}
+
+async function wrongValue(card, key) {
+  const radios = card.locator('input[type=radio]');
+  if (await radios.count()) {
+    for (const v of await radios.evaluateAll((rs) => rs.map((r) => r.value))) if (v !== key) return v;
+  }
+  return String(Number(key) * 2 + 7);
+}
+
+test('every chapter, both languages: one exercise wrong (hint shown), then right', async () => {
+  const page = await newPage(browser);
+  let seen = 0;
+  for (const lang of ['zh', 'en']) {
+    for (const slug of SLUGS) {
+      await page.goto(`${server.url}#/${lang}/chapters/${slug}`);
+      await page.waitForSelector('section.exercise[data-exercise]');
+      const cards = page.locator('section.exercise[data-exercise]');
+      assert.ok((await cards.count()) >= 4, `${lang}/${slug}: at least 4 exercises`);
+      const card = cards.nth(seen % (await cards.count()));
+      const key = await card.getAttribute('data-answer');
+      assert.ok(key, `${lang}/${slug}: data-answer is set from the engine`);
+      assert.equal(await card.locator('button.exercise-check').innerText(), WORDS[lang].check);
+      assert.equal(await card.locator('.exercise-hint').isVisible(), false, 'no hint before a try');
+      await answer(card, await wrongValue(card, key));
+      assert.equal(await card.getAttribute('data-result'), 'wrong', `${lang}/${slug}`);
+      assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].wrong);
+      assert.ok(await card.locator('.exercise-hint').isVisible(), `${lang}/${slug}: hint after a wrong try`);
+      assert.ok(await card.locator('details.exercise-solution').isVisible(), 'the solution is offered after a try');
+      await answer(card, key);
+      assert.equal(await card.getAttribute('data-result'), 'correct', `${lang}/${slug}`);
+      assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].correct);
+      const text = await page.locator('article.chapter').innerText();
+      assert.ok(!/NaN|undefined|\{key\}|\{r:/.test(text), `${lang}/${slug}: no unfilled numbers`);
+      seen += 1;
+    }
+  }
+  assert.equal(seen, 30);
+  await finish(page);
+});
+
+test('progress persists across a reload, and reset clears it', async () => {
+  const page = await newPage(browser);
+  const url = `${server.url}#/en/chapters/memory-capacity`;
+  await page.goto(url);
+  const card = page.locator('section[data-exercise="mem-kv-32x8k"]');
+  await answer(card, await card.getAttribute('data-answer'));
+  await page.waitForSelector('section[data-exercise="mem-kv-32x8k"][data-solved="true"]');
+  assert.match(await page.locator('.exercise-progress-count').innerText(), /^1 \/ 4 solved$/);
+  await page.reload();
+  await page.waitForSelector('section[data-exercise="mem-kv-32x8k"][data-solved="true"]');
+  assert.match(await page.locator('.exercise-progress-count').innerText(), /^1 \/ 4 solved$/);
+  await page.locator('button.exercise-reset').click();
+  assert.match(await page.locator('.exercise-progress-count').innerText(), /^0 \/ 4 solved$/);
+  await page.reload();
+  await page.waitForSelector('.exercise-progress-count');
+  assert.match(await page.locator('.exercise-progress-count').innerText(), /^0 \/ 4 solved$/);
+  await finish(page);
+});
+
+test('a link opens and focuses one exercise; the solution opens the estimator on its scenario', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/zh/chapters/capacity-estimation?exercise=cap-70b-int4-8k-requests`);
+  const card = page.locator('section[data-exercise="cap-70b-int4-8k-requests"]');
+  await page.waitForFunction(() => document.activeElement?.dataset?.exercise === 'cap-70b-int4-8k-requests');
+  assert.ok(await card.isVisible());
+  assert.equal(await card.locator('a.exercise-link').getAttribute('href'), '#/zh/chapters/capacity-estimation?exercise=cap-70b-int4-8k-requests');
+  await card.locator('button.exercise-show').click();
+  await card.locator('details.exercise-solution summary').click();
+  await card.locator('a.exercise-open').click();
+  await page.waitForSelector('article[data-page=estimate] #context-number');
+  assert.match(page.url(), /#\/zh\/estimate\?/);
+  assert.equal(await page.inputValue('#context-number'), '8192', 'the estimator opens on the exercise scenario');
+  assert.match(await page.inputValue('#model-search'), /70B/);
+  await finish(page);
+});
+
+test('the worksheet shows no answers; the answer key shows every one', async () => {
+  const page = await newPage(browser);
+  for (const lang of ['zh', 'en']) {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#/${lang}/chapters/nvlink?print=worksheet`);
+    await page.waitForSelector('article[data-print=worksheet] li.worksheet-item');
+    assert.equal(await page.locator('li.worksheet-item').count(), 4);
+    assert.equal(await page.locator('.worksheet-key, .worksheet-solution, [data-answer]').count(), 0, 'no answers on the worksheet');
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#/${lang}/chapters/nvlink?print=answers`);
+    await page.waitForSelector('article[data-print=answers] li.worksheet-item');
+    assert.equal(await page.locator('.worksheet-key').count(), 4);
+    assert.equal(await page.locator('.worksheet-solution').count(), 4);
+    assert.ok(!/NaN|undefined|\{key\}/.test(await page.locator('article.worksheet').innerText()));
+  }
+  await page.click('#lang-switch');
+  await page.waitForSelector('html[lang="zh-CN"] article[data-print=answers]');
+  assert.match(page.url(), /#\/zh\/chapters\/nvlink\?print=answers$/, 'the language switch keeps the answer key');
+  await finish(page);
+});
+
+test('Enter checks a typed number; a roofline exercise opens the estimator on its GPU', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
+  const card = page.locator('section[data-exercise="bw-a100-ridge"]');
+  await card.locator('input[data-role=answer]').fill(await card.getAttribute('data-answer'));
+  await card.locator('input[data-role=answer]').press('Enter');
+  assert.equal(await card.getAttribute('data-result'), 'correct');
+  await card.locator('details.exercise-solution summary').click();
+  await card.locator('a.exercise-open').click();
+  await page.waitForSelector('article[data-page=estimate] #gpu');
+  assert.match(page.url(), /#\/en\/estimate\?/);
+  assert.equal(await page.inputValue('#gpu'), 'a100-sxm-80gb');
+  await finish(page);
+});
