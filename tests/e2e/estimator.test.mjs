@@ -94,6 +94,7 @@ test('a shared URL opens exactly the same view in a fresh browser', async () => 
   const fresh = await newPage(browser); // new context: empty localStorage
   await fresh.goto(url);
   await fresh.waitForSelector('#total-per-gpu');
+  await fresh.waitForSelector('#decode-throughput'); // mounted after the first paint
   assert.deepEqual(await snapshot(fresh), before);
   assert.match(before.text, /GiB/);
   assert.equal(await fresh.locator('#notices').count(), 0, 'a good link opens without notices');

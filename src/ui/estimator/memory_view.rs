@@ -2,28 +2,13 @@
 
 use super::math::ShowMath;
 use super::Ctx;
-use crate::charts::format::{format_bytes, format_tokens};
+use crate::charts::format::{format_bytes, format_tokens, ByteUnit};
 use crate::charts::palette;
+use crate::engine::report::Memory;
 use crate::engine::Report;
 use crate::estimator::advice::{overflow_bytes, what_would_fit, Change};
 use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
-
-/// The bar's segments: (label, report key, bytes, colour).
-pub fn segments(
-    r: &Report,
-    e: &'static EstimatorStrings,
-) -> Vec<(&'static str, &'static str, u64, &'static str)> {
-    let m = &r.memory_per_gpu_bytes;
-    vec![
-        (e.weights, "memory_per_gpu_bytes.weights", m.weights, palette::WEIGHTS),
-        (e.kv_cache, "memory_per_gpu_bytes.kv_cache", m.kv_cache, palette::KV_CACHE),
-        (e.activations, "memory_per_gpu_bytes.activations", m.activations, palette::ACTIVATIONS),
-        (e.gradients, "memory_per_gpu_bytes.gradients", m.gradients, palette::GRADIENTS),
-        (e.optimizer_states, "memory_per_gpu_bytes.optimizer", m.optimizer, palette::OPTIMIZER),
-        (e.runtime_overhead, "memory_per_gpu_bytes.overhead", m.overhead, palette::MEMORY_OVERHEAD),
-    ]
-}
 
 fn pct(part: u64, whole: u64) -> f64 {
     if whole == 0 {
@@ -38,10 +23,23 @@ fn pct(part: u64, whole: u64) -> f64 {
 #[component]
 pub fn MemoryBar(report: Report) -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let e = ctx.lang.est();
-    let unit = ctx.unit();
-    let total = report.memory_per_gpu_bytes.total;
-    let capacity = report.gpu_memory_bytes;
+    bar_view(
+        &report.memory_per_gpu_bytes,
+        report.usable_gpu_memory_bytes,
+        report.gpu_memory_bytes,
+        ctx.unit(),
+        ctx.lang.est(),
+    )
+}
+
+fn bar_view(
+    m: &Memory,
+    usable: u64,
+    capacity: u64,
+    unit: ByteUnit,
+    e: &'static EstimatorStrings,
+) -> impl IntoView {
+    let total = m.total;
     let scale = total.max(capacity).max(1);
     let label = format!(
         "{}: {} / {} {}",
@@ -50,14 +48,14 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
         format_bytes(capacity, unit),
         e.capacity
     );
-    let segs = segments(&report, e);
-    let headroom = report.usable_gpu_memory_bytes.saturating_sub(total);
+    let headroom = usable.saturating_sub(total);
     view! {
         <div class="membar" role="img" aria-label=label>
-            {segs
+            {rows(e)
                 .into_iter()
-                .filter(|s| s.2 > 0)
-                .map(|(name, _, bytes, colour)| {
+                .map(|(name, _, get, colour)| (name, get(m), colour))
+                .filter(|s| s.1 > 0)
+                .map(|(name, bytes, colour)| {
                     let title = format!("{name}: {}", format_bytes(bytes, unit));
                     view! {
                         <div class="seg" title=title style:width=format!("{:.3}%", pct(bytes, scale)) style:background=colour></div>
@@ -68,115 +66,177 @@ pub fn MemoryBar(report: Report) -> impl IntoView {
                 <div class="seg headroom" title=format!("{}: {}", e.headroom, format_bytes(headroom, unit))
                     style:width=format!("{:.3}%", pct(headroom, scale)) style:background=palette::HEADROOM></div>
             })}
-            <div class="cap-line usable" style:left=format!("{:.3}%", pct(report.usable_gpu_memory_bytes, scale))
-                title=format!("{}: {}", e.usable, format_bytes(report.usable_gpu_memory_bytes, unit))></div>
+            <div class="cap-line usable" style:left=format!("{:.3}%", pct(usable, scale))
+                title=format!("{}: {}", e.usable, format_bytes(usable, unit))></div>
             <div class="cap-line capacity" style:left=format!("calc({:.3}% - 2px)", pct(capacity, scale))
                 title=format!("{}: {}", e.capacity, format_bytes(capacity, unit))></div>
         </div>
     }
 }
 
+/// The bar's segments and the legend's rows: (label, report key, bytes, colour).
+type Row = (&'static str, &'static str, fn(&Memory) -> u64, &'static str);
+
+fn rows(e: &'static EstimatorStrings) -> [Row; 6] {
+    [
+        (e.weights, "memory_per_gpu_bytes.weights", |m| m.weights, palette::WEIGHTS),
+        (e.kv_cache, "memory_per_gpu_bytes.kv_cache", |m| m.kv_cache, palette::KV_CACHE),
+        (e.activations, "memory_per_gpu_bytes.activations", |m| m.activations, palette::ACTIVATIONS),
+        (e.gradients, "memory_per_gpu_bytes.gradients", |m| m.gradients, palette::GRADIENTS),
+        (e.optimizer_states, "memory_per_gpu_bytes.optimizer", |m| m.optimizer, palette::OPTIMIZER),
+        (e.runtime_overhead, "memory_per_gpu_bytes.overhead", |m| m.overhead, palette::MEMORY_OVERHEAD),
+    ]
+}
+
+/// What the memory panel shows: the breakdown, usable and total capacity, and the fit.
+#[derive(Clone, PartialEq)]
+struct Shown {
+    memory: Memory,
+    usable: u64,
+    capacity: u64,
+    over: u64,
+    fits: bool,
+}
+
+/// The memory panel. Its structure is built once; an edit updates the text and attributes of
+/// the cells whose value changed (one `Memo` per displayed string), not the whole panel. Only
+/// the bar (a few divs) and the advice (shown when the scenario does not fit; it depends on the
+/// whole scenario) are rebuilt.
 #[component]
 pub fn MemoryView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    // What the panel shows when the scenario fits: an edit that changes none of it (a time or
-    // efficiency slider) rebuilds nothing here. When it does not fit, the advice depends on the
-    // whole scenario, so every edit rebuilds the panel.
-    let memory = Memo::new(move |_| {
+    let shown = Memo::new(move |_| {
         ctx.with_shown(|r| {
-            r.map(|r| (r.memory_per_gpu_bytes, r.usable_gpu_memory_bytes, r.gpu_memory_bytes, r.fits))
+            r.map(|r| Shown {
+                memory: r.memory_per_gpu_bytes,
+                usable: r.usable_gpu_memory_bytes,
+                capacity: r.gpu_memory_bytes,
+                over: overflow_bytes(r),
+                fits: r.fits,
+            })
         })
     });
     // The state's unit alone (reading `ctx.unit()` in the view would track every edit).
     let unit = Memo::new(move |_| ctx.unit());
+    let present = Memo::new(move |_| shown.with(Option::is_some));
+    // A byte count of the shown report (0 before the first valid one).
+    let bytes = move |f: fn(&Shown) -> u64| Memo::new(move |_| shown.with(|s| s.as_ref().map_or(0, f)));
+    // Its text in the chosen unit.
+    let text = move |b: Memo<u64>| Memo::new(move |_| format_bytes(b.get(), unit.get()));
     move || {
-        let Some(fits) = memory.with(|m| m.as_ref().map(|m| m.3)) else { return ().into_any() };
-        let Some(r) = (if fits { untrack(|| ctx.shown()) } else { ctx.shown() }) else {
+        if !present.get() {
             return ().into_any();
+        }
+        let fits = Memo::new(move |_| shown.with(|s| s.as_ref().is_none_or(|s| s.fits)));
+        let verdict = Memo::new(move |_| {
+            let unit = unit.get();
+            shown.with(|s| {
+                let Some(s) = s else { return String::new() };
+                if s.fits {
+                    let left = format_bytes(s.usable.saturating_sub(s.memory.total), unit);
+                    format!("{} · {left} {}", e.fits, e.headroom_left)
+                } else {
+                    format!("{} · {} {}", e.does_not_fit, e.over_by, format_bytes(s.over, unit))
+                }
+            })
+        });
+        let bar = move || {
+            let unit = unit.get();
+            shown.with(|s| s.as_ref().map(|s| bar_view(&s.memory, s.usable, s.capacity, unit, e)))
         };
-        let unit = unit.get();
-        let over = overflow_bytes(&r);
-        let verdict = if r.fits {
-            format!(
-                "{} · {} {}",
-                e.fits,
-                format_bytes(r.usable_gpu_memory_bytes.saturating_sub(r.memory_per_gpu_bytes.total), unit),
-                e.headroom_left
-            )
-        } else {
-            format!("{} · {} {}", e.does_not_fit, e.over_by, format_bytes(over, unit))
+        let legend = rows(e)
+            .into_iter()
+            .map(|(name, key, get, colour)| {
+                let b = Memo::new(move |_| shown.with(|s| s.as_ref().map_or(0, |s| get(&s.memory))));
+                let t = text(b);
+                view! {
+                    <tr data-key=key>
+                        <td><span class="swatch" style:background=colour></span>{name}</td>
+                        <td class="num" data-bytes=move || b.get().to_string()>{move || t.get()}</td>
+                        <td><ShowMath key=key /></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        let total = bytes(|s| s.memory.total);
+        let total_text = text(total);
+        let usable_text = text(bytes(|s| s.usable));
+        let capacity_text = text(bytes(|s| s.capacity));
+        // The advice reads the whole scenario, so only while the scenario does not fit.
+        let advice = move || {
+            if fits.get() {
+                return None;
+            }
+            let r = ctx.shown()?;
+            let advice = ctx.with_scenario(|s| what_would_fit(s, &r));
+            (!advice.is_empty()).then(|| advice_view(ctx, advice))
         };
-        let advice = if fits { Vec::new() } else { ctx.with_scenario(|s| what_would_fit(s, &r)) };
-        let rows = segments(&r, e);
         view! {
-            <div class="panel memory" data-fits=r.fits.to_string()>
+            <div class="panel memory" data-fits=move || fits.get().to_string()>
                 <h2>{e.memory_per_gpu}</h2>
-                <p class=if r.fits { "verdict ok" } else { "verdict bad" } id="verdict">
-                    <strong>{verdict}</strong>
+                <p class=move || if fits.get() { "verdict ok" } else { "verdict bad" } id="verdict">
+                    <strong>{move || verdict.get()}</strong>
                     <ShowMath key="fits" />
                 </p>
-                <MemoryBar report=r.clone() />
+                {bar}
                 <table class="legend">
                     <tbody>
-                        {rows
-                            .into_iter()
-                            .map(|(name, key, bytes, colour)| view! {
-                                <tr data-key=key>
-                                    <td><span class="swatch" style:background=colour></span>{name}</td>
-                                    <td class="num" data-bytes=bytes.to_string()>{format_bytes(bytes, unit)}</td>
-                                    <td><ShowMath key=key /></td>
-                                </tr>
-                            })
-                            .collect_view()}
+                        {legend}
                         <tr class="total" data-key="memory_per_gpu_bytes.total">
                             <td>{e.total}</td>
-                            <td class="num" id="total-per-gpu" data-bytes=r.memory_per_gpu_bytes.total.to_string()>
-                                {format_bytes(r.memory_per_gpu_bytes.total, unit)}
+                            <td class="num" id="total-per-gpu" data-bytes=move || total.get().to_string()>
+                                {move || total_text.get()}
                             </td>
                             <td><ShowMath key="memory_per_gpu_bytes.total" /></td>
                         </tr>
                         <tr>
                             <td>{e.usable}</td>
-                            <td class="num">{format_bytes(r.usable_gpu_memory_bytes, unit)} " / " {format_bytes(r.gpu_memory_bytes, unit)}</td>
+                            <td class="num">{move || usable_text.get()} " / " {move || capacity_text.get()}</td>
                             <td><ShowMath key="usable_gpu_memory_bytes" /></td>
                         </tr>
                     </tbody>
                 </table>
-                {(!advice.is_empty()).then(|| view! {
-                    <div class="advice">
-                        <h3>{e.what_would_fit}</h3>
-                        <ul>
-                            {advice
-                                .into_iter()
-                                .map(|a| {
-                                    let text = match &a.change {
-                                        Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
-                                        Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
-                                        Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_uppercase()),
-                                        Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_uppercase()),
-                                        Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => format!(
-                                            "{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})",
-                                            e.more_gpus, e.u_gpus
-                                        ),
-                                    };
-                                    let scenario = a.scenario.clone();
-                                    view! {
-                                        <li>
-                                            <button class="apply" on:click=move |_| {
-                                                let s = scenario.clone();
-                                                ctx.edit(move |cur| *cur = s);
-                                            }>{text}</button>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ul>
-                    </div>
-                })}
+                {advice}
             </div>
         }
         .into_any()
+    }
+}
+
+/// What would make the scenario fit, each a button that applies it.
+fn advice_view(ctx: Ctx, advice: Vec<crate::estimator::advice::Advice>) -> impl IntoView {
+    let e = ctx.lang.est();
+    view! {
+        <div class="advice">
+            <h3>{e.what_would_fit}</h3>
+            <ul>
+                {advice
+                    .into_iter()
+                    .map(|a| {
+                        let text = match &a.change {
+                            Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
+                            Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
+                            Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_uppercase()),
+                            Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_uppercase()),
+                            Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => format!(
+                                "{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})",
+                                e.more_gpus, e.u_gpus
+                            ),
+                        };
+                        let scenario = a.scenario.clone();
+                        view! {
+                            <li>
+                                <button class="apply" on:click=move |_| {
+                                    let s = scenario.clone();
+                                    ctx.edit(move |cur| *cur = s);
+                                }>{text}</button>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </div>
     }
 }
 

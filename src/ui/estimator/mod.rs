@@ -193,6 +193,23 @@ fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
     });
 }
 
+/// A signal that turns true once the browser has painted the page's first frame: the next
+/// animation frame runs just before that paint, and a task queued from it runs after it.
+/// Panels below the fold are mounted then, so the first paint waits only for what is above it.
+fn after_first_paint() -> ReadSignal<bool> {
+    use leptos::leptos_dom::helpers::{request_animation_frame, set_timeout};
+    let (painted, set_painted) = signal(false);
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let _ = set_painted.try_set(true);
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+    painted
+}
+
 #[component]
 pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let (initial, initial_notices) = initial_state();
@@ -200,6 +217,9 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let state = ctx.state;
 
     persist_when_idle(lang, state);
+    // Above the fold (controls, verdict, memory bar) renders at once; the performance panel,
+    // the charts, key numbers and the comparison after the first paint.
+    let painted = after_first_paint();
 
     let e = lang.est();
     view! {
@@ -220,10 +240,12 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                 <section class="est-results" aria-live="polite">
                     <panels::InvalidBanner />
                     <memory_view::MemoryView />
-                    <perf_view::PerformanceView />
-                    <charts_view::Charts />
-                    <numbers::KeyNumbers />
-                    <panels::Compare />
+                    <Show when=move || painted.get()>
+                        <perf_view::PerformanceView />
+                        <charts_view::Charts />
+                        <numbers::KeyNumbers />
+                        <panels::Compare />
+                    </Show>
                 </section>
             </div>
             <memory_view::StickySummary />

@@ -26,43 +26,71 @@ struct Row {
     id: &'static str,
 }
 
+/// Picks one string out of the panel's text.
+type Pick = Box<dyn Fn(&PanelText) -> Option<String> + Send + Sync>;
+
 #[component]
 pub fn PerformanceView() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    // The panel's text, formatted: the view is rebuilt only when what the reader sees changes,
-    // not on every edit that moves a number below its third significant digit.
+    // The panel's text, formatted: nothing changes in the page when an edit moves a number only
+    // below its third significant digit.
     let text = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| panel_text(r, e, ctx.lang))));
+    // The panel's structure (which rows and phases): rebuilt only when it changes (a switch
+    // between serving and training); an edit otherwise updates the text of the cells in place,
+    // one `Memo` per displayed string.
+    let shape = Memo::new(move |_| {
+        text.with(|t| {
+            t.as_ref().map(|t| {
+                let rows: Vec<_> = t.rows.iter().map(|r| (r.label, r.key, r.id)).collect();
+                let phases: Vec<_> = t.phases.iter().map(|p| p.0).collect();
+                (rows, phases)
+            })
+        })
+    });
+    // One string of the panel's text (empty when it has none).
+    let cell = move |f: Pick| Memo::new(move |_| text.with(|t| t.as_ref().and_then(&f).unwrap_or_default()));
     move || {
-        let Some(PanelText { rows, bound_text, bound_attr, phases }) = text.get() else {
+        let Some((rows, phases)) = shape.get() else {
             return ().into_any();
         };
+        let bound_text = cell(Box::new(|t| Some(t.bound_text.clone())));
+        let bound_attr = cell(Box::new(|t| Some(t.bound_attr.clone())));
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
-                <p class="bound-line" id="bound" data-bound=bound_attr>
-                    <strong>{bound_text}</strong>
+                <p class="bound-line" id="bound" data-bound=move || bound_attr.get()>
+                    <strong>{move || bound_text.get()}</strong>
                     <ShowMath key="bound" />
                 </p>
                 <table class="key-numbers perf-table">
                     <thead><tr><th></th><th>{e.expected}</th><th>{e.upper_bound}</th><th></th></tr></thead>
                     <tbody>
-                        {rows.into_iter().map(|row| view! {
-                            <tr>
-                                <th scope="row">{row.label}</th>
-                                <td class="num" id=row.id>{row.expected}</td>
-                                <td class="num bound">{row.bound}</td>
-                                <td><ShowMath key=row.key /></td>
-                            </tr>
+                        {rows.into_iter().enumerate().map(|(i, (label, key, id))| {
+                            let expected = cell(Box::new(move |t| t.rows.get(i).map(|r| r.expected.clone())));
+                            let bound = cell(Box::new(move |t| t.rows.get(i).map(|r| r.bound.clone())));
+                            view! {
+                                <tr>
+                                    <th scope="row">{label}</th>
+                                    <td class="num" id=id>{move || expected.get()}</td>
+                                    <td class="num bound">{move || bound.get()}</td>
+                                    <td><ShowMath key=key /></td>
+                                </tr>
+                            }
                         }).collect_view()}
                     </tbody>
                 </table>
                 <p class="intensity">
-                    {phases.into_iter().map(|(name, ai, ridge, path)| view! {
-                        <span class="phase-ai">
-                            {e.phase(name)} ": " {e.arithmetic_intensity} " " {ai} " FLOP/B · "
-                            {e.ridge_point} " " {ridge} " FLOP/B (" {path} ")"
-                        </span>
+                    {phases.into_iter().enumerate().map(|(i, name)| {
+                        let ai = cell(Box::new(move |t| t.phases.get(i).map(|p| p.1.clone())));
+                        let ridge = cell(Box::new(move |t| t.phases.get(i).map(|p| p.2.clone())));
+                        let path = cell(Box::new(move |t| t.phases.get(i).map(|p| p.3.clone())));
+                        view! {
+                            <span class="phase-ai">
+                                {e.phase(name)} ": " {e.arithmetic_intensity} " " {move || ai.get()} " FLOP/B · "
+                                {e.ridge_point} " " {move || ridge.get()} " FLOP/B (" {move || path.get()} ")"
+                            </span>
+                        }
                     }).collect_view()}
                 </p>
             </div>
