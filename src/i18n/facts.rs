@@ -340,90 +340,60 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
     }
 }
 
-/// The values template: one `{}` per value of the derivation, in order.
+/// The values template: one `{}` per value of the derivation, in order. One exhaustive match:
+/// a template that is only symbols and numbers is written once ([`T::Same`]), one with words in
+/// both languages ([`T::Words`]).
 pub fn values_template(f: Formula, lang: Lang) -> &'static str {
+    match (template(f), lang) {
+        (T::Same(t), _) | (T::Words { en: t, .. }, Lang::En) | (T::Words { zh: t, .. }, Lang::Zh) => t,
+    }
+}
+
+/// A values template, language-neutral or worded per language.
+enum T {
+    Same(&'static str),
+    Words { en: &'static str, zh: &'static str },
+}
+
+fn template(f: Formula) -> T {
     use Formula as F;
-    match lang {
-        Lang::En => match f {
-            F::ParamsTotal => "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}",
-            F::ParamsActive => "{} − {} + active experts = {}",
-            F::ParamsTrainable => "mode {}, rank {} → {}",
-            F::KvPerToken => "{} × {} × ({} + {}) × {} bits/8 = {}",
-            F::KvPerTokenMla => "{} × ({} + {}) × {} bits/8 = {}",
-            F::Weights => "stage {} of {}, tp {}, {} ({} bits) → {}",
-            F::KvCache => "{} × {} tokens × {} elements/token/layer × {} bits/8 → {}",
-            F::ActivationsTraining | F::ActivationsInference => {
-                "context {}, batch {}, recompute {}, flash {}, sp {} → {}"
-            }
-            F::Gradients => "zero stage {}, dp {} → {}",
-            F::Optimizer => "{}: {} bytes/param (full training), zero stage {}, dp {} → {}",
-            F::Overhead => "{}",
-            F::MemoryTotal => "{} + {} + {} + {} + {} + {} = {}",
-            F::GpuMemory => "{} → {}",
-            F::Usable => "{} × (1 − {}) = {}",
-            F::Fits => "{} ≤ {} → {}",
-            F::DataParallel => "{} / ({} × {}) = {}",
-            F::MaxContext => "batch {}, usable {}, model limit {} → {}",
-            F::MaxBatch => "context {}, usable {} → {}",
-            F::MinGpus => "{}",
-            F::ComputePath => "{} on {}: {} → {} FLOP/s dense",
-            F::Topology => "{}: {} GPUs per node, {} B/s intra, {} B/s inter",
-            F::RidgePoint => "{} / {} = {}",
-            F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => "{} FLOP",
-            F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => "{} bytes (expected {})",
-            F::Intensity => "{} / {} = {} FLOP/byte vs ridge {}: {}",
-            F::PhaseTimeBound => "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}",
-            F::PhaseTime => "max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}",
-            F::PrefillTime => "{} × {} tokens → {} (bound {})",
-            F::DecodeStepTime => "batch {} at {} cached tokens → {} (bound {})",
-            F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => "{}",
-            F::GenerationTime => "{} + {} × {} = {}",
-            F::DecodeTokensPerS | F::DecodeTokensPerSBound => "{} × {} / {} = {}",
-            F::PerUserTokensPerS => "1 / {} = {}",
-            F::GenerationTokensPerS => "{} × {} × {} / {} = {}",
-            F::TrainingTokensPerS => "{} × {} × {} × {} / {} = {}",
-            F::CostPerMillion => "{} × {} / ({} × 3600) × 1e6 = {}",
-        },
-        Lang::Zh => match f {
-            F::ParamsTotal => "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}",
-            F::ParamsActive => "{} − {} + 激活的专家 = {}",
-            F::ParamsTrainable => "模式 {}，秩 {} → {}",
-            F::KvPerToken => "{} × {} × ({} + {}) × {} 位/8 = {}",
-            F::KvPerTokenMla => "{} × ({} + {}) × {} 位/8 = {}",
-            F::Weights => "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}",
-            F::KvCache => "{} × {} 个 token × 每 token 每层 {} 个元素 × {} 位/8 → {}",
-            F::ActivationsTraining | F::ActivationsInference => {
-                "上下文 {}，batch {}，重算 {}，FlashAttention {}，序列并行 {} → {}"
-            }
-            F::Gradients => "ZeRO 阶段 {}，dp {} → {}",
-            F::Optimizer => "{}：每参数 {} 字节（全量训练），ZeRO 阶段 {}，dp {} → {}",
-            F::Overhead => "{}",
-            F::MemoryTotal => "{} + {} + {} + {} + {} + {} = {}",
-            F::GpuMemory => "{} → {}",
-            F::Usable => "{} × (1 − {}) = {}",
-            F::Fits => "{} ≤ {} → {}",
-            F::DataParallel => "{} / ({} × {}) = {}",
-            F::MaxContext => "batch {}，可用 {}，模型上限 {} → {}",
-            F::MaxBatch => "上下文 {}，可用 {} → {}",
-            F::MinGpus => "{}",
-            F::ComputePath => "{} 在 {} 上：{} → 稠密 {} FLOP/s",
-            F::Topology => "{}：每节点 {} 块 GPU，节点内 {} B/s，节点间 {} B/s",
-            F::RidgePoint => "{} / {} = {}",
-            F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => "{} FLOP",
-            F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => "{} 字节（预期 {}）",
-            F::Intensity => "{} / {} = {} FLOP/字节，拐点 {}：{}",
-            F::PhaseTimeBound => "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}",
-            F::PhaseTime => "max({}, {}) + {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}",
-            F::PrefillTime => "{} × {} 个 token → {}（上界 {}）",
-            F::DecodeStepTime => "batch {}，缓存 {} 个 token → {}（上界 {}）",
-            F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => "{}",
-            F::GenerationTime => "{} + {} × {} = {}",
-            F::DecodeTokensPerS | F::DecodeTokensPerSBound => "{} × {} / {} = {}",
-            F::PerUserTokensPerS => "1 / {} = {}",
-            F::GenerationTokensPerS => "{} × {} × {} / {} = {}",
-            F::TrainingTokensPerS => "{} × {} × {} × {} / {} = {}",
-            F::CostPerMillion => "{} × {} / ({} × 3600) × 1e6 = {}",
-        },
+    match f {
+        F::ParamsTotal => T::Words { en: "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}", zh: "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}" },
+        F::ParamsActive => T::Words { en: "{} − {} + active experts = {}", zh: "{} − {} + 激活的专家 = {}" },
+        F::ParamsTrainable => T::Words { en: "mode {}, rank {} → {}", zh: "模式 {}，秩 {} → {}" },
+        F::KvPerToken => T::Words { en: "{} × {} × ({} + {}) × {} bits/8 = {}", zh: "{} × {} × ({} + {}) × {} 位/8 = {}" },
+        F::KvPerTokenMla => T::Words { en: "{} × ({} + {}) × {} bits/8 = {}", zh: "{} × ({} + {}) × {} 位/8 = {}" },
+        F::Weights => T::Words { en: "stage {} of {}, tp {}, {} ({} bits) → {}", zh: "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}" },
+        F::KvCache => T::Words { en: "{} × {} tokens × {} elements/token/layer × {} bits/8 → {}", zh: "{} × {} 个 token × 每 token 每层 {} 个元素 × {} 位/8 → {}" },
+        F::ActivationsTraining | F::ActivationsInference => T::Words { en: "context {}, batch {}, recompute {}, flash {}, sp {} → {}", zh: "上下文 {}，batch {}，重算 {}，FlashAttention {}，序列并行 {} → {}" },
+        F::Gradients => T::Words { en: "zero stage {}, dp {} → {}", zh: "ZeRO 阶段 {}，dp {} → {}" },
+        F::Optimizer => T::Words { en: "{}: {} bytes/param (full training), zero stage {}, dp {} → {}", zh: "{}：每参数 {} 字节（全量训练），ZeRO 阶段 {}，dp {} → {}" },
+        F::Overhead => T::Same("{}"),
+        F::MemoryTotal => T::Same("{} + {} + {} + {} + {} + {} = {}"),
+        F::GpuMemory => T::Same("{} → {}"),
+        F::Usable => T::Same("{} × (1 − {}) = {}"),
+        F::Fits => T::Same("{} ≤ {} → {}"),
+        F::DataParallel => T::Same("{} / ({} × {}) = {}"),
+        F::MaxContext => T::Words { en: "batch {}, usable {}, model limit {} → {}", zh: "batch {}，可用 {}，模型上限 {} → {}" },
+        F::MaxBatch => T::Words { en: "context {}, usable {} → {}", zh: "上下文 {}，可用 {} → {}" },
+        F::MinGpus => T::Same("{}"),
+        F::ComputePath => T::Words { en: "{} on {}: {} → {} FLOP/s dense", zh: "{} 在 {} 上：{} → 稠密 {} FLOP/s" },
+        F::Topology => T::Words { en: "{}: {} GPUs per node, {} B/s intra, {} B/s inter", zh: "{}：每节点 {} 块 GPU，节点内 {} B/s，节点间 {} B/s" },
+        F::RidgePoint => T::Same("{} / {} = {}"),
+        F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => T::Same("{} FLOP"),
+        F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} bytes (expected {})", zh: "{} 字节（预期 {}）" },
+        F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
+        F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
+        F::PhaseTime => T::Words { en: "max({}, {}) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
+        F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
+        F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
+        F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
+        F::GenerationTime => T::Same("{} + {} × {} = {}"),
+        F::DecodeTokensPerS | F::DecodeTokensPerSBound => T::Same("{} × {} / {} = {}"),
+        F::PerUserTokensPerS => T::Same("1 / {} = {}"),
+        F::GenerationTokensPerS => T::Same("{} × {} × {} / {} = {}"),
+        F::TrainingTokensPerS => T::Same("{} × {} × {} × {} / {} = {}"),
+        F::CostPerMillion => T::Same("{} × {} / ({} × 3600) × 1e6 = {}"),
     }
 }
 
