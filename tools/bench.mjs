@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { serve, launch, DIST } from '../tests/e2e/harness.mjs';
+import { moveSliders } from './slider-moves.mjs';
 
 const args = process.argv.slice(2);
 const dist = args.find((a) => !a.startsWith('--')) || DIST;
@@ -63,37 +64,7 @@ async function sliderLatency(rate, moves) {
   await page.waitForSelector('#total-per-gpu');
   await page.waitForTimeout(300);
   await throttled(page, rate);
-  const result = await page.evaluate(async (moves) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-    const task = () => new Promise((r) => setTimeout(r, 0));
-    let last = 0;
-    const observer = new MutationObserver(() => { last = performance.now(); });
-    observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
-    const cycle = [1, 0, 0.5, 0.25, 0.75];
-    const out = [];
-    const ids = [];
-    for (let i = 0; i < moves; i++) {
-      // Sliders can appear or disappear (training controls), so look them up each move.
-      const sliders = [...document.querySelectorAll('article[data-page=estimate] input[type=range]')];
-      const s = sliders[i % sliders.length];
-      const [min, max, step] = [Number(s.min || 0), Number(s.max || 100), Number(s.step) || 1];
-      const f = cycle[Math.floor(i / sliders.length) % cycle.length];
-      let v = min + Math.round(((max - min) * f) / step) * step;
-      if (String(v) === s.value) v = v === max ? min : max;
-      await frame();
-      last = 0;
-      const t0 = performance.now();
-      s.value = String(v);
-      s.dispatchEvent(new Event('input', { bubbles: true }));
-      await frame();
-      await frame();
-      await task();
-      out.push(last ? last - t0 : 0);
-      ids.push(s.id);
-    }
-    observer.disconnect();
-    return { out, ids: [...new Set(ids)], fits: document.querySelector('[data-fits]')?.dataset.fits };
-  }, moves);
+  const result = await moveSliders(page, moves);
   await context.close();
   return result;
 }

@@ -3,6 +3,7 @@
 // work (style, layout, paint); wasm functions are unnamed in a release build.
 // Usage: node tools/profile-slider.mjs dist
 import { serve, launch } from '../tests/e2e/harness.mjs';
+import { moveSliders } from './slider-moves.mjs';
 const server = await serve(process.argv[2]);
 const browser = await launch();
 const context = await browser.newContext();
@@ -15,22 +16,7 @@ await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
 await cdp.send('Profiler.start');
-await page.evaluate(async () => {
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  const cycle = [1, 0, 0.5, 0.25, 0.75];
-  for (let i = 0; i < 80; i++) {
-    const sliders = [...document.querySelectorAll('article[data-page=estimate] input[type=range]')];
-    const s = sliders[i % sliders.length];
-    const [min, max, step] = [Number(s.min || 0), Number(s.max || 100), Number(s.step) || 1];
-    const f = cycle[Math.floor(i / sliders.length) % cycle.length];
-    let v = min + Math.round(((max - min) * f) / step) * step;
-    if (String(v) === s.value) v = v === max ? min : max;
-    await frame();
-    s.value = String(v);
-    s.dispatchEvent(new Event('input', { bubbles: true }));
-    await frame(); await frame();
-  }
-});
+await moveSliders(page, 80);
 const { profile } = await cdp.send('Profiler.stop');
 const dt = {}; const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 for (let i = 0; i < profile.samples.length; i++) dt[profile.samples[i]] = (dt[profile.samples[i]] || 0) + (profile.timeDeltas[i] || 0);
