@@ -8,10 +8,11 @@
 //! checks of the time model included), and its `total_bytes` and `fits` equal the report's
 //! `memory_per_gpu_bytes.total` and `fits` (a property test in `tests/fit.rs` holds it to that).
 
-use super::error::{EngineError, ErrorKind, ScenarioError};
+use super::error::EngineError;
 use super::evaluate::{resolve, usable_bytes, Resolved};
 use super::lookup::Lookup;
 use super::memory::{memory_per_gpu, Inputs};
+use super::perf::performance::time_model_inputs;
 use super::report::to_u64;
 use super::scenario::Scenario;
 
@@ -38,9 +39,7 @@ pub fn memory_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<MemoryFit, E
     let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     // The time model's own input checks, so that Ok here means Ok from `evaluate`.
-    s.efficiency.resolve()?;
-    gpu.compute_path(s.resolved_compute_dtype())
-        .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
+    time_model_inputs(s, &gpu)?;
     let mem = memory_per_gpu(&arch, &Inputs::from_scenario(s));
     let usable = usable_bytes(gpu_memory_bytes, s.safety_margin);
     Ok(MemoryFit {

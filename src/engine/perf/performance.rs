@@ -203,13 +203,24 @@ struct Setup {
     decode_ctx: f64,
 }
 
-/// Step 1: the compute path, the links, the request shape and the layout.
-fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
-    let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
+/// The time model's own input checks: the efficiency overrides (resolved, with the names of
+/// those the scenario overrode) and the Tensor Core path of the compute dtype on this GPU.
+/// `fit::memory_fit_with` runs them too, so that it accepts exactly what `evaluate` accepts.
+pub(crate) fn time_model_inputs(
+    s: &Scenario,
+    gpu: &Gpu,
+) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
     let (eff, overridden) = s.efficiency.resolve()?;
     let path = gpu
         .compute_path(s.resolved_compute_dtype())
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
+    Ok((eff, overridden, path))
+}
+
+/// Step 1: the compute path, the links, the request shape and the layout.
+fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
+    let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
+    let (eff, overridden, path) = time_model_inputs(s, gpu)?;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
