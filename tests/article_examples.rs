@@ -77,3 +77,49 @@ fn zero_stages_through_the_engine() {
         assert!((got - want).abs() < 0.06, "{per_stage:?}");
     }
 }
+
+/// Chapter 2 (memory capacity): Llama-3.1-8B in BF16 with 10% kept free leaves room for about
+/// 100 requests of 4K tokens on an 80 GB H100 (over 400,000 tokens), and fewer than 29,000
+/// tokens on a 24 GB L4, less than one request at the full 131,072-token context.
+#[test]
+fn chapter_2_kv_room_on_an_h100_and_an_l4() {
+    let mut s = scenario("llama-3.1-8b");
+    s.gpu = "h100-sxm".into();
+    s.context_tokens = 4096;
+    let max_batch = evaluate(&s).unwrap().solvers.max_batch.unwrap();
+    assert!((95..=105).contains(&max_batch), "{max_batch}");
+    assert!(max_batch as u64 * 4096 > 400_000);
+    s.gpu = "l4".into();
+    let max_context = evaluate(&s).unwrap().solvers.max_context_tokens.unwrap();
+    assert!((25_000..29_000).contains(&max_context), "{max_context}");
+    assert!(max_context < 131_072);
+}
+
+/// Chapter 8 (MIG): the worked example and the chapter's calculator are the same scenario,
+/// Llama-2-7B with 4-bit weights and 3 requests of 2,048 tokens on an A100 80GB 1g.10gb slice:
+/// about 4 GB of weights, 512 KiB of FP16 KV per token, 3.2 GB of KV cache; it fits and a fourth
+/// request does not. Decoding reads 4 GB + up to 3.2 GB per step at about 255 GB/s: the bound,
+/// averaged over the generation, is a little above the text's 105 tokens/s at full context.
+#[test]
+fn chapter_8_mig_example_is_the_widget_preset() {
+    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/en/08-mig.md")).unwrap();
+    assert!(md.contains("Serve Llama-2-7B with 4-bit weights on an A100 80GB `1g.10gb` instance."));
+    assert!(md.contains("{{widget:memory:7b-int4-mig}}"));
+    let preset = gpu_primer::estimator::presets::find("7b-int4-mig").unwrap();
+    assert_eq!(preset.mig, Some(("a100-sxm-80gb", "1g.10gb")));
+    let s = preset.scenario();
+    assert_eq!((s.context_tokens, s.batch), (2048, 3));
+    let r = evaluate(&s).unwrap();
+    assert_eq!(r.model.id.as_deref(), Some("llama-2-7b"));
+    assert_eq!(r.kv_cache_bytes_per_token, 512 << 10);
+    let kv_gb = r.memory_per_gpu_bytes.kv_cache as f64 / 1e9;
+    assert!((3.1..3.3).contains(&kv_gb), "{kv_gb} GB of KV cache");
+    let weights_gb = r.memory_per_gpu_bytes.weights as f64 / 1e9;
+    assert!((3.5..4.5).contains(&weights_gb), "{weights_gb} GB of weights");
+    assert!(r.fits, "{:?} usable {}", r.memory_per_gpu_bytes, r.usable_gpu_memory_bytes);
+    assert_eq!(r.gpu_memory_bytes, 10_000_000_000);
+    assert_eq!(r.solvers.max_batch, Some(3), "a fourth request does not fit");
+    let bound =
+        serde_json::to_value(&r).unwrap()["throughput"]["decode_tokens_per_s_bound"].as_f64().unwrap();
+    assert!((105.0..125.0).contains(&bound), "{bound} tokens/s");
+}

@@ -40,7 +40,9 @@ pub enum Segment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedPage {
     pub title: String,
-    /// Plain text of the first paragraph, for the table of contents.
+    /// The chapter's one-line goal for the table of contents: the plain text of the first list
+    /// item above the first heading (the first of "After this chapter you can"), else of the
+    /// first paragraph.
     pub summary: String,
     /// (level, text) of every heading below the title, in order.
     pub headings: Vec<(u8, String)>,
@@ -190,6 +192,7 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
 
     let mut title: Option<String> = None;
     let mut summary: Option<String> = None;
+    let mut first_item: Option<String> = None;
     let mut headings = Vec::new();
     let mut segments = Vec::new();
     let mut exercises = 0;
@@ -229,6 +232,8 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
         let mut in_paragraph = false;
         let mut heading_text = String::new();
         let mut paragraph_text = String::new();
+        let mut items = 0usize;
+        let mut item_text = String::new();
         for mut event in Parser::new_ext(&chunk, options) {
             match &mut event {
                 Event::Start(Tag::Heading { level, id, .. }) => {
@@ -265,14 +270,34 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                         summary = Some(paragraph_text.trim().to_string());
                     }
                 }
+                Event::Start(Tag::Item) => {
+                    items += 1;
+                    item_text.clear();
+                }
+                Event::End(TagEnd::Item) => {
+                    items = items.saturating_sub(1);
+                    if first_item.is_none() && headings.is_empty() && !item_text.trim().is_empty() {
+                        first_item = Some(item_text.trim().to_string());
+                    }
+                }
                 Event::Text(t) | Event::Code(t) => {
                     if in_heading.is_some() {
                         heading_text.push_str(t);
                     } else if in_paragraph {
                         paragraph_text.push_str(t);
                     }
+                    if items > 0 {
+                        item_text.push_str(t);
+                    }
                 }
-                Event::SoftBreak if in_paragraph => paragraph_text.push(' '),
+                Event::SoftBreak => {
+                    if in_paragraph {
+                        paragraph_text.push(' ');
+                    }
+                    if items > 0 {
+                        item_text.push(' ');
+                    }
+                }
                 Event::Html(h) | Event::InlineHtml(h) => {
                     exercises += count_details(h);
                     context.details += count_details(h);
@@ -309,7 +334,7 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
     }
     Ok(RenderedPage {
         title,
-        summary: summary.unwrap_or_default(),
+        summary: first_item.or(summary).unwrap_or_default(),
         headings,
         segments,
         exercises,
@@ -388,6 +413,13 @@ mod tests {
     use super::*;
 
     const EN: &str = "# Title here\n\nFirst *para* with `code`\nand more.\n\n## One\n\ntext\n\n### One.a\n\n```\n{{widget:not-a-slot}}\n```\n\n## Exercises\n\n1. Q?\n\n<details><summary>Answer</summary>\n\n42\n</details>\n";
+
+    #[test]
+    fn summary_is_the_first_goal_when_the_chapter_opens_with_a_list() {
+        let p = render("# T\n\n> **After this chapter you can**\n>\n> - size `KV` cache\n>   by hand\n> - two\n\nIntro.\n").unwrap();
+        assert_eq!(p.summary, "size KV cache by hand");
+        assert_eq!(render("# T\n\nIntro *text*.\n\n## H\n\n- later item\n").unwrap().summary, "Intro text.");
+    }
 
     #[test]
     fn title_summary_headings() {

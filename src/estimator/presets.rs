@@ -70,7 +70,7 @@ pub const PRESETS: &[Preset] = &[
         title_en: "A quantized 7B model on a MIG slice",
         note_zh: "INT4 权重约 4 GB，A100 80GB 的 1g.10gb 切片约 10 GB 显存（带宽与算力约为整卡的 1/7～1/8）。",
         note_en: "INT4 weights take about 4 GB; an A100 80GB 1g.10gb slice has about 10 GB (and roughly 1/7-1/8 of the card's bandwidth and compute).",
-        scenario: r#"{"model": "qwen2.5-7b", "weight_dtype": "int4", "context_tokens": 4096, "batch": 4}"#,
+        scenario: r#"{"model": "llama-2-7b", "weight_dtype": "int4", "context_tokens": 2048, "batch": 3}"#,
         mig: Some(("a100-sxm-80gb", "1g.10gb")),
     },
     Preset {
