@@ -123,3 +123,19 @@ fn chapter_8_mig_example_is_the_widget_preset() {
         serde_json::to_value(&r).unwrap()["throughput"]["decode_tokens_per_s_bound"].as_f64().unwrap();
     assert!((105.0..125.0).contains(&bound), "{bound} tokens/s");
 }
+
+/// Chapter 10 (training, fine-tuning and inference): rank-16 LoRA on the four attention
+/// projections of Llama-3-8B adds 425,984 parameters per layer, about 13.6 million in all
+/// (0.17%), and the chapter's calculator (preset `lora-l4`) trains exactly those.
+#[test]
+fn chapter_10_lora_adapter_count_is_the_widget_preset() {
+    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/en/10-training-finetuning-inference.md"))
+        .unwrap();
+    assert!(md.contains("{{widget:memory:lora-l4}}"));
+    assert!(md.contains("that is 425,984 parameters per layer and about 13.6 million over 32 layers, 0.17%"));
+    let r = evaluate(&gpu_primer::estimator::presets::find("lora-l4").unwrap().scenario()).unwrap();
+    assert_eq!(r.params.trainable, 425_984 * 32);
+    let share = r.params.trainable as f64 / r.params.total as f64 * 100.0;
+    assert!((0.165..0.175).contains(&share), "{share}%");
+    assert!(r.fits);
+}

@@ -77,8 +77,29 @@ pub fn neighbours(slug: &str) -> (Option<&'static Chapter>, Option<&'static Chap
     (i.checked_sub(1).and_then(|p| CHAPTERS.get(p)), CHAPTERS.get(i + 1))
 }
 
+/// The chapter number each stage of the learning path starts at (the home page groups the
+/// chapters by stage; the stage names are `CourseStrings::stages`).
+pub const STAGE_STARTS: [u32; 4] = [1, 7, 10, 14];
+
+/// The stage (0-based) that chapter `number` belongs to.
+pub fn stage_of(number: u32) -> usize {
+    STAGE_STARTS.iter().rposition(|&start| number >= start).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stage_has_chapters_and_stages_follow_reading_order() {
+        let stages: Vec<usize> = chapters().iter().map(|c| stage_of(c.number)).collect();
+        assert!(stages.windows(2).all(|w| w[0] <= w[1]), "{stages:?}");
+        for i in 0..STAGE_STARTS.len() {
+            assert!(stages.contains(&i), "stage {i} has no chapter: {stages:?}");
+        }
+        assert_eq!((stage_of(1), stage_of(6), stage_of(7), stage_of(15)), (0, 0, 1, 3));
+    }
+
     #[test]
     fn section_ids_agree_with_the_renderer() {
         for n in [1, 7, 30] {

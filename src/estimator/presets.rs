@@ -86,9 +86,9 @@ pub const PRESETS: &[Preset] = &[
         id: "lora-l4",
         title_zh: "在一张 L4 上做 LoRA 微调",
         title_en: "A LoRA fine-tune on one L4",
-        note_zh: "24 GB 的 L4 上微调 8B 模型：BF16 底座约 16 GB，再加适配器、优化器状态和激活（开启完整重计算），余量很小。",
-        note_en: "An 8B model on a 24 GB L4: the BF16 base takes about 16 GB; adapters, optimizer states and activations (with full recomputation) leave little room.",
-        scenario: r#"{"model": "llama-3.1-8b", "mode": "lora", "gpu": "l4", "context_tokens": 2048, "batch": 1, "lora_rank": 16, "recompute": "full"}"#,
+        note_zh: "24 GB 的 L4 上微调 8B 模型：BF16 底座约 16 GB，再加适配器（秩 16，挂在四个注意力投影上）、优化器状态和激活（开启完整重计算），余量很小。",
+        note_en: "An 8B model on a 24 GB L4: the BF16 base takes about 16 GB; adapters (rank 16 on the four attention projections), optimizer states and activations (with full recomputation) leave little room.",
+        scenario: r#"{"model": "llama-3.1-8b", "mode": "lora", "gpu": "l4", "context_tokens": 2048, "batch": 1, "lora_rank": 16, "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"], "recompute": "full"}"#,
         mig: None,
     },
 ];

@@ -27,6 +27,10 @@ pub struct CourseStrings {
     /// What the estimator does, searched and shown as its result's snippet.
     pub estimator_about: &'static str,
     pub validation_about: &'static str,
+    /// The home page's heading over the chapters in reading order.
+    pub path_heading: &'static str,
+    /// The stages of the path, in order (where each starts: `crate::content::STAGE_STARTS`).
+    pub stages: [&'static str; 4],
 }
 
 impl CourseStrings {
@@ -84,6 +88,8 @@ pub const ZH: CourseStrings = CourseStrings {
     estimator_about:
         "估算显存、KV cache、prefill 与 decode 时间、吞吐和多卡扩展：调模型、精度、上下文、并发和 GPU。",
     validation_about: "把估算器的预期值和 roofline 上界与公开实测数据逐行对比，给出误差。",
+    path_heading: "学习路线",
+    stages: ["一张 GPU：装得下、喂得饱", "多张 GPU 与共享", "按负载估算与诊断", "团队与集群"],
 };
 
 pub const EN: CourseStrings = CourseStrings {
@@ -103,4 +109,6 @@ pub const EN: CourseStrings = CourseStrings {
     kind_tool: "Tool",
     estimator_about: "Estimate memory, KV cache, prefill and decode time, throughput and multi-GPU scaling: change the model, precision, context, concurrency and GPUs.",
     validation_about: "The estimator's expected values and roofline bounds next to published measurements, row by row, with the error.",
+    path_heading: "The learning path",
+    stages: ["One GPU: does it fit, is it fed", "Many GPUs and sharing", "Sizing and diagnosing workloads", "Teams and clusters"],
 };
