@@ -129,8 +129,11 @@ fn chapter_8_mig_example_is_the_widget_preset() {
 /// (0.17%), and the chapter's calculator (preset `lora-l4`) trains exactly those.
 #[test]
 fn chapter_10_lora_adapter_count_is_the_widget_preset() {
-    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/en/10-training-finetuning-inference.md"))
-        .unwrap();
+    let md = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/content/en/10-training-finetuning-inference.md"
+    ))
+    .unwrap();
     assert!(md.contains("{{widget:memory:lora-l4}}"));
     assert!(md.contains("that is 425,984 parameters per layer and about 13.6 million over 32 layers, 0.17%"));
     let r = evaluate(&gpu_primer::estimator::presets::find("lora-l4").unwrap().scenario()).unwrap();

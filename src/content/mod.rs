@@ -88,7 +88,7 @@ pub fn stage_of(number: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{chapters, stage_of, STAGE_STARTS};
 
     #[test]
     fn every_stage_has_chapters_and_stages_follow_reading_order() {
