@@ -30,7 +30,7 @@ const EN: Marks = Marks {
 const ZH: Marks = Marks {
     lang: "zh",
     goals: "> **读完本章，你能**",
-    read_first: "> **先读：**",
+    read_first: "> **先读**：",
     nothing_first: "无",
     takeaways: "## 要点",
     exercises: "## 练习",
@@ -201,5 +201,23 @@ fn the_checker_rejects_what_it_should() {
     ];
     for (i, md) in bad.iter().enumerate() {
         assert!(path_parts(md, &EN).is_err(), "bad sample {i} passed: {md}");
+    }
+}
+
+/// A `**` left in the rendered HTML is emphasis that CommonMark did not close (in Chinese, a
+/// closing `**` right after full-width punctuation and before a character is not a delimiter).
+#[test]
+fn no_emphasis_marker_is_left_unrendered() {
+    for c in gpu_primer::content::chapters() {
+        for page in [&c.zh, &c.en] {
+            for segment in page.segments {
+                if let gpu_primer::content::Segment::Html(html) = segment {
+                    let outside_code = html.split("<code>").map(|s| s.split("</code>").last().unwrap_or(""));
+                    for text in outside_code {
+                        assert!(!text.contains("**"), "{}: unrendered ** in {}", c.slug, text);
+                    }
+                }
+            }
+        }
     }
 }
