@@ -27,6 +27,9 @@ pub struct AllReduceChart {
     pub no_data: String,
 }
 
+/// A drawn series: its colour index, its input and its usable points.
+type Drawn<'a> = (usize, &'a AllReduceSeries, Vec<(f64, f64)>);
+
 fn usable(p: &(f64, f64)) -> bool {
     p.0.is_finite() && p.0 > 0.0 && p.1.is_finite() && p.1 > 0.0
 }
@@ -34,7 +37,7 @@ fn usable(p: &(f64, f64)) -> bool {
 /// The chart as an SVG string `width` px wide.
 pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let t = Theme::new(width);
-    let series: Vec<(usize, &AllReduceSeries, Vec<(f64, f64)>)> = c
+    let series: Vec<Drawn<'_>> = c
         .series
         .iter()
         .take(3)
