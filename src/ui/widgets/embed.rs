@@ -105,7 +105,9 @@ pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<Str
 /// The embed page: the widget `kind` alone, started from `query`.
 #[component]
 pub fn EmbedPage(lang: Lang, kind: &'static str, query: String) -> impl IntoView {
-    // The chapter widget sends the lesson kinds to `LessonWidget` itself.
-    let widget = view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=kind query=query /> };
+    // The chapter widget sends the lesson kinds to `LessonWidget` itself. `into_any` on exactly
+    // the type the chapter page erases shares its code instead of a second copy of the widget's.
+    let widget =
+        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=kind query=query /> }.into_any();
     view! { <article class="embed" data-page="embed" data-kind=kind>{widget}</article> }
 }
