@@ -14,6 +14,8 @@ pub struct WidgetStrings {
     pub math: &'static str,
     /// A number field holds something that is not a number in its range: (before, between, after).
     pub range: (&'static str, &'static str, &'static str),
+    /// The same for a field that takes a whole number (a count).
+    pub range_whole: (&'static str, &'static str, &'static str),
 
     pub cuda_title: &'static str,
     pub cuda_note: &'static str,
@@ -83,9 +85,9 @@ impl Lang {
 }
 
 impl WidgetStrings {
-    /// "enter a number between {min} and {max}" for `label`.
-    pub fn out_of_range(&self, label: &str, min: &str, max: &str) -> String {
-        let (a, b, c) = self.range;
+    /// "enter a (whole) number from {min} to {max}" for `label`.
+    pub fn out_of_range(&self, label: &str, min: &str, max: &str, whole: bool) -> String {
+        let (a, b, c) = if whole { self.range_whole } else { self.range };
         format!("{label}: {a}{min}{b}{max}{c}")
     }
 }
@@ -98,6 +100,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
     embed_needs_host: "嵌入需要把本站部署在网站上；从本地文件打开的页面无法被嵌入。",
     math: "算式：",
     range: ("请输入 ", " 到 ", " 之间的数"),
+    range_whole: ("请输入 ", " 到 ", " 之间的整数"),
 
     cuda_title: "网格、block 与 warp",
     cuda_note: "本章的 add 内核，FP32：每个元素读 x、y，写 out，共 12 字节。",
@@ -167,6 +170,7 @@ pub const EN: WidgetStrings = WidgetStrings {
     embed_needs_host: "Embedding needs the site to be hosted; a page opened from a file cannot be embedded.",
     math: "Math: ",
     range: ("enter a number from ", " to ", ""),
+    range_whole: ("enter a whole number from ", " to ", ""),
 
     cuda_title: "Grid, blocks and warps",
     cuda_note: "The chapter's add kernel in FP32: each element reads x and y and writes out, 12 bytes.",

@@ -69,10 +69,15 @@ test('CUDA chapter: the grid for n elements in blocks of T threads on an H100', 
   await setField(page, '#cuda-grid-n', 4096);
   await page.waitForFunction(() => document.querySelector('[data-widget="cuda-grid"] [data-k=blocks]')?.dataset.value === '16');
   assert.equal(await value(page, `${w} [data-k=idle-sms]`), 116);
-  // Out of range: a message, no number.
+  // Out of range, or not a whole number: a message, no number.
   await setField(page, '#cuda-grid-t', 2048);
   await page.waitForSelector(`${w} .field-error`);
-  assert.match(await page.locator(`${w} .field-error`).innerText(), /Threads per block T: enter a number from 1 to 1024/);
+  assert.match(await page.locator(`${w} .field-error`).innerText(), /Threads per block T: enter a whole number from 1 to 1024/);
+  assert.equal(await page.locator(`${w} [data-k=blocks]`).count(), 0);
+  await setField(page, '#cuda-grid-t', 128);
+  await page.waitForFunction(() => document.querySelector('[data-widget="cuda-grid"] [data-k=blocks]')?.dataset.value === '32');
+  await setField(page, '#cuda-grid-n', 40.5);
+  await page.waitForSelector(`${w} .field-error`);
   await finish(page);
 });
 

@@ -66,8 +66,12 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
     match kind {
         "cuda-grid" => vec![
             gpu(|g| g.sm_count.is_some()),
-            Param { key: "n", label: w.elements, input: Input::Number { min: 1.0, max: 1e12 } },
-            Param { key: "t", label: w.threads_per_block, input: Input::Number { min: 1.0, max: 1024.0 } },
+            Param { key: "n", label: w.elements, input: Input::Number { min: 1.0, max: 1e12, whole: true } },
+            Param {
+                key: "t",
+                label: w.threads_per_block,
+                input: Input::Number { min: 1.0, max: 1024.0, whole: true },
+            },
         ],
         "tensor-peaks" => vec![gpu(|_| true)],
         "spec-sheet" => vec![
@@ -79,7 +83,7 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                     PRECISIONS.iter().map(|d| (d.label().to_string(), precision_label(*d))).collect(),
                 ),
             },
-            Param { key: "i", label: w.intensity, input: Input::Number { min: 0.0, max: 1e6 } },
+            Param { key: "i", label: w.intensity, input: Input::Number { min: 0.0, max: 1e6, whole: false } },
         ],
         "gpu-ladder" => vec![
             Param {
@@ -96,7 +100,7 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                     WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_uppercase())).collect(),
                 ),
             },
-            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7 } },
+            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
         ],
         _ => vec![
             Param {
@@ -104,7 +108,11 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 label: e.gpus,
                 input: Input::Select(RANKS.iter().map(|r| (r.to_string(), r.to_string())).collect()),
             },
-            Param { key: "mb", label: w.message_size, input: Input::Number { min: 0.001, max: 100_000.0 } },
+            Param {
+                key: "mb",
+                label: w.message_size,
+                input: Input::Number { min: 0.001, max: 100_000.0, whole: false },
+            },
         ],
     }
 }

@@ -27,8 +27,8 @@ pub fn is_lesson(kind: &str) -> bool {
 enum Input {
     /// (value, label) pairs.
     Select(Vec<(String, String)>),
-    /// A number in `[min, max]`.
-    Number { min: f64, max: f64 },
+    /// A number in `[min, max]`; `whole`: an integer (a count).
+    Number { min: f64, max: f64, whole: bool },
 }
 
 struct Param {
@@ -38,11 +38,14 @@ struct Param {
 }
 
 impl Param {
-    /// `value` when the parameter accepts it.
+    /// Whether the parameter takes `value` (NaN and infinities never are in range).
     fn accepts(&self, value: &str) -> bool {
         match &self.input {
             Input::Select(options) => options.iter().any(|(v, _)| v == value),
-            Input::Number { min, max } => value.trim().parse::<f64>().is_ok_and(|v| v >= *min && v <= *max),
+            Input::Number { min, max, whole } => value
+                .trim()
+                .parse::<f64>()
+                .is_ok_and(|v| v >= *min && v <= *max && (!*whole || v.fract() == 0.0)),
         }
     }
 }
@@ -116,7 +119,7 @@ fn control(kind: &'static str, p: Param, values: RwSignal<Values>) -> impl IntoV
             </select>
         }
         .into_any(),
-        Input::Number { min, max } => view! {
+        Input::Number { min, max, .. } => view! {
             <input id=id.clone() type="number" inputmode="decimal" min=min max=max step="any"
                 prop:value=current on:change=move |ev| set(event_target_value(&ev)) />
         }
@@ -148,7 +151,9 @@ pub fn LessonWidget(
                 .iter()
                 .filter(|p| !p.accepts(get(vals, p.key)))
                 .map(|p| match p.input {
-                    Input::Number { min, max } => w.out_of_range(p.label, &fmt_plain(min), &fmt_plain(max)),
+                    Input::Number { min, max, whole } => {
+                        w.out_of_range(p.label, &fmt_plain(min), &fmt_plain(max), whole)
+                    }
                     Input::Select(_) => p.label.to_string(),
                 })
                 .collect();
