@@ -9,6 +9,7 @@
 //! | `#/{lang}/estimate?…`        | the estimator (state in `?…`)|
 //! | `#/{lang}/validation`        | engine vs published figures  |
 //! | `#/{lang}/glossary`          | the glossary (`?term=id`)    |
+//! | `#/{lang}/embed/{kind}?…`    | one widget alone, to embed   |
 //! | anything else                | not found                    |
 //!
 //! A `?…` after the path is kept for page state (the estimator's scenario, a chapter's section
@@ -16,6 +17,22 @@
 
 use crate::content;
 use crate::i18n::Lang;
+
+/// Every widget kind a chapter may place (`{{widget:KIND}}`) and an embed route may show: the
+/// estimator widgets, then one per chapter that had none. `content/render.rs` `WIDGETS` lists
+/// the same (a test below checks every placed widget is here).
+pub const WIDGET_KINDS: [&str; 10] = [
+    "memory",
+    "kv-cache",
+    "roofline",
+    "scaling",
+    "bound",
+    "cuda-grid",
+    "tensor-peaks",
+    "spec-sheet",
+    "gpu-ladder",
+    "all-reduce",
+];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -29,6 +46,8 @@ pub enum Route {
     Validation(Lang),
     /// The glossary; `?term=id` scrolls to a term.
     Glossary(Lang),
+    /// One widget of [`WIDGET_KINDS`] without the site's frame; its state is the query.
+    Embed(Lang, &'static str),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -50,6 +69,10 @@ impl Route {
             ["estimate"] => Route::Estimate(lang),
             ["validation"] => Route::Validation(lang),
             ["glossary"] => Route::Glossary(lang),
+            ["embed", kind] => match WIDGET_KINDS.iter().find(|k| **k == kind) {
+                Some(k) => Route::Embed(lang, k),
+                None => Route::NotFound(Some(lang)),
+            },
             ["chapters", slug] => match content::find(slug) {
                 Some(chapter) => Route::Chapter(lang, chapter.slug),
                 None => Route::NotFound(Some(lang)),
@@ -66,7 +89,8 @@ impl Route {
             | Route::Chapter(l, _)
             | Route::Estimate(l)
             | Route::Validation(l)
-            | Route::Glossary(l) => Some(*l),
+            | Route::Glossary(l)
+            | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
         }
     }
@@ -79,6 +103,7 @@ impl Route {
             Route::Estimate(_) => Route::Estimate(lang),
             Route::Validation(_) => Route::Validation(lang),
             Route::Glossary(_) => Route::Glossary(lang),
+            Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
     }
 
@@ -91,6 +116,7 @@ impl Route {
             Route::Estimate(l) => format!("#/{}/estimate", l.code()),
             Route::Validation(l) => format!("#/{}/validation", l.code()),
             Route::Glossary(l) => format!("#/{}/glossary", l.code()),
+            Route::Embed(l, kind) => format!("#/{}/embed/{kind}", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
         }
@@ -107,9 +133,10 @@ pub fn switch_language(hash: &str, lang: Lang) -> String {
     match (&route, hash.split_once('?')) {
         // The estimator's state; a chapter's `?s=` section, `?exercise=` / `?print=` (src/ui/exercise.rs);
         // the glossary's `?term=`.
-        (Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_), Some((_, query)))
-            if !query.is_empty() =>
-        {
+        (
+            Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_) | Route::Embed(..),
+            Some((_, query)),
+        ) if !query.is_empty() => {
             format!("{target}?{query}")
         }
         _ => target,
@@ -207,8 +234,37 @@ mod tests {
                     Route::Estimate(lang),
                     Route::Validation(lang),
                     Route::Glossary(lang),
+                    Route::Embed(lang, "memory"),
+                    Route::Embed(lang, "all-reduce"),
                 ] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn embed_routes_take_every_widget_kind_and_keep_their_state() {
+        for kind in WIDGET_KINDS {
+            assert_eq!(Route::parse(&format!("#/zh/embed/{kind}?ranks=8")), Route::Embed(Lang::Zh, kind));
+        }
+        assert_eq!(Route::parse("#/en/embed/no-such-widget"), Route::NotFound(Some(Lang::En)));
+        assert_eq!(Route::parse("#/en/embed"), Route::NotFound(Some(Lang::En)));
+        assert_eq!(
+            switch_language("#/en/embed/cuda-grid?n=1000&t=128", Lang::Zh),
+            "#/zh/embed/cuda-grid?n=1000&t=128"
+        );
+    }
+
+    #[test]
+    fn every_widget_a_chapter_places_can_be_embedded() {
+        for c in content::chapters() {
+            for lang in Lang::ALL {
+                for seg in c.page(lang).segments {
+                    if let content::Segment::Widget(name) = seg {
+                        let kind = name.split(':').next().unwrap_or("");
+                        assert!(WIDGET_KINDS.contains(&kind), "{} places {name}", c.slug);
+                    }
                 }
             }
         }

@@ -13,12 +13,14 @@ mod canvas;
 pub mod format;
 pub mod palette;
 
+pub mod allreduce;
 pub mod bound_bars;
 pub mod kv_growth;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
 
+pub use allreduce::{allreduce_svg, AllReduceChart, AllReduceSeries};
 pub use bound_bars::{bound_bars_svg, BoundBarsChart, BoundGroup, TermLabels};
 pub use format::{
     format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit,

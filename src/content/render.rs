@@ -19,7 +19,18 @@ use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, Ta
 
 /// The widgets a chapter may place, as `{{widget:KIND}}` or `{{widget:KIND:PRESET}}` (a preset
 /// of the estimator, checked by a test). The UI maps each kind to a component.
-pub const WIDGETS: &[&str] = &["memory", "kv-cache", "roofline", "scaling", "bound"];
+pub const WIDGETS: &[&str] = &[
+    "memory",
+    "kv-cache",
+    "roofline",
+    "scaling",
+    "bound",
+    "cuda-grid",
+    "tensor-peaks",
+    "spec-sheet",
+    "gpu-ladder",
+    "all-reduce",
+];
 
 /// Splits a widget name into its kind and optional preset.
 pub fn widget_parts(name: &str) -> (&str, Option<&str>) {

@@ -40,6 +40,7 @@
     )
 )]
 
+pub mod allreduce;
 pub mod assumption;
 pub mod derivation;
 pub mod error;
@@ -47,10 +48,13 @@ pub mod evaluate;
 pub mod fit;
 pub mod gpu;
 pub mod hardware;
+pub mod headroom;
+pub mod launch;
 pub mod lookup;
 pub mod memory;
 pub mod model;
 pub mod num;
+pub mod peaks;
 pub mod perf;
 pub mod precision;
 pub mod report;

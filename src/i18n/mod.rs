@@ -11,9 +11,11 @@ mod estimator;
 mod exercises;
 pub mod facts;
 pub mod validation;
+mod widgets;
 pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
+pub use widgets::WidgetStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,4 +1,7 @@
 //! The frame around every page: header with the language switch, chapter navigation, footer.
+//! An embed route (`#/{lang}/embed/{kind}`) shows none of them, only the widget: `<body>` gets
+//! `data-embed` and the stylesheet hides the frame (one attribute, no second copy of the frame's
+//! view code in the wasm).
 
 use crate::content;
 use crate::i18n::Lang;
@@ -14,6 +17,16 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
         Route::Chapter(_, slug) => Some(slug),
         _ => None,
     };
+    Effect::new(move |_| {
+        let embed = matches!(route.get(), Route::Embed(..));
+        if let Some(body) = document().body() {
+            let _ = if embed {
+                body.set_attribute("data-embed", "")
+            } else {
+                body.remove_attribute("data-embed")
+            };
+        }
+    });
     view! {
         <a class="skip" href="#main" on:click=|ev| {
             ev.prevent_default();

@@ -36,7 +36,9 @@ catalogIds.sort((a, b) => b.length - a.length);
 // must be here. Real English prose is fixed in src/i18n/, never added here.
 const ALLOW = {
   units: ['B', 'KB', 'KiB', 'MB', 'MiB', 'GB', 'GiB', 'TB', 'TiB', 'ms', 's', 'us', 'ns', 'h', 'K', 'M', 'G', 'T',
-    'FLOP', 'FLOPs', 'TFLOP', 'TFLOPS', 'PFLOP', 'GB/s', 'TB/s', 'W', 'USD'],
+    'FLOP', 'FLOPs', 'GFLOP', 'TFLOP', 'TFLOPS', 'PFLOP', 'GB/s', 'TB/s', 'W', 'USD',
+    // integer operations per second (INT8 peaks): GOP/s, TOP/s, POP/s
+    'GOP', 'TOP', 'POP'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
     'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
@@ -52,7 +54,11 @@ const ALLOW = {
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream'],
   // Formula functions and identifiers in formulas.
-  formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F'],
+  formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F',
+    // the CUDA chapter's add kernel (out = x + y over n elements) and a kernel's intensity I
+    'add', 'y', 'n', 'I'],
+  // CUDA's own words, as the zh CUDA chapter uses them; collectives as NCCL names them; networks.
+  cuda: ['block', 'warp', 'scatter', 'gather', 'OP', 'AWS', 'EFA', 'NDR', 'HDR'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -137,6 +143,19 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/validation`);
   await page.waitForSelector('#validation-rows');
   out.push(['validation', await visibleText(page, skip)]);
+  // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
+  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
+    await page.goto(`${server.url}#/${lang}/embed/${kind}`);
+    await page.waitForSelector('aside.widget .widget-body > *');
+    await page.click('aside.widget button.copy-embed');
+    await page.waitForSelector('.embed-status:not(:empty)');
+    out.push([`embed ${kind}`, await visibleText(page, skip)]);
+  }
+  await page.goto(`${server.url}#/${lang}/embed/cuda-grid`);
+  await page.fill('#cuda-grid-t', '5000');
+  await page.locator('#cuda-grid-t').dispatchEvent('change');
+  await page.waitForSelector('aside.widget .field-error');
+  out.push(['embed cuda-grid, out of range', await visibleText(page, skip)]);
   return out;
 }
 

@@ -39,3 +39,117 @@ test('every chapter calculator renders in both languages without errors', async 
   }
   await finish(page);
 });
+
+// The lesson widgets of chapters 4, 5, 6, 12 and 14. Each expected number is worked out here by
+// hand from the chapter's formula and the catalog's figures, not read from the code.
+const value = async (page, sel) => Number(await page.locator(sel).first().getAttribute('data-value'));
+const setField = async (page, sel, v) => {
+  await page.fill(sel, String(v));
+  await page.locator(sel).dispatchEvent('change');
+};
+const near = (got, want, rel = 1e-9) => assert.ok(Math.abs(got - want) <= Math.abs(want) * rel, `${got} ≠ ${want}`);
+
+test('CUDA chapter: the grid for n elements in blocks of T threads on an H100', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/cuda`);
+  const w = 'aside.widget[data-widget="cuda-grid"]';
+  await page.waitForSelector(`${w} [data-k=blocks]`);
+  // ceil(10,000,000 / 256) = 39,063 blocks; 39,063 × 256 − 10,000,000 = 128 idle threads.
+  assert.equal(await value(page, `${w} [data-k=blocks]`), 39063);
+  assert.equal(await value(page, `${w} [data-k=idle-threads]`), 128);
+  // 1e7 × 12 B / 3.35e12 B/s; the launch (4 µs) against it.
+  near(await value(page, `${w} [data-k=memory-time]`), 1e7 * 12 / 3.35e12);
+  near(await value(page, `${w} [data-k=launch-share]`), 4e-6 / (4e-6 + 1e7 * 12 / 3.35e12));
+  // 100 threads a block: ceil(1e7 / 100) = 100,000 blocks of ceil(100 / 32) = 4 warps.
+  await setField(page, '#cuda-grid-t', 100);
+  await page.waitForFunction(() => document.querySelector('[data-widget="cuda-grid"] [data-k=blocks]')?.dataset.value === '100000');
+  assert.equal(await value(page, `${w} [data-k=warps-per-block]`), 4);
+  // A small kernel: 4,096 elements in 16 blocks of 256 leave 132 − 16 = 116 SMs idle.
+  await setField(page, '#cuda-grid-t', 256);
+  await setField(page, '#cuda-grid-n', 4096);
+  await page.waitForFunction(() => document.querySelector('[data-widget="cuda-grid"] [data-k=blocks]')?.dataset.value === '16');
+  assert.equal(await value(page, `${w} [data-k=idle-sms]`), 116);
+  // Out of range, or not a whole number: a message, no number.
+  await setField(page, '#cuda-grid-t', 2048);
+  await page.waitForSelector(`${w} .field-error`);
+  assert.match(await page.locator(`${w} .field-error`).innerText(), /Threads per block T: enter a whole number from 1 to 1024/);
+  assert.equal(await page.locator(`${w} [data-k=blocks]`).count(), 0);
+  await setField(page, '#cuda-grid-t', 128);
+  await page.waitForFunction(() => document.querySelector('[data-widget="cuda-grid"] [data-k=blocks]')?.dataset.value === '32');
+  await setField(page, '#cuda-grid-n', 40.5);
+  await page.waitForSelector(`${w} .field-error`);
+  await finish(page);
+});
+
+test('Tensor Core chapter: peaks by precision, dense apart from 2:4 sparse', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/zh/chapters/tensor-cores`);
+  const w = 'aside.widget[data-widget="tensor-peaks"]';
+  await page.waitForSelector(`${w} tr[data-path=bf16]`);
+  // A100: 312 / 19.5 = 16× in BF16, 156 / 19.5 = 8× in TF32.
+  assert.equal(await value(page, `${w} tr[data-path=bf16] [data-k=speedup]`), 16);
+  assert.equal(await value(page, `${w} tr[data-path=tf32] [data-k=speedup]`), 8);
+  await page.selectOption('#tensor-peaks-gpu', 'h100-sxm');
+  await page.waitForFunction(() => document.querySelector('[data-widget="tensor-peaks"] tr[data-path=bf16] [data-k=dense]')?.dataset.value === '989500000000000');
+  near(await value(page, `${w} tr[data-path=bf16] [data-k=speedup]`), 989.5 / 67);
+  // The sparse figure (1,979 TFLOPS FP16 with sparsity) is in its own column, never the dense one.
+  assert.match(await page.locator(`${w} tr[data-path=fp16] td.sparse`).innerText(), /1\.98 PFLOP\/s/);
+  near(await value(page, `${w} tr[data-path=fp16] [data-k=dense]`), 989.5e12);
+  await finish(page);
+});
+
+test('spec-sheet chapter: the dense peak, the ridge point and which side a kernel is on', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/reading-spec-sheets`);
+  const w = 'aside.widget[data-widget="spec-sheet"]';
+  await page.waitForSelector(`${w} [data-k=ridge]`);
+  // L40S BF16: 362.05 TFLOPS / 864 GB/s = 419 FLOP/byte; at I = 1, 1 × 864 GB/s.
+  near(await value(page, `${w} [data-k=ridge]`), 362.05e12 / 864e9);
+  near(await value(page, `${w} [data-k=attainable]`), 864e9);
+  assert.match(await page.locator(`${w} [data-k=side]`).innerText(), /memory-bound/);
+  await setField(page, '#spec-sheet-i', 1000);
+  await page.waitForFunction(() => /compute-bound/.test(document.querySelector('[data-widget="spec-sheet"] [data-k=side]')?.textContent));
+  near(await value(page, `${w} [data-k=attainable]`), 362.05e12);
+  // A100 80GB: 312 / 2.039 = 153 FLOP/byte.
+  await page.selectOption('#spec-sheet-gpu', 'a100-sxm-80gb');
+  await page.waitForFunction(() => document.querySelector('[data-widget="spec-sheet"] [data-k=dense]')?.dataset.value === '312000000000000');
+  near(await value(page, `${w} [data-k=ridge]`), 312e12 / 2.039e12);
+  await finish(page);
+});
+
+test('learning-path chapter: from a gaming card to a datacenter GPU, fit, headroom and price', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/learning-path`);
+  const w = 'aside.widget[data-widget="gpu-ladder"]';
+  await page.waitForSelector(`${w} tr[data-gpu=h100-sxm] [data-k=fits]`);
+  // 8B in BF16 (16 GB of weights) fits a 24 GB card.
+  assert.equal(await page.locator(`${w} tr[data-gpu=rtx-4090] [data-k=fits]`).getAttribute('class'), 'ok');
+  assert.match(await page.locator(`${w} tr[data-gpu=rtx-4090] [data-k=cost]`).innerText(), /no on-demand price/);
+  // The cheapest dated H100 price in the catalog: AWS p5.48xlarge $55.04 / 8 GPUs.
+  near(await value(page, `${w} tr[data-gpu=h100-sxm] [data-k=cost]`), 55.04 / 8, 1e-6);
+  // 70B in BF16 is 141 GB of weights: more than 0.9 × 141 GB (H200), less than 0.9 × 180 GB (B200).
+  await page.selectOption('#gpu-ladder-model', 'llama-3.1-70b');
+  await page.waitForFunction(() => document.querySelector('[data-widget="gpu-ladder"] tr[data-gpu=h100-sxm] [data-k=fits]')?.className === 'bad');
+  assert.equal(await page.locator(`${w} tr[data-gpu=h200-sxm] [data-k=fits]`).getAttribute('class'), 'bad');
+  assert.equal(await page.locator(`${w} tr[data-gpu=b200] [data-k=fits]`).getAttribute('class'), 'ok');
+  assert.ok(await value(page, `${w} tr[data-gpu=h100-sxm] [data-k=headroom]`) < -60e9, 'H100 is short by more than 141 − 72 GB');
+  await finish(page);
+});
+
+test('cluster chapter: all-reduce time by topology, in one node and across two', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/chapters/gpu-clusters`);
+  const w = 'aside.widget[data-widget="all-reduce"]';
+  await page.waitForSelector(`${w} figure svg`);
+  // 16 GPUs, 1 GB, NVSwitch (450 GB/s, α 2 µs) + IB NDR (50 GB/s, α 5 µs), bus efficiency 0.75:
+  // reduce-scatter 7α + 1e9·7/8/(450e9·0.75), all-reduce of 1e9/8 over 2 nodes 2α' + 1.25e8/(50e9·0.75),
+  // all-gather = reduce-scatter.
+  const rs = 7 * 2e-6 + (1e9 * 7 / 8) / (450e9 * 0.75);
+  near(await value(page, `${w} [data-k=expected]`), 2 * rs + 2 * 5e-6 + 1.25e8 / (50e9 * 0.75), 1e-9);
+  // 8 GPUs stay in the node: 2·7·α + 1e9 · 1.75 / (450e9 · 0.75).
+  await page.selectOption('#all-reduce-ranks', '8');
+  const t8 = 14 * 2e-6 + 1e9 * 1.75 / (450e9 * 0.75);
+  await page.waitForFunction((t) => Math.abs(Number(document.querySelector('[data-widget="all-reduce"] [data-k=expected]')?.dataset.value) - t) < 1e-12, t8);
+  near(await value(page, `${w} [data-k=busbw]`), (1e9 / t8) * 1.75);
+  await finish(page);
+});

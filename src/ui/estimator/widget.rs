@@ -17,6 +17,7 @@ use crate::estimator::presets;
 use crate::estimator::scales::nice_values;
 use crate::estimator::state::{self, EstimatorState};
 use crate::i18n::Lang;
+use leptos::either::Either;
 use leptos::prelude::*;
 
 const DTYPES: [Dtype; 6] = [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4];
@@ -94,14 +95,33 @@ fn gpu_select(ctx: Ctx) -> impl IntoView {
     }
 }
 
+/// The widget `name` (`KIND` or `KIND:PRESET`); an embed page passes the state of its URL as
+/// `query` (the estimator's `v=1&s=…`, or a lesson widget's own keys).
 #[component]
-pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
+pub fn ChapterWidget(
+    lang: Lang,
+    name: &'static str,
+    #[prop(optional)] query: Option<String>,
+) -> impl IntoView {
     let (kind, preset) = match name.split_once(':') {
         Some((k, p)) => (k, Some(p)),
         None => (name, None),
     };
-    let scenario =
-        preset.and_then(presets::find).map(|p| p.scenario()).unwrap_or_else(state::default_scenario);
+    if crate::ui::widgets::is_lesson(kind) {
+        return Either::Left(
+            view! { <crate::ui::widgets::LessonWidget lang=lang kind=kind query=query.unwrap_or_default() /> },
+        );
+    }
+    let initial = match query.as_deref() {
+        Some(q) if !q.is_empty() => state::decode(q).0,
+        _ => EstimatorState {
+            scenario: preset
+                .and_then(presets::find)
+                .map(|p| p.scenario())
+                .unwrap_or_else(state::default_scenario),
+            ..Default::default()
+        },
+    };
     let e = lang.est();
     let kind_title = match kind {
         "memory" => e.memory_per_gpu,
@@ -114,7 +134,7 @@ pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
         Some(p) => (p.title(lang), Some(p.note(lang))),
         None => (kind_title, None),
     };
-    let ctx = Ctx::provide(lang, EstimatorState { scenario, ..Default::default() }, Vec::new());
+    let ctx = Ctx::provide(lang, initial, Vec::new());
     let controls = match kind {
         "memory" => view! { {dtype_select(ctx)} {gpu_select(ctx)} {gpus_slider(ctx)} {context_slider(ctx)} {batch_slider(ctx)} }.into_any(),
         "kv-cache" => view! { {context_slider(ctx)} {batch_slider(ctx)} {gpu_select(ctx)} }.into_any(),
@@ -129,7 +149,7 @@ pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
         _ => view! { <ScalingChart /> <p class="hint">{e.scaling_note}</p> }.into_any(),
     };
     let open_href = move || format!("#/{}/estimate?{}", lang.code(), ctx.state.with(state::encode));
-    view! {
+    Either::Right(view! {
         <aside class="widget" data-widget=name>
             <header class="widget-head">
                 <span class="eyebrow">{e.try_it}</span>
@@ -142,6 +162,8 @@ pub fn ChapterWidget(lang: Lang, name: &'static str) -> impl IntoView {
                 <div class="widget-body">{body}</div>
             </div>
             <a class="open-estimator" href=open_href>{e.open_in_estimator}</a>
+            <crate::ui::widgets::EmbedCode lang=lang kind=kind
+                query=Signal::derive(move || ctx.state.with(state::encode)) />
         </aside>
-    }
+    })
 }

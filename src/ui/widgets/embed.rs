@@ -1,0 +1,113 @@
+//! Embedding: `#/{lang}/embed/{kind}?state` shows one widget alone (the app leaves out the
+//! header, navigation and footer for this route), and every widget has a "copy embed code"
+//! control that writes an `<iframe>` for the page's own address.
+
+use super::escape;
+use crate::i18n::Lang;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// What `navigator.clipboard.writeText` returns.
+    type ClipboardPromise;
+    /// Throws where there is no clipboard API (insecure contexts); then `Err`.
+    #[wasm_bindgen(catch, js_namespace = ["navigator", "clipboard"], js_name = writeText)]
+    fn clipboard_write_text(text: &str) -> Result<ClipboardPromise, JsValue>;
+    #[wasm_bindgen(method)]
+    fn then(this: &ClipboardPromise, ok: &JsValue, err: &JsValue) -> ClipboardPromise;
+}
+
+/// The page's address without its hash, and whether it is served (not opened from a file).
+fn page_base() -> Option<(String, bool)> {
+    let location = web_sys::window()?.location();
+    let href = location.href().ok()?;
+    let hosted = location.protocol().ok().is_some_and(|p| p == "http:" || p == "https:");
+    Some((href.split('#').next().unwrap_or("").to_string(), hosted))
+}
+
+/// The `<iframe>` for `kind` in `lang` with `query`, under `base` (the page without its hash).
+pub fn iframe_snippet(base: &str, lang: Lang, kind: &str, query: &str, title: &str) -> String {
+    let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+    let src = format!("{base}#/{}/embed/{kind}{q}", lang.code());
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"600\" loading=\"lazy\"></iframe>",
+        escape(&src),
+        escape(title)
+    )
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Copied {
+    Not,
+    Yes,
+    Failed,
+    NotHosted,
+}
+
+/// The "copy embed code" button; after a click, the snippet in a read-only field (selected
+/// when the clipboard could not be written) and what happened.
+#[component]
+pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<String>) -> impl IntoView {
+    let w = lang.wid();
+    let (snippet, set_snippet) = signal(String::new());
+    let (copied, set_copied) = signal(Copied::Not);
+    let field = NodeRef::<leptos::html::Input>::new();
+    let select_field = move || {
+        if let Some(f) = field.get_untracked() {
+            f.select();
+        }
+    };
+    let on_click = move |_| {
+        let Some((base, hosted)) = page_base() else { return };
+        if !hosted {
+            set_snippet.set(String::new());
+            set_copied.set(Copied::NotHosted);
+            return;
+        }
+        let title = format!("{} · {}", lang.strings().site_title, super::lessons::title(kind, lang));
+        let text = iframe_snippet(&base, lang, kind, &query.get_untracked(), &title);
+        set_snippet.set(text.clone());
+        match clipboard_write_text(&text) {
+            Ok(promise) => {
+                let ok = Closure::once_into_js(move || set_copied.set(Copied::Yes));
+                let err = Closure::once_into_js(move || {
+                    set_copied.set(Copied::Failed);
+                    select_field();
+                });
+                let _ = promise.then(&ok, &err);
+            }
+            Err(_) => {
+                set_copied.set(Copied::Failed);
+                // The field is drawn on the next tick; select it then.
+                request_animation_frame(select_field);
+            }
+        }
+    };
+    let status = move || match copied.get() {
+        Copied::Not => "",
+        Copied::Yes => w.embed_copied,
+        Copied::Failed => w.embed_copy_failed,
+        Copied::NotHosted => w.embed_needs_host,
+    };
+    view! {
+        <div class="embed-code">
+            <button type="button" class="copy-embed" on:click=on_click>{w.copy_embed}</button>
+            <span class="hint embed-status" role="status">{status}</span>
+            <label class="visually-hidden" for=format!("{kind}-embed")>{w.embed_label}</label>
+            <input id=format!("{kind}-embed") class="share-url embed-snippet" type="text" readonly=true
+                hidden=move || snippet.with(String::is_empty)
+                node_ref=field prop:value=move || snippet.get() on:focus=move |_| select_field() />
+        </div>
+    }
+}
+
+/// The embed page: the widget `kind` alone, started from `query`.
+#[component]
+pub fn EmbedPage(lang: Lang, kind: &'static str, query: String) -> impl IntoView {
+    // The chapter widget sends the lesson kinds to `LessonWidget` itself. `into_any` on exactly
+    // the type the chapter page erases shares its code instead of a second copy of the widget's.
+    let widget =
+        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=kind query=query /> }.into_any();
+    view! { <article class="embed" data-page="embed" data-kind=kind>{widget}</article> }
+}

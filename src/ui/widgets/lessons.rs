@@ -1,0 +1,565 @@
+//! The five lesson widgets: parameters, the chapter's example as defaults, and the HTML of
+//! their numbers. Every number is an engine function's result; this file only formats it.
+//! Each key number is `<dd data-k=KEY data-value=RAW>` so a test can read the engine's value.
+
+use super::{escape, get, Input, Param, Values};
+use crate::catalog::{self, gpus, interconnects, models};
+use crate::charts::format::format_bytes_f64;
+use crate::charts::{self, format_percent, format_rate, format_seconds, ByteUnit};
+use crate::engine::allreduce::{all_reduce, all_reduce_curve, message_sizes};
+use crate::engine::gpu::{ComputeDtype, Gpu};
+use crate::engine::hardware::GpuSpec;
+use crate::engine::headroom::headroom;
+use crate::engine::launch::{launch, LaunchInput};
+use crate::engine::peaks::{peak_rows, spec_point};
+use crate::engine::perf::collectives::Topology;
+use crate::engine::perf::efficiency::Efficiency;
+use crate::engine::precision::Dtype;
+use crate::engine::{ModelSpec, Scenario};
+use crate::i18n::{errors, Lang};
+
+/// Bytes each element of the chapter's FP32 `add` kernel moves: reads x and y, writes out.
+const ADD_BYTES_PER_ELEMENT: f64 = 12.0;
+/// The ladder from a reader's own card to a datacenter GPU, with its tier (index into `tiers`).
+const LADDER: [(&str, usize); 8] = [
+    ("rtx-4090", 0),
+    ("rtx-5090", 0),
+    ("l4", 1),
+    ("l40s", 1),
+    ("a100-sxm-80gb", 2),
+    ("h100-sxm", 2),
+    ("h200-sxm", 2),
+    ("b200", 2),
+];
+const PRECISIONS: [ComputeDtype; 7] = crate::engine::peaks::PATHS;
+const WEIGHT_DTYPES: [Dtype; 4] = [Dtype::Bf16, Dtype::Fp8, Dtype::Int8, Dtype::Int4];
+const RANKS: [u32; 10] = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// The widget's title (every kind, estimators included: the embed code names it).
+pub fn title(kind: &str, lang: Lang) -> &'static str {
+    let (w, e) = (lang.wid(), lang.est());
+    match kind {
+        "cuda-grid" => w.cuda_title,
+        "tensor-peaks" => w.tc_title,
+        "spec-sheet" => w.spec_title,
+        "gpu-ladder" => w.ladder_title,
+        "all-reduce" => w.ar_title,
+        "memory" => e.memory_per_gpu,
+        "kv-cache" => e.chart_kv_title,
+        "roofline" => e.chart_roofline_title,
+        "bound" => e.chart_bound_title,
+        _ => e.chart_scaling_title,
+    }
+}
+
+fn gpu_options(filter: impl Fn(&Gpu) -> bool) -> Input {
+    Input::Select(gpus::all().iter().filter(|g| filter(g)).map(|g| (g.id.clone(), g.name.clone())).collect())
+}
+
+fn precision_label(d: ComputeDtype) -> String {
+    d.label().to_uppercase()
+}
+
+pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
+    let (w, e) = (lang.wid(), lang.est());
+    let gpu = |filter: fn(&Gpu) -> bool| Param { key: "gpu", label: e.gpu, input: gpu_options(filter) };
+    match kind {
+        "cuda-grid" => vec![
+            gpu(|g| g.sm_count.is_some()),
+            Param { key: "n", label: w.elements, input: Input::Number { min: 1.0, max: 1e12, whole: true } },
+            Param {
+                key: "t",
+                label: w.threads_per_block,
+                input: Input::Number { min: 1.0, max: 1024.0, whole: true },
+            },
+        ],
+        "tensor-peaks" => vec![gpu(|_| true)],
+        "spec-sheet" => vec![
+            gpu(|_| true),
+            Param {
+                key: "p",
+                label: w.precision,
+                input: Input::Select(
+                    PRECISIONS.iter().map(|d| (d.label().to_string(), precision_label(*d))).collect(),
+                ),
+            },
+            Param { key: "i", label: w.intensity, input: Input::Number { min: 0.0, max: 1e6, whole: false } },
+        ],
+        "gpu-ladder" => vec![
+            Param {
+                key: "model",
+                label: e.model,
+                input: Input::Select(
+                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
+                ),
+            },
+            Param {
+                key: "w",
+                label: e.weight_dtype,
+                input: Input::Select(
+                    WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_uppercase())).collect(),
+                ),
+            },
+            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
+        ],
+        _ => vec![
+            Param {
+                key: "ranks",
+                label: e.gpus,
+                input: Input::Select(RANKS.iter().map(|r| (r.to_string(), r.to_string())).collect()),
+            },
+            Param {
+                key: "mb",
+                label: w.message_size,
+                input: Input::Number { min: 0.001, max: 100_000.0, whole: false },
+            },
+        ],
+    }
+}
+
+/// The example each chapter works through.
+pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
+    match kind {
+        // Chapter 4: `add` over 10 million elements in 256-thread blocks on a 132-SM H100.
+        "cuda-grid" => &[("gpu", "h100-sxm"), ("n", "10000000"), ("t", "256")],
+        // Chapter 5: A100, 19.5 TFLOPS FP32 against 312 dense BF16.
+        "tensor-peaks" => &[("gpu", "a100-sxm-80gb")],
+        // Chapter 6: the L40S in BF16, and a batch-1 decode at about 1 FLOP per byte.
+        "spec-sheet" => &[("gpu", "l40s"), ("p", "bf16"), ("i", "1")],
+        // Chapter 12: an 8B model in BF16 with a 4K context, from a gaming card upwards.
+        "gpu-ladder" => &[("model", "llama-3.1-8b"), ("w", "bf16"), ("ctx", "4096")],
+        // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
+        _ => &[("ranks", "16"), ("mb", "1000")],
+    }
+}
+
+pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
+    match kind {
+        "cuda-grid" => cuda_grid(lang, v),
+        "tensor-peaks" => tensor_peaks(lang, v),
+        "spec-sheet" => spec_sheet(lang, v),
+        "gpu-ladder" => gpu_ladder(lang, v),
+        _ => all_reduce_view(lang, v),
+    }
+}
+
+fn num(v: &Values, key: &str) -> f64 {
+    get(v, key).trim().parse().unwrap_or(0.0)
+}
+
+/// An integer with thousands separators: 10000000 → "10,000,000".
+fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn sig(v: f64) -> String {
+    charts::format::format_sig3(v)
+}
+
+fn row(key: &str, label: &str, shown: &str, raw: f64) -> String {
+    format!(
+        "<div><dt>{}</dt><dd data-k=\"{key}\" data-value=\"{raw}\">{}</dd></div>",
+        escape(label),
+        escape(shown)
+    )
+}
+
+fn numbers(rows: &[String]) -> String {
+    format!("<dl class=\"lesson-numbers\">{}</dl>", rows.concat())
+}
+
+fn math(lang: Lang, lines: &[String]) -> String {
+    let body: String = lines.iter().map(|l| format!("<code>{}</code>", escape(l))).collect();
+    format!("<p class=\"lesson-math\"><span>{}</span>{body}</p>", lang.wid().math)
+}
+
+fn note(text: &str) -> String {
+    format!("<p class=\"hint\">{}</p>", escape(text))
+}
+
+fn gpu_of(v: &Values) -> Option<&'static Gpu> {
+    gpus::find(get(v, "gpu"))
+}
+
+fn flops(v: f64, d: ComputeDtype) -> String {
+    format_rate(v, if d == ComputeDtype::Int8 { "OP/s" } else { "FLOP/s" })
+}
+
+fn cuda_grid(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let Some(gpu) = gpu_of(v) else { return String::new() };
+    let input = LaunchInput {
+        elements: crate::engine::num::u64_from_f64(num(v, "n")),
+        threads_per_block: crate::engine::num::u32_from_f64(num(v, "t")),
+        sm_count: gpu.sm_count.unwrap_or(0),
+        bytes_per_element: ADD_BYTES_PER_ELEMENT,
+        bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
+        launch_s: Efficiency::default().kernel_launch_s,
+    };
+    let l = match launch(&input) {
+        Ok(l) => l,
+        Err(e) => return perf_error(lang, &e),
+    };
+    let (n, t) = (input.elements, input.threads_per_block);
+    let rows = [
+        row("blocks", w.blocks, &grouped(l.blocks), l.blocks as f64),
+        row(
+            "warps-per-block",
+            w.warps_per_block,
+            &l.warps_per_block.to_string(),
+            f64::from(l.warps_per_block),
+        ),
+        row("warps", w.warps, &grouped(l.warps), l.warps as f64),
+        row("idle-threads", w.idle_threads, &grouped(l.idle_threads), l.idle_threads as f64),
+        row("blocks-per-sm", w.blocks_per_sm, &sig(l.blocks_per_sm), l.blocks_per_sm),
+        row("idle-sms", w.idle_sms, &format!("{} / {}", l.idle_sms, input.sm_count), f64::from(l.idle_sms)),
+        row("memory-time", w.memory_time, &format_seconds(l.memory_s), l.memory_s),
+        row("launch-share", w.launch_share, &format_percent(l.launch_share), l.launch_share),
+    ];
+    let lines = [
+        format!("blocks = ⌈n / T⌉ = ⌈{} / {t}⌉ = {}", grouped(n), grouped(l.blocks)),
+        format!("warps = {} × ⌈{t} / 32⌉ = {}", grouped(l.blocks), grouped(l.warps)),
+        format!("{} / {} SM = {}", grouped(l.blocks), input.sm_count, sig(l.blocks_per_sm)),
+        format!(
+            "t = n × 12 B / B = {} / {} = {}",
+            format_bytes_f64(n as f64 * ADD_BYTES_PER_ELEMENT, ByteUnit::Gb),
+            format_rate(gpu.memory_bandwidth_bytes_per_s, "B/s"),
+            format_seconds(l.memory_s)
+        ),
+        format!(
+            "{0} / ({0} + {1}) = {2}",
+            format_seconds(input.launch_s),
+            format_seconds(l.memory_s),
+            format_percent(l.launch_share)
+        ),
+    ];
+    [note(w.cuda_note), numbers(&rows), math(lang, &lines)].concat()
+}
+
+fn tensor_peaks(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let Some(gpu) = gpu_of(v) else { return String::new() };
+    let rows = peak_rows(gpu);
+    let top = rows.iter().filter_map(|r| r.dense).fold(0.0, f64::max);
+    let body: String = rows
+        .iter()
+        .map(|r| {
+            let name = match r.path {
+                ComputeDtype::Fp32 => format!("FP32 · {}", w.cuda_cores),
+                d => format!("{} · Tensor Core", precision_label(d)),
+            };
+            let dense = r.dense.map_or_else(|| w.none.to_string(), |d| flops(d, r.path));
+            // Bar length in % of the largest dense peak (an SVG attribute, not a style).
+            let bar = r
+                .dense
+                .filter(|_| top > 0.0)
+                .map(|d| {
+                    format!(
+                        "<svg class=\"peak-bar\" viewBox=\"0 0 100 6\" preserveAspectRatio=\"none\" aria-hidden=\"true\"><rect width=\"{:.2}\" height=\"6\"/></svg>",
+                        100.0 * d / top
+                    )
+                })
+                .unwrap_or_default();
+            let speedup = r.speedup_vs_fp32.map_or_else(|| "—".to_string(), |s| format!("{}×", sig(s)));
+            let sparse = r.sparse_2_4.map_or_else(|| "—".to_string(), |s| flops(s, r.path));
+            format!(
+                "<tr data-path=\"{}\"><th scope=\"row\">{}</th><td data-k=\"dense\" data-value=\"{}\">{}{bar}</td><td data-k=\"speedup\" data-value=\"{}\">{}</td><td class=\"sparse\">{}</td></tr>",
+                r.path.label(),
+                escape(&name),
+                r.dense.unwrap_or(0.0),
+                escape(&dense),
+                r.speedup_vs_fp32.unwrap_or(0.0),
+                escape(&speedup),
+                escape(&sparse)
+            )
+        })
+        .collect();
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th class=\"sparse\">{}</th></tr></thead><tbody>{body}</tbody></table></div>",
+        escape(w.col_path),
+        escape(w.col_dense),
+        escape(w.col_speedup),
+        escape(w.col_sparse)
+    );
+    let pick =
+        |d: ComputeDtype| rows.iter().find(|r| r.path == d).and_then(|r| r.dense.zip(r.speedup_vs_fp32));
+    let fp32 = rows.iter().find(|r| r.path == ComputeDtype::Fp32).and_then(|r| r.dense);
+    let lines: Vec<String> = [ComputeDtype::Tf32, ComputeDtype::Bf16]
+        .iter()
+        .filter_map(|&d| {
+            let (dense, s) = pick(d)?;
+            Some(format!(
+                "{} / FP32 = {} / {} = {}×",
+                precision_label(d),
+                flops(dense, d),
+                flops(fp32?, ComputeDtype::Fp32),
+                sig(s)
+            ))
+        })
+        .collect();
+    [table, if lines.is_empty() { String::new() } else { math(lang, &lines) }, note(w.tc_note)].concat()
+}
+
+fn spec_sheet(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let Some(gpu) = gpu_of(v) else { return String::new() };
+    let dtype = PRECISIONS.iter().copied().find(|d| d.label() == get(v, "p")).unwrap_or(ComputeDtype::Bf16);
+    let intensity = num(v, "i");
+    let Some(p) = spec_point(gpu, dtype, intensity) else {
+        return format!("<p class=\"field-error\">{}</p>", escape(w.none));
+    };
+    let used = p.path.used;
+    let sparse = gpu.sparse_as_quoted.get(used.label()).copied();
+    let mut out = String::new();
+    if used != dtype {
+        let (a, b, c) = w.fallback;
+        out.push_str(&note(&format!("{a}{}{b}{}{c}", precision_label(dtype), precision_label(used))));
+    }
+    let verdict = if p.memory_bound { w.left_of_ridge } else { w.right_of_ridge };
+    let mut rows =
+        vec![row("dense", w.dense_applies, &flops(p.path.peak_flops_per_s, used), p.path.peak_flops_per_s)];
+    if let Some(s) = sparse {
+        rows.push(format!(
+            "<div class=\"sparse\"><dt>{}</dt><dd data-k=\"sparse\"><s>{}</s></dd></div>",
+            escape(w.sparse_skip),
+            escape(&flops(s, used))
+        ));
+    }
+    rows.push(row(
+        "bandwidth",
+        w.bandwidth,
+        &format_rate(gpu.memory_bandwidth_bytes_per_s, "B/s"),
+        gpu.memory_bandwidth_bytes_per_s,
+    ));
+    rows.push(row("ridge", w.ridge, &format!("{} FLOP/B", sig(p.ridge)), p.ridge));
+    rows.push(row("attainable", w.attainable, &flops(p.attainable, used), p.attainable));
+    out.push_str(&numbers(&rows));
+    out.push_str(&format!(
+        "<p class=\"verdict {}\" data-k=\"side\"><strong>{}</strong> <span>I = {} FLOP/B · {} = {} FLOP/B</span></p>",
+        if p.memory_bound { "bad" } else { "ok" },
+        escape(verdict),
+        sig(intensity),
+        escape(w.ridge),
+        sig(p.ridge)
+    ));
+    out.push_str(&ridge_svg(intensity, p.ridge));
+    let f = flops(p.path.peak_flops_per_s, used);
+    let b = format_rate(gpu.memory_bandwidth_bytes_per_s, "B/s");
+    out.push_str(&math(
+        lang,
+        &[
+            format!("F / B = {f} / {b} = {} FLOP/B", sig(p.ridge)),
+            format!("min(F, I × B) = min({f}, {} × {b}) = {}", sig(intensity), flops(p.attainable, used)),
+        ],
+    ));
+    out
+}
+
+/// A one-line log scale of intensity (0.1 to 10,000 FLOP/byte) with the ridge and the kernel.
+fn ridge_svg(intensity: f64, ridge: f64) -> String {
+    let x = |v: f64| {
+        let v = v.clamp(0.1, 1e4);
+        10.0 + (v.log10() + 1.0) / 5.0 * 280.0
+    };
+    let ticks: String = [0.1f64, 1.0, 10.0, 100.0, 1000.0, 10000.0]
+        .iter()
+        .map(|t| {
+            format!(
+                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"18\" y2=\"24\"/><text x=\"{0:.1}\" y=\"36\" text-anchor=\"middle\">{1}</text>",
+                x(*t),
+                sig(*t)
+            )
+        })
+        .collect();
+    format!(
+        "<svg class=\"ridge-line\" viewBox=\"0 0 300 44\" role=\"img\" aria-label=\"I = {i}, {r}\" font-family=\"sans-serif\" font-size=\"8\"><rect class=\"mem\" x=\"10\" y=\"14\" width=\"{mw:.1}\" height=\"6\"/><rect class=\"cmp\" x=\"{rx:.1}\" y=\"14\" width=\"{cw:.1}\" height=\"6\"/>{ticks}<line class=\"ridge\" x1=\"{rx:.1}\" x2=\"{rx:.1}\" y1=\"4\" y2=\"24\"/><circle class=\"kernel\" cx=\"{kx:.1}\" cy=\"17\" r=\"4\"/></svg>",
+        i = sig(intensity),
+        r = sig(ridge),
+        mw = x(ridge) - 10.0,
+        rx = x(ridge),
+        cw = 290.0 - x(ridge),
+        kx = x(intensity),
+    )
+}
+
+fn gpu_ladder(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let dtype = WEIGHT_DTYPES.iter().copied().find(|d| d.name() == get(v, "w")).unwrap_or(Dtype::Bf16);
+    let ctx = crate::engine::num::u64_from_f64(num(v, "ctx"));
+    let mut first_fit: Option<String> = None;
+    let body: String = LADDER
+        .iter()
+        .filter_map(|(id, tier)| Some((gpus::find(id)?, *tier)))
+        .map(|(gpu, tier)| {
+            let mut s = Scenario::new(ModelSpec::Id(get(v, "model").to_string()));
+            s.gpu = GpuSpec::Id(gpu.id.clone());
+            s.weight_dtype = Some(dtype);
+            s.context_tokens = ctx;
+            let tier_name = w.tiers.get(tier).copied().unwrap_or("");
+            let head = format!(
+                "<tr data-gpu=\"{}\"><th scope=\"row\">{}</th><td>{}</td>",
+                escape(&gpu.id),
+                escape(&gpu.name),
+                escape(tier_name)
+            );
+            let fit = match catalog::memory_fit(&s) {
+                Ok(f) => f,
+                Err(e) => {
+                    return format!(
+                        "{head}<td colspan=\"3\" class=\"field-error\">{}</td></tr>",
+                        escape(&errors::scenario_error(e.scenario_error(), lang))
+                    )
+                }
+            };
+            let price = catalog::default_price_per_gpu_hour(&gpu.id).map(|(p, _)| p);
+            let h = headroom(&fit, price, 1);
+            let room = format!(
+                "{} ({})",
+                format_bytes_f64(h.headroom_bytes, ByteUnit::Gb),
+                format_percent(h.headroom_share)
+            );
+            if fit.fits && first_fit.is_none() {
+                first_fit = Some(format!(
+                    "{}: {} × (1 − 10%) − {} = {} − {} = {}",
+                    gpu.name,
+                    format_bytes_f64(gpu.memory_bytes as f64, ByteUnit::Gb),
+                    format_bytes_f64(fit.total_bytes as f64, ByteUnit::Gb),
+                    format_bytes_f64(fit.usable_bytes as f64, ByteUnit::Gb),
+                    format_bytes_f64(fit.total_bytes as f64, ByteUnit::Gb),
+                    format_bytes_f64(h.headroom_bytes, ByteUnit::Gb)
+                ));
+            }
+            let cost = h
+                .cost_per_hour
+                .map_or_else(|| format!("<span class=\"hint\">{}</span>", escape(w.no_price)), |c| {
+                    format!("${c:.2}{}", escape(w.per_hour))
+                });
+            format!(
+                "{head}<td data-k=\"fits\" class=\"{}\">{}</td><td data-k=\"headroom\" data-value=\"{}\">{}</td><td data-k=\"cost\" data-value=\"{}\">{cost}</td></tr>",
+                if fit.fits { "ok" } else { "bad" },
+                if fit.fits { w.fits_yes } else { w.fits_no },
+                h.headroom_bytes,
+                escape(&room),
+                h.cost_per_hour.unwrap_or(-1.0),
+            )
+        })
+        .collect();
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th>GPU</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{body}</tbody></table></div>",
+        escape(w.tier),
+        escape(w.fits),
+        escape(w.headroom),
+        escape(w.cost)
+    );
+    let lines: Vec<String> = first_fit.into_iter().collect();
+    [table, if lines.is_empty() { String::new() } else { math(lang, &lines) }, note(w.ladder_note)].concat()
+}
+
+/// The three topologies of the chart, 8 GPUs per node, from the interconnect catalog.
+fn topologies() -> Vec<Topology> {
+    let link = |id: &str| interconnects::find(id).map(|i| i.link());
+    [("nvswitch-h100", "ib-ndr"), ("nvswitch-h100", "efa-p5"), ("pcie-5", "ib-hdr")]
+        .iter()
+        .filter_map(|(intra, inter)| {
+            Some(Topology { gpus_per_node: 8, intra_node: link(intra)?, inter_node: Some(link(inter)?) })
+        })
+        .collect()
+}
+
+fn all_reduce_view(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let ranks = crate::engine::num::u32_from_f64(num(v, "ranks"));
+    let bytes = num(v, "mb") * 1e6;
+    let eff = Efficiency::default();
+    let sizes = message_sizes(1e3, 1e10, 4);
+    let topos = topologies();
+    let mut series = Vec::new();
+    let mut rows = String::new();
+    let mut lines = Vec::new();
+    for (label, topo) in w.topologies.iter().zip(&topos) {
+        let curve = match all_reduce_curve(&sizes, ranks, topo, &eff) {
+            Ok(c) => c,
+            Err(e) => return perf_error(lang, &e),
+        };
+        series.push(charts::AllReduceSeries {
+            label: (*label).to_string(),
+            points: curve.iter().map(|p| (p.bytes, p.time.expected_s)).collect(),
+        });
+        let p = match all_reduce(bytes, ranks, topo, &eff) {
+            Ok(p) => p,
+            Err(e) => return perf_error(lang, &e),
+        };
+        rows.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th><td data-k=\"expected\" data-value=\"{}\">{}</td><td data-k=\"bound\" data-value=\"{}\">{}</td><td data-k=\"busbw\" data-value=\"{}\">{}</td></tr>",
+            escape(label),
+            p.time.expected_s,
+            format_seconds(p.time.expected_s),
+            p.time.bound_s,
+            format_seconds(p.time.bound_s),
+            p.busbw,
+            format_rate(p.busbw, "B/s")
+        ));
+        if lines.is_empty() {
+            lines.push(format!(
+                "S = {}, n = {ranks}: algbw = S / t = {} / {} = {}",
+                format_bytes_f64(bytes, ByteUnit::Gb),
+                format_bytes_f64(bytes, ByteUnit::Gb),
+                format_seconds(p.time.expected_s),
+                format_rate(p.algbw, "B/s")
+            ));
+            lines.push(format!(
+                "busbw = algbw × 2(n−1)/n = {} × {} = {}",
+                format_rate(p.algbw, "B/s"),
+                sig(2.0 * f64::from(ranks.saturating_sub(1)) / f64::from(ranks.max(1))),
+                format_rate(p.busbw, "B/s")
+            ));
+        }
+    }
+    let chart = charts::allreduce_svg(
+        &charts::AllReduceChart {
+            title: w.ar_title.to_string(),
+            x_label: w.message_size.replace(" (MB)", ""),
+            y_label: w.time.to_string(),
+            series,
+            marker_bytes: Some(bytes),
+            no_data: w.none.to_string(),
+        },
+        chart_width(),
+    );
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th></th><th>{}</th><th>{}</th><th>busbw</th></tr></thead><tbody>{rows}</tbody></table></div>",
+        escape(w.expected),
+        escape(w.bound)
+    );
+    let one_node = if ranks <= 8 { note(w.one_node) } else { String::new() };
+    [
+        format!("<figure class=\"chart\">{chart}</figure>"),
+        table,
+        one_node,
+        math(lang, &lines),
+        note(w.ar_note),
+    ]
+    .concat()
+}
+
+fn chart_width() -> u32 {
+    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
+    if w < 560.0 {
+        charts::PHONE_WIDTH
+    } else {
+        charts::DESKTOP_WIDTH
+    }
+}
+
+fn perf_error(lang: Lang, e: &crate::engine::perf::PerfError) -> String {
+    let err = crate::engine::hardware::perf_error("", e.clone());
+    format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(&errors::scenario_error(&err, lang)))
+}
