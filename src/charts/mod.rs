@@ -14,6 +14,7 @@ pub mod format;
 pub mod palette;
 
 pub mod bound_bars;
+pub mod figures;
 pub mod kv_growth;
 pub mod memory_bar;
 pub mod roofline;

@@ -10,10 +10,12 @@ pub mod errors;
 mod estimator;
 mod exercises;
 pub mod facts;
+mod figures;
 pub mod validation;
 pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
+pub use figures::FigureStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -89,6 +91,14 @@ impl Lang {
         match self {
             Lang::Zh => &exercises::ZH,
             Lang::En => &exercises::EN,
+        }
+    }
+
+    /// The chapter figures' strings.
+    pub fn fig(self) -> &'static FigureStrings {
+        match self {
+            Lang::Zh => &figures::ZH,
+            Lang::En => &figures::EN,
         }
     }
 
