@@ -56,4 +56,31 @@ mod tests {
         assert!(!svg.contains("\nbad\n") && !svg.contains("NaN"));
         assert!(svg.contains("ridge 295"), "ridge labelled with the engine's 295 FLOP/B");
     }
+
+    /// The y of the `<text>` whose content is `label`.
+    fn label_y(svg: &str, label: &str) -> f64 {
+        let at = svg.find(&format!("\n{label}\n")).unwrap();
+        let open = svg[..at].rfind("<text").unwrap();
+        let y = &svg[open..at].split(" y=\"").nth(1).unwrap();
+        y[..y.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn close_compute_bound_kernels_get_labels_on_both_sides_of_the_roof() {
+        let chart = RooflineChart {
+            peak_flops_per_s: 989.5e12,
+            bandwidth_bytes_per_s: 3.35e12,
+            ..Default::default()
+        };
+        let kernels = [
+            Kernel {
+                label: "prefill".into(),
+                intensity: gemm_intensity(2048.0, 4096.0, 4096.0, 2.0).unwrap(),
+            },
+            Kernel { label: "GEMM".into(), intensity: gemm_intensity(4096.0, 4096.0, 4096.0, 2.0).unwrap() },
+        ];
+        let svg = roofline_kernels_svg(&chart, &kernels, 640);
+        let (below, above) = (label_y(&svg, "prefill"), label_y(&svg, "GEMM"));
+        assert!(above + 20.0 < below, "GEMM's label above the roof, prefill's below: {above} vs {below}");
+    }
 }
