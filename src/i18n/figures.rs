@@ -115,7 +115,7 @@ pub const ZH: FigureStrings = FigureStrings {
     larger: "↓ 更大、更慢",
 
     thr_title: "网格中的线程块分配到各个 SM，一个线程块再分成线程束",
-    thr_caption: "一次启动产生一个由线程块组成的网格。每个线程块整个放在一个 SM 上（颜色表示去了哪个 SM），块内线程每 32 个组成一个线程束，同一条指令同时发给这 32 个线程。",
+    thr_caption: "一次启动产生一个由线程块组成的网格。每个线程块整个放在一个 SM 上（颜色表示去了哪个 SM），块内线程每 32 个组成一个线程束，同一条指令同时发给这 32 个线程。为了看得清，图中只画了 4 个 SM，真实的 GPU 有几十到一百多个。",
     grid: "网格：{n} 个线程块，每块 {t} 个线程",
     block: "块",
     sm: "SM",
@@ -187,7 +187,7 @@ pub const EN: FigureStrings = FigureStrings {
     larger: "↓ larger, slower",
 
     thr_title: "A grid of blocks scheduled onto SMs, and one block split into warps",
-    thr_caption: "A launch creates a grid of blocks. Each block runs whole on one SM (its colour shows which), and its threads run in warps of 32 that issue one instruction for all 32 threads at once.",
+    thr_caption: "A launch creates a grid of blocks. Each block runs whole on one SM (its colour shows which), and its threads run in warps of 32 that issue one instruction for all 32 threads at once. Only four SMs are drawn; real GPUs have dozens to over a hundred.",
     grid: "Grid: {n} blocks of {t} threads",
     block: "Block",
     sm: "SM",
