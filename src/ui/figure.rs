@@ -4,7 +4,6 @@
 
 use crate::catalog::{gpus, interconnects, mig, on_chip};
 use crate::charts::figures::decision_path::{decision_path_svg, DecisionFigure, DecisionStep};
-use crate::charts::figures::fill;
 use crate::charts::figures::memory_hierarchy::{memory_hierarchy_svg, HierarchyLevel, MemoryHierarchyFigure};
 use crate::charts::figures::mig_slices::{mig_slices_svg, MigFigure, MigInstance};
 use crate::charts::figures::ring_allreduce::{self, ring_allreduce_svg, RingFigure};
@@ -13,6 +12,7 @@ use crate::charts::figures::thread_hierarchy::{
     thread_hierarchy_svg, warps_per_block, ThreadHierarchyFigure,
 };
 use crate::charts::figures::topology::{topology_svg, TopologyFigure};
+use crate::charts::figures::{escape, fill};
 use crate::charts::{self, format_bytes, format_rate, ByteUnit, RooflineChart};
 use crate::engine::gpu::ComputeDtype;
 use crate::engine::perf::kernels::{elementwise_intensity, gemm_intensity};
@@ -42,12 +42,32 @@ pub fn ChapterFigure(lang: Lang, name: &'static str) -> impl IntoView {
     }
 }
 
-/// `<figure>` around an SVG that changes with `svg`, with `controls` above and a caption below.
-fn frame(name: &'static str, caption: &'static str, controls: AnyView, svg: Signal<String>) -> AnyView {
+/// `<figure>` with fixed `controls` HTML above (buttons with `data-act`, a `<select>`), an SVG
+/// that follows `svg`, a live `status` line and a caption. One view for every figure: a click
+/// on a `data-act` button reaches `act` as the act's name, a changed select as its value.
+fn frame(
+    name: &'static str,
+    caption: &'static str,
+    controls: String,
+    svg: Signal<String>,
+    status: Signal<String>,
+    act: Callback<String>,
+) -> AnyView {
+    use wasm_bindgen::JsCast;
+    let on_click = move |ev: web_sys::MouseEvent| {
+        let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if let Some(a) = target
+            .and_then(|t| t.closest("[data-act]").ok().flatten())
+            .and_then(|b| b.get_attribute("data-act"))
+        {
+            act.run(a);
+        }
+    };
     view! {
-        <figure class="fig" data-figure=name>
-            {controls}
+        <figure class="fig" data-figure=name on:click=on_click on:change=move |ev| { act.run(event_target_value(&ev)) }>
+            <div class="fig-controls" inner_html=controls></div>
             <div class="fig-body" inner_html=svg></div>
+            <p class="fig-step" aria-live="polite">{status}</p>
             <figcaption>{caption}</figcaption>
         </figure>
     }
@@ -55,7 +75,8 @@ fn frame(name: &'static str, caption: &'static str, controls: AnyView, svg: Sign
 }
 
 fn still(name: &'static str, caption: &'static str, svg: String) -> AnyView {
-    frame(name, caption, ().into_any(), Signal::stored(svg))
+    let none = Signal::stored(String::new());
+    frame(name, caption, String::new(), Signal::stored(svg), none, Callback::new(|_: String| {}))
 }
 
 fn memory_svg(lang: Lang, id: &str) -> String {
@@ -97,23 +118,26 @@ fn memory_svg(lang: Lang, id: &str) -> String {
 fn memory_figure(lang: Lang) -> AnyView {
     let f = lang.fig();
     let gpu = RwSignal::new(EXAMPLE_GPU.to_string());
-    let options = on_chip::all()
+    let options: String = on_chip::all()
         .iter()
         .filter_map(|o| gpus::find(o.gpu))
         .map(|g| {
-            let id = g.id.clone();
-            view! { <option value=id.clone() selected=id == EXAMPLE_GPU>{g.name.clone()}</option> }
+            let selected = if g.id == EXAMPLE_GPU { " selected" } else { "" };
+            format!("<option value=\"{}\"{selected}>{}</option>", escape(&g.id), escape(&g.name))
         })
-        .collect_view();
-    let controls = view! {
-        <div class="fig-controls">
-            <label for="fig-memory-gpu">{f.mem_gpu}</label>
-            <select id="fig-memory-gpu" on:change=move |ev| { gpu.set(event_target_value(&ev)) }>{options}</select>
-            <span class="fig-note">{f.mem_gpu_note}</span>
-        </div>
-    }
-    .into_any();
-    frame("memory-hierarchy", f.mem_caption, controls, Signal::derive(move || memory_svg(lang, &gpu.get())))
+        .collect();
+    let controls = format!(
+        "<label for=\"fig-memory-gpu\">{}</label><select id=\"fig-memory-gpu\">{options}</select><span class=\"fig-note\">{}</span>",
+        escape(f.mem_gpu),
+        escape(f.mem_gpu_note)
+    );
+    let svg = Signal::derive(move || memory_svg(lang, &gpu.get()));
+    let pick = Callback::new(move |id: String| {
+        if on_chip::find(&id).is_some() {
+            gpu.set(id)
+        }
+    });
+    frame("memory-hierarchy", f.mem_caption, controls, svg, Signal::stored(String::new()), pick)
 }
 
 fn thread_svg(lang: Lang) -> String {
@@ -185,21 +209,16 @@ fn ring_status(lang: Lang, step: usize) -> String {
     }
 }
 
-/// Ring all-reduce with previous / next step buttons.
+/// Ring all-reduce with previous / next step buttons (a step past either end stays put).
 fn ring_figure(lang: Lang) -> AnyView {
     let f = lang.fig();
     let step = RwSignal::new(0usize);
     let last = ring_allreduce::last_step(RING_GPUS);
-    let controls = view! {
-        <div class="fig-controls">
-            <button type="button" class="fig-prev" disabled=move || { step.get() == 0 }
-                on:click=move |_| { step.update(|s| *s = s.saturating_sub(1)) }>{f.prev}</button>
-            <output class="fig-step" aria-live="polite">{move || format!("{} / {last}", step.get())}</output>
-            <button type="button" class="fig-next" disabled=move || { step.get() >= last }
-                on:click=move |_| { step.update(|s| *s = (*s + 1).min(last)) }>{f.next}</button>
-        </div>
-    }
-    .into_any();
+    let controls = format!(
+        "<button type=\"button\" class=\"fig-prev\" data-act=\"prev\">{}</button><button type=\"button\" class=\"fig-next\" data-act=\"next\">{}</button>",
+        escape(f.prev),
+        escape(f.next)
+    );
     let svg = Signal::derive(move || {
         let n = RING_GPUS.to_string();
         ring_allreduce_svg(&RingFigure {
@@ -211,7 +230,13 @@ fn ring_figure(lang: Lang) -> AnyView {
             step: step.get(),
         })
     });
-    frame("ring-allreduce", f.ring_caption, controls, svg)
+    let status = Signal::derive(move || format!("{} / {last}", step.get()));
+    let act = Callback::new(move |a: String| match a.as_str() {
+        "prev" => step.update(|s| *s = s.saturating_sub(1)),
+        "next" => step.update(|s| *s = (*s + 1).min(last)),
+        _ => {}
+    });
+    frame("ring-allreduce", f.ring_caption, controls, svg, status, act)
 }
 
 fn topology_figure_svg(lang: Lang) -> String {

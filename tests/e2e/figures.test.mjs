@@ -97,7 +97,8 @@ test('the ring all-reduce steps through reduce-scatter and all-gather', async ()
     await page.waitForSelector(`${fig} svg`);
     const cells = async (text) => (await page.locator(`${fig} svg`).textContent()).split(text).length - 1;
     assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '0 / 6');
-    assert.ok(await page.locator(`${fig} .fig-prev`).isDisabled());
+    await page.click(`${fig} .fig-prev`);
+    assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '0 / 6', 'no step before the start');
     assert.equal(await cells('1/4'), 16, 'at the start every chunk holds one GPU\'s values');
     const start = await page.locator(`${fig} svg`).innerHTML();
     await page.click(`${fig} .fig-next`);
@@ -106,7 +107,8 @@ test('the ring all-reduce steps through reduce-scatter and all-gather', async ()
     assert.equal(await cells('2/4'), 4, 'after one step each GPU has added one neighbour\'s chunk');
     for (let i = 0; i < 5; i++) await page.click(`${fig} .fig-next`);
     assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '6 / 6');
-    assert.ok(await page.locator(`${fig} .fig-next`).isDisabled());
+    await page.click(`${fig} .fig-next`);
+    assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '6 / 6', 'no step past the end');
     assert.equal(await cells('4/4'), 16, 'at the end every GPU holds the full sum');
     await page.click(`${fig} .fig-prev`);
     assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '5 / 6');

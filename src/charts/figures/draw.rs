@@ -102,7 +102,7 @@ impl Svg {
     pub fn arrow(&mut self, x1: f64, y1: f64, x2: f64, y2: f64) {
         self.line(x1, y1, x2, y2, LINE);
         let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = dx.hypot(dy);
+        let len = (dx * dx + dy * dy).sqrt();
         if len < 1e-6 {
             return;
         }

@@ -16,4 +16,6 @@ pub mod roofline_kernels;
 pub mod thread_hierarchy;
 pub mod topology;
 
+/// XML/HTML escaping of text (the UI's figure controls use it for catalog names).
+pub(crate) use crate::charts::canvas::escape;
 pub use draw::fill;

@@ -74,9 +74,26 @@ const BH: f64 = 58.0;
 /// Vertical centre of the ring.
 const CY: f64 = 160.0;
 
+/// (cos, sin) of one turn / n for n = 2..=8: a table instead of `f64::cos`, which would add
+/// libm's trigonometry to the wasm for this one figure.
+const TURN: [(f64, f64); 7] = [
+    (-1.0, 0.0),
+    (-0.5, 0.866_025_403_784_438_6),
+    (0.0, 1.0),
+    (0.309_016_994_374_947_4, 0.951_056_516_295_153_5),
+    (0.5, 0.866_025_403_784_438_6),
+    (0.623_489_801_858_733_5, 0.781_831_482_468_029_8),
+    (0.707_106_781_186_547_6, 0.707_106_781_186_547_6),
+];
+
+/// Centre of GPU `i` of `n` (2..=8) on the ring, GPU 0 at the top, clockwise.
 fn centre(i: usize, n: usize) -> (f64, f64) {
-    let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n as f64;
-    (W / 2.0 + 140.0 * a.cos(), CY + 118.0 * a.sin())
+    let (c, s) = TURN.get(n.wrapping_sub(2)).copied().unwrap_or((0.0, 1.0));
+    let (mut x, mut y) = (0.0, -1.0);
+    for _ in 0..i {
+        (x, y) = (x * c - y * s, x * s + y * c);
+    }
+    (W / 2.0 + 140.0 * x, CY + 118.0 * y)
 }
 
 /// Where the segment from the centre of a box towards (dx, dy) leaves the box.
@@ -103,7 +120,7 @@ pub fn ring_allreduce_svg(f: &RingFigure) -> String {
         // The chunk in flight, beside the middle of the arrow, away from the ring's centre.
         let (mx, my) = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
         let (ox, oy) = (mx - W / 2.0, my - CY);
-        let len = ox.hypot(oy).max(1e-9);
+        let len = (ox * ox + oy * oy).sqrt().max(1e-9);
         let (cx, cy) = (mx + ox / len * 16.0, my + oy / len * 16.0);
         s.rect(cx - 11.0, cy - 10.0, 22.0, 20.0, tone(send.chunk), "");
         s.text(cx, cy + 4.5, 12.0, At::Middle, INK, &(send.chunk + 1).to_string());
@@ -161,6 +178,18 @@ mod tests {
         assert_eq!(sends(4, 1)[2], Send { from: 2, to: 3, chunk: 2 });
         assert_eq!(sends(4, 4)[2], Send { from: 2, to: 3, chunk: 3 });
         assert!(sends(4, 0).is_empty() && sends(4, 7).is_empty() && sends(1, 1).is_empty());
+    }
+
+    #[test]
+    fn gpus_sit_evenly_on_the_ring() {
+        for n in 2..=8 {
+            for i in 0..n {
+                let a = -std::f64::consts::FRAC_PI_2 + std::f64::consts::TAU * i as f64 / n as f64;
+                let (x, y) = centre(i, n);
+                assert!((x - (W / 2.0 + 140.0 * a.cos())).abs() < 1e-6, "n={n} i={i}");
+                assert!((y - (CY + 118.0 * a.sin())).abs() < 1e-6, "n={n} i={i}");
+            }
+        }
     }
 
     #[test]
