@@ -1,5 +1,5 @@
 //! Renders `content/{zh,en}/NN-slug.md` into `$OUT_DIR/chapters.rs` and fails the build when
-//! the two languages differ in chapter files, heading structure, widget slots or exercises.
+//! the two languages differ in chapter files, heading structure, widget slots, figures or exercises.
 //! Reads `content/glossary.json`, links each term's first use in every chapter to the glossary,
 //! and writes the terms with the chapters that use them into `$OUT_DIR/glossary.rs`.
 
@@ -55,6 +55,9 @@ fn page_literal(page: &RenderedPage) -> String {
             }
             Segment::Exercise(id) => {
                 let _ = write!(s, "Segment::Exercise({id:?}),");
+            }
+            Segment::Figure(f) => {
+                let _ = write!(s, "Segment::Figure({f:?}),");
             }
         }
     }

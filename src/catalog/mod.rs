@@ -8,6 +8,7 @@ pub mod instances;
 pub mod interconnects;
 pub mod mig;
 pub mod models;
+pub mod on_chip;
 mod prices;
 
 use crate::engine::gpu::Gpu;

@@ -186,6 +186,9 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
             }
         }
         // Named points: dots above the roof are pulled down onto it (impossible there).
+        // Right edge of the last label put below a point: a compute-bound label that would
+        // overlap it goes above its point instead (two kernels close together on the flat roof).
+        let mut below_right = f64::NEG_INFINITY;
         for p in &pts {
             let f = p.flops_per_s.min(roof(p.intensity));
             let q = at(p.intensity, f);
@@ -205,10 +208,14 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
                 );
             } else {
                 let x = q.0.min(plot.right - w / 2.0 - 2.0).max(plot.left + w / 2.0 + 2.0); // never clamp(): a wide label makes min > max
+                let above = x - w / 2.0 < below_right + 6.0;
+                if !above {
+                    below_right = x + w / 2.0;
+                }
                 canvas::text(
                     a,
                     &p.label,
-                    (x, q.1 + t.font * 1.3),
+                    (x, if above { q.1 - t.font * 1.1 } else { q.1 + t.font * 1.3 }),
                     t.font,
                     palette::TEXT,
                     Anchor::Middle,

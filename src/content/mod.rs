@@ -21,6 +21,8 @@ pub enum Segment {
     Widget(&'static str),
     /// The place of an exercise (its id in `crate::exercises`).
     Exercise(&'static str),
+    /// The place of a figure (a name in `render::FIGURES`, drawn by `ui::figure`).
+    Figure(&'static str),
 }
 
 /// One language's version of a chapter.

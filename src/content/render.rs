@@ -7,6 +7,7 @@
 //!   calculator NAME is mounted there. NAME must be in [`WIDGETS`];
 //! - a line that is exactly `{{exercise:ID}}` places the exercise ID (defined in
 //!   `src/exercises/data/`, checked by `tests/exercises.rs`);
+//! - a line that is exactly `{{figure:NAME}}` places the diagram NAME (one of [`FIGURES`]);
 //! - `<details>` blocks are counted for the zh/en parity check.
 //!
 //! Headings below the title get ids `s-1`, `s-2`, … in order: the two languages have the same
@@ -32,6 +33,17 @@ pub const WIDGETS: &[&str] = &[
     "all-reduce",
 ];
 
+/// The figures a chapter may place, as `{{figure:NAME}}`; `ui::figure` draws each.
+pub const FIGURES: &[&str] = &[
+    "memory-hierarchy",
+    "thread-hierarchy",
+    "roofline-kernels",
+    "ring-allreduce",
+    "topology",
+    "mig-slices",
+    "bottlenecks",
+];
+
 /// Splits a widget name into its kind and optional preset.
 pub fn widget_parts(name: &str) -> (&str, Option<&str>) {
     match name.split_once(':') {
@@ -45,6 +57,7 @@ pub enum Segment {
     Html(String),
     Widget(String),
     Exercise(String),
+    Figure(String),
 }
 
 /// One language's version of a chapter, ready to embed.
@@ -75,6 +88,17 @@ impl RenderedPage {
             .collect()
     }
 
+    /// The figures the page places, in order.
+    pub fn figures(&self) -> Vec<&str> {
+        self.segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Figure(f) => Some(f.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The ids of the exercises the page places, in order.
     pub fn exercise_ids(&self) -> Vec<&str> {
         self.segments
@@ -95,9 +119,17 @@ fn exercise_id(line: &str) -> Option<&str> {
     line.trim().strip_prefix("{{exercise:")?.strip_suffix("}}")
 }
 
-/// A slot line: `Err(name)` for a widget, `Err("exercise:ID")` for an exercise.
+fn figure_name(line: &str) -> Option<&str> {
+    line.trim().strip_prefix("{{figure:")?.strip_suffix("}}")
+}
+
+/// A slot line: `Err(name)` for a widget, `Err("exercise:ID")` for an exercise,
+/// `Err("figure:NAME")` for a figure.
 fn slot_name(line: &str) -> Option<String> {
-    widget_name(line).map(str::to_string).or_else(|| exercise_id(line).map(|id| format!("exercise:{id}")))
+    widget_name(line)
+        .map(str::to_string)
+        .or_else(|| exercise_id(line).map(|id| format!("exercise:{id}")))
+        .or_else(|| figure_name(line).map(|f| format!("figure:{f}")))
 }
 
 /// Splits the markdown at widget lines, ignoring lines inside fenced code.
@@ -220,6 +252,14 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                     return Err(format!("exercise '{id}': an id is lowercase letters, digits and dashes"));
                 }
                 segments.push(Segment::Exercise(id.to_string()));
+                continue;
+            }
+            Err(name) if name.starts_with("figure:") => {
+                let figure = name.trim_start_matches("figure:");
+                if !FIGURES.contains(&figure) {
+                    return Err(format!("unknown figure '{figure}' (known: {FIGURES:?})"));
+                }
+                segments.push(Segment::Figure(figure.to_string()));
                 continue;
             }
             Err(name) => {
@@ -394,6 +434,9 @@ pub fn check_parity(zh: &RenderedPage, en: &RenderedPage) -> Result<(), String> 
     if zh.widgets() != en.widgets() {
         return Err(format!("widget slots differ: zh {:?} vs en {:?}", zh.widgets(), en.widgets()));
     }
+    if zh.figures() != en.figures() {
+        return Err(format!("figures differ: zh {:?} vs en {:?}", zh.figures(), en.figures()));
+    }
     if zh.exercise_ids() != en.exercise_ids() {
         return Err(format!("exercises differ: zh {:?} vs en {:?}", zh.exercise_ids(), en.exercise_ids()));
     }
@@ -470,6 +513,18 @@ mod tests {
         let zh = render("# 甲\n\n## 练习\n\n{{exercise:kv-two}}\n\n{{exercise:kv-one}}\n").unwrap();
         assert!(check_parity(&zh, &en).unwrap_err().contains("exercises differ"));
         assert!(render("# A\n\n{{exercise:Bad Id}}\n").unwrap_err().contains("exercise"));
+    }
+
+    #[test]
+    fn figure_slots_are_checked_placed_and_compared() {
+        let en = render("# A\n\nText.\n\n{{figure:topology}}\n\n{{figure:mig-slices}}\n").unwrap();
+        assert_eq!(en.figures(), vec!["topology", "mig-slices"]);
+        assert!(en.widgets().is_empty() && en.exercise_ids().is_empty());
+        let zh = render("# 甲\n\n正文。\n\n{{figure:mig-slices}}\n\n{{figure:topology}}\n").unwrap();
+        assert!(check_parity(&zh, &en).unwrap_err().contains("figures differ"));
+        assert!(render("# A\n\n{{figure:nope}}\n").unwrap_err().contains("unknown figure"));
+        let fenced = render("# A\n\n```\n{{figure:topology}}\n```\n").unwrap();
+        assert!(fenced.figures().is_empty(), "a slot inside a code fence is text");
     }
 
     #[test]

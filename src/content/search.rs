@@ -221,7 +221,7 @@ fn build_index(lang: Lang) -> Vec<Entry> {
             .iter()
             .filter_map(|s| match s {
                 super::Segment::Html(h) => Some(*h),
-                super::Segment::Widget(_) | super::Segment::Exercise(_) => None,
+                super::Segment::Widget(_) | super::Segment::Exercise(_) | super::Segment::Figure(_) => None,
             })
             .collect();
         let sections = sections(&html);

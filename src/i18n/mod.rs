@@ -10,11 +10,13 @@ pub mod errors;
 mod estimator;
 mod exercises;
 pub mod facts;
+mod figures;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
+pub use figures::FigureStrings;
 pub use widgets::WidgetStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).
@@ -91,6 +93,14 @@ impl Lang {
         match self {
             Lang::Zh => &exercises::ZH,
             Lang::En => &exercises::EN,
+        }
+    }
+
+    /// The chapter figures' strings.
+    pub fn fig(self) -> &'static FigureStrings {
+        match self {
+            Lang::Zh => &figures::ZH,
+            Lang::En => &figures::EN,
         }
     }
 

@@ -34,6 +34,9 @@ pub fn ChapterPage(lang: Lang, slug: &'static str) -> impl IntoView {
             Segment::Exercise(id) => {
                 view! { <super::exercise::ExerciseCard lang=lang slug=slug id=id /> }.into_any()
             }
+            Segment::Figure(name) => {
+                view! { <super::figure::ChapterFigure lang=lang name=name /> }.into_any()
+            }
         })
         .collect_view();
     view! {

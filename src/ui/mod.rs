@@ -6,6 +6,7 @@ mod browser;
 mod chapter;
 mod estimator;
 mod exercise;
+mod figure;
 mod glossary;
 mod home;
 mod not_found;

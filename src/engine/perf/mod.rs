@@ -5,6 +5,8 @@
 
 pub mod collectives;
 pub mod efficiency;
+pub mod kernels;
+pub mod on_chip;
 pub mod performance;
 pub mod phases;
 pub mod report;
