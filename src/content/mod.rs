@@ -13,6 +13,7 @@ pub mod search;
 pub mod search_html;
 #[cfg(test)]
 mod terms;
+pub mod validation_html;
 
 /// A piece of a chapter body: rendered HTML, or the place where a calculator is mounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
