@@ -39,15 +39,16 @@ pub struct Page {
 pub struct Chapter {
     pub number: u32,
     pub slug: &'static str,
-    pub zh: Page,
-    pub en: Page,
+    /// Into the generated per-language page arrays (one language's text after the other).
+    pub zh: &'static Page,
+    pub en: &'static Page,
 }
 
 impl Chapter {
-    pub fn page(&self, lang: Lang) -> &Page {
+    pub fn page(&self, lang: Lang) -> &'static Page {
         match lang {
-            Lang::Zh => &self.zh,
-            Lang::En => &self.en,
+            Lang::Zh => self.zh,
+            Lang::En => self.en,
         }
     }
 }
