@@ -120,6 +120,17 @@ mod tests {
         assert!(zh.contains(lang_title(Lang::Zh)) && !zh.contains(lang_title(Lang::En)));
     }
 
+    /// The validation's name matching folds case in ASCII; for the embedded measurements and
+    /// model names that is the same as full lower case.
+    #[test]
+    fn ascii_lower_case_is_full_lower_case_for_the_embedded_data() {
+        for text in
+            [include_str!("../catalog/data/measurements.json"), include_str!("../catalog/models.json")]
+        {
+            assert_eq!(text.to_lowercase(), text.to_ascii_lowercase());
+        }
+    }
+
     fn lang_title(lang: Lang) -> &'static str {
         lang.strings().validation.summary
     }

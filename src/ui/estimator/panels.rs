@@ -98,7 +98,7 @@ pub fn Toolbar() -> impl IntoView {
                         .into_iter()
                         .map(|(u, name)| view! {
                             <label>
-                                <input type="radio" name="unit" id=format!("unit-{}", name.to_lowercase())
+                                <input type="radio" name="unit" id=format!("unit-{}", name.to_ascii_lowercase())
                                     prop:checked=move || ctx.unit() == u
                                     on:change=move |_| ctx.state.update(|s| s.unit = u) />
                                 " " {name}
