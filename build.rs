@@ -130,7 +130,11 @@ fn main() {
         }
     }
 
-    let mut out = String::from("pub static CHAPTERS: &[Chapter] = &[\n");
+    // Each language's pages in one array, zh first, and the chapters pointing into them: the
+    // text then lies in the wasm's data one language after the other (as the arrays are
+    // defined), not zh and en alternating chapter by chapter, which gzips ~5 KB smaller.
+    let mut chapters = String::new();
+    let (mut zh_pages, mut en_pages) = (Vec::new(), Vec::new());
     let mut seen_numbers = std::collections::BTreeSet::new();
     let mut seen_slugs = std::collections::BTreeSet::new();
     for ((number, slug), zh_text) in &zh {
@@ -153,14 +157,20 @@ fn main() {
         }
         check_parity(&zh_page, &en_page)
             .unwrap_or_else(|e| fail(&format!("{number:02}-{slug}.md: zh and en differ: {e}")));
+        let i = zh_pages.len();
         let _ = writeln!(
-            out,
-            "    Chapter {{ number: {number}, slug: {slug:?}, zh: {}, en: {} }},",
-            page_literal(&zh_page),
-            page_literal(&en_page)
+            chapters,
+            "    Chapter {{ number: {number}, slug: {slug:?}, zh: &ZH_PAGES[{i}], en: &EN_PAGES[{i}] }},"
         );
+        zh_pages.push(page_literal(&zh_page));
+        en_pages.push(page_literal(&en_page));
     }
-    out.push_str("];\n");
+    let n = zh_pages.len();
+    let out = format!(
+        "static ZH_PAGES: [Page; {n}] = [\n    {}\n];\nstatic EN_PAGES: [Page; {n}] = [\n    {}\n];\npub static CHAPTERS: &[Chapter] = &[\n{chapters}];\n",
+        zh_pages.join(",\n    "),
+        en_pages.join(",\n    ")
+    );
     let dest = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("chapters.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| fail(&format!("{}: {e}", dest.display())));
     let dest = dest.with_file_name("glossary.rs");

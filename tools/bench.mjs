@@ -14,7 +14,7 @@
 //      first contentful paint, and the time the page's `article[data-page]` is in the DOM.
 //   4. The engine inside the browser's wasm: one full evaluation of the default scenario.
 //
-// Usage: node tools/bench.mjs [DIST] [--quick] [--only=slider|render]   (prints `uptime`'s load first: others' builds
+// Usage: node tools/bench.mjs [DIST] [--quick] [--only=size|slider|render]   (prints `uptime`'s load first: others' builds
 // distort every timing on a shared machine)
 import { readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -27,7 +27,7 @@ const args = process.argv.slice(2);
 const dist = args.find((a) => !a.startsWith('--')) || DIST;
 const quick = args.includes('--quick');
 // --only=slider or --only=render runs one of the two browser figures (a shorter run to repeat
-// when the machine is quiet).
+// when the machine is quiet); --only=size prints the bundle sizes and stops (no browser).
 const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7);
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -46,6 +46,10 @@ for (const f of readdirSync(dist).sort()) {
   console.log(`  ${f.padEnd(38)} ${kib(bytes.length).padStart(10)} ${kib(gz).padStart(11)}`);
 }
 console.log(`  ${'total (site, without the offline file)'.padEnd(38)} ${kib(totalRaw).padStart(10)} ${kib(totalGz).padStart(11)}`);
+// The budget (issue 8): the whole site's transfer ≤ 600 KB gzip, in bytes.
+const BUDGET = 600_000;
+console.log(`  total gzip -9 ${totalGz} B, budget ${BUDGET} B: ${totalGz <= BUDGET ? 'within' : 'OVER'} (${totalGz - BUDGET} B)`);
+if (only === 'size') process.exit(0);
 
 const server = await serve(dist);
 const browser = await launch();

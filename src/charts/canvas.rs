@@ -189,7 +189,7 @@ fn text_styled(
         Anchor::End => HPos::Right,
     };
     // plotters writes font-size = size / 1.24 into the SVG.
-    let mut font = ("sans-serif", size * 1.24).into_font();
+    let mut font = (FontFamily::SansSerif, size * 1.24).into_font();
     if bold {
         font = font.style(FontStyle::Bold);
     }

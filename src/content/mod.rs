@@ -13,6 +13,7 @@ pub mod search;
 pub mod search_html;
 #[cfg(test)]
 mod terms;
+pub mod validation_html;
 
 /// A piece of a chapter body: rendered HTML, or the place where a calculator is mounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,15 +41,16 @@ pub struct Page {
 pub struct Chapter {
     pub number: u32,
     pub slug: &'static str,
-    pub zh: Page,
-    pub en: Page,
+    /// Into the generated per-language page arrays (one language's text after the other).
+    pub zh: &'static Page,
+    pub en: &'static Page,
 }
 
 impl Chapter {
-    pub fn page(&self, lang: Lang) -> &Page {
+    pub fn page(&self, lang: Lang) -> &'static Page {
         match lang {
-            Lang::Zh => &self.zh,
-            Lang::En => &self.en,
+            Lang::Zh => self.zh,
+            Lang::En => self.en,
         }
     }
 }

@@ -43,8 +43,8 @@ impl Entry {
     fn new(kind: HitKind, title: &str, context: &str, body: String, href: String) -> Entry {
         Entry {
             kind,
-            title_key: format!("{} {}", title.to_lowercase(), context.to_lowercase()),
-            body_key: body.to_lowercase(),
+            title_key: format!("{} {}", title.to_ascii_lowercase(), context.to_ascii_lowercase()),
+            body_key: body.to_ascii_lowercase(),
             title: title.to_string(),
             context: context.to_string(),
             body,
@@ -102,7 +102,7 @@ pub(crate) fn tokens(query: &str) -> Vec<String> {
     for word in query.split_whitespace() {
         let mut current = String::new();
         let mut ascii: Option<bool> = None;
-        for c in word.to_lowercase().chars() {
+        for c in word.to_ascii_lowercase().chars() {
             let is_ascii = c.is_ascii();
             if ascii.is_some_and(|a| a != is_ascii) && !current.is_empty() {
                 out.push(std::mem::take(&mut current));
@@ -131,7 +131,7 @@ fn score(entry: &Entry, tokens: &[String]) -> Option<Hit> {
             HitKind::Section => 300,
             HitKind::Term => 200,
         };
-        let title = entry.title.to_lowercase();
+        let title = entry.title.to_ascii_lowercase();
         let query = tokens.join(" ");
         rank + if title == query {
             50
@@ -327,6 +327,20 @@ fn push_text(out: &mut [(String, String)], raw: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index and the query are folded with ASCII lower case (the wasm then carries no
+    /// Unicode case table); that is the same as full lower case as long as the indexed text
+    /// has no other letter with case, which this checks (µ folds to itself).
+    #[test]
+    fn ascii_lower_case_is_full_lower_case_for_the_indexed_text() {
+        for lang in [Lang::Zh, Lang::En] {
+            for e in index(lang) {
+                for text in [&e.title, &e.context, &e.body] {
+                    assert_eq!(text.to_lowercase(), text.to_ascii_lowercase(), "{text}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn chinese_is_matched_by_characters() {

@@ -53,7 +53,7 @@ pub fn results_html(lang: Lang, query: &str, hits: &[Hit], active: usize) -> Str
 /// `text` escaped, with each occurrence of a query piece in `<mark>`. Text whose lowercase has
 /// another byte length (rare letters) is only escaped.
 fn mark(text: &str, tokens: &[String]) -> String {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     if lower.len() != text.len() {
         return escape_html(text);
     }

@@ -17,7 +17,10 @@ mod data;
 
 use crate::engine::gpu::ComputeDtype;
 use crate::engine::perf::collectives::{collective_time, Algorithm, Collective, Link};
+use crate::engine::perf::report::PhaseReport;
+use crate::engine::perf::roofline::BoundTime;
 use crate::engine::perf::roofline::{attainable_flops, compute_time, gpu_ridge_point, memory_time};
+use crate::engine::report::Report;
 use crate::engine::Scenario;
 use crate::i18n::Lang;
 use serde_json::Value;
@@ -158,23 +161,194 @@ fn parse_scenario(json: &str) -> Result<Scenario, String> {
     Scenario::from_json(&v).map_err(|e| format!("scenario: {e}"))
 }
 
-/// The number at a dotted `path` of a JSON value.
-fn lookup(v: &Value, path: &str) -> Option<f64> {
-    let mut at = v;
-    for part in path.split('.') {
-        at = match part.parse::<usize>() {
-            Ok(i) => at.get(i)?,
-            Err(_) => at.get(part)?,
-        };
+/// The number at a dotted `path` of a report, the same number as at that path of the report's
+/// JSON (`gpu-primer estimate`; a test checks every path against it). Read field by field
+/// rather than through `serde_json::to_value`, which would put the whole report's
+/// serialisation into the site's wasm for a dozen paths. Covered: `params`,
+/// `kv_cache_bytes_per_token`, `memory_per_gpu_bytes`, `gpu_memory_bytes`,
+/// `usable_gpu_memory_bytes`, `layout`, `solvers`, `hardware`, `workload`, `time`,
+/// `throughput`, `bound_ratio` and `phases.{prefill,decode,training}` with their `bound` and
+/// `expected` terms. `None` for any other path, a null or a non-finite number.
+pub fn report_value(r: &Report, path: &str) -> Option<f64> {
+    let (head, rest) = path.split_once('.').unwrap_or((path, ""));
+    let n = |v: u64| Some(v as f64);
+    let f = |v: f64| v.is_finite().then_some(v);
+    let o = |v: Option<f64>| v.and_then(f);
+    let p = &r.performance;
+    match (head, rest) {
+        ("params", k) => {
+            let q = &r.params;
+            n(match k {
+                "total" => q.total,
+                "active" => q.active,
+                "trainable" => q.trainable,
+                "embedding" => q.embedding,
+                "lm_head" => q.lm_head,
+                "attention" => q.attention,
+                "mlp" => q.mlp,
+                "experts" => q.experts,
+                "other" => q.other,
+                _ => return None,
+            })
+        }
+        ("kv_cache_bytes_per_token", "") => n(r.kv_cache_bytes_per_token),
+        ("memory_per_gpu_bytes", k) => {
+            let m = &r.memory_per_gpu_bytes;
+            n(match k {
+                "weights" => m.weights,
+                "kv_cache" => m.kv_cache,
+                "activations" => m.activations,
+                "gradients" => m.gradients,
+                "optimizer" => m.optimizer,
+                "overhead" => m.overhead,
+                "total" => m.total,
+                _ => return None,
+            })
+        }
+        ("gpu_memory_bytes", "") => n(r.gpu_memory_bytes),
+        ("usable_gpu_memory_bytes", "") => n(r.usable_gpu_memory_bytes),
+        ("layout", k) => {
+            let l = &r.layout;
+            n(match k {
+                "gpus" => l.gpus,
+                "tensor_parallel" => l.tensor_parallel,
+                "pipeline_parallel" => l.pipeline_parallel,
+                "data_parallel" => l.data_parallel,
+                "heaviest_stage" => l.heaviest_stage,
+                _ => return None,
+            })
+        }
+        ("solvers", k) => {
+            let s = &r.solvers;
+            let g = s.min_gpus.as_ref();
+            match k {
+                "max_context_tokens" => s.max_context_tokens,
+                "max_batch" => s.max_batch,
+                "min_gpus.gpus" => g.map(|g| g.gpus),
+                "min_gpus.tensor_parallel" => g.map(|g| g.tensor_parallel),
+                "min_gpus.pipeline_parallel" => g.map(|g| g.pipeline_parallel),
+                "min_gpus.data_parallel" => g.map(|g| g.data_parallel),
+                _ => None,
+            }
+            .and_then(n)
+        }
+        ("hardware", k) => {
+            let h = &p.hardware;
+            match k {
+                "memory_bandwidth_bytes_per_s" => f(h.memory_bandwidth_bytes_per_s),
+                "peak_flops_per_s" => f(h.peak_flops_per_s),
+                "path.peak_flops_per_s" => f(h.path.peak_flops_per_s),
+                "gpus_per_node" => n(u64::from(h.gpus_per_node)),
+                "intra_node_bytes_per_s_per_direction" => f(h.intra_node_bytes_per_s_per_direction),
+                "intra_node_latency_s" => f(h.intra_node_latency_s),
+                "inter_node_bytes_per_s_per_direction" => o(h.inter_node_bytes_per_s_per_direction),
+                "inter_node_latency_s" => o(h.inter_node_latency_s),
+                _ => None,
+            }
+        }
+        ("workload", k) => {
+            let w = &p.workload;
+            match k {
+                "prompt_tokens" => n(w.prompt_tokens),
+                "output_tokens" => n(w.output_tokens),
+                "decode_context_tokens" => f(w.decode_context_tokens),
+                "concurrency" => n(w.concurrency),
+                "micro_batches" => n(w.micro_batches),
+                "expert_parallel" => n(w.expert_parallel),
+                _ => None,
+            }
+        }
+        ("time", k) => {
+            let t = &p.time;
+            match k {
+                "prefill_s" => f(t.prefill_s),
+                "prefill_s_bound" => f(t.prefill_s_bound),
+                "decode_step_s" => f(t.decode_step_s),
+                "decode_step_s_bound" => f(t.decode_step_s_bound),
+                "step_s" => o(t.step_s),
+                "step_s_bound" => o(t.step_s_bound),
+                "time_to_first_token_s" => f(t.time_to_first_token_s),
+                "time_per_output_token_s" => f(t.time_per_output_token_s),
+                "generation_s" => f(t.generation_s),
+                "generation_s_bound" => f(t.generation_s_bound),
+                _ => None,
+            }
+        }
+        ("throughput", k) => {
+            let t = &p.throughput;
+            match k {
+                "decode_tokens_per_s" => f(t.decode_tokens_per_s),
+                "decode_tokens_per_s_bound" => f(t.decode_tokens_per_s_bound),
+                "prefill_tokens_per_s" => f(t.prefill_tokens_per_s),
+                "prefill_tokens_per_s_bound" => f(t.prefill_tokens_per_s_bound),
+                "per_user_tokens_per_s" => f(t.per_user_tokens_per_s),
+                "per_user_tokens_per_s_bound" => f(t.per_user_tokens_per_s_bound),
+                "generation_tokens_per_s" => f(t.generation_tokens_per_s),
+                "generation_tokens_per_s_bound" => f(t.generation_tokens_per_s_bound),
+                "tokens_per_s" => o(t.tokens_per_s),
+                "tokens_per_s_bound" => o(t.tokens_per_s_bound),
+                _ => None,
+            }
+        }
+        ("bound_ratio", "") => o(p.bound_ratio),
+        ("phases", k) => {
+            let (phase, field) = k.split_once('.')?;
+            let ph = match phase {
+                "prefill" => &p.phases.prefill,
+                "decode" => &p.phases.decode,
+                "training" => p.phases.training.as_ref()?,
+                _ => return None,
+            };
+            phase_value(ph, field)
+        }
+        _ => None,
     }
-    at.as_f64()
+}
+
+/// A number of one phase of the report (`report_value`'s `phases.NAME.` paths).
+fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
+    let (head, rest) = field.split_once('.').unwrap_or((field, ""));
+    let f = |v: f64| v.is_finite().then_some(v);
+    let term = |b: &BoundTime| match rest {
+        "compute_s" => f(b.compute_s),
+        "memory_s" => f(b.memory_s),
+        "communication_s" => f(b.communication_s),
+        "overhead_s" => f(b.overhead_s),
+        "total_s" => f(b.total_s),
+        "dominance_ratio" => b.dominance_ratio.and_then(f),
+        _ => None,
+    };
+    match (head, rest) {
+        ("path", "peak_flops_per_s") => f(ph.path.peak_flops_per_s),
+        ("bound", _) => term(&ph.bound),
+        ("expected", _) => term(&ph.expected),
+        (_, "") => f(match head {
+            "flops" => ph.flops,
+            "bytes" => ph.bytes,
+            "expected_bytes" => ph.expected_bytes,
+            "tokens" => ph.tokens,
+            "arithmetic_intensity" => ph.arithmetic_intensity,
+            "ridge_point" => ph.ridge_point,
+            "dominance_ratio" => return ph.dominance_ratio.and_then(f),
+            "time_s" => ph.time_s,
+            "time_s_bound" => ph.time_s_bound,
+            "tokens_per_s" => ph.tokens_per_s,
+            "tokens_per_s_bound" => ph.tokens_per_s_bound,
+            "tensor_parallel_comm_s" => ph.tensor_parallel_comm_s,
+            "expert_parallel_comm_s" => ph.expert_parallel_comm_s,
+            "data_parallel_sync_s" => ph.data_parallel_sync_s,
+            "data_parallel_exposed_s" => ph.data_parallel_exposed_s,
+            "pipeline_bubble_fraction" => ph.pipeline_bubble_fraction,
+            _ => return None,
+        }),
+        _ => None,
+    }
 }
 
 fn report_number(scenario: &str, path: &str) -> Result<f64, String> {
     let s = parse_scenario(scenario)?;
     let report = crate::catalog::evaluate(&s).map_err(|e| format!("engine: {e}"))?;
-    let v = serde_json::to_value(&report).map_err(|e| format!("report: {e}"))?;
-    lookup(&v, path).ok_or_else(|| format!("report has no number at '{path}'"))
+    report_value(&report, path).ok_or_else(|| format!("report has no number at '{path}'"))
 }
 
 fn catalog_gpu(id: &str) -> Result<&'static crate::engine::gpu::Gpu, String> {
@@ -257,6 +431,55 @@ fn fill_field(ex: &Exercise, field: &str) -> Result<String, String> {
     Ok(format_number(report_number(scenario, path)? * scale, decimals, true))
 }
 
+/// A chapter's exercises as the items of a printable worksheet (`answers = false`: questions,
+/// options and blanks) or of its answer key (the key and the worked solution under each), as
+/// `<li class="worksheet-item">` HTML. Built as a string rather than as components: the page
+/// is static, and a string keeps the wasm small. Every text is escaped.
+pub fn worksheet_items_html(lang: Lang, slug: &str, answers: bool) -> String {
+    use crate::content::search_html::escape_html as esc;
+    let x = lang.ex();
+    let mut out = String::new();
+    for ex in for_chapter(slug) {
+        let t = ex.text(lang);
+        out.push_str(&format!(
+            "<li class=\"worksheet-item\" data-exercise=\"{}\"><p>{}</p><ul class=\"worksheet-options\">",
+            esc(ex.id),
+            esc(t.question)
+        ));
+        for o in t.options {
+            out.push_str(&format!("<li>☐ {}</li>", esc(o)));
+        }
+        out.push_str("</ul>");
+        let number = matches!(ex.answer, Answer::Number { .. });
+        if !answers && number {
+            out.push_str(&format!("<p class=\"worksheet-blank\">________ {}</p>", esc(t.unit)));
+        }
+        if answers {
+            let key = match ex.answer {
+                Answer::Number { decimals, .. } => ex
+                    .key_value()
+                    .map(|v| format!("{} {}", format_number(v, decimals, true), t.unit))
+                    .unwrap_or_default(),
+                Answer::Choice { values, key } => values
+                    .iter()
+                    .position(|v| *v == key)
+                    .and_then(|i| t.options.get(i))
+                    .map(|s| s.to_string())
+                    .unwrap_or_default(),
+            };
+            out.push_str(&format!(
+                "<p class=\"worksheet-key\" data-answer=\"{}\"><strong>{}</strong>{}</p><p class=\"worksheet-solution\">{}</p>",
+                esc(&ex.key_text().unwrap_or_default()),
+                esc(x.key),
+                esc(&key),
+                esc(&ex.solution(lang).unwrap_or_default())
+            ));
+        }
+        out.push_str("</li>");
+    }
+    out
+}
+
 /// `v` with `decimals` decimals; `group` puts a `,` between thousands.
 pub fn format_number(v: f64, decimals: usize, group: bool) -> String {
     let s = format!("{v:.decimals$}");
@@ -305,10 +528,86 @@ mod tests {
         assert_eq!(parse_number("inf"), None);
     }
 
+    /// The worksheet has every exercise and no answer; the key has every key and solution,
+    /// filled; in both languages.
     #[test]
-    fn lookup_walks_objects_and_arrays() {
-        let v: Value = serde_json::json!({"a": {"b": [1.0, {"c": 2.5}]}});
-        assert_eq!(lookup(&v, "a.b.1.c"), Some(2.5));
-        assert_eq!(lookup(&v, "a.x"), None);
+    fn worksheet_and_answer_key() {
+        for (slug, list) in all() {
+            for lang in [Lang::Zh, Lang::En] {
+                let sheet = worksheet_items_html(lang, slug, false);
+                assert_eq!(sheet.matches("class=\"worksheet-item\"").count(), list.len(), "{slug}");
+                assert!(!sheet.contains("worksheet-key") && !sheet.contains("data-answer"), "{slug}");
+                let key = worksheet_items_html(lang, slug, true);
+                assert_eq!(key.matches("class=\"worksheet-key\" data-answer=\"").count(), list.len());
+                assert_eq!(key.matches("class=\"worksheet-solution\"").count(), list.len());
+                assert!(!key.contains("data-answer=\"\"") && !key.contains("{key}"), "{slug}");
+                for ex in *list {
+                    let answer = crate::content::search_html::escape_html(&ex.key_text().unwrap());
+                    assert!(key.contains(&format!("data-answer=\"{answer}\"")), "{}", ex.id);
+                    let question = crate::content::search_html::escape_html(ex.text(lang).question);
+                    assert!(sheet.contains(&question), "{}", ex.id);
+                }
+            }
+        }
+    }
+
+    /// Every number leaf of the report JSON, with its dotted path (arrays skipped: no path
+    /// `report_value` covers goes through one).
+    fn leaves(v: &Value, prefix: &str, out: &mut Vec<(String, Option<f64>)>) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                    leaves(v, &path, out);
+                }
+            }
+            Value::Array(_) => {}
+            other => out.push((prefix.to_string(), other.as_f64())),
+        }
+    }
+
+    /// The typed accessor reads the same number as the report's JSON at every path it covers,
+    /// and covers every number of the sections it names (a new report field must be added).
+    #[test]
+    fn report_value_matches_the_report_json() {
+        const COVERED: [&str; 13] = [
+            "params.",
+            "kv_cache_bytes_per_token",
+            "memory_per_gpu_bytes.",
+            "gpu_memory_bytes",
+            "usable_gpu_memory_bytes",
+            "layout.",
+            "solvers.",
+            "hardware.",
+            "workload.",
+            "time.",
+            "throughput.",
+            "bound_ratio",
+            "phases.",
+        ];
+        let scenarios = [
+            r#"{"model": "llama-3.1-8b", "batch": 32}"#,
+            r#"{"model": "llama-3.1-70b", "gpus": 8, "tensor_parallel": 8, "mode": "training", "gpus_per_node": 4}"#,
+            r#"{"model": "qwen3-30b-a3b", "mode": "qlora", "gpu": "l4", "context_tokens": 2048}"#,
+            r#"{"model": "llama-3.1-405b", "gpu": "a10g"}"#,
+        ];
+        let mut checked = 0;
+        for json in scenarios {
+            let s = parse_scenario(json).unwrap();
+            let r = crate::catalog::evaluate(&s).unwrap();
+            let mut all = Vec::new();
+            leaves(&serde_json::to_value(&r).unwrap(), "", &mut all);
+            for (path, want) in all {
+                if COVERED.iter().any(|c| path == *c || (c.ends_with('.') && path.starts_with(c))) {
+                    assert_eq!(report_value(&r, &path), want, "{json}: {path}");
+                    checked += usize::from(want.is_some());
+                }
+            }
+            assert_eq!(report_value(&r, "params"), None);
+            assert_eq!(report_value(&r, "memory_per_gpu_bytes.weights.x"), None);
+            assert_eq!(report_value(&r, "phases.decode"), None);
+            assert_eq!(report_value(&r, "derivations"), None);
+        }
+        assert!(checked > 200, "{checked}");
     }
 }

@@ -216,44 +216,12 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
     .into_any()
 }
 
-/// A chapter's exercises as a worksheet (`answers = false`) or as the answer key.
+/// A chapter's exercises as a worksheet (`answers = false`) or as the answer key; the items are
+/// one HTML string (`exercises::worksheet_items_html`).
 #[component]
 pub fn Worksheet(lang: Lang, slug: &'static str, answers: bool) -> impl IntoView {
     let x = lang.ex();
     let title = crate::content::find(slug).map(|c| c.page(lang).title).unwrap_or_default();
-    let items = exercises::for_chapter(slug)
-        .iter()
-        .map(|ex| {
-            let t = ex.text(lang);
-            let options = t.options.iter().map(|o| view! { <li>"☐ " {*o}</li> }).collect_view();
-            let key = match ex.answer {
-                Answer::Number { decimals, .. } => ex
-                    .key_value()
-                    .map(|v| format!("{} {}", exercises::format_number(v, decimals, true), t.unit))
-                    .unwrap_or_default(),
-                Answer::Choice { values, key } => values
-                    .iter()
-                    .position(|v| *v == key)
-                    .and_then(|i| t.options.get(i))
-                    .map(|s| s.to_string())
-                    .unwrap_or_default(),
-            };
-            let blank = matches!(ex.answer, Answer::Number { .. }).then(|| format!("________ {}", t.unit));
-            view! {
-                <li class="worksheet-item" data-exercise=ex.id>
-                    <p>{t.question}</p>
-                    <ul class="worksheet-options">{options}</ul>
-                    {(!answers).then(|| blank.map(|b| view! { <p class="worksheet-blank">{b}</p> }))}
-                    {answers.then(|| view! {
-                        <p class="worksheet-key" data-answer=ex.key_text().unwrap_or_default()>
-                            <strong>{x.key}</strong>{key}
-                        </p>
-                        <p class="worksheet-solution">{ex.solution(lang).unwrap_or_default()}</p>
-                    })}
-                </li>
-            }
-        })
-        .collect_view();
     view! {
         <article class="worksheet" data-page="worksheet" data-print=if answers { "answers" } else { "worksheet" }>
             <p class="worksheet-nav no-print">
@@ -267,7 +235,7 @@ pub fn Worksheet(lang: Lang, slug: &'static str, answers: bool) -> impl IntoView
             </p>
             <h1>{title} " — " {if answers { x.answer_key } else { x.worksheet }}</h1>
             {(!answers).then(|| view! { <p class="worksheet-name">{x.name_line}</p> })}
-            <ol class="worksheet-list">{items}</ol>
+            <ol class="worksheet-list" inner_html=exercises::worksheet_items_html(lang, slug, answers)></ol>
         </article>
     }
 }

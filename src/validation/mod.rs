@@ -183,7 +183,7 @@ fn num(c: &Value, keys: &[&str]) -> Option<f64> {
 /// Catalog model id inside a free-text model name: the longest catalog id that occurs as a
 /// whole token (Llama-3 70B shares Llama-3.1 70B's architecture and maps to it).
 pub fn model_id(name: &str) -> Option<String> {
-    let n = name.to_lowercase().replace(' ', "-");
+    let n = name.to_ascii_lowercase().replace(' ', "-");
     let n = n.replace("llama-3-70b", "llama-3.1-70b");
     let ids = crate::catalog::models::ids();
     ids.iter()
@@ -200,7 +200,7 @@ pub fn model_id(name: &str) -> Option<String> {
 
 /// Catalog GPU id and count from a free-text GPU description (`8x NVIDIA H100 80GB`).
 pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
-    let d = desc.to_lowercase();
+    let d = desc.to_ascii_lowercase();
     let count = d.split_whitespace().next().and_then(|w| w.strip_suffix('x')).and_then(|n| n.parse().ok());
     let has = |s: &str| d.contains(s);
     let id = if has("gb200") {
@@ -252,7 +252,7 @@ pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
 
 /// (weight dtype, kv dtype, int4 group size) from a precision text.
 fn precision(p: &str) -> (Dtype, Option<Dtype>, Option<u64>) {
-    let p = p.to_lowercase();
+    let p = p.to_ascii_lowercase();
     let group = p
         .split("g=")
         .nth(1)
@@ -280,7 +280,7 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
     let c = row.get("conditions").cloned().unwrap_or(json!({}));
     let value = row.get("value").cloned().unwrap_or(Value::Null);
     let unit = text(row, "unit");
-    let lower = model.to_lowercase();
+    let lower = model.to_ascii_lowercase();
     if lower.contains("speculative") || lower.contains("draft") {
         return Err(Reason::SpeculativeDecoding);
     }
@@ -452,7 +452,7 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
             let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
                 return Err(Reason::PeakTrainingMemory);
             };
-            let method = text(&c, "method").to_lowercase();
+            let method = text(&c, "method").to_ascii_lowercase();
             s.mode = if method.contains("qlora") {
                 Mode::Qlora
             } else if method.contains("lora") {

@@ -217,8 +217,8 @@ fn advice_view(ctx: Ctx, advice: Vec<crate::estimator::advice::Advice>) -> impl 
                         let text = match &a.change {
                             Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
                             Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
-                            Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_uppercase()),
-                            Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_uppercase()),
+                            Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_ascii_uppercase()),
+                            Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_ascii_uppercase()),
                             Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => format!(
                                 "{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})",
                                 e.more_gpus, e.u_gpus

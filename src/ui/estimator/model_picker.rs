@@ -11,10 +11,10 @@ use leptos::prelude::*;
 
 /// Finds a catalog model by id or display name (case-insensitive).
 fn lookup(text: &str) -> Option<&'static str> {
-    let t = text.trim().to_lowercase();
+    let t = text.trim().to_ascii_lowercase();
     models::all()
         .iter()
-        .find(|m| m.model.id.to_lowercase() == t || m.model.name.to_lowercase() == t)
+        .find(|m| m.model.id.to_ascii_lowercase() == t || m.model.name.to_ascii_lowercase() == t)
         .map(|m| m.model.id.as_str())
 }
 

@@ -30,7 +30,7 @@ const DTYPES: [Dtype; 7] =
     [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Nf4];
 
 fn dtype_options() -> Vec<(String, String)> {
-    DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_uppercase())).collect()
+    DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())).collect()
 }
 
 /// A slider bound to an integer field of the active scenario.
@@ -98,7 +98,7 @@ pub fn Toolbar() -> impl IntoView {
                         .into_iter()
                         .map(|(u, name)| view! {
                             <label>
-                                <input type="radio" name="unit" id=format!("unit-{}", name.to_lowercase())
+                                <input type="radio" name="unit" id=format!("unit-{}", name.to_ascii_lowercase())
                                     prop:checked=move || ctx.unit() == u
                                     on:change=move |_| ctx.state.update(|s| s.unit = u) />
                                 " " {name}
