@@ -72,7 +72,8 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let yt = canvas::log10_ticks(&Scale::new(ylo, yhi, 0.0, 1.0, true), format_seconds);
     let left = canvas::y_gutter(&t, &yt);
-    let right = t.w() - t.pad * 1.5;
+    // Room for half of the last x tick label ("10 GB"), which is centred on the right edge.
+    let right = t.w() - t.pad - t.font * 1.8;
     let bottom = h - t.font * 3.2;
     let top = (top0 + legend_h + 8.0).min(bottom - 120.0);
     let plot = Plot { left, top, right, bottom };
