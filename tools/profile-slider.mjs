@@ -5,7 +5,11 @@
 // own work (style, layout, paint); wasm functions are unnamed in a release build. With --trace,
 // a second run of the same moves records a timeline and splits the renderer's main-thread time
 // by event (style recalculation, layout, paint, script …).
-// Usage: node tools/profile-slider.mjs dist [--trace]
+// Usage: node tools/profile-slider.mjs dist [--trace] [--callers=TEXT]
+// Function names: a release build's wasm has none (wasm-opt strips them). For a copy of dist/ with
+// names, run wasm-bindgen 0.2.130 (`--target web --out-name gpu-primer`) on
+// target/wasm32-unknown-unknown/release/gpu-primer.wasm, put its _bg.wasm in place of dist's, and
+// replace that file's sha384 in index.html's integrity attribute.
 import { serve, launch } from '../tests/e2e/harness.mjs';
 import { moveSliders } from './slider-moves.mjs';
 const server = await serve(process.argv[2]);
@@ -38,15 +42,46 @@ async function open() {
     const k = n.callFrame.functionName || `(${n.callFrame.url.split('/').pop()})`;
     const v = dt[n.id] || 0;
     self[k] = (self[k] || 0) + v;
-    const kind = k in kinds ? k : /^wasm-function|^\$/.test(k) || n.callFrame.url.startsWith('wasm://') ? 'wasm' : 'JS and DOM calls';
+    const kind = k in kinds ? k : n.callFrame.url.startsWith('wasm://') || /^wasm-function/.test(k) ? 'wasm' : 'JS and DOM calls';
     kinds[kind] += v;
   }
   const total = Object.values(self).reduce((a, b) => a + b, 0);
+  // Total time per function with its callees (each function once per stack).
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const inclusive = {};
+  for (const n of profile.nodes) {
+    const v = dt[n.id] || 0;
+    if (!v) continue;
+    const seen = new Set();
+    for (let id = n.id; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id).callFrame.functionName;
+      if (f && !seen.has(f)) { seen.add(f); inclusive[f] = (inclusive[f] || 0) + v; }
+    }
+  }
   console.log(`DOM work of 80 moves: ${dom.added} nodes added, ${dom.removed} removed, ${dom.text} text changes, ${dom.attributes} attribute changes`);
   console.log(`CPU profile, 4x throttling: total ${(total / 1000).toFixed(0)} ms`);
   for (const [k, v] of Object.entries(kinds)) console.log((v / 1000).toFixed(1).padStart(8), pct(v, total), k);
   console.log('Largest self times:');
   for (const [k, v] of Object.entries(self).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log((v / 1000).toFixed(1).padStart(8), pct(v, total), k.slice(0, 110));
+  console.log('Largest total times (with callees):');
+  for (const [k, v] of Object.entries(inclusive).filter(([k]) => !k.startsWith('(')).sort((a, b) => b[1] - a[1]).slice(0, Number((process.argv.find((a) => a.startsWith("--top=")) || "--top=40").slice(6)))) console.log((v / 1000).toFixed(1).padStart(8), pct(v, total), k.slice(0, 130));
+  // --callers=TEXT: who calls the functions whose name contains TEXT (four frames up).
+  const callers = (process.argv.find((a) => a.startsWith('--callers=')) || '').slice(10);
+  if (callers) {
+    const paths = {};
+    for (const n of profile.nodes) {
+      const v = dt[n.id] || 0;
+      if (!v || !n.callFrame.functionName.includes(callers)) continue;
+      const chain = [];
+      for (let id = parent.get(n.id); id !== undefined && chain.length < 4; id = parent.get(id)) chain.push(byId.get(id).callFrame.functionName.replace(/::h[0-9a-f]{16}/g, '').slice(0, 90));
+      const k = chain.join(' < ');
+      paths[k] = (paths[k] || 0) + v;
+    }
+    console.log(`Callers of ${callers}:`);
+    for (const [k, v] of Object.entries(paths).sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log((v / 1000).toFixed(1).padStart(8), pct(v, total), k);
+  }
   await context.close();
 }
 
