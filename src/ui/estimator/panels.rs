@@ -1,7 +1,7 @@
 //! The estimator's control groups, toolbar, invalid-state banner and compare table.
 
 use super::controls::{Scale, Select, Slider, Toggle};
-use super::memory_view::bar_view;
+use super::memory_view::{bar_view, Bar};
 use super::{Ctx, Side};
 use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
@@ -507,78 +507,48 @@ pub fn InvalidBanner() -> impl IntoView {
     }
 }
 
-/// Compare mode: both scenarios side by side. Built when compare mode starts; an edit updates
-/// the cells' text and the bars' attributes in place.
+/// Compare mode: both scenarios' memory side by side (rebuilt on an edit: compare mode is not on
+/// the slider's hot path, and this keeps the code small).
 #[component]
 pub fn Compare() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let unit = Memo::new(move |_| ctx.unit());
-    // Each row's label and the two sides' values.
-    let rows = Memo::new(move |_| {
-        let unit = unit.get();
-        ctx.shown_a.with(|a| {
-            ctx.shown_b.with(|b| {
-                let (Some(a), Some(b)) = (a, b) else { return Vec::new() };
-                ctx.state.with(|st| {
-                    let (sa, sb) = (&st.scenario, st.compare.as_ref().unwrap_or(&st.scenario));
-                    let verdict = |r: &crate::engine::Report| if r.fits { e.fits } else { e.does_not_fit };
-                    let both = |label, f: &dyn Fn(&crate::engine::Report, &Scenario) -> String| {
-                        (label, f(a, sa), f(b, sb))
-                    };
-                    vec![
-                        both(e.model, &|r, _| r.model.name.clone()),
-                        both(e.gpu, &|r, s| format!("{} × {}", s.gpus, r.performance.hardware.gpu_name)),
-                        both(e.decode_throughput, &|r, _| {
-                            format_rate(r.performance.throughput.decode_tokens_per_s, "tok/s")
-                        }),
-                        both(e.ttft, &|r, _| format_seconds(r.performance.time.time_to_first_token_s)),
-                        both(e.weight_dtype, &|_, s| s.resolved_weight_dtype().name().into()),
-                        both(e.context, &|_, s| s.context_tokens.to_string()),
-                        both(e.batch_inference, &|_, s| s.batch.to_string()),
-                        both(e.weights, &|r, _| format_bytes(r.memory_per_gpu_bytes.weights, unit)),
-                        both(e.kv_cache, &|r, _| format_bytes(r.memory_per_gpu_bytes.kv_cache, unit)),
-                        both(e.total, &|r, _| format_bytes(r.memory_per_gpu_bytes.total, unit)),
-                        both(e.memory_per_gpu, &|r, _| verdict(r).to_owned()),
-                    ]
-                })
-            })
-        })
-    });
-    let labels = Memo::new(move |_| rows.with(|r| r.iter().map(|r| r.0).collect::<Vec<_>>()));
-    let bar = move |side: Memo<Option<crate::engine::Report>>| {
-        let bar = Memo::new(move |_| {
-            let unit = unit.get();
-            side.with(|r| r.as_ref().map(|r| super::memory_view::Bar::of(r, unit)).unwrap_or_default())
-        });
-        bar_view(bar.into(), e)
-    };
     move || {
-        let labels = labels.get();
-        (!labels.is_empty()).then(|| {
-            // Side A's (`b` false) or side B's value in row `i`.
-            let cell = move |i: usize, b: bool| {
-                move || rows.with(|r| r.get(i).map(|r| if b { r.2.clone() } else { r.1.clone() }).unwrap_or_default())
-            };
-            view! {
-                <div class="panel compare" id="compare">
-                    <h2>{e.compare}</h2>
-                    <table class="compare-table">
-                        <thead><tr><th></th><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
-                        <tbody>
-                            {labels.into_iter().enumerate().map(|(i, label)| view! {
-                                <tr><th scope="row">{label}</th><td>{cell(i, false)}</td><td>{cell(i, true)}</td></tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                    <div class="compare-bars">
-                        <p>{e.side_a}</p>
-                        {bar(ctx.shown_a)}
-                        <p>{e.side_b}</p>
-                        {bar(ctx.shown_b)}
-                    </div>
+        let (Some(a), Some(b)) = (ctx.shown_a.get(), ctx.shown_b.get()) else { return ().into_any() };
+        let unit = ctx.unit();
+        let (sa, sb) =
+            ctx.state.with(|s| (s.scenario.clone(), s.compare.clone().unwrap_or_else(|| s.scenario.clone())));
+        let row = |label: &'static str, fa: String, fb: String| view! { <tr><th scope="row">{label}</th><td>{fa}</td><td>{fb}</td></tr> };
+        let verdict =
+            |r: &crate::engine::Report| if r.fits { e.fits.to_owned() } else { e.does_not_fit.to_owned() };
+        let bar = |r: &crate::engine::Report| bar_view(Signal::stored(Bar::of(r, unit)), e);
+        view! {
+            <div class="panel compare" id="compare">
+                <h2>{e.compare}</h2>
+                <table class="compare-table">
+                    <thead><tr><th></th><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
+                    <tbody>
+                        {row(e.model, a.model.name.clone(), b.model.name.clone())}
+                        {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}
+                        {row(e.decode_throughput, format_rate(a.performance.throughput.decode_tokens_per_s, "tok/s"), format_rate(b.performance.throughput.decode_tokens_per_s, "tok/s"))}
+                        {row(e.ttft, format_seconds(a.performance.time.time_to_first_token_s), format_seconds(b.performance.time.time_to_first_token_s))}
+                        {row(e.weight_dtype, sa.resolved_weight_dtype().name().into(), sb.resolved_weight_dtype().name().into())}
+                        {row(e.context, sa.context_tokens.to_string(), sb.context_tokens.to_string())}
+                        {row(e.batch_inference, sa.batch.to_string(), sb.batch.to_string())}
+                        {row(e.weights, format_bytes(a.memory_per_gpu_bytes.weights, unit), format_bytes(b.memory_per_gpu_bytes.weights, unit))}
+                        {row(e.kv_cache, format_bytes(a.memory_per_gpu_bytes.kv_cache, unit), format_bytes(b.memory_per_gpu_bytes.kv_cache, unit))}
+                        {row(e.total, format_bytes(a.memory_per_gpu_bytes.total, unit), format_bytes(b.memory_per_gpu_bytes.total, unit))}
+                        {row(e.memory_per_gpu, verdict(&a), verdict(&b))}
+                    </tbody>
+                </table>
+                <div class="compare-bars">
+                    <p>{e.side_a}</p>
+                    {bar(&a)}
+                    <p>{e.side_b}</p>
+                    {bar(&b)}
                 </div>
-            }
-        })
+            </div>
+        }
+        .into_any()
     }
 }
