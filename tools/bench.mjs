@@ -7,7 +7,9 @@
 //      minimum, middle, a quarter, three quarters), so the scenario often does not fit or is
 //      invalid. Method: a MutationObserver on the whole document records performance.now() at each
 //      batch of DOM changes; the move's latency is the last change it caused minus the time just
-//      before the `input` event was dispatched, read after two animation frames and a task.
+//      before the `input` event was dispatched, read after two animation frames and a task. The
+//      same observer counts the DOM work of the moves (nodes added and removed, text and attribute
+//      changes): a measure that the machine's load does not distort.
 //   3. First render against a static snapshot of the same page: each route is rendered by the app,
 //      its DOM is saved as a static HTML file (scripts removed, same stylesheet), and both are
 //      loaded the same way (fresh context, 4× throttling, alternately, 5 loads each). Compared:
@@ -33,6 +35,7 @@ const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const median = (xs) => pct(xs, 0.5);
+const domText = (d) => `${d.added} nodes added, ${d.removed} removed, ${d.text} text changes, ${d.attributes} attribute changes`;
 
 console.log(`Load average at start: ${load()}`);
 console.log('Bundle size (dist/):');
@@ -141,8 +144,12 @@ if (only !== 'render') {
 console.log(`\nSlider input → DOM (estimator page, every slider round-robin; load ${load()}):`);
 for (const rate of [1, 4]) {
   const moves = quick ? 40 : 80;
-  const { out, ids } = await sliderLatency(rate, moves);
+  const { out, ids, dom, domBySlider } = await sliderLatency(rate, moves);
   console.log(`  ${rate}× CPU: ${moves} moves over ${ids.length} sliders: median ${median(out).toFixed(1)} ms, p95 ${pct(out, 0.95).toFixed(1)} ms, max ${Math.max(...out).toFixed(1)} ms`);
+  if (rate === 1) {
+    console.log(`  DOM work (load-independent), all moves: ${domText(dom)}`);
+    for (const [id, d] of Object.entries(domBySlider)) if (d.added || d.removed) console.log(`    ${id.padEnd(18)} ${domText(d)}`);
+  }
 }
 }
 

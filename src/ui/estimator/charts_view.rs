@@ -1,6 +1,7 @@
 //! The four charts, each a pure SVG string from `crate::charts`. What a chart is drawn from is
 //! its own small input struct (`crate::estimator::chart_inputs`) held in a `Memo`: the SVG is
-//! built only when that input changes, not on every edit of the scenario.
+//! built only when that input changes, not on every edit of the scenario, and neither is computed
+//! while the chart is far from the viewport.
 
 use super::Ctx;
 use crate::charts;
@@ -50,17 +51,31 @@ fn near_viewport(node: NodeRef<leptos::html::Figure>) -> ReadSignal<bool> {
     near
 }
 
-/// A chart whose SVG is built by `svg` from the input in `input`: only when the input changes and
-/// only while the figure is near the viewport (out of view it keeps its last SVG, and builds the
-/// current one when the reader scrolls to it). The SVG is set as the figure's inner HTML: every
-/// text in it is XML-escaped by `crate::charts`.
-fn figure<T>(id: &'static str, input: Memo<Option<T>>, svg: fn(&T, u32) -> String) -> impl IntoView
+/// A chart whose SVG is built by `svg` from what `input` reads off the report: the input is read
+/// only while the figure is near the viewport (out of view neither it nor the SVG is computed on
+/// an edit: the figure keeps its last SVG, and builds the current one when the reader scrolls to
+/// it), and the SVG is built only when the input changes. The SVG is set as the figure's inner
+/// HTML: every text in it is XML-escaped by `crate::charts`.
+fn figure<T>(
+    id: &'static str,
+    input: impl Fn() -> Option<T> + Send + Sync + 'static,
+    svg: fn(&T, u32) -> String,
+) -> impl IntoView
 where
-    T: PartialEq + Send + Sync + 'static,
+    T: Clone + PartialEq + Send + Sync + 'static,
 {
     let width = chart_width();
     let node = NodeRef::<leptos::html::Figure>::new();
     let near = near_viewport(node);
+    let input = Memo::new(
+        move |previous: Option<&Option<T>>| {
+            if near.get() {
+                input()
+            } else {
+                previous.cloned().flatten()
+            }
+        },
+    );
     let html = Memo::new(move |previous: Option<&String>| {
         if near.get() {
             input.with(|i| i.as_ref().map(|i| svg(i, width)).unwrap_or_default())
@@ -75,7 +90,7 @@ where
 pub fn BoundChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| bound_chart(r, e))));
+    let input = move || ctx.with_shown(|r| r.map(|r| bound_chart(r, e)));
     figure("chart-bound", input, charts::bound_bars_svg)
 }
 
@@ -83,7 +98,7 @@ pub fn BoundChart() -> impl IntoView {
 pub fn RooflineChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| roofline_chart(r, e, ctx.lang))));
+    let input = move || ctx.with_shown(|r| r.map(|r| roofline_chart(r, e, ctx.lang)));
     figure("chart-roofline", input, charts::roofline_svg)
 }
 
@@ -91,7 +106,7 @@ pub fn RooflineChart() -> impl IntoView {
 pub fn ScalingChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| ctx.with_shown(|r| r.map(|r| scaling_chart(r, e, ctx.lang))));
+    let input = move || ctx.with_shown(|r| r.map(|r| scaling_chart(r, e, ctx.lang)));
     figure("chart-scaling", input, charts::scaling_svg)
 }
 
@@ -99,10 +114,10 @@ pub fn ScalingChart() -> impl IntoView {
 pub fn KvChart() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let input = Memo::new(move |_| {
+    let input = move || {
         let unit = ctx.unit();
         ctx.with_shown(|r| r.map(|r| ctx.with_scenario(|s| kv_chart(s, r, unit, e))))
-    });
+    };
     figure("chart-kv", input, charts::kv_growth_svg)
 }
 

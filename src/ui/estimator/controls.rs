@@ -74,6 +74,9 @@ pub fn Slider(
     set: Callback<f64>,
     #[prop(optional)] out_of_range: &'static str,
 ) -> impl IntoView {
+    // Each edit of the scenario re-reads every slider's value; the slider's own text, attribute
+    // and property updates run only when its value changed.
+    let value = Memo::new(move |_| value.get());
     let (min, max) = scale.bounds();
     let (rmin, rmax, rstep) = scale.range_attrs();
     let integer = scale.integer();
@@ -144,6 +147,8 @@ pub fn Select(
     #[prop(into)] value: Signal<String>,
     set: Callback<String>,
 ) -> impl IntoView {
+    // Read once per edit of the scenario; the options' `selected` flags update only when it changed.
+    let value = Memo::new(move |_| value.get());
     view! {
         <div class="control select" data-control=id>
             <label for=id>{label}</label>

@@ -6,7 +6,7 @@ use crate::charts::format::{format_bytes, format_tokens, ByteUnit};
 use crate::charts::palette;
 use crate::engine::report::Memory;
 use crate::engine::Report;
-use crate::estimator::advice::{overflow_bytes, what_would_fit, Change};
+use crate::estimator::advice::{overflow_bytes, what_would_fit, Advice, Change};
 use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 
@@ -18,59 +18,77 @@ fn pct(part: u64, whole: u64) -> f64 {
     }
 }
 
-/// One stacked bar, drawn in HTML so each segment has a readable title and the legend shares
-/// the colours with the SVG charts.
-#[component]
-pub fn MemoryBar(report: Report) -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    bar_view(
-        &report.memory_per_gpu_bytes,
-        report.usable_gpu_memory_bytes,
-        report.gpu_memory_bytes,
-        ctx.unit(),
-        ctx.lang.est(),
-    )
-}
-
-fn bar_view(
-    m: &Memory,
+/// What a memory bar draws.
+#[derive(Clone, Copy, Default, PartialEq)]
+pub(super) struct Bar {
+    memory: Memory,
     usable: u64,
     capacity: u64,
     unit: ByteUnit,
-    e: &'static EstimatorStrings,
-) -> impl IntoView {
-    let total = m.total;
-    let scale = total.max(capacity).max(1);
-    let label = format!(
-        "{}: {} / {} {}",
-        e.memory_per_gpu,
-        format_bytes(total, unit),
-        format_bytes(capacity, unit),
-        e.capacity
-    );
-    let headroom = usable.saturating_sub(total);
+}
+
+impl Bar {
+    pub(super) fn of(r: &Report, unit: ByteUnit) -> Bar {
+        Bar {
+            memory: r.memory_per_gpu_bytes,
+            usable: r.usable_gpu_memory_bytes,
+            capacity: r.gpu_memory_bytes,
+            unit,
+        }
+    }
+
+    /// A share of the bar's length, as a CSS percentage.
+    fn width(&self, bytes: u64) -> String {
+        format!("{:.3}%", pct(bytes, self.memory.total.max(self.capacity).max(1)))
+    }
+
+    fn headroom(&self) -> u64 {
+        self.usable.saturating_sub(self.memory.total)
+    }
+}
+
+/// One stacked bar, drawn in HTML so each segment has a readable title and the legend shares
+/// the colours with the SVG charts. Its elements are built once: a change of `bar` updates their
+/// attributes (a segment of 0 bytes is hidden).
+pub(super) fn bar_view(bar: Signal<Bar>, e: &'static EstimatorStrings) -> impl IntoView {
+    let label = move || {
+        bar.with(|b| {
+            format!(
+                "{}: {} / {} {}",
+                e.memory_per_gpu,
+                format_bytes(b.memory.total, b.unit),
+                format_bytes(b.capacity, b.unit),
+                e.capacity
+            )
+        })
+    };
     view! {
         <div class="membar" role="img" aria-label=label>
             {rows(e)
                 .into_iter()
-                .map(|(name, _, get, colour)| (name, get(m), colour))
-                .filter(|s| s.1 > 0)
-                .map(|(name, bytes, colour)| {
-                    let title = format!("{name}: {}", format_bytes(bytes, unit));
-                    view! {
-                        <div class="seg" title=title style:width=format!("{:.3}%", pct(bytes, scale)) style:background=colour></div>
-                    }
-                })
+                .map(|(name, _, get, colour)| seg(bar, "seg", name, move |b| get(&b.memory), colour))
                 .collect_view()}
-            {(headroom > 0).then(|| view! {
-                <div class="seg headroom" title=format!("{}: {}", e.headroom, format_bytes(headroom, unit))
-                    style:width=format!("{:.3}%", pct(headroom, scale)) style:background=palette::HEADROOM></div>
-            })}
-            <div class="cap-line usable" style:left=format!("{:.3}%", pct(usable, scale))
-                title=format!("{}: {}", e.usable, format_bytes(usable, unit))></div>
-            <div class="cap-line capacity" style:left=format!("calc({:.3}% - 2px)", pct(capacity, scale))
-                title=format!("{}: {}", e.capacity, format_bytes(capacity, unit))></div>
+            {seg(bar, "seg headroom", e.headroom, Bar::headroom, palette::HEADROOM)}
+            <div class="cap-line usable" style:left=move || bar.with(|b| b.width(b.usable))
+                title=move || bar.with(|b| format!("{}: {}", e.usable, format_bytes(b.usable, b.unit)))></div>
+            <div class="cap-line capacity" style:left=move || bar.with(|b| format!("calc({} - 2px)", b.width(b.capacity)))
+                title=move || bar.with(|b| format!("{}: {}", e.capacity, format_bytes(b.capacity, b.unit)))></div>
         </div>
+    }
+}
+
+/// A segment of the bar: `bytes` of it, named `name`.
+fn seg(
+    bar: Signal<Bar>,
+    class: &'static str,
+    name: &'static str,
+    bytes: impl Fn(&Bar) -> u64 + Copy + Send + Sync + 'static,
+    colour: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class=class hidden=move || bar.with(|b| bytes(b) == 0)
+            title=move || bar.with(|b| format!("{name}: {}", format_bytes(bytes(b), b.unit)))
+            style:width=move || bar.with(|b| b.width(bytes(b))) style:background=colour></div>
     }
 }
 
@@ -141,10 +159,14 @@ pub fn MemoryView() -> impl IntoView {
                 }
             })
         });
-        let bar = move || {
+        let bar = Memo::new(move |_| {
             let unit = unit.get();
-            shown.with(|s| s.as_ref().map(|s| bar_view(&s.memory, s.usable, s.capacity, unit, e)))
-        };
+            shown.with(|s| {
+                s.as_ref()
+                    .map(|s| Bar { memory: s.memory, usable: s.usable, capacity: s.capacity, unit })
+                    .unwrap_or_default()
+            })
+        });
         let legend = rows(e)
             .into_iter()
             .map(|(name, key, get, colour)| {
@@ -163,15 +185,15 @@ pub fn MemoryView() -> impl IntoView {
         let total_text = text(total);
         let usable_text = text(bytes(|s| s.usable));
         let capacity_text = text(bytes(|s| s.capacity));
-        // The advice reads the whole scenario, so only while the scenario does not fit.
-        let advice = move || {
+        // The advice reads the whole scenario, so only while the scenario does not fit. Its list
+        // is rebuilt when the number of changes it offers changes; otherwise their text updates.
+        let advice = Memo::new(move |_| {
             if fits.get() {
-                return None;
+                return Vec::new();
             }
-            let r = ctx.shown()?;
-            let advice = ctx.with_scenario(|s| what_would_fit(s, &r));
-            (!advice.is_empty()).then(|| advice_view(ctx, advice))
-        };
+            ctx.with_shown(|r| r.map(|r| ctx.with_scenario(|s| what_would_fit(s, r)))).unwrap_or_default()
+        });
+        let count = Memo::new(move |_| advice.with(Vec::len));
         view! {
             <div class="panel memory" data-fits=move || fits.get().to_string()>
                 <h2>{e.memory_per_gpu}</h2>
@@ -179,7 +201,7 @@ pub fn MemoryView() -> impl IntoView {
                     <strong>{move || verdict.get()}</strong>
                     <ShowMath key="fits" />
                 </p>
-                {bar}
+                {bar_view(bar.into(), e)}
                 <table class="legend">
                     <tbody>
                         {legend}
@@ -197,40 +219,41 @@ pub fn MemoryView() -> impl IntoView {
                         </tr>
                     </tbody>
                 </table>
-                {advice}
+                {move || (count.get() > 0).then(|| advice_view(ctx, advice, count.get()))}
             </div>
         }
         .into_any()
     }
 }
 
-/// What would make the scenario fit, each a button that applies it.
-fn advice_view(ctx: Ctx, advice: Vec<crate::estimator::advice::Advice>) -> impl IntoView {
+/// What would make the scenario fit (`count` changes), each a button that applies it.
+fn advice_view(ctx: Ctx, advice: Memo<Vec<Advice>>, count: usize) -> impl IntoView {
     let e = ctx.lang.est();
+    let text = move |change: &Change| match change {
+        Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
+        Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
+        Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_ascii_uppercase()),
+        Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_ascii_uppercase()),
+        Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => {
+            format!("{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})", e.more_gpus, e.u_gpus)
+        }
+    };
     view! {
         <div class="advice">
             <h3>{e.what_would_fit}</h3>
             <ul>
-                {advice
-                    .into_iter()
-                    .map(|a| {
-                        let text = match &a.change {
-                            Change::ShorterContext(n) => format!("{} {} {}", e.shorter_context, format_tokens(*n), e.u_tokens),
-                            Change::SmallerBatch(n) => format!("{} {n}", e.smaller_batch),
-                            Change::LowerPrecision(d) => format!("{} {}", e.lower_precision, d.name().to_ascii_uppercase()),
-                            Change::LowerKvPrecision(d) => format!("{} {}", e.lower_kv_precision, d.name().to_ascii_uppercase()),
-                            Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => format!(
-                                "{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})",
-                                e.more_gpus, e.u_gpus
-                            ),
+                {(0..count)
+                    .map(|i| {
+                        let apply = move |_| {
+                            if let Some(s) = advice.with_untracked(|a| a.get(i).map(|a| a.scenario.clone())) {
+                                ctx.edit(move |cur| *cur = s);
+                            }
                         };
-                        let scenario = a.scenario.clone();
                         view! {
                             <li>
-                                <button class="apply" on:click=move |_| {
-                                    let s = scenario.clone();
-                                    ctx.edit(move |cur| *cur = s);
-                                }>{text}</button>
+                                <button class="apply" on:click=apply>
+                                    {move || advice.with(|a| a.get(i).map(|a| text(&a.change)).unwrap_or_default())}
+                                </button>
                             </li>
                         }
                     })
@@ -241,12 +264,12 @@ fn advice_view(ctx: Ctx, advice: Vec<crate::estimator::advice::Advice>) -> impl 
 }
 
 /// A one-line summary pinned to the bottom of narrow screens, so the effect of a slider is
-/// visible while the controls fill the screen.
+/// visible while the controls fill the screen. Built once; an edit updates its text in place.
 #[component]
 pub fn StickySummary() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    // The summary as text: rebuilt only when what it shows changes.
+    // The summary as text: [fits ("true"/"false"), verdict, total, capacity, decode throughput].
     let text = Memo::new(move |_| {
         let unit = ctx.unit();
         ctx.with_shown(|r| {
@@ -256,23 +279,27 @@ pub fn StickySummary() -> impl IntoView {
                     " tok/s",
                 )
                 .replace("  ", " ");
-                (
-                    r.fits,
+                let verdict = if r.fits { e.fits } else { e.does_not_fit };
+                [
+                    r.fits.to_string(),
+                    verdict.to_owned(),
                     format_bytes(r.memory_per_gpu_bytes.total, unit),
                     format_bytes(r.gpu_memory_bytes, unit),
                     tok,
-                )
+                ]
             })
         })
     });
+    let present = Memo::new(move |_| text.with(Option::is_some));
+    let part =
+        move |i: usize| move || text.with(|t| t.as_ref().and_then(|t| t.get(i).cloned()).unwrap_or_default());
     move || {
-        text.get().map(|(fits, total, capacity, tok)| {
-            let verdict = if fits { e.fits } else { e.does_not_fit };
+        present.get().then(|| {
             view! {
-                <div class="sticky-summary" aria-hidden="true" data-fits=fits.to_string()>
-                    <strong>{verdict}</strong>
-                    " · " {total} " / " {capacity}
-                    " · " {tok}
+                <div class="sticky-summary" aria-hidden="true" data-fits=part(0)>
+                    <strong>{part(1)}</strong>
+                    " · " {part(2)} " / " {part(3)}
+                    " · " {part(4)}
                 </div>
             }
         })

@@ -67,19 +67,14 @@ impl Ctx {
         });
     }
 
-    /// The active side's evaluation (tracked).
-    pub fn result(&self) -> Result<Report, EngineError> {
+    /// Reads the active side's evaluation without copying it (tracked).
+    pub fn with_result<R>(&self, f: impl FnOnce(&Result<Report, EngineError>) -> R) -> R {
         match self.active_side() {
-            Side::B => self.report_b.get().unwrap_or_else(|| self.report_a.get()),
-            Side::A => self.report_a.get(),
-        }
-    }
-
-    /// The active side's last valid report (tracked).
-    pub fn shown(&self) -> Option<Report> {
-        match self.active_side() {
-            Side::B => self.shown_b.get(),
-            Side::A => self.shown_a.get(),
+            Side::B => self.report_b.with(|b| match b {
+                Some(r) => f(r),
+                None => self.report_a.with(f),
+            }),
+            Side::A => self.report_a.with(f),
         }
     }
 

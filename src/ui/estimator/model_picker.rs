@@ -28,21 +28,22 @@ pub fn ModelPicker() -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let hand = RwSignal::new((8.0_f64, 32_u64, 4096_u64, 8_u64));
 
-    let current_label = move || {
+    // Memos: the model's name and source change with the model, not with every edit.
+    let current_label = Memo::new(move |_| {
         ctx.with_scenario(|s| match &s.model {
             ModelSpec::Id(id) => models::find(id).map(|m| m.model.name.clone()).unwrap_or_else(|| id.clone()),
             ModelSpec::Config(v) => {
                 v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(e.pasted_model).to_owned()
             }
         })
-    };
-    let source = move || {
+    });
+    let source = Memo::new(move |_| {
         ctx.with_scenario(|s| match &s.model {
             ModelSpec::Id(id) => models::find(id)
                 .map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
             ModelSpec::Config(_) => None,
         })
-    };
+    });
 
     // Applies a model only when the engine accepts it with the rest of the scenario.
     let try_model = move |spec: ModelSpec, set_err: WriteSignal<Option<String>>| {
@@ -68,7 +69,7 @@ pub fn ModelPicker() -> impl IntoView {
                     list="model-list"
                     autocomplete="off"
                     placeholder=e.model_search_hint
-                    prop:value=current_label
+                    prop:value=move || current_label.get()
                     on:change=move |ev| {
                         let text = event_target_value(&ev);
                         match lookup(&text) {
@@ -91,7 +92,7 @@ pub fn ModelPicker() -> impl IntoView {
                         .collect_view()}
                 </datalist>
                 {move || search_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
-                {move || source().map(|(src, date, verified)| {
+                {move || source.get().map(|(src, date, verified)| {
                     let first = src.split([';', ' ']).find(|p| p.starts_with("http")).unwrap_or("").to_owned();
                     let shown = first.trim_start_matches("https://").trim_start_matches("http://").to_owned();
                     view! {

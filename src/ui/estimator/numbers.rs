@@ -5,99 +5,95 @@ use super::Ctx;
 use crate::charts::format::{format_bytes, format_tokens};
 use leptos::prelude::*;
 
-/// The part of the report the key numbers show.
+/// Everything the key-numbers panel shows, as text.
 #[derive(Clone, PartialEq)]
-struct KeyData {
+struct KeyText {
     name: String,
-    params: crate::engine::report::Params,
-    kv_cache_bytes_per_token: u64,
-    solvers: crate::engine::report::Solvers,
-    assumptions: Vec<crate::engine::assumption::Assumption>,
+    /// (label, report key, value, element id)
+    rows: Vec<(&'static str, &'static str, String, &'static str)>,
+    assumptions: Vec<String>,
+}
+
+fn key_text(r: &crate::engine::Report, unit: crate::charts::format::ByteUnit, ctx: Ctx) -> KeyText {
+    let e = ctx.lang.est();
+    let count = |n: u64| format!("{} ({})", params_text(n), group_digits(n));
+    let mut rows = vec![
+        (e.params_total, "params.total", count(r.params.total), "params-total"),
+        (e.params_active, "params.active", count(r.params.active), "params-active"),
+    ];
+    if r.params.trainable > 0 {
+        rows.push((e.params_trainable, "params.trainable", count(r.params.trainable), "params-trainable"));
+    }
+    rows.push((
+        e.kv_per_token,
+        "kv_cache_bytes_per_token",
+        kv_text(r.kv_cache_bytes_per_token, unit),
+        "kv-per-token",
+    ));
+    let impossible = || e.impossible.to_owned();
+    let s = &r.solvers;
+    rows.push((
+        e.longest_context,
+        "solvers.max_context_tokens",
+        s.max_context_tokens.map_or_else(impossible, |n| format!("{} {}", format_tokens(n), e.u_tokens)),
+        "max-context",
+    ));
+    rows.push((
+        e.largest_batch,
+        "solvers.max_batch",
+        s.max_batch.map_or_else(impossible, |n| n.to_string()),
+        "max-batch",
+    ));
+    rows.push((
+        e.fewest_gpus,
+        "solvers.min_gpus",
+        s.min_gpus.as_ref().map_or_else(impossible, |g| {
+            format!(
+                "{} (TP {} × PP {} × DP {})",
+                g.gpus, g.tensor_parallel, g.pipeline_parallel, g.data_parallel
+            )
+        }),
+        "min-gpus",
+    ));
+    let assumptions = r.assumptions.iter().map(|a| crate::i18n::facts::assumption(a, ctx.lang)).collect();
+    KeyText { name: r.model.name.clone(), rows, assumptions }
 }
 
 #[component]
 pub fn KeyNumbers() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let e = ctx.lang.est();
-    // Only what this panel shows: an edit that changes none of it (an efficiency factor, the
-    // price) rebuilds nothing here.
-    let shown = Memo::new(move |_| {
-        ctx.with_shown(|r| {
-            r.map(|r| KeyData {
-                name: r.model.name.clone(),
-                params: r.params.clone(),
-                kv_cache_bytes_per_token: r.kv_cache_bytes_per_token,
-                solvers: r.solvers.clone(),
-                assumptions: r.assumptions.clone(),
-            })
-        })
-    });
     // The state's unit alone (reading `ctx.unit()` in the view would track every edit).
     let unit = Memo::new(move |_| ctx.unit());
-    move || {
-        let Some(r) = shown.get() else { return ().into_any() };
+    let text = Memo::new(move |_| {
         let unit = unit.get();
-        let count = |n: u64| format!("{} ({})", params_text(n), group_digits(n));
-        let mut rows: Vec<(&'static str, &'static str, String, &'static str)> = vec![
-            (e.params_total, "params.total", count(r.params.total), "params-total"),
-            (e.params_active, "params.active", count(r.params.active), "params-active"),
-        ];
-        if r.params.trainable > 0 {
-            rows.push((
-                e.params_trainable,
-                "params.trainable",
-                count(r.params.trainable),
-                "params-trainable",
-            ));
-        }
-        rows.push((
-            e.kv_per_token,
-            "kv_cache_bytes_per_token",
-            kv_text(r.kv_cache_bytes_per_token, unit),
-            "kv-per-token",
-        ));
-        let impossible = e.impossible;
-        rows.push((
-            e.longest_context,
-            "solvers.max_context_tokens",
-            r.solvers
-                .max_context_tokens
-                .map(|n| format!("{} {}", format_tokens(n), e.u_tokens))
-                .unwrap_or_else(|| impossible.into()),
-            "max-context",
-        ));
-        rows.push((
-            e.largest_batch,
-            "solvers.max_batch",
-            r.solvers.max_batch.map(|n| n.to_string()).unwrap_or_else(|| impossible.into()),
-            "max-batch",
-        ));
-        rows.push((
-            e.fewest_gpus,
-            "solvers.min_gpus",
-            r.solvers
-                .min_gpus
-                .as_ref()
-                .map(|g| {
-                    format!(
-                        "{} (TP {} × PP {} × DP {})",
-                        g.gpus, g.tensor_parallel, g.pipeline_parallel, g.data_parallel
-                    )
-                })
-                .unwrap_or_else(|| impossible.into()),
-            "min-gpus",
-        ));
-        view! {
+        ctx.with_shown(|r| r.map(|r| key_text(r, unit, ctx)))
+    });
+    // The panel's structure (which rows): rebuilt only when it changes (a switch to fine-tuning
+    // adds a row); an edit otherwise updates the text of the cells in place, one `Memo` per
+    // displayed string. The assumptions' list is rebuilt only when their number changes.
+    let shape = Memo::new(move |_| {
+        text.with(|t| t.as_ref().map(|t| t.rows.iter().map(|r| (r.0, r.1, r.3)).collect::<Vec<_>>()))
+    });
+    let assumptions = Memo::new(move |_| text.with(|t| t.as_ref().map_or(0, |t| t.assumptions.len())));
+    let cell = move |f: fn(&KeyText, usize) -> Option<&String>, i: usize| {
+        let m =
+            Memo::new(move |_| text.with(|t| t.as_ref().and_then(|t| f(t, i)).cloned().unwrap_or_default()));
+        move || m.get()
+    };
+    move || {
+        let rows = shape.get()?;
+        Some(view! {
             <div class="panel numbers">
-                <h2>{r.name.clone()}</h2>
+                <h2>{cell(|t, _| Some(&t.name), 0)}</h2>
                 <table class="key-numbers">
                     <tbody>
                         {rows
                             .into_iter()
-                            .map(|(label, key, text, id)| view! {
+                            .enumerate()
+                            .map(|(i, (label, key, id))| view! {
                                 <tr>
                                     <th scope="row">{label}</th>
-                                    <td class="num" id=id>{text}</td>
+                                    <td class="num" id=id>{cell(|t, i| t.rows.get(i).map(|r| &r.2), i)}</td>
                                     <td><ShowMath key=key /></td>
                                 </tr>
                             })
@@ -105,11 +101,10 @@ pub fn KeyNumbers() -> impl IntoView {
                     </tbody>
                 </table>
                 <ul class="assumptions">
-                    {r.assumptions.iter().map(|a| view! { <li>{crate::i18n::facts::assumption(a, ctx.lang)}</li> }).collect_view()}
+                    {move || (0..assumptions.get()).map(|i| view! { <li>{cell(|t, i| t.assumptions.get(i), i)}</li> }).collect_view()}
                 </ul>
             </div>
-        }
-        .into_any()
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! The estimator's control groups, toolbar, invalid-state banner and compare table.
 
 use super::controls::{Scale, Select, Slider, Toggle};
-use super::memory_view::MemoryBar;
+use super::memory_view::{bar_view, Bar};
 use super::{Ctx, Side};
 use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
@@ -61,7 +61,9 @@ pub fn Toolbar() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
     let lang = ctx.lang;
-    let comparing = move || ctx.state.with(|s| s.compare.is_some());
+    // Memos: the tabs and the unit switch change only when these do, not on every edit.
+    let comparing = Memo::new(move |_| ctx.state.with(|s| s.compare.is_some()));
+    let unit = Memo::new(move |_| ctx.unit());
     view! {
         <div class="toolbar">
             <div class="presets" role="group" aria-label=e.presets>
@@ -78,14 +80,14 @@ pub fn Toolbar() -> impl IntoView {
             </div>
             <div class="toolbar-row">
                 <label class="switch" title=e.compare_hint>
-                    <input type="checkbox" id="compare-toggle" prop:checked=comparing on:change=move |ev| {
+                    <input type="checkbox" id="compare-toggle" prop:checked=move || comparing.get() on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         ctx.state.update(|st| st.compare = if on { Some(st.scenario.clone()) } else { None });
                         ctx.side.set(if on { Side::B } else { Side::A });
                     } />
                     " " {e.compare}
                 </label>
-                {move || comparing().then(|| view! {
+                {move || comparing.get().then(|| view! {
                     <div class="tabs" role="tablist" aria-label=e.editing>
                         <button role="tab" id="tab-a" aria-selected=move || (ctx.side.get() == Side::A).to_string()
                             on:click=move |_| ctx.side.set(Side::A)>{e.side_a}</button>
@@ -99,7 +101,7 @@ pub fn Toolbar() -> impl IntoView {
                         .map(|(u, name)| view! {
                             <label>
                                 <input type="radio" name="unit" id=format!("unit-{}", name.to_ascii_lowercase())
-                                    prop:checked=move || ctx.unit() == u
+                                    prop:checked=move || unit.get() == u
                                     on:change=move |_| ctx.state.update(|s| s.unit = u) />
                                 " " {name}
                             </label>
@@ -117,7 +119,9 @@ pub fn WorkloadControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
     let mode = Signal::derive(move || ctx.with_scenario(|s| name_of(&s.mode)));
-    let training = move || ctx.with_scenario(|s| s.mode != Mode::Inference);
+    // A memo: the batch and output-token sliders are rebuilt when the mode switches between
+    // serving and training, not on every edit.
+    let training = Memo::new(move |_| ctx.with_scenario(|s| s.mode != Mode::Inference));
     view! {
         <fieldset class="group workload">
             <legend>{e.workload}</legend>
@@ -160,10 +164,10 @@ pub fn WorkloadControls() -> impl IntoView {
             />
             {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, edits::set_context_tokens)}
             {move || {
-                let label = if training() { e.batch_training } else { e.batch_inference };
+                let label = if training.get() { e.batch_training } else { e.batch_inference };
                 int_slider(ctx, "batch", label, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
             }}
-            {move || (!training()).then(|| view! {
+            {move || (!training.get()).then(|| view! {
                 <Slider
                     id="output-tokens"
                     label=e.output_tokens
@@ -202,36 +206,40 @@ pub fn HardwareControls() -> impl IntoView {
     if custom_present() {
         options.push(("custom".into(), e.custom_gpu.into()));
     }
-    let facts = move || {
-        ctx.shown().map(|r| {
-            let h = &r.performance.hardware;
-            let mark = |field: &str| {
-                if h.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) {
-                    " ≈?"
-                } else {
-                    ""
-                }
-            };
-            let text = format!(
-                "{}{} · {}{} · {} {}{}",
-                format_bytes(r.gpu_memory_bytes, ByteUnit::Gb),
-                mark("memory_bytes"),
-                format_rate(h.memory_bandwidth_bytes_per_s, "B/s"),
-                mark("memory_bandwidth_bytes_per_s"),
-                format_rate(h.peak_flops_per_s, "FLOP/s"),
-                crate::i18n::facts::compute_path(&h.path, ctx.lang),
-                mark("peak_flops"),
-            );
-            let uncertain = (!h.uncertain.is_empty()).then(|| h.uncertain.join(", "));
-            (text, uncertain, h.retrieved.clone(), h.source.clone())
+    // Memos: the GPU's facts and its MIG profiles are rebuilt when they change (another GPU), not
+    // on every edit.
+    let facts = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| {
+                let h = &r.performance.hardware;
+                let mark = |field: &str| {
+                    if h.uncertain.iter().any(|u| u == field || u.starts_with(&format!("{field}."))) {
+                        " ≈?"
+                    } else {
+                        ""
+                    }
+                };
+                let text = format!(
+                    "{}{} · {}{} · {} {}{}",
+                    format_bytes(r.gpu_memory_bytes, ByteUnit::Gb),
+                    mark("memory_bytes"),
+                    format_rate(h.memory_bandwidth_bytes_per_s, "B/s"),
+                    mark("memory_bandwidth_bytes_per_s"),
+                    format_rate(h.peak_flops_per_s, "FLOP/s"),
+                    crate::i18n::facts::compute_path(&h.path, ctx.lang),
+                    mark("peak_flops"),
+                );
+                let uncertain = (!h.uncertain.is_empty()).then(|| h.uncertain.join(", "));
+                (text, uncertain, h.retrieved.clone(), h.source.clone())
+            })
         })
-    };
-    let mig_options = move || {
+    });
+    let mig_options = Memo::new(move |_| {
         let (parent, _) = ctx.with_scenario(gpu_choice);
         gpus::find(&parent)
             .map(|g| mig_slice::profiles(g).iter().map(|p| p.name.clone()).collect::<Vec<_>>())
             .unwrap_or_default()
-    };
+    });
     view! {
         <fieldset class="group hardware">
             <legend>{e.hardware}</legend>
@@ -243,7 +251,7 @@ pub fn HardwareControls() -> impl IntoView {
                 set=Callback::new(move |v: String| if v != "custom" { ctx.edit(|s| { s.gpu = GpuSpec::Id(v); s.gpu_memory_bytes = None; }) })
             />
             {move || {
-                let profiles = mig_options();
+                let profiles = mig_options.get();
                 (!profiles.is_empty()).then(|| {
                     let mut opts = vec![("".to_owned(), e.whole_gpu.to_owned())];
                     opts.extend(profiles.into_iter().map(|p| (p.clone(), p)));
@@ -267,7 +275,7 @@ pub fn HardwareControls() -> impl IntoView {
                     }
                 })
             }}
-            {move || facts().map(|(text, uncertain, date, source)| view! {
+            {move || facts.get().map(|(text, uncertain, date, source)| view! {
                 <p class="gpu-facts" id="gpu-facts">
                     {text}
                     {uncertain.map(|u| { let title = u.clone(); view! { <span class="uncertain" title=title>" · ≈? " {u}</span> } })}
@@ -333,6 +341,30 @@ pub fn EfficiencyControls() -> impl IntoView {
         }
     };
     let launch = factor("kernel_launch_s");
+    // The factors' list: (field, the rest of its line). Its items are rebuilt only when the
+    // fields change; an edit updates their text in place.
+    let lines = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| {
+                r.performance
+                    .efficiency
+                    .iter()
+                    .map(|f| {
+                        let rest = format!(
+                            " = {}{} · {}{}",
+                            crate::charts::format::format_sig3(f.value),
+                            if f.overridden { " ✎" } else { "" },
+                            crate::i18n::facts::factor_note(f.factor, ctx.lang),
+                            if f.estimate { " (≈?)" } else { "" }
+                        );
+                        (f.field.clone(), rest)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        })
+    });
+    let fields = Memo::new(move |_| lines.with(|l| l.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>()));
     view! {
         <details class="group efficiency-group">
             <summary>{e.efficiency}</summary>
@@ -350,13 +382,12 @@ pub fn EfficiencyControls() -> impl IntoView {
                 out_of_range=e.number_out_of_range
             />
             <ul class="sources">
-                {move || ctx.shown().map(|r| r.performance.efficiency.iter().map(|f| view! {
+                {move || fields.get().into_iter().enumerate().map(|(i, field)| view! {
                     <li>
-                        <code>{f.field.clone()}</code> " = " {crate::charts::format::format_sig3(f.value).to_string()}
-                        {f.overridden.then_some(" ✎")}
-                        " · " {crate::i18n::facts::factor_note(f.factor, ctx.lang)} {f.estimate.then_some(" (≈?)")}
+                        <code>{field}</code>
+                        {move || lines.with(|l| l.get(i).map(|(_, rest)| rest.clone()).unwrap_or_default())}
                     </li>
-                }).collect_view())}
+                }).collect_view()}
             </ul>
         </details>
     }
@@ -366,9 +397,10 @@ pub fn EfficiencyControls() -> impl IntoView {
 pub fn TrainingControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let mode = move || ctx.with_scenario(|s| s.mode);
+    // A memo: the group is rebuilt when the mode changes, not on every edit.
+    let mode = Memo::new(move |_| ctx.with_scenario(|s| s.mode));
     move || {
-        let m = mode();
+        let m = mode.get();
         (m != Mode::Inference).then(|| {
             view! {
                 <fieldset class="group training">
@@ -452,20 +484,31 @@ pub fn AssumptionControls() -> impl IntoView {
 pub fn InvalidBanner() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    // The error's field and message: the banner is built when the scenario stops evaluating and
+    // updated in place while it stays invalid.
+    let error = Memo::new(move |_| {
+        ctx.with_result(|r| r.as_ref().err().map(|e| (e.field().to_owned(), e.to_string())))
+    });
+    let invalid = Memo::new(move |_| error.with(Option::is_some));
+    let part = move |f: fn(&(String, String)) -> &String| {
+        move || error.with(|e| e.as_ref().map(f).cloned().unwrap_or_default())
+    };
+    let has_shown = Memo::new(move |_| ctx.with_shown(|r| r.is_some()));
     move || {
-        ctx.result().err().map(|err| {
+        invalid.get().then(|| {
             view! {
-                <div class="banner error" role="alert" id="invalid-banner" data-field=err.field().to_owned()>
+                <div class="banner error" role="alert" id="invalid-banner" data-field=part(|e| &e.0)>
                     <strong>{e.invalid_heading}</strong>
-                    ": " {err.to_string()}
-                    " " {move || ctx.with_shown(|r| r.is_some()).then_some(e.showing_last_valid)}
+                    ": " {part(|e| &e.1)}
+                    " " {move || has_shown.get().then_some(e.showing_last_valid)}
                 </div>
             }
         })
     }
 }
 
-/// Compare mode: both scenarios' memory side by side.
+/// Compare mode: both scenarios' memory side by side (rebuilt on an edit: compare mode is not on
+/// the slider's hot path, and this keeps the code small).
 #[component]
 pub fn Compare() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -478,6 +521,7 @@ pub fn Compare() -> impl IntoView {
         let row = |label: &'static str, fa: String, fb: String| view! { <tr><th scope="row">{label}</th><td>{fa}</td><td>{fb}</td></tr> };
         let verdict =
             |r: &crate::engine::Report| if r.fits { e.fits.to_owned() } else { e.does_not_fit.to_owned() };
+        let bar = |r: &crate::engine::Report| bar_view(Signal::stored(Bar::of(r, unit)), e);
         view! {
             <div class="panel compare" id="compare">
                 <h2>{e.compare}</h2>
@@ -499,9 +543,9 @@ pub fn Compare() -> impl IntoView {
                 </table>
                 <div class="compare-bars">
                     <p>{e.side_a}</p>
-                    <MemoryBar report=a.clone() />
+                    {bar(&a)}
                     <p>{e.side_b}</p>
-                    <MemoryBar report=b.clone() />
+                    {bar(&b)}
                 </div>
             </div>
         }

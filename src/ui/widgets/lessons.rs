@@ -57,7 +57,7 @@ fn gpu_options(filter: impl Fn(&Gpu) -> bool) -> Input {
 }
 
 fn precision_label(d: ComputeDtype) -> String {
-    d.label().to_uppercase()
+    d.label().to_ascii_uppercase()
 }
 
 pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
@@ -97,7 +97,7 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 key: "w",
                 label: e.weight_dtype,
                 input: Input::Select(
-                    WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_uppercase())).collect(),
+                    WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_ascii_uppercase())).collect(),
                 ),
             },
             Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
