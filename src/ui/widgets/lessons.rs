@@ -97,7 +97,10 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 key: "w",
                 label: e.weight_dtype,
                 input: Input::Select(
-                    WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_ascii_uppercase())).collect(),
+                    WEIGHT_DTYPES
+                        .iter()
+                        .map(|d| (d.name().to_string(), d.name().to_ascii_uppercase()))
+                        .collect(),
                 ),
             },
             Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
