@@ -366,11 +366,12 @@ fn spec_sheet(lang: Lang, v: &Values) -> String {
     out
 }
 
-/// A one-line log scale of intensity (0.1 to 10,000 FLOP/byte) with the ridge and the kernel.
+/// A one-line log scale of intensity (0.1 to 10,000 FLOP/byte, x = 10 to 280 of a 300-wide box, so
+/// the last tick label fits) with the ridge and the kernel.
 fn ridge_svg(intensity: f64, ridge: f64) -> String {
     let x = |v: f64| {
         let v = v.clamp(0.1, 1e4);
-        10.0 + (v.log10() + 1.0) / 5.0 * 280.0
+        10.0 + (v.log10() + 1.0) / 5.0 * 270.0
     };
     let ticks: String = [0.1f64, 1.0, 10.0, 100.0, 1000.0, 10000.0]
         .iter()
@@ -388,7 +389,7 @@ fn ridge_svg(intensity: f64, ridge: f64) -> String {
         r = sig(ridge),
         mw = x(ridge) - 10.0,
         rx = x(ridge),
-        cw = 290.0 - x(ridge),
+        cw = 280.0 - x(ridge),
         kx = x(intensity),
     )
 }
