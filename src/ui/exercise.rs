@@ -28,8 +28,9 @@ pub struct Progress {
 impl Progress {
     pub fn load(slug: &'static str) -> Progress {
         let saved = storage().and_then(|s| s.get_item(&storage_key(slug)).ok().flatten()).unwrap_or_default();
-        let known: BTreeSet<&str> = exercises::for_chapter(slug).iter().map(|e| e.id).collect();
-        let solved = saved.lines().filter(|l| known.contains(l)).map(str::to_string).collect();
+        // A chapter has a handful of exercises: a linear look-up (no second BTreeSet type).
+        let known = exercises::for_chapter(slug);
+        let solved = saved.lines().filter(|l| known.iter().any(|e| e.id == *l)).map(str::to_string).collect();
         Progress { slug, solved: RwSignal::new(solved) }
     }
 
