@@ -536,7 +536,7 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
-    v.sort_by(f64::total_cmp);
+    crate::engine::num::sort_stable_by(&mut v, |a, b| a.total_cmp(b).is_lt());
     let n = v.len();
     if n % 2 == 1 {
         v[n / 2]
