@@ -102,7 +102,48 @@ fn glossary_literal(glossary: &glossary_data::Glossary, used: &Uses) -> String {
     s
 }
 
+/// `$OUT_DIR/prices.rs`: per catalog GPU id, the cheapest dated on-demand price per GPU-hour in
+/// `src/catalog/data/instances.json` and its source text (`catalog::prices` documents the rule
+/// and its test checks this table against the typed instance catalog).
+fn prices_literal() -> String {
+    const NAMES: [(&str, &str); 9] = include!("src/catalog/instance_gpu_names.rs");
+    let text = std::fs::read_to_string("src/catalog/data/instances.json")
+        .unwrap_or_else(|e| fail(&format!("src/catalog/data/instances.json: {e}")));
+    let list: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("instances.json: {e}")));
+    let list = list.as_array().cloned().unwrap_or_default();
+    let s = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_str).map(str::to_owned);
+    let mut out = String::from("&[\n");
+    for (id, name) in NAMES {
+        let best = list
+            .iter()
+            .filter(|i| s(i, "gpu_model").as_deref() == Some(name) && s(i, "price_date").is_some())
+            .filter_map(|i| {
+                let usd = i.get("price_usd_per_hour").and_then(serde_json::Value::as_f64)?;
+                let n = i.get("gpu_count").and_then(serde_json::Value::as_u64).filter(|n| *n > 0)?;
+                Some((usd / n as f64, usd, n, i))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((p, usd, n, i)) = best {
+            let text = format!(
+                "{} {} ({}, {}): ${:.4}/h / {} GPUs",
+                s(i, "provider").unwrap_or_default(),
+                s(i, "instance").unwrap_or_default(),
+                s(i, "price_region").as_deref().unwrap_or("region not stated"),
+                s(i, "price_date").unwrap_or_default(),
+                usd,
+                n
+            );
+            let _ = writeln!(out, "    ({id:?}, {p:?}, {text:?}),");
+        }
+    }
+    out.push(']');
+    out
+}
+
 fn main() {
+    println!("cargo:rerun-if-changed=src/catalog/data/instances.json");
+    println!("cargo:rerun-if-changed=src/catalog/instance_gpu_names.rs");
     println!("cargo:rerun-if-changed=content/zh");
     println!("cargo:rerun-if-changed=content/en");
     println!("cargo:rerun-if-changed=src/content/render.rs");
@@ -173,6 +214,8 @@ fn main() {
     );
     let dest = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("chapters.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| fail(&format!("{}: {e}", dest.display())));
+    std::fs::write(dest.with_file_name("prices.rs"), prices_literal())
+        .unwrap_or_else(|e| fail(&format!("prices.rs: {e}")));
     let dest = dest.with_file_name("glossary.rs");
     std::fs::write(&dest, glossary_literal(&glossary, &used))
         .unwrap_or_else(|e| fail(&format!("{}: {e}", dest.display())));

@@ -31,7 +31,14 @@ static TABLES: OnceLock<Vec<MigTable>> = OnceLock::new();
 
 /// Every MIG table (A100-40GB, A100-80GB, H100-80GB, H100-94GB, H200-141GB, B200-180GB, A30, GB200).
 pub fn all() -> &'static [MigTable] {
-    TABLES.get_or_init(|| serde_json::from_str(include_str!("data/mig.json")).unwrap_or_default())
+    // Through serde_json::Value, like the GPU catalog: the wasm already parses text into a Value,
+    // so the typed tables need only the Value deserializer, not a second one for text.
+    TABLES.get_or_init(|| {
+        serde_json::from_str::<serde_json::Value>(include_str!("data/mig.json"))
+            .ok()
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default()
+    })
 }
 
 /// A MIG table by key (e.g. `h100-80gb`).

@@ -46,8 +46,11 @@ static MODELS: OnceLock<Vec<Entry>> = OnceLock::new();
 /// Every catalog model whose config parses (a test checks that all of them do).
 pub fn all() -> &'static [Entry] {
     MODELS.get_or_init(|| {
-        let file: CatalogFile =
-            serde_json::from_str(include_str!("models.json")).unwrap_or(CatalogFile { models: Vec::new() });
+        // Through serde_json::Value, like the GPU catalog (one deserializer per type in the wasm).
+        let file: CatalogFile = serde_json::from_str::<serde_json::Value>(include_str!("models.json"))
+            .ok()
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or(CatalogFile { models: Vec::new() });
         file.models
             .into_iter()
             .filter_map(|m| parse_config(&m.config).ok().map(|architecture| Entry { model: m, architecture }))

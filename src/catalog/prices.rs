@@ -1,43 +1,55 @@
 //! Default prices: the cheapest dated on-demand price per GPU-hour in the instance catalog.
 
-/// Which instance-catalog GPU model names a catalog GPU id sells as.
-const INSTANCE_GPU_NAMES: [(&str, &str); 9] = [
-    ("a100-sxm-40gb", "A100 40GB SXM4"),
-    ("a100-sxm-80gb", "A100 80GB SXM4"),
-    ("a100-pcie-80gb", "A100 80GB PCIe"),
-    ("h100-sxm", "H100 80GB SXM5"),
-    ("h100-nvl", "H100 NVL 94GB"),
-    ("h200-sxm", "H200 141GB SXM"),
-    ("a10g", "A10G 24GB"),
-    ("l4", "L4 24GB"),
-    ("l40s", "L40S 48GB"),
-];
+/// (catalog GPU id, USD per GPU-hour, source text) for every GPU id with a dated price:
+/// `build.rs` picks, per GPU id, the instance of `instance_gpu_names.rs`'s model name with a
+/// dated price and the lowest price per GPU (the test below checks the table against the typed
+/// instance catalog), so the wasm carries neither `data/instances.json` nor its parser.
+static PRICES: &[(&str, f64, &str)] = include!(concat!(env!("OUT_DIR"), "/prices.rs"));
 
-/// The cheapest dated on-demand price per GPU-hour for a catalog GPU, with where it comes from.
+/// The cheapest dated on-demand price per GPU-hour for a catalog GPU id, with its source text.
 pub fn default_price_per_gpu_hour(gpu_id: &str) -> Option<(f64, String)> {
-    let name = INSTANCE_GPU_NAMES.iter().find(|(id, _)| *id == gpu_id)?.1;
-    super::instances::all()
-        .iter()
-        .filter(|i| i.gpu_model == name && i.price_date.is_some())
-        .filter_map(|i| i.price_per_gpu_hour().map(|p| (p, i)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(p, i)| {
-            let text = format!(
-                "{} {} ({}, {}): ${:.4}/h / {} GPUs",
-                i.provider,
-                i.instance,
-                i.price_region.as_deref().unwrap_or("region not stated"),
-                i.price_date.as_deref().unwrap_or(""),
-                i.price_usd_per_hour.unwrap_or(0.0),
-                i.gpu_count.unwrap_or(1)
-            );
-            (p, text)
-        })
+    PRICES.iter().find(|(id, _, _)| *id == gpu_id).map(|(_, p, text)| (*p, (*text).to_owned()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Which instance-catalog GPU model names a catalog GPU id sells as (build.rs uses the same).
+    const INSTANCE_GPU_NAMES: [(&str, &str); 9] = include!("instance_gpu_names.rs");
+
+    /// The rule, over the typed instance catalog.
+    fn cheapest(gpu_id: &str) -> Option<(f64, String)> {
+        let name = INSTANCE_GPU_NAMES.iter().find(|(id, _)| *id == gpu_id)?.1;
+        crate::catalog::instances::all()
+            .iter()
+            .filter(|i| i.gpu_model == name && i.price_date.is_some())
+            .filter_map(|i| i.price_per_gpu_hour().map(|p| (p, i)))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(p, i)| {
+                let text = format!(
+                    "{} {} ({}, {}): ${:.4}/h / {} GPUs",
+                    i.provider,
+                    i.instance,
+                    i.price_region.as_deref().unwrap_or("region not stated"),
+                    i.price_date.as_deref().unwrap_or(""),
+                    i.price_usd_per_hour.unwrap_or(0.0),
+                    i.gpu_count.unwrap_or(1)
+                );
+                (p, text)
+            })
+    }
+
+    #[test]
+    fn generated_table_follows_the_rule() {
+        let mut priced = 0;
+        for g in crate::catalog::gpus::all() {
+            assert_eq!(default_price_per_gpu_hour(&g.id), cheapest(&g.id), "{}", g.id);
+            priced += usize::from(cheapest(&g.id).is_some());
+        }
+        assert_eq!(PRICES.len(), priced);
+        assert!(priced >= 5, "{priced}");
+    }
 
     #[test]
     fn prices_come_from_dated_instances() {

@@ -75,7 +75,7 @@ pub fn kv_growth_svg(c: &KvGrowthChart, width: u32) -> String {
                 .filter(|(x, y)| *x > 0 && *y > 0)
                 .map(|&(x, y)| (x as f64, y as f64))
                 .collect();
-            p.sort_by(|a, b| a.0.total_cmp(&b.0));
+            crate::engine::num::sort_stable_by(&mut p, |a, b| a.0.total_cmp(&b.0).is_lt());
             (i, l, p)
         })
         .filter(|(_, _, p)| !p.is_empty())

@@ -58,7 +58,7 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
         .enumerate()
         .map(|(i, s)| {
             let mut p: Vec<_> = s.points.iter().copied().filter(usable).collect();
-            p.sort_by_key(|p| p.gpus);
+            crate::engine::num::sort_stable_by(&mut p, |a, b| a.gpus < b.gpus);
             (i, s, p)
         })
         .filter(|(_, _, p)| !p.is_empty())

@@ -8,7 +8,6 @@ use crate::exercises::{self, Answer, Exercise};
 use crate::i18n::Lang;
 use crate::route::Route;
 use leptos::prelude::*;
-use std::collections::BTreeSet;
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -22,33 +21,43 @@ fn storage_key(slug: &str) -> String {
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     slug: &'static str,
-    solved: RwSignal<BTreeSet<String>>,
+    /// Sorted, each id once (a chapter has a handful; a Vec costs less wasm than a BTreeSet).
+    solved: RwSignal<Vec<String>>,
+}
+
+/// Adds `id` to the sorted list `v` unless it is there.
+fn insert_sorted(v: &mut Vec<String>, id: &str) {
+    if let Err(at) = v.binary_search_by(|x| x.as_str().cmp(id)) {
+        v.insert(at, id.to_string());
+    }
 }
 
 impl Progress {
     pub fn load(slug: &'static str) -> Progress {
         let saved = storage().and_then(|s| s.get_item(&storage_key(slug)).ok().flatten()).unwrap_or_default();
-        let known: BTreeSet<&str> = exercises::for_chapter(slug).iter().map(|e| e.id).collect();
-        let solved = saved.lines().filter(|l| known.contains(l)).map(str::to_string).collect();
+        // A chapter has a handful of exercises: a linear look-up (no second BTreeSet type).
+        let known = exercises::for_chapter(slug);
+        let mut solved = Vec::new();
+        for l in saved.lines().filter(|l| known.iter().any(|e| e.id == *l)) {
+            insert_sorted(&mut solved, l);
+        }
         Progress { slug, solved: RwSignal::new(solved) }
     }
 
     fn save(&self) {
-        let text = self.solved.with_untracked(|s| s.iter().cloned().collect::<Vec<_>>().join("\n"));
+        let text = self.solved.with_untracked(|s| s.join("\n"));
         if let Some(s) = storage() {
             let _ = s.set_item(&storage_key(self.slug), &text);
         }
     }
 
     fn mark(&self, id: &str) {
-        self.solved.update(|s| {
-            s.insert(id.to_string());
-        });
+        self.solved.update(|s| insert_sorted(s, id));
         self.save();
     }
 
     fn reset(&self) {
-        self.solved.set(BTreeSet::new());
+        self.solved.set(Vec::new());
         if let Some(s) = storage() {
             let _ = s.remove_item(&storage_key(self.slug));
         }
@@ -83,7 +92,7 @@ fn ProgressBar(lang: Lang, slug: &'static str, progress: Progress) -> impl IntoV
     let base = chapter_hash(lang, slug);
     view! {
         <div class="exercise-progress" data-exercise-progress=slug>
-            <span class="exercise-progress-count">{move || (x.progress)(progress.solved.with(BTreeSet::len), total)}</span>
+            <span class="exercise-progress-count">{move || (x.progress)(progress.solved.with(Vec::len), total)}</span>
             <button type="button" class="exercise-reset" on:click=move |_| progress.reset()>{x.reset}</button>
             <a class="exercise-print" href=format!("{base}?print=worksheet") target="_blank">{x.worksheet}</a>
             <a class="exercise-print" href=format!("{base}?print=answers") target="_blank">{x.answer_key}</a>
@@ -184,7 +193,7 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
         <section class="exercise" node_ref=card tabindex="-1" id=format!("exercise-{id}")
             data-exercise=id data-answer=key
             data-result=move || result.get().map(|ok| if ok { "correct" } else { "wrong" })
-            data-solved=move || progress.solved.with(|s| s.contains(id)).then_some("true")>
+            data-solved=move || progress.solved.with(|s| s.iter().any(|x| x.as_str() == id)).then_some("true")>
             <h3 class="exercise-title">
                 {x.exercise} " " {number}
                 <a class="exercise-link" href=link.clone() title=x.link aria-label=x.link>"#"</a>

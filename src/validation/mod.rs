@@ -536,7 +536,7 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
-    v.sort_by(f64::total_cmp);
+    crate::engine::num::sort_stable_by(&mut v, |a, b| a.total_cmp(b).is_lt());
     let n = v.len();
     if n % 2 == 1 {
         v[n / 2]
@@ -595,10 +595,13 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
             });
         }
     }
-    let mut kinds: Vec<String> = rows.iter().map(|r| r.kind.clone()).collect();
-    kinds.dedup();
-    kinds.sort();
-    kinds.dedup();
+    // Each kind once, sorted (an insertion into a sorted list: no String sort in the wasm).
+    let mut kinds: Vec<String> = Vec::new();
+    for r in &rows {
+        if let Err(at) = kinds.binary_search(&r.kind) {
+            kinds.insert(at, r.kind.clone());
+        }
+    }
     let summary = kinds
         .into_iter()
         .map(|k| {

@@ -112,7 +112,7 @@ pub fn dominant_term(
         (communication_s, Term::Communication),
         (overhead_s, Term::Overhead),
     ];
-    v.sort_by(|a, b| b.0.total_cmp(&a.0));
+    crate::engine::num::sort_stable_by(&mut v, |a, b| b.0.total_cmp(&a.0).is_lt());
     let [first, second, ..] = v;
     (first.1, (second.0 > 0.0).then(|| first.0 / second.0).filter(|r| r.is_finite()))
 }
