@@ -190,7 +190,9 @@ fn scenario_from_text(text: &str, whole: &str) -> (Scenario, Vec<Notice>) {
         Ok(b) => b,
         Err(_) => return (default_scenario(), vec![Notice::new(whole, NoticeKind::NotBase64)]),
     };
-    match serde_json::from_slice::<Value>(&bytes) {
+    // Text first (invalid UTF-8 becomes U+FFFD, which the JSON parser or the engine then names),
+    // so the wasm holds serde_json's string reader only, not a second copy for byte slices.
+    match serde_json::from_str::<Value>(&String::from_utf8_lossy(&bytes)) {
         Ok(v) => repair(&v),
         Err(e) => (default_scenario(), vec![Notice::new(whole, NoticeKind::Damaged(classify_serde(&e)))]),
     }
