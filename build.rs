@@ -147,6 +147,7 @@ fn main() {
     println!("cargo:rerun-if-changed=content/zh");
     println!("cargo:rerun-if-changed=content/en");
     println!("cargo:rerun-if-changed=src/content/render.rs");
+    println!("cargo:rerun-if-changed=src/content/widget_kinds.rs");
     println!("cargo:rerun-if-changed=src/content/terms.rs");
     println!("cargo:rerun-if-changed=src/content/glossary_data.rs");
     println!("cargo:rerun-if-changed=content/glossary.json");

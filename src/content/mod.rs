@@ -15,6 +15,8 @@ pub mod search_html;
 mod terms;
 pub mod validation_html;
 
+include!("widget_kinds.rs");
+
 /// A piece of a chapter body: rendered HTML, or the place where a calculator is mounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {

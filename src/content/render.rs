@@ -18,20 +18,8 @@
 use super::terms::{first_match, TermPatterns};
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-/// The widgets a chapter may place, as `{{widget:KIND}}` or `{{widget:KIND:PRESET}}` (a preset
-/// of the estimator, checked by a test). The UI maps each kind to a component.
-pub const WIDGETS: &[&str] = &[
-    "memory",
-    "kv-cache",
-    "roofline",
-    "scaling",
-    "bound",
-    "cuda-grid",
-    "tensor-peaks",
-    "spec-sheet",
-    "gpu-ladder",
-    "all-reduce",
-];
+// `WIDGETS`: the widget kinds, one list shared with the embed route (`content::WIDGETS`).
+include!("widget_kinds.rs");
 
 /// The figures a chapter may place, as `{{figure:NAME}}`; `ui::figure` draws each.
 pub const FIGURES: &[&str] = &[

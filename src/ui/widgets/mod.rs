@@ -15,7 +15,7 @@ pub use lessons::title;
 use crate::i18n::Lang;
 use leptos::prelude::*;
 
-/// The widget kinds this module draws (the rest of `route::WIDGET_KINDS` are estimators).
+/// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
 pub const LESSON_KINDS: [&str; 5] = ["cuda-grid", "tensor-peaks", "spec-sheet", "gpu-ladder", "all-reduce"];
 
 /// Whether `kind` is drawn here.
