@@ -165,9 +165,32 @@ pub fn format_tokens(n: u64) -> String {
     }
 }
 
+/// An integer with thousands separators: 8030261248 → "8,030,261,248" (the estimator's parameter
+/// counts and the lesson widgets' block and warp counts).
+pub fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(1000), "1,000");
+        assert_eq!(group_digits(39_063), "39,063");
+        assert_eq!(group_digits(8_030_261_248), "8,030,261,248");
+    }
 
     #[test]
     fn three_significant_digits() {

@@ -16,7 +16,7 @@ struct KeyText {
 
 fn key_text(r: &crate::engine::Report, unit: crate::charts::format::ByteUnit, ctx: Ctx) -> KeyText {
     let e = ctx.lang.est();
-    let count = |n: u64| format!("{} ({})", params_text(n), group_digits(n));
+    let count = |n: u64| format!("{} ({})", params_text(n), crate::charts::format::group_digits(n));
     let mut rows = vec![
         (e.params_total, "params.total", count(r.params.total), "params-total"),
         (e.params_active, "params.active", count(r.params.active), "params-active"),
@@ -120,17 +120,4 @@ pub fn params_text(n: u64) -> String {
     } else {
         format!("{} M", crate::charts::format::format_sig3(n as f64 / 1e6))
     }
-}
-
-/// 8030261248 → "8,030,261,248".
-pub fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

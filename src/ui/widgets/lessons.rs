@@ -5,6 +5,7 @@
 use super::{escape, get, Input, Param, Values};
 use crate::catalog::{self, gpus, interconnects, models};
 use crate::charts::format::format_bytes_f64;
+use crate::charts::format::group_digits;
 use crate::charts::{self, format_percent, format_rate, format_seconds, ByteUnit};
 use crate::engine::allreduce::{all_reduce, all_reduce_curve, message_sizes};
 use crate::engine::gpu::{ComputeDtype, Gpu};
@@ -150,19 +151,6 @@ fn num(v: &Values, key: &str) -> f64 {
     get(v, key).trim().parse().unwrap_or(0.0)
 }
 
-/// An integer with thousands separators: 10000000 → "10,000,000".
-fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn sig(v: f64) -> String {
     charts::format::format_sig3(v)
 }
@@ -213,24 +201,24 @@ fn cuda_grid(lang: Lang, v: &Values) -> String {
     };
     let (n, t) = (input.elements, input.threads_per_block);
     let rows = [
-        row("blocks", w.blocks, &grouped(l.blocks), l.blocks as f64),
+        row("blocks", w.blocks, &group_digits(l.blocks), l.blocks as f64),
         row(
             "warps-per-block",
             w.warps_per_block,
             &l.warps_per_block.to_string(),
             f64::from(l.warps_per_block),
         ),
-        row("warps", w.warps, &grouped(l.warps), l.warps as f64),
-        row("idle-threads", w.idle_threads, &grouped(l.idle_threads), l.idle_threads as f64),
+        row("warps", w.warps, &group_digits(l.warps), l.warps as f64),
+        row("idle-threads", w.idle_threads, &group_digits(l.idle_threads), l.idle_threads as f64),
         row("blocks-per-sm", w.blocks_per_sm, &sig(l.blocks_per_sm), l.blocks_per_sm),
         row("idle-sms", w.idle_sms, &format!("{} / {}", l.idle_sms, input.sm_count), f64::from(l.idle_sms)),
         row("memory-time", w.memory_time, &format_seconds(l.memory_s), l.memory_s),
         row("launch-share", w.launch_share, &format_percent(l.launch_share), l.launch_share),
     ];
     let lines = [
-        format!("blocks = ⌈n / T⌉ = ⌈{} / {t}⌉ = {}", grouped(n), grouped(l.blocks)),
-        format!("warps = {} × ⌈{t} / 32⌉ = {}", grouped(l.blocks), grouped(l.warps)),
-        format!("{} / {} SM = {}", grouped(l.blocks), input.sm_count, sig(l.blocks_per_sm)),
+        format!("blocks = ⌈n / T⌉ = ⌈{} / {t}⌉ = {}", group_digits(n), group_digits(l.blocks)),
+        format!("warps = {} × ⌈{t} / 32⌉ = {}", group_digits(l.blocks), group_digits(l.warps)),
+        format!("{} / {} SM = {}", group_digits(l.blocks), input.sm_count, sig(l.blocks_per_sm)),
         format!(
             "t = n × 12 B / B = {} / {} = {}",
             format_bytes_f64(n as f64 * ADD_BYTES_PER_ELEMENT, ByteUnit::Gb),
