@@ -188,7 +188,6 @@ pub(crate) fn fmt_plain(v: f64) -> String {
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
-/// Text for HTML (element content and double-quoted attribute values).
-pub(crate) fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+/// Text for HTML (element content and double-quoted attribute values): the site's one escaper,
+/// also used by search results, the glossary, the validation tables and the worksheets.
+pub(crate) use crate::content::search_html::escape_html as escape;
