@@ -523,6 +523,7 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
             series,
             marker_bytes: Some(bytes),
             no_data: w.none.to_string(),
+            ..Default::default()
         },
         chart_width(),
     );
