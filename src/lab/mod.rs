@@ -203,7 +203,7 @@ pub fn results_html(lang: Lang, r: &LabResult, compare: Option<&Gpu>, width: u32
     let mut out = String::new();
     if let Some(e) = &r.stopped {
         out.push_str(&format!(
-            "<p class=\"notice\" role=\"status\">{}{}</p>",
+            "<p class=\"banner warn\" role=\"status\">{}{}</p>",
             esc(s.stopped_early),
             esc(&error_text(lang, e))
         ));
@@ -334,7 +334,7 @@ fn compare_html(lang: Lang, g: &Gpu, bw: f64, fl: f64, _ridge: Option<f64>) -> S
     let share = |m: f64, d: f64| if d > 0.0 { format_percent(m / d) } else { "–".into() };
     let mut rows = format!(
         "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
-        esc(s.measured_bw),
+        esc(s.measured_bw_row),
         esc(&format_rate(ds_bw, "B/s")),
         esc(&format_rate(bw, "B/s")),
         esc(&share(bw, ds_bw))
@@ -342,16 +342,16 @@ fn compare_html(lang: Lang, g: &Gpu, bw: f64, fl: f64, _ridge: Option<f64>) -> S
     if let Some(d) = ds_fp32 {
         rows.push_str(&format!(
             "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(s.measured_fp32),
+            esc(s.fp32_row),
             esc(&format_rate(d, "FLOP/s")),
             esc(&format_rate(fl, "FLOP/s")),
             esc(&share(fl, d))
         ));
     }
     format!(
-        "<div class=\"table-scroll\"><table class=\"data-table\" id=\"lab-compare\"><thead><tr><th></th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{rows}</tbody></table></div><p class=\"muted\">{}</p>",
-        esc(&format!("{} · {}", s.datasheet_bw, g.name)),
-        esc(s.result),
+        "<div class=\"table-scroll\"><table class=\"data-table\" id=\"lab-vs\"><thead><tr><th></th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{rows}</tbody></table></div><p class=\"muted\">{}</p>",
+        esc(&format!("{} · {}", s.datasheet, g.name)),
+        esc(s.measured),
         esc(s.fraction),
         esc(s.published)
     )
@@ -416,7 +416,7 @@ mod tests {
             let g = crate::catalog::gpus::find("h100-sxm").unwrap();
             let html = results_html(lang, &sample(), Some(g), 640);
             assert!(!html.contains("<hopper>"));
-            for id in ["lab-bandwidth", "lab-chart", "lab-compute", "lab-roofline", "lab-compare"] {
+            for id in ["lab-bandwidth", "lab-chart", "lab-compute", "lab-roofline", "lab-vs"] {
                 assert!(html.contains(&format!("id=\"{id}\"")), "{id}");
             }
             assert_eq!(html.matches("data-kernel=\"triad\"").count(), 3);

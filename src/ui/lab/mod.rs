@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Largest-array choices in MiB (0: the adapter's limit).
-const CAPS: [u64; 5] = [16, 64, 256, 1024, 0];
+const CAPS: [u64; 6] = [4, 16, 64, 256, 1024, 0];
 const DEFAULT_COMPARE: &str = "h100-sxm";
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +118,9 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
 
     let adapter_html = move || match adapter.get() {
         None => String::new(),
-        Some(Err(e)) => format!("<p class=\"error\" role=\"alert\">{}</p>", esc(&error_text(lang, &e))),
+        Some(Err(e)) => {
+            format!("<p class=\"banner error\" role=\"alert\">{}</p>", esc(&error_text(lang, &e)))
+        }
         Some(Ok(a)) => {
             let value = |v: &str| if v.is_empty() { esc(s.not_reported) } else { esc(v) };
             let mut out = format!(
@@ -131,7 +133,10 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
                 value(&a.description)
             );
             if a.looks_like_software() {
-                out.push_str(&format!("<p class=\"lab-software\" role=\"alert\">{}</p>", esc(s.software)));
+                out.push_str(&format!(
+                    "<p class=\"banner warn lab-software\" role=\"alert\">{}</p>",
+                    esc(s.software)
+                ));
             }
             out
         }
@@ -168,6 +173,19 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         )
     };
 
+    // Static option lists as HTML (the page's selects change only their value).
+    let cap_options: String = CAPS
+        .iter()
+        .map(|c| {
+            let label = if *c == 0 { s.cap_limit.to_owned() } else { format!("{c} MiB") };
+            format!("<option value=\"{c}\">{}</option>", esc(&label))
+        })
+        .collect();
+    let gpu_options: String = gpus::all()
+        .iter()
+        .map(|g| format!("<option value=\"{}\">{}</option>", esc(&g.id), esc(&g.name)))
+        .collect();
+
     view! {
         <section class="lab-panel" data-widget=widget.then_some("lab")>
             {widget.then(|| view! {
@@ -178,25 +196,17 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
             <div class="lab-controls">
                 <label>
                     {s.max_size} " "
-                    <select id="lab-cap" prop:value=move || cap.get().to_string()
+                    <select id="lab-cap" inner_html=cap_options prop:value=move || cap.get().to_string()
                         on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { cap.set(v) } }
                         disabled=running>
-                        {CAPS.iter().map(|c| {
-                            let label = if *c == 0 { s.cap_limit.to_owned() } else { format!("{c} MiB") };
-                            view! { <option value=c.to_string() selected=move || cap.get() == *c>{label}</option> }
-                        }).collect_view()}
                     </select>
                 </label>
                 <button id="lab-run" class="button" on:click=run disabled=move || running() || unavailable()>{s.run}</button>
                 <button id="lab-cancel" class="button secondary" on:click=stop hidden=move || !running()>{s.cancel}</button>
                 <label>
                     {s.compare_gpu} " "
-                    <select id="lab-compare" on:change=move |ev| compare.set(event_target_value(&ev))>
-                        {gpus::all().iter().map(|g| {
-                            let id = g.id.clone();
-                            let selected = { let id = id.clone(); move || compare.get() == id };
-                            view! { <option value=id selected=selected>{g.name.clone()}</option> }
-                        }).collect_view()}
+                    <select id="lab-compare" inner_html=gpu_options prop:value=move || compare.get()
+                        on:change=move |ev| compare.set(event_target_value(&ev))>
                     </select>
                 </label>
             </div>
