@@ -73,6 +73,12 @@ test('Cancel stops a run, and leaving the page mid-run is clean', { timeout: 600
   await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
   await page.waitForSelector('article[data-page=chapter]');
   await page.waitForTimeout(1500);
+  // The chapter's widget: the same panel, with a link to the full lab.
+  const widget = page.locator('.widget[data-widget=lab]');
+  await widget.scrollIntoViewIfNeeded();
+  await page.waitForSelector('.widget[data-widget=lab] #lab-adapter dl');
+  assert.equal(await widget.locator('#lab-cap').inputValue(), '64');
+  assert.equal(await widget.locator('a[href="#/en/lab/bandwidth"]').count(), 1);
   await finish(page);
 });
 

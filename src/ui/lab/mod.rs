@@ -187,7 +187,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         .collect();
 
     view! {
-        <section class="lab-panel" data-widget=widget.then_some("lab")>
+        <section class=if widget { "widget lab-panel" } else { "lab-panel" } data-widget=widget.then_some("lab")>
             {widget.then(|| view! {
                 <p class="muted">{s.widget_note} " " <a href=Route::Lab(lang).to_hash()>{s.open_lab}</a></p>
             })}
