@@ -14,6 +14,7 @@ use crate::route::Route;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 /// Largest-array choices in MiB (0: the adapter's limit).
 const CAPS: [u64; 6] = [4, 16, 64, 256, 1024, 0];
@@ -83,7 +84,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
 
     let run = {
         let cancel = cancel.clone();
-        move |_| {
+        move |()| {
             cancel.store(false, Ordering::Relaxed);
             let cancel = cancel.clone();
             status.set(Status::Running(gpu::Progress { step: 0, total: 0, label: String::new() }));
@@ -112,15 +113,97 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
             });
         }
     };
-    let stop = move |_| cancel.store(true, Ordering::Relaxed);
-    let running = move || matches!(status.get(), Status::Running(_));
-    let unavailable = move || matches!(adapter.get(), Some(Err(_)));
-
-    let adapter_html = move || match adapter.get() {
-        None => String::new(),
-        Some(Err(e)) => {
-            format!("<p class=\"banner error\" role=\"alert\">{}</p>", esc(&error_text(lang, &e)))
+    let hand_off = move || {
+        let Status::Done(r) = status.get_untracked() else { return };
+        let date =
+            String::from(web_sys::js_sys::Date::new_0().to_iso_string()).chars().take(10).collect::<String>();
+        let Some(g) = measured_gpu(lang, &r, &date) else { return };
+        let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..default_scenario() };
+        let state = EstimatorState { scenario, ..EstimatorState::default() };
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().set_hash(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
         }
+    };
+    // The controls are static HTML; clicks and changes reach the section (event delegation) and
+    // one effect writes what changes (adapter, buttons, progress, results) into it.
+    let on_click = {
+        let cancel = cancel.clone();
+        move |ev: leptos::ev::MouseEvent| match target_id(&ev).as_str() {
+            "lab-run" => run(()),
+            "lab-cancel" => cancel.store(true, Ordering::Relaxed),
+            "lab-estimator" => hand_off(),
+            _ => {}
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        match target_id(&ev).as_str() {
+            "lab-cap" => {
+                if let Ok(v) = value.parse::<u64>() {
+                    cap.set(v);
+                }
+            }
+            "lab-compare" => compare.set(value),
+            _ => {}
+        }
+    };
+    Effect::new(move |_| {
+        let st = status.get();
+        let running = matches!(st, Status::Running(_));
+        let ad = adapter.get();
+        set(("lab-adapter", "innerHTML"), &adapter_html(lang, ad.as_ref()));
+        set(("lab-run", "disabled"), &(running || matches!(ad, Some(Err(_)))).into());
+        set(("lab-cap", "disabled"), &running.into());
+        set(("lab-cancel", "hidden"), &(!running).into());
+        let progress = match &st {
+            Status::Running(p) if p.total > 0 => {
+                format!("{}{}{}{}{}{}", s.progress.0, p.step, s.progress.1, p.total, s.progress.2, p.label)
+            }
+            Status::Running(_) => s.preparing.to_owned(),
+            Status::Failed(e) => error_text(lang, e),
+            _ => String::new(),
+        };
+        set(("lab-progress", "textContent"), &progress.into());
+        set(
+            ("lab-progress", "className"),
+            &(if matches!(st, Status::Failed(_)) { "error" } else { "" }).into(),
+        );
+        let (results, hand) = match &st {
+            Status::Done(r) => (
+                results_html(lang, r, gpus::find(&compare.get()), super::browser::chart_width()),
+                r.memory_bandwidth().is_some() && r.fp32_flops().is_some(),
+            ),
+            _ => (String::new(), false),
+        };
+        set(("lab-results", "innerHTML"), &results.into());
+        set(("lab-hand-off", "hidden"), &(!hand).into());
+    });
+
+    let skeleton = skeleton(lang, widget, cap.get_untracked(), &compare.get_untracked());
+    view! {
+        <section class=if widget { "widget lab-panel" } else { "lab-panel" } data-widget=widget.then_some("lab")
+            inner_html=skeleton on:click=on_click on:change=on_change></section>
+    }
+}
+
+/// The id of the element an event happened on.
+fn target_id(ev: &web_sys::Event) -> String {
+    ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id()).unwrap_or_default()
+}
+
+/// Sets a property of the element with this id (`innerHTML`, `textContent`, `hidden`, …).
+fn set((id, property): (&str, &str), value: &wasm_bindgen::JsValue) {
+    if let Some(el) = document().get_element_by_id(id) {
+        let _ = web_sys::js_sys::Reflect::set(&el, &property.into(), value);
+    }
+}
+
+/// The adapter as the page shows it: its names and the software flag, or why there is none.
+fn adapter_html(lang: Lang, adapter: Option<&Result<AdapterInfo, LabError>>) -> wasm_bindgen::JsValue {
+    let s = lang.lab();
+    let html = match adapter {
+        None => String::new(),
+        Some(Err(e)) => format!("<p class=\"banner error\" role=\"alert\">{}</p>", esc(&error_text(lang, e))),
         Some(Ok(a)) => {
             let value = |v: &str| if v.is_empty() { esc(s.not_reported) } else { esc(v) };
             let mut out = format!(
@@ -141,82 +224,49 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
             out
         }
     };
-    let progress_text = move || match status.get() {
-        Status::Running(p) if p.total > 0 => {
-            format!("{}{}{}{}{}{}", s.progress.0, p.step, s.progress.1, p.total, s.progress.2, p.label)
-        }
-        Status::Running(_) => s.preparing.to_owned(),
-        Status::Failed(e) => error_text(lang, &e),
-        _ => String::new(),
-    };
-    let results = move || {
-        let vs = compare.get();
-        status.with(|st| match st {
-            Status::Done(r) => results_html(lang, r, gpus::find(&vs), super::browser::chart_width()),
-            _ => String::new(),
-        })
-    };
-    let to_estimator = move |_| {
-        let Status::Done(r) = status.get_untracked() else { return };
-        let date =
-            String::from(web_sys::js_sys::Date::new_0().to_iso_string()).chars().take(10).collect::<String>();
-        let Some(g) = measured_gpu(lang, &r, &date) else { return };
-        let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..default_scenario() };
-        let state = EstimatorState { scenario, ..EstimatorState::default() };
-        if let Some(w) = web_sys::window() {
-            let _ = w.location().set_hash(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
-        }
-    };
-    let can_hand_off = move || {
-        status.with(
-            |st| matches!(st, Status::Done(r) if r.memory_bandwidth().is_some() && r.fp32_flops().is_some()),
-        )
-    };
+    html.into()
+}
 
-    // Static option lists as HTML (the page's selects change only their value).
-    let cap_options: String = CAPS
+/// The panel's static HTML: heading, the two selects with their options, the buttons, and the
+/// empty places the effect fills.
+fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
+    let s = lang.lab();
+    let selected = |yes: bool| if yes { " selected" } else { "" };
+    let caps: String = CAPS
         .iter()
         .map(|c| {
             let label = if *c == 0 { s.cap_limit.to_owned() } else { format!("{c} MiB") };
-            format!("<option value=\"{c}\">{}</option>", esc(&label))
+            format!("<option value=\"{c}\"{}>{}</option>", selected(*c == cap), esc(&label))
         })
         .collect();
     let gpu_options: String = gpus::all()
         .iter()
-        .map(|g| format!("<option value=\"{}\">{}</option>", esc(&g.id), esc(&g.name)))
+        .map(|g| {
+            format!("<option value=\"{}\"{}>{}</option>", esc(&g.id), selected(g.id == compare), esc(&g.name))
+        })
         .collect();
-
-    view! {
-        <section class=if widget { "widget lab-panel" } else { "lab-panel" } data-widget=widget.then_some("lab")>
-            {widget.then(|| view! {
-                <p class="muted">{s.widget_note} " " <a href=Route::Lab(lang).to_hash()>{s.open_lab}</a></p>
-            })}
-            <h2>{s.adapter}</h2>
-            <div id="lab-adapter" inner_html=adapter_html></div>
-            <div class="lab-controls">
-                <label>
-                    {s.max_size} " "
-                    <select id="lab-cap" inner_html=cap_options prop:value=move || cap.get().to_string()
-                        on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { cap.set(v) } }
-                        disabled=running>
-                    </select>
-                </label>
-                <button id="lab-run" class="button" on:click=run disabled=move || running() || unavailable()>{s.run}</button>
-                <button id="lab-cancel" class="button secondary" on:click=stop hidden=move || !running()>{s.cancel}</button>
-                <label>
-                    {s.compare_gpu} " "
-                    <select id="lab-compare" inner_html=gpu_options prop:value=move || compare.get()
-                        on:change=move |ev| compare.set(event_target_value(&ev))>
-                    </select>
-                </label>
-            </div>
-            <p id="lab-progress" role="status" class:error=move || matches!(status.get(), Status::Failed(_))>{progress_text}</p>
-            <div id="lab-results" inner_html=results></div>
-            <p hidden=move || !can_hand_off()>
-                <button id="lab-estimator" class="button cta" on:click=to_estimator>{s.use_in_estimator}</button>
-            </p>
-        </section>
-    }
+    let note = if widget {
+        format!(
+            "<p class=\"muted\">{} <a href=\"{}\">{}</a></p>",
+            esc(s.widget_note),
+            Route::Lab(lang).to_hash(),
+            esc(s.open_lab)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{note}<h2>{}</h2><div id=\"lab-adapter\"></div><div class=\"lab-controls\"><label>{} <select id=\"lab-cap\">{caps}</select></label> \
+         <button id=\"lab-run\" class=\"button\" disabled>{}</button> <button id=\"lab-cancel\" class=\"button secondary\" hidden>{}</button> \
+         <label>{} <select id=\"lab-compare\">{gpu_options}</select></label></div><p id=\"lab-progress\" role=\"status\"></p>\
+         <div id=\"lab-results\"></div><p id=\"lab-hand-off\" hidden><button id=\"lab-estimator\" class=\"button cta\">{}</button></p>",
+        esc(s.adapter),
+        esc(s.max_size),
+        esc(s.run),
+        esc(s.cancel),
+        esc(s.compare_gpu),
+        esc(s.use_in_estimator)
+    )
 }
 
 fn esc(t: &str) -> String {
