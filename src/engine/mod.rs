@@ -52,6 +52,7 @@ pub mod headroom;
 pub mod launch;
 pub mod lookup;
 pub mod memory;
+pub mod mig;
 pub mod model;
 pub mod num;
 pub mod peaks;
