@@ -43,6 +43,7 @@
 pub mod allreduce;
 pub mod assumption;
 pub mod derivation;
+pub mod diagnose;
 pub mod error;
 pub mod evaluate;
 pub mod fit;
