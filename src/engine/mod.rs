@@ -42,6 +42,7 @@
 
 pub mod allreduce;
 pub mod assumption;
+pub mod cluster;
 pub mod derivation;
 pub mod diagnose;
 pub mod error;
