@@ -42,7 +42,9 @@
 
 pub mod allreduce;
 pub mod assumption;
+pub mod cluster;
 pub mod derivation;
+pub mod diagnose;
 pub mod error;
 pub mod evaluate;
 pub mod fit;
