@@ -51,6 +51,7 @@ pub mod fit;
 pub mod gpu;
 pub mod hardware;
 pub mod headroom;
+pub mod json_read;
 pub mod launch;
 pub mod lookup;
 pub mod memory;
