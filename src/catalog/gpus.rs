@@ -20,13 +20,12 @@ pub fn all() -> &'static [Gpu] {
     GPUS.get_or_init(|| {
         // The file is embedded at compile time and checked by the tests below, so a parse error
         // can only come from a broken build; fall back to an empty catalog rather than panic.
-        // Each entry is read through serde_json::Value, the way a custom GPU given inline in a
-        // scenario is read (`GpuSpec`), so the wasm holds one copy of Gpu's deserializer, not a
-        // second one for text.
+        // Each entry is read by `Gpu::from_json`, the reader of a custom GPU given inline in a
+        // scenario, so the wasm holds one GPU reader.
         let Ok(serde_json::Value::Array(list)) = serde_json::from_str(include_str!("data/gpus.json")) else {
             return Vec::new();
         };
-        list.into_iter().filter_map(|v| serde_json::from_value(v).ok()).collect()
+        list.iter().filter_map(|v| Gpu::from_json(v).ok()).collect()
     })
 }
 
@@ -120,16 +119,22 @@ mod tests {
 
     #[test]
     fn custom_gpu_from_inline_json() {
-        let g: Gpu = serde_json::from_str(
+        let read = |text: &str| Gpu::from_json(&serde_json::from_str(text).unwrap());
+        let g = read(
             r#"{"memory_bytes": 48000000000, "memory_bandwidth_bytes_per_s": 1.0e12,
                 "peak_flops": {"bf16": 200e12}}"#,
         )
         .unwrap();
         assert!(g.validate().is_empty());
         assert_eq!(g.id, "custom");
-        let bad: Gpu = serde_json::from_str(r#"{"memory_bandwidth_bytes_per_s": -1}"#).unwrap();
+        let bad = read(r#"{"memory_bandwidth_bytes_per_s": -1}"#).unwrap();
         let fields: Vec<_> = bad.validate().into_iter().map(|e| e.field).collect();
         assert_eq!(fields, ["memory_bytes", "memory_bandwidth_bytes_per_s", "peak_flops"]);
-        assert!(serde_json::from_str::<Gpu>(r#"{"memory_gigs": 1}"#).is_err());
+        let unknown = read(r#"{"memory_gigs": 1}"#).unwrap_err();
+        assert!(
+            matches!(&unknown, crate::engine::error::ErrorKind::UnknownKey { key, known }
+                if key == "memory_gigs" && known.len() == 21 && known.contains(&"memory_bytes".to_owned())),
+            "{unknown:?}"
+        );
     }
 }

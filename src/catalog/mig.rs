@@ -2,10 +2,15 @@
 //! Data: `data/mig.json`, derived from hardware.json (NVIDIA MIG User Guide r580, observed
 //! `nvidia-smi mig -lgipp`, mig-parted). Keys match [`crate::catalog::gpus::Mig::profiles`].
 
-use serde::{Deserialize, Serialize};
+use super::json::{list, u32_of, Obj};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
+use serde_json::Value;
 use std::sync::OnceLock;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 pub struct MigProfile {
     /// e.g. `3g.40gb`
     pub name: String,
@@ -17,7 +22,8 @@ pub struct MigProfile {
     pub sm_count: Option<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 pub struct MigTable {
     pub key: String,
     pub name: String,
@@ -27,16 +33,42 @@ pub struct MigTable {
     pub retrieved: String,
 }
 
+impl MigProfile {
+    fn from_json(v: &Value) -> Option<MigProfile> {
+        let o = Obj::of(v)?;
+        Some(MigProfile {
+            name: o.text("name")?,
+            memory_fraction: o.req("memory_fraction", Value::as_f64)?,
+            sm_fraction: o.req("sm_fraction", Value::as_f64)?,
+            max_instances: o.opt("max_instances", u32_of)?,
+            sm_count: o.opt("sm_count", u32_of)?,
+        })
+    }
+}
+
+impl MigTable {
+    fn from_json(v: &Value) -> Option<MigTable> {
+        let o = Obj::of(v)?;
+        Some(MigTable {
+            key: o.text("key")?,
+            name: o.text("name")?,
+            profiles: o.req("profiles", |p| list(p, MigProfile::from_json))?,
+            notes: o.texts("notes")?,
+            source: o.text("source")?,
+            retrieved: o.text("retrieved")?,
+        })
+    }
+}
+
 static TABLES: OnceLock<Vec<MigTable>> = OnceLock::new();
 
 /// Every MIG table (A100-40GB, A100-80GB, H100-80GB, H100-94GB, H200-141GB, B200-180GB, A30, GB200).
 pub fn all() -> &'static [MigTable] {
-    // Through serde_json::Value, like the GPU catalog: the wasm already parses text into a Value,
-    // so the typed tables need only the Value deserializer, not a second one for text.
+    // Through serde_json::Value and a hand-written reader (see `catalog::json`).
     TABLES.get_or_init(|| {
-        serde_json::from_str::<serde_json::Value>(include_str!("data/mig.json"))
+        serde_json::from_str(include_str!("data/mig.json"))
             .ok()
-            .and_then(|v| serde_json::from_value(v).ok())
+            .and_then(|v| list(&v, MigTable::from_json))
             .unwrap_or_default()
     })
 }
@@ -54,6 +86,7 @@ mod tests {
     fn tables_parse_and_gpu_keys_resolve() {
         let parsed: Vec<MigTable> = serde_json::from_str(include_str!("data/mig.json")).unwrap();
         assert_eq!(parsed.len(), 8);
+        assert_eq!(all(), parsed, "the hand-written reader reads what serde's derive read");
         for g in crate::catalog::gpus::all() {
             if let Some(k) = &g.mig.profiles {
                 assert!(find(k).is_some(), "{}: {k}", g.id);

@@ -6,6 +6,7 @@
 pub mod gpus;
 pub mod instances;
 pub mod interconnects;
+mod json;
 pub mod mig;
 pub mod models;
 pub mod on_chip;

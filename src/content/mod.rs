@@ -7,6 +7,7 @@ use crate::i18n::Lang;
 pub mod glossary;
 #[cfg(test)]
 mod glossary_data;
+pub mod page_html;
 #[cfg(test)]
 mod render;
 pub mod search;

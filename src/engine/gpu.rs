@@ -4,10 +4,13 @@
 //! peak has a default, and [`Gpu::validate`] names bad fields.
 
 use super::error::ErrorKind;
+use super::json_read::{de, fields, opt, Read};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Dense peak throughput per dtype in FLOP/s (OP/s for INT8). `None`: no such path.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct PeakFlops {
     pub fp64: Option<f64>,
@@ -90,7 +93,8 @@ pub struct ComputePath {
 }
 
 /// NVLink (or AMD Infinity Fabric) scale-up link of one GPU.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct NvLink {
     /// "NVLink 4", "Infinity Fabric (AMD)", ...
@@ -101,7 +105,8 @@ pub struct NvLink {
 }
 
 /// Host PCIe link of one GPU.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Pcie {
     pub generation: Option<u8>,
@@ -110,7 +115,8 @@ pub struct Pcie {
 }
 
 /// Multi-Instance GPU support.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Mig {
     pub supported: bool,
@@ -120,7 +126,8 @@ pub struct Mig {
 }
 
 /// One GPU: a catalog entry, or a custom GPU given inline in a Scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct Gpu {
     pub id: String,
@@ -274,5 +281,139 @@ impl Gpu {
         self.uncertain
             .iter()
             .any(|u| u == field || field.strip_prefix(u.as_str()).is_some_and(|r| r.starts_with('.')))
+    }
+}
+
+/// The JSON keys of each struct, in declaration order (serde's order for a list).
+const PEAK_FIELDS: [&str; 8] = ["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4"];
+const NVLINK_FIELDS: [&str; 3] = ["generation", "links", "bidirectional_bytes_per_s"];
+const PCIE_FIELDS: [&str; 2] = ["generation", "bidirectional_bytes_per_s"];
+const MIG_FIELDS: [&str; 3] = ["supported", "max_instances", "profiles"];
+const GPU_FIELDS: [&str; 21] = [
+    "id",
+    "name",
+    "vendor",
+    "architecture",
+    "form_factor",
+    "memory_type",
+    "memory_bytes",
+    "memory_bandwidth_bytes_per_s",
+    "peak_flops",
+    "sparse_as_quoted",
+    "l2_bytes",
+    "sm_count",
+    "tdp_w",
+    "nvlink",
+    "pcie",
+    "mig",
+    "source",
+    "source_ids",
+    "retrieved",
+    "uncertain",
+    "notes",
+];
+
+impl PeakFlops {
+    fn from_json(v: &Value) -> Read<PeakFlops> {
+        let mut p = PeakFlops::default();
+        fields(v, &PEAK_FIELDS, |key, x| {
+            let slot = match key {
+                "fp64" => &mut p.fp64,
+                "fp32" => &mut p.fp32,
+                "tf32" => &mut p.tf32,
+                "fp16" => &mut p.fp16,
+                "bf16" => &mut p.bf16,
+                "fp8" => &mut p.fp8,
+                "int8" => &mut p.int8,
+                "fp4" => &mut p.fp4,
+                _ => return Ok(false),
+            };
+            *slot = opt(x, de)?;
+            Ok(true)
+        })?;
+        Ok(p)
+    }
+}
+
+impl NvLink {
+    fn from_json(v: &Value) -> Read<NvLink> {
+        let mut n = NvLink::default();
+        fields(v, &NVLINK_FIELDS, |key, x| {
+            match key {
+                "generation" => n.generation = de(x)?,
+                "links" => n.links = opt(x, de)?,
+                "bidirectional_bytes_per_s" => n.bidirectional_bytes_per_s = de(x)?,
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(n)
+    }
+}
+
+impl Pcie {
+    fn from_json(v: &Value) -> Read<Pcie> {
+        let mut p = Pcie::default();
+        fields(v, &PCIE_FIELDS, |key, x| {
+            match key {
+                "generation" => p.generation = opt(x, de)?,
+                "bidirectional_bytes_per_s" => p.bidirectional_bytes_per_s = opt(x, de)?,
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(p)
+    }
+}
+
+impl Mig {
+    fn from_json(v: &Value) -> Read<Mig> {
+        let mut m = Mig::default();
+        fields(v, &MIG_FIELDS, |key, x| {
+            match key {
+                "supported" => m.supported = de(x)?,
+                "max_instances" => m.max_instances = de(x)?,
+                "profiles" => m.profiles = opt(x, de)?,
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(m)
+    }
+}
+
+impl Gpu {
+    /// Reads a GPU (a catalog entry or a custom GPU given inline): every field has a default,
+    /// unknown keys are errors. Ranges are checked by [`Gpu::validate`].
+    pub fn from_json(v: &Value) -> Read<Gpu> {
+        let mut g = Gpu::default();
+        fields(v, &GPU_FIELDS, |key, x| {
+            match key {
+                "id" => g.id = de(x)?,
+                "name" => g.name = de(x)?,
+                "vendor" => g.vendor = de(x)?,
+                "architecture" => g.architecture = de(x)?,
+                "form_factor" => g.form_factor = de(x)?,
+                "memory_type" => g.memory_type = de(x)?,
+                "memory_bytes" => g.memory_bytes = de(x)?,
+                "memory_bandwidth_bytes_per_s" => g.memory_bandwidth_bytes_per_s = de(x)?,
+                "peak_flops" => g.peak_flops = PeakFlops::from_json(x)?,
+                "sparse_as_quoted" => g.sparse_as_quoted = de(x)?,
+                "l2_bytes" => g.l2_bytes = opt(x, de)?,
+                "sm_count" => g.sm_count = opt(x, de)?,
+                "tdp_w" => g.tdp_w = opt(x, de)?,
+                "nvlink" => g.nvlink = opt(x, NvLink::from_json)?,
+                "pcie" => g.pcie = opt(x, Pcie::from_json)?,
+                "mig" => g.mig = Mig::from_json(x)?,
+                "source" => g.source = de(x)?,
+                "source_ids" => g.source_ids = de(x)?,
+                "retrieved" => g.retrieved = de(x)?,
+                "uncertain" => g.uncertain = de(x)?,
+                "notes" => g.notes = de(x)?,
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(g)
     }
 }

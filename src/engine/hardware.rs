@@ -3,12 +3,15 @@
 
 use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
+use super::json_read::{de, fields, opt, Read};
 use super::lookup::Lookup;
 use super::perf::collectives::Topology;
 use super::perf::efficiency::Efficiency;
 use super::perf::scaling::{topology_preset, TopologyPreset};
 use super::perf::PerfError;
-use serde::{Deserialize, Deserializer, Serialize};
+#[cfg(test)]
+use serde::Deserializer;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -39,6 +42,8 @@ impl From<String> for GpuSpec {
     }
 }
 
+/// serde's reading, kept for the tests that compare it with [`GpuSpec::from_json`].
+#[cfg(test)]
 impl<'de> Deserialize<'de> for GpuSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
@@ -53,6 +58,15 @@ impl<'de> Deserialize<'de> for GpuSpec {
 }
 
 impl GpuSpec {
+    /// Reads a catalog id (a string) or an inline custom GPU (an object).
+    pub fn from_json(v: &Value) -> Read<GpuSpec> {
+        match v {
+            Value::String(s) => Ok(GpuSpec::Id(s.clone())),
+            Value::Object(_) => Gpu::from_json(v).map(|g| GpuSpec::Custom(Box::new(g))),
+            _ => Err(ErrorKind::WrongType { expected: Expected::GpuIdOrObject, got: String::new() }),
+        }
+    }
+
     /// The GPU: the catalog entry, or the validated custom GPU. Errors name `gpu` or `gpu.<field>`.
     pub fn resolve<'a>(&'a self, lookup: &'a dyn Lookup) -> Result<Cow<'a, Gpu>, ScenarioError> {
         match self {
@@ -131,7 +145,8 @@ impl TopologyKind {
 }
 
 /// Overrides of the efficiency factors; every field optional (absent = the sourced default).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(default, deny_unknown_fields)]
 pub struct EfficiencyOverrides {
     pub memory_bandwidth: Option<f64>,
@@ -143,7 +158,38 @@ pub struct EfficiencyOverrides {
     pub gradient_sync_overlap: Option<f64>,
 }
 
+/// The JSON keys of [`EfficiencyOverrides`], in declaration order.
+const EFFICIENCY_FIELDS: [&str; 7] = [
+    "memory_bandwidth",
+    "tensor_flops",
+    "intra_node_bus_bandwidth",
+    "inter_node_bus_bandwidth",
+    "kernel_launch_s",
+    "kernels_per_layer",
+    "gradient_sync_overlap",
+];
+
 impl EfficiencyOverrides {
+    /// Reads the overrides object (every key optional, unknown keys are errors).
+    pub fn from_json(v: &Value) -> Read<EfficiencyOverrides> {
+        let mut o = EfficiencyOverrides::default();
+        fields(v, &EFFICIENCY_FIELDS, |key, x| {
+            let slot = match key {
+                "memory_bandwidth" => &mut o.memory_bandwidth,
+                "tensor_flops" => &mut o.tensor_flops,
+                "intra_node_bus_bandwidth" => &mut o.intra_node_bus_bandwidth,
+                "inter_node_bus_bandwidth" => &mut o.inter_node_bus_bandwidth,
+                "kernel_launch_s" => &mut o.kernel_launch_s,
+                "kernels_per_layer" => &mut o.kernels_per_layer,
+                "gradient_sync_overlap" => &mut o.gradient_sync_overlap,
+                _ => return Ok(false),
+            };
+            *slot = opt(x, de)?;
+            Ok(true)
+        })?;
+        Ok(o)
+    }
+
     /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
     pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = Efficiency::default();

@@ -42,17 +42,21 @@
 
 pub mod allreduce;
 pub mod assumption;
+pub mod cluster;
 pub mod derivation;
+pub mod diagnose;
 pub mod error;
 pub mod evaluate;
 pub mod fit;
 pub mod gpu;
 pub mod hardware;
 pub mod headroom;
+pub mod json_read;
 pub mod lab;
 pub mod launch;
 pub mod lookup;
 pub mod memory;
+pub mod mig;
 pub mod model;
 pub mod num;
 pub mod peaks;

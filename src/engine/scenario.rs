@@ -3,15 +3,17 @@
 //! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
-use super::error::{classify_serde, ErrorKind, ScenarioError};
+use super::error::{ErrorKind, ScenarioError};
 use super::gpu::ComputeDtype;
 use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
+use super::json_read::{de, opt, Read};
 use super::precision::Dtype;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A catalog id (`"llama-3.1-8b"`) or a pasted Hugging Face `config.json` object.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 #[serde(untagged)]
 pub enum ModelSpec {
     Id(String),
@@ -67,8 +69,10 @@ pub enum Recompute {
 pub const LORA_TARGETS: [&str; 7] =
     ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"];
 
+// serde's defaults, for the derive the tests compare `Scenario::from_json` with.
 macro_rules! default_fn {
     ($name:ident, $ty:ty, $value:expr) => {
+        #[cfg(test)]
         fn $name() -> $ty {
             $value
         }
@@ -81,14 +85,19 @@ default_fn!(default_group, u64, 128);
 default_fn!(default_dtype_bf16, Dtype, Dtype::Bf16);
 default_fn!(default_true, bool, true);
 default_fn!(default_lora_rank, u64, 16);
-default_fn!(default_lora_targets, Vec<String>, LORA_TARGETS.iter().map(|s| (*s).to_owned()).collect());
 default_fn!(default_block, u64, 16);
 default_fn!(default_chunk, u64, 8192);
 default_fn!(default_overhead, u64, 1 << 30);
 default_fn!(default_margin, f64, 0.10);
 
+/// The seven LoRA targets, the default of `lora_targets`.
+fn default_lora_targets() -> Vec<String> {
+    LORA_TARGETS.iter().map(|s| (*s).to_owned()).collect()
+}
+
 /// All inputs of one calculation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
 pub struct Scenario {
     /// Catalog id or inline Hugging Face config.
     pub model: ModelSpec,
@@ -193,6 +202,17 @@ pub struct Scenario {
     pub safety_margin: f64,
 }
 
+impl ModelSpec {
+    /// A string is a catalog id; any other JSON value is taken as a config (and checked when
+    /// the model is resolved), as serde's untagged reading did.
+    pub fn from_json(v: &Value) -> ModelSpec {
+        match v {
+            Value::String(id) => ModelSpec::Id(id.clone()),
+            other => ModelSpec::Config(other.clone()),
+        }
+    }
+}
+
 impl Scenario {
     /// A scenario for `model` with every default.
     pub fn new(model: ModelSpec) -> Scenario {
@@ -200,21 +220,61 @@ impl Scenario {
     }
 
     /// Reads a scenario from JSON, naming the first field whose value has the wrong type.
+    /// Every key but `model` has a default; keys that are not fields are ignored.
     pub fn from_json(v: &Value) -> Result<Scenario, ScenarioError> {
         let Value::Object(obj) = v else {
             return Err(ScenarioError::new("scenario", ErrorKind::NotAnObject));
         };
-        if !obj.contains_key("model") {
+        let Some(model) = obj.get("model") else {
             return Err(ScenarioError::new("model", ErrorKind::ModelRequired));
-        }
+        };
+        let mut s = defaults(ModelSpec::from_json(model));
         for (key, value) in obj {
-            let probe = serde_json::json!({"model": "x", key.as_str(): value});
-            let probe = if key == "model" { serde_json::json!({"model": value}) } else { probe };
-            if let Err(e) = serde_json::from_value::<Scenario>(probe) {
-                return Err(ScenarioError::new(key.clone(), classify_serde(&e)));
-            }
+            s.set_json(key, value).map_err(|kind| ScenarioError::new(key.clone(), kind))?;
         }
-        serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", classify_serde(&e)))
+        Ok(s)
+    }
+
+    /// Sets the field `key` from its JSON value (a key that is no field changes nothing).
+    fn set_json(&mut self, key: &str, v: &Value) -> Read<()> {
+        match key {
+            "model" => self.model = ModelSpec::from_json(v),
+            "mode" => self.mode = de(v)?,
+            "weight_dtype" => self.weight_dtype = opt(v, de)?,
+            "kv_dtype" => self.kv_dtype = opt(v, de)?,
+            "activation_dtype" => self.activation_dtype = de(v)?,
+            "int4_group_size" => self.int4_group_size = de(v)?,
+            "context_tokens" => self.context_tokens = de(v)?,
+            "batch" => self.batch = de(v)?,
+            "gpu" => self.gpu = GpuSpec::from_json(v)?,
+            "gpu_memory_bytes" => self.gpu_memory_bytes = opt(v, de)?,
+            "gpus" => self.gpus = de(v)?,
+            "tensor_parallel" => self.tensor_parallel = de(v)?,
+            "pipeline_parallel" => self.pipeline_parallel = de(v)?,
+            "data_parallel" => self.data_parallel = opt(v, de)?,
+            "expert_parallel" => self.expert_parallel = de(v)?,
+            "topology" => self.topology = opt(v, de)?,
+            "gpus_per_node" => self.gpus_per_node = de(v)?,
+            "efficiency" => self.efficiency = EfficiencyOverrides::from_json(v)?,
+            "price_per_gpu_hour" => self.price_per_gpu_hour = opt(v, de)?,
+            "prompt_tokens" => self.prompt_tokens = opt(v, de)?,
+            "output_tokens" => self.output_tokens = opt(v, de)?,
+            "compute_dtype" => self.compute_dtype = opt(v, de)?,
+            "micro_batches" => self.micro_batches = opt(v, de)?,
+            "sequence_parallel" => self.sequence_parallel = de(v)?,
+            "optimizer" => self.optimizer = de(v)?,
+            "zero_stage" => self.zero_stage = de(v)?,
+            "recompute" => self.recompute = de(v)?,
+            "flash_attention" => self.flash_attention = de(v)?,
+            "lora_rank" => self.lora_rank = de(v)?,
+            "lora_targets" => self.lora_targets = de(v)?,
+            "kv_block_tokens" => self.kv_block_tokens = de(v)?,
+            "prefill_chunk_tokens" => self.prefill_chunk_tokens = de(v)?,
+            "runtime_overhead_bytes" => self.runtime_overhead_bytes = de(v)?,
+            "safety_margin" => self.safety_margin = de(v)?,
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Checks every range that does not depend on the model, in named steps (the first
@@ -484,6 +544,220 @@ mod tests {
         s.gpus = 4;
         s.tensor_parallel = 8;
         assert_eq!(s.validate().unwrap_err().field, "gpus");
+    }
+
+    /// How scenarios were read before `from_json` was written by hand: serde's derive, one probe
+    /// per key so that the error names it, serde's errors classified.
+    fn read_with_serde(v: &Value) -> Result<Scenario, ScenarioError> {
+        use crate::engine::error::classify_serde;
+        let Value::Object(obj) = v else {
+            return Err(ScenarioError::new("scenario", ErrorKind::NotAnObject));
+        };
+        if !obj.contains_key("model") {
+            return Err(ScenarioError::new("model", ErrorKind::ModelRequired));
+        }
+        for (key, value) in obj {
+            let probe = if key == "model" {
+                json!({"model": value})
+            } else {
+                json!({"model": "x", key.as_str(): value})
+            };
+            if let Err(e) = serde_json::from_value::<Scenario>(probe) {
+                return Err(ScenarioError::new(key.clone(), classify_serde(&e)));
+            }
+        }
+        serde_json::from_value(v.clone()).map_err(|e| ScenarioError::new("scenario", classify_serde(&e)))
+    }
+
+    /// Values of every JSON type and the shapes serde treats specially (enum objects, structs
+    /// as lists, floats that look whole, escapes in strings).
+    fn samples() -> Vec<Value> {
+        let mut v = vec![
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(1),
+            json!(3),
+            json!(-1),
+            json!(300),
+            json!(70000),
+            json!(5_000_000_000_u64),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(1.5),
+            json!(4096.0),
+            json!(1e300),
+            json!(-0.0),
+            json!(0.1),
+            json!("x"),
+            json!(""),
+            json!("bf16"),
+            json!("fp8"),
+            json!("nf4"),
+            json!("training"),
+            json!("qlora"),
+            json!("adam"),
+            json!("paged_adamw_8bit"),
+            json!("sgd_momentum"),
+            json!("selective"),
+            json!("multi_node_ib"),
+            json!("nvswitch_efa"),
+            json!("q_proj"),
+            json!("all-linear"),
+            json!("é\n\"\u{7}"),
+            json!([]),
+            json!([1]),
+            json!(["q_proj"]),
+            json!(["q_proj", 2]),
+            json!([null]),
+            json!([1e12, 2e12]),
+            json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]),
+            json!({}),
+            json!({"a": 1}),
+            json!({"training": null}),
+            json!({"bf16": null}),
+            json!({"training": 1}),
+            json!({"bf16": 1e12}),
+            json!({"bf16": "x"}),
+            json!({"fp8": null, "bf16": 2e14}),
+            json!({"bf16": 1, "fp8": 2}),
+        ];
+        v.push(json!({"memory_bytes": 48_000_000_000_u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}));
+        v
+    }
+
+    #[test]
+    fn from_json_reads_like_serde_did() {
+        let keys = [
+            "model",
+            "mode",
+            "weight_dtype",
+            "kv_dtype",
+            "activation_dtype",
+            "int4_group_size",
+            "context_tokens",
+            "batch",
+            "gpu",
+            "gpu_memory_bytes",
+            "gpus",
+            "tensor_parallel",
+            "pipeline_parallel",
+            "data_parallel",
+            "expert_parallel",
+            "topology",
+            "gpus_per_node",
+            "efficiency",
+            "price_per_gpu_hour",
+            "prompt_tokens",
+            "output_tokens",
+            "compute_dtype",
+            "micro_batches",
+            "sequence_parallel",
+            "optimizer",
+            "zero_stage",
+            "recompute",
+            "flash_attention",
+            "lora_rank",
+            "lora_targets",
+            "kv_block_tokens",
+            "prefill_chunk_tokens",
+            "runtime_overhead_bytes",
+            "safety_margin",
+            "not_a_field",
+        ];
+        let gpu_keys = [
+            "id",
+            "name",
+            "vendor",
+            "architecture",
+            "form_factor",
+            "memory_type",
+            "memory_bytes",
+            "memory_bandwidth_bytes_per_s",
+            "peak_flops",
+            "sparse_as_quoted",
+            "l2_bytes",
+            "sm_count",
+            "tdp_w",
+            "nvlink",
+            "pcie",
+            "mig",
+            "source",
+            "source_ids",
+            "retrieved",
+            "uncertain",
+            "notes",
+            "memory_gigs",
+        ];
+        let nested: [(&str, &[&str]); 5] = [
+            ("peak_flops", &["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "fp6"]),
+            ("nvlink", &["generation", "links", "bidirectional_bytes_per_s", "lanes"]),
+            ("pcie", &["generation", "bidirectional_bytes_per_s", "lanes"]),
+            ("mig", &["supported", "max_instances", "profiles", "slices"]),
+            ("sparse_as_quoted", &["bf16"]),
+        ];
+        let efficiency_keys = [
+            "memory_bandwidth",
+            "tensor_flops",
+            "intra_node_bus_bandwidth",
+            "inter_node_bus_bandwidth",
+            "kernel_launch_s",
+            "kernels_per_layer",
+            "gradient_sync_overlap",
+            "launch",
+        ];
+        let base_gpu = json!({"memory_bytes": 48_000_000_000_u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}});
+        let mut inputs = vec![json!(null), json!([]), json!("x"), json!({}), json!({"batch": 2})];
+        for sample in samples() {
+            for key in keys {
+                inputs.push(json!({"model": "llama-3.1-8b", key: sample}));
+                inputs.push(json!({key: sample, "model": "llama-3.1-8b", "batch": "two"}));
+            }
+            for key in gpu_keys {
+                let mut g = base_gpu.clone();
+                g[key] = sample.clone();
+                inputs.push(json!({"model": "x", "gpu": g}));
+            }
+            for (outer, inner) in nested {
+                for key in inner {
+                    let mut g = base_gpu.clone();
+                    g[outer] = json!({*key: sample});
+                    inputs.push(json!({"model": "x", "gpu": g}));
+                }
+            }
+            for key in efficiency_keys {
+                inputs.push(json!({"model": "x", "efficiency": {key: sample}}));
+            }
+        }
+        for (outer, _) in nested {
+            for list in [
+                json!([1, 2]),
+                json!([true, 3, "p"]),
+                json!(["NVLink 4", 18, 9e11]),
+                json!([null, null, null, null, null, null, null, null, 1]),
+            ] {
+                let mut g = base_gpu.clone();
+                g[outer] = list;
+                inputs.push(json!({"model": "x", "gpu": g}));
+            }
+        }
+        for v in &inputs {
+            assert_eq!(Scenario::from_json(v), read_with_serde(v), "{v}");
+        }
+        assert!(inputs.len() > 5000, "{}", inputs.len());
+    }
+
+    #[test]
+    fn catalog_gpus_read_like_serde_did() {
+        let Value::Array(list) = serde_json::from_str(include_str!("../catalog/data/gpus.json")).unwrap()
+        else {
+            panic!("gpus.json is a list")
+        };
+        for v in &list {
+            let g = crate::engine::gpu::Gpu::from_json(v).unwrap();
+            assert_eq!(g, serde_json::from_value(v.clone()).unwrap());
+        }
     }
 
     #[test]

@@ -163,7 +163,6 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
     let wrong_once = RwSignal::new(false);
     let revealed = RwSignal::new(false);
     let key = ex.key_text().unwrap_or_default();
-    let solution = ex.solution(lang).unwrap_or_default();
     let check = move || {
         let ok = ex.is_right(answer.get_untracked().trim());
         result.set(Some(ok));
@@ -187,7 +186,6 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
         );
     }
     let link = format!("{}?exercise={id}", chapter_hash(lang, slug));
-    let estimator = estimator_link(lang, ex);
     view! {
         {first.then(|| view! { <ProgressBar lang=lang slug=slug progress=progress /> })}
         <section class="exercise" node_ref=card tabindex="-1" id=format!("exercise-{id}")
@@ -217,8 +215,16 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
             </p>
             <details class="exercise-solution" hidden=move || !revealed.get()>
                 <summary>{x.solution}</summary>
-                <p>{solution}</p>
-                {estimator.map(|href| view! { <p><a class="exercise-open" href=href>{x.open_estimator} " →"</a></p> })}
+                // The worked numbers and the estimator link are computed when the solution is
+                // offered (after a try or on request), not when the chapter is drawn.
+                {move || revealed.get().then(|| {
+                    let solution = ex.solution(lang).unwrap_or_default();
+                    let estimator = estimator_link(lang, ex);
+                    view! {
+                        <p>{solution}</p>
+                        {estimator.map(|href| view! { <p><a class="exercise-open" href=href>{x.open_estimator} " →"</a></p> })}
+                    }
+                })}
             </details>
         </section>
     }

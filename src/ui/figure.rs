@@ -2,6 +2,7 @@
 //! from the catalog and the engine, its words from `i18n::figures`, and its SVG from a pure
 //! function in `charts::figures` (every text escaped there), set as inner HTML.
 
+use crate::catalog::mig::MigProfile;
 use crate::catalog::{gpus, interconnects, mig, on_chip};
 use crate::charts::figures::decision_path::{decision_path_svg, DecisionFigure, DecisionStep};
 use crate::charts::figures::memory_hierarchy::{memory_hierarchy_svg, HierarchyLevel, MemoryHierarchyFigure};
@@ -15,6 +16,7 @@ use crate::charts::figures::topology::{topology_svg, TopologyFigure};
 use crate::charts::figures::{escape, fill};
 use crate::charts::{self, format_bytes, format_rate, ByteUnit, RooflineChart};
 use crate::engine::gpu::ComputeDtype;
+use crate::engine::mig::{arrange, SliceGeometry, SliceProfile};
 use crate::engine::perf::kernels::{elementwise_intensity, gemm_intensity};
 use crate::engine::perf::on_chip::shared_memory_bandwidth;
 use crate::i18n::Lang;
@@ -269,16 +271,35 @@ fn mig_svg(lang: Lang) -> String {
     let f = lang.fig();
     let Some(g) = gpus::find(EXAMPLE_GPU) else { return String::new() };
     let Some(table) = g.mig.profiles.as_deref().and_then(mig::find) else { return String::new() };
-    let (compute, memory) = (7u32, 8u32);
-    let slices = |fraction: f64, total: u32| (fraction * f64::from(total)).round().clamp(0.0, 16.0) as u32;
-    let instances: Vec<MigInstance> = MIG_LAYOUT
+    let geometry = SliceGeometry::SEVEN;
+    let (compute, memory) = (u32::from(geometry.compute), u32::from(geometry.memory));
+    let chosen: Vec<&MigProfile> =
+        MIG_LAYOUT.iter().filter_map(|name| table.profiles.iter().find(|p| p.name == *name)).collect();
+    let shapes: Vec<SliceProfile> = chosen
         .iter()
-        .filter_map(|name| table.profiles.iter().find(|p| p.name == *name))
-        .map(|p| MigInstance {
+        .filter_map(|p| {
+            let max = p.max_instances.and_then(|m| u8::try_from(m).ok()).unwrap_or(1);
+            SliceProfile::from_fractions(
+                geometry,
+                p.memory_fraction,
+                p.sm_fraction,
+                max,
+                p.name.ends_with("+me"),
+            )
+        })
+        .collect();
+    // Where the MIG User Guide lets these instances sit together (engine::mig), not left to right.
+    let wanted: Vec<usize> = (0..shapes.len()).collect();
+    let placements = arrange(geometry, &shapes, &wanted).unwrap_or_default();
+    let instances: Vec<MigInstance> = placements
+        .iter()
+        .filter_map(|pl| Some((chosen.get(pl.profile)?, shapes.get(pl.profile)?, pl.start)))
+        .map(|(p, shape, start)| MigInstance {
             name: p.name.clone(),
-            compute_slices: slices(p.sm_fraction, compute),
-            memory_slices: slices(p.memory_fraction, memory),
+            compute_slices: u32::from(shape.compute),
+            memory_slices: u32::from(shape.memory),
             memory: format_bytes((p.memory_fraction * g.memory_bytes as f64) as u64, ByteUnit::Gb),
+            start: u32::from(start),
         })
         .collect();
     let layout = MIG_LAYOUT.join(" + ");

@@ -3,7 +3,7 @@
 //! `data-embed` and the stylesheet hides the frame (one attribute, no second copy of the frame's
 //! view code in the wasm).
 
-use crate::content;
+use crate::content::page_html::chapter_nav_html;
 use crate::i18n::Lang;
 use crate::route::Route;
 use leptos::prelude::*;
@@ -65,30 +65,9 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
             <nav class="chapter-nav" aria-label=move || s().nav_aria>
                 <details class="chapter-nav-box" open=true>
                     <summary>{move || s().chapters_heading}</summary>
-                    <ol>
-                        {move || {
-                            let l = lang.get();
-                            let current = current_slug();
-                            content::chapters()
-                                .iter()
-                                .map(|c| {
-                                    let here = current == Some(c.slug);
-                                    view! {
-                                        <li>
-                                            <a
-                                                href=Route::Chapter(l, c.slug).to_hash()
-                                                aria-current=if here { Some("page") } else { None }
-                                                class:current=here
-                                            >
-                                                <span class="num">{c.number}</span>
-                                                {c.page(l).title}
-                                            </a>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                    </ol>
+                    // One string for the 15 links (the browser parses it at once); rebuilt when the
+                    // language or the current chapter changes.
+                    <ol inner_html=move || chapter_nav_html(lang.get(), current_slug())></ol>
                     <p class="nav-glossary">
                         <a href=move || Route::Glossary(lang.get()).to_hash()
                             aria-current=move || matches!(route.get(), Route::Glossary(_)).then_some("page")>

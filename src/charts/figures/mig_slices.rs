@@ -1,5 +1,8 @@
 //! A MIG layout on one GPU: the compute slices (top row) and memory slices (bottom row), with
-//! each GPU instance drawn over the slices it takes, placed left to right.
+//! each GPU instance drawn over the slices it takes. Instances sit where the caller placed them
+//! (`engine::mig` checks placements against the MIG User Guide's rules): compute slice *i* is
+//! beside memory slice *i*, so an instance starting at memory slice *s* takes compute slices from
+//! *s* on.
 
 use super::draw::{tone, At, Svg, BOX, INK, MUTED};
 
@@ -12,6 +15,8 @@ pub struct MigInstance {
     pub memory_slices: u32,
     /// Its memory as the caller words it, e.g. "40 GB".
     pub memory: String,
+    /// The memory slice it starts at (its compute slices start at the same index).
+    pub start: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,17 +31,13 @@ pub struct MigFigure {
     pub instances: Vec<MigInstance>,
 }
 
-/// Where each instance starts (compute slice, memory slice) when placed left to right, or
-/// `None` when the layout needs more slices than the GPU has.
-pub fn place(instances: &[MigInstance], compute: u32, memory: u32) -> Option<Vec<(u32, u32)>> {
-    let (mut c, mut m) = (0u32, 0u32);
-    let mut out = Vec::new();
-    for i in instances {
-        out.push((c, m));
-        c = c.checked_add(i.compute_slices)?;
-        m = m.checked_add(i.memory_slices)?;
-    }
-    (c <= compute && m <= memory).then_some(out)
+/// Whether every instance lies inside the GPU's slices (memory `[start, start + memory)`,
+/// compute `[start, start + compute)`); overlaps are the caller's to rule out.
+pub fn inside(instances: &[MigInstance], compute: u32, memory: u32) -> bool {
+    instances.iter().all(|i| {
+        i.start.checked_add(i.memory_slices).is_some_and(|e| e <= memory)
+            && i.start.checked_add(i.compute_slices).is_some_and(|e| e <= compute)
+    })
 }
 
 const W: f64 = 440.0;
@@ -60,11 +61,12 @@ pub fn mig_slices_svg(f: &MigFigure) -> String {
     for k in 0..memory {
         s.rect(X0 + f64::from(k) * mw + 1.0, 104.0, mw - 2.0, 44.0, BOX, "");
     }
-    let Some(starts) = place(&f.instances, compute, memory) else {
+    if !inside(&f.instances, compute, memory) {
         s.text(W / 2.0, 178.0, 12.0, At::Middle, INK, &f.unused);
         return s.finish();
-    };
-    for (i, (inst, (c0, m0))) in f.instances.iter().zip(starts).enumerate() {
+    }
+    for (i, inst) in f.instances.iter().enumerate() {
+        let (c0, m0) = (inst.start, inst.start);
         let class = tone(i);
         let (cx, cwid) = (X0 + f64::from(c0) * cw, f64::from(inst.compute_slices) * cw);
         let (mx, mwid) = (X0 + f64::from(m0) * mw, f64::from(inst.memory_slices) * mw);
@@ -85,25 +87,29 @@ pub fn mig_slices_svg(f: &MigFigure) -> String {
 mod tests {
     use super::*;
 
-    fn inst(name: &str, c: u32, m: u32) -> MigInstance {
+    fn inst(name: &str, c: u32, m: u32, start: u32) -> MigInstance {
         MigInstance {
             name: name.into(),
             compute_slices: c,
             memory_slices: m,
             memory: format!("{} GB", m * 10),
+            start,
         }
     }
 
     #[test]
-    fn placement_is_left_to_right_and_checked() {
-        let layout =
-            [inst("3g.40gb", 3, 4), inst("2g.20gb", 2, 2), inst("1g.10gb", 1, 1), inst("1g.10gb", 1, 1)];
-        assert_eq!(place(&layout, 7, 8), Some(vec![(0, 0), (3, 4), (5, 6), (6, 7)]));
-        assert_eq!(
-            place(&[inst("4g.40gb", 4, 4), inst("4g.40gb", 4, 4)], 7, 8),
-            None,
-            "8 compute slices > 7"
-        );
+    fn instances_must_lie_inside_the_slices() {
+        // The guide's 3-2-1-1 placement: 1g@0, 1g@1, 2g@2, 3g@4.
+        let layout = [
+            inst("3g.40gb", 3, 4, 4),
+            inst("2g.20gb", 2, 2, 2),
+            inst("1g.10gb", 1, 1, 0),
+            inst("1g.10gb", 1, 1, 1),
+        ];
+        assert!(inside(&layout, 7, 8));
+        // 1g at memory slice 7 has no compute slice beside it.
+        assert!(!inside(&[inst("1g.10gb", 1, 1, 7)], 7, 8));
+        assert!(!inside(&[inst("4g.40gb", 4, 4, 4)], 7, 8));
     }
 
     #[test]
@@ -116,10 +122,10 @@ mod tests {
             compute_slices: 7,
             memory_slices: 8,
             instances: vec![
-                inst("3g.40gb", 3, 4),
-                inst("2g.20gb", 2, 2),
-                inst("1g.10gb", 1, 1),
-                inst("1g.10gb", 1, 1),
+                inst("3g.40gb", 3, 4, 4),
+                inst("2g.20gb", 2, 2, 2),
+                inst("1g.10gb", 1, 1, 0),
+                inst("1g.10gb", 1, 1, 1),
             ],
         };
         let svg = mig_slices_svg(&f);
@@ -129,7 +135,10 @@ mod tests {
         // 7 + 8 slices and two boxes per instance.
         assert_eq!(svg.matches("<rect").count(), 15 + 8);
         assert!(!svg.contains("unused slices"), "this layout uses every slice");
-        let partial = MigFigure { instances: vec![inst("3g.40gb", 3, 4)], ..f };
+        // The 3g instance at memory slice 4 is drawn over compute slices 4-6, memory 4-7.
+        let x = |k: f64| X0 + k * SPAN / 8.0 + 2.0;
+        assert!(svg.contains(&format!("x=\"{:.1}\"", x(4.0))), "{svg}");
+        let partial = MigFigure { instances: vec![inst("3g.40gb", 3, 4, 0)], ..f };
         assert!(mig_slices_svg(&partial).contains("unused slices"));
     }
 }

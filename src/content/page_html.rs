@@ -1,0 +1,105 @@
+//! The static parts of the shell and the home page as HTML strings (every text escaped): the
+//! browser parses one string far faster than the app builds the same elements one by one, and
+//! the string builders cost less wasm than the views they replace.
+
+use super::search_html::escape_html as esc;
+use crate::i18n::Lang;
+use crate::route::Route;
+use std::fmt::Write;
+
+/// The inside of the home page's `<article>` in `lang`.
+pub fn home_html(lang: Lang) -> String {
+    let s = lang.strings();
+    let course = lang.course();
+    let mut out = String::with_capacity(8 * 1024);
+    let _ = write!(
+        out,
+        "<h1>{}</h1><p class=\"tagline\">{}</p><p class=\"lead\">{}</p>\
+         <p><a class=\"button cta\" href=\"{}\">{}</a></p>\
+         <p><a href=\"{}\" id=\"validation-link\">{}</a></p>\
+         <p><a href=\"{}\" id=\"glossary-link\">{}</a></p><h2>{}</h2><div class=\"path\">",
+        esc(s.site_title),
+        esc(s.tagline),
+        esc(s.home_intro),
+        esc(&Route::Estimate(lang).to_hash()),
+        esc(s.estimate_cta),
+        esc(&Route::Validation(lang).to_hash()),
+        esc(s.validation.nav),
+        esc(&Route::Glossary(lang).to_hash()),
+        esc(course.glossary_title),
+        esc(course.path_heading),
+    );
+    for (i, name) in course.stages.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<section class=\"stage\" data-stage=\"{}\"><h3>{}</h3><ol class=\"toc\">",
+            i + 1,
+            esc(name)
+        );
+        for c in super::chapters().iter().filter(|c| super::stage_of(c.number) == i) {
+            let page = c.page(lang);
+            let _ = write!(
+                out,
+                "<li><a href=\"{}\"><span class=\"toc-num\">{}</span><span class=\"toc-title\">{}</span></a>\
+                 <p class=\"toc-summary\">{}</p></li>",
+                esc(&Route::Chapter(lang, c.slug).to_hash()),
+                esc(&s.chapter_number(c.number)),
+                esc(page.title),
+                esc(page.summary),
+            );
+        }
+        out.push_str("</ol></section>");
+    }
+    out.push_str("</div>");
+    out
+}
+
+/// The chapter list of the navigation in `lang`: one `<li>` per chapter, the chapter `current`
+/// (if any) marked with `aria-current="page"` and the class `current`.
+pub fn chapter_nav_html(lang: Lang, current: Option<&str>) -> String {
+    let mut out = String::with_capacity(2 * 1024);
+    for c in super::chapters() {
+        let here = if current == Some(c.slug) { " aria-current=\"page\" class=\"current\"" } else { "" };
+        let _ = write!(
+            out,
+            "<li><a href=\"{}\"{here}><span class=\"num\">{}</span>{}</a></li>",
+            esc(&Route::Chapter(lang, c.slug).to_hash()),
+            c.number,
+            esc(c.page(lang).title),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn home_lists_every_chapter_once_in_both_languages() {
+        for lang in [Lang::Zh, Lang::En] {
+            let html = home_html(lang);
+            for c in super::super::chapters() {
+                let href = format!("href=\"{}\"", Route::Chapter(lang, c.slug).to_hash());
+                assert_eq!(html.matches(&href).count(), 1, "{lang:?} {}", c.slug);
+                assert!(html.contains(&esc(c.page(lang).summary)));
+            }
+            assert_eq!(html.matches("<section class=\"stage\"").count(), lang.course().stages.len());
+            assert!(html.contains("id=\"validation-link\"") && html.contains("id=\"glossary-link\""));
+            assert_eq!(html.matches("<li>").count(), html.matches("</li>").count());
+        }
+    }
+
+    #[test]
+    fn nav_marks_only_the_current_chapter() {
+        let slug = super::super::chapters()[2].slug;
+        let html = chapter_nav_html(Lang::En, Some(slug));
+        assert_eq!(html.matches("aria-current=\"page\"").count(), 1);
+        assert!(
+            html.contains(&format!("href=\"#/en/chapters/{slug}\" aria-current=\"page\" class=\"current\""))
+        );
+        let none = chapter_nav_html(Lang::Zh, None);
+        assert!(!none.contains("aria-current"));
+        assert_eq!(none.matches("<li>").count(), super::super::chapters().len());
+    }
+}
