@@ -157,14 +157,23 @@ fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
             write();
         }
     };
-    Effect::new(move |_| {
+    let arm = move || match set_timeout_with_handle(flush, PERSIST_AFTER) {
+        Ok(h) => {
+            timer.try_update_value(|t| *t = Some(h));
+        }
+        Err(_) => write(),
+    };
+    Effect::new(move |prev: Option<()>| {
         state.track();
         if let Some(h) = timer.try_update_value(Option::take).flatten() {
             h.clear();
         }
-        match set_timeout_with_handle(flush, PERSIST_AFTER) {
-            Ok(h) => timer.set_value(Some(h)),
-            Err(_) => write(),
+        // The state as loaded is written too (a saved state gets its link, a damaged link is
+        // replaced), but not before the first paint: a slow load would pay for it up front.
+        if prev.is_none() {
+            leptos::leptos_dom::helpers::request_animation_frame(arm);
+        } else {
+            arm();
         }
     });
     let press = window_event_listener(leptos::ev::pointerdown, move |_| flush());
@@ -212,8 +221,9 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let state = ctx.state;
 
     persist_when_idle(lang, state);
-    // Above the fold (controls, verdict, memory bar) renders at once; the performance panel,
-    // the charts, key numbers and the comparison after the first paint.
+    // Above the fold (title, toolbar, model and workload controls, verdict, memory bar) renders
+    // at once; the other control groups, the performance panel, the charts, key numbers and the
+    // comparison after the first paint.
     let painted = after_first_paint();
 
     let e = lang.est();
@@ -227,10 +237,13 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                 <section class="est-controls" aria-label=e.workload>
                     <model_picker::ModelPicker />
                     <panels::WorkloadControls />
-                    <panels::HardwareControls />
-                    <panels::TrainingControls />
-                    <panels::EfficiencyControls />
-                    <panels::AssumptionControls />
+                    // Below the fold at 1280×720 and on a phone: mounted after the first paint.
+                    <Show when=move || painted.get()>
+                        <panels::HardwareControls />
+                        <panels::TrainingControls />
+                        <panels::EfficiencyControls />
+                        <panels::AssumptionControls />
+                    </Show>
                 </section>
                 <section class="est-results" aria-live="polite">
                     <panels::InvalidBanner />
