@@ -136,7 +136,10 @@ pub fn Slider(
     });
     // Marks the number field while its text is refused.
     let flag = move |number: &web_sys::HtmlInputElement, bad: bool| {
-        let _ = number.set_attribute("aria-invalid", if bad { "true" } else { "false" });
+        let flag = if bad { "true" } else { "false" };
+        if number.get_attribute("aria-invalid").as_deref() != Some(flag) {
+            let _ = number.set_attribute("aria-invalid", flag);
+        }
     };
     view! {
         <div class="control slider" data-control=id>
