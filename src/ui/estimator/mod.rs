@@ -18,6 +18,7 @@ use crate::engine::{EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
 use crate::i18n::Lang;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Which scenario the controls edit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,11 +33,12 @@ pub struct Ctx {
     pub lang: Lang,
     pub state: RwSignal<EstimatorState>,
     pub side: RwSignal<Side>,
-    pub report_a: Memo<Result<Report, EngineError>>,
-    pub report_b: Memo<Option<Result<Report, EngineError>>>,
-    /// The last report that evaluated, per side, so an invalid edit never blanks the page.
-    pub shown_a: Memo<Option<Report>>,
-    pub shown_b: Memo<Option<Report>>,
+    pub report_a: Memo<Result<Arc<Report>, EngineError>>,
+    pub report_b: Memo<Option<Result<Arc<Report>, EngineError>>>,
+    /// The last report that evaluated, per side, so an invalid edit never blanks the page. It
+    /// shares the evaluation's report (an `Arc`): a slider move clones no report.
+    pub shown_a: Memo<Option<Arc<Report>>>,
+    pub shown_b: Memo<Option<Arc<Report>>>,
     pub notices: RwSignal<Vec<Notice>>,
 }
 
@@ -68,7 +70,7 @@ impl Ctx {
     }
 
     /// Reads the active side's evaluation without copying it (tracked).
-    pub fn with_result<R>(&self, f: impl FnOnce(&Result<Report, EngineError>) -> R) -> R {
+    pub fn with_result<R>(&self, f: impl FnOnce(&Result<Arc<Report>, EngineError>) -> R) -> R {
         match self.active_side() {
             Side::B => self.report_b.with(|b| match b {
                 Some(r) => f(r),
@@ -82,8 +84,8 @@ impl Ctx {
     /// small reads each slider move triggers.
     pub fn with_shown<R>(&self, f: impl FnOnce(Option<&Report>) -> R) -> R {
         match self.active_side() {
-            Side::B => self.shown_b.with(|r| f(r.as_ref())),
-            Side::A => self.shown_a.with(|r| f(r.as_ref())),
+            Side::B => self.shown_b.with(|r| f(r.as_deref())),
+            Side::A => self.shown_a.with(|r| f(r.as_deref())),
         }
     }
 
@@ -97,17 +99,32 @@ impl Ctx {
         let state = RwSignal::new(initial);
         let side = RwSignal::new(Side::A);
         let notices = RwSignal::new(notices);
-        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario)));
-        let report_b = Memo::new(move |_| state.with(|s| s.compare.as_ref().map(evaluate)));
-        let shown_a = Memo::new(move |prev: Option<&Option<Report>>| match report_a.get() {
-            Ok(r) => Some(r),
-            Err(_) => prev.cloned().flatten(),
-        });
-        let shown_b = Memo::new(move |prev: Option<&Option<Report>>| match report_b.get() {
-            Some(Ok(r)) => Some(r),
-            Some(Err(_)) => prev.cloned().flatten(),
-            None => None,
-        });
+        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario).map(Arc::new)));
+        let report_b =
+            Memo::new(move |_| state.with(|s| s.compare.as_ref().map(|c| evaluate(c).map(Arc::new))));
+        // The report memos already compare the reports: a new `Arc` is a changed report.
+        let changed = |a: Option<&Option<Arc<Report>>>, b: Option<&Option<Arc<Report>>>| match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+            (Some(None), Some(None)) => false,
+            _ => true,
+        };
+        let shown_a = Memo::new_with_compare(
+            move |prev: Option<&Option<Arc<Report>>>| match report_a.with(|r| r.as_ref().ok().cloned()) {
+                Some(r) => Some(r),
+                None => prev.cloned().flatten(),
+            },
+            changed,
+        );
+        let shown_b = Memo::new_with_compare(
+            move |prev: Option<&Option<Arc<Report>>>| {
+                report_b.with(|r| match r {
+                    Some(Ok(r)) => Some(r.clone()),
+                    Some(Err(_)) => prev.cloned().flatten(),
+                    None => None,
+                })
+            },
+            changed,
+        );
         let ctx = Ctx { lang, state, side, report_a, report_b, shown_a, shown_b, notices };
         provide_context(ctx);
         ctx
