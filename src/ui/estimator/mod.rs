@@ -188,7 +188,7 @@ fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
         // The state as loaded is written too (a saved state gets its link, a damaged link is
         // replaced), but not before the first paint: a slow load would pay for it up front.
         if prev.is_none() {
-            leptos::leptos_dom::helpers::request_animation_frame(arm);
+            request_animation_frame(arm);
         } else {
             arm();
         }
