@@ -14,6 +14,8 @@ const bytes = (page, key) => page.locator(`tr[data-key="${key}"] td.num`).getAtt
 async function open(page, hash = '#/en/estimate') {
   await page.goto(`${server.url}${hash}`);
   await page.waitForSelector('#total-per-gpu');
+  // The control groups below the fold are mounted just after the first paint.
+  await page.waitForSelector('.assumptions-group #kv-block', { state: 'attached' });
 }
 
 async function noNaN(page) {
@@ -140,6 +142,37 @@ test('garbage and outdated hashes open the nearest valid state with a visible me
   assert.equal(await page.inputValue('#batch-number'), '6');
   await page.click('#notices .dismiss');
   assert.equal(await page.locator('#notices').count(), 0);
+  await finish(page);
+});
+
+test('markup in a damaged link is shown as text in the notice, never as elements', async () => {
+  const page = await newPage(browser);
+  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', gpu: '<img src=x id=injected>' })}`);
+  await page.waitForSelector('#notices');
+  assert.equal(await page.locator('#notices img, #injected').count(), 0, 'no element from the link');
+  assert.match(await page.locator('#notices li').first().innerText(), /gpu.*<img src=x id=injected>/);
+  await finish(page);
+});
+
+test('a slider and its number field stay in step; a refused number is marked invalid until a good one', async () => {
+  const page = await newPage(browser);
+  await open(page);
+  await page.focus('#batch');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.getElementById('batch-number').value === '1024');
+  assert.equal(await page.getAttribute('#batch', 'aria-valuetext'), '1024 sequences');
+  await page.fill('#batch-number', '5000');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForSelector('.slider[data-control=batch] .field-error');
+  assert.equal(await page.getAttribute('#batch-number', 'aria-invalid'), 'true');
+  await page.fill('#batch-number', '3');
+  await page.press('#batch-number', 'Enter');
+  await page.waitForFunction(() => document.getElementById('batch').getAttribute('aria-valuetext') === '3 sequences');
+  assert.equal(await page.getAttribute('#batch-number', 'aria-invalid'), 'false');
+  assert.equal(await page.locator('.slider[data-control=batch] .field-error').count(), 0);
+  // The range sits on the step nearest 3 among its values.
+  const [pos, max] = await page.$eval('#batch', (el) => [Number(el.value), Number(el.max)]);
+  assert.ok(pos > 0 && pos < max, `range position ${pos} of ${max}`);
   await finish(page);
 });
 

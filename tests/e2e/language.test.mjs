@@ -129,6 +129,8 @@ async function texts(page, lang, skip) {
   for (const [label, query] of Object.entries(STATES)) {
     await page.goto(`${server.url}#/${lang}/estimate${query}`);
     await page.waitForSelector('#total-per-gpu');
+    // The control groups below the fold are mounted just after the first paint.
+    await page.waitForSelector('.assumptions-group #kv-block', { state: 'attached' });
     if (label === 'damaged link') await page.waitForSelector('#notices');
     if (label === 'does not fit') await page.waitForSelector('.advice');
     await openAllDetails(page);

@@ -2,6 +2,7 @@
 //! Every slider is an `<input type="range">` (keyboard: arrows, Page Up/Down, Home/End) with a
 //! number field, a unit and an aria label in the page's language.
 
+use crate::content::search_html::escape_html;
 use leptos::prelude::*;
 
 /// How a slider moves.
@@ -62,8 +63,38 @@ fn show(value: f64, integer: bool) -> String {
     }
 }
 
+/// The slider's row as HTML: the range input, the number field and the unit. Static markup is
+/// parsed by the browser at once instead of being built node by node; the live value is then
+/// written in place by one effect (see [`Slider`]).
+fn slider_row_html(id: &str, label: &str, unit: &str, scale: &Scale, value: f64) -> String {
+    let (min, max) = scale.bounds();
+    let (rmin, rmax, rstep) = scale.range_attrs();
+    let integer = scale.integer();
+    let (label, unit) = (escape_html(label), escape_html(unit));
+    let shown = show(value, integer);
+    format!(
+        "<input type=\"range\" id=\"{id}\" min=\"{rmin}\" max=\"{rmax}\" step=\"{rstep}\" value=\"{pos}\" \
+         aria-label=\"{label}\" aria-valuetext=\"{shown} {unit}\">\
+         <input type=\"number\" class=\"number\" id=\"{id}-number\" min=\"{min}\" max=\"{max}\" step=\"{step}\" \
+         value=\"{shown}\" aria-label=\"{label} ({unit})\" aria-invalid=\"false\">\
+         <span class=\"unit\">{unit}</span>",
+        pos = scale.position(value),
+        step = if integer { 1.0 } else { rstep },
+    )
+}
+
+/// The input that sent `ev`, and whether it is the range (else the number field).
+fn event_input(ev: &web_sys::Event) -> Option<(web_sys::HtmlInputElement, bool)> {
+    use wasm_bindgen::JsCast;
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let range = input.type_() == "range";
+    Some((input, range))
+}
+
 /// A labelled slider with a number field. `value` is read reactively; `set` is called with a
 /// value inside the scale's bounds (out-of-range typing shows a message and changes nothing).
+/// The row is static HTML; one effect writes a changed value into the range, its
+/// `aria-valuetext` and the number field, and the row's listeners take both inputs' events.
 #[component]
 pub fn Slider(
     id: &'static str,
@@ -74,71 +105,91 @@ pub fn Slider(
     set: Callback<f64>,
     #[prop(optional)] out_of_range: &'static str,
 ) -> impl IntoView {
-    // Each edit of the scenario re-reads every slider's value; the slider's own text, attribute
-    // and property updates run only when its value changed.
-    let value = Memo::new(move |_| value.get());
     let (min, max) = scale.bounds();
-    let (rmin, rmax, rstep) = scale.range_attrs();
     let integer = scale.integer();
     let (problem, set_problem) = signal(None::<String>);
-    let scale_for_range = scale.clone();
-    let scale_for_pos = scale.clone();
-    let number_id = format!("{id}-number");
+    let first = value.get_untracked();
+    let row_html = slider_row_html(id, label, unit, &scale, first);
+    let row = NodeRef::<leptos::html::Div>::new();
+    let scale = StoredValue::new(scale);
+    // Each edit of the scenario re-reads the value; the DOM is written only when it changed.
+    Effect::new(move |prev: Option<f64>| {
+        let v = value.get();
+        if prev.unwrap_or(first) != v {
+            if let Some(row) = row.get_untracked() {
+                use wasm_bindgen::JsCast;
+                let as_input = |e: web_sys::Element| e.dyn_into::<web_sys::HtmlInputElement>().ok();
+                let range = row.first_element_child();
+                let number = range.as_ref().and_then(|r| r.next_element_sibling()).and_then(as_input);
+                let range = range.and_then(as_input);
+                let shown = show(v, integer);
+                if let Some(range) = range {
+                    range.set_value(&scale.with_value(|s| s.position(v)).to_string());
+                    let _ = range.set_attribute("aria-valuetext", &format!("{shown} {unit}"));
+                }
+                if let Some(number) = number {
+                    number.set_value(&shown);
+                }
+            }
+        }
+        v
+    });
+    // Marks the number field while its text is refused.
+    let flag = move |number: &web_sys::HtmlInputElement, bad: bool| {
+        let flag = if bad { "true" } else { "false" };
+        if number.get_attribute("aria-invalid").as_deref() != Some(flag) {
+            let _ = number.set_attribute("aria-invalid", flag);
+        }
+    };
     view! {
         <div class="control slider" data-control=id>
             <label for=id>{label}</label>
-            <div class="slider-row">
-                <input
-                    type="range"
-                    id=id
-                    min=rmin
-                    max=rmax
-                    step=rstep
-                    aria-label=label
-                    aria-valuetext=move || format!("{} {unit}", show(value.get(), integer))
-                    prop:value=move || scale_for_pos.position(value.get()).to_string()
-                    on:input=move |ev| {
-                        if let Ok(p) = event_target_value(&ev).parse::<f64>() {
-                            set_problem.set(None);
-                            set.run(scale_for_range.value_at(p));
+            <div
+                class="slider-row"
+                node_ref=row
+                inner_html=row_html
+                on:input=move |ev| {
+                    let Some((range, true)) = event_input(&ev) else { return };
+                    if let Ok(p) = range.value().parse::<f64>() {
+                        set_problem.set(None);
+                        if let Some(number) = range.next_element_sibling().and_then(|n| {
+                            use wasm_bindgen::JsCast;
+                            n.dyn_into::<web_sys::HtmlInputElement>().ok()
+                        }) {
+                            flag(&number, false);
                         }
+                        set.run(scale.with_value(|s| s.value_at(p)));
                     }
-                />
-                <input
-                    type="number"
-                    class="number"
-                    id=number_id
-                    min=min
-                    max=max
-                    step=if integer { 1.0 } else { rstep }
-                    aria-label=format!("{label} ({unit})")
-                    aria-invalid=move || problem.get().is_some().to_string()
-                    prop:value=move || show(value.get(), integer)
-                    on:change=move |ev| {
-                        let text = event_target_value(&ev);
-                        match text.trim().parse::<f64>() {
-                            Ok(v) if v.is_finite() && v >= min && v <= max => {
-                                set_problem.set(None);
-                                set.run(if integer { v.round() } else { v });
-                            }
-                            _ => set_problem.set(Some(format!(
+                }
+                on:change=move |ev| {
+                    let Some((number, false)) = event_input(&ev) else { return };
+                    let text = number.value();
+                    match text.trim().parse::<f64>() {
+                        Ok(v) if v.is_finite() && v >= min && v <= max => {
+                            set_problem.set(None);
+                            flag(&number, false);
+                            set.run(if integer { v.round() } else { v });
+                        }
+                        _ => {
+                            flag(&number, true);
+                            set_problem.set(Some(format!(
                                 "{} {}: {} – {}",
                                 text.trim(),
                                 out_of_range,
                                 show(min, integer),
                                 show(max, integer)
-                            ))),
+                            )))
                         }
                     }
-                />
-                <span class="unit">{unit}</span>
-            </div>
+                }
+            ></div>
             {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
         </div>
     }
 }
 
-/// A labelled `<select>`; `options` are (value, label) pairs.
+/// A labelled `<select>`; `options` are (value, label) pairs. The options are static HTML (the
+/// browser parses them at once); the chosen one follows `value`.
 #[component]
 pub fn Select(
     id: &'static str,
@@ -147,24 +198,25 @@ pub fn Select(
     #[prop(into)] value: Signal<String>,
     set: Callback<String>,
 ) -> impl IntoView {
-    // Read once per edit of the scenario; the options' `selected` flags update only when it changed.
+    // Read once per edit of the scenario; the select's value is written only when it changed.
     let value = Memo::new(move |_| value.get());
+    let first = value.get_untracked();
+    let options_html: String = options
+        .iter()
+        .map(|(v, l)| {
+            let selected = if *v == first { " selected" } else { "" };
+            format!("<option value=\"{}\"{selected}>{}</option>", escape_html(v), escape_html(l))
+        })
+        .collect();
     view! {
         <div class="control select" data-control=id>
             <label for=id>{label}</label>
             <select
                 id=id
+                inner_html=options_html
                 on:change=move |ev| set.run(event_target_value(&ev))
                 prop:value=move || value.get()
-            >
-                {options
-                    .into_iter()
-                    .map(|(v, l)| {
-                        let selected_v = v.clone();
-                        view! { <option value=v selected=move || value.get() == selected_v>{l}</option> }
-                    })
-                    .collect_view()}
-            </select>
+            ></select>
         </div>
     }
 }

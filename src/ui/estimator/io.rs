@@ -26,26 +26,30 @@ pub fn Notices() -> impl IntoView {
             view! {
                 <div class=class role="status" id="notices">
                     <strong>{heading}</strong>
-                    <ul>
-                        {notices
-                            .into_iter()
-                            .map(|n| {
-                                let field = crate::i18n::errors::notice_field(&n.field, ctx.lang);
-                                // A scenario field is an identifier; the imported file is worded.
-                                let field = if n.field == "file-error" || n.field == "file-error:file" {
-                                    view! { <span class="field">{field}</span> }.into_any()
-                                } else {
-                                    view! { <code>{field}</code> }.into_any()
-                                };
-                                view! { <li>{field} ": " {crate::i18n::errors::notice(&n, ctx.lang)}</li> }
-                            })
-                            .collect_view()}
-                    </ul>
+                    <ul inner_html=notices_html(&notices, ctx.lang)></ul>
                     <button class="dismiss" on:click=move |_| ctx.notices.set(Vec::new())>{e.dismiss}</button>
                 </div>
             }
         })
     }
+}
+
+/// The notices as list items (HTML; every text escaped: field names come from the link or file).
+fn notices_html(notices: &[Notice], lang: crate::i18n::Lang) -> String {
+    use crate::content::search_html::escape_html;
+    notices
+        .iter()
+        .map(|n| {
+            let field = escape_html(&crate::i18n::errors::notice_field(&n.field, lang));
+            let text = escape_html(&crate::i18n::errors::notice(n, lang));
+            // A scenario field is an identifier; the imported file is worded.
+            if n.field == "file-error" || n.field == "file-error:file" {
+                format!("<li><span class=\"field\">{field}</span>: {text}</li>")
+            } else {
+                format!("<li><code>{field}</code>: {text}</li>")
+            }
+        })
+        .collect()
 }
 
 /// Offers `text` as a JSON file named `name`. The object URL is revoked when it drops, after the

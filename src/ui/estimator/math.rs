@@ -1,6 +1,7 @@
 //! "Show the math": the formula, the values substituted and the source of a report number.
 
 use super::Ctx;
+use crate::content::search_html::escape_html;
 use leptos::prelude::*;
 
 /// A disclosure with the derivation of report path `key` (for example `memory_per_gpu_bytes.weights`).
@@ -28,16 +29,21 @@ pub fn ShowMath(key: &'static str) -> impl IntoView {
     view! {
         <details class="math" data-math=key on:toggle=toggle>
             <summary>{e.show_math}</summary>
-            {move || derivation().map(|d| view! {
-                <dl>
-                    <dt>{e.formula}</dt>
-                    <dd><code>{d.formula}</code></dd>
-                    <dt>{e.values}</dt>
-                    <dd><code>{d.values}</code></dd>
-                    <dt>{e.source}</dt>
-                    <dd class="source" data-source=d.cited.then_some("")>{d.source}</dd>
-                </dl>
-            })}
+            {move || derivation().map(|d| view! { <dl inner_html=derivation_html(e, &d)></dl> })}
         </details>
     }
+}
+
+/// The derivation's terms as HTML (static once built; every text escaped).
+fn derivation_html(e: &crate::i18n::EstimatorStrings, d: &crate::i18n::facts::DerivationText) -> String {
+    format!(
+        "<dt>{}</dt><dd><code>{}</code></dd><dt>{}</dt><dd><code>{}</code></dd><dt>{}</dt><dd class=\"source\"{}>{}</dd>",
+        escape_html(e.formula),
+        escape_html(&d.formula),
+        escape_html(e.values),
+        escape_html(&d.values),
+        escape_html(e.source),
+        if d.cited { " data-source=\"\"" } else { "" },
+        escape_html(&d.source),
+    )
 }

@@ -18,6 +18,7 @@ use crate::engine::{EngineError, Report, Scenario};
 use crate::estimator::state::{self, EstimatorState, Notice};
 use crate::i18n::Lang;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Which scenario the controls edit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,11 +33,12 @@ pub struct Ctx {
     pub lang: Lang,
     pub state: RwSignal<EstimatorState>,
     pub side: RwSignal<Side>,
-    pub report_a: Memo<Result<Report, EngineError>>,
-    pub report_b: Memo<Option<Result<Report, EngineError>>>,
-    /// The last report that evaluated, per side, so an invalid edit never blanks the page.
-    pub shown_a: Memo<Option<Report>>,
-    pub shown_b: Memo<Option<Report>>,
+    pub report_a: Memo<Result<Arc<Report>, EngineError>>,
+    pub report_b: Memo<Option<Result<Arc<Report>, EngineError>>>,
+    /// The last report that evaluated, per side, so an invalid edit never blanks the page. It
+    /// shares the evaluation's report (an `Arc`): a slider move clones no report.
+    pub shown_a: Memo<Option<Arc<Report>>>,
+    pub shown_b: Memo<Option<Arc<Report>>>,
     pub notices: RwSignal<Vec<Notice>>,
 }
 
@@ -68,7 +70,7 @@ impl Ctx {
     }
 
     /// Reads the active side's evaluation without copying it (tracked).
-    pub fn with_result<R>(&self, f: impl FnOnce(&Result<Report, EngineError>) -> R) -> R {
+    pub fn with_result<R>(&self, f: impl FnOnce(&Result<Arc<Report>, EngineError>) -> R) -> R {
         match self.active_side() {
             Side::B => self.report_b.with(|b| match b {
                 Some(r) => f(r),
@@ -82,8 +84,8 @@ impl Ctx {
     /// small reads each slider move triggers.
     pub fn with_shown<R>(&self, f: impl FnOnce(Option<&Report>) -> R) -> R {
         match self.active_side() {
-            Side::B => self.shown_b.with(|r| f(r.as_ref())),
-            Side::A => self.shown_a.with(|r| f(r.as_ref())),
+            Side::B => self.shown_b.with(|r| f(r.as_deref())),
+            Side::A => self.shown_a.with(|r| f(r.as_deref())),
         }
     }
 
@@ -97,17 +99,32 @@ impl Ctx {
         let state = RwSignal::new(initial);
         let side = RwSignal::new(Side::A);
         let notices = RwSignal::new(notices);
-        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario)));
-        let report_b = Memo::new(move |_| state.with(|s| s.compare.as_ref().map(evaluate)));
-        let shown_a = Memo::new(move |prev: Option<&Option<Report>>| match report_a.get() {
-            Ok(r) => Some(r),
-            Err(_) => prev.cloned().flatten(),
-        });
-        let shown_b = Memo::new(move |prev: Option<&Option<Report>>| match report_b.get() {
-            Some(Ok(r)) => Some(r),
-            Some(Err(_)) => prev.cloned().flatten(),
-            None => None,
-        });
+        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario).map(Arc::new)));
+        let report_b =
+            Memo::new(move |_| state.with(|s| s.compare.as_ref().map(|c| evaluate(c).map(Arc::new))));
+        // The report memos already compare the reports: a new `Arc` is a changed report.
+        let changed = |a: Option<&Option<Arc<Report>>>, b: Option<&Option<Arc<Report>>>| match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+            (Some(None), Some(None)) => false,
+            _ => true,
+        };
+        let shown_a = Memo::new_with_compare(
+            move |prev: Option<&Option<Arc<Report>>>| match report_a.with(|r| r.as_ref().ok().cloned()) {
+                Some(r) => Some(r),
+                None => prev.cloned().flatten(),
+            },
+            changed,
+        );
+        let shown_b = Memo::new_with_compare(
+            move |prev: Option<&Option<Arc<Report>>>| {
+                report_b.with(|r| match r {
+                    Some(Ok(r)) => Some(r.clone()),
+                    Some(Err(_)) => prev.cloned().flatten(),
+                    None => None,
+                })
+            },
+            changed,
+        );
         let ctx = Ctx { lang, state, side, report_a, report_b, shown_a, shown_b, notices };
         provide_context(ctx);
         ctx
@@ -157,14 +174,23 @@ fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
             write();
         }
     };
-    Effect::new(move |_| {
+    let arm = move || match set_timeout_with_handle(flush, PERSIST_AFTER) {
+        Ok(h) => {
+            timer.try_update_value(|t| *t = Some(h));
+        }
+        Err(_) => write(),
+    };
+    Effect::new(move |prev: Option<()>| {
         state.track();
         if let Some(h) = timer.try_update_value(Option::take).flatten() {
             h.clear();
         }
-        match set_timeout_with_handle(flush, PERSIST_AFTER) {
-            Ok(h) => timer.set_value(Some(h)),
-            Err(_) => write(),
+        // The state as loaded is written too (a saved state gets its link, a damaged link is
+        // replaced), but not before the first paint: a slow load would pay for it up front.
+        if prev.is_none() {
+            request_animation_frame(arm);
+        } else {
+            arm();
         }
     });
     let press = window_event_listener(leptos::ev::pointerdown, move |_| flush());
@@ -212,8 +238,9 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let state = ctx.state;
 
     persist_when_idle(lang, state);
-    // Above the fold (controls, verdict, memory bar) renders at once; the performance panel,
-    // the charts, key numbers and the comparison after the first paint.
+    // Above the fold (title, toolbar, model and workload controls, verdict, memory bar) renders
+    // at once; the other control groups, the performance panel, the charts, key numbers and the
+    // comparison after the first paint.
     let painted = after_first_paint();
 
     let e = lang.est();
@@ -227,10 +254,13 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                 <section class="est-controls" aria-label=e.workload>
                     <model_picker::ModelPicker />
                     <panels::WorkloadControls />
-                    <panels::HardwareControls />
-                    <panels::TrainingControls />
-                    <panels::EfficiencyControls />
-                    <panels::AssumptionControls />
+                    // Below the fold at 1280×720 and on a phone: mounted after the first paint.
+                    <Show when=move || painted.get()>
+                        <panels::HardwareControls />
+                        <panels::TrainingControls />
+                        <panels::EfficiencyControls />
+                        <panels::AssumptionControls />
+                    </Show>
                 </section>
                 <section class="est-results" aria-live="polite">
                     <panels::InvalidBanner />

@@ -3,6 +3,7 @@
 use super::Ctx;
 use crate::catalog::evaluate;
 use crate::catalog::models;
+use crate::content::search_html::escape_html;
 use crate::engine::error::{classify_serde, Catalogue, ErrorKind, ScenarioError};
 use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
@@ -16,6 +17,16 @@ fn lookup(text: &str) -> Option<&'static str> {
         .iter()
         .find(|m| m.model.id.to_ascii_lowercase() == t || m.model.name.to_ascii_lowercase() == t)
         .map(|m| m.model.id.as_str())
+}
+
+/// The search field's suggestions as HTML (static: parsed by the browser at once).
+fn model_options() -> String {
+    models::all()
+        .iter()
+        .map(|m| {
+            format!("<option value=\"{}\">{}</option>", escape_html(&m.model.name), escape_html(&m.model.id))
+        })
+        .collect()
 }
 
 #[component]
@@ -85,12 +96,7 @@ pub fn ModelPicker() -> impl IntoView {
                         }
                     }
                 />
-                <datalist id="model-list">
-                    {models::all()
-                        .iter()
-                        .map(|m| view! { <option value=m.model.name.clone()>{m.model.id.clone()}</option> })
-                        .collect_view()}
-                </datalist>
+                <datalist id="model-list" inner_html=model_options()></datalist>
                 {move || search_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
                 {move || source.get().map(|(src, date, verified)| {
                     let first = src.split([';', ' ']).find(|p| p.starts_with("http")).unwrap_or("").to_owned();
