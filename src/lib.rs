@@ -10,6 +10,7 @@ pub mod engine;
 pub mod estimator;
 pub mod exercises;
 pub mod i18n;
+pub mod lab;
 pub mod route;
 pub mod validation;
 

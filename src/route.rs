@@ -10,6 +10,7 @@
 //! | `#/{lang}/validation`        | engine vs published figures  |
 //! | `#/{lang}/glossary`          | the glossary (`?term=id`)    |
 //! | `#/{lang}/embed/{kind}?…`    | one widget alone, to embed   |
+//! | `#/{lang}/lab/bandwidth?…`   | the WebGPU lab               |
 //! | anything else                | not found                    |
 //!
 //! A `?…` after the path is kept for page state (the estimator's scenario, a chapter's section
@@ -36,6 +37,8 @@ pub enum Route {
     Glossary(Lang),
     /// One widget of [`WIDGET_KINDS`] without the site's frame; its state is the query.
     Embed(Lang, &'static str),
+    /// The WebGPU lab: bandwidth and FLOP/s measured on the reader's GPU.
+    Lab(Lang),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -57,6 +60,7 @@ impl Route {
             ["estimate"] => Route::Estimate(lang),
             ["validation"] => Route::Validation(lang),
             ["glossary"] => Route::Glossary(lang),
+            ["lab", "bandwidth"] => Route::Lab(lang),
             ["embed", kind] => match WIDGET_KINDS.iter().find(|k| **k == kind) {
                 Some(k) => Route::Embed(lang, k),
                 None => Route::NotFound(Some(lang)),
@@ -78,6 +82,7 @@ impl Route {
             | Route::Estimate(l)
             | Route::Validation(l)
             | Route::Glossary(l)
+            | Route::Lab(l)
             | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
         }
@@ -91,6 +96,7 @@ impl Route {
             Route::Estimate(_) => Route::Estimate(lang),
             Route::Validation(_) => Route::Validation(lang),
             Route::Glossary(_) => Route::Glossary(lang),
+            Route::Lab(_) => Route::Lab(lang),
             Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
     }
@@ -104,6 +110,7 @@ impl Route {
             Route::Estimate(l) => format!("#/{}/estimate", l.code()),
             Route::Validation(l) => format!("#/{}/validation", l.code()),
             Route::Glossary(l) => format!("#/{}/glossary", l.code()),
+            Route::Lab(l) => format!("#/{}/lab/bandwidth", l.code()),
             Route::Embed(l, kind) => format!("#/{}/embed/{kind}", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),

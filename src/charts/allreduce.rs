@@ -1,9 +1,10 @@
-//! All-reduce time against message size (log-log), one line per topology, with the chosen
-//! size marked by a dashed vertical line and a dot on each curve. Input is the engine's
-//! times (`engine::allreduce`); the chart only draws them.
+//! A quantity against a size in bytes (log-log), one line per series, with an optional size
+//! marked by a dashed vertical line and a dot on each curve. Drawn for all-reduce time against
+//! message size (one line per topology, the engine's times from `engine::allreduce`) and for the
+//! WebGPU lab's bandwidth against working set (one line per kernel); the chart only draws.
 
 use super::canvas::{self, Anchor, LegendItem, Plot, Scale, Swatch, Theme};
-use super::format::{format_bytes_f64, format_seconds, ByteUnit};
+use super::format::{format_bytes_f64, format_rate, format_seconds, ByteUnit};
 use super::palette;
 
 /// One topology's curve: (message bytes, expected seconds) pairs.
@@ -13,6 +14,16 @@ pub struct AllReduceSeries {
     pub points: Vec<(f64, f64)>,
 }
 
+/// What the y axis holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum YAxis {
+    /// Seconds (all-reduce time).
+    #[default]
+    Seconds,
+    /// Bytes per second (measured bandwidth).
+    BytesPerSecond,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AllReduceChart {
     pub title: String,
@@ -20,8 +31,11 @@ pub struct AllReduceChart {
     pub x_label: String,
     /// E.g. "time".
     pub y_label: String,
-    /// At most three series are drawn.
+    /// At most four series are drawn.
     pub series: Vec<AllReduceSeries>,
+    pub y_axis: YAxis,
+    /// Units of the x axis's byte labels (GB or GiB steps).
+    pub x_unit: ByteUnit,
     /// The size the reader chose, marked on every curve.
     pub marker_bytes: Option<f64>,
     pub no_data: String,
@@ -40,7 +54,7 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let series: Vec<Drawn<'_>> = c
         .series
         .iter()
-        .take(3)
+        .take(4)
         .enumerate()
         .map(|(i, s)| (i, s, s.points.iter().copied().filter(usable).collect::<Vec<_>>()))
         .filter(|(_, _, p)| p.len() >= 2)
@@ -70,7 +84,11 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let h = (t.w() * 0.7).max(360.0);
     let top0 = t.pad + t.title * 1.3;
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
-    let yt = canvas::log10_ticks(&Scale::new(ylo, yhi, 0.0, 1.0, true), format_seconds);
+    let y_format = |v: f64| match c.y_axis {
+        YAxis::Seconds => format_seconds(v),
+        YAxis::BytesPerSecond => format_rate(v, "B/s"),
+    };
+    let yt = canvas::log10_ticks(&Scale::new(ylo, yhi, 0.0, 1.0, true), y_format);
     let left = canvas::y_gutter(&t, &yt);
     // Room for half of the last x tick label ("10 GB"), which is centred on the right edge.
     let right = t.w() - t.pad - t.font * 1.8;
@@ -79,7 +97,7 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let plot = Plot { left, top, right, bottom };
     let xs = Scale::new(xlo, xhi, left, right, true);
     let ys = Scale::new(ylo, yhi, bottom, top, true);
-    let xt = canvas::log10_ticks(&xs, |v| format_bytes_f64(v, ByteUnit::Gb));
+    let xt = canvas::log10_ticks(&xs, |v| format_bytes_f64(v, c.x_unit));
     let xt = canvas::thin_ticks(xt, &xs, t.font, true);
     let yt = canvas::thin_ticks(yt, &ys, t.font, false);
     let marker = c.marker_bytes.filter(|m| m.is_finite() && xs.contains(*m));
@@ -90,7 +108,7 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
         if let Some(m) = marker {
             let x = xs.map(m);
             canvas::line(a, &[(x, top), (x, bottom)], palette::MUTED, 1, true);
-            let label = format_bytes_f64(m, ByteUnit::Gb);
+            let label = format_bytes_f64(m, c.x_unit);
             let anchor = if x + canvas::text_width(&label, t.small) + 8.0 < right {
                 Anchor::Start
             } else {
@@ -135,6 +153,7 @@ mod tests {
             series: vec![line("NVSwitch", 337.5e9), line("PCIe & IB", 47e9), line("EFA", 37.5e9)],
             marker_bytes: Some(1e9),
             no_data: "无数据".into(),
+            ..Default::default()
         }
     }
 
@@ -147,6 +166,25 @@ mod tests {
             assert!(svg.contains("1 GB"), "the marker is labelled");
             assert_eq!(count(&svg, "<circle"), 3, "one dot per curve at the marker");
         }
+    }
+
+    #[test]
+    fn bandwidth_axis_reads_bytes_per_second() {
+        let c = AllReduceChart {
+            y_axis: YAxis::BytesPerSecond,
+            x_unit: ByteUnit::Gib,
+            marker_bytes: None,
+            series: vec![AllReduceSeries {
+                label: "triad".into(),
+                points: vec![(1048576.0, 2e11), (268435456.0, 9e11)],
+            }],
+            ..sample()
+        };
+        let svg = allreduce_svg(&c, 640);
+        assert_valid(&svg, &c.title);
+        assert!(svg.contains("GB/s"), "{svg}");
+        assert!(svg.contains("MiB"), "{svg}");
+        assert_eq!(count(&svg, "<circle"), 0);
     }
 
     #[test]

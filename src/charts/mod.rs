@@ -21,7 +21,7 @@ pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
 
-pub use allreduce::{allreduce_svg, AllReduceChart, AllReduceSeries};
+pub use allreduce::{allreduce_svg, AllReduceChart, AllReduceSeries, YAxis};
 pub use bound_bars::{bound_bars_svg, BoundBarsChart, BoundGroup, TermLabels};
 pub use format::{
     format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit,

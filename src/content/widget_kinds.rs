@@ -15,4 +15,5 @@ pub const WIDGETS: &[&str] = &[
     "spec-sheet",
     "gpu-ladder",
     "all-reduce",
+    "lab",
 ];

@@ -52,6 +52,7 @@ pub mod gpu;
 pub mod hardware;
 pub mod headroom;
 pub mod json_read;
+pub mod lab;
 pub mod launch;
 pub mod lookup;
 pub mod memory;

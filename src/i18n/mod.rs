@@ -11,6 +11,7 @@ mod estimator;
 mod exercises;
 pub mod facts;
 mod figures;
+mod lab;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;

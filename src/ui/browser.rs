@@ -66,3 +66,13 @@ pub fn save_estimator_state(query: &str) {
         let _ = s.set_item(ESTIMATOR_KEY, query);
     }
 }
+
+/// Chart width for the current viewport: the phone layout below 560 CSS pixels.
+pub fn chart_width() -> u32 {
+    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
+    if w < 560.0 {
+        crate::charts::PHONE_WIDTH
+    } else {
+        crate::charts::DESKTOP_WIDTH
+    }
+}

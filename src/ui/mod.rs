@@ -9,6 +9,7 @@ mod exercise;
 mod figure;
 mod glossary;
 mod home;
+mod lab;
 mod not_found;
 mod search;
 mod shell;
@@ -49,6 +50,7 @@ fn document_title(route: &Route, lang: Lang) -> String {
         Route::Estimate(_) => format!("{} · {}", lang.est().title, s.site_title),
         Route::Validation(_) => format!("{} · {}", s.validation.title, s.site_title),
         Route::Glossary(_) => format!("{} · {}", lang.course().glossary_title, s.site_title),
+        Route::Lab(_) => format!("{} · {}", lang.lab().nav, s.site_title),
         Route::Embed(_, kind) => format!("{} · {}", widgets::title(kind, lang), s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
@@ -81,6 +83,7 @@ fn App() -> impl IntoView {
                 Route::Estimate(l) => view! { <estimator::EstimatorPage lang=l /> }.into_any(),
                 Route::Validation(l) => view! { <validation::ValidationPage lang=l /> }.into_any(),
                 Route::Glossary(l) => view! { <glossary::GlossaryPage lang=l /> }.into_any(),
+                Route::Lab(l) => view! { <lab::LabPage lang=l /> }.into_any(),
                 Route::Embed(l, kind) => {
                     let query = browser::current_hash().split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
                     view! { <widgets::EmbedPage lang=l kind=kind query=query /> }.into_any()

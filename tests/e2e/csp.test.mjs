@@ -57,6 +57,7 @@ async function walk(page, base) {
       await visit(page, `#/${lang}/chapters/${slug}`, `article[data-page=chapter][data-slug="${slug}"]`);
     }
     await visit(page, `#/${lang}/validation`, 'article[data-page=validation]');
+    await visit(page, `#/${lang}/lab/bandwidth`, 'article[data-page=lab] #lab-adapter > *');
     await visit(page, `#/${lang}/no-such-page`, 'article[data-page=not-found]');
     // The estimator: default, a scenario that does not fit, a hostile pasted config and GPU name.
     await visit(page, `#/${lang}/estimate`, '#total-per-gpu');

@@ -55,6 +55,15 @@ export async function launch(extraArgs = []) {
   });
 }
 
+/** Chromium with WebGPU on (its software adapter, SwiftShader, on a machine without a GPU). */
+export async function launchWebGpu() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu'],
+  });
+}
+
 /** A page that collects console errors and page errors into `page.problems`. */
 export async function newPage(browser, options = {}) {
   const context = await browser.newContext({ ...options });

@@ -54,6 +54,9 @@ const ALLOW = {
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream'],
   // Formula functions and identifiers in formulas.
+  // The WebGPU lab: the API's name, its feature names (shader-f16, timestamp-query, onSubmittedWorkDone)
+  // and BabelStream's kernel names, which are the WGSL entry points.
+  lab: ['WebGPU', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'scale', 'triad'],
   formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F',
     // the CUDA chapter's add kernel (out = x + y over n elements) and a kernel's intensity I
     'add', 'y', 'n', 'I'],
@@ -145,6 +148,9 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/validation`);
   await page.waitForSelector('#validation-rows');
   out.push(['validation', await visibleText(page, skip)]);
+  await page.goto(`${server.url}#/${lang}/lab/bandwidth`);
+  await page.waitForSelector('#lab-adapter .banner');
+  out.push(['WebGPU lab without WebGPU', await visibleText(page, skip)]);
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);

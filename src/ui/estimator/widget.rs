@@ -107,9 +107,13 @@ pub fn ChapterWidget(
         Some((k, p)) => (k, Some(p)),
         None => (name, None),
     };
+    if kind == "lab" {
+        return Either::Left(view! { <crate::ui::lab::LabPanel lang=lang widget=true /> }.into_any());
+    }
     if crate::ui::widgets::is_lesson(kind) {
         return Either::Left(
-            view! { <crate::ui::widgets::LessonWidget lang=lang kind=kind query=query.unwrap_or_default() /> },
+            view! { <crate::ui::widgets::LessonWidget lang=lang kind=kind query=query.unwrap_or_default() /> }
+                .into_any(),
         );
     }
     let initial = match query.as_deref() {

@@ -45,6 +45,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "spec-sheet" => w.spec_title,
         "gpu-ladder" => w.ladder_title,
         "all-reduce" => w.ar_title,
+        "lab" => lang.lab().nav,
         "memory" => e.memory_per_gpu,
         "kv-cache" => e.chart_kv_title,
         "roofline" => e.chart_roofline_title,
@@ -523,6 +524,7 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
             series,
             marker_bytes: Some(bytes),
             no_data: w.none.to_string(),
+            ..Default::default()
         },
         chart_width(),
     );
