@@ -14,7 +14,7 @@ use crate::charts::figures::thread_hierarchy::{
 };
 use crate::charts::figures::topology::{topology_svg, TopologyFigure};
 use crate::charts::figures::{escape, fill};
-use crate::charts::{self, format_bytes, format_rate, ByteUnit, RooflineChart};
+use crate::charts::{format_bytes, format_rate, ByteUnit, RooflineChart};
 use crate::engine::gpu::ComputeDtype;
 use crate::engine::mig::{arrange, SliceGeometry, SliceProfile};
 use crate::engine::perf::kernels::{elementwise_intensity, gemm_intensity};
@@ -160,16 +160,6 @@ fn thread_svg(lang: Lang) -> String {
     })
 }
 
-/// Chart width for the viewport, as the estimator's charts choose it.
-fn chart_width() -> u32 {
-    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
-    if w < 560.0 {
-        charts::PHONE_WIDTH
-    } else {
-        charts::DESKTOP_WIDTH
-    }
-}
-
 fn roofline_svg(lang: Lang) -> String {
     let (f, e) = (lang.fig(), lang.est());
     let Some(g) = gpus::find(EXAMPLE_GPU) else { return String::new() };
@@ -196,7 +186,10 @@ fn roofline_svg(lang: Lang) -> String {
         no_data: String::new(),
         ..Default::default()
     };
-    format!("<div class=\"chart\">{}</div>", roofline_kernels_svg(&chart, &kernels, chart_width()))
+    format!(
+        "<div class=\"chart\">{}</div>",
+        roofline_kernels_svg(&chart, &kernels, crate::ui::browser::chart_width())
+    )
 }
 
 fn ring_status(lang: Lang, step: usize) -> String {

@@ -8,16 +8,6 @@ use crate::charts;
 use crate::estimator::chart_inputs::{bound_chart, kv_chart, roofline_chart, scaling_chart};
 use leptos::prelude::*;
 
-/// Chart width for the current viewport: phone layout below 560 CSS pixels.
-fn chart_width() -> u32 {
-    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
-    if w < 560.0 {
-        charts::PHONE_WIDTH
-    } else {
-        charts::DESKTOP_WIDTH
-    }
-}
-
 /// Whether `node` is within half a screen of the viewport (a signal; true where the browser has
 /// no IntersectionObserver). Charts far below the fold are built when the reader scrolls near
 /// them, not on every edit of a slider at the top of the page.
@@ -64,7 +54,7 @@ fn figure<T>(
 where
     T: Clone + PartialEq + Send + Sync + 'static,
 {
-    let width = chart_width();
+    let width = crate::ui::browser::chart_width();
     let node = NodeRef::<leptos::html::Figure>::new();
     let near = near_viewport(node);
     let input = Memo::new(

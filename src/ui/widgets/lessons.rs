@@ -526,7 +526,7 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
             no_data: w.none.to_string(),
             ..Default::default()
         },
-        chart_width(),
+        crate::ui::browser::chart_width(),
     );
     let table = format!(
         "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th></th><th>{}</th><th>{}</th><th>busbw</th></tr></thead><tbody>{rows}</tbody></table></div>",
@@ -542,15 +542,6 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
         note(w.ar_note),
     ]
     .concat()
-}
-
-fn chart_width() -> u32 {
-    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
-    if w < 560.0 {
-        charts::PHONE_WIDTH
-    } else {
-        charts::DESKTOP_WIDTH
-    }
 }
 
 fn perf_error(lang: Lang, e: &crate::engine::perf::PerfError) -> String {
