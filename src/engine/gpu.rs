@@ -289,7 +289,7 @@ const PEAK_FIELDS: [&str; 8] = ["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "
 const NVLINK_FIELDS: [&str; 3] = ["generation", "links", "bidirectional_bytes_per_s"];
 const PCIE_FIELDS: [&str; 2] = ["generation", "bidirectional_bytes_per_s"];
 const MIG_FIELDS: [&str; 3] = ["supported", "max_instances", "profiles"];
-const GPU_FIELDS: [&str; 21] = [
+pub(crate) const GPU_FIELDS: [&str; 21] = [
     "id",
     "name",
     "vendor",

@@ -666,30 +666,9 @@ mod tests {
             "safety_margin",
             "not_a_field",
         ];
-        let gpu_keys = [
-            "id",
-            "name",
-            "vendor",
-            "architecture",
-            "form_factor",
-            "memory_type",
-            "memory_bytes",
-            "memory_bandwidth_bytes_per_s",
-            "peak_flops",
-            "sparse_as_quoted",
-            "l2_bytes",
-            "sm_count",
-            "tdp_w",
-            "nvlink",
-            "pcie",
-            "mig",
-            "source",
-            "source_ids",
-            "retrieved",
-            "uncertain",
-            "notes",
-            "memory_gigs",
-        ];
+        // Every field a GPU has, plus one it does not (the reader must refuse it).
+        let gpu_keys: Vec<&str> =
+            crate::engine::gpu::GPU_FIELDS.iter().copied().chain(["memory_gigs"]).collect();
         let nested: [(&str, &[&str]); 5] = [
             ("peak_flops", &["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "fp6"]),
             ("nvlink", &["generation", "links", "bidirectional_bytes_per_s", "lanes"]),
@@ -714,7 +693,7 @@ mod tests {
                 inputs.push(json!({"model": "llama-3.1-8b", key: sample}));
                 inputs.push(json!({key: sample, "model": "llama-3.1-8b", "batch": "two"}));
             }
-            for key in gpu_keys {
+            for key in gpu_keys.iter().copied() {
                 let mut g = base_gpu.clone();
                 g[key] = sample.clone();
                 inputs.push(json!({"model": "x", "gpu": g}));
