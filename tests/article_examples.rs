@@ -142,3 +142,53 @@ fn chapter_10_lora_adapter_count_is_the_widget_preset() {
     assert!((0.165..0.175).contains(&share), "{share}%");
     assert!(r.fits);
 }
+
+/// Chapter 8 (MIG): the layouts the text calls valid and full fit one H100 by the MIG User
+/// Guide's placement rules (engine::mig), each using all 7 compute slices; `3g + 3g` fits and
+/// leaves one compute slice unused; and a layout past 7 compute slices does not fit.
+#[test]
+fn chapter_8_mig_layouts_follow_the_placement_rules() {
+    use gpu_primer::engine::mig::{arrange, SliceGeometry, SliceProfile};
+    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/en/08-mig.md")).unwrap();
+    let sentence = md.lines().find(|l| l.contains("Valid full layouts include")).unwrap();
+    let table = gpu_primer::catalog::mig::find("h100-80gb").unwrap();
+    let g = SliceGeometry::SEVEN;
+    // The classic profile of each class (1g.10gb, 2g.20gb, …, not the +me or double-memory ones).
+    let classes: Vec<(&str, SliceProfile)> = ["1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"]
+        .iter()
+        .map(|n| {
+            let p = table.profiles.iter().find(|p| p.name == *n).unwrap();
+            let max = p.max_instances.unwrap_or(1) as u8;
+            (&n[..2], SliceProfile::from_fractions(g, p.memory_fraction, p.sm_fraction, max, false).unwrap())
+        })
+        .collect();
+    let profiles: Vec<SliceProfile> = classes.iter().map(|(_, p)| *p).collect();
+    let index = |class: &str| classes.iter().position(|(c, _)| *c == class).unwrap();
+    // "`7 × 1g`, `4g + 2g + 1g`, …" → lists of classes.
+    let layouts: Vec<Vec<usize>> = sentence
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|l| {
+            l.split('+')
+                .flat_map(|part| {
+                    let part = part.trim();
+                    match part.split_once(" × ") {
+                        Some((n, c)) => vec![index(c); n.parse().unwrap()],
+                        None => vec![index(part)],
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(layouts.len(), 5, "{sentence}");
+    let compute = |l: &[usize]| l.iter().map(|i| u32::from(profiles[*i].compute)).sum::<u32>();
+    for l in &layouts[..4] {
+        assert!(arrange(g, &profiles, l).is_some(), "{l:?} fits");
+        assert_eq!(compute(l), 7, "{l:?} is full");
+    }
+    let three_three = &layouts[4];
+    assert!(arrange(g, &profiles, three_three).is_some());
+    assert_eq!(compute(three_three), 6, "3g + 3g leaves one compute slice unused");
+    assert!(arrange(g, &profiles, &[index("4g"), index("3g"), index("1g")]).is_none());
+}
