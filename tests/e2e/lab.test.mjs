@@ -24,6 +24,12 @@ const WORDS = {
 for (const lang of ['en', 'zh']) {
   test(`${lang}: a short sweep on the software adapter gives validated figures and feeds the estimator`, { timeout: 120000 }, async () => {
     const page = await newPage(gpuBrowser);
+    // The reader's estimator scenario (a 70B model) is kept when the measured GPU replaces its GPU.
+    await page.goto(`${server.url}#/${lang}/estimate`);
+    await page.waitForSelector('#total-per-gpu');
+    await page.click('button[data-preset="70b-fp16"]');
+    await page.waitForSelector('.verdict.bad');
+    await page.waitForTimeout(1200); // the state is saved once the edits pause
     await page.goto(`${server.url}#/${lang}/lab/bandwidth?cap=4&vs=a100-sxm-80gb`);
     await waitForApp(page);
     await page.waitForSelector('#lab-adapter dl');
@@ -51,6 +57,7 @@ for (const lang of ['en', 'zh']) {
     const state = new URL(page.url()).hash.split('s=')[1].split('&')[0];
     const scenario = JSON.parse(Buffer.from(state, 'base64url').toString());
     assert.equal(scenario.gpu.id, 'browser-measured');
+    assert.equal(scenario.model, 'llama-3.1-70b', 'the reader\'s model is kept');
     assert.ok(scenario.gpu.name.includes(WORDS[lang].measured), scenario.gpu.name);
     assert.ok(scenario.gpu.memory_bandwidth_bytes_per_s > 0 && scenario.gpu.peak_flops.fp32 > 0);
     assert.equal(await page.locator('.banner.error').count(), 0, 'the estimator accepts the measured GPU');

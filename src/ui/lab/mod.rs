@@ -7,7 +7,7 @@ pub mod gpu;
 use crate::catalog::gpus;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::Scenario;
-use crate::estimator::state::{default_scenario, encode, EstimatorState};
+use crate::estimator::state::{decode, encode, EstimatorState};
 use crate::i18n::Lang;
 use crate::lab::{error_text, measured_gpu, results_html, AdapterInfo, LabError, LabResult};
 use crate::route::Route;
@@ -118,8 +118,10 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let date =
             String::from(web_sys::js_sys::Date::new_0().to_iso_string()).chars().take(10).collect::<String>();
         let Some(g) = measured_gpu(lang, &r, &date) else { return };
-        let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..default_scenario() };
-        let state = EstimatorState { scenario, ..EstimatorState::default() };
+        // The reader's own scenario (the estimator's saved state), now on the measured GPU.
+        let saved = super::browser::saved_estimator_state().map(|q| decode(&q).0).unwrap_or_default();
+        let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..saved.scenario };
+        let state = EstimatorState { scenario, compare: None, ..saved };
         if let Some(w) = web_sys::window() {
             let _ = w.location().set_hash(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
         }
