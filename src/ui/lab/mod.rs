@@ -19,6 +19,8 @@ use wasm_bindgen::JsCast;
 /// Largest-array choices in MiB (0: the adapter's limit).
 const CAPS: [u64; 6] = [4, 16, 64, 256, 1024, 0];
 const DEFAULT_COMPARE: &str = "h100-sxm";
+/// The largest array by default on a software adapter, in MiB.
+const SOFTWARE_CAP: u64 = 16;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Status {
@@ -54,12 +56,10 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
     let s = lang.lab();
     let adapter: RwSignal<Option<Result<AdapterInfo, LabError>>> = RwSignal::new(None);
     let status = RwSignal::new(Status::Idle);
-    let cap = RwSignal::new(
-        (!widget)
-            .then(|| query("cap").and_then(|c| c.parse::<u64>().ok()).filter(|c| CAPS.contains(c)))
-            .flatten()
-            .unwrap_or(if widget { 64 } else { 256 }),
-    );
+    let chosen = (!widget)
+        .then(|| query("cap").and_then(|c| c.parse::<u64>().ok()).filter(|c| CAPS.contains(c)))
+        .flatten();
+    let cap = RwSignal::new(chosen.unwrap_or(if widget { 64 } else { 256 }));
     let compare = RwSignal::new(
         (!widget)
             .then(|| query("vs").filter(|id| gpus::find(id).is_some()))
@@ -73,7 +73,12 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
     }
     leptos::task::spawn_local(async move {
         let found = gpu::adapter().await.map(|(_, info)| info);
-        adapter.set(Some(found));
+        // A software adapter runs the kernels on the CPU: a smaller default sweep keeps the run
+        // short (the reader can still choose more).
+        if chosen.is_none() && found.as_ref().is_ok_and(AdapterInfo::looks_like_software) {
+            cap.try_set(SOFTWARE_CAP);
+        }
+        adapter.try_set(Some(found));
     });
     if !widget {
         Effect::new(move |_| {
@@ -156,6 +161,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         set(("lab-adapter", "innerHTML"), &adapter_html(lang, ad.as_ref()));
         set(("lab-run", "disabled"), &(running || matches!(ad, Some(Err(_)))).into());
         set(("lab-cap", "disabled"), &running.into());
+        set(("lab-cap", "value"), &cap.get().to_string().into());
         set(("lab-cancel", "hidden"), &(!running).into());
         let progress = match &st {
             Status::Running(p) if p.total > 0 => {
