@@ -159,7 +159,7 @@ pub struct EfficiencyOverrides {
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-const EFFICIENCY_FIELDS: [&str; 7] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 7] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",

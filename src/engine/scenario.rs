@@ -676,16 +676,9 @@ mod tests {
             ("mig", &["supported", "max_instances", "profiles", "slices"]),
             ("sparse_as_quoted", &["bf16"]),
         ];
-        let efficiency_keys = [
-            "memory_bandwidth",
-            "tensor_flops",
-            "intra_node_bus_bandwidth",
-            "inter_node_bus_bandwidth",
-            "kernel_launch_s",
-            "kernels_per_layer",
-            "gradient_sync_overlap",
-            "launch",
-        ];
+        // Every efficiency key, plus one that is not (the reader must refuse it).
+        let efficiency_keys: Vec<&str> =
+            crate::engine::hardware::EFFICIENCY_FIELDS.iter().copied().chain(["launch"]).collect();
         let base_gpu = json!({"memory_bytes": 48_000_000_000_u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}});
         let mut inputs = vec![json!(null), json!([]), json!("x"), json!({}), json!({"batch": 2})];
         for sample in samples() {
@@ -705,7 +698,7 @@ mod tests {
                     inputs.push(json!({"model": "x", "gpu": g}));
                 }
             }
-            for key in efficiency_keys {
+            for key in efficiency_keys.iter().copied() {
                 inputs.push(json!({"model": "x", "efficiency": {key: sample}}));
             }
         }
