@@ -24,7 +24,10 @@ pub struct AdapterInfo {
     pub software: bool,
     pub timestamps: bool,
     pub f16: bool,
+    /// `maxBufferSize`: the largest buffer (what the estimator gets as this device's memory).
     pub max_buffer_bytes: u64,
+    /// `maxStorageBufferBindingSize`: the largest array a kernel may bind.
+    pub max_binding_bytes: u64,
 }
 
 impl AdapterInfo {

@@ -79,7 +79,8 @@ pub async fn adapter() -> Result<(GpuAdapter, AdapterInfo), LabError> {
         software: fallback,
         timestamps: features.has("timestamp-query"),
         f16: features.has("shader-f16"),
-        max_buffer_bytes: as_bytes(limits.max_buffer_size().min(limits.max_storage_buffer_binding_size())),
+        max_buffer_bytes: as_bytes(limits.max_buffer_size()),
+        max_binding_bytes: as_bytes(limits.max_storage_buffer_binding_size()),
     };
     Ok((adapter, described))
 }
@@ -412,7 +413,7 @@ pub async fn run(
     let bench = Bench::new(&adapter, &info, cancel).await?;
     let timing = if bench.timestamps.is_some() { Timing::Timestamps } else { Timing::WallClock };
     let mut result = LabResult { adapter: info.clone(), timing, ..LabResult::default() };
-    let max = lab::max_array_bytes(info.max_buffer_bytes, info.max_buffer_bytes, cap);
+    let max = lab::max_array_bytes(info.max_buffer_bytes, info.max_binding_bytes, cap);
     let sizes = lab::sweep(1 << 20, max);
     let total = sizes.len() * 4 + 3;
     let mut step = 0;

@@ -154,34 +154,48 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
             _ => {}
         }
     };
+    // Three effects, each writing only what its signals change: the adapter once it is known,
+    // the buttons and progress line on every step, the results when a run ends or the compared
+    // GPU changes (not on every progress step).
     Effect::new(move |_| {
-        let st = status.get();
-        let running = matches!(st, Status::Running(_));
-        let ad = adapter.get();
-        set(("lab-adapter", "innerHTML"), &adapter_html(lang, ad.as_ref()));
-        set(("lab-run", "disabled"), &(running || matches!(ad, Some(Err(_)))).into());
+        adapter.with(|ad| set(("lab-adapter", "innerHTML"), &adapter_html(lang, ad.as_ref())));
+    });
+    Effect::new(move |_| {
+        let unavailable = adapter.with(|ad| matches!(ad, Some(Err(_))));
+        let (running, failed, progress) = status.with(|st| {
+            let text = match st {
+                Status::Running(p) if p.total > 0 => {
+                    format!(
+                        "{}{}{}{}{}{}",
+                        s.progress.0, p.step, s.progress.1, p.total, s.progress.2, p.label
+                    )
+                }
+                Status::Running(_) => s.preparing.to_owned(),
+                Status::Failed(e) => error_text(lang, e),
+                _ => String::new(),
+            };
+            (matches!(st, Status::Running(_)), matches!(st, Status::Failed(_)), text)
+        });
+        set(("lab-run", "disabled"), &(running || unavailable).into());
         set(("lab-cap", "disabled"), &running.into());
         set(("lab-cap", "value"), &cap.get().to_string().into());
         set(("lab-cancel", "hidden"), &(!running).into());
-        let progress = match &st {
-            Status::Running(p) if p.total > 0 => {
-                format!("{}{}{}{}{}{}", s.progress.0, p.step, s.progress.1, p.total, s.progress.2, p.label)
-            }
-            Status::Running(_) => s.preparing.to_owned(),
-            Status::Failed(e) => error_text(lang, e),
-            _ => String::new(),
-        };
         set(("lab-progress", "textContent"), &progress.into());
-        set(
-            ("lab-progress", "className"),
-            &(if matches!(st, Status::Failed(_)) { "error" } else { "" }).into(),
-        );
-        let (results, hand) = match &st {
-            Status::Done(r) => (
-                results_html(lang, r, gpus::find(&compare.get()), super::browser::chart_width()),
-                r.memory_bandwidth().is_some() && r.fp32_flops().is_some(),
-            ),
-            _ => (String::new(), false),
+        set(("lab-progress", "className"), &(if failed { "error" } else { "" }).into());
+    });
+    let done = Memo::new(move |_| status.with(|st| matches!(st, Status::Done(_))));
+    Effect::new(move |_| {
+        let (results, hand) = if done.get() {
+            let vs = compare.get();
+            status.with_untracked(|st| match st {
+                Status::Done(r) => (
+                    results_html(lang, r, gpus::find(&vs), super::browser::chart_width()),
+                    r.memory_bandwidth().is_some() && r.fp32_flops().is_some(),
+                ),
+                _ => (String::new(), false),
+            })
+        } else {
+            (String::new(), false)
         };
         set(("lab-results", "innerHTML"), &results.into());
         set(("lab-hand-off", "hidden"), &(!hand).into());
