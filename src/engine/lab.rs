@@ -179,8 +179,7 @@ pub fn spread(samples: &[f64]) -> Option<Spread> {
     let n = v.len();
     let min = *v.first()?;
     let max = *v.last()?;
-    let median = if n % 2 == 1 { *v.get(n / 2)? } else { (v.get(n / 2 - 1)? + v.get(n / 2)?) / 2.0 };
-    Some(Spread { median, min, max, samples: n })
+    Some(Spread { median: super::num::median_of_sorted(&v)?, min, max, samples: n })
 }
 
 /// Seconds between two GPU timestamps (nanoseconds); `None` when the end is not after the start

@@ -49,6 +49,16 @@ pub fn sort_stable_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
     }
 }
 
+/// The median of values already sorted ascending; `None` for none.
+pub fn median_of_sorted(v: &[f64]) -> Option<f64> {
+    let n = v.len();
+    if n % 2 == 1 {
+        v.get(n / 2).copied()
+    } else {
+        Some((v.get(n.checked_sub(1)? / 2)? + v.get(n / 2)?) / 2.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -533,16 +533,8 @@ fn conditions(s: &Scenario, note: Note) -> Conditions {
 
 /// The median of `v` (0 for an empty list).
 pub fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
     crate::engine::num::sort_stable_by(&mut v, |a, b| a.total_cmp(b).is_lt());
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    crate::engine::num::median_of_sorted(&v).unwrap_or(0.0)
 }
 
 /// Builds the table from a measurements file (`{"measurements": [...]}`).
