@@ -11,6 +11,8 @@
 //! | `#/{lang}/glossary`          | the glossary (`?term=id`)    |
 //! | `#/{lang}/embed/{kind}?…`    | one widget alone, to embed   |
 //! | `#/{lang}/lab/bandwidth?…`   | the WebGPU lab               |
+//! | `#/{lang}/tools`             | the decision tools' index    |
+//! | `#/{lang}/tools/{tool}?…`    | a decision tool (state in `?…`)|
 //! | anything else                | not found                    |
 //!
 //! A `?…` after the path is kept for page state (the estimator's scenario, a chapter's section
@@ -22,6 +24,45 @@ use crate::i18n::Lang;
 /// Every widget kind a chapter may place (`{{widget:KIND}}`) and an embed route may show: the
 /// one list in `content/render.rs`, which the build checks every placed widget against.
 pub use crate::content::WIDGETS as WIDGET_KINDS;
+
+/// A decision tool: a page at `#/{lang}/tools/{slug}` whose state is the query, and a chapter
+/// widget of the same name (`{{widget:SLUG}}` / `{{widget:SLUG:PRESET}}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// Places MIG instances on GPUs by the MIG user guide's rules, or packs workloads.
+    Mig,
+    /// From what the reader observes to the likely bottleneck.
+    Diagnose,
+    /// What a shared GPU pool costs per month, idle time and reclaim included.
+    Cluster,
+}
+
+impl Tool {
+    /// In the order the index and the home page list them.
+    pub const ALL: [Tool; 3] = [Tool::Mig, Tool::Diagnose, Tool::Cluster];
+
+    /// The tool's path segment, which is also its widget kind.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Tool::Mig => "mig",
+            Tool::Diagnose => "diagnose",
+            Tool::Cluster => "cluster",
+        }
+    }
+
+    /// The chapter that teaches what the tool computes (its widget sits there).
+    pub fn chapter_slug(self) -> &'static str {
+        match self {
+            Tool::Mig => "mig",
+            Tool::Diagnose => "bottlenecks",
+            Tool::Cluster => "sharing-gpus",
+        }
+    }
+
+    pub fn from_slug(slug: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|t| t.slug() == slug)
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
@@ -39,6 +80,10 @@ pub enum Route {
     Embed(Lang, &'static str),
     /// The WebGPU lab: bandwidth and FLOP/s measured on the reader's GPU.
     Lab(Lang),
+    /// The list of decision tools.
+    Tools(Lang),
+    /// One decision tool; its state is the query.
+    Tool(Lang, Tool),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -61,6 +106,11 @@ impl Route {
             ["validation"] => Route::Validation(lang),
             ["glossary"] => Route::Glossary(lang),
             ["lab", "bandwidth"] => Route::Lab(lang),
+            ["tools"] => Route::Tools(lang),
+            ["tools", slug] => match Tool::from_slug(slug) {
+                Some(t) => Route::Tool(lang, t),
+                None => Route::NotFound(Some(lang)),
+            },
             ["embed", kind] => match WIDGET_KINDS.iter().find(|k| **k == kind) {
                 Some(k) => Route::Embed(lang, k),
                 None => Route::NotFound(Some(lang)),
@@ -83,6 +133,8 @@ impl Route {
             | Route::Validation(l)
             | Route::Glossary(l)
             | Route::Lab(l)
+            | Route::Tools(l)
+            | Route::Tool(l, _)
             | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
         }
@@ -97,6 +149,8 @@ impl Route {
             Route::Validation(_) => Route::Validation(lang),
             Route::Glossary(_) => Route::Glossary(lang),
             Route::Lab(_) => Route::Lab(lang),
+            Route::Tools(_) => Route::Tools(lang),
+            Route::Tool(_, t) => Route::Tool(lang, *t),
             Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
     }
@@ -111,6 +165,8 @@ impl Route {
             Route::Validation(l) => format!("#/{}/validation", l.code()),
             Route::Glossary(l) => format!("#/{}/glossary", l.code()),
             Route::Lab(l) => format!("#/{}/lab/bandwidth", l.code()),
+            Route::Tools(l) => format!("#/{}/tools", l.code()),
+            Route::Tool(l, t) => format!("#/{}/tools/{}", l.code(), t.slug()),
             Route::Embed(l, kind) => format!("#/{}/embed/{kind}", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
@@ -129,7 +185,7 @@ pub fn switch_language(hash: &str, lang: Lang) -> String {
         // The estimator's state; a chapter's `?s=` section, `?exercise=` / `?print=` (src/ui/exercise.rs);
         // the glossary's `?term=`.
         (
-            Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_) | Route::Embed(..),
+            Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_) | Route::Embed(..) | Route::Tool(..),
             Some((_, query)),
         ) if !query.is_empty() => {
             format!("{target}?{query}")
@@ -231,6 +287,8 @@ mod tests {
                     Route::Glossary(lang),
                     Route::Embed(lang, "memory"),
                     Route::Embed(lang, "all-reduce"),
+                    Route::Tools(lang),
+                    Route::Tool(lang, Tool::Mig),
                 ] {
                     assert_eq!(Route::parse(&r.to_hash()), r);
                 }
@@ -249,5 +307,21 @@ mod tests {
             switch_language("#/en/embed/cuda-grid?n=1000&t=128", Lang::Zh),
             "#/zh/embed/cuda-grid?n=1000&t=128"
         );
+    }
+
+    #[test]
+    fn tool_routes_keep_their_state_across_languages() {
+        for t in Tool::ALL {
+            let hash = format!("#/en/tools/{}?a=1", t.slug());
+            assert_eq!(Route::parse(&hash), Route::Tool(Lang::En, t));
+            assert_eq!(switch_language(&hash, Lang::Zh), format!("#/zh/tools/{}?a=1", t.slug()));
+            assert_eq!(Tool::from_slug(t.slug()), Some(t));
+            assert!(content::find(t.chapter_slug()).is_some(), "{t:?}");
+            assert!(WIDGET_KINDS.contains(&t.slug()), "{t:?} is a widget kind too");
+        }
+        assert_eq!(Route::parse("#/zh/tools"), Route::Tools(Lang::Zh));
+        assert_eq!(Route::parse("#/zh/tools/"), Route::Tools(Lang::Zh));
+        assert_eq!(Route::parse("#/zh/tools/no-such-tool"), Route::NotFound(Some(Lang::Zh)));
+        assert_eq!(switch_language("#/zh/tools?x=1", Lang::En), "#/en/tools");
     }
 }

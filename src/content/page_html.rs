@@ -4,7 +4,7 @@
 
 use super::search_html::escape_html as esc;
 use crate::i18n::Lang;
-use crate::route::Route;
+use crate::route::{Route, Tool};
 use std::fmt::Write;
 
 /// The inside of the home page's `<article>` in `lang`.
@@ -51,6 +51,38 @@ pub fn home_html(lang: Lang) -> String {
         out.push_str("</ol></section>");
     }
     out.push_str("</div>");
+    let _ = write!(out, "<h2 id=\"tools\">{}</h2>", esc(lang.tools().index_title));
+    out.push_str(&tool_list_html(lang));
+    out
+}
+
+/// The decision tools as a list of links with their purpose and chapter: on the home page and
+/// on the tools index.
+pub fn tool_list_html(lang: Lang) -> String {
+    let t = lang.tools();
+    let mut out = String::from("<ul class=\"tool-list\">");
+    for tool in Tool::ALL {
+        let chapter = super::find(tool.chapter_slug());
+        let _ = write!(
+            out,
+            "<li data-tool=\"{}\"><a href=\"{}\"><strong>{}</strong></a><p>{}</p>",
+            tool.slug(),
+            esc(&Route::Tool(lang, tool).to_hash()),
+            esc(t.name(tool)),
+            esc(t.blurb(tool)),
+        );
+        if let Some(c) = chapter {
+            let _ = write!(
+                out,
+                "<p class=\"hint\">{}<a href=\"{}\">{}</a></p>",
+                esc(t.from_chapter),
+                esc(&Route::Chapter(lang, c.slug).to_hash()),
+                esc(c.page(lang).title)
+            );
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul>");
     out
 }
 

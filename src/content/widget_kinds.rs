@@ -16,4 +16,8 @@ pub const WIDGETS: &[&str] = &[
     "gpu-ladder",
     "all-reduce",
     "lab",
+    // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
+    "mig",
+    "diagnose",
+    "cluster",
 ];

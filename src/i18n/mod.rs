@@ -12,12 +12,14 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+mod tools;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
+pub use tools::ToolsStrings;
 pub use widgets::WidgetStrings;
 
 /// A language of the site. The route carries it (`#/zh/…`, `#/en/…`).

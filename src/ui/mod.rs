@@ -13,6 +13,7 @@ mod lab;
 mod not_found;
 mod search;
 mod shell;
+mod tools;
 mod validation;
 mod widgets;
 
@@ -51,6 +52,8 @@ fn document_title(route: &Route, lang: Lang) -> String {
         Route::Validation(_) => format!("{} · {}", s.validation.title, s.site_title),
         Route::Glossary(_) => format!("{} · {}", lang.course().glossary_title, s.site_title),
         Route::Lab(_) => format!("{} · {}", lang.lab().nav, s.site_title),
+        Route::Tools(_) => format!("{} · {}", lang.tools().index_title, s.site_title),
+        Route::Tool(_, t) => format!("{} · {}", lang.tools().name(*t), s.site_title),
         Route::Embed(_, kind) => format!("{} · {}", widgets::title(kind, lang), s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
@@ -84,6 +87,8 @@ fn App() -> impl IntoView {
                 Route::Validation(l) => view! { <validation::ValidationPage lang=l /> }.into_any(),
                 Route::Glossary(l) => view! { <glossary::GlossaryPage lang=l /> }.into_any(),
                 Route::Lab(l) => view! { <lab::LabPage lang=l /> }.into_any(),
+                Route::Tools(l) => view! { <tools::ToolsIndex lang=l /> }.into_any(),
+                Route::Tool(l, t) => view! { <tools::ToolPage lang=l tool=t /> }.into_any(),
                 Route::Embed(l, kind) => {
                     let query = browser::current_hash().split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
                     view! { <widgets::EmbedPage lang=l kind=kind query=query /> }.into_any()

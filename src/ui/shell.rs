@@ -42,6 +42,10 @@ pub fn Shell(route: ReadSignal<Route>, lang: Memo<Lang>, children: Children) -> 
                 aria-current=move || matches!(route.get(), Route::Estimate(_)).then_some("page")>
                 {move || s().nav_estimate}
             </a>
+            <a class="nav-tools" href=move || Route::Tools(lang.get()).to_hash()
+                aria-current=move || matches!(route.get(), Route::Tools(_) | Route::Tool(..)).then_some("page")>
+                {move || lang.get().tools().nav}
+            </a>
             <a
                 class="lang-switch"
                 id="lang-switch"

@@ -110,6 +110,9 @@ pub fn ChapterWidget(
     if kind == "lab" {
         return Either::Left(view! { <crate::ui::lab::LabPanel lang=lang widget=true /> }.into_any());
     }
+    if let Some(tool) = crate::route::Tool::from_slug(kind) {
+        return Either::Left(crate::ui::tools::widget(lang, tool, preset, query));
+    }
     if crate::ui::widgets::is_lesson(kind) {
         return Either::Left(
             view! { <crate::ui::widgets::LessonWidget lang=lang kind=kind query=query.unwrap_or_default() /> }
