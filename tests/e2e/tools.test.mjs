@@ -1,0 +1,62 @@
+// The decision tools' frame: the header link and the home page lead to the index, the index
+// lists every tool with its chapter, each tool page opens in both languages, and the language
+// switch keeps a tool's state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const TOOLS = ['mig', 'diagnose', 'cluster'];
+const WORDS = { en: { nav: 'Tools', title: 'Decision tools' }, zh: { nav: '工具', title: '决策工具' } };
+
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: header and home lead to the tools, and each tool opens`, async () => {
+    const page = await newPage(browser);
+    await page.goto(`${server.url}#/${lang}/`);
+    await waitForApp(page);
+    assert.deepEqual(
+      await page.$$eval('article .tool-list li', (lis) => lis.map((li) => li.dataset.tool)),
+      TOOLS,
+      'the home page lists every tool',
+    );
+    await page.click('.site-header .nav-tools');
+    await page.waitForSelector('article[data-page="tools"]');
+    assert.equal((await page.locator('.site-header .nav-tools').innerText()).trim(), WORDS[lang].nav);
+    assert.equal(await page.locator('.site-header .nav-tools').getAttribute('aria-current'), 'page');
+    assert.equal((await page.locator('article h1').innerText()).trim(), WORDS[lang].title);
+    for (const tool of TOOLS) {
+      const chapter = await page.locator(`.tool-list li[data-tool="${tool}"] .hint a`).getAttribute('href');
+      assert.match(chapter, new RegExp(`^#/${lang}/chapters/`), `${tool} names its chapter`);
+      await page.click(`.tool-list li[data-tool="${tool}"] a >> nth=0`);
+      await page.waitForSelector(`article[data-tool="${tool}"]`);
+      assert.equal(new URL(page.url()).hash.split('?')[0], `#/${lang}/tools/${tool}`);
+      await page.goBack();
+      await page.waitForSelector('article[data-page="tools"]');
+    }
+    await finish(page);
+  });
+}
+
+test('the language switch keeps a tool and its state', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/tools/cluster`);
+  await page.waitForSelector('article[data-tool="cluster"]');
+  const before = new URL(page.url()).hash;
+  await page.click('#lang-switch');
+  await page.waitForSelector('html[lang="zh-CN"]');
+  const after = new URL(page.url()).hash;
+  assert.equal(after.split('?')[0], '#/zh/tools/cluster');
+  assert.equal(after.split('?')[1] ?? '', before.split('?')[1] ?? '', 'the query survives');
+  await finish(page);
+});
+
+test('an unknown tool is not found', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/tools/no-such-tool`);
+  await waitForApp(page);
+  assert.equal(await page.locator('article[data-page="tools"], article[data-page="tool"]').count(), 0);
+  await finish(page);
+});
