@@ -146,7 +146,7 @@ pub fn hand_html(
         format!("<p class=\"hint\">{}</p>", esc(t.no_instances))
     } else {
         format!(
-            "<table class=\"mig-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table>\
+            "<div class=\"mig-scroll\"><table class=\"mig-table mig-shares\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>\
              <p><button class=\"button secondary\" data-act=\"clear\">{}</button></p><p class=\"hint\">{}</p>",
             esc(t.instance),
             esc(t.memory),
@@ -290,7 +290,8 @@ fn workload_table(lang: Lang, mig: &MigGpu, workloads: &[Workload], packed: &Pac
                 None => ("—".to_owned(), "—".to_owned(), String::new()),
             };
             format!(
-                "<tr data-w=\"{}\"><td>{}</td><td>{} · {}/{} · {} × {}</td><td>{}{math}</td><td>{place}</td><td>{}</td></tr>",
+                "<tr data-w=\"{}\"><td>{}</td><td>{} · {}/{} · {} × {}</td><td>{}</td><td>{place}</td><td>{}</td></tr>\
+                 <tr class=\"mig-math-row\"><td></td><td colspan=\"4\">{math}</td></tr>",
                 i + 1,
                 i + 1,
                 esc(name),

@@ -146,12 +146,19 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
             }
             _ => {
                 let problem = state.try_update_untracked(|s| edit_workload(s, &act, i, &value)).flatten();
-                let rebuild = problem.is_some();
                 if let Some(n) = problem {
                     notices.set(vec![n]);
+                    // A refused number goes back to its last good value, in place: rebuilding
+                    // the row would remove the focused input, whose blur fires another change.
+                    let kept = state.with_untracked(|s| {
+                        s.workloads.get(i).map(|w| if act == "w-context" { w.context } else { w.concurrency })
+                    });
+                    let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                    if let (Some(input), Some(v)) = (input, kept) {
+                        input.set_value(&v.to_string());
+                    }
                 }
-                // A refused number goes back to its last good value in the row.
-                Parts { hand: false, workloads: rebuild, results: true }
+                Parts { hand: false, workloads: false, results: true }
             }
         };
         render(parts);
@@ -235,7 +242,7 @@ fn skeleton(lang: Lang, s: &MigState, mode: Mode, pick: Placement, notices: &[No
         "{link}<div id=\"mig-notices\">{}</div>{}\
          <section class=\"mig-part\"><h2>{}</h2><p class=\"hint\">{}</p><div id=\"mig-hand\">{hand}</div></section>\
          <section class=\"mig-part\"><h2>{}</h2><p class=\"hint\">{}</p><div id=\"mig-workloads\">{}</div><div id=\"mig-results\" aria-live=\"polite\">{results}</div></section>\
-         <section class=\"mig-part\">{}</section>",
+         {}",
         notices_html(lang, notices),
         gpu_select(lang, s),
         esc(t.hand_heading),
@@ -243,7 +250,8 @@ fn skeleton(lang: Lang, s: &MigState, mode: Mode, pick: Placement, notices: &[No
         esc(t.pack_heading),
         esc(t.pack_intro),
         workloads_html(lang, &s.workloads),
-        compare_html(lang)
+        // The chapter has this comparison in its text; the page shows it beside the plan.
+        if mode == Mode::Page { format!("<section class=\"mig-part\">{}</section>", compare_html(lang)) } else { String::new() }
     )
 }
 
