@@ -318,3 +318,22 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
     let sep = if lang == Lang::Zh { "：" } else { ": " };
     format!("{}{sep}{}", field(n.field, lang), problem(&n.problem, lang))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::mig::state::decode;
+
+    #[test]
+    fn every_notice_is_worded_in_both_languages() {
+        let q = "preset=x&gpu=l4&place=a,9g@0,3g.40gb@0,2g.20gb@2,4g.40gb@4,1g.10gb%2Bme@0,1g.10gb+me@1&w=a:b:c:-1:0,x:y:z";
+        let (_, notices) = decode(q);
+        assert!(notices.len() >= 12, "{notices:?}");
+        for n in &notices {
+            let (zh, en) = (notice(n, Lang::Zh), notice(n, Lang::En));
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+            assert!(en.is_ascii() || en.contains('“') || en.contains('×'), "{en}");
+            assert_ne!(zh, en);
+        }
+    }
+}
