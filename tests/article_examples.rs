@@ -192,3 +192,30 @@ fn chapter_8_mig_layouts_follow_the_placement_rules() {
     assert_eq!(compute(three_three), 6, "3g + 3g leaves one compute slice unused");
     assert!(arrange(g, &profiles, &[index("4g"), index("3g"), index("1g")]).is_none());
 }
+
+/// Chapter 8: "seven such services fit on one card" (the 4-bit Llama-2-7B with 3 requests of
+/// 2,048 tokens on an A100 80GB), by the planner's packing, which is the chapter widget's preset;
+/// and the widget's layout is the chapter's `3g + 2g + 1g + 1g`.
+#[test]
+fn chapter_8_seven_int4_services_pack_onto_one_a100() {
+    use gpu_primer::tools::mig::{pack_workloads, state, Outcome};
+    for lang in ["en", "zh"] {
+        let md = std::fs::read_to_string(format!("{}/content/{lang}/08-mig.md", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+        assert!(md.contains("{{widget:mig:7b-int4}}"), "{lang}");
+    }
+    let (s, notices) = state::decode("preset=7b-int4");
+    assert!(notices.is_empty());
+    let (gpu, mig) = state::gpu_of(&s).unwrap();
+    assert_eq!(gpu.id, "a100-sxm-80gb");
+    let names: Vec<&str> = s.placed.iter().map(|p| mig.name(p.profile)).collect();
+    assert_eq!(names, ["1g.10gb", "1g.10gb", "2g.20gb", "3g.40gb"]);
+    assert_eq!(s.workloads.len(), 7);
+    let w = &s.workloads[0];
+    assert_eq!((w.model.as_str(), w.context, w.concurrency), ("llama-2-7b", 2048, 3));
+    let packed = pack_workloads(gpu, &mig, &s.workloads);
+    assert_eq!(packed.total_gpus(), 1);
+    assert!(packed.outcomes.iter().all(
+        |o| matches!(o, Outcome::Instance { placement, .. } if mig.name(placement.profile) == "1g.10gb")
+    ));
+}

@@ -62,6 +62,9 @@ const ALLOW = {
     'add', 'y', 'n', 'I'],
   // CUDA's own words, as the zh CUDA chapter uses them; collectives as NCCL names them; networks.
   cuda: ['block', 'warp', 'scatter', 'gather', 'OP', 'AWS', 'EFA', 'NDR', 'HDR'],
+  // MIG: NVIDIA's Multi-Process Service, and the parts of profile names as nvidia-smi prints
+  // them (1g.10gb, 1g.10gb+me) in the planner's drawings.
+  mig: ['MPS', 'g', 'gb', 'me'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -151,6 +154,16 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/lab/bandwidth`);
   await page.waitForSelector('#lab-adapter .banner');
   out.push(['WebGPU lab without WebGPU', await visibleText(page, skip)]);
+  // The MIG planner: a damaged link (repair notices), a refused placement, and its embed.
+  await page.goto(`${server.url}#/${lang}/tools/mig?gpu=h100-sxm&place=3g.40gb@0,2g.20gb@2&w=llama-3.1-8b:bf16:bf16:4096:-3,llama-3.1-70b:bf16:bf16:8192:8,llama-3.1-8b:bf16:bf16:0:1`);
+  await page.waitForSelector('#mig-notices .banner');
+  await page.selectOption('#mig-profile', '5');
+  await page.click('#mig-place');
+  await page.waitForSelector('#mig-refused');
+  out.push(['MIG planner, damaged link and a refused placement', await visibleText(page, skip)]);
+  await page.goto(`${server.url}#/${lang}/embed/mig?preset=7b-int4`);
+  await page.waitForSelector('aside.widget #mig-results .mig-summary');
+  out.push(['embed mig', await visibleText(page, skip)]);
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);

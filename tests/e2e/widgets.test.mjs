@@ -33,7 +33,7 @@ test('every chapter calculator renders in both languages without errors', async 
       await page.waitForSelector('aside.widget svg, aside.widget .membar');
       const hasView = await page.locator('aside.widget svg, aside.widget .membar').count();
       assert.ok(hasView > 0, `${lang}/${slug} shows a chart or a memory bar`);
-      const text = await page.locator('aside.widget').innerText();
+      const text = (await page.locator('aside.widget').allInnerTexts()).join(' ');
       assert.ok(!/NaN|undefined/.test(text), `${lang}/${slug}`);
     }
   }
