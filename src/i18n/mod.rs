@@ -12,6 +12,7 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+mod tool_diagnose;
 mod tools;
 pub mod validation;
 mod widgets;
@@ -19,6 +20,7 @@ pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
+pub use tool_diagnose::DiagnoseStrings;
 pub use tools::ToolsStrings;
 pub use widgets::WidgetStrings;
 
