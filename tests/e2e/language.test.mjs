@@ -62,6 +62,9 @@ const ALLOW = {
     'add', 'y', 'n', 'I'],
   // CUDA's own words, as the zh CUDA chapter uses them; collectives as NCCL names them; networks.
   cuda: ['block', 'warp', 'scatter', 'gather', 'OP', 'AWS', 'EFA', 'NDR', 'HDR'],
+  // The diagnosis tool: profilers and monitors (Nsight Systems, Nsight Compute, DCGM), FSDP
+  // sharding, NVMe disks, the TensorRT-LLM inference engine.
+  diagnose: ['Nsight', 'Systems', 'Compute', 'DCGM', 'FSDP', 'NVMe', 'TensorRT', 'LLM'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -151,6 +154,17 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/lab/bandwidth`);
   await page.waitForSelector('#lab-adapter .banner');
   out.push(['WebGPU lab without WebGPU', await visibleText(page, skip)]);
+  // The bottleneck diagnosis: findings with remedies, contradictions, clues, the workload and
+  // what to measure; then a damaged link with its notices.
+  for (const [label, query] of [
+    ['diagnosis', '?preset=decode&oom=conc&sm=20&util=40&dl=80&multi=0&comm=10&e2e=100&lat=200'],
+    ['diagnosis, damaged link', '?util=140&sm=abc&b=-2&zzz=1&m=nope'],
+  ]) {
+    await page.goto(`${server.url}#/${lang}/tools/diagnose${query}`);
+    await page.waitForSelector('#dg-results h2');
+    await openAllDetails(page);
+    out.push([label, await visibleText(page, skip)]);
+  }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
