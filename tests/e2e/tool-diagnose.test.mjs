@@ -50,7 +50,7 @@ for (const lang of ['en', 'zh']) {
     await page.waitForSelector('.dg-finding[data-bottleneck=Capacity]');
     assert.match(hashQuery(page), /^oom=conc&util=95/);
     // A chapter link per finding.
-    assert.equal(await page.locator('.dg-finding[data-bottleneck=Capacity] .dg-links a').getAttribute('href'), `#/${lang}/chapters/bottlenecks?s=s-2`);
+    assert.equal(await page.locator('.dg-finding[data-bottleneck=Capacity] .dg-links a').first().getAttribute('href'), `#/${lang}/chapters/bottlenecks?s=s-2`);
 
     // A contradiction is named: SM activity above utilisation.
     await page.fill('input[name=util]', '40');
@@ -67,6 +67,10 @@ for (const lang of ['en', 'zh']) {
     // The estimator link opens the same workload.
     const href = await page.locator('.dg-workload a').getAttribute('href');
     assert.match(href, new RegExp(`^#/${lang}/estimate\\?v=1&s=`));
+
+    // The finding links its widget with the workload: the roofline of this decode.
+    const roofline = await page.locator('.dg-finding[data-bottleneck=MemoryBandwidth] [data-widget-link=roofline]').getAttribute('href');
+    assert.match(roofline, new RegExp(`^#/${lang}/embed/roofline\\?v=1&s=`));
 
     // Clear: back to unknown, and the address with it.
     await page.click('button[data-action=clear]');
@@ -112,6 +116,10 @@ for (const lang of ['en', 'zh']) {
     await page.click(`${w} .dg-full a`);
     await page.waitForSelector('article[data-tool=diagnose] .dg-finding[data-bottleneck=MemoryBandwidth]');
     assert.equal(await page.locator('input[name=util]').inputValue(), '30');
+    // The roofline widget opens alone with the workload.
+    const roofline = await page.locator('[data-widget-link=roofline]').getAttribute('href');
+    await page.goto(`${server.url}${roofline}`);
+    await page.waitForSelector('aside.widget svg');
     await finish(page);
   });
 }

@@ -358,10 +358,42 @@ fn remedies_html(lang: Lang, b: Bottleneck, oom_at: Option<OomAt>) -> String {
     )
 }
 
-fn estimator_link(lang: Lang, scenario: &Scenario) -> String {
+fn estimator_query(scenario: &Scenario) -> String {
     use crate::estimator::state::{encode, EstimatorState};
-    let state = EstimatorState { scenario: scenario.clone(), ..Default::default() };
-    format!("#/{}/estimate?{}", lang.code(), encode(&state))
+    encode(&EstimatorState { scenario: scenario.clone(), ..Default::default() })
+}
+
+fn estimator_link(lang: Lang, scenario: &Scenario) -> String {
+    format!("#/{}/estimate?{}", lang.code(), estimator_query(scenario))
+}
+
+/// The widget that shows a bottleneck's mechanism (`#/{lang}/embed/KIND`) and its title: the
+/// memory breakdown, the bound times, the roofline, all-reduce time. None for data input and the
+/// serving path (no widget draws them).
+pub fn widget_for(lang: Lang, b: Bottleneck) -> Option<(&'static str, &'static str)> {
+    let e = lang.est();
+    match b {
+        Bottleneck::Capacity => Some(("memory", e.memory_per_gpu)),
+        Bottleneck::ComputeUnderused => Some(("bound", e.chart_bound_title)),
+        Bottleneck::MemoryBandwidth => Some(("roofline", e.chart_roofline_title)),
+        Bottleneck::Communication => Some(("all-reduce", lang.wid().ar_title)),
+        Bottleneck::DataInput | Bottleneck::ServiceChain => None,
+    }
+}
+
+/// The link to a bottleneck's widget, carrying the workload when there is one (the estimator's
+/// widgets read the estimator's query; the all-reduce widget starts from its example).
+fn widget_link(lang: Lang, b: Bottleneck, scenario: Option<&Scenario>) -> String {
+    let Some((kind, title)) = widget_for(lang, b) else { return String::new() };
+    let query = match scenario {
+        Some(sc) if kind != "all-reduce" => format!("?{}", estimator_query(sc)),
+        _ => String::new(),
+    };
+    format!(
+        " · <a href=\"{}\" data-widget-link=\"{kind}\">{}</a>",
+        esc(&format!("#/{}/embed/{kind}{query}", lang.code())),
+        esc(title)
+    )
 }
 
 fn workload_html(lang: Lang, s: &State, w: &Option<Result<WorkloadView, EngineError>>) -> String {
@@ -516,6 +548,7 @@ fn findings_html(lang: Lang, s: &State, obs: &Observations, d: &Diagnosis, deriv
         return format!("<p class=\"dg-none\">{}</p>", esc(text));
     }
     let chapter = format!("#/{}/chapters/bottlenecks?s=", lang.code());
+    let scenario = s.scenario();
     let items: String = d
         .findings
         .iter()
@@ -529,7 +562,7 @@ fn findings_html(lang: Lang, s: &State, obs: &Observations, d: &Diagnosis, deriv
             format!(
                 "<li class=\"dg-finding\" data-bottleneck=\"{:?}\" data-strength=\"{class}\"><h3>{} <span class=\"dg-strength {class}\">{}</span></h3>\
                  <p>{}</p><p class=\"dg-label\">{}</p><ul class=\"dg-evidence\">{evidence}</ul>{}\
-                 <p class=\"dg-links\">{} <a href=\"{chapter}{}\">{}</a></p></li>",
+                 <p class=\"dg-links\">{} <a href=\"{chapter}{}\">{}</a>{}</p></li>",
                 f.bottleneck,
                 esc(name),
                 esc(strength),
@@ -538,7 +571,8 @@ fn findings_html(lang: Lang, s: &State, obs: &Observations, d: &Diagnosis, deriv
                 remedies_html(lang, f.bottleneck, obs.oom_at),
                 esc(t.read_chapter),
                 section(f.bottleneck),
-                esc(name)
+                esc(name),
+                widget_link(lang, f.bottleneck, scenario.as_ref())
             )
         })
         .collect();

@@ -237,3 +237,15 @@ fn the_form_shows_the_state_and_escapes_it() {
         assert!(!html.contains("style="));
     }
 }
+
+#[test]
+fn findings_link_their_widget_with_the_workload() {
+    let html = results_html(Lang::En, &parse_query("preset=decode").0, false);
+    assert!(html.contains("href=\"#/en/embed/roofline?v=1&amp;s="), "the roofline widget with the workload");
+    let html = results_html(Lang::Zh, &parse_query("multi=1&comm=40").0, false);
+    assert!(html.contains("href=\"#/zh/embed/all-reduce\""));
+    // Data input has no widget: only the chapter link.
+    let html = results_html(Lang::En, &parse_query("dl=40").0, false);
+    assert!(!html.contains("data-widget-link"));
+    assert!(html.contains("#/en/chapters/bottlenecks?s=s-8"));
+}
