@@ -219,3 +219,29 @@ fn chapter_8_seven_int4_services_pack_onto_one_a100() {
         |o| matches!(o, Outcome::Instance { placement, .. } if mig.name(placement.profile) == "1g.10gb")
     ));
 }
+
+/// Chapter 11's diagnosis example: Llama-3.1-8B in BF16 on an H100 SXM decoding one request at
+/// 170 tokens/s. "The engine's upper bound is about 216 tokens per second, set by the memory
+/// roof; 170 tokens per second means the weights stream at about 79% of the card's peak
+/// bandwidth."
+#[test]
+fn chapter_11_decode_reaches_79_percent_of_the_memory_roof() {
+    use gpu_primer::engine::diagnose::{compare_to_bound, Measured};
+    use gpu_primer::engine::perf::roofline::Term;
+    let mut s = scenario("llama-3.1-8b");
+    s.weight_dtype = Some(gpu_primer::engine::precision::Dtype::Bf16);
+    s.gpu = "h100-sxm".into();
+    s.batch = 1;
+    let r = evaluate(&s).unwrap();
+    let decode = &r.performance.phases.decode;
+    assert_eq!(decode.bound.dominant, Term::Memory);
+    assert_eq!(decode.tokens_per_s_bound.round(), 216.0);
+    let c = compare_to_bound(Measured::TokensPerS(170.0), decode.tokens, &decode.bound).unwrap();
+    assert_eq!((c.memory_roof_fraction * 100.0).round(), 79.0);
+    // The tool's preset is this example, and it shows the same share.
+    let (state, notices) = gpu_primer::tools::diagnose::parse_query("preset=decode");
+    assert!(notices.is_empty());
+    assert_eq!(state.scenario().unwrap().batch, s.batch);
+    let html = gpu_primer::tools::diagnose::results_html(gpu_primer::i18n::Lang::En, &state, false);
+    assert!(html.contains("reaches <strong>79%</strong> of the memory-bandwidth roof"), "{html}");
+}

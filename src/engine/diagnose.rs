@@ -53,6 +53,17 @@ pub struct Observations {
     pub model_s: Option<f64>,
     /// More than one GPU works on the job.
     pub multi_gpu: Option<bool>,
+    /// When the out-of-memory errors appear (it tells which memory is full).
+    pub oom_at: Option<OomAt>,
+}
+
+/// When out-of-memory errors appear: at start-up the weights (and fixed buffers) do not fit, as
+/// the batch grows the activations do not, as concurrency rises the KV cache does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OomAt {
+    StartUp,
+    GrowingBatch,
+    RisingConcurrency,
 }
 
 /// An observation, by name (the i18n layer words it).
@@ -121,6 +132,7 @@ const fn rule(
     Rule { bottleneck, group, signal, compare, threshold, strong }
 }
 
+use super::perf::roofline::{BoundTime, Term};
 use Bottleneck as B;
 use Compare::{AtLeast, Below};
 use Signal as S;
@@ -175,6 +187,22 @@ pub enum Contradiction {
     ModelAboveEndToEnd,
     /// Collective time on a single GPU.
     CommunicationOnOneGpu,
+    /// The GPU waits for data longer than it is idle: utilisation plus loader wait above 100%.
+    LoaderWaitAboveIdle,
+    /// A measured rate faster than the engine's upper bound for the workload.
+    FasterThanBound,
+}
+
+/// Observations that look contradictory but are a clue: both can be true, and together they
+/// point somewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tension {
+    /// High utilisation with low SM activity: "utilisation" counts time in which any kernel
+    /// ran, however few SMs it used.
+    BusyButSmsIdle,
+    /// Low utilisation with a high share of the memory roof while kernels run: the kernels are
+    /// memory-bound and the gaps between them are elsewhere (launches, input, the host).
+    GapsBetweenSaturatedKernels,
 }
 
 /// The diagnosis: findings strongest first, contradictions, and the unknown signals that some
@@ -183,8 +211,13 @@ pub enum Contradiction {
 pub struct Diagnosis {
     pub findings: Vec<Finding>,
     pub contradictions: Vec<Contradiction>,
+    pub tensions: Vec<Tension>,
     pub worth_measuring: Vec<Signal>,
 }
+
+/// How far two shares that cannot add to more than 100% may: they are sampled over different
+/// windows, so a few points of overlap are noise, not a contradiction.
+const TOLERANCE: f64 = 0.05;
 
 fn holds(o: &Observations, r: &Rule) -> Option<bool> {
     let v = o.value(r.signal)?;
@@ -215,6 +248,18 @@ pub fn diagnose(o: &Observations) -> Diagnosis {
     }
     if o.multi_gpu == Some(false) && o.value(S::CommunicationShare).is_some_and(|c| c > 0.0) {
         d.contradictions.push(Contradiction::CommunicationOnOneGpu);
+    }
+    if let (Some(util), Some(wait)) = (o.value(S::GpuUtilization), o.value(S::LoaderWaitShare)) {
+        if util + wait > 1.0 + TOLERANCE {
+            d.contradictions.push(Contradiction::LoaderWaitAboveIdle);
+        }
+    }
+    let util = o.value(S::GpuUtilization);
+    if util.is_some_and(|u| u >= 0.8) && o.value(S::SmActivity).is_some_and(|sm| sm < 0.3) {
+        d.tensions.push(Tension::BusyButSmsIdle);
+    }
+    if util.is_some_and(|u| u < 0.5) && o.value(S::BandwidthShare).is_some_and(|b| b >= 0.7) {
+        d.tensions.push(Tension::GapsBetweenSaturatedKernels);
     }
     for b in Bottleneck::ALL {
         if b == B::Communication && o.multi_gpu == Some(false) {
@@ -249,6 +294,201 @@ pub fn diagnose(o: &Observations) -> Diagnosis {
     d.worth_measuring.retain(|s| o.value(*s).is_none());
     super::num::sort_stable_by(&mut d.worth_measuring, |a, b| a < b);
     d
+}
+
+/// What a remedy costs (or saves) along one axis: memory, time, money, complexity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cost {
+    /// It gives some back (less memory, less time).
+    Saves,
+    Nothing,
+    Low,
+    Medium,
+    High,
+}
+
+/// The remedies the source article names, by bottleneck (the i18n layer words them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RemedyId {
+    QuantiseWeights,
+    ShardWeights,
+    BiggerGpu,
+    MicroBatchAccumulate,
+    ActivationCheckpointing,
+    LimitConcurrency,
+    QuantiseKvCache,
+    PagedKvCache,
+    Offload,
+    LargerBatches,
+    ServingEngine,
+    CudaGraphs,
+    FuseKernels,
+    TensorCoreShapes,
+    BatchDecode,
+    LowerPrecisionBytes,
+    FusedAttention,
+    AvoidCopies,
+    OverlapCommunication,
+    SyncLessOften,
+    TensorParallelInNode,
+    CheckTopology,
+    BetterInterconnect,
+    MoreLoaderWorkers,
+    LocalCache,
+    LargeShards,
+    TraceStages,
+    FixSlowStage,
+}
+
+/// A remedy for a bottleneck and what it costs. `only_when`: a capacity remedy that fits one
+/// kind of out-of-memory error (weights, activations or KV cache full).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Remedy {
+    pub id: RemedyId,
+    pub bottleneck: Bottleneck,
+    pub only_when: Option<OomAt>,
+    pub memory: Cost,
+    pub time: Cost,
+    pub money: Cost,
+    pub complexity: Cost,
+}
+
+const fn remedy(id: RemedyId, bottleneck: Bottleneck, only_when: Option<OomAt>, costs: [Cost; 4]) -> Remedy {
+    let [memory, time, money, complexity] = costs;
+    Remedy { id, bottleneck, only_when, memory, time, money, complexity }
+}
+
+use Cost::{High, Low, Medium, Nothing, Saves};
+use RemedyId as R;
+
+/// The remedies as data, each bottleneck's in the order to try them (cheap and likely first).
+/// Costs are `[memory, time, money, complexity]`; "time" is the job's run time or latency.
+pub const REMEDIES: &[Remedy] = &[
+    // Capacity, weights do not fit: quantise, shard, or a larger card.
+    remedy(R::QuantiseWeights, B::Capacity, Some(OomAt::StartUp), [Saves, Saves, Nothing, Low]),
+    remedy(R::ShardWeights, B::Capacity, Some(OomAt::StartUp), [Saves, Low, Medium, Medium]),
+    remedy(R::BiggerGpu, B::Capacity, Some(OomAt::StartUp), [Nothing, Nothing, High, Low]),
+    // Activations do not fit: smaller micro-batches, recomputation.
+    remedy(R::MicroBatchAccumulate, B::Capacity, Some(OomAt::GrowingBatch), [Saves, Low, Nothing, Low]),
+    remedy(R::ActivationCheckpointing, B::Capacity, Some(OomAt::GrowingBatch), [Saves, Medium, Nothing, Low]),
+    // The KV cache does not fit: fewer or shorter sequences, smaller or paged cache.
+    remedy(R::PagedKvCache, B::Capacity, Some(OomAt::RisingConcurrency), [Saves, Nothing, Nothing, Low]),
+    remedy(R::QuantiseKvCache, B::Capacity, Some(OomAt::RisingConcurrency), [Saves, Nothing, Nothing, Low]),
+    remedy(
+        R::LimitConcurrency,
+        B::Capacity,
+        Some(OomAt::RisingConcurrency),
+        [Saves, Medium, Nothing, Nothing],
+    ),
+    remedy(R::Offload, B::Capacity, None, [Saves, High, Nothing, Medium]),
+    // Under-used compute: give the GPU more work per launch, launch less.
+    remedy(R::LargerBatches, B::ComputeUnderused, None, [Medium, Low, Nothing, Low]),
+    remedy(R::ServingEngine, B::ComputeUnderused, None, [Nothing, Saves, Nothing, Medium]),
+    remedy(R::CudaGraphs, B::ComputeUnderused, None, [Low, Saves, Nothing, Medium]),
+    remedy(R::FuseKernels, B::ComputeUnderused, None, [Nothing, Saves, Nothing, Medium]),
+    remedy(R::TensorCoreShapes, B::ComputeUnderused, None, [Nothing, Saves, Nothing, Low]),
+    // Memory bandwidth: move fewer bytes per useful operation.
+    remedy(R::BatchDecode, B::MemoryBandwidth, None, [Medium, Low, Nothing, Low]),
+    remedy(R::LowerPrecisionBytes, B::MemoryBandwidth, None, [Saves, Saves, Nothing, Low]),
+    remedy(R::FusedAttention, B::MemoryBandwidth, None, [Saves, Saves, Nothing, Medium]),
+    remedy(R::AvoidCopies, B::MemoryBandwidth, None, [Saves, Saves, Nothing, Low]),
+    // Communication: check the path, hide it, send less, or buy a faster link.
+    remedy(R::CheckTopology, B::Communication, None, [Nothing, Nothing, Nothing, Low]),
+    remedy(R::OverlapCommunication, B::Communication, None, [Low, Saves, Nothing, Medium]),
+    remedy(R::SyncLessOften, B::Communication, None, [Nothing, Saves, Nothing, Low]),
+    remedy(R::TensorParallelInNode, B::Communication, None, [Nothing, Saves, Nothing, Low]),
+    remedy(R::BetterInterconnect, B::Communication, None, [Nothing, Saves, High, Low]),
+    // Data input: feed the GPU from nearer and in bigger pieces.
+    remedy(R::MoreLoaderWorkers, B::DataInput, None, [Low, Saves, Nothing, Low]),
+    remedy(R::LocalCache, B::DataInput, None, [Nothing, Saves, Low, Low]),
+    remedy(R::LargeShards, B::DataInput, None, [Nothing, Saves, Nothing, Medium]),
+    // The service chain: find the slow stage, then fix it (not the GPU).
+    remedy(R::TraceStages, B::ServiceChain, None, [Nothing, Nothing, Nothing, Medium]),
+    remedy(R::FixSlowStage, B::ServiceChain, None, [Nothing, Saves, Nothing, Medium]),
+];
+
+/// The remedies for `b` in the order to try them. For capacity, knowing when the errors appear
+/// keeps the remedies for that memory (and the general ones); unknown keeps them all.
+pub fn remedies(b: Bottleneck, oom_at: Option<OomAt>) -> Vec<&'static Remedy> {
+    REMEDIES
+        .iter()
+        .filter(|r| r.bottleneck == b && (r.only_when.is_none() || oom_at.is_none() || r.only_when == oom_at))
+        .collect()
+}
+
+/// A measured speed of the reader's workload.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measured {
+    /// Tokens per second over the phase's tokens (decode: all sequences of the batch together).
+    TokensPerS(f64),
+    /// Seconds per step (a training step).
+    StepSeconds(f64),
+}
+
+/// A measured speed against the engine's upper bound (a roofline bound: peak figures, no
+/// overheads, so reality is never faster).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoundComparison {
+    /// The measured time for the phase's tokens, in seconds.
+    pub measured_s: f64,
+    /// The engine's bound for the same tokens, in seconds.
+    pub bound_s: f64,
+    /// `bound_s / measured_s`: the share of the bound reached (above 1: faster than possible).
+    pub fraction_of_bound: f64,
+    /// The roof that sets the bound.
+    pub roof: Term,
+    /// `memory_s / measured_s`: the share of peak memory bandwidth the measured speed implies
+    /// for the bytes the engine counts.
+    pub memory_roof_fraction: f64,
+    /// `compute_s / measured_s`: the share of peak FLOP/s it implies (for training, an MFU).
+    pub compute_roof_fraction: f64,
+}
+
+/// Compares a measured speed with the engine's bound for `tokens` tokens (one decode step of
+/// the batch, the prefill of the batch, or a training step). `None` when the measurement or the
+/// bound is not a positive finite number.
+///
+/// # Formula
+/// `t = tokens / rate` (or the step time), `fraction = T_bound / t`, and for each roof
+/// `fraction_roof = T_roof / t` where `T_roof` is the bound's compute or memory term.
+pub fn compare_to_bound(measured: Measured, tokens: f64, bound: &BoundTime) -> Option<BoundComparison> {
+    let positive = |v: f64| (v.is_finite() && v > 0.0).then_some(v);
+    let measured_s = match measured {
+        Measured::TokensPerS(rate) => positive(tokens)? / positive(rate)?,
+        Measured::StepSeconds(s) => s,
+    };
+    let measured_s = positive(measured_s)?;
+    let bound_s = positive(bound.total_s)?;
+    let share = |t: f64| if t.is_finite() && t >= 0.0 { t / measured_s } else { 0.0 };
+    Some(BoundComparison {
+        measured_s,
+        bound_s,
+        fraction_of_bound: bound_s / measured_s,
+        roof: bound.dominant,
+        memory_roof_fraction: share(bound.memory_s),
+        compute_roof_fraction: share(bound.compute_s),
+    })
+}
+
+/// The diagnosis with the reader's workload: a measured speed faster than the bound is named;
+/// a memory-bound workload whose bandwidth share was not observed gets it from the comparison
+/// (`derived_bandwidth` says so, and the evidence is shown as derived).
+pub fn diagnose_with(o: &Observations, workload: Option<&BoundComparison>) -> (Diagnosis, bool) {
+    let mut obs = *o;
+    let mut derived = false;
+    let mut faster = false;
+    if let Some(c) = workload {
+        faster = c.fraction_of_bound > 1.0 + TOLERANCE;
+        if !faster && obs.bandwidth_share.is_none() && c.roof == Term::Memory {
+            obs.bandwidth_share = Some(c.memory_roof_fraction.min(1.0));
+            derived = true;
+        }
+    }
+    let mut d = diagnose(&obs);
+    if faster {
+        d.contradictions.push(Contradiction::FasterThanBound);
+    }
+    (d, derived)
 }
 
 #[cfg(test)]
@@ -363,5 +603,112 @@ mod tests {
         for b in Bottleneck::ALL {
             assert!(RULES.iter().any(|r| r.bottleneck == b && r.group == 0 && r.strong), "{b:?}");
         }
+    }
+
+    #[test]
+    fn tensions_are_clues_not_contradictions() {
+        let o = Observations { gpu_utilization: Some(0.95), sm_activity: Some(0.1), ..Default::default() };
+        let d = diagnose(&o);
+        assert_eq!(d.tensions, vec![Tension::BusyButSmsIdle]);
+        assert!(d.contradictions.is_empty());
+        let o = Observations { gpu_utilization: Some(0.4), bandwidth_share: Some(0.8), ..Default::default() };
+        assert_eq!(diagnose(&o).tensions, vec![Tension::GapsBetweenSaturatedKernels]);
+        // Unknown SM activity: no tension is assumed.
+        assert!(diagnose(&Observations { gpu_utilization: Some(0.95), ..Default::default() })
+            .tensions
+            .is_empty());
+    }
+
+    #[test]
+    fn loader_wait_and_utilisation_cannot_both_be_high() {
+        let o =
+            Observations { gpu_utilization: Some(0.9), loader_wait_share: Some(0.4), ..Default::default() };
+        assert_eq!(diagnose(&o).contradictions, vec![Contradiction::LoaderWaitAboveIdle]);
+        // Within the sampling tolerance it is not named.
+        let o =
+            Observations { gpu_utilization: Some(0.7), loader_wait_share: Some(0.33), ..Default::default() };
+        assert!(diagnose(&o).contradictions.is_empty());
+    }
+
+    #[test]
+    fn every_kind_has_remedies_with_costs() {
+        for b in Bottleneck::ALL {
+            assert!(remedies(b, None).len() >= 2, "{b:?}");
+        }
+        // Every remedy id appears once.
+        for (i, r) in REMEDIES.iter().enumerate() {
+            assert!(!REMEDIES.iter().skip(i + 1).any(|o| o.id == r.id), "{:?}", r.id);
+            assert!(r.only_when.is_none() || r.bottleneck == B::Capacity);
+        }
+        // Out of memory as concurrency rises: the KV cache remedies, not the weights' ones.
+        let kv: Vec<RemedyId> =
+            remedies(B::Capacity, Some(OomAt::RisingConcurrency)).iter().map(|r| r.id).collect();
+        assert_eq!(kv, vec![R::PagedKvCache, R::QuantiseKvCache, R::LimitConcurrency, R::Offload]);
+        let start: Vec<RemedyId> = remedies(B::Capacity, Some(OomAt::StartUp)).iter().map(|r| r.id).collect();
+        assert_eq!(start, vec![R::QuantiseWeights, R::ShardWeights, R::BiggerGpu, R::Offload]);
+        assert_eq!(remedies(B::Capacity, None).len(), 9);
+        // A larger GPU costs money; quantising weights does not.
+        let cost = |id| REMEDIES.iter().find(|r| r.id == id).map(|r| r.money);
+        assert_eq!(cost(R::BiggerGpu), Some(High));
+        assert_eq!(cost(R::QuantiseWeights), Some(Nothing));
+    }
+
+    fn bound(compute_s: f64, memory_s: f64) -> BoundTime {
+        let (dominant, dominance_ratio) =
+            super::super::perf::roofline::dominant_term(compute_s, memory_s, 0.0, 0.0);
+        BoundTime {
+            compute_s,
+            memory_s,
+            communication_s: 0.0,
+            overhead_s: 0.0,
+            total_s: compute_s.max(memory_s),
+            dominant,
+            dominance_ratio,
+        }
+    }
+
+    #[test]
+    fn a_measured_decode_against_the_memory_roof() {
+        // A batch of 4 in 5 ms at the memory roof, 1 ms of compute: 800 tok/s at best. Measured
+        // 320 tok/s: each step takes 12.5 ms, 40% of the memory roof, 8% of the compute roof.
+        let b = bound(0.001, 0.005);
+        let c = compare_to_bound(Measured::TokensPerS(320.0), 4.0, &b).expect("valid");
+        assert_eq!(c.roof, Term::Memory);
+        assert!((c.measured_s - 0.0125).abs() < 1e-12);
+        assert!((c.fraction_of_bound - 0.4).abs() < 1e-12);
+        assert!((c.memory_roof_fraction - 0.4).abs() < 1e-12);
+        assert!((c.compute_roof_fraction - 0.08).abs() < 1e-12);
+        // A training step of 2 s against a compute-bound 0.8 s: 40% of the compute roof (MFU).
+        let c = compare_to_bound(Measured::StepSeconds(2.0), 1.0e6, &bound(0.8, 0.1)).expect("valid");
+        assert_eq!(c.roof, Term::Compute);
+        assert!((c.compute_roof_fraction - 0.4).abs() < 1e-12);
+        // Nothing to compare: no number, no comparison.
+        for m in [Measured::TokensPerS(0.0), Measured::TokensPerS(f64::NAN), Measured::StepSeconds(-1.0)] {
+            assert_eq!(compare_to_bound(m, 4.0, &b), None);
+        }
+        assert_eq!(compare_to_bound(Measured::TokensPerS(1.0), 0.0, &b), None);
+        assert_eq!(compare_to_bound(Measured::TokensPerS(1.0), 1.0, &bound(0.0, 0.0)), None);
+    }
+
+    #[test]
+    fn the_workload_fills_an_unknown_bandwidth_share_only() {
+        let b = bound(0.001, 0.005);
+        let c = compare_to_bound(Measured::TokensPerS(640.0), 4.0, &b).expect("valid");
+        let (d, derived) = diagnose_with(&Observations::default(), Some(&c));
+        assert!(derived);
+        assert_eq!(kinds(&d), vec![(B::MemoryBandwidth, Strength::Strong)]);
+        assert!(!d.worth_measuring.contains(&S::BandwidthShare));
+        // An observed share wins over the derived one.
+        let o = Observations { bandwidth_share: Some(0.2), ..Default::default() };
+        let (d, derived) = diagnose_with(&o, Some(&c));
+        assert!(!derived && d.findings.is_empty());
+        // Faster than the bound: named, and nothing is derived from it.
+        let fast = compare_to_bound(Measured::TokensPerS(2000.0), 4.0, &b).expect("valid");
+        let (d, derived) = diagnose_with(&Observations::default(), Some(&fast));
+        assert!(!derived);
+        assert_eq!(d.contradictions, vec![Contradiction::FasterThanBound]);
+        // A compute-bound workload says nothing about bandwidth.
+        let c = compare_to_bound(Measured::StepSeconds(2.0), 1.0, &bound(0.8, 0.1)).expect("valid");
+        assert!(!diagnose_with(&Observations::default(), Some(&c)).1);
     }
 }

@@ -149,8 +149,17 @@ mod chapter_widgets {
                 assert!(widgets.len() <= 1, "{}: one calculator per chapter", c.slug);
                 for w in widgets {
                     seen += 1;
-                    if let Some((_, preset)) = w.split_once(':') {
-                        assert!(super::find(preset).is_some(), "{}: unknown preset {preset}", c.slug);
+                    match w.split_once(':') {
+                        // A decision tool's preset is the tool's own.
+                        Some(("diagnose", preset)) => assert!(
+                            crate::tools::diagnose::PRESETS.iter().any(|(name, _)| *name == preset),
+                            "{}: unknown diagnose preset {preset}",
+                            c.slug
+                        ),
+                        Some((_, preset)) => {
+                            assert!(super::find(preset).is_some(), "{}: unknown preset {preset}", c.slug)
+                        }
+                        None => {}
                     }
                 }
             }

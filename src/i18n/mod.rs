@@ -13,6 +13,7 @@ pub mod facts;
 mod figures;
 mod lab;
 pub mod tool_mig;
+mod tool_diagnose;
 mod tools;
 pub mod validation;
 mod widgets;
@@ -20,6 +21,7 @@ pub use course::CourseStrings;
 pub use estimator::EstimatorStrings;
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
+pub use tool_diagnose::DiagnoseStrings;
 pub use tools::ToolsStrings;
 pub use widgets::WidgetStrings;
 

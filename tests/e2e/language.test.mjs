@@ -65,6 +65,9 @@ const ALLOW = {
   // MIG: NVIDIA's Multi-Process Service, and the parts of profile names as nvidia-smi prints
   // them (1g.10gb, 1g.10gb+me) in the planner's drawings.
   mig: ['MPS', 'g', 'gb', 'me'],
+  // The diagnosis tool: profilers and monitors (Nsight Systems, Nsight Compute, DCGM), FSDP
+  // sharding, NVMe disks, the TensorRT-LLM inference engine.
+  diagnose: ['Nsight', 'Systems', 'Compute', 'DCGM', 'FSDP', 'NVMe', 'TensorRT', 'LLM'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -164,6 +167,17 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/embed/mig?preset=7b-int4`);
   await page.waitForSelector('aside.widget #mig-results .mig-summary');
   out.push(['embed mig', await visibleText(page, skip)]);
+  // The bottleneck diagnosis: findings with remedies, contradictions, clues, the workload and
+  // what to measure; then a damaged link with its notices.
+  for (const [label, query] of [
+    ['diagnosis', '?preset=decode&oom=conc&sm=20&util=40&dl=80&multi=0&comm=10&e2e=100&lat=200'],
+    ['diagnosis, damaged link', '?util=140&sm=abc&b=-2&zzz=1&m=nope'],
+  ]) {
+    await page.goto(`${server.url}#/${lang}/tools/diagnose${query}`);
+    await page.waitForSelector('#dg-results h2');
+    await openAllDetails(page);
+    out.push([label, await visibleText(page, skip)]);
+  }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
