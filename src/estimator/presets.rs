@@ -140,6 +140,8 @@ mod chapter_widgets {
                     .iter()
                     .filter_map(|s| if let Segment::Widget(w) = s { Some(*w) } else { None })
                     .filter(|w| *w != "lab")
+                    // The decision tools check their own presets (`crate::tools`).
+                    .filter(|w| crate::route::Tool::from_slug(w.split(':').next().unwrap_or(w)).is_none())
                     .collect();
                 assert!(widgets.len() <= 1, "{}: one calculator per chapter", c.slug);
                 for w in widgets {
