@@ -2,10 +2,10 @@
 //! into `data/instances.json`. A missing price is `None`: it was not found in a dated source.
 
 use super::json::{list, u32_of, Obj};
+use crate::engine::hardware::TopologyKind;
 #[cfg(test)]
 use serde::Deserialize;
 use serde::Serialize;
-use crate::engine::hardware::TopologyKind;
 use serde_json::Value;
 use std::sync::OnceLock;
 

@@ -251,7 +251,9 @@ pub fn assess_unpriced(base: &Scenario, goal: &Goal, offer: &Offer, lookup: &dyn
         None => {
             let fastest = candidates
                 .iter()
-                .min_by(|a, b| a.tpot_s.unwrap_or(f64::INFINITY).total_cmp(&b.tpot_s.unwrap_or(f64::INFINITY)))
+                .min_by(|a, b| {
+                    a.tpot_s.unwrap_or(f64::INFINITY).total_cmp(&b.tpot_s.unwrap_or(f64::INFINITY))
+                })
                 .cloned();
             if let (Some(c), Some(target)) = (&fastest, goal.max_tpot_s) {
                 problems.push(Problem::MissesLatency { tpot_s: c.tpot_s.unwrap_or(0.0), target_s: target });
@@ -278,7 +280,9 @@ pub fn apply_price(mut a: Assessment, price: Option<f64>) -> Assessment {
     if let Some(c) = a.choice.as_mut() {
         c.cost_per_hour = price;
         c.cost_per_million_tokens = match price {
-            Some(p) if c.tpot_s.is_some() && c.tokens_per_s > 0.0 => Some(p / (c.tokens_per_s * 3600.0) * 1e6),
+            Some(p) if c.tpot_s.is_some() && c.tokens_per_s > 0.0 => {
+                Some(p / (c.tokens_per_s * 3600.0) * 1e6)
+            }
             _ => None,
         };
         c.cost_per_run = c.run_hours.zip(price).map(|(h, p)| h * p);
@@ -365,7 +369,8 @@ mod tests {
         for (tp, replicas, batch) in [(1, 8, 8), (2, 4, 16), (4, 2, 32), (8, 1, 64)] {
             let (one, r) = layout_scenario(&s, &offer("h100-sxm", 8, Some(55.04)), tp);
             assert_eq!((r, one.batch), (replicas, batch));
-            let tpot = crate::catalog::evaluate(&one).unwrap().performance.serving.estimate.time_per_output_token_s;
+            let tpot =
+                crate::catalog::evaluate(&one).unwrap().performance.serving.estimate.time_per_output_token_s;
             let tps = f64_of(replicas * batch) / tpot;
             if tp == c.tensor_parallel {
                 assert!((c.tokens_per_s - tps).abs() < 1e-6 * tps);
@@ -400,7 +405,9 @@ mod tests {
         let goal = Goal { max_tpot_s: Some(0.001), ..HOURLY };
         let a = assess(&s, &goal, &offer("l4", 1, Some(0.98)), &Catalog);
         assert!(!a.ranked());
-        assert!(matches!(a.problems.as_slice(), [Problem::MissesLatency { target_s, .. }] if *target_s == 0.001));
+        assert!(
+            matches!(a.problems.as_slice(), [Problem::MissesLatency { target_s, .. }] if *target_s == 0.001)
+        );
         // A generous target is met.
         let goal = Goal { max_tpot_s: Some(10.0), ..HOURLY };
         assert!(assess(&s, &goal, &offer("l4", 1, Some(0.98)), &Catalog).ranked());
@@ -442,7 +449,10 @@ mod tests {
         assert_eq!(ranking(&list, Objective::PerHour), vec![2, 0, 1, 3]);
         // By cost per million tokens the eight H100s may win or lose; the order follows the numbers.
         let order = ranking(&list, Objective::PerMillionTokens);
-        let (a, b) = (list[order[0]].cost(Objective::PerMillionTokens), list[order[1]].cost(Objective::PerMillionTokens));
+        let (a, b) = (
+            list[order[0]].cost(Objective::PerMillionTokens),
+            list[order[1]].cost(Objective::PerMillionTokens),
+        );
         assert!(a.unwrap() <= b.unwrap());
     }
 

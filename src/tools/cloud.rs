@@ -7,7 +7,7 @@
 
 use crate::catalog::instances::{self, Instance};
 use crate::catalog::{self, gpus, Catalog};
-use crate::charts::format::{format_bytes, format_rate, format_seconds, group_digits, ByteUnit};
+use crate::charts::format::{format_bytes, format_rate, format_seconds, format_si, group_digits, ByteUnit};
 use crate::content::search_html::escape_html as esc;
 use crate::engine::cloud::{
     apply_price, assess_unpriced, hours_minutes, is_training, layout_scenario, ranking, Assessment, Choice,
@@ -177,18 +177,19 @@ fn parse_prices(v: &str) -> Option<Vec<(String, f64)>> {
 /// chapter preset; other keys override it.
 pub fn parse(query: &str) -> (CloudState, Vec<Field>) {
     let pairs: Vec<(&str, &str)> = query.split('&').filter_map(|p| p.split_once('=')).collect();
-    let mut s = pairs
-        .iter()
-        .find(|(k, _)| *k == "preset")
-        .and_then(|(_, v)| preset(v))
-        .unwrap_or_default();
+    let mut s = pairs.iter().find(|(k, _)| *k == "preset").and_then(|(_, v)| preset(v)).unwrap_or_default();
     let mut bad = Vec::new();
     for (k, v) in pairs {
         let ok = match k {
             "m" => catalog::models::find(v).map(|_| s.model = v.to_owned()).is_some(),
             "job" => MODES.iter().find(|(_, c)| *c == v).map(|(m, _)| s.mode = *m).is_some(),
             "w" => WEIGHTS.iter().find(|d| d.name() == v).map(|d| s.weights = *d).is_some(),
-            "ctx" => v.parse::<u64>().ok().filter(|n| (128..=1_048_576).contains(n)).map(|n| s.context = n).is_some(),
+            "ctx" => v
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (128..=1_048_576).contains(n))
+                .map(|n| s.context = n)
+                .is_some(),
             "n" => v.parse::<u64>().ok().filter(|n| (1..=4096).contains(n)).map(|n| s.batch = n).is_some(),
             "tpot" if v == "none" => {
                 s.tpot_ms = None;
@@ -201,7 +202,9 @@ pub fn parse(query: &str) -> (CloudState, Vec<Field>) {
                 s.provider = None;
                 true
             }
-            "pv" => PROVIDERS.iter().find(|p| p.eq_ignore_ascii_case(v)).map(|p| s.provider = Some(p)).is_some(),
+            "pv" => {
+                PROVIDERS.iter().find(|p| p.eq_ignore_ascii_case(v)).map(|p| s.provider = Some(p)).is_some()
+            }
             "price" => parse_prices(v).map(|p| s.prices = p).is_some(),
             "add" => parse_added(v).map(|a| s.added = a).is_some(),
             _ => true,
@@ -479,7 +482,8 @@ fn option(out: &mut String, value: &str, label: &str, selected: bool) {
 
 fn labelled(out: &mut String, id: &str, label: &str, field: &str, hidden_when: Option<&str>) {
     let hide = hidden_when.map(|h| format!(" data-only=\"{h}\"")).unwrap_or_default();
-    let _ = write!(out, "<div class=\"control\"{hide}><label for=\"{id}\">{}</label>{field}</div>", esc(label));
+    let _ =
+        write!(out, "<div class=\"control\"{hide}><label for=\"{id}\">{}</label>{field}</div>", esc(label));
 }
 
 /// The workload controls (static: the page updates their state, not their markup). `prefix`
@@ -505,15 +509,33 @@ pub fn controls_html(lang: Lang, s: &CloudState, prefix: &str) -> String {
         option(&mut sel, d.name(), &d.name().to_ascii_uppercase(), d == s.weights);
     }
     let id = format!("{prefix}-w");
-    labelled(&mut out, &id, t.weights, &format!("<select id=\"{id}\" data-k=\"w\">{sel}</select>"), Some("noqlora"));
+    labelled(
+        &mut out,
+        &id,
+        t.weights,
+        &format!("<select id=\"{id}\" data-k=\"w\">{sel}</select>"),
+        Some("noqlora"),
+    );
     let number = |key: &str, value: String, min: &str, max: &str, step: &str| {
         format!(
             "<input id=\"{prefix}-{key}\" data-k=\"{key}\" type=\"number\" inputmode=\"decimal\" min=\"{min}\" max=\"{max}\" step=\"{step}\" value=\"{}\">",
             esc(&value)
         )
     };
-    labelled(&mut out, &format!("{prefix}-ctx"), t.context, &number("ctx", s.context.to_string(), "128", "1048576", "1"), None);
-    labelled(&mut out, &format!("{prefix}-n"), t.concurrency, &number("n", s.batch.to_string(), "1", "4096", "1"), Some("serve"));
+    labelled(
+        &mut out,
+        &format!("{prefix}-ctx"),
+        t.context,
+        &number("ctx", s.context.to_string(), "128", "1048576", "1"),
+        None,
+    );
+    labelled(
+        &mut out,
+        &format!("{prefix}-n"),
+        t.concurrency,
+        &number("n", s.batch.to_string(), "1", "4096", "1"),
+        Some("serve"),
+    );
     // The same field for training reads "micro-batch": a second label shown for training jobs.
     let _ = write!(
         out,
@@ -523,11 +545,18 @@ pub fn controls_html(lang: Lang, s: &CloudState, prefix: &str) -> String {
     let tpot = s.tpot_ms.map_or_else(String::new, plain);
     let field = format!(
         "{}<span class=\"hint\">{}</span>",
-        number("tpot", tpot, "0.1", "10000", "any").replace(" value=", &format!(" placeholder=\"{}\" value=", esc(t.no_target))),
-        esc(t.no_target)
+        number("tpot", tpot, "0.1", "10000", "any")
+            .replace(" value=", &format!(" placeholder=\"{}\" value=", esc(t.no_target))),
+        esc(t.no_target_hint)
     );
     labelled(&mut out, &format!("{prefix}-tpot"), t.tpot_target, &field, Some("serve"));
-    labelled(&mut out, &format!("{prefix}-tok"), t.training_tokens, &number("tok", plain(s.tokens_b), "0.001", "1000000", "any"), Some("train"));
+    labelled(
+        &mut out,
+        &format!("{prefix}-tok"),
+        t.training_tokens,
+        &number("tok", plain(s.tokens_b), "0.001", "1000000", "any"),
+        Some("train"),
+    );
     let mut sel = String::new();
     for ((o, code), label) in OBJECTIVES.iter().zip(t.objectives) {
         option(&mut sel, code, label, *o == s.objective);
@@ -584,18 +613,22 @@ pub fn add(s: &mut CloudState, name: &str, gpu: &str, count: &str, price: &str) 
 
 fn links_cell(lang: Lang, i: &Instance) -> String {
     let t = lang.cloud();
-    let between = match (i.inter_node_network_gbps, &i.network_type) {
-        (Some(g), Some(n)) => format!("{} Gbps ({n})", plain(g)),
-        (Some(g), None) => format!("{} Gbps", plain(g)),
-        (None, _) => t.not_listed.to_owned(),
+    let inside = match (i.gpu_count, i.topology()) {
+        (Some(1), _) | (None, _) => t.single_gpu.to_owned(),
+        (_, TopologyKind::Pcie) => "PCIe".to_owned(),
+        _ => {
+            let nvlink = i
+                .gpu_id()
+                .and_then(gpus::find)
+                .and_then(|g| g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s))
+                .map(|bw| format!(" {}", format_rate(bw, "B/s")))
+                .unwrap_or_default();
+            format!("NVLink / NVSwitch{nvlink}")
+        }
     };
-    format!(
-        "{}: {}<br><span class=\"hint\">{}: {}</span>",
-        esc(t.inside),
-        esc(&i.intra_node_interconnect),
-        esc(t.between),
-        esc(&between)
-    )
+    let between =
+        i.inter_node_network_gbps.map_or_else(|| t.not_listed.to_owned(), |g| format!("{} Gbps", plain(g)));
+    format!("{}: {} · {}: {}", esc(t.inside), esc(&inside), esc(t.between), esc(&between))
 }
 
 fn host_cell(lang: Lang, i: &Instance) -> String {
@@ -606,8 +639,12 @@ fn host_cell(lang: Lang, i: &Instance) -> String {
         (Some(r), None) => format!("{} GB", plain(r)),
         (None, _) => t.not_listed.to_owned(),
     };
-    let nvme = i.local_nvme.as_deref().map(|n| format!("<br><span class=\"hint\">NVMe: {}</span>", esc(n)));
-    format!("{} · {}{}", esc(&cpu), esc(&ram), nvme.unwrap_or_default())
+    format!("{} · {}", esc(&cpu), esc(&ram))
+}
+
+/// Tokens per second in the page's unit: "1.56k token/s".
+fn tok_rate(lang: Lang, v: f64) -> String {
+    format!("{} {}", format_si(v), lang.est().tok_s)
 }
 
 fn speed_cell(lang: Lang, s: &CloudState, c: &Choice) -> String {
@@ -615,15 +652,22 @@ fn speed_cell(lang: Lang, s: &CloudState, c: &Choice) -> String {
     match c.tpot_s {
         Some(tpot) => format!(
             "{}<br><span class=\"hint\">{} {} · {}</span>",
-            esc(&format_rate(c.tokens_per_s, "tok/s")),
+            esc(&tok_rate(lang, c.tokens_per_s)),
             esc(&format_seconds(tpot)),
             esc(t.tpot),
-            esc(&format!("{} {}", format_rate(1.0 / tpot.max(1e-12), "tok/s"), t.per_user)),
+            esc(&format!("{} {}", tok_rate(lang, 1.0 / tpot.max(1e-12)), t.per_user)),
         ),
         None => {
-            let run = c.run_hours.map(|h| format!("<br><span class=\"hint\">{}: {}</span>", esc(t.run_time), esc(&duration(lang, h))));
+            let run = c.run_hours.map(|h| {
+                format!("<br><span class=\"hint\">{}: {}</span>", esc(t.run_time), esc(&duration(lang, h)))
+            });
             let _ = s;
-            format!("{} {}{}", esc(t.train_speed), esc(&format_rate(c.tokens_per_s, "tok/s")), run.unwrap_or_default())
+            format!(
+                "{} {}{}",
+                esc(t.train_speed),
+                esc(&tok_rate(lang, c.tokens_per_s)),
+                run.unwrap_or_default()
+            )
         }
     }
 }
@@ -632,7 +676,9 @@ fn cost_cell(lang: Lang, s: &CloudState, c: &Choice) -> String {
     let t = lang.cloud();
     let main = match s.objective {
         Objective::PerHour => c.cost_per_hour.map(|v| format!("{} {}", money(v), t.per_hour)),
-        Objective::PerMillionTokens => c.cost_per_million_tokens.map(|v| format!("{} {}", money(v), t.per_m_tokens)),
+        Objective::PerMillionTokens => {
+            c.cost_per_million_tokens.map(|v| format!("{} {}", money(v), t.per_m_tokens))
+        }
         Objective::PerRun => c.cost_per_run.map(|v| format!("{} {}", money(v), t.per_run)),
     };
     main.map(|m| format!("<strong>{}</strong>", esc(&m))).unwrap_or_default()
@@ -648,16 +694,19 @@ fn price_cell(lang: Lang, row: &Row, i: Option<&Instance>, prefix: &str) -> Stri
     if let Some(i) = i {
         if row.edited {
             let _ = write!(out_html, " <span class=\"badge\">{}</span>", esc(t.edited));
-        } else if let (Some(r), Some(d)) = (&i.price_region, &i.price_date) {
-            let _ = write!(out_html, "<br><span class=\"hint\">{}, {}</span>", esc(r), esc(d));
+        } else if let Some(r) = &i.price_region {
+            let date = i.price_date.as_deref().and_then(iso_date).unwrap_or(t.undated);
+            let _ =
+                write!(out_html, "<br><span class=\"hint\"><code>{}</code> · {}</span>", esc(r), esc(date));
         }
         let id = format!("{prefix}-p-{}", i.key());
         let value = row.price.map(plain).unwrap_or_default();
         out.clear();
         let _ = write!(
             out_html,
-            "<br><label class=\"visually-hidden\" for=\"{id}\">{}</label><input id=\"{id}\" class=\"price-edit\" type=\"number\" min=\"0\" step=\"any\" inputmode=\"decimal\" data-price=\"{}\" value=\"{}\" title=\"{}\">",
-            esc(&format!("{} {}", t.edit_price, i.instance)),
+            "<br><label class=\"visually-hidden\" for=\"{id}\">{} <code>{}</code></label><input id=\"{id}\" class=\"price-edit\" type=\"number\" min=\"0\" step=\"any\" inputmode=\"decimal\" data-price=\"{}\" value=\"{}\" title=\"{}\">",
+            esc(t.edit_price),
+            esc(&i.instance),
             esc(i.key()),
             esc(&value),
             esc(t.edit_price)
@@ -684,16 +733,11 @@ pub fn results_html(lang: Lang, s: &CloudState, rows: &[Row], prefix: &str) -> S
     if fitting == 0 && rows.iter().all(|r| r.assessment.as_ref().map_or(true, |a| a.choice.is_none())) {
         let _ = write!(out, "<p class=\"verdict bad\">{}</p>", esc(t.nothing_fits));
     }
-    if let Some(top) = rows.first().filter(|r| r.ranked()) {
-        out.push_str(&math_html(lang, s, top, prefix));
-    }
     let _ = write!(
         out,
-        "<div class=\"table-scroll\"><table class=\"cloud-table\"><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+        "<div class=\"table-scroll\"><table class=\"cloud-table\"><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
         esc(t.col_instance),
         esc(t.col_gpus),
-        esc(t.col_host),
-        esc(t.col_links),
         esc(t.col_price),
         esc(t.col_layout),
         esc(t.col_speed),
@@ -734,28 +778,48 @@ pub fn results_html(lang: Lang, s: &CloudState, rows: &[Row], prefix: &str) -> S
         };
         let _ = write!(
             out,
-            "<tr{class} data-row=\"{}\"><td>{}</td><td><strong>{}</strong><br><span class=\"hint\">{}</span>",
+            "<tr{class} data-row=\"{}\"><td>{}</td><td><strong><code>{}</code></strong><br><span class=\"hint\">{}</span>",
             esc(&key),
             if ranked { rank.to_string() } else { "—".to_owned() },
             esc(&name),
             esc(&provider)
         );
+        let _ = write!(out, "<br><span class=\"hint\">{host}</span><br><span class=\"hint\">{links}</span>");
         if let Source::Added(idx) = &row.source {
-            let _ = write!(out, " <button type=\"button\" class=\"link-button\" data-remove=\"{idx}\">{}</button>", esc(t.remove));
+            let _ = write!(
+                out,
+                " <button type=\"button\" class=\"link-button\" data-remove=\"{idx}\">{}</button>",
+                esc(t.remove)
+            );
         }
         if let Some(i) = instance {
-            let _ = write!(out, "<details class=\"cloud-source\"><summary>{}</summary><p>{}</p>", esc(t.source), esc(&i.source));
+            // The catalog's own words (English, as the sources give them), marked as source text.
+            let _ = write!(
+                out,
+                "<details class=\"cloud-source\"><summary>{}</summary><div data-source>",
+                esc(t.source)
+            );
+            let _ = write!(out, "<p>{}</p>", esc(&i.intra_node_interconnect));
+            for extra in [&i.network_type, &i.local_nvme, &i.price_date].into_iter().flatten() {
+                let _ = write!(out, "<p>{}</p>", esc(extra));
+            }
             for n in &i.notes {
                 let _ = write!(out, "<p>{}</p>", esc(n));
             }
+            let _ = write!(out, "<p>{}</p></div>", esc(&i.source));
             out.push_str("</details>");
         }
-        let _ = write!(out, "</td><td>{gpus_text}</td><td>{host}</td><td>{links}</td><td>{}</td>", price_cell(lang, row, instance, prefix));
+        let _ = write!(out, "</td><td>{gpus_text}</td><td>{}</td>", price_cell(lang, row, instance, prefix));
         match &row.assessment {
             Ok(a) => {
                 match &a.choice {
                     Some(c) => {
-                        let _ = write!(out, "<td>{}</td><td>{}</td>", esc(&tp_text(lang, s, c)), speed_cell(lang, s, c));
+                        let _ = write!(
+                            out,
+                            "<td>{}</td><td>{}</td>",
+                            esc(&tp_text(lang, s, c)),
+                            speed_cell(lang, s, c)
+                        );
                     }
                     None => out.push_str("<td></td><td></td>"),
                 }
@@ -779,17 +843,45 @@ pub fn results_html(lang: Lang, s: &CloudState, rows: &[Row], prefix: &str) -> S
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div>");
-    let _ = write!(out, "<p class=\"hint\">{}</p><p class=\"hint\">{}</p>", esc(t.prices_note), esc(t.one_instance_note));
+    if let Some(top) = rows.first().filter(|r| r.ranked()) {
+        out.push_str(&math_html(lang, s, top, prefix));
+    }
+    let _ = write!(
+        out,
+        "<p class=\"hint\">{}</p><p class=\"hint\">{}</p>",
+        esc(t.prices_note),
+        esc(t.one_instance_note)
+    );
     out
+}
+
+/// The first `YYYY-MM-DD` in a source's date text.
+fn iso_date(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(9)).find_map(|i| {
+        let w = text.get(i..i + 10)?;
+        let ok =
+            w.bytes().enumerate().all(|(j, c)| if j == 4 || j == 7 { c == b'-' } else { c.is_ascii_digit() });
+        ok.then_some(w)
+    })
 }
 
 fn gpu_cell(lang: Lang, count: &str, model: &str, gpu_id: Option<&str>) -> String {
     let t = lang.cloud();
     let mem = gpu_id
         .and_then(gpus::find)
-        .map(|g| format!("<br><span class=\"hint\">{} {}</span>", esc(&format_bytes(g.memory_bytes, ByteUnit::Gb)), esc(t.per_gpu)))
+        .map(|g| {
+            format!(
+                "<br><span class=\"hint\">{} {}</span>",
+                esc(&format_bytes(g.memory_bytes, ByteUnit::Gb)),
+                esc(t.per_gpu)
+            )
+        })
         .unwrap_or_default();
-    format!("{} × {}{mem}", esc(count), esc(model))
+    match gpu_id.and_then(gpus::find) {
+        Some(g) => format!("{} × {}{mem}", esc(count), esc(&g.name)),
+        None => format!("{} × <span data-source>{}</span>{mem}", esc(count), esc(model)),
+    }
 }
 
 /// The top choice's numbers as formulas with their values, and a link to the estimator.
@@ -808,7 +900,7 @@ fn math_html(lang: Lang, s: &CloudState, row: &Row, prefix: &str) -> String {
                 c.replicas,
                 c.batch,
                 esc(&format_seconds(tpot)),
-                esc(&format_rate(c.tokens_per_s, "tok/s"))
+                esc(&tok_rate(lang, c.tokens_per_s))
             );
             if let Some(m) = c.cost_per_million_tokens {
                 let _ = write!(
@@ -828,7 +920,7 @@ fn math_html(lang: Lang, s: &CloudState, row: &Row, prefix: &str) -> String {
                     "<p><code>{}</code><br><code>= {} ÷ {} ÷ 3600 × {} = {} ({})</code></p>",
                     esc(t.math_cost_run),
                     esc(&group_digits(crate::engine::num::u64_from_f64(s.tokens_b * 1e9))),
-                    esc(&format_rate(c.tokens_per_s, "tok/s")),
+                    esc(&tok_rate(lang, c.tokens_per_s)),
                     esc(&money(price)),
                     esc(&money(run)),
                     esc(&duration(lang, h))
@@ -852,7 +944,10 @@ fn math_html(lang: Lang, s: &CloudState, row: &Row, prefix: &str) -> String {
             },
         };
         let (sc, _) = layout_scenario(&scenario(s), &offer, c.tensor_parallel);
-        let state = EstimatorState { scenario: Scenario { gpu: GpuSpec::Id(offer.gpu.clone()), ..sc }, ..Default::default() };
+        let state = EstimatorState {
+            scenario: Scenario { gpu: GpuSpec::Id(offer.gpu.clone()), ..sc },
+            ..Default::default()
+        };
         let _ = write!(
             out,
             "<p><a id=\"{prefix}-open-estimator\" href=\"#/{}/estimate?{}\">{}</a></p>",
@@ -984,7 +1079,10 @@ mod tests {
     fn a_70b_model_is_greyed_on_single_l4s_with_its_memory() {
         let s = preset("70b-chat").unwrap();
         let rows = rows(&s);
-        let l4 = rows.iter().find(|r| matches!(r.source, Source::Catalog(i) if i.instance == "g6.2xlarge")).unwrap();
+        let l4 = rows
+            .iter()
+            .find(|r| matches!(r.source, Source::Catalog(i) if i.instance == "g6.2xlarge"))
+            .unwrap();
         assert!(!l4.ranked());
         let html = results_html(Lang::En, &s, std::slice::from_ref(l4), "c");
         assert!(html.contains("Does not fit: needs "), "{html}");
@@ -1004,6 +1102,13 @@ mod tests {
         set_price(&mut s, "p5.48xlarge", "0.01");
         assert_eq!(cheapest(&s), "p5.48xlarge");
         assert_ne!(before, "p5.48xlarge");
+    }
+
+    #[test]
+    fn dates_are_read_from_source_text() {
+        assert_eq!(iso_date("2026-11-09 (snapshot retrieved_at)"), Some("2026-11-09"));
+        assert_eq!(iso_date("undated (skypilot-catalog v8 commit 00148f2)"), None);
+        assert_eq!(iso_date(""), None);
     }
 
     #[test]

@@ -62,6 +62,8 @@ const ALLOW = {
     'add', 'y', 'n', 'I'],
   // CUDA's own words, as the zh CUDA chapter uses them; collectives as NCCL names them; networks.
   cuda: ['block', 'warp', 'scatter', 'gather', 'OP', 'AWS', 'EFA', 'NDR', 'HDR'],
+  // The cloud selector: providers, units, and the hardware terms its notes use as is.
+  cloud: ['GCP', 'Gbps', 'vCPU', 'vGPU', 'NVMe', 'GPUDirect', 'RDMA'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -151,6 +153,13 @@ async function texts(page, lang, skip) {
   await page.goto(`${server.url}#/${lang}/lab/bandwidth`);
   await page.waitForSelector('#lab-adapter .banner');
   out.push(['WebGPU lab without WebGPU', await visibleText(page, skip)]);
+  // The cloud selector with every source opened, a training job, and a repaired link.
+  for (const [label, query] of [['', ''], [', training', '?job=lora&rank=run'], [', damaged link', '?n=NaN&pv=oracle']]) {
+    await page.goto(`${server.url}#/${lang}/tools/cloud${query}`);
+    await page.waitForSelector('.cloud-table tbody tr');
+    await openAllDetails(page);
+    out.push([`cloud selector${label}`, await visibleText(page, skip)]);
+  }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);

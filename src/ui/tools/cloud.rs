@@ -60,7 +60,11 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         if let Some(key) = el.get_attribute("data-k") {
             let value = if key == "tpot" && value.trim().is_empty() { "none".to_owned() } else { value };
             let ok = state.try_update(|s| c::set(s, &key, value.trim())).unwrap_or(false);
-            let _ = if ok { el.remove_attribute("aria-invalid") } else { el.set_attribute("aria-invalid", "true") };
+            let _ = if ok {
+                el.remove_attribute("aria-invalid")
+            } else {
+                el.set_attribute("aria-invalid", "true")
+            };
         } else if let Some(key) = el.get_attribute("data-price") {
             state.update(|s| c::set_price(s, &key, &value));
         }
@@ -78,13 +82,19 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
             let ok = state
                 .try_update(|s| c::add(s, &field("an"), &field("ag"), &field("ac"), &field("ap")))
                 .unwrap_or(false);
-            if let Some(err) = el.closest("details").ok().flatten().and_then(|d| d.query_selector("[data-add-error]").ok().flatten()) {
+            if let Some(err) = el
+                .closest("details")
+                .ok()
+                .flatten()
+                .and_then(|d| d.query_selector("[data-add-error]").ok().flatten())
+            {
                 let _ = if ok { err.set_attribute("hidden", "") } else { err.remove_attribute("hidden") };
             }
         }
     };
     let open_full = (mode == Mode::Widget).then(|| {
-        let href = move || format!("{}?{}", Route::Tool(lang, Tool::Cloud).to_hash(), state.with(c::encode_state));
+        let href =
+            move || format!("{}?{}", Route::Tool(lang, Tool::Cloud).to_hash(), state.with(c::encode_state));
         view! { <a class="open-estimator" href=href>{t.open_full}</a> }
     });
     view! {
