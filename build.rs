@@ -106,7 +106,7 @@ fn glossary_literal(glossary: &glossary_data::Glossary, used: &Uses) -> String {
 /// `src/catalog/data/instances.json` and its source text (`catalog::prices` documents the rule
 /// and its test checks this table against the typed instance catalog).
 fn prices_literal() -> String {
-    const NAMES: [(&str, &str); 9] = include!("src/catalog/instance_gpu_names.rs");
+    const NAMES: [(&str, &str); 10] = include!("src/catalog/instance_gpu_names.rs");
     let text = std::fs::read_to_string("src/catalog/data/instances.json")
         .unwrap_or_else(|e| fail(&format!("src/catalog/data/instances.json: {e}")));
     let list: serde_json::Value =

@@ -31,6 +31,8 @@ pub use crate::content::WIDGETS as WIDGET_KINDS;
 pub enum Tool {
     /// Places MIG instances on GPUs by the MIG user guide's rules, or packs workloads.
     Mig,
+    /// Ranks cloud instances for a workload by cost, with the ones that do not fit greyed.
+    Cloud,
     /// From what the reader observes to the likely bottleneck.
     Diagnose,
     /// What a shared GPU pool costs per month, idle time and reclaim included.
@@ -39,12 +41,13 @@ pub enum Tool {
 
 impl Tool {
     /// In the order the index and the home page list them.
-    pub const ALL: [Tool; 3] = [Tool::Mig, Tool::Diagnose, Tool::Cluster];
+    pub const ALL: [Tool; 4] = [Tool::Mig, Tool::Cloud, Tool::Diagnose, Tool::Cluster];
 
     /// The tool's path segment, which is also its widget kind.
     pub fn slug(self) -> &'static str {
         match self {
             Tool::Mig => "mig",
+            Tool::Cloud => "cloud",
             Tool::Diagnose => "diagnose",
             Tool::Cluster => "cluster",
         }
@@ -54,6 +57,7 @@ impl Tool {
     pub fn chapter_slug(self) -> &'static str {
         match self {
             Tool::Mig => "mig",
+            Tool::Cloud => "cloud-gpus",
             Tool::Diagnose => "bottlenecks",
             Tool::Cluster => "sharing-gpus",
         }

@@ -58,6 +58,13 @@ EXTRA_NOTES = {
 }
 
 
+# Shorter display names where the reference's name describes the board rather than the GPU.
+DISPLAY_NAMES = {
+    "B200 (HGX B200, per GPU)": "B200 (HGX B200, 1 GPU)",
+    "GB200 (per Blackwell GPU in GB200 NVL72)": "GB200 NVL72 (1 Blackwell GPU)",
+}
+
+
 def num(v):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
@@ -95,7 +102,7 @@ for g in src["gpus"]:
     l2 = num(g.get("l2_cache_mb"))
     gpus.append({
         "id": gid,
-        "name": g["name"],
+        "name": DISPLAY_NAMES.get(g["name"], g["name"]),
         "vendor": g["vendor"],
         "architecture": g["architecture"],
         "form_factor": g["form_factor"],
@@ -159,6 +166,11 @@ for i in src["instances"]:
         "gpu_model": i["gpu_model"],
         "gpu_count": cnt if isinstance(cnt, (int, float)) else None,
         "gpu_count_text": str(cnt),
+        "vcpus": num(i.get("vcpus")),
+        "ram_gb": num(i.get("ram_gb")),
+        "ram_unit": i.get("ram_unit"),
+        "local_nvme": i.get("local_nvme"),
+        "network_type": i.get("network_type"),
         "price_usd_per_hour": i["price_usd_per_hour"],
         "price_region": i.get("price_region"),
         "price_date": i.get("price_date"),

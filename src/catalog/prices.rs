@@ -16,7 +16,7 @@ mod tests {
     use super::*;
 
     /// Which instance-catalog GPU model names a catalog GPU id sells as (build.rs uses the same).
-    const INSTANCE_GPU_NAMES: [(&str, &str); 9] = include!("instance_gpu_names.rs");
+    const INSTANCE_GPU_NAMES: [(&str, &str); 10] = include!("instance_gpu_names.rs");
 
     /// The rule, over the typed instance catalog.
     fn cheapest(gpu_id: &str) -> Option<(f64, String)> {

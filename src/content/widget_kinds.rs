@@ -18,6 +18,7 @@ pub const WIDGETS: &[&str] = &[
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",
+    "cloud",
     "diagnose",
     "cluster",
 ];

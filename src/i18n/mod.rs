@@ -12,6 +12,7 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+mod tool_cloud;
 mod tool_diagnose;
 pub mod tool_mig;
 mod tools;

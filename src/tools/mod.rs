@@ -1,5 +1,6 @@
 //! The decision tools' pure logic (state in the URL and its repair, the numbers, the HTML), built
 //! and tested natively; `ui::tools` only mounts it and routes events to it.
 
+pub mod cloud;
 pub mod diagnose;
 pub mod mig;

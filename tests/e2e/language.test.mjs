@@ -68,6 +68,8 @@ const ALLOW = {
   // The diagnosis tool: profilers and monitors (Nsight Systems, Nsight Compute, DCGM), FSDP
   // sharding, NVMe disks, the TensorRT-LLM inference engine.
   diagnose: ['Nsight', 'Systems', 'Compute', 'DCGM', 'FSDP', 'NVMe', 'TensorRT', 'LLM'],
+  // The cloud selector: providers, units, and the hardware terms its notes use as is.
+  cloud: ['GCP', 'Gbps', 'vCPU', 'vGPU', 'NVMe', 'GPUDirect', 'RDMA'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -177,6 +179,12 @@ async function texts(page, lang, skip) {
     await page.waitForSelector('#dg-results h2');
     await openAllDetails(page);
     out.push([label, await visibleText(page, skip)]);
+  // The cloud selector with every source opened, a training job, and a repaired link.
+  for (const [label, query] of [['', ''], [', training', '?job=lora&rank=run'], [', damaged link', '?n=NaN&pv=oracle']]) {
+    await page.goto(`${server.url}#/${lang}/tools/cloud${query}`);
+    await page.waitForSelector('.cloud-table tbody tr');
+    await openAllDetails(page);
+    out.push([`cloud selector${label}`, await visibleText(page, skip)]);
   }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {

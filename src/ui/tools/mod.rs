@@ -6,6 +6,7 @@
 //! the tool instead of stepping through edits); a widget starts from its chapter's preset, does
 //! not touch the address and links to the page with its state.
 
+mod cloud;
 mod cluster;
 mod diagnose;
 mod mig;
@@ -87,6 +88,7 @@ pub fn widget(lang: Lang, tool: Tool, preset: Option<&str>, query: Option<String
 fn view(lang: Lang, tool: Tool, query: &str, mode: Mode) -> AnyView {
     match tool {
         Tool::Mig => mig::view(lang, query, mode),
+        Tool::Cloud => cloud::view(lang, query, mode),
         Tool::Diagnose => diagnose::view(lang, query, mode),
         Tool::Cluster => cluster::view(lang, query, mode),
     }

@@ -47,6 +47,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
+        "cloud" => lang.tools().name(crate::route::Tool::Cloud),
         "diagnose" => lang.tools().name(crate::route::Tool::Diagnose),
         "cluster" => lang.tools().name(crate::route::Tool::Cluster),
         "memory" => e.memory_per_gpu,
