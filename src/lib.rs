@@ -12,6 +12,7 @@ pub mod exercises;
 pub mod i18n;
 pub mod lab;
 pub mod route;
+pub mod tools;
 pub mod validation;
 
 pub use catalog::evaluate as estimate;

@@ -12,6 +12,7 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+pub mod tool_cluster;
 mod tools;
 pub mod validation;
 mod widgets;
