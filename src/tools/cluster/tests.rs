@@ -198,3 +198,22 @@ fn the_html_names_every_error_and_shows_no_nan() {
         assert!(!html.contains("NaN"));
     }
 }
+
+/// Every `{{widget:cluster:PRESET}}` in a chapter names a preset this tool has.
+#[test]
+fn chapter_slots_name_existing_presets() {
+    let mut seen = 0;
+    for c in crate::content::chapters() {
+        for page in [&c.zh, &c.en] {
+            for s in page.segments.iter() {
+                if let crate::content::Segment::Widget(w) = s {
+                    if let Some(preset) = w.strip_prefix("cluster:") {
+                        seen += 1;
+                        assert!(presets::named(preset, &names()).is_some(), "{}: {preset}", c.slug);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(seen, 2, "the sharing chapter in both languages");
+}
