@@ -1,6 +1,7 @@
 //! The cost of a shared GPU pool per month: what is used, what sits idle, what auto-reclaim of
-//! idle notebooks would win back, what MIG slicing of light services saves, and each team's bill
-//! (the source article's transparent billing: allocated GPU-hours, split into used and idle).
+//! idle notebooks would win back, what pre-emptible jobs can run on idle quota that its owners
+//! lend (priority and pre-emption), what MIG slicing of light services saves, and each team's
+//! bill (the source article's transparent billing: allocated GPU-hours, split into used and idle).
 //!
 //! Money is per GPU-hour × hours; a month is 730 hours (8,760 ÷ 12). Inputs out of range are
 //! reported as errors naming the field, never turned into NaN.

@@ -380,7 +380,14 @@ fn month_html(t: &ClusterStrings, s: &State, m: &Month, width: u32) -> String {
     );
     let mut out = format!("<h2>{}</h2><dl class=\"cl-headlines\">", esc(t.results));
     out.push_str(&headline("pool", t.h_pool, &format!("{}{per}", money(c.pool)), c.pool, "", &pool_math));
-    out.push_str(&headline("used", t.h_used, &format!("{}{per}", money(c.used)), c.used, "", ""));
+    let used_terms: Vec<String> = s
+        .teams
+        .iter()
+        .zip(&m.bills)
+        .map(|(tm, b)| format!("{} × {}", hours(b.used_hours), price(pool_price(s, tm.pool))))
+        .collect();
+    let used_math = math(t, t.f_used, &format!("{} = {}", used_terms.join(" + "), money(c.used)));
+    out.push_str(&headline("used", t.h_used, &format!("{}{per}", money(c.used)), c.used, "", &used_math));
     out.push_str(&headline(
         "idle",
         t.h_idle,

@@ -185,6 +185,9 @@ fn the_html_names_every_error_and_shows_no_nan() {
         let html = html::results_html(lang, &s, 640);
         assert!(html.contains("data-k=\"pool\"") && html.contains("data-k=\"mig\"") && html.contains("<svg"));
         assert!(!html.contains("NaN") && !html.contains("inf"), "{html}");
+        // Every headline shows its math: pool, used, idle, reclaim, pre-emption, MIG.
+        assert_eq!(html.matches("<details class=\"math\">").count(), 6);
+        assert!(html.contains("16 × 730 h × $6.88 + 8 × 730 h × $3.673 = $101,809"), "{html}");
         let controls = html::controls_html(lang, &s);
         assert!(controls.contains("data-f=\"tq\" data-i=\"2\""));
         let mut bad = s.clone();
