@@ -245,3 +245,46 @@ fn chapter_11_decode_reaches_79_percent_of_the_memory_roof() {
     let html = gpu_primer::tools::diagnose::results_html(gpu_primer::i18n::Lang::En, &state, false);
     assert!(html.contains("reaches <strong>79%</strong> of the memory-bandwidth roof"), "{html}");
 }
+
+/// Chapter 15 (sharing GPUs): ten A100 80 GB notebooks held all day and used six hours, at
+/// $3.673/h, reclaimed after one idle hour; three 7B chat services as MIG slices of one H100
+/// at $6.88/h; one such service alone on an H100. The chapter's numbers, from the calculator's
+/// chapter preset, in both languages' text.
+#[test]
+fn sharing_chapter_idle_notebooks_reclaim_and_mig() {
+    use gpu_primer::tools::cluster::{month, presets, slicing};
+    let s = presets::chapter(&gpu_primer::i18n::Lang::En.cluster().names);
+    let m = month(&s).expect("the chapter's example prices");
+    let tens = |v: f64| ((v / 10.0).round() * 10.0) as u64;
+    // 180 idle GPU-hours a day at $3.673: about $661 a day.
+    assert_eq!((180.0f64 * 3.673).round(), 661.0);
+    assert_eq!(m.bills[0].idle_hours, 5_475.0);
+    assert_eq!(tens(m.total.idle), 20_110);
+    assert_eq!(tens(m.total.reclaimable), 18_990);
+    assert_eq!(m.bills[0].reclaimable_hours * 18.0, 5_475.0 * 17.0);
+    let sl = slicing(&s).expect("the services price").expect("three services");
+    assert_eq!((sl.slicing.whole_gpus, sl.slicing.sliced_gpus), (3, 1));
+    assert_eq!(tens(sl.slicing.savings), 10_040);
+    assert_eq!((sl.services[0].need_bytes as f64 / 1e9).round(), 17.0);
+    assert_eq!(sl.services[0].profile.as_deref(), Some("1g.20gb"));
+    // One 7B service alone on a whole H100: 6.88 × 730 ≈ $5,020 a month.
+    let one = gpu_primer::engine::cluster::slicing(1, 1, 6.88).unwrap();
+    assert_eq!(tens(one.whole_cost), 5_020);
+    for lang in ["en", "zh"] {
+        let path = format!("{}/content/{lang}/15-sharing-gpus.md", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        for n in [
+            "661",
+            "5,475",
+            "20,110",
+            "18,990",
+            "17 GB",
+            "1g.20gb",
+            "10,040",
+            "5,020",
+            "{{widget:cluster:sharing}}",
+        ] {
+            assert!(text.contains(n), "{lang}: {n}");
+        }
+    }
+}

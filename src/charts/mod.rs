@@ -15,6 +15,7 @@ pub mod palette;
 
 pub mod allreduce;
 pub mod bound_bars;
+pub mod cost_split;
 pub mod figures;
 pub mod kv_growth;
 pub mod memory_bar;

@@ -13,6 +13,7 @@ pub mod facts;
 mod figures;
 mod lab;
 mod tool_cloud;
+pub mod tool_cluster;
 mod tool_diagnose;
 pub mod tool_mig;
 mod tools;

@@ -47,7 +47,7 @@ pub const ZH: ToolsStrings = ToolsStrings {
     mig: ("MIG 规划器", "按 MIG 用户指南的放置规则在 GPU 上摆放实例，或把一组工作负载装进最少的 GPU。"),
     cloud: ("云实例选择", "给定模型、精度、上下文和并发（或训练任务），按每小时、每百万 token 或每次训练的费用给云实例排名；装不下或达不到延迟目标的也列出原因。"),
     diagnose: ("瓶颈诊断", "根据你观察到的现象，判断最可能的瓶颈、依据是什么、先试什么。"),
-    cluster: ("共享集群成本", "GPU 池每月的使用、闲置与可回收成本，MIG 切分和空闲回收能省多少，各团队的账单。"),
+    cluster: ("共享集群成本", "GPU 池每月的使用、闲置与可回收成本，MIG 切分、空闲回收和抢占能省多少，各团队的账单。"),
 };
 
 pub const EN: ToolsStrings = ToolsStrings {
@@ -58,7 +58,7 @@ pub const EN: ToolsStrings = ToolsStrings {
     mig: ("MIG planner", "Place MIG instances on a GPU by the MIG user guide's placement rules, or pack a list of workloads onto the fewest GPUs."),
     cloud: ("Cloud instance selector", "Rank cloud instances for a model, precision, context and concurrency (or a training job) by cost per hour, per million tokens or per run; the ones that do not fit or miss the latency target stay listed with the reason."),
     diagnose: ("Bottleneck diagnosis", "From what you observe to the likely bottleneck, the evidence for it and what to try first."),
-    cluster: ("Shared-cluster cost", "What a GPU pool costs per month in use, idle and reclaimable time, what MIG slicing and idle reclaim save, and each team's bill."),
+    cluster: ("Shared-cluster cost", "What GPU pools cost per month in use, idle and reclaimable time, what MIG slicing, idle reclaim and pre-emption win back, and each team's bill."),
 };
 
 impl Lang {

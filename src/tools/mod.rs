@@ -2,5 +2,6 @@
 //! and tested natively; `ui::tools` only mounts it and routes events to it.
 
 pub mod cloud;
+pub mod cluster;
 pub mod diagnose;
 pub mod mig;

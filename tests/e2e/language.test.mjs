@@ -194,6 +194,20 @@ async function texts(page, lang, skip) {
     await page.waitForSelector('.embed-status:not(:empty)');
     out.push([`embed ${kind}`, await visibleText(page, skip)]);
   }
+  // The shared-cluster calculator: its page with every "show the math" open, a repaired link,
+  // a field the reader broke, and its chapter widget.
+  await page.goto(`${server.url}#/${lang}/tools/cluster`);
+  await page.waitForSelector('section.cluster-tool [data-k=mig] dd');
+  await openAllDetails(page);
+  out.push(['cluster calculator', await visibleText(page, skip)]);
+  await page.goto(`${server.url}#/${lang}/tools/cluster?p=h100-sxm*0*8~nope*1*2&t=1*A*-2*10*0*30*0*1*0~9*B*1*x&r=soon&m=l4*0&s=x*-1~y*no-model&preset=nope`);
+  await page.waitForSelector('section.cluster-tool .cl-notices .banner');
+  await page.fill('section.cluster-tool input[data-f=pp][data-i="0"]', '0');
+  await page.waitForSelector('section.cluster-tool .cl-results .banner.error');
+  out.push(['cluster calculator, repaired link and a broken field', await visibleText(page, skip)]);
+  await page.goto(`${server.url}#/${lang}/embed/cluster`);
+  await page.waitForSelector('aside.widget section.cluster-tool [data-k=pool] dd');
+  out.push(['embed cluster', await visibleText(page, skip)]);
   await page.goto(`${server.url}#/${lang}/embed/cuda-grid`);
   await page.fill('#cuda-grid-t', '5000');
   await page.locator('#cuda-grid-t').dispatchEvent('change');
