@@ -151,7 +151,7 @@ mod chapter_widgets {
                     };
                     // A decision tool has its own ids and presets; the estimator's widgets share
                     // ids, so a chapter holds at most one of them.
-                    let known = match crate::route::Tool::from_slug(kind) {
+                    let known = match Tool::from_slug(kind) {
                         Some(Tool::Mig) => {
                             crate::tools::mig::state::PRESETS.iter().any(|(n, _)| *n == preset)
                         }
