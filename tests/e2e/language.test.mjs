@@ -179,6 +179,7 @@ async function texts(page, lang, skip) {
     await page.waitForSelector('#dg-results h2');
     await openAllDetails(page);
     out.push([label, await visibleText(page, skip)]);
+  }
   // The cloud selector with every source opened, a training job, and a repaired link.
   for (const [label, query] of [['', ''], [', training', '?job=lora&rank=run'], [', damaged link', '?n=NaN&pv=oracle']]) {
     await page.goto(`${server.url}#/${lang}/tools/cloud${query}`);
