@@ -1,15 +1,26 @@
-// The lab's WebGPU calls, for src/ui/lab/gpu.rs (see there, and lab::run for the plan it is given
-// and what it returns): cheaper in wasm than web-sys bindings. Failures are `{ kind, message }`.
+// The lab's WebGPU calls (imported by `src/ui/lab/gpu.rs` through wasm-bindgen): finds the
+// adapter, creates a device with the adapter's buffer limits, runs the kernels of
+// `lab::shaders`, times them (GPU timestamps when the plan asks for them, else wall clock to
+// `onSubmittedWorkDone`) and reads each output back. It returns the raw seconds and read-backs:
+// the validation, the rates and their spread are computed in Rust (`lab::run::result_from_json`). Written by
+// hand because web-sys's typed bindings and Rust's async state machines cost far more wasm.
+// Every await is raced against a 15 s timer, `ctl(-1)` (the reader's Cancel) is asked between
+// samples, `ctl(i)` reports that step label `i` begins, and the device is destroyed when the run
+// ends, however it ends. A failure is thrown as `{ kind, message }`.
+
 const TIMEOUT_MS = 15000;
+// Timed samples per measurement, the least time each sample lasts, the most launches in one.
 const SAMPLES = 10;
 const SAMPLE_S = 0.02;
 const MAX_LAUNCHES = 20000;
+// Bytes read back from each end of an output array to validate it.
 const CHECK_BYTES = 4096;
 
 const fail = (kind, message) => ({ kind, message: message ? String(message) : '' });
 const text = (e) => (typeof e === 'string' ? e : (e && e.message) || '');
 const guard = (e) => (e && e.kind ? e : fail('failed', text(e)));
 
+/** `p`, or a `timeout` failure after TIMEOUT_MS; a rejection becomes `failed`. */
 function within(p) {
   let timer;
   const late = new Promise((_, reject) => {
@@ -20,6 +31,8 @@ function within(p) {
   );
 }
 
+/** The adapter (`adapter`) and, as JSON (`json`), what the page shows of it and its limits, or
+ * `{ "error": … }`. */
 export async function labAdapter() {
   try {
     const adapter = await findAdapter();
@@ -55,9 +68,16 @@ async function findAdapter() {
   return adapter;
 }
 
+/**
+ * The whole run, as JSON (or `{ "error": … }`). `plan` (JSON): `sizes` (bytes per array), `dispatch` (for each size, then the FMA
+ * kernels, then the matmul fills of edge 256, 512, 1024, 2048: `[x, y, row]`), `written` (the
+ * array each of copy, scale, add, triad writes), `timestamps`, `f16`, `scalar`, `fmaN`,
+ * `maxBytes`; then the shader sources.
+ */
 export async function labRun(adapter, planJson, stream, fma32, fma16, matmul, ctl) {
   try {
     const plan = Object.assign(JSON.parse(planJson), { stream, fma32, fma16, matmul });
+    // Values that are not finite become null in JSON: Rust reads them as NaN (invalid).
     return JSON.stringify(await run(adapter, plan, ctl));
   } catch (e) {
     return JSON.stringify({ error: guard(e) });
@@ -121,6 +141,7 @@ async function bench(device, plan, ctl) {
       }
     : null;
 
+  // The error the innermost error scope caught, thrown.
   const scopeError = async () => {
     const e = await within(device.popErrorScope());
     if (e) throw fail('failed', text(e));
@@ -132,6 +153,7 @@ async function bench(device, plan, ctl) {
     await scopeError();
     return p;
   };
+  // Storage buffers of `bytes` each, or out-of-memory.
   const buffers = async (bytes, count) => {
     device.pushErrorScope('out-of-memory');
     const made = [];
@@ -170,6 +192,7 @@ async function bench(device, plan, ctl) {
     device.queue.writeBuffer(b, 0, v.buffer);
     return b;
   };
+  // Runs `launches` dispatches of (x, y) workgroups in one compute pass: the seconds it took.
   const time = async (p, g, [x, y], launches) => {
     check();
     const encoder = device.createCommandEncoder();
@@ -193,16 +216,21 @@ async function bench(device, plan, ctl) {
     await within(ts.read.mapAsync(GPUMapMode.READ));
     const [t0, t1] = new BigUint64Array(ts.read.getMappedRange());
     ts.read.unmap();
+    // A zero or negative delta (quantised or reset timestamps) falls back to the wall clock
+    // (as engine::lab::timestamp_seconds).
     return t1 > t0 ? Number(t1 - t0) / 1e9 : wall;
   };
+  // Seconds per launch over SAMPLES samples of at least SAMPLE_S each; the launch count as
+  // engine::lab::launches_for.
   const measure = async (p, g, d) => {
-    const single = await time(p, g, d, 1);
+    const single = await time(p, g, d, 1); // warm-up, and the launch count
     const launches =
       Number.isFinite(single) && single > 0 ? Math.min(Math.max(Math.ceil(SAMPLE_S / single), 1), MAX_LAUNCHES) : MAX_LAUNCHES;
     const out = [];
     for (let i = 0; i < SAMPLES; i++) out.push((await time(p, g, d, launches)) / launches);
     return out;
   };
+  // The first and last CHECK_BYTES of `src` (of `bytes`) as f32 (numbers).
   const readBack = async (src, bytes) => {
     const chunk = Math.min(CHECK_BYTES, bytes);
     const staging = buffer(2 * chunk, U.MAP_READ | U.COPY_DST);
@@ -216,6 +244,7 @@ async function bench(device, plan, ctl) {
     staging.destroy();
     return values;
   };
+  // Lets the page redraw between steps (a macrotask, so progress paints).
   const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
   const dispatch = (i) => {
     const [x, y, row] = plan.dispatch[i];
@@ -226,6 +255,7 @@ async function bench(device, plan, ctl) {
   for (const entry of ['init', 'copy', 'scale', 'add', 'triad']) stream.push(await pipeline(plan.stream, entry));
   const sizes = plan.sizes;
 
+  // The four memory kernels at one array size: for each, its samples and its read-back.
   const sweepOne = async (s) => {
     const bytes = sizes[s];
     const arrays = await buffers(bytes, 3);
@@ -248,9 +278,11 @@ async function bench(device, plan, ctl) {
     }
   };
 
+  // The FMA-chain kernel: 65,536 invocations, steps doubled until a launch lasts 2 ms.
   const fma = async (code) => {
     const n = plan.fmaN;
     const p = await pipeline(code, 'fma_chain');
+    // Three buffers, like every kernel's layout (binding one buffer twice would alias writes).
     const out = await buffers(n * 4, 3);
     const [d, row] = dispatch(sizes.length);
     let steps = 256;
@@ -272,12 +304,15 @@ async function bench(device, plan, ctl) {
     }
   };
 
+  // The tiled matmul, the edge doubled from 256 until a launch lasts 20 ms (at most 2,048, and
+  // within the buffer limit).
   const matmul = async () => {
     const p = await pipeline(plan.matmul, 'matmul');
     for (let edge = 256, fill = sizes.length + 1; ; edge *= 2, fill++) {
       const bytes = edge * edge * 4;
       const bufs = await buffers(bytes, 3);
       try {
+        // Fill A with 0.1 and B with 0.2 with the stream `init` kernel.
         const [d4, row4] = dispatch(fill);
         const fillParams = params(bytes / 16, row4, 0);
         await time(stream[0], bind(bufs, fillParams), d4, 1);
@@ -300,6 +335,8 @@ async function bench(device, plan, ctl) {
     }
   };
 
+  // A failure after some sizes were measured keeps them (with the reason in `stopped`); a
+  // failure before, or a cancel, ends the run.
   const sweep = [];
   let stopped = null;
   for (let s = 0; s < sizes.length; s++) {
@@ -312,6 +349,8 @@ async function bench(device, plan, ctl) {
       break;
     }
   }
+  // Then compute. A failure here is returned with what was measured before it: Rust validates
+  // in the run's order, so an invalid read-back before the failure is the error reported.
   const out = { sweep, stopped, fma32: null, fma16: null, matmul: null, failure: null };
   try {
     ctl(sizes.length * 4);

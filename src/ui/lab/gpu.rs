@@ -3,18 +3,8 @@
 //! and Rust's async state machines for them cost far more wasm. This side hands it the plan
 //! (`lab::run::plan_json`), reports its progress and the reader's Cancel to it, and reads what it
 //! measured (`lab::run::result_from_json`: validation, rates and spreads with `engine::lab`).
-//!
-//! What the driver does (its comments are kept short: it is shipped as written): it finds the
-//! adapter and creates a device with the adapter's buffer limits; builds the kernels of
-//! `lab::shaders`; times each as 10 samples of at least 20 ms (at most 20,000 launches), with GPU
-//! timestamps when the plan asks for them (a zero or negative delta falls back to the wall
-//! clock, as `engine::lab::timestamp_seconds`), else the wall clock to `onSubmittedWorkDone`;
-//! reads the first and last 4 KiB of each output back; doubles the FMA steps from 256 until a
-//! launch lasts 2 ms and the matmul edge from 256 until it lasts 20 ms (at most 2,048, within
-//! the buffer limit). Every await is raced against a 15 s timer; `ctl(-1)` (the reader's
-//! Cancel) and the device's loss are checked around every sample; the device is destroyed when
-//! the run ends, however it ends. A failure after some sizes were measured keeps them (as
-//! `stopped`); one in the compute part is returned with what was measured before it.
+//! The driver's own comments say how it times and checks; `tools/shrink.mjs` takes them out of
+//! the built site.
 
 use crate::lab::run::{adapter_from_json, labels, plan_json, result_from_json, sizes};
 use crate::lab::{shaders, AdapterInfo, LabError, LabResult};
