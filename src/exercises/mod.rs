@@ -624,7 +624,7 @@ mod tests {
     /// solution offered later has its worked text and (for a scenario) the estimator link.
     #[test]
     fn cards_progress_and_solutions() {
-        for (slug, list) in all() {
+        for (_, list) in all() {
             for lang in [Lang::Zh, Lang::En] {
                 for (i, ex) in list.iter().enumerate() {
                     let html = card_html(lang, ex, i + 1, "#/x?exercise=<id>");
