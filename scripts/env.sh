@@ -44,5 +44,6 @@ locked_wasm_bindgen_version() {
 build_site() {
   say "building the site (trunk build --release --offline)"
   (cd "$ROOT" && env $(wasm_env) trunk build --release --offline) || die "trunk build failed"
+  node "$ROOT/tools/shrink.mjs" "$ROOT/dist" >/dev/null || die "could not shrink the JS and CSS in dist/"
   node "$ROOT/tools/csp.mjs" "$ROOT/dist/index.html" >/dev/null || die "could not write the CSP into dist/index.html"
 }

@@ -2,7 +2,8 @@
 // onboarding courses, reading on a plane):
 //   - stylesheets are inlined as <style>;
 //   - the wasm-bindgen glue (an ES module) is inlined into a <script type="module"> with its
-//     `export` keywords removed, because a file:// page may not import a sibling .js file;
+//     `export` keywords removed, because a file:// page may not import a sibling .js file; the
+//     snippets it imports (the lab's WebGPU driver) are inlined into it the same way;
 //   - the wasm is embedded as base64 and handed to the async init as bytes
 //     (`init({ module_or_path: bytes })`; initSync is avoided: Chromium refuses large
 //     synchronous compiles on the main thread);
@@ -28,7 +29,31 @@ const wasmName = files.find((f) => /^gpu-primer-.*_bg\.wasm$/.test(f));
 if (!glueName || !wasmName) fail(`no gpu-primer-*.js / *_bg.wasm in ${dist}: run trunk build first`);
 
 let glue = readFileSync(join(dist, glueName), 'utf8');
-if (/^\s*import\s/m.test(glue)) fail(`${glueName} imports other modules (snippets?): extend this script to inline them`);
+// wasm-bindgen snippets (the lab's WebGPU driver), imported as `import { a, b as c } from
+// './snippets/…/x.js'` and `import * as x from "./snippets/…/x.js"`: each file is inlined once as
+// a function scope returning its exports, and the imports read from that object.
+const snippets = new Map();
+const snippet = (path) => {
+  if (!snippets.has(path)) {
+    const code = readFileSync(join(dist, path), 'utf8');
+    if (/^\s*import\s/m.test(code)) fail(`${path} imports other modules: extend this script to inline them`);
+    const names = [...code.matchAll(/^export (?:async function|function|const|let|class) (\w+)/gm)].map((m) => m[1]);
+    const body = code.replace(/^export (async function|function|const|let|class) /gm, '$1 ');
+    if (/^export /m.test(body)) fail(`${path} has an export form this script does not know`);
+    snippets.set(path, { id: `__snippet${snippets.size}`, body, names });
+  }
+  return snippets.get(path).id;
+};
+glue = glue
+  .replace(/^import \{([^}]*)\} from ['"]\.\/(snippets\/[^'"]+\.js)['"];?[ \t]*$/gm, (_, names, path) => {
+    const bindings = names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => n.replace(/\s+as\s+/, ': '));
+    return `const { ${bindings.join(', ')} } = ${snippet(path)};`;
+  })
+  .replace(/^import \* as (\w+) from ['"]\.\/(snippets\/[^'"]+\.js)['"];?[ \t]*$/gm, (_, name, path) => `const ${name} = ${snippet(path)};`);
+glue = [...snippets.values()]
+  .map(({ id, body, names }) => `const ${id} = (() => {\n${body}\nreturn { ${names.join(', ')} };\n})();\n`)
+  .join('') + glue;
+if (/^\s*import\s/m.test(glue)) fail(`${glueName} imports other modules this script does not know`);
 glue = glue
   .replace(/^export \{[^}]*\};?\s*$/gm, '')
   .replace(/^export (class|function|const|let|async function) /gm, '$1 ');

@@ -431,6 +431,97 @@ fn fill_field(ex: &Exercise, field: &str) -> Result<String, String> {
     Ok(format_number(report_number(scenario, path)? * scale, decimals, true))
 }
 
+/// An exercise card's inside, in its initial state (no verdict, hint and solution hidden): the
+/// title with its number and `link`, the question, the answer input (a number) or options (a
+/// choice), the buttons and the places `ui::exercise` fills. Every text escaped.
+pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str) -> String {
+    use crate::content::search_html::escape_html as esc;
+    let x = lang.ex();
+    let t = ex.text(lang);
+    let answer = match ex.answer {
+        Answer::Number { tolerance, .. } => format!(
+            "<label class=\"exercise-answer\"><span>{}</span><input type=\"text\" inputmode=\"decimal\" \
+             autocomplete=\"off\" data-role=\"answer\"><span class=\"exercise-unit\">{}</span><span \
+             class=\"exercise-tolerance\">{}</span></label>",
+            esc(x.answer_label),
+            esc(t.unit),
+            esc(&(x.tolerance)(tolerance))
+        ),
+        Answer::Choice { values, .. } => {
+            let options: String = values
+                .iter()
+                .zip(t.options.iter())
+                .map(|(value, label)| {
+                    format!(
+                        "<label class=\"exercise-option\"><input type=\"radio\" name=\"exercise-{}\" value=\"{}\"><span>{}</span></label>",
+                        esc(ex.id),
+                        esc(value),
+                        esc(label)
+                    )
+                })
+                .collect();
+            format!(
+                "<fieldset class=\"exercise-options\"><legend>{}</legend>{options}</fieldset>",
+                esc(x.answer_label)
+            )
+        }
+    };
+    format!(
+        "<h3 class=\"exercise-title\">{} {number}<a class=\"exercise-link\" href=\"{}\" title=\"{link_label}\" \
+         aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"exercise-actions\">\
+         <button type=\"button\" class=\"exercise-check\">{}</button><button type=\"button\" class=\"exercise-show\">{}</button>\
+         <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\"></span></div><p class=\"exercise-hint\" hidden>\
+         <strong>{}: </strong>{}</p><details class=\"exercise-solution\" hidden><summary>{}</summary></details>",
+        esc(x.exercise),
+        esc(link),
+        esc(t.question),
+        esc(x.check),
+        esc(x.show_solution),
+        esc(x.hint),
+        esc(t.hint),
+        esc(x.solution),
+        link_label = esc(x.link),
+    )
+}
+
+/// The inside of a card's solution once it is offered: the summary, the worked solution and the
+/// link to the estimator on the exercise's scenario (`estimator`, when it has one).
+pub fn solution_html(lang: Lang, ex: &Exercise, estimator: Option<&str>) -> String {
+    use crate::content::search_html::escape_html as esc;
+    let x = lang.ex();
+    let link = estimator
+        .map(|href| {
+            format!(
+                "<p><a class=\"exercise-open\" href=\"{}\">{} →</a></p>",
+                esc(href),
+                esc(x.open_estimator)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "<summary>{}</summary><p>{}</p>{link}",
+        esc(x.solution),
+        esc(&ex.solution(lang).unwrap_or_default())
+    )
+}
+
+/// The chapter's progress line (above its first exercise): the count, the reset button and the
+/// print views' links (`base`: the chapter's hash).
+pub fn progress_html(lang: Lang, base: &str, solved: usize, total: usize) -> String {
+    use crate::content::search_html::escape_html as esc;
+    let x = lang.ex();
+    format!(
+        "<span class=\"exercise-progress-count\">{}</span><button type=\"button\" class=\"exercise-reset\">{}</button>\
+         <a class=\"exercise-print\" href=\"{base}?print=worksheet\" target=\"_blank\">{}</a><a class=\"exercise-print\" \
+         href=\"{base}?print=answers\" target=\"_blank\">{}</a>",
+        esc(&(x.progress)(solved, total)),
+        esc(x.reset),
+        esc(x.worksheet),
+        esc(x.answer_key),
+        base = esc(base),
+    )
+}
+
 /// A chapter's exercises as the items of a printable worksheet (`answers = false`: questions,
 /// options and blanks) or of its answer key (the key and the worked solution under each), as
 /// `<li class="worksheet-item">` HTML. Built as a string rather than as components: the page
@@ -526,6 +617,46 @@ mod tests {
         assert_eq!(parse_number("34 359"), Some(34359.0));
         assert_eq!(parse_number("abc"), None);
         assert_eq!(parse_number("inf"), None);
+    }
+
+    /// Each card in both languages: its number and link, an input or one option per value, the
+    /// hint and solution hidden until the page shows them, no key in the card's HTML; the
+    /// solution offered later has its worked text and (for a scenario) the estimator link.
+    #[test]
+    fn cards_progress_and_solutions() {
+        for (_, list) in all() {
+            for lang in [Lang::Zh, Lang::En] {
+                for (i, ex) in list.iter().enumerate() {
+                    let html = card_html(lang, ex, i + 1, "#/x?exercise=<id>");
+                    assert!(html.contains(&format!("{} {}<a", lang.ex().exercise, i + 1)), "{}", ex.id);
+                    assert!(html.contains("href=\"#/x?exercise=&lt;id&gt;\""), "{}", ex.id);
+                    let inputs = match ex.answer {
+                        Answer::Number { .. } => html.matches("data-role=\"answer\"").count(),
+                        Answer::Choice { values, .. } => {
+                            assert_eq!(html.matches("type=\"radio\"").count(), values.len());
+                            1
+                        }
+                    };
+                    assert_eq!(inputs, 1, "{}", ex.id);
+                    assert!(html.contains("class=\"exercise-hint\" hidden>"), "{}", ex.id);
+                    assert!(html.contains("class=\"exercise-solution\" hidden><summary>"), "{}", ex.id);
+                    assert!(!html.contains("data-answer"), "{}", ex.id);
+                    let solution = solution_html(lang, ex, Some("#/en/estimate?v=1&s=x"));
+                    assert!(solution.contains(&escape_solution(lang, ex)), "{}", ex.id);
+                    assert!(solution.contains("href=\"#/en/estimate?v=1&amp;s=x\""), "{}", ex.id);
+                    assert!(!solution_html(lang, ex, None).contains("exercise-open"));
+                }
+                let bar = progress_html(lang, "#/en/chapters/a", 1, list.len());
+                assert!(bar.contains(&(lang.ex().progress)(1, list.len())));
+                assert!(bar.contains("href=\"#/en/chapters/a?print=answers\""));
+            }
+        }
+    }
+
+    fn escape_solution(lang: Lang, ex: &Exercise) -> String {
+        let text = ex.solution(lang).unwrap();
+        assert!(!text.is_empty());
+        crate::content::search_html::escape_html(&text)
     }
 
     /// The worksheet has every exercise and no answer; the key has every key and solution,

@@ -1,8 +1,10 @@
 //! The WebGPU lab, apart from the browser: what a run measured ([`LabResult`]), what can go
 //! wrong ([`LabError`]), how the results read on the page ([`results_html`]) and how they become
-//! a custom GPU for the estimator ([`measured_gpu`]). The WebGPU driver is `ui::lab::gpu`; the
-//! arithmetic is `engine::lab`; the kernels are [`shaders`].
+//! a custom GPU for the estimator ([`measured_gpu`]). The WebGPU driver is `ui::lab::gpu` (and its
+//! `driver.js`); the plan it runs and the reading of what it measured are [`run`]; the arithmetic
+//! is `engine::lab`; the kernels are [`shaders`].
 
+pub mod run;
 pub mod shaders;
 
 use crate::charts::format::{format_bytes, format_percent, format_rate, ByteUnit};

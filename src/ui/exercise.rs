@@ -4,7 +4,7 @@
 //! computes them with the engine here in the page.
 
 use crate::estimator::state::{encode, EstimatorState};
-use crate::exercises::{self, Answer, Exercise};
+use crate::exercises::{self, Exercise};
 use crate::i18n::Lang;
 use crate::route::Route;
 use leptos::prelude::*;
@@ -84,87 +84,63 @@ fn estimator_link(lang: Lang, ex: &Exercise) -> Option<String> {
     Some(format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)))
 }
 
-/// The chapter's progress line, with the reset button and the print views' links.
-#[component]
-fn ProgressBar(lang: Lang, slug: &'static str, progress: Progress) -> impl IntoView {
-    let x = lang.ex();
-    let total = exercises::for_chapter(slug).len();
-    let base = chapter_hash(lang, slug);
-    view! {
-        <div class="exercise-progress" data-exercise-progress=slug>
-            <span class="exercise-progress-count">{move || (x.progress)(progress.solved.with(Vec::len), total)}</span>
-            <button type="button" class="exercise-reset" on:click=move |_| progress.reset()>{x.reset}</button>
-            <a class="exercise-print" href=format!("{base}?print=worksheet") target="_blank">{x.worksheet}</a>
-            <a class="exercise-print" href=format!("{base}?print=answers") target="_blank">{x.answer_key}</a>
-        </div>
+/// Sets a property (`textContent`, `hidden`, `innerHTML`) of the first element under `root` that
+/// matches `selector`.
+fn set(root: &web_sys::Element, selector: &str, property: &str, value: &wasm_bindgen::JsValue) {
+    if let Some(el) = root.query_selector(selector).ok().flatten() {
+        let _ = web_sys::js_sys::Reflect::set(&el, &property.into(), value);
     }
 }
 
-/// The input of a numeric exercise or the options of a choice; writes the answer signal.
-fn answer_input(
-    lang: Lang,
-    ex: &'static Exercise,
-    answer: RwSignal<String>,
-    check: impl Fn() + 'static,
-) -> AnyView {
-    let x = lang.ex();
-    let t = ex.text(lang);
-    match ex.answer {
-        Answer::Number { tolerance, .. } => view! {
-            <label class="exercise-answer">
-                <span>{x.answer_label}</span>
-                <input type="text" inputmode="decimal" autocomplete="off" data-role="answer"
-                    prop:value=move || answer.get()
-                    on:input=move |e| answer.set(event_target_value(&e))
-                    on:keydown=move |e| {
-                        if e.key() == "Enter" {
-                            answer.set(event_target_value(&e));
-                            check();
-                        }
-                    } />
-                <span class="exercise-unit">{t.unit}</span>
-                <span class="exercise-tolerance">{(x.tolerance)(tolerance)}</span>
-            </label>
-        }
-        .into_any(),
-        Answer::Choice { values, .. } => {
-            let options = values
-                .iter()
-                .zip(t.options.iter())
-                .map(|(value, label)| {
-                    let value: &'static str = value;
-                    view! {
-                        <label class="exercise-option">
-                            <input type="radio" name=format!("exercise-{}", ex.id) value=value
-                                on:change=move |_| answer.set(value.to_string()) />
-                            <span>{*label}</span>
-                        </label>
-                    }
-                })
-                .collect_view();
-            view! { <fieldset class="exercise-options"><legend>{x.answer_label}</legend>{options}</fieldset> }
-                .into_any()
-        }
-    }
+/// Sets the attribute `name` to `value`, or removes it (`None`).
+fn attribute(el: &web_sys::Element, name: &str, value: Option<&str>) {
+    let _ = match value {
+        Some(v) => el.set_attribute(name, v),
+        None => el.remove_attribute(name),
+    };
+}
+
+/// The class of the button an event happened in (or on), if any.
+fn button_class(ev: &web_sys::Event) -> String {
+    use wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("button").ok().flatten())
+        .map(|b| b.class_name())
+        .unwrap_or_default()
+}
+
+/// The answer given in a card: the typed number, or the value of the chosen option.
+fn answer_of(card: &web_sys::Element) -> String {
+    let value = |selector: &str| {
+        card.query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|el| web_sys::js_sys::Reflect::get(&el, &"value".into()).ok())
+            .and_then(|v| v.as_string())
+    };
+    value("[data-role=answer]").or_else(|| value("input[type=radio]:checked")).unwrap_or_default()
 }
 
 /// One exercise: question, answer, check, verdict in words, hint after a wrong try, solution.
+/// The card is static HTML (`exercises::card_html`); clicks and Enter reach the section, and one
+/// effect writes the verdict, the hint, the solution and the solved flag into it. The first card
+/// of a chapter has the chapter's progress line above it.
 #[component]
 pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl IntoView {
     let Some(ex) = exercises::find(id) else { return ().into_any() };
     let x = lang.ex();
-    let t = ex.text(lang);
     let progress = use_context::<Progress>().unwrap_or_else(|| Progress::load(slug));
     let list = exercises::for_chapter(slug);
+    let total = list.len();
     let number = list.iter().position(|e| e.id == id).map_or(0, |i| i + 1);
-    let first = number == 1;
-    let answer = RwSignal::new(String::new());
     let result: RwSignal<Option<bool>> = RwSignal::new(None);
     let wrong_once = RwSignal::new(false);
     let revealed = RwSignal::new(false);
-    let key = ex.key_text().unwrap_or_default();
+    let card = NodeRef::<leptos::html::Section>::new();
     let check = move || {
-        let ok = ex.is_right(answer.get_untracked().trim());
+        let Some(el) = card.get_untracked() else { return };
+        let ok = ex.is_right(answer_of(&el).trim());
         result.set(Some(ok));
         revealed.set(true);
         if ok {
@@ -173,7 +149,6 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
             wrong_once.set(true);
         }
     };
-    let card = NodeRef::<leptos::html::Section>::new();
     if query_value("exercise").as_deref() == Some(id) {
         set_timeout(
             move || {
@@ -185,48 +160,68 @@ pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl In
             std::time::Duration::from_millis(100),
         );
     }
-    let link = format!("{}?exercise={id}", chapter_hash(lang, slug));
-    view! {
-        {first.then(|| view! { <ProgressBar lang=lang slug=slug progress=progress /> })}
-        <section class="exercise" node_ref=card tabindex="-1" id=format!("exercise-{id}")
-            data-exercise=id data-answer=key
-            data-result=move || result.get().map(|ok| if ok { "correct" } else { "wrong" })
-            data-solved=move || progress.solved.with(|s| s.iter().any(|x| x.as_str() == id)).then_some("true")>
-            <h3 class="exercise-title">
-                {x.exercise} " " {number}
-                <a class="exercise-link" href=link.clone() title=x.link aria-label=x.link>"#"</a>
-            </h3>
-            <p class="exercise-question">{t.question}</p>
-            {answer_input(lang, ex, answer, check)}
-            <div class="exercise-actions">
-                <button type="button" class="exercise-check" on:click=move |_| check()>{x.check}</button>
-                <button type="button" class="exercise-show" on:click=move |_| revealed.set(true)
-                    hidden=move || revealed.get()>{x.show_solution}</button>
-                <span class="exercise-verdict" role="status" aria-live="polite">
-                    {move || match result.get() {
-                        Some(true) => x.correct,
-                        Some(false) => x.wrong,
-                        None => "",
-                    }}
-                </span>
-            </div>
-            <p class="exercise-hint" hidden=move || !wrong_once.get()>
-                <strong>{x.hint} ": "</strong>{t.hint}
-            </p>
-            <details class="exercise-solution" hidden=move || !revealed.get()>
-                <summary>{x.solution}</summary>
-                // The worked numbers and the estimator link are computed when the solution is
-                // offered (after a try or on request), not when the chapter is drawn.
-                {move || revealed.get().then(|| {
-                    let solution = ex.solution(lang).unwrap_or_default();
-                    let estimator = estimator_link(lang, ex);
-                    view! {
-                        <p>{solution}</p>
-                        {estimator.map(|href| view! { <p><a class="exercise-open" href=href>{x.open_estimator} " →"</a></p> })}
+    Effect::new(move |_| {
+        let (r, wrong, shown) = (result.get(), wrong_once.get(), revealed.get());
+        let solved = progress.solved.with(|s| s.iter().any(|x| x.as_str() == id));
+        let Some(el) = card.get() else { return };
+        attribute(&el, "data-result", r.map(|ok| if ok { "correct" } else { "wrong" }));
+        attribute(&el, "data-solved", solved.then_some("true"));
+        let verdict = match r {
+            Some(true) => x.correct,
+            Some(false) => x.wrong,
+            None => "",
+        };
+        set(&el, ".exercise-verdict", "textContent", &verdict.into());
+        set(&el, ".exercise-show", "hidden", &shown.into());
+        set(&el, ".exercise-hint", "hidden", &(!wrong).into());
+        set(&el, ".exercise-solution", "hidden", &(!shown).into());
+        // The worked numbers and the estimator link are computed when the solution is offered
+        // (after a try or on request), not when the chapter is drawn; once.
+        if shown && el.query_selector(".exercise-solution p").ok().flatten().is_none() {
+            let html = exercises::solution_html(lang, ex, estimator_link(lang, ex).as_deref());
+            set(&el, ".exercise-solution", "innerHTML", &html.into());
+        }
+    });
+    let base = chapter_hash(lang, slug);
+    let link = format!("{base}?exercise={id}");
+    let bar = (number == 1).then(|| {
+        let node = NodeRef::<leptos::html::Div>::new();
+        Effect::new(move |_| {
+            let done = progress.solved.with(Vec::len);
+            if let Some(el) = node.get() {
+                set(&el, ".exercise-progress-count", "textContent", &(x.progress)(done, total).into());
+            }
+        });
+        let html = exercises::progress_html(lang, &base, progress.solved.with_untracked(Vec::len), total);
+        view! {
+            <div class="exercise-progress" data-exercise-progress=slug node_ref=node inner_html=html
+                on:click=move |ev| {
+                    if button_class(&ev) == "exercise-reset" {
+                        progress.reset();
                     }
-                })}
-            </details>
-        </section>
+                }></div>
+        }
+    });
+    let on_click = move |ev: web_sys::MouseEvent| match button_class(&ev).as_str() {
+        "exercise-check" => check(),
+        "exercise-show" => revealed.set(true),
+        _ => {}
+    };
+    let on_keydown = move |ev: web_sys::KeyboardEvent| {
+        use wasm_bindgen::JsCast;
+        let typed = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|t| t.get_attribute("data-role").as_deref() == Some("answer"));
+        if typed && ev.key() == "Enter" {
+            check();
+        }
+    };
+    view! {
+        {bar}
+        <section class="exercise" node_ref=card tabindex="-1" id=format!("exercise-{id}")
+            data-exercise=id data-answer=ex.key_text().unwrap_or_default()
+            inner_html=exercises::card_html(lang, ex, number, &link) on:click=on_click on:keydown=on_keydown></section>
     }
     .into_any()
 }

@@ -99,10 +99,22 @@ impl Ctx {
         let state = RwSignal::new(initial);
         let side = RwSignal::new(Side::A);
         let notices = RwSignal::new(notices);
-        let report_a = Memo::new(move |_| state.with(|s| evaluate(&s.scenario).map(Arc::new)));
-        let report_b =
-            Memo::new(move |_| state.with(|s| s.compare.as_ref().map(|c| evaluate(c).map(Arc::new))));
-        // The report memos already compare the reports: a new `Arc` is a changed report.
+        // Every evaluation is a changed report, without comparing two reports field by field (a
+        // derived `Report` equality is 5 KB of wasm, a `Scenario` one 2.7 KB). The state changes
+        // otherwise only with the unit (which redraws the numbers anyway) and, in compare mode,
+        // with the other side's edits (one more evaluation).
+        let report_a = Memo::new_with_compare(
+            move |_| state.with(|s| evaluate(&s.scenario).map(Arc::new)),
+            |_: Option<&Result<Arc<Report>, EngineError>>, _: Option<&Result<Arc<Report>, EngineError>>| true,
+        );
+        let report_b = Memo::new_with_compare(
+            move |_| state.with(|s| s.compare.as_ref().map(|c| evaluate(c).map(Arc::new))),
+            |a: Option<&Option<Result<Arc<Report>, EngineError>>>,
+             b: Option<&Option<Result<Arc<Report>, EngineError>>>| {
+                !matches!((a, b), (Some(None), Some(None)))
+            },
+        );
+        // A new `Arc` is a changed report.
         let changed = |a: Option<&Option<Arc<Report>>>, b: Option<&Option<Arc<Report>>>| match (a, b) {
             (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
             (Some(None), Some(None)) => false,
