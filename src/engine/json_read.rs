@@ -15,9 +15,40 @@ use serde_json::Value;
 /// A value read from JSON, or what is wrong with it.
 pub type Read<T> = Result<T, ErrorKind>;
 
-/// A scalar, list or enum read by serde, its error classified as the derives' errors were.
+/// A scalar, list or enum read by serde, its error classified as the derives' errors were. A
+/// number written with an exponent or a fraction that is a whole number in the integers' range
+/// (`48e9`, `4096.0`) is read as that integer, so integer fields take it (serde alone refuses a
+/// float for a `u64`); a float field reads it as before.
 pub fn de<T: DeserializeOwned>(v: &Value) -> Read<T> {
-    serde_json::from_value(v.clone()).map_err(|e| classify_serde(&e))
+    serde_json::from_value(whole_numbers_as_integers(v)).map_err(|e| classify_serde(&e))
+}
+
+/// [`whole_number_as_integer`] through lists and objects.
+pub fn whole_numbers_as_integers(v: &Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(items.iter().map(whole_numbers_as_integers).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, x)| (k.clone(), whole_numbers_as_integers(x))).collect())
+        }
+        other => whole_number_as_integer(other),
+    }
+}
+
+/// `v` with a whole float number in `i64`/`u64` range turned into that integer (other values as
+/// they are).
+pub fn whole_number_as_integer(v: &Value) -> Value {
+    if let Value::Number(n) = v {
+        if let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.is_finite() && f.fract() == 0.0) {
+            // 2^64 and -2^63 are exact in f64; the range checks keep the casts exact.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+                return Value::from(f as u64);
+            } else if (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+                return Value::from(f as i64);
+            }
+        }
+    }
+    v.clone()
 }
 
 /// `null` is `None`, anything else is read by `read` (serde's rule for `Option`).
@@ -31,7 +62,8 @@ pub fn opt<T>(v: &Value, read: impl FnOnce(&Value) -> Read<T>) -> Read<Option<T>
 
 /// A value of the wrong type, described as serde describes it (`"x"`, `5`, `1.5`, `null`, ...).
 pub fn wrong_type(v: &Value, expected: Expected) -> ErrorKind {
-    let got = match v {
+    // A whole number is described as the integer it is read as (see `de`).
+    let got = match &whole_number_as_integer(v) {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         // serde_json writes a float in its shortest form (`1e+300`, `4096.0`), as Display does.

@@ -548,7 +548,17 @@ mod tests {
 
     /// How scenarios were read before `from_json` was written by hand: serde's derive, one probe
     /// per key so that the error names it, serde's errors classified.
+    /// The derives as the readers' reference, with the readers' one extension applied first:
+    /// whole numbers written as floats are integers.
     fn read_with_serde(v: &Value) -> Result<Scenario, ScenarioError> {
+        use crate::engine::json_read::whole_numbers_as_integers as whole;
+        // The model's config is kept as it was written.
+        let v = &match v {
+            Value::Object(m) => Value::Object(
+                m.iter().map(|(k, x)| (k.clone(), if k == "model" { x.clone() } else { whole(x) })).collect(),
+            ),
+            other => whole(other),
+        };
         use crate::engine::error::classify_serde;
         let Value::Object(obj) = v else {
             return Err(ScenarioError::new("scenario", ErrorKind::NotAnObject));
@@ -718,6 +728,21 @@ mod tests {
             assert_eq!(Scenario::from_json(v), read_with_serde(v), "{v}");
         }
         assert!(inputs.len() > 5000, "{}", inputs.len());
+    }
+
+    #[test]
+    fn whole_numbers_with_an_exponent_are_integers() {
+        let s = Scenario::from_json(&json!({"model": "llama-3.1-8b", "context_tokens": 8.192e3, "batch": 32.0,
+            "gpu": {"memory_bytes": 48e9, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}}}))
+        .unwrap();
+        assert_eq!((s.context_tokens, s.batch), (8192, 32));
+        let GpuSpec::Custom(g) = &s.gpu else { panic!("inline GPU") };
+        assert_eq!(g.memory_bytes, 48_000_000_000);
+        for bad in [json!(4096.5), json!(-1.0), json!(1e300)] {
+            let e =
+                Scenario::from_json(&json!({"model": "llama-3.1-8b", "context_tokens": bad})).unwrap_err();
+            assert_eq!(e.field, "context_tokens", "{bad}");
+        }
     }
 
     #[test]
