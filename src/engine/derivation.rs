@@ -7,7 +7,7 @@
 use super::gpu::{ComputeDtype, ComputePath};
 use super::perf::roofline::Term;
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute};
+use super::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::{Serialize, Serializer};
 
 /// A phase of the time model.
@@ -284,6 +284,8 @@ pub enum Val {
     Path(ComputePath),
     Mode(Mode),
     Optimizer(Optimizer),
+    /// Formats of trained weights, gradients and optimizer states.
+    Precision(TrainingPrecision),
     Recompute(Recompute),
     Bool(bool),
     /// A term of the time model (the dominant one).

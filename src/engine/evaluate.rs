@@ -13,8 +13,9 @@ use super::derivation::{Absent, DerivKey, Derivation, Formula, Source, Val};
 use super::error::{Catalogue, EngineError, ErrorKind, ScenarioError};
 use super::gpu::Gpu;
 use super::lookup::Lookup;
+use super::memory::lora::adapter_params;
+use super::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use super::memory::StageMemory;
-use super::memory::{lora::adapter_params, model_states::optimizer_bytes_per_param};
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
 use super::model::kv_cache::{kv_cache_bytes_per_token, kv_elements_per_token_per_layer};
@@ -24,7 +25,7 @@ use super::model::Architecture;
 use super::num::{u128_from_f64, usize_sat};
 use super::perf::performance::{performance, SizedScenario};
 use super::report::*;
-use super::scenario::{Mode, ModelSpec, Scenario};
+use super::scenario::{Mode, ModelSpec, Scenario, TrainingPrecision};
 use super::solvers;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -263,24 +264,36 @@ fn sizing_derivations(
         ],
         Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
     );
+    // The trained tensors' format: the weights in full training, the adapters otherwise.
+    let trained = if x.full_training() { x.weight } else { adapter_dtype(x.precision) };
     put(
         DerivKey::MemGradients,
         Formula::Gradients,
-        vec![Val::int(u64::from(x.zero_stage)), Val::int(x.dp), Val::Int(mem.gradients)],
-        Source::cited("Rajbhandari et al. 2020 (ZeRO)"),
+        vec![
+            Val::Precision(x.precision),
+            Val::Dtype(if x.trains() { trained } else { x.weight }),
+            Val::Bool(x.optimizer_in_backward),
+            Val::int(u64::from(x.zero_stage)),
+            Val::int(x.dp),
+            Val::Int(mem.gradients),
+        ],
+        Source::cited(
+            "Rajbhandari et al. 2020 (ZeRO); optimizer in backward: PyTorch tutorial \"How to save memory by fusing the optimizer step into the backward pass\", torchtune optimizer_in_bwd",
+        ),
     );
     put(
         DerivKey::MemOptimizer,
         Formula::Optimizer,
         vec![
             Val::Optimizer(x.optimizer),
-            Val::Int(optimizer_bytes_per_param(x.optimizer, x.weight)),
+            Val::Precision(x.precision),
+            Val::Int(optimizer_bytes_per_param(x.optimizer, x.precision, trained)),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
             Val::Int(mem.optimizer),
         ],
         Source::cited(
-            "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Dettmers et al. 2022 (8-bit optimizers)",
+            "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
         ),
     );
     put(DerivKey::MemOverhead, Formula::Overhead, vec![Val::Int(mem.overhead)], Source::OverheadAssumption);
@@ -364,7 +377,7 @@ fn sizing_assumptions(s: &Scenario, a: &Architecture, x: &Inputs) -> Vec<Assumpt
             chunk_tokens: s.prefill_chunk_tokens,
         });
     }
-    if matches!(s.mode, Mode::Lora | Mode::Qlora) {
+    if matches!(s.mode, Mode::Lora | Mode::Qlora) && s.training_precision != TrainingPrecision::Bf16 {
         out.push(Assumption::AdaptersInFp32);
     }
     out

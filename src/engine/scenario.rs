@@ -44,12 +44,36 @@ pub enum Optimizer {
     #[serde(alias = "adam")]
     Adamw,
     /// bitsandbytes 8-bit Adam (also paged): two 8-bit moments (2 bytes) + master weights.
-    #[serde(alias = "adamw_8bit", alias = "paged_adamw_8bit", alias = "adam8bit")]
+    /// Accepted under the names frameworks spell it: `adam_8bit`, `adamw_8bit` (Hugging Face
+    /// `optim`), `paged_adamw_8bit`, `paged_adam_8bit`. Paging moves the states to host memory
+    /// only under memory pressure, so it does not lower the estimated peak.
+    #[serde(
+        alias = "adam_8bit",
+        alias = "adamw_8bit",
+        alias = "paged_adamw_8bit",
+        alias = "paged_adam_8bit",
+        alias = "adamw8bit"
+    )]
     Adam8bit,
     /// Plain SGD: no state besides master weights.
     Sgd,
     /// SGD with momentum: one fp32 buffer (4 bytes) + master weights.
     SgdMomentum,
+}
+
+/// Number formats of the trained weights, their gradients and the optimizer states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrainingPrecision {
+    /// Mixed precision (Micikevicius et al. 2018): 16-bit weights and gradients, an fp32
+    /// master copy of the weights and fp32 optimizer states.
+    #[default]
+    Mixed,
+    /// Weights, gradients and optimizer states all in bf16, no master copy (single-device
+    /// fine-tuning recipes such as torchtune's `dtype: bf16`).
+    Bf16,
+    /// Everything in fp32.
+    Fp32,
 }
 
 /// Activation recomputation (Korthikanti et al. 2022).
@@ -173,6 +197,13 @@ pub struct Scenario {
     pub sequence_parallel: bool,
     #[serde(default)]
     pub optimizer: Optimizer,
+    /// Formats of trained weights, gradients and optimizer states. Default mixed.
+    #[serde(default)]
+    pub training_precision: TrainingPrecision,
+    /// The optimizer step runs inside the backward pass, each gradient freed once applied
+    /// (PyTorch's optimizer-in-backward; torchtune `optimizer_in_bwd`): no full gradient buffer.
+    #[serde(default)]
+    pub optimizer_in_backward: bool,
     /// ZeRO stage over the data-parallel group: 0 none, 1 optimizer, 2 + gradients,
     /// 3 + weights (= FSDP full shard).
     #[serde(default)]
@@ -263,6 +294,8 @@ impl Scenario {
             "micro_batches" => self.micro_batches = opt(v, de)?,
             "sequence_parallel" => self.sequence_parallel = de(v)?,
             "optimizer" => self.optimizer = de(v)?,
+            "training_precision" => self.training_precision = de(v)?,
+            "optimizer_in_backward" => self.optimizer_in_backward = de(v)?,
             "zero_stage" => self.zero_stage = de(v)?,
             "recompute" => self.recompute = de(v)?,
             "flash_attention" => self.flash_attention = de(v)?,
@@ -397,9 +430,13 @@ impl Scenario {
         }
     }
 
-    /// Weight format after defaults: bf16, or nf4 in qlora mode.
+    /// Weight format after defaults: bf16, nf4 in qlora mode, fp32 in full training at fp32.
     pub fn resolved_weight_dtype(&self) -> Dtype {
-        self.weight_dtype.unwrap_or(if self.mode == Mode::Qlora { Dtype::Nf4 } else { Dtype::Bf16 })
+        self.weight_dtype.unwrap_or(match self.mode {
+            Mode::Qlora => Dtype::Nf4,
+            Mode::Training if self.training_precision == TrainingPrecision::Fp32 => Dtype::Fp32,
+            _ => Dtype::Bf16,
+        })
     }
 
     /// KV cache format after defaults.
@@ -500,6 +537,8 @@ fn defaults(model: ModelSpec) -> Scenario {
         micro_batches: None,
         sequence_parallel: false,
         optimizer: Optimizer::Adamw,
+        training_precision: TrainingPrecision::Mixed,
+        optimizer_in_backward: false,
         zero_stage: 0,
         recompute: Recompute::None,
         flash_attention: true,
@@ -609,6 +648,8 @@ mod tests {
             json!("qlora"),
             json!("adam"),
             json!("paged_adamw_8bit"),
+            json!("adam_8bit"),
+            json!("mixed"),
             json!("sgd_momentum"),
             json!("selective"),
             json!("multi_node_ib"),
@@ -665,6 +706,8 @@ mod tests {
             "micro_batches",
             "sequence_parallel",
             "optimizer",
+            "training_precision",
+            "optimizer_in_backward",
             "zero_stage",
             "recompute",
             "flash_attention",

@@ -382,6 +382,23 @@ mod tests {
     }
 
     #[test]
+    fn training_precision_and_fused_optimizer_travel_in_the_link() {
+        let s = scenario(json!({"model": "llama-3.1-8b", "mode": "lora", "training_precision": "bf16",
+            "optimizer_in_backward": true, "optimizer": "adam_8bit"}));
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert_eq!(notices, vec![]);
+        assert_eq!(back, state);
+        // A mangled precision is dropped, named, and the rest is kept.
+        let (s, notices) = repair(&json!({"model": "llama-3.1-8b", "mode": "training",
+            "training_precision": "fp12", "optimizer_in_backward": true}));
+        assert_eq!(s.training_precision, default_scenario().training_precision);
+        assert!(s.optimizer_in_backward);
+        let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        assert_eq!(fields, vec!["training_precision"]);
+    }
+
+    #[test]
     fn unknown_model_keeps_the_default_model_and_other_fields() {
         let (s, notices) = repair(&json!({"model": "no-such-model", "batch": 3}));
         assert_eq!(s.model, default_scenario().model);

@@ -9,7 +9,7 @@ use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
 use crate::engine::gpu::{ComputeDtype, ComputePath};
 use crate::engine::perf::efficiency::Factor;
 use crate::engine::perf::roofline::Term;
-use crate::engine::scenario::{Mode, Optimizer, Recompute};
+use crate::engine::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;
 
 /// A derivation in words, as the CLI's JSON and the "show the math" panel show it.
@@ -89,6 +89,7 @@ pub fn val(v: &Val, lang: Lang) -> String {
         Val::Path(p) => compute_path(p, lang),
         Val::Mode(m) => mode(*m, lang).to_owned(),
         Val::Optimizer(o) => optimizer(*o, lang).to_owned(),
+        Val::Precision(p) => training_precision(*p, lang).to_owned(),
         Val::Recompute(r) => recompute(*r, lang).to_owned(),
         Val::Bool(b) => match (zh, b) {
             (true, true) => "是",
@@ -144,6 +145,19 @@ pub fn mode(m: Mode, lang: Lang) -> &'static str {
     }
 }
 
+/// A training precision in the page's language.
+pub fn training_precision(p: TrainingPrecision, lang: Lang) -> &'static str {
+    match (p, lang) {
+        (TrainingPrecision::Mixed, Lang::Zh) => "混合精度",
+        (TrainingPrecision::Mixed, Lang::En) => "mixed precision",
+        (TrainingPrecision::Bf16, Lang::Zh) => "全 bf16",
+        (TrainingPrecision::Bf16, Lang::En) => "all bf16",
+        (TrainingPrecision::Fp32, Lang::Zh) => "全 fp32",
+        (TrainingPrecision::Fp32, Lang::En) => "all fp32",
+    }
+}
+
+/// An optimizer's name in the page's language.
 pub fn optimizer(o: Optimizer, lang: Lang) -> &'static str {
     match (o, lang) {
         (Optimizer::Adamw, _) => "AdamW",
@@ -251,8 +265,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::KvCache => "batch × Σ_stage layers ceil(min(context, window)/block)·block × ceil(kv_heads/tp) × (d_k + d_v) × bytes",
             F::ActivationsTraining => "tokens × layers × in-flight micro-batches × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp [+ H·s without flash]) × bytes + logits",
             F::ActivationsInference => "min(chunk, context·batch) × (2h + QKV/tp + MLP intermediates/tp) × bytes + batch × V/tp × 4 (fp32 logits)",
-            F::Gradients => "trainable params on this GPU × gradient bytes; ZeRO ≥ 2: / dp",
-            F::Optimizer => "trainable params × (moments + fp32 master); ZeRO ≥ 1: / dp",
+            F::Gradients => "trainable params on this GPU (the largest layer's with the optimizer in backward) × gradient bytes (bf16 adapters under bf16, else fp32); ZeRO ≥ 2: / dp",
+            F::Optimizer => "trainable params × (moments, fp32 or bf16 + fp32 master under mixed precision); ZeRO ≥ 1: / dp",
             F::Overhead => "CUDA context + NCCL/cuBLAS workspaces + allocator reserve (assumed)",
             F::MemoryTotal => "weights + kv_cache + activations + gradients + optimizer + overhead",
             F::GpuMemory => "GPU catalog memory (or gpu_memory_bytes override)",
@@ -299,8 +313,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::KvCache => "batch × Σ_本段各层 ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp) × (d_k + d_v) × 字节",
             F::ActivationsTraining => "token 数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节 + logits",
             F::ActivationsInference => "min(分块, 上下文·batch) × (2h + QKV/tp + MLP 中间量/tp) × 字节 + batch × V/tp × 4（fp32 logits）",
-            F::Gradients => "本卡可训练参数 × 梯度字节；ZeRO ≥ 2 时 / dp",
-            F::Optimizer => "可训练参数 × (动量 + fp32 主权重)；ZeRO ≥ 1 时 / dp",
+            F::Gradients => "本卡可训练参数（优化器融入反向传播时只算最大一层）× 梯度字节（全 bf16 时适配器为 bf16，否则 fp32）；ZeRO ≥ 2 时 / dp",
+            F::Optimizer => "可训练参数 × (动量，fp32 或 bf16 + 混合精度下的 fp32 主权重)；ZeRO ≥ 1 时 / dp",
             F::Overhead => "CUDA 上下文 + NCCL/cuBLAS 工作区 + 分配器预留（假设值）",
             F::MemoryTotal => "权重 + KV 缓存 + 激活 + 梯度 + 优化器状态 + 运行时开销",
             F::GpuMemory => "GPU 目录中的显存（或 gpu_memory_bytes 覆盖值）",
@@ -366,8 +380,8 @@ fn template(f: Formula) -> T {
         F::Weights => T::Words { en: "stage {} of {}, tp {}, {} ({} bits) → {}", zh: "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}" },
         F::KvCache => T::Words { en: "{} × {} tokens × {} elements/token/layer × {} bits/8 → {}", zh: "{} × {} 个 token × 每 token 每层 {} 个元素 × {} 位/8 → {}" },
         F::ActivationsTraining | F::ActivationsInference => T::Words { en: "context {}, batch {}, recompute {}, flash {}, sp {} → {}", zh: "上下文 {}，batch {}，重算 {}，FlashAttention {}，序列并行 {} → {}" },
-        F::Gradients => T::Words { en: "zero stage {}, dp {} → {}", zh: "ZeRO 阶段 {}，dp {} → {}" },
-        F::Optimizer => T::Words { en: "{}: {} bytes/param (full training), zero stage {}, dp {} → {}", zh: "{}：每参数 {} 字节（全量训练），ZeRO 阶段 {}，dp {} → {}" },
+        F::Gradients => T::Words { en: "{}, gradients in {}, optimizer in backward {}, zero stage {}, dp {} → {}", zh: "{}，梯度为 {}，优化器融入反向传播 {}，ZeRO 阶段 {}，dp {} → {}" },
+        F::Optimizer => T::Words { en: "{}, {}: {} bytes/trainable param, zero stage {}, dp {} → {}", zh: "{}，{}：每个可训练参数 {} 字节，ZeRO 阶段 {}，dp {} → {}" },
         F::Overhead => T::Same("{}"),
         F::MemoryTotal => T::Same("{} + {} + {} + {} + {} + {} = {}"),
         F::GpuMemory => T::Same("{} → {}"),

@@ -13,7 +13,7 @@ use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
 use super::num::usize_sat;
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute, Scenario, LORA_TARGETS};
+use super::scenario::{Mode, Optimizer, Recompute, Scenario, TrainingPrecision, LORA_TARGETS};
 use serde::Serialize;
 
 /// The scenario with defaults resolved, as plain numbers (cheap to copy for the solvers).
@@ -31,6 +31,8 @@ pub struct Inputs {
     pub dp: u64,
     pub sequence_parallel: bool,
     pub optimizer: Optimizer,
+    pub precision: TrainingPrecision,
+    pub optimizer_in_backward: bool,
     pub zero_stage: u8,
     pub recompute: Recompute,
     pub flash_attention: bool,
@@ -58,6 +60,8 @@ impl Inputs {
             dp: s.data_parallel(),
             sequence_parallel: s.sequence_parallel,
             optimizer: s.optimizer,
+            precision: s.training_precision,
+            optimizer_in_backward: s.optimizer_in_backward,
             zero_stage: s.zero_stage,
             recompute: s.recompute,
             flash_attention: s.flash_attention,

@@ -7,12 +7,20 @@
 //! ZeRO over the data-parallel size `N_d`: stage 1 shards optimizer states, stage 2 also
 //! gradients, stage 3 (FSDP full shard) also weights. LoRA trains only the adapters, kept in
 //! fp32 as PEFT does by default (`autocast_adapter_dtype=True`), so they need no master copy.
+//!
+//! `training_precision`: `mixed` is the above; `bf16` keeps weights (adapters), gradients and
+//! optimizer states all in bf16 with no master copy, as single-device fine-tuning recipes run
+//! (torchtune `dtype: bf16`): AdamW then needs 2 + 2 + 4 = 8 bytes per parameter; `fp32` keeps
+//! everything in fp32 (4 + 4 + 8 = 16 for AdamW). With the optimizer step fused into the
+//! backward pass (PyTorch tutorial "How to save memory by fusing the optimizer step into the
+//! backward pass"; torchtune `optimizer_in_bwd`) each gradient is freed once applied: at most
+//! one layer's gradients are alive, counted here as the largest layer's.
 
 use super::weights::StageWeights;
 use super::{lora, Inputs};
 use crate::engine::model::Architecture;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Optimizer;
+use crate::engine::scenario::{Optimizer, TrainingPrecision};
 
 /// Bytes of weights, gradients and optimizer states on one GPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,17 +30,42 @@ pub struct ModelStates {
     pub optimizer: u128,
 }
 
-/// Optimizer bytes per trainable parameter: moments plus an fp32 master copy when the
-/// trained weights are narrower than fp32.
-pub fn optimizer_bytes_per_param(optimizer: Optimizer, trained_dtype: Dtype) -> u128 {
+/// Optimizer bytes per trainable parameter: moments (fp32, or bf16 under `bf16` precision;
+/// 8-bit Adam's stay 1 byte each) plus an fp32 master copy when the trained weights are
+/// narrower than fp32, except under `bf16` precision, which keeps none.
+pub fn optimizer_bytes_per_param(
+    optimizer: Optimizer,
+    precision: TrainingPrecision,
+    trained_dtype: Dtype,
+) -> u128 {
+    let state = if precision == TrainingPrecision::Bf16 { 2 } else { 4 };
     let moments = match optimizer {
-        Optimizer::Adamw => 8,
+        Optimizer::Adamw => 2 * state,
         Optimizer::Adam8bit => 2,
         Optimizer::Sgd => 0,
-        Optimizer::SgdMomentum => 4,
+        Optimizer::SgdMomentum => state,
     };
-    let master = if trained_dtype == Dtype::Fp32 { 0 } else { 4 };
+    let master = if trained_dtype == Dtype::Fp32 || precision == TrainingPrecision::Bf16 { 0 } else { 4 };
     moments + master
+}
+
+/// Format of LoRA adapters (and their gradients): bf16 under `bf16` precision, else fp32.
+pub fn adapter_dtype(precision: TrainingPrecision) -> Dtype {
+    if precision == TrainingPrecision::Bf16 {
+        Dtype::Bf16
+    } else {
+        Dtype::Fp32
+    }
+}
+
+/// Trainable parameters whose gradients are held at once: all of them, or the largest
+/// layer's when the optimizer runs inside the backward pass.
+pub fn gradient_params(all: u128, largest_layer: u128, in_backward: bool) -> u128 {
+    if in_backward {
+        largest_layer.min(all)
+    } else {
+        all
+    }
 }
 
 /// ZeRO sharding of (weights, gradients, optimizer) bytes over `dp` replicas.
@@ -53,17 +86,20 @@ pub fn stage_model_states(
         return ModelStates { weights: w.bytes, ..Default::default() };
     }
     if x.full_training() {
-        let grad_bytes = x.weight.bytes_for(w.params, x.group);
-        let opt = w.params * optimizer_bytes_per_param(x.optimizer, x.weight);
+        let grad_params = gradient_params(w.params, w.largest_layer_params, x.optimizer_in_backward);
+        let grad_bytes = x.weight.bytes_for(grad_params, x.group);
+        let opt = w.params * optimizer_bytes_per_param(x.optimizer, x.precision, x.weight);
         return zero_shard(w.bytes, grad_bytes, opt, x.zero_stage, x.dp);
     }
-    // LoRA / QLoRA: frozen base (sharded only by ZeRO-3), fp32 adapters.
-    let adapters = lora::adapter_params(a, x, layers);
-    let adapter_bytes = adapters * 4;
+    // LoRA / QLoRA: frozen base (sharded only by ZeRO-3), adapters in fp32 (bf16 under bf16).
+    let dtype = adapter_dtype(x.precision);
+    let adapters = lora::adapter_params(a, x, layers.clone());
+    let largest = layers.map(|i| lora::adapter_params(a, x, i..i + 1)).max().unwrap_or(0);
+    let grad_params = gradient_params(adapters, largest, x.optimizer_in_backward);
     let sharded = zero_shard(
-        adapter_bytes,
-        adapter_bytes,
-        adapters * optimizer_bytes_per_param(x.optimizer, Dtype::Fp32),
+        dtype.bytes_for(adapters, x.group),
+        dtype.bytes_for(grad_params, x.group),
+        adapters * optimizer_bytes_per_param(x.optimizer, x.precision, dtype),
         x.zero_stage,
         x.dp,
     );
@@ -79,7 +115,7 @@ mod tests {
     #[test]
     fn zero_paper_7_5b_on_64_gpus() {
         let psi: u128 = 7_500_000_000;
-        let k = optimizer_bytes_per_param(Optimizer::Adamw, Dtype::Fp16);
+        let k = optimizer_bytes_per_param(Optimizer::Adamw, TrainingPrecision::Mixed, Dtype::Fp16);
         assert_eq!(k, 12);
         let per_device = |stage| {
             let s = zero_shard(2 * psi, 2 * psi, k * psi, stage, 64);
@@ -93,9 +129,25 @@ mod tests {
 
     #[test]
     fn optimizer_bytes_for_each_choice() {
-        assert_eq!(optimizer_bytes_per_param(Optimizer::Adamw, Dtype::Fp32), 8);
-        assert_eq!(optimizer_bytes_per_param(Optimizer::Adam8bit, Dtype::Bf16), 6);
-        assert_eq!(optimizer_bytes_per_param(Optimizer::Sgd, Dtype::Bf16), 4);
-        assert_eq!(optimizer_bytes_per_param(Optimizer::SgdMomentum, Dtype::Fp32), 4);
+        use TrainingPrecision::{Bf16, Fp32, Mixed};
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Adamw, Mixed, Dtype::Fp32), 8);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Adam8bit, Mixed, Dtype::Bf16), 6);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Sgd, Mixed, Dtype::Bf16), 4);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::SgdMomentum, Mixed, Dtype::Fp32), 4);
+        // bf16 recipes: moments in bf16, no master copy.
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Adamw, Bf16, Dtype::Bf16), 4);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Adam8bit, Bf16, Dtype::Bf16), 2);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Sgd, Bf16, Dtype::Bf16), 0);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::SgdMomentum, Bf16, Dtype::Bf16), 2);
+        // fp32: fp32 moments, the weights are their own master copy.
+        assert_eq!(optimizer_bytes_per_param(Optimizer::Adamw, Fp32, Dtype::Fp32), 8);
+        assert_eq!(optimizer_bytes_per_param(Optimizer::SgdMomentum, Fp32, Dtype::Fp32), 4);
+    }
+
+    #[test]
+    fn optimizer_in_backward_keeps_the_largest_layer() {
+        assert_eq!(gradient_params(8_000, 500, false), 8_000);
+        assert_eq!(gradient_params(8_000, 500, true), 500);
+        assert_eq!(gradient_params(100, 500, true), 100);
     }
 }

@@ -21,6 +21,9 @@ pub struct StageWeights {
     pub matrix_params: u128,
     /// Bytes.
     pub bytes: u128,
+    /// Parameters of the largest layer held here (a decoder layer, the embedding or the
+    /// head): the gradients alive at once when the optimizer runs inside the backward pass.
+    pub largest_layer_params: u128,
 }
 
 /// The format of the small tensors: the weight format if it is a 16/32-bit float, else bf16.
@@ -44,6 +47,7 @@ pub fn stage_weights(
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut matrices = 0u128;
     let mut small = 0u128;
+    let mut largest = 0u128;
     // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
     let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
     let dense_layers = layers.len() as u128 - moe_layers;
@@ -55,10 +59,12 @@ pub fn stage_weights(
             let l = layer_params(a, i);
             matrices += count * l.matrices().div_ceil(tp);
             small += count * l.small;
+            largest = largest.max(l.matrices().div_ceil(tp) + l.small);
         }
     }
     if first {
         small += embedding.div_ceil(tp) + positions;
+        largest = largest.max(embedding.div_ceil(tp));
     }
     if last {
         small += final_norm;
@@ -72,10 +78,11 @@ pub fn stage_weights(
             lm_head
         };
         small += head.div_ceil(tp);
+        largest = largest.max(head.div_ceil(tp));
     }
     let bytes =
         x.weight.bytes_for(matrices, x.group) + small_tensor_dtype(x.weight).bytes_for(small, x.group);
-    StageWeights { params: matrices + small, matrix_params: matrices, bytes }
+    StageWeights { params: matrices + small, matrix_params: matrices, bytes, largest_layer_params: largest }
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
 use crate::engine::hardware::{perf_error, TopologyKind};
 use crate::engine::lookup::Lookup;
-use crate::engine::memory::model_states::optimizer_bytes_per_param;
+use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
 use crate::engine::memory::Inputs;
 use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
@@ -270,10 +270,14 @@ struct PhaseSet {
 /// Gradient and optimizer-state bytes for `trainable` parameters trained in `dtype`.
 fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) {
     let x = z.inputs;
-    let grad_elem = if x.full_training() { small_tensor_dtype(x.weight).bytes_for(1, 1) } else { 4 };
+    let grad_elem = if x.full_training() {
+        small_tensor_dtype(x.weight).bytes_for(1, 1)
+    } else {
+        adapter_dtype(x.precision).bytes_for(1, 1)
+    };
     (
         (trainable * grad_elem) as f64,
-        (trainable * optimizer_bytes_per_param(z.scenario.optimizer, dtype)) as f64,
+        (trainable * optimizer_bytes_per_param(z.scenario.optimizer, x.precision, dtype)) as f64,
     )
 }
 
@@ -290,7 +294,8 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
 
     let full_recompute = s.recompute == Recompute::Full;
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
-    let (grad, opt) = train_states(z, z.trainable, if x.full_training() { x.weight } else { Dtype::Fp32 });
+    let (grad, opt) =
+        train_states(z, z.trainable, if x.full_training() { x.weight } else { adapter_dtype(x.precision) });
     let train_shape = model_shape(a, z.counts, x, s.context_tokens);
     let training = if x.trains() {
         let mut w = training_step_work(

@@ -418,6 +418,23 @@ pub fn TrainingControls() -> impl IntoView {
                         set=Callback::new(move |v: String| if let Some(o) = parse_name(&v) { ctx.edit(|s| s.optimizer = o) })
                     />
                     <Select
+                        id="training-precision"
+                        label=e.training_precision
+                        options=vec![
+                            ("mixed".into(), e.precision_mixed.into()),
+                            ("bf16".into(), e.precision_bf16.into()),
+                            ("fp32".into(), e.precision_fp32.into()),
+                        ]
+                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.training_precision)))
+                        set=Callback::new(move |v: String| if let Some(p) = parse_name(&v) { ctx.edit(|s| s.training_precision = p) })
+                    />
+                    <Toggle
+                        id="optimizer-in-backward"
+                        label=e.optimizer_in_backward
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.optimizer_in_backward))
+                        set=Callback::new(move |v: bool| ctx.edit(|s| s.optimizer_in_backward = v))
+                    />
+                    <Select
                         id="zero-stage"
                         label=e.zero_stage
                         options=(0..=3).map(|z| (z.to_string(), format!("ZeRO-{z}"))).collect()
