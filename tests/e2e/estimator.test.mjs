@@ -290,3 +290,24 @@ test('compare mode shows two scenarios side by side', async () => {
   await page.waitForFunction(() => location.hash.includes('&c='));
   await finish(page);
 });
+
+test('training precision and the fused optimizer step change the gradient and optimizer lines', async () => {
+  const page = await newPage(browser);
+  // Llama 3.1 8B full fine-tune, mixed precision (default): 2 + 12 bytes/param of gradients + optimizer.
+  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm' })}`);
+  await page.waitForSelector('#training-precision');
+  const P = 8030261248;
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.optimizer'), 12 * P);
+  await page.selectOption('#training-precision', 'bf16');
+  await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.optimizer"] td.num').getAttribute('data-bytes') === String(4 * 8030261248));
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.gradients'), 2 * P);
+  await page.check('#optimizer-in-backward');
+  // One layer's gradients: the 128,256 × 4,096 embedding in bf16.
+  await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.gradients"] td.num').getAttribute('data-bytes') === String(2 * 128256 * 4096));
+  await page.waitForFunction(() => /training_precision|optimizer_in_backward/.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  await noNaN(page);
+  if (process.env.SHOTS) {
+    await page.locator('fieldset.training').screenshot({ path: `${process.env.SHOTS}/training-en.png` });
+  }
+  await finish(page);
+});

@@ -126,6 +126,7 @@ const STATES = {
   default: '',
   training: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'training', gpus: 8, zero_stage: 3 }),
   lora: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'lora' }),
+  'lora in bf16, optimizer in backward': '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'lora', training_precision: 'bf16', optimizer_in_backward: true, optimizer: 'adam_8bit' }),
   moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
