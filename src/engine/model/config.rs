@@ -86,6 +86,7 @@ impl<'a> Fields<'a> {
         format!("{}{}", self.prefix, key)
     }
 
+    #[inline(never)]
     fn mark(&self, key: &'static str) {
         let mut read = self.read.take();
         read.push(key);
@@ -93,6 +94,7 @@ impl<'a> Fields<'a> {
     }
 
     /// The value at `key` when present and not null, remembered as read.
+    #[inline(never)]
     fn get(&self, key: &'static str) -> Option<&'a Value> {
         match self.map.get(key) {
             Some(Value::Null) | None => None,
@@ -169,30 +171,26 @@ impl<'a> Fields<'a> {
         missing
     }
 
-    /// After a generic count: the keys it read and the keys it did not (metadata excluded),
-    /// each sorted, with `prefix` (`text_config.` for a nested config) in front.
+    /// After a generic count: the keys it read and the keys it did not (metadata and keys set
+    /// to null, which say nothing, in neither), with `prefix` (`text_config.` for a nested
+    /// config) in front; a nested config's outer keys follow among the ignored. serde_json's
+    /// map is sorted, so both lists are in key order without sorting here.
     fn inferred_keys(&self, prefix: &str, outer: Option<&Map<String, Value>>) -> InferredKeys {
-        let mut read = self.read.take();
-        read.sort_unstable();
-        read.dedup();
-        let used: Vec<String> =
-            read.iter().filter(|k| !METADATA_KEYS.contains(k)).map(|k| format!("{prefix}{k}")).collect();
-        // A key set to null says nothing, so it is not listed as ignored either.
-        fn said<'m>((k, v): (&'m String, &'m Value)) -> Option<&'m String> {
-            (!v.is_null() && !METADATA_KEYS.contains(&k.as_str())).then_some(k)
+        let read = self.read.take();
+        let mut keys = InferredKeys::default();
+        for (k, v) in self.map {
+            if v.is_null() || METADATA_KEYS.contains(&k.as_str()) {
+                continue;
+            }
+            let list = if read.contains(&k.as_str()) { &mut keys.used } else { &mut keys.ignored };
+            list.push(format!("{prefix}{k}"));
         }
-        let mut ignored: Vec<String> = self
-            .map
-            .iter()
-            .filter_map(said)
-            .filter(|k| !read.contains(&k.as_str()))
-            .map(|k| format!("{prefix}{k}"))
-            .collect();
-        if let Some(outer) = outer {
-            ignored.extend(outer.iter().filter_map(said).filter(|k| k.as_str() != "text_config").cloned());
+        for (k, v) in outer.into_iter().flatten() {
+            if !v.is_null() && k != "text_config" && !METADATA_KEYS.contains(&k.as_str()) {
+                keys.ignored.push(k.clone());
+            }
         }
-        ignored.sort_unstable();
-        InferredKeys { used, ignored }
+        keys
     }
 }
 

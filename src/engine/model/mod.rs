@@ -36,7 +36,7 @@ pub enum Family {
 }
 
 /// For a generic (inferred) count: the config keys it read and the ones it ignored (metadata
-/// such as `architectures` or `torch_dtype` is in neither list), each sorted.
+/// such as `architectures` or `torch_dtype` is in neither list), in key order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct InferredKeys {
     pub used: Vec<String>,

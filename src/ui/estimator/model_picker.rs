@@ -56,16 +56,15 @@ pub fn ModelPicker() -> impl IntoView {
         })
     });
 
-    // A pasted config of an unknown family: the notice that its counts are inferred.
+    // A pasted config of an unknown family: the notice that its counts are inferred (as one
+    // HTML string, empty otherwise).
     let inferred = Memo::new(move |_| {
         ctx.with_result(|r| match r {
-            Ok(r) if r.model.inferred => Some(inferred_notice_html(
-                ctx.lang,
-                &r.model.family,
-                &r.model.keys_used,
-                &r.model.keys_ignored,
-            )),
-            _ => None,
+            Ok(r) if r.model.inferred => format!(
+                "<div class=\"banner warn\" role=\"note\" id=\"model-inferred\">{}</div>",
+                inferred_notice_html(ctx.lang, &r.model.family, &r.model.keys_used, &r.model.keys_ignored)
+            ),
+            _ => String::new(),
         })
     });
 
@@ -123,7 +122,7 @@ pub fn ModelPicker() -> impl IntoView {
                         </p>
                     }
                 })}
-                {move || inferred.get().map(|html| view! { <div class="banner warn" role="note" id="model-inferred" inner_html=html></div> })}
+                <div inner_html=move || inferred.get()></div>
             </div>
             <details class="control paste">
                 <summary>{e.paste_config}</summary>
