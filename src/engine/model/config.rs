@@ -86,7 +86,6 @@ impl<'a> Fields<'a> {
         format!("{}{}", self.prefix, key)
     }
 
-    #[inline(never)]
     fn mark(&self, key: &'static str) {
         let mut read = self.read.take();
         read.push(key);
@@ -94,7 +93,6 @@ impl<'a> Fields<'a> {
     }
 
     /// The value at `key` when present and not null, remembered as read.
-    #[inline(never)]
     fn get(&self, key: &'static str) -> Option<&'a Value> {
         match self.map.get(key) {
             Some(Value::Null) | None => None,
@@ -665,5 +663,31 @@ mod tests {
             "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 8}))
         .unwrap_err();
         assert_eq!(e.field, "model.num_attention_heads");
+    }
+
+    #[test]
+    fn a_nested_unknown_family_lists_keys_with_their_path() {
+        let cfg = json!({"model_type": "mystery_vl", "vision_config": {"hidden_size": 1}, "torch_dtype": "bfloat16",
+            "text_config": {"model_type": "mystery_text", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10, "num_experts": 0,
+            "rope_theta": 10000.0, "sliding_window": null}});
+        let a = parse_config(&cfg).unwrap();
+        assert_eq!(
+            (a.family, a.model_type.as_str(), a.moe.is_none()),
+            (Family::Generic, "mystery_text", true)
+        );
+        let keys = a.inferred.unwrap();
+        assert!(keys.used.contains(&"text_config.num_experts".to_owned()), "{:?}", keys.used);
+        assert_eq!(keys.ignored, ["text_config.rope_theta", "vision_config"]);
+        // Known families carry no inferred keys.
+        let a = parse_config(&json!({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10}))
+        .unwrap();
+        assert!(a.inferred.is_none());
+        // A bad value under an unknown family is named like any other.
+        let e = parse_config(&json!({"model_type": "m", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10, "num_experts": "many"}))
+        .unwrap_err();
+        assert_eq!(e.field, "model.num_experts");
     }
 }
