@@ -35,6 +35,9 @@ impl Lookup for Catalog {
             name: entry.model.name.clone(),
             family: entry.architecture.model_type.clone(),
             source: Some(entry.model.source.clone()),
+            inferred: entry.architecture.inferred.is_some(),
+            keys_used: Vec::new(),
+            keys_ignored: Vec::new(),
         };
         Some((Cow::Borrowed(&entry.architecture), info))
     }

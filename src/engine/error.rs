@@ -81,8 +81,9 @@ pub enum ErrorKind {
     InvalidJson { line: usize, column: usize },
     /// An id not in the catalog.
     UnknownId { catalogue: Catalogue, id: String, known: Vec<String> },
-    /// A model family the engine does not know.
-    UnknownFamily { family: String, supported: String },
+    /// A model family the engine does not know, whose config also lacks keys a generic count
+    /// needs (`missing`, all of them).
+    UnknownFamily { family: String, supported: String, missing: Vec<String> },
     /// `model_type` is absent.
     MissingFamily { supported: String },
     /// Tensor parallelism must split the attention heads.
@@ -160,9 +161,11 @@ impl fmt::Display for ErrorKind {
             K::UnknownId { catalogue: Catalogue::Gpu, id, known } => {
                 write!(f, "unknown GPU '{id}' (known: {}, or an inline object)", known.join(", "))
             }
-            K::UnknownFamily { family, supported } => {
-                write!(f, "unknown family '{family}' (supported: {supported})")
-            }
+            K::UnknownFamily { family, supported, missing } => write!(
+                f,
+                "unknown family '{family}' (supported: {supported}); to count it as a generic decoder the config needs {}",
+                missing.join(", ")
+            ),
             K::MissingFamily { supported } => write!(f, "is missing (supported: {supported})"),
             K::TensorParallelSplit { heads, kv_heads, got } => write!(
                 f,

@@ -50,7 +50,16 @@ pub fn resolve_model<'a>(
             let a = parse_config(v)?;
             // The config's own name, else its model_type: identifiers, the same in every language.
             let name = v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(&a.model_type).to_owned();
-            let info = ModelInfo { id: None, name, family: a.model_type.clone(), source: None };
+            let keys = a.inferred.clone().unwrap_or_default();
+            let info = ModelInfo {
+                id: None,
+                name,
+                family: a.model_type.clone(),
+                source: None,
+                inferred: a.inferred.is_some(),
+                keys_used: keys.used,
+                keys_ignored: keys.ignored,
+            };
             Ok((Cow::Owned(a), info))
         }
     }

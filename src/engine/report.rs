@@ -15,6 +15,13 @@ pub struct ModelInfo {
     pub family: String,
     /// Where the catalog config came from (null for a pasted config).
     pub source: Option<String>,
+    /// True when `model_type` is unknown and the counts come from the usual keys (a generic
+    /// Llama-style decoder): approximate, not the family's own layout.
+    pub inferred: bool,
+    /// For an inferred model: the config keys the count read (else empty).
+    pub keys_used: Vec<String>,
+    /// For an inferred model: the config keys it did not read, metadata aside (else empty).
+    pub keys_ignored: Vec<String>,
 }
 
 /// Parameter counts.

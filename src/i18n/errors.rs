@@ -92,7 +92,10 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::UnknownId { catalogue: Catalogue::Gpu, id, known } => {
             format!("目录中没有 GPU“{id}”（可用：{}，或内联对象）", known.join("、"))
         }
-        K::UnknownFamily { family, supported } => format!("不支持的模型族“{family}”（支持：{supported}）"),
+        K::UnknownFamily { family, supported, missing } => format!(
+            "不认识的模型族“{family}”（支持：{supported}）；按通用解码器计数还需要配置中的 {}",
+            missing.join("、")
+        ),
         K::MissingFamily { supported } => format!("缺少此项（支持：{supported}）"),
         K::TensorParallelSplit { heads, kv_heads, got } => format!(
             "应整除 num_attention_heads（{heads}），并整除 num_key_value_heads（{kv_heads}）或为其倍数，实际为 {got}"

@@ -1,5 +1,8 @@
 //! The estimator page's strings, in both languages (a missing one is a compile error).
 
+use super::Lang;
+use crate::content::search_html::escape_html;
+
 #[derive(Debug)]
 pub struct EstimatorStrings {
     pub title: &'static str,
@@ -588,5 +591,55 @@ impl EstimatorStrings {
             "training" => self.phase_training.to_owned(),
             other => other.to_owned(),
         }
+    }
+}
+
+/// The notice under the model picker when a pasted config's family is unknown and its counts
+/// were inferred from the usual keys: the family, what was assumed, the keys used and ignored
+/// (identifiers in `<code>`, every config text escaped).
+pub fn inferred_notice_html(lang: Lang, family: &str, used: &[String], ignored: &[String]) -> String {
+    let codes = |keys: &[String], none: &str, sep: &str| {
+        if keys.is_empty() {
+            none.to_owned()
+        } else {
+            keys.iter().map(|k| format!("<code>{}</code>", escape_html(k))).collect::<Vec<_>>().join(sep)
+        }
+    };
+    let family = escape_html(family);
+    match lang {
+        Lang::Zh => format!(
+            "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV 缓存是按通用解码器（类似 Llama：门控 MLP、\
+             均方根归一化、旋转位置编码，只在配置要求时加偏置）从常用键推算的，属近似值。\
+             <br>用到的键：{}<br>忽略的键：{}",
+            codes(used, "无", "、"),
+            codes(ignored, "无", "、")
+        ),
+        Lang::En => format!(
+            "<strong>Unknown model family <code>{family}</code></strong>: the parameter count and KV cache are \
+             inferred from the usual keys as a generic decoder (Llama-style: gated MLP, RMSNorm, rotary \
+             positions, biases only where the config asks), so they are approximate.\
+             <br>Keys used: {}<br>Keys ignored: {}",
+            codes(used, "none", ", "),
+            codes(ignored, "none", ", ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inferred_notice_names_the_family_and_escapes_the_keys() {
+        let used = vec!["hidden_size".to_owned()];
+        let ignored = vec!["<b>".to_owned()];
+        let en = inferred_notice_html(Lang::En, "my<type>", &used, &ignored);
+        assert!(
+            en.contains("<code>my&lt;type&gt;</code>") && en.contains("<code>hidden_size</code>"),
+            "{en}"
+        );
+        assert!(en.contains("<code>&lt;b&gt;</code>") && !en.contains("<b>"), "{en}");
+        let zh = inferred_notice_html(Lang::Zh, "x", &used, &[]);
+        assert!(zh.contains("未知的模型族") && zh.ends_with("忽略的键：无"), "{zh}");
     }
 }

@@ -20,7 +20,7 @@ mod tools;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
-pub use estimator::EstimatorStrings;
+pub use estimator::{inferred_notice_html, EstimatorStrings};
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
 pub use tool_diagnose::DiagnoseStrings;

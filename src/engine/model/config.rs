@@ -5,11 +5,16 @@
 //! (`n_embd`, `n_layer`, `n_head`, `n_inner`, `n_positions`), Falcon's (`n_head_kv`,
 //! `num_kv_heads`, `multi_query`, `new_decoder_architecture`, `parallel_attn`, `bias`,
 //! `ffn_hidden_size`), and a nested `text_config` (Gemma 3 multimodal checkpoints).
+//!
+//! An unknown `model_type` whose config has the usual keys is counted as a generic Llama-style
+//! decoder ([`Family::Generic`]: gated MLP, RMSNorm, rotary positions, biases only where the
+//! config asks) and marked as inferred, with the keys the count read and the keys it ignored.
 
-use super::{Architecture, Attention, Family, Mla, MlpKind, Moe, NormKind};
+use super::{Architecture, Attention, Family, InferredKeys, Mla, MlpKind, Moe, NormKind};
 use crate::engine::error::{ErrorKind, Expected, ScenarioError};
 use crate::engine::num::{u64_from_f64, usize_sat};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 
 /// Upper bounds that keep every product far inside `u128` and reject typos.
 const MAX_WIDTH: u64 = 1 << 20;
@@ -22,23 +27,85 @@ const MAX_EXPERTS: u64 = 1 << 16;
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
 qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3";
 
-/// A view on a config object that reports errors with the field's full path.
+/// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
+/// shapes: never listed among the keys a generic count ignored.
+pub const METADATA_KEYS: &[&str] = &[
+    "_name_or_path",
+    "architectures",
+    "model_type",
+    "auto_map",
+    "torch_dtype",
+    "dtype",
+    "transformers_version",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "sep_token_id",
+    "decoder_start_token_id",
+    "tokenizer_class",
+    "use_cache",
+    "initializer_range",
+    "attention_dropout",
+    "hidden_dropout",
+    "dropout",
+    "return_dict",
+    "output_attentions",
+    "output_hidden_states",
+    "torchscript",
+    "is_decoder",
+    "is_encoder_decoder",
+    "_attn_implementation",
+];
+
+/// The keys a generic count cannot do without (each with the aliases it also accepts).
+const GENERIC_ESSENTIALS: &[&[&str]] = &[
+    &["hidden_size", "n_embd", "d_model"],
+    &["num_hidden_layers", "n_layer", "num_layers"],
+    &["num_attention_heads", "n_head"],
+    &["intermediate_size", "ffn_dim"],
+    &["vocab_size", "padded_vocab_size"],
+];
+
+/// Expert-count keys a generic count reads (the first present, non-zero one makes it MoE).
+const EXPERT_KEYS: &[&str] = &["num_experts", "num_local_experts", "n_routed_experts"];
+
+/// A view on a config object that reports errors with the field's full path and remembers
+/// which keys it read.
 struct Fields<'a> {
     map: &'a Map<String, Value>,
     prefix: String,
+    read: Cell<Vec<&'static str>>,
 }
 
 impl<'a> Fields<'a> {
+    fn new(map: &'a Map<String, Value>, prefix: &str) -> Self {
+        Fields { map, prefix: prefix.to_owned(), read: Cell::new(Vec::new()) }
+    }
+
     fn path(&self, key: &str) -> String {
         format!("{}{}", self.prefix, key)
     }
 
+    fn mark(&self, key: &'static str) {
+        let mut read = self.read.take();
+        read.push(key);
+        self.read.set(read);
+    }
+
+    /// The value at `key` when present and not null, remembered as read.
+    fn get(&self, key: &'static str) -> Option<&'a Value> {
+        match self.map.get(key) {
+            Some(Value::Null) | None => None,
+            Some(v) => {
+                self.mark(key);
+                Some(v)
+            }
+        }
+    }
+
     /// The first present, non-null key among `keys`.
     fn find(&self, keys: &[&'static str]) -> Option<(&'static str, &'a Value)> {
-        keys.iter().find_map(|k| match self.map.get(*k) {
-            Some(Value::Null) | None => None,
-            Some(v) => Some((*k, v)),
-        })
+        keys.iter().find_map(|k| self.get(k).map(|v| (*k, v)))
     }
 
     /// An optional non-negative integer between `min` and `max`.
@@ -78,11 +145,50 @@ impl<'a> Fields<'a> {
     }
 
     fn string(&self, key: &'static str) -> Option<&'a str> {
-        self.map.get(key).and_then(Value::as_str)
+        self.get(key).and_then(Value::as_str)
     }
 
-    fn has(&self, key: &str) -> bool {
-        !matches!(self.map.get(key), None | Some(Value::Null))
+    fn has(&self, key: &'static str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Which essential keys a generic count needs and this config lacks (all of them, by their
+    /// first name; a positive expert count also needs `num_experts_per_tok`).
+    fn missing_essentials(&self) -> Vec<String> {
+        let present =
+            |keys: &[&str]| keys.iter().any(|k| !matches!(self.map.get(*k), None | Some(Value::Null)));
+        let mut missing: Vec<String> = GENERIC_ESSENTIALS
+            .iter()
+            .filter(|keys| !present(keys))
+            .filter_map(|keys| keys.first().map(|k| (*k).to_owned()))
+            .collect();
+        let moe = EXPERT_KEYS.iter().any(|k| self.map.get(*k).and_then(Value::as_u64).is_some_and(|n| n > 0));
+        if moe && !present(&["num_experts_per_tok"]) {
+            missing.push("num_experts_per_tok".to_owned());
+        }
+        missing
+    }
+
+    /// After a generic count: the keys it read and the keys it did not (metadata and keys set
+    /// to null, which say nothing, in neither), with `prefix` (`text_config.` for a nested
+    /// config) in front; a nested config's outer keys follow among the ignored. serde_json's
+    /// map is sorted, so both lists are in key order without sorting here.
+    fn inferred_keys(&self, prefix: &str, outer: Option<&Map<String, Value>>) -> InferredKeys {
+        let read = self.read.take();
+        let mut keys = InferredKeys::default();
+        for (k, v) in self.map {
+            if v.is_null() || METADATA_KEYS.contains(&k.as_str()) {
+                continue;
+            }
+            let list = if read.contains(&k.as_str()) { &mut keys.used } else { &mut keys.ignored };
+            list.push(format!("{prefix}{k}"));
+        }
+        for (k, v) in outer.into_iter().flatten() {
+            if !v.is_null() && k != "text_config" && !METADATA_KEYS.contains(&k.as_str()) {
+                keys.ignored.push(k.clone());
+            }
+        }
+        keys
     }
 }
 
@@ -119,7 +225,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
             ErrorKind::WrongType { expected: Expected::ModelIdOrConfig, got: value.to_string() },
         ));
     };
-    let top_fields = Fields { map: top, prefix: "model.".into() };
+    let top_fields = Fields::new(top, "model.");
     let top_type = top_fields
         .string("model_type")
         .map(str::to_owned)
@@ -137,9 +243,9 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
             )
         })?;
     // Multimodal wrappers keep the language model in `text_config`.
-    let (f, model_type) = match top.get("text_config") {
+    let (f, model_type, nested) = match top.get("text_config") {
         Some(Value::Object(text)) => {
-            let fields = Fields { map: text, prefix: "model.text_config.".into() };
+            let fields = Fields::new(text, "model.text_config.");
             let t = fields.string("model_type").map(str::to_owned).unwrap_or_else(|| {
                 if top_type == "gemma3" {
                     "gemma3_text".to_owned()
@@ -147,17 +253,25 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
                     top_type.clone()
                 }
             });
-            (fields, t)
+            (fields, t, true)
         }
-        _ => (top_fields, top_type),
+        _ => (top_fields, top_type, false),
     };
-    let family = family_of(&model_type).ok_or_else(|| {
-        ScenarioError::new(
+    if let Some(family) = family_of(&model_type) {
+        return build(&f, family, model_type);
+    }
+    // An unknown family: a generic decoder when the usual keys are there.
+    let missing = f.missing_essentials();
+    if !missing.is_empty() {
+        return Err(ScenarioError::new(
             f.path("model_type"),
-            ErrorKind::UnknownFamily { family: model_type.clone(), supported: SUPPORTED.to_owned() },
-        )
-    })?;
-    build(&f, family, model_type)
+            ErrorKind::UnknownFamily { family: model_type, supported: SUPPORTED.to_owned(), missing },
+        ));
+    }
+    let mut a = build(&f, Family::Generic, model_type)?;
+    a.inferred =
+        Some(if nested { f.inferred_keys("text_config.", Some(top)) } else { f.inferred_keys("", None) });
+    Ok(a)
 }
 
 /// The architecture from a config's fields, in named steps (each names the field it rejects).
@@ -193,6 +307,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         sliding_window,
         layer_is_sliding,
         max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
+        inferred: None,
     })
 }
 
@@ -280,7 +395,7 @@ fn parse_attention(
 ) -> Result<(Attention, bool), ScenarioError> {
     use Family::*;
     let attention_bias = f.boolean(&["attention_bias"], false)?;
-    let falcon_bias = f.boolean(&["bias"], false)?;
+    let falcon_bias = if family == Falcon { f.boolean(&["bias"], false)? } else { false };
     let (qkv_bias, o_bias) = match family {
         Qwen2 | Qwen2Moe => (true, false),
         Gpt2 => (true, true),
@@ -292,7 +407,7 @@ fn parse_attention(
     let mlp_bias = match family {
         Gpt2 => true,
         Falcon => falcon_bias,
-        Llama => f.boolean(&["mlp_bias"], false)?,
+        Llama | Generic => f.boolean(&["mlp_bias"], false)?,
         _ => false,
     };
     let mla = match family {
@@ -357,7 +472,19 @@ fn parse_tied(f: &Fields, family: Family) -> Result<bool, ScenarioError> {
     }
 }
 
-fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Option<Moe>, ScenarioError> {
+/// Layers a Qwen-style `mlp_only_layers` list keeps dense.
+fn dense_only_layers(f: &Fields) -> Result<Vec<u64>, ScenarioError> {
+    match f.get("mlp_only_layers") {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a.iter().filter_map(Value::as_u64).collect()),
+        Some(v) => Err(ScenarioError::new(
+            f.path("mlp_only_layers"),
+            ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
+        )),
+    }
+}
+
+fn parse_moe(f: &Fields, family: Family, layers: u64, dense: u64) -> Result<Option<Moe>, ScenarioError> {
     use Family::*;
     let n = usize_sat(layers);
     let moe = match family {
@@ -376,16 +503,7 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
         Qwen2Moe | Qwen3Moe => {
             let experts = f.need(&["num_experts"], 1, MAX_EXPERTS)?;
             let step = f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1);
-            let dense_only: Vec<u64> = match f.map.get("mlp_only_layers") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(Value::Array(a)) => a.iter().filter_map(Value::as_u64).collect(),
-                Some(v) => {
-                    return Err(ScenarioError::new(
-                        f.path("mlp_only_layers"),
-                        ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
-                    ))
-                }
-            };
+            let dense_only = dense_only_layers(f)?;
             let shared = if family == Qwen2Moe {
                 f.int(&["shared_expert_intermediate_size"], 0, MAX_INTERMEDIATE)?.unwrap_or(0)
             } else {
@@ -418,6 +536,33 @@ fn parse_moe(f: &Fields, family: Family, layers: u64, _dense: u64) -> Result<Opt
                 layer_is_moe: (0..layers).map(|i| i >= first_dense && i % freq == 0).collect(),
             }
         }
+        // Every layer MoE unless `first_k_dense_replace` or `mlp_only_layers` says otherwise;
+        // shared experts by total width or by count of routed-expert widths.
+        Generic => {
+            let Some(experts) = f.int(EXPERT_KEYS, 0, MAX_EXPERTS)?.filter(|e| *e > 0) else {
+                return Ok(None);
+            };
+            let expert_intermediate =
+                f.int(&["moe_intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(dense);
+            let shared = match f.int(&["shared_expert_intermediate_size"], 0, MAX_INTERMEDIATE)? {
+                Some(s) => s,
+                None => f
+                    .int(&["n_shared_experts"], 0, MAX_EXPERTS)?
+                    .unwrap_or(0)
+                    .saturating_mul(expert_intermediate),
+            };
+            let first_dense = f.int(&["first_k_dense_replace"], 0, MAX_LAYERS)?.unwrap_or(0);
+            let dense_only = dense_only_layers(f)?;
+            Moe {
+                routed_experts: experts,
+                experts_per_token: f.need(&["num_experts_per_tok"], 1, experts)?,
+                expert_intermediate,
+                shared_intermediate: shared,
+                shared_expert_gate: false,
+                router_bias: false,
+                layer_is_moe: (0..layers).map(|i| i >= first_dense && !dense_only.contains(&i)).collect(),
+            }
+        }
         _ => return Ok(None),
     };
     Ok(Some(moe))
@@ -438,7 +583,7 @@ fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>
     };
     let window = f.int(&["sliding_window", "sliding_window_size"], 1, u64::MAX)?.or(default_window);
     let Some(w) = window else { return Ok((None, vec![false; n])) };
-    if let Some(Value::Array(types)) = f.map.get("layer_types") {
+    if let Some(Value::Array(types)) = f.get("layer_types") {
         if types.len() != n {
             return Err(ScenarioError::new(
                 f.path("layer_types"),
@@ -458,6 +603,8 @@ fn parse_sliding(f: &Fields, family: Family, layers: u64) -> Result<(Option<u64>
                 vec![false; n]
             }
         }
+        // A generic config: every layer, unless `use_sliding_window` is false (Qwen's switch).
+        Generic => vec![f.boolean(&["use_sliding_window"], true)?; n],
         Gemma2 => (0..layers).map(|i| i % 2 == 0).collect(),
         Gemma3 => {
             let p =
@@ -516,5 +663,31 @@ mod tests {
             "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 8}))
         .unwrap_err();
         assert_eq!(e.field, "model.num_attention_heads");
+    }
+
+    #[test]
+    fn a_nested_unknown_family_lists_keys_with_their_path() {
+        let cfg = json!({"model_type": "mystery_vl", "vision_config": {"hidden_size": 1}, "torch_dtype": "bfloat16",
+            "text_config": {"model_type": "mystery_text", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10, "num_experts": 0,
+            "rope_theta": 10000.0, "sliding_window": null}});
+        let a = parse_config(&cfg).unwrap();
+        assert_eq!(
+            (a.family, a.model_type.as_str(), a.moe.is_none()),
+            (Family::Generic, "mystery_text", true)
+        );
+        let keys = a.inferred.unwrap();
+        assert!(keys.used.contains(&"text_config.num_experts".to_owned()), "{:?}", keys.used);
+        assert_eq!(keys.ignored, ["text_config.rope_theta", "vision_config"]);
+        // Known families carry no inferred keys.
+        let a = parse_config(&json!({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10}))
+        .unwrap();
+        assert!(a.inferred.is_none());
+        // A bad value under an unknown family is named like any other.
+        let e = parse_config(&json!({"model_type": "m", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 10, "num_experts": "many"}))
+        .unwrap_err();
+        assert_eq!(e.field, "model.num_experts");
     }
 }

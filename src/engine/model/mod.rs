@@ -30,6 +30,17 @@ pub enum Family {
     DeepseekV3,
     /// OLMo 2: full-width q/k RMSNorms, norms after attention and MLP (no input norm).
     Olmo2,
+    /// An unknown `model_type` counted from the usual keys as a Llama-style decoder (gated MLP,
+    /// RMSNorm, rotary positions, biases only where the config asks): the result is inferred.
+    Generic,
+}
+
+/// For a generic (inferred) count: the config keys it read and the ones it ignored (metadata
+/// such as `architectures` or `torch_dtype` is in neither list), in key order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InferredKeys {
+    pub used: Vec<String>,
+    pub ignored: Vec<String>,
 }
 
 /// Feed-forward block: gated (SwiGLU/GeGLU: gate, up, down) or plain (up, down).
@@ -128,6 +139,8 @@ pub struct Architecture {
     /// For each layer, whether it attends only within the sliding window.
     pub layer_is_sliding: Vec<bool>,
     pub max_position_embeddings: Option<u64>,
+    /// Set when the family is unknown and the shape was inferred from the usual keys.
+    pub inferred: Option<InferredKeys>,
 }
 
 impl Architecture {

@@ -7,7 +7,7 @@ use crate::content::search_html::escape_html;
 use crate::engine::error::{classify_serde, Catalogue, ErrorKind, ScenarioError};
 use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
-use crate::i18n::errors;
+use crate::i18n::{errors, inferred_notice_html};
 use leptos::prelude::*;
 
 /// Finds a catalog model by id or display name (case-insensitive).
@@ -53,6 +53,18 @@ pub fn ModelPicker() -> impl IntoView {
             ModelSpec::Id(id) => models::find(id)
                 .map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
             ModelSpec::Config(_) => None,
+        })
+    });
+
+    // A pasted config of an unknown family: the notice that its counts are inferred (as one
+    // HTML string, empty otherwise).
+    let inferred = Memo::new(move |_| {
+        ctx.with_result(|r| match r {
+            Ok(r) if r.model.inferred => format!(
+                "<div class=\"banner warn\" role=\"note\" id=\"model-inferred\">{}</div>",
+                inferred_notice_html(ctx.lang, &r.model.family, &r.model.keys_used, &r.model.keys_ignored)
+            ),
+            _ => String::new(),
         })
     });
 
@@ -110,6 +122,7 @@ pub fn ModelPicker() -> impl IntoView {
                         </p>
                     }
                 })}
+                <div inner_html=move || inferred.get()></div>
             </div>
             <details class="control paste">
                 <summary>{e.paste_config}</summary>
