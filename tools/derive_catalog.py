@@ -33,7 +33,7 @@ GPU_MIG = {
     "a100-sxm-40gb": "a100-40gb", "a100-pcie-40gb": "a100-40gb", "a100-sxm-80gb": "a100-80gb",
     "a100-pcie-80gb": "a100-80gb", "h100-sxm": "h100-80gb", "h100-pcie": "h100-80gb",
     "h100-nvl": "h100-94gb", "h200-sxm": "h200-141gb", "h200-nvl": "h200-141gb",
-    "b200": "b200-180gb", "gb200": "gb200",
+    "b200": "b200-180gb", "gb200": "gb200", "a30": "a30-24gb",
 }
 NO_BF16 = {"v100-sxm-16gb", "v100-sxm-32gb", "t4"}
 UNCERTAIN = {
@@ -52,6 +52,7 @@ UNCERTAIN = {
     "rtx-5090": ["tdp_w", "l2_bytes", "peak_flops.int8", "pcie"],
     "mi300x": ["peak_flops", "nvlink"],
     "mi325x": ["peak_flops", "nvlink"],
+    "a30": ["memory_bandwidth_bytes_per_s", "peak_flops", "sm_count", "l2_bytes", "nvlink", "pcie"],
 }
 EXTRA_NOTES = {
     "l40s": ["Datasheet dense FP16/BF16 362.05 TF is 1.2% below its sparse 733/2; the vendor dense figure is kept."],
@@ -79,8 +80,32 @@ def peaks(d, no_bf16):
     }
 
 
+# GPUs the reference lacks, entered by hand in its format. The A30 is here for the MIG planner
+# (its profiles and placements are in the reference's MIG section). Its datasheet was not
+# retrieved as a copy in this offline workplace: the figures are the datasheet's as NVIDIA
+# publishes them, corroborated only in part (24 GB, 165 W, FP32 10.3 TF on the Hugging Face
+# hardware page), so every other field is listed as uncertain and shows so on screen.
+EXTRA_GPUS = [{
+    "name": "A30", "vendor": "NVIDIA", "architecture": "Ampere (GA100)",
+    "form_factor": "PCIe dual-slot", "memory_gb": 24, "memory_type": "HBM2",
+    "memory_bandwidth_gbs": 933,
+    "dense_tflops": {"fp64": 5.2, "fp32": 10.3, "tf32_tensor": 82, "fp16_bf16_tensor": 165,
+                     "fp8_tensor": "n/a", "int8_tensor_tops": 330, "fp4_tensor": "n/a"},
+    "sparse_as_quoted": {"tf32_tensor": 165, "fp16_bf16_tensor": 330, "int8_tensor_tops": 661},
+    "nvlink": {"generation": 3, "links": 4, "total_bidirectional_gbs": 200},
+    "pcie": {"generation": 4, "x16_bidirectional_gbs": 64},
+    "tdp_w": 165, "mig": {"supported": True, "max_instances": 4},
+    "l2_cache_mb": 24, "sm_count": 56,
+    "notes": ["NVLink only via a bridge between 2 GPUs (200 GB/s per the datasheet).",
+              "MIG: 4 instances of 1g.6gb, 2 of 2g.12gb or one 4g.24gb (MIG User Guide)."],
+    "source": "[NV-A30-DS] NVIDIA A30 Tensor Core GPU datasheet, https://www.nvidia.com/en-us/data-center/products/a30-gpu/ - not retrieved as a copy here; 24 GB, 165 W and FP32 10.3 TF corroborated by https://huggingface.co/hardware/a30 | [MIG-GUIDE] NVIDIA Multi-Instance GPU User Guide 'Supported MIG Profiles' (A30-24GB table) https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html",
+    "source_ids": ["NV-A30-DS", "MIG-GUIDE"],
+    "retrieved": "2026-12-01",
+}]
+IDS["A30"] = "a30"
+
 gpus = []
-for g in src["gpus"]:
+for g in src["gpus"] + EXTRA_GPUS:
     gid = IDS[g["name"]]
     nv = g["nvlink"]
     nvlink = None
@@ -124,11 +149,15 @@ for g in src["gpus"]:
         },
         "source": g["source"],
         "source_ids": g["source_ids"],
-        "retrieved": RETRIEVED,
+        "retrieved": g.get("retrieved", RETRIEVED),
         "uncertain": UNCERTAIN.get(gid, []),
         "notes": g["notes"] + EXTRA_NOTES.get(gid, []),
     })
 
+# The hand entries sit beside their generation in the lists readers pick from (the A30 after the A10G).
+a30 = next(g for g in gpus if g["id"] == "a30")
+gpus.remove(a30)
+gpus.insert(next(i for i, g in enumerate(gpus) if g["id"] == "a10g") + 1, a30)
 assert len({g["id"] for g in gpus}) == len(gpus)
 json.dump(gpus, open(os.path.join(OUT, "gpus.json"), "w"), indent=1, ensure_ascii=False)
 print(f"wrote {len(gpus)} gpus")

@@ -38,11 +38,12 @@ pub fn find(id: &str) -> Option<&'static Gpu> {
 mod tests {
     use super::*;
 
-    const REQUIRED: [&str; 20] = [
+    const REQUIRED: [&str; 21] = [
         "v100-sxm-32gb",
         "t4",
         "a10g",
         "a10",
+        "a30",
         "l4",
         "l40s",
         "a100-sxm-40gb",
@@ -64,7 +65,7 @@ mod tests {
     #[test]
     fn data_file_parses_and_ids_are_unique() {
         let parsed: Vec<Gpu> = serde_json::from_str(include_str!("data/gpus.json")).unwrap();
-        assert_eq!(parsed.len(), 22);
+        assert_eq!(parsed.len(), 23);
         assert_eq!(all().len(), parsed.len());
         let mut ids: Vec<_> = parsed.iter().map(|g| g.id.as_str()).collect();
         ids.sort();

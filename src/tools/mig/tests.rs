@@ -17,6 +17,7 @@ fn every_mig_gpu_with_a_profile_table_is_offered() {
     assert_eq!(
         ids,
         [
+            "a30",
             "a100-sxm-40gb",
             "a100-pcie-40gb",
             "a100-sxm-80gb",
@@ -31,10 +32,11 @@ fn every_mig_gpu_with_a_profile_table_is_offered() {
     );
     for id in ids {
         let m = gpu_tables(id).unwrap();
-        assert_eq!(m.geometry, SliceGeometry::SEVEN, "{id}");
+        let whole = if id == "a30" { SliceGeometry::FOUR } else { SliceGeometry::SEVEN };
+        assert_eq!(m.geometry, whole, "{id}");
         assert_eq!(m.slices.len(), m.profiles.len(), "{id}");
         // The largest profile takes the whole GPU.
-        assert!(m.slices.iter().any(|s| s.memory == 8 && s.compute == 7), "{id}");
+        assert!(m.slices.iter().any(|s| s.memory == whole.memory && s.compute == whole.compute), "{id}");
     }
     assert!(gpu_tables("gb200").is_none() && gpu_tables("l4").is_none() && gpu_tables("nope").is_none());
 }
@@ -174,4 +176,39 @@ fn refusals_name_the_blocking_instance() {
     assert!(state::try_add(&m, &placed, Placement { profile: g2, start: 4 }).is_ok());
     let r = state::try_add(&m, &[], Placement { profile: g2, start: 6 }).unwrap_err();
     assert_eq!(r.reason, Reason::NotAllowed { allowed: vec![0, 2, 4] });
+}
+
+#[test]
+fn the_a30_has_four_slices_and_its_own_starts() {
+    // MIG User Guide, A30-24GB: 1g.6gb (1/4 memory, 1/4 SMs, up to 4), 2g.12gb (2/4, up to 2),
+    // 4g.24gb (the whole GPU); 2g starts at slice 0 or 2 only.
+    let a = gpus::find("a30").unwrap();
+    let m = gpu_tables("a30").unwrap();
+    assert_eq!(m.geometry, SliceGeometry::FOUR);
+    let two = m.profile_index("2g.12gb").unwrap();
+    let refusal = state::try_add(&m, &[], Placement { profile: two, start: 1 }).unwrap_err();
+    assert_eq!(refusal.reason, Reason::NotAllowed { allowed: vec![0, 2] });
+    // A 1g.6gb gets a quarter of 24 GB and of 933 GB/s.
+    let one = m.profile_index("1g.6gb").unwrap();
+    let s = share(a, &m, Placement { profile: one, start: 3 }).unwrap();
+    assert_eq!(s.memory_bytes, 6 * GB);
+    assert!((s.bandwidth_bytes_per_s - 933e9 / 4.0).abs() < 1.0);
+    // Four 4-bit Llama 3.2 1B services with 2 requests of 2,048 tokens each (about 1 GB of
+    // weights, well under 6 GB) fill one A30 as four 1g.6gb instances.
+    let w = Workload {
+        model: "llama-3.2-1b".into(),
+        weights: Dtype::Int4,
+        kv: Dtype::Bf16,
+        context: 2048,
+        concurrency: 2,
+    };
+    let p = pack_workloads(a, &m, &[w.clone(), w.clone(), w.clone(), w]);
+    assert_eq!(p.total_gpus(), 1);
+    assert_eq!(p.layouts[0].len(), 4);
+    for o in &p.outcomes {
+        let Outcome::Instance { placement, .. } = o else { panic!("{o:?}") };
+        assert_eq!(m.name(placement.profile), "1g.6gb");
+    }
+    // The A30's datasheet figures are flagged as not verified from a retrieved copy.
+    assert!(a.is_uncertain("memory_bandwidth_bytes_per_s") && !a.is_uncertain("memory_bytes"));
 }
