@@ -99,9 +99,22 @@ fn gpt_oss(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     });
     a.extras.attention_sinks = true;
     a.extras.expert_biases = true;
-    if f.get("layer_types").is_none() {
+    // `config::build` read `layer_types` when `sliding_window` was given; GptOssConfig's
+    // defaults (window 128, alternating from a sliding first layer) fill in the rest.
+    if a.sliding_window.is_none() || f.get("layer_types").is_none() {
         a.sliding_window = a.sliding_window.or(Some(128));
-        a.layer_is_sliding = (0..n).map(|i| i % 2 == 0).collect();
+        a.layer_is_sliding = match f.get("layer_types") {
+            Some(Value::Array(types)) if types.len() == n => {
+                types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect()
+            }
+            Some(Value::Array(types)) => {
+                return Err(ScenarioError::new(
+                    f.path("layer_types"),
+                    ErrorKind::OnePerLayer { layers: n, got: types.len() },
+                ))
+            }
+            _ => (0..n).map(|i| i % 2 == 0).collect(),
+        };
     }
     Ok(())
 }
@@ -255,6 +268,21 @@ mod tests {
         assert_eq!(c.total, 4 * layer + 2 * 640 + 64);
         // a token uses 2 of the 4 experts with their biases
         assert_eq!(c.active, c.total - 4 * 2 * (3 * 64 * 32 + 2 * 32 + 64));
+    }
+
+    #[test]
+    fn gpt_oss_layer_types_without_a_window_use_the_default_128() {
+        let a = parse_config(&json!({"model_type": "gpt_oss", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 32,
+            "num_local_experts": 4, "num_experts_per_tok": 2, "vocab_size": 10,
+            "layer_types": ["full_attention", "sliding_attention"]}))
+        .unwrap();
+        assert_eq!((a.sliding_window, a.layer_is_sliding.as_slice()), (Some(128), &[false, true][..]));
+        let e = parse_config(&json!({"model_type": "gpt_oss", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "intermediate_size": 32, "num_local_experts": 4,
+            "num_experts_per_tok": 2, "vocab_size": 10, "layer_types": ["full_attention"]}))
+        .unwrap_err();
+        assert_eq!(e.field, "model.layer_types");
     }
 
     #[test]
