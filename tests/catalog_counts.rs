@@ -66,3 +66,22 @@ fn catalog_counts_for_large_models() {
         assert_eq!(total(id), count, "{id}");
     }
 }
+
+/// The newer MoE families (derivations by hand in `tests/new_families.rs`): gpt-oss against
+/// OpenAI's model card (116.83B, 20.91B), Llama 4 text models (Meta's 109B includes the vision
+/// tower), GLM-4.5 main models without the MTP layer, Kimi K2 on the DeepSeek-V3 layout.
+#[test]
+fn catalog_counts_for_new_moe_families() {
+    for (id, count) in [
+        ("gpt-oss-120b", 116_829_156_672u128),
+        ("gpt-oss-20b", 20_914_757_184),
+        ("llama-4-scout", 107_769_861_120),
+        ("llama-4-maverick", 400_711_848_960),
+        ("glm-4.5", 352_797_829_024),
+        ("glm-4.5-air", 106_852_251_264),
+        ("kimi-k2", 1_026_408_232_448),
+        ("minimax-m2", 228_689_764_864),
+    ] {
+        assert_eq!(total(id), count, "{id}");
+    }
+}

@@ -85,12 +85,16 @@ fn quantization_config_does_not_change_the_architecture() {
 
 #[test]
 fn unsupported_families_name_model_type_and_list_the_supported_ones() {
-    let cfg = json!({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4",
-        "text_config": {"model_type": "llama4_text", "hidden_size": 5120}});
+    let cfg = json!({"architectures": ["Mystery9ForConditionalGeneration"], "model_type": "mystery9",
+        "text_config": {"model_type": "mystery9_text", "hidden_size": 5120}});
     let e = evaluate(&Scenario::new(ModelSpec::Config(cfg))).unwrap_err();
     let msg = e.to_string();
     assert!(msg.starts_with("model.text_config.model_type"), "{msg}");
-    assert!(msg.contains("llama4_text") && msg.contains("qwen3_moe") && msg.contains("deepseek_v3"), "{msg}");
+    assert!(
+        msg.contains("mystery9_text") && msg.contains("qwen3_moe") && msg.contains("deepseek_v3"),
+        "{msg}"
+    );
+    assert!(msg.contains("gpt_oss") && msg.contains("llama4_text") && msg.contains("glm4_moe"), "{msg}");
     let e = evaluate(&Scenario::new(ModelSpec::Config(json!({"model_type": "mamba"})))).unwrap_err();
     assert!(e.to_string().contains("'mamba'") && e.to_string().contains("olmo2"), "{e}");
 }

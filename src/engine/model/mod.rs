@@ -4,6 +4,7 @@
 //! the shape; [`kv_cache`] gives the bytes one token adds to the KV cache.
 
 pub mod config;
+pub mod families;
 pub mod kv_cache;
 pub mod params;
 
@@ -30,6 +31,15 @@ pub enum Family {
     DeepseekV3,
     /// OLMo 2: full-width q/k RMSNorms, norms after attention and MLP (no input norm).
     Olmo2,
+    /// gpt-oss: biased attention with per-head sinks, biased experts and router, alternating
+    /// sliding-window and full attention (`families.rs`).
+    GptOss,
+    /// Llama 4 text model: interleaved MoE layers with a shared expert, chunked attention.
+    Llama4,
+    /// GLM-4.5 MoE: dense first layers, then MoE with a shared expert; q/k/v biases.
+    Glm4Moe,
+    /// MiniMax-M2: every layer MoE, full-width q/k RMSNorms, routing bias.
+    MinimaxM2,
     /// An unknown `model_type` counted from the usual keys as a Llama-style decoder (gated MLP,
     /// RMSNorm, rotary positions, biases only where the config asks): the result is inferred.
     Generic,
@@ -141,6 +151,9 @@ pub struct Architecture {
     pub max_position_embeddings: Option<u64>,
     /// Set when the family is unknown and the shape was inferred from the usual keys.
     pub inferred: Option<InferredKeys>,
+    /// What the newer families add to the common shape (sinks, expert biases, chunked
+    /// attention, MTP layers): see [`families::Extras`].
+    pub extras: families::Extras,
 }
 
 impl Architecture {

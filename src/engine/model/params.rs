@@ -30,6 +30,9 @@ pub struct LayerParams {
     pub active_expert_matrices: u128,
     /// Router weights and biases, norms and biases: small, kept in 16 bits, replicated.
     pub small: u128,
+    /// The part of `small` one token does not use: biases of the routed experts outside its
+    /// top-k (gpt-oss).
+    pub inactive_small: u128,
 }
 
 impl LayerParams {
@@ -156,6 +159,7 @@ pub fn layer_params(a: &Architecture, index: usize) -> LayerParams {
         p.small += b;
     }
 
+    super::families::layer_extras(a, index, &mut p);
     p.small += u128::from(a.norms_per_layer) * norm_size(a);
     p
 }
@@ -174,6 +178,7 @@ pub fn count_params(a: &Architecture) -> ParamCounts {
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut c = ParamCounts { embedding, lm_head, positions, other: final_norm, ..Default::default() };
     let mut active_experts = 0u128;
+    let mut inactive_small = 0u128;
     for i in 0..usize_sat(a.layers) {
         let l = layer_params(a, i);
         c.attention += l.attention_matrices;
@@ -181,10 +186,32 @@ pub fn count_params(a: &Architecture) -> ParamCounts {
         c.experts += l.expert_matrices;
         c.other += l.small;
         active_experts += l.active_expert_matrices;
+        inactive_small += l.inactive_small;
     }
     c.total = c.embedding + c.lm_head + c.positions + c.attention + c.mlp + c.experts + c.other;
     c.active = c.total - c.experts + active_experts;
+    c.active = c.active.saturating_sub(inactive_small);
     c
+}
+
+/// Parameters by how quantisation treats them: routed-expert matrices (what gpt-oss ships in
+/// MXFP4), the other matrices (attention, dense MLP and shared experts, embedding, output
+/// head), and the small vectors (norms, biases, routers, sinks) kept in 16 bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParamClasses {
+    pub routed_experts: u128,
+    pub other_matrices: u128,
+    pub small: u128,
+}
+
+/// [`ParamClasses`] of the whole model; the three add up to `count_params(a).total`.
+pub fn by_class(a: &Architecture) -> ParamClasses {
+    let c = count_params(a);
+    ParamClasses {
+        routed_experts: c.experts,
+        other_matrices: c.embedding + c.lm_head + c.positions + c.attention + c.mlp,
+        small: c.other,
+    }
 }
 
 #[cfg(test)]
