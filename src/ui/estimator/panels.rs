@@ -411,6 +411,8 @@ pub fn TrainingControls() -> impl IntoView {
                         options=vec![
                             ("adamw".into(), "AdamW".into()),
                             ("adam8bit".into(), "8-bit Adam".into()),
+                            ("paged_adam8bit".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdam8bit, ctx.lang).into()),
+                            ("paged_adamw".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdamw, ctx.lang).into()),
                             ("sgd_momentum".into(), "SGD + momentum".into()),
                             ("sgd".into(), "SGD".into()),
                         ]
@@ -433,6 +435,24 @@ pub fn TrainingControls() -> impl IntoView {
                         label=e.optimizer_in_backward
                         value=Signal::derive(move || ctx.with_scenario(|s| s.optimizer_in_backward))
                         set=Callback::new(move |v: bool| ctx.edit(|s| s.optimizer_in_backward = v))
+                    />
+                    <Toggle
+                        id="activation-offload"
+                        label=e.activation_offload
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.activation_offload))
+                        set=Callback::new(move |v: bool| ctx.edit(|s| s.activation_offload = v))
+                    />
+                    <Select
+                        id="loss-chunks"
+                        label=e.loss_chunks
+                        options=vec![
+                            ("0".into(), e.loss_unchunked.into()),
+                            ("4".into(), "4".into()),
+                            ("8".into(), "8".into()),
+                            ("16".into(), "16".into()),
+                        ]
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.loss_chunks.to_string()))
+                        set=Callback::new(move |v: String| if let Ok(n) = v.parse::<u64>() { ctx.edit(|s| s.loss_chunks = n) })
                     />
                     <Select
                         id="zero-stage"
