@@ -341,6 +341,7 @@ pub fn EfficiencyControls() -> impl IntoView {
         }
     };
     let launch = factor("kernel_launch_s");
+    let request = factor("request_overhead_s");
     // The factors' list: (field, the rest of its line). Its items are rebuilt only when the
     // fields change; an edit updates their text in place.
     let lines = Memo::new(move |_| {
@@ -372,6 +373,17 @@ pub fn EfficiencyControls() -> impl IntoView {
             {fraction("eff-tensor", e.eff_tensor, "tensor_flops", |o, v| o.tensor_flops = Some(v))}
             {fraction("eff-intra", e.eff_intra, "intra_node_bus_bandwidth", |o, v| o.intra_node_bus_bandwidth = Some(v))}
             {fraction("eff-inter", e.eff_inter, "inter_node_bus_bandwidth", |o, v| o.inter_node_bus_bandwidth = Some(v))}
+            {fraction("eff-fp8", e.eff_fp8, "fp8_tensor_flops", |o, v| o.fp8_tensor_flops = Some(v))}
+            {fraction("eff-quantized", e.eff_quantized, "quantized_weight_bandwidth", |o, v| o.quantized_weight_bandwidth = Some(v))}
+            <Slider
+                id="eff-request"
+                label=e.eff_request
+                unit=e.u_ms
+                scale=Scale::Linear { min: 0.0, max: 200.0, step: 1.0 }
+                value=Signal::derive(move || request.get() * 1e3)
+                set=Callback::new(move |v: f64| ctx.edit(|s| s.efficiency.request_overhead_s = Some((v / 1e3).clamp(0.0, 60.0))))
+                out_of_range=e.number_out_of_range
+            />
             <Slider
                 id="eff-launch"
                 label=e.eff_launch
