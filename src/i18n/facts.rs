@@ -462,10 +462,10 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             format!("分页 KV 缓存，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
         }
         (Assumption::TrainingSchedule, Lang::En) => {
-            "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into()
+            "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss (all of them, or one loss chunk at a time)".into()
         }
         (Assumption::TrainingSchedule, Lang::Zh) => {
-            "不用 dropout；流水线按 1F1B 调度；logits 存为 16 位，计算损失时用 fp32".into()
+            "不用 dropout；流水线按 1F1B 调度；logits 存为 16 位，计算损失时用 fp32（全部，或损失分块时每次一块）".into()
         }
         (Assumption::AdaptersInFp32, Lang::En) => {
             "adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into()
