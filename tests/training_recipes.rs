@@ -240,6 +240,8 @@ fn validation_expresses_ttft_and_recipe_peaks() {
          "conditions": {"prompt_len": 512, "batch_size": 1, "precision": "bf16"}, "value": 40.0, "unit": "ms"},
         {"kind": "time_to_first_token", "model": "Llama-3.1-8B", "gpu": "1x H100 80GB",
          "conditions": {"input_len": 2048}, "value": 0.1, "unit": "s"},
+        {"kind": "ttft_p50", "model": "Llama-3.1-70B", "gpu": "4x H100 80GB",
+         "conditions": {"prompt_len": 1000}, "value": 120.0, "unit": "TTFT (milliseconds)"},
         {"kind": "training_peak_memory", "model": "Llama-3.1-8B", "gpu": "1x H100 80GB",
          "conditions": {"framework": "torchtune", "method": "Full finetune", "batch_size": 2, "seq_len": 2048},
          "value": 20.0, "unit": "GiB peak memory per GPU", "tokens_per_s": 3000},
@@ -251,9 +253,12 @@ fn validation_expresses_ttft_and_recipe_peaks() {
     ]});
     let t = validate_measurements(&file);
     let ttft: Vec<_> = t.rows.iter().filter(|r| r.kind == "ttft").collect();
-    assert_eq!(ttft.len(), 2);
+    assert_eq!(ttft.len(), 3);
     assert_eq!(ttft[0].measured, 40.0);
     assert_eq!(ttft[1].measured, 100.0); // seconds read as ms
+    assert_eq!(ttft[2].measured, 120.0);
+    // Several GPUs without a stated layout serve with tensor parallelism over all of them.
+    assert_eq!(ttft[2].conditions.tensor_parallel, 4);
     for r in &ttft {
         assert_eq!(r.bound_holds.is_some(), true);
         assert!(r.bound.unwrap() < r.expected);
@@ -261,7 +266,7 @@ fn validation_expresses_ttft_and_recipe_peaks() {
     let peak: Vec<_> = t.rows.iter().filter(|r| r.kind == "training_peak_memory").collect();
     assert_eq!(peak.len(), 1);
     assert!(peak[0].expected > 10.0 && peak[0].expected < 30.0, "{}", peak[0].expected);
-    assert!(t.summary.iter().any(|s| s.kind == "ttft" && s.rows == 2));
+    assert!(t.summary.iter().any(|s| s.kind == "ttft" && s.rows == 3));
     assert!(t.summary.iter().any(|s| s.kind == "training_peak_memory" && s.rows == 1));
     let reasons: Vec<String> = t.not_expressed.iter().map(|n| format!("{:?}", n.reason)).collect();
     assert!(reasons.iter().any(|r| r.contains("FsdpCpuOffload")), "{reasons:?}");

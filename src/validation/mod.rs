@@ -342,12 +342,16 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
         s.int4_group_size = g;
     }
     // Multi-GPU serving without a stated layout: tensor parallel over all GPUs (vLLM/TRT-LLM usage).
-    let serving_default =
-        if kind.starts_with("inference") || kind.starts_with("decode") || kind.starts_with("e2e") {
-            count.unwrap_or(1) as f64
-        } else {
-            1.0
-        };
+    let serving_default = if kind.starts_with("inference")
+        || kind.starts_with("decode")
+        || kind.starts_with("e2e")
+        || kind.contains("ttft")
+        || kind.contains("first_token")
+    {
+        count.unwrap_or(1) as f64
+    } else {
+        1.0
+    };
     let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
     let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
     if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
@@ -481,11 +485,12 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
             s.batch = batch.unwrap_or(1.0) as u64;
             let prompt = prompt as u64;
             (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(1), prompt + 1);
-            let ms = if unit.trim_start().starts_with("ms") || unit.contains(" ms") || unit == "ms" {
-                v
-            } else {
-                v * 1e3
-            };
+            let u = unit.to_ascii_lowercase();
+            let in_ms = u.trim_start().starts_with("ms")
+                || u.contains(" ms")
+                || u.contains("(ms)")
+                || u.contains("millisecond");
+            let ms = if in_ms { v } else { v * 1e3 };
             cases.push(one(
                 "ttft",
                 Metric::TimeToFirstTokenMs,
