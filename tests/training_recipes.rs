@@ -275,3 +275,13 @@ fn validation_expresses_ttft_and_recipe_peaks() {
     let real = gpu_primer::validation::validation_table();
     assert!(real.rows.iter().filter(|r| r.kind == "training_peak_memory").count() >= 4);
 }
+
+#[test]
+fn offload_derivation_names_the_layers_on_the_gpu() {
+    let r = train(json!({"recompute": "full", "activation_offload": true}));
+    let d = r.derivation("memory_per_gpu_bytes.activations").unwrap();
+    let en = gpu_primer::i18n::facts::derivation(d, gpu_primer::i18n::Lang::En);
+    assert!(en.values.contains("2 of 32 layers on the GPU"), "{}", en.values);
+    let zh = gpu_primer::i18n::facts::derivation(d, gpu_primer::i18n::Lang::Zh);
+    assert!(zh.values.contains("GPU 上 2 层（共 32 层）"), "{}", zh.values);
+}

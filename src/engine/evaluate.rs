@@ -269,8 +269,8 @@ fn sizing_derivations(
                 Val::int(x.context),
                 Val::int(x.batch),
                 Val::Recompute(x.recompute),
-                Val::Int(layers),
                 Val::Int(layers.min(crate::engine::memory::logits::OFFLOAD_LAYERS_ON_GPU)),
+                Val::Int(layers),
                 Val::Int(mem.activations),
             ],
             Source::cited(

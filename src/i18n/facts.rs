@@ -424,7 +424,7 @@ fn template(f: Formula) -> T {
         F::CostPerMillion => T::Same("{} × {} / ({} × 3600) × 1e6 = {}"),
         F::LogitsTraining => T::Words { en: "{} × {} tokens × {} columns: {} + {} upcast tokens (loss chunks {}) × {} × 4 → {}", zh: "{} × {} 个 token × {} 列：{} + {} 个上转 token（损失分块 {}）× {} × 4 → {}" },
         F::LogitsInference => T::Same("{} × {} × 4 = {}"),
-        F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，{} 层中的 {} 层在 GPU 上 → {}" },
+        F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
         F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} bytes in unified memory → {} on the device", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {} 字节 → 设备上 {}" },
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
     }
