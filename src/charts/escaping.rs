@@ -64,6 +64,7 @@ fn every_label_of_every_chart_is_escaped() {
         let l = &mut c.labels;
         (l.weights, l.kv_cache, l.activations, l.gradients, l.optimizer, l.overhead) =
             (h(), h(), h(), h(), h(), h());
+        l.logits = h();
         (l.headroom, l.capacity, l.usable, l.overflow) = (h(), h(), h(), h());
         c.rows.iter_mut().for_each(|r| r.label = h());
         assert_escaped(&memory_bar_svg(&c, width), "memory_bar");

@@ -15,6 +15,7 @@ pub struct MemoryLabels {
     pub weights: String,
     pub kv_cache: String,
     pub activations: String,
+    pub logits: String,
     pub gradients: String,
     pub optimizer: String,
     pub overhead: String,
@@ -48,18 +49,19 @@ pub struct MemoryBarChart {
     pub no_data: String,
 }
 
-const COLORS: [&str; 6] = [
+const COLORS: [&str; 7] = [
     palette::WEIGHTS,
     palette::KV_CACHE,
     palette::ACTIVATIONS,
+    palette::LOGITS,
     palette::GRADIENTS,
     palette::OPTIMIZER,
     palette::MEMORY_OVERHEAD,
 ];
 
-fn parts(r: &MemoryRow) -> [u64; 6] {
+fn parts(r: &MemoryRow) -> [u64; 7] {
     let m = &r.memory;
-    [m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead]
+    [m.weights, m.kv_cache, m.activations, m.logits, m.gradients, m.optimizer, m.overhead]
 }
 
 /// The memory bars as an SVG string `width` px wide (see the module doc).
@@ -72,8 +74,8 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
     let l = &c.labels;
-    let names = [&l.weights, &l.kv_cache, &l.activations, &l.gradients, &l.optimizer, &l.overhead];
-    let mut items: Vec<LegendItem> = (0..6)
+    let names = [&l.weights, &l.kv_cache, &l.activations, &l.logits, &l.gradients, &l.optimizer, &l.overhead];
+    let mut items: Vec<LegendItem> = (0..7)
         .filter(|&i| c.rows.iter().any(|r| parts(r)[i] > 0))
         .map(|i| LegendItem { label: names[i].clone(), color: COLORS[i], swatch: Swatch::Box })
         .collect();
@@ -209,6 +211,7 @@ pub(crate) mod tests {
                 weights: "权重".into(),
                 kv_cache: "KV 缓存".into(),
                 activations: "激活".into(),
+                logits: "logits".into(),
                 gradients: "梯度".into(),
                 optimizer: "优化器".into(),
                 overhead: "开销".into(),

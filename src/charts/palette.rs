@@ -16,6 +16,7 @@ pub const OVERHEAD: &str = "#7A7F87";
 pub const WEIGHTS: &str = "#2F6FBA";
 pub const KV_CACHE: &str = "#D9822B";
 pub const ACTIVATIONS: &str = "#3A9E6E";
+pub const LOGITS: &str = "#8C6D31";
 pub const GRADIENTS: &str = "#C4475A";
 pub const OPTIMIZER: &str = "#8E5BB5";
 pub const MEMORY_OVERHEAD: &str = "#7A7F87";
@@ -65,6 +66,7 @@ mod tests {
             WEIGHTS,
             KV_CACHE,
             ACTIVATIONS,
+            LOGITS,
             GRADIENTS,
             OPTIMIZER,
             MEMORY_OVERHEAD,

@@ -26,6 +26,12 @@ pub enum Assumption {
     DecodeAtAverageStep { prompt: u64, output: u64, cached: f64 },
     /// LoRA/QLoRA step FLOPs: 4·P·tokens.
     LoraStepFlops,
+    /// A fixed per-request cost added to the time to first token.
+    FirstTokenFixedCost { ms: f64 },
+    /// Weights dequantised in the kernel are read at `factor` of the 16-bit bandwidth.
+    DequantisedWeightReads { dtype: crate::engine::precision::Dtype, factor: f64 },
+    /// The 8/4-bit Tensor Core path reaches this fraction of its peak.
+    LowPrecisionPath { tensor_flops: f64 },
     /// What the scaling curves scale.
     ScalingCurves { sequences: f64, seq_len: f64, micro_batches: u32, topology: String },
 }

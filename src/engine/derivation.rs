@@ -54,6 +54,7 @@ pub enum DerivKey {
     MemOptimizer,
     MemOverhead,
     MemTotal,
+    MemLogits,
     GpuMemoryBytes,
     UsableGpuMemoryBytes,
     Fits,
@@ -96,6 +97,7 @@ impl DerivKey {
             DerivKey::MemOptimizer => "memory_per_gpu_bytes.optimizer",
             DerivKey::MemOverhead => "memory_per_gpu_bytes.overhead",
             DerivKey::MemTotal => "memory_per_gpu_bytes.total",
+            DerivKey::MemLogits => "memory_per_gpu_bytes.logits",
             DerivKey::GpuMemoryBytes => "gpu_memory_bytes",
             DerivKey::UsableGpuMemoryBytes => "usable_gpu_memory_bytes",
             DerivKey::Fits => "fits",
@@ -192,11 +194,21 @@ pub enum Formula {
     TrainingTokensPerS,
     CostPerMillion,
     Bound,
+    /// Training logits: compute-dtype logits + an fp32 copy (all, or one loss chunk).
+    LogitsTraining,
+    /// Inference logits: one fp32 row per sequence.
+    LogitsInference,
+    /// Training activations with the saved activations offloaded to host memory.
+    ActivationsOffloaded,
+    /// Paged optimizer states: in unified memory, not in the device peak.
+    OptimizerPaged,
+    /// Time to first token: prefill plus the per-request fixed cost.
+    TimeToFirstTokenWithRequest,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 46] = [
+    pub const ALL: [Formula; 51] = [
         Formula::ParamsTotal,
         Formula::ParamsActive,
         Formula::ParamsTrainable,
@@ -243,6 +255,11 @@ impl Formula {
         Formula::TrainingTokensPerS,
         Formula::CostPerMillion,
         Formula::Bound,
+        Formula::LogitsTraining,
+        Formula::LogitsInference,
+        Formula::ActivationsOffloaded,
+        Formula::OptimizerPaged,
+        Formula::TimeToFirstTokenWithRequest,
     ];
 }
 

@@ -260,19 +260,70 @@ fn sizing_derivations(
         ],
         Source::PagedAttention,
     );
-    put(
-        DerivKey::MemActivations,
-        if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
-        vec![
-            Val::int(x.context),
-            Val::int(x.batch),
-            Val::Recompute(x.recompute),
-            Val::Bool(x.flash_attention),
-            Val::Bool(x.sequence_parallel),
-            Val::Int(mem.activations),
-        ],
-        Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
-    );
+    if x.trains() && x.activation_offload {
+        let layers = crate::engine::memory::stage_layers(a.layers, x.pp, mem.stage).len() as u128;
+        put(
+            DerivKey::MemActivations,
+            Formula::ActivationsOffloaded,
+            vec![
+                Val::int(x.context),
+                Val::int(x.batch),
+                Val::Recompute(x.recompute),
+                Val::Int(layers.min(crate::engine::memory::logits::OFFLOAD_LAYERS_ON_GPU)),
+                Val::Int(layers),
+                Val::Int(mem.activations),
+            ],
+            Source::cited(
+                "Korthikanti et al. 2022 §4; torchtune OffloadActivations (enable_activation_offloading, use_streams); PyTorch torch.autograd.graph.save_on_cpu",
+            ),
+        );
+    } else {
+        put(
+            DerivKey::MemActivations,
+            if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
+            vec![
+                Val::int(x.context),
+                Val::int(x.batch),
+                Val::Recompute(x.recompute),
+                Val::Bool(x.flash_attention),
+                Val::Bool(x.sequence_parallel),
+                Val::Int(mem.activations),
+            ],
+            Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
+        );
+    }
+    if x.trains() {
+        let tokens = u128::from(x.context) * u128::from(x.batch);
+        let columns = u128::from(a.vocab).div_ceil(u128::from(x.tp.max(1)));
+        put(
+            DerivKey::MemLogits,
+            Formula::LogitsTraining,
+            vec![
+                Val::int(x.batch),
+                Val::int(x.context),
+                Val::Int(columns),
+                Val::Int(x.activation.bytes_for(tokens * columns, x.group)),
+                Val::Int(crate::engine::memory::logits::upcast_tokens(tokens, x.loss_chunks)),
+                Val::int(x.loss_chunks),
+                Val::Int(columns),
+                Val::Int(mem.logits),
+            ],
+            Source::cited(
+                "Hugging Face transformers ForCausalLMLoss (logits upcast to fp32); torchtune CEWithChunkedOutputLoss (one chunk upcast at a time)",
+            ),
+        );
+    } else {
+        put(
+            DerivKey::MemLogits,
+            Formula::LogitsInference,
+            vec![
+                Val::int(x.batch),
+                Val::Int(u128::from(a.vocab).div_ceil(u128::from(x.tp.max(1)))),
+                Val::Int(mem.logits),
+            ],
+            Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
+        );
+    }
     // The trained tensors' format: the weights in full training, the adapters otherwise.
     let trained = if x.full_training() { x.weight } else { adapter_dtype(x.precision) };
     put(
@@ -290,13 +341,31 @@ fn sizing_derivations(
             "Rajbhandari et al. 2020 (ZeRO); optimizer in backward: PyTorch tutorial \"How to save memory by fusing the optimizer step into the backward pass\", torchtune optimizer_in_bwd",
         ),
     );
-    put(
+    let per_param = optimizer_bytes_per_param(x.optimizer, x.precision, trained);
+    if x.trains() && crate::engine::memory::model_states::paged(x.optimizer) {
+        let dp = if x.zero_stage >= 1 { u128::from(x.dp.max(1)) } else { 1 };
+        put(
+            DerivKey::MemOptimizer,
+            Formula::OptimizerPaged,
+            vec![
+                Val::Optimizer(x.optimizer),
+                Val::Precision(x.precision),
+                Val::Int(per_param),
+                Val::Int((z.trainable * per_param).div_ceil(dp)),
+                Val::Int(mem.optimizer),
+            ],
+            Source::cited(
+                "bitsandbytes docs, Paged optimizers (CUDA unified memory, evicted to CPU RAM under pressure); Dettmers et al. 2023 (QLoRA) §3",
+            ),
+        );
+    } else {
+        put(
         DerivKey::MemOptimizer,
         Formula::Optimizer,
         vec![
             Val::Optimizer(x.optimizer),
             Val::Precision(x.precision),
-            Val::Int(optimizer_bytes_per_param(x.optimizer, x.precision, trained)),
+            Val::Int(per_param),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
             Val::Int(mem.optimizer),
@@ -305,13 +374,23 @@ fn sizing_derivations(
             "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
         ),
     );
+    }
     put(DerivKey::MemOverhead, Formula::Overhead, vec![Val::Int(mem.overhead)], Source::OverheadAssumption);
     put(
         DerivKey::MemTotal,
         Formula::MemoryTotal,
-        [mem.weights, mem.kv_cache, mem.activations, mem.gradients, mem.optimizer, mem.overhead, mem.total]
-            .map(Val::Int)
-            .to_vec(),
+        [
+            mem.weights,
+            mem.kv_cache,
+            mem.activations,
+            mem.logits,
+            mem.gradients,
+            mem.optimizer,
+            mem.overhead,
+            mem.total,
+        ]
+        .map(Val::Int)
+        .to_vec(),
         Source::Sum,
     );
     put(

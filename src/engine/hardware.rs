@@ -156,10 +156,13 @@ pub struct EfficiencyOverrides {
     pub kernel_launch_s: Option<f64>,
     pub kernels_per_layer: Option<f64>,
     pub gradient_sync_overlap: Option<f64>,
+    pub fp8_tensor_flops: Option<f64>,
+    pub quantized_weight_bandwidth: Option<f64>,
+    pub request_overhead_s: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 7] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 10] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -167,6 +170,9 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 7] = [
     "kernel_launch_s",
     "kernels_per_layer",
     "gradient_sync_overlap",
+    "fp8_tensor_flops",
+    "quantized_weight_bandwidth",
+    "request_overhead_s",
 ];
 
 impl EfficiencyOverrides {
@@ -182,6 +188,9 @@ impl EfficiencyOverrides {
                 "kernel_launch_s" => &mut o.kernel_launch_s,
                 "kernels_per_layer" => &mut o.kernels_per_layer,
                 "gradient_sync_overlap" => &mut o.gradient_sync_overlap,
+                "fp8_tensor_flops" => &mut o.fp8_tensor_flops,
+                "quantized_weight_bandwidth" => &mut o.quantized_weight_bandwidth,
+                "request_overhead_s" => &mut o.request_overhead_s,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -194,7 +203,7 @@ impl EfficiencyOverrides {
     pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = Efficiency::default();
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 7] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 10] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -202,6 +211,13 @@ impl EfficiencyOverrides {
             ("kernel_launch_s", self.kernel_launch_s, &mut e.kernel_launch_s),
             ("kernels_per_layer", self.kernels_per_layer, &mut e.kernels_per_layer),
             ("gradient_sync_overlap", self.gradient_sync_overlap, &mut e.gradient_sync_overlap),
+            ("fp8_tensor_flops", self.fp8_tensor_flops, &mut e.fp8_tensor_flops),
+            (
+                "quantized_weight_bandwidth",
+                self.quantized_weight_bandwidth,
+                &mut e.quantized_weight_bandwidth,
+            ),
+            ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {

@@ -43,22 +43,25 @@ pub enum Optimizer {
     #[default]
     #[serde(alias = "adam")]
     Adamw,
-    /// bitsandbytes 8-bit Adam (also paged): two 8-bit moments (2 bytes) + master weights.
+    /// bitsandbytes 8-bit Adam: two 8-bit moments (2 bytes) + master weights.
     /// Accepted under the names frameworks spell it: `adam_8bit`, `adamw_8bit` (Hugging Face
-    /// `optim`), `paged_adamw_8bit`, `paged_adam_8bit`. Paging moves the states to host memory
-    /// only under memory pressure, so it does not lower the estimated peak.
-    #[serde(
-        alias = "adam_8bit",
-        alias = "adamw_8bit",
-        alias = "paged_adamw_8bit",
-        alias = "paged_adam_8bit",
-        alias = "adamw8bit"
-    )]
+    /// `optim`), `adamw8bit`.
+    #[serde(alias = "adam_8bit", alias = "adamw_8bit", alias = "adamw8bit")]
     Adam8bit,
     /// Plain SGD: no state besides master weights.
     Sgd,
     /// SGD with momentum: one fp32 buffer (4 bytes) + master weights.
     SgdMomentum,
+    /// bitsandbytes paged 8-bit AdamW (`PagedAdamW8bit`; Hugging Face `paged_adamw_8bit`):
+    /// the 8-bit states live in CUDA unified memory, which the driver pages to host memory when
+    /// the GPU runs short, so they are not part of the device peak (bitsandbytes docs, "Paged
+    /// optimizers"; Dettmers et al. 2023, QLoRA §3).
+    #[serde(alias = "paged_adamw_8bit", alias = "paged_adam_8bit", alias = "paged_adamw8bit")]
+    PagedAdam8bit,
+    /// bitsandbytes paged 32-bit AdamW (`PagedAdamW`; Hugging Face `paged_adamw_32bit`): fp32
+    /// moments in unified memory, paged like [`Optimizer::PagedAdam8bit`].
+    #[serde(alias = "paged_adamw", alias = "paged_adamw_32bit", alias = "paged_adam")]
+    PagedAdamw,
 }
 
 /// Number formats of the trained weights, their gradients and the optimizer states.
@@ -204,6 +207,15 @@ pub struct Scenario {
     /// (PyTorch's optimizer-in-backward; torchtune `optimizer_in_bwd`): no full gradient buffer.
     #[serde(default)]
     pub optimizer_in_backward: bool,
+    /// Saved activations kept in host memory except the layers in flight (torchtune
+    /// `enable_activation_offloading`; PyTorch `save_on_cpu`). Training only.
+    #[serde(default)]
+    pub activation_offload: bool,
+    /// Chunks of the cross-entropy loss: 0 or 1 = the logits upcast to fp32 at full size (as
+    /// Hugging Face transformers' loss does); n > 1 = the logits stay in the compute dtype and
+    /// one chunk at a time is upcast (torchtune `CEWithChunkedOutputLoss`, 8 chunks). Training only.
+    #[serde(default)]
+    pub loss_chunks: u64,
     /// ZeRO stage over the data-parallel group: 0 none, 1 optimizer, 2 + gradients,
     /// 3 + weights (= FSDP full shard).
     #[serde(default)]
@@ -297,6 +309,8 @@ impl Scenario {
             "training_precision" => self.training_precision = de(v)?,
             "optimizer_in_backward" => self.optimizer_in_backward = de(v)?,
             "zero_stage" => self.zero_stage = de(v)?,
+            "activation_offload" => self.activation_offload = de(v)?,
+            "loss_chunks" => self.loss_chunks = de(v)?,
             "recompute" => self.recompute = de(v)?,
             "flash_attention" => self.flash_attention = de(v)?,
             "lora_rank" => self.lora_rank = de(v)?,
@@ -337,6 +351,7 @@ impl Scenario {
         range("pipeline_parallel", self.pipeline_parallel, 1, 1024)?;
         range("int4_group_size", self.int4_group_size, 1, 1 << 20)?;
         range("zero_stage", u64::from(self.zero_stage), 0, 3)?;
+        range("loss_chunks", self.loss_chunks, 0, 1_000_000)?;
         range("lora_rank", self.lora_rank, 1, 65_536)?;
         range("kv_block_tokens", self.kv_block_tokens, 1, 65_536)?;
         range("prefill_chunk_tokens", self.prefill_chunk_tokens, 1, 10_000_000)?;
@@ -540,6 +555,8 @@ fn defaults(model: ModelSpec) -> Scenario {
         training_precision: TrainingPrecision::Mixed,
         optimizer_in_backward: false,
         zero_stage: 0,
+        activation_offload: false,
+        loss_chunks: 0,
         recompute: Recompute::None,
         flash_attention: true,
         lora_rank: 16,
@@ -709,6 +726,8 @@ mod tests {
             "training_precision",
             "optimizer_in_backward",
             "zero_stage",
+            "activation_offload",
+            "loss_chunks",
             "recompute",
             "flash_attention",
             "lora_rank",

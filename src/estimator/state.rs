@@ -399,6 +399,24 @@ mod tests {
     }
 
     #[test]
+    fn recipe_fields_travel_in_the_link() {
+        let s = scenario(json!({"model": "llama-3.1-8b", "mode": "training", "loss_chunks": 8,
+            "activation_offload": true, "optimizer": "paged_adamw_8bit",
+            "efficiency": {"request_overhead_s": 0.04, "fp8_tensor_flops": 0.6}}));
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert_eq!(notices, vec![]);
+        assert_eq!(back, state);
+        // A negative chunk count is dropped and named; the rest is kept.
+        let (s, notices) = repair(&json!({"model": "llama-3.1-8b", "mode": "training", "loss_chunks": -3,
+            "activation_offload": true}));
+        assert_eq!(s.loss_chunks, 0);
+        assert!(s.activation_offload);
+        let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        assert_eq!(fields, vec!["loss_chunks"]);
+    }
+
+    #[test]
     fn unknown_model_keeps_the_default_model_and_other_fields() {
         let (s, notices) = repair(&json!({"model": "no-such-model", "batch": 3}));
         assert_eq!(s.model, default_scenario().model);

@@ -198,6 +198,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "weights" => m.weights,
                 "kv_cache" => m.kv_cache,
                 "activations" => m.activations,
+                "logits" => m.logits,
                 "gradients" => m.gradients,
                 "optimizer" => m.optimizer,
                 "overhead" => m.overhead,

@@ -166,6 +166,10 @@ pub fn optimizer(o: Optimizer, lang: Lang) -> &'static str {
         (Optimizer::Sgd, _) => "SGD",
         (Optimizer::SgdMomentum, Lang::Zh) => "带动量的 SGD",
         (Optimizer::SgdMomentum, Lang::En) => "SGD with momentum",
+        (Optimizer::PagedAdam8bit, Lang::Zh) => "分页 8 位 AdamW",
+        (Optimizer::PagedAdam8bit, Lang::En) => "paged 8-bit AdamW",
+        (Optimizer::PagedAdamw, Lang::Zh) => "分页 AdamW",
+        (Optimizer::PagedAdamw, Lang::En) => "paged AdamW",
     }
 }
 
@@ -263,12 +267,12 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::KvPerTokenMla => "layers × (kv_lora_rank + qk_rope_head_dim) × bytes (MLA latent)",
             F::Weights => "Σ layer matrices / tp × weight bits + (embedding, head, norms, biases) × 16-bit when quantised; ZeRO-3 / dp",
             F::KvCache => "batch × Σ_stage layers ceil(min(context, window)/block)·block × ceil(kv_heads/tp) × (d_k + d_v) × bytes",
-            F::ActivationsTraining => "tokens × layers × in-flight micro-batches × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp [+ H·s without flash]) × bytes + logits",
-            F::ActivationsInference => "min(chunk, context·batch) × (2h + QKV/tp + MLP intermediates/tp) × bytes + batch × V/tp × 4 (fp32 logits)",
+            F::ActivationsTraining => "tokens × layers × in-flight micro-batches × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp [+ H·s without flash]) × bytes",
+            F::ActivationsInference => "min(chunk, context·batch) × (2h + QKV/tp + MLP intermediates/tp) × bytes",
             F::Gradients => "trainable params on this GPU (only the largest layer's with the optimizer in backward) × bytes of the trained format (full training: the weights'; LoRA: the adapters', fp32, or bf16 under all-bf16); ZeRO ≥ 2: / dp",
             F::Optimizer => "trainable params × (moments in fp32, or in bf16 under all-bf16; + an fp32 master copy under mixed precision when the trained weights are 16-bit); ZeRO ≥ 1: / dp",
             F::Overhead => "CUDA context + NCCL/cuBLAS workspaces + allocator reserve (assumed)",
-            F::MemoryTotal => "weights + kv_cache + activations + gradients + optimizer + overhead",
+            F::MemoryTotal => "weights + kv_cache + activations + logits + gradients + optimizer + overhead",
             F::GpuMemory => "GPU catalog memory (or gpu_memory_bytes override)",
             F::Usable => "gpu_memory × (1 − safety_margin)",
             F::Fits => "total ≤ usable",
@@ -291,6 +295,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PrefillTime => "expected prefill of batch × prompt tokens",
             F::DecodeStepTime => "expected decode step at context prompt + output/2",
             F::TimeToFirstToken => "prefill_s (no queueing)",
+            F::LogitsTraining => "batch × context × ceil(V/tp) × activation bytes + (batch × context, or one loss chunk of it) × ceil(V/tp) × 4 (fp32 copy for the loss)",
+            F::LogitsInference => "batch × ceil(V/tp) × 4 (one fp32 row per sequence, at the sampled positions)",
+            F::ActivationsOffloaded => "tokens × min(layers, 2) layers in flight on the GPU × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp) × bytes (full recompute: the layer inputs of 2 layers + one layer recomputed); the rest in host memory",
+            F::OptimizerPaged => "trainable params × state bytes in CUDA unified memory, paged to host when the GPU runs short → 0 bytes in the device peak",
+            F::TimeToFirstTokenWithRequest => "prefill_s + per-request fixed cost (tokenisation, scheduling, sampling, first launches; no queueing)",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -311,12 +320,12 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::KvPerTokenMla => "层数 × (kv_lora_rank + qk_rope_head_dim) × 字节（MLA 潜向量）",
             F::Weights => "Σ 层内矩阵 / tp × 权重位数 +（嵌入、输出头、归一化、偏置）量化时按 16 位；ZeRO-3 时再 / dp",
             F::KvCache => "batch × Σ_本段各层 ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp) × (d_k + d_v) × 字节",
-            F::ActivationsTraining => "token 数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节 + logits",
-            F::ActivationsInference => "min(分块, 上下文·batch) × (2h + QKV/tp + MLP 中间量/tp) × 字节 + batch × V/tp × 4（fp32 logits）",
+            F::ActivationsTraining => "token 数 × 层数 × 在途微批数 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp [无 FlashAttention 时 + H·s]) × 字节",
+            F::ActivationsInference => "min(分块, 上下文·batch) × (2h + QKV/tp + MLP 中间量/tp) × 字节",
             F::Gradients => "本卡可训练参数（优化器融入反向传播时只算最大一层）× 被训练张量格式的字节数（全量训练按权重格式；LoRA 按适配器格式：fp32，全 bf16 时为 bf16）；ZeRO ≥ 2 时 / dp",
             F::Optimizer => "可训练参数 × (动量：fp32，全 bf16 时为 bf16；混合精度且被训练权重为 16 位时另加 fp32 主权重)；ZeRO ≥ 1 时 / dp",
             F::Overhead => "CUDA 上下文 + NCCL/cuBLAS 工作区 + 分配器预留（假设值）",
-            F::MemoryTotal => "权重 + KV 缓存 + 激活 + 梯度 + 优化器状态 + 运行时开销",
+            F::MemoryTotal => "权重 + KV 缓存 + 激活 + logits + 梯度 + 优化器状态 + 运行时开销",
             F::GpuMemory => "GPU 目录中的显存（或 gpu_memory_bytes 覆盖值）",
             F::Usable => "显存 × (1 − safety_margin)",
             F::Fits => "总量 ≤ 可用量",
@@ -339,6 +348,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PrefillTime => "batch × prompt 个 token 的预期预填充时间",
             F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
             F::TimeToFirstToken => "prefill_s（不计排队）",
+            F::LogitsTraining => "batch × 上下文 × ceil(V/tp) × 激活字节 + （batch × 上下文，或损失的一个分块）× ceil(V/tp) × 4（损失所需的 fp32 副本）",
+            F::LogitsInference => "batch × ceil(V/tp) × 4（每条序列一行 fp32，只在采样位置）",
+            F::ActivationsOffloaded => "token 数 × GPU 上在途的 min(层数, 2) 层 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp) × 字节（完全重算时：2 层的层输入 + 正在重算的一层）；其余在主机内存",
+            F::OptimizerPaged => "可训练参数 × 状态字节，放在 CUDA 统一内存，GPU 吃紧时换页到主机 → 设备峰值中计 0 字节",
+            F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批内核启动；不计排队）",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -383,7 +397,7 @@ fn template(f: Formula) -> T {
         F::Gradients => T::Words { en: "{}, gradients in {}, optimizer in backward {}, zero stage {}, dp {} → {}", zh: "{}，梯度为 {}，优化器融入反向传播 {}，ZeRO 阶段 {}，dp {} → {}" },
         F::Optimizer => T::Words { en: "{}, {}: {} bytes/trainable param, zero stage {}, dp {} → {}", zh: "{}，{}：每个可训练参数 {} 字节，ZeRO 阶段 {}，dp {} → {}" },
         F::Overhead => T::Same("{}"),
-        F::MemoryTotal => T::Same("{} + {} + {} + {} + {} + {} = {}"),
+        F::MemoryTotal => T::Same("{} + {} + {} + {} + {} + {} + {} = {}"),
         F::GpuMemory => T::Same("{} → {}"),
         F::Usable => T::Same("{} × (1 − {}) = {}"),
         F::Fits => T::Same("{} ≤ {} → {}"),
@@ -408,6 +422,11 @@ fn template(f: Formula) -> T {
         F::GenerationTokensPerS => T::Same("{} × {} × {} / {} = {}"),
         F::TrainingTokensPerS => T::Same("{} × {} × {} × {} / {} = {}"),
         F::CostPerMillion => T::Same("{} × {} / ({} × 3600) × 1e6 = {}"),
+        F::LogitsTraining => T::Words { en: "{} × {} tokens × {} columns: {} + {} upcast tokens (loss chunks {}) × {} × 4 → {}", zh: "{} × {} 个 token × {} 列：{} + {} 个上转 token（损失分块 {}）× {} × 4 → {}" },
+        F::LogitsInference => T::Same("{} × {} × 4 = {}"),
+        F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
+        F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} bytes in unified memory → {} on the device", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {} 字节 → 设备上 {}" },
+        F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
     }
 }
 
@@ -443,10 +462,10 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             format!("分页 KV 缓存，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
         }
         (Assumption::TrainingSchedule, Lang::En) => {
-            "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss".into()
+            "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss (all of them, or one loss chunk at a time)".into()
         }
         (Assumption::TrainingSchedule, Lang::Zh) => {
-            "不用 dropout；流水线按 1F1B 调度；logits 存为 16 位，计算损失时用 fp32".into()
+            "不用 dropout；流水线按 1F1B 调度；logits 存为 16 位，计算损失时用 fp32（全部，或损失分块时每次一块）".into()
         }
         (Assumption::AdaptersInFp32, Lang::En) => {
             "adapters, their gradients and optimizer states in fp32 (PEFT autocast_adapter_dtype)".into()
@@ -470,6 +489,26 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::Zh) => format!(
             "解码按平均一步计：{prompt} 个提示 token + {output}/2 个生成 token = 每序列缓存 {cached} 个 token；输入嵌入按行取，不整表读取"
         ),
+        (Assumption::FirstTokenFixedCost { ms }, Lang::En) => format!(
+            "time to first token = prefill + {ms} ms per request (tokenisation, scheduling, sampling, first launches; efficiency.request_overhead_s); no queueing"
+        ),
+        (Assumption::FirstTokenFixedCost { ms }, Lang::Zh) => format!(
+            "首 token 时间 = 预填充 + 每个请求 {ms} ms（分词、调度、采样、首批内核启动；可在效率系数中修改）；不计排队"
+        ),
+        (Assumption::DequantisedWeightReads { dtype, factor }, Lang::En) => format!(
+            "{} weights are dequantised inside the kernel: their reads run at {factor} of the 16-bit bandwidth fraction (efficiency.quantized_weight_bandwidth)",
+            dtype.name()
+        ),
+        (Assumption::DequantisedWeightReads { dtype, factor }, Lang::Zh) => format!(
+            "{} 权重在内核中反量化：读取它们时的带宽为 16 位读取的 {factor} 倍（可在效率系数中修改）",
+            dtype.name()
+        ),
+        (Assumption::LowPrecisionPath { tensor_flops }, Lang::En) => format!(
+            "8/4-bit Tensor Core path: large GEMMs at {tensor_flops} of its peak (efficiency.fp8_tensor_flops)"
+        ),
+        (Assumption::LowPrecisionPath { tensor_flops }, Lang::Zh) => format!(
+            "8/4 位 Tensor Core 路径：大矩阵乘达到其峰值的 {tensor_flops}（可在效率系数中修改）"
+        ),
         (Assumption::LoraStepFlops, Lang::En) => {
             "lora/qlora step: 4·P·tokens (no weight gradients for the frozen base)".into()
         }
@@ -488,6 +527,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
 /// Where an efficiency factor's default comes from, with its citations (titles as written).
 pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
     match (f, lang) {
+        (Factor::Fp8TensorFlops, Lang::En) => "8- and 4-bit Tensor Core paths (fp8, int8, fp4) reach a smaller fraction of their peak than 16-bit ones: H200 FP8 GEMM 1,366 of 1,979 TFLOPS = 0.69, against A100 FP16 256.5 of 312 = 0.82 (hardware.json, Azure AI-benchmarking-guide).",
+        (Factor::Fp8TensorFlops, Lang::Zh) => "8 位和 4 位 Tensor Core 路径（fp8、int8、fp4）达到的峰值比例低于 16 位路径：H200 FP8 矩阵乘为 1,979 TFLOPS 中的 1,366 = 0.69，A100 FP16 为 312 中的 256.5 = 0.82（hardware.json，Azure AI-benchmarking-guide）。",
+        (Factor::QuantizedWeightBandwidth, Lang::En) => "Weight-only int8/int4/nf4 (and fp8 without an fp8 path) are dequantised inside the kernel, which reads them at a smaller fraction of the bandwidth than a 16-bit GEMV: MARLIN (Frantar et al., PPoPP 2025) reaches up to 2.8× end-to-end in vLLM where 4-bit weights with group scales would give 3.87×: 2.8 / 3.87 = 0.72. Applied to the weight bytes only.",
+        (Factor::QuantizedWeightBandwidth, Lang::Zh) => "仅权重量化的 int8/int4/nf4（以及没有 fp8 路径时的 fp8）在内核里反量化，读取时达到的带宽比例低于 16 位矩阵向量乘：MARLIN（Frantar 等，PPoPP 2025）在 vLLM 中端到端最多提速 2.8 倍，而带分组缩放的 4 位权重按带宽应为 3.87 倍：2.8 / 3.87 = 0.72。只作用于权重字节。",
+        (Factor::RequestOverheadS, Lang::En) => "Per-request fixed cost before the first token (tokenisation, scheduling, input preparation, sampling, first launches), added to the time to first token. The vLLM v0.6.0 performance blog (Sept. 2024) profiles this CPU work as a large share of each step on an H100. Estimate.",
+        (Factor::RequestOverheadS, Lang::Zh) => "每个请求在首个 token 之前的固定开销（分词、调度、准备输入、采样、首批内核启动），计入首 token 时间。vLLM v0.6.0 性能博客（2024 年 9 月）的剖析显示，这部分 CPU 工作在 H100 上占每一步的很大比例。估计值。",
         (Factor::MemoryBandwidth, Lang::En) => "BabelStream-style HBM tests reach about 85-90% of peak on A100/H100/H200 (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = 0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
         (Factor::MemoryBandwidth, Lang::Zh) => "BabelStream 类 HBM 测试在 A100/H100/H200 上约达峰值的 85–90%（hardware.json：Azure AI-benchmarking-guide，ND A100 v4 为 2.039 TB/s 中的 1.61–1.75 = 0.79–0.86；ND H200 v5 为 4.8 TB/s 中的 4.0–4.48 = 0.83–0.93）。取下限。",
         (Factor::TensorFlops, Lang::En) => "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",

@@ -78,6 +78,7 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         "training_layer_time" => ("training time of one layer", "训练单层时间"),
         "training_throughput" => ("training throughput", "训练吞吐"),
         "training_tokens_per_s" => ("training tokens per second", "训练吞吐（token/秒）"),
+        "ttft" => ("time to first token", "首 token 时间"),
         "training_mfu" => ("training MFU", "训练 MFU"),
         _ => return None,
     };
@@ -128,6 +129,24 @@ pub fn note(n: &Note, lang: Lang) -> String {
         (Note::ThroughputOnly { method }, Lang::Zh) => {
             format!("原文方法“{method}”；只比吞吐（不比峰值显存）")
         }
+        (Note::Recipe { method, recipe: r }, Lang::En) => format!(
+            "{method}, {} recipe: all bf16, {}{}, {} recompute, loss in {} chunks, ZeRO-{}",
+            r.framework,
+            super::facts::optimizer(r.optimizer, lang),
+            if r.optimizer_in_backward { " in backward" } else { "" },
+            recompute(r.recompute, lang),
+            r.loss_chunks,
+            r.zero_stage
+        ),
+        (Note::Recipe { method, recipe: r }, Lang::Zh) => format!(
+            "原文方法“{method}”，{} 配方：全 bf16，{}{}，{}，损失分 {} 块，ZeRO-{}",
+            r.framework,
+            super::facts::optimizer(r.optimizer, lang),
+            if r.optimizer_in_backward { "（融入反向传播）" } else { "" },
+            recompute(r.recompute, lang),
+            r.loss_chunks,
+            r.zero_stage
+        ),
     }
 }
 
@@ -150,6 +169,10 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::ModelTflopsPerGpu, Lang::Zh) => "模型 TFLOP/s/GPU",
         (RowUnit::TokensPerSReported, Lang::En) => "tokens/s (as reported)",
         (RowUnit::TokensPerSReported, Lang::Zh) => "token/秒（按原文口径）",
+        (RowUnit::GibPeakPerGpu, Lang::En) => "GiB peak per GPU",
+        (RowUnit::GibPeakPerGpu, Lang::Zh) => "GiB 峰值/GPU",
+        (RowUnit::MsToFirstToken, Lang::En) => "ms to first token",
+        (RowUnit::MsToFirstToken, Lang::Zh) => "首 token 毫秒数",
     }
 }
 
@@ -174,6 +197,16 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         (Reason::NoBatchOrSequenceLength, Lang::Zh) => "缺少 batch 或序列长度".into(),
         (Reason::PeakTrainingMemory, Lang::En) => "peak training memory depends on framework details (optimizer in backward, offload) not in the scenario".into(),
         (Reason::PeakTrainingMemory, Lang::Zh) => "训练峰值显存取决于框架细节（反向中更新优化器、卸载），场景中没有这些信息".into(),
+        (Reason::UnknownRecipe { framework }, Lang::En) => {
+            format!("the recipe of '{framework}' (optimizer, checkpointing, loss) is not known to the validation")
+        }
+        (Reason::UnknownRecipe { framework }, Lang::Zh) => {
+            format!("不了解“{framework}”的训练配方（优化器、检查点、损失）")
+        }
+        (Reason::FsdpCpuOffload, Lang::En) => {
+            "FSDP offloads parameters, gradients and optimizer states to the CPU, which is not modelled".into()
+        }
+        (Reason::FsdpCpuOffload, Lang::Zh) => "FSDP 把参数、梯度和优化器状态卸载到 CPU，未建模".into(),
         (Reason::UnsupportedKind { kind }, Lang::En) => {
             format!("{} is not a time or inference-memory measurement the scenario can express", self::kind(kind, lang))
         }

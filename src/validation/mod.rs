@@ -88,6 +88,22 @@ pub enum Note {
     ThroughputOnly {
         method: String,
     },
+    /// A fine-tuning run as a framework's recipe runs it (see [`recipe`]).
+    Recipe {
+        method: String,
+        recipe: Recipe,
+    },
+}
+
+/// The settings a framework's published recipe uses, as the scenario expresses them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recipe {
+    pub framework: String,
+    pub optimizer: crate::engine::scenario::Optimizer,
+    pub optimizer_in_backward: bool,
+    pub recompute: Recompute,
+    pub loss_chunks: u64,
+    pub zero_stage: u8,
 }
 
 /// The unit a measurement is compared in.
@@ -102,6 +118,8 @@ pub enum RowUnit {
     SPerIteration,
     ModelTflopsPerGpu,
     TokensPerSReported,
+    GibPeakPerGpu,
+    MsToFirstToken,
 }
 
 /// Why a measurement cannot be expressed as a scenario.
@@ -118,6 +136,12 @@ pub enum Reason {
     NoWeightsGib,
     NoBatchOrSequenceLength,
     PeakTrainingMemory,
+    /// The framework's recipe is not one the validation knows.
+    UnknownRecipe {
+        framework: String,
+    },
+    /// FSDP CPU offload of parameters, gradients and optimizer states.
+    FsdpCpuOffload,
     UnsupportedKind {
         kind: String,
     },
@@ -158,6 +182,8 @@ enum Metric {
     TrainingTokensPerS,
     TrainingStepS,
     TrainingTflopsPerGpu,
+    PeakMemoryGiB,
+    TimeToFirstTokenMs,
 }
 
 struct Case {
@@ -316,12 +342,16 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
         s.int4_group_size = g;
     }
     // Multi-GPU serving without a stated layout: tensor parallel over all GPUs (vLLM/TRT-LLM usage).
-    let serving_default =
-        if kind.starts_with("inference") || kind.starts_with("decode") || kind.starts_with("e2e") {
-            count.unwrap_or(1) as f64
-        } else {
-            1.0
-        };
+    let serving_default = if kind.starts_with("inference")
+        || kind.starts_with("decode")
+        || kind.starts_with("e2e")
+        || kind.contains("ttft")
+        || kind.contains("first_token")
+    {
+        count.unwrap_or(1) as f64
+    } else {
+        1.0
+    };
     let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
     let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
     if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
@@ -448,11 +478,35 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
                 Note::SequencesPerReplica { sequences: per_dp },
             ));
         }
-        "training_peak_memory" => {
-            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
-                return Err(Reason::PeakTrainingMemory);
+        k if k.contains("ttft") || k.contains("first_token") => {
+            let (Some(prompt), Some(v)) = (num(&c, &["prompt_len", "input_len"]), value.as_f64()) else {
+                return Err(Reason::NoBatchOrValue);
             };
+            s.batch = batch.unwrap_or(1.0) as u64;
+            let prompt = prompt as u64;
+            (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(1), prompt + 1);
+            let u = unit.to_ascii_lowercase();
+            let in_ms = u.trim_start().starts_with("ms")
+                || u.contains(" ms")
+                || u.contains("(ms)")
+                || u.contains("millisecond");
+            let ms = if in_ms { v } else { v * 1e3 };
+            cases.push(one(
+                "ttft",
+                Metric::TimeToFirstTokenMs,
+                ms,
+                RowUnit::MsToFirstToken,
+                s,
+                Note::PromptOutput { prompt, output: 1, output_assumed: false },
+            ));
+        }
+        "training_peak_memory" => {
             let method = text(&c, "method").to_ascii_lowercase();
+            let gpus = count.unwrap_or(1);
+            let known = recipe(&c, &method, gpus);
+            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
+                return Err(known.err().unwrap_or(Reason::PeakTrainingMemory));
+            };
             s.mode = if method.contains("qlora") {
                 Mode::Qlora
             } else if method.contains("lora") {
@@ -465,6 +519,20 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
             }
             s.batch = num(&c, &["batch_size"]).unwrap_or(1.0) as u64;
             s.context_tokens = num(&c, &["seq_len"]).unwrap_or(2048.0) as u64;
+            if let Ok(r) = &known {
+                apply_recipe(&mut s, r, gpus);
+                let peak = value.as_f64().filter(|_| unit.contains("GiB") || unit.contains("GB"));
+                if let Some(v) = peak {
+                    cases.push(one(
+                        "training_peak_memory",
+                        Metric::PeakMemoryGiB,
+                        v,
+                        RowUnit::GibPeakPerGpu,
+                        s.clone(),
+                        Note::Recipe { method: method.clone(), recipe: r.clone() },
+                    ));
+                }
+            }
             cases.push(one(
                 "training_tokens_per_s",
                 Metric::TrainingTokensPerS,
@@ -497,6 +565,10 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             (t.throughput.tokens_per_s.unwrap_or(0.0), t.throughput.tokens_per_s_bound, true)
         }
         Metric::TrainingStepS => (t.time.step_s.unwrap_or(0.0), t.time.step_s_bound, false),
+        Metric::PeakMemoryGiB => (r.memory_per_gpu_bytes.total as f64 / GIB, None, true),
+        Metric::TimeToFirstTokenMs => {
+            (t.time.time_to_first_token_s * 1e3, Some(t.time.prefill_s_bound * 1e3), false)
+        }
         Metric::TrainingTflopsPerGpu => {
             let flops = t.phases.training.as_ref().map_or(0.0, |p| p.flops) * r.layout.data_parallel as f64
                 / gpus
@@ -504,6 +576,49 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             let per = |s: Option<f64>| s.filter(|s| *s > 0.0).map_or(0.0, |s| flops / s);
             (per(t.time.step_s), Some(per(t.time.step_s_bound)), true)
         }
+    }
+}
+
+/// The recipe a fine-tuning row ran, from its framework and method. torchtune's published
+/// configs (recipes/configs/llama3_1/*.yaml): `dtype: bf16`, `enable_activation_checkpointing:
+/// True`, a chunked cross-entropy (`CEWithChunkedOutputLoss`, 8 chunks by default); the
+/// single-device full fine-tune uses `bitsandbytes.optim.PagedAdamW8bit` with
+/// `optimizer_in_bwd: True`, the LoRA/QLoRA recipes `torch.optim.AdamW`; several GPUs shard
+/// with FSDP (ZeRO-3). A run that offloads parameters to the CPU is not expressed.
+fn recipe(c: &Value, method: &str, gpus: u64) -> Result<Recipe, Reason> {
+    use crate::engine::scenario::Optimizer;
+    let framework = text(c, "framework");
+    if !framework.to_ascii_lowercase().contains("torchtune") {
+        return Err(Reason::UnknownRecipe { framework });
+    }
+    let note = text(c, "note").to_ascii_lowercase();
+    let full = !method.contains("lora");
+    if full && gpus > 1 && note.contains("cpu offload") {
+        return Err(Reason::FsdpCpuOffload);
+    }
+    let single_full = full && gpus <= 1;
+    Ok(Recipe {
+        framework,
+        optimizer: if single_full { Optimizer::PagedAdam8bit } else { Optimizer::Adamw },
+        optimizer_in_backward: single_full,
+        recompute: Recompute::Full,
+        loss_chunks: 8,
+        zero_stage: if gpus > 1 { 3 } else { 0 },
+    })
+}
+
+/// The recipe's settings on the scenario (LoRA as torchtune's Llama 3.1 configs: rank 8 on
+/// q, v, output projections and the MLP).
+fn apply_recipe(s: &mut Scenario, r: &Recipe, gpus: u64) {
+    use crate::engine::scenario::TrainingPrecision;
+    s.training_precision = TrainingPrecision::Bf16;
+    (s.optimizer, s.optimizer_in_backward, s.recompute) = (r.optimizer, r.optimizer_in_backward, r.recompute);
+    (s.loss_chunks, s.zero_stage) = (r.loss_chunks, r.zero_stage);
+    (s.gpus, s.tensor_parallel, s.pipeline_parallel, s.data_parallel) = (gpus.max(1), 1, 1, None);
+    if matches!(s.mode, Mode::Lora | Mode::Qlora) {
+        s.lora_rank = 8;
+        s.lora_targets =
+            ["q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"].map(str::to_owned).to_vec();
     }
 }
 

@@ -311,3 +311,47 @@ test('training precision and the fused optimizer step change the gradient and op
   }
   await finish(page);
 });
+
+test('chunked loss, offloading and a paged optimizer lower the logits, activation and optimizer lines', async () => {
+  const page = await newPage(browser);
+  // Llama 3.1 8B full fine-tune, all bf16, batch 2 × 2,048 tokens, full recompute.
+  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm', batch: 2, context_tokens: 2048, training_precision: 'bf16', recompute: 'full' })}`);
+  await page.waitForSelector('#loss-chunks');
+  // Logits: 2 × 2048 × 128,256 in bf16 + the same in fp32 for the loss.
+  const L = 2 * 2048 * 128256;
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.logits'), L * 2 + L * 4);
+  await page.selectOption('#loss-chunks', '8');
+  await page.waitForFunction((v) => document.querySelector('tr[data-key="memory_per_gpu_bytes.logits"] td.num').getAttribute('data-bytes') === String(v), L * 2 + (L / 8) * 4);
+  const acts = await bytes(page, 'memory_per_gpu_bytes.activations');
+  await page.check('#activation-offload');
+  await page.waitForFunction((v) => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.activations"] td.num').getAttribute('data-bytes')) < v, acts);
+  await page.selectOption('#optimizer', 'paged_adam8bit');
+  await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.optimizer"] td.num').getAttribute('data-bytes') === '0');
+  // The legend names the logits line, and the link carries the new fields.
+  assert.match(await page.locator('body').innerText(), /Logits/);
+  await page.waitForFunction(() => /loss_chunks.*activation_offload|activation_offload.*loss_chunks/s.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  // The efficiency list names the new factors with their sources.
+  const list = await page.locator('.efficiency-group').textContent();
+  for (const f of ['fp8_tensor_flops', 'quantized_weight_bandwidth', 'request_overhead_s']) assert.ok(list.includes(f), f);
+  assert.ok(list.includes('MARLIN'));
+  await noNaN(page);
+  if (process.env.SHOTS) {
+    await page.locator('fieldset.training').screenshot({ path: `${process.env.SHOTS}/recipes-training-en.png` });
+  }
+  await finish(page);
+});
+
+test('the first-token cost is listed with its source and can be set', async () => {
+  const page = await newPage(browser);
+  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', prompt_tokens: 16, output_tokens: 16, context_tokens: 32 })}`);
+  await page.locator('details.efficiency-group summary').click();
+  const line = () => page.locator('.efficiency-group li', { hasText: 'request_overhead_s' }).innerText();
+  assert.match(await line(), /= 0\.015 .*vLLM/);
+  const num = page.locator('#eff-request + input');
+  await num.fill('40');
+  await num.dispatchEvent('change');
+  await page.waitForFunction(() => [...document.querySelectorAll('.efficiency-group li')].some((li) => /request_overhead_s = 0\.04 ✎/.test(li.textContent)));
+  await page.waitForFunction(() => /request_overhead_s/.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  await noNaN(page);
+  await finish(page);
+});

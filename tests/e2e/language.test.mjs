@@ -46,13 +46,14 @@ const ALLOW = {
     'top', 'k', 'r', 'JSON', 'URL', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
   names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'Megatron', 'DeepSpeed',
-    'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', ...catalogNames],
+    'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames],
   // Words of cited sources inside worded notes (the efficiency factors cite benchmark reports,
   // guides and papers by their titles): Azure AI-benchmarking-guide, CUDA C++ Best Practices
   // Guide, CUDA Graphs, Li et al. (VLDB 2020), NCCL issue #212, nccl-tests busbw, BabelStream,
-  // Kwon et al. (PagedAttention), Williams et al. (roofline).
+  // Kwon et al. (PagedAttention), Williams et al. (roofline), MARLIN (Frantar et al., PPoPP 2025).
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
-    'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream'],
+    'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream',
+    'MARLIN', 'Frantar', 'PPoPP'],
   // Formula functions and identifiers in formulas.
   // The WebGPU lab: the API's name, its feature names (shader-f16, timestamp-query, onSubmittedWorkDone)
   // and BabelStream's kernel names, which are the WGSL entry points.
@@ -127,6 +128,9 @@ const STATES = {
   training: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'training', gpus: 8, zero_stage: 3 }),
   lora: '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'lora' }),
   'lora in bf16, optimizer in backward': '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'lora', training_precision: 'bf16', optimizer_in_backward: true, optimizer: 'adam_8bit' }),
+  'full fine-tune recipe: chunked loss, offload, paged optimizer': '?v=1&s=' + b64({ model: 'llama-3.1-8b', mode: 'training', training_precision: 'bf16', loss_chunks: 8, activation_offload: true, optimizer: 'paged_adam8bit', optimizer_in_backward: true, recompute: 'full' }),
+  'int4 weights on fp8-less A100': '?v=1&s=' + b64({ model: 'llama-3.1-8b', weight_dtype: 'int4', gpu: 'a100-sxm-80gb' }),
+  'fp8 path': '?v=1&s=' + b64({ model: 'llama-3.1-8b', weight_dtype: 'fp8' }),
   moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),

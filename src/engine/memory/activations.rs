@@ -13,11 +13,12 @@
 //! For GPT-3-like shapes this is `32·h + 2·a·s` bytes (the paper's 34 and 5 minus dropout).
 //! Full recomputation keeps only each layer's input (`h`) plus one layer being recomputed.
 //! With 1F1B pipeline schedules stage `k` of `p` holds `p − k` micro-batches in flight
-//! (Narayanan et al. 2021). The last stage also keeps logits (16-bit + fp32 for the loss).
+//! (Narayanan et al. 2021). The logits are their own line (`super::logits`), as is what
+//! activation offloading keeps on the GPU.
 //!
 //! **Inference** peaks during a prefill chunk of `T = min(chunk, context·batch)` tokens: the
 //! residual and normed hidden states `2·h`, the QKV output and the MLP intermediates of one
-//! layer, plus fp32 logits for one row per sequence (vLLM profiles the same with a dummy run).
+//! layer (vLLM profiles the same with a dummy run); the logits are their own line.
 
 use super::Inputs;
 use crate::engine::model::{Architecture, MlpKind};
@@ -58,11 +59,9 @@ pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool)
     if !x.flash_attention {
         per_token += u128::from(at.heads).div_ceil(tp) * u128::from(x.context);
     }
-    let mut bytes = act_bytes(x, chunk.saturating_mul(per_token));
-    if last_stage {
-        bytes += u128::from(x.batch) * u128::from(a.vocab).div_ceil(tp) * 4;
-    }
-    bytes
+    // The logits (one fp32 row per sequence) are their own line: `super::logits`.
+    let _ = last_stage;
+    act_bytes(x, chunk.saturating_mul(per_token))
 }
 
 /// Activation elements one token stores in one layer: (replicated over TP, split by TP).
@@ -100,19 +99,21 @@ pub fn training_activation_bytes(
     let replicated = if x.sequence_parallel { replicated.div_ceil(tp) } else { replicated };
     let full_layer = replicated + split.div_ceil(tp);
     let n_layers = layers.len() as u128;
+    // With offloading only the layers in flight stay on the GPU (`super::logits` has why 2).
+    let on_gpu =
+        if x.activation_offload { n_layers.min(super::logits::OFFLOAD_LAYERS_ON_GPU) } else { n_layers };
     let per_microbatch = match x.recompute {
         Recompute::Full => {
             let input = if x.sequence_parallel { h.div_ceil(tp) } else { h };
-            tokens * (input * n_layers + full_layer)
+            tokens * (input * on_gpu + full_layer)
         }
-        _ => tokens * full_layer * n_layers,
+        _ => tokens * full_layer * on_gpu,
     };
-    let in_flight = u128::from(x.pp.saturating_sub(stage).max(1));
+    // Offloaded micro-batches waiting in the pipeline wait in host memory too.
+    let in_flight = if x.activation_offload { 1 } else { u128::from(x.pp.saturating_sub(stage).max(1)) };
     let mut bytes = act_bytes(x, per_microbatch.saturating_mul(in_flight));
-    if last_stage {
-        let logits = tokens * u128::from(a.vocab).div_ceil(tp);
-        bytes += act_bytes(x, logits) + logits * 4;
-    }
+    // The logits are their own line: `super::logits`.
+    let _ = last_stage;
     if x.mode == Mode::Qlora {
         // One layer's largest matrix dequantised to bf16 while it is used.
         let widest = ffn_width(a).max(u128::from(a.attention.heads) * u128::from(a.attention.head_dim));

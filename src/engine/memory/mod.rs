@@ -5,6 +5,7 @@
 //! whether the job fits.
 
 pub mod activations;
+pub mod logits;
 pub mod lora;
 pub mod model_states;
 pub mod weights;
@@ -34,6 +35,8 @@ pub struct Inputs {
     pub precision: TrainingPrecision,
     pub optimizer_in_backward: bool,
     pub zero_stage: u8,
+    pub activation_offload: bool,
+    pub loss_chunks: u64,
     pub recompute: Recompute,
     pub flash_attention: bool,
     pub lora_rank: u64,
@@ -63,6 +66,8 @@ impl Inputs {
             precision: s.training_precision,
             optimizer_in_backward: s.optimizer_in_backward,
             zero_stage: s.zero_stage,
+            activation_offload: s.activation_offload,
+            loss_chunks: s.loss_chunks,
             recompute: s.recompute,
             flash_attention: s.flash_attention,
             lora_rank: s.lora_rank,
@@ -92,6 +97,9 @@ pub struct MemoryBreakdown<T = u64> {
     pub weights: T,
     pub kv_cache: T,
     pub activations: T,
+    /// The output logits (batch × sequence × vocabulary in training; one row per sequence in
+    /// an inference prefill), with the fp32 copy the loss or the sampler makes.
+    pub logits: T,
     pub gradients: T,
     pub optimizer: T,
     pub overhead: T,
@@ -106,6 +114,7 @@ impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
             weights: b(m.weights),
             kv_cache: b(m.kv_cache),
             activations: b(m.activations),
+            logits: b(m.logits),
             gradients: b(m.gradients),
             optimizer: b(m.optimizer),
             overhead: b(m.overhead),
@@ -157,17 +166,26 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     } else {
         activations::inference_workspace_bytes(a, x, last)
     };
+    let logits = if !last {
+        0
+    } else if x.trains() {
+        logits::training_logits_bytes(a, x)
+    } else {
+        logits::inference_logits_bytes(a, x)
+    };
     let states = model_states::stage_model_states(a, x, &w, layers);
     let mut m = MemoryBreakdown {
         weights: states.weights,
         kv_cache,
         activations,
+        logits,
         gradients: states.gradients,
         optimizer: states.optimizer,
         overhead: u128::from(x.overhead),
         total: 0,
     };
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
+    m.total += m.logits;
     StageMemory { bytes: m, stage }
 }
 

@@ -40,13 +40,34 @@ pub fn optimizer_bytes_per_param(
 ) -> u128 {
     let state = if precision == TrainingPrecision::Bf16 { 2 } else { 4 };
     let moments = match optimizer {
-        Optimizer::Adamw => 2 * state,
-        Optimizer::Adam8bit => 2,
+        Optimizer::Adamw | Optimizer::PagedAdamw => 2 * state,
+        Optimizer::Adam8bit | Optimizer::PagedAdam8bit => 2,
         Optimizer::Sgd => 0,
         Optimizer::SgdMomentum => state,
     };
     let master = if trained_dtype == Dtype::Fp32 || precision == TrainingPrecision::Bf16 { 0 } else { 4 };
     moments + master
+}
+
+/// Whether the optimizer keeps its states in CUDA unified memory (bitsandbytes paged
+/// optimizers: "automatically evicted to CPU RAM when the GPU runs out of memory", bitsandbytes
+/// docs "Paged optimizers"; QLoRA §3). The driver pages them out under pressure, and PyTorch's
+/// allocator statistics (the peak frameworks report) do not include them, so they are not
+/// counted in the device peak. The time model still reads and writes them once per step.
+pub fn paged(optimizer: Optimizer) -> bool {
+    match optimizer {
+        Optimizer::PagedAdam8bit | Optimizer::PagedAdamw => true,
+        Optimizer::Adamw | Optimizer::Adam8bit | Optimizer::Sgd | Optimizer::SgdMomentum => false,
+    }
+}
+
+/// Optimizer-state bytes on the device: the states, or none when they are paged.
+pub fn device_optimizer_bytes(optimizer: Optimizer, states: u128) -> u128 {
+    if paged(optimizer) {
+        0
+    } else {
+        states
+    }
 }
 
 /// Format of LoRA adapters (and their gradients): bf16 under `bf16` precision, else fp32.
@@ -88,7 +109,10 @@ pub fn stage_model_states(
     if x.full_training() {
         let grad_params = gradient_params(w.params, w.largest_layer_params, x.optimizer_in_backward);
         let grad_bytes = x.weight.bytes_for(grad_params, x.group);
-        let opt = w.params * optimizer_bytes_per_param(x.optimizer, x.precision, x.weight);
+        let opt = device_optimizer_bytes(
+            x.optimizer,
+            w.params * optimizer_bytes_per_param(x.optimizer, x.precision, x.weight),
+        );
         return zero_shard(w.bytes, grad_bytes, opt, x.zero_stage, x.dp);
     }
     // LoRA / QLoRA: frozen base (sharded only by ZeRO-3), adapters in fp32 (bf16 under bf16).
@@ -99,7 +123,10 @@ pub fn stage_model_states(
     let sharded = zero_shard(
         dtype.bytes_for(adapters, x.group),
         dtype.bytes_for(grad_params, x.group),
-        adapters * optimizer_bytes_per_param(x.optimizer, x.precision, dtype),
+        device_optimizer_bytes(
+            x.optimizer,
+            adapters * optimizer_bytes_per_param(x.optimizer, x.precision, dtype),
+        ),
         x.zero_stage,
         x.dp,
     );

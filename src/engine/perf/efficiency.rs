@@ -3,6 +3,8 @@
 //! its source so the reader can see (and edit) what the expected numbers assume.
 
 use super::{in_range, non_negative, PerfError};
+use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::Dtype;
 use serde::{Deserialize, Serialize};
 
 /// Achieved fractions of peak and fixed latencies. A Scenario can override any field.
@@ -24,6 +26,20 @@ pub struct Efficiency {
     pub kernels_per_layer: f64,
     /// Fraction of the data-parallel gradient all-reduce hidden behind the backward pass.
     pub gradient_sync_overlap: f64,
+    /// Achieved fraction of dense Tensor Core peak in large GEMMs on the 8- and 4-bit paths
+    /// (fp8, int8, fp4). H200 FP8 GEMM 1,366 of 1,979 TFLOPS = 0.69 (Azure
+    /// AI-benchmarking-guide, ND H200 v5; hardware.json), below the 16-bit paths' fraction
+    /// (A100 FP16 GEMM 256.5 of 312 = 0.82, same benchmark).
+    pub fp8_tensor_flops: f64,
+    /// Bandwidth of a dequantising weight-only kernel (int8/int4/nf4 weights, or fp8 weights on
+    /// a path without fp8) relative to a 16-bit GEMV reading the same bytes: MARLIN (Frantar et
+    /// al., PPoPP 2025) gives up to 2.8× end-to-end in vLLM against the 3.87× that 4-bit
+    /// weights with group scales would give at full bandwidth: 2.8 / 3.87 = 0.72.
+    pub quantized_weight_bandwidth: f64,
+    /// Fixed cost of one request before its first token: tokenisation, scheduling, input
+    /// preparation, sampling, the first launches (an estimate; the vLLM v0.6.0 performance
+    /// blog, Sept. 2024, profiles this CPU work as a large share of each step on an H100).
+    pub request_overhead_s: f64,
 }
 
 impl Default for Efficiency {
@@ -36,6 +52,9 @@ impl Default for Efficiency {
             kernel_launch_s: 4e-6,
             kernels_per_layer: 10.0,
             gradient_sync_overlap: 0.8,
+            fp8_tensor_flops: 0.69,
+            quantized_weight_bandwidth: 0.72,
+            request_overhead_s: 0.015,
         }
     }
 }
@@ -51,10 +70,13 @@ pub enum Factor {
     KernelLaunchS,
     KernelsPerLayer,
     GradientSyncOverlap,
+    Fp8TensorFlops,
+    QuantizedWeightBandwidth,
+    RequestOverheadS,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 7] = [
+    pub const ALL: [Factor; 10] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -62,6 +84,9 @@ impl Factor {
         Factor::KernelLaunchS,
         Factor::KernelsPerLayer,
         Factor::GradientSyncOverlap,
+        Factor::Fp8TensorFlops,
+        Factor::QuantizedWeightBandwidth,
+        Factor::RequestOverheadS,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -74,6 +99,9 @@ impl Factor {
             Factor::KernelLaunchS => "kernel_launch_s",
             Factor::KernelsPerLayer => "kernels_per_layer",
             Factor::GradientSyncOverlap => "gradient_sync_overlap",
+            Factor::Fp8TensorFlops => "fp8_tensor_flops",
+            Factor::QuantizedWeightBandwidth => "quantized_weight_bandwidth",
+            Factor::RequestOverheadS => "request_overhead_s",
         }
     }
 
@@ -87,6 +115,9 @@ impl Factor {
             Factor::KernelLaunchS => e.kernel_launch_s,
             Factor::KernelsPerLayer => e.kernels_per_layer,
             Factor::GradientSyncOverlap => e.gradient_sync_overlap,
+            Factor::Fp8TensorFlops => e.fp8_tensor_flops,
+            Factor::QuantizedWeightBandwidth => e.quantized_weight_bandwidth,
+            Factor::RequestOverheadS => e.request_overhead_s,
         }
     }
 
@@ -99,6 +130,7 @@ impl Factor {
                 | Factor::KernelLaunchS
                 | Factor::KernelsPerLayer
                 | Factor::GradientSyncOverlap
+                | Factor::RequestOverheadS
         )
     }
 }
@@ -114,7 +146,52 @@ impl Efficiency {
         in_range("kernel_launch_s", self.kernel_launch_s, 0.0, 1.0)?;
         in_range("kernels_per_layer", self.kernels_per_layer, 0.0, 1e4)?;
         in_range("gradient_sync_overlap", self.gradient_sync_overlap, 0.0, 1.0)?;
+        frac("fp8_tensor_flops", self.fp8_tensor_flops)?;
+        frac("quantized_weight_bandwidth", self.quantized_weight_bandwidth)?;
+        in_range("request_overhead_s", self.request_overhead_s, 0.0, 60.0)?;
         Ok(())
+    }
+
+    /// The factors with the tensor fraction of the compute path in use: the 16-bit (and
+    /// fp32/tf32) paths keep `tensor_flops`, the 8- and 4-bit paths take `fp8_tensor_flops`.
+    pub fn for_path(&self, path: ComputeDtype) -> Efficiency {
+        let tensor_flops = match path {
+            ComputeDtype::Fp64
+            | ComputeDtype::Fp32
+            | ComputeDtype::Tf32
+            | ComputeDtype::Fp16
+            | ComputeDtype::Bf16 => self.tensor_flops,
+            ComputeDtype::Fp8 | ComputeDtype::Int8 | ComputeDtype::Fp4 => self.fp8_tensor_flops,
+        };
+        Efficiency { tensor_flops, ..self.clone() }
+    }
+
+    /// Bandwidth of reading weights stored in `weight` on the `path`, relative to a 16-bit
+    /// read: 1 when the kernel reads the format natively, `quantized_weight_bandwidth` when it
+    /// dequantises in the kernel (every format must pick one: no wildcard).
+    pub fn weight_read_factor(&self, weight: Dtype, path: ComputeDtype) -> f64 {
+        let native = match weight {
+            Dtype::Fp32 | Dtype::Bf16 | Dtype::Fp16 => true,
+            Dtype::Fp8 => path == ComputeDtype::Fp8,
+            Dtype::Int8 => path == ComputeDtype::Int8,
+            Dtype::Int4 | Dtype::Nf4 => false,
+        };
+        if native {
+            1.0
+        } else {
+            self.quantized_weight_bandwidth
+        }
+    }
+
+    /// The factors for a phase whose expected traffic is `weight_share` weights (0..1) read at
+    /// `read_factor` of the bandwidth and the rest (KV cache) at the full fraction:
+    /// `B_eff = B·e / (share/f + (1 − share))`, the harmonic mean of the two streams.
+    /// Worked: e = 0.85, f = 0.72, share 0.9: 0.85 / (1.25 + 0.1) = 0.6296.
+    pub fn with_weight_reads(&self, weight_share: f64, read_factor: f64) -> Efficiency {
+        let share = if weight_share.is_finite() { weight_share.clamp(0.0, 1.0) } else { 0.0 };
+        let f = if read_factor.is_finite() && read_factor > 0.0 { read_factor.min(1.0) } else { 1.0 };
+        let memory_bandwidth = self.memory_bandwidth / (share / f + (1.0 - share));
+        Efficiency { memory_bandwidth, ..self.clone() }
     }
 
     /// Launch overhead of one forward pass through `layers` layers:
@@ -133,7 +210,7 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 7);
+        assert_eq!(Factor::ALL.len(), 10);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

@@ -181,13 +181,18 @@ pub fn performance(
         phases: Phases { prefill: phases.prefill, decode: phases.decode, training: phases.training },
         scaling,
         serving,
-        efficiency: efficiency_factors(&setup.eff, &setup.overridden),
+        efficiency: efficiency_factors(&setup.listed, &setup.overridden),
     })
 }
 
 /// What every step shares: hardware path, links, request shape, layout.
 struct Setup {
+    /// The factors of the compute path in use (`Efficiency::for_path`).
     eff: Efficiency,
+    /// The factors as resolved, for the efficiency list.
+    listed: Efficiency,
+    /// Bandwidth of this weight format's reads relative to a 16-bit read.
+    weight_read: f64,
     overridden: Vec<&'static str>,
     path: ComputePath,
     label: String,
@@ -220,7 +225,9 @@ pub(crate) fn time_model_inputs(
 /// Step 1: the compute path, the links, the request shape and the layout.
 fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
-    let (eff, overridden, path) = time_model_inputs(s, gpu)?;
+    let (listed, overridden, path) = time_model_inputs(s, gpu)?;
+    let eff = listed.for_path(path.used);
+    let weight_read = listed.weight_read_factor(x.weight, path.used);
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
@@ -238,6 +245,8 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     };
     Ok(Setup {
         eff,
+        listed,
+        weight_read,
         overridden,
         label: path_label(&path),
         path,
@@ -281,6 +290,14 @@ fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) 
     )
 }
 
+/// The factors of an inference phase whose weight reads run at `c.weight_read` of the
+/// bandwidth (dequantising kernels), the rest of its traffic at the full fraction.
+fn weight_reads(c: &Setup, shape: &ModelShape, w: &PhaseWork) -> Efficiency {
+    let total = w.expected_bytes.max(w.bytes);
+    let share = if total > 0.0 { shape.expected_weight_bytes(w.tokens) / total } else { 0.0 };
+    c.eff.with_weight_reads(share, c.weight_read)
+}
+
 /// Step 2: prefill, the average decode step and (when training) the training step.
 fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
@@ -288,9 +305,11 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let pre_shape = model_shape(a, z.counts, x, c.prompt);
     let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
     let pre_w = prefill_work(&pre_shape, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
-    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, eff).map_err(pe)?;
+    let pre_eff = weight_reads(c, &pre_shape, &pre_w);
+    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, &pre_eff).map_err(pe)?;
     let dec_w = decode_step_work(&dec_shape, c.batch, c.decode_ctx).map_err(pe)?;
-    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, hw, par, topo, eff).map_err(pe)?;
+    let dec_eff = weight_reads(c, &dec_shape, &dec_w);
+    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, hw, par, topo, &dec_eff).map_err(pe)?;
 
     let full_recompute = s.recompute == Recompute::Full;
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
@@ -356,7 +375,8 @@ fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
     for i in 0..=10 {
         let b = 1u64 << i;
         let w = decode_step_work(&p.decode_shape, b as f64, c.decode_ctx).map_err(pe)?;
-        let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &c.eff).map_err(pe)?;
+        let eff = weight_reads(c, &p.decode_shape, &w);
+        let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &eff).map_err(pe)?;
         decode_by_batch.push(DecodeBatchPoint {
             batch: b,
             arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
@@ -465,7 +485,7 @@ fn times(c: &Setup, p: &PhaseSet) -> Times {
         decode_step_s_bound: dec.time_s_bound,
         step_s: p.training.as_ref().map(|t| t.time_s),
         step_s_bound: p.training.as_ref().map(|t| t.time_s_bound),
-        time_to_first_token_s: pre.time_s,
+        time_to_first_token_s: pre.time_s + c.eff.request_overhead_s,
         time_per_output_token_s: dec.time_s,
         generation_s: pre.time_s + c.output as f64 * dec.time_s,
         generation_s_bound: pre.time_s_bound + c.output as f64 * dec.time_s_bound,
@@ -522,7 +542,14 @@ fn assumptions(z: &SizedScenario, c: &Setup, sc: &ScalingCurves) -> Vec<Assumpti
             kernels_per_layer: e.kernels_per_layer,
         },
         Assumption::DecodeAtAverageStep { prompt: c.prompt, output: c.output, cached: c.decode_ctx },
+        Assumption::FirstTokenFixedCost { ms: e.request_overhead_s * 1e3 },
     ];
+    if c.weight_read < 1.0 {
+        out.push(Assumption::DequantisedWeightReads { dtype: z.inputs.weight, factor: c.weight_read });
+    }
+    if matches!(c.path.used, ComputeDtype::Fp8 | ComputeDtype::Int8 | ComputeDtype::Fp4) {
+        out.push(Assumption::LowPrecisionPath { tensor_flops: c.eff.tensor_flops });
+    }
     if matches!(z.scenario.mode, Mode::Lora | Mode::Qlora) {
         out.push(Assumption::LoraStepFlops);
     }
@@ -686,9 +713,13 @@ fn derivations(
     );
     put(
         DerivKey::TimeToFirstToken,
-        Formula::TimeToFirstToken,
-        vec![Val::Secs(time.time_to_first_token_s)],
-        vllm(),
+        Formula::TimeToFirstTokenWithRequest,
+        vec![
+            Val::Secs(time.prefill_s),
+            Val::Secs(e.request_overhead_s),
+            Val::Secs(time.time_to_first_token_s),
+        ],
+        Source::cited("vLLM benchmark definitions; per-request cost: efficiency.request_overhead_s"),
     );
     put(
         DerivKey::TimePerOutputToken,

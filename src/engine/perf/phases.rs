@@ -98,6 +98,11 @@ impl ModelShape {
         e * (1.0 - (1.0 - k / e).powf(tokens.max(1.0)))
     }
 
+    /// Weight bytes the expected model reads in one forward pass over `tokens` tokens.
+    pub fn expected_weight_bytes(&self, tokens: f64) -> f64 {
+        self.weight_bytes_read(tokens).1
+    }
+
     /// Weight bytes read by one forward pass over `tokens` tokens: `(bound, expected)`.
     fn weight_bytes_read(&self, tokens: f64) -> (f64, f64) {
         if self.experts == 0 {

@@ -95,11 +95,12 @@ fn seg(
 /// The bar's segments and the legend's rows: (label, report key, bytes, colour).
 type Row = (&'static str, &'static str, fn(&Memory) -> u64, &'static str);
 
-fn rows(e: &'static EstimatorStrings) -> [Row; 6] {
+fn rows(e: &'static EstimatorStrings) -> [Row; 7] {
     [
         (e.weights, "memory_per_gpu_bytes.weights", |m| m.weights, palette::WEIGHTS),
         (e.kv_cache, "memory_per_gpu_bytes.kv_cache", |m| m.kv_cache, palette::KV_CACHE),
         (e.activations, "memory_per_gpu_bytes.activations", |m| m.activations, palette::ACTIVATIONS),
+        (e.logits, "memory_per_gpu_bytes.logits", |m| m.logits, palette::LOGITS),
         (e.gradients, "memory_per_gpu_bytes.gradients", |m| m.gradients, palette::GRADIENTS),
         (e.optimizer_states, "memory_per_gpu_bytes.optimizer", |m| m.optimizer, palette::OPTIMIZER),
         (e.runtime_overhead, "memory_per_gpu_bytes.overhead", |m| m.overhead, palette::MEMORY_OVERHEAD),

@@ -341,6 +341,7 @@ pub fn EfficiencyControls() -> impl IntoView {
         }
     };
     let launch = factor("kernel_launch_s");
+    let request = factor("request_overhead_s");
     // The factors' list: (field, the rest of its line). Its items are rebuilt only when the
     // fields change; an edit updates their text in place.
     let lines = Memo::new(move |_| {
@@ -372,6 +373,17 @@ pub fn EfficiencyControls() -> impl IntoView {
             {fraction("eff-tensor", e.eff_tensor, "tensor_flops", |o, v| o.tensor_flops = Some(v))}
             {fraction("eff-intra", e.eff_intra, "intra_node_bus_bandwidth", |o, v| o.intra_node_bus_bandwidth = Some(v))}
             {fraction("eff-inter", e.eff_inter, "inter_node_bus_bandwidth", |o, v| o.inter_node_bus_bandwidth = Some(v))}
+            {fraction("eff-fp8", e.eff_fp8, "fp8_tensor_flops", |o, v| o.fp8_tensor_flops = Some(v))}
+            {fraction("eff-quantized", e.eff_quantized, "quantized_weight_bandwidth", |o, v| o.quantized_weight_bandwidth = Some(v))}
+            <Slider
+                id="eff-request"
+                label=e.eff_request
+                unit=e.u_ms
+                scale=Scale::Linear { min: 0.0, max: 200.0, step: 1.0 }
+                value=Signal::derive(move || request.get() * 1e3)
+                set=Callback::new(move |v: f64| ctx.edit(|s| s.efficiency.request_overhead_s = Some((v / 1e3).clamp(0.0, 60.0))))
+                out_of_range=e.number_out_of_range
+            />
             <Slider
                 id="eff-launch"
                 label=e.eff_launch
@@ -411,6 +423,8 @@ pub fn TrainingControls() -> impl IntoView {
                         options=vec![
                             ("adamw".into(), "AdamW".into()),
                             ("adam8bit".into(), "8-bit Adam".into()),
+                            ("paged_adam8bit".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdam8bit, ctx.lang).into()),
+                            ("paged_adamw".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdamw, ctx.lang).into()),
                             ("sgd_momentum".into(), "SGD + momentum".into()),
                             ("sgd".into(), "SGD".into()),
                         ]
@@ -433,6 +447,24 @@ pub fn TrainingControls() -> impl IntoView {
                         label=e.optimizer_in_backward
                         value=Signal::derive(move || ctx.with_scenario(|s| s.optimizer_in_backward))
                         set=Callback::new(move |v: bool| ctx.edit(|s| s.optimizer_in_backward = v))
+                    />
+                    <Toggle
+                        id="activation-offload"
+                        label=e.activation_offload
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.activation_offload))
+                        set=Callback::new(move |v: bool| ctx.edit(|s| s.activation_offload = v))
+                    />
+                    <Select
+                        id="loss-chunks"
+                        label=e.loss_chunks
+                        options=vec![
+                            ("0".into(), e.loss_unchunked.into()),
+                            ("4".into(), "4".into()),
+                            ("8".into(), "8".into()),
+                            ("16".into(), "16".into()),
+                        ]
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.loss_chunks.to_string()))
+                        set=Callback::new(move |v: String| if let Ok(n) = v.parse::<u64>() { ctx.edit(|s| s.loss_chunks = n) })
                     />
                     <Select
                         id="zero-stage"
