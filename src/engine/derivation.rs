@@ -49,6 +49,7 @@ pub enum DerivKey {
     KvCacheBytesPerToken,
     MemWeights,
     MemKvCache,
+    MemRecurrentState,
     MemActivations,
     MemGradients,
     MemOptimizer,
@@ -91,6 +92,7 @@ impl DerivKey {
             DerivKey::KvCacheBytesPerToken => "kv_cache_bytes_per_token",
             DerivKey::MemWeights => "memory_per_gpu_bytes.weights",
             DerivKey::MemKvCache => "memory_per_gpu_bytes.kv_cache",
+            DerivKey::MemRecurrentState => "memory_per_gpu_bytes.recurrent_state",
             DerivKey::MemActivations => "memory_per_gpu_bytes.activations",
             DerivKey::MemGradients => "memory_per_gpu_bytes.gradients",
             DerivKey::MemOptimizer => "memory_per_gpu_bytes.optimizer",
@@ -153,6 +155,7 @@ pub enum Formula {
     KvPerTokenMla,
     Weights,
     KvCache,
+    RecurrentState,
     ActivationsTraining,
     ActivationsInference,
     Gradients,
@@ -196,7 +199,7 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 46] = [
+    pub const ALL: [Formula; 47] = [
         Formula::ParamsTotal,
         Formula::ParamsActive,
         Formula::ParamsTrainable,
@@ -204,6 +207,7 @@ impl Formula {
         Formula::KvPerTokenMla,
         Formula::Weights,
         Formula::KvCache,
+        Formula::RecurrentState,
         Formula::ActivationsTraining,
         Formula::ActivationsInference,
         Formula::Gradients,

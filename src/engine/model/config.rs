@@ -25,7 +25,8 @@ const MAX_HEADS: u64 = 1 << 16;
 const MAX_EXPERTS: u64 = 1 << 16;
 
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
-qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3";
+qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3, \
+qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h";
 
 /// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
 /// shapes: never listed among the keys a generic count ignored.
@@ -71,7 +72,7 @@ const EXPERT_KEYS: &[&str] = &["num_experts", "num_local_experts", "n_routed_exp
 
 /// A view on a config object that reports errors with the field's full path and remembers
 /// which keys it read.
-struct Fields<'a> {
+pub(super) struct Fields<'a> {
     map: &'a Map<String, Value>,
     prefix: String,
     read: Cell<Vec<&'static str>>,
@@ -82,7 +83,7 @@ impl<'a> Fields<'a> {
         Fields { map, prefix: prefix.to_owned(), read: Cell::new(Vec::new()) }
     }
 
-    fn path(&self, key: &str) -> String {
+    pub(super) fn path(&self, key: &str) -> String {
         format!("{}{}", self.prefix, key)
     }
 
@@ -93,7 +94,7 @@ impl<'a> Fields<'a> {
     }
 
     /// The value at `key` when present and not null, remembered as read.
-    fn get(&self, key: &'static str) -> Option<&'a Value> {
+    pub(super) fn get(&self, key: &'static str) -> Option<&'a Value> {
         match self.map.get(key) {
             Some(Value::Null) | None => None,
             Some(v) => {
@@ -109,7 +110,12 @@ impl<'a> Fields<'a> {
     }
 
     /// An optional non-negative integer between `min` and `max`.
-    fn int(&self, keys: &[&'static str], min: u64, max: u64) -> Result<Option<u64>, ScenarioError> {
+    pub(super) fn int(
+        &self,
+        keys: &[&'static str],
+        min: u64,
+        max: u64,
+    ) -> Result<Option<u64>, ScenarioError> {
         let Some((key, v)) = self.find(keys) else { return Ok(None) };
         let n = match v {
             Value::Number(n) => n.as_u64().or_else(|| {
@@ -127,13 +133,13 @@ impl<'a> Fields<'a> {
     }
 
     /// A required integer.
-    fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
+    pub(super) fn need(&self, keys: &[&'static str], min: u64, max: u64) -> Result<u64, ScenarioError> {
         self.int(keys, min, max)?.ok_or_else(|| {
             ScenarioError::new(self.path(keys.first().copied().unwrap_or("")), ErrorKind::MissingFromConfig)
         })
     }
 
-    fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
+    pub(super) fn boolean(&self, keys: &[&'static str], default: bool) -> Result<bool, ScenarioError> {
         match self.find(keys) {
             None => Ok(default),
             Some((_, Value::Bool(b))) => Ok(*b),
@@ -144,11 +150,11 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn string(&self, key: &'static str) -> Option<&'a str> {
+    pub(super) fn string(&self, key: &'static str) -> Option<&'a str> {
         self.get(key).and_then(Value::as_str)
     }
 
-    fn has(&self, key: &'static str) -> bool {
+    pub(super) fn has(&self, key: &'static str) -> bool {
         self.get(key).is_some()
     }
 
@@ -213,6 +219,17 @@ fn family_of(model_type: &str) -> Option<Family> {
         "deepseek_v2" | "DeepseekV2ForCausalLM" => Family::DeepseekV2,
         "deepseek_v3" | "DeepseekV3ForCausalLM" => Family::DeepseekV3,
         "olmo2" | "Olmo2ForCausalLM" => Family::Olmo2,
+        // Hybrid families (Gated DeltaNet / Mamba-2 layers with a fixed-size state): hybrid.rs.
+        "qwen3_next" | "Qwen3NextForCausalLM" => Family::Qwen3Next,
+        "qwen3_5"
+        | "qwen3_5_text"
+        | "qwen3_5_moe"
+        | "qwen3_5_moe_text"
+        | "Qwen3_5ForConditionalGeneration"
+        | "Qwen3_5MoeForConditionalGeneration"
+        | "Qwen3_5ForCausalLM"
+        | "Qwen3_5MoeForCausalLM" => Family::Qwen35,
+        "nemotron_h" | "NemotronHForCausalLM" => Family::NemotronH,
         _ => return None,
     })
 }
@@ -258,7 +275,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         _ => (top_fields, top_type, false),
     };
     if let Some(family) = family_of(&model_type) {
-        return build(&f, family, model_type);
+        return build(&f, family, model_type).and_then(|a| super::hybrid::apply(&f, a));
     }
     // An unknown family: a generic decoder when the usual keys are there.
     let missing = f.missing_essentials();
@@ -308,6 +325,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         layer_is_sliding,
         max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
         inferred: None,
+        hybrid: None,
     })
 }
 
