@@ -147,3 +147,23 @@ fn the_mtp_layer_is_what_the_checkpoint_has_beyond_the_count() {
     let q = report(&scenario("qwen3-next-80b-a3b-instruct", 4096, 1));
     assert_eq!(q.params.total + mtp, 81_324_862_720);
 }
+
+#[test]
+fn catalog_entries_count_like_their_published_configs() {
+    for (id, fixture) in [
+        ("qwen3-next-80b-a3b", "qwen3-next-80b-a3b-instruct"),
+        ("nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b"),
+    ] {
+        let mut s = scenario(fixture, 4096, 1);
+        let from_config = report(&s);
+        s.model = ModelSpec::Id(id.into());
+        let from_catalog = report(&s);
+        assert_eq!(from_catalog.params, from_config.params, "{id}");
+        assert_eq!(from_catalog.kv_cache_bytes_per_token, from_config.kv_cache_bytes_per_token, "{id}");
+        assert_eq!(
+            from_catalog.recurrent_state_bytes_per_sequence, from_config.recurrent_state_bytes_per_sequence,
+            "{id}"
+        );
+        assert!(from_catalog.model.source.is_some());
+    }
+}

@@ -18,6 +18,8 @@ pub struct MemoryLabels {
     pub gradients: String,
     pub optimizer: String,
     pub overhead: String,
+    /// Fixed-size state of hybrid models' linear-attention / Mamba layers.
+    pub recurrent_state: String,
     pub headroom: String,
     /// Capacity line, e.g. "80 GB HBM3" → the chart writes "{capacity} 80 GB".
     pub capacity: String,
@@ -48,18 +50,19 @@ pub struct MemoryBarChart {
     pub no_data: String,
 }
 
-const COLORS: [&str; 6] = [
+const COLORS: [&str; 7] = [
     palette::WEIGHTS,
     palette::KV_CACHE,
     palette::ACTIVATIONS,
     palette::GRADIENTS,
     palette::OPTIMIZER,
     palette::MEMORY_OVERHEAD,
+    palette::RECURRENT_STATE,
 ];
 
-fn parts(r: &MemoryRow) -> [u64; 6] {
+fn parts(r: &MemoryRow) -> [u64; 7] {
     let m = &r.memory;
-    [m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead]
+    [m.weights, m.kv_cache, m.activations, m.gradients, m.optimizer, m.overhead, m.recurrent_state]
 }
 
 /// The memory bars as an SVG string `width` px wide (see the module doc).
@@ -72,8 +75,16 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
     let l = &c.labels;
-    let names = [&l.weights, &l.kv_cache, &l.activations, &l.gradients, &l.optimizer, &l.overhead];
-    let mut items: Vec<LegendItem> = (0..6)
+    let names = [
+        &l.weights,
+        &l.kv_cache,
+        &l.activations,
+        &l.gradients,
+        &l.optimizer,
+        &l.overhead,
+        &l.recurrent_state,
+    ];
+    let mut items: Vec<LegendItem> = (0..7)
         .filter(|&i| c.rows.iter().any(|r| parts(r)[i] > 0))
         .map(|i| LegendItem { label: names[i].clone(), color: COLORS[i], swatch: Swatch::Box })
         .collect();
@@ -212,6 +223,7 @@ pub(crate) mod tests {
                 gradients: "梯度".into(),
                 optimizer: "优化器".into(),
                 overhead: "开销".into(),
+                recurrent_state: "循环状态".into(),
                 headroom: "余量".into(),
                 capacity: "显存".into(),
                 usable: "可用".into(),

@@ -19,6 +19,8 @@ pub const ACTIVATIONS: &str = "#3A9E6E";
 pub const GRADIENTS: &str = "#C4475A";
 pub const OPTIMIZER: &str = "#8E5BB5";
 pub const MEMORY_OVERHEAD: &str = "#7A7F87";
+/// Fixed-size state of linear-attention / Mamba layers (hybrid models).
+pub const RECURRENT_STATE: &str = "#1B8A9A";
 pub const HEADROOM: &str = "#E6E9EE";
 
 /// Past capacity, impossible points, "does not fit".
@@ -68,6 +70,7 @@ mod tests {
             GRADIENTS,
             OPTIMIZER,
             MEMORY_OVERHEAD,
+            RECURRENT_STATE,
             HEADROOM,
             WARNING,
             TEXT,
