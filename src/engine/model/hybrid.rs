@@ -513,6 +513,47 @@ pub fn state_layers(a: &Architecture) -> u64 {
     })
 }
 
+/// One sequence's memory in a model: the KV cache its attention layers hold at `context`
+/// tokens, the fixed state of its linear-attention / Mamba layers, and (for comparison) the KV
+/// cache it would hold if every layer were attention. No parallel split, no paging.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PerSequence {
+    pub layers: u64,
+    pub attention_layers: u64,
+    pub state_layers: u64,
+    /// KV bytes one token adds (attention layers only).
+    pub kv_per_token: u128,
+    pub kv: u128,
+    pub state: u128,
+    /// The KV cache if all `layers` kept one (same heads and widths).
+    pub kv_if_all_attention: u128,
+}
+
+impl PerSequence {
+    pub fn total(&self) -> u128 {
+        self.kv + self.state
+    }
+}
+
+/// [`PerSequence`] for `context` tokens, the KV cache in `kv` and the model dtype `model`
+/// (sliding windows cap as in [`super::kv_cache::kv_cache_bytes`]).
+pub fn per_sequence(a: &Architecture, context: u64, kv: Dtype, model: Dtype) -> PerSequence {
+    let all = 0..usize_sat(a.layers);
+    let per_layer = super::kv_cache::kv_elements_per_token_per_layer(a, 1);
+    PerSequence {
+        layers: a.layers,
+        attention_layers: a.attention_layers(),
+        state_layers: state_layers(a),
+        kv_per_token: super::kv_cache::kv_cache_bytes_per_token(a, kv, 128),
+        kv: super::kv_cache::kv_cache_bytes(a, all.clone(), context, 1, 1, 1, kv, 128),
+        state: recurrent_state_bytes(a, all, 1, 1, model),
+        kv_if_all_attention: kv.bytes_for(
+            per_layer.saturating_mul(u128::from(a.layers)).saturating_mul(u128::from(context)),
+            128,
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
