@@ -578,6 +578,33 @@ mod tests {
     }
 
     #[test]
+    fn qwen3_5_counts_like_qwen3_next_and_reads_its_text_config() {
+        // Qwen3.5's Gated DeltaNet splits in_proj_qkvz/in_proj_ba into in_proj_qkv, _z, _b, _a
+        // (modular_qwen3_5.py): the same h·(2·key + 2·value + 2·V_h) weights. The vision tower
+        // and the MTP layer are not counted.
+        let text = json!({"hidden_size": 64, "num_hidden_layers": 4, "num_attention_heads": 4,
+            "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 96, "vocab_size": 100,
+            "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"],
+            "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 8,
+            "linear_value_head_dim": 8, "linear_conv_kernel_dim": 4, "mamba_ssm_dtype": "float32",
+            "mtp_num_hidden_layers": 1, "model_type": "qwen3_5_text"});
+        let a = parse_config(&json!({"model_type": "qwen3_5", "text_config": text.clone(),
+            "vision_config": {"depth": 2}}))
+        .unwrap();
+        let mut next = text;
+        next["model_type"] = json!("qwen3_next");
+        let b = parse_config(&next).unwrap();
+        assert_eq!(a.family, Family::Qwen35);
+        assert_eq!(count_params(&a).total, count_params(&b).total);
+        // GDN layer by hand: qkvz 64·(2·16 + 2·32) + ba 64·8 + out 32·64 = 8704; conv (2·16 + 32)·4
+        // = 256, dt_bias + A_log 8, norm 8; dense MLP 3·64·96 = 18432; 2 norms 128.
+        assert_eq!(layer_params(&a, a.hybrid.as_ref().unwrap(), 0).total(), 8704 + 256 + 8 + 8 + 18432 + 128);
+        // State in float32 (mamba_ssm_dtype), conv cache in the model dtype: per GDN layer
+        // 4·8·8·4 B + 64·3·2 B.
+        assert_eq!(recurrent_state_bytes(&a, 0..4, 1, 1, Dtype::Bf16), 3 * (4 * 8 * 8 * 4 + 64 * 3 * 2));
+    }
+
+    #[test]
     fn nemotron_h_pattern_errors_name_the_field() {
         let cfg = json!({"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 3,
             "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, "hybrid_override_pattern": "M*X"});
