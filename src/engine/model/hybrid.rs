@@ -138,7 +138,7 @@ pub(super) fn apply(f: &Fields, mut a: Architecture) -> Result<Architecture, Sce
 
 fn ssm_dtype(f: &Fields) -> Result<Option<Dtype>, ScenarioError> {
     let Some((key, v)) =
-        ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"].iter().find_map(|k| f.get(*k).map(|v| (*k, v)))
+        ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"].iter().find_map(|k| f.get(k).map(|v| (*k, v)))
     else {
         return Ok(None);
     };
@@ -198,7 +198,9 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         None => {
             let every = f.int(&["full_attention_interval"], 1, MAX_LAYERS)?.unwrap_or(4);
             (0..a.layers)
-                .map(|i| if (i + 1) % every == 0 { Mixer::Attention } else { Mixer::LinearAttention })
+                .map(
+                    |i| if (i + 1).is_multiple_of(every) { Mixer::Attention } else { Mixer::LinearAttention },
+                )
                 .collect()
         }
     };
@@ -209,7 +211,7 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         value_head_dim: f.int(&["linear_value_head_dim"], 1, MAX_HEADS)?.unwrap_or(128),
         conv_kernel: f.int(&["linear_conv_kernel_dim"], 1, MAX_KERNEL)?.unwrap_or(4),
     };
-    if gdn.value_heads % gdn.key_heads != 0 {
+    if !gdn.value_heads.is_multiple_of(gdn.key_heads) {
         return Err(ScenarioError::new(
             f.path("linear_num_key_heads"),
             ErrorKind::MustDivide {
@@ -227,7 +229,7 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     };
     let ffn: Vec<Ffn> = (0..a.layers)
         .map(|i| {
-            if experts > 0 && !dense_only.contains(&i) && (i + 1) % step == 0 {
+            if experts > 0 && !dense_only.contains(&i) && (i + 1).is_multiple_of(step) {
                 Ffn::Moe
             } else {
                 Ffn::Dense
@@ -475,7 +477,8 @@ pub fn state_elements(a: &Architecture, index: usize, tp: u64) -> (u128, u128) {
         }),
         Some(Mixer::Mamba2) => h.mamba.map_or((0, 0), |m| {
             // vLLM replicates groups so that every head shard has its groups.
-            let groups = if m.groups % tp == 0 { m.groups } else { m.groups.max(tp).next_multiple_of(tp) };
+            let groups =
+                if m.groups.is_multiple_of(tp) { m.groups } else { m.groups.max(tp).next_multiple_of(tp) };
             let channels = m.inner() + 2 * u128::from(groups) * u128::from(m.state_size);
             let conv = channels.div_ceil(u128::from(tp)) * u128::from(m.conv_kernel.saturating_sub(1));
             let ssm = u128::from(m.heads.div_ceil(tp)) * u128::from(m.head_dim) * u128::from(m.state_size);
