@@ -83,6 +83,15 @@ fn kv_cache_counts_only_the_attention_layers() {
     // (all 48 layers would be 98,304). 32,768 tokens fill whole 16-token pages.
     let q = report(&scenario("qwen3-next-80b-a3b-instruct", 32_768, 1));
     assert_eq!(q.kv_cache_bytes_per_token, 12 * 2 * 512 * 2);
+    // The show-the-math substitutes the 12 attention layers, not all 48.
+    let d = q.derivation("kv_cache_bytes_per_token").unwrap();
+    assert_eq!(d.values.first(), Some(&gpu_primer::engine::Val::Int(12)));
+    // The state's derivation: 36 layers, 36 × 8192 × 3 conv and 36 × 32 × 128 × 128 state elements.
+    let st = q.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
+    assert_eq!(
+        &st.values[..2],
+        &[gpu_primer::engine::Val::Int(36), gpu_primer::engine::Val::Int(36 * 8192 * 3)]
+    );
     assert_eq!(q.memory_per_gpu_bytes.kv_cache, 24_576 * 32_768);
     // Nemotron 3 Nano: 6 attention layers × 2 × 256 × 2 = 6,144 B/token.
     let n = report(&scenario("nemotron-3-nano-30b-a3b", 32_768, 1));

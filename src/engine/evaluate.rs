@@ -214,7 +214,7 @@ fn sizing_derivations(
         Some(m) => (
             Formula::KvPerTokenMla,
             vec![
-                Val::int(a.layers),
+                Val::int(a.attention_layers()),
                 Val::int(m.kv_lora_rank),
                 Val::int(m.qk_rope_head_dim),
                 bits.clone(),
@@ -224,7 +224,7 @@ fn sizing_derivations(
         None => (
             Formula::KvPerToken,
             vec![
-                Val::int(a.layers),
+                Val::int(a.attention_layers()),
                 Val::int(at.kv_heads),
                 Val::int(at.head_dim),
                 Val::int(at.v_head_dim),
