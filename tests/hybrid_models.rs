@@ -176,3 +176,14 @@ fn catalog_entries_count_like_their_published_configs() {
         assert!(from_catalog.model.source.is_some());
     }
 }
+
+#[test]
+fn lora_adapters_sit_only_on_the_layers_that_have_the_targets() {
+    // Nemotron 3 Nano, rank 8 on q_proj and v_proj: only its 6 attention layers have them:
+    // 6 × 8 × ((2688 + 32·128) + (2688 + 2·128)).
+    let mut s = scenario("nemotron-3-nano-30b-a3b", 2048, 1);
+    s.mode = Mode::Lora;
+    s.lora_rank = 8;
+    s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
+    assert_eq!(report(&s).params.trainable, 6 * 8 * ((2688 + 4096) + (2688 + 256)));
+}

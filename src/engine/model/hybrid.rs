@@ -509,6 +509,11 @@ pub fn recurrent_state_bytes(
     per_sequence.saturating_mul(u128::from(batch))
 }
 
+/// Whether layer `i` has a feed-forward block (every layer unless a Nemotron-H mixer block).
+pub fn has_ffn(a: &Architecture, i: usize) -> bool {
+    a.hybrid.as_ref().is_none_or(|h| h.ffn.get(i).is_some_and(|f| *f != Ffn::None))
+}
+
 /// Layers with a fixed-size state (linear attention or Mamba-2).
 pub fn state_layers(a: &Architecture) -> u64 {
     a.hybrid.as_ref().map_or(0, |h| {
