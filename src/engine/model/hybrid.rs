@@ -136,27 +136,35 @@ pub(super) fn apply(f: &Fields, mut a: Architecture) -> Result<Architecture, Sce
     Ok(a)
 }
 
+/// A value that is not one of `options` (named, with the allowed values).
+fn one_of(f: &Fields, key: &str, options: &[&str], got: String) -> ScenarioError {
+    let expected = Expected::OneOf(options.iter().map(|o| (*o).to_owned()).collect());
+    ScenarioError::new(f.path(key), ErrorKind::WrongType { expected, got })
+}
+
+/// The index of `name` among `options`, or the error naming `key`.
+fn pick(
+    f: &Fields,
+    key: &str,
+    options: &[&str],
+    name: Option<&str>,
+    got: &dyn Fn() -> String,
+) -> Result<usize, ScenarioError> {
+    name.and_then(|n| options.iter().position(|o| *o == n)).ok_or_else(|| one_of(f, key, options, got()))
+}
+
 fn ssm_dtype(f: &Fields) -> Result<Option<Dtype>, ScenarioError> {
-    let Some((key, v)) =
-        ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"].iter().find_map(|k| f.get(k).map(|v| (*k, v)))
-    else {
-        return Ok(None);
-    };
-    match v.as_str() {
-        Some("float32") => Ok(Some(Dtype::Fp32)),
-        Some("bfloat16") => Ok(Some(Dtype::Bf16)),
-        Some("float16") => Ok(Some(Dtype::Fp16)),
-        Some("auto") => Ok(None),
-        _ => Err(ScenarioError::new(
-            f.path(key),
-            ErrorKind::WrongType {
-                expected: Expected::OneOf(
-                    ["float32", "bfloat16", "float16", "auto"].map(str::to_owned).to_vec(),
-                ),
-                got: v.to_string(),
-            },
-        )),
+    const NAMES: [&str; 4] = ["float32", "bfloat16", "float16", "auto"];
+    for key in ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"] {
+        if let Some(v) = f.get(key) {
+            let i = pick(f, key, &NAMES, v.as_str(), &|| v.to_string())?;
+            return Ok([Some(Dtype::Fp32), Some(Dtype::Bf16), Some(Dtype::Fp16), None]
+                .get(i)
+                .copied()
+                .flatten());
+        }
     }
+    Ok(None)
 }
 
 /// Qwen3-Next / Qwen3.5: `layer_types` ("linear_attention" / "full_attention") or every
@@ -172,22 +180,13 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
                     ErrorKind::OnePerLayer { layers: n, got: types.len() },
                 ));
             }
-            types
-                .iter()
-                .map(|t| match t.as_str() {
-                    Some("linear_attention") => Ok(Mixer::LinearAttention),
-                    Some("full_attention") => Ok(Mixer::Attention),
-                    _ => Err(ScenarioError::new(
-                        f.path("layer_types"),
-                        ErrorKind::WrongType {
-                            expected: Expected::OneOf(
-                                ["linear_attention", "full_attention"].map(str::to_owned).to_vec(),
-                            ),
-                            got: t.to_string(),
-                        },
-                    )),
-                })
-                .collect::<Result<Vec<_>, _>>()?
+            const TYPES: [&str; 2] = ["linear_attention", "full_attention"];
+            let mut mixers = Vec::with_capacity(n);
+            for t in types {
+                let i = pick(f, "layer_types", &TYPES, t.as_str(), &|| t.to_string())?;
+                mixers.push(if i == 0 { Mixer::LinearAttention } else { Mixer::Attention });
+            }
+            mixers
         }
         Some(v) => {
             return Err(ScenarioError::new(
@@ -268,36 +267,29 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
 /// Nemotron-H: `hybrid_override_pattern` (`M`, `*`, `-`, `E`) or `layers_block_type`.
 fn nemotron_h(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     let n = usize_sat(a.layers);
-    let bad = |key: &'static str, got: String| {
-        ScenarioError::new(
-            f.path(key),
-            ErrorKind::WrongType {
-                expected: Expected::OneOf(["M", "*", "-", "E"].map(str::to_owned).to_vec()),
-                got,
-            },
-        )
-    };
-    let kinds: Vec<(Mixer, Ffn)> = if let Some(v) = f.get("hybrid_override_pattern") {
-        let Some(p) = v.as_str() else { return Err(bad("hybrid_override_pattern", v.to_string())) };
-        p.chars()
-            .map(|c| match c {
-                'M' => Ok((Mixer::Mamba2, Ffn::None)),
-                '*' => Ok((Mixer::Attention, Ffn::None)),
-                '-' => Ok((Mixer::None, Ffn::Dense)),
-                'E' => Ok((Mixer::None, Ffn::Moe)),
-                other => Err(bad("hybrid_override_pattern", format!("\"{other}\""))),
-            })
-            .collect::<Result<_, _>>()?
+    // Block kinds as the pattern's characters and as `layers_block_type` names.
+    const CHARS: [&str; 4] = ["M", "*", "-", "E"];
+    const NAMES: [&str; 4] = ["mamba", "attention", "mlp", "moe"];
+    const KINDS: [(Mixer, Ffn); 4] = [
+        (Mixer::Mamba2, Ffn::None),
+        (Mixer::Attention, Ffn::None),
+        (Mixer::None, Ffn::Dense),
+        (Mixer::None, Ffn::Moe),
+    ];
+    let mut kinds: Vec<(Mixer, Ffn)> = Vec::with_capacity(n);
+    if let Some(v) = f.get("hybrid_override_pattern") {
+        let key = "hybrid_override_pattern";
+        let Some(p) = v.as_str() else { return Err(one_of(f, key, &CHARS, v.to_string())) };
+        for c in p.chars() {
+            let c = c.to_string();
+            let i = pick(f, key, &CHARS, Some(&c), &|| format!("\"{c}\""))?;
+            kinds.extend(KINDS.get(i).copied());
+        }
     } else if let Some(Value::Array(l)) = f.get("layers_block_type") {
-        l.iter()
-            .map(|t| match t.as_str() {
-                Some("mamba") => Ok((Mixer::Mamba2, Ffn::None)),
-                Some("attention") => Ok((Mixer::Attention, Ffn::None)),
-                Some("mlp") => Ok((Mixer::None, Ffn::Dense)),
-                Some("moe") => Ok((Mixer::None, Ffn::Moe)),
-                _ => Err(bad("layers_block_type", t.to_string())),
-            })
-            .collect::<Result<_, _>>()?
+        for t in l {
+            let i = pick(f, "layers_block_type", &NAMES, t.as_str(), &|| t.to_string())?;
+            kinds.extend(KINDS.get(i).copied());
+        }
     } else {
         return Err(ScenarioError::new(f.path("hybrid_override_pattern"), ErrorKind::MissingFromConfig));
     };
