@@ -348,3 +348,40 @@ fn chapter_10_recipe_paragraph() {
     assert!(en.contains("one of 8 chunks") && zh.contains("8 块中的一块"));
     assert_eq!(tuned.optimizer, 0, "paged states are not in the device peak");
 }
+
+/// Chapter 2, "Why hybrid models hold long contexts in less memory": Qwen3-Next-80B-A3B keeps a
+/// KV cache in 12 of its 48 layers and a fixed state in the other 36; Nemotron 3 Nano's Mamba
+/// state is FP32. Every figure the section states, from the engine.
+#[test]
+fn chapter_2_hybrid_models_hold_long_contexts_in_less_memory() {
+    use gpu_primer::catalog::models::find;
+    use gpu_primer::engine::model::hybrid::per_sequence;
+    use gpu_primer::engine::precision::Dtype::Bf16;
+    const MIB: u128 = 1 << 20;
+    const GIB: u128 = 1 << 30;
+    let q = |ctx| per_sequence(&find("qwen3-next-80b-a3b").unwrap().architecture, ctx, Bf16, Bf16);
+    let p = q(131_072);
+    assert_eq!((p.layers, p.attention_layers, p.state_layers), (48, 12, 36));
+    assert_eq!(p.kv_per_token, 24 * 1024); // 24 KiB
+    assert_eq!(p.kv, 3 * GIB);
+    assert_eq!(p.kv_if_all_attention, 12 * GIB); // 96 KiB per token
+    assert_eq!(p.state, 39_518_208); // ≈ 37.7 MiB
+    assert_eq!((p.state * 10 + MIB / 2) / MIB, 377); // 37.7 MiB, rounded
+    assert!((p.state * 1000 / p.kv) >= 10 && (p.state * 1000 / p.kv) < 15, "a little over 1%");
+    assert_eq!(q(1_048_576).state, p.state, "the same at 1M tokens");
+    // Sixteen sequences: about 48.6 GiB.
+    let sixteen = 16 * p.total();
+    assert_eq!((sixteen * 10 + GIB / 2) / GIB, 486);
+    // At 1,024 tokens: 24 MiB of KV next to 37.7 MiB of state.
+    let short = q(1024);
+    assert_eq!(short.kv, 24 * MIB);
+    assert!(short.state > short.kv);
+    // Qwen3-30B-A3B: 96 KiB per token.
+    let dense = per_sequence(&find("qwen3-30b-a3b").unwrap().architecture, 131_072, Bf16, Bf16);
+    assert_eq!((dense.kv_per_token, dense.state), (96 * 1024, 0));
+    // Nemotron 3 Nano: 6 KiB per token, 46.8 MiB of FP32 Mamba state.
+    let n = per_sequence(&find("nemotron-3-nano-30b-a3b").unwrap().architecture, 131_072, Bf16, Bf16);
+    assert_eq!(n.kv_per_token, 6 * 1024);
+    assert_eq!(n.state, 49_082_368);
+    assert_eq!((n.state * 10 + MIB / 2) / MIB, 468);
+}

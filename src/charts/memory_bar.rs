@@ -19,6 +19,8 @@ pub struct MemoryLabels {
     pub gradients: String,
     pub optimizer: String,
     pub overhead: String,
+    /// Fixed-size state of hybrid models' linear-attention / Mamba layers.
+    pub recurrent_state: String,
     pub headroom: String,
     /// Capacity line, e.g. "80 GB HBM3" → the chart writes "{capacity} 80 GB".
     pub capacity: String,
@@ -49,7 +51,7 @@ pub struct MemoryBarChart {
     pub no_data: String,
 }
 
-const COLORS: [&str; 7] = [
+const COLORS: [&str; 8] = [
     palette::WEIGHTS,
     palette::KV_CACHE,
     palette::ACTIVATIONS,
@@ -57,11 +59,12 @@ const COLORS: [&str; 7] = [
     palette::GRADIENTS,
     palette::OPTIMIZER,
     palette::MEMORY_OVERHEAD,
+    palette::RECURRENT_STATE,
 ];
 
-fn parts(r: &MemoryRow) -> [u64; 7] {
+fn parts(r: &MemoryRow) -> [u64; 8] {
     let m = &r.memory;
-    [m.weights, m.kv_cache, m.activations, m.logits, m.gradients, m.optimizer, m.overhead]
+    [m.weights, m.kv_cache, m.activations, m.logits, m.gradients, m.optimizer, m.overhead, m.recurrent_state]
 }
 
 /// The memory bars as an SVG string `width` px wide (see the module doc).
@@ -74,8 +77,17 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
     let l = &c.labels;
-    let names = [&l.weights, &l.kv_cache, &l.activations, &l.logits, &l.gradients, &l.optimizer, &l.overhead];
-    let mut items: Vec<LegendItem> = (0..7)
+    let names = [
+        &l.weights,
+        &l.kv_cache,
+        &l.activations,
+        &l.logits,
+        &l.gradients,
+        &l.optimizer,
+        &l.overhead,
+        &l.recurrent_state,
+    ];
+    let mut items: Vec<LegendItem> = (0..8)
         .filter(|&i| c.rows.iter().any(|r| parts(r)[i] > 0))
         .map(|i| LegendItem { label: names[i].clone(), color: COLORS[i], swatch: Swatch::Box })
         .collect();
@@ -215,6 +227,7 @@ pub(crate) mod tests {
                 gradients: "梯度".into(),
                 optimizer: "优化器".into(),
                 overhead: "开销".into(),
+                recurrent_state: "循环状态".into(),
                 headroom: "余量".into(),
                 capacity: "显存".into(),
                 usable: "可用".into(),

@@ -20,6 +20,8 @@ pub const LOGITS: &str = "#8C6D31";
 pub const GRADIENTS: &str = "#C4475A";
 pub const OPTIMIZER: &str = "#8E5BB5";
 pub const MEMORY_OVERHEAD: &str = "#7A7F87";
+/// Fixed-size state of linear-attention / Mamba layers (hybrid models).
+pub const RECURRENT_STATE: &str = "#1B8A9A";
 pub const HEADROOM: &str = "#E6E9EE";
 
 /// Past capacity, impossible points, "does not fit".
@@ -70,6 +72,7 @@ mod tests {
             GRADIENTS,
             OPTIMIZER,
             MEMORY_OVERHEAD,
+            RECURRENT_STATE,
             HEADROOM,
             WARNING,
             TEXT,

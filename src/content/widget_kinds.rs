@@ -15,6 +15,7 @@ pub const WIDGETS: &[&str] = &[
     "spec-sheet",
     "gpu-ladder",
     "all-reduce",
+    "state-vs-kv",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

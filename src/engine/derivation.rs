@@ -49,6 +49,7 @@ pub enum DerivKey {
     KvCacheBytesPerToken,
     MemWeights,
     MemKvCache,
+    MemRecurrentState,
     MemActivations,
     MemGradients,
     MemOptimizer,
@@ -92,6 +93,7 @@ impl DerivKey {
             DerivKey::KvCacheBytesPerToken => "kv_cache_bytes_per_token",
             DerivKey::MemWeights => "memory_per_gpu_bytes.weights",
             DerivKey::MemKvCache => "memory_per_gpu_bytes.kv_cache",
+            DerivKey::MemRecurrentState => "memory_per_gpu_bytes.recurrent_state",
             DerivKey::MemActivations => "memory_per_gpu_bytes.activations",
             DerivKey::MemGradients => "memory_per_gpu_bytes.gradients",
             DerivKey::MemOptimizer => "memory_per_gpu_bytes.optimizer",
@@ -155,6 +157,7 @@ pub enum Formula {
     KvPerTokenMla,
     Weights,
     KvCache,
+    RecurrentState,
     ActivationsTraining,
     ActivationsInference,
     Gradients,
@@ -208,7 +211,7 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 51] = [
+    pub const ALL: [Formula; 52] = [
         Formula::ParamsTotal,
         Formula::ParamsActive,
         Formula::ParamsTrainable,
@@ -216,6 +219,7 @@ impl Formula {
         Formula::KvPerTokenMla,
         Formula::Weights,
         Formula::KvCache,
+        Formula::RecurrentState,
         Formula::ActivationsTraining,
         Formula::ActivationsInference,
         Formula::Gradients,

@@ -18,6 +18,7 @@ use super::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use super::memory::StageMemory;
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
+use super::model::hybrid::{recurrent_state_bytes, ssm_state_dtype, state_elements};
 use super::model::kv_cache::{kv_cache_bytes_per_token, kv_elements_per_token_per_layer};
 use super::model::params::count_params;
 use super::model::params::ParamCounts;
@@ -135,6 +136,8 @@ struct Sizing {
     counts: ParamCounts,
     trainable: u128,
     kv_per_token: u128,
+    /// Fixed-size state of one sequence over all layers (hybrid models), no parallel split.
+    state_per_sequence: u128,
     memory: StageMemory,
     gpu_memory_bytes: u64,
     usable: u128,
@@ -161,6 +164,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     };
     Sizing {
         kv_per_token: kv_cache_bytes_per_token(a, x.kv, x.group),
+        state_per_sequence: recurrent_state_bytes(a, 0..usize_sat(a.layers), 1, 1, x.activation),
         fits: memory.total <= usable,
         inputs: x,
         counts,
@@ -210,7 +214,7 @@ fn sizing_derivations(
         Some(m) => (
             Formula::KvPerTokenMla,
             vec![
-                Val::int(a.layers),
+                Val::int(a.attention_layers()),
                 Val::int(m.kv_lora_rank),
                 Val::int(m.qk_rope_head_dim),
                 bits.clone(),
@@ -220,7 +224,7 @@ fn sizing_derivations(
         None => (
             Formula::KvPerToken,
             vec![
-                Val::int(a.layers),
+                Val::int(a.attention_layers()),
                 Val::int(at.kv_heads),
                 Val::int(at.head_dim),
                 Val::int(at.v_head_dim),
@@ -324,6 +328,41 @@ fn sizing_derivations(
             Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
         );
     }
+    // Fixed-size state: per sequence on this GPU (the heaviest stage's layers), conv cache in
+    // the model dtype, recurrent state in the config's SSM dtype.
+    let stage_layers = super::memory::stage_layers(a.layers, x.pp, mem.stage);
+    let per_layer: Vec<(u128, u128)> =
+        stage_layers.map(|i| state_elements(a, i, x.tp)).filter(|e| *e != (0, 0)).collect();
+    let (conv, ssm) = per_layer.iter().fold((0u128, 0u128), |s, e| (s.0 + e.0, s.1 + e.1));
+    put(
+        DerivKey::MemRecurrentState,
+        Formula::RecurrentState,
+        vec![
+            Val::int(per_layer.len() as u64),
+            Val::Int(conv),
+            Val::Dtype(x.activation),
+            Val::Int(ssm),
+            Val::Dtype(ssm_state_dtype(a, x.activation)),
+            Val::int(if x.trains() { 0 } else { x.batch }),
+            Val::Int(mem.recurrent_state),
+        ],
+        Source::cited(
+            "vLLM MambaStateShapeCalculator / MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py); Yang et al. 2024 (Gated DeltaNet); Dao & Gu 2024 (Mamba-2)",
+        ),
+    );
+    put(
+        DerivKey::MemActivations,
+        if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
+        vec![
+            Val::int(x.context),
+            Val::int(x.batch),
+            Val::Recompute(x.recompute),
+            Val::Bool(x.flash_attention),
+            Val::Bool(x.sequence_parallel),
+            Val::Int(mem.activations),
+        ],
+        Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
+    );
     // The trained tensors' format: the weights in full training, the adapters otherwise.
     let trained = if x.full_training() { x.weight } else { adapter_dtype(x.precision) };
     put(
@@ -387,6 +426,7 @@ fn sizing_derivations(
             mem.gradients,
             mem.optimizer,
             mem.overhead,
+            mem.recurrent_state,
             mem.total,
         ]
         .map(Val::Int)
@@ -497,6 +537,7 @@ fn report(
             other: to_u64(c.other + c.positions),
         },
         kv_cache_bytes_per_token: to_u64(z.kv_per_token),
+        recurrent_state_bytes_per_sequence: to_u64(z.state_per_sequence),
         memory_per_gpu_bytes: Memory::from(&z.memory.bytes),
         gpu_memory_bytes: z.gpu_memory_bytes,
         usable_gpu_memory_bytes: to_u64(z.usable),

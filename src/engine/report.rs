@@ -79,6 +79,9 @@ pub struct Report {
     pub model: ModelInfo,
     pub params: Params,
     pub kv_cache_bytes_per_token: u64,
+    /// Hybrid models: the fixed-size state one sequence keeps in all linear-attention and
+    /// Mamba layers (convolution caches plus recurrent states, no parallel split); 0 otherwise.
+    pub recurrent_state_bytes_per_sequence: u64,
     pub memory_per_gpu_bytes: Memory,
     pub gpu_memory_bytes: u64,
     /// GPU memory minus the safety margin.

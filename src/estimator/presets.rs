@@ -91,6 +91,15 @@ pub const PRESETS: &[Preset] = &[
         scenario: r#"{"model": "llama-3.1-8b", "mode": "lora", "gpu": "l4", "context_tokens": 2048, "batch": 1, "lora_rank": 16, "lora_targets": ["q_proj", "k_proj", "v_proj", "o_proj"], "recompute": "full"}"#,
         mig: None,
     },
+    Preset {
+        id: "hybrid-128k",
+        title_zh: "混合模型的长上下文：16 个 128K 序列",
+        title_en: "A hybrid model at long context: 16 sequences of 128K",
+        note_zh: "Qwen3-Next-80B-A3B：48 层里只有 12 层注意力层保留随上下文增长的 KV cache，其余 36 层 Gated DeltaNet 每序列只有约 38 MiB 的固定状态。",
+        note_en: "Qwen3-Next-80B-A3B: only 12 of its 48 layers are attention with a KV cache that grows with the context; the 36 Gated DeltaNet layers keep a fixed state of about 38 MiB per sequence.",
+        scenario: r#"{"model": "qwen3-next-80b-a3b", "context_tokens": 131072, "batch": 16, "gpu": "h200-sxm", "gpus": 2, "tensor_parallel": 2}"#,
+        mig: None,
+    },
 ];
 
 pub fn find(id: &str) -> Option<&'static Preset> {
@@ -146,7 +155,18 @@ mod chapter_widgets {
                 for w in widgets {
                     let (kind, preset) = w.split_once(':').map_or((w, None), |(k, p)| (k, Some(p)));
                     let Some(preset) = preset else {
-                        calculators += 1;
+                        // Lesson widgets (ui::widgets::LESSON_KINDS) have their own element ids.
+                        let lesson = [
+                            "cuda-grid",
+                            "tensor-peaks",
+                            "spec-sheet",
+                            "gpu-ladder",
+                            "all-reduce",
+                            "state-vs-kv",
+                        ];
+                        if !lesson.contains(&kind) {
+                            calculators += 1;
+                        }
                         continue;
                     };
                     // A decision tool has its own ids and presets; the estimator's widgets share

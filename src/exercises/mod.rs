@@ -192,6 +192,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
             })
         }
         ("kv_cache_bytes_per_token", "") => n(r.kv_cache_bytes_per_token),
+        ("recurrent_state_bytes_per_sequence", "") => n(r.recurrent_state_bytes_per_sequence),
         ("memory_per_gpu_bytes", k) => {
             let m = &r.memory_per_gpu_bytes;
             n(match k {
@@ -203,6 +204,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "optimizer" => m.optimizer,
                 "overhead" => m.overhead,
                 "total" => m.total,
+                "recurrent_state" => m.recurrent_state,
                 _ => return None,
             })
         }
@@ -702,9 +704,10 @@ mod tests {
     /// and covers every number of the sections it names (a new report field must be added).
     #[test]
     fn report_value_matches_the_report_json() {
-        const COVERED: [&str; 13] = [
+        const COVERED: [&str; 14] = [
             "params.",
             "kv_cache_bytes_per_token",
+            "recurrent_state_bytes_per_sequence",
             "memory_per_gpu_bytes.",
             "gpu_memory_bytes",
             "usable_gpu_memory_bytes",

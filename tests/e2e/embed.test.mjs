@@ -75,7 +75,8 @@ test('copy embed code: an iframe for the page under its sub-path, selected when 
   // An estimator widget's embed keeps the estimator's state.
   await page.goto(`${server.url}#/zh/chapters/memory-capacity`);
   await page.waitForSelector('aside.widget[data-widget="memory:70b-fp16"] .verdict');
-  await page.click('aside.widget button.copy-embed');
+  // (The chapter's state-vs-kv widget comes first: click this widget's own control.)
+  await page.click('aside.widget[data-widget="memory:70b-fp16"] button.copy-embed');
   await page.waitForSelector('#memory-embed');
   const mem = (await page.inputValue('#memory-embed')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
   assert.match(mem, /#\/zh\/embed\/memory\?v=1&s=/);

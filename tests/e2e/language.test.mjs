@@ -46,7 +46,9 @@ const ALLOW = {
     'top', 'k', 'r', 'JSON', 'URL', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
   names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'Megatron', 'DeepSpeed',
-    'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames],
+    'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames,
+    // Hybrid architectures' layer types (Gated DeltaNet, Mamba-2), as their papers name them.
+    'Gated', 'DeltaNet', 'Mamba'],
   // Words of cited sources inside worded notes (the efficiency factors cite benchmark reports,
   // guides and papers by their titles): Azure AI-benchmarking-guide, CUDA C++ Best Practices
   // Guide, CUDA Graphs, Li et al. (VLDB 2020), NCCL issue #212, nccl-tests busbw, BabelStream,
@@ -133,6 +135,7 @@ const STATES = {
   'fp8 path': '?v=1&s=' + b64({ model: 'llama-3.1-8b', weight_dtype: 'fp8' }),
   moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
+  hybrid: '?v=1&s=' + b64({ model: 'qwen3-next-80b-a3b', context_tokens: 131072, batch: 16, gpus: 2, tensor_parallel: 2, gpu: 'h200-sxm' }),
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
 };
 
@@ -193,7 +196,7 @@ async function texts(page, lang, skip) {
     out.push([`cloud selector${label}`, await visibleText(page, skip)]);
   }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
-  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce']) {
+  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
     await page.waitForSelector('aside.widget .widget-body > *');
     await page.click('aside.widget button.copy-embed');

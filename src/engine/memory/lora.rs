@@ -72,7 +72,14 @@ pub fn adapter_params(a: &Architecture, x: &Inputs, layers: std::ops::Range<usiz
     };
     let mut total = 0u128;
     for i in layers {
-        total += attention;
+        // Hybrid models: q/k/v/o adapters only on attention layers, MLP adapters only where a
+        // layer has a feed-forward block (Nemotron-H's Mamba and attention blocks have none).
+        if a.is_attention_layer(i) {
+            total += attention;
+        }
+        if !crate::engine::model::hybrid::has_ffn(a, i) {
+            continue;
+        }
         match (&a.moe, a.is_moe_layer(i)) {
             (Some(moe), true) => {
                 total += u128::from(moe.routed_experts)

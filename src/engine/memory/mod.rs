@@ -10,6 +10,7 @@ pub mod lora;
 pub mod model_states;
 pub mod weights;
 
+use super::model::hybrid::recurrent_state_bytes;
 use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
 use super::num::usize_sat;
@@ -104,6 +105,9 @@ pub struct MemoryBreakdown<T = u64> {
     pub optimizer: T,
     pub overhead: T,
     pub total: T,
+    /// Fixed-size per-sequence state of linear-attention and Mamba layers (recurrent state and
+    /// convolution cache): independent of the context length, times the concurrent sequences.
+    pub recurrent_state: T,
 }
 
 impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
@@ -119,6 +123,7 @@ impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
             optimizer: b(m.optimizer),
             overhead: b(m.overhead),
             total: b(m.total),
+            recurrent_state: b(m.recurrent_state),
         }
     }
 }
@@ -161,6 +166,8 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     } else {
         kv_cache_bytes(a, layers.clone(), x.context, x.batch, x.kv_block_tokens, x.tp, x.kv, x.group)
     };
+    let recurrent_state =
+        if x.trains() { 0 } else { recurrent_state_bytes(a, layers.clone(), x.batch, x.tp, x.activation) };
     let activations = if x.trains() {
         activations::training_activation_bytes(a, x, layers.clone(), stage, last)
     } else {
@@ -183,9 +190,10 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
         optimizer: states.optimizer,
         overhead: u128::from(x.overhead),
         total: 0,
+        recurrent_state,
     };
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
-    m.total += m.logits;
+    m.total += m.logits + m.recurrent_state;
     StageMemory { bytes: m, stage }
 }
 

@@ -26,7 +26,7 @@ const MAX_EXPERTS: u64 = 1 << 16;
 
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
 qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3, \
-kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2";
+kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2, qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h";
 
 /// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
 /// shapes: never listed among the keys a generic count ignored.
@@ -225,6 +225,17 @@ fn family_of(model_type: &str) -> Option<Family> {
         "llama4" | "llama4_text" | "Llama4ForCausalLM" | "Llama4ForConditionalGeneration" => Family::Llama4,
         "glm4_moe" | "Glm4MoeForCausalLM" => Family::Glm4Moe,
         "minimax_m2" | "MiniMaxM2ForCausalLM" => Family::MinimaxM2,
+        // Hybrid families (Gated DeltaNet / Mamba-2 layers with a fixed-size state): hybrid.rs.
+        "qwen3_next" | "Qwen3NextForCausalLM" => Family::Qwen3Next,
+        "qwen3_5"
+        | "qwen3_5_text"
+        | "qwen3_5_moe"
+        | "qwen3_5_moe_text"
+        | "Qwen3_5ForConditionalGeneration"
+        | "Qwen3_5MoeForConditionalGeneration"
+        | "Qwen3_5ForCausalLM"
+        | "Qwen3_5MoeForCausalLM" => Family::Qwen35,
+        "nemotron_h" | "NemotronHForCausalLM" => Family::NemotronH,
         _ => return None,
     })
 }
@@ -270,7 +281,9 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         _ => (top_fields, top_type, false),
     };
     if let Some(family) = family_of(&model_type) {
-        return build(&f, family, model_type).and_then(|a| super::families::apply(&f, a));
+        return build(&f, family, model_type)
+            .and_then(|a| super::hybrid::apply(&f, a))
+            .and_then(|a| super::families::apply(&f, a));
     }
     // An unknown family: a generic decoder when the usual keys are there.
     let missing = f.missing_essentials();
@@ -321,6 +334,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
         inferred: None,
         extras: super::families::Extras::default(),
+        hybrid: None,
     })
 }
 

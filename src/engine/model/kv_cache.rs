@@ -27,7 +27,8 @@ pub fn kv_elements_per_token_per_layer(a: &Architecture, tp: u64) -> u128 {
 /// Bytes one more token adds to the cache of the whole model (all layers, no parallel split),
 /// while the context is inside every sliding window.
 pub fn kv_cache_bytes_per_token(a: &Architecture, dtype: Dtype, group_size: u64) -> u128 {
-    let elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.layers);
+    // Hybrid models: only the attention layers keep a KV cache.
+    let elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
     dtype.bytes_for(elements, group_size)
 }
 
@@ -55,14 +56,16 @@ pub fn kv_cache_bytes(
     group_size: u64,
 ) -> u128 {
     let per_layer = kv_elements_per_token_per_layer(a, tp);
-    // Only sliding vs full matters per layer: count each kind once.
-    let sliding = layers.clone().filter(|i| a.is_sliding_layer(*i)).count() as u128;
-    let full = layers.len() as u128 - sliding;
+    // Only sliding vs full matters per layer: count each kind once. Hybrid models: only the
+    // attention layers keep a KV cache (linear-attention and Mamba layers a fixed state).
+    let layers = || layers.clone().filter(|i| a.is_attention_layer(*i));
+    let sliding = layers().filter(|i| a.is_sliding_layer(*i)).count() as u128;
+    let full = layers().count() as u128 - sliding;
     let mut token_layers = 0u128;
-    if let Some(i) = layers.clone().find(|i| a.is_sliding_layer(*i)) {
+    if let Some(i) = layers().find(|i| a.is_sliding_layer(*i)) {
         token_layers += sliding * tokens_held(a, i, context, block_tokens);
     }
-    if let Some(i) = layers.clone().find(|i| !a.is_sliding_layer(*i)) {
+    if let Some(i) = layers().find(|i| !a.is_sliding_layer(*i)) {
         token_layers += full * tokens_held(a, i, context, block_tokens);
     }
     let elements = per_layer.saturating_mul(token_layers).saturating_mul(u128::from(batch));

@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod families;
+pub mod hybrid;
 pub mod kv_cache;
 pub mod params;
 
@@ -40,6 +41,14 @@ pub enum Family {
     Glm4Moe,
     /// MiniMax-M2: every layer MoE, full-width q/k RMSNorms, routing bias.
     MinimaxM2,
+    /// Qwen3-Next: Gated DeltaNet linear-attention layers and gated full-attention layers
+    /// (`layer_types` / `full_attention_interval`), many small experts plus a gated shared expert.
+    Qwen3Next,
+    /// Qwen3.5 (`qwen3_5`, `qwen3_5_moe`): the Qwen3-Next layer layout, dense or MoE.
+    Qwen35,
+    /// Nemotron-H: one block per layer, a Mamba-2 mixer, attention, an MLP or an MoE
+    /// (`hybrid_override_pattern`).
+    NemotronH,
     /// An unknown `model_type` counted from the usual keys as a Llama-style decoder (gated MLP,
     /// RMSNorm, rotary positions, biases only where the config asks): the result is inferred.
     Generic,
@@ -154,12 +163,27 @@ pub struct Architecture {
     /// What the newer families add to the common shape (sinks, expert biases, chunked
     /// attention, MTP layers): see [`families::Extras`].
     pub extras: families::Extras,
+    /// Hybrid models: what each layer holds (attention, linear attention, Mamba-2; MLP, MoE)
+    /// and the shapes of the layers that keep a fixed-size state instead of a KV cache.
+    pub hybrid: Option<hybrid::Hybrid>,
 }
 
 impl Architecture {
     /// Whether layer `i` is a mixture-of-experts layer.
     pub fn is_moe_layer(&self, i: usize) -> bool {
         self.moe.as_ref().and_then(|m| m.layer_is_moe.get(i).copied()).unwrap_or(false)
+    }
+
+    /// Whether layer `i` is an attention layer (keeps a KV cache): every layer unless hybrid.
+    pub fn is_attention_layer(&self, i: usize) -> bool {
+        self.hybrid.as_ref().is_none_or(|h| h.mixers.get(i) == Some(&hybrid::Mixer::Attention))
+    }
+
+    /// Layers that keep a KV cache.
+    pub fn attention_layers(&self) -> u64 {
+        self.hybrid.as_ref().map_or(self.layers, |h| {
+            h.mixers.iter().filter(|m| **m == hybrid::Mixer::Attention).count() as u64
+        })
     }
 
     /// Whether layer `i` uses the sliding window.

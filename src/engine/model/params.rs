@@ -87,6 +87,9 @@ fn mlp_params(a: &Architecture, i: u128) -> (u128, u128) {
 
 /// Parameters of decoder layer `index`.
 pub fn layer_params(a: &Architecture, index: usize) -> LayerParams {
+    if let Some(h) = &a.hybrid {
+        return super::hybrid::layer_params(a, h, index);
+    }
     let h = u128::from(a.hidden);
     let at = &a.attention;
     let (heads, kv, d, dv) =

@@ -82,7 +82,9 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     let c = context.max(1);
     let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
     let window_ratio = if full_kv > 0.0 { (kv_eff / full_kv).clamp(0.0, 1.0) } else { 1.0 };
-    let width = (a.attention.heads * a.attention.head_dim) as f64 * window_ratio;
+    // Hybrid models: only the attention layers compute attention scores over the context.
+    let attention_share = a.attention_layers() as f64 / a.layers.max(1) as f64;
+    let width = (a.attention.heads * a.attention.head_dim) as f64 * window_ratio * attention_share;
     let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
     let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
     ModelShape {

@@ -92,6 +92,9 @@ fn seg(
     }
 }
 
+/// The hybrid models' fixed-state line: its legend row shows only when it is not 0.
+const STATE_KEY: &str = "memory_per_gpu_bytes.recurrent_state";
+
 /// The bar's segments and the legend's rows: (label, report key, bytes, colour).
 type Row = (&'static str, &'static str, fn(&Memory) -> u64, &'static str);
 
@@ -104,6 +107,7 @@ fn rows(e: &'static EstimatorStrings) -> [Row; 7] {
         (e.gradients, "memory_per_gpu_bytes.gradients", |m| m.gradients, palette::GRADIENTS),
         (e.optimizer_states, "memory_per_gpu_bytes.optimizer", |m| m.optimizer, palette::OPTIMIZER),
         (e.runtime_overhead, "memory_per_gpu_bytes.overhead", |m| m.overhead, palette::MEMORY_OVERHEAD),
+        (e.recurrent_state, STATE_KEY, |m| m.recurrent_state, palette::RECURRENT_STATE),
     ]
 }
 
@@ -174,7 +178,7 @@ pub fn MemoryView() -> impl IntoView {
                 let b = Memo::new(move |_| shown.with(|s| s.as_ref().map_or(0, |s| get(&s.memory))));
                 let t = text(b);
                 view! {
-                    <tr data-key=key>
+                    <tr data-key=key hidden=move || key == STATE_KEY && b.get() == 0>
                         <td><span class="swatch" style:background=colour></span>{name}</td>
                         <td class="num" data-bytes=move || b.get().to_string()>{move || t.get()}</td>
                         <td><ShowMath key=key /></td>

@@ -12,6 +12,7 @@ use crate::engine::gpu::{ComputeDtype, Gpu};
 use crate::engine::hardware::GpuSpec;
 use crate::engine::headroom::headroom;
 use crate::engine::launch::{launch, LaunchInput};
+use crate::engine::model::hybrid::per_sequence;
 use crate::engine::peaks::{peak_rows, spec_point};
 use crate::engine::perf::collectives::Topology;
 use crate::engine::perf::efficiency::Efficiency;
@@ -44,6 +45,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "tensor-peaks" => w.tc_title,
         "spec-sheet" => w.spec_title,
         "gpu-ladder" => w.ladder_title,
+        "state-vs-kv" => w.sk_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -111,6 +113,21 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
             },
             Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
         ],
+        "state-vs-kv" => vec![
+            Param {
+                key: "model",
+                label: e.model,
+                input: Input::Select(
+                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
+                ),
+            },
+            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
+            Param {
+                key: "seqs",
+                label: w.sequences,
+                input: Input::Number { min: 1.0, max: 1e6, whole: true },
+            },
+        ],
         _ => vec![
             Param {
                 key: "ranks",
@@ -137,6 +154,8 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
         "spec-sheet" => &[("gpu", "l40s"), ("p", "bf16"), ("i", "1")],
         // Chapter 12: an 8B model in BF16 with a 4K context, from a gaming card upwards.
         "gpu-ladder" => &[("model", "llama-3.1-8b"), ("w", "bf16"), ("ctx", "4096")],
+        // Chapter 2: Qwen3-Next-80B-A3B, 16 sequences of 128K tokens.
+        "state-vs-kv" => &[("model", "qwen3-next-80b-a3b"), ("ctx", "131072"), ("seqs", "16")],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -148,6 +167,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "tensor-peaks" => tensor_peaks(lang, v),
         "spec-sheet" => spec_sheet(lang, v),
         "gpu-ladder" => gpu_ladder(lang, v),
+        "state-vs-kv" => state_vs_kv(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -551,4 +571,38 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
 fn perf_error(lang: Lang, e: &crate::engine::perf::PerfError) -> String {
     let err = crate::engine::hardware::perf_error("", e.clone());
     format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(&errors::scenario_error(&err, lang)))
+}
+
+/// Chapter 2: one sequence's KV cache against the fixed state of linear-attention / Mamba
+/// layers (`engine::model::hybrid::per_sequence`), and all sequences together.
+fn state_vs_kv(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let Some(m) = models::find(get(v, "model")) else { return String::new() };
+    let ctx = crate::engine::num::u64_from_f64(num(v, "ctx"));
+    let seqs = crate::engine::num::u64_from_f64(num(v, "seqs"));
+    let p = per_sequence(&m.architecture, ctx, Dtype::Bf16, Dtype::Bf16);
+    let b = |x: u128| format_bytes_f64(x as f64, ByteUnit::Gib);
+    let all = p.total().saturating_mul(u128::from(seqs));
+    let (a0, a1, a2, a3) = w.sk_layers;
+    let mut rows = vec![
+        row("kv-per-token", w.sk_kv_per_token, &b(p.kv_per_token), p.kv_per_token as f64),
+        row("kv", w.sk_kv, &b(p.kv), p.kv as f64),
+        row("state", w.sk_state, &b(p.state), p.state as f64),
+        row("per-sequence", w.sk_per_sequence, &b(p.total()), p.total() as f64),
+        row("all", w.sk_all, &b(all), all as f64),
+    ];
+    if p.state_layers > 0 {
+        rows.push(row(
+            "if-all-attention",
+            w.sk_if_all_attention,
+            &b(p.kv_if_all_attention),
+            p.kv_if_all_attention as f64,
+        ));
+    }
+    let lines = [
+        format!("{a0}{}{a1}{}{a2}{}{a3}", p.attention_layers, p.state_layers, p.layers),
+        format!("KV = {} × {} = {}", b(p.kv_per_token), group_digits(ctx), b(p.kv)),
+        format!("({} + {}) × {} = {}", b(p.kv), b(p.state), group_digits(seqs), b(all)),
+    ];
+    [note(w.sk_note), numbers(&rows), math(lang, &lines)].concat()
 }
