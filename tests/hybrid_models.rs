@@ -68,6 +68,7 @@ fn the_state_line_is_independent_of_context_and_scales_with_sequences() {
             m.weights
                 + m.kv_cache
                 + m.activations
+                + m.logits
                 + m.gradients
                 + m.optimizer
                 + m.overhead
