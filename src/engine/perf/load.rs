@@ -28,6 +28,7 @@ use crate::engine::num::{u32_sat, u64_from_f64, usize_sat};
 use crate::engine::perf::performance::{model_shape, time_model_inputs, SizedScenario};
 use serde::Serialize;
 use sim::{simulate, SimInputs, StepMix, StepTime};
+use std::cell::Cell;
 
 /// Requests simulated per rate (before the bound on iterations lowers it for long prompts).
 pub const REQUESTS: usize = 400;
@@ -102,7 +103,12 @@ pub struct LoadReport {
     pub curve: Vec<LoadPoint>,
 }
 
-/// The engine's timing of one step's mix.
+/// The engine's timing of one step's mix: [`phase_timing`] of the mix's work, taken apart once so
+/// that a step costs a few multiplications. For a fixed layout, phase_timing's expected time is
+/// `max(k_c·W, k_m·Q) + C(T) + O` with `k_c`, `k_m` the per-FLOP and per-byte seconds (slots ×
+/// share / (peak × efficiency)) and the communication and launch overhead depending only on the
+/// step's tokens `T`; `new` reads `k_c` and `k_m` from one call, and `C(T) + O` comes from a call
+/// per distinct `T` (kept in a small cache). A test checks it against phase_timing itself.
 #[derive(Debug)]
 pub struct EngineStep<'a> {
     pub shape: &'a ModelShape,
@@ -110,9 +116,34 @@ pub struct EngineStep<'a> {
     pub par: Parallelism,
     pub topo: Topology,
     pub eff: Efficiency,
+    k_compute: f64,
+    k_memory: f64,
+    /// Communication + overhead seconds by step tokens (direct-mapped).
+    fixed: [Cell<(u64, f64)>; 64],
 }
 
-impl EngineStep<'_> {
+impl<'a> EngineStep<'a> {
+    pub fn new(
+        shape: &'a ModelShape,
+        hw: Hardware,
+        par: Parallelism,
+        topo: Topology,
+        eff: Efficiency,
+    ) -> Result<Self, PerfError> {
+        let probe = PhaseWork { flops: 1e12, bytes: 1e9, expected_bytes: 1e9, tokens: 1.0 };
+        let t = phase_timing(&probe, shape, Phase::Decode, &hw, &par, &topo, &eff)?;
+        Ok(EngineStep {
+            shape,
+            hw,
+            par,
+            topo,
+            eff,
+            k_compute: t.expected.compute_s / 1e12,
+            k_memory: t.expected.memory_s / 1e9,
+            fixed: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
+        })
+    }
+
     /// FLOPs and bytes of a mix: `W = 2·P_active·T + 4·L·d_attn·(Σ(c_i + 1) + Σ chunk
     /// positions)`, `Q = weights read once for T tokens + KV read and written by each decode
     /// (Σ(c_i + 1)) + KV written by the chunks` (+ the chunks' cached prefix, expected only),
@@ -132,17 +163,37 @@ impl EngineStep<'_> {
         }
     }
 
-    /// Expected and bound seconds of a mix, with whether compute is the larger expected term.
-    pub fn times(&self, m: &StepMix) -> Result<(f64, f64, bool), PerfError> {
+    /// Expected and bound seconds of a mix straight from [`phase_timing`].
+    pub fn times(&self, m: &StepMix) -> Result<(f64, f64), PerfError> {
         let w = self.work(m);
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
-        Ok((t.expected.total_s, t.bound.total_s, t.expected.compute_s >= t.expected.memory_s))
+        Ok((t.expected.total_s, t.bound.total_s))
+    }
+
+    /// Communication and overhead seconds of a step of `tokens` tokens.
+    fn fixed_s(&self, tokens: u64) -> Result<f64, PerfError> {
+        let slot = self.fixed.get(usize_sat(tokens % 64));
+        if let Some((t, v)) = slot.map(Cell::get) {
+            if t == tokens {
+                return Ok(v);
+            }
+        }
+        let w = PhaseWork { flops: 0.0, bytes: 0.0, expected_bytes: 0.0, tokens: tokens as f64 };
+        let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
+        let v = t.expected.communication_s + t.expected.overhead_s;
+        if let Some(c) = slot {
+            c.set((tokens, v));
+        }
+        Ok(v)
     }
 }
 
 impl StepTime for EngineStep<'_> {
     fn step(&self, mix: &StepMix) -> Result<(f64, bool), PerfError> {
-        self.times(mix).map(|(t, _, c)| (t, c))
+        let w = self.work(mix);
+        let (c, m) = (self.k_compute * w.flops, self.k_memory * w.expected_bytes.max(w.bytes));
+        let t = finite("step time", c.max(m) + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?)?;
+        Ok((t, c >= m))
     }
 }
 
@@ -188,7 +239,7 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
     let cap = c.max_seqs.max(1) as f64;
     let decode_mix =
         StepMix { decode_seqs: c.max_seqs, decode_cached_sum: cap * full_cached, ..StepMix::default() };
-    let (decode_step_s, _, _) = st.times(&decode_mix)?;
+    let (decode_step_s, _) = st.step(&decode_mix)?;
     let chunk = c.prompt.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
     let mixed = StepMix {
         decode_seqs: c.max_seqs.saturating_sub(1),
@@ -197,7 +248,7 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
         prefill_positions: chunk as f64 * (chunk as f64 + 1.0) / 2.0,
         prefill_past: 0.0,
     };
-    let (mixed_step_s, _, _) = st.times(&mixed)?;
+    let (mixed_step_s, _) = st.step(&mixed)?;
     let w = decode_step_work(st.shape, cap, 0.0)?;
     let t = phase_timing(&w, st.shape, Phase::Decode, &st.hw, &st.par, &st.topo, &st.eff)?;
     let bound =
@@ -299,7 +350,7 @@ pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>
     let budget = s.prefill_chunk_tokens.max(1);
     let max_seqs = x.batch.min(kv_limit.unwrap_or(0)).min(budget);
     let shape = model_shape(z.arch, z.counts, x, prompt.saturating_add(output / 2));
-    let st = EngineStep { shape: &shape, hw, par, topo, eff };
+    let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
     let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1) };
     let mut r = load_model(&st, &setup, rate).map_err(pe)?;
     r.kv_limit_seqs = kv_limit;
@@ -372,12 +423,35 @@ mod tests {
     }
 
     fn engine_step(shape: &ModelShape) -> EngineStep<'_> {
-        EngineStep {
-            shape,
-            hw: A100,
-            par: Parallelism::default(),
-            topo: dgx_a100(),
-            eff: Efficiency::default(),
+        EngineStep::new(shape, A100, Parallelism::default(), dgx_a100(), Efficiency::default()).unwrap()
+    }
+
+    #[test]
+    fn fast_step_time_is_phase_timing() {
+        let m = llama2_7b();
+        for par in [
+            Parallelism::default(),
+            Parallelism { tensor: 4, ..Default::default() },
+            Parallelism { tensor: 2, pipeline: 2, ..Default::default() },
+        ] {
+            let st = EngineStep::new(&m, A100, par, dgx_a100(), Efficiency::default()).unwrap();
+            for (n, cached, chunk, past) in [
+                (0, 0.0, 1, 0.0),
+                (1, 10.0, 0, 0.0),
+                (64, 64.0 * 3000.0, 0, 0.0),
+                (31, 31.0 * 500.0, 2017, 4096.0),
+            ] {
+                let mix = StepMix {
+                    decode_seqs: n,
+                    decode_cached_sum: cached,
+                    prefill_tokens: chunk,
+                    prefill_positions: chunk as f64 * past + chunk as f64 * (chunk as f64 + 1.0) / 2.0,
+                    prefill_past: past,
+                };
+                let (fast, _) = st.step(&mix).unwrap();
+                let (slow, _) = st.times(&mix).unwrap();
+                assert!((fast - slow).abs() <= 1e-9 * slow, "{par:?} {mix:?}: {fast} vs {slow}");
+            }
         }
     }
 
