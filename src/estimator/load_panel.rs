@@ -143,17 +143,8 @@ pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32)
         l.concurrency,
         &r.mean_concurrency.map_or_else(|| l.undefined.to_owned(), format_sig3),
     );
-    row(
-        &mut t,
-        "throughput",
-        l.throughput,
-        &format!(
-            "{} ({} {})",
-            rate(r.throughput_tokens_per_s, l.tok_s),
-            l.throughput_bound,
-            rate(r.throughput_bound_tokens_per_s, l.tok_s)
-        ),
-    );
+    row(&mut t, "throughput", l.throughput, &rate(r.throughput_tokens_per_s, l.tok_s));
+    row(&mut t, "throughput-bound", l.throughput_bound, &rate(r.throughput_bound_tokens_per_s, l.tok_s));
     row(&mut t, "ttft-p50", &format!("{} {}", l.ttft, l.p50), &secs(r.ttft_p50_s, l));
     row(&mut t, "ttft-p95", &format!("{} {}", l.ttft, l.p95), &secs(r.ttft_p95_s, l));
     row(&mut t, "tpot-p50", &format!("{} {}", l.tpot, l.p50), &secs(r.tpot_p50_s, l));

@@ -130,6 +130,8 @@ const STATES = {
   moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
+  'under load': '?v=1&s=' + b64({ model: 'llama-3.1-8b', batch: 32, arrival_rate_per_s: 1 }),
+  'past the sustainable rate': '?v=1&s=' + b64({ model: 'llama-3.1-8b', arrival_rate_per_s: 500 }),
 };
 
 /** Visits every page of the check in `lang`; returns [label, text] pairs. */

@@ -23,7 +23,6 @@
 //! bounded: at most [`MAX_ITERATIONS`] loop iterations, else an error.
 
 use super::super::{finite, PerfError};
-use std::collections::VecDeque;
 
 /// Hard bound on the simulation's loop iterations (steps or stretches).
 pub const MAX_ITERATIONS: u64 = 400_000;
@@ -153,6 +152,42 @@ struct Decoding {
     last_step: u64,
 }
 
+/// A first-in first-out queue: a vector and the index of its front.
+#[derive(Debug)]
+struct Queue<T> {
+    items: Vec<T>,
+    front: usize,
+}
+
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Queue { items: Vec::new(), front: 0 }
+    }
+}
+
+impl<T: Copy> Queue<T> {
+    fn len(&self) -> usize {
+        self.items.len() - self.front.min(self.items.len())
+    }
+    fn push_back(&mut self, v: T) {
+        self.items.push(v);
+    }
+    fn front(&self) -> Option<&T> {
+        self.items.get(self.front)
+    }
+    fn pop_front(&mut self) -> Option<T> {
+        let v = self.items.get(self.front).copied();
+        self.front += usize::from(v.is_some());
+        v
+    }
+    fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        self.items.get_mut(self.front.saturating_add(i))
+    }
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.iter().skip(self.front)
+    }
+}
+
 /// Time of `k` steps whose times go linearly from `t0` (first) by `d` per step.
 fn stretch_time(k: u64, t0: f64, d: f64) -> f64 {
     let k = k as f64;
@@ -175,8 +210,9 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
     let mut step: u64 = 0;
     let mut arrived = 0usize; // requests with arrival <= now
     let mut next_admit = 0usize;
-    let mut prefilling: VecDeque<Admitted> = VecDeque::new();
-    let mut decoding: VecDeque<Decoding> = VecDeque::new();
+    // Queues as vectors with a moving front (each request enters each at most once).
+    let mut prefilling: Queue<Admitted> = Queue::default();
+    let mut decoding: Queue<Decoding> = Queue::default();
     let mut cached_sum = 0.0_f64; // Σ cached tokens of decoding sequences
     let mut completed = 0usize;
     let mut area = 0.0_f64; // ∫ requests in system dt
