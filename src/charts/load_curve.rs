@@ -48,7 +48,8 @@ fn ok_rate(r: f64) -> Option<f64> {
 pub fn load_curve_svg(c: &LoadCurveChart, width: u32) -> String {
     let t = Theme::new(width);
     let usable = |&(x, y): &(f64, f64)| x.is_finite() && x >= 0.0 && y.is_finite() && y > 0.0;
-    let lines: Vec<(usize, &LoadSeries, Vec<(f64, f64)>)> = c
+    type Drawn<'a> = (usize, &'a LoadSeries, Vec<(f64, f64)>);
+    let lines: Vec<Drawn> = c
         .series
         .iter()
         .enumerate()
