@@ -1,7 +1,7 @@
 //! The "Under load" panel: one `inner_html` string from `crate::estimator::load_panel`, rebuilt
 //! only when that string changes. The load model runs inside `evaluate` only while the scenario
-//! sets an arrival rate (about 3–15 ms natively per evaluation, a few times that in wasm: the
-//! estimator's own evaluation is already deferred to idle time, so slider moves stay smooth).
+//! sets an arrival rate: then every edit costs its twelve simulations (5-20 ms natively, 20-140 ms
+//! in the browser on a busy machine, README "Benchmark"), not cached or debounced.
 
 use super::Ctx;
 use crate::estimator::load_panel::panel_html;
