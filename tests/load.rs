@@ -96,7 +96,8 @@ fn bad_rates_are_named_by_the_command_line() {
 
 #[test]
 fn extreme_inputs_give_numbers_or_typed_errors() {
-    let cases: [(&str, fn(&mut Scenario)); 6] = [
+    type Edit = fn(&mut Scenario);
+    let cases: [(&str, Edit); 6] = [
         ("tiny rate", |s| s.arrival_rate_per_s = Some(1e-9)),
         ("huge rate", |s| s.arrival_rate_per_s = Some(1e6)),
         ("one output token", |s| s.output_tokens = Some(1)),
