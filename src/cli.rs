@@ -148,6 +148,31 @@ fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
         }
         let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
         let _ = writeln!(out, "{model} tp={gpus} ctx=8192 batch=16: {us:.2} us per evaluate() (sizing, solvers, prefill/decode/training times, roofline by batch, 1-1024 GPU scaling curves, derivations), {ok}/{n} ok");
+        bench_load(&s, us, n, out);
     }
     0
+}
+
+/// The load model's cost apart: the same scenario with `arrival_rate_per_s` at half the
+/// sustainable rate (one saturated run, the run at that rate and the ten-point curve), minus
+/// the plain evaluate.
+fn bench_load(s: &gpu_primer::engine::Scenario, plain_us: f64, n: u32, out: &mut impl Write) {
+    use gpu_primer::catalog::evaluate;
+    let mut s = s.clone();
+    s.arrival_rate_per_s = Some(1.0);
+    let max = match evaluate(&s).map(|r| r.load.map(|l| l.max_sustainable_rate_per_s)) {
+        Ok(Some(m)) if m > 0.0 => m,
+        _ => {
+            let _ = writeln!(out, "  load model: not run (nothing served)");
+            return;
+        }
+    };
+    s.arrival_rate_per_s = Some(max / 2.0);
+    let runs = (n / 1000).max(5);
+    let start = std::time::Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(evaluate(std::hint::black_box(&s))).ok();
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
+    let _ = writeln!(out, "  with arrival_rate_per_s = {:.2} (half the sustainable {max:.2}/s): {us:.0} us per evaluate(), of which the load model {:.0} us (12 simulations), {runs} runs", max / 2.0, us - plain_us);
 }

@@ -18,6 +18,7 @@ pub mod bound_bars;
 pub mod cost_split;
 pub mod figures;
 pub mod kv_growth;
+pub mod load_curve;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
@@ -28,6 +29,7 @@ pub use format::{
     format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit,
 };
 pub use kv_growth::{kv_growth_svg, KvCapacity, KvGrowthChart, KvLine};
+pub use load_curve::{load_curve_svg, LoadCurveChart, LoadSeries, RateMark};
 pub use memory_bar::{memory_bar_svg, MemoryBarChart, MemoryLabels, MemoryRow};
 pub use roofline::{roofline_svg, ExpectedRoof, RooflineChart, RooflinePoint};
 pub use scaling::{scaling_svg, ScalingChart, ScalingPoint, ScalingSeries};

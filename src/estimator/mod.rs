@@ -8,6 +8,7 @@ pub mod chart_inputs;
 pub mod edits;
 pub mod hand_model;
 pub mod kv_growth;
+pub mod load_panel;
 pub mod mig_slice;
 pub mod presets;
 pub mod scales;

@@ -382,6 +382,22 @@ mod tests {
     }
 
     #[test]
+    fn arrival_rate_travels_in_the_link_and_a_bad_one_is_named() {
+        let s = scenario(json!({"model": "llama-3.1-8b", "arrival_rate_per_s": 2.5}));
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert_eq!(notices, vec![]);
+        assert_eq!(back.scenario.arrival_rate_per_s, Some(2.5));
+        for bad in [json!(-3), json!("fast"), json!(1e9)] {
+            let (s, notices) =
+                repair(&json!({"model": "llama-3.1-8b", "batch": 8, "arrival_rate_per_s": bad}));
+            assert_eq!((s.arrival_rate_per_s, s.batch), (None, 8));
+            let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+            assert_eq!(fields, vec!["arrival_rate_per_s"]);
+        }
+    }
+
+    #[test]
     fn training_precision_and_fused_optimizer_travel_in_the_link() {
         let s = scenario(json!({"model": "llama-3.1-8b", "mode": "lora", "training_precision": "bf16",
             "optimizer_in_backward": true, "optimizer": "adam_8bit"}));

@@ -137,6 +137,8 @@ const STATES = {
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
   hybrid: '?v=1&s=' + b64({ model: 'qwen3-next-80b-a3b', context_tokens: 131072, batch: 16, gpus: 2, tensor_parallel: 2, gpu: 'h200-sxm' }),
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
+  'under load': '?v=1&s=' + b64({ model: 'llama-3.1-8b', batch: 32, arrival_rate_per_s: 1 }),
+  'past the sustainable rate': '?v=1&s=' + b64({ model: 'llama-3.1-8b', arrival_rate_per_s: 500 }),
 };
 
 /** Visits every page of the check in `lang`; returns [label, text] pairs. */

@@ -5,6 +5,7 @@
 mod charts_view;
 mod controls;
 mod io;
+mod load_view;
 mod math;
 mod memory_view;
 mod model_picker;
@@ -279,6 +280,7 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                     <memory_view::MemoryView />
                     <Show when=move || painted.get()>
                         <perf_view::PerformanceView />
+                        <load_view::LoadView />
                         <charts_view::Charts />
                         <numbers::KeyNumbers />
                         <panels::Compare />

@@ -178,6 +178,15 @@ pub fn WorkloadControls() -> impl IntoView {
                     out_of_range=e.number_out_of_range
                 />
                 <p class="derived">{e.prompt_derived} ": " {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
+                <Slider
+                    id="arrival-rate"
+                    label=ctx.lang.load().rate_control
+                    unit=ctx.lang.load().u_per_s
+                    scale=Scale::Linear { min: 0.0, max: 500.0, step: 0.1 }
+                    value=Signal::derive(move || ctx.with_scenario(|s| s.arrival_rate_per_s.unwrap_or(0.0)))
+                    set=Callback::new(move |v: f64| ctx.edit(|s| s.arrival_rate_per_s = (v > 0.0).then_some(v)))
+                    out_of_range=e.number_out_of_range
+                />
             })}
         </fieldset>
     }

@@ -1,0 +1,224 @@
+//! The estimator's "Under load" panel as escaped HTML from the report's `load` section: the
+//! numbers, the show-the-math (how a step is timed, the limits, the sustainable rate, what was
+//! simulated and its sources) and the latency-against-load chart. Pure, tested natively; the
+//! view sets it with `inner_html`.
+
+use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
+use crate::charts::{load_curve_svg, LoadCurveChart, LoadSeries, RateMark};
+use crate::content::search_html::escape_html;
+use crate::engine::perf::load::LoadReport;
+use crate::engine::scenario::Mode;
+use crate::engine::{Report, Scenario};
+use crate::i18n::{Lang, LoadStrings};
+
+/// The sources of the scheduler model, cited by title in both languages.
+const SOURCES: &str =
+    "vLLM docs, \"Optimization and Tuning\" (chunked prefill); Agrawal et al., \"Taming Throughput-Latency Tradeoff in LLM Inference with Sarathi-Serve\", OSDI 2024";
+
+fn secs(v: Option<f64>, l: &LoadStrings) -> String {
+    v.map_or_else(|| l.undefined.to_owned(), format_seconds)
+}
+
+fn row(out: &mut String, id: &str, label: &str, value: &str) {
+    out.push_str(&format!(
+        "<tr><th scope=\"row\">{}</th><td class=\"num\" id=\"load-{id}\">{}</td></tr>",
+        escape_html(label),
+        escape_html(value)
+    ));
+}
+
+/// The chart's input from the report (p50 solid, p95 dashed; TTFT then TPOT).
+pub fn chart(r: &LoadReport, l: &LoadStrings) -> LoadCurveChart {
+    let pick = |f: fn(&crate::engine::perf::load::LoadPoint) -> Option<f64>| {
+        r.curve.iter().filter_map(|p| f(p).map(|v| (p.arrival_rate_per_s, v))).collect::<Vec<_>>()
+    };
+    let series = vec![
+        LoadSeries { label: "TTFT p50".into(), points: pick(|p| Some(p.ttft_p50_s)), dashed: false },
+        LoadSeries { label: "TTFT p95".into(), points: pick(|p| Some(p.ttft_p95_s)), dashed: true },
+        LoadSeries { label: "TPOT p50".into(), points: pick(|p| p.tpot_p50_s), dashed: false },
+        LoadSeries { label: "TPOT p95".into(), points: pick(|p| p.tpot_p95_s), dashed: true },
+    ];
+    let mark = |label: &str, rate: f64| RateMark { label: format!("{label} {}/s", format_sig3(rate)), rate };
+    LoadCurveChart {
+        title: l.chart_title.into(),
+        x_label: l.chart_x.into(),
+        y_label: l.chart_y.into(),
+        series,
+        sustainable: (r.max_sustainable_rate_per_s > 0.0)
+            .then(|| mark(l.chart_sustainable, r.max_sustainable_rate_per_s)),
+        current: r.stable.then(|| mark(l.chart_current, r.arrival_rate_per_s)),
+        current_values: vec![r.ttft_p50_s, r.ttft_p95_s, r.tpot_p50_s, r.tpot_p95_s],
+        no_data: l.no_data.into(),
+    }
+}
+
+/// The show-the-math block.
+fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
+    let p = |s: &str| escape_html(s);
+    let mut m = format!("<details class=\"math\" data-math=\"load\"><summary>{}</summary>", p(l.show_math));
+    m.push_str(&format!("<p>{}</p>", p(l.math_step)));
+    m.push_str(&format!(
+        "<p>{}{}</p><p>{}{}{}{}</p>",
+        p(l.math_decode),
+        format_seconds(r.decode_step_s),
+        p(l.math_mixed.0),
+        r.mixed_chunk_tokens,
+        p(l.math_mixed.1),
+        format_seconds(r.mixed_step_s),
+    ));
+    let kv = r.kv_limit_seqs.map_or_else(|| "0".to_owned(), |k| k.to_string());
+    m.push_str(&format!(
+        "<p>{}{}{}{}{}{}{}{}</p>",
+        p(l.math_limits.0),
+        batch,
+        p(l.math_limits.1),
+        kv,
+        p(l.math_limits.2),
+        r.step_token_budget,
+        p(l.math_limits.3),
+        r.max_seqs,
+    ));
+    let per_replica = r.max_sustainable_rate_per_s / r.replicas.max(1) as f64;
+    m.push_str(&format!(
+        "<p>{}{}{}{}{}{} = {}</p>",
+        p(l.math_sustainable.0),
+        format_sig3(per_replica),
+        p(l.math_sustainable.1),
+        format_seconds(r.saturated_step_s),
+        p(l.math_sustainable.2),
+        r.replicas,
+        p(&format_rate(r.max_sustainable_rate_per_s, &format!(" {}", l.req_s)).replace("  ", " ")),
+    ));
+    m.push_str(&format!(
+        "<p>{}{}{}{}{}{:#x}. {}{}</p>",
+        p(l.math_sim.0),
+        r.requests_simulated,
+        p(l.math_sim.1),
+        r.warmup_requests,
+        p(l.math_sim.2),
+        r.seed,
+        p(l.math_first_token),
+        format_seconds(r.first_token_fixed_s),
+    ));
+    m.push_str(&format!(
+        "<p>{} <cite data-source=\"\">{}</cite></p></details>",
+        p(l.math_sources),
+        p(SOURCES)
+    ));
+    m
+}
+
+/// The whole panel's inner HTML for the shown report (or none) and the scenario.
+pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32) -> String {
+    let l = lang.load();
+    let mut out = format!("<h2>{}</h2>", escape_html(l.heading));
+    if s.mode != Mode::Inference {
+        out.push_str(&format!("<p class=\"load-note\">{}</p>", escape_html(l.training)));
+        return out;
+    }
+    let Some(r) = report.and_then(|r| r.load.as_ref()) else {
+        out.push_str(&format!("<p class=\"load-note\">{}</p>", escape_html(l.off)));
+        return out;
+    };
+    let verdict = if r.max_seqs == 0 {
+        l.nothing_fits
+    } else if r.stable {
+        l.stable
+    } else {
+        l.unstable
+    };
+    let state = if r.stable { "stable" } else { "unstable" };
+    out.push_str(&format!(
+        "<p class=\"load-verdict\" data-load=\"{state}\"><strong>{}</strong></p>",
+        escape_html(verdict)
+    ));
+    let rate = |v: f64, unit: &str| format_rate(v, &format!(" {unit}")).replace("  ", " ");
+    let mut t = String::from("<table class=\"key-numbers load-table\"><tbody>");
+    row(&mut t, "rate", l.arrival_rate, &rate(r.arrival_rate_per_s, l.req_s));
+    row(&mut t, "sustainable", l.sustainable, &rate(r.max_sustainable_rate_per_s, l.req_s));
+    row(&mut t, "utilization", l.utilization, &format_percent(r.utilization));
+    row(
+        &mut t,
+        "concurrency",
+        l.concurrency,
+        &r.mean_concurrency.map_or_else(|| l.undefined.to_owned(), format_sig3),
+    );
+    row(&mut t, "throughput", l.throughput, &rate(r.throughput_tokens_per_s, l.tok_s));
+    row(&mut t, "throughput-bound", l.throughput_bound, &rate(r.throughput_bound_tokens_per_s, l.tok_s));
+    row(&mut t, "ttft-p50", &format!("{} {}", l.ttft, l.p50), &secs(r.ttft_p50_s, l));
+    row(&mut t, "ttft-p95", &format!("{} {}", l.ttft, l.p95), &secs(r.ttft_p95_s, l));
+    row(&mut t, "tpot-p50", &format!("{} {}", l.tpot, l.p50), &secs(r.tpot_p50_s, l));
+    row(&mut t, "tpot-p95", &format!("{} {}", l.tpot, l.p95), &secs(r.tpot_p95_s, l));
+    row(&mut t, "e2e", l.time_in_system, &secs(r.mean_time_in_system_s, l));
+    row(&mut t, "max-seqs", l.max_seqs, &format!("{} {}", r.max_seqs, l.seqs));
+    t.push_str("</tbody></table>");
+    out.push_str(&t);
+    out.push_str(&math(r, s.batch, l));
+    out.push_str(&format!("<div class=\"chart load-chart\">{}</div>", load_curve_svg(&chart(r, l), width)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ModelSpec;
+
+    fn scenario(rate: Option<f64>) -> Scenario {
+        let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+        s.batch = 32;
+        s.context_tokens = 2048;
+        s.prompt_tokens = Some(1024);
+        s.output_tokens = Some(256);
+        s.arrival_rate_per_s = rate;
+        s
+    }
+
+    #[test]
+    fn panel_in_both_languages() {
+        let s = scenario(Some(2.0));
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let l = r.load.as_ref().unwrap();
+        assert!(l.stable);
+        for lang in Lang::ALL {
+            let t = lang.load();
+            let html = panel_html(Some(&r), &s, lang, 640);
+            for want in [t.heading, t.stable, t.sustainable, t.chart_title, t.math_decode] {
+                assert!(html.contains(&escape_html(want)), "{lang:?}: {want}");
+            }
+            assert!(html.contains(&format_seconds(l.tpot_p50_s.unwrap())));
+            assert!(html.contains(&format_seconds(l.decode_step_s)));
+            assert!(
+                html.contains("<svg")
+                    && html.contains("data-source")
+                    && html.contains("data-load=\"stable\"")
+            );
+        }
+        assert!(!panel_html(Some(&r), &s, Lang::Zh, 640).contains("Under load"));
+    }
+
+    #[test]
+    fn off_training_unstable_and_nothing_fits() {
+        let s = scenario(None);
+        let r = crate::catalog::evaluate(&s).unwrap();
+        assert!(panel_html(Some(&r), &s, Lang::En, 640).contains(Lang::En.load().off));
+        let mut t = scenario(Some(1.0));
+        t.mode = Mode::Lora;
+        let r = crate::catalog::evaluate(&t).unwrap();
+        assert!(r.load.is_none());
+        assert!(panel_html(Some(&r), &t, Lang::Zh, 640).contains(Lang::Zh.load().training));
+        let s = scenario(Some(1e5));
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let html = panel_html(Some(&r), &s, Lang::En, 360);
+        assert!(html.contains("data-load=\"unstable\"") && html.contains(Lang::En.load().undefined));
+        // 1M tokens of KV per sequence do not fit beside the weights of a 70B model on one GPU.
+        let mut s = Scenario::new(ModelSpec::Id("llama-3.1-70b".into()));
+        s.gpu_memory_bytes = Some(160_000_000_000);
+        s.context_tokens = 1_000_000;
+        s.arrival_rate_per_s = Some(1.0);
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let l = r.load.as_ref().unwrap();
+        assert_eq!((l.max_seqs, l.stable, l.max_sustainable_rate_per_s), (0, false, 0.0));
+        assert!(panel_html(Some(&r), &s, Lang::Zh, 640).contains(Lang::Zh.load().nothing_fits));
+        assert!(panel_html(None, &s, Lang::En, 640).contains(Lang::En.load().off));
+    }
+}

@@ -1,0 +1,88 @@
+// Serving under load in a real browser (issue 12): the arrival-rate control, the "Under load /
+// 负载下" panel with its numbers, show-the-math and chart, in both languages; past the
+// sustainable rate the panel says so and shows no latencies; bad rates in a link are named.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, finish } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const b64 = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
+const SHOTS = process.env.LOAD_SHOTS;
+const base = { model: 'llama-3.1-8b', batch: 32, context_tokens: 2048, prompt_tokens: 1024, output_tokens: 256 };
+
+async function open(page, lang, scenario) {
+  await page.goto(`${server.url}#/${lang}/estimate?v=1&s=${b64(scenario)}`);
+  await page.waitForSelector('#total-per-gpu');
+  await page.waitForSelector('#load h2', { state: 'attached' });
+}
+
+const cell = (page, id) => page.locator(`#load-${id}`).innerText();
+
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: the panel shows the load numbers, the math and the chart; the rate control moves them`, async () => {
+    const page = await newPage(browser);
+    await open(page, lang, { ...base, arrival_rate_per_s: 2 });
+    await page.waitForSelector('#load [data-load="stable"]');
+    const heading = await page.locator('#load h2').innerText();
+    assert.equal(heading, lang === 'en' ? 'Under load' : '负载下');
+    const sustainable = await cell(page, 'sustainable');
+    assert.match(sustainable, /\d/);
+    const tpot1 = await cell(page, 'tpot-p50');
+    assert.match(tpot1, /\d+(\.\d+)? ms/);
+    assert.ok(await page.locator('#load svg').count() === 1, 'one chart');
+    assert.match(await page.locator('#load svg').getAttribute('aria-label'), lang === 'en' ? /Latency/ : /延迟/);
+    // Show the math names the step time and the sources.
+    await page.locator('#load details.math summary').click();
+    const math = await page.locator('#load details.math').innerText();
+    assert.match(math, /Sarathi-Serve/);
+    assert.match(math, lang === 'en' ? /sustainable rate/i : /可持续速率/);
+    // A higher rate (typed into the number field) raises the time between tokens.
+    await page.fill('#arrival-rate-number', '12');
+    await page.press('#arrival-rate-number', 'Enter');
+    await page.waitForFunction((t) => document.getElementById('load-tpot-p50')?.innerText !== t, tpot1);
+    const tpot2 = await cell(page, 'tpot-p50');
+    const ms = (s) => parseFloat(s) * (s.includes('µs') ? 1e-3 : s.endsWith(' s') ? 1e3 : 1);
+    assert.ok(ms(tpot2) > ms(tpot1), `${tpot1} → ${tpot2}`);
+    const text = await page.locator('#load').innerText();
+    assert.ok(!/NaN|Infinity|undefined/.test(text), text);
+    if (SHOTS) await page.locator('#load').screenshot({ path: `${SHOTS}/load-${lang}.png` });
+    await finish(page);
+  });
+}
+
+test('past the sustainable rate: not stable, latencies undefined; no rate: how to start', async () => {
+  const page = await newPage(browser);
+  await open(page, 'en', { ...base, arrival_rate_per_s: 400 });
+  await page.waitForSelector('#load [data-load="unstable"]');
+  assert.equal(await cell(page, 'ttft-p95'), 'undefined');
+  assert.equal(await cell(page, 'concurrency'), 'undefined');
+  await open(page, 'zh', base);
+  assert.match(await page.locator('#load').innerText(), /设置请求到达率/);
+  await finish(page);
+});
+
+test('a bad arrival rate in a link is named and dropped, the rest kept', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/estimate?v=1&s=${b64({ ...base, arrival_rate_per_s: -4 })}`);
+  await page.waitForSelector('#notices');
+  const notices = await page.locator('#notices').innerText();
+  assert.ok(notices.includes('arrival_rate_per_s'), notices);
+  assert.equal(await page.locator('#batch-number').inputValue(), '32');
+  await finish(page);
+});
+
+test('phone width, dark mode: the panel fits the screen in both languages', async () => {
+  for (const lang of ['zh', 'en']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await open(page, lang, { ...base, arrival_rate_per_s: 6 });
+    await page.waitForSelector('#load [data-load="stable"]');
+    await page.locator('#load').scrollIntoViewIfNeeded();
+    const overflow = await page.evaluate(() => document.getElementById('load').scrollWidth - document.getElementById('load').clientWidth);
+    assert.ok(overflow <= 1, `no horizontal overflow (${overflow}px)`);
+    if (SHOTS) await page.locator('#load').screenshot({ path: `${SHOTS}/load-phone-dark-${lang}.png` });
+    await finish(page);
+  }
+});

@@ -1,0 +1,124 @@
+//! Serving under load through the whole engine (issue 12): the `load` section of a report from a
+//! catalog scenario, its invariants, replicas, bad rates named by the command line, and no NaN
+//! or panic on extreme inputs.
+
+mod common;
+
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::{ModelSpec, Scenario};
+
+fn chat(rate: Option<f64>) -> Scenario {
+    let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+    s.batch = 64;
+    s.context_tokens = 2048;
+    s.prompt_tokens = Some(1024);
+    s.output_tokens = Some(256);
+    s.arrival_rate_per_s = rate;
+    s
+}
+
+#[test]
+fn no_rate_no_load_model_and_nothing_else_changes() {
+    let plain = evaluate(&chat(None)).unwrap();
+    assert!(plain.load.is_none());
+    let zero = evaluate(&chat(Some(0.0))).unwrap();
+    assert!(zero.load.is_none());
+    let loaded = evaluate(&chat(Some(3.0))).unwrap();
+    assert_eq!(loaded.performance, plain.performance, "the load model leaves the rest of the report alone");
+    assert_eq!(loaded.memory_per_gpu_bytes, plain.memory_per_gpu_bytes);
+}
+
+#[test]
+fn invariants_on_a_catalog_scenario() {
+    let r = evaluate(&chat(Some(1.0))).unwrap();
+    let l = r.load.unwrap();
+    let max = l.max_sustainable_rate_per_s;
+    assert!(max > 1.0 && l.stable);
+    // The KV cache limit comes from the memory model: 64 asked, all fit on an H100 at 1280 tokens.
+    assert_eq!(l.max_seqs, 64);
+    assert!(l.kv_limit_seqs.unwrap() >= 64);
+    // Output tokens per second at saturation never beat the roofline bound.
+    assert!(max * 256.0 <= l.throughput_bound_tokens_per_s);
+    let mut prev = (0.0, 0.0);
+    for f in [0.1, 0.3, 0.5, 0.7, 0.9] {
+        let l = evaluate(&chat(Some(f * max))).unwrap().load.unwrap();
+        let (conc, w) = (l.mean_concurrency.unwrap(), l.mean_time_in_system_s.unwrap());
+        assert!((conc - f * max * w).abs() <= 0.1 * conc, "Little's law at {f}: {conc} vs {}", f * max * w);
+        assert!(l.throughput_tokens_per_s <= l.throughput_bound_tokens_per_s);
+        let (ttft, tpot) = (l.ttft_p95_s.unwrap(), l.tpot_p50_s.unwrap());
+        assert!(ttft >= prev.0 && tpot >= prev.1, "latencies rise with load at {f}");
+        prev = (ttft, tpot);
+    }
+    let past = evaluate(&chat(Some(1.01 * max))).unwrap().load.unwrap();
+    assert!(!past.stable && past.ttft_p50_s.is_none() && past.tpot_p95_s.is_none());
+}
+
+#[test]
+fn replicas_share_the_arrivals() {
+    let one = evaluate(&chat(Some(2.0))).unwrap().load.unwrap();
+    let mut s = chat(Some(4.0));
+    s.gpus = 2;
+    let two = evaluate(&s).unwrap().load.unwrap();
+    assert_eq!(two.replicas, 2);
+    assert!((two.max_sustainable_rate_per_s - 2.0 * one.max_sustainable_rate_per_s).abs() < 1e-9);
+    // Each replica sees 2 requests/s, as the single GPU did.
+    assert_eq!(two.tpot_p50_s, one.tpot_p50_s);
+    assert!((two.mean_concurrency.unwrap() - 2.0 * one.mean_concurrency.unwrap()).abs() < 1e-9);
+}
+
+#[test]
+fn bad_rates_are_named_by_the_command_line() {
+    for bad in ["-1", "\"fast\"", "1e7", "true"] {
+        let (code, stdout, stderr) =
+            common::estimate(&format!(r#"{{"model": "llama-3.1-8b", "arrival_rate_per_s": {bad}}}"#));
+        assert_eq!(code, 2, "{bad}");
+        assert!(stdout.is_empty());
+        assert!(stderr.starts_with("arrival_rate_per_s"), "{bad}: {stderr}");
+    }
+    let (code, stdout, _) = common::estimate(r#"{"model": "llama-3.1-8b", "arrival_rate_per_s": 2}"#);
+    assert_eq!(code, 0);
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for key in [
+        "arrival_rate_per_s",
+        "stable",
+        "max_sustainable_rate_per_s",
+        "mean_concurrency",
+        "utilization",
+        "throughput_tokens_per_s",
+        "ttft_p50_s",
+        "ttft_p95_s",
+        "tpot_p50_s",
+        "tpot_p95_s",
+    ] {
+        assert!(r["load"].get(key).is_some(), "load.{key}");
+    }
+}
+
+#[test]
+fn extreme_inputs_give_numbers_or_typed_errors() {
+    type Edit = fn(&mut Scenario);
+    let cases: [(&str, Edit); 6] = [
+        ("tiny rate", |s| s.arrival_rate_per_s = Some(1e-9)),
+        ("huge rate", |s| s.arrival_rate_per_s = Some(1e6)),
+        ("one output token", |s| s.output_tokens = Some(1)),
+        ("empty prompt", |s| s.prompt_tokens = Some(0)),
+        ("budget of one token", |s| s.prefill_chunk_tokens = 1),
+        ("a million sequences, long context", |s| {
+            s.batch = 1_000_000;
+            s.context_tokens = 1_000_000;
+            s.prompt_tokens = None;
+            s.output_tokens = None;
+        }),
+    ];
+    for (name, edit) in cases {
+        let mut s = chat(Some(5.0));
+        edit(&mut s);
+        match evaluate(&s) {
+            Ok(r) => {
+                let json = serde_json::to_string(&r.load).unwrap();
+                assert!(!json.contains("NaN") && !json.contains("inf"), "{name}: {json}");
+            }
+            Err(e) => panic!("{name}: {e:?}"),
+        }
+    }
+}
