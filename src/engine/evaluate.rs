@@ -353,19 +353,6 @@ fn sizing_derivations(
             "vLLM MambaStateShapeCalculator / MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py); Yang et al. 2024 (Gated DeltaNet); Dao & Gu 2024 (Mamba-2)",
         ),
     );
-    put(
-        DerivKey::MemActivations,
-        if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
-        vec![
-            Val::int(x.context),
-            Val::int(x.batch),
-            Val::Recompute(x.recompute),
-            Val::Bool(x.flash_attention),
-            Val::Bool(x.sequence_parallel),
-            Val::Int(mem.activations),
-        ],
-        Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
-    );
     // The trained tensors' format: the weights in full training, the adapters otherwise.
     let trained = if x.full_training() { x.weight } else { adapter_dtype(x.precision) };
     put(
