@@ -38,10 +38,6 @@ pub const WARMUP_FRACTION: f64 = 0.1;
 pub const SEED: u64 = 0x6750_5052_494D_4552;
 /// Fractions of the sustainable rate the curve is drawn at.
 pub const CURVE_FRACTIONS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
-/// Hook for the per-request first-token fixed cost (tokenisation, scheduling, sampling, first
-/// launches; issue 12 "First token"): 0 until the engine states it as an assumption, then pass
-/// that value here. It occupies no GPU step; it is added to TTFT and to the time in system.
-pub const FIRST_TOKEN_FIXED_S: f64 = 0.0;
 
 /// Latencies at one arrival rate (a point of the chart).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -205,6 +201,10 @@ pub struct LoadSetup {
     pub max_seqs: u64,
     pub budget: u64,
     pub replicas: u64,
+    /// The per-request fixed cost before the first token (tokenisation, scheduling, sampling,
+    /// first launches): the efficiency factor `request_overhead_s`, the same one TTFT carries
+    /// without load. It occupies no GPU step; it is added to TTFT and to the time in system.
+    pub first_token_s: f64,
 }
 
 /// Requests per run for a prompt of `prompt` tokens and budget `budget`: fewer when prompts
@@ -225,7 +225,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
         requests: n,
         warmup: usize_sat(u64_from_f64((requests as f64 * WARMUP_FRACTION).floor())),
         seed: SEED,
-        first_token_fixed_s: FIRST_TOKEN_FIXED_S,
+        first_token_fixed_s: c.first_token_s,
     }
 }
 
@@ -310,7 +310,7 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
         requests_simulated: n,
         warmup_requests: u64_from_f64((n as f64 * WARMUP_FRACTION).floor()),
         seed: SEED,
-        first_token_fixed_s: FIRST_TOKEN_FIXED_S,
+        first_token_fixed_s: c.first_token_s,
         curve,
     })
 }
@@ -325,6 +325,7 @@ pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>
     };
     let pe = |e: PerfError| perf_error("load", e);
     let (eff, _, path) = time_model_inputs(s, z.gpu)?;
+    let first_token_s = eff.request_overhead_s;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: z.gpu.memory_bandwidth_bytes_per_s,
@@ -351,7 +352,7 @@ pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>
     let max_seqs = x.batch.min(kv_limit.unwrap_or(0)).min(budget);
     let shape = model_shape(z.arch, z.counts, x, prompt.saturating_add(output / 2));
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
-    let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1) };
+    let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1), first_token_s };
     let mut r = load_model(&st, &setup, rate).map_err(pe)?;
     r.kv_limit_seqs = kv_limit;
     Ok(Some(r))
@@ -456,7 +457,7 @@ mod tests {
     }
 
     fn setup() -> LoadSetup {
-        LoadSetup { prompt: 512, output: 128, max_seqs: 32, budget: 2048, replicas: 1 }
+        LoadSetup { prompt: 512, output: 128, max_seqs: 32, budget: 2048, replicas: 1, first_token_s: 0.0 }
     }
 
     #[test]
@@ -561,10 +562,31 @@ mod tests {
         let c = setup();
         assert_eq!(load_model(&st, &c, 3.0).unwrap(), load_model(&st, &c, 3.0).unwrap());
         for c in [
-            LoadSetup { prompt: 1, output: 1, max_seqs: 1, budget: 1, replicas: 1 },
-            LoadSetup { prompt: 1_000_000, output: 1, max_seqs: 1, budget: 1, replicas: 1 },
-            LoadSetup { prompt: 100_000, output: 100_000, max_seqs: 8192, budget: 8192, replicas: 7 },
-            LoadSetup { prompt: 1, output: 5000, max_seqs: 1000, budget: 1000, replicas: 1 },
+            LoadSetup { prompt: 1, output: 1, max_seqs: 1, budget: 1, replicas: 1, first_token_s: 0.0 },
+            LoadSetup {
+                prompt: 1_000_000,
+                output: 1,
+                max_seqs: 1,
+                budget: 1,
+                replicas: 1,
+                first_token_s: 0.0,
+            },
+            LoadSetup {
+                prompt: 100_000,
+                output: 100_000,
+                max_seqs: 8192,
+                budget: 8192,
+                replicas: 7,
+                first_token_s: 0.0,
+            },
+            LoadSetup {
+                prompt: 1,
+                output: 5000,
+                max_seqs: 1000,
+                budget: 1000,
+                replicas: 1,
+                first_token_s: 0.0,
+            },
         ] {
             for rate in [1e-6, 1.0, 1e6] {
                 match load_model(&st, &c, rate) {
