@@ -48,6 +48,8 @@ pub enum DerivKey {
     ParamsTrainable,
     KvCacheBytesPerToken,
     MemWeights,
+    /// Bits per weight of the matrices' format.
+    WeightBits,
     MemKvCache,
     MemActivations,
     MemGradients,
@@ -90,6 +92,7 @@ impl DerivKey {
             DerivKey::ParamsTrainable => "params.trainable",
             DerivKey::KvCacheBytesPerToken => "kv_cache_bytes_per_token",
             DerivKey::MemWeights => "memory_per_gpu_bytes.weights",
+            DerivKey::WeightBits => "weight_bits_per_element",
             DerivKey::MemKvCache => "memory_per_gpu_bytes.kv_cache",
             DerivKey::MemActivations => "memory_per_gpu_bytes.activations",
             DerivKey::MemGradients => "memory_per_gpu_bytes.gradients",
@@ -152,6 +155,10 @@ pub enum Formula {
     KvPerToken,
     KvPerTokenMla,
     Weights,
+    /// Weights in the checkpoint's own mixed format (quantization_config), class by class.
+    WeightsMixed,
+    /// Bits per weight: value bits + scale (and zero) bits per group + second-level scales.
+    WeightBits,
     KvCache,
     ActivationsTraining,
     ActivationsInference,
@@ -196,7 +203,9 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 46] = [
+    pub const ALL: [Formula; 48] = [
+        Formula::WeightsMixed,
+        Formula::WeightBits,
         Formula::ParamsTotal,
         Formula::ParamsActive,
         Formula::ParamsTrainable,

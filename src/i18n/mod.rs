@@ -12,6 +12,8 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+mod quant;
+pub use quant::quant_notice_html;
 mod tool_cloud;
 pub mod tool_cluster;
 mod tool_diagnose;

@@ -7,6 +7,7 @@
 pub mod activations;
 pub mod lora;
 pub mod model_states;
+pub mod quant_weights;
 pub mod weights;
 
 use super::model::kv_cache::kv_cache_bytes;
@@ -42,6 +43,9 @@ pub struct Inputs {
     pub kv_block_tokens: u64,
     pub prefill_chunk_tokens: u64,
     pub overhead: u64,
+    /// Whether the reader chose the weight format (it then wins over the config's
+    /// `quantization_config`).
+    pub weight_chosen: bool,
 }
 
 impl Inputs {
@@ -70,6 +74,7 @@ impl Inputs {
             kv_block_tokens: s.kv_block_tokens,
             prefill_chunk_tokens: s.prefill_chunk_tokens,
             overhead: s.runtime_overhead_bytes,
+            weight_chosen: s.weight_dtype.is_some(),
         }
     }
 

@@ -55,6 +55,8 @@ pub const METADATA_KEYS: &[&str] = &[
     "is_decoder",
     "is_encoder_decoder",
     "_attn_implementation",
+    // Read by `quant::read`: the weight format, not the shape.
+    "quantization_config",
 ];
 
 /// The keys a generic count cannot do without (each with the aliases it also accepts).
@@ -258,7 +260,9 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         _ => (top_fields, top_type, false),
     };
     if let Some(family) = family_of(&model_type) {
-        return build(&f, family, model_type);
+        let mut a = build(&f, family, model_type)?;
+        a.quantization = super::quant::read(top)?;
+        return Ok(a);
     }
     // An unknown family: a generic decoder when the usual keys are there.
     let missing = f.missing_essentials();
@@ -269,6 +273,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         ));
     }
     let mut a = build(&f, Family::Generic, model_type)?;
+    a.quantization = super::quant::read(top)?;
     a.inferred =
         Some(if nested { f.inferred_keys("text_config.", Some(top)) } else { f.inferred_keys("", None) });
     Ok(a)
@@ -308,6 +313,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         layer_is_sliding,
         max_position_embeddings: f.int(&["max_position_embeddings", "n_positions", "n_ctx"], 0, u64::MAX)?,
         inferred: None,
+        quantization: None,
     })
 }
 

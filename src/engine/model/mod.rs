@@ -6,6 +6,7 @@
 pub mod config;
 pub mod kv_cache;
 pub mod params;
+pub mod quant;
 
 use serde::Serialize;
 
@@ -141,6 +142,8 @@ pub struct Architecture {
     pub max_position_embeddings: Option<u64>,
     /// Set when the family is unknown and the shape was inferred from the usual keys.
     pub inferred: Option<InferredKeys>,
+    /// The checkpoint's weight format from its `quantization_config` (None: 16-bit).
+    pub quantization: Option<quant::Quantization>,
 }
 
 impl Architecture {
