@@ -10,6 +10,8 @@
 //! TheBloke/Mixtral-8x7B-v0.1-AWQ (`modules_to_not_convert: ["gate"]`), and a bitsandbytes
 //! 4-bit config as transformers saves it (unsloth/…-bnb-4bit).
 
+mod common;
+
 use gpu_primer::catalog::evaluate;
 use gpu_primer::engine::memory::quant_weights::whole_model;
 use gpu_primer::engine::model::config::parse_config;
@@ -321,4 +323,29 @@ fn a_malformed_quantization_config_names_the_field_in_both_languages() {
         assert!(zh.contains(field) && en.contains(field), "{zh} / {en}");
         assert!(zh != en, "{zh}");
     }
+}
+
+#[test]
+fn the_command_line_reads_the_new_dtypes_and_the_configs_format() {
+    // `gpu-primer estimate -` with a pasted config and its quantization_config.
+    let input = json!({"model": with_quant(mixtral_8x7b(), gpt_oss_quant())}).to_string();
+    let (code, stdout, stderr) = common::estimate(&input);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["memory_per_gpu_bytes"]["weights"], json!(23_957_864_448_u64 + 3_211_272_192));
+    assert_eq!(v["model"]["quantization"]["method"], json!("mxfp4"));
+    assert_eq!(v["model"]["quantization"]["quantized"], json!(["experts"]));
+    assert_eq!(v["weight_bits_per_element"], json!(4.25));
+    let input = json!({"model": llama_2_7b(), "weight_dtype": "nvfp4"}).to_string();
+    let (code, stdout, _) = common::estimate(&input);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["memory_per_gpu_bytes"]["weights"], json!(6_476_005_376_u64 / 16 * 9 + 524_820_480));
+    assert!(v["model"]["quantization"].is_null());
+    // A bad quantization_config: exit 2, one line naming the field.
+    let input =
+        json!({"model": with_quant(llama_2_7b(), json!({"quant_method": "gptq", "bits": 5}))}).to_string();
+    let (code, _, stderr) = common::estimate(&input);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("model.quantization_config.bits"), "{stderr}");
 }

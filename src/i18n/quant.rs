@@ -28,7 +28,11 @@ fn list(classes: &[ModuleClass], lang: Lang) -> String {
     if classes.is_empty() {
         return none.to_owned();
     }
-    classes.iter().map(|c| class(*c, lang)).collect::<Vec<_>>().join(sep)
+    let name = |c: &ModuleClass| match c {
+        ModuleClass::LmHead => "<code>lm_head</code>".to_owned(),
+        _ => class(*c, lang).to_owned(),
+    };
+    classes.iter().map(name).collect::<Vec<_>>().join(sep)
 }
 
 /// Bits as short as they read (4.25, 4.5, 8.002).
@@ -134,7 +138,8 @@ mod tests {
     fn the_notice_names_format_and_16_bit_modules_and_escapes() {
         let en = quant_notice_html(Lang::En, &info(), "12 GB");
         assert!(
-            en.contains("MXFP4 (4.25 bits per weight") && en.contains("attention, lm_head stay in BF16"),
+            en.contains("MXFP4 (4.25 bits per weight")
+                && en.contains("attention, <code>lm_head</code> stay in BF16"),
             "{en}"
         );
         assert!(en.contains("<code>&lt;odd&gt;</code>") && !en.contains("<odd>"), "{en}");
@@ -143,6 +148,6 @@ mod tests {
             &QuantInfo { applied: false, chosen_dtype: Some(Dtype::Int4), ..info() },
             "",
         );
-        assert!(zh.contains("INT4 优先") && zh.contains("注意力、lm_head保持 BF16"), "{zh}");
+        assert!(zh.contains("INT4 优先") && zh.contains("注意力、<code>lm_head</code>保持 BF16"), "{zh}");
     }
 }

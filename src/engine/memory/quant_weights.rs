@@ -254,13 +254,13 @@ pub fn matrix_format(a: &Architecture, x: &Inputs) -> ElementFormat {
 fn method_source(q: &Quantization) -> &'static str {
     use crate::engine::model::quant::QuantMethod as M;
     match q.method {
-        M::Mxfp4 => {
-            "OCP Microscaling Formats (MX) v1.0 §5; transformers integrations/mxfp4.py (experts only)"
+        M::Mxfp4 => "OCP Microscaling Formats (MX) Specification v1.0 §5; transformers integrations/mxfp4.py",
+        M::Fp8 => "DeepSeek-V3 Technical Report §3.3.2; transformers FineGrainedFP8Config",
+        M::CompressedTensors => {
+            "compressed-tensors QuantizationArgs; NVIDIA Technical Blog, Introducing NVFP4 (2025)"
         }
-        M::Fp8 => "DeepSeek-V3 Technical Report §3.3.2 (128×128 block scales); transformers FineGrainedFP8",
-        M::CompressedTensors => "compressed-tensors QuantizationArgs; NVIDIA NVFP4 (E4M3 scale per 16)",
-        M::Awq => "Lin et al. 2023 (AWQ); AutoAWQ GEMM packing",
-        M::Gptq => "Frantar et al. 2022 (GPTQ); AutoGPTQ packing",
+        M::Awq => "Lin et al. 2023 (AWQ); AutoAWQ",
+        M::Gptq => "Frantar et al. 2022 (GPTQ); AutoGPTQ",
         M::Bitsandbytes => "Dettmers et al. 2023 (QLoRA) §3; Dettmers et al. 2022 (LLM.int8())",
     }
 }
@@ -307,15 +307,15 @@ pub fn bits_derivation(f: &ElementFormat, hidden: u64) -> (Formula, Vec<Val>, So
     let source = match f.kind {
         K::Float => Source::Definition,
         K::Mxfp4 => Source::cited(
-            "OCP Microscaling Formats (MX) Specification v1.0 §5: E2M1 elements, one E8M0 scale per block of 32",
+            "OCP Microscaling Formats (MX) Specification v1.0 §5",
         ),
         K::Nvfp4 => Source::cited(
-            "NVIDIA, \"Introducing NVFP4 for Efficient and Accurate Low-Precision Inference\" (2025): E2M1 elements, one E4M3 scale per 16, one FP32 scale per tensor",
+            "NVIDIA Technical Blog, Introducing NVFP4 for Efficient and Accurate Low-Precision Inference (2025)",
         ),
-        K::Fp4 => Source::cited("OCP Microscaling Formats (MX) v1.0 (E2M1 elements); compressed-tensors QuantizationArgs"),
-        K::Fp8 => Source::cited("Micikevicius et al. 2022 (FP8 formats); DeepSeek-V3 Technical Report §3.3.2 (block scales)"),
+        K::Fp4 => Source::cited("OCP Microscaling Formats (MX) Specification v1.0; compressed-tensors QuantizationArgs"),
+        K::Fp8 => Source::cited("Micikevicius et al. 2022, FP8 Formats for Deep Learning; DeepSeek-V3 Technical Report §3.3.2"),
         K::Int => Source::cited("Frantar et al. 2022 (GPTQ); Lin et al. 2023 (AWQ); Dettmers et al. 2022 (LLM.int8())"),
-        K::Nf4 | K::BnbFp4 => Source::cited("Dettmers et al. 2023 (QLoRA) §3: blocks of 64, double quantisation"),
+        K::Nf4 | K::BnbFp4 => Source::cited("Dettmers et al. 2023 (QLoRA) §3"),
     };
     (Formula::WeightBits, values, source)
 }
