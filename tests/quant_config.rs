@@ -292,7 +292,7 @@ fn a_malformed_quantization_config_names_the_field_in_both_languages() {
             json!({"quant_method": "fp8", "weight_block_size": [128, 0]}),
             "model.quantization_config.weight_block_size[1]",
         ),
-        (json!({"quant_method": "gptq", "bits": 5, "group_size": 128}), "model.quantization_config.bits"),
+        (json!({"quant_method": "gptq", "bits": 16, "group_size": 128}), "model.quantization_config.bits"),
         (json!({"quant_method": "gptq", "group_size": 128}), "model.quantization_config.bits"),
         (
             json!({"quant_method": "awq", "bits": 4, "group_size": "big"}),
@@ -344,7 +344,7 @@ fn the_command_line_reads_the_new_dtypes_and_the_configs_format() {
     assert!(v["model"]["quantization"].is_null());
     // A bad quantization_config: exit 2, one line naming the field.
     let input =
-        json!({"model": with_quant(llama_2_7b(), json!({"quant_method": "gptq", "bits": 5}))}).to_string();
+        json!({"model": with_quant(llama_2_7b(), json!({"quant_method": "gptq", "bits": 16}))}).to_string();
     let (code, _, stderr) = common::estimate(&input);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("model.quantization_config.bits"), "{stderr}");

@@ -63,10 +63,10 @@ pub fn quant_notice_html(lang: Lang, q: &QuantInfo, weights: &str) -> String {
     };
     html.push_str("<br>");
     match (q.applied, q.chosen_dtype, q.training) {
-        (true, _, _) if zh => html.push_str(&format!("权重按此格式计算：共 {weights}（每块 GPU 的份额见显存分解）。上方选择权重格式可改用其他格式。")),
+        (true, _, _) if zh => html.push_str(&format!("权重按此格式计算：共 {weights}（每块 GPU 的份额见显存分解）。在下方“工作负载”中选择权重格式可改用其他格式。")),
         (true, _, _) => html.push_str(&format!(
             "Weights are sized in this format: {weights} in all (each GPU's share is in the memory breakdown). \
-             Choose a weight format above to size another."
+             Choose a weight format under Workload below to size another."
         )),
         (false, Some(d), _) if zh => html.push_str(&format!(
             "你选择的权重格式 {} 优先：权重按 {} 计算，而不是配置中的格式。",

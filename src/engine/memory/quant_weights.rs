@@ -221,9 +221,14 @@ pub struct QuantInfo {
 /// The report's `model.quantization`, or `None` when the config has no quantisation.
 pub fn quant_info(a: &Architecture, x: &Inputs, chosen: Option<Dtype>) -> Option<QuantInfo> {
     let q = a.quantization.as_ref()?;
-    let (quantized, sixteen_bit) = q.split_classes();
+    let p = whole_model(a, q);
+    // Only the classes this model has (no dense MLP in Mixtral, no router in a dense model).
+    let (mut quantized, mut sixteen_bit) = q.split_classes();
+    let present = |c: &ModuleClass| p.quantised.get(*c) + p.kept.get(*c) > 0;
+    quantized.retain(present);
+    sixteen_bit.retain(present);
     let main = q.main_format().unwrap_or(ElementFormat::BF16);
-    let bytes = whole_model(a, q).bytes(q, a.hidden);
+    let bytes = p.bytes(q, a.hidden);
     Some(QuantInfo {
         method: q.method.name(),
         format: main.label(),

@@ -52,10 +52,7 @@ use crate::engine::precision::{BitsPerElement, Dtype};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Where the config's errors point.
-const FIELD: &str = "model.quantization_config";
-
-/// The `quant_method`s this engine reads.
+/// The `quant_method`s this engine reads (in the order `read` matches them).
 pub const METHODS: [&str; 6] = ["mxfp4", "fp8", "compressed-tensors", "awq", "gptq", "bitsandbytes"];
 
 /// Largest group or block a config may state (elements per scale).
@@ -354,7 +351,11 @@ fn layer_index(p: &str) -> Option<u64> {
 fn classes_of(entry: &str) -> Named {
     use ModuleClass::*;
     let p = entry.trim().trim_start_matches("re:").to_ascii_lowercase();
-    let tail = p.trim_end_matches('$').trim_end_matches(".weight").trim_end_matches(".*");
+    // The entry without a regex end, `.weight` or a trailing wildcard (suffix by suffix).
+    let mut tail = p.as_str();
+    for suffix in ["$", ".weight", ".*", "*", "."] {
+        tail = tail.strip_suffix(suffix).unwrap_or(tail);
+    }
     let layer = layer_index(&p);
     let named = |classes: Vec<ModuleClass>| Named { classes, layer, outside: false };
     let has = |words: &[&str]| words.iter().any(|w| p.contains(w));
@@ -399,107 +400,152 @@ fn classes_of(entry: &str) -> Named {
     if has(&["mlp", "feed_forward", "block_sparse_moe", "ffn", "moe"]) {
         return named(vec![Mlp, Experts, Router]);
     }
-    let bare = tail.trim_end_matches('.').trim_end_matches('*').trim_end_matches('.');
-    if bare.ends_with("layers") || (layer.is_some() && bare.ends_with(|c: char| c.is_ascii_digit())) {
+    if tail.ends_with("layers") || (layer.is_some() && tail.ends_with(|c: char| c.is_ascii_digit())) {
         return named(vec![Attention, Mlp, Experts, Router]);
     }
     Named::default()
 }
 
-fn err(key: &str, kind: ErrorKind) -> ScenarioError {
-    ScenarioError::new(if key.is_empty() { FIELD.to_owned() } else { format!("{FIELD}.{key}") }, kind)
+/// One object of the config, with its path for errors. Every reader is one function (not
+/// inlined), so the many fields of the six methods share them.
+struct Obj<'a> {
+    map: &'a Map<String, Value>,
+    path: String,
 }
 
-fn wrong(key: &str, expected: Expected, v: &Value) -> ScenarioError {
-    err(key, ErrorKind::WrongType { expected, got: v.to_string() })
-}
-
-/// An integer at `key` (path `key` in errors) between `min` and `max`, when present.
-fn int_at(v: Option<&Value>, key: &str, min: u64, max: u64) -> Result<Option<u64>, ScenarioError> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n >= min && n <= max) => Ok(n.as_u64()),
-        Some(v) => Err(err(key, ErrorKind::IntegerOutOfRange { min, max, got: v.to_string() })),
+impl<'a> Obj<'a> {
+    #[inline(never)]
+    fn fail(&self, key: &str, kind: ErrorKind) -> ScenarioError {
+        let field = if key.is_empty() { self.path.clone() } else { format!("{}.{key}", self.path) };
+        ScenarioError::new(field, kind)
     }
-}
 
-fn boolean(q: &Map<String, Value>, key: &str, default: bool) -> Result<bool, ScenarioError> {
-    match q.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(v) => Err(wrong(key, Expected::TrueFalse, v)),
+    /// The value at `key` when present and not null.
+    #[inline(never)]
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
     }
-}
 
-/// A list of module names (null or absent: empty).
-fn names(q: &Map<String, Value>, key: &str) -> Result<Vec<String>, ScenarioError> {
-    match q.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| wrong(key, Expected::List, &Value::Array(a.clone())))
-            })
-            .collect(),
-        Some(v) => Err(wrong(key, Expected::List, v)),
+    /// The first of `keys` present (aliases), else the first.
+    fn first<'k>(&self, keys: &[&'k str]) -> &'k str {
+        keys.iter().copied().find(|k| self.get(k).is_some()).or(keys.first().copied()).unwrap_or("")
     }
-}
 
-/// A group size where `-1` means one group per input row (returned as 0).
-fn group_size(q: &Map<String, Value>, keys: &[&str], default: u64) -> Result<u64, ScenarioError> {
-    let Some((key, v)) = keys.iter().find_map(|k| q.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v))) else {
-        return Ok(default);
-    };
-    if v.as_i64() == Some(-1) {
-        return Ok(0);
+    #[inline(never)]
+    fn wrong(&self, key: &str, expected: Expected) -> ScenarioError {
+        let got = self.get(key).map(Value::to_string).unwrap_or_default();
+        self.fail(key, ErrorKind::WrongType { expected, got })
     }
-    Ok(int_at(Some(v), key, 1, MAX_GROUP)?.unwrap_or(default))
+
+    /// An integer between `min` and `max`, when present.
+    #[inline(never)]
+    fn int(&self, key: &str, min: u64, max: u64) -> Result<Option<u64>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => match v.as_u64().filter(|n| *n >= min && *n <= max) {
+                Some(n) => Ok(Some(n)),
+                None => Err(self.fail(key, ErrorKind::IntegerOutOfRange { min, max, got: v.to_string() })),
+            },
+        }
+    }
+
+    #[inline(never)]
+    fn flag(&self, key: &str, default: bool) -> Result<bool, ScenarioError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.wrong(key, Expected::TrueFalse)),
+        }
+    }
+
+    /// Which of `allowed` the string at `key` is (None when absent).
+    #[inline(never)]
+    fn choice(&self, key: &str, allowed: &[&str]) -> Result<Option<usize>, ScenarioError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        match v.as_str().and_then(|s| allowed.iter().position(|a| *a == s)) {
+            Some(i) => Ok(Some(i)),
+            None => Err(self.wrong(key, Expected::OneOf(allowed.iter().map(|a| (*a).to_owned()).collect()))),
+        }
+    }
+
+    /// A list of module names (absent: empty).
+    #[inline(never)]
+    fn names(&self, key: &str) -> Result<Vec<String>, ScenarioError> {
+        let Some(v) = self.get(key) else { return Ok(Vec::new()) };
+        v.as_array()
+            .and_then(|a| a.iter().map(|n| n.as_str().map(str::to_owned)).collect())
+            .ok_or_else(|| self.wrong(key, Expected::List))
+    }
+
+    /// The object at `key` (absent: None).
+    #[inline(never)]
+    fn object(&self, key: &str) -> Result<Option<Obj<'a>>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Object(map)) => Ok(Some(Obj { map, path: format!("{}.{key}", self.path) })),
+            Some(_) => Err(self.wrong(key, Expected::Object)),
+        }
+    }
+
+    /// A group size where `-1` means one group per input row (0); `default` when absent.
+    #[inline(never)]
+    fn group(&self, key: &str, default: u64) -> Result<u64, ScenarioError> {
+        if self.get(key).and_then(Value::as_i64) == Some(-1) {
+            return Ok(0);
+        }
+        Ok(self.int(key, 1, MAX_GROUP)?.unwrap_or(default))
+    }
+
+    /// A block `[rows, columns]`: weights per block.
+    #[inline(never)]
+    fn block(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let Some(sides) = v.as_array().filter(|a| a.len() == 2) else {
+            return Err(self.wrong(key, Expected::List));
+        };
+        let mut g = 1u64;
+        for (i, side) in sides.iter().enumerate() {
+            match side.as_u64().filter(|n| (1..=4096).contains(n)) {
+                Some(n) => g = g.saturating_mul(n),
+                None => {
+                    let got = side.to_string();
+                    return Err(self.fail(
+                        &format!("{key}[{i}]"),
+                        ErrorKind::IntegerOutOfRange { min: 1, max: 4096, got },
+                    ));
+                }
+            }
+        }
+        Ok(Some(g))
+    }
 }
 
 /// Reads `quantization_config` from a config's top level (or `None` when it has none).
 pub fn read(top: &Map<String, Value>) -> Result<Option<Quantization>, ScenarioError> {
-    let q = match top.get("quantization_config") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Object(q)) => q,
-        Some(v) => return Err(wrong("", Expected::Object, v)),
+    let outer = Obj { map: top, path: "model".to_owned() };
+    let Some(q) = outer.object("quantization_config")? else { return Ok(None) };
+    // transformers writes bitsandbytes configs with quant_method; older ones only the flags.
+    let bnb_flags = q.get("load_in_4bit").is_some() || q.get("load_in_8bit").is_some();
+    let method = match q.choice("quant_method", &METHODS)? {
+        Some(i) => i,
+        None if bnb_flags => 5,
+        None => return Err(q.fail("quant_method", ErrorKind::MissingFromConfig)),
     };
-    let method = match q.get("quant_method") {
-        Some(Value::String(m)) => m.to_ascii_lowercase(),
-        // transformers writes bitsandbytes configs with quant_method; older ones only the flags.
-        None | Some(Value::Null) if q.contains_key("load_in_4bit") || q.contains_key("load_in_8bit") => {
-            "bitsandbytes".to_owned()
-        }
-        None | Some(Value::Null) => return Err(err("quant_method", ErrorKind::MissingFromConfig)),
-        Some(v) => return Err(wrong("quant_method", Expected::Text, v)),
+    let (method, formats, list) = match method {
+        0 => (
+            QuantMethod::Mxfp4,
+            ClassFormats { experts: Some(ElementFormat::MXFP4), ..ClassFormats::default() },
+            "modules_to_not_convert",
+        ),
+        1 => (QuantMethod::Fp8, fp8(&q)?, "modules_to_not_convert"),
+        2 => (QuantMethod::CompressedTensors, compressed_tensors(&q)?, "ignore"),
+        3 => (QuantMethod::Awq, awq(&q)?, "modules_to_not_convert"),
+        4 => (QuantMethod::Gptq, gptq(&q)?, "modules_to_not_convert"),
+        _ => (QuantMethod::Bitsandbytes, bitsandbytes(&q)?, "llm_int8_skip_modules"),
     };
-    let (method, formats, not_converted) = match method.as_str() {
-        "mxfp4" => {
-            let f = ClassFormats { experts: Some(ElementFormat::MXFP4), ..ClassFormats::default() };
-            (QuantMethod::Mxfp4, f, names(q, "modules_to_not_convert")?)
-        }
-        "fp8" => (QuantMethod::Fp8, fp8(q)?, {
-            let mut n = names(q, "modules_to_not_convert")?;
-            n.extend(names(q, "ignored_layers")?);
-            n
-        }),
-        "awq" => (QuantMethod::Awq, awq(q)?, names(q, "modules_to_not_convert")?),
-        "gptq" => (QuantMethod::Gptq, gptq(q)?, names(q, "modules_to_not_convert")?),
-        "bitsandbytes" | "bitsandbytes_4bit" | "bitsandbytes_8bit" => {
-            (QuantMethod::Bitsandbytes, bitsandbytes(q)?, names(q, "llm_int8_skip_modules")?)
-        }
-        "compressed-tensors" | "compressed_tensors" => {
-            (QuantMethod::CompressedTensors, compressed_tensors(q)?, names(q, "ignore")?)
-        }
-        _ => {
-            return Err(wrong(
-                "quant_method",
-                Expected::OneOf(METHODS.iter().map(|m| (*m).to_owned()).collect()),
-                &Value::String(method.clone()),
-            ))
-        }
-    };
+    let mut not_converted = q.names(list)?;
+    // SGLang / vLLM FP8 configs name theirs `ignored_layers`.
+    not_converted.extend(q.names("ignored_layers")?);
     let mut out =
         Quantization { method, formats, not_converted, unmatched: Vec::new(), kept_layers: Vec::new() };
     for entry in out.not_converted.clone() {
@@ -523,81 +569,47 @@ fn linear_layers(f: ElementFormat) -> ClassFormats {
     ClassFormats { attention: Some(f), mlp: Some(f), experts: Some(f), ..ClassFormats::default() }
 }
 
-fn fp8(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
-    let key = "weight_block_size";
-    let group = match q.get(key) {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(a)) if a.len() == 2 => {
-            let mut g = 1u64;
-            for (i, v) in a.iter().enumerate() {
-                let n = int_at(Some(v), &format!("{key}[{i}]"), 1, 1 << 12)?.unwrap_or(1);
-                g = g.saturating_mul(n);
-            }
-            Some(g)
-        }
-        Some(v) => return Err(wrong(key, Expected::List, v)),
-    };
-    let f = match group {
+fn fp8(q: &Obj) -> Result<ClassFormats, ScenarioError> {
+    Ok(linear_layers(match q.block("weight_block_size")? {
         // One FP32 scale (weight_scale_inv) per block.
         Some(g) => ElementFormat::new(FormatKind::Fp8, 8, 32, 0, g),
         None => ElementFormat::new(FormatKind::Fp8, 8, 0, 0, 1),
-    };
-    Ok(linear_layers(f))
+    }))
 }
 
-fn int_bits(
-    q: &Map<String, Value>,
-    keys: &[&str],
-    allowed: &[u64],
-    default: Option<u64>,
-) -> Result<u64, ScenarioError> {
-    let found = keys.iter().find_map(|k| q.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v)));
-    match found {
-        None => {
-            default.ok_or_else(|| err(keys.first().copied().unwrap_or("bits"), ErrorKind::MissingFromConfig))
-        }
-        Some((key, v)) => match v.as_u64().filter(|b| allowed.contains(b)) {
-            Some(b) => Ok(b),
-            None => Err(wrong(key, Expected::OneOf(allowed.iter().map(u64::to_string).collect()), v)),
-        },
+/// `bits` (or its alias) between 2 and 8.
+fn bits(q: &Obj, keys: &[&str], default: Option<u64>) -> Result<u64, ScenarioError> {
+    let key = q.first(keys);
+    match (q.int(key, 2, 8)?, default) {
+        (Some(b), _) | (None, Some(b)) => Ok(b),
+        (None, None) => Err(q.fail(key, ErrorKind::MissingFromConfig)),
     }
 }
 
-fn awq(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
-    let bits = int_bits(q, &["bits", "w_bit"], &[2, 3, 4, 8], Some(4))?;
-    let group = group_size(q, &["group_size", "q_group_size"], 128)?;
-    let zero = if boolean(q, "zero_point", true)? { bits } else { 0 };
+fn awq(q: &Obj) -> Result<ClassFormats, ScenarioError> {
+    let bits = bits(q, &["bits", "w_bit"], Some(4))?;
+    let group = q.group(q.first(&["group_size", "q_group_size"]), 128)?;
+    let zero = if q.flag("zero_point", true)? { bits } else { 0 };
     Ok(linear_layers(ElementFormat::new(FormatKind::Int, bits, 16, zero, group)))
 }
 
-fn gptq(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
-    let bits = int_bits(q, &["bits"], &[2, 3, 4, 8], None)?;
-    let group = group_size(q, &["group_size"], 128)?;
-    let f = ElementFormat::new(FormatKind::Int, bits, 16, bits, group);
-    let mut formats = linear_layers(f);
-    if boolean(q, "lm_head", false)? {
-        formats.lm_head = Some(f);
-    }
-    Ok(formats)
+fn gptq(q: &Obj) -> Result<ClassFormats, ScenarioError> {
+    let bits = bits(q, &["bits"], None)?;
+    let f = ElementFormat::new(FormatKind::Int, bits, 16, bits, q.group("group_size", 128)?);
+    let head = q.flag("lm_head", false)?.then_some(f);
+    Ok(ClassFormats { lm_head: head, ..linear_layers(f) })
 }
 
-fn bitsandbytes(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
-    let four = boolean(q, "load_in_4bit", false)? || boolean(q, "_load_in_4bit", false)?;
-    let eight = boolean(q, "load_in_8bit", false)? || boolean(q, "_load_in_8bit", false)?;
+fn bitsandbytes(q: &Obj) -> Result<ClassFormats, ScenarioError> {
+    let four = q.flag("load_in_4bit", false)? || q.flag("_load_in_4bit", false)?;
+    let eight = q.flag("load_in_8bit", false)? || q.flag("_load_in_8bit", false)?;
     let f = if four {
-        let kind = match q.get("bnb_4bit_quant_type") {
-            None | Some(Value::Null) => FormatKind::BnbFp4,
-            Some(Value::String(s)) if s == "nf4" => FormatKind::Nf4,
-            Some(Value::String(s)) if s == "fp4" => FormatKind::BnbFp4,
-            Some(v) => {
-                return Err(wrong(
-                    "bnb_4bit_quant_type",
-                    Expected::OneOf(vec!["nf4".into(), "fp4".into()]),
-                    v,
-                ))
-            }
+        // BitsAndBytesConfig's default quant type is fp4.
+        let kind = match q.choice("bnb_4bit_quant_type", &["fp4", "nf4"])? {
+            Some(1) => FormatKind::Nf4,
+            _ => FormatKind::BnbFp4,
         };
-        if boolean(q, "bnb_4bit_use_double_quant", false)? {
+        if q.flag("bnb_4bit_use_double_quant", false)? {
             // 8-bit absmax per 64 weights, one FP32 scale per 256 absmax values.
             ElementFormat {
                 second_scale_bits: 32,
@@ -612,13 +624,13 @@ fn bitsandbytes(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
         // LLM.int8(): int8 weights, one FP32 scale (SCB) per output row.
         ElementFormat::new(FormatKind::Int, 8, 32, 0, 0)
     } else {
-        return Err(err("load_in_4bit", ErrorKind::MissingFromConfig));
+        return Err(q.fail("load_in_4bit", ErrorKind::MissingFromConfig));
     };
     Ok(ClassFormats { router: Some(f), ..linear_layers(f) })
 }
 
 /// Bits of a `scale_dtype` string (`torch.float8_e4m3fn`, `torch.float32`), else 16.
-fn scale_bits(w: &Map<String, Value>) -> u64 {
+fn scale_bits(w: &Obj) -> u64 {
     match w.get("scale_dtype").and_then(Value::as_str) {
         Some(s) if s.contains("float8") || s.contains("uint8") => 8,
         Some(s) if s.contains("float32") => 32,
@@ -626,108 +638,48 @@ fn scale_bits(w: &Map<String, Value>) -> u64 {
     }
 }
 
+/// The strategies compressed-tensors knows, in the order [`group_format`] matches them.
+const STRATEGIES: [&str; 6] = ["tensor", "token", "channel", "group", "tensor_group", "block"];
+
 /// One config group's `weights` as a storage format.
-fn group_format(
-    w: &Map<String, Value>,
-    path: &str,
-    nvfp4_format: bool,
-) -> Result<ElementFormat, ScenarioError> {
-    let key = |k: &str| format!("{path}.{k}");
-    let bits = match w.get("num_bits") {
-        Some(v) => match v.as_u64().filter(|b| (2..=8).contains(b)) {
-            Some(b) => b,
-            None => {
-                return Err(wrong(
-                    &key("num_bits"),
-                    Expected::OneOf((2..=8).map(|b: u64| b.to_string()).collect()),
-                    v,
-                ))
-            }
-        },
-        None => return Err(err(&key("num_bits"), ErrorKind::MissingFromConfig)),
+fn group_format(w: &Obj, nvfp4_format: bool) -> Result<ElementFormat, ScenarioError> {
+    let bits = w.int("num_bits", 2, 8)?.ok_or_else(|| w.fail("num_bits", ErrorKind::MissingFromConfig))?;
+    let float = w.choice("type", &["int", "float"])? == Some(1);
+    let group = match w.choice("strategy", &STRATEGIES)?.unwrap_or(0) {
+        0 | 1 => 1,
+        2 => 0,
+        3 | 4 => w
+            .int("group_size", 1, MAX_GROUP)?
+            .ok_or_else(|| w.fail("group_size", ErrorKind::MissingFromConfig))?,
+        _ => w
+            .block("block_structure")?
+            .ok_or_else(|| w.fail("block_structure", ErrorKind::MissingFromConfig))?,
     };
-    let float = match w.get("type") {
-        None | Some(Value::Null) => false,
-        Some(Value::String(t)) if t == "int" => false,
-        Some(Value::String(t)) if t == "float" => true,
-        Some(v) => return Err(wrong(&key("type"), Expected::OneOf(vec!["int".into(), "float".into()]), v)),
-    };
-    let strategy = match w.get("strategy") {
-        None | Some(Value::Null) => "tensor",
-        Some(Value::String(s)) => s.as_str(),
-        Some(v) => return Err(wrong(&key("strategy"), Expected::Text, v)),
-    };
-    let group = match strategy {
-        "tensor" | "token" => 1,
-        "channel" => 0,
-        "group" | "tensor_group" => int_at(w.get("group_size"), &key("group_size"), 1, MAX_GROUP)?
-            .ok_or_else(|| err(&key("group_size"), ErrorKind::MissingFromConfig))?,
-        "block" => match w.get("block_structure") {
-            Some(Value::Array(a)) if a.len() == 2 => a.iter().try_fold(1u64, |g, v| {
-                Ok::<u64, ScenarioError>(
-                    g.saturating_mul(int_at(Some(v), &key("block_structure"), 1, 1 << 12)?.unwrap_or(1)),
-                )
-            })?,
-            Some(v) => return Err(wrong(&key("block_structure"), Expected::List, v)),
-            None => return Err(err(&key("block_structure"), ErrorKind::MissingFromConfig)),
-        },
-        _ => {
-            let allowed = ["tensor", "channel", "group", "tensor_group", "block"];
-            return Err(wrong(
-                &key("strategy"),
-                Expected::OneOf(allowed.iter().map(|s| (*s).to_owned()).collect()),
-                &Value::String(strategy.to_owned()),
-            ));
-        }
-    };
-    let symmetric = match w.get("symmetric") {
-        None | Some(Value::Null) => true,
-        Some(Value::Bool(b)) => *b,
-        Some(v) => return Err(wrong(&key("symmetric"), Expected::TrueFalse, v)),
-    };
-    let per_tensor = group == 1;
+    let zero = if w.flag("symmetric", true)? { 0 } else { bits };
+    let scale = if group == 1 { 0 } else { scale_bits(w) };
     Ok(match (float, bits) {
         // NVFP4: FP8 E4M3 scale per 16 (plus an FP32 tensor scale, not counted).
         (true, 4) if group == 16 || nvfp4_format => ElementFormat::NVFP4,
         // MXFP4: E8M0 scale per 32.
         (true, 4) if group == 32 => ElementFormat::MXFP4,
         (true, 4) => ElementFormat::new(FormatKind::Fp4, 4, 8, 0, group),
-        (true, 8) if per_tensor => ElementFormat::new(FormatKind::Fp8, 8, 0, 0, 1),
-        (true, 8) => ElementFormat::new(FormatKind::Fp8, 8, scale_bits(w), 0, group),
-        (true, b) => {
-            return Err(wrong(
-                &key("num_bits"),
-                Expected::OneOf(vec!["4".into(), "8".into()]),
-                &Value::from(b),
-            ))
-        }
-        (false, b) if per_tensor => ElementFormat::new(FormatKind::Int, b, 0, 0, 1),
-        (false, b) => {
-            ElementFormat::new(FormatKind::Int, b, scale_bits(w), if symmetric { 0 } else { b }, group)
-        }
+        (true, 8) => ElementFormat::new(FormatKind::Fp8, 8, scale, 0, group),
+        (true, _) => return Err(w.wrong("num_bits", Expected::OneOf(vec!["4".into(), "8".into()]))),
+        (false, b) => ElementFormat::new(FormatKind::Int, b, scale, if scale == 0 { 0 } else { zero }, group),
     })
 }
 
-fn compressed_tensors(q: &Map<String, Value>) -> Result<ClassFormats, ScenarioError> {
-    let groups = match q.get("config_groups") {
-        Some(Value::Object(g)) if !g.is_empty() => g,
-        None | Some(Value::Null) => return Err(err("config_groups", ErrorKind::MissingFromConfig)),
-        Some(v) => return Err(wrong("config_groups", Expected::Object, v)),
-    };
+fn compressed_tensors(q: &Obj) -> Result<ClassFormats, ScenarioError> {
+    let groups =
+        q.object("config_groups")?.ok_or_else(|| q.fail("config_groups", ErrorKind::MissingFromConfig))?;
     let nvfp4 = q.get("format").and_then(Value::as_str) == Some("nvfp4-pack-quantized");
     let mut formats = ClassFormats::default();
-    for (name, g) in groups {
-        let path = format!("config_groups.{name}");
-        let Value::Object(g) = g else { return Err(wrong(&path, Expected::Object, g)) };
-        let f = match g.get("weights") {
-            Some(Value::Object(w)) => group_format(w, &format!("{path}.weights"), nvfp4)?,
-            // A group that quantises only activations leaves the weights alone.
-            None | Some(Value::Null) => continue,
-            Some(v) => return Err(wrong(&format!("{path}.weights"), Expected::Object, v)),
-        };
-        for target in
-            names(g, "targets").map_err(|e| ScenarioError::new(format!("{FIELD}.{path}.targets"), e.kind))?
-        {
+    for name in groups.map.keys() {
+        let Some(g) = groups.object(name)? else { continue };
+        // A group that quantises only activations leaves the weights alone.
+        let Some(w) = g.object("weights")? else { continue };
+        let f = group_format(&w, nvfp4)?;
+        for target in g.names("targets")? {
             let classes = if target == "Linear" {
                 vec![
                     ModuleClass::Attention,
