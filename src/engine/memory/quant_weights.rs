@@ -233,7 +233,7 @@ pub fn quant_info(a: &Architecture, x: &Inputs, chosen: Option<Dtype>) -> Option
         method: q.method.name(),
         format: main.label(),
         bits_per_weight: main.bits_f64(a.hidden),
-        group_size: u64::from(main.group),
+        group_size: main.group,
         quantized,
         sixteen_bit,
         kept_layers: q.kept_layers.clone(),
@@ -301,12 +301,12 @@ pub fn bits_derivation(f: &ElementFormat, hidden: u64) -> (Formula, Vec<Val>, So
     let g = f.group_for(hidden);
     let values = vec![
         Val::Id(f.label()),
-        Val::int(u64::from(f.value_bits)),
-        Val::int(u64::from(f.scale_bits) + u64::from(f.zero_bits)),
+        Val::int(f.value_bits),
+        Val::int(f.scale_bits + f.zero_bits),
         Val::int(g),
-        Val::int(u64::from(f.second_scale_bits)),
+        Val::int(f.second_scale_bits),
         Val::int(g),
-        Val::int(u64::from(f.second_group.max(1))),
+        Val::int(f.second_group.max(1)),
         Val::Fixed(f.bits_f64(hidden), 3),
     ];
     let source = match f.kind {

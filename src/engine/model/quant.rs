@@ -145,16 +145,16 @@ pub enum FormatKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ElementFormat {
     pub kind: FormatKind,
-    pub value_bits: u8,
-    pub scale_bits: u8,
-    pub zero_bits: u8,
-    pub group: u32,
-    pub second_scale_bits: u8,
-    pub second_group: u16,
+    pub value_bits: u64,
+    pub scale_bits: u64,
+    pub zero_bits: u64,
+    pub group: u64,
+    pub second_scale_bits: u64,
+    pub second_group: u64,
 }
 
 impl ElementFormat {
-    const fn new(kind: FormatKind, value_bits: u8, scale_bits: u8, zero_bits: u8, group: u32) -> Self {
+    const fn new(kind: FormatKind, value_bits: u64, scale_bits: u64, zero_bits: u64, group: u64) -> Self {
         ElementFormat {
             kind,
             value_bits,
@@ -175,7 +175,7 @@ impl ElementFormat {
 
     /// The format a plain dtype stands for (`group` is the int4 group size).
     pub fn of_dtype(d: Dtype, group: u64) -> ElementFormat {
-        let g = u32::try_from(group.max(1)).unwrap_or(u32::MAX);
+        let g = group.max(1);
         match d {
             Dtype::Fp32 => ElementFormat::new(FormatKind::Float, 32, 0, 0, 1),
             Dtype::Bf16 | Dtype::Fp16 => ElementFormat::BF16,
@@ -197,7 +197,7 @@ impl ElementFormat {
         if self.group == 0 {
             row.max(1)
         } else {
-            u64::from(self.group)
+            self.group
         }
     }
 
@@ -230,7 +230,7 @@ impl ElementFormat {
     /// A short label: `mxfp4`, `nvfp4`, `fp8 128×128`, `int4 g128`, `nf4 dq`, `bf16`.
     pub fn label(&self) -> String {
         // A square block (fp8 128×128) reads as its sides.
-        let side = (1..=4096u32).find(|s| s * s >= self.group).filter(|s| s * s == self.group && *s >= 16);
+        let side = (1..=4096u64).find(|s| s * s >= self.group).filter(|s| s * s == self.group && *s >= 16);
         let g = match (self.group, side) {
             (0, _) => "row".to_owned(),
             (_, Some(s)) => format!("{s}×{s}"),
@@ -572,15 +572,15 @@ fn linear_layers(f: ElementFormat) -> ClassFormats {
 fn fp8(q: &Obj) -> Result<ClassFormats, ScenarioError> {
     Ok(linear_layers(match q.block("weight_block_size")? {
         // One FP32 scale (weight_scale_inv) per block.
-        Some(g) => ElementFormat::new(FormatKind::Fp8, 8, 32, 0, wide(g)),
+        Some(g) => ElementFormat::new(FormatKind::Fp8, 8, 32, 0, g),
         None => ElementFormat::new(FormatKind::Fp8, 8, 0, 0, 1),
     }))
 }
 
 /// `bits` (or its alias) between 2 and 8.
-fn bits(q: &Obj, keys: &[&str], default: Option<u8>) -> Result<u8, ScenarioError> {
+fn bits(q: &Obj, keys: &[&str], default: Option<u64>) -> Result<u64, ScenarioError> {
     let key = q.first(keys);
-    match (q.int(key, 2, 8)?.map(narrow), default) {
+    match (q.int(key, 2, 8)?, default) {
         (Some(b), _) | (None, Some(b)) => Ok(b),
         (None, None) => Err(q.fail(key, ErrorKind::MissingFromConfig)),
     }
@@ -588,14 +588,14 @@ fn bits(q: &Obj, keys: &[&str], default: Option<u8>) -> Result<u8, ScenarioError
 
 fn awq(q: &Obj) -> Result<ClassFormats, ScenarioError> {
     let bits = bits(q, &["bits", "w_bit"], Some(4))?;
-    let group = wide(q.group(q.first(&["group_size", "q_group_size"]), 128)?);
+    let group = q.group(q.first(&["group_size", "q_group_size"]), 128)?;
     let zero = if q.flag("zero_point", true)? { bits } else { 0 };
     Ok(linear_layers(ElementFormat::new(FormatKind::Int, bits, 16, zero, group)))
 }
 
 fn gptq(q: &Obj) -> Result<ClassFormats, ScenarioError> {
     let bits = bits(q, &["bits"], None)?;
-    let f = ElementFormat::new(FormatKind::Int, bits, 16, bits, wide(q.group("group_size", 128)?));
+    let f = ElementFormat::new(FormatKind::Int, bits, 16, bits, q.group("group_size", 128)?);
     let head = q.flag("lm_head", false)?.then_some(f);
     Ok(ClassFormats { lm_head: head, ..linear_layers(f) })
 }
@@ -630,7 +630,7 @@ fn bitsandbytes(q: &Obj) -> Result<ClassFormats, ScenarioError> {
 }
 
 /// Bits of a `scale_dtype` string (`torch.float8_e4m3fn`, `torch.float32`), else 16.
-fn scale_bits(w: &Obj) -> u8 {
+fn scale_bits(w: &Obj) -> u64 {
     match w.get("scale_dtype").and_then(Value::as_str) {
         Some(s) if s.contains("float8") || s.contains("uint8") => 8,
         Some(s) if s.contains("float32") => 32,
@@ -638,25 +638,14 @@ fn scale_bits(w: &Obj) -> u8 {
     }
 }
 
-/// Bits already checked to be 2..=8.
-fn narrow(b: u64) -> u8 {
-    u8::try_from(b).unwrap_or(8)
-}
-
-/// A group or block size already checked to be at most `MAX_GROUP`.
-fn wide(g: u64) -> u32 {
-    u32::try_from(g).unwrap_or(u32::MAX)
-}
-
 /// The strategies compressed-tensors knows, in the order [`group_format`] matches them.
 const STRATEGIES: [&str; 6] = ["tensor", "token", "channel", "group", "tensor_group", "block"];
 
 /// One config group's `weights` as a storage format.
 fn group_format(w: &Obj, nvfp4_format: bool) -> Result<ElementFormat, ScenarioError> {
-    let bits =
-        narrow(w.int("num_bits", 2, 8)?.ok_or_else(|| w.fail("num_bits", ErrorKind::MissingFromConfig))?);
+    let bits = w.int("num_bits", 2, 8)?.ok_or_else(|| w.fail("num_bits", ErrorKind::MissingFromConfig))?;
     let float = w.choice("type", &["int", "float"])? == Some(1);
-    let group = wide(match w.choice("strategy", &STRATEGIES)?.unwrap_or(0) {
+    let group = match w.choice("strategy", &STRATEGIES)?.unwrap_or(0) {
         0 | 1 => 1,
         2 => 0,
         3 | 4 => w
@@ -665,7 +654,7 @@ fn group_format(w: &Obj, nvfp4_format: bool) -> Result<ElementFormat, ScenarioEr
         _ => w
             .block("block_structure")?
             .ok_or_else(|| w.fail("block_structure", ErrorKind::MissingFromConfig))?,
-    });
+    };
     let zero = if w.flag("symmetric", true)? { 0 } else { bits };
     let scale = if group == 1 { 0 } else { scale_bits(w) };
     Ok(match (float, bits) {
