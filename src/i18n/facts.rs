@@ -384,7 +384,7 @@ fn template(f: Formula) -> T {
         F::Weights => T::Words { en: "stage {} of {}, tp {}, {} ({} bits) → {}", zh: "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}" },
         F::WeightsMixed => T::Words {
             en: "stage {} of {}, tp {}, {}: experts {} × {} bits + attention {} × {} bits + MLP {} × {} bits + router {} × {} bits + embedding {} × {} bits + lm_head {} × {} bits + {} × 16 bits → {}",
-            zh: "第 {} 段（共 {} 段），tp {}，{}：专家 {} × {} 位 + 注意力 {} × {} 位 + MLP {} × {} 位 + 路由 {} × {} 位 + 嵌入 {} × {} 位 + lm_head {} × {} 位 + {} × 16 位 → {}",
+            zh: "第 {} 段（共 {} 段），tp {}，{}：专家 {} × {} 位 + 注意力 {} × {} 位 + MLP {} × {} 位 + 路由器 {} × {} 位 + 嵌入 {} × {} 位 + lm_head {} × {} 位 + {} × 16 位 → {}",
         },
         F::WeightBits => T::Words { en: "{}: {} + {} / {} + {} / ({} × {}) = {} bits", zh: "{}：{} + {} / {} + {} / ({} × {}) = {} 位" },
         F::KvCache => T::Words { en: "{} × {} tokens × {} elements/token/layer × {} bits/8 → {}", zh: "{} × {} 个 token × 每 token 每层 {} 个元素 × {} 位/8 → {}" },

@@ -57,6 +57,14 @@ for (const lang of ['en', 'zh']) {
       const latin = (prose.match(/[A-Za-z]+/g) ?? []).filter((w) => !['MXFP', 'BF', 'GPU', 'GB', 'MLP'].includes(w));
       assert.deepEqual(latin, [], prose);
     }
+    // The weights' show-the-math: the mixed sum, then MXFP4's bits derived (4 + 8/32).
+    const math = page.locator('details.math[data-math="memory_per_gpu_bytes.weights"]');
+    await math.locator('summary').click();
+    await page.waitForSelector('details.math[data-math="memory_per_gpu_bytes.weights"] dl.weight-bits');
+    const mathText = await math.innerText();
+    assert.match(mathText, /45097156608 × 4\.250/);
+    assert.match(mathText, /mxfp4(：|: )4 \+ 8 \/ 32 \+ 0 \/ \(32 × 1\) = 4\.250/);
+    assert.match(mathText, /OCP Microscaling Formats/);
     if (process.env.SHOTS) {
       mkdirSync(process.env.SHOTS, { recursive: true });
       await notice.scrollIntoViewIfNeeded();
