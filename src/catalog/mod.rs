@@ -38,6 +38,7 @@ impl Lookup for Catalog {
             inferred: entry.architecture.inferred.is_some(),
             keys_used: Vec::new(),
             keys_ignored: Vec::new(),
+            quantization: None,
         };
         Some((Cow::Borrowed(&entry.architecture), info))
     }

@@ -48,6 +48,8 @@ pub enum DerivKey {
     ParamsTrainable,
     KvCacheBytesPerToken,
     MemWeights,
+    /// Bits per weight of the matrices' format.
+    WeightBits,
     MemKvCache,
     MemRecurrentState,
     MemActivations,
@@ -92,6 +94,7 @@ impl DerivKey {
             DerivKey::ParamsTrainable => "params.trainable",
             DerivKey::KvCacheBytesPerToken => "kv_cache_bytes_per_token",
             DerivKey::MemWeights => "memory_per_gpu_bytes.weights",
+            DerivKey::WeightBits => "weight_bits_per_element",
             DerivKey::MemKvCache => "memory_per_gpu_bytes.kv_cache",
             DerivKey::MemRecurrentState => "memory_per_gpu_bytes.recurrent_state",
             DerivKey::MemActivations => "memory_per_gpu_bytes.activations",
@@ -156,6 +159,10 @@ pub enum Formula {
     KvPerToken,
     KvPerTokenMla,
     Weights,
+    /// Weights in the checkpoint's own mixed format (quantization_config), class by class.
+    WeightsMixed,
+    /// Bits per weight: value bits + scale (and zero) bits per group + second-level scales.
+    WeightBits,
     KvCache,
     RecurrentState,
     ActivationsTraining,
@@ -211,7 +218,9 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 52] = [
+    pub const ALL: [Formula; 54] = [
+        Formula::WeightsMixed,
+        Formula::WeightBits,
         Formula::ParamsTotal,
         Formula::ParamsActive,
         Formula::ParamsTrainable,

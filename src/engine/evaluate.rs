@@ -60,6 +60,7 @@ pub fn resolve_model<'a>(
                 inferred: a.inferred.is_some(),
                 keys_used: keys.used,
                 keys_ignored: keys.ignored,
+                quantization: None,
             };
             Ok((Cow::Owned(a), info))
         }
@@ -113,8 +114,9 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
 
 /// Evaluates a scenario, resolving its catalog ids (model, GPU, network, price) with `lookup`.
 pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
-    let Resolved { gpu, arch, model } = resolve(s, lookup)?;
+    let Resolved { gpu, arch, mut model } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);
+    model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
     let scenario = SizedScenario {
@@ -146,6 +148,10 @@ struct Sizing {
     usable: u128,
     fits: bool,
     solvers: Solvers,
+    /// The matrices' storage format (the config's when it sets the weights).
+    weight_format: super::model::quant::ElementFormat,
+    /// The input row length "per row" scales take (the hidden size).
+    weight_row: u64,
 }
 
 /// Step 2: parameter counts, KV cache per token, memory on the heaviest GPU, fit and solvers.
@@ -169,6 +175,8 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
         kv_per_token: kv_cache_bytes_per_token(a, x.kv, x.group),
         state_per_sequence: recurrent_state_bytes(a, 0..usize_sat(a.layers), 1, 1, x.activation),
         fits: memory.total <= usable,
+        weight_format: super::memory::quant_weights::matrix_format(a, &x),
+        weight_row: a.hidden,
         inputs: x,
         counts,
         trainable,
@@ -242,19 +250,28 @@ fn sizing_derivations(
         kv_values,
         Source::cited("Kwon et al. 2023 (PagedAttention) §3; DeepSeek-V2 paper §2.1 for MLA"),
     );
-    put(
-        DerivKey::MemWeights,
-        Formula::Weights,
-        vec![
-            Val::int(mem.stage),
-            Val::int(x.pp),
-            Val::int(x.tp),
-            Val::Dtype(x.weight),
-            Val::Bits(x.weight, x.group),
-            Val::Int(mem.weights),
-        ],
-        Source::cited("Shoeybi et al. 2019 (Megatron TP); GPTQ/AWQ/QLoRA storage formats"),
-    );
+    match super::memory::quant_weights::active(a, x) {
+        Some(q) => {
+            let (f, v, src) =
+                super::memory::quant_weights::mixed_weights_derivation(a, q, x, mem.stage, mem.weights);
+            put(DerivKey::MemWeights, f, v, src);
+        }
+        None => put(
+            DerivKey::MemWeights,
+            Formula::Weights,
+            vec![
+                Val::int(mem.stage),
+                Val::int(x.pp),
+                Val::int(x.tp),
+                Val::Dtype(x.weight),
+                Val::Bits(x.weight, x.group),
+                Val::Int(mem.weights),
+            ],
+            Source::cited("Shoeybi et al. 2019 (Megatron TP); GPTQ/AWQ/QLoRA storage formats"),
+        ),
+    }
+    let (f, v, src) = super::memory::quant_weights::bits_derivation(&z.weight_format, a.hidden);
+    put(DerivKey::WeightBits, f, v, src);
     put(
         DerivKey::MemKvCache,
         Formula::KvCache,
@@ -484,7 +501,7 @@ fn sizing_assumptions(s: &Scenario, a: &Architecture, x: &Inputs) -> Vec<Assumpt
     if let Some(limit) = a.max_position_embeddings.filter(|m| *m > 0 && s.context_tokens > *m) {
         out.push(Assumption::ContextBeyondModel { context: s.context_tokens, limit });
     }
-    if x.weight.is_quantised() {
+    if x.weight.is_quantised() || super::memory::quant_weights::active(a, x).is_some() {
         out.push(Assumption::SmallTensorsIn16Bits);
     }
     if x.trains() {
@@ -532,6 +549,7 @@ fn report(
         gpu_memory_bytes: z.gpu_memory_bytes,
         usable_gpu_memory_bytes: to_u64(z.usable),
         fits: z.fits,
+        weight_bits_per_element: z.weight_format.bits_f64(z.weight_row),
         layout: Layout {
             gpus: s.gpus,
             tensor_parallel: x.tp,

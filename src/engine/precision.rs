@@ -10,6 +10,14 @@
 //! - nf4 with double quantisation (QLoRA): 4 bits + an 8-bit scale per 64 weights + one fp32
 //!   second-level scale per 256 first-level scales = `4 + 8/64 + 32/(64*256)` = 4.127 bits.
 //!   Source: Dettmers et al. 2023, "QLoRA", Section 3 (0.127 bits per parameter).
+//! - mxfp4 (OCP Microscaling): 4-bit E2M1 values in blocks of 32 sharing one 8-bit E8M0 scale
+//!   = `4 + 8/32` = 4.25 bits. Source: Open Compute Project, "OCP Microscaling Formats (MX)
+//!   Specification" v1.0 (2023), §5 (block size k = 32, scale E8M0) and §5.3.3 (MXFP4 = E2M1).
+//! - nvfp4: 4-bit E2M1 values in blocks of 16 sharing one FP8 E4M3 scale, plus one FP32 scale
+//!   per tensor = `4 + 8/16` = 4.5 bits (the per-tensor scale is 4 bytes a matrix: not counted).
+//!   Source: NVIDIA Technical Blog, "Introducing NVFP4 for Efficient and Accurate Low-Precision
+//!   Inference" (June 2025); NVIDIA Transformer Engine docs, "Using FP8 and FP4 with Transformer
+//!   Engine" (NVFP4 recipe: 16-element blocks, E4M3 block scale, FP32 tensor scale).
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +36,10 @@ pub enum Dtype {
     Int4,
     /// 4-bit NormalFloat with double quantisation (QLoRA).
     Nf4,
+    /// OCP MXFP4: E2M1 values, one E8M0 scale per 32 (4.25 bits).
+    Mxfp4,
+    /// NVIDIA NVFP4: E2M1 values, one E4M3 scale per 16, one FP32 scale per tensor (4.5 bits).
+    Nvfp4,
 }
 
 /// Bits per element as an exact fraction `numerator / denominator`.
@@ -48,6 +60,8 @@ impl Dtype {
             Dtype::Int8 => "int8",
             Dtype::Int4 => "int4",
             Dtype::Nf4 => "nf4",
+            Dtype::Mxfp4 => "mxfp4",
+            Dtype::Nvfp4 => "nvfp4",
         }
     }
 
@@ -66,6 +80,10 @@ impl Dtype {
             }
             // 4 + 8/64 + 32/16384 = (65536 + 2048 + 32) / 16384
             Dtype::Nf4 => BitsPerElement { numerator: 67_616, denominator: 16_384 },
+            // 4 + 8/32 = 136/32
+            Dtype::Mxfp4 => BitsPerElement { numerator: 136, denominator: 32 },
+            // 4 + 8/16 = 72/16
+            Dtype::Nvfp4 => BitsPerElement { numerator: 72, denominator: 16 },
         }
     }
 
@@ -84,7 +102,7 @@ impl Dtype {
 
     /// True when the format is narrower than 16 bits (a quantised checkpoint).
     pub fn is_quantised(self) -> bool {
-        matches!(self, Dtype::Fp8 | Dtype::Int8 | Dtype::Int4 | Dtype::Nf4)
+        matches!(self, Dtype::Fp8 | Dtype::Int8 | Dtype::Int4 | Dtype::Nf4 | Dtype::Mxfp4 | Dtype::Nvfp4)
     }
 
     /// The bits as a human string, e.g. "4.156" for int4 g=128.
@@ -120,6 +138,20 @@ mod tests {
         // QLoRA: 4.127 bits per parameter -> 7B params ~ 3.61 GB
         assert_eq!(Dtype::Nf4.bytes_for(7_000_000_000, 64), 3_611_083_985);
         assert_eq!(Dtype::Nf4.bits_label(64), "4.127");
+    }
+
+    #[test]
+    fn mxfp4_is_4_25_bits_and_nvfp4_4_5_bits() {
+        // 32 MXFP4 values: 16 bytes of nibbles + 1 byte E8M0 scale = 17 bytes
+        assert_eq!(Dtype::Mxfp4.bytes_for(32, 128), 17);
+        assert_eq!(Dtype::Mxfp4.bits_label(128), "4.250");
+        // 16 NVFP4 values: 8 bytes of nibbles + 1 byte E4M3 scale = 9 bytes
+        assert_eq!(Dtype::Nvfp4.bytes_for(16, 128), 9);
+        assert_eq!(Dtype::Nvfp4.bits_label(128), "4.500");
+        let d: Dtype = serde_json::from_str("\"mxfp4\"").unwrap();
+        assert_eq!(d, Dtype::Mxfp4);
+        let d: Dtype = serde_json::from_str("\"nvfp4\"").unwrap();
+        assert_eq!(d, Dtype::Nvfp4);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Which model was evaluated.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelInfo {
     /// Catalog id, or null for a pasted config.
     pub id: Option<String>,
@@ -22,6 +22,8 @@ pub struct ModelInfo {
     pub keys_used: Vec<String>,
     /// For an inferred model: the config keys it did not read, metadata aside (else empty).
     pub keys_ignored: Vec<String>,
+    /// The config's `quantization_config` read as a weight format (null when it has none).
+    pub quantization: Option<super::memory::quant_weights::QuantInfo>,
 }
 
 /// Parameter counts.
@@ -87,6 +89,9 @@ pub struct Report {
     /// GPU memory minus the safety margin.
     pub usable_gpu_memory_bytes: u64,
     pub fits: bool,
+    /// Bits per weight of the matrices' format (the config's when it sets the format),
+    /// scales and zero points included.
+    pub weight_bits_per_element: f64,
     pub layout: Layout,
     pub solvers: Solvers,
     /// What the numbers assume (worded by `i18n::facts`).

@@ -13,6 +13,8 @@ pub mod facts;
 mod figures;
 mod lab;
 mod load;
+mod quant;
+pub use quant::quant_notice_html;
 mod tool_cloud;
 pub mod tool_cluster;
 mod tool_diagnose;

@@ -8,6 +8,7 @@ pub mod activations;
 pub mod logits;
 pub mod lora;
 pub mod model_states;
+pub mod quant_weights;
 pub mod weights;
 
 use super::model::hybrid::recurrent_state_bytes;
@@ -46,6 +47,9 @@ pub struct Inputs {
     pub kv_block_tokens: u64,
     pub prefill_chunk_tokens: u64,
     pub overhead: u64,
+    /// Whether the reader chose the weight format (it then wins over the config's
+    /// `quantization_config`).
+    pub weight_chosen: bool,
 }
 
 impl Inputs {
@@ -76,6 +80,7 @@ impl Inputs {
             kv_block_tokens: s.kv_block_tokens,
             prefill_chunk_tokens: s.prefill_chunk_tokens,
             overhead: s.runtime_overhead_bytes,
+            weight_chosen: s.weight_dtype.is_some(),
         }
     }
 

@@ -43,6 +43,10 @@ pub fn stage_weights(
     first: bool,
     last: bool,
 ) -> StageWeights {
+    // The checkpoint's quantization_config sets the format (when the reader chose none).
+    if let Some(q) = super::quant_weights::active(a, x) {
+        return super::quant_weights::stage_weights_mixed(a, q, x, layers, first, last);
+    }
     let tp = u128::from(x.tp.max(1));
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut matrices = 0u128;

@@ -56,6 +56,8 @@ pub const METADATA_KEYS: &[&str] = &[
     "is_decoder",
     "is_encoder_decoder",
     "_attn_implementation",
+    // Read by `quant::read`: the weight format, not the shape.
+    "quantization_config",
 ];
 
 /// The keys a generic count cannot do without (each with the aliases it also accepts).
@@ -281,9 +283,11 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         _ => (top_fields, top_type, false),
     };
     if let Some(family) = family_of(&model_type) {
-        return build(&f, family, model_type)
+        let mut a = build(&f, family, model_type)
             .and_then(|a| super::hybrid::apply(&f, a))
-            .and_then(|a| super::families::apply(&f, a));
+            .and_then(|a| super::families::apply(&f, a))?;
+        a.quantization = super::quant::read(top)?;
+        return Ok(a);
     }
     // An unknown family: a generic decoder when the usual keys are there.
     let missing = f.missing_essentials();
@@ -294,6 +298,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         ));
     }
     let mut a = build(&f, Family::Generic, model_type)?;
+    a.quantization = super::quant::read(top)?;
     a.inferred =
         Some(if nested { f.inferred_keys("text_config.", Some(top)) } else { f.inferred_keys("", None) });
     Ok(a)
@@ -335,6 +340,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         inferred: None,
         extras: super::families::Extras::default(),
         hybrid: None,
+        quantization: None,
     })
 }
 

@@ -8,6 +8,7 @@ pub mod families;
 pub mod hybrid;
 pub mod kv_cache;
 pub mod params;
+pub mod quant;
 
 use serde::Serialize;
 
@@ -166,6 +167,8 @@ pub struct Architecture {
     /// Hybrid models: what each layer holds (attention, linear attention, Mamba-2; MLP, MoE)
     /// and the shapes of the layers that keep a fixed-size state instead of a KV cache.
     pub hybrid: Option<hybrid::Hybrid>,
+    /// The checkpoint's weight format from its `quantization_config` (None: 16-bit).
+    pub quantization: Option<quant::Quantization>,
 }
 
 impl Architecture {

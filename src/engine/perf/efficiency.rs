@@ -175,6 +175,9 @@ impl Efficiency {
             Dtype::Fp8 => path == ComputeDtype::Fp8,
             Dtype::Int8 => path == ComputeDtype::Int8,
             Dtype::Int4 | Dtype::Nf4 => false,
+            // Block-scaled 4-bit floats: read natively where the path is FP4 Tensor Cores
+            // (Blackwell), dequantised by the kernel elsewhere (MXFP4 / NVFP4 weight-only GEMMs).
+            Dtype::Mxfp4 | Dtype::Nvfp4 => path == ComputeDtype::Fp4,
         };
         if native {
             1.0

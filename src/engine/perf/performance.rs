@@ -75,8 +75,17 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     let w = stage_weights(a, &whole, 0..usize_sat(a.layers), true, true);
     let small = small_tensor_dtype(x.weight);
     let gathered = if a.tied_embeddings { 0 } else { counts.embedding } + counts.positions;
-    let gathered_bytes = small.bytes_for(gathered, x.group);
-    let expert_bytes = x.weight.bytes_for(counts.experts, x.group);
+    let mut gathered_bytes = small.bytes_for(gathered, x.group);
+    let mut expert_bytes = x.weight.bytes_for(counts.experts, x.group);
+    // The checkpoint's own format: experts and the (untied) embedding in their class's format.
+    if let Some(q) = crate::engine::memory::quant_weights::active(a, x) {
+        use crate::engine::model::quant::ModuleClass;
+        let p = crate::engine::memory::quant_weights::whole_model(a, q);
+        let embedding =
+            if a.tied_embeddings { 0 } else { p.class_bytes(q, ModuleClass::Embedding, a.hidden) };
+        gathered_bytes = embedding + small.bytes_for(counts.positions, x.group);
+        expert_bytes = p.class_bytes(q, ModuleClass::Experts, a.hidden);
+    }
     let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
     let c = context.max(1);

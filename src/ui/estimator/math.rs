@@ -26,10 +26,22 @@ pub fn ShowMath(key: &'static str) -> impl IntoView {
             })
             .flatten()
     };
+    // The weights' math also derives their bits per weight (value bits + scales per group).
+    let bits = move || {
+        (key == "memory_per_gpu_bytes.weights" && open.get())
+            .then(|| {
+                ctx.with_shown(|r| {
+                    r.and_then(|r| r.derivation("weight_bits_per_element"))
+                        .map(|d| crate::i18n::facts::derivation(d, ctx.lang))
+                })
+            })
+            .flatten()
+    };
     view! {
         <details class="math" data-math=key on:toggle=toggle>
             <summary>{e.show_math}</summary>
             {move || derivation().map(|d| view! { <dl inner_html=derivation_html(e, &d)></dl> })}
+            {move || bits().map(|d| view! { <dl class="weight-bits" inner_html=derivation_html(e, &d)></dl> })}
         </details>
     }
 }

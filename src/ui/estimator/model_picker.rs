@@ -7,7 +7,7 @@ use crate::content::search_html::escape_html;
 use crate::engine::error::{classify_serde, Catalogue, ErrorKind, ScenarioError};
 use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
-use crate::i18n::{errors, inferred_notice_html};
+use crate::i18n::{errors, inferred_notice_html, quant_notice_html};
 use leptos::prelude::*;
 
 /// Finds a catalog model by id or display name (case-insensitive).
@@ -68,6 +68,20 @@ pub fn ModelPicker() -> impl IntoView {
         })
     });
 
+    // A config with a quantization_config: which format it sets and what stays 16-bit.
+    let quant = Memo::new(move |_| {
+        ctx.with_result(|r| match r {
+            Ok(r) => r.model.quantization.as_ref().map_or_else(String::new, |q| {
+                let total = crate::charts::format::format_bytes(q.bytes, ctx.unit());
+                format!(
+                    "<div class=\"banner note\" role=\"note\" id=\"model-quant\">{}</div>",
+                    quant_notice_html(ctx.lang, q, &total)
+                )
+            }),
+            _ => String::new(),
+        })
+    });
+
     // Applies a model only when the engine accepts it with the rest of the scenario.
     let try_model = move |spec: ModelSpec, set_err: WriteSignal<Option<String>>| {
         let mut candidate = ctx.with_scenario(|s| s.clone());
@@ -123,6 +137,7 @@ pub fn ModelPicker() -> impl IntoView {
                     }
                 })}
                 <div inner_html=move || inferred.get()></div>
+                <div inner_html=move || quant.get()></div>
             </div>
             <details class="control paste">
                 <summary>{e.paste_config}</summary>

@@ -29,6 +29,15 @@ fn parse_name<T: DeserializeOwned>(s: &str) -> Option<T> {
 const DTYPES: [Dtype; 7] =
     [Dtype::Fp32, Dtype::Bf16, Dtype::Fp16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Nf4];
 
+/// The weight formats: the KV/activation ones plus the 4-bit microscaling formats.
+const WEIGHT_DTYPES: [Dtype; 2] = [Dtype::Mxfp4, Dtype::Nvfp4];
+
+fn weight_dtype_options() -> Vec<(String, String)> {
+    let mut o = dtype_options();
+    o.extend(WEIGHT_DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())));
+    o
+}
+
 fn dtype_options() -> Vec<(String, String)> {
     DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())).collect()
 }
@@ -144,7 +153,7 @@ pub fn WorkloadControls() -> impl IntoView {
             <Select
                 id="weight-dtype"
                 label=e.weight_dtype
-                options=dtype_options()
+                options=weight_dtype_options()
                 value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
                 set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.weight_dtype = Some(d)) })
             />
