@@ -12,6 +12,7 @@ mod exercises;
 pub mod facts;
 mod figures;
 mod lab;
+pub mod plan;
 mod tool_cloud;
 pub mod tool_cluster;
 mod tool_diagnose;
