@@ -126,7 +126,10 @@ pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, Engine
         trainable: sized.trainable,
     };
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
-    Ok(report(s, model, sized, performance, assumptions, derivations))
+    let load = super::perf::load::load_report(&scenario, sized.usable)?;
+    let mut r = report(s, model, sized, performance, assumptions, derivations);
+    r.load = load;
+    Ok(r)
 }
 
 /// The sizing half of an evaluation: counts, memory per GPU, fit and solvers.
@@ -432,5 +435,6 @@ fn report(
         solvers: z.solvers,
         assumptions,
         derivations,
+        load: None,
     }
 }

@@ -95,6 +95,8 @@ pub struct Report {
     pub performance: super::perf::report::Performance,
     /// Derivation of each number, keyed by its path in this report.
     pub derivations: BTreeMap<DerivKey, Derivation>,
+    /// Serving under load (null when the scenario sets no `arrival_rate_per_s`, or trains).
+    pub load: Option<super::perf::load::LoadReport>,
 }
 
 impl Report {

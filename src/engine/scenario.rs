@@ -231,6 +231,10 @@ pub struct Scenario {
     /// Fraction of GPU memory kept free. Default 0.10 (like vLLM gpu_memory_utilization 0.9).
     #[serde(default = "default_margin")]
     pub safety_margin: f64,
+    /// Requests per second arriving (Poisson) for the serving-under-load model; absent or 0:
+    /// no load model (the report's `load` is null).
+    #[serde(default)]
+    pub arrival_rate_per_s: Option<f64>,
 }
 
 impl ModelSpec {
@@ -305,6 +309,7 @@ impl Scenario {
             "prefill_chunk_tokens" => self.prefill_chunk_tokens = de(v)?,
             "runtime_overhead_bytes" => self.runtime_overhead_bytes = de(v)?,
             "safety_margin" => self.safety_margin = de(v)?,
+            "arrival_rate_per_s" => self.arrival_rate_per_s = opt(v, de)?,
             _ => {}
         }
         Ok(())
@@ -378,6 +383,9 @@ impl Scenario {
         }
         self.efficiency.resolve()?;
         self.gpu.validate_custom()?;
+        if let Some(r) = self.arrival_rate_per_s {
+            fraction("arrival_rate_per_s", r, 1e6)?;
+        }
         fraction("safety_margin", self.safety_margin, 0.9)
     }
 
@@ -548,6 +556,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         prefill_chunk_tokens: 8192,
         runtime_overhead_bytes: 1 << 30,
         safety_margin: 0.10,
+        arrival_rate_per_s: None,
     }
 }
 
@@ -717,6 +726,7 @@ mod tests {
             "prefill_chunk_tokens",
             "runtime_overhead_bytes",
             "safety_margin",
+            "arrival_rate_per_s",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

@@ -99,7 +99,7 @@ impl ModelShape {
     }
 
     /// Weight bytes read by one forward pass over `tokens` tokens: `(bound, expected)`.
-    fn weight_bytes_read(&self, tokens: f64) -> (f64, f64) {
+    pub(crate) fn weight_bytes_read(&self, tokens: f64) -> (f64, f64) {
         if self.experts == 0 {
             return (self.dense_weight_bytes, self.dense_weight_bytes);
         }
