@@ -359,6 +359,9 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
             };
             format!("{}{}{}{shown}", t.misses.0, limit_text(lang, *limit), t.misses.1)
         }
+        Verdict::NotNeeded { at_least_gpus } => {
+            format!("{}{}{}", t.not_needed.0, group_digits(*at_least_gpus), t.not_needed.1)
+        }
         Verdict::Meets(_) => String::new(),
     }
 }

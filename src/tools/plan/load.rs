@@ -12,7 +12,7 @@ pub struct LoadPoint {
     pub max_rate_per_s: f64,
     /// Share of time the replica is busy.
     pub utilization: f64,
-    pub mean_concurrency: f64,
+    pub mean_concurrency: Option<f64>,
     pub ttft_p50_s: Option<f64>,
     pub ttft_p95_s: Option<f64>,
     pub tpot_p50_s: Option<f64>,
@@ -24,8 +24,7 @@ pub struct LoadPoint {
 pub fn load_at(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
     let mut s = x.clone();
     s.arrival_rate_per_s = Some(if rate > 0.0 { rate } else { 1e-3 });
-    let r = catalog::evaluate(&s)?;
-    let l = r.load.unwrap_or_default();
+    let Some(l) = catalog::evaluate(&s)?.load else { return Ok(LoadPoint::default()) };
     Ok(LoadPoint {
         rate_per_s: l.arrival_rate_per_s,
         stable: l.stable,

@@ -19,7 +19,7 @@ pub mod html;
 pub mod load;
 pub mod state;
 
-use crate::catalog::{self, prices};
+use crate::catalog;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::scenario::Mode;
 use crate::engine::{EngineError, ModelSpec, Report, Scenario};
@@ -29,12 +29,12 @@ use state::{PlanState, TP_DEGREES};
 /// Hours of a month of continuous service (365 × 24 ÷ 12).
 pub const HOURS_PER_MONTH: f64 = 730.0;
 /// Bisection steps of the rate search: the rate meeting the targets is known to within
-/// 2⁻¹² of the sustainable rate.
-const BISECTIONS: u32 = 12;
+/// 2⁻⁷ of the sustainable rate (one replica fewer is then checked exactly).
+const BISECTIONS: u32 = 7;
 /// The light load every degree must meet its targets at, as a share of its sustainable rate.
 const LIGHT_LOAD: f64 = 0.02;
 /// Points of the latency-against-load curve.
-pub const CURVE_POINTS: usize = 16;
+pub const CURVE_POINTS: usize = 6;
 
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
@@ -120,6 +120,11 @@ pub enum Verdict {
         value: Option<f64>,
     },
     Meets(Capacity),
+    /// Not searched: even with every replica at its sustainable rate this degree needs
+    /// `at_least_gpus`, more than the plan.
+    NotNeeded {
+        at_least_gpus: u64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,111 +156,177 @@ impl Plan {
 }
 
 /// The highest rate in `[light, sustainable)` meeting the targets, and what breaks past it.
-fn search<F>(s: &PlanState, x: &Scenario, sustainable: f64, load: &F) -> Result<(f64, Limit), Verdict>
+/// Every point it evaluates is kept in `seen` (the chart reuses them).
+fn search<F>(
+    s: &PlanState,
+    x: &Scenario,
+    (light, sustainable): (f64, f64),
+    load: &F,
+    seen: &mut Vec<LoadPoint>,
+) -> Result<(f64, Limit), EngineError>
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let light = sustainable * LIGHT_LOAD;
-    let p = load(x, light).map_err(Verdict::Engine)?;
-    if let Some(limit) = missed(&p, s) {
-        let value = match limit {
-            Limit::Ttft => p.ttft_p95_s,
-            Limit::Tpot => p.tpot_p95_s,
-            Limit::Saturation => None,
-        };
-        return Err(Verdict::Misses { limit, value });
-    }
     let (mut lo, mut hi, mut limit) = (light, sustainable, Limit::Saturation);
     for _ in 0..BISECTIONS {
         let mid = 0.5 * (lo + hi);
-        match missed(&load(x, mid).map_err(Verdict::Engine)?, s) {
+        let p = load(x, mid)?;
+        match missed(&p, s) {
             None => lo = mid,
             Some(l) => {
                 hi = mid;
                 limit = l;
             }
         }
+        seen.push(p);
     }
     Ok((lo, limit))
 }
 
-/// One degree's verdict.
-fn candidate<F>(s: &PlanState, tp: u64, load: &F) -> Candidate
+/// A degree that holds the model and meets the targets at a light load, before the search.
+struct Ready {
+    seqs: u64,
+    x: Scenario,
+    sustainable: f64,
+    light: f64,
+    /// The load point at the lightest load.
+    idle: LoadPoint,
+}
+
+impl Ready {
+    /// The fewest GPUs this degree could need: every replica at its sustainable rate.
+    fn floor_gpus(&self, target: f64) -> u64 {
+        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.tensor_parallel)
+    }
+}
+
+/// Sizes one degree: whether it fits, how many sequences, its sustainable rate, and whether a
+/// light load (the first load point) meets the targets.
+fn prepare<F>(s: &PlanState, tp: u64, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
     let one = match catalog::evaluate(&scenario(s, tp, 1)) {
         Ok(r) => r,
-        Err(e) => return Candidate { tp, verdict: Verdict::Engine(e), report: None },
+        Err(e) => return (None, Err(Verdict::Engine(e))),
     };
     if !one.fits {
         let verdict = Verdict::DoesNotFit {
             needed_bytes: one.memory_per_gpu_bytes.total,
             usable_bytes: one.usable_gpu_memory_bytes,
         };
-        return Candidate { tp, verdict, report: Some(one) };
+        return (Some(one), Err(verdict));
     }
     let fit = one.solvers.max_batch.unwrap_or(1).max(1);
     let seqs = s.max_seqs.min(fit);
     let x = scenario(s, tp, seqs);
-    let report = catalog::evaluate(&x).ok();
-    let verdict = capacity(s, &x, seqs, seqs < s.max_seqs, load);
-    Candidate { tp, verdict, report: report.or(Some(one)) }
+    let report = catalog::evaluate(&x).ok().or(Some(one));
+    // The lightest load: one request in a long while. It gives the sustainable rate too.
+    let idle = match load(&x, 0.0) {
+        Ok(p) => p,
+        Err(e) => return (report, Err(Verdict::Engine(e))),
+    };
+    let sustainable = idle.max_rate_per_s;
+    if !(sustainable.is_finite() && sustainable > 0.0) {
+        return (report, Err(Verdict::Misses { limit: Limit::Saturation, value: None }));
+    }
+    if let Some(limit) = missed(&idle, s) {
+        let value = match limit {
+            Limit::Ttft => idle.ttft_p95_s,
+            Limit::Tpot => idle.tpot_p95_s,
+            Limit::Saturation => None,
+        };
+        return (report, Err(Verdict::Misses { limit, value }));
+    }
+    let light = idle.rate_per_s.clamp(0.0, sustainable * LIGHT_LOAD);
+    (report, Ok(Ready { seqs, x, sustainable, light, idle }))
 }
 
-fn capacity<F>(s: &PlanState, x: &Scenario, seqs: u64, kv_bound: bool, load: &F) -> Verdict
+fn capacity<F>(s: &PlanState, r: &Ready, load: &F, seen: &mut Vec<LoadPoint>) -> Result<Capacity, EngineError>
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let sustainable = match load(x, 0.0) {
-        Ok(p) if p.max_rate_per_s.is_finite() && p.max_rate_per_s > 0.0 => p.max_rate_per_s,
-        Ok(_) => return Verdict::Misses { limit: Limit::Saturation, value: None },
-        Err(e) => return Verdict::Engine(e),
-    };
-    let (per_replica, limit) = match search(s, x, sustainable, load) {
-        Ok(v) => v,
-        Err(v) => return v,
-    };
+    let (mut per_replica, limit) = search(s, &r.x, (r.light, r.sustainable), load, seen)?;
     let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
-    let replicas = (target / per_replica).ceil().clamp(1.0, 1e9) as u64;
-    let at_peak = match load(x, s.peak_rate / replicas as f64) {
-        Ok(p) => p,
-        Err(e) => return Verdict::Engine(e),
-    };
-    Verdict::Meets(Capacity {
-        seqs,
-        kv_bound,
-        sustainable_per_replica: sustainable,
+    let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
+    // The bisection ends just below the exact boundary: when one replica fewer carries the load
+    // exactly, one fewer it is, and that load is the rate known to meet the targets.
+    if replicas > 1 {
+        let fewer = target / (replicas - 1) as f64;
+        let p = load(&r.x, fewer)?;
+        if missed(&p, s).is_none() {
+            replicas -= 1;
+            per_replica = fewer;
+        }
+        seen.push(p);
+    }
+    let at_peak = load(&r.x, s.peak_rate / replicas as f64)?;
+    seen.push(at_peak.clone());
+    Ok(Capacity {
+        seqs: r.seqs,
+        kv_bound: r.seqs < s.max_seqs,
+        sustainable_per_replica: r.sustainable,
         per_replica,
         limit,
         replicas,
-        gpus: replicas.saturating_mul(x.tensor_parallel),
+        gpus: replicas.saturating_mul(r.x.tensor_parallel),
         at_peak,
-        price: prices::default_price_per_gpu_hour(&s.gpu),
+        price: catalog::default_price_per_gpu_hour(&s.gpu),
     })
 }
 
-/// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]).
+/// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]). Degrees
+/// are searched from the one that could need the fewest GPUs; a degree that needs more GPUs
+/// than a plan already found, even at its sustainable rate, is not searched.
 pub fn plan_with<F>(s: &PlanState, load: &F) -> Plan
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let candidates: Vec<Candidate> = TP_DEGREES.iter().map(|&tp| candidate(s, tp, load)).collect();
-    let chosen = candidates
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| match &c.verdict {
-            Verdict::Meets(cap) => Some((i, cap.gpus, cap.cost_per_month().unwrap_or(0.0), c.tp)),
-            _ => None,
-        })
-        .min_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)).then(a.3.cmp(&b.3)))
-        .map(|(i, ..)| i);
+    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let mut candidates = Vec::with_capacity(TP_DEGREES.len());
+    let mut ready = Vec::new();
+    for (i, &tp) in TP_DEGREES.iter().enumerate() {
+        let (report, r) = prepare(s, tp, load);
+        let verdict = match r {
+            Ok(r) => {
+                ready.push((i, r));
+                Verdict::Misses { limit: Limit::Saturation, value: None }
+            }
+            Err(v) => v,
+        };
+        candidates.push(Candidate { tp, verdict, report });
+    }
+    crate::engine::num::sort_stable_by(&mut ready, |a, b| a.1.floor_gpus(target) < b.1.floor_gpus(target));
+    let mut best: Option<(u64, f64)> = None;
+    let mut chosen = None;
+    let mut points: Vec<(usize, Vec<LoadPoint>)> = Vec::new();
+    for (i, r) in &ready {
+        let floor = r.floor_gpus(target);
+        let mut seen = vec![r.idle.clone()];
+        let verdict = match best {
+            Some((gpus, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
+            _ => match capacity(s, r, load, &mut seen) {
+                Ok(cap) => {
+                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0));
+                    let better = best.is_none_or(|b| key.0 < b.0 || (key.0 == b.0 && key.1 < b.1));
+                    let tie = best.is_some_and(|b| key == b);
+                    if better || (tie && chosen.is_some_and(|c: usize| *i < c)) {
+                        best = Some(key);
+                        chosen = Some(*i);
+                    }
+                    Verdict::Meets(cap)
+                }
+                Err(e) => Verdict::Engine(e),
+            },
+        };
+        if let Some(c) = candidates.get_mut(*i) {
+            c.verdict = verdict;
+        }
+        points.push((*i, seen));
+    }
     let curve = chosen
-        .and_then(|i| candidates.get(i))
-        .and_then(|c| match &c.verdict {
-            Verdict::Meets(cap) => Some(curve(s, c.tp, cap, load)),
-            _ => None,
-        })
+        .and_then(|i| Some((ready.iter().find(|(j, _)| *j == i)?, points.iter_mut().find(|(j, _)| *j == i)?)))
+        .map(|((_, r), (_, seen))| curve(r, std::mem::take(seen), load))
         .unwrap_or_default();
     Plan { candidates, chosen, curve }
 }
@@ -265,18 +336,24 @@ pub fn plan(s: &PlanState) -> Plan {
     plan_with(s, &load::load_at)
 }
 
-/// Latencies of the chosen replica from light load to just under its sustainable rate.
-fn curve<F>(s: &PlanState, tp: u64, cap: &Capacity, load: &F) -> Vec<LoadPoint>
+/// Latencies of the chosen replica from light load to just under its sustainable rate: the
+/// points the search already has, plus one at each tenth of the way (to 97%) that none is near.
+fn curve<F>(r: &Ready, mut seen: Vec<LoadPoint>, load: &F) -> Vec<LoadPoint>
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let x = scenario(s, tp, cap.seqs);
-    (1..=CURVE_POINTS)
-        .filter_map(|i| {
-            let share = 0.97 * i as f64 / CURVE_POINTS as f64;
-            load(&x, cap.sustainable_per_replica * share).ok()
-        })
-        .collect()
+    let step = r.sustainable / CURVE_POINTS as f64;
+    for i in 1..=CURVE_POINTS {
+        let rate = r.sustainable * (0.97 * i as f64 / CURVE_POINTS as f64);
+        if !seen.iter().any(|p| (p.rate_per_s - rate).abs() < 0.4 * step) {
+            if let Ok(p) = load(&r.x, rate) {
+                seen.push(p);
+            }
+        }
+    }
+    seen.retain(|p| p.stable && p.rate_per_s > 0.0);
+    crate::engine::num::sort_stable_by(&mut seen, |a, b| a.rate_per_s < b.rate_per_s);
+    seen
 }
 
 #[cfg(test)]
