@@ -173,10 +173,7 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let _ = write!(
         out,
         "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p>",
-        esc(&format!(
-            "{}{}{}{}{}{}{}{}",
-            cap.replicas, t.replicas_times, c.tp, t.gpus_tp, c.tp, t.equals, cap.gpus, t.gpus_of
-        )),
+        esc(&t.headline(lang, cap.replicas, c.tp, cap.gpus)),
         esc(&format!("{}{}", gpu_name(s), cost)),
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}",
@@ -305,7 +302,7 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 
 fn table(out: &mut String, lang: Lang, plan: &Plan) {
     let t = lang.plan();
-    out.push_str("<div class=\"table-scroll\"><table class=\"plan-table\"><thead><tr>");
+    out.push_str("<div class=\"plan-scroll\"><table class=\"plan-table\"><thead><tr>");
     for h in t.table_head {
         let _ = write!(out, "<th scope=\"col\">{}</th>", esc(h));
     }
@@ -469,9 +466,10 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
         let _ = write!(
             out,
-            "<p><code>{}</code></p><p class=\"hint\">{}</p>",
+            "<p><code>{}</code></p><p class=\"hint\">{}<span data-source>{}</span></p>",
             esc(&format!("{} × {} × {} h = {}", cap.gpus, usd(*price), plain(HOURS_PER_MONTH), usd(cost))),
-            esc(&format!("{}{}", t.price_from, source))
+            esc(t.price_from),
+            esc(source)
         );
     }
     let _ = write!(out, "<p class=\"hint\">{}{}</p></details>", esc(t.math_target), esc(&rate(target)));
