@@ -88,6 +88,8 @@ pub enum Route {
     Tools(Lang),
     /// One decision tool; its state is the query.
     Tool(Lang, Tool),
+    /// `#/{lang}/plan?state`: the capacity planner.
+    Plan(Lang),
     /// The language is the one named in the hash when it was valid.
     NotFound(Option<Lang>),
 }
@@ -111,6 +113,7 @@ impl Route {
             ["glossary"] => Route::Glossary(lang),
             ["lab", "bandwidth"] => Route::Lab(lang),
             ["tools"] => Route::Tools(lang),
+            ["plan"] => Route::Plan(lang),
             ["tools", slug] => match Tool::from_slug(slug) {
                 Some(t) => Route::Tool(lang, t),
                 None => Route::NotFound(Some(lang)),
@@ -139,6 +142,7 @@ impl Route {
             | Route::Lab(l)
             | Route::Tools(l)
             | Route::Tool(l, _)
+            | Route::Plan(l)
             | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
         }
@@ -155,6 +159,7 @@ impl Route {
             Route::Lab(_) => Route::Lab(lang),
             Route::Tools(_) => Route::Tools(lang),
             Route::Tool(_, t) => Route::Tool(lang, *t),
+            Route::Plan(_) => Route::Plan(lang),
             Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
     }
@@ -171,6 +176,7 @@ impl Route {
             Route::Lab(l) => format!("#/{}/lab/bandwidth", l.code()),
             Route::Tools(l) => format!("#/{}/tools", l.code()),
             Route::Tool(l, t) => format!("#/{}/tools/{}", l.code(), t.slug()),
+            Route::Plan(l) => format!("#/{}/plan", l.code()),
             Route::Embed(l, kind) => format!("#/{}/embed/{kind}", l.code()),
             Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
             Route::NotFound(None) => "#/not-found".to_string(),
@@ -189,7 +195,12 @@ pub fn switch_language(hash: &str, lang: Lang) -> String {
         // The estimator's state; a chapter's `?s=` section, `?exercise=` / `?print=` (src/ui/exercise.rs);
         // the glossary's `?term=`.
         (
-            Route::Estimate(_) | Route::Chapter(..) | Route::Glossary(_) | Route::Embed(..) | Route::Tool(..),
+            Route::Estimate(_)
+            | Route::Chapter(..)
+            | Route::Glossary(_)
+            | Route::Embed(..)
+            | Route::Tool(..)
+            | Route::Plan(_),
             Some((_, query)),
         ) if !query.is_empty() => {
             format!("{target}?{query}")

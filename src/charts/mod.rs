@@ -18,6 +18,7 @@ pub mod bound_bars;
 pub mod cost_split;
 pub mod figures;
 pub mod kv_growth;
+pub mod latency_load;
 pub mod load_curve;
 pub mod memory_bar;
 pub mod roofline;

@@ -82,7 +82,25 @@ pub fn tool_list_html(lang: Lang) -> String {
         }
         out.push_str("</li>");
     }
-    out.push_str("</ul>");
+    // The capacity planner (its own route, `#/{lang}/plan`), from the capacity chapter.
+    let p = lang.plan();
+    let _ = write!(
+        out,
+        "<li data-tool=\"plan\"><a href=\"{}\"><strong>{}</strong></a><p>{}</p>",
+        esc(&Route::Plan(lang).to_hash()),
+        esc(p.title),
+        esc(p.blurb),
+    );
+    if let Some(c) = super::find("capacity-estimation") {
+        let _ = write!(
+            out,
+            "<p class=\"hint\">{}<a href=\"{}\">{}</a></p>",
+            esc(t.from_chapter),
+            esc(&Route::Chapter(lang, c.slug).to_hash()),
+            esc(c.page(lang).title)
+        );
+    }
+    out.push_str("</li></ul>");
     out
 }
 

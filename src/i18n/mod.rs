@@ -15,6 +15,7 @@ mod lab;
 mod load;
 mod quant;
 pub use quant::quant_notice_html;
+pub mod plan;
 mod tool_cloud;
 pub mod tool_cluster;
 mod tool_diagnose;

@@ -5,3 +5,4 @@ pub mod cloud;
 pub mod cluster;
 pub mod diagnose;
 pub mod mig;
+pub mod plan;

@@ -11,6 +11,7 @@ mod glossary;
 mod home;
 mod lab;
 mod not_found;
+mod plan;
 mod search;
 mod shell;
 mod tools;
@@ -54,6 +55,7 @@ fn document_title(route: &Route, lang: Lang) -> String {
         Route::Lab(_) => format!("{} · {}", lang.lab().nav, s.site_title),
         Route::Tools(_) => format!("{} · {}", lang.tools().index_title, s.site_title),
         Route::Tool(_, t) => format!("{} · {}", lang.tools().name(*t), s.site_title),
+        Route::Plan(_) => format!("{} · {}", lang.plan().title, s.site_title),
         Route::Embed(_, kind) => format!("{} · {}", widgets::title(kind, lang), s.site_title),
         Route::Root | Route::Home(_) => format!("{} · {}", s.site_title, s.tagline),
     }
@@ -89,6 +91,7 @@ fn App() -> impl IntoView {
                 Route::Lab(l) => view! { <lab::LabPage lang=l /> }.into_any(),
                 Route::Tools(l) => view! { <tools::ToolsIndex lang=l /> }.into_any(),
                 Route::Tool(l, t) => view! { <tools::ToolPage lang=l tool=t /> }.into_any(),
+                Route::Plan(l) => view! { <plan::PlanPage lang=l /> }.into_any(),
                 Route::Embed(l, kind) => {
                     let query = browser::current_hash().split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default();
                     view! { <widgets::EmbedPage lang=l kind=kind query=query /> }.into_any()

@@ -204,6 +204,13 @@ async function texts(page, lang, skip) {
     await openAllDetails(page);
     out.push([`cloud selector${label}`, await visibleText(page, skip)]);
   }
+  // The capacity planner: a plan, no plan (a target missed even idle), and a repaired link.
+  for (const [label, query] of [['', ''], [', no plan', '?tpot=1'], [', damaged link', '?rate=NaN&m=nope&seqs=-1']]) {
+    await page.goto(`${server.url}#/${lang}/plan${query}`);
+    await page.waitForSelector('.plan-results[aria-busy="false"] .plan-steps');
+    await openAllDetails(page);
+    out.push([`capacity planner${label}`, await visibleText(page, skip)]);
+  }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
   for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);

@@ -1,0 +1,488 @@
+//! The planner page as escaped HTML strings: the controls (static), the repair notice, and the
+//! five steps of the plan with its chart, table and command lines (rebuilt on every change).
+
+use super::command::{self, quantization_flag};
+use super::state::{self, Field, PlanState, KV, WEIGHTS};
+use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
+use crate::catalog::{self, gpus};
+use crate::charts::format::{format_bytes, format_seconds, format_sig3, group_digits, ByteUnit};
+use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
+use crate::content::search_html::escape_html as esc;
+use crate::engine::num::u64_from_f64;
+use crate::i18n::Lang;
+use std::fmt::Write;
+
+fn option(out: &mut String, value: &str, label: &str, selected: bool) {
+    let sel = if selected { " selected" } else { "" };
+    let _ = write!(out, "<option value=\"{}\"{sel}>{}</option>", esc(value), esc(label));
+}
+
+fn labelled(out: &mut String, id: &str, label: &str, field: &str) {
+    let _ = write!(out, "<div class=\"control\"><label for=\"{id}\">{}</label>{field}</div>", esc(label));
+}
+
+fn select(id: &str, key: &str, options: &str) -> String {
+    format!("<select id=\"{id}\" data-k=\"{key}\">{options}</select>")
+}
+
+fn plain(v: f64) -> String {
+    let t = format!("{v}");
+    t.strip_suffix(".0").map(str::to_owned).unwrap_or(t)
+}
+
+/// The controls (static: the page updates its state, not their markup).
+pub fn controls_html(lang: Lang, s: &PlanState) -> String {
+    let t = lang.plan();
+    let mut out = String::with_capacity(6000);
+    let _ = write!(out, "<fieldset class=\"plan-controls\"><legend>{}</legend>", esc(t.inputs));
+    let mut o = String::new();
+    for m in catalog::models::all() {
+        option(&mut o, &m.model.id, &m.model.name, m.model.id == s.model);
+    }
+    labelled(&mut out, "plan-m", t.model, &select("plan-m", "m", &o));
+    let mut o = String::new();
+    for d in WEIGHTS {
+        option(&mut o, d.name(), &d.name().to_ascii_uppercase(), d == s.weights);
+    }
+    labelled(&mut out, "plan-w", t.weights, &select("plan-w", "w", &o));
+    let mut o = String::new();
+    for d in KV {
+        option(&mut o, d.name(), &d.name().to_ascii_uppercase(), d == s.kv);
+    }
+    labelled(&mut out, "plan-kv", t.kv, &select("plan-kv", "kv", &o));
+    let mut o = String::new();
+    for g in gpus::all() {
+        option(&mut o, &g.id, &g.name, g.id == s.gpu);
+    }
+    labelled(&mut out, "plan-gpu", t.gpu, &select("plan-gpu", "gpu", &o));
+    let number = |key: &str, value: String, (min, max): (String, String), step: &str| {
+        format!(
+            "<input id=\"plan-{key}\" data-k=\"{key}\" type=\"number\" inputmode=\"decimal\" min=\"{min}\" max=\"{max}\" step=\"{step}\" value=\"{}\">",
+            esc(&value)
+        )
+    };
+    let f = |r: (f64, f64)| (plain(r.0), plain(r.1));
+    let u = |r: (u64, u64)| (r.0.to_string(), r.1.to_string());
+    let rows = [
+        ("rate", t.rate, number("rate", plain(s.peak_rate), f(state::RATE), "any")),
+        ("in", t.prompt, number("in", s.prompt_tokens.to_string(), u(state::PROMPT), "1")),
+        ("out", t.output, number("out", s.output_tokens.to_string(), u(state::OUTPUT), "1")),
+        ("ttft", t.ttft_target, number("ttft", plain(s.ttft_p95_s), f(state::TTFT), "any")),
+        ("tpot", t.tpot_target, number("tpot", plain(s.tpot_p95_ms), f(state::TPOT), "any")),
+        ("head", t.headroom, number("head", plain(s.headroom_pct), f(state::HEADROOM), "any")),
+        ("seqs", t.max_seqs, number("seqs", s.max_seqs.to_string(), u(state::SEQS), "1")),
+    ];
+    for (key, label, field) in rows {
+        labelled(&mut out, &format!("plan-{key}"), label, &field);
+    }
+    let _ = write!(out, "<p class=\"hint\">{}</p></fieldset>", esc(t.inputs_hint));
+    out
+}
+
+/// The repair notice for the fields a URL had wrong (empty when none).
+pub fn notice_html(lang: Lang, fields: &[Field]) -> String {
+    let t = lang.plan();
+    let mut out = String::new();
+    for f in fields {
+        let name = t.field_name(*f);
+        let _ = write!(out, "<li>{}{}{}</li>", esc(t.repaired.0), esc(name), esc(t.repaired.1));
+    }
+    if out.is_empty() {
+        out
+    } else {
+        format!("<ul class=\"notices\" role=\"status\">{out}</ul>")
+    }
+}
+
+/// US dollars: whole dollars with grouped digits from $100, cents below.
+pub fn usd(v: f64) -> String {
+    if !v.is_finite() {
+        "—".to_owned()
+    } else if v >= 100.0 {
+        format!("${}", group_digits(u64_from_f64(v.round())))
+    } else {
+        format!("${v:.2}")
+    }
+}
+
+fn engine_error(lang: Lang, e: &crate::engine::EngineError) -> String {
+    let crate::engine::EngineError::Invalid(e) = e;
+    crate::i18n::errors::scenario_error(e, lang)
+}
+
+fn gb(bytes: u64) -> String {
+    format_bytes(bytes, ByteUnit::Gb)
+}
+
+fn ms(s: Option<f64>) -> String {
+    s.map_or_else(|| "—".to_owned(), |v| format!("{} ms", format_sig3(v * 1e3)))
+}
+
+fn secs(s: Option<f64>) -> String {
+    s.map_or_else(|| "—".to_owned(), format_seconds)
+}
+
+fn rate(v: f64) -> String {
+    format_sig3(v)
+}
+
+fn limit_text(lang: Lang, l: Limit) -> &'static str {
+    let t = lang.plan();
+    match l {
+        Limit::Ttft => t.limit_ttft,
+        Limit::Tpot => t.limit_tpot,
+        Limit::Saturation => t.limit_saturation,
+    }
+}
+
+fn gpu_name(s: &PlanState) -> String {
+    gpus::find(&s.gpu).map_or_else(|| s.gpu.clone(), |g| g.name.clone())
+}
+
+/// The plan: headline, the five steps, the chart and the math.
+pub fn results_html(lang: Lang, s: &PlanState, plan: &Plan) -> String {
+    let t = lang.plan();
+    let mut out = String::with_capacity(12_000);
+    headline(&mut out, lang, s, plan);
+    out.push_str("<ol class=\"plan-steps\">");
+    step_weights(&mut out, lang, s, plan);
+    step_state(&mut out, lang, plan);
+    step_context(&mut out, lang, s, plan);
+    let _ = write!(out, "<li><h3>{}</h3><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
+    table(&mut out, lang, plan);
+    if let Some((c, cap)) = plan.chosen() {
+        breaks(&mut out, lang, s, cap);
+        let _ = write!(out, "<div class=\"chart plan-chart\">{}</div>", chart(lang, s, c, cap, plan));
+    }
+    out.push_str("</li>");
+    step_confirm(&mut out, lang, s, plan);
+    out.push_str("</ol>");
+    math(&mut out, lang, s, plan);
+    out
+}
+
+fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let Some((c, cap)) = plan.chosen() else {
+        let _ = write!(out, "<p class=\"plan-headline plan-none\" role=\"status\">{}</p>", esc(t.no_plan));
+        return;
+    };
+    let cost = cap
+        .cost_per_month()
+        .map_or_else(|| t.no_price.to_owned(), |v| format!("{}{}{}", t.cost_pre, usd(v), t.cost_post));
+    let _ = write!(
+        out,
+        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p>",
+        esc(&t.headline(lang, cap.replicas, c.tp, cap.gpus)),
+        esc(&format!("{}{}", gpu_name(s), cost)),
+        esc(&format!(
+            "{}{}{}{}{}{}{}{}{}",
+            t.at_peak_pre,
+            rate(s.peak_rate / cap.replicas.max(1) as f64),
+            t.at_peak_util,
+            format_sig3(cap.at_peak.utilization * 100.0),
+            t.at_peak_ttft,
+            secs(cap.at_peak.ttft_p95_s),
+            t.at_peak_tpot,
+            ms(cap.at_peak.tpot_p95_s),
+            t.at_peak_end
+        ))
+    );
+}
+
+fn first_fitting(plan: &Plan) -> Option<&Candidate> {
+    plan.candidates.iter().find(|c| matches!(c.verdict, Verdict::Meets(_) | Verdict::Misses { .. }))
+}
+
+fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_weights));
+    let Some(r) = plan.candidates.first().and_then(|c| c.report.as_ref()) else {
+        if let Some(Candidate { verdict: Verdict::Engine(e), .. }) = plan.candidates.first() {
+            let _ = write!(out, "<p class=\"error\">{}</p>", esc(&engine_error(lang, e)));
+        }
+        out.push_str("</li>");
+        return;
+    };
+    let weights = r.memory_per_gpu_bytes.weights;
+    let usable = r.usable_gpu_memory_bytes;
+    let need_tp = plan.candidates.iter().find(|c| {
+        c.report.as_ref().is_some_and(|r| r.memory_per_gpu_bytes.weights <= r.usable_gpu_memory_bytes)
+    });
+    let verdict = match need_tp {
+        Some(c) if c.tp == 1 => t.weights_fit_one.to_owned(),
+        Some(c) => format!("{}{}{}", t.weights_need_tp.0, c.tp, t.weights_need_tp.1),
+        None => t.weights_no_node.to_owned(),
+    };
+    let _ = write!(
+        out,
+        "<p>{}</p></li>",
+        esc(&format!(
+            "{}{}{}{}{}{}{}{}{}{verdict}",
+            t.weights_are.0,
+            s.weights.name().to_ascii_uppercase(),
+            t.weights_are.1,
+            gb(weights),
+            t.weights_are.2,
+            gpu_name(s),
+            t.weights_are.3,
+            gb(usable),
+            t.weights_are.4
+        ))
+    );
+}
+
+fn step_state(out: &mut String, lang: Lang, plan: &Plan) {
+    let t = lang.plan();
+    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_state));
+    match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (c.tp, r))) {
+        Some((tp, r)) => {
+            let m = &r.memory_per_gpu_bytes;
+            let _ = write!(
+                out,
+                "<p>{}</p>",
+                esc(&format!(
+                    "{}{}{}{}{}{}{}",
+                    t.state_at.0,
+                    tp,
+                    t.state_at.1,
+                    gb(m.overhead),
+                    t.state_at.2,
+                    gb(m.activations),
+                    t.state_at.3
+                ))
+            );
+        }
+        None => {
+            let _ = write!(out, "<p>{}</p>", esc(t.state_none));
+        }
+    }
+    out.push_str("</li>");
+}
+
+fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_context));
+    let Some(r) = plan.candidates.iter().find_map(|c| c.report.as_ref()) else {
+        out.push_str("</li>");
+        return;
+    };
+    let tokens = s.prompt_tokens.saturating_add(s.output_tokens);
+    let per_seq = r.kv_cache_bytes_per_token.saturating_mul(tokens);
+    let _ = write!(
+        out,
+        "<p>{}</p>",
+        esc(&format!(
+            "{}{}{}{}{}{}{}",
+            t.kv_per.0,
+            format_bytes(r.kv_cache_bytes_per_token, ByteUnit::Gb),
+            t.kv_per.1,
+            group_digits(tokens),
+            t.kv_per.2,
+            gb(per_seq),
+            t.kv_per.3
+        ))
+    );
+    let mut list = String::new();
+    for c in &plan.candidates {
+        if let Verdict::Meets(cap) = &c.verdict {
+            let why = if cap.kv_bound { t.seqs_kv_bound } else { t.seqs_reader_bound };
+            let _ = write!(
+                list,
+                "<li>{}</li>",
+                esc(&format!("{}{}{}{}{why}", t.seqs_at.0, c.tp, t.seqs_at.1, group_digits(cap.seqs)))
+            );
+        }
+    }
+    if !list.is_empty() {
+        let _ = write!(out, "<ul>{list}</ul>");
+    }
+    out.push_str("</li>");
+}
+
+fn table(out: &mut String, lang: Lang, plan: &Plan) {
+    let t = lang.plan();
+    out.push_str("<div class=\"plan-scroll\"><table class=\"plan-table\"><thead><tr>");
+    for h in t.table_head {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", esc(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for (i, c) in plan.candidates.iter().enumerate() {
+        let chosen = plan.chosen == Some(i);
+        let class = if chosen { " class=\"chosen\"" } else { "" };
+        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", c.tp);
+        match &c.verdict {
+            Verdict::Meets(cap) => row(out, lang, cap),
+            other => {
+                let _ =
+                    write!(out, "<td colspan=\"8\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+fn row(out: &mut String, lang: Lang, cap: &Capacity) {
+    let cost = cap.cost_per_month().map_or_else(|| "—".to_owned(), usd);
+    let cells = [
+        group_digits(cap.seqs),
+        rate(cap.sustainable_per_replica),
+        rate(cap.per_replica),
+        limit_text(lang, cap.limit).to_owned(),
+        group_digits(cap.replicas),
+        group_digits(cap.gpus),
+        format!("{}%", format_sig3(cap.at_peak.utilization * 100.0)),
+        cost,
+    ];
+    for c in cells {
+        let _ = write!(out, "<td>{}</td>", esc(&c));
+    }
+}
+
+/// Why a degree gives no plan, in the page's language.
+pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
+    let t = lang.plan();
+    match v {
+        Verdict::Engine(e) => engine_error(lang, e),
+        Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
+            format!("{}{}{}{}{}", t.no_fit.0, gb(*needed_bytes), t.no_fit.1, gb(*usable_bytes), t.no_fit.2)
+        }
+        Verdict::Misses { limit, value } => {
+            let shown = match limit {
+                Limit::Ttft => secs(*value),
+                Limit::Tpot => ms(*value),
+                Limit::Saturation => String::new(),
+            };
+            format!("{}{}{}{shown}", t.misses.0, limit_text(lang, *limit), t.misses.1)
+        }
+        Verdict::NotNeeded { at_least_gpus } => {
+            format!("{}{}{}", t.not_needed.0, group_digits(*at_least_gpus), t.not_needed.1)
+        }
+        Verdict::Meets(_) => String::new(),
+    }
+}
+
+fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
+    let t = lang.plan();
+    let n = cap.replicas as f64;
+    let _ = write!(
+        out,
+        "<p class=\"plan-breaks\">{}</p>",
+        esc(&format!(
+            "{}{}{}{}{}{}{}{}{}",
+            t.breaks.0,
+            rate(cap.per_replica * n),
+            t.breaks.1,
+            rate(cap.per_replica),
+            t.breaks.2,
+            limit_text(lang, cap.limit),
+            t.breaks.3,
+            rate(cap.sustainable_per_replica * n),
+            t.breaks.4
+        ))
+    );
+    if cap.kv_bound {
+        let _ = write!(
+            out,
+            "<p class=\"hint\">{}</p>",
+            esc(&format!("{}{}{}{}{}", t.kv_caps.0, cap.seqs, t.kv_caps.1, s.max_seqs, t.kv_caps.2))
+        );
+    }
+}
+
+fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) -> String {
+    let t = lang.plan();
+    let pts = |f: fn(&super::LoadPoint) -> Option<f64>, scale: f64| {
+        plan.curve.iter().filter_map(|p| f(p).map(|v| (p.rate_per_s, v * scale))).collect::<Vec<_>>()
+    };
+    let chart = LatencyLoadChart {
+        title: format!("{}{}", t.chart_title, c.tp),
+        x_label: t.chart_x.to_owned(),
+        legend: [t.p50.to_owned(), t.p95.to_owned()],
+        panels: vec![
+            LatencyPanel {
+                y_label: t.chart_ttft.to_owned(),
+                p50: pts(|p| p.ttft_p50_s, 1.0),
+                p95: pts(|p| p.ttft_p95_s, 1.0),
+                target: Some((s.ttft_p95_s, format!("{}{}", t.target, format_seconds(s.ttft_p95_s)))),
+            },
+            LatencyPanel {
+                y_label: t.chart_tpot.to_owned(),
+                p50: pts(|p| p.tpot_p50_s, 1e3),
+                p95: pts(|p| p.tpot_p95_s, 1e3),
+                target: Some((s.tpot_p95_ms, format!("{}{} ms", t.target, plain(s.tpot_p95_ms)))),
+            },
+        ],
+        marker: Some((s.peak_rate / cap.replicas.max(1) as f64, t.planned.to_owned())),
+        no_data: t.chart_none.to_owned(),
+    };
+    latency_load_svg(&chart, 640)
+}
+
+fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_confirm));
+    let Some((c, cap)) = plan.chosen() else {
+        let _ = write!(out, "<p>{}</p></li>", esc(t.confirm_none));
+        return;
+    };
+    let _ = write!(
+        out,
+        "<p>{}</p><pre class=\"plan-cmd\"><code>{}</code></pre><p>{}</p><pre class=\"plan-cmd\"><code>{}</code></pre>",
+        esc(t.confirm_serve),
+        esc(&command::serve(s, c.tp, cap)),
+        esc(t.confirm_bench),
+        esc(&command::bench(s, cap))
+    );
+    if quantization_flag(s.weights).1 {
+        let _ = write!(out, "<p class=\"hint\">{}</p>", esc(t.needs_checkpoint));
+    }
+    let _ = write!(
+        out,
+        "<p class=\"hint\">{}</p></li>",
+        esc(&format!("{}{}{}", t.confirm_then.0, cap.replicas, t.confirm_then.1))
+    );
+}
+
+fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let Some((c, cap)) = plan.chosen() else { return };
+    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let _ = write!(
+        out,
+        "<details class=\"math\"><summary>{}</summary><p>{}</p><p><code>{}</code></p><p><code>{}</code></p>",
+        esc(t.math_title),
+        esc(t.math_search),
+        esc(&format!(
+            "replicas = ⌈peak × (1 + headroom) ÷ r⌉ = ⌈{} × {} ÷ {}⌉ = {}",
+            plain(s.peak_rate),
+            format_sig3(1.0 + s.headroom_pct / 100.0),
+            format_sig3(cap.per_replica),
+            cap.replicas
+        )),
+        esc(&format!("GPUs = replicas × TP = {} × {} = {}", cap.replicas, c.tp, cap.gpus))
+    );
+    if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
+        let _ = write!(
+            out,
+            "<p><code>{}</code></p><p class=\"hint\">{}<span data-source>{}</span></p>",
+            esc(&format!("{} × {} × {} h = {}", cap.gpus, usd(*price), plain(HOURS_PER_MONTH), usd(cost))),
+            esc(t.price_from),
+            esc(source)
+        );
+    }
+    let _ = write!(out, "<p class=\"hint\">{}{}</p></details>", esc(t.math_target), esc(&rate(target)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_reads_as_money() {
+        assert_eq!(usd(1234.4), "$1,234");
+        assert_eq!(usd(12.5), "$12.50");
+        assert_eq!(usd(f64::NAN), "—");
+    }
+}

@@ -1,0 +1,39 @@
+//! The engine's serving-under-load model, read at one request rate.
+
+use crate::catalog;
+use crate::engine::{EngineError, Scenario};
+
+/// One replica at one arrival rate.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadPoint {
+    pub rate_per_s: f64,
+    pub stable: bool,
+    /// The highest rate the replica sustains (its queue still drains).
+    pub max_rate_per_s: f64,
+    /// Share of time the replica is busy.
+    pub utilization: f64,
+    pub mean_concurrency: Option<f64>,
+    pub ttft_p50_s: Option<f64>,
+    pub ttft_p95_s: Option<f64>,
+    pub tpot_p50_s: Option<f64>,
+    pub tpot_p95_s: Option<f64>,
+}
+
+/// The engine's load report for replica `x` at `rate` requests per second (a rate of 0 asks for
+/// the sustainable rate only, read at a light load).
+pub fn load_at(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
+    let mut s = x.clone();
+    s.arrival_rate_per_s = Some(if rate > 0.0 { rate } else { 1e-3 });
+    let Some(l) = catalog::evaluate(&s)?.load else { return Ok(LoadPoint::default()) };
+    Ok(LoadPoint {
+        rate_per_s: l.arrival_rate_per_s,
+        stable: l.stable,
+        max_rate_per_s: l.max_sustainable_rate_per_s,
+        utilization: l.utilization,
+        mean_concurrency: l.mean_concurrency,
+        ttft_p50_s: l.ttft_p50_s,
+        ttft_p95_s: l.ttft_p95_s,
+        tpot_p50_s: l.tpot_p50_s,
+        tpot_p95_s: l.tpot_p95_s,
+    })
+}

@@ -1,0 +1,360 @@
+//! The capacity planner (`#/{lang}/plan`): the source article's capacity-estimation flow as a
+//! page. Do the weights fit; what else the GPU holds; how much context and concurrency the rest
+//! allows; how to shard; and, last, the command lines that check the plan on real hardware.
+//!
+//! For each tensor-parallel degree of one node (1, 2, 4, 8) the engine sizes a replica (the
+//! memory, the most sequences its KV cache holds) and the engine's serving-under-load model
+//! gives its p95 latencies at a request rate. Latencies do not fall as load grows, so the highest
+//! per-replica rate that meets both p95 targets is found by bisection between a light load (which
+//! must meet them, or the degree cannot) and the replica's sustainable rate (where the queue stops
+//! draining). Replicas = ⌈peak × (1 + headroom) ÷ that rate⌉; the plan is the degree with the
+//! fewest GPUs (then the lowest cost, then the smaller degree: more replicas, the same GPUs).
+//!
+//! `state` is the URL form, `html` the page, `command` the serving-engine command lines; `load`
+//! adapts the engine's load report. The search takes the load model as a function so that it
+//! is tested on a queue whose answers are known in closed form.
+
+pub mod command;
+pub mod html;
+pub mod load;
+pub mod state;
+
+use crate::catalog;
+use crate::engine::hardware::GpuSpec;
+use crate::engine::scenario::Mode;
+use crate::engine::{EngineError, ModelSpec, Report, Scenario};
+pub use load::LoadPoint;
+use state::{PlanState, TP_DEGREES};
+
+/// Hours of a month of continuous service (365 × 24 ÷ 12).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+/// Bisection steps of the rate search: the rate meeting the targets is known to within
+/// 2⁻⁷ of the sustainable rate (one replica fewer is then checked exactly).
+const BISECTIONS: u32 = 7;
+/// The light load every degree must meet its targets at, as a share of its sustainable rate.
+const LIGHT_LOAD: f64 = 0.02;
+/// Points of the latency-against-load curve.
+pub const CURVE_POINTS: usize = 6;
+
+/// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
+pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
+    let mut x = Scenario::new(ModelSpec::Id(s.model.clone()));
+    x.mode = Mode::Inference;
+    x.weight_dtype = Some(s.weights);
+    x.kv_dtype = Some(s.kv);
+    x.gpu = GpuSpec::Id(s.gpu.clone());
+    x.gpus = tp;
+    x.tensor_parallel = tp;
+    x.context_tokens = s.prompt_tokens.saturating_add(s.output_tokens);
+    x.prompt_tokens = Some(s.prompt_tokens);
+    x.output_tokens = Some(s.output_tokens);
+    x.batch = seqs;
+    x
+}
+
+/// What stops a replica from taking more load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The p95 time to first token passes its target.
+    Ttft,
+    /// The p95 time per output token passes its target.
+    Tpot,
+    /// Requests arrive faster than the replica finishes them: the queue grows without bound.
+    Saturation,
+}
+
+/// Which target a load point misses first (`None`: it meets both and is stable).
+pub fn missed(p: &LoadPoint, s: &PlanState) -> Option<Limit> {
+    if !p.stable {
+        return Some(Limit::Saturation);
+    }
+    match (p.ttft_p95_s, p.tpot_p95_s) {
+        (Some(ttft), _) if ttft > s.ttft_p95_s => Some(Limit::Ttft),
+        (_, Some(tpot)) if tpot * 1e3 > s.tpot_p95_ms => Some(Limit::Tpot),
+        (Some(_), Some(_)) => None,
+        _ => Some(Limit::Saturation),
+    }
+}
+
+/// A replica that meets the targets, and the service built from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capacity {
+    /// Concurrent sequences per replica: the reader's maximum, or fewer when the KV cache holds fewer.
+    pub seqs: u64,
+    /// Whether the KV cache (not the reader's maximum) sets `seqs`.
+    pub kv_bound: bool,
+    /// Requests per second one replica finishes at full load.
+    pub sustainable_per_replica: f64,
+    /// The highest rate per replica that meets both p95 targets.
+    pub per_replica: f64,
+    /// What breaks first past `per_replica`.
+    pub limit: Limit,
+    pub replicas: u64,
+    pub gpus: u64,
+    /// The load at planned peak (peak ÷ replicas per replica).
+    pub at_peak: LoadPoint,
+    /// USD per GPU-hour and where it comes from, when the catalog has a dated price.
+    pub price: Option<(f64, String)>,
+}
+
+impl Capacity {
+    /// USD per month of continuous service.
+    pub fn cost_per_month(&self) -> Option<f64> {
+        self.price.as_ref().map(|(p, _)| p * self.gpus as f64 * HOURS_PER_MONTH)
+    }
+}
+
+/// What one tensor-parallel degree gives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The engine refused the scenario at this degree (e.g. the heads do not divide).
+    Engine(EngineError),
+    /// Weights, runtime and one sequence need more than a GPU's usable memory.
+    DoesNotFit {
+        needed_bytes: u64,
+        usable_bytes: u64,
+    },
+    /// Even at a light load a target is missed (`value` is the p95 there, seconds).
+    Misses {
+        limit: Limit,
+        value: Option<f64>,
+    },
+    Meets(Capacity),
+    /// Not searched: even with every replica at its sustainable rate this degree needs
+    /// `at_least_gpus`, more than the plan.
+    NotNeeded {
+        at_least_gpus: u64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub tp: u64,
+    pub verdict: Verdict,
+    /// The engine's report of one replica at `seqs` (or at one sequence when it does not fit).
+    pub report: Option<Report>,
+}
+
+/// The whole plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub candidates: Vec<Candidate>,
+    /// Index into `candidates` of the chosen degree.
+    pub chosen: Option<usize>,
+    /// The chosen replica's latencies from light load up to its sustainable rate.
+    pub curve: Vec<LoadPoint>,
+}
+
+impl Plan {
+    pub fn chosen(&self) -> Option<(&Candidate, &Capacity)> {
+        let c = self.candidates.get(self.chosen?)?;
+        match &c.verdict {
+            Verdict::Meets(cap) => Some((c, cap)),
+            _ => None,
+        }
+    }
+}
+
+/// The highest rate in `[light, sustainable)` meeting the targets, and what breaks past it.
+/// Every point it evaluates is kept in `seen` (the chart reuses them).
+fn search<F>(
+    s: &PlanState,
+    x: &Scenario,
+    (light, sustainable): (f64, f64),
+    load: &F,
+    seen: &mut Vec<LoadPoint>,
+) -> Result<(f64, Limit), EngineError>
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let (mut lo, mut hi, mut limit) = (light, sustainable, Limit::Saturation);
+    for _ in 0..BISECTIONS {
+        let mid = 0.5 * (lo + hi);
+        let p = load(x, mid)?;
+        match missed(&p, s) {
+            None => lo = mid,
+            Some(l) => {
+                hi = mid;
+                limit = l;
+            }
+        }
+        seen.push(p);
+    }
+    Ok((lo, limit))
+}
+
+/// A degree that holds the model and meets the targets at a light load, before the search.
+struct Ready {
+    seqs: u64,
+    x: Scenario,
+    sustainable: f64,
+    light: f64,
+    /// The load point at the lightest load.
+    idle: LoadPoint,
+}
+
+impl Ready {
+    /// The fewest GPUs this degree could need: every replica at its sustainable rate.
+    fn floor_gpus(&self, target: f64) -> u64 {
+        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.tensor_parallel)
+    }
+}
+
+/// Sizes one degree: whether it fits, how many sequences, its sustainable rate, and whether a
+/// light load (the first load point) meets the targets.
+fn prepare<F>(s: &PlanState, tp: u64, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let one = match catalog::evaluate(&scenario(s, tp, 1)) {
+        Ok(r) => r,
+        Err(e) => return (None, Err(Verdict::Engine(e))),
+    };
+    if !one.fits {
+        let verdict = Verdict::DoesNotFit {
+            needed_bytes: one.memory_per_gpu_bytes.total,
+            usable_bytes: one.usable_gpu_memory_bytes,
+        };
+        return (Some(one), Err(verdict));
+    }
+    let fit = one.solvers.max_batch.unwrap_or(1).max(1);
+    let seqs = s.max_seqs.min(fit);
+    let x = scenario(s, tp, seqs);
+    let report = catalog::evaluate(&x).ok().or(Some(one));
+    // The lightest load: one request in a long while. It gives the sustainable rate too.
+    let idle = match load(&x, 0.0) {
+        Ok(p) => p,
+        Err(e) => return (report, Err(Verdict::Engine(e))),
+    };
+    let sustainable = idle.max_rate_per_s;
+    if !(sustainable.is_finite() && sustainable > 0.0) {
+        return (report, Err(Verdict::Misses { limit: Limit::Saturation, value: None }));
+    }
+    if let Some(limit) = missed(&idle, s) {
+        let value = match limit {
+            Limit::Ttft => idle.ttft_p95_s,
+            Limit::Tpot => idle.tpot_p95_s,
+            Limit::Saturation => None,
+        };
+        return (report, Err(Verdict::Misses { limit, value }));
+    }
+    let light = idle.rate_per_s.clamp(0.0, sustainable * LIGHT_LOAD);
+    (report, Ok(Ready { seqs, x, sustainable, light, idle }))
+}
+
+fn capacity<F>(s: &PlanState, r: &Ready, load: &F, seen: &mut Vec<LoadPoint>) -> Result<Capacity, EngineError>
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let (mut per_replica, limit) = search(s, &r.x, (r.light, r.sustainable), load, seen)?;
+    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
+    // The bisection ends just below the exact boundary: when one replica fewer carries the load
+    // exactly, one fewer it is, and that load is the rate known to meet the targets.
+    if replicas > 1 {
+        let fewer = target / (replicas - 1) as f64;
+        let p = load(&r.x, fewer)?;
+        if missed(&p, s).is_none() {
+            replicas -= 1;
+            per_replica = fewer;
+        }
+        seen.push(p);
+    }
+    let at_peak = load(&r.x, s.peak_rate / replicas as f64)?;
+    seen.push(at_peak.clone());
+    Ok(Capacity {
+        seqs: r.seqs,
+        kv_bound: r.seqs < s.max_seqs,
+        sustainable_per_replica: r.sustainable,
+        per_replica,
+        limit,
+        replicas,
+        gpus: replicas.saturating_mul(r.x.tensor_parallel),
+        at_peak,
+        price: catalog::default_price_per_gpu_hour(&s.gpu),
+    })
+}
+
+/// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]). Degrees
+/// are searched from the one that could need the fewest GPUs; a degree that needs more GPUs
+/// than a plan already found, even at its sustainable rate, is not searched.
+pub fn plan_with<F>(s: &PlanState, load: &F) -> Plan
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let mut candidates = Vec::with_capacity(TP_DEGREES.len());
+    let mut ready = Vec::new();
+    for (i, &tp) in TP_DEGREES.iter().enumerate() {
+        let (report, r) = prepare(s, tp, load);
+        let verdict = match r {
+            Ok(r) => {
+                ready.push((i, r));
+                Verdict::Misses { limit: Limit::Saturation, value: None }
+            }
+            Err(v) => v,
+        };
+        candidates.push(Candidate { tp, verdict, report });
+    }
+    crate::engine::num::sort_stable_by(&mut ready, |a, b| a.1.floor_gpus(target) < b.1.floor_gpus(target));
+    let mut best: Option<(u64, f64)> = None;
+    let mut chosen = None;
+    let mut points: Vec<(usize, Vec<LoadPoint>)> = Vec::new();
+    for (i, r) in &ready {
+        let floor = r.floor_gpus(target);
+        let mut seen = vec![r.idle.clone()];
+        let verdict = match best {
+            Some((gpus, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
+            _ => match capacity(s, r, load, &mut seen) {
+                Ok(cap) => {
+                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0));
+                    let better = best.is_none_or(|b| key.0 < b.0 || (key.0 == b.0 && key.1 < b.1));
+                    let tie = best.is_some_and(|b| key == b);
+                    if better || (tie && chosen.is_some_and(|c: usize| *i < c)) {
+                        best = Some(key);
+                        chosen = Some(*i);
+                    }
+                    Verdict::Meets(cap)
+                }
+                Err(e) => Verdict::Engine(e),
+            },
+        };
+        if let Some(c) = candidates.get_mut(*i) {
+            c.verdict = verdict;
+        }
+        points.push((*i, seen));
+    }
+    let curve = chosen
+        .and_then(|i| Some((ready.iter().find(|(j, _)| *j == i)?, points.iter_mut().find(|(j, _)| *j == i)?)))
+        .map(|((_, r), (_, seen))| curve(r, std::mem::take(seen), load))
+        .unwrap_or_default();
+    Plan { candidates, chosen, curve }
+}
+
+/// The engine's plan.
+pub fn plan(s: &PlanState) -> Plan {
+    plan_with(s, &load::load_at)
+}
+
+/// Latencies of the chosen replica from light load to just under its sustainable rate: the
+/// points the search already has, plus one at each tenth of the way (to 97%) that none is near.
+fn curve<F>(r: &Ready, mut seen: Vec<LoadPoint>, load: &F) -> Vec<LoadPoint>
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let step = r.sustainable / CURVE_POINTS as f64;
+    for i in 1..=CURVE_POINTS {
+        let rate = r.sustainable * (0.97 * i as f64 / CURVE_POINTS as f64);
+        if !seen.iter().any(|p| (p.rate_per_s - rate).abs() < 0.4 * step) {
+            if let Ok(p) = load(&r.x, rate) {
+                seen.push(p);
+            }
+        }
+    }
+    seen.retain(|p| p.stable && p.rate_per_s > 0.0);
+    crate::engine::num::sort_stable_by(&mut seen, |a, b| a.rate_per_s < b.rate_per_s);
+    seen
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,234 @@
+//! The planner's state in the URL and its repair.
+//!
+//! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
+//! ttft=S&tpot=MS&head=PERCENT&seqs=N`; a value that does not parse or is out of range is reset
+//! to its default and named (`Field`), never guessed.
+
+use crate::catalog::{self, gpus};
+use crate::engine::precision::Dtype;
+
+/// Weight formats offered (what a serving engine loads: 16-bit, FP8, 8- and 4-bit checkpoints).
+pub const WEIGHTS: [Dtype; 4] = [Dtype::Bf16, Dtype::Fp8, Dtype::Int8, Dtype::Int4];
+/// KV cache formats offered (vLLM `--kv-cache-dtype auto|fp8`).
+pub const KV: [Dtype; 2] = [Dtype::Bf16, Dtype::Fp8];
+/// Tensor-parallel degrees tried, within one 8-GPU node.
+pub const TP_DEGREES: [u64; 4] = [1, 2, 4, 8];
+
+/// What the reader plans for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanState {
+    pub model: String,
+    pub weights: Dtype,
+    pub kv: Dtype,
+    pub gpu: String,
+    /// Peak arrivals, requests per second, over the whole service.
+    pub peak_rate: f64,
+    pub prompt_tokens: u64,
+    pub output_tokens: u64,
+    /// p95 time to first token target, seconds.
+    pub ttft_p95_s: f64,
+    /// p95 time per output token target, milliseconds.
+    pub tpot_p95_ms: f64,
+    /// Spare capacity kept at peak, percent (the plan sizes for peak × (1 + headroom)).
+    pub headroom_pct: f64,
+    /// The scheduler's most concurrent sequences per replica (vLLM `--max-num-seqs`), before the
+    /// KV cache bounds it.
+    pub max_seqs: u64,
+}
+
+impl Default for PlanState {
+    fn default() -> Self {
+        PlanState {
+            model: "llama-3.1-8b".into(),
+            weights: Dtype::Bf16,
+            kv: Dtype::Bf16,
+            gpu: "h100-sxm".into(),
+            peak_rate: 20.0,
+            prompt_tokens: 1024,
+            output_tokens: 256,
+            ttft_p95_s: 1.0,
+            tpot_p95_ms: 50.0,
+            headroom_pct: 20.0,
+            max_seqs: 256,
+        }
+    }
+}
+
+/// A field of the query that was reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Model,
+    Weights,
+    Kv,
+    Gpu,
+    Rate,
+    Prompt,
+    Output,
+    Ttft,
+    Tpot,
+    Headroom,
+    MaxSeqs,
+}
+
+/// Ranges each number may take (inclusive).
+pub const RATE: (f64, f64) = (0.01, 100_000.0);
+pub const PROMPT: (u64, u64) = (1, 1_048_576);
+pub const OUTPUT: (u64, u64) = (1, 65_536);
+pub const TTFT: (f64, f64) = (0.01, 600.0);
+pub const TPOT: (f64, f64) = (1.0, 10_000.0);
+pub const HEADROOM: (f64, f64) = (0.0, 400.0);
+pub const SEQS: (u64, u64) = (1, 4096);
+
+fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
+    v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= lo && *x <= hi)
+}
+
+fn in_u64(v: &str, (lo, hi): (u64, u64)) -> Option<u64> {
+    v.trim().parse::<u64>().ok().filter(|x| (lo..=hi).contains(x))
+}
+
+fn dtype(v: &str, offered: &[Dtype]) -> Option<Dtype> {
+    offered.iter().copied().find(|d| d.name() == v)
+}
+
+/// Sets one field from the text a reader typed or a query holds; false (and nothing changed)
+/// when the text is not a value the field takes.
+pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
+    match key {
+        "m" => catalog::models::find(v).map(|_| s.model = v.to_owned()).is_some(),
+        "w" => dtype(v, &WEIGHTS).map(|d| s.weights = d).is_some(),
+        "kv" => dtype(v, &KV).map(|d| s.kv = d).is_some(),
+        "gpu" => gpus::find(v).map(|_| s.gpu = v.to_owned()).is_some(),
+        "rate" => in_f64(v, RATE).map(|x| s.peak_rate = x).is_some(),
+        "in" => in_u64(v, PROMPT).map(|x| s.prompt_tokens = x).is_some(),
+        "out" => in_u64(v, OUTPUT).map(|x| s.output_tokens = x).is_some(),
+        "ttft" => in_f64(v, TTFT).map(|x| s.ttft_p95_s = x).is_some(),
+        "tpot" => in_f64(v, TPOT).map(|x| s.tpot_p95_ms = x).is_some(),
+        "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
+        "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
+        _ => false,
+    }
+}
+
+fn field_of(key: &str) -> Option<Field> {
+    Some(match key {
+        "m" => Field::Model,
+        "w" => Field::Weights,
+        "kv" => Field::Kv,
+        "gpu" => Field::Gpu,
+        "rate" => Field::Rate,
+        "in" => Field::Prompt,
+        "out" => Field::Output,
+        "ttft" => Field::Ttft,
+        "tpot" => Field::Tpot,
+        "head" => Field::Headroom,
+        "seqs" => Field::MaxSeqs,
+        _ => return None,
+    })
+}
+
+/// Decodes `%XX` escapes and `+` (a pasted or hand-edited URL); invalid escapes stay as typed.
+fn unescape(v: &str) -> String {
+    let bytes = v.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        match (b, hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(x)) => {
+                out.push(x);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The state a query gives, with the fields that were reset (unknown keys are ignored).
+pub fn parse(query: &str) -> (PlanState, Vec<Field>) {
+    let mut s = PlanState::default();
+    let mut bad = Vec::new();
+    for (k, v) in query.split('&').filter_map(|p| p.split_once('=')) {
+        let Some(field) = field_of(k) else { continue };
+        if !set(&mut s, k, &unescape(v)) && !bad.contains(&field) {
+            bad.push(field);
+        }
+    }
+    (s, bad)
+}
+
+/// A number as typed: no trailing `.0`.
+fn plain(v: f64) -> String {
+    let t = format!("{v}");
+    t.strip_suffix(".0").map(str::to_owned).unwrap_or(t)
+}
+
+/// The query for a state (`parse(&encode(s)) == (s, [])`).
+pub fn encode(s: &PlanState) -> String {
+    format!(
+        "m={}&w={}&kv={}&gpu={}&rate={}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}",
+        s.model,
+        s.weights.name(),
+        s.kv.name(),
+        s.gpu,
+        plain(s.peak_rate),
+        s.prompt_tokens,
+        s.output_tokens,
+        plain(s.ttft_p95_s),
+        plain(s.tpot_p95_ms),
+        plain(s.headroom_pct),
+        s.max_seqs
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_survives_its_url() {
+        let mut s = PlanState::default();
+        assert!(set(&mut s, "m", "qwen2.5-7b") && set(&mut s, "rate", "3.5") && set(&mut s, "kv", "fp8"));
+        assert!(set(&mut s, "tpot", "35") && set(&mut s, "head", "0") && set(&mut s, "seqs", "64"));
+        assert_eq!(parse(&encode(&s)), (s, vec![]));
+        assert_eq!(parse(""), (PlanState::default(), vec![]));
+    }
+
+    #[test]
+    fn a_mangled_query_is_repaired_field_by_field() {
+        let (s, bad) = parse(
+            "m=nope&rate=NaN&in=-5&out=0&ttft=inf&tpot=abc&head=-1&seqs=99999&w=int3&kv=int4&gpu=x&zzz=1",
+        );
+        assert_eq!(s, PlanState::default());
+        assert_eq!(
+            bad,
+            [
+                Field::Model,
+                Field::Rate,
+                Field::Prompt,
+                Field::Output,
+                Field::Ttft,
+                Field::Tpot,
+                Field::Headroom,
+                Field::MaxSeqs,
+                Field::Weights,
+                Field::Kv,
+                Field::Gpu
+            ]
+        );
+        // The good fields of a partly bad query are kept.
+        let (s, bad) = parse("rate=7&in=abc&gpu=a100-sxm-80gb");
+        assert_eq!((s.peak_rate, s.prompt_tokens, s.gpu.as_str()), (7.0, 1024, "a100-sxm-80gb"));
+        assert_eq!(bad, [Field::Prompt]);
+        // Escapes from a pasted URL.
+        assert_eq!(parse("rate=%31%32").0.peak_rate, 12.0);
+    }
+}

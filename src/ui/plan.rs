@@ -1,0 +1,68 @@
+//! The capacity planner page (`#/{lang}/plan?state`): static controls, and the plan rebuilt as
+//! one HTML string a moment after each change (it runs the engine's load simulation some dozens
+//! of times, so the page first says it is working). Everything it computes and writes is
+//! `crate::tools::plan`.
+
+use crate::i18n::Lang;
+use crate::route::Route;
+use crate::tools::plan::{self as p, html, state};
+use leptos::leptos_dom::helpers::{set_timeout_with_handle, TimeoutHandle};
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// Long enough for the browser to paint the "working" state before the plan blocks the thread.
+const SETTLE: Duration = Duration::from_millis(40);
+
+#[component]
+pub fn PlanPage(lang: Lang) -> impl IntoView {
+    let t = lang.plan();
+    let (initial, repaired) = state::parse(&super::tools::current_query());
+    let controls = html::controls_html(lang, &initial);
+    let plan_state = RwSignal::new(initial);
+    let results = RwSignal::new(String::new());
+    let busy = RwSignal::new(true);
+    let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+    Effect::new(move |_| {
+        let s = plan_state.get();
+        let query = state::encode(&s);
+        super::browser::replace_hash(&format!("{}?{query}", Route::Plan(lang).to_hash()));
+        busy.set(true);
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let run = move || {
+            let plan = p::plan(&s);
+            let _ = results.try_set(html::results_html(lang, &s, &plan));
+            let _ = busy.try_set(false);
+        };
+        pending.set_value(set_timeout_with_handle(run, SETTLE).ok());
+    });
+    on_cleanup(move || {
+        if let Some(h) = pending.try_get_value().flatten() {
+            h.clear();
+        }
+    });
+    let on_change = move |ev: web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let Some(key) = el.get_attribute("data-k") else { return };
+        let value = event_target_value(&ev);
+        let ok = plan_state.try_update(|s| state::set(s, &key, value.trim())).unwrap_or(false);
+        let _ =
+            if ok { el.remove_attribute("aria-invalid") } else { el.set_attribute("aria-invalid", "true") };
+    };
+    view! {
+        <article class="plan" data-page="plan">
+            <h1>{t.title}</h1>
+            <p class="lead">{t.lead}</p>
+            <div inner_html=html::notice_html(lang, &repaired)></div>
+            <div class="plan-grid" on:change=on_change>
+                <div class="plan-inputs" inner_html=controls></div>
+                <div class="plan-results" aria-live="polite" aria-busy=move || busy.get().to_string()>
+                    <p class="plan-busy" hidden=move || !busy.get()>{t.working}</p>
+                    <div inner_html=move || results.get()></div>
+                </div>
+            </div>
+        </article>
+    }
+}

@@ -1,0 +1,94 @@
+// The capacity planner (#/{lang}/plan): it renders a plan in both languages without errors, its
+// numbers agree with each other (replicas × TP = GPUs, the chosen row is the cheapest that meets
+// the targets, the command lines carry the chosen TP and the planned rate), a larger model
+// moves the plan off one GPU, an impossible target gives no plan and says why, and a bad field
+// in the address is repaired with a notice naming it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, newPage, finish } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const ready = '.plan-results[aria-busy="false"] .plan-steps';
+
+async function chosenRow(page) {
+  const cells = await page.locator('.plan-table tr.chosen').locator('th, td').allInnerTexts();
+  // TP, sequences, sustainable, within targets, breaks first, replicas, GPUs, busy, cost.
+  const num = (s) => Number(s.replace(/[$,%]/g, ''));
+  return { tp: num(cells[0]), replicas: num(cells[5]), gpus: num(cells[6]), busy: num(cells[7]), within: num(cells[3]), sustainable: num(cells[2]) };
+}
+
+test('a plan in zh and en whose numbers agree', async () => {
+  const page = await newPage(browser);
+  for (const lang of ['zh', 'en']) {
+    await page.goto(`${server.url}#/${lang}/plan?m=llama-3.1-8b&gpu=h100-sxm&rate=30&in=1024&out=256&ttft=1&tpot=50&head=20&seqs=256`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    assert.equal(await page.locator('.plan-table tbody tr').count(), 4);
+    assert.equal(await page.locator('.plan-table tr.chosen').count(), 1);
+    const r = await chosenRow(page);
+    assert.equal(r.replicas * r.tp, r.gpus);
+    // The replicas carry the peak with 20% headroom at the rate within targets (3 significant digits shown).
+    assert.ok(r.replicas * r.within >= 30 * 1.2 * 0.99, JSON.stringify(r));
+    assert.ok(r.within <= r.sustainable && r.busy > 0 && r.busy < 100, JSON.stringify(r));
+    const cmds = await page.locator('pre.plan-cmd').allInnerTexts();
+    assert.equal(cmds.length, 2);
+    assert.match(cmds[0], /^vllm serve meta-llama\/Llama-3\.1-8B/);
+    assert.match(cmds[0], new RegExp(`--tensor-parallel-size ${r.tp}\\b`));
+    assert.match(cmds[0], /--max-model-len 1280\b/);
+    // One replica's share of the peak.
+    const rate = Number(cmds[1].match(/--request-rate ([\d.]+)/)[1]);
+    assert.ok(Math.abs(rate - 30 / r.replicas) < 1e-3, `${rate}`);
+    assert.equal(await page.locator('.plan-chart svg').count(), 1);
+    const text = await page.locator('article.plan').innerText();
+    assert.ok(!/NaN|undefined|Infinity/.test(text), lang);
+  }
+  await finish(page);
+});
+
+test('a larger model, an impossible target and a change of input', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/plan?m=llama-3.1-70b&gpu=h100-sxm&rate=2&tpot=100`);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  // 70B in BF16 is about 141 GB: one 80 GB GPU cannot hold it.
+  assert.match(await page.locator('.plan-table tbody tr').first().innerText(), /Does not fit/);
+  assert.ok((await chosenRow(page)).tp >= 2);
+  // Changing an input re-plans and rewrites the address.
+  await page.selectOption('#plan-w', 'fp8');
+  await page.waitForFunction(() => location.hash.includes('w=fp8'));
+  await page.waitForSelector(ready, { timeout: 60000 });
+  assert.match(await page.locator('pre.plan-cmd').first().innerText(), /--quantization fp8/);
+  // 1 ms per output token is beyond any GPU even idle: no plan, every row says why.
+  await page.goto(`${server.url}#/en/plan?tpot=1`);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  assert.match(await page.locator('.plan-headline').innerText(), /No tensor-parallel degree/);
+  assert.equal(await page.locator('.plan-table tr.chosen').count(), 0);
+  assert.equal(await page.locator('pre.plan-cmd').count(), 0);
+  assert.match(await page.locator('.plan-table tbody tr').first().innerText(), /Misses the targets even at light load: p95 time per output token/);
+  await finish(page);
+});
+
+test('a bad field in the address is repaired with a notice naming it, in both languages', async () => {
+  const page = await newPage(browser);
+  for (const [lang, names] of [['en', ['peak request rate', 'p95 time per output token target']], ['zh', ['峰值请求率', 'p95 每 token 时间目标']]]) {
+    await page.goto(`${server.url}#/${lang}/plan?rate=NaN&tpot=abc`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    const notice = await page.locator('ul.notices').innerText();
+    for (const n of names) assert.ok(notice.includes(n), `${lang}: ${n} in ${notice}`);
+    // The defaults are used and the address is written back clean.
+    assert.match(page.url(), /rate=20&/);
+    assert.match(page.url(), /tpot=50&/);
+  }
+  await finish(page);
+});
+
+test('the planner is listed with the tools and linked from the capacity chapter', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/zh/tools`);
+  await page.click('li[data-tool="plan"] a');
+  await page.waitForSelector(ready, { timeout: 60000 });
+  await page.goto(`${server.url}#/en/chapters/capacity-estimation`);
+  assert.equal(await page.locator('article a[href="#/en/plan"]').count(), 1);
+  await finish(page);
+});
