@@ -38,7 +38,8 @@ fn finite(p: &[(f64, f64)]) -> Vec<(f64, f64)> {
 /// The chart as an SVG string `width` px wide (see the module doc).
 pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
     let t = Theme::new(width);
-    let panels: Vec<(&LatencyPanel, Vec<(f64, f64)>, Vec<(f64, f64)>)> = c
+    type Drawn<'a> = (&'a LatencyPanel, Vec<(f64, f64)>, Vec<(f64, f64)>);
+    let panels: Vec<Drawn> = c
         .panels
         .iter()
         .map(|p| (p, finite(&p.p50), finite(&p.p95)))

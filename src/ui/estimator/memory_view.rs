@@ -98,7 +98,7 @@ const STATE_KEY: &str = "memory_per_gpu_bytes.recurrent_state";
 /// The bar's segments and the legend's rows: (label, report key, bytes, colour).
 type Row = (&'static str, &'static str, fn(&Memory) -> u64, &'static str);
 
-fn rows(e: &'static EstimatorStrings) -> [Row; 7] {
+fn rows(e: &'static EstimatorStrings) -> [Row; 8] {
     [
         (e.weights, "memory_per_gpu_bytes.weights", |m| m.weights, palette::WEIGHTS),
         (e.kv_cache, "memory_per_gpu_bytes.kv_cache", |m| m.kv_cache, palette::KV_CACHE),
