@@ -19,8 +19,8 @@ for (const lang of ['en', 'zh']) {
     await waitForApp(page);
     assert.deepEqual(
       await page.$$eval('article .tool-list li', (lis) => lis.map((li) => li.dataset.tool)),
-      TOOLS,
-      'the home page lists every tool',
+      [...TOOLS, 'plan'],
+      'the home page lists every tool and the capacity planner',
     );
     await page.click('.site-header .nav-tools');
     await page.waitForSelector('article[data-page="tools"]');
@@ -36,6 +36,11 @@ for (const lang of ['en', 'zh']) {
       await page.goBack();
       await page.waitForSelector('article[data-page="tools"]');
     }
+    // The capacity planner has its own route and names the capacity chapter.
+    assert.match(await page.locator('.tool-list li[data-tool="plan"] .hint a').getAttribute('href'), new RegExp(`^#/${lang}/chapters/capacity-estimation$`));
+    await page.click('.tool-list li[data-tool="plan"] a >> nth=0');
+    await page.waitForSelector('article[data-page="plan"]');
+    assert.equal(new URL(page.url()).hash.split('?')[0], `#/${lang}/plan`);
     await finish(page);
   });
 }
