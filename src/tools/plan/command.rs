@@ -30,10 +30,11 @@ pub fn hf_repo(model: &str) -> Option<String> {
 /// What the weight format asks of the checkpoint: `Some(flag)` when vLLM quantises a 16-bit
 /// checkpoint itself (FP8), `None` with `needs_checkpoint` when a pre-quantised checkpoint
 /// (AWQ, GPTQ, W8A8…) must be served instead.
-pub fn quantization_flag(weights: Dtype) -> (Option<&'static str>, bool) {
+/// As published (`None`): vLLM reads the checkpoint's own `quantization_config`, no flag.
+pub fn quantization_flag(weights: Option<Dtype>) -> (Option<&'static str>, bool) {
     match weights {
-        Dtype::Fp8 => (Some("fp8"), false),
-        Dtype::Int8 | Dtype::Int4 | Dtype::Nf4 => (None, true),
+        Some(Dtype::Fp8) => (Some("fp8"), false),
+        Some(Dtype::Int8 | Dtype::Int4 | Dtype::Nf4 | Dtype::Mxfp4 | Dtype::Nvfp4) => (None, true),
         _ => (None, false),
     }
 }
@@ -103,8 +104,9 @@ mod tests {
 
     #[test]
     fn fp8_weights_ask_vllm_to_quantise_and_4_bit_needs_a_checkpoint() {
-        assert_eq!(quantization_flag(Dtype::Fp8), (Some("fp8"), false));
-        assert_eq!(quantization_flag(Dtype::Int4), (None, true));
-        assert_eq!(quantization_flag(Dtype::Bf16), (None, false));
+        assert_eq!(quantization_flag(Some(Dtype::Fp8)), (Some("fp8"), false));
+        assert_eq!(quantization_flag(Some(Dtype::Int4)), (None, true));
+        assert_eq!(quantization_flag(Some(Dtype::Bf16)), (None, false));
+        assert_eq!(quantization_flag(None), (None, false));
     }
 }

@@ -41,8 +41,9 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
     }
     labelled(&mut out, "plan-m", t.model, &select("plan-m", "m", &o));
     let mut o = String::new();
+    option(&mut o, "auto", t.weights_auto, s.weights.is_none());
     for d in WEIGHTS {
-        option(&mut o, d.name(), &d.name().to_ascii_uppercase(), d == s.weights);
+        option(&mut o, d.name(), &d.name().to_ascii_uppercase(), Some(d) == s.weights);
     }
     labelled(&mut out, "plan-w", t.weights, &select("plan-w", "w", &o));
     let mut o = String::new();
@@ -194,6 +195,15 @@ fn first_fitting(plan: &Plan) -> Option<&Candidate> {
     plan.candidates.iter().find(|c| matches!(c.verdict, Verdict::Meets(_) | Verdict::Misses { .. }))
 }
 
+/// The weight format as the engine applied it: the reader's, else the checkpoint's, else BF16.
+fn weight_format(s: &PlanState, r: &crate::engine::Report) -> String {
+    match (s.weights, r.model.quantization.as_ref()) {
+        (Some(d), _) => d.name().to_ascii_uppercase(),
+        (None, Some(q)) => q.format.to_ascii_uppercase(),
+        (None, None) => "BF16".to_owned(),
+    }
+}
+
 fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_weights));
@@ -220,7 +230,7 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}{verdict}",
             t.weights_are.0,
-            s.weights.name().to_ascii_uppercase(),
+            weight_format(s, r),
             t.weights_are.1,
             gb(weights),
             t.weights_are.2,

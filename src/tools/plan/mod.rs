@@ -40,7 +40,7 @@ pub const CURVE_POINTS: usize = 6;
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
     let mut x = Scenario::new(ModelSpec::Id(s.model.clone()));
     x.mode = Mode::Inference;
-    x.weight_dtype = Some(s.weights);
+    x.weight_dtype = s.weights;
     x.kv_dtype = Some(s.kv);
     x.gpu = GpuSpec::Id(s.gpu.clone());
     x.gpus = tp;

@@ -7,8 +7,10 @@
 use crate::catalog::{self, gpus};
 use crate::engine::precision::Dtype;
 
-/// Weight formats offered (what a serving engine loads: 16-bit, FP8, 8- and 4-bit checkpoints).
-pub const WEIGHTS: [Dtype; 4] = [Dtype::Bf16, Dtype::Fp8, Dtype::Int8, Dtype::Int4];
+/// Weight formats offered besides "as published" (what a serving engine loads: 16-bit, FP8,
+/// 8- and 4-bit checkpoints, block-scaled FP4).
+pub const WEIGHTS: [Dtype; 6] =
+    [Dtype::Bf16, Dtype::Fp8, Dtype::Int8, Dtype::Int4, Dtype::Mxfp4, Dtype::Nvfp4];
 /// KV cache formats offered (vLLM `--kv-cache-dtype auto|fp8`).
 pub const KV: [Dtype; 2] = [Dtype::Bf16, Dtype::Fp8];
 /// Tensor-parallel degrees tried, within one 8-GPU node.
@@ -18,7 +20,8 @@ pub const TP_DEGREES: [u64; 4] = [1, 2, 4, 8];
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanState {
     pub model: String,
-    pub weights: Dtype,
+    /// `None`: as the checkpoint ships (its `quantization_config`, else 16-bit).
+    pub weights: Option<Dtype>,
     pub kv: Dtype,
     pub gpu: String,
     /// Peak arrivals, requests per second, over the whole service.
@@ -40,7 +43,7 @@ impl Default for PlanState {
     fn default() -> Self {
         PlanState {
             model: "llama-3.1-8b".into(),
-            weights: Dtype::Bf16,
+            weights: None,
             kv: Dtype::Bf16,
             gpu: "h100-sxm".into(),
             peak_rate: 20.0,
@@ -96,7 +99,11 @@ fn dtype(v: &str, offered: &[Dtype]) -> Option<Dtype> {
 pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
     match key {
         "m" => catalog::models::find(v).map(|_| s.model = v.to_owned()).is_some(),
-        "w" => dtype(v, &WEIGHTS).map(|d| s.weights = d).is_some(),
+        "w" if v == "auto" => {
+            s.weights = None;
+            true
+        }
+        "w" => dtype(v, &WEIGHTS).map(|d| s.weights = Some(d)).is_some(),
         "kv" => dtype(v, &KV).map(|d| s.kv = d).is_some(),
         "gpu" => gpus::find(v).map(|_| s.gpu = v.to_owned()).is_some(),
         "rate" => in_f64(v, RATE).map(|x| s.peak_rate = x).is_some(),
@@ -176,7 +183,7 @@ pub fn encode(s: &PlanState) -> String {
     format!(
         "m={}&w={}&kv={}&gpu={}&rate={}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}",
         s.model,
-        s.weights.name(),
+        s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
         s.gpu,
         plain(s.peak_rate),

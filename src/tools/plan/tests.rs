@@ -172,3 +172,22 @@ fn time_one_load_evaluation() {
         eprintln!("rate {rate}: load {:?} plain {:?} max {}", t1 - t0, t1.elapsed(), p.max_rate_per_s);
     }
 }
+
+#[test]
+fn a_checkpoint_quantised_as_published_is_planned_in_its_own_format() {
+    // gpt-oss-120b ships its experts in MXFP4 (about 65 GB of weights): one 80 GB GPU holds it
+    // as published; in BF16 (about 234 GB) it needs four.
+    let fits = |query: &str| {
+        plan_with(&state(query), &queue)
+            .candidates
+            .iter()
+            .find(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)))
+            .map(|c| c.tp)
+    };
+    assert_eq!(fits("m=gpt-oss-120b&gpu=h100-sxm&w=auto&tpot=100"), Some(1));
+    assert_eq!(fits("m=gpt-oss-120b&gpu=h100-sxm&w=bf16&tpot=100"), Some(4));
+    let s = state("m=gpt-oss-120b&w=auto&tpot=100");
+    let html = html::results_html(crate::i18n::Lang::En, &s, &plan_with(&s, &queue));
+    assert!(html.contains("Weights in MXFP4"), "{html}");
+    assert!(!html.contains("--quantization"));
+}
