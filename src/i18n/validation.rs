@@ -79,6 +79,7 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         "training_throughput" => ("training throughput", "训练吞吐"),
         "training_tokens_per_s" => ("training tokens per second", "训练吞吐（token/秒）"),
         "ttft" => ("time to first token", "首 token 时间"),
+        "tpot_under_load" => ("time between tokens under load", "负载下的 token 间隔"),
         "training_mfu" => ("training MFU", "训练 MFU"),
         _ => return None,
     };
@@ -129,6 +130,14 @@ pub fn note(n: &Note, lang: Lang) -> String {
         (Note::ThroughputOnly { method }, Lang::Zh) => {
             format!("原文方法“{method}”；只比吞吐（不比峰值显存）")
         }
+        (Note::UnderLoad { rate, prompt, output, max_seqs, p95 }, Lang::En) => format!(
+            "{rate} requests/s (Poisson), prompt {prompt}, output {output}, at most {max_seqs} sequences; {}",
+            if *p95 { "p95" } else { "median" }
+        ),
+        (Note::UnderLoad { rate, prompt, output, max_seqs, p95 }, Lang::Zh) => format!(
+            "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}，最多 {max_seqs} 条序列；{}",
+            if *p95 { "p95" } else { "中位数" }
+        ),
         (Note::Recipe { method, recipe: r }, Lang::En) => format!(
             "{method}, {} recipe: all bf16, {}{}, {} recompute, loss in {} chunks, ZeRO-{}",
             r.framework,
@@ -173,6 +182,8 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::GibPeakPerGpu, Lang::Zh) => "GiB 峰值/GPU",
         (RowUnit::MsToFirstToken, Lang::En) => "ms to first token",
         (RowUnit::MsToFirstToken, Lang::Zh) => "首 token 毫秒数",
+        (RowUnit::MsPerOutputTokenUnderLoad, Lang::En) => "ms per output token under load",
+        (RowUnit::MsPerOutputTokenUnderLoad, Lang::Zh) => "负载下每个输出 token 毫秒数",
     }
 }
 
@@ -181,6 +192,14 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
     match (r, lang) {
         (Reason::SpeculativeDecoding, Lang::En) => "speculative decoding is not modelled".into(),
         (Reason::SpeculativeDecoding, Lang::Zh) => "未建模投机解码".into(),
+        (Reason::BeyondSustainableRate { sustainable }, Lang::En) => format!(
+            "the measured rate is past the {} requests/s the load model sustains (latencies unbounded)",
+            crate::charts::format::format_sig3(*sustainable)
+        ),
+        (Reason::BeyondSustainableRate { sustainable }, Lang::Zh) => format!(
+            "测量时的请求率超过了负载模型可持续的每秒 {} 个请求（延迟无上界）",
+            crate::charts::format::format_sig3(*sustainable)
+        ),
         (Reason::NoArchitecture, Lang::En) => {
             "model not in the catalog and no architecture in the conditions".into()
         }

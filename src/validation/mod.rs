@@ -88,6 +88,14 @@ pub enum Note {
     ThroughputOnly {
         method: String,
     },
+    /// A serving run under Poisson arrivals at `rate` requests/s; the p95 or the median.
+    UnderLoad {
+        rate: f64,
+        prompt: u64,
+        output: u64,
+        max_seqs: u64,
+        p95: bool,
+    },
     /// A fine-tuning run as a framework's recipe runs it (see [`recipe`]).
     Recipe {
         method: String,
@@ -120,6 +128,7 @@ pub enum RowUnit {
     TokensPerSReported,
     GibPeakPerGpu,
     MsToFirstToken,
+    MsPerOutputTokenUnderLoad,
 }
 
 /// Why a measurement cannot be expressed as a scenario.
@@ -127,6 +136,10 @@ pub enum RowUnit {
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Reason {
     SpeculativeDecoding,
+    /// The measured rate is past what the engine's load model sustains (its latencies unbounded).
+    BeyondSustainableRate {
+        sustainable: f64,
+    },
     NoArchitecture,
     GpuNotInCatalog {
         gpu: String,
@@ -184,6 +197,11 @@ enum Metric {
     TrainingTflopsPerGpu,
     PeakMemoryGiB,
     TimeToFirstTokenMs,
+    /// Time per output token (time between tokens) under a Poisson load: the load model's p50
+    /// or p95.
+    TpotUnderLoadMs {
+        p95: bool,
+    },
 }
 
 struct Case {
@@ -478,6 +496,39 @@ fn express(row: &Value) -> Result<Vec<Case>, Reason> {
                 Note::SequencesPerReplica { sequences: per_dp },
             ));
         }
+        // Time between tokens under load (vLLM's benchmark reports TPOT and ITL percentiles at a
+        // request rate): the scheduler's batch is vLLM's default max_num_seqs (256) unless stated.
+        k if k.contains("under_load")
+            || k.contains("tbt")
+            || k.contains("inter_token")
+            || k.contains("tpot") =>
+        {
+            let (Some(rate), Some(prompt), Some(output), Some(v)) = (
+                num(&c, &["request_rate", "arrival_rate", "qps", "rate"]),
+                num(&c, &["prompt_len", "input_len"]),
+                num(&c, &["output_len"]),
+                value.as_f64(),
+            ) else {
+                return Err(Reason::NoBatchOrValue);
+            };
+            let max_seqs = num(&c, &["max_num_seqs", "max_concurrency", "batch"]).unwrap_or(256.0) as u64;
+            let p95 = [text(&c, "percentile"), text(&c, "statistic"), kind.clone()].join(" ").contains("95");
+            let (prompt, output) = (prompt as u64, output as u64);
+            s.arrival_rate_per_s = Some(rate);
+            s.batch = max_seqs.max(1);
+            (s.prompt_tokens, s.output_tokens, s.context_tokens) =
+                (Some(prompt), Some(output), prompt.saturating_add(output));
+            let u = unit.to_ascii_lowercase();
+            let ms = if u.contains("ms") || u.contains("millisecond") { v } else { v * 1e3 };
+            cases.push(one(
+                "tpot_under_load",
+                Metric::TpotUnderLoadMs { p95 },
+                ms,
+                RowUnit::MsPerOutputTokenUnderLoad,
+                s,
+                Note::UnderLoad { rate, prompt, output, max_seqs, p95 },
+            ));
+        }
         k if k.contains("ttft") || k.contains("first_token") => {
             let (Some(prompt), Some(v)) = (num(&c, &["prompt_len", "input_len"]), value.as_f64()) else {
                 return Err(Reason::NoBatchOrValue);
@@ -566,6 +617,13 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
         }
         Metric::TrainingStepS => (t.time.step_s.unwrap_or(0.0), t.time.step_s_bound, false),
         Metric::PeakMemoryGiB => (r.memory_per_gpu_bytes.total as f64 / GIB, None, true),
+        // No bound: a lower bound on the time between tokens under load would need the step's
+        // least traffic, which depends on the batch the scheduler happens to run.
+        Metric::TpotUnderLoadMs { p95 } => {
+            let l = r.load.as_ref();
+            let v = l.and_then(|l| if p95 { l.tpot_p95_s } else { l.tpot_p50_s });
+            (v.unwrap_or(0.0) * 1e3, None, false)
+        }
         Metric::TimeToFirstTokenMs => {
             (t.time.time_to_first_token_s * 1e3, Some(t.time.prefill_s_bound * 1e3), false)
         }
@@ -680,6 +738,14 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
                     continue;
                 }
             };
+            if let (Metric::TpotUnderLoadMs { .. }, Some(l)) = (case.metric, report.load.as_ref()) {
+                if !l.stable {
+                    not_expressed.push(skip(Reason::BeyondSustainableRate {
+                        sustainable: l.max_sustainable_rate_per_s,
+                    }));
+                    continue;
+                }
+            }
             let (expected, bound, higher_is_better) = metric(&report, case.metric, case.scenario.gpus as f64);
             let holds = bound.map(|b| if higher_is_better { b >= case.measured } else { b <= case.measured });
             rows.push(ValidationRow {
