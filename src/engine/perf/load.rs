@@ -142,7 +142,8 @@ impl<'a> EngineStep<'a> {
 
     /// FLOPs and bytes of a mix: `W = 2·P_active·T + 4·L·d_attn·(Σ(c_i + 1) + Σ chunk
     /// positions)`, `Q = weights read once for T tokens + KV read and written by each decode
-    /// (Σ(c_i + 1)) + KV written by the chunks` (+ the chunks' cached prefix, expected only),
+    /// (Σ(c_i + 1)) + KV written by the chunks + 2·state per decode` (+ the chunks' cached
+    /// prefix, expected only),
     /// as [`super::phases::decode_step_work`] and [`super::phases::prefill_work`] count them.
     pub fn work(&self, m: &StepMix) -> PhaseWork {
         let s = self.shape;
@@ -150,7 +151,10 @@ impl<'a> EngineStep<'a> {
         let per_pos = 4.0 * f64::from(s.layers) * f64::from(s.attention_width);
         let dec_positions = m.decode_cached_sum + m.decode_seqs as f64;
         let (wb, we) = s.weight_bytes_read(t);
-        let kv = (dec_positions + m.prefill_tokens as f64) * s.kv_bytes_per_token;
+        // A hybrid model's fixed state: read and written back by every decode (as
+        // decode_step_work counts it); a prompt chunk's state update is left out (one per chunk).
+        let kv = (dec_positions + m.prefill_tokens as f64) * s.kv_bytes_per_token
+            + 2.0 * m.decode_seqs as f64 * s.state_bytes_per_sequence;
         PhaseWork {
             flops: 2.0 * s.params_active * t + per_pos * (dec_positions + m.prefill_positions),
             bytes: wb + kv,

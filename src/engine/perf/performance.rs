@@ -108,6 +108,13 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
         experts: u32_sat(experts),
         experts_per_token: u32_sat(k.min(experts)),
         activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
+        state_bytes_per_sequence: crate::engine::model::hybrid::recurrent_state_bytes(
+            a,
+            0..usize_sat(a.layers),
+            1,
+            1,
+            x.activation,
+        ) as f64,
     }
 }
 

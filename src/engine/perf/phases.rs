@@ -36,6 +36,10 @@ pub struct ModelShape {
     pub experts_per_token: u32,
     /// Bytes per activation element (2 for BF16).
     pub activation_bytes: f64,
+    /// Fixed-size state per sequence of the linear-attention and state-space layers (hybrid
+    /// models; 0 otherwise): every decode step reads it and writes it back (the recurrent
+    /// update `S ← f(S, k, v)` of Gated DeltaNet and Mamba-2, and the short convolution cache).
+    pub state_bytes_per_sequence: f64,
 }
 
 /// FLOPs and bytes of one phase, with its arithmetic intensity.
@@ -65,6 +69,7 @@ impl ModelShape {
         positive("attention_width", f64::from(self.attention_width))?;
         positive("hidden", f64::from(self.hidden))?;
         non_negative("kv_bytes_per_token", self.kv_bytes_per_token)?;
+        non_negative("state_bytes_per_sequence", self.state_bytes_per_sequence)?;
         positive("dense_weight_bytes", self.dense_weight_bytes)?;
         non_negative("expert_weight_bytes", self.expert_weight_bytes)?;
         positive("activation_bytes", self.activation_bytes)?;
@@ -118,7 +123,8 @@ impl ModelShape {
 
 /// Prefill of `batch` prompts of `prompt_tokens` each (after `past` cached tokens):
 /// `W = 2·P_active·tokens + attention_flops`, `Q = weights read once + KV written`.
-/// Activations are not counted in Q (they stay on chip in fused kernels; a lower bound).
+/// Activations are not counted in Q (they stay on chip in fused kernels; a lower bound). A
+/// hybrid model's fixed state is written once per sequence (`+ batch·state`).
 pub fn prefill_work(
     m: &ModelShape,
     prompt_tokens: f64,
@@ -132,7 +138,7 @@ pub fn prefill_work(
     let tokens = s * b;
     let flops = 2.0 * m.params_active * tokens + b * m.attention_flops(past, s);
     let (wb, we) = m.weight_bytes_read(tokens);
-    let kv = tokens * m.kv_bytes_per_token;
+    let kv = tokens * m.kv_bytes_per_token + b * m.state_bytes_per_sequence;
     Ok(PhaseWork {
         flops: finite("prefill flops", flops)?,
         bytes: finite("prefill bytes", wb + kv)?,
@@ -143,7 +149,8 @@ pub fn prefill_work(
 
 /// One decode step for `batch` sequences with `context` tokens cached each:
 /// `W = 2·P_active·batch + 4·L·d_attn·context·batch`,
-/// `Q = weights read once + batch·context·kv_bytes (KV read) + batch·kv_bytes (KV written)`.
+/// `Q = weights read once + batch·context·kv_bytes (KV read) + batch·kv_bytes (KV written)
+///      + 2·batch·state (a hybrid model's fixed state read and written back)`.
 /// Worked (Llama-2-7B BF16, batch 1, context 0): Q = 13.2e9 bytes of weights.
 pub fn decode_step_work(m: &ModelShape, batch: f64, context: f64) -> Result<PhaseWork, PerfError> {
     m.validate()?;
@@ -151,7 +158,7 @@ pub fn decode_step_work(m: &ModelShape, batch: f64, context: f64) -> Result<Phas
     let c = non_negative("context", context)?;
     let flops = 2.0 * m.params_active * b + b * m.attention_flops(c, 1.0);
     let (wb, we) = m.weight_bytes_read(b);
-    let kv = b * (c + 1.0) * m.kv_bytes_per_token;
+    let kv = b * (c + 1.0) * m.kv_bytes_per_token + 2.0 * b * m.state_bytes_per_sequence;
     Ok(PhaseWork {
         flops: finite("decode flops", flops)?,
         bytes: finite("decode bytes", wb + kv)?,
@@ -210,6 +217,7 @@ pub(crate) mod tests {
             experts: 0,
             experts_per_token: 0,
             activation_bytes: 2.0,
+            state_bytes_per_sequence: 0.0,
         }
     }
 
@@ -221,6 +229,24 @@ pub(crate) mod tests {
         assert!((f - 1.100e12).abs() < 1e9);
         // One query after 1000 cached tokens: 4·L·d·1001.
         assert_eq!(m.attention_flops(1000.0, 1.0), 4.0 * 32.0 * 4096.0 * 1001.0);
+    }
+
+    #[test]
+    fn a_fixed_state_is_read_and_written_by_each_decode_and_written_once_by_prefill() {
+        // 1 MB of state per sequence, 4 sequences: a decode step moves 2 × 4 × 1 MB more, a
+        // prefill writes 4 × 1 MB more; FLOPs do not change.
+        let plain = llama2_7b();
+        let hybrid = ModelShape { state_bytes_per_sequence: 1e6, ..llama2_7b() };
+        let (d0, d1) =
+            (decode_step_work(&plain, 4.0, 100.0).unwrap(), decode_step_work(&hybrid, 4.0, 100.0).unwrap());
+        assert_eq!(d1.bytes - d0.bytes, 8e6);
+        assert_eq!(d1.expected_bytes - d0.expected_bytes, 8e6);
+        assert_eq!(d1.flops, d0.flops);
+        let (p0, p1) =
+            (prefill_work(&plain, 512.0, 4.0, 0.0).unwrap(), prefill_work(&hybrid, 512.0, 4.0, 0.0).unwrap());
+        assert_eq!(p1.bytes - p0.bytes, 4e6);
+        assert!(decode_step_work(&ModelShape { state_bytes_per_sequence: -1.0, ..llama2_7b() }, 1.0, 0.0)
+            .is_err());
     }
 
     #[test]

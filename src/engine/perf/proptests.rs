@@ -23,6 +23,7 @@ fn model() -> impl Strategy<Value = ModelShape> {
             experts: if moe > 0 { 8 * moe } else { 0 },
             experts_per_token: if moe > 0 { 2 } else { 0 },
             activation_bytes: 2.0,
+            state_bytes_per_sequence: 0.0,
         }
     })
 }
