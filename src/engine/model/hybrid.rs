@@ -495,6 +495,9 @@ pub fn recurrent_state_bytes(
     tp: u64,
     model: Dtype,
 ) -> u128 {
+    if a.hybrid.is_none() {
+        return 0;
+    }
     let (conv, ssm) =
         layers.map(|i| state_elements(a, i, tp)).fold((0u128, 0u128), |s, e| (s.0 + e.0, s.1 + e.1));
     let per_sequence = model.bytes_for(conv, 128) + ssm_state_dtype(a, model).bytes_for(ssm, 128);

@@ -56,17 +56,27 @@ pub fn kv_cache_bytes(
     group_size: u64,
 ) -> u128 {
     let per_layer = kv_elements_per_token_per_layer(a, tp);
-    // Only sliding vs full matters per layer: count each kind once. Hybrid models: only the
-    // attention layers keep a KV cache (linear-attention and Mamba layers a fixed state).
-    let layers = || layers.clone().filter(|i| a.is_attention_layer(*i));
-    let sliding = layers().filter(|i| a.is_sliding_layer(*i)).count() as u128;
-    let full = layers().count() as u128 - sliding;
+    // Only sliding vs full matters per layer: count each kind once (one pass; none when every
+    // layer is a full attention layer, the common case, which the scaling curves hit often).
+    // Hybrid models: only the attention layers keep a KV cache (the others a fixed state).
     let mut token_layers = 0u128;
-    if let Some(i) = layers().find(|i| a.is_sliding_layer(*i)) {
-        token_layers += sliding * tokens_held(a, i, context, block_tokens);
-    }
-    if let Some(i) = layers().find(|i| !a.is_sliding_layer(*i)) {
-        token_layers += full * tokens_held(a, i, context, block_tokens);
+    if a.hybrid.is_none() && a.sliding_window.is_none() {
+        let n = layers.len() as u128;
+        if n > 0 {
+            token_layers = n * tokens_held(a, layers.start, context, block_tokens);
+        }
+    } else {
+        let (mut sliding, mut full) = ((0u128, None), (0u128, None));
+        for i in layers.filter(|i| a.is_attention_layer(*i)) {
+            let kind = if a.is_sliding_layer(i) { &mut sliding } else { &mut full };
+            kind.0 += 1;
+            kind.1.get_or_insert(i);
+        }
+        for (n, first) in [sliding, full] {
+            if let Some(i) = first {
+                token_layers += n * tokens_held(a, i, context, block_tokens);
+            }
+        }
     }
     let elements = per_layer.saturating_mul(token_layers).saturating_mul(u128::from(batch));
     dtype.bytes_for(elements, group_size)
