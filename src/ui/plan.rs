@@ -51,12 +51,52 @@ pub fn PlanPage(lang: Lang) -> impl IntoView {
         let _ =
             if ok { el.remove_attribute("aria-invalid") } else { el.set_attribute("aria-invalid", "true") };
     };
+    // "Use this config" / "Back to the catalog model": the textarea's text becomes the model, or a
+    // message in the page's language says why it cannot.
+    let on_click = move |ev: web_sys::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let doc = document();
+        let error = doc.get_element_by_id("plan-cfg-error");
+        let show = |text: Option<String>| {
+            if let Some(e) = &error {
+                match text {
+                    Some(t) => {
+                        e.set_text_content(Some(&t));
+                        let _ = e.remove_attribute("hidden");
+                    }
+                    None => {
+                        let _ = e.set_attribute("hidden", "");
+                    }
+                }
+            }
+        };
+        match el.get_attribute("data-action").as_deref() {
+            Some("cfg") => {
+                let text = doc
+                    .get_element_by_id("plan-cfg")
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+                    .map(|t| t.value())
+                    .unwrap_or_default();
+                let result = plan_state.try_update(|s| state::paste_config(s, &text));
+                show(match result {
+                    Some(Err(p)) => Some(html::config_problem(lang, &p)),
+                    _ => None,
+                });
+            }
+            Some("nocfg") => {
+                plan_state.update(|s| s.config = None);
+                show(None);
+            }
+            _ => {}
+        }
+    };
     view! {
         <article class="plan" data-page="plan">
             <h1>{t.title}</h1>
             <p class="lead">{t.lead}</p>
             <div inner_html=html::notice_html(lang, &repaired)></div>
-            <div class="plan-grid" on:change=on_change>
+            <div class="plan-grid" on:change=on_change on:click=on_click>
                 <div class="plan-inputs" inner_html=controls></div>
                 <div class="plan-results" aria-live="polite" aria-busy=move || busy.get().to_string()>
                     <p class="plan-busy" hidden=move || !busy.get()>{t.working}</p>

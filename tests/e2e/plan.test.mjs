@@ -92,3 +92,40 @@ test('the planner is listed with the tools and linked from the capacity chapter'
   assert.equal(await page.locator('article a[href="#/en/plan"]').count(), 1);
   await finish(page);
 });
+
+test('a pasted config.json is planned, survives the address, and a broken one is named in zh', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/en/plan`);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  await page.click('details.plan-paste summary');
+  // Llama 3.2 1B's shape under a name of its own.
+  const cfg = { _name_or_path: 'my-org/my-1b', model_type: 'llama', hidden_size: 2048, intermediate_size: 8192,
+    num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: true };
+  await page.fill('#plan-cfg', JSON.stringify(cfg, null, 2));
+  await page.click('button[data-action="cfg"]');
+  await page.waitForFunction(() => location.hash.includes('&cfg='));
+  await page.waitForSelector(ready, { timeout: 60000 });
+  assert.match(await page.locator('.plan-results .banner.note').innerText(), /pasted config\.json/);
+  assert.match(await page.locator('pre.plan-cmd').first().innerText(), /^vllm serve my-org\/my-1b/);
+  // The address alone brings it back.
+  const url = page.url();
+  await page.goto(`${server.url}#/en/`);
+  await page.goto(url);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  assert.match(await page.locator('pre.plan-cmd').first().innerText(), /^vllm serve my-org\/my-1b/);
+  // Back to the catalog model.
+  // With a config in use the paste box starts open.
+  assert.equal(await page.locator('details.plan-paste').getAttribute('open'), '');
+  await page.click('button[data-action="nocfg"]');
+  await page.waitForFunction(() => !location.hash.includes('&cfg='));
+  // A broken paste in zh: named in Chinese, the plan kept.
+  await page.goto(`${server.url}#/zh/plan`);
+  await page.waitForSelector(ready, { timeout: 60000 });
+  await page.click('details.plan-paste summary');
+  await page.fill('#plan-cfg', '{"model_type": "llama", ');
+  await page.click('button[data-action="cfg"]');
+  await page.waitForSelector('#plan-cfg-error:not([hidden])');
+  assert.match(await page.locator('#plan-cfg-error').innerText(), /不是有效的 JSON/);
+  assert.ok(!page.url().includes('&cfg='));
+  await finish(page);
+});

@@ -39,9 +39,19 @@ pub fn quantization_flag(weights: Option<Dtype>) -> (Option<&'static str>, bool)
     }
 }
 
+/// The model argument: a pasted config's `_name_or_path`, else the catalog model's repository.
+pub fn model_arg(s: &PlanState) -> String {
+    if let Some(c) = &s.config {
+        let name = c.get("_name_or_path").and_then(|v| v.as_str()).unwrap_or("");
+        let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b));
+        return if ok { name.to_owned() } else { "MODEL".to_owned() };
+    }
+    hf_repo(&s.model).unwrap_or_else(|| s.model.clone())
+}
+
 /// `vllm serve …` for one replica of the plan.
 pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    let repo = hf_repo(&s.model).unwrap_or_else(|| s.model.clone());
+    let repo = model_arg(s);
     let mut out = format!(
         "vllm serve {repo} \\\n  --tensor-parallel-size {tp} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {GPU_MEMORY_UTILIZATION}",
         s.prompt_tokens.saturating_add(s.output_tokens),
@@ -70,7 +80,7 @@ fn rate_text(r: f64) -> String {
 
 /// `vllm bench serve …` at the planned peak load of one replica.
 pub fn bench(s: &PlanState, cap: &Capacity) -> String {
-    let repo = hf_repo(&s.model).unwrap_or_else(|| s.model.clone());
+    let repo = model_arg(s);
     let rate = s.peak_rate / cap.replicas.max(1) as f64;
     format!(
         "vllm bench serve \\\n  --model {repo} \\\n  --dataset-name random \\\n  --random-input-len {} \\\n  --random-output-len {} \\\n  --ignore-eos \\\n  --request-rate {} \\\n  --num-prompts {} \\\n  --percentile-metrics ttft,tpot \\\n  --metric-percentiles 50,95",

@@ -77,7 +77,30 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         labelled(&mut out, &format!("plan-{key}"), label, &field);
     }
     let _ = write!(out, "<p class=\"hint\">{}</p></fieldset>", esc(t.inputs_hint));
+    let open = if s.config.is_some() { " open" } else { "" };
+    let text = s.config.as_ref().and_then(|c| serde_json::to_string_pretty(c).ok()).unwrap_or_default();
+    let _ = write!(
+        out,
+        "<details class=\"plan-paste\"{open}><summary>{}</summary><p class=\"hint\">{}</p><div class=\"control\"><textarea id=\"plan-cfg\" rows=\"8\" spellcheck=\"false\" aria-label=\"config.json\">{}</textarea></div><p><button type=\"button\" data-action=\"cfg\">{}</button> <button type=\"button\" data-action=\"nocfg\">{}</button></p><p class=\"error\" id=\"plan-cfg-error\" role=\"alert\" hidden></p></details>",
+        esc(t.paste),
+        esc(t.paste_hint),
+        esc(&text),
+        esc(t.use_config),
+        esc(t.back_to_catalog)
+    );
     out
+}
+
+/// Why a pasted config was not used, in the page's language.
+pub fn config_problem(lang: Lang, p: &state::ConfigProblem) -> String {
+    let t = lang.plan();
+    match p {
+        state::ConfigProblem::NotJson { line, column } => {
+            format!("{}{line}{}{column}{}", t.bad_json.0, t.bad_json.1, t.bad_json.2)
+        }
+        state::ConfigProblem::NotObject => t.not_object.to_owned(),
+        state::ConfigProblem::Model(e) => crate::i18n::errors::scenario_error(e, lang),
+    }
 }
 
 /// The repair notice for the fields a URL had wrong (empty when none).
@@ -144,6 +167,9 @@ fn gpu_name(s: &PlanState) -> String {
 pub fn results_html(lang: Lang, s: &PlanState, plan: &Plan) -> String {
     let t = lang.plan();
     let mut out = String::with_capacity(12_000);
+    if s.config.is_some() {
+        let _ = write!(out, "<p class=\"banner note\">{}</p>", esc(t.using_config));
+    }
     headline(&mut out, lang, s, plan);
     out.push_str("<ol class=\"plan-steps\">");
     step_weights(&mut out, lang, s, plan);

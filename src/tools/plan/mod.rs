@@ -38,7 +38,11 @@ pub const CURVE_POINTS: usize = 6;
 
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
-    let mut x = Scenario::new(ModelSpec::Id(s.model.clone()));
+    let model = match &s.config {
+        Some(c) => ModelSpec::Config(c.clone()),
+        None => ModelSpec::Id(s.model.clone()),
+    };
+    let mut x = Scenario::new(model);
     x.mode = Mode::Inference;
     x.weight_dtype = s.weights;
     x.kv_dtype = Some(s.kv);

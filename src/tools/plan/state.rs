@@ -1,11 +1,17 @@
 //! The planner's state in the URL and its repair.
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
-//! ttft=S&tpot=MS&head=PERCENT&seqs=N`; a value that does not parse or is out of range is reset
-//! to its default and named (`Field`), never guessed.
+//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&cfg=BASE64URL]`; a value that does not parse or is out of
+//! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
+//! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
 
 use crate::catalog::{self, gpus};
+use crate::engine::model::config::parse_config;
 use crate::engine::precision::Dtype;
+use crate::engine::ScenarioError;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde_json::Value;
 
 /// Weight formats offered besides "as published" (what a serving engine loads: 16-bit, FP8,
 /// 8- and 4-bit checkpoints, block-scaled FP4).
@@ -37,6 +43,8 @@ pub struct PlanState {
     /// The scheduler's most concurrent sequences per replica (vLLM `--max-num-seqs`), before the
     /// KV cache bounds it.
     pub max_seqs: u64,
+    /// A pasted `config.json` (a JSON object the engine reads), used instead of `model`.
+    pub config: Option<Value>,
 }
 
 impl Default for PlanState {
@@ -53,6 +61,7 @@ impl Default for PlanState {
             tpot_p95_ms: 50.0,
             headroom_pct: 20.0,
             max_seqs: 256,
+            config: None,
         }
     }
 }
@@ -71,6 +80,7 @@ pub enum Field {
     Tpot,
     Headroom,
     MaxSeqs,
+    Config,
 }
 
 /// Ranges each number may take (inclusive).
@@ -113,6 +123,11 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         "tpot" => in_f64(v, TPOT).map(|x| s.tpot_p95_ms = x).is_some(),
         "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
         "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
+        "cfg" => URL_SAFE_NO_PAD
+            .decode(v.trim())
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .is_some_and(|c| set_config(s, c).is_ok()),
         _ => false,
     }
 }
@@ -130,8 +145,37 @@ fn field_of(key: &str) -> Option<Field> {
         "tpot" => Field::Tpot,
         "head" => Field::Headroom,
         "seqs" => Field::MaxSeqs,
+        "cfg" => Field::Config,
         _ => return None,
     })
+}
+
+/// Why a pasted config cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigProblem {
+    /// Not JSON (serde_json's line and column, 1-based).
+    NotJson { line: usize, column: usize },
+    /// JSON, but not an object.
+    NotObject,
+    /// The engine cannot read it (the error names the field).
+    Model(ScenarioError),
+}
+
+/// Uses a pasted config (already JSON) instead of the catalog model, when the engine reads it.
+pub fn set_config(s: &mut PlanState, config: Value) -> Result<(), ConfigProblem> {
+    if !config.is_object() {
+        return Err(ConfigProblem::NotObject);
+    }
+    parse_config(&config).map_err(ConfigProblem::Model)?;
+    s.config = Some(config);
+    Ok(())
+}
+
+/// Uses the config pasted as text.
+pub fn paste_config(s: &mut PlanState, text: &str) -> Result<(), ConfigProblem> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ConfigProblem::NotJson { line: e.line(), column: e.column() })?;
+    set_config(s, value)
 }
 
 /// Decodes `%XX` escapes and `+` (a pasted or hand-edited URL); invalid escapes stay as typed.
@@ -180,8 +224,13 @@ fn plain(v: f64) -> String {
 
 /// The query for a state (`parse(&encode(s)) == (s, [])`).
 pub fn encode(s: &PlanState) -> String {
+    let cfg = s
+        .config
+        .as_ref()
+        .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
+        .unwrap_or_default();
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}",
+        "m={}&w={}&kv={}&gpu={}&rate={}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -205,8 +254,33 @@ mod tests {
         let mut s = PlanState::default();
         assert!(set(&mut s, "m", "qwen2.5-7b") && set(&mut s, "rate", "3.5") && set(&mut s, "kv", "fp8"));
         assert!(set(&mut s, "tpot", "35") && set(&mut s, "head", "0") && set(&mut s, "seqs", "64"));
-        assert_eq!(parse(&encode(&s)), (s, vec![]));
+        assert_eq!(parse(&encode(&s)), (s.clone(), vec![]));
         assert_eq!(parse(""), (PlanState::default(), vec![]));
+        // A pasted config survives the URL too.
+        let cfg = r#"{"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192,
+            "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}"#;
+        paste_config(&mut s, cfg).unwrap();
+        assert!(encode(&s).contains("&cfg="));
+        assert_eq!(parse(&encode(&s)), (s, vec![]));
+    }
+
+    #[test]
+    fn a_bad_paste_is_named_and_changes_nothing() {
+        let mut s = PlanState::default();
+        assert_eq!(
+            paste_config(&mut s, "{\n  \"model_type\": "),
+            Err(ConfigProblem::NotJson { line: 2, column: 16 })
+        );
+        assert_eq!(paste_config(&mut s, "[1, 2]"), Err(ConfigProblem::NotObject));
+        let Err(ConfigProblem::Model(e)) =
+            paste_config(&mut s, r#"{"model_type": "llama", "hidden_size": 0}"#)
+        else {
+            panic!()
+        };
+        assert!(e.field.starts_with("model."), "{}", e.field);
+        assert_eq!(s, PlanState::default());
+        // In a link: reset and named.
+        assert_eq!(parse("cfg=bm90LWpzb24").1, [Field::Config]);
     }
 
     #[test]
