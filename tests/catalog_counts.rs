@@ -81,6 +81,9 @@ fn catalog_counts_for_new_moe_families() {
         ("glm-4.5-air", 106_852_251_264),
         ("kimi-k2", 1_026_408_232_448),
         ("minimax-m2", 228_689_764_864),
+        // The same counts as their whole configs in tests/fixtures/configs (expected.json).
+        ("phi-4-mini", 3_836_021_760),
+        ("ministral-3-3b", 3_429_006_336),
     ] {
         assert_eq!(total(id), count, "{id}");
     }
