@@ -27,39 +27,7 @@ pub fn active<'a>(a: &'a Architecture, x: &Inputs) -> Option<&'a Quantization> {
 }
 
 /// Parameters per class.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClassCounts {
-    pub embedding: u128,
-    pub lm_head: u128,
-    pub attention: u128,
-    pub mlp: u128,
-    pub experts: u128,
-    pub router: u128,
-}
-
-impl ClassCounts {
-    pub fn get(&self, c: ModuleClass) -> u128 {
-        match c {
-            ModuleClass::Embedding => self.embedding,
-            ModuleClass::LmHead => self.lm_head,
-            ModuleClass::Attention => self.attention,
-            ModuleClass::Mlp => self.mlp,
-            ModuleClass::Experts => self.experts,
-            ModuleClass::Router => self.router,
-        }
-    }
-
-    fn slot(&mut self, c: ModuleClass) -> &mut u128 {
-        match c {
-            ModuleClass::Embedding => &mut self.embedding,
-            ModuleClass::LmHead => &mut self.lm_head,
-            ModuleClass::Attention => &mut self.attention,
-            ModuleClass::Mlp => &mut self.mlp,
-            ModuleClass::Experts => &mut self.experts,
-            ModuleClass::Router => &mut self.router,
-        }
-    }
-}
+pub type ClassCounts = crate::engine::model::quant::PerClass<u128>;
 
 /// The parameters one GPU holds, split by class and by whether they are stored quantised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -257,19 +257,19 @@ impl ElementFormat {
     }
 }
 
-/// A format per module class; `None` is the checkpoint's 16-bit dtype.
+/// One value per module class (a format, a parameter count), read by class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ClassFormats {
-    pub embedding: Option<ElementFormat>,
-    pub lm_head: Option<ElementFormat>,
-    pub attention: Option<ElementFormat>,
-    pub mlp: Option<ElementFormat>,
-    pub experts: Option<ElementFormat>,
-    pub router: Option<ElementFormat>,
+pub struct PerClass<T> {
+    pub embedding: T,
+    pub lm_head: T,
+    pub attention: T,
+    pub mlp: T,
+    pub experts: T,
+    pub router: T,
 }
 
-impl ClassFormats {
-    pub fn get(&self, c: ModuleClass) -> Option<ElementFormat> {
+impl<T: Copy> PerClass<T> {
+    pub fn get(&self, c: ModuleClass) -> T {
         match c {
             ModuleClass::Embedding => self.embedding,
             ModuleClass::LmHead => self.lm_head,
@@ -280,7 +280,7 @@ impl ClassFormats {
         }
     }
 
-    fn slot(&mut self, c: ModuleClass) -> &mut Option<ElementFormat> {
+    pub fn slot(&mut self, c: ModuleClass) -> &mut T {
         match c {
             ModuleClass::Embedding => &mut self.embedding,
             ModuleClass::LmHead => &mut self.lm_head,
@@ -291,6 +291,9 @@ impl ClassFormats {
         }
     }
 }
+
+/// A format per module class; `None` is the checkpoint's 16-bit dtype.
+pub type ClassFormats = PerClass<Option<ElementFormat>>;
 
 /// What a checkpoint's `quantization_config` says about its weights.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
