@@ -220,6 +220,16 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
     let mut completions: Vec<f64> = Vec::with_capacity(n);
 
     let at = |i: usize| arr.get(i).copied().unwrap_or(f64::INFINITY);
+    // Time passes by `dt`: the requests in the system add to the area under the count, and each
+    // request arriving within `dt` counts from its arrival. Returns (area, arrived, now).
+    let advance = |area: f64, in_system: f64, arrived: usize, now: f64, dt: f64| {
+        let (mut area, end, mut j) = (area + in_system * dt, now + dt, arrived);
+        while j < n && at(j) <= end {
+            area += end - at(j);
+            j += 1;
+        }
+        (area, j, end)
+    };
     while completed < n {
         iterations += 1;
         if iterations > MAX_ITERATIONS {
@@ -302,30 +312,14 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
                 k = lo;
             }
             let dt = finite("load simulation time", stretch_time(k, t0, d))?;
-            area += in_system * dt;
             // Arrivals during the stretch count from their arrival.
-            let end = now + dt;
-            let mut j = arrived;
-            while j < n && at(j) <= end {
-                area += end - at(j);
-                j += 1;
-            }
-            arrived = j;
-            now = end;
+            (area, arrived, now) = advance(area, in_system, arrived, now, dt);
             cached_sum += k as f64 * m;
             k
         } else {
             let (t, _) = st.step(&mix)?;
             let dt = finite("load simulation time", t)?;
-            area += in_system * dt;
-            let end = now + dt;
-            let mut j = arrived;
-            while j < n && at(j) <= end {
-                area += end - at(j);
-                j += 1;
-            }
-            arrived = j;
-            now = end;
+            (area, arrived, now) = advance(area, in_system, arrived, now, dt);
             cached_sum += ndec as f64;
             // Chunks: the ones that finish their prompt sample their first token now.
             let mut finished = 0usize;
