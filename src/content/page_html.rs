@@ -62,46 +62,48 @@ pub fn tool_list_html(lang: Lang) -> String {
     let t = lang.tools();
     let mut out = String::from("<ul class=\"tool-list\">");
     for tool in Tool::ALL {
-        let chapter = super::find(tool.chapter_slug());
-        let _ = write!(
-            out,
-            "<li data-tool=\"{}\"><a href=\"{}\"><strong>{}</strong></a><p>{}</p>",
-            tool.slug(),
-            esc(&Route::Tool(lang, tool).to_hash()),
-            esc(t.name(tool)),
-            esc(t.blurb(tool)),
-        );
-        if let Some(c) = chapter {
-            let _ = write!(
-                out,
-                "<p class=\"hint\">{}<a href=\"{}\">{}</a></p>",
-                esc(t.from_chapter),
-                esc(&Route::Chapter(lang, c.slug).to_hash()),
-                esc(c.page(lang).title)
-            );
-        }
-        out.push_str("</li>");
+        let href = Route::Tool(lang, tool).to_hash();
+        tool_item(&mut out, lang, (tool.slug(), &href), (t.name(tool), t.blurb(tool)), tool.chapter_slug());
     }
     // The capacity planner (its own route, `#/{lang}/plan`), from the capacity chapter.
     let p = lang.plan();
+    tool_item(
+        &mut out,
+        lang,
+        ("plan", &Route::Plan(lang).to_hash()),
+        (p.title, p.blurb),
+        "capacity-estimation",
+    );
+    out.push_str("</ul>");
+    out
+}
+
+/// One entry of the tool list: its name linked, what it answers, and its chapter.
+fn tool_item(
+    out: &mut String,
+    lang: Lang,
+    (slug, href): (&str, &str),
+    (name, blurb): (&str, &str),
+    chapter: &str,
+) {
     let _ = write!(
         out,
-        "<li data-tool=\"plan\"><a href=\"{}\"><strong>{}</strong></a><p>{}</p>",
-        esc(&Route::Plan(lang).to_hash()),
-        esc(p.title),
-        esc(p.blurb),
+        "<li data-tool=\"{}\"><a href=\"{}\"><strong>{}</strong></a><p>{}</p>",
+        slug,
+        esc(href),
+        esc(name),
+        esc(blurb),
     );
-    if let Some(c) = super::find("capacity-estimation") {
+    if let Some(c) = super::find(chapter) {
         let _ = write!(
             out,
             "<p class=\"hint\">{}<a href=\"{}\">{}</a></p>",
-            esc(t.from_chapter),
+            esc(lang.tools().from_chapter),
             esc(&Route::Chapter(lang, c.slug).to_hash()),
             esc(c.page(lang).title)
         );
     }
-    out.push_str("</li></ul>");
-    out
+    out.push_str("</li>");
 }
 
 /// The chapter list of the navigation in `lang`: one `<li>` per chapter, the chapter `current`
