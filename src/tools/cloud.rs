@@ -393,7 +393,7 @@ pub fn rows(s: &CloudState) -> Vec<Row> {
     keep
 }
 
-fn money(v: f64) -> String {
+pub(crate) fn money(v: f64) -> String {
     if !v.is_finite() {
         "—".to_owned()
     } else if v >= 100.0 {

@@ -2,14 +2,14 @@
 //! five steps of the plan with its chart, table and command lines (rebuilt on every change).
 
 use super::command::{self, quantization_flag};
-use super::state::{self, Field, PlanState, KV, WEIGHTS};
+use super::state::{self, plain, Field, PlanState, KV, WEIGHTS};
 use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
 use crate::catalog::{self, gpus};
 use crate::charts::format::{format_bytes, format_seconds, format_sig3, group_digits, ByteUnit};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::content::search_html::escape_html as esc;
-use crate::engine::num::u64_from_f64;
 use crate::i18n::Lang;
+use crate::tools::cloud::money as usd;
 use std::fmt::Write;
 
 fn option(out: &mut String, value: &str, label: &str, selected: bool) {
@@ -23,11 +23,6 @@ fn labelled(out: &mut String, id: &str, label: &str, field: &str) {
 
 fn select(id: &str, key: &str, options: &str) -> String {
     format!("<select id=\"{id}\" data-k=\"{key}\">{options}</select>")
-}
-
-fn plain(v: f64) -> String {
-    let t = format!("{v}");
-    t.strip_suffix(".0").map(str::to_owned).unwrap_or(t)
 }
 
 /// The controls (static: the page updates its state, not their markup).
@@ -115,17 +110,6 @@ pub fn notice_html(lang: Lang, fields: &[Field]) -> String {
         out
     } else {
         format!("<ul class=\"notices\" role=\"status\">{out}</ul>")
-    }
-}
-
-/// US dollars: whole dollars with grouped digits from $100, cents below.
-pub fn usd(v: f64) -> String {
-    if !v.is_finite() {
-        "—".to_owned()
-    } else if v >= 100.0 {
-        format!("${}", group_digits(u64_from_f64(v.round())))
-    } else {
-        format!("${v:.2}")
     }
 }
 

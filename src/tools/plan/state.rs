@@ -217,7 +217,7 @@ pub fn parse(query: &str) -> (PlanState, Vec<Field>) {
 }
 
 /// A number as typed: no trailing `.0`.
-fn plain(v: f64) -> String {
+pub(crate) fn plain(v: f64) -> String {
     let t = format!("{v}");
     t.strip_suffix(".0").map(str::to_owned).unwrap_or(t)
 }
