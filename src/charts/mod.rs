@@ -19,7 +19,6 @@ pub mod cost_split;
 pub mod figures;
 pub mod kv_growth;
 pub mod latency_load;
-pub mod load_curve;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
@@ -30,7 +29,6 @@ pub use format::{
     format_bytes, format_percent, format_rate, format_seconds, format_si, format_tokens, ByteUnit,
 };
 pub use kv_growth::{kv_growth_svg, KvCapacity, KvGrowthChart, KvLine};
-pub use load_curve::{load_curve_svg, LoadCurveChart, LoadSeries, RateMark};
 pub use memory_bar::{memory_bar_svg, MemoryBarChart, MemoryLabels, MemoryRow};
 pub use roofline::{roofline_svg, ExpectedRoof, RooflineChart, RooflinePoint};
 pub use scaling::{scaling_svg, ScalingChart, ScalingPoint, ScalingSeries};

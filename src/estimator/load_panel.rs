@@ -4,7 +4,7 @@
 //! view sets it with `inner_html`.
 
 use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
-use crate::charts::{load_curve_svg, LoadCurveChart, LoadSeries, RateMark};
+use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::content::search_html::escape_html;
 use crate::engine::perf::load::LoadReport;
 use crate::engine::scenario::Mode;
@@ -27,27 +27,39 @@ fn row(out: &mut String, id: &str, label: &str, value: &str) {
     ));
 }
 
-/// The chart's input from the report (p50 solid, p95 dashed; TTFT then TPOT).
-pub fn chart(r: &LoadReport, l: &LoadStrings) -> LoadCurveChart {
-    let pick = |f: fn(&crate::engine::perf::load::LoadPoint) -> Option<f64>| {
-        r.curve.iter().filter_map(|p| f(p).map(|v| (p.arrival_rate_per_s, v))).collect::<Vec<_>>()
+/// The chart's input from the report: TTFT (seconds) and TPOT (milliseconds) panels, each with
+/// p50 and p95 against the arrival rate; the scenario's rate (while stable) with its values as
+/// dots, and the sustainable rate.
+pub fn chart(r: &LoadReport, l: &LoadStrings) -> LatencyLoadChart {
+    use crate::engine::perf::load::LoadPoint;
+    let pick = |f: fn(&LoadPoint) -> Option<f64>, scale: f64| {
+        r.curve.iter().filter_map(|p| f(p).map(|v| (p.arrival_rate_per_s, v * scale))).collect::<Vec<_>>()
     };
-    let series = vec![
-        LoadSeries { label: "TTFT p50".into(), points: pick(|p| Some(p.ttft_p50_s)), dashed: false },
-        LoadSeries { label: "TTFT p95".into(), points: pick(|p| Some(p.ttft_p95_s)), dashed: true },
-        LoadSeries { label: "TPOT p50".into(), points: pick(|p| p.tpot_p50_s), dashed: false },
-        LoadSeries { label: "TPOT p95".into(), points: pick(|p| p.tpot_p95_s), dashed: true },
-    ];
-    let mark = |label: &str, rate: f64| RateMark { label: format!("{label} {}/s", format_sig3(rate)), rate };
-    LoadCurveChart {
+    let ms = |v: Option<f64>| v.map(|v| v * 1e3);
+    let mark = |label: &str, rate: f64| (rate, format!("{label} {}/s", format_sig3(rate)));
+    LatencyLoadChart {
         title: l.chart_title.into(),
         x_label: l.chart_x.into(),
-        y_label: l.chart_y.into(),
-        series,
-        sustainable: (r.max_sustainable_rate_per_s > 0.0)
+        legend: [l.p50.into(), l.p95.into()],
+        panels: vec![
+            LatencyPanel {
+                y_label: l.chart_ttft.into(),
+                p50: pick(|p| Some(p.ttft_p50_s), 1.0),
+                p95: pick(|p| Some(p.ttft_p95_s), 1.0),
+                target: None,
+                at_marker: [r.ttft_p50_s, r.ttft_p95_s],
+            },
+            LatencyPanel {
+                y_label: l.chart_tpot.into(),
+                p50: pick(|p| p.tpot_p50_s, 1e3),
+                p95: pick(|p| p.tpot_p95_s, 1e3),
+                target: None,
+                at_marker: [ms(r.tpot_p50_s), ms(r.tpot_p95_s)],
+            },
+        ],
+        marker: r.stable.then(|| mark(l.chart_current, r.arrival_rate_per_s)),
+        limit: (r.max_sustainable_rate_per_s > 0.0)
             .then(|| mark(l.chart_sustainable, r.max_sustainable_rate_per_s)),
-        current: r.stable.then(|| mark(l.chart_current, r.arrival_rate_per_s)),
-        current_values: vec![r.ttft_p50_s, r.ttft_p95_s, r.tpot_p50_s, r.tpot_p95_s],
         no_data: l.no_data.into(),
     }
 }
@@ -154,7 +166,7 @@ pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32)
     t.push_str("</tbody></table>");
     out.push_str(&t);
     out.push_str(&math(r, s.batch, l));
-    out.push_str(&format!("<div class=\"chart load-chart\">{}</div>", load_curve_svg(&chart(r, l), width)));
+    out.push_str(&format!("<div class=\"chart load-chart\">{}</div>", latency_load_svg(&chart(r, l), width)));
     out
 }
 

@@ -426,15 +426,21 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) 
                 p50: pts(|p| p.ttft_p50_s, 1.0),
                 p95: pts(|p| p.ttft_p95_s, 1.0),
                 target: Some((s.ttft_p95_s, format!("{}{}", t.target, format_seconds(s.ttft_p95_s)))),
+                at_marker: [cap.at_peak.ttft_p50_s, cap.at_peak.ttft_p95_s],
             },
             LatencyPanel {
                 y_label: t.chart_tpot.to_owned(),
                 p50: pts(|p| p.tpot_p50_s, 1e3),
                 p95: pts(|p| p.tpot_p95_s, 1e3),
                 target: Some((s.tpot_p95_ms, format!("{}{} ms", t.target, plain(s.tpot_p95_ms)))),
+                at_marker: [cap.at_peak.tpot_p50_s.map(|v| v * 1e3), cap.at_peak.tpot_p95_s.map(|v| v * 1e3)],
             },
         ],
         marker: Some((s.peak_rate / cap.replicas.max(1) as f64, t.planned.to_owned())),
+        limit: Some((
+            cap.sustainable_per_replica,
+            format!("{} {}/s", t.chart_sustainable, format_sig3(cap.sustainable_per_replica)),
+        )),
         no_data: t.chart_none.to_owned(),
     };
     latency_load_svg(&chart, 640)
