@@ -88,3 +88,22 @@ fn catalog_counts_for_new_moe_families() {
         assert_eq!(total(id), count, "{id}");
     }
 }
+
+/// Ministral 3 8B and 14B (December 2025), by hand from their shapes: per layer q and o
+/// `hidden·4096` each, k and v `hidden·1024` each, a gated MLP `3·hidden·ffn`, two norms
+/// `2·hidden`; untied input and output embeddings `2·131072·hidden`; a final norm.
+/// Mistral's model cards quote the language models as 8.4B and 13.5B.
+#[test]
+fn catalog_counts_for_ministral_3() {
+    let count = |hidden: u128, ffn: u128, layers: u128| {
+        let layer = 2 * hidden * 4096 + 2 * hidden * 1024 + 3 * hidden * ffn + 2 * hidden;
+        layers * layer + 2 * 131_072 * hidden + hidden
+    };
+    assert_eq!(count(4096, 14336, 34), 8_489_553_920);
+    assert_eq!(count(5120, 16384, 40), 13_506_073_600);
+    assert_eq!(total("ministral-3-8b"), 8_489_553_920);
+    assert_eq!(total("ministral-3-14b"), 13_506_073_600);
+    // Within the cards' rounding: 8.49B is quoted as 8.4B (truncated), 13.51B as 13.5B.
+    assert_eq!(total("ministral-3-8b") / 100_000_000, 84);
+    assert_eq!(total("ministral-3-14b") / 100_000_000, 135);
+}
