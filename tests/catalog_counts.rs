@@ -88,3 +88,15 @@ fn catalog_counts_for_new_moe_families() {
         assert_eq!(total(id), count, "{id}");
     }
 }
+
+/// Hybrid families with a fixed state per sequence (derivations by hand in
+/// `tests/hybrid_models.rs`): Falcon-H1 7B from its config's shapes, LFM2-2.6B as the LFM2.5-2.6B
+/// tensor listing with the 65,536-token vocabulary.
+#[test]
+fn catalog_counts_for_hybrid_state_families() {
+    for (id, count) in
+        [("falcon-h1-7b", 7_585_513_568u128), ("lfm2-2.6b", 2_697_198_592 - (128_000 - 65_536) * 2048)]
+    {
+        assert_eq!(total(id), count, "{id}");
+    }
+}

@@ -163,6 +163,7 @@ fn catalog_entries_count_like_their_published_configs() {
     for (id, fixture) in [
         ("qwen3-next-80b-a3b", "qwen3-next-80b-a3b-instruct"),
         ("nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b"),
+        ("falcon-h1-7b", "falcon-h1-7b"),
     ] {
         let mut s = scenario(fixture, 4096, 1);
         let from_config = report(&s);
@@ -187,4 +188,69 @@ fn lora_adapters_sit_only_on_the_layers_that_have_the_targets() {
     s.lora_rank = 8;
     s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
     assert_eq!(report(&s).params.trainable, 6 * 8 * ((2688 + 4096) + (2688 + 256)));
+}
+
+/// Falcon-H1 7B, by hand: all 44 layers keep a KV cache *and* a Mamba-2 state (attention and the
+/// mixer run side by side). Per layer: conv state (3072 + 2·1·256 = 3584 channels) × (4 − 1)
+/// taps in bf16 = 21,504 B and SSM state 24 heads × 128 × 256 in bf16 = 1,572,864 B.
+const FALCON_H1_STATE: u64 = 44 * (3584 * 3 * 2 + 24 * 128 * 256 * 2);
+
+/// LFM2.5-2.6B, by hand: 22 short-convolution layers, each keeping 2048 channels × (3 − 1)
+/// inputs in bf16 = 8,192 B; no recurrent state.
+const LFM2_STATE: u64 = 22 * 2048 * 2 * 2;
+
+#[test]
+fn falcon_h1_and_lfm2_state_and_kv_match_the_hand_derivation() {
+    assert_eq!(FALCON_H1_STATE, 70_152_192);
+    assert_eq!(LFM2_STATE, 180_224);
+    let f = report(&scenario("falcon-h1-7b", 32_768, 4));
+    assert_eq!(f.recurrent_state_bytes_per_sequence, FALCON_H1_STATE);
+    assert_eq!(f.memory_per_gpu_bytes.recurrent_state, 4 * FALCON_H1_STATE);
+    // Every layer is also attention: 44 × 2 KV heads × (128 + 128) × 2 B per token.
+    assert_eq!(f.kv_cache_bytes_per_token, 44 * 2 * 256 * 2);
+    assert_eq!(f.memory_per_gpu_bytes.kv_cache, 4 * 32_768 * 45_056);
+    let st = f.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
+    assert_eq!(
+        &st.values[..2],
+        &[gpu_primer::engine::Val::Int(44), gpu_primer::engine::Val::Int(44 * 3584 * 3)]
+    );
+    let l = report(&scenario("lfm2.5-2.6b", 32_768, 4));
+    assert_eq!(l.recurrent_state_bytes_per_sequence, LFM2_STATE);
+    // 8 attention layers × 8 KV heads × (64 + 64) × 2 B.
+    assert_eq!(l.kv_cache_bytes_per_token, 8 * 8 * 128 * 2);
+    assert_eq!(l.memory_per_gpu_bytes.kv_cache, 4 * 32_768 * 16_384);
+    let st = l.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
+    assert_eq!(
+        &st.values[..4],
+        &[
+            gpu_primer::engine::Val::Int(22),
+            gpu_primer::engine::Val::Int(22 * 2048 * 2),
+            gpu_primer::engine::Val::Dtype(gpu_primer::engine::precision::Dtype::Bf16),
+            gpu_primer::engine::Val::Int(0),
+        ]
+    );
+}
+
+#[test]
+fn falcon_h1_and_lfm2_states_split_over_tensor_parallelism() {
+    // Falcon-H1: 1 group replicated to 2, (3072 + 2·2·256)/2 channels × 3, 12 heads × 128 × 256.
+    let mut s = scenario("falcon-h1-7b", 4096, 1);
+    s.gpus = 2;
+    s.tensor_parallel = 2;
+    assert_eq!(report(&s).memory_per_gpu_bytes.recurrent_state, 44 * (2048 * 3 * 2 + 12 * 128 * 256 * 2));
+    // LFM2: 1024 channels × 2 per conv layer.
+    let mut s = scenario("lfm2.5-2.6b", 4096, 1);
+    s.gpus = 2;
+    s.tensor_parallel = 2;
+    assert_eq!(report(&s).memory_per_gpu_bytes.recurrent_state, LFM2_STATE / 2);
+}
+
+#[test]
+fn lora_on_lfm2_reaches_only_the_attention_layers() {
+    // Rank 8 on q_proj and v_proj: the 8 attention layers only, 8 × 8 × ((2048 + 2048) + (2048 + 512)).
+    let mut s = scenario("lfm2.5-2.6b", 2048, 1);
+    s.mode = Mode::Lora;
+    s.lora_rank = 8;
+    s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
+    assert_eq!(report(&s).params.trainable, 8 * 8 * (4096 + 2560));
 }
