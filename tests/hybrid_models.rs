@@ -164,6 +164,7 @@ fn catalog_entries_count_like_their_published_configs() {
         ("qwen3-next-80b-a3b", "qwen3-next-80b-a3b-instruct"),
         ("nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b"),
         ("falcon-h1-7b", "falcon-h1-7b"),
+        ("granite-4.0-h-tiny", "granite-4.0-h-tiny"),
     ] {
         let mut s = scenario(fixture, 4096, 1);
         let from_config = report(&s);
@@ -253,4 +254,21 @@ fn lora_on_lfm2_reaches_only_the_attention_layers() {
     s.lora_rank = 8;
     s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
     assert_eq!(report(&s).params.trainable, 8 * 8 * (4096 + 2560));
+}
+
+/// Granite 4.0 H Tiny, by hand: 36 Mamba-2 layers, each with conv state
+/// (3072 + 2·1·128 = 3328 channels) × 3 taps and SSM state 48 heads × 64 × 128, both in bf16
+/// (the config names no SSM dtype).
+const GRANITE_STATE: u64 = 36 * (3328 * 3 * 2 + 48 * 64 * 128 * 2);
+
+#[test]
+fn granite_hybrid_state_kv_and_experts_match_the_hand_derivation() {
+    assert_eq!(GRANITE_STATE, 29_030_400);
+    let g = report(&scenario("granite-4.0-h-tiny", 8192, 2));
+    assert_eq!(g.recurrent_state_bytes_per_sequence, GRANITE_STATE);
+    assert_eq!(g.memory_per_gpu_bytes.recurrent_state, 2 * GRANITE_STATE);
+    // 4 attention layers × 4 KV heads × (128 + 128) × 2 B.
+    assert_eq!(g.kv_cache_bytes_per_token, 4 * 4 * 256 * 2);
+    // Active: 58 of the 64 experts (3·1536·512 each) in 40 layers sit idle per token.
+    assert_eq!(g.params.total - g.params.active, 40 * 58 * 3 * 1536 * 512);
 }

@@ -47,28 +47,7 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
         }
         None => 1024,
     };
-    let heads = f.int(&["mamba_n_heads"], 1, MAX_HEADS)?.unwrap_or(128);
-    if !inner.is_multiple_of(heads) {
-        return Err(ScenarioError::new(
-            f.path("mamba_n_heads"),
-            ErrorKind::MustDivide { what: "mamba_d_ssm", value: inner, got: heads },
-        ));
-    }
-    let head_dim = match f.get("mamba_d_head") {
-        Some(Value::String(s)) if s == "auto" => inner / heads,
-        _ => {
-            let want = inner / heads;
-            match f.int(&["mamba_d_head"], 1, MAX_WIDTH)? {
-                Some(d) if d != want => {
-                    return Err(ScenarioError::new(
-                        f.path("mamba_d_head"),
-                        ErrorKind::IntegerOutOfRange { min: want, max: want, got: d.to_string() },
-                    ))
-                }
-                _ => want,
-            }
-        }
-    };
+    let (heads, head_dim) = mamba_heads(f, inner, "mamba_d_ssm")?;
     let groups = f.int(&["mamba_n_groups"], 1, MAX_HEADS)?.unwrap_or(1);
     if !heads.is_multiple_of(groups) {
         return Err(ScenarioError::new(
@@ -103,6 +82,36 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
         short_conv: None,
     });
     Ok(())
+}
+
+/// `mamba_n_heads` (default 128) and `mamba_d_head` (`"auto"` or absent: `inner / heads`), as
+/// the Falcon-H1 and GraniteMoeHybrid config classes check them: the heads divide the inner
+/// width (`inner_key` names it in the error) and `heads · d_head = inner`.
+pub(super) fn mamba_heads(
+    f: &Fields,
+    inner: u64,
+    inner_key: &'static str,
+) -> Result<(u64, u64), ScenarioError> {
+    let heads = f.int(&["mamba_n_heads"], 1, MAX_HEADS)?.unwrap_or(128);
+    if !inner.is_multiple_of(heads) {
+        return Err(ScenarioError::new(
+            f.path("mamba_n_heads"),
+            ErrorKind::MustDivide { what: inner_key, value: inner, got: heads },
+        ));
+    }
+    let want = inner / heads;
+    if let Some(Value::String(s)) = f.get("mamba_d_head") {
+        if s == "auto" {
+            return Ok((heads, want));
+        }
+    }
+    match f.int(&["mamba_d_head"], 1, MAX_WIDTH)? {
+        Some(d) if d != want => Err(ScenarioError::new(
+            f.path("mamba_d_head"),
+            ErrorKind::IntegerOutOfRange { min: want, max: want, got: d.to_string() },
+        )),
+        _ => Ok((heads, want)),
+    }
 }
 
 #[cfg(test)]

@@ -154,6 +154,7 @@ pub(super) fn apply(f: &Fields, mut a: Architecture) -> Result<Architecture, Sce
         Family::NemotronH => nemotron_h(f, &mut a)?,
         Family::FalconH1 => super::falcon_h1::apply(f, &mut a)?,
         Family::Lfm2 => super::lfm2::apply(f, &mut a)?,
+        Family::GraniteMoeHybrid => super::granite_hybrid::apply(f, &mut a)?,
         _ => return Ok(a),
     }
     Ok(a)

@@ -6,6 +6,7 @@
 pub mod config;
 pub mod falcon_h1;
 pub mod families;
+pub mod granite_hybrid;
 pub mod hybrid;
 pub mod kv_cache;
 pub mod lfm2;
@@ -58,6 +59,10 @@ pub enum Family {
     /// LFM2: gated short-convolution layers and attention layers (`layer_types`), each with a
     /// gated MLP (`lfm2.rs`).
     Lfm2,
+    /// Granite 4.0 hybrid (`granitemoehybrid`): Mamba-2 and attention layers by `layer_types`,
+    /// each with a shared MLP and (when it has experts) a mixture of experts
+    /// (`granite_hybrid.rs`).
+    GraniteMoeHybrid,
     /// An unknown `model_type` counted from the usual keys as a Llama-style decoder (gated MLP,
     /// RMSNorm, rotary positions, biases only where the config asks): the result is inferred.
     Generic,
