@@ -1,5 +1,6 @@
 // Issue 13, "State memory that does not grow": a pasted hybrid config.json (Qwen3-Next's Gated
-// DeltaNet layers, Nemotron-H's Mamba-2 layers) shows its fixed per-sequence state as its own line
+// DeltaNet layers, Nemotron-H's Mamba-2 layers, Falcon-H1's parallel Mamba-2, LFM2's short
+// convolutions) shows its fixed per-sequence state as its own line
 // of the memory breakdown, in the page's language, with its show-the-math; the line scales with
 // the sequences and not with the context, while the KV cache (attention layers only) grows.
 // The chapter 2 widget compares the two. Both languages, 390 px, dark; no console errors.
@@ -16,10 +17,14 @@ after(async () => { await browser?.close(); await server?.close(); });
 const root = join(import.meta.dirname, '..', '..');
 const fixture = (name) => JSON.parse(readFileSync(join(root, `tests/fixtures/configs/${name}.json`), 'utf8'));
 // Per sequence, by hand (tests/hybrid_models.rs): 36 × (8192 × 3 + 32 × 128 × 128) × 2 B and
-// 23 × (6144 × 3 × 2 B + 64 × 64 × 128 × 4 B).
+// 23 × (6144 × 3 × 2 B + 64 × 64 × 128 × 4 B); Falcon-H1 (attention and Mamba-2 side by side in
+// all 44 layers) 44 × (3584 × 3 + 24 × 128 × 256) × 2 B; LFM2 (22 short-convolution layers, a
+// conv cache only) 22 × 2048 × 2 × 2 B.
 const MODELS = [
   ['qwen3-next-80b-a3b-instruct', 39518208, 24576],
   ['nemotron-3-nano-30b-a3b', 49082368, 6144],
+  ['falcon-h1-7b', 70152192, 45056],
+  ['lfm2.5-2.6b', 180224, 16384],
 ];
 const LABEL = { en: 'Recurrent state', zh: '循环状态' };
 const STATE = 'tr[data-key="memory_per_gpu_bytes.recurrent_state"]';
