@@ -90,8 +90,9 @@ fn catalog_counts_for_new_moe_families() {
 }
 
 /// Hybrid families with a fixed state per sequence (derivations by hand in
-/// `tests/hybrid_models.rs`): Falcon-H1 7B from its config's shapes, LFM2-2.6B as the LFM2.5-2.6B
-/// tensor listing with the 65,536-token vocabulary.
+/// `tests/hybrid_models.rs` and `tests/fixtures/configs/expected.json`): Falcon-H1 7B from its
+/// config's shapes, LFM2-2.6B as the LFM2.5-2.6B tensor listing with the 65,536-token
+/// vocabulary, Granite 4.0 H Tiny, Qwen3.6 35B-A3B's text model.
 #[test]
 fn catalog_counts_for_hybrid_state_families() {
     for (id, count) in

@@ -165,6 +165,7 @@ fn catalog_entries_count_like_their_published_configs() {
         ("nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b"),
         ("falcon-h1-7b", "falcon-h1-7b"),
         ("granite-4.0-h-tiny", "granite-4.0-h-tiny"),
+        ("qwen3.6-35b-a3b", "qwen3.6-35b-a3b"),
     ] {
         let mut s = scenario(fixture, 4096, 1);
         let from_config = report(&s);
@@ -271,4 +272,23 @@ fn granite_hybrid_state_kv_and_experts_match_the_hand_derivation() {
     assert_eq!(g.kv_cache_bytes_per_token, 4 * 4 * 256 * 2);
     // Active: 58 of the 64 experts (3·1536·512 each) in 40 layers sit idle per token.
     assert_eq!(g.params.total - g.params.active, 40 * 58 * 3 * 1536 * 512);
+}
+
+/// Qwen3.6 35B-A3B (qwen3_5_moe), by hand: 30 Gated DeltaNet layers, each with conv state
+/// (2·16·128 + 32·128 = 8192 channels) × 3 taps in bf16 = 49,152 B and recurrent state
+/// 32 heads × 128 × 128 in float32 (`mamba_ssm_dtype`) = 2,097,152 B.
+const QWEN36_STATE: u64 = 30 * (8192 * 3 * 2 + 32 * 128 * 128 * 4);
+
+#[test]
+fn qwen3_6_is_counted_from_its_text_config_within_the_published_rounding() {
+    assert_eq!(QWEN36_STATE, 64_389_120);
+    let q = report(&scenario("qwen3.6-35b-a3b", 4096, 1));
+    assert_eq!(q.recurrent_state_bytes_per_sequence, QWEN36_STATE);
+    // 10 gated attention layers × 2 KV heads × (256 + 256) × 2 B.
+    assert_eq!(q.kv_cache_bytes_per_token, 10 * 2 * 512 * 2);
+    // Qwen's "35B-A3B": the text model is 34.66B (the vision tower adds the rest), and one
+    // token passes 2.95B parameters besides the input embedding (248,320 × 2048).
+    let (total, active) = (q.params.total as f64, q.params.active as f64);
+    assert!((total / 1e9 - 34.66).abs() < 0.005, "{total}");
+    assert!(((active - 248_320.0 * 2048.0) / 1e9 - 2.95).abs() < 0.005, "{active}");
 }

@@ -191,7 +191,8 @@ fn kimi_k2_is_deepseek_v3_with_384_experts_and_64_heads() {
     // t + scales. The report's 1.04T is 8.6B to 18.6B more than the modules the model runs with
     // (1.035T to 1.045T rounds to it); one more MoE layer would be 17.06B. The engine counts
     // what is loaded, and the catalog entry says so.
-    let scales = 61 * (12 * 56 + 96 * 12 + 5 * 56 + 128 * 4 + 56 * 64) + 3 * 144 * 56 + 60 * 385 * 3 * 16 * 56;
+    let scales =
+        61 * (12 * 56 + 96 * 12 + 5 * 56 + 128 * 4 + 56 * 64) + 3 * 144 * 56 + 60 * 385 * 3 * 16 * 56;
     assert_eq!(scales, 62_495_192u128);
     assert_eq!(hundredths(t + scales), 1026.47);
     let one_more_moe_layer = moe_fixed + 384 * expert;

@@ -422,6 +422,8 @@ fn parse_intermediate(f: &Fields, family: Family, hidden: u64) -> Result<u64, Sc
         Family::Gpt2 | Family::Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
+        // Qwen3.5-MoE text configs have no dense MLP width (hybrid.rs checks that it is not needed).
+        Family::Qwen35 => f.int(&["intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(0),
         // Lfm2Config: `block_ff_dim` (LiquidAI's key) wins over `intermediate_size`, default 12288.
         Family::Lfm2 => f.int(&["block_ff_dim", "intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(12288),
         _ => or_default(family, f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)

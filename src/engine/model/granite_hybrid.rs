@@ -23,11 +23,10 @@
 
 use super::config::Fields;
 use super::falcon_h1::mamba_heads;
-use super::hybrid::{Ffn, Hybrid, Mamba2, Mixer};
+use super::hybrid::{mixer_list, Ffn, Hybrid, Mamba2, Mixer};
 use super::{Architecture, MlpKind, Moe, NormKind};
-use crate::engine::error::{ErrorKind, Expected, ScenarioError};
+use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::num::usize_sat;
-use serde_json::Value;
 
 const MAX_WIDTH: u64 = 1 << 20;
 const MAX_HEADS: u64 = 1 << 16;
@@ -38,37 +37,12 @@ const MAX_KERNEL: u64 = 64;
 /// Fills in Granite 4.0's hybrid layout on an architecture `config::build` read.
 pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     let n = usize_sat(a.layers);
-    let key = if f.has("layer_types") { "layer_types" } else { "layers_block_type" };
-    let mixers = match f.get(key) {
-        None => vec![Mixer::Mamba2; n],
-        Some(Value::Array(types)) => {
-            if types.len() != n {
-                return Err(ScenarioError::new(
-                    f.path(key),
-                    ErrorKind::OnePerLayer { layers: n, got: types.len() },
-                ));
-            }
-            let mut mixers = Vec::with_capacity(n);
-            for t in types {
-                mixers.push(match t.as_str() {
-                    Some("mamba") => Mixer::Mamba2,
-                    Some("attention") => Mixer::Attention,
-                    _ => {
-                        let options = vec!["mamba".to_owned(), "attention".to_owned()];
-                        return Err(ScenarioError::new(
-                            f.path(key),
-                            ErrorKind::WrongType { expected: Expected::OneOf(options), got: t.to_string() },
-                        ));
-                    }
-                });
-            }
-            mixers
-        }
-        Some(v) => {
-            return Err(ScenarioError::new(
-                f.path(key),
-                ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
-            ))
+    const NAMES: [&str; 2] = ["mamba", "attention"];
+    let kinds = [Mixer::Mamba2, Mixer::Attention];
+    let mixers = match mixer_list(f, "layer_types", n, &NAMES, &kinds)? {
+        Some(m) => m,
+        None => {
+            mixer_list(f, "layers_block_type", n, &NAMES, &kinds)?.unwrap_or_else(|| vec![Mixer::Mamba2; n])
         }
     };
     let inner = f.int(&["mamba_expand"], 1, 64)?.unwrap_or(2).saturating_mul(a.hidden);

@@ -177,6 +177,34 @@ fn pick(
     name.and_then(|n| options.iter().position(|o| *o == n)).ok_or_else(|| one_of(f, key, options, got()))
 }
 
+/// Per-layer mixers from the list at `key` (LFM2's and Granite's `layer_types`): each entry one
+/// of `names`, mapped to the `kinds` at the same place; `None` when the key is absent. A list of
+/// the wrong length, a non-list or an unknown name is an error naming `key`.
+pub(super) fn mixer_list(
+    f: &Fields,
+    key: &'static str,
+    layers: usize,
+    names: &[&str],
+    kinds: &[Mixer],
+) -> Result<Option<Vec<Mixer>>, ScenarioError> {
+    let Some(v) = f.get(key) else { return Ok(None) };
+    let Value::Array(list) = v else {
+        return Err(ScenarioError::new(
+            f.path(key),
+            ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
+        ));
+    };
+    if list.len() != layers {
+        return Err(ScenarioError::new(f.path(key), ErrorKind::OnePerLayer { layers, got: list.len() }));
+    }
+    let mut mixers = Vec::with_capacity(layers);
+    for t in list {
+        let i = pick(f, key, names, t.as_str(), &|| t.to_string())?;
+        mixers.extend(kinds.get(i).copied());
+    }
+    Ok(Some(mixers))
+}
+
 fn ssm_dtype(f: &Fields) -> Result<Option<Dtype>, ScenarioError> {
     const NAMES: [&str; 4] = ["float32", "bfloat16", "float16", "auto"];
     for key in ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"] {
@@ -244,12 +272,18 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
             },
         ));
     }
-    let experts = f.int(&["num_experts"], 0, MAX_EXPERTS)?.unwrap_or(0);
-    let step = f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1);
+    // Qwen3.5-MoE (`Qwen3_5MoeTextConfig`) drops `intermediate_size`, `decoder_sparse_step` and
+    // `mlp_only_layers`: every layer is a sparse MoE block (256 experts by default).
+    let moe_only = a.model_type.starts_with("qwen3_5_moe") || a.model_type.starts_with("Qwen3_5Moe");
+    let experts = f.int(&["num_experts"], 0, MAX_EXPERTS)?.unwrap_or(if moe_only { 256 } else { 0 });
+    let step = if moe_only { 1 } else { f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1) };
     let dense_only: Vec<u64> = match f.get("mlp_only_layers") {
-        Some(Value::Array(l)) => l.iter().filter_map(Value::as_u64).collect(),
+        Some(Value::Array(l)) if !moe_only => l.iter().filter_map(Value::as_u64).collect(),
         _ => Vec::new(),
     };
+    if a.intermediate == 0 && (experts == 0 || !dense_only.is_empty() || step > 1) {
+        return Err(ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig));
+    }
     let ffn: Vec<Ffn> = (0..a.layers)
         .map(|i| {
             if experts > 0 && !dense_only.contains(&i) && (i + 1).is_multiple_of(step) {
@@ -678,6 +712,21 @@ mod tests {
         // State in float32 (mamba_ssm_dtype), conv cache in the model dtype: per GDN layer
         // 4·8·8·4 B + 64·3·2 B.
         assert_eq!(recurrent_state_bytes(&a, 0..4, 1, 1, Dtype::Bf16), 3 * (4 * 8 * 8 * 4 + 64 * 3 * 2));
+    }
+
+    #[test]
+    fn qwen3_5_moe_needs_no_dense_width_and_has_only_moe_layers() {
+        // Qwen3_5MoeTextConfig removes intermediate_size, decoder_sparse_step and mlp_only_layers.
+        let text = json!({"model_type": "qwen3_5_moe_text", "hidden_size": 64, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 100,
+            "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
+            "shared_expert_intermediate_size": 8, "mlp_only_layers": [0], "decoder_sparse_step": 2});
+        let a = parse_config(&json!({"model_type": "qwen3_5_moe", "text_config": text})).unwrap();
+        assert_eq!(a.moe.as_ref().unwrap().layer_is_moe, vec![true; 4]);
+        // A dense Qwen3.5 (or an MoE one with dense layers) still needs the width, and says so.
+        let dense = json!({"model_type": "qwen3_5_text", "hidden_size": 64, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "head_dim": 16, "vocab_size": 100});
+        assert_eq!(parse_config(&dense).unwrap_err().field, "model.intermediate_size");
     }
 
     #[test]

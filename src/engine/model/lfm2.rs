@@ -18,7 +18,7 @@
 //!   (default 256).
 
 use super::config::Fields;
-use super::hybrid::{Ffn, Hybrid, Mixer, ShortConv};
+use super::hybrid::{mixer_list, Ffn, Hybrid, Mixer, ShortConv};
 use super::{Architecture, MlpKind, NormKind};
 use crate::engine::error::{ErrorKind, Expected, ScenarioError};
 use crate::engine::num::{u64_from_f64, usize_sat};
@@ -30,49 +30,27 @@ const MAX_INTERMEDIATE: u64 = 1 << 22;
 /// Fills in LFM2's layout on an architecture `config::build` read with the common rules.
 pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     let n = usize_sat(a.layers);
-    let mixers = match (f.get("layer_types"), f.get("full_attn_idxs")) {
-        (Some(Value::Array(types)), _) => {
-            if types.len() != n {
+    const NAMES: [&str; 2] = ["conv", "full_attention"];
+    let kinds = [Mixer::ShortConv, Mixer::Attention];
+    let mixers = match mixer_list(f, "layer_types", n, &NAMES, &kinds)? {
+        Some(m) => m,
+        // `full_attn_idxs` (LiquidAI's key): those layers attend, the rest convolve; neither
+        // key: every layer attends (Lfm2Config's default).
+        None => match f.get("full_attn_idxs") {
+            None => vec![Mixer::Attention; n],
+            Some(Value::Array(idxs)) => {
+                let attention: Vec<u64> = idxs.iter().filter_map(Value::as_u64).collect();
+                (0..a.layers)
+                    .map(|i| if attention.contains(&i) { Mixer::Attention } else { Mixer::ShortConv })
+                    .collect()
+            }
+            Some(v) => {
                 return Err(ScenarioError::new(
-                    f.path("layer_types"),
-                    ErrorKind::OnePerLayer { layers: n, got: types.len() },
-                ));
+                    f.path("full_attn_idxs"),
+                    ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
+                ))
             }
-            let mut mixers = Vec::with_capacity(n);
-            for t in types {
-                mixers.push(match t.as_str() {
-                    Some("conv") => Mixer::ShortConv,
-                    Some("full_attention") => Mixer::Attention,
-                    _ => {
-                        let options = vec!["conv".to_owned(), "full_attention".to_owned()];
-                        return Err(ScenarioError::new(
-                            f.path("layer_types"),
-                            ErrorKind::WrongType { expected: Expected::OneOf(options), got: t.to_string() },
-                        ));
-                    }
-                });
-            }
-            mixers
-        }
-        (Some(v), _) => {
-            return Err(ScenarioError::new(
-                f.path("layer_types"),
-                ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
-            ))
-        }
-        (None, Some(Value::Array(idxs))) => {
-            let attention: Vec<u64> = idxs.iter().filter_map(Value::as_u64).collect();
-            (0..a.layers)
-                .map(|i| if attention.contains(&i) { Mixer::Attention } else { Mixer::ShortConv })
-                .collect()
-        }
-        (None, Some(v)) => {
-            return Err(ScenarioError::new(
-                f.path("full_attn_idxs"),
-                ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
-            ))
-        }
-        (None, None) => vec![Mixer::Attention; n],
+        },
     };
     // Lfm2Config's default of 8 KV heads (the common reader falls back to multi-head).
     if !f.has("num_key_value_heads") {
