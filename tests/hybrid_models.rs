@@ -166,6 +166,7 @@ fn catalog_entries_count_like_their_published_configs() {
         ("falcon-h1-7b", "falcon-h1-7b"),
         ("granite-4.0-h-tiny", "granite-4.0-h-tiny"),
         ("qwen3.6-35b-a3b", "qwen3.6-35b-a3b"),
+        ("lfm2-8b-a1b", "lfm2-8b-a1b"),
     ] {
         let mut s = scenario(fixture, 4096, 1);
         let from_config = report(&s);
@@ -291,4 +292,14 @@ fn qwen3_6_is_counted_from_its_text_config_within_the_published_rounding() {
     let (total, active) = (q.params.total as f64, q.params.active as f64);
     assert!((total / 1e9 - 34.66).abs() < 0.005, "{total}");
     assert!(((active - 248_320.0 * 2048.0) / 1e9 - 2.95).abs() < 0.005, "{active}");
+}
+
+#[test]
+fn lfm2_moe_state_is_the_conv_cache_of_its_18_conv_layers() {
+    // 18 conv layers × 2048 channels × (3 − 1) × 2 B; 6 attention layers × 8 × 128 × 2 B per token.
+    let l = report(&scenario("lfm2-8b-a1b", 4096, 1));
+    assert_eq!(l.recurrent_state_bytes_per_sequence, 18 * 2048 * 2 * 2);
+    assert_eq!(l.kv_cache_bytes_per_token, 6 * 8 * 128 * 2);
+    // 28 of the 32 experts (3·2048·1792 each) in 22 MoE layers sit idle per token.
+    assert_eq!(l.params.total - l.params.active, 22 * 28 * 3 * 2048 * 1792);
 }

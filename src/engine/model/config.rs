@@ -27,7 +27,7 @@ const MAX_EXPERTS: u64 = 1 << 16;
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
 qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3, \
 kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2, qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h, \
-falcon_h1, lfm2, granitemoehybrid";
+falcon_h1, lfm2, lfm2_moe, granitemoehybrid";
 
 /// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
 /// shapes: never listed among the keys a generic count ignored.
@@ -245,7 +245,7 @@ fn family_of(model_type: &str) -> Option<Family> {
         | "Qwen3_5MoeForCausalLM" => Family::Qwen35,
         "nemotron_h" | "NemotronHForCausalLM" => Family::NemotronH,
         "falcon_h1" | "FalconH1ForCausalLM" => Family::FalconH1,
-        "lfm2" | "Lfm2ForCausalLM" => Family::Lfm2,
+        "lfm2" | "Lfm2ForCausalLM" | "lfm2_moe" | "Lfm2MoeForCausalLM" => Family::Lfm2,
         "granitemoehybrid" | "GraniteMoeHybridForCausalLM" => Family::GraniteMoeHybrid,
         _ => return None,
     })

@@ -16,16 +16,19 @@
 //!   (default true) `I = int(2·I/3)`, then, when `block_ffn_dim_multiplier` is not null
 //!   (default 1.0), `I = int(multiplier·I)` rounded up to a multiple of `block_multiple_of`
 //!   (default 256).
+//! - LFM2-MoE (`lfm2_moe`, `modular_lfm2_moe.py`): the same layers, with a mixture of experts
+//!   in place of the MLP after the first `num_dense_layers` (see [`apply`]).
 
 use super::config::Fields;
 use super::hybrid::{mixer_list, Ffn, Hybrid, Mixer, ShortConv};
-use super::{Architecture, MlpKind, NormKind};
+use super::{Architecture, MlpKind, Moe, NormKind};
 use crate::engine::error::{ErrorKind, Expected, ScenarioError};
 use crate::engine::num::{u64_from_f64, usize_sat};
 use serde_json::Value;
 
 const MAX_KERNEL: u64 = 64;
 const MAX_INTERMEDIATE: u64 = 1 << 22;
+const MAX_EXPERTS: u64 = 1 << 16;
 
 /// Fills in LFM2's layout on an architecture `config::build` read with the common rules.
 pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
@@ -63,7 +66,31 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
         }
         a.attention.kv_heads = kv;
     }
-    a.intermediate = ff_dim(f, a.intermediate)?;
+    // LFM2-MoE (`lfm2_moe`, modular_lfm2_moe.py): the first `num_dense_layers` (default 2) keep
+    // a dense `Lfm2MoeMLP` of `intermediate_size` (default 7168, no adjustment); the others are a
+    // sparse block of `num_experts` (32) gated experts of `moe_intermediate_size` (1792),
+    // `num_experts_per_tok` (4) per token, a bias-free router `h·E` and, with `use_expert_bias`
+    // (default true), an `expert_bias` buffer of `E` values. No shared expert.
+    let moe = a.model_type.starts_with("lfm2_moe") || a.model_type.starts_with("Lfm2Moe");
+    let mut ffn = vec![Ffn::Dense; n];
+    if moe {
+        a.intermediate = f.int(&["intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(7168);
+        let experts = f.int(&["num_experts"], 1, MAX_EXPERTS)?.unwrap_or(32);
+        let dense = f.int(&["num_dense_layers"], 0, a.layers)?.unwrap_or(2);
+        let layer_is_moe: Vec<bool> = (0..a.layers).map(|i| i >= dense).collect();
+        ffn = layer_is_moe.iter().map(|m| if *m { Ffn::Moe } else { Ffn::Dense }).collect();
+        a.moe = Some(Moe {
+            routed_experts: experts,
+            experts_per_token: f.int(&["num_experts_per_tok"], 1, experts)?.unwrap_or(4.min(experts)),
+            expert_intermediate: f.int(&["moe_intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(1792),
+            shared_intermediate: 0,
+            shared_expert_gate: false,
+            router_bias: f.boolean(&["use_expert_bias"], true)?,
+            layer_is_moe,
+        });
+    } else {
+        a.intermediate = ff_dim(f, a.intermediate)?;
+    }
     a.attention.qk_norm = true;
     a.attention.qkv_bias = false;
     a.attention.o_bias = false;
@@ -74,7 +101,7 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
     a.tied_embeddings = f.boolean(&["tie_embedding", "tie_word_embeddings"], true)?;
     a.hybrid = Some(Hybrid {
         mixers,
-        ffn: vec![Ffn::Dense; n],
+        ffn,
         gated_delta_net: None,
         mamba: None,
         attn_output_gate: false,
@@ -170,6 +197,24 @@ mod tests {
         assert_eq!(parse_config(&cfg).unwrap().intermediate, 66);
         cfg["block_ffn_dim_multiplier"] = json!("big");
         assert_eq!(parse_config(&cfg).unwrap_err().field, "model.block_ffn_dim_multiplier");
+    }
+
+    #[test]
+    fn lfm2_moe_keeps_dense_first_layers_and_routes_the_rest() {
+        let mut cfg = tiny();
+        cfg["model_type"] = json!("lfm2_moe");
+        cfg["num_dense_layers"] = json!(1);
+        cfg["num_experts"] = json!(4);
+        cfg["num_experts_per_tok"] = json!(2);
+        cfg["moe_intermediate_size"] = json!(16);
+        let a = parse_config(&cfg).unwrap();
+        let h = a.hybrid.as_ref().unwrap();
+        // Layer 0 (conv) dense as in `conv_and_attention_layers_count_their_own_modules`; layer 2
+        // (conv) MoE: 4 experts × 3·64·16 = 12288, router 64·4 = 256, expert_bias 4.
+        assert_eq!(layer_params(&a, h, 0).total(), 16576 + 18432 + 128);
+        assert_eq!(layer_params(&a, h, 2).total(), 16576 + 12288 + 256 + 4 + 128);
+        let m = a.moe.as_ref().unwrap();
+        assert_eq!((m.layer_is_moe.clone(), m.experts_per_token), (vec![false, true, true], 2));
     }
 
     #[test]

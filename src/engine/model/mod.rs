@@ -57,7 +57,7 @@ pub enum Family {
     /// (`falcon_h1.rs`).
     FalconH1,
     /// LFM2: gated short-convolution layers and attention layers (`layer_types`), each with a
-    /// gated MLP (`lfm2.rs`).
+    /// gated MLP, or in `lfm2_moe` a mixture of experts after the first dense layers (`lfm2.rs`).
     Lfm2,
     /// Granite 4.0 hybrid (`granitemoehybrid`): Mamba-2 and attention layers by `layer_types`,
     /// each with a shared MLP and (when it has experts) a mixture of experts
