@@ -41,9 +41,10 @@ async function paste(page, lang, config) {
 const bytes = (page, key) =>
   page.$eval(`tr[data-key="${key}"] td.num`, (td) => Number(td.dataset.bytes));
 
-// Opens the row's show-the-math and returns its text once it shows `want`. Under load the memory
-// table can still be redrawn once after the values settle (a redraw closes the details), so the
-// summary is clicked again while the text has not appeared (at most 3 s).
+// Opens the row's show-the-math and returns its text once it shows `want`. Under load a click
+// right after the numbers settle was seen to leave the details closed (2 of 5 runs, the Falcon-H1
+// case; a redraw of the row landing after the click would do that), so the summary is clicked
+// again while the text has not appeared (at most 3 s).
 async function openMath(page, row, want) {
   const details = row.locator('details.math');
   for (let i = 0; i < 30; i++) {
