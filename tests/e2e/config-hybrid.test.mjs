@@ -103,6 +103,26 @@ for (const lang of ['en', 'zh']) {
     });
   }
 
+  test(`${lang}: the hybrid catalog models are listed, counted and keep a state line`, async () => {
+    const page = await newPage(browser, { viewport: { width: 390, height: 900 }, colorScheme: 'dark' });
+    await page.goto(`${server.url}#/${lang}/estimate`);
+    await page.waitForSelector('#total-per-gpu');
+    const ids = await page.locator('#model-list option').allInnerTexts();
+    for (const id of ['falcon-h1-7b', 'lfm2-2.6b', 'lfm2-8b-a1b', 'granite-4.0-h-tiny', 'qwen3.6-35b-a3b'])
+      assert.ok(ids.includes(id), `${id} in the model list`);
+    // Totals from tests/catalog_counts.rs; one sequence's state from tests/hybrid_models.rs
+    // (LFM2-8B-A1B: 18 conv layers × 2048 × 2 × 2 B; Granite 4.0 H Tiny: 36 Mamba-2 layers).
+    for (const [name, total, state] of [['LFM2 8B-A1B', '8339930560', 147456], ['Granite 4.0 H Tiny', '6939037248', 29030400]]) {
+      await page.fill('#model-search', name);
+      await page.dispatchEvent('#model-search', 'change');
+      await page.waitForFunction(`document.getElementById('params-total').textContent.replace(/\\D/g, '').includes('${total}')`);
+      await setNumber(page, 'batch', 1);
+      await page.waitForFunction(([sel, want]) => Number(document.querySelector(`${sel} td.num`)?.dataset.bytes) === want,
+        [STATE, state]);
+    }
+    await finish(page);
+  });
+
   test(`${lang}: the chapter widget compares the KV cache with the fixed state`, async () => {
     const page = await newPage(browser, { viewport: { width: 390, height: 900 }, colorScheme: 'dark' });
     await page.goto(`${server.url}#/${lang}/chapters/memory-capacity`);
