@@ -107,3 +107,16 @@ fn catalog_counts_for_ministral_3() {
     assert_eq!(total("ministral-3-8b") / 100_000_000, 84);
     assert_eq!(total("ministral-3-14b") / 100_000_000, 135);
 }
+
+/// Hybrid families with a fixed state per sequence (derivations by hand in
+/// `tests/hybrid_models.rs` and `tests/fixtures/configs/expected.json`): Falcon-H1 7B from its
+/// config's shapes, LFM2-2.6B as the LFM2.5-2.6B tensor listing with the 65,536-token
+/// vocabulary, Granite 4.0 H Tiny, Qwen3.6 35B-A3B's text model.
+#[test]
+fn catalog_counts_for_hybrid_state_families() {
+    for (id, count) in
+        [("falcon-h1-7b", 7_585_513_568u128), ("lfm2-2.6b", 2_697_198_592 - (128_000 - 65_536) * 2048)]
+    {
+        assert_eq!(total(id), count, "{id}");
+    }
+}

@@ -163,6 +163,10 @@ fn catalog_entries_count_like_their_published_configs() {
     for (id, fixture) in [
         ("qwen3-next-80b-a3b", "qwen3-next-80b-a3b-instruct"),
         ("nemotron-3-nano-30b-a3b", "nemotron-3-nano-30b-a3b"),
+        ("falcon-h1-7b", "falcon-h1-7b"),
+        ("granite-4.0-h-tiny", "granite-4.0-h-tiny"),
+        ("qwen3.6-35b-a3b", "qwen3.6-35b-a3b"),
+        ("lfm2-8b-a1b", "lfm2-8b-a1b"),
     ] {
         let mut s = scenario(fixture, 4096, 1);
         let from_config = report(&s);
@@ -187,4 +191,115 @@ fn lora_adapters_sit_only_on_the_layers_that_have_the_targets() {
     s.lora_rank = 8;
     s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
     assert_eq!(report(&s).params.trainable, 6 * 8 * ((2688 + 4096) + (2688 + 256)));
+}
+
+/// Falcon-H1 7B, by hand: all 44 layers keep a KV cache *and* a Mamba-2 state (attention and the
+/// mixer run side by side). Per layer: conv state (3072 + 2·1·256 = 3584 channels) × (4 − 1)
+/// taps in bf16 = 21,504 B and SSM state 24 heads × 128 × 256 in bf16 = 1,572,864 B.
+const FALCON_H1_STATE: u64 = 44 * (3584 * 3 * 2 + 24 * 128 * 256 * 2);
+
+/// LFM2.5-2.6B, by hand: 22 short-convolution layers, each keeping 2048 channels × (3 − 1)
+/// inputs in bf16 = 8,192 B; no recurrent state.
+const LFM2_STATE: u64 = 22 * 2048 * 2 * 2;
+
+#[test]
+fn falcon_h1_and_lfm2_state_and_kv_match_the_hand_derivation() {
+    assert_eq!(FALCON_H1_STATE, 70_152_192);
+    assert_eq!(LFM2_STATE, 180_224);
+    let f = report(&scenario("falcon-h1-7b", 32_768, 4));
+    assert_eq!(f.recurrent_state_bytes_per_sequence, FALCON_H1_STATE);
+    assert_eq!(f.memory_per_gpu_bytes.recurrent_state, 4 * FALCON_H1_STATE);
+    // Every layer is also attention: 44 × 2 KV heads × (128 + 128) × 2 B per token.
+    assert_eq!(f.kv_cache_bytes_per_token, 44 * 2 * 256 * 2);
+    assert_eq!(f.memory_per_gpu_bytes.kv_cache, 4 * 32_768 * 45_056);
+    let st = f.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
+    assert_eq!(
+        &st.values[..2],
+        &[gpu_primer::engine::Val::Int(44), gpu_primer::engine::Val::Int(44 * 3584 * 3)]
+    );
+    let l = report(&scenario("lfm2.5-2.6b", 32_768, 4));
+    assert_eq!(l.recurrent_state_bytes_per_sequence, LFM2_STATE);
+    // 8 attention layers × 8 KV heads × (64 + 64) × 2 B.
+    assert_eq!(l.kv_cache_bytes_per_token, 8 * 8 * 128 * 2);
+    assert_eq!(l.memory_per_gpu_bytes.kv_cache, 4 * 32_768 * 16_384);
+    let st = l.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
+    assert_eq!(
+        &st.values[..4],
+        &[
+            gpu_primer::engine::Val::Int(22),
+            gpu_primer::engine::Val::Int(22 * 2048 * 2),
+            gpu_primer::engine::Val::Dtype(gpu_primer::engine::precision::Dtype::Bf16),
+            gpu_primer::engine::Val::Int(0),
+        ]
+    );
+}
+
+#[test]
+fn falcon_h1_and_lfm2_states_split_over_tensor_parallelism() {
+    // Falcon-H1: 1 group replicated to 2, (3072 + 2·2·256)/2 channels × 3, 12 heads × 128 × 256.
+    let mut s = scenario("falcon-h1-7b", 4096, 1);
+    s.gpus = 2;
+    s.tensor_parallel = 2;
+    assert_eq!(report(&s).memory_per_gpu_bytes.recurrent_state, 44 * (2048 * 3 * 2 + 12 * 128 * 256 * 2));
+    // LFM2: 1024 channels × 2 per conv layer.
+    let mut s = scenario("lfm2.5-2.6b", 4096, 1);
+    s.gpus = 2;
+    s.tensor_parallel = 2;
+    assert_eq!(report(&s).memory_per_gpu_bytes.recurrent_state, LFM2_STATE / 2);
+}
+
+#[test]
+fn lora_on_lfm2_reaches_only_the_attention_layers() {
+    // Rank 8 on q_proj and v_proj: the 8 attention layers only, 8 × 8 × ((2048 + 2048) + (2048 + 512)).
+    let mut s = scenario("lfm2.5-2.6b", 2048, 1);
+    s.mode = Mode::Lora;
+    s.lora_rank = 8;
+    s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
+    assert_eq!(report(&s).params.trainable, 8 * 8 * (4096 + 2560));
+}
+
+/// Granite 4.0 H Tiny, by hand: 36 Mamba-2 layers, each with conv state
+/// (3072 + 2·1·128 = 3328 channels) × 3 taps and SSM state 48 heads × 64 × 128, both in bf16
+/// (the config names no SSM dtype).
+const GRANITE_STATE: u64 = 36 * (3328 * 3 * 2 + 48 * 64 * 128 * 2);
+
+#[test]
+fn granite_hybrid_state_kv_and_experts_match_the_hand_derivation() {
+    assert_eq!(GRANITE_STATE, 29_030_400);
+    let g = report(&scenario("granite-4.0-h-tiny", 8192, 2));
+    assert_eq!(g.recurrent_state_bytes_per_sequence, GRANITE_STATE);
+    assert_eq!(g.memory_per_gpu_bytes.recurrent_state, 2 * GRANITE_STATE);
+    // 4 attention layers × 4 KV heads × (128 + 128) × 2 B.
+    assert_eq!(g.kv_cache_bytes_per_token, 4 * 4 * 256 * 2);
+    // Active: 58 of the 64 experts (3·1536·512 each) in 40 layers sit idle per token.
+    assert_eq!(g.params.total - g.params.active, 40 * 58 * 3 * 1536 * 512);
+}
+
+/// Qwen3.6 35B-A3B (qwen3_5_moe), by hand: 30 Gated DeltaNet layers, each with conv state
+/// (2·16·128 + 32·128 = 8192 channels) × 3 taps in bf16 = 49,152 B and recurrent state
+/// 32 heads × 128 × 128 in float32 (`mamba_ssm_dtype`) = 2,097,152 B.
+const QWEN36_STATE: u64 = 30 * (8192 * 3 * 2 + 32 * 128 * 128 * 4);
+
+#[test]
+fn qwen3_6_is_counted_from_its_text_config_within_the_published_rounding() {
+    assert_eq!(QWEN36_STATE, 64_389_120);
+    let q = report(&scenario("qwen3.6-35b-a3b", 4096, 1));
+    assert_eq!(q.recurrent_state_bytes_per_sequence, QWEN36_STATE);
+    // 10 gated attention layers × 2 KV heads × (256 + 256) × 2 B.
+    assert_eq!(q.kv_cache_bytes_per_token, 10 * 2 * 512 * 2);
+    // Qwen's "35B-A3B": the text model is 34.66B (the vision tower adds the rest), and one
+    // token passes 2.95B parameters besides the input embedding (248,320 × 2048).
+    let (total, active) = (q.params.total as f64, q.params.active as f64);
+    assert!((total / 1e9 - 34.66).abs() < 0.005, "{total}");
+    assert!(((active - 248_320.0 * 2048.0) / 1e9 - 2.95).abs() < 0.005, "{active}");
+}
+
+#[test]
+fn lfm2_moe_state_is_the_conv_cache_of_its_18_conv_layers() {
+    // 18 conv layers × 2048 channels × (3 − 1) × 2 B; 6 attention layers × 8 × 128 × 2 B per token.
+    let l = report(&scenario("lfm2-8b-a1b", 4096, 1));
+    assert_eq!(l.recurrent_state_bytes_per_sequence, 18 * 2048 * 2 * 2);
+    assert_eq!(l.kv_cache_bytes_per_token, 6 * 8 * 128 * 2);
+    // 28 of the 32 experts (3·2048·1792 each) in 22 MoE layers sit idle per token.
+    assert_eq!(l.params.total - l.params.active, 22 * 28 * 3 * 2048 * 1792);
 }

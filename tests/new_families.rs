@@ -181,6 +181,23 @@ fn kimi_k2_is_deepseek_v3_with_384_experts_and_64_heads() {
     assert_eq!(counts("kimi-k2"), (t, act));
     // Moonshot: about 1T total (1.04T in its report), 32B active.
     assert!(near(t, 1.04e12, 1.5) && near(act, 32.6e9, 1.0));
+    // Why 1.026T and not 1.04T. The released config (moonshotai/Kimi-K2-Instruct) has 61
+    // layers, one dense (first_k_dense_replace 1) and num_nextn_predict_layers 0: unlike
+    // DeepSeek-V3 (whose 671B likewise leaves out its 14B MTP layer) the checkpoint ships no
+    // multi-token-prediction layer, so there is nothing more to load. The FP8 checkpoint's
+    // block scales (weight_scale_inv, one F32 per 128×128 block of every quantised matrix: q_a
+    // 12·56, q_b 96·12, kv_a 5·56, kv_b 128·4, o 56·64 per layer; the dense MLP 3·144·56; 385
+    // experts × 3·16·56 per MoE layer) add 62.5M values, 0.006%: the safetensors listing holds
+    // t + scales. The report's 1.04T is 8.6B to 18.6B more than the modules the model runs with
+    // (1.035T to 1.045T rounds to it); one more MoE layer would be 17.06B. The engine counts
+    // what is loaded, and the catalog entry says so.
+    let scales =
+        61 * (12 * 56 + 96 * 12 + 5 * 56 + 128 * 4 + 56 * 64) + 3 * 144 * 56 + 60 * 385 * 3 * 16 * 56;
+    assert_eq!(scales, 62_495_192u128);
+    assert_eq!(hundredths(t + scales), 1026.47);
+    let one_more_moe_layer = moe_fixed + 384 * expert;
+    assert_eq!(hundredths(one_more_moe_layer), 17.06);
+    assert!((t as f64) < 1.035e12 && ((t + one_more_moe_layer) as f64) > 1.035e12);
     // MLA cache: (512 + 64) · 2 bytes · 61 layers.
     assert_eq!(kv_cache_bytes_per_token(a, Dtype::Bf16, 128), 576 * 2 * 61);
 }

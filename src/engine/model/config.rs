@@ -26,7 +26,8 @@ const MAX_EXPERTS: u64 = 1 << 16;
 
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
 qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3, \
-kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2, qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h";
+kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2, qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h, \
+falcon_h1, lfm2, lfm2_moe, granitemoehybrid";
 
 /// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
 /// shapes: never listed among the keys a generic count ignored.
@@ -160,6 +161,11 @@ impl<'a> Fields<'a> {
         self.get(key).is_some()
     }
 
+    /// Whether `key` is present and set to null (Falcon-H1's null `mamba_d_ssm` has a meaning).
+    pub(super) fn is_null(&self, key: &str) -> bool {
+        matches!(self.map.get(key), Some(Value::Null))
+    }
+
     /// Which essential keys a generic count needs and this config lacks (all of them, by their
     /// first name; a positive expert count also needs `num_experts_per_tok`).
     fn missing_essentials(&self) -> Vec<String> {
@@ -238,6 +244,9 @@ fn family_of(model_type: &str) -> Option<Family> {
         | "Qwen3_5ForCausalLM"
         | "Qwen3_5MoeForCausalLM" => Family::Qwen35,
         "nemotron_h" | "NemotronHForCausalLM" => Family::NemotronH,
+        "falcon_h1" | "FalconH1ForCausalLM" => Family::FalconH1,
+        "lfm2" | "Lfm2ForCausalLM" | "lfm2_moe" | "Lfm2MoeForCausalLM" => Family::Lfm2,
+        "granitemoehybrid" | "GraniteMoeHybridForCausalLM" => Family::GraniteMoeHybrid,
         _ => return None,
     })
 }
@@ -413,6 +422,10 @@ fn parse_intermediate(f: &Fields, family: Family, hidden: u64) -> Result<u64, Sc
         Family::Gpt2 | Family::Falcon => f
             .int(&["n_inner", "ffn_hidden_size", "intermediate_size"], 1, MAX_INTERMEDIATE)?
             .unwrap_or(4 * hidden),
+        // Qwen3.5-MoE text configs have no dense MLP width (hybrid.rs checks that it is not needed).
+        Family::Qwen35 => f.int(&["intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(0),
+        // Lfm2Config: `block_ff_dim` (LiquidAI's key) wins over `intermediate_size`, default 12288.
+        Family::Lfm2 => f.int(&["block_ff_dim", "intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(12288),
         _ => or_default(family, f.int(&["intermediate_size", "ffn_dim"], 1, MAX_INTERMEDIATE)?, 9216)
             .ok_or_else(|| ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig))?,
     })

@@ -61,6 +61,8 @@ pub enum Mixer {
     Mamba2,
     /// No token mixer (a Nemotron-H MLP or MoE block).
     None,
+    /// LFM2's gated short convolution: only a convolution cache per sequence (`lfm2.rs`).
+    ShortConv,
 }
 
 /// The feed-forward part of a layer.
@@ -99,7 +101,12 @@ pub struct Mamba2 {
     pub groups: u64,
     pub conv_kernel: u64,
     pub conv_bias: bool,
+    /// Bias on `in_proj`.
     pub proj_bias: bool,
+    /// Bias on `out_proj` (Nemotron-H: `use_bias` as `in_proj`; Falcon-H1: `projectors_bias`).
+    pub out_bias: bool,
+    /// The gated RMSNorm over the inner width (Falcon-H1: only with `mamba_rms_norm`).
+    pub gated_norm: bool,
 }
 
 impl Mamba2 {
@@ -107,6 +114,15 @@ impl Mamba2 {
     pub fn inner(&self) -> u128 {
         u128::from(self.heads) * u128::from(self.head_dim)
     }
+}
+
+/// LFM2's short-convolution block (`Lfm2ShortConv`): `in_proj` `h·3h`, a depthwise `conv` of
+/// `kernel` taps over `h` channels, `out_proj` `h·h`, biases on all three with `conv_bias`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ShortConv {
+    pub channels: u64,
+    pub kernel: u64,
+    pub bias: bool,
 }
 
 /// The layer layout of a hybrid model.
@@ -124,6 +140,11 @@ pub struct Hybrid {
     pub moe_latent: Option<u64>,
     /// The recurrent state's dtype when the config names one (else the model dtype).
     pub ssm_state_dtype: Option<Dtype>,
+    /// Falcon-H1: every attention layer also runs a Mamba-2 mixer side by side (both keep
+    /// their cache: KV that grows and a fixed state).
+    pub mamba_beside_attention: bool,
+    /// LFM2's short convolution, for the [`Mixer::ShortConv`] layers.
+    pub short_conv: Option<ShortConv>,
 }
 
 /// Fills in the hybrid layout for the hybrid families; other architectures pass unchanged.
@@ -131,6 +152,9 @@ pub(super) fn apply(f: &Fields, mut a: Architecture) -> Result<Architecture, Sce
     match a.family {
         Family::Qwen3Next | Family::Qwen35 => qwen3_next(f, &mut a)?,
         Family::NemotronH => nemotron_h(f, &mut a)?,
+        Family::FalconH1 => super::falcon_h1::apply(f, &mut a)?,
+        Family::Lfm2 => super::lfm2::apply(f, &mut a)?,
+        Family::GraniteMoeHybrid => super::granite_hybrid::apply(f, &mut a)?,
         _ => return Ok(a),
     }
     Ok(a)
@@ -151,6 +175,34 @@ fn pick(
     got: &dyn Fn() -> String,
 ) -> Result<usize, ScenarioError> {
     name.and_then(|n| options.iter().position(|o| *o == n)).ok_or_else(|| one_of(f, key, options, got()))
+}
+
+/// Per-layer mixers from the list at `key` (LFM2's and Granite's `layer_types`): each entry one
+/// of `names`, mapped to the `kinds` at the same place; `None` when the key is absent. A list of
+/// the wrong length, a non-list or an unknown name is an error naming `key`.
+pub(super) fn mixer_list(
+    f: &Fields,
+    key: &'static str,
+    layers: usize,
+    names: &[&str],
+    kinds: &[Mixer],
+) -> Result<Option<Vec<Mixer>>, ScenarioError> {
+    let Some(v) = f.get(key) else { return Ok(None) };
+    let Value::Array(list) = v else {
+        return Err(ScenarioError::new(
+            f.path(key),
+            ErrorKind::WrongType { expected: Expected::List, got: v.to_string() },
+        ));
+    };
+    if list.len() != layers {
+        return Err(ScenarioError::new(f.path(key), ErrorKind::OnePerLayer { layers, got: list.len() }));
+    }
+    let mut mixers = Vec::with_capacity(layers);
+    for t in list {
+        let i = pick(f, key, names, t.as_str(), &|| t.to_string())?;
+        mixers.extend(kinds.get(i).copied());
+    }
+    Ok(Some(mixers))
 }
 
 fn ssm_dtype(f: &Fields) -> Result<Option<Dtype>, ScenarioError> {
@@ -220,12 +272,18 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
             },
         ));
     }
-    let experts = f.int(&["num_experts"], 0, MAX_EXPERTS)?.unwrap_or(0);
-    let step = f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1);
+    // Qwen3.5-MoE (`Qwen3_5MoeTextConfig`) drops `intermediate_size`, `decoder_sparse_step` and
+    // `mlp_only_layers`: every layer is a sparse MoE block (256 experts by default).
+    let moe_only = a.model_type.starts_with("qwen3_5_moe") || a.model_type.starts_with("Qwen3_5Moe");
+    let experts = f.int(&["num_experts"], 0, MAX_EXPERTS)?.unwrap_or(if moe_only { 256 } else { 0 });
+    let step = if moe_only { 1 } else { f.int(&["decoder_sparse_step"], 1, MAX_LAYERS)?.unwrap_or(1) };
     let dense_only: Vec<u64> = match f.get("mlp_only_layers") {
-        Some(Value::Array(l)) => l.iter().filter_map(Value::as_u64).collect(),
+        Some(Value::Array(l)) if !moe_only => l.iter().filter_map(Value::as_u64).collect(),
         _ => Vec::new(),
     };
+    if a.intermediate == 0 && (experts == 0 || !dense_only.is_empty() || step > 1) {
+        return Err(ScenarioError::new(f.path("intermediate_size"), ErrorKind::MissingFromConfig));
+    }
     let ffn: Vec<Ffn> = (0..a.layers)
         .map(|i| {
             if experts > 0 && !dense_only.contains(&i) && (i + 1).is_multiple_of(step) {
@@ -260,6 +318,8 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         attn_output_gate: f.boolean(&["attn_output_gate"], true)?,
         moe_latent: None,
         ssm_state_dtype: ssm_dtype(f)?,
+        mamba_beside_attention: false,
+        short_conv: None,
     });
     Ok(())
 }
@@ -300,6 +360,7 @@ fn nemotron_h(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     }
     let (mixers, ffn): (Vec<Mixer>, Vec<Ffn>) = kinds.into_iter().unzip();
     // NemotronHConfig defaults.
+    let proj_bias = f.boolean(&["mamba_proj_bias", "use_bias"], false)?;
     let mamba = Mamba2 {
         heads: f.int(&["mamba_num_heads"], 1, MAX_HEADS)?.unwrap_or(128),
         head_dim: f.int(&["mamba_head_dim"], 1, MAX_HEADS)?.unwrap_or(64),
@@ -307,7 +368,9 @@ fn nemotron_h(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         groups: f.int(&["n_groups"], 1, MAX_HEADS)?.unwrap_or(8),
         conv_kernel: f.int(&["conv_kernel"], 1, MAX_KERNEL)?.unwrap_or(4),
         conv_bias: f.boolean(&["use_conv_bias"], true)?,
-        proj_bias: f.boolean(&["mamba_proj_bias", "use_bias"], false)?,
+        proj_bias,
+        out_bias: proj_bias,
+        gated_norm: true,
     };
     if ffn.contains(&Ffn::Moe) {
         let experts = f.need(&["n_routed_experts"], 1, MAX_EXPERTS)?;
@@ -341,6 +404,8 @@ fn nemotron_h(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         attn_output_gate: false,
         moe_latent: f.int(&["moe_latent_size"], 1, MAX_WIDTH)?,
         ssm_state_dtype: ssm_dtype(f)?,
+        mamba_beside_attention: false,
+        short_conv: None,
     });
     Ok(())
 }
@@ -380,6 +445,19 @@ pub fn layer_params(a: &Architecture, h: &Hybrid, index: usize) -> LayerParams {
             if at.qk_norm {
                 p.small += 2 * d;
             }
+            if h.mamba_beside_attention {
+                if let Some(m) = h.mamba {
+                    mamba2_params(w, &m, &mut p);
+                }
+            }
+        }
+        Mixer::ShortConv => {
+            if let Some(c) = h.short_conv {
+                let ch = u128::from(c.channels);
+                // in_proj (B, C, x), out_proj; the depthwise conv; biases on all three
+                p.attention_matrices = w * 3 * ch + ch * w;
+                p.small += ch * u128::from(c.kernel) + if c.bias { 3 * ch + w + ch } else { 0 };
+            }
         }
         Mixer::LinearAttention => {
             if let Some(g) = h.gated_delta_net {
@@ -395,16 +473,7 @@ pub fn layer_params(a: &Architecture, h: &Hybrid, index: usize) -> LayerParams {
         }
         Mixer::Mamba2 => {
             if let Some(m) = h.mamba {
-                let inner = m.inner();
-                let heads = u128::from(m.heads);
-                let conv = inner + 2 * u128::from(m.groups) * u128::from(m.state_size);
-                let in_proj = inner + conv + heads;
-                p.attention_matrices = w * in_proj + inner * w;
-                if m.proj_bias {
-                    p.small += in_proj + w;
-                }
-                p.small += conv * u128::from(m.conv_kernel) + if m.conv_bias { conv } else { 0 };
-                p.small += 3 * heads + inner; // dt_bias, A_log, D; gated norm
+                mamba2_params(w, &m, &mut p);
             }
         }
         Mixer::None => {}
@@ -453,6 +522,37 @@ pub fn layer_params(a: &Architecture, h: &Hybrid, index: usize) -> LayerParams {
     p
 }
 
+/// Adds a Mamba-2 mixer's parameters over width `w` to `p`: `in_proj` and `out_proj` as
+/// token-mixer matrices; conv1d, `dt_bias`, `A_log`, `D`, the gated norm and biases as small.
+fn mamba2_params(w: u128, m: &Mamba2, p: &mut LayerParams) {
+    let inner = m.inner();
+    let heads = u128::from(m.heads);
+    let conv = inner + 2 * u128::from(m.groups) * u128::from(m.state_size);
+    let in_proj = inner + conv + heads;
+    p.attention_matrices += w * in_proj + inner * w;
+    if m.proj_bias {
+        p.small += in_proj;
+    }
+    if m.out_bias {
+        p.small += w;
+    }
+    p.small += conv * u128::from(m.conv_kernel) + if m.conv_bias { conv } else { 0 };
+    p.small += 3 * heads; // dt_bias, A_log, D
+    if m.gated_norm {
+        p.small += inner;
+    }
+}
+
+/// Mamba-2 state elements on one GPU of a `tp`-way group: (conv cache, SSM state).
+fn mamba2_state(m: &Mamba2, tp: u64) -> (u128, u128) {
+    // vLLM replicates groups so that every head shard has its groups.
+    let groups = if m.groups.is_multiple_of(tp) { m.groups } else { m.groups.max(tp).next_multiple_of(tp) };
+    let channels = m.inner() + 2 * u128::from(groups) * u128::from(m.state_size);
+    let conv = channels.div_ceil(u128::from(tp)) * u128::from(m.conv_kernel.saturating_sub(1));
+    let ssm = u128::from(m.heads.div_ceil(tp)) * u128::from(m.head_dim) * u128::from(m.state_size);
+    (conv, ssm)
+}
+
 /// Elements of one sequence's fixed-size state in layer `index` on one GPU of a `tp`-way
 /// group: `(convolution cache, recurrent state)`; `(0, 0)` for attention and MLP layers.
 pub fn state_elements(a: &Architecture, index: usize, tp: u64) -> (u128, u128) {
@@ -467,14 +567,13 @@ pub fn state_elements(a: &Architecture, index: usize, tp: u64) -> (u128, u128) {
                 * u128::from(g.key_head_dim);
             (conv, ssm)
         }),
-        Some(Mixer::Mamba2) => h.mamba.map_or((0, 0), |m| {
-            // vLLM replicates groups so that every head shard has its groups.
-            let groups =
-                if m.groups.is_multiple_of(tp) { m.groups } else { m.groups.max(tp).next_multiple_of(tp) };
-            let channels = m.inner() + 2 * u128::from(groups) * u128::from(m.state_size);
-            let conv = channels.div_ceil(u128::from(tp)) * u128::from(m.conv_kernel.saturating_sub(1));
-            let ssm = u128::from(m.heads.div_ceil(tp)) * u128::from(m.head_dim) * u128::from(m.state_size);
-            (conv, ssm)
+        Some(Mixer::Mamba2) => h.mamba.map_or((0, 0), |m| mamba2_state(&m, tp)),
+        Some(Mixer::Attention) if h.mamba_beside_attention => {
+            h.mamba.map_or((0, 0), |m| mamba2_state(&m, tp))
+        }
+        // vLLM `short_conv_state_shape`: (kernel − 1) × channels/tp, no recurrent state.
+        Some(Mixer::ShortConv) => h.short_conv.map_or((0, 0), |c| {
+            (u128::from(c.channels.div_ceil(tp)) * u128::from(c.kernel.saturating_sub(1)), 0)
         }),
         _ => (0, 0),
     }
@@ -509,10 +608,18 @@ pub fn has_ffn(a: &Architecture, i: usize) -> bool {
     a.hybrid.as_ref().is_none_or(|h| h.ffn.get(i).is_some_and(|f| *f != Ffn::None))
 }
 
-/// Layers with a fixed-size state (linear attention or Mamba-2).
+/// Layers with a fixed-size state (linear attention, Mamba-2, a short convolution, or
+/// Falcon-H1's attention layers with their Mamba-2 mixer beside).
 pub fn state_layers(a: &Architecture) -> u64 {
     a.hybrid.as_ref().map_or(0, |h| {
-        h.mixers.iter().filter(|m| matches!(m, Mixer::LinearAttention | Mixer::Mamba2)).count() as u64
+        h.mixers
+            .iter()
+            .filter(|m| match m {
+                Mixer::LinearAttention | Mixer::Mamba2 | Mixer::ShortConv => true,
+                Mixer::Attention => h.mamba_beside_attention,
+                Mixer::None => false,
+            })
+            .count() as u64
     })
 }
 
@@ -605,6 +712,21 @@ mod tests {
         // State in float32 (mamba_ssm_dtype), conv cache in the model dtype: per GDN layer
         // 4·8·8·4 B + 64·3·2 B.
         assert_eq!(recurrent_state_bytes(&a, 0..4, 1, 1, Dtype::Bf16), 3 * (4 * 8 * 8 * 4 + 64 * 3 * 2));
+    }
+
+    #[test]
+    fn qwen3_5_moe_needs_no_dense_width_and_has_only_moe_layers() {
+        // Qwen3_5MoeTextConfig removes intermediate_size, decoder_sparse_step and mlp_only_layers.
+        let text = json!({"model_type": "qwen3_5_moe_text", "hidden_size": 64, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 100,
+            "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
+            "shared_expert_intermediate_size": 8, "mlp_only_layers": [0], "decoder_sparse_step": 2});
+        let a = parse_config(&json!({"model_type": "qwen3_5_moe", "text_config": text})).unwrap();
+        assert_eq!(a.moe.as_ref().unwrap().layer_is_moe, vec![true; 4]);
+        // A dense Qwen3.5 (or an MoE one with dense layers) still needs the width, and says so.
+        let dense = json!({"model_type": "qwen3_5_text", "hidden_size": 64, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "head_dim": 16, "vocab_size": 100});
+        assert_eq!(parse_config(&dense).unwrap_err().field, "model.intermediate_size");
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! the shape; [`kv_cache`] gives the bytes one token adds to the KV cache.
 
 pub mod config;
+pub mod falcon_h1;
 pub mod families;
+pub mod granite_hybrid;
 pub mod hybrid;
 pub mod kv_cache;
+pub mod lfm2;
 pub mod params;
 pub mod quant;
 
@@ -50,6 +53,16 @@ pub enum Family {
     /// Nemotron-H: one block per layer, a Mamba-2 mixer, attention, an MLP or an MoE
     /// (`hybrid_override_pattern`).
     NemotronH,
+    /// Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP
+    /// (`falcon_h1.rs`).
+    FalconH1,
+    /// LFM2: gated short-convolution layers and attention layers (`layer_types`), each with a
+    /// gated MLP, or in `lfm2_moe` a mixture of experts after the first dense layers (`lfm2.rs`).
+    Lfm2,
+    /// Granite 4.0 hybrid (`granitemoehybrid`): Mamba-2 and attention layers by `layer_types`,
+    /// each with a shared MLP and (when it has experts) a mixture of experts
+    /// (`granite_hybrid.rs`).
+    GraniteMoeHybrid,
     /// An unknown `model_type` counted from the usual keys as a Llama-style decoder (gated MLP,
     /// RMSNorm, rotary positions, biases only where the config asks): the result is inferred.
     Generic,
