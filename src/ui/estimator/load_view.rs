@@ -18,8 +18,8 @@ pub fn LoadView() -> impl IntoView {
     let width = crate::ui::browser::chart_width();
     let node = NodeRef::<leptos::html::Div>::new();
     let near = near_viewport(node);
-    let half = StoredValue::new(None::<LoadCurve>);
-    let parts = Memo::new(move |previous: Option<&PanelParts>| {
+    // The parts shown, with the load model's rate-independent half they came from.
+    let shown = Memo::new(move |previous: Option<&(PanelParts, Option<LoadCurve>)>| {
         let near = near.get();
         // Out of view, or while the edited scenario does not evaluate (the rest of the page
         // keeps the last valid report too), the panel keeps what it shows.
@@ -28,27 +28,23 @@ pub fn LoadView() -> impl IntoView {
                 return p.clone();
             }
         }
-        ctx.with_scenario(|s| {
-            let section = half.with_value(|h| load_section(s, h.as_ref()));
-            match section {
-                Ok(section) => {
-                    let (report, kept) = section.unzip();
-                    half.set_value(kept);
-                    panel_parts(report.as_ref(), s, ctx.lang, width)
-                }
-                Err(_) => previous.cloned().unwrap_or_else(|| panel_parts(None, s, ctx.lang, width)),
+        let half = previous.and_then(|p| p.1.as_ref());
+        ctx.with_scenario(|s| match load_section(s, half) {
+            Ok(section) => {
+                let (report, half) = section.unzip();
+                (panel_parts(report.as_ref(), s, ctx.lang, width), half)
             }
+            Err(_) => previous.cloned().unwrap_or_else(|| (panel_parts(None, s, ctx.lang, width), None)),
         })
     });
-    let body = Memo::new(move |_| parts.with(|p| p.body.clone()));
-    let math = Memo::new(move |_| parts.with(|p| p.math.clone()));
-    let chart = Memo::new(move |_| parts.with(|p| p.chart.clone()));
+    // Each part's inner HTML is set only when its text changed (tachys compares the strings).
+    let part = move |f: fn(&PanelParts) -> &String| move || shown.with(|p| f(&p.0).clone());
     view! {
         <div class="panel load" id="load" node_ref=node>
             <h2>{ctx.lang.load().heading}</h2>
-            <div inner_html=move || body.get()></div>
-            <div inner_html=move || math.get()></div>
-            <div class="chart load-chart" hidden=move || chart.with(String::is_empty) inner_html=move || chart.get()></div>
+            <div inner_html=part(|p| &p.body)></div>
+            <div inner_html=part(|p| &p.math)></div>
+            <div class="chart load-chart" hidden=move || shown.with(|p| p.0.chart.is_empty()) inner_html=part(|p| &p.chart)></div>
         </div>
     }
 }
