@@ -114,6 +114,39 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
 
 /// Evaluates a scenario, resolving its catalog ids (model, GPU, network, price) with `lookup`.
 pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
+    evaluate_parts(s, lookup, true)
+}
+
+/// [`evaluate_with`] without the `load` section (null): the estimator asks for that section
+/// apart ([`load_with`]), only while its panel is in view, so that an edit elsewhere on the page
+/// does not wait for the load model's simulations.
+pub fn evaluate_without_load_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
+    evaluate_parts(s, lookup, false)
+}
+
+/// The `load` section of [`evaluate_with`]'s report alone (the same value), with the load
+/// model's rate-independent half; `previous` is used again when it was computed from the same
+/// inputs (an edit of the arrival rate alone costs one simulation instead of twelve).
+pub fn load_with(
+    s: &Scenario,
+    lookup: &dyn Lookup,
+    previous: Option<&super::perf::load::LoadCurve>,
+) -> Result<Option<(super::perf::load::LoadReport, super::perf::load::LoadCurve)>, EngineError> {
+    let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu);
+    let scenario = SizedScenario {
+        scenario: s,
+        arch: &arch,
+        counts: &sized.counts,
+        inputs: &sized.inputs,
+        gpu: &gpu,
+        lookup,
+        trainable: sized.trainable,
+    };
+    Ok(super::perf::load::load_report_reusing(&scenario, sized.usable, previous)?)
+}
+
+fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<Report, EngineError> {
     let Resolved { gpu, arch, mut model } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);
     model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
@@ -129,7 +162,7 @@ pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, Engine
         trainable: sized.trainable,
     };
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
-    let load = super::perf::load::load_report(&scenario, sized.usable)?;
+    let load = if with_load { super::perf::load::load_report(&scenario, sized.usable)? } else { None };
     let mut r = report(s, model, sized, performance, assumptions, derivations);
     r.load = load;
     Ok(r)

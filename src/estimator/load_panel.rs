@@ -6,9 +6,9 @@
 use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::content::search_html::escape_html;
-use crate::engine::perf::load::LoadReport;
+use crate::engine::perf::load::{LoadCurve, LoadReport};
 use crate::engine::scenario::Mode;
-use crate::engine::{Report, Scenario};
+use crate::engine::{EngineError, Report, Scenario};
 use crate::i18n::{Lang, LoadStrings};
 
 /// The sources of the scheduler model, cited by title in both languages.
@@ -120,17 +120,29 @@ fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
     m
 }
 
-/// The whole panel's inner HTML for the shown report (or none) and the scenario.
-pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32) -> String {
+/// The panel's three parts below its heading, each set apart as inner HTML so that an edit
+/// rebuilds only the parts whose text changed: the verdict and numbers (or the note saying why
+/// there are none), the show-the-math (it does not depend on the arrival rate, so an open one
+/// stays open while the rate is edited), and the chart (empty without numbers).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PanelParts {
+    pub body: String,
+    pub math: String,
+    pub chart: String,
+}
+
+/// The panel's parts for the load section (none: no arrival rate set) and the scenario.
+pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u32) -> PanelParts {
     let l = lang.load();
-    let mut out = format!("<h2>{}</h2>", escape_html(l.heading));
+    let note = |text: &str| PanelParts {
+        body: format!("<p class=\"load-note\">{}</p>", escape_html(text)),
+        ..PanelParts::default()
+    };
     if s.mode != Mode::Inference {
-        out.push_str(&format!("<p class=\"load-note\">{}</p>", escape_html(l.training)));
-        return out;
+        return note(l.training);
     }
-    let Some(r) = report.and_then(|r| r.load.as_ref()) else {
-        out.push_str(&format!("<p class=\"load-note\">{}</p>", escape_html(l.off)));
-        return out;
+    let Some(r) = load else {
+        return note(l.off);
     };
     let verdict = if r.max_seqs == 0 {
         l.nothing_fits
@@ -140,10 +152,10 @@ pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32)
         l.unstable
     };
     let state = if r.stable { "stable" } else { "unstable" };
-    out.push_str(&format!(
+    let mut out = format!(
         "<p class=\"load-verdict\" data-load=\"{state}\"><strong>{}</strong></p>",
         escape_html(verdict)
-    ));
+    );
     let rate = |v: f64, unit: &str| format_rate(v, &format!(" {unit}")).replace("  ", " ");
     let mut t = String::from("<table class=\"key-numbers load-table\"><tbody>");
     row(&mut t, "rate", l.arrival_rate, &rate(r.arrival_rate_per_s, l.req_s));
@@ -165,9 +177,24 @@ pub fn panel_html(report: Option<&Report>, s: &Scenario, lang: Lang, width: u32)
     row(&mut t, "max-seqs", l.max_seqs, &format!("{} {}", r.max_seqs, l.seqs));
     t.push_str("</tbody></table>");
     out.push_str(&t);
-    out.push_str(&math(r, s.batch, l));
-    out.push_str(&format!("<div class=\"chart load-chart\">{}</div>", latency_load_svg(&chart(r, l), width)));
-    out
+    PanelParts { body: out, math: math(r, s.batch, l), chart: latency_load_svg(&chart(r, l), width) }
+}
+
+/// The estimator's evaluation of a scenario: everything but the `load` section, which the
+/// panel asks for apart ([`load_section`]) while it is in view. An edit elsewhere on the page
+/// does not wait for the load model's simulations.
+pub fn evaluate_without_load(s: &Scenario) -> Result<Report, EngineError> {
+    crate::engine::evaluate::evaluate_without_load_with(s, &crate::catalog::Catalog)
+}
+
+/// The `load` section of a scenario (what `catalog::evaluate` puts in `report.load`) and the
+/// load model's rate-independent half; `previous`, the half of an earlier call, is used again
+/// when nothing but the arrival rate changed (one simulation instead of twelve).
+pub fn load_section(
+    s: &Scenario,
+    previous: Option<&LoadCurve>,
+) -> Result<Option<(LoadReport, LoadCurve)>, EngineError> {
+    crate::engine::evaluate::load_with(s, &crate::catalog::Catalog, previous)
 }
 
 #[cfg(test)]
@@ -185,6 +212,12 @@ mod tests {
         s
     }
 
+    /// The panel's parts below its heading, together.
+    fn joined(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u32) -> String {
+        let p = panel_parts(load, s, lang, width);
+        format!("{}{}{}", p.body, p.math, p.chart)
+    }
+
     #[test]
     fn panel_in_both_languages() {
         let s = scenario(Some(2.0));
@@ -193,8 +226,8 @@ mod tests {
         assert!(l.stable);
         for lang in Lang::ALL {
             let t = lang.load();
-            let html = panel_html(Some(&r), &s, lang, 640);
-            for want in [t.heading, t.stable, t.sustainable, t.chart_title, t.math_decode] {
+            let html = joined(r.load.as_ref(), &s, lang, 640);
+            for want in [t.stable, t.sustainable, t.chart_title, t.math_decode] {
                 assert!(html.contains(&escape_html(want)), "{lang:?}: {want}");
             }
             assert!(html.contains(&format_seconds(l.tpot_p50_s.unwrap())));
@@ -205,22 +238,22 @@ mod tests {
                     && html.contains("data-load=\"stable\"")
             );
         }
-        assert!(!panel_html(Some(&r), &s, Lang::Zh, 640).contains("Under load"));
+        assert!(!joined(r.load.as_ref(), &s, Lang::Zh, 640).contains("Sustainable"));
     }
 
     #[test]
     fn off_training_unstable_and_nothing_fits() {
         let s = scenario(None);
         let r = crate::catalog::evaluate(&s).unwrap();
-        assert!(panel_html(Some(&r), &s, Lang::En, 640).contains(Lang::En.load().off));
+        assert!(joined(r.load.as_ref(), &s, Lang::En, 640).contains(Lang::En.load().off));
         let mut t = scenario(Some(1.0));
         t.mode = Mode::Lora;
         let r = crate::catalog::evaluate(&t).unwrap();
         assert!(r.load.is_none());
-        assert!(panel_html(Some(&r), &t, Lang::Zh, 640).contains(Lang::Zh.load().training));
+        assert!(joined(r.load.as_ref(), &t, Lang::Zh, 640).contains(Lang::Zh.load().training));
         let s = scenario(Some(1e5));
         let r = crate::catalog::evaluate(&s).unwrap();
-        let html = panel_html(Some(&r), &s, Lang::En, 360);
+        let html = joined(r.load.as_ref(), &s, Lang::En, 360);
         assert!(html.contains("data-load=\"unstable\"") && html.contains(Lang::En.load().undefined));
         // 1M tokens of KV per sequence do not fit beside the weights of a 70B model on one GPU.
         let mut s = Scenario::new(ModelSpec::Id("llama-3.1-70b".into()));
@@ -230,7 +263,68 @@ mod tests {
         let r = crate::catalog::evaluate(&s).unwrap();
         let l = r.load.as_ref().unwrap();
         assert_eq!((l.max_seqs, l.stable, l.max_sustainable_rate_per_s), (0, false, 0.0));
-        assert!(panel_html(Some(&r), &s, Lang::Zh, 640).contains(Lang::Zh.load().nothing_fits));
-        assert!(panel_html(None, &s, Lang::En, 640).contains(Lang::En.load().off));
+        assert!(joined(r.load.as_ref(), &s, Lang::Zh, 640).contains(Lang::Zh.load().nothing_fits));
+        assert!(joined(None, &s, Lang::En, 640).contains(Lang::En.load().off));
+    }
+
+    /// The estimator's report without `load` is the whole report with `load` null, and the load
+    /// section asked apart is the whole report's `load`, computed afresh or from a kept
+    /// rate-independent half, on a grid of scenarios (rates below, near and past the
+    /// sustainable rate; training; data-parallel replicas; a model that does not fit).
+    #[test]
+    fn load_apart_equals_the_whole_evaluation() {
+        let mut grid = Vec::new();
+        for (model, batch, prompt, output) in [
+            ("llama-3.1-8b", 32, 1024, 256),
+            ("llama-3.1-70b", 8, 4096, 128),
+            ("qwen3-30b-a3b", 64, 512, 512),
+        ] {
+            for (gpus, mode) in [(1, Mode::Inference), (2, Mode::Inference), (1, Mode::Lora)] {
+                for rate in [None, Some(0.5), Some(2.0), Some(9.0), Some(400.0)] {
+                    let mut s = Scenario::new(ModelSpec::Id(model.into()));
+                    s.batch = batch;
+                    s.context_tokens = prompt + output;
+                    s.prompt_tokens = Some(prompt);
+                    s.output_tokens = Some(output);
+                    s.arrival_rate_per_s = rate;
+                    s.gpus = gpus;
+                    s.mode = mode;
+                    grid.push(s);
+                }
+            }
+        }
+        let mut huge = scenario(Some(1.0));
+        huge.context_tokens = 10_000_000;
+        grid.push(huge);
+        let mut kept: Option<LoadCurve> = None;
+        let mut reused = 0;
+        for s in &grid {
+            let whole = crate::catalog::evaluate(s);
+            let apart = evaluate_without_load(s);
+            match (&whole, &apart) {
+                (Ok(w), Ok(a)) => {
+                    assert!(a.load.is_none());
+                    let mut w2 = serde_json::to_value(w).unwrap();
+                    w2["load"] = serde_json::Value::Null;
+                    assert_eq!(w2, serde_json::to_value(a).unwrap(), "{s:?}");
+                }
+                (Err(w), Err(a)) => assert_eq!(format!("{w:?}"), format!("{a:?}")),
+                _ => panic!("the two evaluations disagree on {s:?}"),
+            }
+            let Ok(w) = whole else { continue };
+            let fresh = load_section(s, None).unwrap();
+            assert_eq!(fresh.as_ref().map(|f| &f.0), w.load.as_ref(), "{s:?}");
+            // With the half kept from the previous scenario (the same but for the rate, or not).
+            let again = load_section(s, kept.as_ref()).unwrap();
+            assert_eq!(again.as_ref().map(|f| &f.0), w.load.as_ref(), "kept half, {s:?}");
+            if let (Some(k), Some(a)) = (&kept, &again) {
+                reused += usize::from(k == &a.1);
+            }
+            if let Some((_, half)) = again {
+                kept = Some(half);
+            }
+        }
+        // Rates follow one another for the same model and layout: the half is kept across them.
+        assert!(reused >= 6, "reused {reused}");
     }
 }

@@ -53,6 +53,28 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
+test('out of view the panel keeps its numbers; scrolled to, it shows the current scenario', async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 720 } });
+  await open(page, 'en', { ...base, arrival_rate_per_s: 2 });
+  await page.waitForSelector('#load [data-load="stable"]', { state: 'attached' });
+  const before = await page.locator('#load-sustainable').textContent();
+  // Far below the fold (the page at its top): an edit of the output length does not run the
+  // load model, and the panel keeps what it showed.
+  const far = await page.evaluate(() => document.getElementById('load').getBoundingClientRect().top - 1.5 * innerHeight);
+  assert.ok(far > 0, `the panel starts more than half a screen below the viewport (${far}px)`);
+  await page.evaluate(() => {
+    const s = document.getElementById('output-tokens');
+    s.value = s.max;
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.getElementById('output-tokens-number').value !== '256');
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator('#load-sustainable').textContent(), before, 'not recomputed out of view');
+  await page.locator('#load').scrollIntoViewIfNeeded();
+  await page.waitForFunction((t) => document.getElementById('load-sustainable')?.textContent !== t, before);
+  await finish(page);
+});
+
 test('past the sustainable rate: not stable, latencies undefined; no rate: how to start', async () => {
   const page = await newPage(browser);
   await open(page, 'en', { ...base, arrival_rate_per_s: 400 });

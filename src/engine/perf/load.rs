@@ -233,10 +233,50 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
     }
 }
 
-/// What the load model computes, from a step timing and the setup: the saturated rate, the
-/// run at `rate` (whole deployment) and the curve.
-pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadReport, PerfError> {
-    let rate = super::non_negative("arrival_rate_per_s", rate)?;
+/// The rate-independent half of the load model: the step times the panel explains, the
+/// throughput bound, the saturated run and the latency curve. None of it depends on the arrival
+/// rate (the curve is drawn at fractions of the sustainable rate), so a caller that changes only
+/// the rate can keep it ([`load_report_reusing`]) and pay one simulation instead of twelve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadCurve {
+    /// Everything the half is computed from: equal inputs give the same half.
+    key: LoadKey,
+    requests: u64,
+    decode_step_s: f64,
+    mixed_step_s: f64,
+    mixed_chunk_tokens: u64,
+    throughput_bound_tokens_per_s: f64,
+    max_rate: f64,
+    saturated_step_s: f64,
+    curve: Vec<LoadPoint>,
+}
+
+/// The inputs of [`LoadCurve`]: the setup and the step timing's own inputs.
+#[derive(Clone, Debug, PartialEq)]
+struct LoadKey {
+    setup: LoadSetup,
+    shape: ModelShape,
+    hw: Hardware,
+    par: Parallelism,
+    topo: Topology,
+    eff: Efficiency,
+}
+
+impl LoadKey {
+    fn of(st: &EngineStep, c: &LoadSetup) -> LoadKey {
+        LoadKey {
+            setup: *c,
+            shape: st.shape.clone(),
+            hw: st.hw,
+            par: st.par,
+            topo: st.topo,
+            eff: st.eff.clone(),
+        }
+    }
+}
+
+/// The rate-independent half for a step timing and setup.
+pub fn load_curve(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
     let dp = c.replicas.max(1) as f64;
     let n = requests_for(c.prompt, c.budget, REQUESTS as u64);
     let full_cached = c.prompt as f64 + c.output as f64 / 2.0;
@@ -281,6 +321,25 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
             });
         }
     }
+    Ok(LoadCurve {
+        key: LoadKey::of(st, c),
+        requests: n,
+        decode_step_s,
+        mixed_step_s,
+        mixed_chunk_tokens: chunk,
+        throughput_bound_tokens_per_s: bound,
+        max_rate,
+        saturated_step_s,
+        curve,
+    })
+}
+
+/// The run at `rate` (whole deployment) on top of the rate-independent half `h`, which must
+/// have been computed from the same `st` and `c`.
+fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<LoadReport, PerfError> {
+    let rate = super::non_negative("arrival_rate_per_s", rate)?;
+    let dp = c.replicas.max(1) as f64;
+    let (n, max_rate) = (h.requests, h.max_rate);
     let stable = rate > 0.0 && rate < max_rate;
     let utilization = if max_rate > 0.0 { finite("utilization", rate / max_rate)? } else { 0.0 };
     let run = if stable { Some(simulate(&sim_inputs(c, rate / dp, n), st)?) } else { None };
@@ -297,7 +356,7 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
         mean_concurrency: run.as_ref().map(|r| r.mean_in_system * dp),
         utilization,
         throughput_tokens_per_s: throughput,
-        throughput_bound_tokens_per_s: bound,
+        throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(ttft, 50.0),
         ttft_p95_s: pct(ttft, 95.0),
         tpot_p50_s: pct(tpot, 50.0),
@@ -307,21 +366,40 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
         kv_limit_seqs: None,
         step_token_budget: c.budget,
         replicas: c.replicas,
-        decode_step_s,
-        mixed_step_s,
-        mixed_chunk_tokens: chunk,
-        saturated_step_s,
+        decode_step_s: h.decode_step_s,
+        mixed_step_s: h.mixed_step_s,
+        mixed_chunk_tokens: h.mixed_chunk_tokens,
+        saturated_step_s: h.saturated_step_s,
         requests_simulated: n,
         warmup_requests: u64_from_f64((n as f64 * WARMUP_FRACTION).floor()),
         seed: SEED,
         first_token_fixed_s: c.first_token_s,
-        curve,
+        curve: h.curve.clone(),
     })
+}
+
+/// What the load model computes, from a step timing and the setup: the saturated rate, the
+/// run at `rate` (whole deployment) and the curve.
+pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadReport, PerfError> {
+    // A bad rate is named before twelve simulations are spent.
+    super::non_negative("arrival_rate_per_s", rate)?;
+    load_at(st, c, &load_curve(st, c)?, rate)
 }
 
 /// The `load` section for a sized scenario (inference only; null without an arrival rate).
 /// `usable` is the GPU memory the KV cache limit is found in.
 pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>, ScenarioError> {
+    Ok(load_report_reusing(z, usable, None)?.map(|(r, _)| r))
+}
+
+/// [`load_report`], and the rate-independent half it used: `previous` is used again when it was
+/// computed from the same inputs (an edit of the arrival rate alone), else computed anew. The
+/// report is the same either way (a test checks it); only the work differs.
+pub fn load_report_reusing(
+    z: &SizedScenario,
+    usable: u128,
+    previous: Option<&LoadCurve>,
+) -> Result<Option<(LoadReport, LoadCurve)>, ScenarioError> {
     let s = z.scenario;
     let rate = match s.arrival_rate_per_s {
         Some(r) if r > 0.0 && !z.inputs.trains() => r,
@@ -357,9 +435,13 @@ pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>
     let shape = model_shape(z.arch, z.counts, x, prompt.saturating_add(output / 2));
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
     let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1), first_token_s };
-    let mut r = load_model(&st, &setup, rate).map_err(pe)?;
+    let half = match previous {
+        Some(h) if h.key == LoadKey::of(&st, &setup) => h.clone(),
+        _ => load_curve(&st, &setup).map_err(pe)?,
+    };
+    let mut r = load_at(&st, &setup, &half, rate).map_err(pe)?;
     r.kv_limit_seqs = kv_limit;
-    Ok(Some(r))
+    Ok(Some((r, half)))
 }
 
 #[cfg(test)]

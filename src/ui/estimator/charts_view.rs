@@ -7,12 +7,17 @@ use super::Ctx;
 use crate::charts;
 use crate::estimator::chart_inputs::{bound_chart, kv_chart, roofline_chart, scaling_chart};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Whether `node` is within half a screen of the viewport (a signal; true where the browser has
 /// no IntersectionObserver). Charts far below the fold are built when the reader scrolls near
 /// them, not on every edit of a slider at the top of the page.
-fn near_viewport(node: NodeRef<leptos::html::Figure>) -> ReadSignal<bool> {
-    use wasm_bindgen::{closure::Closure, JsCast};
+pub(super) fn near_viewport<E>(node: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: leptos::html::ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    use wasm_bindgen::closure::Closure;
     use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
     let (near, set_near) = signal(false);
     let callback =
@@ -31,7 +36,7 @@ fn near_viewport(node: NodeRef<leptos::html::Figure>) -> ReadSignal<bool> {
     let callback = StoredValue::new_local(Some(callback));
     Effect::new(move |_| {
         if let Some(el) = node.get() {
-            observer.with_value(|o| o.iter().for_each(|o| o.observe(&el)));
+            observer.with_value(|o| o.iter().for_each(|o| o.observe(el.unchecked_ref())));
         }
     });
     on_cleanup(move || {

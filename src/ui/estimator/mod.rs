@@ -14,8 +14,9 @@ mod panels;
 mod perf_view;
 pub mod widget;
 
-use crate::catalog::evaluate;
+// The page's evaluation leaves the `load` section out: the Under load panel asks for it apart.
 use crate::engine::{EngineError, Report, Scenario};
+use crate::estimator::load_panel::evaluate_without_load as evaluate;
 use crate::estimator::state::{self, EstimatorState, Notice};
 use crate::i18n::Lang;
 use leptos::prelude::*;

@@ -133,8 +133,18 @@ pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     Some(a + (b - a) * (rank - lo as f64))
 }
 
+/// Sorts ascending (`f64::total_cmp`, stable): a binary insertion sort. The latencies of a run
+/// (hundreds, in no particular order) cost n·log n comparisons and block moves instead of the
+/// plain insertion sort's n²/4 swaps, which a CPU profile of the estimator showed as the largest
+/// part of a simulation; with far less wasm than the standard library's sort.
 fn sort(v: &mut [f64]) {
-    crate::engine::num::sort_stable_by(v, |a, b| a.total_cmp(b).is_lt());
+    for i in 1..v.len() {
+        let Some(&x) = v.get(i) else { break };
+        let at = v.get(..i).map_or(i, |done| done.partition_point(|a| a.total_cmp(&x).is_le()));
+        if let Some(block) = v.get_mut(at..=i) {
+            block.rotate_right(1);
+        }
+    }
 }
 
 /// An admitted request.
@@ -427,4 +437,43 @@ fn summarise(
         return Err(PerfError::Overflow { quantity: "load simulation latencies" });
     }
     Ok(r)
+}
+
+#[cfg(test)]
+mod sort_tests {
+    /// The binary insertion sort gives the standard library's stable sort's order, on runs of
+    /// pseudo-random values with repeats, zeros of both signs and already ordered input.
+    #[test]
+    fn sort_matches_the_standard_sort() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for n in [0, 1, 2, 3, 17, 360, 1000] {
+            let mut v: Vec<f64> = (0..n)
+                .map(|i| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    match i % 7 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 => (seed % 5) as f64,
+                        _ => (seed % 1_000_000) as f64 / 7.0 - 50_000.0,
+                    }
+                })
+                .collect();
+            let mut want = v.clone();
+            want.sort_by(f64::total_cmp);
+            super::sort(&mut v);
+            assert_eq!(
+                v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                want.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "n = {n}"
+            );
+            super::sort(&mut v);
+            assert_eq!(
+                v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                want.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "sorted input, n = {n}"
+            );
+        }
+    }
 }
