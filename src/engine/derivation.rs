@@ -214,11 +214,13 @@ pub enum Formula {
     OptimizerPaged,
     /// Time to first token: prefill plus the per-request fixed cost.
     TimeToFirstTokenWithRequest,
+    /// Gemma 4: KV per token summed over sliding and full layers of different shapes.
+    KvPerTokenByLayerKind,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 54] = [
+    pub const ALL: [Formula; 55] = [
         Formula::WeightsMixed,
         Formula::WeightBits,
         Formula::ParamsTotal,
@@ -273,6 +275,7 @@ impl Formula {
         Formula::ActivationsOffloaded,
         Formula::OptimizerPaged,
         Formula::TimeToFirstTokenWithRequest,
+        Formula::KvPerTokenByLayerKind,
     ];
 }
 

@@ -244,6 +244,11 @@ fn sizing_derivations(
             ],
         ),
     };
+    // Gemma 4: sliding and full layers have different shapes (gemma4.rs).
+    let (kv_formula, kv_values) = match &a.gemma4 {
+        Some(g) => super::model::gemma4::kv_derivation(a, g, bits.clone(), z.kv_per_token),
+        None => (kv_formula, kv_values),
+    };
     put(
         DerivKey::KvCacheBytesPerToken,
         kv_formula,

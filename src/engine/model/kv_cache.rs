@@ -24,11 +24,27 @@ pub fn kv_elements_per_token_per_layer(a: &Architecture, tp: u64) -> u128 {
     }
 }
 
+/// Cache elements one token adds to layer `i` on one GPU: the same on every attention layer
+/// except in Gemma 4, whose layers differ in head size and KV heads and whose KV-shared layers
+/// store nothing (`gemma4.rs`).
+pub fn kv_elements_for_layer(a: &Architecture, i: usize, tp: u64) -> u128 {
+    match &a.gemma4 {
+        Some(g) => super::gemma4::kv_elements(a, g, i, tp),
+        None => kv_elements_per_token_per_layer(a, tp),
+    }
+}
+
 /// Bytes one more token adds to the cache of the whole model (all layers, no parallel split),
 /// while the context is inside every sliding window.
 pub fn kv_cache_bytes_per_token(a: &Architecture, dtype: Dtype, group_size: u64) -> u128 {
     // Hybrid models: only the attention layers keep a KV cache.
-    let elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
+    let mut elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
+    // Gemma 4: layer by layer.
+    if let Some(g) = &a.gemma4 {
+        elements = (0..crate::engine::num::usize_sat(a.layers))
+            .map(|i| super::gemma4::kv_elements(a, g, i, 1))
+            .sum();
+    }
     dtype.bytes_for(elements, group_size)
 }
 
@@ -55,6 +71,16 @@ pub fn kv_cache_bytes(
     dtype: Dtype,
     group_size: u64,
 ) -> u128 {
+    // Gemma 4: layers differ in size and some store nothing, so each layer is summed on its own
+    // (a loop over the stage's layers, no allocation); every other family keeps the paths below.
+    if let Some(g) = &a.gemma4 {
+        let mut elements = 0u128;
+        for i in layers {
+            let held = tokens_held(a, i, context, block_tokens);
+            elements = elements.saturating_add(super::gemma4::kv_elements(a, g, i, tp).saturating_mul(held));
+        }
+        return dtype.bytes_for(elements.saturating_mul(u128::from(batch)), group_size);
+    }
     let per_layer = kv_elements_per_token_per_layer(a, tp);
     // Only sliding vs full matters per layer: count each kind once (one pass; none when every
     // layer is a full attention layer, the common case, which the scaling curves hit often).
