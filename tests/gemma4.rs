@@ -200,3 +200,16 @@ fn bad_gemma_4_fields_are_named() {
     v["layer_types"] = json!(["sliding_attention"]);
     assert_eq!(parse_config(&v).unwrap_err().field, "model.layer_types");
 }
+
+/// The report says that only the text decoder is counted and names the per-layer table, which
+/// the time model treats as looked up (like learned positions), not read whole per token.
+#[test]
+fn the_report_names_what_is_counted() {
+    use gpu_primer::engine::assumption::Assumption;
+    let r = evaluate(&Scenario::new(ModelSpec::Config(e2b()))).unwrap();
+    assert!(r.assumptions.contains(&Assumption::TextDecoderOnly { per_layer_table: 262_144 * 35 * 256 }));
+    let r = evaluate(&Scenario::new(ModelSpec::Config(fixture()))).unwrap();
+    assert!(r.assumptions.contains(&Assumption::TextDecoderOnly { per_layer_table: 0 }));
+    let r = evaluate(&Scenario::new(ModelSpec::Id("llama-3.1-8b".into()))).unwrap();
+    assert!(!r.assumptions.iter().any(|a| matches!(a, Assumption::TextDecoderOnly { .. })));
+}

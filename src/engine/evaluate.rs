@@ -509,6 +509,10 @@ fn sizing_assumptions(s: &Scenario, a: &Architecture, x: &Inputs) -> Vec<Assumpt
     if x.weight.is_quantised() || super::memory::quant_weights::active(a, x).is_some() {
         out.push(Assumption::SmallTensorsIn16Bits);
     }
+    if let Some(g) = &a.gemma4 {
+        let per_layer_table = u64::try_from(g.lookup_table(a.layers)).unwrap_or(u64::MAX);
+        out.push(Assumption::TextDecoderOnly { per_layer_table });
+    }
     if x.trains() {
         out.push(Assumption::TrainingSchedule);
     } else {

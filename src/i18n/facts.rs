@@ -467,6 +467,18 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         (Assumption::ContextBeyondModel { context, limit }, Lang::Zh) => format!(
             "注意：context_tokens {context} 超过模型的 max_position_embeddings {limit}；显存照算，但模型并非为此长度设计"
         ),
+        (Assumption::TextDecoderOnly { per_layer_table: 0 }, Lang::En) => {
+            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not".into()
+        }
+        (Assumption::TextDecoderOnly { per_layer_table: 0 }, Lang::Zh) => {
+            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入".into()
+        }
+        (Assumption::TextDecoderOnly { per_layer_table }, Lang::En) => format!(
+            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not; its per-layer embedding table ({per_layer_table} parameters) is in the total and is looked up per token, not read whole at each step"
+        ),
+        (Assumption::TextDecoderOnly { per_layer_table }, Lang::Zh) => format!(
+            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{per_layer_table} 个参数）计入总数，每个 token 只查表取行，不在每步整表读取"
+        ),
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
         }
