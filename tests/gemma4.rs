@@ -213,3 +213,22 @@ fn the_report_names_what_is_counted() {
     let r = evaluate(&Scenario::new(ModelSpec::Id("llama-3.1-8b".into()))).unwrap();
     assert!(!r.assumptions.iter().any(|a| matches!(a, Assumption::TextDecoderOnly { .. })));
 }
+
+/// Decode reads: E2B's 20 KV-shared layers store nothing but read their source layer's cache,
+/// so one step reads all 35 layers' worth: per token 28 sliding × 1 × 512 + 7 full × 1 × 1024
+/// = 21,504 elements = 43,008 B in bf16 (2.33 × the 18,432 B stored); at 131,072 tokens the
+/// sliding layers read their 512-token window only. The time model charges attention with each
+/// layer's own head size and window: (28 × 8 × 256 × 512 + 7 × 8 × 512 × 131,072) / (131,072 ×
+/// 35) per layer on average.
+#[test]
+fn shared_layers_read_what_they_do_not_store() {
+    use gpu_primer::engine::model::gemma4::{attention_width, kv_read_bytes};
+    let a = arch(&e2b());
+    let g = a.gemma4.clone().unwrap();
+    let (held, per_token) = kv_read_bytes(&a, &g, 131_072, Dtype::Bf16, 128);
+    assert_eq!(per_token, 43_008);
+    assert_eq!(held, (28 * 512 * 512 + 7 * 1024 * 131_072) * 2);
+    let width = attention_width(&a, &g, 131_072);
+    let expected = (28.0 * 8.0 * 256.0 * 512.0 + 7.0 * 8.0 * 512.0 * 131_072.0) / (131_072.0 * 35.0);
+    assert!((width - expected).abs() < 1e-9, "{width} vs {expected}");
+}

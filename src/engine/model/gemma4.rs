@@ -41,6 +41,7 @@ use super::{Architecture, Family, Moe};
 use crate::engine::derivation::{Formula, Val};
 use crate::engine::error::{ErrorKind, Expected, ScenarioError};
 use crate::engine::num::usize_sat;
+use crate::engine::precision::Dtype;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -224,6 +225,47 @@ pub fn kv_elements(a: &Architecture, g: &Gemma4, i: usize, tp: u64) -> u128 {
     let (kv, d, _) = attention_shape(a, g, i);
     let kv_per_gpu = kv.div_ceil(u128::from(tp.max(1)));
     2 * kv_per_gpu * d
+}
+
+/// KV bytes one decode step reads for one sequence of `context` cached tokens, and the bytes per
+/// token without the window cap: (read at this context, per token uncapped). A KV-shared layer
+/// stores nothing but its attention reads its source layer's cache (the same kind, so the same
+/// shape), so reads exceed what is stored (vLLM: the shared layer's `Attention` runs on the
+/// target layer's cache).
+pub fn kv_read_bytes(
+    a: &Architecture,
+    g: &Gemma4,
+    context: u64,
+    dtype: Dtype,
+    group_size: u64,
+) -> (u128, u128) {
+    let (mut held, mut per_token) = (0u128, 0u128);
+    for i in 0..usize_sat(a.layers) {
+        let (kv, d, _) = attention_shape(a, g, i);
+        let tokens = match (a.is_sliding_layer(i), a.sliding_window) {
+            (true, Some(w)) => context.min(w),
+            _ => context,
+        };
+        held = held.saturating_add(2 * kv * d * u128::from(tokens));
+        per_token += 2 * kv * d;
+    }
+    (dtype.bytes_for(held, group_size), dtype.bytes_for(per_token, group_size))
+}
+
+/// The average over layers of `H · d` times the share of the `context` a layer attends to (its
+/// window on sliding layers): the width the time model charges attention scores with.
+pub fn attention_width(a: &Architecture, g: &Gemma4, context: u64) -> f64 {
+    let c = context.max(1);
+    let mut sum = 0u128;
+    for i in 0..usize_sat(a.layers) {
+        let (_, d, _) = attention_shape(a, g, i);
+        let tokens = match (a.is_sliding_layer(i), a.sliding_window) {
+            (true, Some(w)) => c.min(w),
+            _ => c,
+        };
+        sum += u128::from(a.attention.heads) * d * u128::from(tokens);
+    }
+    sum as f64 / (c as f64 * a.layers.max(1) as f64)
 }
 
 /// The KV-per-token derivation: sliding layers with a cache of their own, their KV heads and
