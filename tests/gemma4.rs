@@ -147,6 +147,8 @@ fn kv_bytes_per_token_follow_each_layers_shape() {
     assert_eq!(r.kv_cache_bytes_per_token, 901_120);
     let d = r.derivation("kv_cache_bytes_per_token").unwrap();
     assert_eq!(d.formula, gpu_primer::engine::Formula::KvPerTokenByLayerKind);
+    let d = r.derivation("memory_per_gpu_bytes.kv_cache").unwrap();
+    assert_eq!(d.formula, gpu_primer::engine::Formula::KvCacheByLayerKind);
 }
 
 /// At 262,144 tokens the 50 sliding layers of 31B hold their 1,024-token window and only the 10

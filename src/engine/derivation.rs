@@ -216,11 +216,13 @@ pub enum Formula {
     TimeToFirstTokenWithRequest,
     /// Gemma 4: KV per token summed over sliding and full layers of different shapes.
     KvPerTokenByLayerKind,
+    /// Gemma 4: the KV cache summed over sliding and full layers of different shapes.
+    KvCacheByLayerKind,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 55] = [
+    pub const ALL: [Formula; 56] = [
         Formula::WeightsMixed,
         Formula::WeightBits,
         Formula::ParamsTotal,
@@ -276,6 +278,7 @@ impl Formula {
         Formula::OptimizerPaged,
         Formula::TimeToFirstTokenWithRequest,
         Formula::KvPerTokenByLayerKind,
+        Formula::KvCacheByLayerKind,
     ];
 }
 

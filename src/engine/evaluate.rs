@@ -289,6 +289,14 @@ fn sizing_derivations(
         ],
         Source::PagedAttention,
     );
+    // Gemma 4: sliding and full layers of different shapes, KV-shared layers store none.
+    if let Some(g) = &a.gemma4 {
+        let layers = crate::engine::memory::stage_layers(a.layers, x.pp, mem.stage);
+        let values = super::model::gemma4::kv_cache_values(a, g, layers, x.batch, x.context, x.tp);
+        let bits = Val::Bits(x.kv, x.group);
+        let values = values.into_iter().chain([bits, Val::Int(mem.kv_cache)]).collect();
+        put(DerivKey::MemKvCache, Formula::KvCacheByLayerKind, values, Source::PagedAttention);
+    }
     if x.trains() && x.activation_offload {
         let layers = crate::engine::memory::stage_layers(a.layers, x.pp, mem.stage).len() as u128;
         put(

@@ -304,6 +304,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::OptimizerPaged => "trainable params × state bytes in CUDA unified memory, paged to host when the GPU runs short → 0 bytes in the device peak",
             F::TimeToFirstTokenWithRequest => "prefill_s + per-request fixed cost (tokenisation, scheduling, sampling, first launches; no queueing)",
             F::KvPerTokenByLayerKind => "sliding layers × kv_heads × 2·head_dim + full layers × global_kv_heads × 2·global_head_dim, × bytes (layers that read an earlier layer's cache store none)",
+            F::KvCacheByLayerKind => "batch × (sliding layers × ceil(min(context, window)/block)·block × ceil(kv_heads/tp)·2·head_dim + full layers × ceil(context/block)·block × ceil(global_kv_heads/tp)·2·global_head_dim) × bytes, over the stage's layers that keep a cache",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -361,6 +362,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::OptimizerPaged => "可训练参数 × 状态字节，放在 CUDA 统一内存，GPU 吃紧时换页到主机 → 设备峰值中计 0 字节",
             F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批内核启动；不计排队）",
             F::KvPerTokenByLayerKind => "滑动窗口层数 × kv_heads × 2·head_dim + 全局层数 × global_kv_heads × 2·global_head_dim，再 × 字节（复用前面层缓存的层不存 KV）",
+            F::KvCacheByLayerKind => "batch × (滑动窗口层数 × ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp)·2·head_dim + 全局层数 × ceil(上下文/块)·块 × ceil(global_kv_heads/tp)·2·global_head_dim) × 字节，只计本段自存缓存的层",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -444,6 +446,10 @@ fn template(f: Formula) -> T {
         F::KvPerTokenByLayerKind => T::Words {
             en: "({} × {} × 2·{} + {} × {} × 2·{}) × {} bits/8 = {}",
             zh: "（{} × {} × 2·{} + {} × {} × 2·{}）× {} 位/8 = {}",
+        },
+        F::KvCacheByLayerKind => T::Words {
+            en: "{} × ({} × min({}, {}) tokens × {} + {} × {} tokens × {}) elements × {} bits/8 → {}",
+            zh: "{} × ({} × min({}, {}) 个 token × {} + {} × {} 个 token × {}) 个元素 × {} 位/8 → {}",
         },
     }
 }

@@ -268,6 +268,38 @@ pub fn attention_width(a: &Architecture, g: &Gemma4, context: u64) -> f64 {
     sum as f64 / (c as f64 * a.layers.max(1) as f64)
 }
 
+/// The KV-cache derivation's values for the stage holding `layers`: batch; sliding layers with a
+/// cache, context, window, elements per token on one GPU; full layers with a cache, context,
+/// elements per token on one GPU (the caller adds the bits and the bytes).
+pub fn kv_cache_values(
+    a: &Architecture,
+    g: &Gemma4,
+    layers: std::ops::Range<usize>,
+    batch: u64,
+    context: u64,
+    tp: u64,
+) -> Vec<Val> {
+    let own = |sliding: bool| {
+        layers.clone().filter(|i| a.is_sliding_layer(*i) == sliding && !g.shares_kv(*i)).count() as u64
+    };
+    let sliding_layer = (0..usize_sat(a.layers)).find(|i| a.is_sliding_layer(*i)).unwrap_or(0);
+    let full_layer = (0..usize_sat(a.layers)).find(|i| !a.is_sliding_layer(*i)).unwrap_or(0);
+    let per_token = |i: usize| {
+        let (kv, d, _) = attention_shape(a, g, i);
+        Val::Int(2 * kv.div_ceil(u128::from(tp.max(1))) * d)
+    };
+    vec![
+        Val::int(batch),
+        Val::int(own(true)),
+        Val::int(context),
+        Val::int(a.sliding_window.unwrap_or(context)),
+        per_token(sliding_layer),
+        Val::int(own(false)),
+        Val::int(context),
+        per_token(full_layer),
+    ]
+}
+
 /// The KV-per-token derivation: sliding layers with a cache of their own, their KV heads and
 /// head size; the same for the full layers; the cache's bits; the bytes per token.
 pub fn kv_derivation(a: &Architecture, g: &Gemma4, bits: Val, bytes: u128) -> (Formula, Vec<Val>) {
