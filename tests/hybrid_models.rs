@@ -188,3 +188,15 @@ fn lora_adapters_sit_only_on_the_layers_that_have_the_targets() {
     s.lora_targets = vec!["q_proj".into(), "v_proj".into()];
     assert_eq!(report(&s).params.trainable, 6 * 8 * ((2688 + 4096) + (2688 + 256)));
 }
+
+/// The weights held are every layer's own parameters: Qwen3-Next's 12 gated-attention layers
+/// are not counted as Gated DeltaNet layers (the stage sum once took layer 0 for every layer,
+/// 77,459,712 parameters too many), nor Nemotron-H's attention layers as Mamba-2 ones. In bf16 on
+/// one GPU the weights are 2 bytes for each parameter the count gives.
+#[test]
+fn weights_sum_every_layer_of_a_hybrid() {
+    for id in ["qwen3-next-80b-a3b", "nemotron-3-nano-30b-a3b"] {
+        let r = report(&Scenario::new(ModelSpec::Id(id.into())));
+        assert_eq!(r.memory_per_gpu_bytes.weights, 2 * r.params.total, "{id}");
+    }
+}
