@@ -8,6 +8,9 @@
 //! PagedAttention) hand out whole blocks, so each sequence's tokens round up to a block.
 //! Under tensor parallelism each GPU holds `ceil(K / tp)` KV heads: heads are split, and
 //! replicated when K < tp. The MLA latent is not split by heads and is held whole on every GPU.
+//! Gemma 4's layers differ (head size and KV heads per layer kind; the last layers read an
+//! earlier layer's cache and store none): its sizes are summed layer by layer (`gemma4.rs`),
+//! every other family keeps one size per layer.
 
 use super::Architecture;
 use crate::engine::precision::Dtype;
@@ -24,22 +27,12 @@ pub fn kv_elements_per_token_per_layer(a: &Architecture, tp: u64) -> u128 {
     }
 }
 
-/// Cache elements one token adds to layer `i` on one GPU: the same on every attention layer
-/// except in Gemma 4, whose layers differ in head size and KV heads and whose KV-shared layers
-/// store nothing (`gemma4.rs`).
-pub fn kv_elements_for_layer(a: &Architecture, i: usize, tp: u64) -> u128 {
-    match &a.gemma4 {
-        Some(g) => super::gemma4::kv_elements(a, g, i, tp),
-        None => kv_elements_per_token_per_layer(a, tp),
-    }
-}
-
 /// Bytes one more token adds to the cache of the whole model (all layers, no parallel split),
 /// while the context is inside every sliding window.
 pub fn kv_cache_bytes_per_token(a: &Architecture, dtype: Dtype, group_size: u64) -> u128 {
     // Hybrid models: only the attention layers keep a KV cache.
     let mut elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
-    // Gemma 4: layer by layer.
+    // Gemma 4: layer by layer (head sizes and KV heads differ; KV-shared layers store nothing).
     if let Some(g) = &a.gemma4 {
         elements = (0..crate::engine::num::usize_sat(a.layers))
             .map(|i| super::gemma4::kv_elements(a, g, i, 1))
