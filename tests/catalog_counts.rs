@@ -120,3 +120,20 @@ fn catalog_counts_for_hybrid_state_families() {
         assert_eq!(total(id), count, "{id}");
     }
 }
+
+/// Gemma 4's text decoders (hand derivations in `tests/gemma4.rs`): 31B against the model
+/// card's 30.7B, 26B A4B against 25.2B total / 3.8B active, E2B against 2.3B effective (its
+/// count without the per-layer embedding table); E4B is computed from its config.
+#[test]
+fn catalog_counts_for_gemma_4() {
+    for (id, count) in [
+        ("gemma-4-31b", 30_697_345_340u128),
+        ("gemma-4-26b-a4b", 25_233_141_790),
+        ("gemma-4-e2b", 4_628_569_379),
+        ("gemma-4-e4b", 7_463_013_418),
+    ] {
+        assert_eq!(total(id), count, "{id}");
+    }
+    let r = evaluate(&Scenario::new(ModelSpec::Id("gemma-4-26b-a4b".into()))).unwrap();
+    assert_eq!(r.params.active, 3_822_530_590);
+}

@@ -27,6 +27,8 @@ fn reports() -> Vec<(String, Report)> {
         json!({"model": "llama-3.1-8b", "price_per_gpu_hour": 2.5, "context_tokens": 200000}),
         json!({"model": "llama-3.1-8b", "gpu": {"memory_bytes": 24000000000u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 1e14}}}),
         json!({"model": "llama-3.1-405b", "weight_dtype": "int4", "kv_dtype": "fp8", "batch": 64}),
+        json!({"model": "gemma-4-e2b", "gpus": 2, "pipeline_parallel": 2, "context_tokens": 131072}),
+        json!({"model": "gemma-4-26b-a4b", "gpus": 2, "tensor_parallel": 2}),
     ];
     cases
         .into_iter()
@@ -52,6 +54,10 @@ const ALLOWED: &[&str] = &[
     "k",
     "top",
     "kv_heads",
+    // Gemma 4's per-kind shapes (config keys head_dim, global_head_dim; global KV heads).
+    "head_dim",
+    "global_head_dim",
+    "global_kv_heads",
     "head_dim_k",
     "head_dim_v",
     "kv_lora_rank",

@@ -303,3 +303,23 @@ fn lfm2_moe_state_is_the_conv_cache_of_its_18_conv_layers() {
     // 28 of the 32 experts (3·2048·1792 each) in 22 MoE layers sit idle per token.
     assert_eq!(l.params.total - l.params.active, 22 * 28 * 3 * 2048 * 1792);
 }
+
+/// The weights held are every layer's own parameters: Qwen3-Next's 12 gated-attention layers
+/// are not counted as Gated DeltaNet layers (the stage sum once took layer 0 for every layer,
+/// 77,459,712 parameters too many), nor Nemotron-H's attention layers as Mamba-2 ones. In bf16 on
+/// one GPU the weights are 2 bytes for each parameter the count gives.
+#[test]
+fn weights_sum_every_layer_of_a_hybrid() {
+    for id in [
+        "qwen3-next-80b-a3b",
+        "nemotron-3-nano-30b-a3b",
+        "falcon-h1-7b",
+        "lfm2-2.6b",
+        "lfm2-8b-a1b",
+        "granite-4.0-h-tiny",
+        "qwen3.6-35b-a3b",
+    ] {
+        let r = report(&Scenario::new(ModelSpec::Id(id.into())));
+        assert_eq!(r.memory_per_gpu_bytes.weights, 2 * r.params.total, "{id}");
+    }
+}

@@ -34,4 +34,8 @@ pub enum Assumption {
     LowPrecisionPath { tensor_flops: f64 },
     /// What the scaling curves scale.
     ScalingCurves { sequences: f64, seq_len: f64, micro_batches: u32, topology: String },
+    /// Gemma 4: the text decoder alone (a multimodal checkpoint's vision and audio encoders are
+    /// not counted); its per-layer embedding table (parameters, 0 when none) is in the total and
+    /// looked up per token.
+    TextDecoderOnly { per_layer_table: u64 },
 }

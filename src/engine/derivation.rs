@@ -214,11 +214,15 @@ pub enum Formula {
     OptimizerPaged,
     /// Time to first token: prefill plus the per-request fixed cost.
     TimeToFirstTokenWithRequest,
+    /// Gemma 4: KV per token summed over sliding and full layers of different shapes.
+    KvPerTokenByLayerKind,
+    /// Gemma 4: the KV cache summed over sliding and full layers of different shapes.
+    KvCacheByLayerKind,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 54] = [
+    pub const ALL: [Formula; 56] = [
         Formula::WeightsMixed,
         Formula::WeightBits,
         Formula::ParamsTotal,
@@ -273,6 +277,8 @@ impl Formula {
         Formula::ActivationsOffloaded,
         Formula::OptimizerPaged,
         Formula::TimeToFirstTokenWithRequest,
+        Formula::KvPerTokenByLayerKind,
+        Formula::KvCacheByLayerKind,
     ];
 }
 

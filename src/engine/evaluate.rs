@@ -277,6 +277,11 @@ fn sizing_derivations(
             ],
         ),
     };
+    // Gemma 4: sliding and full layers have different shapes (gemma4.rs).
+    let (kv_formula, kv_values) = match &a.gemma4 {
+        Some(g) => super::model::gemma4::kv_derivation(a, g, bits.clone(), z.kv_per_token),
+        None => (kv_formula, kv_values),
+    };
     put(
         DerivKey::KvCacheBytesPerToken,
         kv_formula,
@@ -317,6 +322,14 @@ fn sizing_derivations(
         ],
         Source::PagedAttention,
     );
+    // Gemma 4: sliding and full layers of different shapes, KV-shared layers store none.
+    if let Some(g) = &a.gemma4 {
+        let layers = crate::engine::memory::stage_layers(a.layers, x.pp, mem.stage);
+        let values = super::model::gemma4::kv_cache_values(a, g, layers, x.batch, x.context, x.tp);
+        let bits = Val::Bits(x.kv, x.group);
+        let values = values.into_iter().chain([bits, Val::Int(mem.kv_cache)]).collect();
+        put(DerivKey::MemKvCache, Formula::KvCacheByLayerKind, values, Source::PagedAttention);
+    }
     if x.trains() && x.activation_offload {
         let layers = crate::engine::memory::stage_layers(a.layers, x.pp, mem.stage).len() as u128;
         put(
@@ -536,6 +549,10 @@ fn sizing_assumptions(s: &Scenario, a: &Architecture, x: &Inputs) -> Vec<Assumpt
     }
     if x.weight.is_quantised() || super::memory::quant_weights::active(a, x).is_some() {
         out.push(Assumption::SmallTensorsIn16Bits);
+    }
+    if let Some(g) = &a.gemma4 {
+        let per_layer_table = u64::try_from(g.lookup_table(a.layers)).unwrap_or(u64::MAX);
+        out.push(Assumption::TextDecoderOnly { per_layer_table });
     }
     if x.trains() {
         out.push(Assumption::TrainingSchedule);

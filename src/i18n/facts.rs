@@ -303,6 +303,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::ActivationsOffloaded => "tokens × min(layers, 2) layers in flight on the GPU × ((norms+2)·h + (Q,K,V,O + MLP intermediates)/tp) × bytes (full recompute: the layer inputs of 2 layers + one layer recomputed); the rest in host memory",
             F::OptimizerPaged => "trainable params × state bytes in CUDA unified memory, paged to host when the GPU runs short → 0 bytes in the device peak",
             F::TimeToFirstTokenWithRequest => "prefill_s + per-request fixed cost (tokenisation, scheduling, sampling, first launches; no queueing)",
+            F::KvPerTokenByLayerKind => "sliding layers × kv_heads × 2·head_dim + full layers × global_kv_heads × 2·global_head_dim, × bytes (layers that read an earlier layer's cache store none)",
+            F::KvCacheByLayerKind => "batch × (sliding layers × ceil(min(context, window)/block)·block × ceil(kv_heads/tp)·2·head_dim + full layers × ceil(context/block)·block × ceil(global_kv_heads/tp)·2·global_head_dim) × bytes, over the stage's layers that keep a cache",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -359,6 +361,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::ActivationsOffloaded => "token 数 × GPU 上在途的 min(层数, 2) 层 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp) × 字节（完全重算时：2 层的层输入 + 正在重算的一层）；其余在主机内存",
             F::OptimizerPaged => "可训练参数 × 状态字节，放在 CUDA 统一内存，GPU 吃紧时换页到主机 → 设备峰值中计 0 字节",
             F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批内核启动；不计排队）",
+            F::KvPerTokenByLayerKind => "滑动窗口层数 × kv_heads × 2·head_dim + 全局层数 × global_kv_heads × 2·global_head_dim，再 × 字节（复用前面层缓存的层不存 KV）",
+            F::KvCacheByLayerKind => "batch × (滑动窗口层数 × ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp)·2·head_dim + 全局层数 × ceil(上下文/块)·块 × ceil(global_kv_heads/tp)·2·global_head_dim) × 字节，只计本段自存缓存的层",
             F::TimePerOutputToken => "decode_step_s",
             F::GenerationTime => "prefill_s + output_tokens × decode_step_s",
             F::DecodeTokensPerS => "batch × data_parallel / decode_step_s",
@@ -439,6 +443,14 @@ fn template(f: Formula) -> T {
         F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
         F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} bytes in unified memory → {} on the device", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {} 字节 → 设备上 {}" },
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
+        F::KvPerTokenByLayerKind => T::Words {
+            en: "({} × {} × 2·{} + {} × {} × 2·{}) × {} bits/8 = {}",
+            zh: "（{} × {} × 2·{} + {} × {} × 2·{}）× {} 位/8 = {}",
+        },
+        F::KvCacheByLayerKind => T::Words {
+            en: "{} × ({} × min({}, {}) tokens × {} + {} × {} tokens × {}) elements × {} bits/8 → {}",
+            zh: "{} × ({} × min({}, {}) 个 token × {} + {} × {} 个 token × {}) 个元素 × {} 位/8 → {}",
+        },
     }
 }
 
@@ -460,6 +472,18 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         ),
         (Assumption::ContextBeyondModel { context, limit }, Lang::Zh) => format!(
             "注意：context_tokens {context} 超过模型的 max_position_embeddings {limit}；显存照算，但模型并非为此长度设计"
+        ),
+        (Assumption::TextDecoderOnly { per_layer_table: 0 }, Lang::En) => {
+            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not".into()
+        }
+        (Assumption::TextDecoderOnly { per_layer_table: 0 }, Lang::Zh) => {
+            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入".into()
+        }
+        (Assumption::TextDecoderOnly { per_layer_table }, Lang::En) => format!(
+            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not; its per-layer embedding table ({per_layer_table} parameters) is in the total and is looked up per token, not read whole at each step"
+        ),
+        (Assumption::TextDecoderOnly { per_layer_table }, Lang::Zh) => format!(
+            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{per_layer_table} 个参数）计入总数，每个 token 只查表取行，不在每步整表读取"
         ),
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()

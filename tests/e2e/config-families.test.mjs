@@ -14,6 +14,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const root = join(import.meta.dirname, '..', '..');
 const gptOss = readFileSync(join(root, 'tests/fixtures/configs/gpt-oss-20b.json'), 'utf8');
+const gemma4 = readFileSync(join(root, 'tests/fixtures/configs/gemma-4-31b-it.json'), 'utf8');
 const digits = (id) => `document.getElementById('${id}').textContent.replace(/\\D/g, '')`;
 
 for (const lang of ['en', 'zh']) {
@@ -35,6 +36,33 @@ for (const lang of ['en', 'zh']) {
       mkdirSync(process.env.SHOTS, { recursive: true });
       await page.locator('#params-total').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(process.env.SHOTS, `gpt-oss-${lang}.png`) });
+    }
+    await finish(page);
+  });
+
+  test(`${lang}: a pasted Gemma 4 config is counted layer by layer`, async () => {
+    const page = await newPage(browser, { viewport: { width: 390, height: 900 }, colorScheme: 'dark' });
+    await page.goto(`${server.url}#/${lang}/estimate`);
+    await page.waitForSelector('#total-per-gpu');
+    await page.click('details.paste summary');
+    await page.fill('#config-paste', gemma4);
+    await page.click('#config-apply');
+    // google/gemma-4-31B-it's whole config: 30,697,345,340 parameters (tests/gemma4.rs).
+    await page.waitForFunction(`${digits('params-total')}.includes('30697345340')`);
+    assert.equal(await page.locator('#config-error').count(), 0);
+    assert.equal(await page.locator('#model-inferred').count(), 0);
+    // 50 sliding × 16 × 512 + 10 full × 4 × 1024 elements in bf16 = 901,120 B = 880 KiB per token.
+    assert.match(await page.locator('#kv-per-token').innerText(), /901[,.\s]?120|880(\.0)?\s*KiB/);
+    if (process.env.SHOTS) {
+      mkdirSync(process.env.SHOTS, { recursive: true });
+      await page.locator('#params-total').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(process.env.SHOTS, `gemma4-${lang}.png`) });
+    }
+    // The catalog's Gemma 4 sizes: E2B with its per-layer embeddings and shared KV layers.
+    for (const [name, total] of [['gemma-4-e2b', '4628569379'], ['gemma-4-26b-a4b', '25233141790']]) {
+      await page.fill('#model-search', name);
+      await page.dispatchEvent('#model-search', 'change');
+      await page.waitForFunction(`${digits('params-total')}.includes('${total}')`);
     }
     await finish(page);
   });

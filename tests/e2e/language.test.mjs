@@ -136,6 +136,7 @@ const STATES = {
   moe: '?v=1&s=' + b64({ model: 'deepseek-v3', gpus: 8, tensor_parallel: 8, gpu: 'h200-sxm' }),
   'does not fit': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpu: 'a10', context_tokens: 32768 }),
   hybrid: '?v=1&s=' + b64({ model: 'qwen3-next-80b-a3b', context_tokens: 131072, batch: 16, gpus: 2, tensor_parallel: 2, gpu: 'h200-sxm' }),
+  'gemma 4: per-layer embeddings, shared KV layers': '?v=1&s=' + b64({ model: 'gemma-4-e2b', context_tokens: 131072 }),
   // A pasted config with gpt-oss's quantization_config: the notice and the mixed-format math.
   'quantised config': '?v=1&s=' + b64({ model: { _name_or_path: 'Mixtral-8x7B-v0.1', model_type: 'mixtral', hidden_size: 4096, intermediate_size: 14336,
     num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, num_local_experts: 8, num_experts_per_tok: 2,

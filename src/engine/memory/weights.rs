@@ -55,10 +55,24 @@ pub fn stage_weights(
     // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
     let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
     let dense_layers = layers.len() as u128 - moe_layers;
-    for (count, probe) in [
-        (dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))),
-        (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i))),
-    ] {
+    // Gemma 4's layers also differ in head size, KV sharing and MLP width, a hybrid model's in
+    // their mixer (Gated DeltaNet, Mamba-2 or attention): each counted on its own.
+    let per_layer = a.gemma4.is_some() || a.hybrid.is_some();
+    let kinds = if per_layer {
+        [(0, None), (0, None)]
+    } else {
+        [
+            (dense_layers, layers.clone().find(|i| !a.is_moe_layer(*i))),
+            (moe_layers, layers.clone().find(|i| a.is_moe_layer(*i))),
+        ]
+    };
+    for i in layers.clone().filter(|_| per_layer) {
+        let l = layer_params(a, i);
+        matrices += l.matrices().div_ceil(tp);
+        small += l.small;
+        largest = largest.max(l.matrices().div_ceil(tp) + l.small);
+    }
+    for (count, probe) in kinds {
         if let Some(i) = probe {
             let l = layer_params(a, i);
             matrices += count * l.matrices().div_ceil(tp);

@@ -27,7 +27,8 @@ const MAX_EXPERTS: u64 = 1 << 16;
 const SUPPORTED: &str = "llama, granite, mistral, ministral3 and mistral3 (text_config), mixtral, qwen2, \
 qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, gemma3_text, phi3, olmo2, gpt2, falcon, deepseek_v2, deepseek_v3, \
 kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe, minimax_m2, qwen3_next, qwen3_5, qwen3_5_moe, nemotron_h, \
-falcon_h1, lfm2, lfm2_moe, granitemoehybrid";
+falcon_h1, lfm2, lfm2_moe, granitemoehybrid, \
+gemma4, gemma4_text";
 
 /// Keys that are bookkeeping (names, versions, token ids, dtype, training-only settings), not
 /// shapes: never listed among the keys a generic count ignored.
@@ -221,6 +222,7 @@ fn family_of(model_type: &str) -> Option<Family> {
         "gemma" | "GemmaForCausalLM" => Family::Gemma,
         "gemma2" | "Gemma2ForCausalLM" => Family::Gemma2,
         "gemma3" | "gemma3_text" | "Gemma3ForCausalLM" | "Gemma3ForConditionalGeneration" => Family::Gemma3,
+        "gemma4" | "gemma4_text" | "Gemma4ForCausalLM" | "Gemma4ForConditionalGeneration" => Family::Gemma4,
         "phi3" | "Phi3ForCausalLM" => Family::Phi3,
         "gpt2" | "GPT2LMHeadModel" => Family::Gpt2,
         "falcon" | "RefinedWeb" | "RefinedWebModel" | "FalconForCausalLM" | "RWForCausalLM" => Family::Falcon,
@@ -294,7 +296,8 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     if let Some(family) = family_of(&model_type) {
         let mut a = build(&f, family, model_type)
             .and_then(|a| super::hybrid::apply(&f, a))
-            .and_then(|a| super::families::apply(&f, a))?;
+            .and_then(|a| super::families::apply(&f, a))
+            .and_then(|a| super::gemma4::apply(&f, a))?;
         a.quantization = super::quant::read(top)?;
         return Ok(a);
     }
@@ -350,6 +353,7 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         extras: super::families::Extras::default(),
         hybrid: None,
         quantization: None,
+        gemma4: None,
     })
 }
 

@@ -8,6 +8,9 @@
 //! PagedAttention) hand out whole blocks, so each sequence's tokens round up to a block.
 //! Under tensor parallelism each GPU holds `ceil(K / tp)` KV heads: heads are split, and
 //! replicated when K < tp. The MLA latent is not split by heads and is held whole on every GPU.
+//! Gemma 4's layers differ (head size and KV heads per layer kind; the last layers read an
+//! earlier layer's cache and store none): its sizes are summed layer by layer (`gemma4.rs`),
+//! every other family keeps one size per layer.
 
 use super::Architecture;
 use crate::engine::precision::Dtype;
@@ -28,7 +31,13 @@ pub fn kv_elements_per_token_per_layer(a: &Architecture, tp: u64) -> u128 {
 /// while the context is inside every sliding window.
 pub fn kv_cache_bytes_per_token(a: &Architecture, dtype: Dtype, group_size: u64) -> u128 {
     // Hybrid models: only the attention layers keep a KV cache.
-    let elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
+    let mut elements = kv_elements_per_token_per_layer(a, 1) * u128::from(a.attention_layers());
+    // Gemma 4: layer by layer (head sizes and KV heads differ; KV-shared layers store nothing).
+    if let Some(g) = &a.gemma4 {
+        elements = (0..crate::engine::num::usize_sat(a.layers))
+            .map(|i| super::gemma4::kv_elements(a, g, i, 1))
+            .sum();
+    }
     dtype.bytes_for(elements, group_size)
 }
 
@@ -55,6 +64,16 @@ pub fn kv_cache_bytes(
     dtype: Dtype,
     group_size: u64,
 ) -> u128 {
+    // Gemma 4: layers differ in size and some store nothing, so each layer is summed on its own
+    // (a loop over the stage's layers, no allocation); every other family keeps the paths below.
+    if let Some(g) = &a.gemma4 {
+        let mut elements = 0u128;
+        for i in layers {
+            let held = tokens_held(a, i, context, block_tokens);
+            elements = elements.saturating_add(super::gemma4::kv_elements(a, g, i, tp).saturating_mul(held));
+        }
+        return dtype.bytes_for(elements.saturating_mul(u128::from(batch)), group_size);
+    }
     let per_layer = kv_elements_per_token_per_layer(a, tp);
     // Only sliding vs full matters per layer: count each kind once (one pass; none when every
     // layer is a full attention layer, the common case, which the scaling curves hit often).

@@ -6,6 +6,7 @@
 pub mod config;
 pub mod falcon_h1;
 pub mod families;
+pub mod gemma4;
 pub mod granite_hybrid;
 pub mod hybrid;
 pub mod kv_cache;
@@ -29,6 +30,10 @@ pub enum Family {
     Gemma,
     Gemma2,
     Gemma3,
+    /// Gemma 4: sliding and full layers of different head sizes, key-as-value full layers,
+    /// KV shared across the last layers, per-layer input embeddings, MoE beside the MLP
+    /// (`gemma4.rs`).
+    Gemma4,
     Phi3,
     Gpt2,
     Falcon,
@@ -182,6 +187,8 @@ pub struct Architecture {
     pub hybrid: Option<hybrid::Hybrid>,
     /// The checkpoint's weight format from its `quantization_config` (None: 16-bit).
     pub quantization: Option<quant::Quantization>,
+    /// Gemma 4's per-layer shapes, KV sharing and per-layer inputs (`gemma4.rs`).
+    pub gemma4: Option<gemma4::Gemma4>,
 }
 
 impl Architecture {

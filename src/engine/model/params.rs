@@ -90,6 +90,9 @@ pub fn layer_params(a: &Architecture, index: usize) -> LayerParams {
     if let Some(h) = &a.hybrid {
         return super::hybrid::layer_params(a, h, index);
     }
+    if let Some(g) = &a.gemma4 {
+        return super::gemma4::layer_params(a, g, index);
+    }
     let h = u128::from(a.hidden);
     let at = &a.attention;
     let (heads, kv, d, dv) =
@@ -173,7 +176,9 @@ pub fn outer_params(a: &Architecture) -> (u128, u128, u128, u128) {
     let embedding = u128::from(a.vocab) * h;
     let lm_head = if a.tied_embeddings { 0 } else { embedding };
     let positions = u128::from(a.learned_positions) * h;
-    (embedding, lm_head, positions, norm_size(a))
+    // Gemma 4: the per-layer embedding table is gathered like positions (gemma4.rs).
+    let (lookup, projection_norm) = super::gemma4::outer_extras(a);
+    (embedding, lm_head, positions + lookup, norm_size(a) + projection_norm)
 }
 
 /// Counts all parameters of the model.

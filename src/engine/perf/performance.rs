@@ -90,10 +90,23 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
     let c = context.max(1);
     let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
+    // Gemma 4: KV-shared layers store nothing but read their source layer's cache at each step.
+    let (full_kv, kv_eff) = match &a.gemma4 {
+        Some(g) => {
+            let (held, per_token) = crate::engine::model::gemma4::kv_read_bytes(a, g, c, x.kv, x.group);
+            (per_token as f64, held as f64 / c as f64)
+        }
+        None => (full_kv, kv_eff),
+    };
     let window_ratio = if full_kv > 0.0 { (kv_eff / full_kv).clamp(0.0, 1.0) } else { 1.0 };
     // Hybrid models: only the attention layers compute attention scores over the context.
     let attention_share = a.attention_layers() as f64 / a.layers.max(1) as f64;
     let width = (a.attention.heads * a.attention.head_dim) as f64 * window_ratio * attention_share;
+    // Gemma 4: each layer's own head size and window.
+    let width = match &a.gemma4 {
+        Some(g) => crate::engine::model::gemma4::attention_width(a, g, c),
+        None => width,
+    };
     let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
     let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
     ModelShape {
