@@ -23,8 +23,12 @@ use crate::i18n::Lang;
 use crate::route::Route;
 use leptos::prelude::*;
 
-/// Mounts the app on `<body>`.
+/// Mounts the app on `<body>`, in place of the boot header `index.html` paints while the wasm
+/// loads (so a phone shows the site's frame at once instead of a blank page).
 pub fn mount() {
+    if let Some(boot) = document().get_element_by_id("boot") {
+        boot.remove();
+    }
     mount_to_body(App);
 }
 

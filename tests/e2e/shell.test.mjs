@@ -28,6 +28,26 @@ test('home mounts in both languages without console errors', async () => {
   }
 });
 
+test('the boot header paints before the wasm and leaves when the app mounts', async () => {
+  // Without JavaScript: index.html's frame (the brand in both languages) and the noscript note.
+  const ctx = await browser.newContext({ javaScriptEnabled: false });
+  const raw = await ctx.newPage();
+  await raw.goto(`${server.url}#/zh/estimate`);
+  assert.equal(await raw.locator('#boot').count(), 1);
+  assert.match(await raw.locator('#boot').innerText(), /GPU Primer · GPU 算力入门/);
+  assert.ok(await raw.locator('#boot').isVisible(), 'the boot header is painted from the HTML and CSS alone');
+  assert.match(await raw.locator('.boot-note').innerText(), /needs JavaScript and WebAssembly[\s\S]*需要启用 JavaScript/);
+  await ctx.close();
+  // With it: one header, the app's, in the page's language.
+  const page = await newPage(browser);
+  await page.goto(`${server.url}#/zh/estimate`);
+  await waitForApp(page);
+  assert.equal(await page.locator('#boot').count(), 0, 'the boot header is gone');
+  assert.equal(await page.locator('header.site-header').count(), 1);
+  assert.equal((await page.locator('header.site-header .brand-name').innerText()).trim(), 'GPU 算力入门');
+  await finish(page);
+});
+
 test('every chapter renders in both languages', async () => {
   const page = await newPage(browser);
   await page.goto(`${server.url}#/en/`);
