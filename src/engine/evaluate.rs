@@ -134,15 +134,7 @@ pub fn load_with(
 ) -> Result<Option<(super::perf::load::LoadReport, super::perf::load::LoadCurve)>, EngineError> {
     let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);
-    let scenario = SizedScenario {
-        scenario: s,
-        arch: &arch,
-        counts: &sized.counts,
-        inputs: &sized.inputs,
-        gpu: &gpu,
-        lookup,
-        trainable: sized.trainable,
-    };
+    let scenario = sized.scenario(s, &arch, &gpu, lookup);
     Ok(super::perf::load::load_report_reusing(&scenario, sized.usable, previous)?)
 }
 
@@ -152,15 +144,7 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
-    let scenario = SizedScenario {
-        scenario: s,
-        arch: &arch,
-        counts: &sized.counts,
-        inputs: &sized.inputs,
-        gpu: &gpu,
-        lookup,
-        trainable: sized.trainable,
-    };
+    let scenario = sized.scenario(s, &arch, &gpu, lookup);
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
     let load = if with_load { super::perf::load::load_report(&scenario, sized.usable)? } else { None };
     let mut r = report(s, model, sized, performance, assumptions, derivations);
@@ -185,6 +169,27 @@ struct Sizing {
     weight_format: super::model::quant::ElementFormat,
     /// The input row length "per row" scales take (the hidden size).
     weight_row: u64,
+}
+
+impl Sizing {
+    /// What the time model and the load model read from this sizing, with the scenario it sized.
+    fn scenario<'a>(
+        &'a self,
+        s: &'a Scenario,
+        arch: &'a Architecture,
+        gpu: &'a Gpu,
+        lookup: &'a dyn Lookup,
+    ) -> SizedScenario<'a> {
+        SizedScenario {
+            scenario: s,
+            arch,
+            counts: &self.counts,
+            inputs: &self.inputs,
+            gpu,
+            lookup,
+            trainable: self.trainable,
+        }
+    }
 }
 
 /// Step 2: parameter counts, KV cache per token, memory on the heaviest GPU, fit and solvers.
