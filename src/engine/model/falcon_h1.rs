@@ -47,24 +47,10 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
         }
         None => 1024,
     };
-    let (heads, head_dim) = mamba_heads(f, inner, "mamba_d_ssm")?;
-    let groups = f.int(&["mamba_n_groups"], 1, MAX_HEADS)?.unwrap_or(1);
-    if !heads.is_multiple_of(groups) {
-        return Err(ScenarioError::new(
-            f.path("mamba_n_groups"),
-            ErrorKind::MustDivide { what: "mamba_n_heads", value: heads, got: groups },
-        ));
-    }
     let mamba = Mamba2 {
-        heads,
-        head_dim,
-        state_size: f.int(&["mamba_d_state"], 1, MAX_WIDTH)?.unwrap_or(256),
-        groups,
-        conv_kernel: f.int(&["mamba_d_conv"], 1, MAX_KERNEL)?.unwrap_or(4),
-        conv_bias: f.boolean(&["mamba_conv_bias"], true)?,
-        proj_bias: f.boolean(&["mamba_proj_bias"], false)?,
         out_bias: f.boolean(&["projectors_bias"], false)?,
         gated_norm: f.boolean(&["mamba_rms_norm"], false)?,
+        ..mamba2(f, inner, "mamba_d_ssm")?
     };
     a.mlp = MlpKind::Gated;
     a.mlp_bias = f.boolean(&["mlp_bias"], false)?;
@@ -73,15 +59,39 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
     a.hybrid = Some(Hybrid {
         mixers: vec![Mixer::Attention; n],
         ffn: vec![Ffn::Dense; n],
-        gated_delta_net: None,
         mamba: Some(mamba),
-        attn_output_gate: false,
-        moe_latent: None,
-        ssm_state_dtype: None,
         mamba_beside_attention: true,
-        short_conv: None,
+        ..Hybrid::default()
     });
     Ok(())
+}
+
+/// A Mamba-2 mixer from the `mamba_*` keys Falcon-H1 and GraniteMoeHybrid share: heads and head
+/// size by [`mamba_heads`], `mamba_n_groups` (default 1, dividing the heads), `mamba_d_state`
+/// (256), `mamba_d_conv` (4), `mamba_conv_bias` (true), `mamba_proj_bias` (false) on `in_proj`
+/// and `out_proj` alike, with the gated RMSNorm; a family changes what its config class does
+/// differently.
+pub(super) fn mamba2(f: &Fields, inner: u64, inner_key: &'static str) -> Result<Mamba2, ScenarioError> {
+    let (heads, head_dim) = mamba_heads(f, inner, inner_key)?;
+    let groups = f.int(&["mamba_n_groups"], 1, MAX_HEADS)?.unwrap_or(1);
+    if !heads.is_multiple_of(groups) {
+        return Err(ScenarioError::new(
+            f.path("mamba_n_groups"),
+            ErrorKind::MustDivide { what: "mamba_n_heads", value: heads, got: groups },
+        ));
+    }
+    let proj_bias = f.boolean(&["mamba_proj_bias"], false)?;
+    Ok(Mamba2 {
+        heads,
+        head_dim,
+        state_size: f.int(&["mamba_d_state"], 1, MAX_WIDTH)?.unwrap_or(256),
+        groups,
+        conv_kernel: f.int(&["mamba_d_conv"], 1, MAX_KERNEL)?.unwrap_or(4),
+        conv_bias: f.boolean(&["mamba_conv_bias"], true)?,
+        proj_bias,
+        out_bias: proj_bias,
+        gated_norm: true,
+    })
 }
 
 /// `mamba_n_heads` (default 128) and `mamba_d_head` (`"auto"` or absent: `inner / heads`), as

@@ -22,17 +22,14 @@
 //!   `logits_scaling`) are scalars, not parameters.
 
 use super::config::Fields;
-use super::falcon_h1::mamba_heads;
-use super::hybrid::{mixer_list, Ffn, Hybrid, Mamba2, Mixer};
+use super::falcon_h1::mamba2;
+use super::hybrid::{mixer_list, Ffn, Hybrid, Mixer};
 use super::{Architecture, MlpKind, Moe, NormKind};
-use crate::engine::error::{ErrorKind, ScenarioError};
+use crate::engine::error::ScenarioError;
 use crate::engine::num::usize_sat;
 
-const MAX_WIDTH: u64 = 1 << 20;
-const MAX_HEADS: u64 = 1 << 16;
 const MAX_EXPERTS: u64 = 1 << 16;
 const MAX_INTERMEDIATE: u64 = 1 << 22;
-const MAX_KERNEL: u64 = 64;
 
 /// Fills in Granite 4.0's hybrid layout on an architecture `config::build` read.
 pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
@@ -46,26 +43,7 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
         }
     };
     let inner = f.int(&["mamba_expand"], 1, 64)?.unwrap_or(2).saturating_mul(a.hidden);
-    let (heads, head_dim) = mamba_heads(f, inner, "mamba_expand")?;
-    let groups = f.int(&["mamba_n_groups"], 1, MAX_HEADS)?.unwrap_or(1);
-    if !heads.is_multiple_of(groups) {
-        return Err(ScenarioError::new(
-            f.path("mamba_n_groups"),
-            ErrorKind::MustDivide { what: "mamba_n_heads", value: heads, got: groups },
-        ));
-    }
-    let proj_bias = f.boolean(&["mamba_proj_bias"], false)?;
-    let mamba = Mamba2 {
-        heads,
-        head_dim,
-        state_size: f.int(&["mamba_d_state"], 1, MAX_WIDTH)?.unwrap_or(256),
-        groups,
-        conv_kernel: f.int(&["mamba_d_conv"], 1, MAX_KERNEL)?.unwrap_or(4),
-        conv_bias: f.boolean(&["mamba_conv_bias"], true)?,
-        proj_bias,
-        out_bias: proj_bias,
-        gated_norm: true,
-    };
+    let mamba = mamba2(f, inner, "mamba_expand")?;
     let shared = f.int(&["shared_intermediate_size"], 1, MAX_INTERMEDIATE)?.unwrap_or(1024);
     let experts = f.int(&["num_local_experts"], 0, MAX_EXPERTS)?.unwrap_or(8);
     let ffn = if experts > 0 {
@@ -88,17 +66,7 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
     a.mlp_bias = false;
     a.norm = NormKind::RmsNorm;
     a.norms_per_layer = 2;
-    a.hybrid = Some(Hybrid {
-        mixers,
-        ffn,
-        gated_delta_net: None,
-        mamba: Some(mamba),
-        attn_output_gate: false,
-        moe_latent: None,
-        ssm_state_dtype: None,
-        mamba_beside_attention: false,
-        short_conv: None,
-    });
+    a.hybrid = Some(Hybrid { mixers, ffn, mamba: Some(mamba), ..Hybrid::default() });
     Ok(())
 }
 

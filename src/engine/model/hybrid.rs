@@ -125,8 +125,9 @@ pub struct ShortConv {
     pub bias: bool,
 }
 
-/// The layer layout of a hybrid model.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The layer layout of a hybrid model. `Default` is no layer and every optional part off, so a
+/// family states only what it has: `Hybrid { mixers, ffn, mamba: Some(m), ..Hybrid::default() }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Hybrid {
     /// Per layer: its token mixer.
     pub mixers: Vec<Mixer>,
@@ -313,13 +314,10 @@ fn qwen3_next(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
         mixers,
         ffn,
         gated_delta_net: Some(gdn),
-        mamba: None,
         // Qwen3-Next always gates (no key); Qwen3.5 states `attn_output_gate` (default true).
         attn_output_gate: f.boolean(&["attn_output_gate"], true)?,
-        moe_latent: None,
         ssm_state_dtype: ssm_dtype(f)?,
-        mamba_beside_attention: false,
-        short_conv: None,
+        ..Hybrid::default()
     });
     Ok(())
 }
@@ -399,13 +397,10 @@ fn nemotron_h(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioError> {
     a.hybrid = Some(Hybrid {
         mixers,
         ffn,
-        gated_delta_net: None,
         mamba: Some(mamba),
-        attn_output_gate: false,
         moe_latent: f.int(&["moe_latent_size"], 1, MAX_WIDTH)?,
         ssm_state_dtype: ssm_dtype(f)?,
-        mamba_beside_attention: false,
-        short_conv: None,
+        ..Hybrid::default()
     });
     Ok(())
 }

@@ -102,17 +102,12 @@ pub(super) fn apply(f: &Fields, a: &mut Architecture) -> Result<(), ScenarioErro
     a.hybrid = Some(Hybrid {
         mixers,
         ffn,
-        gated_delta_net: None,
-        mamba: None,
-        attn_output_gate: false,
-        moe_latent: None,
-        ssm_state_dtype: None,
-        mamba_beside_attention: false,
         short_conv: Some(ShortConv {
             channels: a.hidden,
             kernel: f.int(&["conv_L_cache"], 1, MAX_KERNEL)?.unwrap_or(3),
             bias: f.boolean(&["conv_bias"], false)?,
         }),
+        ..Hybrid::default()
     });
     Ok(())
 }
