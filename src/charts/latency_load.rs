@@ -43,16 +43,45 @@ fn finite(p: &[(f64, f64)]) -> Vec<(f64, f64)> {
     p.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite() && *x >= 0.0 && *y >= 0.0).collect()
 }
 
+/// A panel's drawable parts: its finite points, its target if positive, its finite dots.
+struct Drawn<'a> {
+    panel: &'a LatencyPanel,
+    p50: Vec<(f64, f64)>,
+    p95: Vec<(f64, f64)>,
+    target: Option<&'a (f64, String)>,
+    dots: [Option<f64>; 2],
+}
+
+impl<'a> Drawn<'a> {
+    fn new(panel: &'a LatencyPanel) -> Self {
+        Drawn {
+            panel,
+            p50: finite(&panel.p50),
+            p95: finite(&panel.p95),
+            target: panel.target.as_ref().filter(|(v, _)| v.is_finite() && *v > 0.0),
+            dots: panel.at_marker.map(|v| v.filter(|v| v.is_finite() && *v >= 0.0)),
+        }
+    }
+
+    /// The top of the panel's y range: its curves, dots and a quarter above its target.
+    fn ymax(&self) -> f64 {
+        self.p50
+            .iter()
+            .chain(&self.p95)
+            .map(|p| p.1)
+            .chain(self.target.map(|t| t.0 * 1.25))
+            .chain(self.dots.iter().flatten().copied())
+            .fold(0.0, f64::max)
+            .max(1e-9)
+            * 1.08
+    }
+}
+
 /// The chart as an SVG string `width` px wide (see the module doc).
 pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
     let t = Theme::new(width);
-    type Drawn<'a> = (&'a LatencyPanel, Vec<(f64, f64)>, Vec<(f64, f64)>);
-    let panels: Vec<Drawn> = c
-        .panels
-        .iter()
-        .map(|p| (p, finite(&p.p50), finite(&p.p95)))
-        .filter(|(_, a, b)| !(a.is_empty() && b.is_empty()))
-        .collect();
+    let panels: Vec<Drawn> =
+        c.panels.iter().map(Drawn::new).filter(|d| !(d.p50.is_empty() && d.p95.is_empty())).collect();
     if panels.is_empty() {
         return canvas::no_data(&t, &c.title, &c.no_data);
     }
@@ -60,7 +89,7 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
     let (marker, limit) = (rate(&c.marker), rate(&c.limit));
     let xmax = panels
         .iter()
-        .flat_map(|(_, a, b)| a.iter().chain(b))
+        .flat_map(|d| d.p50.iter().chain(&d.p95))
         .map(|p| p.0)
         .chain(marker.iter().chain(limit.iter()).map(|m| m.0))
         .fold(0.0, f64::max)
@@ -79,20 +108,7 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
 
     // Each panel's y range (its curves, dots and target), then one left gutter for all, so the
     // panels' x axes line up.
-    let ranges: Vec<f64> = panels
-        .iter()
-        .map(|(panel, p50, p95)| {
-            let target = panel.target.as_ref().filter(|(v, _)| v.is_finite() && *v > 0.0);
-            p50.iter()
-                .chain(p95.iter())
-                .map(|p| p.1)
-                .chain(target.map(|t| t.0 * 1.25))
-                .chain(panel.at_marker.iter().flatten().copied().filter(|v| v.is_finite() && *v >= 0.0))
-                .fold(0.0, f64::max)
-                .max(1e-9)
-                * 1.08
-        })
-        .collect();
+    let ranges: Vec<f64> = panels.iter().map(Drawn::ymax).collect();
     let left = ranges
         .iter()
         .map(|&ymax| {
@@ -106,21 +122,19 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
     canvas::render(&t, h, &c.title, |a| {
         canvas::draw_title(a, &t, &c.title);
         canvas::legend(Some(a), &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
-        for (k, ((panel, p50, p95), ymax)) in panels.iter().zip(&ranges).enumerate() {
+        for (k, (d, ymax)) in panels.iter().zip(&ranges).enumerate() {
             let top = first_top + k as f64 * (panel_h + gap);
-            let target = panel.target.as_ref().filter(|(v, _)| v.is_finite() && *v > 0.0);
-            let dots = panel.at_marker.map(|v| v.filter(|v| v.is_finite() && *v >= 0.0));
             let plot = Plot { left, top, right: t.w() - t.pad * 1.5, bottom: top + panel_h };
             let xs = xs_of(&plot);
             let ys = Scale::new(0.0, *ymax, plot.bottom, plot.top, false);
             let xt = canvas::thin_ticks(canvas::linear_ticks(&xs, 6, canvas::num), &xs, t.font, true);
             let yt = canvas::thin_ticks(canvas::linear_ticks(&ys, 4, canvas::num), &ys, t.font, false);
             let x_label = if k + 1 == panels.len() { c.x_label.as_str() } else { "" };
-            canvas::draw_axes(a, &t, &plot, (&xs, &xt, x_label), (&ys, &yt, &panel.y_label));
+            canvas::draw_axes(a, &t, &plot, (&xs, &xt, x_label), (&ys, &yt, &d.panel.y_label));
             let path = |p: &[(f64, f64)]| p.iter().map(|&(x, y)| (xs.map(x), ys.map(y))).collect::<Vec<_>>();
-            canvas::line(a, &path(p50), palette::series(0), 2, true);
-            canvas::line(a, &path(p95), palette::series(0), 3, false);
-            if let Some((v, label)) = target {
+            canvas::line(a, &path(&d.p50), palette::series(0), 2, true);
+            canvas::line(a, &path(&d.p95), palette::series(0), 3, false);
+            if let Some((v, label)) = d.target {
                 let y = ys.map(*v);
                 canvas::line(a, &[(plot.left, y), (plot.right, y)], palette::WARNING, 2, true);
                 canvas::text(
@@ -162,7 +176,7 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
                         false,
                     );
                 }
-                for v in dots.iter().flatten() {
+                for v in d.dots.iter().flatten() {
                     canvas::dot(a, (px, ys.map(*v)), 4, palette::series(0));
                 }
             }
