@@ -102,7 +102,7 @@ fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
         p(&format_rate(r.max_sustainable_rate_per_s, &format!(" {}", l.req_s)).replace("  ", " ")),
     ));
     m.push_str(&format!(
-        "<p>{}{}{}{}{}{:#x}. {}{}</p>",
+        "<p>{}{}{}{}{}{:#x}{}{}</p>",
         p(l.math_sim.0),
         r.requests_simulated,
         p(l.math_sim.1),
@@ -238,7 +238,10 @@ mod tests {
                     && html.contains("data-load=\"stable\"")
             );
         }
-        assert!(!joined(r.load.as_ref(), &s, Lang::Zh, 640).contains("Sustainable"));
+        let zh = joined(r.load.as_ref(), &s, Lang::Zh, 640);
+        assert!(!zh.contains("Sustainable"));
+        // The sentence after the seed ends in the page's punctuation, not an English full stop.
+        assert!(zh.contains(&format!("{:#x}。", l.seed)) && !zh.contains(&format!("{:#x}.", l.seed)));
     }
 
     #[test]
