@@ -208,8 +208,9 @@ fn main() {
         en_pages.push(page_literal(&en_page));
     }
     let n = zh_pages.len();
+    let slugs: Vec<&String> = zh.keys().map(|(_, slug)| slug).collect();
     let out = format!(
-        "static ZH_PAGES: [Page; {n}] = [\n    {}\n];\nstatic EN_PAGES: [Page; {n}] = [\n    {}\n];\npub static CHAPTERS: &[Chapter] = &[\n{chapters}];\n",
+        "static ZH_PAGES: [Page; {n}] = [\n    {}\n];\nstatic EN_PAGES: [Page; {n}] = [\n    {}\n];\npub static CHAPTERS: &[Chapter] = &[\n{chapters}];\nstatic SLUGS: [&str; {n}] = {slugs:?};\n",
         zh_pages.join(",\n    "),
         en_pages.join(",\n    ")
     );

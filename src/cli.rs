@@ -17,6 +17,10 @@ Commands:
                          Compare the engine with the embedded published measurements
                          (measured, expected, bound, error; median error per kind)
   bench [N]              Time N full evaluations (default 20000), print microseconds each
+  site DIST [--site-url URL]
+                         Write every page of the site into DIST (where trunk built the app):
+                         chapters, tools, glossary, search indexes, the print page; with the
+                         site's public address, absolute canonical links and sitemap.xml too
   help, --help, -h       Show this help
   version, --version, -V Show the version
 
@@ -39,8 +43,50 @@ pub fn run(args: &[String]) -> i32 {
         Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
         Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
         Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
+        Some("site") => site(&args[1..], &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
+            2
+        }
+    }
+}
+
+/// `site DIST [--site-url URL]`: the prerendered pages (see `gpu_primer::site`).
+fn site(args: &[String], out: &mut impl Write) -> i32 {
+    let mut dist = None;
+    let mut site_url = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--site-url" => match rest.next() {
+                Some(url) => site_url = Some(url.clone()),
+                None => {
+                    eprintln!("gpu-primer: --site-url needs the site's address (https://…)");
+                    return 2;
+                }
+            },
+            other if dist.is_none() && !other.starts_with("--") => {
+                dist = Some(std::path::PathBuf::from(other))
+            }
+            other => {
+                eprintln!("gpu-primer: site: unexpected argument '{other}' (try --help)");
+                return 2;
+            }
+        }
+    }
+    let Some(dist) = dist else {
+        eprintln!("gpu-primer: site needs the directory trunk built the app into (DIST)");
+        return 2;
+    };
+    match gpu_primer::site::build(&gpu_primer::site::Options { dist, site_url }) {
+        Ok(s) => {
+            let sitemap = if s.sitemap { ", sitemap.xml" } else { "" };
+            let _ =
+                writeln!(out, "site: {} pages, {} KiB of HTML and indexes{sitemap}", s.pages, s.bytes / 1024);
+            0
+        }
+        Err(e) => {
+            eprintln!("gpu-primer: site: {e}");
             2
         }
     }

@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    gpu_primer::ui::mount();
+    gpu_primer::ui::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

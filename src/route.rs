@@ -1,25 +1,31 @@
-//! Hash routes: the part of the URL after `#`, so the site works on a plain static server,
-//! under any sub-path and from `file://` (no server rewrites, no History API).
+//! The site's pages and the links between them.
 //!
-//! | hash                         | page                         |
-//! |------------------------------|------------------------------|
-//! | `` / `#` / `#/`              | the reader's language's home |
-//! | `#/{lang}/`                  | home                         |
-//! | `#/{lang}/chapters/{slug}`   | a chapter                    |
-//! | `#/{lang}/estimate?…`        | the estimator (state in `?…`)|
-//! | `#/{lang}/validation`        | engine vs published figures  |
-//! | `#/{lang}/glossary`          | the glossary (`?term=id`)    |
-//! | `#/{lang}/embed/{kind}?…`    | one widget alone, to embed   |
-//! | `#/{lang}/lab/bandwidth?…`   | the WebGPU lab               |
-//! | `#/{lang}/tools`             | the decision tools' index    |
-//! | `#/{lang}/tools/{tool}?…`    | a decision tool (state in `?…`)|
-//! | anything else                | not found                    |
+//! Every page is a file written at build time (`src/site/`): `{lang}/index.html`,
+//! `{lang}/chapters/{slug}/index.html` and so on, [`Route::path`] relative to the site root. An
+//! in-site link is written, wherever it is built, in one hash form, `#/` + path + `?query` +
+//! `#fragment` (for example `#/en/chapters/cuda/#s-2`); the prerenderer turns it into a
+//! relative URL for the page it sits in, the app resolves it against the site root, and the
+//! offline file (one HTML file) navigates by it as it is. [`Target::from_hash`] also reads the
+//! addresses of the hash-routed site before it (`#/en/chapters/cuda?s=s-2`), so old links land.
 //!
-//! A `?…` after the path is kept for page state (the estimator's scenario, a chapter's section
-//! `?s=s-3`, a glossary term `?term=kv-cache`) and ignored here.
+//! | path                              | page                               |
+//! |-----------------------------------|------------------------------------|
+//! | (root)                            | picks the reader's language        |
+//! | `{lang}/`                         | home                               |
+//! | `{lang}/chapters/{slug}/`         | a chapter (`#s-3`: a section)      |
+//! | `{lang}/chapters/{slug}/worksheet/`, `…/answers/` | its exercises to print |
+//! | `{lang}/print/`                   | the whole course on one page       |
+//! | `{lang}/estimate/?…`              | the estimator (state in `?…`)      |
+//! | `{lang}/plan/?…`                  | the capacity planner               |
+//! | `{lang}/validation/`              | engine vs published figures        |
+//! | `{lang}/glossary/` (`#term-id`)   | the glossary                       |
+//! | `{lang}/embed/{kind}/?…`          | one widget alone, to embed         |
+//! | `{lang}/lab/bandwidth/?…`         | the WebGPU lab                     |
+//! | `{lang}/tools/`, `{lang}/tools/{tool}/?…` | the decision tools         |
+//! | anything else                     | not found (`404.html`)             |
 
 use crate::content;
-use crate::i18n::Lang;
+use crate::lang::Lang;
 
 /// Every widget kind a chapter may place (`{{widget:KIND}}`) and an embed route may show: the
 /// one list in `content/render.rs`, which the build checks every placed widget against.
@@ -68,17 +74,39 @@ impl Tool {
     }
 }
 
+/// A chapter's exercises on their own, to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sheet {
+    /// The questions with room for answers.
+    Worksheet,
+    /// The answer key: every key and worked solution.
+    Answers,
+}
+
+impl Sheet {
+    pub fn slug(self) -> &'static str {
+        match self {
+            Sheet::Worksheet => "worksheet",
+            Sheet::Answers => "answers",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
-    /// No route at all: send the reader to the home page of their language.
+    /// The site root: sends the reader to the home page of their language.
     Root,
     Home(Lang),
     Chapter(Lang, &'static str),
-    /// The estimator; its state is the query part of the hash (see `estimator::state`).
+    /// A chapter's worksheet or answer key.
+    Sheet(Lang, &'static str, Sheet),
+    /// The whole course on one page, for a printer or a PDF.
+    Print(Lang),
+    /// The estimator; its state is the query (see `estimator::state`).
     Estimate(Lang),
     /// The engine checked against published measurements.
     Validation(Lang),
-    /// The glossary; `?term=id` scrolls to a term.
+    /// The glossary; `#term-id` is one entry.
     Glossary(Lang),
     /// One widget of [`WIDGET_KINDS`] without the site's frame; its state is the query.
     Embed(Lang, &'static str),
@@ -88,29 +116,32 @@ pub enum Route {
     Tools(Lang),
     /// One decision tool; its state is the query.
     Tool(Lang, Tool),
-    /// `#/{lang}/plan?state`: the capacity planner.
+    /// The capacity planner; its state is the query.
     Plan(Lang),
-    /// The language is the one named in the hash when it was valid.
+    /// The language is the one named in the address when it was valid.
     NotFound(Option<Lang>),
 }
 
 impl Route {
-    /// Parses `location.hash` (with or without the leading `#`). Total: every string is a route.
+    /// Parses a page's path (`en/chapters/cuda/`, with or without the slashes, with or without
+    /// a leading `#`; anything after `?` or a second `#` is ignored). Total: every string is a
+    /// route.
     pub fn parse(hash: &str) -> Route {
         let hash = hash.strip_prefix('#').unwrap_or(hash);
-        let path = hash.split('?').next().unwrap_or("");
+        let path = hash.split(['?', '#']).next().unwrap_or("");
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        if parts.is_empty() {
+        let Some((first, rest)) = parts.split_first() else {
             return Route::Root;
-        }
-        let Some(lang) = Lang::from_code(parts[0]) else {
+        };
+        let Some(lang) = Lang::from_code(first) else {
             return Route::NotFound(None);
         };
-        match parts[1..] {
-            [] => Route::Home(lang),
+        match rest {
+            [] | ["index.html"] => Route::Home(lang),
             ["estimate"] => Route::Estimate(lang),
             ["validation"] => Route::Validation(lang),
             ["glossary"] => Route::Glossary(lang),
+            ["print"] => Route::Print(lang),
             ["lab", "bandwidth"] => Route::Lab(lang),
             ["tools"] => Route::Tools(lang),
             ["plan"] => Route::Plan(lang),
@@ -118,13 +149,18 @@ impl Route {
                 Some(t) => Route::Tool(lang, t),
                 None => Route::NotFound(Some(lang)),
             },
-            ["embed", kind] => match WIDGET_KINDS.iter().find(|k| **k == kind) {
+            ["embed", kind] => match WIDGET_KINDS.iter().find(|k| *k == kind) {
                 Some(k) => Route::Embed(lang, k),
                 None => Route::NotFound(Some(lang)),
             },
-            ["chapters", slug] => match content::find(slug) {
-                Some(chapter) => Route::Chapter(lang, chapter.slug),
+            ["chapters", slug] => match content::slug(slug) {
+                Some(slug) => Route::Chapter(lang, slug),
                 None => Route::NotFound(Some(lang)),
+            },
+            ["chapters", slug, sheet] => match (content::slug(slug), *sheet) {
+                (Some(slug), "worksheet") => Route::Sheet(lang, slug, Sheet::Worksheet),
+                (Some(slug), "answers") => Route::Sheet(lang, slug, Sheet::Answers),
+                _ => Route::NotFound(Some(lang)),
             },
             _ => Route::NotFound(Some(lang)),
         }
@@ -136,6 +172,8 @@ impl Route {
             Route::Root => None,
             Route::Home(l)
             | Route::Chapter(l, _)
+            | Route::Sheet(l, ..)
+            | Route::Print(l)
             | Route::Estimate(l)
             | Route::Validation(l)
             | Route::Glossary(l)
@@ -153,6 +191,8 @@ impl Route {
         match self {
             Route::Root | Route::Home(_) | Route::NotFound(_) => Route::Home(lang),
             Route::Chapter(_, slug) => Route::Chapter(lang, slug),
+            Route::Sheet(_, slug, sheet) => Route::Sheet(lang, slug, *sheet),
+            Route::Print(_) => Route::Print(lang),
             Route::Estimate(_) => Route::Estimate(lang),
             Route::Validation(_) => Route::Validation(lang),
             Route::Glossary(_) => Route::Glossary(lang),
@@ -164,68 +204,140 @@ impl Route {
         }
     }
 
-    /// The hash that leads to this route (with the leading `#`).
-    pub fn to_hash(&self) -> String {
+    /// The page's directory relative to the site root, ending in `/` (its file is
+    /// `index.html` there); the root is the empty path and not-found pages are `404.html`.
+    pub fn path(&self) -> String {
         match self {
-            Route::Root => "#/".to_string(),
-            Route::Home(l) => format!("#/{}/", l.code()),
-            Route::Chapter(l, slug) => format!("#/{}/chapters/{}", l.code(), slug),
-            Route::Estimate(l) => format!("#/{}/estimate", l.code()),
-            Route::Validation(l) => format!("#/{}/validation", l.code()),
-            Route::Glossary(l) => format!("#/{}/glossary", l.code()),
-            Route::Lab(l) => format!("#/{}/lab/bandwidth", l.code()),
-            Route::Tools(l) => format!("#/{}/tools", l.code()),
-            Route::Tool(l, t) => format!("#/{}/tools/{}", l.code(), t.slug()),
-            Route::Plan(l) => format!("#/{}/plan", l.code()),
-            Route::Embed(l, kind) => format!("#/{}/embed/{kind}", l.code()),
-            Route::NotFound(Some(l)) => format!("#/{}/not-found", l.code()),
-            Route::NotFound(None) => "#/not-found".to_string(),
+            Route::Root => String::new(),
+            Route::Home(l) => format!("{}/", l.code()),
+            Route::Chapter(l, slug) => format!("{}/chapters/{slug}/", l.code()),
+            Route::Sheet(l, slug, sheet) => format!("{}/chapters/{slug}/{}/", l.code(), sheet.slug()),
+            Route::Print(l) => format!("{}/print/", l.code()),
+            Route::Estimate(l) => format!("{}/estimate/", l.code()),
+            Route::Validation(l) => format!("{}/validation/", l.code()),
+            Route::Glossary(l) => format!("{}/glossary/", l.code()),
+            Route::Lab(l) => format!("{}/lab/bandwidth/", l.code()),
+            Route::Tools(l) => format!("{}/tools/", l.code()),
+            Route::Tool(l, t) => format!("{}/tools/{}/", l.code(), t.slug()),
+            Route::Plan(l) => format!("{}/plan/", l.code()),
+            Route::Embed(l, kind) => format!("{}/embed/{kind}/", l.code()),
+            Route::NotFound(_) => "404.html".to_string(),
         }
+    }
+
+    /// The link to this page in the site's hash form (`#/en/estimate/`): see the module doc.
+    pub fn to_hash(&self) -> String {
+        format!("#/{}", self.path())
+    }
+
+    /// Whether the page keeps a state of its own in the query (the estimator's scenario, a
+    /// tool's inputs), which a link to the same page in the other language carries along.
+    pub fn has_state(&self) -> bool {
+        matches!(
+            self,
+            Route::Estimate(_) | Route::Embed(..) | Route::Tool(..) | Route::Plan(_) | Route::Lab(_)
+        )
     }
 }
 
-/// The hash of the same page in `lang`, keeping the page's state (the `?…` part: the
-/// estimator's scenario, a chapter section or a glossary term, which name the same thing in
-/// both languages): the language switch reads the live hash, because the estimator rewrites
-/// its query without a route change.
-pub fn switch_language(hash: &str, lang: Lang) -> String {
-    let route = Route::parse(hash);
-    let target = route.in_lang(lang).to_hash();
-    match (&route, hash.split_once('?')) {
-        // The estimator's state; a chapter's `?s=` section, `?exercise=` / `?print=` (src/ui/exercise.rs);
-        // the glossary's `?term=`.
-        (
-            Route::Estimate(_)
-            | Route::Chapter(..)
-            | Route::Glossary(_)
-            | Route::Embed(..)
-            | Route::Tool(..)
-            | Route::Plan(_),
-            Some((_, query)),
-        ) if !query.is_empty() => {
-            format!("{target}?{query}")
+/// Where an in-site link leads: a page, the page's state (the query, without `?`) and a place
+/// in it (the fragment, without `#`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub route: Route,
+    pub query: String,
+    pub fragment: String,
+}
+
+impl Target {
+    pub fn new(route: Route) -> Target {
+        Target { route, query: String::new(), fragment: String::new() }
+    }
+
+    /// Reads a link in the site's hash form (`#/en/chapters/cuda/?a=1#s-2`) or in the form of
+    /// the hash-routed site before it, whose page state was all in the query: a chapter's
+    /// `?s=s-3` becomes the fragment `s-3`, `?exercise=ID` the exercise's card `exercise-ID`,
+    /// `?print=worksheet|answers` the chapter's sheet page, the glossary's `?term=id` the
+    /// fragment `term-id`. Pages without a state of their own drop any other query.
+    pub fn from_hash(hash: &str) -> Target {
+        let hash = hash.strip_prefix('#').unwrap_or(hash);
+        let (before, fragment) = hash.split_once('#').unwrap_or((hash, ""));
+        let query = before.split_once('?').map_or("", |(_, q)| q);
+        let mut target =
+            Target { route: Route::parse(before), query: String::new(), fragment: fragment.to_string() };
+        let old = |key: &str| {
+            query.split('&').find_map(|pair| match pair.split_once('=') {
+                Some((k, v)) if k == key && is_slug(v) => Some(v.to_string()),
+                _ => None,
+            })
+        };
+        match target.route {
+            Route::Chapter(lang, slug) => match old("print").as_deref() {
+                Some("worksheet") => target.route = Route::Sheet(lang, slug, Sheet::Worksheet),
+                Some("answers") => target.route = Route::Sheet(lang, slug, Sheet::Answers),
+                _ => {
+                    if let Some(section) = old("s") {
+                        target.fragment = section;
+                    } else if let Some(id) = old("exercise") {
+                        target.fragment = format!("exercise-{id}");
+                    }
+                }
+            },
+            Route::Glossary(_) => {
+                if let Some(term) = old("term") {
+                    target.fragment = format!("term-{term}");
+                }
+            }
+            ref r if r.has_state() => target.query = query.to_string(),
+            _ => {}
         }
-        _ => target,
+        target
+    }
+
+    /// The URL relative to the site root: path, then `?query` and `#fragment` where not empty.
+    pub fn site_url(&self) -> String {
+        let mut out = self.route.path();
+        if !self.query.is_empty() {
+            out.push('?');
+            out.push_str(&self.query);
+        }
+        if !self.fragment.is_empty() {
+            out.push('#');
+            out.push_str(&self.fragment);
+        }
+        out
+    }
+
+    /// The same target in the site's hash form.
+    pub fn to_hash(&self) -> String {
+        format!("#/{}", self.site_url())
     }
 }
 
-/// The id of the element a hash points into: `?s=s-3` names a chapter section, `?term=hbm` a
-/// glossary entry (`term-hbm`). Only slug characters pass, so the id is safe to look up.
-pub fn target_element_id(hash: &str) -> Option<String> {
-    let (_, query) = hash.split_once('?')?;
-    let slug = |v: &str| {
-        !v.is_empty() && v.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    };
-    query.split('&').find_map(|pair| match pair.split_once('=') {
-        Some(("s", v)) if slug(v) => Some(v.to_string()),
-        Some(("term", v)) if slug(v) => Some(format!("term-{v}")),
-        _ => None,
-    })
+/// Letters, digits and `-`: the ids a fragment may carry from an old link.
+fn is_slug(v: &str) -> bool {
+    !v.is_empty() && v.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The relative URL from the page at site path `from` (a directory such as
+/// `en/chapters/cuda/`, or a file such as `404.html`) to the site root: `../../../`, or `./`
+/// from the root itself.
+pub fn path_to_root(from: &str) -> String {
+    let depth = from.matches('/').count();
+    if depth == 0 {
+        "./".to_string()
+    } else {
+        "../".repeat(depth)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn first_slug() -> &'static str {
+        content::slugs()[0]
+    }
 
     #[test]
     fn root_forms() {
@@ -239,104 +351,117 @@ mod tests {
         assert_eq!(Route::parse("#/zh/"), Route::Home(Lang::Zh));
         assert_eq!(Route::parse("#/en"), Route::Home(Lang::En));
         assert_eq!(Route::parse("#/en/?x=1"), Route::Home(Lang::En));
+        assert_eq!(Route::parse("en/index.html"), Route::Home(Lang::En));
     }
 
     #[test]
     fn chapters_and_unknowns() {
-        let first = content::chapters()[0].slug;
+        let first = first_slug();
         assert_eq!(Route::parse(&format!("#/en/chapters/{first}")), Route::Chapter(Lang::En, first));
-        assert_eq!(Route::parse(&format!("#/zh/chapters/{first}/")), Route::Chapter(Lang::Zh, first));
+        assert_eq!(Route::parse(&format!("zh/chapters/{first}/")), Route::Chapter(Lang::Zh, first));
         assert_eq!(Route::parse("#/en/chapters/no-such-chapter"), Route::NotFound(Some(Lang::En)));
         assert_eq!(Route::parse("#/en/chapters"), Route::NotFound(Some(Lang::En)));
         assert_eq!(Route::parse("#/fr/"), Route::NotFound(None));
         assert_eq!(Route::parse("#/zh/nonsense/deep/path"), Route::NotFound(Some(Lang::Zh)));
         assert_eq!(Route::parse("#%%%\u{0}"), Route::NotFound(None));
+        assert_eq!(Route::parse("404.html"), Route::NotFound(None));
+        assert_eq!(
+            Route::parse(&format!("en/chapters/{first}/answers/")),
+            Route::Sheet(Lang::En, first, Sheet::Answers)
+        );
+        assert_eq!(Route::parse(&format!("en/chapters/{first}/nope/")), Route::NotFound(Some(Lang::En)));
     }
 
     #[test]
     fn language_switch_keeps_the_page() {
-        let first = content::chapters()[0].slug;
+        let first = first_slug();
         assert_eq!(Route::Chapter(Lang::Zh, first).in_lang(Lang::En), Route::Chapter(Lang::En, first));
         assert_eq!(Route::Home(Lang::En).in_lang(Lang::Zh), Route::Home(Lang::Zh));
+        assert_eq!(Route::NotFound(None).in_lang(Lang::Zh), Route::Home(Lang::Zh));
     }
 
     #[test]
-    fn estimator_routes_keep_their_state_across_languages() {
-        assert_eq!(Route::parse("#/en/estimate?v=1&s=abc"), Route::Estimate(Lang::En));
-        assert_eq!(Route::parse("#/zh/estimate"), Route::Estimate(Lang::Zh));
-        assert_eq!(switch_language("#/en/estimate?v=1&s=abc", Lang::Zh), "#/zh/estimate?v=1&s=abc");
-        assert_eq!(switch_language("#/en/estimate", Lang::Zh), "#/zh/estimate");
-        assert_eq!(switch_language("#/zh/chapters/nope?x", Lang::En), "#/en/");
-        assert_eq!(
-            switch_language("#/en/chapters/cuda?print=worksheet", Lang::Zh),
-            "#/zh/chapters/cuda?print=worksheet"
-        );
-        assert_eq!(switch_language("", Lang::Zh), "#/zh/");
-    }
-
-    #[test]
-    fn sections_and_terms_are_targets() {
-        let first = content::chapters()[0].slug;
-        assert_eq!(Route::parse(&format!("#/en/chapters/{first}?s=s-2")), Route::Chapter(Lang::En, first));
-        assert_eq!(Route::parse("#/zh/glossary?term=kv-cache"), Route::Glossary(Lang::Zh));
-        assert_eq!(target_element_id("#/en/chapters/x?s=s-2"), Some("s-2".to_string()));
-        assert_eq!(target_element_id("#/zh/glossary?term=kv-cache"), Some("term-kv-cache".to_string()));
-        assert_eq!(target_element_id("#/zh/glossary?term=<b>"), None);
-        assert_eq!(target_element_id("#/zh/glossary"), None);
-        assert_eq!(switch_language("#/zh/glossary?term=hbm", Lang::En), "#/en/glossary?term=hbm");
-        assert_eq!(
-            switch_language(&format!("#/en/chapters/{first}?s=s-2"), Lang::Zh),
-            format!("#/zh/chapters/{first}?s=s-2")
-        );
-    }
-
-    #[test]
-    fn hashes_round_trip() {
-        for c in content::chapters() {
-            for lang in Lang::ALL {
-                for r in [
-                    Route::Home(lang),
-                    Route::Chapter(lang, c.slug),
-                    Route::Estimate(lang),
-                    Route::Validation(lang),
-                    Route::Glossary(lang),
-                    Route::Embed(lang, "memory"),
-                    Route::Embed(lang, "all-reduce"),
-                    Route::Tools(lang),
-                    Route::Tool(lang, Tool::Mig),
-                ] {
-                    assert_eq!(Route::parse(&r.to_hash()), r);
-                }
+    fn paths_are_directories_and_parse_back() {
+        let mut routes = vec![Route::Root, Route::NotFound(None)];
+        for lang in Lang::ALL {
+            for slug in content::slugs() {
+                routes.push(Route::Chapter(lang, slug));
+                routes.push(Route::Sheet(lang, slug, Sheet::Worksheet));
+                routes.push(Route::Sheet(lang, slug, Sheet::Answers));
             }
+            routes.extend([
+                Route::Home(lang),
+                Route::Print(lang),
+                Route::Estimate(lang),
+                Route::Validation(lang),
+                Route::Glossary(lang),
+                Route::Lab(lang),
+                Route::Tools(lang),
+                Route::Plan(lang),
+            ]);
+            routes.extend(Tool::ALL.map(|t| Route::Tool(lang, t)));
+            routes.extend(WIDGET_KINDS.iter().map(|k| Route::Embed(lang, k)));
+        }
+        for r in routes {
+            let path = r.path();
+            assert!(path.is_empty() || path.ends_with('/') || path == "404.html", "{path}");
+            assert_eq!(Route::parse(&path), r, "{path}");
+            assert_eq!(Route::parse(&r.to_hash()), r);
         }
     }
 
     #[test]
-    fn embed_routes_take_every_widget_kind_and_keep_their_state() {
-        for kind in WIDGET_KINDS {
-            assert_eq!(Route::parse(&format!("#/zh/embed/{kind}?ranks=8")), Route::Embed(Lang::Zh, kind));
-        }
-        assert_eq!(Route::parse("#/en/embed/no-such-widget"), Route::NotFound(Some(Lang::En)));
-        assert_eq!(Route::parse("#/en/embed"), Route::NotFound(Some(Lang::En)));
+    fn old_links_land_with_their_state() {
+        let first = first_slug();
+        let t = |h: &str| Target::from_hash(h).site_url();
+        assert_eq!(t("#/en/estimate?v=1&s=abc"), "en/estimate/?v=1&s=abc");
+        assert_eq!(t("#/zh/estimate"), "zh/estimate/");
+        assert_eq!(t(&format!("#/en/chapters/{first}?s=s-3")), format!("en/chapters/{first}/#s-3"));
         assert_eq!(
-            switch_language("#/en/embed/cuda-grid?n=1000&t=128", Lang::Zh),
-            "#/zh/embed/cuda-grid?n=1000&t=128"
+            t(&format!("#/en/chapters/{first}?exercise=x-1")),
+            format!("en/chapters/{first}/#exercise-x-1")
         );
+        assert_eq!(
+            t(&format!("#/zh/chapters/{first}?print=worksheet")),
+            format!("zh/chapters/{first}/worksheet/")
+        );
+        assert_eq!(
+            t(&format!("#/zh/chapters/{first}?print=answers")),
+            format!("zh/chapters/{first}/answers/")
+        );
+        assert_eq!(t("#/zh/glossary?term=kv-cache"), "zh/glossary/#term-kv-cache");
+        assert_eq!(t("#/zh/glossary?term=<b>"), "zh/glossary/");
+        assert_eq!(t("#/en/embed/cuda-grid?n=1000&t=128"), "en/embed/cuda-grid/?n=1000&t=128");
+        assert_eq!(t("#/en/tools/mig?a=1"), "en/tools/mig/?a=1");
+        assert_eq!(t("#/en/lab/bandwidth?cap=16"), "en/lab/bandwidth/?cap=16");
+        assert_eq!(t("#/en/validation?x=1"), "en/validation/");
+        assert_eq!(t("#/en/no-such"), "404.html");
+        assert_eq!(t(""), "");
     }
 
     #[test]
-    fn tool_routes_keep_their_state_across_languages() {
+    fn new_links_keep_their_query_and_fragment() {
+        let first = first_slug();
+        let hash = format!("#/en/chapters/{first}/#s-2");
+        assert_eq!(Target::from_hash(&hash).to_hash(), hash);
+        assert_eq!(Target::from_hash("#/en/estimate/?v=1&s=x").site_url(), "en/estimate/?v=1&s=x");
+        assert_eq!(Target::from_hash("#/en/glossary/#term-hbm").site_url(), "en/glossary/#term-hbm");
+    }
+
+    #[test]
+    fn the_root_is_as_deep_as_the_path() {
+        assert_eq!(path_to_root(""), "./");
+        assert_eq!(path_to_root("404.html"), "./");
+        assert_eq!(path_to_root("en/"), "../");
+        assert_eq!(path_to_root("en/chapters/cuda/"), "../../../");
+    }
+
+    #[test]
+    fn tools_are_widgets_and_have_chapters() {
         for t in Tool::ALL {
-            let hash = format!("#/en/tools/{}?a=1", t.slug());
-            assert_eq!(Route::parse(&hash), Route::Tool(Lang::En, t));
-            assert_eq!(switch_language(&hash, Lang::Zh), format!("#/zh/tools/{}?a=1", t.slug()));
             assert_eq!(Tool::from_slug(t.slug()), Some(t));
-            assert!(content::find(t.chapter_slug()).is_some(), "{t:?}");
+            assert!(content::slug(t.chapter_slug()).is_some(), "{t:?}");
             assert!(WIDGET_KINDS.contains(&t.slug()), "{t:?} is a widget kind too");
         }
-        assert_eq!(Route::parse("#/zh/tools"), Route::Tools(Lang::Zh));
-        assert_eq!(Route::parse("#/zh/tools/"), Route::Tools(Lang::Zh));
-        assert_eq!(Route::parse("#/zh/tools/no-such-tool"), Route::NotFound(Some(Lang::Zh)));
-        assert_eq!(switch_language("#/zh/tools?x=1", Lang::En), "#/en/tools");
     }
 }

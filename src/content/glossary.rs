@@ -2,7 +2,7 @@
 //! the chapters that use them. `build.rs` generates the list from `content/glossary.json` and
 //! links the first use of each term in every chapter to its entry.
 
-use crate::i18n::Lang;
+use crate::lang::Lang;
 
 /// The groups of the glossary page, in the order it shows them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,69 +77,10 @@ pub fn anchor(id: &str) -> String {
     format!("term-{id}")
 }
 
-/// The glossary page's body in `lang`: per topic a heading and a `<dl>` of entries, each with
-/// `data-term`, both languages' names, the definition and links to the chapters that use it.
-/// Built as one string (the page is static), which keeps the wasm small.
-pub fn page_html(lang: Lang) -> String {
-    use super::search_html::escape_html as esc;
-    let c = lang.course();
-    let mut out = String::new();
-    for topic in Topic::ALL {
-        out.push_str(&format!(
-            "<section class=\"glossary-topic\"><h2>{}</h2><dl class=\"terms\">",
-            esc(c.topic(topic))
-        ));
-        for t in TERMS.iter().filter(|t| t.topic == topic) {
-            out.push_str(&format!(
-                "<div class=\"term-card\" id=\"{}\" data-term=\"{}\"><dt><span class=\"term-here\" lang=\"{}\">{}</span><span class=\"term-other\" lang=\"{}\">{}</span></dt><dd><p class=\"term-def\">{}</p>",
-                anchor(t.id),
-                t.id,
-                lang.html_lang(),
-                esc(t.text(lang).term),
-                lang.other().html_lang(),
-                esc(t.text(lang.other()).term),
-                esc(t.text(lang).definition),
-            ));
-            let chapters = t.text(lang).chapters;
-            if !chapters.is_empty() {
-                out.push_str(&format!("<p class=\"used-in\"><span>{}</span>", esc(c.used_in)));
-                // The chapter's number, named in full for hover and screen readers: a term used
-                // in ten chapters stays one line.
-                for chapter in chapters.iter().filter_map(|slug| super::find(slug)) {
-                    let name = esc(&format!("{}. {}", chapter.number, chapter.page(lang).title));
-                    out.push_str(&format!(
-                        "<a href=\"{}\" title=\"{name}\" aria-label=\"{name}\">{}</a>",
-                        crate::route::Route::Chapter(lang, chapter.slug).to_hash(),
-                        chapter.number,
-                    ));
-                }
-                out.push_str("</p>");
-            }
-            out.push_str("</dd></div>");
-        }
-        out.push_str("</dl></section>");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::content;
-
-    #[test]
-    fn the_page_lists_every_term_with_working_chapter_links() {
-        for lang in Lang::ALL {
-            let html = page_html(lang);
-            assert_eq!(html.matches(" data-term=\"").count(), terms().len());
-            assert!(terms().len() >= 60);
-            for part in html.split(&format!("<a href=\"#/{}/chapters/", lang.code())).skip(1) {
-                let slug = part.split('"').next().unwrap_or("");
-                assert!(content::find(slug).is_some(), "link to unknown chapter {slug}");
-            }
-            assert!(html.contains("data-term=\"kv-cache\""));
-        }
-    }
 
     #[test]
     fn at_least_sixty_terms_in_both_languages() {
@@ -165,7 +106,7 @@ mod tests {
                     assert!(content::find(slug).is_some(), "{} lists unknown chapter {slug}", t.id);
                     // The chapter's text in that language links the term.
                     let page = content::find(slug).map(|c| c.page(lang));
-                    let link = format!("glossary?term={}\"", t.id);
+                    let link = format!("glossary/#term-{}\"", t.id);
                     let linked = page.is_some_and(|p| {
                         p.segments.iter().any(|s| matches!(s, content::Segment::Html(h) if h.contains(&link)))
                     });
@@ -185,7 +126,7 @@ mod tests {
             for lang in Lang::ALL {
                 for segment in c.page(lang).segments {
                     let content::Segment::Html(html) = segment else { continue };
-                    let prefix = format!("<a href=\"#/{}/glossary?term=", lang.code());
+                    let prefix = format!("<a href=\"#/{}/glossary/#term-", lang.code());
                     for part in html.split(prefix.as_str()).skip(1) {
                         let id = part.split('"').next().unwrap_or("");
                         assert!(find(id).is_some(), "{}/{}: unknown term {id}", lang.code(), c.slug);

@@ -1,20 +1,21 @@
 //! Chapters: the registry that `build.rs` generates from `content/{zh,en}/NN-slug.md`.
 //! Each chapter has the same slug, headings, widget slots and exercises in both languages
-//! (the build fails otherwise).
+//! (the build fails otherwise). The glossary's terms and the search's matching live here too;
+//! nothing here words anything (the words are `i18n`'s) or builds a page (that is `site`'s).
+//!
+//! The chapters' text is read by the prerenderer only: the browser's app gets its pages as
+//! HTML files, so code that runs there uses [`slugs`] (a list of its own), never [`chapters`].
 
-use crate::i18n::Lang;
+use crate::lang::Lang;
 
 pub mod glossary;
 #[cfg(test)]
 mod glossary_data;
-pub mod page_html;
 #[cfg(test)]
 mod render;
 pub mod search;
-pub mod search_html;
 #[cfg(test)]
 mod terms;
-pub mod validation_html;
 
 include!("widget_kinds.rs");
 
@@ -62,9 +63,20 @@ include!(concat!(env!("OUT_DIR"), "/chapters.rs"));
 
 /// The id of the `n`-th heading below a chapter's title (1-based), the same in both languages
 /// (`render.rs` gives the headings these ids at build time). A link to a section is
-/// `#/{lang}/chapters/{slug}?s={id}`.
+/// `#/{lang}/chapters/{slug}/#{id}`.
 pub fn section_id(n: usize) -> String {
     format!("s-{n}")
+}
+
+/// Every chapter's slug in reading order. A list of its own: the app's route parser runs in the
+/// browser, and reading [`CHAPTERS`] there would put every chapter's text into the wasm.
+pub fn slugs() -> &'static [&'static str] {
+    &SLUGS
+}
+
+/// The slug `s` as the registry holds it, if a chapter has it.
+pub fn slug(s: &str) -> Option<&'static str> {
+    SLUGS.iter().copied().find(|x| *x == s)
 }
 
 /// All chapters, in reading order.
@@ -105,6 +117,14 @@ mod tests {
             assert!(stages.contains(&i), "stage {i} has no chapter: {stages:?}");
         }
         assert_eq!((stage_of(1), stage_of(6), stage_of(7), stage_of(15)), (0, 0, 1, 3));
+    }
+
+    #[test]
+    fn the_slug_list_is_the_chapters_slugs() {
+        let from_chapters: Vec<&str> = chapters().iter().map(|c| c.slug).collect();
+        assert_eq!(super::slugs(), from_chapters.as_slice());
+        assert_eq!(super::slug(from_chapters[3]), Some(from_chapters[3]));
+        assert_eq!(super::slug("no-such"), None);
     }
 
     #[test]

@@ -201,7 +201,7 @@ fn push_linked_text<'a>(
             events.push(Event::Text(CowStr::from(before.to_string())));
         }
         events.push(Event::InlineHtml(CowStr::from(format!(
-            "<a href=\"#/{lang}/glossary?term={id}\">",
+            "<a href=\"#/{lang}/glossary/#term-{id}\">",
             id = term.id
         ))));
         events.push(Event::Text(CowStr::from(word.to_string())));
@@ -534,13 +534,13 @@ mod tests {
         let p = render_linked(md, "en", &terms).unwrap();
         let Segment::Html(h) = &p.segments[0] else { panic!() };
         assert_eq!(p.terms, vec!["kv-cache".to_string(), "hbm".to_string()], "{h}");
-        assert!(h.contains("The <a href=\"#/en/glossary?term=kv-cache\">KV cache</a> lives in <a href=\"#/en/glossary?term=hbm\">HBM</a>; the KV cache again."), "{h}");
+        assert!(h.contains("The <a href=\"#/en/glossary/#term-kv-cache\">KV cache</a> lives in <a href=\"#/en/glossary/#term-hbm\">HBM</a>; the KV cache again."), "{h}");
         assert!(h.contains("<h2 id=\"s-1\">About HBM</h2>"), "headings stay plain: {h}");
         assert!(h.contains("NCCL here"), "answers stay plain");
-        assert_eq!(h.matches("glossary?term=").count(), 2);
+        assert_eq!(h.matches("glossary/#term-").count(), 2);
         let zh = render_linked("# 标题\n\n每张卡的KV 缓存很大。\n", "zh", &terms).unwrap();
         let Segment::Html(h) = &zh.segments[0] else { panic!() };
-        assert!(h.contains("href=\"#/zh/glossary?term=kv-cache\">KV 缓存</a>"), "{h}");
+        assert!(h.contains("href=\"#/zh/glossary/#term-kv-cache\">KV 缓存</a>"), "{h}");
     }
 
     #[test]

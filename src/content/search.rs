@@ -1,19 +1,17 @@
 //! Site search: chapters, sections, glossary terms and tools, in one language.
 //!
-//! The index comes from what the build made: chapter titles, section headings (with their
-//! `s-N` ids), the glossary, and the plain text of each section (taken from the rendered HTML,
-//! so the wasm carries no second copy of the chapters). It is assembled once per language, on
-//! the first search.
+//! The index is a file per language written at build time (`site::search_index`: chapter
+//! titles, section headings with their `s-N` ids, the glossary, the tools, and the plain text
+//! of each section taken from the rendered chapters), which the page fetches when the search
+//! field is first used. This module reads that file ([`Index::from_json`]) and matches queries
+//! against it; it is pure and runs in the browser and in the tests alike.
 //!
 //! Matching is by characters, not words: the query is split at whitespace and every piece must
 //! occur (case-insensitively) somewhere in the entry, so Chinese matches without spaces
 //! (`显存` finds `显存带宽`). Ranking: chapter title > tool > section heading > glossary term >
 //! body text; within a rank an exact or prefix title match comes first, then reading order.
 
-use super::{chapters, glossary};
-use crate::i18n::Lang;
-use crate::route::Route;
-use std::sync::OnceLock;
+use serde_json::Value;
 
 /// What a result is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,14 +23,15 @@ pub enum HitKind {
 }
 
 /// One searchable thing.
-#[derive(Debug)]
-struct Entry {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
     kind: HitKind,
     title: String,
     /// Where it is: the chapter of a section, the other language's name of a term.
     context: String,
     /// Matched too, but shown only as a snippet.
     body: String,
+    /// Where it is, as an in-site link in the hash form (`#/en/chapters/cuda/#s-2`).
     href: String,
     /// Lowercased `title` and `context` together, and `body`.
     title_key: String,
@@ -40,7 +39,7 @@ struct Entry {
 }
 
 impl Entry {
-    fn new(kind: HitKind, title: &str, context: &str, body: String, href: String) -> Entry {
+    pub fn new(kind: HitKind, title: &str, context: &str, body: String, href: String) -> Entry {
         Entry {
             kind,
             title_key: format!("{} {}", title.to_ascii_lowercase(), context.to_ascii_lowercase()),
@@ -67,32 +66,101 @@ pub struct Hit {
 /// The most results a search returns.
 pub const MAX_HITS: usize = 12;
 
-/// The link to a section of a chapter.
-pub fn section_href(lang: Lang, slug: &'static str, section: &str) -> String {
-    format!("{}?s={section}", Route::Chapter(lang, slug).to_hash())
-}
-
-/// The link to a term's glossary entry.
-pub fn term_href(lang: Lang, id: &str) -> String {
-    format!("{}?term={id}", Route::Glossary(lang).to_hash())
-}
-
-/// Searches the site in `lang` (shown by `search_html::results_html`). An empty query finds nothing.
-pub fn search(lang: Lang, query: &str) -> Vec<Hit> {
-    let tokens = tokens(query);
-    if tokens.is_empty() {
-        return Vec::new();
-    }
-    // Insertion after the equal scores keeps reading order within a rank (and no sort code).
-    let mut hits: Vec<Hit> = Vec::new();
-    for hit in index(lang).iter().filter_map(|entry| score(entry, &tokens)) {
-        let at = hits.partition_point(|h| h.score >= hit.score);
-        if at < MAX_HITS {
-            hits.insert(at, hit);
-            hits.truncate(MAX_HITS);
+impl HitKind {
+    /// Its letter in the index file.
+    fn code(self) -> &'static str {
+        match self {
+            HitKind::Chapter => "c",
+            HitKind::Section => "s",
+            HitKind::Term => "g",
+            HitKind::Tool => "t",
         }
     }
-    hits
+
+    fn from_code(code: &str) -> Option<HitKind> {
+        [HitKind::Chapter, HitKind::Section, HitKind::Term, HitKind::Tool]
+            .into_iter()
+            .find(|k| k.code() == code)
+    }
+}
+
+/// One language's searchable entries, in reading order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Index {
+    entries: Vec<Entry>,
+}
+
+impl Index {
+    pub fn new(entries: Vec<Entry>) -> Index {
+        Index { entries }
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Every text of every entry (its title, context and body), for checks over the index.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().flat_map(|e| [e.title.as_str(), e.context.as_str(), e.body.as_str()])
+    }
+
+    /// The index file: a JSON array with one `[kind, title, context, body, href]` array per
+    /// entry (kind `c` chapter, `s` section, `g` glossary term, `t` tool).
+    pub fn to_json(&self) -> String {
+        let rows: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| {
+                Value::Array(
+                    [e.kind.code(), &e.title, &e.context, &e.body, &e.href]
+                        .into_iter()
+                        .map(|s| Value::String(s.to_string()))
+                        .collect(),
+                )
+            })
+            .collect();
+        Value::Array(rows).to_string()
+    }
+
+    /// Reads an index file; `None` when it is not one (a damaged or foreign file).
+    pub fn from_json(text: &str) -> Option<Index> {
+        let rows = match serde_json::from_str::<Value>(text).ok()? {
+            Value::Array(rows) => rows,
+            _ => return None,
+        };
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let Value::Array(cells) = row else { return None };
+            let text: Vec<&str> = cells.iter().filter_map(Value::as_str).collect();
+            let [kind, title, context, body, href] = text.as_slice() else { return None };
+            entries.push(Entry::new(
+                HitKind::from_code(kind)?,
+                title,
+                context,
+                body.to_string(),
+                href.to_string(),
+            ));
+        }
+        Some(Index { entries })
+    }
+
+    /// Searches the index (shown by `ui::search::results_html`). An empty query finds nothing.
+    pub fn search(&self, query: &str) -> Vec<Hit> {
+        let tokens = tokens(query);
+        if tokens.is_empty() {
+            return Vec::new();
+        }
+        // Insertion after the equal scores keeps reading order within a rank (and no sort code).
+        let mut hits: Vec<Hit> = Vec::new();
+        for hit in self.entries.iter().filter_map(|entry| score(entry, &tokens)) {
+            let at = hits.partition_point(|h| h.score >= hit.score);
+            if at < MAX_HITS {
+                hits.insert(at, hit);
+                hits.truncate(MAX_HITS);
+            }
+        }
+        hits
+    }
 }
 
 /// The pieces of a query that must all occur: split at whitespace and where Latin letters or
@@ -179,242 +247,75 @@ fn snippet_at(text: &str, at: usize) -> String {
     out
 }
 
-fn index(lang: Lang) -> &'static [Entry] {
-    static ZH: OnceLock<Vec<Entry>> = OnceLock::new();
-    static EN: OnceLock<Vec<Entry>> = OnceLock::new();
-    match lang {
-        Lang::Zh => ZH.get_or_init(|| build_index(Lang::Zh)),
-        Lang::En => EN.get_or_init(|| build_index(Lang::En)),
-    }
-}
-
-fn build_index(lang: Lang) -> Vec<Entry> {
-    let s = lang.strings();
-    let c = lang.course();
-    let mut entries = vec![
-        Entry::new(
-            HitKind::Tool,
-            lang.est().title,
-            "",
-            c.estimator_about.to_string(),
-            Route::Estimate(lang).to_hash(),
-        ),
-        Entry::new(
-            HitKind::Tool,
-            s.validation.title,
-            "",
-            c.validation_about.to_string(),
-            Route::Validation(lang).to_hash(),
-        ),
-        Entry::new(
-            HitKind::Tool,
-            c.glossary_title,
-            "",
-            c.glossary_intro.to_string(),
-            Route::Glossary(lang).to_hash(),
-        ),
-    ];
-    for chapter in chapters() {
-        let page = chapter.page(lang);
-        let html: String = page
-            .segments
-            .iter()
-            .filter_map(|s| match s {
-                super::Segment::Html(h) => Some(*h),
-                super::Segment::Widget(_) | super::Segment::Exercise(_) | super::Segment::Figure(_) => None,
-            })
-            .collect();
-        let sections = sections(&html);
-        let intro = sections.iter().find(|(id, _)| id.is_empty()).map(|(_, t)| t.clone()).unwrap_or_default();
-        entries.push(Entry::new(
-            HitKind::Chapter,
-            page.title,
-            "",
-            intro,
-            Route::Chapter(lang, chapter.slug).to_hash(),
-        ));
-        for (i, (_, heading)) in page.headings.iter().enumerate() {
-            let id = super::section_id(i + 1);
-            let text = sections.iter().find(|(s, _)| *s == id).map(|(_, t)| t.clone()).unwrap_or_default();
-            let body = text.strip_prefix(heading).map(str::trim_start).unwrap_or(&text).to_string();
-            entries.push(Entry::new(
-                HitKind::Section,
-                heading,
-                page.title,
-                body,
-                section_href(lang, chapter.slug, &id),
-            ));
-        }
-    }
-    for term in glossary::terms() {
-        let (here, other) = (term.text(lang), term.text(lang.other()));
-        entries.push(Entry::new(
-            HitKind::Term,
-            here.term,
-            other.term,
-            here.definition.to_string(),
-            term_href(lang, term.id),
-        ));
-    }
-    entries
-}
-
-/// Splits rendered chapter HTML into (section id, plain text) at headings with an `id`; the
-/// text before the first heading has the empty id.
-fn sections(html: &str) -> Vec<(String, String)> {
-    let mut out = vec![(String::new(), String::new())];
-    let mut rest = html;
-    while let Some(open) = rest.find('<') {
-        push_text(&mut out, rest.get(..open).unwrap_or(""));
-        let Some(close) = rest.get(open..).and_then(|r| r.find('>')) else { break };
-        let tag = rest.get(open + 1..open + close).unwrap_or("");
-        let is_heading =
-            tag.len() > 2 && tag.starts_with('h') && tag.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
-        if let Some(id) = tag.split("id=\"").nth(1).and_then(|r| r.split('"').next()).filter(|_| is_heading) {
-            out.push((id.to_string(), String::new()));
-        } else if is_block(tag) {
-            push_text(&mut out, " ");
-        }
-        rest = rest.get(open + close + 1..).unwrap_or("");
-    }
-    push_text(&mut out, rest);
-    for (_, text) in &mut out {
-        *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    }
-    out
-}
-
-/// Whether a tag (`p`, `/li`, `td class=…`) separates words; inline tags such as `em` do not.
-fn is_block(tag: &str) -> bool {
-    let name: String = tag.trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
-    matches!(
-        name.as_str(),
-        "p" | "br"
-            | "li"
-            | "ul"
-            | "ol"
-            | "td"
-            | "th"
-            | "tr"
-            | "table"
-            | "div"
-            | "pre"
-            | "blockquote"
-            | "details"
-            | "summary"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "hr"
-    )
-}
-
-fn push_text(out: &mut [(String, String)], raw: &str) {
-    if let Some((_, text)) = out.last_mut() {
-        text.push_str(
-            &raw.replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&quot;", "\"")
-                .replace("&#39;", "'")
-                .replace("&amp;", "&"),
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The index and the query are folded with ASCII lower case (the wasm then carries no
-    /// Unicode case table); that is the same as full lower case as long as the indexed text
-    /// has no other letter with case, which this checks (µ folds to itself).
-    #[test]
-    fn ascii_lower_case_is_full_lower_case_for_the_indexed_text() {
-        for lang in [Lang::Zh, Lang::En] {
-            for e in index(lang) {
-                for text in [&e.title, &e.context, &e.body] {
-                    assert_eq!(text.to_lowercase(), text.to_ascii_lowercase(), "{text}");
-                }
-            }
-        }
+    fn small() -> Index {
+        Index::new(vec![
+            Entry::new(
+                HitKind::Chapter,
+                "Memory bandwidth",
+                "",
+                "Why decode reads every weight.".into(),
+                "#/en/chapters/memory-bandwidth/".into(),
+            ),
+            Entry::new(
+                HitKind::Section,
+                "The ridge point",
+                "Tensor Cores",
+                "Where an H100 turns compute-bound.".into(),
+                "#/en/chapters/tensor-cores/#s-2".into(),
+            ),
+            Entry::new(
+                HitKind::Term,
+                "KV 缓存",
+                "KV cache",
+                "每个序列的键和值。".into(),
+                "#/zh/glossary/#term-kv-cache".into(),
+            ),
+            Entry::new(
+                HitKind::Tool,
+                "Estimator",
+                "",
+                "Memory, time and scaling.".into(),
+                "#/en/estimate/".into(),
+            ),
+        ])
     }
 
     #[test]
-    fn chinese_is_matched_by_characters() {
-        let hits = search(Lang::Zh, "显存");
-        assert!(hits.len() >= 5, "{hits:?}");
-        for query in ["KV 缓存", "kv缓存"] {
-            let hits = search(Lang::Zh, query);
-            assert!(
-                hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/zh/glossary?term=kv-cache"),
-                "{query}: {hits:?}"
-            );
+    fn the_index_file_round_trips_and_damaged_files_are_refused() {
+        let index = small();
+        assert_eq!(Index::from_json(&index.to_json()), Some(index));
+        for bad in ["", "{}", "[[\"x\",\"a\",\"b\",\"c\",\"d\"]]", "[[\"c\",\"a\"]]", "[1]"] {
+            assert_eq!(Index::from_json(bad), None, "{bad}");
         }
-        assert_eq!(tokens(" KV缓存  H100显存 "), vec!["kv", "缓存", "h100", "显存"]);
-        // No spaces in the query or the text: still found.
-        let hits = search(Lang::Zh, "算术强度");
-        assert!(!hits.is_empty());
-        assert!(hits.iter().all(|h| h.href.starts_with("#/zh/")));
+        assert_eq!(Index::from_json("[]"), Some(Index::default()));
     }
 
     #[test]
-    fn english_is_case_insensitive_and_titles_rank_first() {
-        let hits = search(Lang::En, "tensor core");
-        assert!(!hits.is_empty());
-        let first = &hits[0];
-        assert_eq!(first.kind, HitKind::Chapter, "{first:?}");
-        assert!(first.title.to_lowercase().contains("tensor core"));
-        assert!(hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/en/glossary?term=tensor-core"));
-        let body = hits.iter().position(|h| h.score == 100);
-        let term = hits.iter().position(|h| h.kind == HitKind::Term);
-        if let (Some(b), Some(t)) = (body, term) {
-            assert!(t < b, "a term outranks body text");
-        }
+    fn every_piece_must_occur_and_titles_outrank_bodies() {
+        let index = small();
+        assert!(index.search("   ").is_empty());
+        assert!(index.search("memory zzzz").is_empty());
+        let hits = index.search("memory");
+        assert_eq!(hits[0].kind, HitKind::Chapter, "{hits:?}");
         assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        let h100 = index.search("h100 ridge");
+        assert_eq!(h100.len(), 1);
+        assert_eq!(h100[0].href, "#/en/chapters/tensor-cores/#s-2");
+        let zh = index.search("kv缓存");
+        assert_eq!(zh.len(), 1, "Chinese needs no spaces: {zh:?}");
+        assert_eq!(tokens(" KV缓存  H100显存 "), vec!["kv", "缓存", "h100", "显存"]);
     }
 
     #[test]
-    fn all_tokens_are_required_and_snippets_show_the_match() {
-        assert!(search(Lang::En, "nvlink zzzzqqq").is_empty());
-        assert!(search(Lang::En, "   ").is_empty());
-        let hits = search(Lang::En, "ridge point h100");
-        assert!(!hits.is_empty());
-        let body = hits.iter().find(|h| h.score == 100).expect("a body hit");
-        assert!(
-            body.snippet.to_lowercase().contains("ridge") || body.snippet.to_lowercase().contains("h100"),
-            "{body:?}"
-        );
-        assert!(body.snippet.chars().count() <= SNIPPET_LEN + 2);
-    }
-
-    #[test]
-    fn sections_link_to_their_ids_and_tools_are_found() {
-        let hits = search(Lang::En, "estimator");
-        assert!(hits.iter().any(|h| h.kind == HitKind::Tool && h.href == "#/en/estimate"), "{hits:?}");
-        let hits = search(Lang::Zh, "估算器");
-        assert!(hits.iter().any(|h| h.href == "#/zh/estimate"));
-        let c = &chapters()[1];
-        let heading = c.en.headings[0].1;
-        let hits = search(Lang::En, heading);
-        assert!(hits.iter().any(|h| h.href == format!("#/en/chapters/{}?s=s-1", c.slug)), "{hits:?}");
-    }
-
-    #[test]
-    fn html_becomes_sections_of_plain_text() {
-        let s = sections(
-            "<p>Intro &amp; more</p><h2 id=\"s-1\">One</h2><p>a<em>b</em></p><h3 id=\"s-2\">Two</h3><p>c</p>",
-        );
-        assert_eq!(
-            s,
-            vec![
-                (String::new(), "Intro & more".to_string()),
-                ("s-1".to_string(), "One ab".to_string()),
-                ("s-2".to_string(), "Two c".to_string())
-            ]
-        );
+    fn snippets_are_short_and_marked_where_cut() {
         assert_eq!(snippet_at("short", 3), "short");
+        let long = "x".repeat(300);
+        let s = snippet_at(&long, 150);
+        assert!(s.starts_with('…') && s.ends_with('…'));
+        assert!(s.chars().count() <= SNIPPET_LEN + 2);
     }
 }

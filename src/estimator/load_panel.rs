@@ -5,10 +5,10 @@
 
 use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
-use crate::content::search_html::escape_html;
 use crate::engine::perf::load::{LoadCurve, LoadReport};
 use crate::engine::scenario::Mode;
 use crate::engine::{EngineError, Report, Scenario};
+use crate::html::escape;
 use crate::i18n::{Lang, LoadStrings};
 
 /// The sources of the scheduler model, cited by title in both languages.
@@ -22,8 +22,8 @@ fn secs(v: Option<f64>, l: &LoadStrings) -> String {
 fn row(out: &mut String, id: &str, label: &str, value: &str) {
     out.push_str(&format!(
         "<tr><th scope=\"row\">{}</th><td class=\"num\" id=\"load-{id}\">{}</td></tr>",
-        escape_html(label),
-        escape_html(value)
+        escape(label),
+        escape(value)
     ));
 }
 
@@ -66,7 +66,7 @@ pub fn chart(r: &LoadReport, l: &LoadStrings) -> LatencyLoadChart {
 
 /// The show-the-math block.
 fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
-    let p = |s: &str| escape_html(s);
+    let p = |s: &str| escape(s);
     let mut m = format!("<details class=\"math\" data-math=\"load\"><summary>{}</summary>", p(l.show_math));
     m.push_str(&format!("<p>{}</p>", p(l.math_step)));
     m.push_str(&format!(
@@ -135,7 +135,7 @@ pub struct PanelParts {
 pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u32) -> PanelParts {
     let l = lang.load();
     let note = |text: &str| PanelParts {
-        body: format!("<p class=\"load-note\">{}</p>", escape_html(text)),
+        body: format!("<p class=\"load-note\">{}</p>", escape(text)),
         ..PanelParts::default()
     };
     if s.mode != Mode::Inference {
@@ -152,10 +152,8 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
         l.unstable
     };
     let state = if r.stable { "stable" } else { "unstable" };
-    let mut out = format!(
-        "<p class=\"load-verdict\" data-load=\"{state}\"><strong>{}</strong></p>",
-        escape_html(verdict)
-    );
+    let mut out =
+        format!("<p class=\"load-verdict\" data-load=\"{state}\"><strong>{}</strong></p>", escape(verdict));
     let rate = |v: f64, unit: &str| format_rate(v, &format!(" {unit}")).replace("  ", " ");
     let mut t = String::from("<table class=\"key-numbers load-table\"><tbody>");
     row(&mut t, "rate", l.arrival_rate, &rate(r.arrival_rate_per_s, l.req_s));
@@ -228,7 +226,7 @@ mod tests {
             let t = lang.load();
             let html = joined(r.load.as_ref(), &s, lang, 640);
             for want in [t.stable, t.sustainable, t.chart_title, t.math_decode] {
-                assert!(html.contains(&escape_html(want)), "{lang:?}: {want}");
+                assert!(html.contains(&escape(want)), "{lang:?}: {want}");
             }
             assert!(html.contains(&format_seconds(l.tpot_p50_s.unwrap())));
             assert!(html.contains(&format_seconds(l.decode_step_s)));

@@ -13,6 +13,7 @@
 //! `{key}` is the key, `{r:PATH:SCALE:DECIMALS}` another number of the same scenario's report
 //! and `{x:ID}` the key of another exercise, all filled from the engine when the page is drawn.
 
+pub mod check;
 mod data;
 
 use crate::engine::gpu::ComputeDtype;
@@ -129,8 +130,7 @@ impl Exercise {
     pub fn is_right(&self, input: &str) -> bool {
         match self.answer {
             Answer::Number { tolerance, .. } => {
-                let (Some(x), Ok(key)) = (parse_number(input), self.key_value()) else { return false };
-                (x - key).abs() <= tolerance * key.abs().max(f64::MIN_POSITIVE)
+                self.key_value().is_ok_and(|key| check::number_is_right(input, key, tolerance))
             }
             Answer::Choice { key, .. } => input == key,
         }
@@ -140,6 +140,14 @@ impl Exercise {
     pub fn solution(&self, lang: Lang) -> Result<String, String> {
         fill(self, self.text(lang).solution)
     }
+}
+
+/// The link that opens the exercise's scenario in the estimator (`Exercise::scenario`), in the
+/// site's hash form, or `None` for an exercise without one.
+pub fn estimator_href(lang: Lang, ex: &Exercise) -> Option<String> {
+    use crate::estimator::state::{encode, EstimatorState};
+    let state = EstimatorState { scenario: ex.scenario()?, ..EstimatorState::default() };
+    Some(format!("{}?{}", crate::route::Route::Estimate(lang).to_hash(), encode(&state)))
 }
 
 /// Every exercise of the chapter `slug`, in the order the chapter places them.
@@ -434,23 +442,34 @@ fn fill_field(ex: &Exercise, field: &str) -> Result<String, String> {
     Ok(format_number(report_number(scenario, path)? * scale, decimals, true))
 }
 
-/// An exercise card's inside, in its initial state (no verdict, hint and solution hidden): the
-/// title with its number and `link`, the question, the answer input (a number) or options (a
-/// choice), the buttons and the places `ui::exercise` fills. Every text escaped.
-pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str) -> String {
-    use crate::content::search_html::escape_html as esc;
+/// An exercise card, as the chapter page carries it: `<section data-exercise=ID>` with the key
+/// as a reader would type it (`data-answer`) and what the page checks an answer against
+/// (`data-key`, and `data-tolerance` for a number: see [`check`]), the title with its number and
+/// `link`, the question, the answer input (a number) or options (a choice), the Check button and
+/// verdict the app drives (`needs-js`: not offered without scripts), the hint it shows after a
+/// wrong try, and the worked solution in a `<details>` that opens without any script, with a
+/// link to the estimator on the exercise's scenario (`estimator`, when it has one). Every text
+/// escaped.
+pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str, estimator: Option<&str>) -> String {
+    use crate::html::escape as esc;
     let x = lang.ex();
     let t = ex.text(lang);
-    let answer = match ex.answer {
-        Answer::Number { tolerance, .. } => format!(
-            "<label class=\"exercise-answer\"><span>{}</span><input type=\"text\" inputmode=\"decimal\" \
-             autocomplete=\"off\" data-role=\"answer\"><span class=\"exercise-unit\">{}</span><span \
-             class=\"exercise-tolerance\">{}</span></label>",
-            esc(x.answer_label),
-            esc(t.unit),
-            esc(&(x.tolerance)(tolerance))
+    let (answer, key) = match ex.answer {
+        Answer::Number { tolerance, .. } => (
+            format!(
+                "<label class=\"exercise-answer\"><span>{}</span><input type=\"text\" inputmode=\"decimal\" \
+                 autocomplete=\"off\" data-role=\"answer\"><span class=\"exercise-unit\">{}</span><span \
+                 class=\"exercise-tolerance\">{}</span></label>",
+                esc(x.answer_label),
+                esc(t.unit),
+                esc(&(x.tolerance)(tolerance))
+            ),
+            format!(
+                " data-key=\"{:?}\" data-tolerance=\"{tolerance:?}\"",
+                ex.key_value().unwrap_or(f64::NAN)
+            ),
         ),
-        Answer::Choice { values, .. } => {
+        Answer::Choice { values, key } => {
             let options: String = values
                 .iter()
                 .zip(t.options.iter())
@@ -463,36 +482,16 @@ pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str) -> String
                     )
                 })
                 .collect();
-            format!(
-                "<fieldset class=\"exercise-options\"><legend>{}</legend>{options}</fieldset>",
-                esc(x.answer_label)
+            (
+                format!(
+                    "<fieldset class=\"exercise-options\"><legend>{}</legend>{options}</fieldset>",
+                    esc(x.answer_label)
+                ),
+                format!(" data-key=\"{}\"", esc(key)),
             )
         }
     };
-    format!(
-        "<h3 class=\"exercise-title\">{} {number}<a class=\"exercise-link\" href=\"{}\" title=\"{link_label}\" \
-         aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"exercise-actions\">\
-         <button type=\"button\" class=\"exercise-check\">{}</button><button type=\"button\" class=\"exercise-show\">{}</button>\
-         <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\"></span></div><p class=\"exercise-hint\" hidden>\
-         <strong>{}: </strong>{}</p><details class=\"exercise-solution\" hidden><summary>{}</summary></details>",
-        esc(x.exercise),
-        esc(link),
-        esc(t.question),
-        esc(x.check),
-        esc(x.show_solution),
-        esc(x.hint),
-        esc(t.hint),
-        esc(x.solution),
-        link_label = esc(x.link),
-    )
-}
-
-/// The inside of a card's solution once it is offered: the summary, the worked solution and the
-/// link to the estimator on the exercise's scenario (`estimator`, when it has one).
-pub fn solution_html(lang: Lang, ex: &Exercise, estimator: Option<&str>) -> String {
-    use crate::content::search_html::escape_html as esc;
-    let x = lang.ex();
-    let link = estimator
+    let open = estimator
         .map(|href| {
             format!(
                 "<p><a class=\"exercise-open\" href=\"{}\">{} →</a></p>",
@@ -502,26 +501,47 @@ pub fn solution_html(lang: Lang, ex: &Exercise, estimator: Option<&str>) -> Stri
         })
         .unwrap_or_default();
     format!(
-        "<summary>{}</summary><p>{}</p>{link}",
-        esc(x.solution),
-        esc(&ex.solution(lang).unwrap_or_default())
+        "<section class=\"exercise\" tabindex=\"-1\" id=\"exercise-{id}\" data-exercise=\"{id}\" data-answer=\"{}\"{key}>\
+         <h3 class=\"exercise-title\">{} {number}<a class=\"exercise-link\" href=\"{}\" title=\"{link_label}\" \
+         aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"exercise-actions needs-js\">\
+         <button type=\"button\" class=\"exercise-check\">{}</button>\
+         <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\"></span></div><p class=\"exercise-hint\" hidden>\
+         <strong>{}: </strong>{}</p><details class=\"exercise-solution\"><summary>{}</summary><p>{}</p>{open}</details></section>",
+        esc(&ex.key_text().unwrap_or_default()),
+        esc(x.exercise),
+        esc(link),
+        esc(t.question),
+        esc(x.check),
+        esc(x.hint),
+        esc(t.hint),
+        esc(x.show_solution),
+        esc(&ex.solution(lang).unwrap_or_default()),
+        id = esc(ex.id),
+        link_label = esc(x.link),
     )
 }
 
-/// The chapter's progress line (above its first exercise): the count, the reset button and the
-/// print views' links (`base`: the chapter's hash).
-pub fn progress_html(lang: Lang, base: &str, solved: usize, total: usize) -> String {
-    use crate::content::search_html::escape_html as esc;
+/// The chapter's progress line (above its first exercise): the count and reset button the app
+/// keeps (from what this browser saved), and the links to the chapter's worksheet and answer
+/// key (`chapter`: the chapter's route).
+pub fn progress_html(lang: Lang, chapter: &crate::route::Route, total: usize) -> String {
+    use crate::html::escape as esc;
+    use crate::route::{Route, Sheet};
     let x = lang.ex();
+    let sheet = |s: Sheet| match chapter {
+        Route::Chapter(l, slug) => Route::Sheet(*l, slug, s).to_hash(),
+        other => other.to_hash(),
+    };
     format!(
-        "<span class=\"exercise-progress-count\">{}</span><button type=\"button\" class=\"exercise-reset\">{}</button>\
-         <a class=\"exercise-print\" href=\"{base}?print=worksheet\" target=\"_blank\">{}</a><a class=\"exercise-print\" \
-         href=\"{base}?print=answers\" target=\"_blank\">{}</a>",
-        esc(&(x.progress)(solved, total)),
+        "<div class=\"exercise-progress\" data-total=\"{total}\"><span class=\"exercise-progress-count needs-js\">{}</span>\
+         <button type=\"button\" class=\"exercise-reset needs-js\">{}</button>\
+         <a class=\"exercise-print\" href=\"{}\">{}</a><a class=\"exercise-print\" href=\"{}\">{}</a></div>",
+        esc(&(x.progress)(0, total)),
         esc(x.reset),
+        sheet(Sheet::Worksheet),
         esc(x.worksheet),
+        sheet(Sheet::Answers),
         esc(x.answer_key),
-        base = esc(base),
     )
 }
 
@@ -530,7 +550,7 @@ pub fn progress_html(lang: Lang, base: &str, solved: usize, total: usize) -> Str
 /// `<li class="worksheet-item">` HTML. Built as a string rather than as components: the page
 /// is static, and a string keeps the wasm small. Every text is escaped.
 pub fn worksheet_items_html(lang: Lang, slug: &str, answers: bool) -> String {
-    use crate::content::search_html::escape_html as esc;
+    use crate::html::escape as esc;
     let x = lang.ex();
     let mut out = String::new();
     for ex in for_chapter(slug) {
@@ -595,17 +615,7 @@ pub fn format_number(v: f64, decimals: usize, group: bool) -> String {
     }
 }
 
-/// Parses a typed number: spaces, `,` and `_` between digits are ignored, `，` and `。` too.
-pub fn parse_number(input: &str) -> Option<f64> {
-    let cleaned: String = input
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, ' ' | ',' | '_' | '，' | '\u{a0}'))
-        .map(|c| if c == '。' { '.' } else { c })
-        .collect();
-    let x: f64 = cleaned.parse().ok()?;
-    x.is_finite().then_some(x)
-}
+pub use check::parse_number;
 
 #[cfg(test)]
 mod tests {
@@ -616,25 +626,25 @@ mod tests {
         assert_eq!(format_number(1234567.891, 1, true), "1,234,567.9");
         assert_eq!(format_number(-1234.0, 0, true), "-1,234");
         assert_eq!(format_number(12.0, 2, false), "12.00");
-        assert_eq!(parse_number(" 1,234.5 "), Some(1234.5));
-        assert_eq!(parse_number("34 359"), Some(34359.0));
-        assert_eq!(parse_number("abc"), None);
-        assert_eq!(parse_number("inf"), None);
     }
 
     /// Each card in both languages: its number and link, an input or one option per value, the
-    /// hint and solution hidden until the page shows them, no key in the card's HTML; the
-    /// solution offered later has its worked text and (for a scenario) the estimator link.
+    /// key it is checked against, the hint hidden until the page shows it, the worked solution
+    /// filled and (for a scenario) the estimator link; the progress line links the sheets.
     #[test]
     fn cards_progress_and_solutions() {
-        for (_, list) in all() {
+        for (slug, list) in all() {
             for lang in [Lang::Zh, Lang::En] {
                 for (i, ex) in list.iter().enumerate() {
-                    let html = card_html(lang, ex, i + 1, "#/x?exercise=<id>");
+                    let html =
+                        card_html(lang, ex, i + 1, "#/x/#exercise-<id>", Some("#/en/estimate/?v=1&s=x"));
                     assert!(html.contains(&format!("{} {}<a", lang.ex().exercise, i + 1)), "{}", ex.id);
-                    assert!(html.contains("href=\"#/x?exercise=&lt;id&gt;\""), "{}", ex.id);
+                    assert!(html.contains("href=\"#/x/#exercise-&lt;id&gt;\""), "{}", ex.id);
                     let inputs = match ex.answer {
-                        Answer::Number { .. } => html.matches("data-role=\"answer\"").count(),
+                        Answer::Number { .. } => {
+                            assert!(html.contains(" data-tolerance=\""), "{}", ex.id);
+                            html.matches("data-role=\"answer\"").count()
+                        }
                         Answer::Choice { values, .. } => {
                             assert_eq!(html.matches("type=\"radio\"").count(), values.len());
                             1
@@ -642,16 +652,17 @@ mod tests {
                     };
                     assert_eq!(inputs, 1, "{}", ex.id);
                     assert!(html.contains("class=\"exercise-hint\" hidden>"), "{}", ex.id);
-                    assert!(html.contains("class=\"exercise-solution\" hidden><summary>"), "{}", ex.id);
-                    assert!(!html.contains("data-answer"), "{}", ex.id);
-                    let solution = solution_html(lang, ex, Some("#/en/estimate?v=1&s=x"));
-                    assert!(solution.contains(&escape_solution(lang, ex)), "{}", ex.id);
-                    assert!(solution.contains("href=\"#/en/estimate?v=1&amp;s=x\""), "{}", ex.id);
-                    assert!(!solution_html(lang, ex, None).contains("exercise-open"));
+                    assert!(html.contains("<details class=\"exercise-solution\"><summary>"), "{}", ex.id);
+                    let answer = crate::html::escape(&ex.key_text().unwrap());
+                    assert!(html.contains(&format!("data-answer=\"{answer}\"")), "{}", ex.id);
+                    assert!(html.contains(&escape_solution(lang, ex)), "{}", ex.id);
+                    assert!(html.contains("href=\"#/en/estimate/?v=1&amp;s=x\""), "{}", ex.id);
+                    assert!(!card_html(lang, ex, 1, "#", None).contains("exercise-open"));
                 }
-                let bar = progress_html(lang, "#/en/chapters/a", 1, list.len());
-                assert!(bar.contains(&(lang.ex().progress)(1, list.len())));
-                assert!(bar.contains("href=\"#/en/chapters/a?print=answers\""));
+                let chapter = crate::route::Route::Chapter(lang, crate::content::find(slug).unwrap().slug);
+                let bar = progress_html(lang, &chapter, list.len());
+                assert!(bar.contains(&(lang.ex().progress)(0, list.len())));
+                assert!(bar.contains(&format!("href=\"#/{}/chapters/{slug}/answers/\"", lang.code())));
             }
         }
     }
@@ -659,7 +670,7 @@ mod tests {
     fn escape_solution(lang: Lang, ex: &Exercise) -> String {
         let text = ex.solution(lang).unwrap();
         assert!(!text.is_empty());
-        crate::content::search_html::escape_html(&text)
+        crate::html::escape(&text)
     }
 
     /// The worksheet has every exercise and no answer; the key has every key and solution,
@@ -676,9 +687,9 @@ mod tests {
                 assert_eq!(key.matches("class=\"worksheet-solution\"").count(), list.len());
                 assert!(!key.contains("data-answer=\"\"") && !key.contains("{key}"), "{slug}");
                 for ex in *list {
-                    let answer = crate::content::search_html::escape_html(&ex.key_text().unwrap());
+                    let answer = crate::html::escape(&ex.key_text().unwrap());
                     assert!(key.contains(&format!("data-answer=\"{answer}\"")), "{}", ex.id);
-                    let question = crate::content::search_html::escape_html(ex.text(lang).question);
+                    let question = crate::html::escape(ex.text(lang).question);
                     assert!(sheet.contains(&question), "{}", ex.id);
                 }
             }

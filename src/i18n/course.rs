@@ -20,6 +20,10 @@ pub struct CourseStrings {
     pub search_open: &'static str,
     pub search_results: &'static str,
     pub search_none: &'static str,
+    /// While the search index is being fetched (on the first use of the field).
+    pub search_loading: &'static str,
+    /// When the index file could not be fetched or read.
+    pub search_failed: &'static str,
     pub kind_chapter: &'static str,
     pub kind_section: &'static str,
     pub kind_term: &'static str,
@@ -31,6 +35,11 @@ pub struct CourseStrings {
     pub path_heading: &'static str,
     /// The stages of the path, in order (where each starts: `crate::content::STAGE_STARTS`).
     pub stages: [&'static str; 4],
+    /// The page with the whole course on it (`{lang}/print/`), and the home page's link to it.
+    pub print_title: &'static str,
+    pub print_intro: &'static str,
+    /// The root page, which sends a reader on to their language (shown without scripts).
+    pub choose_language: &'static str,
 }
 
 impl CourseStrings {
@@ -81,6 +90,8 @@ pub const ZH: CourseStrings = CourseStrings {
     search_open: "打开搜索",
     search_results: "搜索结果",
     search_none: "没有找到匹配的内容",
+    search_loading: "正在载入搜索索引……",
+    search_failed: "搜索索引载入失败：请检查网络后重新加载页面。",
     kind_chapter: "章节",
     kind_section: "小节",
     kind_term: "术语",
@@ -90,6 +101,9 @@ pub const ZH: CourseStrings = CourseStrings {
     validation_about: "把估算器的预期值和 roofline 上界与公开实测数据逐行对比，给出误差。",
     path_heading: "学习路线",
     stages: ["一张 GPU：装得下、喂得饱", "多张 GPU 与共享", "按负载估算与诊断", "团队与集群"],
+    print_title: "全部课程（打印版）",
+    print_intro: "十五章全文在同一页，适合课堂打印或另存为 PDF。计算器显示的是各章示例的默认状态；要调整参数，请回到对应章节。",
+    choose_language: "请选择语言",
 };
 
 pub const EN: CourseStrings = CourseStrings {
@@ -103,6 +117,8 @@ pub const EN: CourseStrings = CourseStrings {
     search_open: "Open search",
     search_results: "Search results",
     search_none: "Nothing matches",
+    search_loading: "Loading the search index…",
+    search_failed: "The search index could not be loaded: check the connection and reload the page.",
     kind_chapter: "Chapter",
     kind_section: "Section",
     kind_term: "Term",
@@ -111,4 +127,7 @@ pub const EN: CourseStrings = CourseStrings {
     validation_about: "The estimator's expected values and roofline bounds next to published measurements, row by row, with the error.",
     path_heading: "The learning path",
     stages: ["One GPU: does it fit, is it fed", "Many GPUs and sharing", "Sizing and diagnosing workloads", "Teams and clusters"],
+    print_title: "The whole course (print)",
+    print_intro: "All fifteen chapters on one page, for a classroom printer or a PDF. The calculators show each chapter's example in its default state; to change them, go back to the chapter.",
+    choose_language: "Choose a language",
 };

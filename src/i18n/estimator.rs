@@ -1,7 +1,7 @@
 //! The estimator page's strings, in both languages (a missing one is a compile error).
 
 use super::Lang;
-use crate::content::search_html::escape_html;
+use crate::html::escape;
 
 #[derive(Debug)]
 pub struct EstimatorStrings {
@@ -630,10 +630,10 @@ pub fn inferred_notice_html(lang: Lang, family: &str, used: &[String], ignored: 
         if keys.is_empty() {
             none.to_owned()
         } else {
-            keys.iter().map(|k| format!("<code>{}</code>", escape_html(k))).collect::<Vec<_>>().join(sep)
+            keys.iter().map(|k| format!("<code>{}</code>", escape(k))).collect::<Vec<_>>().join(sep)
         }
     };
-    let family = escape_html(family);
+    let family = escape(family);
     match lang {
         Lang::Zh => format!(
             "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV 缓存是按通用解码器（类似 Llama：门控 MLP、\

@@ -2,9 +2,9 @@
 //! escaped HTML string.
 
 use super::Lang;
-use crate::content::search_html::escape_html;
 use crate::engine::memory::quant_weights::QuantInfo;
 use crate::engine::model::quant::ModuleClass;
+use crate::html::escape;
 
 fn class(c: ModuleClass, lang: Lang) -> &'static str {
     let zh = lang == Lang::Zh;
@@ -44,12 +44,12 @@ fn bits(b: f64) -> String {
 /// reader's own choice or a training mode overrides it. `weights` is the formatted weight total.
 pub fn quant_notice_html(lang: Lang, q: &QuantInfo, weights: &str) -> String {
     let zh = lang == Lang::Zh;
-    let format = escape_html(&q.format.to_ascii_uppercase());
-    let method = escape_html(q.method);
+    let format = escape(&q.format.to_ascii_uppercase());
+    let method = escape(q.method);
     let b = bits(q.bits_per_weight);
     let quantised = list(&q.quantized, lang);
     let kept = list(&q.sixteen_bit, lang);
-    let weights = escape_html(weights);
+    let weights = escape(weights);
     let mut html = if zh {
         format!(
             "<strong>检查点自带量化</strong>：<code>config.json</code> 的 <code>quantization_config</code>（<code>{method}</code>）把{quantised}\
@@ -96,11 +96,10 @@ pub fn quant_notice_html(lang: Lang, q: &QuantInfo, weights: &str) -> String {
             })
             .collect();
         html.push_str(if zh { "<br>按层保持 BF16：" } else { "<br>Kept in BF16 layer by layer: " });
-        html.push_str(&escape_html(&layers.join(if zh { "、" } else { ", " })));
+        html.push_str(&escape(&layers.join(if zh { "、" } else { ", " })));
     }
     if !q.unmatched.is_empty() {
-        let codes: Vec<String> =
-            q.unmatched.iter().map(|u| format!("<code>{}</code>", escape_html(u))).collect();
+        let codes: Vec<String> = q.unmatched.iter().map(|u| format!("<code>{}</code>", escape(u))).collect();
         html.push_str(if zh {
             "<br>未能识别的不转换条目（按已转换计算）："
         } else {

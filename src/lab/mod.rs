@@ -11,9 +11,9 @@ use crate::charts::format::{format_bytes, format_percent, format_rate, ByteUnit}
 use crate::charts::{
     allreduce_svg, roofline_svg, AllReduceChart, AllReduceSeries, RooflineChart, RooflinePoint, YAxis,
 };
-use crate::content::search_html::escape_html as esc;
 use crate::engine::gpu::{Gpu, PeakFlops};
 use crate::engine::lab::{fma_chain, ridge_point, Spread, StreamKernel};
+use crate::html::escape as esc;
 use crate::i18n::Lang;
 
 /// What the adapter says about itself, and what the lab can use.

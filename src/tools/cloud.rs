@@ -8,7 +8,6 @@
 use crate::catalog::instances::{self, Instance};
 use crate::catalog::{self, gpus, Catalog};
 use crate::charts::format::{format_bytes, format_rate, format_seconds, format_si, group_digits, ByteUnit};
-use crate::content::search_html::escape_html as esc;
 use crate::engine::cloud::{
     apply_price, assess_unpriced, hours_minutes, is_training, layout_scenario, ranking, Assessment, Choice,
     Goal, Objective, Offer, Problem,
@@ -18,6 +17,7 @@ use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::{ModelSpec, Scenario};
 use crate::estimator::state::{encode, EstimatorState};
+use crate::html::escape as esc;
 use crate::i18n::Lang;
 use std::fmt::Write;
 

@@ -11,7 +11,6 @@
 
 use crate::catalog::{self, gpus, models};
 use crate::charts::format::{format_bytes, format_percent, format_rate, format_seconds, ByteUnit};
-use crate::content::search_html::escape_html as esc;
 use crate::engine::diagnose::{
     compare_to_bound, diagnose_with, remedies, Bottleneck, BoundComparison, Compare, Contradiction, Cost,
     Diagnosis, Measured, Observations, OomAt, RemedyId, Rule, Signal, Strength, Tension,
@@ -22,6 +21,7 @@ use crate::engine::perf::roofline::Term;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode as RunMode;
 use crate::engine::{ModelSpec, Scenario};
+use crate::html::escape as esc;
 use crate::i18n::Lang;
 
 /// The examples a reader can start from (the first is chapter 11's widget), each a query.

@@ -1,78 +1,104 @@
-//! The few browser facts the shell needs: the hash, the saved language, the page title.
-//! Every call tolerates a missing window, storage or permission (private mode, file://).
+//! The few browser facts the app needs: the page's query, the saved language and estimator
+//! state, the viewport's width. Every call tolerates a missing window, storage or
+//! permission (private mode, file://, a sandboxed embed).
+//!
+//! Natively, where the prerenderer renders the same components to HTML, there is no browser:
+//! each function gives what a first visit would see (no query, nothing saved, a desktop
+//! viewport), so a page's snapshot is its default state.
 
-use crate::i18n::Lang;
+#[cfg(target_arch = "wasm32")]
+pub use live::*;
+#[cfg(not(target_arch = "wasm32"))]
+pub use prerender::*;
 
-const LANG_KEY: &str = "gpu-primer.lang";
-
-pub fn current_hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
-}
-
-/// Replaces the hash without a new history entry and without a `hashchange` event.
-pub fn replace_hash(hash: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
-    }
-}
-
-/// localStorage, or `None` where the browser refuses it (storage disabled, a sandboxed embed).
-/// Not gloo-storage: its `LocalStorage::raw()` throws there, which would abort the app.
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
-/// The reader's language: the one they chose last (localStorage), else the browser's.
-pub fn preferred_lang() -> Lang {
-    if let Some(saved) = storage().and_then(|s| s.get_item(LANG_KEY).ok().flatten()) {
-        if let Some(lang) = Lang::from_code(&saved) {
-            return lang;
-        }
-    }
-    let tag = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
-    Lang::from_browser_tag(&tag)
-}
-
-pub fn remember_lang(lang: Lang) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(LANG_KEY, lang.code());
-    }
-}
-
-/// Sets `document.title` and `<html lang>`.
-pub fn set_document_language_and_title(lang: Lang, title: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    document.set_title(title);
-    if let Some(html) = document.document_element() {
-        let _ = html.set_attribute("lang", lang.html_lang());
-    }
-}
-
-pub fn scroll_to_top() {
-    if let Some(w) = web_sys::window() {
-        w.scroll_to_with_x_and_y(0.0, 0.0);
-    }
-}
-
-const ESTIMATOR_KEY: &str = "gpu-primer.estimator";
-
-/// The estimator's last state (its query string), if this browser saved one.
-pub fn saved_estimator_state() -> Option<String> {
-    storage()?.get_item(ESTIMATOR_KEY).ok().flatten().filter(|s| !s.is_empty())
-}
-
-pub fn save_estimator_state(query: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(ESTIMATOR_KEY, query);
-    }
-}
-
-/// Chart width for the current viewport: the phone layout below 560 CSS pixels.
-pub fn chart_width() -> u32 {
-    let w = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
-    if w < 560.0 {
+/// Chart width for a viewport `width` CSS pixels wide: the phone layout below 560.
+fn chart_width_for(width: f64) -> u32 {
+    if width < 560.0 {
         crate::charts::PHONE_WIDTH
     } else {
         crate::charts::DESKTOP_WIDTH
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod live {
+    use super::chart_width_for;
+    use crate::i18n::Lang;
+
+    const LANG_KEY: &str = "gpu-primer.lang";
+    const ESTIMATOR_KEY: &str = "gpu-primer.estimator";
+
+    /// localStorage, or `None` where the browser refuses it (storage disabled, a sandboxed
+    /// embed). Not gloo-storage: its `LocalStorage::raw()` throws there, which would abort the app.
+    pub fn storage() -> Option<web_sys::Storage> {
+        web_sys::window()?.local_storage().ok().flatten()
+    }
+
+    /// The page's state: the query of its address, without `?` (in the offline file, the part
+    /// of the hash after `?`).
+    pub fn page_query() -> String {
+        crate::ui::nav::current().query
+    }
+
+    /// Replaces the page's query without a history entry (and without reloading): the state of
+    /// the estimator or a tool follows its edits in the address.
+    pub fn replace_query(query: &str) {
+        crate::ui::nav::replace_query(query);
+    }
+
+    /// Keeps the reader's language (the root page's script reads it to pick their home page).
+    pub fn remember_lang(lang: Lang) {
+        if let Some(s) = storage() {
+            let _ = s.set_item(LANG_KEY, lang.code());
+        }
+    }
+
+    /// The estimator's last state (its query string), if this browser saved one.
+    pub fn saved_estimator_state() -> Option<String> {
+        storage()?.get_item(ESTIMATOR_KEY).ok().flatten().filter(|s| !s.is_empty())
+    }
+
+    pub fn save_estimator_state(query: &str) {
+        if let Some(s) = storage() {
+            let _ = s.set_item(ESTIMATOR_KEY, query);
+        }
+    }
+
+    /// Chart width for the current viewport.
+    pub fn chart_width() -> u32 {
+        let w =
+            web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1024.0);
+        chart_width_for(w)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod prerender {
+    use super::chart_width_for;
+
+    pub fn page_query() -> String {
+        String::new()
+    }
+
+    pub fn replace_query(_query: &str) {}
+
+    pub fn saved_estimator_state() -> Option<String> {
+        None
+    }
+
+    pub fn save_estimator_state(_query: &str) {}
+
+    pub fn chart_width() -> u32 {
+        chart_width_for(1280.0)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn a_first_visit_sees_defaults() {
+            assert_eq!(super::page_query(), "");
+            assert_eq!(super::saved_estimator_state(), None);
+            assert_eq!(super::chart_width(), crate::charts::DESKTOP_WIDTH);
+        }
     }
 }

@@ -1,113 +1,95 @@
-//! Exercise cards in a chapter (`{{exercise:ID}}`), the chapter's saved progress, and the
-//! worksheet / answer-key print views (`#/{lang}/chapters/{slug}?print=worksheet|answers`).
-//! One exercise opens focused with `?exercise=ID`. Keys come from `crate::exercises`, which
-//! computes them with the engine here in the page.
+//! Checking the exercises of a chapter page. The cards are in the page already
+//! (`exercises::card_html`: question, answer field, key in `data-key` / `data-tolerance`,
+//! worked solution in a `<details>`); this listens on the document for Check (and Enter in an
+//! answer field), writes the verdict, shows the hint after a wrong try, opens the solution, and
+//! keeps the chapter's progress in localStorage (`gpu-primer.exercises.{slug}`, one solved id per
+//! line), with the reset button. A fragment `#exercise-ID` focuses that card.
 
-use crate::estimator::state::{encode, EstimatorState};
-use crate::exercises::{self, Exercise};
+use crate::exercises::check::number_is_right;
 use crate::i18n::Lang;
-use crate::route::Route;
-use leptos::prelude::*;
+use std::cell::Cell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+thread_local! {
+    /// The listeners are added once; the page they act on is whichever is shown.
+    static LISTENING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
 }
 
 fn storage_key(slug: &str) -> String {
     format!("gpu-primer.exercises.{slug}")
 }
 
-/// The ids solved in one chapter, saved in localStorage (one line per id).
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    slug: &'static str,
-    /// Sorted, each id once (a chapter has a handful; a Vec costs less wasm than a BTreeSet).
-    solved: RwSignal<Vec<String>>,
+/// The slug of the chapter shown, if it is one.
+fn chapter_slug() -> Option<String> {
+    document()?.query_selector("article[data-page=chapter]").ok()??.get_attribute("data-slug")
 }
 
-/// Adds `id` to the sorted list `v` unless it is there.
-fn insert_sorted(v: &mut Vec<String>, id: &str) {
-    if let Err(at) = v.binary_search_by(|x| x.as_str().cmp(id)) {
-        v.insert(at, id.to_string());
-    }
-}
-
-impl Progress {
-    pub fn load(slug: &'static str) -> Progress {
-        let saved = storage().and_then(|s| s.get_item(&storage_key(slug)).ok().flatten()).unwrap_or_default();
-        // A chapter has a handful of exercises: a linear look-up (no second BTreeSet type).
-        let known = exercises::for_chapter(slug);
-        let mut solved = Vec::new();
-        for l in saved.lines().filter(|l| known.iter().any(|e| e.id == *l)) {
-            insert_sorted(&mut solved, l);
-        }
-        Progress { slug, solved: RwSignal::new(solved) }
-    }
-
-    fn save(&self) {
-        let text = self.solved.with_untracked(|s| s.join("\n"));
-        if let Some(s) = storage() {
-            let _ = s.set_item(&storage_key(self.slug), &text);
+/// The ids of the exercises on this page.
+fn page_ids() -> Vec<String> {
+    let mut ids = Vec::new();
+    if let Some(list) = document().and_then(|d| d.query_selector_all("section[data-exercise]").ok()) {
+        for i in 0..list.length() {
+            if let Some(id) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                .and_then(|e| e.get_attribute("data-exercise"))
+            {
+                ids.push(id);
+            }
         }
     }
+    ids
+}
 
-    fn mark(&self, id: &str) {
-        self.solved.update(|s| insert_sorted(s, id));
-        self.save();
+/// The solved ids saved for `slug` that are on this page.
+fn solved(slug: &str) -> Vec<String> {
+    let known = page_ids();
+    let saved = super::browser::storage()
+        .and_then(|s| s.get_item(&storage_key(slug)).ok().flatten())
+        .unwrap_or_default();
+    let mut out: Vec<String> =
+        saved.lines().filter(|l| known.iter().any(|k| k == l)).map(str::to_string).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn save(slug: &str, ids: &[String]) {
+    if let Some(s) = super::browser::storage() {
+        let _ = if ids.is_empty() {
+            s.remove_item(&storage_key(slug))
+        } else {
+            s.set_item(&storage_key(slug), &ids.join("\n"))
+        };
     }
+}
 
-    fn reset(&self) {
-        self.solved.set(Vec::new());
-        if let Some(s) = storage() {
-            let _ = s.remove_item(&storage_key(self.slug));
+/// Writes the progress line and each card's solved mark from what is saved.
+fn show_progress(lang: Lang) {
+    let (Some(slug), Some(doc)) = (chapter_slug(), document()) else { return };
+    let done = solved(&slug);
+    let total = page_ids().len();
+    if let Some(count) = doc.query_selector(".exercise-progress-count").ok().flatten() {
+        count.set_text_content(Some(&(lang.ex().progress)(done.len(), total)));
+    }
+    for id in page_ids() {
+        if let Some(card) = card(&id) {
+            let _ = if done.contains(&id) {
+                card.set_attribute("data-solved", "true")
+            } else {
+                card.remove_attribute("data-solved")
+            };
         }
     }
 }
 
-/// A value of the hash's query (`?a=b&c=d`).
-pub fn query_value(name: &str) -> Option<String> {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    let (_, query) = hash.split_once('?')?;
-    query.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=')?;
-        (k == name).then(|| v.to_string())
-    })
-}
-
-fn chapter_hash(lang: Lang, slug: &'static str) -> String {
-    Route::Chapter(lang, slug).to_hash()
-}
-
-fn estimator_link(lang: Lang, ex: &Exercise) -> Option<String> {
-    let scenario = ex.scenario()?;
-    let state = EstimatorState { scenario, ..EstimatorState::default() };
-    Some(format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)))
-}
-
-/// Sets a property (`textContent`, `hidden`, `innerHTML`) of the first element under `root` that
-/// matches `selector`.
-fn set(root: &web_sys::Element, selector: &str, property: &str, value: &wasm_bindgen::JsValue) {
-    if let Some(el) = root.query_selector(selector).ok().flatten() {
-        let _ = web_sys::js_sys::Reflect::set(&el, &property.into(), value);
-    }
-}
-
-/// Sets the attribute `name` to `value`, or removes it (`None`).
-fn attribute(el: &web_sys::Element, name: &str, value: Option<&str>) {
-    let _ = match value {
-        Some(v) => el.set_attribute(name, v),
-        None => el.remove_attribute(name),
-    };
-}
-
-/// The class of the button an event happened in (or on), if any.
-fn button_class(ev: &web_sys::Event) -> String {
-    use wasm_bindgen::JsCast;
-    ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|t| t.closest("button").ok().flatten())
-        .map(|b| b.class_name())
-        .unwrap_or_default()
+fn card(id: &str) -> Option<web_sys::Element> {
+    document()?.get_element_by_id(&format!("exercise-{id}"))
 }
 
 /// The answer given in a card: the typed number, or the value of the chosen option.
@@ -122,130 +104,101 @@ fn answer_of(card: &web_sys::Element) -> String {
     value("[data-role=answer]").or_else(|| value("input[type=radio]:checked")).unwrap_or_default()
 }
 
-/// One exercise: question, answer, check, verdict in words, hint after a wrong try, solution.
-/// The card is static HTML (`exercises::card_html`); clicks and Enter reach the section, and one
-/// effect writes the verdict, the hint, the solution and the solved flag into it. The first card
-/// of a chapter has the chapter's progress line above it.
-#[component]
-pub fn ExerciseCard(lang: Lang, slug: &'static str, id: &'static str) -> impl IntoView {
-    let Some(ex) = exercises::find(id) else { return ().into_any() };
-    let x = lang.ex();
-    let progress = use_context::<Progress>().unwrap_or_else(|| Progress::load(slug));
-    let list = exercises::for_chapter(slug);
-    let total = list.len();
-    let number = list.iter().position(|e| e.id == id).map_or(0, |i| i + 1);
-    let result: RwSignal<Option<bool>> = RwSignal::new(None);
-    let wrong_once = RwSignal::new(false);
-    let revealed = RwSignal::new(false);
-    let card = NodeRef::<leptos::html::Section>::new();
-    let check = move || {
-        let Some(el) = card.get_untracked() else { return };
-        let ok = ex.is_right(answer_of(&el).trim());
-        result.set(Some(ok));
-        revealed.set(true);
-        if ok {
-            progress.mark(id);
-        } else {
-            wrong_once.set(true);
-        }
-    };
-    if query_value("exercise").as_deref() == Some(id) {
-        set_timeout(
-            move || {
-                if let Some(el) = card.get_untracked() {
-                    el.scroll_into_view();
-                    let _ = el.focus();
-                }
-            },
-            std::time::Duration::from_millis(100),
-        );
+/// Whether `answer` is right for `card`, by the key the page carries.
+fn is_right(card: &web_sys::Element, answer: &str) -> bool {
+    let key = card.get_attribute("data-key").unwrap_or_default();
+    match card.get_attribute("data-tolerance").and_then(|t| t.parse::<f64>().ok()) {
+        Some(tolerance) => key.parse::<f64>().is_ok_and(|k| number_is_right(answer, k, tolerance)),
+        None => !answer.is_empty() && answer == key,
     }
-    Effect::new(move |_| {
-        let (r, wrong, shown) = (result.get(), wrong_once.get(), revealed.get());
-        let solved = progress.solved.with(|s| s.iter().any(|x| x.as_str() == id));
-        let Some(el) = card.get() else { return };
-        attribute(&el, "data-result", r.map(|ok| if ok { "correct" } else { "wrong" }));
-        attribute(&el, "data-solved", solved.then_some("true"));
-        let verdict = match r {
-            Some(true) => x.correct,
-            Some(false) => x.wrong,
-            None => "",
-        };
-        set(&el, ".exercise-verdict", "textContent", &verdict.into());
-        set(&el, ".exercise-show", "hidden", &shown.into());
-        set(&el, ".exercise-hint", "hidden", &(!wrong).into());
-        set(&el, ".exercise-solution", "hidden", &(!shown).into());
-        // The worked numbers and the estimator link are computed when the solution is offered
-        // (after a try or on request), not when the chapter is drawn; once.
-        if shown && el.query_selector(".exercise-solution p").ok().flatten().is_none() {
-            let html = exercises::solution_html(lang, ex, estimator_link(lang, ex).as_deref());
-            set(&el, ".exercise-solution", "innerHTML", &html.into());
-        }
-    });
-    let base = chapter_hash(lang, slug);
-    let link = format!("{base}?exercise={id}");
-    let bar = (number == 1).then(|| {
-        let node = NodeRef::<leptos::html::Div>::new();
-        Effect::new(move |_| {
-            let done = progress.solved.with(Vec::len);
-            if let Some(el) = node.get() {
-                set(&el, ".exercise-progress-count", "textContent", &(x.progress)(done, total).into());
-            }
-        });
-        let html = exercises::progress_html(lang, &base, progress.solved.with_untracked(Vec::len), total);
-        view! {
-            <div class="exercise-progress" data-exercise-progress=slug node_ref=node inner_html=html
-                on:click=move |ev| {
-                    if button_class(&ev) == "exercise-reset" {
-                        progress.reset();
-                    }
-                }></div>
-        }
-    });
-    let on_click = move |ev: web_sys::MouseEvent| match button_class(&ev).as_str() {
-        "exercise-check" => check(),
-        "exercise-show" => revealed.set(true),
-        _ => {}
-    };
-    let on_keydown = move |ev: web_sys::KeyboardEvent| {
-        use wasm_bindgen::JsCast;
-        let typed = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|t| t.get_attribute("data-role").as_deref() == Some("answer"));
-        if typed && ev.key() == "Enter" {
-            check();
-        }
-    };
-    view! {
-        {bar}
-        <section class="exercise" node_ref=card tabindex="-1" id=format!("exercise-{id}")
-            data-exercise=id data-answer=ex.key_text().unwrap_or_default()
-            inner_html=exercises::card_html(lang, ex, number, &link) on:click=on_click on:keydown=on_keydown></section>
-    }
-    .into_any()
 }
 
-/// A chapter's exercises as a worksheet (`answers = false`) or as the answer key; the items are
-/// one HTML string (`exercises::worksheet_items_html`).
-#[component]
-pub fn Worksheet(lang: Lang, slug: &'static str, answers: bool) -> impl IntoView {
+/// Checks the answer in `card` and shows the verdict.
+fn check(card: &web_sys::Element, lang: Lang) {
     let x = lang.ex();
-    let title = crate::content::find(slug).map(|c| c.page(lang).title).unwrap_or_default();
-    view! {
-        <article class="worksheet" data-page="worksheet" data-print=if answers { "answers" } else { "worksheet" }>
-            <p class="worksheet-nav no-print">
-                <a href=chapter_hash(lang, slug)>"← " {x.back_to_chapter}</a>
-                " · "
-                <button type="button" on:click=move |_| {
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.print();
-                    }
-                }>{x.print}</button>
-            </p>
-            <h1>{title} " — " {if answers { x.answer_key } else { x.worksheet }}</h1>
-            {(!answers).then(|| view! { <p class="worksheet-name">{x.name_line}</p> })}
-            <ol class="worksheet-list" inner_html=exercises::worksheet_items_html(lang, slug, answers)></ol>
-        </article>
+    let ok = is_right(card, answer_of(card).trim());
+    let _ = card.set_attribute("data-result", if ok { "correct" } else { "wrong" });
+    if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
+        v.set_text_content(Some(if ok { x.correct } else { x.wrong }));
+    }
+    if !ok {
+        if let Some(hint) = card.query_selector(".exercise-hint").ok().flatten() {
+            let _ = hint.remove_attribute("hidden");
+        }
+    }
+    if let Some(solution) = card.query_selector(".exercise-solution").ok().flatten() {
+        let _ = solution.set_attribute("open", "");
+    }
+    if let (true, Some(slug), Some(id)) = (ok, chapter_slug(), card.get_attribute("data-exercise")) {
+        let mut done = solved(&slug);
+        if !done.contains(&id) {
+            done.push(id);
+            done.sort();
+        }
+        save(&slug, &done);
+        show_progress(lang);
+    }
+}
+
+fn page_lang() -> Lang {
+    let tag = document()
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("lang"))
+        .unwrap_or_default();
+    Lang::from_browser_tag(&tag)
+}
+
+fn target(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+}
+
+fn on_click(ev: web_sys::MouseEvent) {
+    let Some(t) = target(&ev) else { return };
+    if let Some(button) = t.closest(".exercise-check").ok().flatten() {
+        if let Some(card) = button.closest("section[data-exercise]").ok().flatten() {
+            check(&card, page_lang());
+        }
+    } else if t.closest(".exercise-reset").ok().flatten().is_some() {
+        if let Some(slug) = chapter_slug() {
+            save(&slug, &[]);
+            show_progress(page_lang());
+        }
+    }
+}
+
+fn on_keydown(ev: web_sys::KeyboardEvent) {
+    if ev.key() != "Enter" {
+        return;
+    }
+    let Some(t) = target(&ev) else { return };
+    if t.get_attribute("data-role").as_deref() == Some("answer") {
+        if let Some(card) = t.closest("section[data-exercise]").ok().flatten() {
+            ev.prevent_default();
+            check(&card, page_lang());
+        }
+    }
+}
+
+/// Makes the exercises of the page shown live (the listeners are added on the first page).
+pub fn attach(lang: Lang) {
+    if !LISTENING.with(|l| l.replace(true)) {
+        if let Some(doc) = document() {
+            let click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(on_click);
+            let _ = doc.add_event_listener_with_callback("click", click.as_ref().unchecked_ref());
+            click.forget();
+            let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(on_keydown);
+            let _ = doc.add_event_listener_with_callback("keydown", key.as_ref().unchecked_ref());
+            key.forget();
+        }
+    }
+    show_progress(lang);
+    // A link to one exercise (`#exercise-ID`): the browser has scrolled there; the card gets
+    // the focus, so the answer field is one Tab away.
+    let fragment = super::nav::current().fragment;
+    if let Some(id) = fragment.strip_prefix("exercise-") {
+        if let Some(el) = card(id).and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok()) {
+            el.scroll_into_view();
+            let _ = el.focus();
+        }
     }
 }

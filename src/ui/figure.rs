@@ -31,16 +31,16 @@ const RING_GPUS: usize = 4;
 
 /// The figure NAME (one of `content::render::FIGURES`) in `lang`.
 #[component]
-pub fn ChapterFigure(lang: Lang, name: &'static str) -> impl IntoView {
+pub fn ChapterFigure(lang: Lang, name: String) -> impl IntoView {
     let f = lang.fig();
-    match name {
+    match name.as_str() {
         "memory-hierarchy" => memory_figure(lang),
         "ring-allreduce" => ring_figure(lang),
-        "thread-hierarchy" => still(name, f.thr_caption, thread_svg(lang)),
-        "roofline-kernels" => still(name, f.roof_caption, roofline_svg(lang)),
-        "topology" => still(name, f.topo_caption, topology_figure_svg(lang)),
-        "mig-slices" => still(name, f.mig_caption, mig_svg(lang)),
-        _ => still(name, f.dec_caption, decision_svg(lang)),
+        "thread-hierarchy" => still("thread-hierarchy", f.thr_caption, thread_svg(lang)),
+        "roofline-kernels" => still("roofline-kernels", f.roof_caption, roofline_svg(lang)),
+        "topology" => still("topology", f.topo_caption, topology_figure_svg(lang)),
+        "mig-slices" => still("mig-slices", f.mig_caption, mig_svg(lang)),
+        _ => still("bottlenecks", f.dec_caption, decision_svg(lang)),
     }
 }
 

@@ -4,7 +4,6 @@
 //! `crate::tools::plan`.
 
 use crate::i18n::Lang;
-use crate::route::Route;
 use crate::tools::plan::{self as p, html, state};
 use leptos::leptos_dom::helpers::{set_timeout_with_handle, TimeoutHandle};
 use leptos::prelude::*;
@@ -16,7 +15,7 @@ const SETTLE: Duration = Duration::from_millis(40);
 #[component]
 pub fn PlanPage(lang: Lang) -> impl IntoView {
     let t = lang.plan();
-    let (initial, repaired) = state::parse(&super::tools::current_query());
+    let (initial, repaired) = state::parse(&super::browser::page_query());
     let controls = html::controls_html(lang, &initial);
     let plan_state = RwSignal::new(initial);
     let results = RwSignal::new(String::new());
@@ -25,7 +24,7 @@ pub fn PlanPage(lang: Lang) -> impl IntoView {
     Effect::new(move |_| {
         let s = plan_state.get();
         let query = state::encode(&s);
-        super::browser::replace_hash(&format!("{}?{query}", Route::Plan(lang).to_hash()));
+        super::browser::replace_query(&query);
         busy.set(true);
         if let Some(h) = pending.get_value() {
             h.clear();

@@ -17,6 +17,5 @@ pub mod thread_hierarchy;
 pub mod topology;
 
 /// XML/HTML escaping of text (the UI's figure controls use it for catalog names).
-#[cfg(target_arch = "wasm32")]
 pub(crate) use crate::charts::canvas::escape;
 pub use draw::fill;

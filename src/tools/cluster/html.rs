@@ -7,9 +7,9 @@ use super::{check, month, slicing, Field, Month, Need, Notice, SlicingOut, State
 use crate::catalog::{gpus, models};
 use crate::charts::cost_split::{cost_split_svg, CostSplitChart, CostSplitRow};
 use crate::charts::format::{format_bytes, group_digits, ByteUnit};
-use crate::content::search_html::escape_html as esc;
 use crate::engine::cluster::reclaimed_hours;
 use crate::engine::num::u64_from_f64;
+use crate::html::escape as esc;
 use crate::i18n::tool_cluster::ClusterStrings;
 use crate::i18n::Lang;
 use std::fmt::Write as _;

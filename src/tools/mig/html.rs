@@ -7,9 +7,9 @@ use super::{mig_gpus, pack_workloads, share, Gpu, MigGpu, Outcome, Packed, Refus
 use crate::catalog::models;
 use crate::charts::figures::mig_slices::{mig_slices_svg, MigFigure, MigInstance};
 use crate::charts::format::{format_bytes, format_rate, format_sig3, ByteUnit};
-use crate::content::search_html::escape_html as esc;
 use crate::engine::mig::{free_starts, Placement};
 use crate::engine::precision::Dtype;
+use crate::html::escape as esc;
 use crate::i18n::tool_mig::{notice, refusal};
 use crate::i18n::{errors, Lang};
 use crate::route::{Route, Tool};

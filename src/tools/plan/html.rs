@@ -7,7 +7,7 @@ use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
 use crate::catalog::{self, gpus};
 use crate::charts::format::{format_bytes, format_seconds, format_sig3, group_digits, ByteUnit};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
-use crate::content::search_html::escape_html as esc;
+use crate::html::escape as esc;
 use crate::i18n::Lang;
 use crate::tools::cloud::money as usd;
 use std::fmt::Write;

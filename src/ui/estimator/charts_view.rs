@@ -17,6 +17,22 @@ where
     E: leptos::html::ElementType,
     E::Output: JsCast + Clone + 'static,
 {
+    // Prerendering: every chart is drawn into the page.
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = node;
+        signal(true).0
+    }
+    #[cfg(target_arch = "wasm32")]
+    observed(node)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn observed<E>(node: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: leptos::html::ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
     use wasm_bindgen::closure::Closure;
     use web_sys::{IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit};
     let (near, set_near) = signal(false);

@@ -2,7 +2,7 @@
 //! Every slider is an `<input type="range">` (keyboard: arrows, Page Up/Down, Home/End) with a
 //! number field, a unit and an aria label in the page's language.
 
-use crate::content::search_html::escape_html;
+use crate::html::escape;
 use leptos::prelude::*;
 
 /// How a slider moves.
@@ -70,7 +70,7 @@ fn slider_row_html(id: &str, label: &str, unit: &str, scale: &Scale, value: f64)
     let (min, max) = scale.bounds();
     let (rmin, rmax, rstep) = scale.range_attrs();
     let integer = scale.integer();
-    let (label, unit) = (escape_html(label), escape_html(unit));
+    let (label, unit) = (escape(label), escape(unit));
     let shown = show(value, integer);
     format!(
         "<input type=\"range\" id=\"{id}\" min=\"{rmin}\" max=\"{rmax}\" step=\"{rstep}\" value=\"{pos}\" \
@@ -205,7 +205,7 @@ pub fn Select(
         .iter()
         .map(|(v, l)| {
             let selected = if *v == first { " selected" } else { "" };
-            format!("<option value=\"{}\"{selected}>{}</option>", escape_html(v), escape_html(l))
+            format!("<option value=\"{}\"{selected}>{}</option>", escape(v), escape(l))
         })
         .collect();
     view! {

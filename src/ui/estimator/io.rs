@@ -36,12 +36,12 @@ pub fn Notices() -> impl IntoView {
 
 /// The notices as list items (HTML; every text escaped: field names come from the link or file).
 fn notices_html(notices: &[Notice], lang: crate::i18n::Lang) -> String {
-    use crate::content::search_html::escape_html;
+    use crate::html::escape;
     notices
         .iter()
         .map(|n| {
-            let field = escape_html(&crate::i18n::errors::notice_field(&n.field, lang));
-            let text = escape_html(&crate::i18n::errors::notice(n, lang));
+            let field = escape(&crate::i18n::errors::notice_field(&n.field, lang));
+            let text = escape(&crate::i18n::errors::notice(n, lang));
             // A scenario field is an identifier; the imported file is worded.
             if n.field == "file-error" || n.field == "file-error:file" {
                 format!("<li><span class=\"field\">{field}</span>: {text}</li>")
@@ -108,9 +108,7 @@ pub fn ImportExport() -> impl IntoView {
             {move || share_open.get().then(|| {
                 // Built from the state itself, so the link is always the current one.
                 let query = ctx.state.with(crate::estimator::state::encode);
-                let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-                let base = page.split('#').next().unwrap_or_default().to_owned();
-                let href = format!("{base}#/{}/estimate?{query}", ctx.lang.code());
+                let href = crate::ui::absolute(&format!("#/{}/estimate/?{query}", ctx.lang.code()));
                 view! { <input class="share-url" id="share-url" readonly=true prop:value=href on:focus=move |ev| {
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 } /> }

@@ -1,7 +1,7 @@
 //! "Show the math": the formula, the values substituted and the source of a report number.
 
 use super::Ctx;
-use crate::content::search_html::escape_html;
+use crate::html::escape;
 use leptos::prelude::*;
 
 /// A disclosure with the derivation of report path `key` (for example `memory_per_gpu_bytes.weights`).
@@ -50,12 +50,12 @@ pub fn ShowMath(key: &'static str) -> impl IntoView {
 fn derivation_html(e: &crate::i18n::EstimatorStrings, d: &crate::i18n::facts::DerivationText) -> String {
     format!(
         "<dt>{}</dt><dd><code>{}</code></dd><dt>{}</dt><dd><code>{}</code></dd><dt>{}</dt><dd class=\"source\"{}>{}</dd>",
-        escape_html(e.formula),
-        escape_html(&d.formula),
-        escape_html(e.values),
-        escape_html(&d.values),
-        escape_html(e.source),
+        escape(e.formula),
+        escape(&d.formula),
+        escape(e.values),
+        escape(&d.values),
+        escape(e.source),
         if d.cited { " data-source=\"\"" } else { "" },
-        escape_html(&d.source),
+        escape(&d.source),
     )
 }

@@ -1,6 +1,6 @@
-//! The estimator page (`#/{lang}/estimate`): controls edit one Scenario (two in compare mode),
-//! the engine turns it into a Report, and the views show it. The state lives in the URL hash
-//! (replaced in place, so sliders never re-route) and in localStorage.
+//! The estimator page (`{lang}/estimate/`): controls edit one Scenario (two in compare mode),
+//! the engine turns it into a Report, and the views show it. The state lives in the page's
+//! query (replaced in place, so sliders never add history entries) and in localStorage.
 
 mod charts_view;
 mod controls;
@@ -147,8 +147,7 @@ impl Ctx {
 
 /// Reads the state: the hash's query, else the last state saved in this browser.
 fn initial_state() -> (EstimatorState, Vec<Notice>) {
-    let hash = super::browser::current_hash();
-    let query = hash.split_once('?').map(|(_, q)| q.to_owned()).unwrap_or_default();
+    let query = super::browser::page_query();
     if !query.is_empty() {
         return state::decode(&query);
     }
@@ -173,12 +172,12 @@ const PERSIST_AFTER: std::time::Duration = std::time::Duration::from_millis(250)
 /// done at once on any pointer press and on Enter/Space (before a link or the language switch
 /// reads the live hash) and when the page is hidden; when the page unmounts (a route change: the
 /// hash is no longer the estimator's) only localStorage gets it.
-fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
+fn persist_when_idle(state: RwSignal<EstimatorState>) {
     use leptos::leptos_dom::helpers::{set_timeout_with_handle, TimeoutHandle};
     let timer = StoredValue::new(None::<TimeoutHandle>);
     let write = move || {
         let query = state.with_untracked(state::encode);
-        super::browser::replace_hash(&format!("#/{}/estimate?{query}", lang.code()));
+        super::browser::replace_query(&query);
         super::browser::save_estimator_state(&query);
     };
     // Writes now if a write is pending.
@@ -228,34 +227,13 @@ fn persist_when_idle(lang: Lang, state: RwSignal<EstimatorState>) {
     });
 }
 
-/// A signal that turns true once the browser has painted the page's first frame: the next
-/// animation frame runs just before that paint, and a task queued from it runs after it.
-/// Panels below the fold are mounted then, so the first paint waits only for what is above it.
-fn after_first_paint() -> ReadSignal<bool> {
-    use leptos::leptos_dom::helpers::{request_animation_frame, set_timeout};
-    let (painted, set_painted) = signal(false);
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                let _ = set_painted.try_set(true);
-            },
-            std::time::Duration::ZERO,
-        );
-    });
-    painted
-}
-
 #[component]
 pub fn EstimatorPage(lang: Lang) -> impl IntoView {
     let (initial, initial_notices) = initial_state();
     let ctx = Ctx::provide(lang, initial, initial_notices);
     let state = ctx.state;
 
-    persist_when_idle(lang, state);
-    // Above the fold (title, toolbar, model and workload controls, verdict, memory bar) renders
-    // at once; the other control groups, the performance panel, the charts, key numbers and the
-    // comparison after the first paint.
-    let painted = after_first_paint();
+    persist_when_idle(state);
 
     let e = lang.est();
     view! {
@@ -268,24 +246,19 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                 <section class="est-controls" aria-label=e.workload>
                     <model_picker::ModelPicker />
                     <panels::WorkloadControls />
-                    // Below the fold at 1280×720 and on a phone: mounted after the first paint.
-                    <Show when=move || painted.get()>
-                        <panels::HardwareControls />
-                        <panels::TrainingControls />
-                        <panels::EfficiencyControls />
-                        <panels::AssumptionControls />
-                    </Show>
+                    <panels::HardwareControls />
+                    <panels::TrainingControls />
+                    <panels::EfficiencyControls />
+                    <panels::AssumptionControls />
                 </section>
                 <section class="est-results" aria-live="polite">
                     <panels::InvalidBanner />
                     <memory_view::MemoryView />
-                    <Show when=move || painted.get()>
-                        <perf_view::PerformanceView />
-                        <load_view::LoadView />
-                        <charts_view::Charts />
-                        <numbers::KeyNumbers />
-                        <panels::Compare />
-                    </Show>
+                    <perf_view::PerformanceView />
+                    <load_view::LoadView />
+                    <charts_view::Charts />
+                    <numbers::KeyNumbers />
+                    <panels::Compare />
                 </section>
             </div>
             <memory_view::StickySummary />

@@ -3,10 +3,10 @@
 use super::Ctx;
 use crate::catalog::evaluate;
 use crate::catalog::models;
-use crate::content::search_html::escape_html;
 use crate::engine::error::{classify_serde, Catalogue, ErrorKind, ScenarioError};
 use crate::engine::ModelSpec;
 use crate::estimator::hand_model::config_from_sizes;
+use crate::html::escape;
 use crate::i18n::{errors, inferred_notice_html, quant_notice_html};
 use leptos::prelude::*;
 
@@ -23,9 +23,7 @@ fn lookup(text: &str) -> Option<&'static str> {
 fn model_options() -> String {
     models::all()
         .iter()
-        .map(|m| {
-            format!("<option value=\"{}\">{}</option>", escape_html(&m.model.name), escape_html(&m.model.id))
-        })
+        .map(|m| format!("<option value=\"{}\">{}</option>", escape(&m.model.name), escape(&m.model.id)))
         .collect()
 }
 

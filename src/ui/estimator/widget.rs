@@ -96,17 +96,18 @@ fn gpu_select(ctx: Ctx) -> impl IntoView {
 }
 
 /// The widget `name` (`KIND` or `KIND:PRESET`); an embed page passes the state of its URL as
-/// `query` (the estimator's `v=1&s=…`, or a lesson widget's own keys).
+/// `query` (the estimator's `v=1&s=…`, or a lesson widget's own keys). A kind the site does
+/// not have draws nothing.
 #[component]
-pub fn ChapterWidget(
-    lang: Lang,
-    name: &'static str,
-    #[prop(optional)] query: Option<String>,
-) -> impl IntoView {
+pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<String>) -> impl IntoView {
     let (kind, preset) = match name.split_once(':') {
-        Some((k, p)) => (k, Some(p)),
-        None => (name, None),
+        Some((k, p)) => (k, Some(p.to_string())),
+        None => (name.as_str(), None),
     };
+    let Some(kind) = crate::content::WIDGETS.iter().copied().find(|k| *k == kind) else {
+        return Either::Left(().into_any());
+    };
+    let preset = preset.as_deref();
     if kind == "lab" {
         return Either::Left(view! { <crate::ui::lab::LabPanel lang=lang widget=true /> }.into_any());
     }
@@ -155,9 +156,10 @@ pub fn ChapterWidget(
         "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
         _ => view! { <ScalingChart /> <p class="hint">{e.scaling_note}</p> }.into_any(),
     };
-    let open_href = move || format!("#/{}/estimate?{}", lang.code(), ctx.state.with(state::encode));
+    let open_href =
+        move || crate::ui::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)));
     Either::Right(view! {
-        <aside class="widget" data-widget=name>
+        <aside class="widget" data-widget=name.clone()>
             <header class="widget-head">
                 <span class="eyebrow">{e.try_it}</span>
                 <strong>{title}</strong>

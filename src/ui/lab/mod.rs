@@ -20,6 +20,7 @@ use wasm_bindgen::JsCast;
 const CAPS: [u64; 6] = [4, 16, 64, 256, 1024, 0];
 const DEFAULT_COMPARE: &str = "h100-sxm";
 /// The largest array by default on a software adapter, in MiB.
+#[cfg(target_arch = "wasm32")]
 const SOFTWARE_CAP: u64 = 16;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -30,10 +31,9 @@ enum Status {
     Failed(LabError),
 }
 
-/// A `key=value` of the hash's query.
+/// A `key=value` of the page's query.
 fn query(key: &str) -> Option<String> {
-    let hash = super::browser::current_hash();
-    let q = hash.split_once('?')?.1;
+    let q = super::browser::page_query();
     q.split('&').find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=').map(str::to_owned))
 }
 
@@ -71,6 +71,8 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let cancel = cancel.clone();
         on_cleanup(move || cancel.store(true, Ordering::Relaxed));
     }
+    // Prerendering: there is no adapter to ask; the page shows the lab before it looks.
+    #[cfg(target_arch = "wasm32")]
     leptos::task::spawn_local(async move {
         let found = gpu::adapter().await.map(|(_, info)| info);
         // A software adapter runs the kernels on the CPU: a smaller default sweep keeps the run
@@ -82,8 +84,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
     });
     if !widget {
         Effect::new(move |_| {
-            let q = format!("?cap={}&vs={}", cap.get(), compare.get());
-            super::browser::replace_hash(&format!("{}{q}", Route::Lab(lang).to_hash()));
+            super::browser::replace_query(&format!("cap={}&vs={}", cap.get(), compare.get()));
         });
     }
 
@@ -127,9 +128,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let saved = super::browser::saved_estimator_state().map(|q| decode(&q).0).unwrap_or_default();
         let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..saved.scenario };
         let state = EstimatorState { scenario, compare: None, ..saved };
-        if let Some(w) = web_sys::window() {
-            let _ = w.location().set_hash(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
-        }
+        crate::ui::go(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
     };
     // The controls are static HTML; clicks and changes reach the section (event delegation) and
     // one effect writes what changes (adapter, buttons, progress, results) into it.
@@ -292,5 +291,5 @@ fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
 }
 
 fn esc(t: &str) -> String {
-    crate::content::search_html::escape_html(t)
+    crate::html::escape(t)
 }

@@ -46,7 +46,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     let controls = format!("{}{}", c::controls_html(lang, &initial, prefix), c::add_form_html(lang, prefix));
     let state = RwSignal::new(initial);
     if mode == Mode::Page {
-        Effect::new(move |_| state.with(|s| write_query(lang, Tool::Cloud, &c::encode_state(s))));
+        Effect::new(move |_| state.with(|s| write_query(&c::encode_state(s))));
     }
     // A job change may change the objective (serving has no runs): the select follows the state.
     Effect::new(move |_| {
@@ -93,8 +93,13 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         }
     };
     let open_full = (mode == Mode::Widget).then(|| {
-        let href =
-            move || format!("{}?{}", Route::Tool(lang, Tool::Cloud).to_hash(), state.with(c::encode_state));
+        let href = move || {
+            crate::ui::href(&format!(
+                "{}?{}",
+                Route::Tool(lang, Tool::Cloud).to_hash(),
+                state.with(c::encode_state)
+            ))
+        };
         view! { <a class="open-estimator" href=href>{t.open_full}</a> }
     });
     view! {

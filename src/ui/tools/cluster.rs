@@ -30,7 +30,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     let layout = RwSignal::new(0u32);
     let shown_notices = RwSignal::new(repaired);
     if mode == Mode::Page {
-        Effect::new(move |_| state.with(|s| write_query(lang, Tool::Cluster, &encode(s))));
+        Effect::new(move |_| state.with(|s| write_query(&encode(s))));
     }
     let on_input = move |ev: leptos::ev::Event| {
         let Some(el) = target(&ev) else { return };
@@ -72,7 +72,9 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         })
     };
     let link = (mode == Mode::Widget).then(|| {
-        let href = move || format!("{}?{}", Route::Tool(lang, Tool::Cluster).to_hash(), state.with(encode));
+        let href = move || {
+            crate::ui::href(&format!("{}?{}", Route::Tool(lang, Tool::Cluster).to_hash(), state.with(encode)))
+        };
         view! {
             <p class="cl-open">{t.widget_note}" "<a class="cl-full" href=href>{t.open_full}</a></p>
         }

@@ -4,7 +4,6 @@
 
 use super::Mode;
 use crate::i18n::Lang;
-use crate::route::Tool;
 use crate::tools::diagnose::{form_html, notices_html, parse_query, results_html, Notice, State};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,7 +24,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         state.with(|s| {
             set_html("dg-results", &results_html(lang, s, widget));
             if !widget {
-                super::write_query(lang, Tool::Diagnose, &s.to_query());
+                super::write_query(&s.to_query());
             }
         });
     });
@@ -67,7 +66,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
 
     let t = lang.diag();
     let note = if widget {
-        format!("<p class=\"muted\">{}</p>", crate::content::search_html::escape_html(t.widget_note))
+        format!("<p class=\"muted\">{}</p>", crate::html::escape(t.widget_note))
     } else {
         String::new()
     };

@@ -5,7 +5,6 @@
 use super::{write_query, Mode};
 use crate::engine::mig::{free_starts, valid_starts, Placement};
 use crate::i18n::Lang;
-use crate::route::Tool;
 use crate::tools::mig::html::{
     compare_html, gpu_select, hand_html, notices_html, open_full_href, results_html, workloads_html,
 };
@@ -50,7 +49,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
             }
             notices.with_untracked(|n| set_html("mig-notices", &notices_html(lang, n)));
             match mode {
-                Mode::Page => write_query(lang, Tool::Mig, &encode(s)),
+                Mode::Page => write_query(&encode(s)),
                 Mode::Widget => {
                     if let Some(a) = document().get_element_by_id("mig-open") {
                         let _ = a.set_attribute("href", &open_full_href(lang, s));
@@ -61,7 +60,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
     // The page's address holds the repaired state from the start.
     if mode == Mode::Page {
-        state.with_untracked(|s| write_query(lang, Tool::Mig, &encode(s)));
+        state.with_untracked(|s| write_query(&encode(s)));
     }
 
     let place = move |p: Placement| {
@@ -224,7 +223,7 @@ fn first_pick_keeping(profile: usize) -> impl Fn(&MigState) -> Placement {
 
 fn skeleton(lang: Lang, s: &MigState, mode: Mode, pick: Placement, notices: &[Notice]) -> String {
     let t = lang.mig();
-    let esc = crate::content::search_html::escape_html;
+    let esc = crate::html::escape;
     let (hand, results) = gpu_of(s).map_or((String::new(), String::new()), |(gpu, mig)| {
         (hand_html(lang, gpu, &mig, &s.placed, pick, None), results_html(lang, gpu, &mig, &s.workloads))
     });

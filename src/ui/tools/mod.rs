@@ -1,8 +1,8 @@
-//! The decision tools (`#/{lang}/tools/{tool}?state`): each a page and a chapter widget over
+//! The decision tools (`{lang}/tools/{tool}/?state`): each a page and a chapter widget over
 //! the engine. A tool's view is `view(lang, query, mode)` in its own file; this module routes to
-//! it and draws the index.
+//! it. (The tools' index is a static page: `site::home::tool_list_html`.)
 //!
-//! A page keeps the tool's state in the hash's query (`replace_hash`, so the back button leaves
+//! A page keeps the tool's state in its query (replaced in place, so the back button leaves
 //! the tool instead of stepping through edits); a widget starts from its chapter's preset, does
 //! not touch the address and links to the page with its state.
 
@@ -11,9 +11,8 @@ mod cluster;
 mod diagnose;
 mod mig;
 
-use crate::content::page_html::tool_list_html;
 use crate::i18n::Lang;
-use crate::route::{Route, Tool};
+use crate::route::Tool;
 use leptos::prelude::*;
 
 /// Where a tool is drawn.
@@ -25,32 +24,17 @@ pub enum Mode {
     Widget,
 }
 
-/// The query part of the live hash (after `?`), empty when there is none.
+/// The page's query (its state), empty when there is none.
 pub fn current_query() -> String {
-    super::browser::current_hash().split_once('?').map(|(_, q)| q.to_string()).unwrap_or_default()
+    super::browser::page_query()
 }
 
 /// Writes the page's state into the address without a history entry.
-pub fn write_query(lang: Lang, tool: Tool, query: &str) {
-    let base = Route::Tool(lang, tool).to_hash();
-    let hash = if query.is_empty() { base } else { format!("{base}?{query}") };
-    super::browser::replace_hash(&hash);
+pub fn write_query(query: &str) {
+    super::browser::replace_query(query);
 }
 
-/// `#/{lang}/tools`: every tool with what it answers and its chapter.
-#[component]
-pub fn ToolsIndex(lang: Lang) -> impl IntoView {
-    let t = lang.tools();
-    view! {
-        <article class="tools-index" data-page="tools">
-            <h1>{t.index_title}</h1>
-            <p class="lead">{t.index_intro}</p>
-            <div inner_html=tool_list_html(lang)></div>
-        </article>
-    }
-}
-
-/// `#/{lang}/tools/{tool}?state`.
+/// `{lang}/tools/{tool}/?state`.
 #[component]
 pub fn ToolPage(lang: Lang, tool: Tool) -> impl IntoView {
     let t = lang.tools();

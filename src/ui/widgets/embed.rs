@@ -1,6 +1,6 @@
-//! Embedding: `#/{lang}/embed/{kind}?state` shows one widget alone (the app leaves out the
-//! header, navigation and footer for this route), and every widget has a "copy embed code"
-//! control that writes an `<iframe>` for the page's own address.
+//! Embedding: `{lang}/embed/{kind}/?state` shows one widget alone (a page without the site's
+//! header, navigation and footer), and every widget has a "copy embed code" control that writes
+//! an `<iframe>` for that page's address on this site.
 
 use super::escape;
 use crate::i18n::Lang;
@@ -18,18 +18,26 @@ extern "C" {
     fn then(this: &ClipboardPromise, ok: &JsValue, err: &JsValue) -> ClipboardPromise;
 }
 
-/// The page's address without its hash, and whether it is served (not opened from a file).
-fn page_base() -> Option<(String, bool)> {
-    let location = web_sys::window()?.location();
-    let href = location.href().ok()?;
-    let hosted = location.protocol().ok().is_some_and(|p| p == "http:" || p == "https:");
-    Some((href.split('#').next().unwrap_or("").to_string(), hosted))
+/// The absolute address of the embed page of `kind` in `lang` with `query` on this site, or
+/// `None` where the page is not served over http(s) (a file, the offline copy).
+fn embed_url(lang: Lang, kind: &str, query: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let location = web_sys::window()?.location();
+        let hosted = location.protocol().ok().is_some_and(|p| p == "http:" || p == "https:");
+        let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+        let hash = format!("#/{}/embed/{kind}/{q}", lang.code());
+        hosted.then(|| crate::ui::nav::absolute(&hash)).flatten()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (lang, kind, query);
+        None
+    }
 }
 
-/// The `<iframe>` for `kind` in `lang` with `query`, under `base` (the page without its hash).
-pub fn iframe_snippet(base: &str, lang: Lang, kind: &str, query: &str, title: &str) -> String {
-    let q = if query.is_empty() { String::new() } else { format!("?{query}") };
-    let src = format!("{base}#/{}/embed/{kind}{q}", lang.code());
+/// The `<iframe>` for the embed page at `src`.
+pub fn iframe_snippet(src: &str, title: &str) -> String {
     format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"600\" loading=\"lazy\"></iframe>",
         escape(&src),
@@ -59,14 +67,13 @@ pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<Str
         }
     };
     let on_click = move |_| {
-        let Some((base, hosted)) = page_base() else { return };
-        if !hosted {
+        let Some(src) = embed_url(lang, kind, &query.get_untracked()) else {
             set_snippet.set(String::new());
             set_copied.set(Copied::NotHosted);
             return;
-        }
+        };
         let title = format!("{} · {}", lang.strings().site_title, super::lessons::title(kind, lang));
-        let text = iframe_snippet(&base, lang, kind, &query.get_untracked(), &title);
+        let text = iframe_snippet(&src, &title);
         set_snippet.set(text.clone());
         match clipboard_write_text(&text) {
             Ok(promise) => {
@@ -102,12 +109,13 @@ pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<Str
     }
 }
 
-/// The embed page: the widget `kind` alone, started from `query`.
+/// The embed page: the widget `name` (a kind) alone, started from `query`.
 #[component]
-pub fn EmbedPage(lang: Lang, kind: &'static str, query: String) -> impl IntoView {
+pub fn EmbedPage(lang: Lang, name: String, query: String) -> impl IntoView {
     // The chapter widget sends the lesson kinds to `LessonWidget` itself. `into_any` on exactly
     // the type the chapter page erases shares its code instead of a second copy of the widget's.
+    let kind = name.clone();
     let widget =
-        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=kind query=query /> }.into_any();
+        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=name query=query /> }.into_any();
     view! { <article class="embed" data-page="embed" data-kind=kind>{widget}</article> }
 }

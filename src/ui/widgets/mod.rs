@@ -191,4 +191,4 @@ pub(crate) fn fmt_plain(v: f64) -> String {
 
 /// Text for HTML (element content and double-quoted attribute values): the site's one escaper,
 /// also used by search results, the glossary, the validation tables and the worksheets.
-pub(crate) use crate::content::search_html::escape_html as escape;
+pub(crate) use crate::html::escape;

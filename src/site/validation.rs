@@ -1,10 +1,10 @@
 //! The validation page's tables as HTML: the engine's expected values and bounds next to
 //! published measurements (the same table as `gpu-primer validate`). Built as one string and
-//! set once rather than as components: the page is static, and a string keeps the wasm small.
+//! written into the prerendered page: it is static, so the app does nothing there.
 //! Every text is escaped.
 
-use super::search_html::escape_html as esc;
 use crate::charts::format::format_sig3;
+use crate::html::escape as esc;
 use crate::i18n::validation::{conditions, kind, model, reason, unit};
 use crate::i18n::Lang;
 use crate::validation::{Conditions, ValidationTable};

@@ -1,8 +1,8 @@
-//! The static parts of the shell and the home page as HTML strings (every text escaped): the
-//! browser parses one string far faster than the app builds the same elements one by one, and
-//! the string builders cost less wasm than the views they replace.
+//! The home page, the tool list and the chapter navigation as HTML strings (every text escaped),
+//! for the prerendered pages.
 
-use super::search_html::escape_html as esc;
+use crate::content;
+use crate::html::escape as esc;
 use crate::i18n::Lang;
 use crate::route::{Route, Tool};
 use std::fmt::Write;
@@ -36,7 +36,7 @@ pub fn home_html(lang: Lang) -> String {
             i + 1,
             esc(name)
         );
-        for c in super::chapters().iter().filter(|c| super::stage_of(c.number) == i) {
+        for c in content::chapters().iter().filter(|c| content::stage_of(c.number) == i) {
             let page = c.page(lang);
             let _ = write!(
                 out,
@@ -94,7 +94,7 @@ fn tool_item(
         esc(name),
         esc(blurb),
     );
-    if let Some(c) = super::find(chapter) {
+    if let Some(c) = content::find(chapter) {
         let _ = write!(
             out,
             "<p class=\"hint\">{}<a href=\"{}\">{}</a></p>",
@@ -110,7 +110,7 @@ fn tool_item(
 /// (if any) marked with `aria-current="page"` and the class `current`.
 pub fn chapter_nav_html(lang: Lang, current: Option<&str>) -> String {
     let mut out = String::with_capacity(2 * 1024);
-    for c in super::chapters() {
+    for c in content::chapters() {
         let here = if current == Some(c.slug) { " aria-current=\"page\" class=\"current\"" } else { "" };
         let _ = write!(
             out,
@@ -133,7 +133,7 @@ mod tests {
             let html = home_html(lang);
             // The learning path, before the tools (which link their chapters again).
             let (path, tools) = html.split_once("id=\"tools\"").unwrap();
-            for c in super::super::chapters() {
+            for c in content::chapters() {
                 let href = format!("href=\"{}\"", Route::Chapter(lang, c.slug).to_hash());
                 assert_eq!(path.matches(&href).count(), 1, "{lang:?} {}", c.slug);
                 assert!(html.contains(&esc(c.page(lang).summary)));
@@ -149,14 +149,14 @@ mod tests {
 
     #[test]
     fn nav_marks_only_the_current_chapter() {
-        let slug = super::super::chapters()[2].slug;
+        let slug = content::chapters()[2].slug;
         let html = chapter_nav_html(Lang::En, Some(slug));
         assert_eq!(html.matches("aria-current=\"page\"").count(), 1);
         assert!(
-            html.contains(&format!("href=\"#/en/chapters/{slug}\" aria-current=\"page\" class=\"current\""))
+            html.contains(&format!("href=\"#/en/chapters/{slug}/\" aria-current=\"page\" class=\"current\""))
         );
         let none = chapter_nav_html(Lang::Zh, None);
         assert!(!none.contains("aria-current"));
-        assert_eq!(none.matches("<li>").count(), super::super::chapters().len());
+        assert_eq!(none.matches("<li>").count(), content::chapters().len());
     }
 }

@@ -1,0 +1,156 @@
+//! The prerenderer: every page of the site as an HTML file of its own, written at build time
+//! into the directory trunk built the app into (`gpu-primer site DIST [--site-url URL]`, run by
+//! `scripts/env.sh build_site`).
+//!
+//! A page carries its whole content (a chapter's article with its figures, exercises, glossary
+//! links and references; a tool's page in its default state), its own title, a description in
+//! its language, canonical and hreflang links, and `lang` on `<html>`; the app's one module
+//! script loads after the text and mounts into it (`ui::mount`). Links are relative (mdBook's
+//! `path_to_root`), so one `dist/` serves at a domain root or under any sub-path. Beside the
+//! pages: each language's search index, the whole course on one page per language, the root
+//! page that sends old hash links (`#/zh/chapters/nvlink`) to their pages, `404.html`, and a
+//! `sitemap.xml` when the site's address is given.
+//!
+//! What it reuses: the chapters as `build.rs` rendered them, the figures and charts (pure SVG
+//! functions), the tools' HTML, and the app's own components rendered to HTML (`ui::snapshot`).
+
+mod assets;
+mod chapter;
+mod frame;
+mod glossary;
+mod home;
+mod links;
+mod pages;
+mod print;
+mod redirect;
+mod search_index;
+mod sitemap;
+mod styles;
+mod validation;
+
+pub use assets::Assets;
+pub use pages::all_routes;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What the build is given.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The directory trunk wrote the app into (`dist/`); the pages are written there too.
+    pub dist: PathBuf,
+    /// The site's public address (`https://example.org/docs/gpu/`), for the sitemap and
+    /// absolute canonical links; without it the links stay relative and no sitemap is written.
+    pub site_url: Option<String>,
+}
+
+/// What went wrong, naming the file or the input.
+#[derive(Debug)]
+pub enum SiteError {
+    /// A file could not be read or written.
+    Io(PathBuf, std::io::Error),
+    /// The app's files are not in the directory (trunk has not built it).
+    MissingAsset(String),
+    /// The site address is not an http(s) URL.
+    BadSiteUrl(String),
+}
+
+impl fmt::Display for SiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SiteError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            SiteError::MissingAsset(what) => write!(f, "{what} (run trunk build first)"),
+            SiteError::BadSiteUrl(url) => {
+                write!(f, "--site-url: expected an http:// or https:// address, got '{url}'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SiteError {}
+
+/// What was written.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub pages: usize,
+    pub bytes: u64,
+    pub sitemap: bool,
+}
+
+/// Writes every page, the search indexes and the rest into `options.dist`.
+pub fn build(options: &Options) -> Result<Summary, SiteError> {
+    let site_url = match options.site_url.as_deref() {
+        Some(url) if url.starts_with("https://") || url.starts_with("http://") => Some(url),
+        Some(url) => return Err(SiteError::BadSiteUrl(url.to_string())),
+        None => None,
+    };
+    let dist = options.dist.as_path();
+    let assets = Assets::find(dist)?;
+    let mut summary = Summary::default();
+    for route in all_routes() {
+        let page = pages::page(&route);
+        let html = frame::document(&page, &assets, site_url);
+        let html = styles::to_stylesheet(&links::relative(&html, &route.path()));
+        let html = match route {
+            crate::route::Route::Root => redirect::with_script(&html),
+            // A server serves 404.html for any missing path, at any depth: with the site's
+            // address known, its links and stylesheet are absolute.
+            crate::route::Route::NotFound(_) => match site_url {
+                Some(base) => html.replace("=\"./", &format!("=\"{}/", base.trim_end_matches('/'))),
+                None => html,
+            },
+            _ => html,
+        };
+        write(dist, &file_of(&route.path()), &html, &mut summary)?;
+        summary.pages += 1;
+    }
+    for lang in crate::i18n::Lang::ALL {
+        let index = search_index::index(lang).to_json();
+        write(dist, &format!("{}/search-index.json", lang.code()), &index, &mut summary)?;
+    }
+    if let Some(url) = site_url {
+        write(dist, "sitemap.xml", &sitemap::xml(url, &all_routes()), &mut summary)?;
+        summary.sitemap = true;
+    }
+    Ok(summary)
+}
+
+/// The file of a page at site path `path`: `index.html` in its directory.
+fn file_of(path: &str) -> String {
+    if path.is_empty() || path.ends_with('/') {
+        format!("{path}index.html")
+    } else {
+        path.to_string()
+    }
+}
+
+fn write(dist: &Path, relative: &str, text: &str, summary: &mut Summary) -> Result<(), SiteError> {
+    let path = dist.join(relative);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| SiteError::Io(dir.to_path_buf(), e))?;
+    }
+    std::fs::write(&path, text).map_err(|e| SiteError::Io(path.clone(), e))?;
+    summary.bytes += text.len() as u64;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_are_index_files_in_their_directories() {
+        assert_eq!(file_of(""), "index.html");
+        assert_eq!(file_of("en/chapters/cuda/"), "en/chapters/cuda/index.html");
+        assert_eq!(file_of("404.html"), "404.html");
+    }
+
+    #[test]
+    fn a_bad_site_address_is_named() {
+        let options = Options { dist: PathBuf::from("/nonexistent"), site_url: Some("example.org".into()) };
+        let e = build(&options).unwrap_err();
+        assert!(e.to_string().contains("--site-url") && e.to_string().contains("example.org"), "{e}");
+        let options = Options { dist: PathBuf::from("/nonexistent-dist"), site_url: None };
+        assert!(build(&options).unwrap_err().to_string().contains("trunk build"));
+    }
+}

@@ -1,0 +1,247 @@
+//! The search index file of each language (`{lang}/search-index.json`), written at build time
+//! from the chapters, the glossary and the tools; `content::search` reads and matches it in the
+//! page. The section text is taken from the rendered chapters, split at their headings.
+
+use crate::content::search::{Entry, HitKind, Index};
+use crate::content::{self, Segment};
+use crate::i18n::Lang;
+use crate::route::Route;
+
+/// The index of `lang`: the estimator, the capacity planner, the decision tools, the lab, the
+/// validation page, the glossary, each chapter, its sections and the glossary's terms, in
+/// reading order.
+pub fn index(lang: Lang) -> Index {
+    let s = lang.strings();
+    let c = lang.course();
+    let mut entries = vec![
+        Entry::new(
+            HitKind::Tool,
+            lang.est().title,
+            "",
+            c.estimator_about.to_string(),
+            Route::Estimate(lang).to_hash(),
+        ),
+        Entry::new(
+            HitKind::Tool,
+            s.validation.title,
+            "",
+            c.validation_about.to_string(),
+            Route::Validation(lang).to_hash(),
+        ),
+        Entry::new(
+            HitKind::Tool,
+            c.glossary_title,
+            "",
+            c.glossary_intro.to_string(),
+            Route::Glossary(lang).to_hash(),
+        ),
+    ];
+    let tool = |title: &str, body: &str, route: Route| {
+        Entry::new(HitKind::Tool, title, "", body.to_string(), route.to_hash())
+    };
+    let (p, t, l) = (lang.plan(), lang.tools(), lang.lab());
+    entries.insert(1, tool(p.title, p.blurb, Route::Plan(lang)));
+    for (i, kind) in crate::route::Tool::ALL.into_iter().enumerate() {
+        entries.insert(2 + i, tool(t.name(kind), t.blurb(kind), Route::Tool(lang, kind)));
+    }
+    entries.insert(6, tool(l.nav, l.intro, Route::Lab(lang)));
+    for chapter in content::chapters() {
+        let page = chapter.page(lang);
+        let html: String = page
+            .segments
+            .iter()
+            .filter_map(|s| match s {
+                Segment::Html(h) => Some(*h),
+                Segment::Widget(_) | Segment::Exercise(_) | Segment::Figure(_) => None,
+            })
+            .collect();
+        let sections = sections(&html);
+        let intro = sections.iter().find(|(id, _)| id.is_empty()).map(|(_, t)| t.clone()).unwrap_or_default();
+        entries.push(Entry::new(
+            HitKind::Chapter,
+            page.title,
+            "",
+            intro,
+            Route::Chapter(lang, chapter.slug).to_hash(),
+        ));
+        for (i, (_, heading)) in page.headings.iter().enumerate() {
+            let id = content::section_id(i + 1);
+            let text = sections.iter().find(|(s, _)| *s == id).map(|(_, t)| t.clone()).unwrap_or_default();
+            let body = text.strip_prefix(heading).map(str::trim_start).unwrap_or(&text).to_string();
+            entries.push(Entry::new(
+                HitKind::Section,
+                heading,
+                page.title,
+                body,
+                format!("{}#{id}", Route::Chapter(lang, chapter.slug).to_hash()),
+            ));
+        }
+    }
+    for term in content::glossary::terms() {
+        let (here, other) = (term.text(lang), term.text(lang.other()));
+        entries.push(Entry::new(
+            HitKind::Term,
+            here.term,
+            other.term,
+            here.definition.to_string(),
+            format!("{}#term-{}", Route::Glossary(lang).to_hash(), term.id),
+        ));
+    }
+    Index::new(entries)
+}
+
+/// Splits rendered chapter HTML into (section id, plain text) at headings with an `id`; the
+/// text before the first heading has the empty id.
+fn sections(html: &str) -> Vec<(String, String)> {
+    let mut out = vec![(String::new(), String::new())];
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        push_text(&mut out, rest.get(..open).unwrap_or(""));
+        let Some(close) = rest.get(open..).and_then(|r| r.find('>')) else { break };
+        let tag = rest.get(open + 1..open + close).unwrap_or("");
+        let is_heading =
+            tag.len() > 2 && tag.starts_with('h') && tag.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
+        if let Some(id) = tag.split("id=\"").nth(1).and_then(|r| r.split('"').next()).filter(|_| is_heading) {
+            out.push((id.to_string(), String::new()));
+        } else if is_block(tag) {
+            push_text(&mut out, " ");
+        }
+        rest = rest.get(open + close + 1..).unwrap_or("");
+    }
+    push_text(&mut out, rest);
+    for (_, text) in &mut out {
+        *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    out
+}
+
+/// Whether a tag (`p`, `/li`, `td class=…`) separates words; inline tags such as `em` do not.
+fn is_block(tag: &str) -> bool {
+    let name: String = tag.trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
+    matches!(
+        name.as_str(),
+        "p" | "br"
+            | "li"
+            | "ul"
+            | "ol"
+            | "td"
+            | "th"
+            | "tr"
+            | "table"
+            | "div"
+            | "pre"
+            | "blockquote"
+            | "details"
+            | "summary"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "hr"
+    )
+}
+
+fn push_text(out: &mut [(String, String)], raw: &str) {
+    if let Some((_, text)) = out.last_mut() {
+        text.push_str(
+            &raw.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index and the query are folded with ASCII lower case (the wasm then carries no
+    /// Unicode case table); that is the same as full lower case as long as the indexed text
+    /// has no other letter with case, which this checks (µ folds to itself).
+    #[test]
+    fn ascii_lower_case_is_full_lower_case_for_the_indexed_text() {
+        for lang in [Lang::Zh, Lang::En] {
+            for text in index(lang).texts() {
+                assert_eq!(text.to_lowercase(), text.to_ascii_lowercase(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn chinese_is_matched_by_characters() {
+        let hits = index(Lang::Zh).search("显存");
+        assert!(hits.len() >= 5, "{hits:?}");
+        for query in ["KV 缓存", "kv缓存"] {
+            let hits = index(Lang::Zh).search(query);
+            assert!(
+                hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/zh/glossary/#term-kv-cache"),
+                "{query}: {hits:?}"
+            );
+        }
+        // No spaces in the query or the text: still found.
+        let hits = index(Lang::Zh).search("算术强度");
+        assert!(!hits.is_empty());
+        assert!(hits.iter().all(|h| h.href.starts_with("#/zh/")));
+    }
+
+    #[test]
+    fn english_is_case_insensitive_and_titles_rank_first() {
+        let hits = index(Lang::En).search("tensor core");
+        assert!(!hits.is_empty());
+        let first = &hits[0];
+        assert_eq!(first.kind, HitKind::Chapter, "{first:?}");
+        assert!(first.title.to_lowercase().contains("tensor core"));
+        assert!(hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/en/glossary/#term-tensor-core"));
+        let body = hits.iter().position(|h| h.score == 100);
+        let term = hits.iter().position(|h| h.kind == HitKind::Term);
+        if let (Some(b), Some(t)) = (body, term) {
+            assert!(t < b, "a term outranks body text");
+        }
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+
+    #[test]
+    fn all_tokens_are_required_and_snippets_show_the_match() {
+        assert!(index(Lang::En).search("nvlink zzzzqqq").is_empty());
+        assert!(index(Lang::En).search("   ").is_empty());
+        let hits = index(Lang::En).search("ridge point h100");
+        assert!(!hits.is_empty());
+        let body = hits.iter().find(|h| h.score == 100).expect("a body hit");
+        assert!(
+            body.snippet.to_lowercase().contains("ridge") || body.snippet.to_lowercase().contains("h100"),
+            "{body:?}"
+        );
+        assert!(body.snippet.chars().count() <= 102);
+    }
+
+    #[test]
+    fn sections_link_to_their_ids_and_tools_are_found() {
+        let hits = index(Lang::En).search("estimator");
+        assert!(hits.iter().any(|h| h.kind == HitKind::Tool && h.href == "#/en/estimate/"), "{hits:?}");
+        let hits = index(Lang::Zh).search("估算器");
+        assert!(hits.iter().any(|h| h.href == "#/zh/estimate/"));
+        let c = &content::chapters()[1];
+        let heading = c.en.headings[0].1;
+        let hits = index(Lang::En).search(heading);
+        assert!(hits.iter().any(|h| h.href == format!("#/en/chapters/{}/#s-1", c.slug)), "{hits:?}");
+    }
+
+    #[test]
+    fn html_becomes_sections_of_plain_text() {
+        let s = sections(
+            "<p>Intro &amp; more</p><h2 id=\"s-1\">One</h2><p>a<em>b</em></p><h3 id=\"s-2\">Two</h3><p>c</p>",
+        );
+        assert_eq!(
+            s,
+            vec![
+                (String::new(), "Intro & more".to_string()),
+                ("s-1".to_string(), "One ab".to_string()),
+                ("s-2".to_string(), "Two c".to_string())
+            ]
+        );
+    }
+}

@@ -1,0 +1,423 @@
+//! Moving between pages without a reload. Every page is a prerendered file; once the app runs,
+//! a click on an in-site link fetches the next page's HTML, swaps the document's `<body>` and
+//! the page's head entries (title, description, canonical and hreflang links), and mounts the
+//! new page's components ([`super::mount`]). History, back/forward, scroll position and focus
+//! behave as on any page; a fetch that fails becomes an ordinary navigation, so nothing is
+//! lost. Without the app the same links are plain links.
+//!
+//! Where the page is: online, the path below the site root (`data-root` on `<html>`, resolved
+//! against the page's own address) and the query; in the offline file (one HTML file, `file://`),
+//! the hash `#/{path}?{query}#{fragment}`, and pages come from the file's own store
+//! (`gpuPrimerOffline.page(path)`, written by `tools/single-file.mjs`).
+
+use super::address::{is_page, parse_offline_hash, Here};
+use crate::route::Target;
+use std::cell::Cell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::js_sys::{Function, Promise, Reflect};
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+fn html_attr(name: &str) -> Option<String> {
+    document()?.document_element()?.get_attribute(name)
+}
+
+/// Whether this is the offline file (its pages are in the file, its routes in the hash).
+pub fn offline() -> bool {
+    html_attr("data-offline").is_some()
+}
+
+/// The site root as an absolute URL ending in `/`.
+fn root_url() -> Option<String> {
+    let href = web_sys::window()?.location().href().ok()?;
+    let root = html_attr("data-root").unwrap_or_else(|| "./".to_string());
+    web_sys::Url::new_with_base(&root, &href).ok().map(|u| u.href())
+}
+
+/// Where the page is now.
+pub fn current() -> Here {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return Here::default() };
+    if offline() {
+        return parse_offline_hash(&location.hash().unwrap_or_default());
+    }
+    let href = location.href().unwrap_or_default();
+    let path = root_url()
+        .and_then(|root| {
+            href.split(['?', '#']).next().and_then(|h| h.strip_prefix(root.as_str())).map(str::to_string)
+        })
+        .unwrap_or_default();
+    let query = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    Here {
+        path: path.strip_suffix("index.html").unwrap_or(&path).to_string(),
+        query: query.strip_prefix('?').unwrap_or(&query).to_string(),
+        fragment: hash.strip_prefix('#').unwrap_or(&hash).to_string(),
+    }
+}
+
+/// The URL an in-site link in the hash form (`#/en/estimate/?v=1…`) has from this page: the
+/// hash itself in the offline file, else the site root followed by the target.
+pub fn href(hash: &str) -> String {
+    let target = Target::from_hash(hash);
+    if offline() {
+        return target.to_hash();
+    }
+    format!("{}{}", html_attr("data-root").unwrap_or_else(|| "./".to_string()), target.site_url())
+}
+
+/// The absolute URL of an in-site link (a share link, an embed code another site pastes); in
+/// the offline file, the file's own address with the link's hash.
+pub fn absolute(hash: &str) -> Option<String> {
+    let target = Target::from_hash(hash);
+    if offline() {
+        let href = web_sys::window()?.location().href().ok()?;
+        return Some(format!("{}{}", href.split('#').next().unwrap_or_default(), target.to_hash()));
+    }
+    Some(format!("{}{}", root_url()?, target.site_url()))
+}
+
+/// Writes the page's query into the address without a history entry.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Ok(history) = window.history() else { return };
+    let here = current();
+    let url = if offline() {
+        let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+        let f = if here.fragment.is_empty() { String::new() } else { format!("#{}", here.fragment) };
+        format!("#/{}{q}{f}", here.path)
+    } else if query.is_empty() {
+        window.location().pathname().unwrap_or_default()
+    } else {
+        format!("?{query}")
+    };
+    let state = history.state().unwrap_or(JsValue::NULL);
+    let _ = history.replace_state_with_url(&state, "", Some(&url));
+}
+
+thread_local! {
+    /// Which navigation is the latest: an older fetch that lands late is dropped.
+    static GENERATION: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Starts listening: clicks on in-site links, back/forward, and (offline) hash changes.
+pub fn start() {
+    let Some(window) = web_sys::window() else { return };
+    if let Ok(history) = window.history() {
+        let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
+    }
+    let click = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(on_click);
+    let _ = window.add_event_listener_with_callback("click", click.as_ref().unchecked_ref());
+    click.forget();
+    let pop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        if !offline() {
+            go(None, Restore::Saved);
+        }
+    });
+    let _ = window.add_event_listener_with_callback("popstate", pop.as_ref().unchecked_ref());
+    pop.forget();
+    if offline() {
+        let hash = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| on_offline_hash());
+        let _ = window.add_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref());
+        hash.forget();
+    }
+    // Before a page is left (a link, a reload), its scroll position goes into its history entry.
+    let hide = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| save_scroll());
+    let _ = window.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
+    hide.forget();
+}
+
+/// What a navigation does with the scroll position.
+#[derive(Clone, Copy, PartialEq)]
+enum Restore {
+    /// A new page: its fragment's element, else the top.
+    Top,
+    /// Back or forward: where the reader was on that page.
+    Saved,
+}
+
+fn on_click(ev: web_sys::MouseEvent) {
+    if ev.default_prevented()
+        || ev.button() != 0
+        || ev.ctrl_key()
+        || ev.meta_key()
+        || ev.shift_key()
+        || ev.alt_key()
+    {
+        return;
+    }
+    let Some(anchor) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("a[href]").ok().flatten())
+    else {
+        return;
+    };
+    if anchor.has_attribute("download")
+        || anchor.get_attribute("target").is_some_and(|t| !t.is_empty() && t != "_self")
+    {
+        return;
+    }
+    let raw = anchor.get_attribute("href").unwrap_or_default();
+    if offline() {
+        // Links in the offline file are hashes already; an old-style one is normalised.
+        if raw.starts_with("#/") {
+            ev.prevent_default();
+            set_offline_hash(&Target::from_hash(&raw).to_hash());
+        }
+        return;
+    }
+    let url = if raw.starts_with("#/") { href(&raw) } else { raw };
+    let Some(absolute) = resolve(&url) else { return };
+    let Some(root) = root_url() else { return };
+    let Some(inside) = absolute.strip_prefix(root.as_str()) else { return };
+    if !is_page(inside) {
+        return;
+    }
+    let here = current();
+    let (path_and_query, _) = inside.split_once('#').unwrap_or((inside, ""));
+    let same_page = {
+        let q = if here.query.is_empty() { String::new() } else { format!("?{}", here.query) };
+        format!("{}{q}", here.path) == path_and_query
+    };
+    if same_page && inside.contains('#') {
+        return; // a place on this page: the browser scrolls to it
+    }
+    ev.prevent_default();
+    save_scroll();
+    if let Some(w) = web_sys::window() {
+        if let Ok(history) = w.history() {
+            let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&absolute));
+        }
+    }
+    go(Some(absolute), Restore::Top);
+}
+
+fn resolve(url: &str) -> Option<String> {
+    let base = web_sys::window()?.location().href().ok()?;
+    web_sys::Url::new_with_base(url, &base).ok().map(|u| u.href())
+}
+
+fn set_offline_hash(hash: &str) {
+    if let Some(w) = web_sys::window() {
+        save_scroll();
+        let _ = w.location().set_hash(hash);
+    }
+}
+
+fn on_offline_hash() {
+    let raw = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let normal = Target::from_hash(&raw).to_hash();
+    if normal != raw && raw.starts_with("#/") {
+        // An old-style link: replace it with its new form (which fires this again).
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().replace(&normal);
+        }
+        return;
+    }
+    let here = current();
+    let shown = html_attr("data-path").unwrap_or_default();
+    if here.path == shown {
+        scroll_to_fragment(&here.fragment);
+        return;
+    }
+    go(None, Restore::Top);
+}
+
+/// The scroll position of this history entry, saved into its state.
+fn save_scroll() {
+    let Some(w) = web_sys::window() else { return };
+    let y = w.scroll_y().unwrap_or(0.0);
+    if let Ok(history) = w.history() {
+        let state = web_sys::js_sys::Object::new();
+        let _ = Reflect::set(&state, &"scrollY".into(), &y.into());
+        let _ = history.replace_state(&state, "");
+    }
+}
+
+fn saved_scroll() -> Option<f64> {
+    let state = web_sys::window()?.history().ok()?.state().ok()?;
+    Reflect::get(&state, &"scrollY".into()).ok()?.as_f64()
+}
+
+/// Loads the page at `url` (the current address when `None`) and swaps it in.
+fn go(url: Option<String>, restore: Restore) {
+    let generation = GENERATION.with(|g| {
+        g.set(g.get().wrapping_add(1));
+        g.get()
+    });
+    let url = url.or_else(|| web_sys::window()?.location().href().ok());
+    let Some(url) = url else { return };
+    wasm_bindgen_futures::spawn_local(async move {
+        let html = if offline() { offline_page(&current().path).await } else { fetch_page(&url).await };
+        if GENERATION.with(Cell::get) != generation {
+            return;
+        }
+        match html.and_then(|h| parse(&h)) {
+            Some(doc) => {
+                swap(&doc);
+                after_swap(restore);
+            }
+            None if !offline() => {
+                // Not a page we can swap in: let the browser load it.
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().replace(&url);
+                }
+            }
+            None => {}
+        }
+    });
+}
+
+async fn fetch_page(url: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let response: web_sys::Response =
+        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    let is_html =
+        response.headers().get("content-type").ok().flatten().is_some_and(|t| t.contains("text/html"));
+    if !is_html {
+        return None;
+    }
+    wasm_bindgen_futures::JsFuture::from(response.text().ok()?).await.ok()?.as_string()
+}
+
+/// A page of the offline file's store (its 404 page for a path it does not have).
+async fn offline_page(path: &str) -> Option<String> {
+    let window: JsValue = web_sys::window()?.into();
+    let store = Reflect::get(&window, &"gpuPrimerOffline".into()).ok()?;
+    let page: Function = Reflect::get(&store, &"page".into()).ok()?.dyn_into().ok()?;
+    let promise: Promise = page.call1(&store, &path.into()).ok()?.dyn_into().ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
+}
+
+/// Reads a prerendered page; `None` for anything that is not one of the site's pages.
+fn parse(html: &str) -> Option<web_sys::Document> {
+    let parser = web_sys::DomParser::new().ok()?;
+    let doc = parser.parse_from_string(html, web_sys::SupportedType::TextHtml).ok()?;
+    doc.document_element()?.get_attribute("data-page")?;
+    Some(doc)
+}
+
+/// Puts `next`'s page in place of the current one.
+fn swap(next: &web_sys::Document) {
+    let (Some(doc), Some(root), Some(next_root)) =
+        (document(), document().and_then(|d| d.document_element()), next.document_element())
+    else {
+        return;
+    };
+    super::mount::unmount_all();
+    for name in ["lang", "data-root", "data-path", "data-page"] {
+        match next_root.get_attribute(name) {
+            Some(v) => {
+                let _ = root.set_attribute(name, &v);
+            }
+            None => {
+                let _ = root.remove_attribute(name);
+            }
+        }
+    }
+    doc.set_title(&next.title());
+    if let (Some(head), Some(next_head)) = (doc.head(), next.head()) {
+        const ENTRIES: &str = "meta[name=description], link[rel=canonical], link[rel=alternate]";
+        if let Ok(old) = head.query_selector_all(ENTRIES) {
+            for i in 0..old.length() {
+                if let Some(n) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                    n.remove();
+                }
+            }
+        }
+        if let Ok(new) = next_head.query_selector_all(ENTRIES) {
+            for i in 0..new.length() {
+                if let Some(n) = new.item(i).and_then(|n| doc.import_node_with_deep(&n, true).ok()) {
+                    let _ = head.append_child(&n);
+                }
+            }
+        }
+    }
+    if let (Some(body), Some(next_body)) = (doc.body(), next.body()) {
+        if let Ok(imported) = doc.import_node_with_deep(&next_body, true) {
+            let _ = body.replace_with_with_node_1(&imported);
+        }
+    }
+    super::mount::mount_page();
+}
+
+/// After a swap: the scroll position, and the focus on the new page's content (where a screen
+/// reader then starts reading, as after a page load).
+fn after_swap(restore: Restore) {
+    let Some(w) = web_sys::window() else { return };
+    let here = current();
+    match (restore, saved_scroll()) {
+        (Restore::Saved, Some(y)) => w.scroll_to_with_x_and_y(0.0, y),
+        _ if !here.fragment.is_empty() => scroll_to_fragment(&here.fragment),
+        _ => w.scroll_to_with_x_and_y(0.0, 0.0),
+    }
+    if let Some(main) = document().and_then(|d| d.get_element_by_id("main")) {
+        if let Ok(main) = main.dyn_into::<web_sys::HtmlElement>() {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = main.focus_with_options(&options);
+        }
+    }
+}
+
+/// Scrolls to the element a fragment names (a section, a glossary entry, an exercise).
+pub fn scroll_to_fragment(fragment: &str) {
+    if fragment.is_empty() {
+        return;
+    }
+    if let Some(el) = document().and_then(|d| d.get_element_by_id(fragment)) {
+        el.scroll_into_view();
+    }
+}
+
+/// On the first load of a page: an in-site link in the hash form opened on a page (a link the
+/// app wrote, opened in a new tab) goes where it leads; in the offline file, the hash's page is
+/// shown.
+pub fn landed() {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return };
+    let hash = location.hash().unwrap_or_default();
+    if offline() {
+        on_offline_hash();
+    } else if hash.starts_with("#/") {
+        let _ = location.replace(&href(&hash));
+    }
+}
+
+/// Goes to the in-site link `hash` (in the hash form) as a click on it would.
+pub fn visit(hash: &str) {
+    let target = Target::from_hash(hash);
+    if offline() {
+        set_offline_hash(&target.to_hash());
+        return;
+    }
+    let Some(absolute) = resolve(&href(hash)) else { return };
+    save_scroll();
+    if let Some(w) = web_sys::window() {
+        if let Ok(history) = w.history() {
+            let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&absolute));
+        }
+    }
+    go(Some(absolute), Restore::Top);
+}
+
+/// The text of a file of the site (`en/search-index.json`), by its path below the root: fetched
+/// online, from the offline file's store there.
+pub async fn fetch_text(path: &str) -> Option<String> {
+    if offline() {
+        return offline_page(path).await;
+    }
+    let url = format!("{}{path}", root_url()?);
+    let window = web_sys::window()?;
+    let response: web_sys::Response =
+        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url)).await.ok()?.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    wasm_bindgen_futures::JsFuture::from(response.text().ok()?).await.ok()?.as_string()
+}

@@ -1,0 +1,33 @@
+//! The pages whose content is a component: `data-app` on their `[data-mount=page]` element
+//! names which (`estimate`, `plan`, `lab`, `tool:mig`, …). The prerenderer renders the same
+//! name into the page, so the two cannot disagree.
+
+use crate::i18n::Lang;
+use crate::route::Tool;
+use leptos::prelude::*;
+
+/// The `data-app` name of a page that is a component.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn app_name(route: &crate::route::Route) -> Option<String> {
+    use crate::route::Route;
+    match route {
+        Route::Estimate(_) => Some("estimate".into()),
+        Route::Plan(_) => Some("plan".into()),
+        Route::Lab(_) => Some("lab".into()),
+        Route::Tool(_, t) => Some(format!("tool:{}", t.slug())),
+        _ => None,
+    }
+}
+
+/// The component of the page named `app` (nothing for a name it does not know).
+pub fn app_page(lang: Lang, app: &str) -> AnyView {
+    match app {
+        "estimate" => view! { <super::estimator::EstimatorPage lang=lang /> }.into_any(),
+        "plan" => view! { <super::plan::PlanPage lang=lang /> }.into_any(),
+        "lab" => view! { <super::lab::LabPage lang=lang /> }.into_any(),
+        other => match other.strip_prefix("tool:").and_then(Tool::from_slug) {
+            Some(tool) => view! { <super::tools::ToolPage lang=lang tool=tool /> }.into_any(),
+            None => ().into_any(),
+        },
+    }
+}
