@@ -10,6 +10,6 @@ if cargo run --quiet --release -- --help 2>/dev/null | grep -q '^  bench'; then
   cargo run --quiet --release -- bench
 fi
 build_site 2>/dev/null
-node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html" >/dev/null
+build_offline >/dev/null
 say "site: bundle size and first render"
 node "$ROOT/tools/bench.mjs" "$ROOT/dist"

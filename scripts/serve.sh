@@ -7,7 +7,7 @@ cd "$ROOT"
 
 "$ROOT/scripts/setup.sh"
 build_site
-node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html"
+build_offline
 
 PORT="${PORT:-8080}"
 say "serving dist/ on http://127.0.0.1:$PORT/  (Ctrl-C to stop)"

@@ -4,15 +4,13 @@
 #
 #   Debian packages  chromium, chromium-driver, fonts-noto-cjk, nodejs, npm, python3, gcc
 #   Rust             cargo/rustc (rustup if present, else Debian's)
-#   wasm32 std       rustup target (45 s timeout), else Debian's rustc-web + rust-web-src + lld
-#                    (+ rust-web-clippy for the wasm32 lint gate)
-#   trunk            cargo install trunk 0.21.14 (builds from source, 10-20 min once)
+#   wasm32 std       rustup target and rust-src (45 s timeouts), else Debian's rustc-web +
+#                    rust-web-src + lld (+ rust-web-clippy for the wasm32 lint gate)
 #   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
 #   node tools       npm ci in tools/: binaryen (wasm-opt 132) and playwright-core
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
-TRUNK_VERSION=0.21.14
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
@@ -74,12 +72,16 @@ else
   fi
 fi
 
-# 4. trunk, the wasm bundler.
-if command -v trunk >/dev/null 2>&1; then
-  say "trunk: $(trunk --version)"
-else
-  say "installing trunk $TRUNK_VERSION from crates.io (builds from source: 10-20 minutes, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked || die "cargo install trunk failed"
+# 4. The standard library's sources for rustup's route: the app's bundles compile std for wasm32
+# with panics that abort at once (scripts/env.sh wasm_rustflags). Without them the build still
+# works, a few percent larger.
+if have_rustup_wasm_target; then
+  if can_build_std; then
+    say "rust-src: installed"
+  else
+    say "adding rustup component rust-src (45 s timeout)"
+    timeout 45 rustup component add rust-src >/dev/null 2>&1 || say "rust-src unavailable: std is not rebuilt (larger bundles)"
+  fi
 fi
 
 # 5. wasm-bindgen-cli, exactly the version in Cargo.lock.

@@ -15,7 +15,7 @@ cargo test --locked
 
 build_site
 say "offline single-file build"
-node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html"
+build_offline
 
 say "browser tests: node --test tests/e2e/ (headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/

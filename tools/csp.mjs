@@ -9,10 +9,12 @@
 //   - object-src 'none', base-uri 'none', form-action 'none', default-src 'none' for the rest;
 //     images only from the page itself or data: URIs (the favicon).
 //
-// Used after `trunk build` (scripts/env.sh build_site: `node tools/csp.mjs dist/index.html`) and
-// by tools/single-file.mjs on the offline file (`offline` mode: nothing is fetched, so no 'self').
+// Used after the pages are written (scripts/env.sh build_site: `node tools/csp.mjs dist`, every
+// .html file under it, each with the hashes of its own inline elements) and by
+// tools/single-file.mjs on the offline file (`offline` mode: nothing is fetched, so no 'self').
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -59,13 +61,24 @@ export function withCsp(html, options) {
   return bare.replace(/<head>\s*/i, (h) => `${h}${meta}\n    `);
 }
 
+/** Every .html file under `path` (or `path` itself when it is a file). */
+function htmlFiles(path) {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).flatMap((f) => {
+    const p = join(path, f);
+    return statSync(p).isDirectory() ? htmlFiles(p) : /\.html$/.test(f) ? [p] : [];
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [file, mode] = process.argv.slice(2);
-  if (!file) {
-    console.error('usage: node tools/csp.mjs FILE.html [offline]');
+  const [path, mode] = process.argv.slice(2);
+  if (!path) {
+    console.error('usage: node tools/csp.mjs (DIR | FILE.html) [offline]');
     process.exit(2);
   }
-  const out = withCsp(readFileSync(file, 'utf8'), { offline: mode === 'offline' });
-  writeFileSync(file, out);
-  console.log(`csp: ${file}: ${out.match(META)[0].trim()}`);
+  const files = htmlFiles(path);
+  for (const file of files) {
+    writeFileSync(file, withCsp(readFileSync(file, 'utf8'), { offline: mode === 'offline' }));
+  }
+  console.log(`csp: a Content-Security-Policy in each of ${files.length} pages`);
 }

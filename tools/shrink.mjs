@@ -1,11 +1,8 @@
-// Shrinks the built site's text files without a minifier (none is installed, and trunk's own
-// minifier rewrites index.html into a form tools/csp.mjs and tools/single-file.mjs do not read):
+// Shrinks the built site's text files without a minifier (none is installed):
 // whole-line comments and indentation out of the wasm-bindgen glue, its snippets (the lab's
-// driver.js) and the stylesheet; then each `integrity` attribute in index.html is recomputed for
-// the file it names. Line breaks are kept, so no statement is joined to another.
-// Used by scripts/env.sh build_site after `trunk build`, before tools/csp.mjs.
+// driver.js) and the stylesheet. Line breaks are kept, so no statement is joined to another.
+// Used by scripts/env.sh build_site after the bundles are built, before the pages are written.
 // Usage: node tools/shrink.mjs DIST_DIR
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,11 +49,4 @@ for (const f of files('')) {
   writeFileSync(join(dist, f), out);
 }
 
-const sri = (file) => `sha384-${createHash('sha384').update(readFileSync(join(dist, file))).digest('base64')}`;
-const index = join(dist, 'index.html');
-const html = readFileSync(index, 'utf8').replace(/<link\b[^>]*>/g, (link) => {
-  const href = link.match(/\bhref="\.\/([^"]+)"/);
-  return href && /\bintegrity="/.test(link) ? link.replace(/\bintegrity="[^"]*"/, `integrity="${sri(href[1])}"`) : link;
-});
-writeFileSync(index, html);
-console.log(`shrink: ${before} → ${after} characters of JS and CSS; integrity attributes recomputed`);
+console.log(`shrink: ${before} → ${after} characters of JS and CSS`);

@@ -1,41 +1,51 @@
-// Turns trunk's dist/ into ONE self-contained HTML file that works from file:// (classrooms,
-// onboarding courses, reading on a plane):
-//   - stylesheets are inlined as <style>;
+// Turns the built dist/ into ONE self-contained HTML file that works from file:// (classrooms,
+// onboarding courses, reading on a plane), with every page of the site in it:
+//   - the pages (each language's home, chapters, sheets, the whole course, glossary, tools,
+//     estimator, planner, lab, validation, 404) and the search indexes go into one store, a JSON
+//     object by site path, gzipped and base64-encoded; the app reads a page from it
+//     (`gpuPrimerOffline.page(path)`, decompressed once with the browser's DecompressionStream)
+//     instead of fetching it, and routes by the hash (`#/en/chapters/cuda/`), so each page's links
+//     are rewritten into that form;
+//   - the stylesheet is inlined as <style>;
 //   - the wasm-bindgen glue (an ES module) is inlined into a <script type="module"> with its
 //     `export` keywords removed, because a file:// page may not import a sibling .js file; the
 //     snippets it imports (the lab's WebGPU driver) are inlined into it the same way;
-//   - the wasm is embedded as base64 and handed to the async init as bytes
-//     (`init({ module_or_path: bytes })`; initSync is avoided: Chromium refuses large
+//   - the wasm is gzipped, embedded as base64, decompressed the same way and handed to the async
+//     init as bytes (`init({ module_or_path: bytes })`; initSync is avoided: Chromium refuses large
 //     synchronous compiles on the main thread);
-//   - preload links and integrity attributes are dropped (they mean nothing inside one file);
-//   - the Content-Security-Policy (tools/csp.mjs) is rewritten for the final inline script and
+//   - the Content-Security-Policy (tools/csp.mjs) is written for the final inline script and
 //     styles, by their sha256 hashes: nothing inline runs or applies unless it is this file's own.
-// Usage: node tools/single-file.mjs DIST_DIR OUTPUT.html
-import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// Usage: node tools/single-file.mjs DIST_DIR OUTPUT.html APP_DIR
+//   (APP_DIR: where scripts/env.sh build_site put the bundle with everything, app-full-*.)
+import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { withCsp } from './csp.mjs';
 
-const [dist, output] = process.argv.slice(2);
-if (!dist || !output) {
-  console.error('usage: node tools/single-file.mjs DIST_DIR OUTPUT.html');
+const [dist, output, appDir] = process.argv.slice(2);
+if (!dist || !output || !appDir) {
+  console.error('usage: node tools/single-file.mjs DIST_DIR OUTPUT.html APP_DIR');
   process.exit(2);
 }
 const fail = (msg) => { console.error(`single-file: ${msg}`); process.exit(1); };
 
-let html = readFileSync(join(dist, 'index.html'), 'utf8');
 const files = readdirSync(dist);
-const glueName = files.find((f) => /^gpu-primer-.*\.js$/.test(f));
-const wasmName = files.find((f) => /^gpu-primer-.*_bg\.wasm$/.test(f));
-if (!glueName || !wasmName) fail(`no gpu-primer-*.js / *_bg.wasm in ${dist}: run trunk build first`);
+const appFiles = readdirSync(appDir);
+const glueName = appFiles.find((f) => /^app-full-.*\.js$/.test(f));
+const wasmName = appFiles.find((f) => /^app-full-.*_bg\.wasm$/.test(f));
+const cssName = files.find((f) => /^style-.*\.css$/.test(f));
+if (!glueName || !wasmName) fail(`no app-full-*.js / *_bg.wasm in ${appDir}: build the site first`);
+if (!cssName) fail(`no style-*.css in ${dist}: build the site first`);
+if (!files.includes('index.html')) fail(`no index.html in ${dist}: run gpu-primer site first`);
 
-let glue = readFileSync(join(dist, glueName), 'utf8');
-// wasm-bindgen snippets (the lab's WebGPU driver), imported as `import { a, b as c } from
-// './snippets/…/x.js'` and `import * as x from "./snippets/…/x.js"`: each file is inlined once as
-// a function scope returning its exports, and the imports read from that object.
+// The glue, with its snippet imports inlined: `import { a, b as c } from './snippets/…/x.js'` and
+// `import * as x from "./snippets/…/x.js"`: each file is inlined once as a function scope
+// returning its exports, and the imports read from that object.
+let glue = readFileSync(join(appDir, glueName), 'utf8');
 const snippets = new Map();
 const snippet = (path) => {
   if (!snippets.has(path)) {
-    const code = readFileSync(join(dist, path), 'utf8');
+    const code = readFileSync(join(appDir, path), 'utf8');
     if (/^\s*import\s/m.test(code)) fail(`${path} imports other modules: extend this script to inline them`);
     const names = [...code.matchAll(/^export (?:async function|function|const|let|class) (\w+)/gm)].map((m) => m[1]);
     const body = code.replace(/^export (async function|function|const|let|class) /gm, '$1 ');
@@ -60,28 +70,133 @@ glue = glue
 if (/^export /m.test(glue)) fail(`${glueName} has an export form this script does not know`);
 if (!/function __wbg_init\b|async function __wbg_init\b/.test(glue)) fail(`${glueName} has no __wbg_init`);
 
-const wasmBase64 = readFileSync(join(dist, wasmName)).toString('base64');
-
-// Inline stylesheets.
-html = html.replace(/<link rel="stylesheet" href="\.?\/?([^"]+)"[^>]*>/g, (_, href) => {
-  const css = readFileSync(join(dist, href), 'utf8');
-  return `<style>\n${css.replace(/<\/style/gi, '<\\/style')}\n</style>`;
+// Every page of the site by its site path (`en/chapters/cuda/`, `404.html`), and the search
+// indexes. The embed pages are left out: they exist to be framed by another site.
+const htmlFiles = (dir) => readdirSync(dir).flatMap((f) => {
+  const p = join(dir, f);
+  return statSync(p).isDirectory() ? htmlFiles(p) : /\.html$/.test(f) ? [p] : [];
 });
-// Drop preload hints.
-html = html.replace(/<link rel="(modulepreload|preload)"[^>]*>/g, '');
-// Replace trunk's loader with the inlined one.
-const loader = /<script type="module">[\s\S]*?<\/script>/;
-if (!loader.test(html)) fail('index.html has no <script type="module"> loader');
-const script = `<script type="module">
+const store = {};
+for (const file of htmlFiles(dist)) {
+  const rel = relative(dist, file).replaceAll('\\', '/');
+  if (rel === 'index.html' || /\/embed\//.test(rel) || rel === output.split('/').pop()) continue;
+  const path = rel === '404.html' ? rel : rel.replace(/index\.html$/, '');
+  store[path] = offlinePage(readFileSync(file, 'utf8'), path);
+}
+for (const lang of ['zh', 'en']) {
+  store[`${lang}/search-index.json`] = readFileSync(join(dist, lang, 'search-index.json'), 'utf8');
+  store[`${lang}/print/`] = printRecipe(store[`${lang}/print/`], lang);
+}
+
+// The whole course on one page repeats every chapter: in the store each chapter's part of it is
+// a marker that the page is put together from when asked (`composeChapter`, the same function
+// here and in the file, checked here against the page the site wrote: where the two differ the
+// page is stored as it is).
+function composeChapter(chapterPage, slug, lang) {
+  const start = chapterPage.indexOf('</h1>') + '</h1>'.length;
+  const end = chapterPage.lastIndexOf('<nav class="pager"');
+  return chapterPage.slice(start, end)
+    .replaceAll(' id="s-', ` id="${slug}-s-`)
+    .replace(/href="#\/(zh|en)\/chapters\/([a-z0-9-]+)\/(?:#([^"]*))?"/g, (whole, l, s, f) =>
+      l !== lang ? whole : `href="#/${lang}/print/#${!f ? s : f.startsWith('s-') ? `${s}-${f}` : f}"`);
+}
+function printRecipe(page, lang) {
+  const heads = [...page.matchAll(/<section class="print-chapter chapter" id="([a-z0-9-]+)"><p class="eyebrow">[^<]*<\/p><h1>[^<]*<\/h1>/g)];
+  let out = '', at = 0;
+  for (const [i, m] of heads.entries()) {
+    const bodyStart = m.index + m[0].length;
+    const next = heads[i + 1]?.index ?? page.lastIndexOf('</article>');
+    const bodyEnd = page.lastIndexOf('</section>', next);
+    const chapter = store[`${lang}/chapters/${m[1]}/`];
+    if (!chapter || composeChapter(chapter, m[1], lang) !== page.slice(bodyStart, bodyEnd)) {
+      console.warn(`single-file: ${lang}/print/: chapter ${m[1]} does not compose; the page is stored whole`);
+      return page;
+    }
+    out += page.slice(at, bodyStart) + `<!--compose:${m[1]}-->`;
+    at = bodyEnd;
+  }
+  return out + page.slice(at);
+}
+
+/** A page as the store keeps it: what the app swaps in (the `<html>` attributes, the title, the
+ * description, its `data-s` styles and the body), with its links in the hash form. */
+function offlinePage(html, path) {
+  const open = html.match(/<html\b[^>]*>/)?.[0];
+  const title = html.match(/<title>[\s\S]*?<\/title>/)?.[0] ?? '';
+  const description = html.match(/<meta name="description"[^>]*>/)?.[0] ?? '';
+  const head = (html.match(/<head>[\s\S]*?<\/head>/)?.[0] ?? '').replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
+  const styles = (head.match(/<style>[\s\S]*?<\/style>/g) ?? []).join('');
+  const body = html.match(/<body\b[\s\S]*<\/body>/)?.[0];
+  if (!open || !body) fail(`${path}: not a page of the site`);
+  return `<!doctype html>${open}<head>${title}${description}${styles}</head>${hashLinks(body, path)}</html>`;
+}
+
+/** `href`s that lead into the site, in the hash form the offline file routes by. */
+function hashLinks(html, path) {
+  const base = new URL(path, 'http://site/');
+  return html.replace(/\bhref="([^"]*)"/g, (whole, href) => {
+    if (/^[a-z]+:/i.test(href) || href.startsWith('#/')) return whole;
+    const url = new URL(href.replaceAll('&amp;', '&'), base);
+    if (url.origin !== base.origin) return whole;
+    const target = url.pathname.replace(/^\//, '').replace(/index\.html$/, '');
+    return `href="#/${target}${url.search}${url.hash}"`.replaceAll('&', '&amp;');
+  });
+}
+
+const b64gz = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
+const pagesBase64 = b64gz(Buffer.from(JSON.stringify(store), 'utf8'));
+const wasmBase64 = b64gz(readFileSync(join(appDir, wasmName)));
+const css = readFileSync(join(dist, cssName), 'utf8');
+
+// The first screen: the root page (both languages' names); the shim below moves a bare open to
+// the reader's language at once, and the app swaps that page in from the store.
+const root = readFileSync(join(dist, 'index.html'), 'utf8');
+const rootBody = hashLinks(root.match(/<body\b[\s\S]*<\/body>/)?.[0] ?? fail('index.html has no body'), '');
+const rootTitle = root.match(/<title>[\s\S]*?<\/title>/)?.[0] ?? '<title>GPU Primer</title>';
+
+const shim = `const inflate = async (b64) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+};
+const pages = inflate("${pagesBase64}").then((b) => JSON.parse(new TextDecoder().decode(b)));
+const composeChapter = ${composeChapter.toString()};
+window.gpuPrimerOffline = { page: async (path) => {
+  const p = await pages;
+  const page = p[path] ?? p['404.html'] ?? null;
+  const lang = path.slice(0, 2);
+  return page && page.replace(/<!--compose:([a-z0-9-]+)-->/g, (_, slug) => composeChapter(p[\`\${lang}/chapters/\${slug}/\`] ?? '', slug, lang));
+} };
+if (!/^#\\/./.test(location.hash)) {
+  let lang = null;
+  try { lang = localStorage.getItem('gpu-primer.lang'); } catch (e) {}
+  if (lang !== 'zh' && lang !== 'en') lang = /^zh\\b/i.test(navigator.language || '') ? 'zh' : 'en';
+  location.replace('#/' + lang + '/');
+}
 ${glue.replace(/<\/script/gi, '<\\/script')}
-const wasmBase64 = "${wasmBase64}";
-const bytes = Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0));
-await __wbg_init({ module_or_path: bytes });
-</script>`;
-html = html.replace(loader, () => script);
-if (/integrity=|href="\.\/gpu-primer-/.test(html)) fail('left-over references to separate files');
+await __wbg_init({ module_or_path: await inflate("${wasmBase64}") });`;
 
+let html = `<!doctype html>
+<html lang="en" data-offline data-root="./" data-path="" data-page="root">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${rootTitle}
+<style>
+${css.replace(/<\/style/gi, '<\\/style')}
+</style>
+<script type="module">
+${shim}
+</script>
+</head>
+${rootBody}
+</html>
+`;
+if (/\bsrc="[^"#]|<link rel="stylesheet"/.test(html.replace(/<script type="module">[\s\S]*?<\/script>/, ''))) {
+  fail('left-over references to separate files');
+}
 html = withCsp(html, { offline: true });
-
 writeFileSync(output, html);
-console.log(`single-file: wrote ${output} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)`);
+const kib = (n) => (n / 1024).toFixed(0);
+console.log(`single-file: wrote ${output} (${kib(Buffer.byteLength(html))} KiB: ${Object.keys(store).length} pages and indexes ${kib(pagesBase64.length)} KiB, wasm ${kib(wasmBase64.length)} KiB, as base64 of gzip)`);

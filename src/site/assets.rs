@@ -1,20 +1,29 @@
-//! The app's files as trunk built them (`style-HASH.css`, `gpu-primer-HASH.js` and its
-//! `_bg.wasm`), and the one module script every page loads: `boot-HASH.js`, which starts the
-//! wasm. A module resolves its imports against its own address, so the same script serves a
-//! page at any depth (and the site under any sub-path).
+//! The app's files as `scripts/env.sh build_site` built them (`style-HASH.css`, and per bundle
+//! `app-NAME-HASH.js` with its `_bg.wasm`), and the module script a page loads for its bundle:
+//! `boot-NAME-HASH.js`, which starts that wasm. A module resolves its imports against its own
+//! address, so the same script serves a page at any depth (and the site under any sub-path).
 
 use super::SiteError;
 use std::path::Path;
+
+/// The app's bundles: what each page's live parts need (see `ui::pages::bundle_of`).
+pub const BUNDLES: [&str; 2] = ["course", "tools"];
 
 /// The file names the pages link, relative to the site root.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assets {
     pub css: String,
-    pub boot: String,
+    /// (bundle, its boot script).
+    pub boot: Vec<(&'static str, String)>,
 }
 
 impl Assets {
-    /// Finds trunk's files in `dist` and writes the boot script beside them.
+    /// The boot script of `bundle`.
+    pub fn boot(&self, bundle: &str) -> &str {
+        self.boot.iter().find(|(b, _)| *b == bundle).map_or("", |(_, f)| f.as_str())
+    }
+
+    /// Finds the built files in `dist` and writes each bundle's boot script beside them.
     pub fn find(dist: &Path) -> Result<Assets, SiteError> {
         let names: Vec<String> = std::fs::read_dir(dist)
             .map_err(|_| SiteError::MissingAsset(format!("no directory {}", dist.display())))?
@@ -28,16 +37,22 @@ impl Assets {
                 .ok_or_else(|| SiteError::MissingAsset(format!("no {what} in {}", dist.display())))
         };
         let css = pick("style-*.css", &|n| n.starts_with("style-") && n.ends_with(".css"))?;
-        let glue = pick("gpu-primer-*.js", &|n| n.starts_with("gpu-primer-") && n.ends_with(".js"))?;
-        let wasm =
-            pick("gpu-primer-*_bg.wasm", &|n| n.starts_with("gpu-primer-") && n.ends_with("_bg.wasm"))?;
-        let script = boot_script(&glue, &wasm);
-        let boot = format!("boot-{:016x}.js", fnv1a(script.as_bytes()));
-        for old in names.iter().filter(|n| n.starts_with("boot-") && n.ends_with(".js") && **n != boot) {
-            let _ = std::fs::remove_file(dist.join(old));
+        let mut boot = Vec::new();
+        for bundle in BUNDLES {
+            let prefix = format!("app-{bundle}-");
+            let glue = pick(&format!("{prefix}*.js"), &|n| n.starts_with(&prefix) && n.ends_with(".js"))?;
+            let wasm =
+                pick(&format!("{prefix}*_bg.wasm"), &|n| n.starts_with(&prefix) && n.ends_with("_bg.wasm"))?;
+            let script = boot_script(&glue, &wasm);
+            let name = format!("boot-{bundle}-{:016x}.js", fnv1a(script.as_bytes()));
+            let stale = format!("boot-{bundle}-");
+            for old in names.iter().filter(|n| n.starts_with(&stale) && **n != name) {
+                let _ = std::fs::remove_file(dist.join(old));
+            }
+            let path = dist.join(&name);
+            std::fs::write(&path, script).map_err(|e| SiteError::Io(path.clone(), e))?;
+            boot.push((bundle, name));
         }
-        let path = dist.join(&boot);
-        std::fs::write(&path, script).map_err(|e| SiteError::Io(path.clone(), e))?;
         Ok(Assets { css, boot })
     }
 }
@@ -63,9 +78,9 @@ mod tests {
 
     #[test]
     fn the_boot_script_imports_the_glue_beside_it() {
-        let s = boot_script("gpu-primer-ab.js", "gpu-primer-ab_bg.wasm");
-        assert!(s.starts_with("import init, * as bindings from './gpu-primer-ab.js';"));
-        assert!(s.contains("new URL('./gpu-primer-ab_bg.wasm', import.meta.url)"));
+        let s = boot_script("app-course-ab.js", "app-course-ab_bg.wasm");
+        assert!(s.starts_with("import init, * as bindings from './app-course-ab.js';"));
+        assert!(s.contains("new URL('./app-course-ab_bg.wasm', import.meta.url)"));
         assert_ne!(fnv1a(b"a"), fnv1a(b"b"));
     }
 
@@ -74,12 +89,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gpu-primer-assets-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         assert!(Assets::find(&dir).is_err(), "nothing built yet");
-        for f in ["style-1.css", "gpu-primer-2.js", "gpu-primer-2_bg.wasm", "boot-old.js"] {
+        for f in ["style-1.css", "app-course-2.js", "app-course-2_bg.wasm", "boot-course-old.js"] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        assert!(Assets::find(&dir).is_err(), "the tools bundle is missing");
+        for f in ["app-tools-3.js", "app-tools-3_bg.wasm"] {
             std::fs::write(dir.join(f), "x").unwrap();
         }
         let a = Assets::find(&dir).unwrap();
         assert_eq!(a.css, "style-1.css");
-        assert!(dir.join(&a.boot).exists() && !dir.join("boot-old.js").exists());
+        assert!(dir.join(a.boot("course")).exists() && dir.join(a.boot("tools")).exists());
+        assert!(!dir.join("boot-course-old.js").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

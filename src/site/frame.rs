@@ -30,6 +30,8 @@ pub struct Page {
     pub chrome: bool,
     /// The app's script (no: pages with nothing live on them, such as the print page).
     pub app: bool,
+    /// Which bundle of the app the page loads (`ui::pages::bundle_of`).
+    pub bundle: &'static str,
     /// The header's search box, as the app's component renders it.
     pub search: String,
 }
@@ -48,12 +50,13 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
     };
     let mut out = String::with_capacity(page.main.len() + 8 * 1024);
     out.push_str(&format!(
-        "<!doctype html>\n<html lang=\"{}\" data-root=\"{root}\" data-path=\"{}\" data-page=\"{}\">\n<head>\n\
+        "<!doctype html>\n<html lang=\"{}\" data-root=\"{root}\" data-path=\"{}\" data-page=\"{}\" data-bundle=\"{}\">\n<head>\n\
          <meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"light dark\">\n<title>{}</title>\n<meta name=\"description\" content=\"{}\">\n",
         lang.html_lang(),
         esc(&path),
         page.kind,
+        page.bundle,
         esc(&title),
         esc(&page.description),
     ));
@@ -63,11 +66,16 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
         assets.css
     ));
     if page.app {
-        out.push_str(&format!("<script type=\"module\" src=\"{root}{}\"></script>\n", assets.boot));
+        out.push_str(&format!(
+            "<script type=\"module\" src=\"{root}{}\"></script>\n",
+            assets.boot(page.bundle)
+        ));
     }
     // Without scripts, what only the app can do is not offered (the search field, a Check
     // button): one rule, applied only when scripting is off.
-    out.push_str("<noscript><style>.needs-js{display:none!important}</style></noscript>\n</head>\n");
+    out.push_str(
+        "<noscript><style>.needs-js{display:none!important}.search-slot+.nav-estimate{margin-left:auto}</style></noscript>\n</head>\n",
+    );
     out.push_str(if page.chrome { "<body>\n" } else { "<body data-embed>\n" });
     if page.chrome {
         out.push_str(&header(page));
@@ -119,7 +127,7 @@ fn header(page: &Page) -> String {
     format!(
         "<a class=\"skip\" href=\"#main\">{}</a>\n<header class=\"site-header\">\
          <a class=\"brand\" href=\"{}\"><span class=\"brand-mark\" aria-hidden=\"true\">▦</span><span class=\"brand-name\">{}</span></a>\
-         {}<a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
+         <div class=\"search-slot\" data-mount=\"search\">{}</div><a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
          <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\" lang=\"{}\" aria-label=\"{}\">{}</a></header>\n",
         esc(s.skip_to_content),
         Route::Home(lang).to_hash(),
@@ -165,7 +173,7 @@ mod tests {
     use super::*;
 
     fn assets() -> Assets {
-        Assets { css: "style-1.css".into(), boot: "boot-2.js".into() }
+        Assets { css: "style-1.css".into(), boot: vec![("course", "boot-2.js".into())] }
     }
 
     fn page(route: Route) -> Page {
@@ -178,6 +186,7 @@ mod tests {
             main: "<article>x</article>".into(),
             chrome: true,
             app: true,
+            bundle: "course",
             search: String::new(),
         }
     }
@@ -185,7 +194,7 @@ mod tests {
     #[test]
     fn the_head_names_the_page_in_its_language_and_links_the_other() {
         let html = document(&page(Route::Chapter(Lang::Zh, "cuda")), &assets(), None);
-        assert!(html.contains("<html lang=\"zh-CN\" data-root=\"../../../\" data-path=\"zh/chapters/cuda/\""));
+        assert!(html.contains("<html lang=\"zh-CN\" data-root=\"../../../\" data-path=\"zh/chapters/cuda/\" data-page=\"chapter\" data-bundle=\"course\">"));
         assert!(html.contains("<title>T &lt;1&gt; · GPU 算力入门</title>"));
         assert!(html.contains("<meta name=\"description\" content=\"D &quot;q&quot;\">"));
         assert!(html.contains("<link rel=\"canonical\" href=\"../../../zh/chapters/cuda/\">"));

@@ -35,8 +35,29 @@ pub fn all_routes() -> Vec<Route> {
     out
 }
 
-/// The page of `route`.
+/// The page of `route`, with the bundle its live parts need.
 pub fn page(route: &Route) -> Page {
+    let mut page = content_of(route);
+    page.bundle = bundle_for(&page.main);
+    page
+}
+
+/// The bundle a page's `<main>` needs, from the mounts in it.
+fn bundle_for(main: &str) -> &'static str {
+    let value = |attr: &str| -> Vec<String> {
+        main.split(&format!(" {attr}=\""))
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .map(str::to_string)
+            .collect()
+    };
+    let app = value("data-app");
+    let widgets = value("data-widget");
+    let widgets: Vec<&str> = widgets.iter().map(String::as_str).collect();
+    crate::ui::pages::bundle_of(app.first().map(String::as_str), &widgets)
+}
+
+fn content_of(route: &Route) -> Page {
     let lang = route.lang().unwrap_or(Lang::En);
     let mut page = Page {
         route: route.clone(),
@@ -47,6 +68,7 @@ pub fn page(route: &Route) -> Page {
         main: String::new(),
         chrome: true,
         app: true,
+        bundle: "course",
         search: snapshot::search(lang),
     };
     let s = lang.strings();
@@ -219,5 +241,16 @@ mod tests {
         paths.sort();
         paths.dedup();
         assert_eq!(paths.len(), routes.len(), "every page has its own file");
+    }
+
+    #[test]
+    fn pages_load_the_bundle_their_parts_are_in() {
+        assert_eq!(page(&Route::Estimate(Lang::En)).bundle, "tools");
+        assert_eq!(page(&Route::Tool(Lang::Zh, Tool::Mig)).bundle, "tools");
+        assert_eq!(page(&Route::Chapter(Lang::En, "mig")).bundle, "tools", "it has the MIG planner");
+        assert_eq!(page(&Route::Chapter(Lang::En, "cuda")).bundle, "course");
+        assert_eq!(page(&Route::Embed(Lang::En, "cloud")).bundle, "tools");
+        assert_eq!(page(&Route::Embed(Lang::En, "memory")).bundle, "course");
+        assert_eq!(page(&Route::Glossary(Lang::En)).bundle, "course");
     }
 }

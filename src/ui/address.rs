@@ -24,9 +24,57 @@ pub fn is_page(inside: &str) -> bool {
     path.is_empty() || path.ends_with('/') || path.ends_with("index.html") || path == "404.html"
 }
 
+/// The rules of a page's `data-s` stylesheet (`[data-s="0a1b"]{width: 10%!important;}`), as
+/// (`"0a1b"`, `"width: 10%!important;"`) pairs.
+pub fn style_rules(css: &str) -> Vec<(String, String)> {
+    css.split('}')
+        .filter_map(|rule| {
+            let (selector, body) = rule.split_once('{')?;
+            let n = selector.trim().strip_prefix("[data-s=\"")?.strip_suffix("\"]")?;
+            Some((n.to_string(), body.to_string()))
+        })
+        .collect()
+}
+
+/// A fetched page's HTML without the `<style>` elements of its `<head>`, and the `data-s` rules
+/// they held. The app reads a page with `DOMParser`, whose document has no scripting (so the
+/// `<noscript>` style would be parsed as one) and whose inline styles the page's policy refuses:
+/// the styles are taken out before, and the rules set through the CSSOM after.
+pub fn without_head_styles(html: &str) -> (String, Vec<(String, String)>) {
+    let head_end = html.find("</head>").unwrap_or(0);
+    let (head, rest) = html.split_at(head_end);
+    let mut out = String::with_capacity(html.len());
+    let mut rules = Vec::new();
+    let mut from = head;
+    while let Some(open) = from.find("<style>") {
+        out.push_str(from.get(..open).unwrap_or(""));
+        let after = from.get(open + "<style>".len()..).unwrap_or("");
+        let Some(close) = after.find("</style>") else { break };
+        rules.extend(style_rules(after.get(..close).unwrap_or("")));
+        from = after.get(close + "</style>".len()..).unwrap_or("");
+    }
+    out.push_str(from);
+    out.push_str(rest);
+    (out, rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prerendered_style_rules_are_read_back() {
+        let rules = style_rules("[data-s=\"0\"]{width: 10%!important;}[data-s=\"1\"]{left: 5%!important;}");
+        assert_eq!(
+            rules,
+            vec![("0".into(), "width: 10%!important;".into()), ("1".into(), "left: 5%!important;".into())]
+        );
+        assert!(style_rules(".other{color:red}").is_empty());
+        let page = "<html><head><noscript><style>.needs-js{display:none}</style></noscript><style>[data-s=\"ab\"]{left: 1%;}</style></head><body><style>x</style></body>";
+        let (html, rules) = without_head_styles(page);
+        assert_eq!(html, "<html><head><noscript></noscript></head><body><style>x</style></body>");
+        assert_eq!(rules, vec![("ab".into(), "left: 1%;".into())]);
+    }
 
     #[test]
     fn offline_hashes_split_into_path_query_and_fragment() {

@@ -255,9 +255,11 @@ fn go(url: Option<String>, restore: Restore) {
         if GENERATION.with(Cell::get) != generation {
             return;
         }
-        match html.and_then(|h| parse(&h)) {
-            Some(doc) => {
-                swap(&doc);
+        // A page of the other bundle is loaded by the browser, which starts that bundle.
+        let next = html.and_then(|h| parse(&h)).filter(|n| offline() || same_bundle(&n.doc));
+        match next {
+            Some(next) => {
+                swap(&next);
                 after_swap(restore);
             }
             None if !offline() => {
@@ -295,23 +297,36 @@ async fn offline_page(path: &str) -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
+/// Whether `next` runs on the bundle this page runs on (`data-bundle` on `<html>`).
+fn same_bundle(next: &web_sys::Document) -> bool {
+    let of = |d: &web_sys::Document| d.document_element().and_then(|e| e.get_attribute("data-bundle"));
+    document().is_some_and(|d| of(&d) == of(next))
+}
+
+/// A prerendered page, read, with its `data-s` style rules.
+struct Next {
+    doc: web_sys::Document,
+    rules: Vec<(String, String)>,
+}
+
 /// Reads a prerendered page; `None` for anything that is not one of the site's pages.
-fn parse(html: &str) -> Option<web_sys::Document> {
+fn parse(html: &str) -> Option<Next> {
+    let (html, rules) = super::address::without_head_styles(html);
     let parser = web_sys::DomParser::new().ok()?;
-    let doc = parser.parse_from_string(html, web_sys::SupportedType::TextHtml).ok()?;
+    let doc = parser.parse_from_string(&html, web_sys::SupportedType::TextHtml).ok()?;
     doc.document_element()?.get_attribute("data-page")?;
-    Some(doc)
+    Some(Next { doc, rules })
 }
 
 /// Puts `next`'s page in place of the current one.
-fn swap(next: &web_sys::Document) {
+fn swap(Next { doc: next, rules }: &Next) {
     let (Some(doc), Some(root), Some(next_root)) =
         (document(), document().and_then(|d| d.document_element()), next.document_element())
     else {
         return;
     };
     super::mount::unmount_all();
-    for name in ["lang", "data-root", "data-path", "data-page"] {
+    for name in ["lang", "data-root", "data-path", "data-page", "data-bundle"] {
         match next_root.get_attribute(name) {
             Some(v) => {
                 let _ = root.set_attribute(name, &v);
@@ -341,10 +356,30 @@ fn swap(next: &web_sys::Document) {
     }
     if let (Some(body), Some(next_body)) = (doc.body(), next.body()) {
         if let Ok(imported) = doc.import_node_with_deep(&next_body, true) {
-            let _ = body.replace_with_with_node_1(&imported);
+            if let Ok(imported) = imported.dyn_into::<web_sys::HtmlElement>() {
+                apply_styles(rules, &imported);
+                let _ = body.replace_with_with_node_1(&imported);
+            }
         }
     }
     super::mount::mount_page();
+}
+
+/// The next page's style rules for its `data-s` elements (`site::styles`: what its components'
+/// `style:` directives drew), set on them through the CSSOM: this page's policy allows only its
+/// own `<style>`, and the CSSOM is not restricted by it.
+fn apply_styles(rules: &[(String, String)], body: &web_sys::HtmlElement) {
+    if rules.is_empty() {
+        return;
+    }
+    let Ok(list) = body.query_selector_all("[data-s]") else { return };
+    for i in 0..list.length() {
+        let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
+        let n = el.get_attribute("data-s").unwrap_or_default();
+        if let Some((_, declarations)) = rules.iter().find(|(k, _)| *k == n) {
+            el.style().set_css_text(declarations);
+        }
+    }
 }
 
 /// After a swap: the scroll position, and the focus on the new page's content (where a screen

@@ -3,6 +3,7 @@
 //! name into the page, so the two cannot disagree.
 
 use crate::i18n::Lang;
+#[cfg(any(feature = "tools", not(target_arch = "wasm32")))]
 use crate::route::Tool;
 use leptos::prelude::*;
 
@@ -22,12 +23,33 @@ pub fn app_name(route: &crate::route::Route) -> Option<String> {
 /// The component of the page named `app` (nothing for a name it does not know).
 pub fn app_page(lang: Lang, app: &str) -> AnyView {
     match app {
+        #[cfg(feature = "tools")]
         "estimate" => view! { <super::estimator::EstimatorPage lang=lang /> }.into_any(),
+        #[cfg(feature = "tools")]
         "plan" => view! { <super::plan::PlanPage lang=lang /> }.into_any(),
+        #[cfg(feature = "course")]
         "lab" => view! { <super::lab::LabPage lang=lang /> }.into_any(),
-        other => match other.strip_prefix("tool:").and_then(Tool::from_slug) {
+        #[cfg(feature = "tools")]
+        other if other.starts_with("tool:") => match other.strip_prefix("tool:").and_then(Tool::from_slug) {
             Some(tool) => view! { <super::tools::ToolPage lang=lang tool=tool /> }.into_any(),
             None => ().into_any(),
         },
+        _ => {
+            let _ = lang;
+            ().into_any()
+        }
+    }
+}
+
+/// Which bundle a page's mounts need (`site` writes it on the page): `tools` for the
+/// estimator, the planner and the decision tools, `course` for everything else.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
+    let tools_app = app.is_some_and(|a| a == "estimate" || a == "plan" || a.starts_with("tool:"));
+    let tools_widget = widgets.iter().any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some());
+    if tools_app || tools_widget {
+        "tools"
+    } else {
+        "course"
     }
 }

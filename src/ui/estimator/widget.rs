@@ -108,17 +108,24 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
         return Either::Left(().into_any());
     };
     let preset = preset.as_deref();
+    #[cfg(feature = "course")]
     if kind == "lab" {
         return Either::Left(view! { <crate::ui::lab::LabPanel lang=lang widget=true /> }.into_any());
     }
+    #[cfg(feature = "tools")]
     if let Some(tool) = crate::route::Tool::from_slug(kind) {
         return Either::Left(crate::ui::tools::widget(lang, tool, preset, query));
     }
+    #[cfg(feature = "course")]
     if crate::ui::widgets::is_lesson(kind) {
         return Either::Left(
             view! { <crate::ui::widgets::LessonWidget lang=lang kind=kind query=query.unwrap_or_default() /> }
                 .into_any(),
         );
+    }
+    // A kind of the other bundle (the page that has it loads that bundle).
+    if crate::route::Tool::from_slug(kind).is_some() || crate::ui::widgets::is_lesson(kind) || kind == "lab" {
+        return Either::Left(().into_any());
     }
     let initial = match query.as_deref() {
         Some(q) if !q.is_empty() => state::decode(q).0,
