@@ -94,10 +94,11 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
         let html = match route {
             crate::route::Route::Root => redirect::with_script(&html),
             // A server serves 404.html for any missing path, at any depth: with the site's
-            // address known, its links and stylesheet are absolute.
+            // address known, its links and stylesheet are absolute; without it the stylesheet
+            // is written into the page (its links assume the site's root).
             crate::route::Route::NotFound(_) => match site_url {
                 Some(base) => html.replace("=\"./", &format!("=\"{}/", base.trim_end_matches('/'))),
-                None => html,
+                None => inline_stylesheet(&html, dist, &assets.css)?,
             },
             _ => html,
         };
@@ -113,6 +114,14 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
         summary.sitemap = true;
     }
     Ok(summary)
+}
+
+/// `html` with its stylesheet link replaced by the stylesheet itself.
+fn inline_stylesheet(html: &str, dist: &Path, css: &str) -> Result<String, SiteError> {
+    let path = dist.join(css);
+    let text = std::fs::read_to_string(&path).map_err(|e| SiteError::Io(path, e))?;
+    let link = format!("<link rel=\"stylesheet\" href=\"./{css}\">");
+    Ok(html.replacen(&link, &format!("<style>{}</style>", text.replace("</style", "<\\/style")), 1))
 }
 
 /// The file of a page at site path `path`: `index.html` in its directory.

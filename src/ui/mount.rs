@@ -60,6 +60,10 @@ pub fn mount_page() {
     }
     observe(lazy, lang);
     super::exercise::attach(lang);
+    // The page is live (tests and the bench wait for this; a swap clears it first).
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-live", "");
+    }
 }
 
 /// Mounts one slot's component in place of its snapshot.
@@ -67,6 +71,7 @@ fn mount_now(el: &web_sys::HtmlElement, lang: Lang) {
     let attr = |name: &str| el.get_attribute(name).unwrap_or_default();
     let kind = attr("data-mount");
     el.set_inner_html("");
+    let _ = el.set_attribute("data-live", "");
     match kind.as_str() {
         "widget" => {
             let name = attr("data-widget");

@@ -326,6 +326,7 @@ fn swap(Next { doc: next, rules }: &Next) {
         return;
     };
     super::mount::unmount_all();
+    let _ = root.remove_attribute("data-live");
     for name in ["lang", "data-root", "data-path", "data-page", "data-bundle"] {
         match next_root.get_attribute(name) {
             Some(v) => {

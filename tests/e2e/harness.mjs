@@ -34,7 +34,10 @@ export async function serve(dir = DIST, prefix = '/') {
       res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
       res.end(body);
     } catch {
-      res.writeHead(404); res.end('not found');
+      // As static hosts do (GitHub Pages, Netlify): the site's own 404.html, status 404.
+      const page = await readFile(join(dir, '404.html')).catch(() => 'not found');
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
     }
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
@@ -71,7 +74,12 @@ export async function newPage(browser, options = {}) {
   page.problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
-  page.on('requestfailed', (r) => page.problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('requestfailed', (r) => {
+    // A document whose load a newer navigation replaced (the root page's script moving an old
+    // link on to its page) is aborted by design.
+    if (r.resourceType() === 'document' && r.failure()?.errorText === 'net::ERR_ABORTED') return;
+    page.problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
+  });
   return page;
 }
 
@@ -85,7 +93,24 @@ export async function finish(page, expected = []) {
   await page.context().close();
 }
 
-/** Waits until the app has rendered a page (any article with data-page). */
+/** Waits until the app has started on the page shown and mounted its live parts (`data-live` on
+ * `<html>`; cleared while another page is swapped in). Widgets and figures are mounted as they
+ * near the viewport: `live(page, selector)` waits for one. */
 export async function waitForApp(page) {
-  await page.waitForSelector('article[data-page]', { timeout: 20000 });
+  await page.waitForSelector('html[data-live] article[data-page], html[data-live] main [data-page]', { timeout: 20000, state: 'attached' });
+}
+
+/** Scrolls to the slot `selector` (a `[data-mount]` element, or something inside one) and waits
+ * until the app has mounted its live component there. Returns the slot's locator. */
+export async function live(page, selector) {
+  await waitForApp(page);
+  const slot = page.locator(selector).first().locator('xpath=ancestor-or-self::*[@data-mount][1]');
+  await slot.scrollIntoViewIfNeeded();
+  await page.waitForFunction((el) => el.hasAttribute('data-live'), await slot.elementHandle(), { timeout: 20000 });
+  return slot;
+}
+
+/** The page at site path `path` (`en/chapters/cuda/`, with any `?query` or `#fragment`). */
+export function at(server, path) {
+  return `${server.url}${path}`;
 }
