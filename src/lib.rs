@@ -15,6 +15,7 @@ pub mod html;
 pub mod i18n;
 pub mod lab;
 pub mod lang;
+pub mod links;
 pub mod route;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod site;

@@ -19,7 +19,6 @@ mod chapter;
 mod frame;
 mod glossary;
 mod home;
-mod links;
 mod pages;
 mod print;
 mod redirect;
@@ -90,7 +89,7 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
     for route in all_routes() {
         let page = pages::page(&route);
         let html = frame::document(&page, &assets, site_url);
-        let html = styles::to_stylesheet(&links::relative(&html, &route.path()));
+        let html = styles::to_stylesheet(&crate::links::relative(&html, &route.path()));
         let html = match route {
             crate::route::Route::Root => redirect::with_script(&html),
             // A server serves 404.html for any missing path, at any depth: with the site's

@@ -69,3 +69,16 @@ pub fn absolute(hash: &str) -> String {
         hash.to_string()
     }
 }
+
+/// HTML the app builds in the page (a tool's results) with its in-site links as this page links
+/// them (see [`href`]).
+pub fn links(html: String) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        nav::links(&html)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        html
+    }
+}

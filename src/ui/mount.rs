@@ -15,12 +15,14 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The observer that mounts widgets as they near the viewport, and its callback (kept alive
+/// with it).
+type Observer = (web_sys::IntersectionObserver, Closure<dyn FnMut(web_sys::js_sys::Array)>);
+
 thread_local! {
     /// What is mounted on this page (dropping a handle unmounts its view and runs its cleanups).
     static MOUNTED: RefCell<Vec<Box<dyn Any>>> = const { RefCell::new(Vec::new()) };
-    /// The observer that mounts widgets as they near the viewport, and its callback.
-    static OBSERVER: RefCell<Option<(web_sys::IntersectionObserver, Closure<dyn FnMut(web_sys::js_sys::Array)>)>> =
-        const { RefCell::new(None) };
+    static OBSERVER: RefCell<Option<Observer>> = const { RefCell::new(None) };
 }
 
 fn keep(handle: impl Any) {
@@ -66,13 +68,28 @@ pub fn mount_page() {
     }
 }
 
-/// Mounts one slot's component in place of its snapshot.
+/// Mounts one slot's component in place of its snapshot. The snapshot stays in the slot while
+/// the component is built (a component may take what it would compute from it, as the planner
+/// takes its default plan) and is removed right after, before anything is painted.
 fn mount_now(el: &web_sys::HtmlElement, lang: Lang) {
     let attr = |name: &str| el.get_attribute(name).unwrap_or_default();
     let kind = attr("data-mount");
-    el.set_inner_html("");
+    let snapshot: Vec<web_sys::Node> = {
+        let children = el.child_nodes();
+        (0..children.length()).filter_map(|i| children.item(i)).collect()
+    };
+    mount_component(el, lang, &kind, &attr);
+    for node in snapshot {
+        if let Some(parent) = node.parent_node() {
+            let _ = parent.remove_child(&node);
+        }
+    }
     let _ = el.set_attribute("data-live", "");
-    match kind.as_str() {
+}
+
+/// Mounts the component `kind` into `el` (after what it holds).
+fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn Fn(&str) -> String) {
+    match kind {
         "widget" => {
             let name = attr("data-widget");
             keep(mount_to(

@@ -68,6 +68,19 @@ pub fn href(hash: &str) -> String {
     format!("{}{}", html_attr("data-root").unwrap_or_else(|| "./".to_string()), target.site_url())
 }
 
+/// `html`'s in-site hash links as this page links them: relative to it, or (offline) in the
+/// current hash form.
+pub fn links(html: &str) -> String {
+    if !html.contains("href=\"#/") {
+        return html.to_string();
+    }
+    if offline() {
+        crate::links::normal(html)
+    } else {
+        crate::links::relative(html, &html_attr("data-path").unwrap_or_default())
+    }
+}
+
 /// The absolute URL of an in-site link (a share link, an embed code another site pastes); in
 /// the offline file, the file's own address with the link's hash.
 pub fn absolute(hash: &str) -> Option<String> {
@@ -118,11 +131,15 @@ pub fn start() {
     });
     let _ = window.add_event_listener_with_callback("popstate", pop.as_ref().unchecked_ref());
     pop.forget();
-    if offline() {
-        let hash = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| on_offline_hash());
-        let _ = window.add_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref());
-        hash.forget();
-    }
+    let hash = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        if offline() {
+            on_offline_hash();
+        } else {
+            let _ = mark_fragment(&current().fragment);
+        }
+    });
+    let _ = window.add_event_listener_with_callback("hashchange", hash.as_ref().unchecked_ref());
+    hash.forget();
     // Before a page is left (a link, a reload), its scroll position goes into its history entry.
     let hide = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| save_scroll());
     let _ = window.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
@@ -160,7 +177,12 @@ fn on_click(ev: web_sys::MouseEvent) {
     {
         return;
     }
-    let raw = anchor.get_attribute("href").unwrap_or_default();
+    let mut raw = anchor.get_attribute("href").unwrap_or_default();
+    if anchor.id() == "lang-switch" {
+        // The same page in the other language keeps what the reader has there: the state in
+        // the query (a tool's inputs) and the place on the page.
+        raw = with_state(&raw);
+    }
     if offline() {
         // Links in the offline file are hashes already; an old-style one is normalised.
         if raw.starts_with("#/") {
@@ -297,6 +319,28 @@ async fn offline_page(path: &str) -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
+/// `href` (the other language's page) with this page's query and fragment.
+fn with_state(href: &str) -> String {
+    let here = current();
+    if href.starts_with("#/") {
+        let mut target = Target::from_hash(href);
+        target.query = here.query;
+        target.fragment = here.fragment;
+        return target.to_hash();
+    }
+    let base = href.split(['?', '#']).next().unwrap_or(href);
+    let mut out = base.to_string();
+    if !here.query.is_empty() {
+        out.push('?');
+        out.push_str(&here.query);
+    }
+    if !here.fragment.is_empty() {
+        out.push('#');
+        out.push_str(&here.fragment);
+    }
+    out
+}
+
 /// Whether `next` runs on the bundle this page runs on (`data-bundle` on `<html>`).
 fn same_bundle(next: &web_sys::Document) -> bool {
     let of = |d: &web_sys::Document| d.document_element().and_then(|e| e.get_attribute("data-bundle"));
@@ -402,14 +446,30 @@ fn after_swap(restore: Restore) {
     }
 }
 
-/// Scrolls to the element a fragment names (a section, a glossary entry, an exercise).
+/// Scrolls to the element a fragment names (a section, a glossary entry, an exercise) and
+/// marks it (`data-highlight`: a page swapped in by the app has no `:target`).
 pub fn scroll_to_fragment(fragment: &str) {
-    if fragment.is_empty() {
-        return;
-    }
-    if let Some(el) = document().and_then(|d| d.get_element_by_id(fragment)) {
+    if let Some(el) = mark_fragment(fragment) {
         el.scroll_into_view();
     }
+}
+
+/// Marks the element the fragment names, the only one marked.
+pub fn mark_fragment(fragment: &str) -> Option<web_sys::Element> {
+    let doc = document()?;
+    if let Ok(old) = doc.query_selector_all("[data-highlight]") {
+        for i in 0..old.length() {
+            if let Some(e) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = e.remove_attribute("data-highlight");
+            }
+        }
+    }
+    if fragment.is_empty() {
+        return None;
+    }
+    let el = doc.get_element_by_id(fragment)?;
+    let _ = el.set_attribute("data-highlight", "");
+    Some(el)
 }
 
 /// On the first load of a page: an in-site link in the hash form opened on a page (a link the
@@ -422,6 +482,9 @@ pub fn landed() {
         on_offline_hash();
     } else if hash.starts_with("#/") {
         let _ = location.replace(&href(&hash));
+    } else {
+        // The browser has scrolled to the fragment's element; the app marks it.
+        let _ = mark_fragment(hash.strip_prefix('#').unwrap_or(""));
     }
 }
 

@@ -15,14 +15,29 @@ const SETTLE: Duration = Duration::from_millis(40);
 #[component]
 pub fn PlanPage(lang: Lang) -> impl IntoView {
     let t = lang.plan();
-    let (initial, repaired) = state::parse(&super::browser::page_query());
+    let query = super::browser::page_query();
+    let (initial, repaired) = state::parse(&query);
     let controls = html::controls_html(lang, &initial);
+    // The default plan is in the prerendered page already (the same engine drew it): on a first
+    // visit the page keeps it instead of planning again (natively, prerendering, it is planned
+    // here). A state from the address is planned after the first paint.
+    let ready = prerendered_results(query.is_empty()).unwrap_or_else(|| {
+        if cfg!(target_arch = "wasm32") {
+            String::new()
+        } else {
+            html::results_html(lang, &initial, &p::plan(&initial))
+        }
+    });
+    let kept = !ready.is_empty();
     let plan_state = RwSignal::new(initial);
-    let results = RwSignal::new(String::new());
-    let busy = RwSignal::new(true);
+    let results = RwSignal::new(ready);
+    let busy = RwSignal::new(!kept);
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
-    Effect::new(move |_| {
+    Effect::new(move |first: Option<()>| {
         let s = plan_state.get();
+        if first.is_none() && kept {
+            return;
+        }
         let query = state::encode(&s);
         super::browser::replace_query(&query);
         busy.set(true);
@@ -99,9 +114,26 @@ pub fn PlanPage(lang: Lang) -> impl IntoView {
                 <div class="plan-inputs" inner_html=controls></div>
                 <div class="plan-results" aria-live="polite" aria-busy=move || busy.get().to_string()>
                     <p class="plan-busy" hidden=move || !busy.get()>{t.working}</p>
-                    <div inner_html=move || results.get()></div>
+                    <div id="plan-results" inner_html=move || results.get()></div>
                 </div>
             </div>
         </article>
+    }
+}
+
+/// The results of the default plan from the prerendered page the planner mounts over, where
+/// they are the ones it would compute: a default state (`default`), drawn at this viewport's
+/// chart width.
+fn prerendered_results(default: bool) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let desktop = super::browser::chart_width() == crate::charts::DESKTOP_WIDTH;
+        let html = document().get_element_by_id("plan-results")?.inner_html();
+        (default && desktop && !html.is_empty()).then_some(html)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = default;
+        None
     }
 }

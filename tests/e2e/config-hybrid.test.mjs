@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish , live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -125,7 +125,8 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: the chapter widget compares the KV cache with the fixed state`, async () => {
     const page = await newPage(browser, { viewport: { width: 390, height: 900 }, colorScheme: 'dark' });
-    await page.goto(`${server.url}#/${lang}/chapters/memory-capacity`);
+    await page.goto(`${server.url}${lang}/chapters/memory-capacity/`);
+    await live(page, 'aside.widget[data-widget="state-vs-kv"]');
     const widget = page.locator('aside.widget[data-widget="state-vs-kv"]');
     await widget.locator('[data-k="state"]').waitFor();
     const value = (k) => widget.locator(`[data-k="${k}"]`).getAttribute('data-value').then(Number);

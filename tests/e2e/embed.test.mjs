@@ -1,8 +1,8 @@
-// Embedding: `#/{lang}/embed/{kind}` shows one widget without the site's frame, in both
-// languages, for every kind; the copy control gives an <iframe> for the page's own address.
+// Embedding: `{lang}/embed/{kind}/` shows one widget without the site's frame, in both
+// languages, for every kind; the copy control gives an <iframe> for that page on this site.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, live } from './harness.mjs';
 
 let server, sub, browser;
 before(async () => { server = await serve(); sub = await serve(undefined, '/docs/gpu/'); browser = await launch(); });
@@ -14,8 +14,8 @@ test('every widget kind embeds alone in both languages', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
     for (const kind of KINDS) {
-      await page.goto(`${server.url}#/${lang}/embed/${kind}`);
-      await page.waitForSelector(`article[data-page=embed] aside.widget[data-widget="${kind}"]`);
+      await page.goto(`${server.url}${lang}/embed/${kind}/`);
+      await page.waitForSelector(`[data-mount=embed][data-live] article[data-page=embed] aside.widget[data-widget="${kind}"]`);
       for (const frame of ['.site-header', '.chapter-nav', '.site-footer', 'a.skip']) {
         assert.equal(await page.locator(frame).isVisible(), false, `${lang}/${kind}: ${frame} is not shown`);
       }
@@ -26,11 +26,12 @@ test('every widget kind embeds alone in both languages', async () => {
       assert.ok(!/NaN|undefined/.test(text), `${lang}/${kind}`);
     }
   }
-  await page.goto(`${server.url}#/zh/embed/no-such-widget`);
-  await page.waitForSelector('article[data-page]:not([data-page=embed])');
+  await page.goto(`${server.url}zh/embed/no-such-widget/`);
+  await page.waitForSelector('article[data-page=not-found]');
   assert.match(await page.locator('main').innerText(), /页面不存在/);
-  // Leaving the embed route brings the frame back.
-  await page.goto(`${server.url}#/en/chapters/cuda`);
+  page.problems = page.problems.filter((p) => !/status of 404/.test(p));
+  // A chapter has the frame.
+  await page.goto(`${server.url}en/chapters/cuda/`);
   await page.waitForSelector('aside.widget[data-widget="cuda-grid"]');
   assert.equal(await page.locator('.site-header').isVisible(), true);
   await finish(page);
@@ -38,12 +39,12 @@ test('every widget kind embeds alone in both languages', async () => {
 
 test('the embed URL carries the state, and a bad value falls back to the example', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/embed/cuda-grid?gpu=a100-sxm-80gb&n=1000&t=128`);
+  await page.goto(`${server.url}en/embed/cuda-grid/?gpu=a100-sxm-80gb&n=1000&t=128`);
   await page.waitForSelector('[data-k=blocks]');
   // ceil(1000 / 128) = 8 blocks on the A100's 108 SMs: 100 idle.
   assert.equal(await page.locator('[data-k=blocks]').getAttribute('data-value'), '8');
   assert.equal(await page.locator('[data-k=idle-sms]').getAttribute('data-value'), '100');
-  await page.goto(`${server.url}#/en/embed/cuda-grid?gpu=nope&n=%3Cb%3E&t=128`);
+  await page.goto(`${server.url}en/embed/cuda-grid/?gpu=nope&n=%3Cb%3E&t=128`);
   await page.waitForFunction(() => document.querySelector('[data-k=blocks]')?.dataset.value === '78125');
   assert.equal(await page.inputValue('#cuda-grid-gpu'), 'h100-sxm');
   await finish(page);
@@ -51,13 +52,14 @@ test('the embed URL carries the state, and a bad value falls back to the example
 
 test('copy embed code: an iframe for the page under its sub-path, selected when the clipboard fails', async () => {
   const page = await newPage(browser);
-  await page.goto(`${sub.url}#/en/chapters/gpu-clusters`);
+  await page.goto(`${sub.url}en/chapters/gpu-clusters/`);
+  await live(page, 'aside.widget[data-widget="all-reduce"]');
   await page.waitForSelector('aside.widget[data-widget="all-reduce"] figure svg');
   await page.selectOption('#all-reduce-ranks', '64');
   await page.click('aside.widget[data-widget="all-reduce"] button.copy-embed');
   await page.waitForSelector('#all-reduce-embed');
   const snippet = await page.inputValue('#all-reduce-embed');
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/docs\/gpu\/#\/en\/embed\/all-reduce\?ranks=64&amp;mb=1000" title="[^"]+" /);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/docs\/gpu\/en\/embed\/all-reduce\/\?ranks=64&amp;mb=1000" title="[^"]+" /);
   await page.waitForFunction(() => document.querySelector('.embed-status')?.textContent !== '');
   const status = await page.locator('aside.widget[data-widget="all-reduce"] .embed-status').innerText();
   if (/Could not/.test(status)) {
@@ -73,29 +75,30 @@ test('copy embed code: an iframe for the page under its sub-path, selected when 
   await page.waitForSelector('article[data-page=embed] [data-k=expected]');
   assert.equal(await page.inputValue('#all-reduce-ranks'), '64');
   // An estimator widget's embed keeps the estimator's state.
-  await page.goto(`${server.url}#/zh/chapters/memory-capacity`);
+  await page.goto(`${server.url}zh/chapters/memory-capacity/`);
+  await live(page, 'aside.widget[data-widget="memory:70b-fp16"]');
   await page.waitForSelector('aside.widget[data-widget="memory:70b-fp16"] .verdict');
   // (The chapter's state-vs-kv widget comes first: click this widget's own control.)
   await page.click('aside.widget[data-widget="memory:70b-fp16"] button.copy-embed');
   await page.waitForSelector('#memory-embed');
   const mem = (await page.inputValue('#memory-embed')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
-  assert.match(mem, /#\/zh\/embed\/memory\?v=1&s=/);
+  assert.match(mem, /\/zh\/embed\/memory\/\?v=1&s=/);
   await page.goto(mem);
   await page.waitForSelector('article[data-page=embed] .verdict.bad');
   await finish(page);
 });
 
-test('from a file the copy control says embedding needs a hosted site', async () => {
+test('from the offline file the copy control says embedding needs a hosted site', async () => {
   const page = await newPage(browser);
   const { DIST } = await import('./harness.mjs');
   const { existsSync } = await import('node:fs');
   const offline = `${DIST}/gpu-primer-offline.html`;
   if (!existsSync(offline)) throw new Error(`build ${offline} first (node tools/single-file.mjs dist ${offline})`);
-  await page.goto(`file://${offline}#/en/embed/spec-sheet`);
-  await page.waitForSelector('aside.widget button.copy-embed');
-  await page.click('aside.widget button.copy-embed');
-  await page.waitForSelector('.embed-status:not(:empty)');
-  assert.match(await page.locator('.embed-status').innerText(), /needs the site to be hosted/);
-  assert.equal(await page.locator('.embed-snippet').isVisible(), false, 'no snippet for a page that cannot be embedded');
+  await page.goto(`file://${offline}#/en/chapters/reading-spec-sheets/`);
+  const widget = await live(page, 'aside.widget[data-widget="spec-sheet"]');
+  await widget.locator('button.copy-embed').click();
+  await widget.locator('.embed-status:not(:empty)').waitFor();
+  assert.match(await widget.locator('.embed-status').innerText(), /needs the site to be hosted/);
+  assert.equal(await widget.locator('.embed-snippet').isVisible(), false, 'no snippet for a page that cannot be embedded');
   await finish(page);
 });

@@ -11,11 +11,10 @@ after(async () => { await browser?.close(); await server?.close(); });
 const b64 = (obj) => Buffer.from(JSON.stringify(obj)).toString('base64url');
 const bytes = (page, key) => page.locator(`tr[data-key="${key}"] td.num`).getAttribute('data-bytes').then(Number);
 
-async function open(page, hash = '#/en/estimate') {
-  await page.goto(`${server.url}${hash}`);
+async function open(page, path = 'en/estimate/') {
+  await page.goto(`${server.url}${path}`);
   await page.waitForSelector('#total-per-gpu');
-  // The control groups below the fold are mounted just after the first paint.
-  await page.waitForSelector('.assumptions-group #kv-block', { state: 'attached' });
+  await page.waitForSelector('html[data-live] .assumptions-group #kv-block', { state: 'attached' });
 }
 
 async function noNaN(page) {
@@ -48,17 +47,18 @@ test('moving the context slider with the keyboard grows the KV cache and updates
   await open(page);
   const kv0 = await bytes(page, 'memory_per_gpu_bytes.kv_cache');
   assert.equal(kv0, 536870912, 'Llama 3.1 8B, 4K tokens, BF16: 0.5 GiB');
-  const hash0 = await page.evaluate(() => location.hash);
+  const hash0 = await page.evaluate(() => location.search);
   await page.focus('#context');
   await page.keyboard.press('ArrowRight'); // 4096 → 6144
   await page.keyboard.press('ArrowRight'); // → 8192
   await page.waitForFunction(() => document.getElementById('context-number').value === '8192');
   assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 2 * kv0);
   // The URL is written once the edits pause (a quarter second).
-  await page.waitForFunction((h0) => location.hash !== h0, hash0);
-  const hash1 = await page.evaluate(() => location.hash);
+  await page.waitForFunction((h0) => location.search !== h0, hash0);
+  const hash1 = await page.evaluate(() => location.search);
   assert.notEqual(hash1, hash0);
-  assert.match(hash1, /^#\/en\/estimate\?v=1&s=/);
+  assert.match(hash1, /^\?v=1&s=/);
+  assert.equal(await page.evaluate(() => location.pathname), '/en/estimate/');
   await noNaN(page);
   await finish(page);
 });
@@ -83,7 +83,7 @@ test('a shared URL opens exactly the same view in a fresh browser', async () => 
   await page.waitForSelector('.verdict.bad');
   await page.selectOption('#gpu', 'h200-sxm');
   await page.click('#unit-gib');
-  await page.waitForFunction(() => location.hash.includes('u=gib'));
+  await page.waitForFunction(() => location.search.includes('u=gib'));
   const url = await page.evaluate(() => location.href);
   const snapshot = async (p) => p.evaluate(() => ({
     total: document.getElementById('total-per-gpu').dataset.bytes,
@@ -95,8 +95,7 @@ test('a shared URL opens exactly the same view in a fresh browser', async () => 
   const before = await snapshot(page);
   const fresh = await newPage(browser); // new context: empty localStorage
   await fresh.goto(url);
-  await fresh.waitForSelector('#total-per-gpu');
-  await fresh.waitForSelector('#decode-throughput'); // mounted after the first paint
+  await fresh.waitForSelector('html[data-live] #decode-throughput');
   assert.deepEqual(await snapshot(fresh), before);
   assert.match(before.text, /GiB/);
   assert.equal(await fresh.locator('#notices').count(), 0, 'a good link opens without notices');
@@ -109,10 +108,10 @@ test('the last state is kept in localStorage', async () => {
   await open(page);
   await page.fill('#batch-number', '12');
   await page.press('#batch-number', 'Enter');
-  await page.waitForFunction(() => location.hash.includes('s='));
-  await page.goto(`${server.url}#/en/`);
+  await page.waitForFunction(() => location.search.includes('s='));
+  await page.goto(`${server.url}en/`);
   await page.waitForSelector('article[data-page=home]');
-  await page.goto(`${server.url}#/en/estimate`);
+  await page.goto(`${server.url}en/estimate/`);
   await page.waitForSelector('#total-per-gpu');
   assert.equal(await page.inputValue('#batch-number'), '12');
   await finish(page);
@@ -129,7 +128,7 @@ test('garbage and outdated hashes open the nearest valid state with a visible me
     ['v=1&s=' + b64({ model: 'llama-3.1-8b', gpu: { memory_bytes: -5 } }), 'gpu'],
   ];
   for (const [query, mention] of cases) {
-    await page.goto(`${server.url}#/en/estimate?${query}`);
+    await page.goto(`${server.url}en/estimate/?${query}`);
     await page.waitForSelector('#notices');
     const text = await page.locator('#notices').innerText();
     assert.ok(text.includes(mention), `${query}: notice mentions ${mention}: ${text}`);
@@ -137,7 +136,7 @@ test('garbage and outdated hashes open the nearest valid state with a visible me
     await noNaN(page);
   }
   // The good fields of a partly bad link survive.
-  await page.goto(`${server.url}#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', context_tokens: 0, batch: 6 })}`);
+  await page.goto(`${server.url}en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', context_tokens: 0, batch: 6 })}`);
   await page.waitForSelector('#notices');
   assert.equal(await page.inputValue('#batch-number'), '6');
   await page.click('#notices .dismiss');
@@ -147,7 +146,7 @@ test('garbage and outdated hashes open the nearest valid state with a visible me
 
 test('markup in a damaged link is shown as text in the notice, never as elements', async () => {
   const page = await newPage(browser);
-  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', gpu: '<img src=x id=injected>' })}`);
+  await open(page, `en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', gpu: '<img src=x id=injected>' })}`);
   await page.waitForSelector('#notices');
   assert.equal(await page.locator('#notices img, #injected').count(), 0, 'no element from the link');
   assert.match(await page.locator('#notices li').first().innerText(), /gpu.*<img src=x id=injected>/);
@@ -213,7 +212,7 @@ test('export writes the scenario as JSON', async () => {
 
 test('what would make it fit: applying the advice makes it fit', async () => {
   const page = await newPage(browser);
-  await open(page, '#/zh/estimate');
+  await open(page, 'zh/estimate/');
   await page.click('button[data-preset="70b-fp16"]');
   await page.waitForSelector('.verdict.bad');
   assert.match(await page.locator('#verdict').innerText(), /装不下/);
@@ -268,9 +267,9 @@ test('the language switch keeps the estimator state', async () => {
   await open(page);
   await page.fill('#batch-number', '24');
   await page.press('#batch-number', 'Enter');
-  await page.waitForFunction(() => location.hash.includes('s='));
+  await page.waitForFunction(() => location.search.includes('s='));
   await page.click('#lang-switch');
-  await page.waitForFunction(() => location.hash.startsWith('#/zh/estimate?'));
+  await page.waitForFunction(() => location.pathname === '/zh/estimate/' && location.search.startsWith('?v=1'));
   await page.waitForSelector('#total-per-gpu');
   assert.equal(await page.inputValue('#batch-number'), '24');
   assert.equal(await page.locator('article h1').innerText(), '估算器');
@@ -287,14 +286,14 @@ test('compare mode shows two scenarios side by side', async () => {
     const cells = [...document.querySelectorAll('#compare tbody tr')].find((tr) => tr.textContent.includes('Weights'))?.querySelectorAll('td');
     return cells && cells[0].textContent !== cells[1].textContent;
   });
-  await page.waitForFunction(() => location.hash.includes('&c='));
+  await page.waitForFunction(() => location.search.includes('&c='));
   await finish(page);
 });
 
 test('training precision and the fused optimizer step change the gradient and optimizer lines', async () => {
   const page = await newPage(browser);
   // Llama 3.1 8B full fine-tune, mixed precision (default): 2 + 12 bytes/param of gradients + optimizer.
-  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm' })}`);
+  await open(page, `en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm' })}`);
   await page.waitForSelector('#training-precision');
   const P = 8030261248;
   assert.equal(await bytes(page, 'memory_per_gpu_bytes.optimizer'), 12 * P);
@@ -304,7 +303,7 @@ test('training precision and the fused optimizer step change the gradient and op
   await page.check('#optimizer-in-backward');
   // One layer's gradients: the 128,256 × 4,096 embedding in bf16.
   await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.gradients"] td.num').getAttribute('data-bytes') === String(2 * 128256 * 4096));
-  await page.waitForFunction(() => /training_precision|optimizer_in_backward/.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  await page.waitForFunction(() => /training_precision|optimizer_in_backward/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
   await noNaN(page);
   if (process.env.SHOTS) {
     await page.locator('fieldset.training').screenshot({ path: `${process.env.SHOTS}/training-en.png` });
@@ -315,7 +314,7 @@ test('training precision and the fused optimizer step change the gradient and op
 test('chunked loss, offloading and a paged optimizer lower the logits, activation and optimizer lines', async () => {
   const page = await newPage(browser);
   // Llama 3.1 8B full fine-tune, all bf16, batch 2 × 2,048 tokens, full recompute.
-  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm', batch: 2, context_tokens: 2048, training_precision: 'bf16', recompute: 'full' })}`);
+  await open(page, `en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm', batch: 2, context_tokens: 2048, training_precision: 'bf16', recompute: 'full' })}`);
   await page.waitForSelector('#loss-chunks');
   // Logits: 2 × 2048 × 128,256 in bf16 + the same in fp32 for the loss.
   const L = 2 * 2048 * 128256;
@@ -329,7 +328,7 @@ test('chunked loss, offloading and a paged optimizer lower the logits, activatio
   await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.optimizer"] td.num').getAttribute('data-bytes') === '0');
   // The legend names the logits line, and the link carries the new fields.
   assert.match(await page.locator('body').innerText(), /Logits/);
-  await page.waitForFunction(() => /loss_chunks.*activation_offload|activation_offload.*loss_chunks/s.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  await page.waitForFunction(() => /loss_chunks.*activation_offload|activation_offload.*loss_chunks/s.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
   // The efficiency list names the new factors with their sources.
   const list = await page.locator('.efficiency-group').textContent();
   for (const f of ['fp8_tensor_flops', 'quantized_weight_bandwidth', 'request_overhead_s']) assert.ok(list.includes(f), f);
@@ -343,7 +342,7 @@ test('chunked loss, offloading and a paged optimizer lower the logits, activatio
 
 test('the first-token cost is listed with its source and can be set', async () => {
   const page = await newPage(browser);
-  await open(page, `#/en/estimate?v=1&s=${b64({ model: 'llama-3.1-8b', prompt_tokens: 16, output_tokens: 16, context_tokens: 32 })}`);
+  await open(page, `en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', prompt_tokens: 16, output_tokens: 16, context_tokens: 32 })}`);
   await page.locator('details.efficiency-group summary').click();
   const line = () => page.locator('.efficiency-group li', { hasText: 'request_overhead_s' }).innerText();
   assert.match(await line(), /= 0\.015 .*vLLM/);
@@ -351,7 +350,7 @@ test('the first-token cost is listed with its source and can be set', async () =
   await num.fill('40');
   await num.dispatchEvent('change');
   await page.waitForFunction(() => [...document.querySelectorAll('.efficiency-group li')].some((li) => /request_overhead_s = 0\.04 ✎/.test(li.textContent)));
-  await page.waitForFunction(() => /request_overhead_s/.test(atob(new URLSearchParams(location.hash.split('?')[1]).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+  await page.waitForFunction(() => /request_overhead_s/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
   await noNaN(page);
   await finish(page);
 });

@@ -41,7 +41,7 @@ test('every chapter, both languages: one exercise wrong (hint shown), then right
   let seen = 0;
   for (const lang of ['zh', 'en']) {
     for (const slug of SLUGS) {
-      await page.goto(`${server.url}#/${lang}/chapters/${slug}`);
+      await page.goto(`${server.url}${lang}/chapters/${slug}/`);
       await page.waitForSelector('section.exercise[data-exercise]');
       const cards = page.locator('section.exercise[data-exercise]');
       assert.ok((await cards.count()) >= 4, `${lang}/${slug}: at least 4 exercises`);
@@ -54,7 +54,7 @@ test('every chapter, both languages: one exercise wrong (hint shown), then right
       assert.equal(await card.getAttribute('data-result'), 'wrong', `${lang}/${slug}`);
       assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].wrong);
       assert.ok(await card.locator('.exercise-hint').isVisible(), `${lang}/${slug}: hint after a wrong try`);
-      assert.ok(await card.locator('details.exercise-solution').isVisible(), 'the solution is offered after a try');
+      assert.ok(await card.locator('details.exercise-solution[open]').isVisible(), 'the solution opens after a try');
       await answer(card, key);
       assert.equal(await card.getAttribute('data-result'), 'correct', `${lang}/${slug}`);
       assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].correct);
@@ -69,7 +69,7 @@ test('every chapter, both languages: one exercise wrong (hint shown), then right
 
 test('progress persists across a reload, and reset clears it', async () => {
   const page = await newPage(browser);
-  const url = `${server.url}#/en/chapters/memory-capacity`;
+  const url = `${server.url}en/chapters/memory-capacity/`;
   await page.goto(url);
   const card = page.locator('section[data-exercise="mem-kv-32x8k"]');
   await answer(card, await card.getAttribute('data-answer'));
@@ -88,16 +88,17 @@ test('progress persists across a reload, and reset clears it', async () => {
 
 test('a link opens and focuses one exercise; the solution opens the estimator on its scenario', async () => {
   const page = await newPage(browser);
+  // The old form of the link lands on the card's fragment.
   await page.goto(`${server.url}#/zh/chapters/capacity-estimation?exercise=cap-70b-int4-8k-requests`);
+  assert.match(page.url(), /\/zh\/chapters\/capacity-estimation\/#exercise-cap-70b-int4-8k-requests$/);
   const card = page.locator('section[data-exercise="cap-70b-int4-8k-requests"]');
   await page.waitForFunction(() => document.activeElement?.dataset?.exercise === 'cap-70b-int4-8k-requests');
   assert.ok(await card.isVisible());
-  assert.equal(await card.locator('a.exercise-link').getAttribute('href'), '#/zh/chapters/capacity-estimation?exercise=cap-70b-int4-8k-requests');
-  await card.locator('button.exercise-show').click();
+  assert.equal(await card.locator('a.exercise-link').getAttribute('href'), '#exercise-cap-70b-int4-8k-requests');
   await card.locator('details.exercise-solution summary').click();
   await card.locator('a.exercise-open').click();
-  await page.waitForSelector('article[data-page=estimate] #context-number');
-  assert.match(page.url(), /#\/zh\/estimate\?/);
+  await page.waitForSelector('html[data-live] article[data-page=estimate] #context-number');
+  assert.match(page.url(), /\/zh\/estimate\/\?v=1&s=/);
   assert.equal(await page.inputValue('#context-number'), '8192', 'the estimator opens on the exercise scenario');
   assert.match(await page.inputValue('#model-search'), /70B/);
   await finish(page);
@@ -107,12 +108,12 @@ test('the worksheet shows no answers; the answer key shows every one', async () 
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
     await page.goto('about:blank');
-    await page.goto(`${server.url}#/${lang}/chapters/nvlink?print=worksheet`);
+    await page.goto(`${server.url}${lang}/chapters/nvlink/worksheet/`);
     await page.waitForSelector('article[data-print=worksheet] li.worksheet-item');
     assert.equal(await page.locator('li.worksheet-item').count(), 4);
     assert.equal(await page.locator('.worksheet-key, .worksheet-solution, [data-answer]').count(), 0, 'no answers on the worksheet');
     await page.goto('about:blank');
-    await page.goto(`${server.url}#/${lang}/chapters/nvlink?print=answers`);
+    await page.goto(`${server.url}${lang}/chapters/nvlink/answers/`);
     await page.waitForSelector('article[data-print=answers] li.worksheet-item');
     assert.equal(await page.locator('.worksheet-key').count(), 4);
     assert.equal(await page.locator('.worksheet-solution').count(), 4);
@@ -120,21 +121,24 @@ test('the worksheet shows no answers; the answer key shows every one', async () 
   }
   await page.click('#lang-switch');
   await page.waitForSelector('html[lang="zh-CN"] article[data-print=answers]');
-  assert.match(page.url(), /#\/zh\/chapters\/nvlink\?print=answers$/, 'the language switch keeps the answer key');
+  assert.match(page.url(), /\/zh\/chapters\/nvlink\/answers\/$/, 'the language switch keeps the answer key');
+  // The old form of the links lands on the sheets.
+  await page.goto(`${server.url}#/en/chapters/nvlink?print=worksheet`);
+  await page.waitForSelector('html[lang=en] article[data-print=worksheet]');
   await finish(page);
 });
 
 test('Enter checks a typed number; a roofline exercise opens the estimator on its GPU', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
+  await page.goto(`${server.url}en/chapters/memory-bandwidth/`);
   const card = page.locator('section[data-exercise="bw-a100-ridge"]');
   await card.locator('input[data-role=answer]').fill(await card.getAttribute('data-answer'));
   await card.locator('input[data-role=answer]').press('Enter');
   assert.equal(await card.getAttribute('data-result'), 'correct');
-  await card.locator('details.exercise-solution summary').click();
+  assert.ok(await card.locator('details.exercise-solution[open]').isVisible(), 'a try opens the worked solution');
   await card.locator('a.exercise-open').click();
-  await page.waitForSelector('article[data-page=estimate] #gpu');
-  assert.match(page.url(), /#\/en\/estimate\?/);
+  await page.waitForSelector('html[data-live] article[data-page=estimate] #gpu');
+  assert.match(page.url(), /\/en\/estimate\/\?v=1&s=/);
   assert.equal(await page.inputValue('#gpu'), 'a100-sxm-80gb');
   await finish(page);
 });

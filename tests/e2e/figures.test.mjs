@@ -3,7 +3,7 @@
 // controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -41,7 +41,7 @@ test('every figure renders on its chapter in both languages, worded in the page\
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
     for (const [slug, name] of PLACES) {
-      await page.goto(`${server.url}#/${lang}/chapters/${slug}`);
+      await page.goto(`${server.url}${lang}/chapters/${slug}/`);
       await page.waitForSelector('article[data-page=chapter]');
       const { label, svgText, caption } = await figureText(page, name);
       const where = `${lang}/${slug} ${name}`;
@@ -66,8 +66,9 @@ test('every figure renders on its chapter in both languages, worded in the page\
 
 test('the memory hierarchy follows its GPU picker and offers only sourced GPUs', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
+  await page.goto(`${server.url}en/chapters/memory-bandwidth/`);
   const fig = 'figure.fig[data-figure="memory-hierarchy"]';
+  await live(page, fig);
   await page.waitForSelector(`${fig} svg`);
   const options = await page.locator(`${fig} select option`).evaluateAll((os) => os.map((o) => o.value));
   assert.ok(options.includes('h100-sxm') && options.includes('a100-sxm-80gb'), options.join());
@@ -91,9 +92,9 @@ test('the memory hierarchy follows its GPU picker and offers only sourced GPUs',
 test('the ring all-reduce steps through reduce-scatter and all-gather', async () => {
   const page = await newPage(browser);
   for (const lang of ['en', 'zh']) {
-    await page.goto(`${server.url}#/${lang}/chapters/nvlink`);
+    await page.goto(`${server.url}${lang}/chapters/nvlink/`);
     const fig = 'figure.fig[data-figure="ring-allreduce"]';
-    await page.locator(fig).scrollIntoViewIfNeeded();
+    await live(page, fig);
     await page.waitForSelector(`${fig} svg`);
     const cells = async (text) => (await page.locator(`${fig} svg`).textContent()).split(text).length - 1;
     assert.equal(await page.locator(`${fig} .fig-step`).innerText(), '0 / 6');

@@ -74,6 +74,23 @@ export async function newPage(browser, options = {}) {
   page.problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
+  // Every page is in the HTML before the app has mounted into it: a test that goes to a page
+  // waits for the app (`data-live`), as a reader's first click would land after it. Pages
+  // without the app (the root page, which moves on at once, the print and 404 pages) do not.
+  if (options.javaScriptEnabled !== false) {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, opts) => {
+      const response = await goto(url, opts);
+      if (!/^about:/.test(url)) {
+        await page.waitForFunction(() => {
+          const html = document.documentElement;
+          const app = !!document.querySelector('script[type=module]');
+          return html.hasAttribute('data-live') || (!app && html.dataset.page && html.dataset.page !== 'root');
+        }, null, { timeout: 30000 });
+      }
+      return response;
+    };
+  }
   page.on('requestfailed', (r) => {
     // A document whose load a newer navigation replaced (the root page's script moving an old
     // link on to its page) is aborted by design.

@@ -3,7 +3,7 @@
 // leaving mid-run, and the page without WebGPU.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, launchWebGpu, newPage, finish, waitForApp } from './harness.mjs';
+import { serve, launch, launchWebGpu, newPage, finish, waitForApp, live } from './harness.mjs';
 
 let server, gpuBrowser, plainBrowser;
 before(async () => { server = await serve(); gpuBrowser = await launchWebGpu(); plainBrowser = await launch(); });
@@ -25,12 +25,12 @@ for (const lang of ['en', 'zh']) {
   test(`${lang}: a short sweep on the software adapter gives validated figures and feeds the estimator`, { timeout: 120000 }, async () => {
     const page = await newPage(gpuBrowser);
     // The reader's estimator scenario (a 70B model) is kept when the measured GPU replaces its GPU.
-    await page.goto(`${server.url}#/${lang}/estimate`);
+    await page.goto(`${server.url}${lang}/estimate/`);
     await page.waitForSelector('#total-per-gpu');
     await page.click('button[data-preset="70b-fp16"]');
     await page.waitForSelector('.verdict.bad');
     await page.waitForTimeout(1200); // the state is saved once the edits pause
-    await page.goto(`${server.url}#/${lang}/lab/bandwidth?cap=4&vs=a100-sxm-80gb`);
+    await page.goto(`${server.url}${lang}/lab/bandwidth/?cap=4&vs=a100-sxm-80gb`);
     await waitForApp(page);
     await page.waitForSelector('#lab-adapter dl');
     assert.match(await page.locator('#lab-adapter').innerText(), /swiftshader/i);
@@ -51,10 +51,10 @@ for (const lang of ['en', 'zh']) {
     assert.ok(!/NaN|undefined/.test(await page.locator('#lab-results').innerText()));
     assert.equal(await page.locator('#lab-cancel').isVisible(), false);
     await page.click('#lab-estimator');
-    await page.waitForSelector('#total-per-gpu');
-    assert.match(page.url(), new RegExp(`#/${lang}/estimate\\?v=1&s=`));
+    await page.waitForSelector('html[data-live] article[data-page=estimate] #total-per-gpu');
+    assert.match(page.url(), new RegExp(`/${lang}/estimate/\\?v=1&s=`));
     assert.equal(await page.locator('#gpu').inputValue(), 'custom');
-    const state = new URL(page.url()).hash.split('s=')[1].split('&')[0];
+    const state = new URL(page.url()).search.split('s=')[1].split('&')[0];
     const scenario = JSON.parse(Buffer.from(state, 'base64url').toString());
     assert.equal(scenario.gpu.id, 'browser-measured');
     assert.equal(scenario.model, 'llama-3.1-70b', 'the reader\'s model is kept');
@@ -68,10 +68,10 @@ for (const lang of ['en', 'zh']) {
 test('Cancel stops a run, and leaving the page mid-run is clean', { timeout: 60000 }, async () => {
   const page = await newPage(gpuBrowser);
   // Without a chosen size, a software adapter gets a short sweep by default.
-  await page.goto(`${server.url}#/en/lab/bandwidth`);
+  await page.goto(`${server.url}en/lab/bandwidth/`);
   await page.waitForSelector('#lab-adapter dl');
   assert.equal(await page.locator('#lab-cap').inputValue(), '16');
-  await page.goto(`${server.url}#/en/lab/bandwidth?cap=64`);
+  await page.goto(`${server.url}en/lab/bandwidth/?cap=64`);
   await page.waitForSelector('#lab-adapter dl');
   assert.equal(await page.locator('#lab-cap').inputValue(), '64');
   await page.click('#lab-run');
@@ -82,22 +82,22 @@ test('Cancel stops a run, and leaving the page mid-run is clean', { timeout: 600
   assert.equal(await page.locator('#lab-run').isEnabled(), true);
   await page.click('#lab-run');
   await page.waitForFunction(() => /Step \d+ of/.test(document.querySelector('#lab-progress')?.textContent || ''));
-  await page.goto(`${server.url}#/en/chapters/memory-bandwidth`);
+  await page.goto(`${server.url}en/chapters/memory-bandwidth/`);
   await page.waitForSelector('article[data-page=chapter]');
   await page.waitForTimeout(1500);
   // The chapter's widget: the same panel, with a link to the full lab.
   const widget = page.locator('.widget[data-widget=lab]');
-  await widget.scrollIntoViewIfNeeded();
+  await live(page, '.widget[data-widget=lab]');
   await page.waitForSelector('.widget[data-widget=lab] #lab-adapter dl');
   assert.equal(await widget.locator('#lab-cap').inputValue(), '16', 'the software adapter\'s short default');
-  assert.equal(await widget.locator('a[href="#/en/lab/bandwidth"]').count(), 1);
+  assert.equal(await widget.locator('a[href="../../../en/lab/bandwidth/"]').count(), 1);
   await finish(page);
 });
 
 test('without WebGPU the page says so in its language and Run stays off', async () => {
   const page = await newPage(plainBrowser);
   for (const [lang, words] of [['en', /WebGPU/], ['zh', /WebGPU/]]) {
-    await page.goto(`${server.url}#/${lang}/lab/bandwidth`);
+    await page.goto(`${server.url}${lang}/lab/bandwidth/`);
     await page.waitForSelector('#lab-adapter .banner.error');
     const text = await page.locator('#lab-adapter').innerText();
     assert.match(text, words);

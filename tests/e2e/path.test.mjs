@@ -16,10 +16,10 @@ const HEADINGS = {
 
 /** The chapter slugs the home page lists, in order, with their goal lines. */
 async function homeList(page, lang) {
-  await page.goto(`${server.url}#/${lang}/`);
+  await page.goto(`${server.url}${lang}/`);
   await page.waitForSelector('article[data-page=home] .path .toc a');
   return page.locator('.path .toc li').evaluateAll((items) => items.map((li) => ({
-    slug: li.querySelector('a').getAttribute('href').split('/').pop(),
+    slug: li.querySelector('a').getAttribute('href').split('/').at(-2),
     goal: li.querySelector('.toc-summary')?.textContent.trim() ?? '',
   })));
 }
@@ -46,15 +46,15 @@ test('previous/next links walk every chapter in both languages, and each shows g
   for (const lang of ['en', 'zh']) {
     const order = (await homeList(page, lang)).map((c) => c.slug);
     const h = HEADINGS[lang];
-    await page.goto(`${server.url}#/${lang}/chapters/${order[0]}`);
+    await page.goto(`${server.url}${lang}/chapters/${order[0]}/`);
     for (let i = 0; i < order.length; i++) {
-      await page.waitForSelector(`article[data-page=chapter][data-slug="${order[i]}"]`);
+      await page.waitForSelector(`html[data-live] article[data-page=chapter][data-slug="${order[i]}"]`);
       const chapter = page.locator('article[data-page=chapter]');
       const prev = chapter.locator('.pager a[rel=prev]');
       const next = chapter.locator('.pager a[rel=next]');
       assert.equal(await prev.count(), i === 0 ? 0 : 1, `${lang} ${order[i]}: previous link`);
       assert.equal(await next.count(), i === order.length - 1 ? 0 : 1, `${lang} ${order[i]}: next link`);
-      if (i > 0) assert.equal(await prev.getAttribute('href'), `#/${lang}/chapters/${order[i - 1]}`);
+      if (i > 0) assert.equal(await prev.getAttribute('href'), `../../../${lang}/chapters/${order[i - 1]}/`);
       // The opening block: goals as a list, then what to read first.
       const opening = chapter.locator('.prose blockquote').first();
       assert.ok((await opening.textContent()).includes(h.goals), `${lang} ${order[i]}: goals first`);
@@ -73,7 +73,7 @@ test('previous/next links walk every chapter in both languages, and each shows g
 test('print media shows the chapter without the site chrome, and external links with their address', async () => {
   const page = await newPage(browser);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto(`${server.url}#/en/chapters/mig`);
+  await page.goto(`${server.url}en/chapters/mig/`);
   await waitForApp(page);
   await page.waitForSelector('.widget');
   const shown = (sel) => page.locator(sel).first().evaluate((el) => el.checkVisibility());
@@ -92,5 +92,31 @@ test('print media shows the chapter without the site chrome, and external links 
   const after = await page.locator('.prose a[href^="https://"]').first()
     .evaluate((a) => getComputedStyle(a, '::after').content);
   assert.match(after, /https:\/\//, 'an external link prints its address');
+  await finish(page);
+});
+
+test('the whole course prints from one page in each language, its links inside it', async () => {
+  const page = await newPage(browser);
+  for (const lang of ['en', 'zh']) {
+    const order = (await homeList(page, lang)).map((c) => c.slug);
+    await page.goto(`${server.url}${lang}/print/`);
+    await page.waitForSelector('article[data-page=print]');
+    const ids = await page.locator('section.print-chapter').evaluateAll((ss) => ss.map((s) => s.id));
+    assert.deepEqual(ids, order, `${lang}: every chapter, in order`);
+    assert.equal(await page.locator('nav.toc a').count(), order.length);
+    // Ids are unique on the page, and each in-page link has its target.
+    const dup = await page.evaluate(() => {
+      const seen = new Set(), twice = [];
+      for (const el of document.querySelectorAll('main [id]')) { if (seen.has(el.id)) twice.push(el.id); seen.add(el.id); }
+      return twice;
+    });
+    assert.ok(!dup.some((id) => /^[a-z0-9-]+-s-\d+$|^exercise-/.test(id)), `${lang}: duplicate section or exercise ids ${dup}`);
+    const missing = await page.locator('main a[href^="#"]').evaluateAll((as) =>
+      as.map((a) => a.getAttribute('href').slice(1)).filter((id) => id && !document.getElementById(id)));
+    assert.deepEqual([...new Set(missing)], [], `${lang}: in-page links without a target`);
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('.site-header').first().evaluate((el) => el.checkVisibility()), false);
+    await page.emulateMedia({ media: 'screen' });
+  }
   await finish(page);
 });

@@ -1,4 +1,4 @@
-// The capacity planner (#/{lang}/plan): it renders a plan in both languages without errors, its
+// The capacity planner ({lang}/plan/): it renders a plan in both languages without errors, its
 // numbers agree with each other (replicas × TP = GPUs, the chosen row is the cheapest that meets
 // the targets, the command lines carry the chosen TP and the planned rate), a larger model
 // moves the plan off one GPU, an impossible target gives no plan and says why, and a bad field
@@ -23,7 +23,7 @@ async function chosenRow(page) {
 test('a plan in zh and en whose numbers agree', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
-    await page.goto(`${server.url}#/${lang}/plan?m=llama-3.1-8b&gpu=h100-sxm&rate=30&in=1024&out=256&ttft=1&tpot=50&head=20&seqs=256`);
+    await page.goto(`${server.url}${lang}/plan/?m=llama-3.1-8b&gpu=h100-sxm&rate=30&in=1024&out=256&ttft=1&tpot=50&head=20&seqs=256`);
     await page.waitForSelector(ready, { timeout: 60000 });
     assert.equal(await page.locator('.plan-table tbody tr').count(), 4);
     assert.equal(await page.locator('.plan-table tr.chosen').count(), 1);
@@ -49,18 +49,18 @@ test('a plan in zh and en whose numbers agree', async () => {
 
 test('a larger model, an impossible target and a change of input', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/plan?m=llama-3.1-70b&gpu=h100-sxm&rate=2&tpot=100`);
+  await page.goto(`${server.url}en/plan/?m=llama-3.1-70b&gpu=h100-sxm&rate=2&tpot=100`);
   await page.waitForSelector(ready, { timeout: 60000 });
   // 70B in BF16 is about 141 GB: one 80 GB GPU cannot hold it.
   assert.match(await page.locator('.plan-table tbody tr').first().innerText(), /Does not fit/);
   assert.ok((await chosenRow(page)).tp >= 2);
   // Changing an input re-plans and rewrites the address.
   await page.selectOption('#plan-w', 'fp8');
-  await page.waitForFunction(() => location.hash.includes('w=fp8'));
+  await page.waitForFunction(() => location.search.includes('w=fp8'));
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('pre.plan-cmd').first().innerText(), /--quantization fp8/);
   // 1 ms per output token is beyond any GPU even idle: no plan, every row says why.
-  await page.goto(`${server.url}#/en/plan?tpot=1`);
+  await page.goto(`${server.url}en/plan/?tpot=1`);
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('.plan-headline').innerText(), /No tensor-parallel degree/);
   assert.equal(await page.locator('.plan-table tr.chosen').count(), 0);
@@ -72,7 +72,7 @@ test('a larger model, an impossible target and a change of input', async () => {
 test('a bad field in the address is repaired with a notice naming it, in both languages', async () => {
   const page = await newPage(browser);
   for (const [lang, names] of [['en', ['peak request rate', 'p95 time per output token target']], ['zh', ['峰值请求率', 'p95 每 token 时间目标']]]) {
-    await page.goto(`${server.url}#/${lang}/plan?rate=NaN&tpot=abc`);
+    await page.goto(`${server.url}${lang}/plan/?rate=NaN&tpot=abc`);
     await page.waitForSelector(ready, { timeout: 60000 });
     const notice = await page.locator('ul.notices').innerText();
     for (const n of names) assert.ok(notice.includes(n), `${lang}: ${n} in ${notice}`);
@@ -85,17 +85,17 @@ test('a bad field in the address is repaired with a notice naming it, in both la
 
 test('the planner is listed with the tools and linked from the capacity chapter', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/zh/tools`);
+  await page.goto(`${server.url}zh/tools/`);
   await page.click('li[data-tool="plan"] a');
   await page.waitForSelector(ready, { timeout: 60000 });
-  await page.goto(`${server.url}#/en/chapters/capacity-estimation`);
-  assert.equal(await page.locator('article a[href="#/en/plan"]').count(), 1);
+  await page.goto(`${server.url}en/chapters/capacity-estimation/`);
+  assert.equal(await page.locator('article a[href="../../../en/plan/"]').count(), 1);
   await finish(page);
 });
 
 test('a pasted config.json is planned, survives the address, and a broken one is named in zh', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/plan`);
+  await page.goto(`${server.url}en/plan/`);
   await page.waitForSelector(ready, { timeout: 60000 });
   await page.click('details.plan-paste summary');
   // Llama 3.2 1B's shape under a name of its own.
@@ -103,13 +103,13 @@ test('a pasted config.json is planned, survives the address, and a broken one is
     num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: true };
   await page.fill('#plan-cfg', JSON.stringify(cfg, null, 2));
   await page.click('button[data-action="cfg"]');
-  await page.waitForFunction(() => location.hash.includes('&cfg='));
+  await page.waitForFunction(() => location.search.includes('&cfg='));
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('.plan-results .banner.note').innerText(), /pasted config\.json/);
   assert.match(await page.locator('pre.plan-cmd').first().innerText(), /^vllm serve my-org\/my-1b/);
   // The address alone brings it back.
   const url = page.url();
-  await page.goto(`${server.url}#/en/`);
+  await page.goto(`${server.url}en/`);
   await page.goto(url);
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('pre.plan-cmd').first().innerText(), /^vllm serve my-org\/my-1b/);
@@ -117,9 +117,9 @@ test('a pasted config.json is planned, survives the address, and a broken one is
   // With a config in use the paste box starts open.
   assert.equal(await page.locator('details.plan-paste').getAttribute('open'), '');
   await page.click('button[data-action="nocfg"]');
-  await page.waitForFunction(() => !location.hash.includes('&cfg='));
+  await page.waitForFunction(() => !location.search.includes('&cfg='));
   // A broken paste in zh: named in Chinese, the plan kept.
-  await page.goto(`${server.url}#/zh/plan`);
+  await page.goto(`${server.url}zh/plan/`);
   await page.waitForSelector(ready, { timeout: 60000 });
   await page.click('details.plan-paste summary');
   await page.fill('#plan-cfg', '{"model_type": "llama", ');

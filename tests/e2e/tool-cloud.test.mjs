@@ -3,19 +3,19 @@
 // link, and the widget's hand-off to the full tool.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
+import { serve, launch, newPage, finish, waitForApp, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const hashOf = (page) => decodeURIComponent(new URL(page.url()).hash);
+const hashOf = (page) => decodeURIComponent(new URL(page.url()).search);
 const rowKeys = (page) => page.$$eval('.cloud-table tbody tr', (rs) => rs.map((r) => r.dataset.row));
 
 for (const lang of ['en', 'zh']) {
   test(`${lang}: instances are ranked, edits re-rank and the URL keeps them`, async () => {
     const page = await newPage(browser);
-    await page.goto(`${server.url}#/${lang}/tools/cloud`);
+    await page.goto(`${server.url}${lang}/tools/cloud/`);
     await page.waitForSelector('.cloud-table tbody tr');
     assert.match(hashOf(page), /m=llama-3\.1-8b&job=serve/);
     const rows = await rowKeys(page);
@@ -36,10 +36,10 @@ for (const lang of ['en', 'zh']) {
 
     // A training job ranks by the run; the objective follows.
     await page.selectOption('#cloud-job', 'lora');
-    await page.waitForFunction(() => location.hash.includes('job=lora'));
+    await page.waitForFunction(() => location.search.includes('job=lora'));
     assert.equal(await page.locator('#cloud-rank').inputValue(), 'hour');
     await page.selectOption('#cloud-rank', 'run');
-    await page.waitForFunction(() => location.hash.includes('rank=run'));
+    await page.waitForFunction(() => location.search.includes('rank=run'));
     assert.equal(await page.locator('#cloud-tok').isVisible(), true, 'training shows its token count');
     assert.equal(await page.locator('#cloud-tpot').isVisible(), false, 'and hides the latency target');
 
@@ -66,7 +66,7 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: a damaged link is repaired field by field and says so`, async () => {
     const page = await newPage(browser);
-    await page.goto(`${server.url}#/${lang}/tools/cloud?m=llama-3.1-70b&n=NaN&pv=oracle&price=p5.48xlarge~0`);
+    await page.goto(`${server.url}${lang}/tools/cloud/?m=llama-3.1-70b&n=NaN&pv=oracle&price=p5.48xlarge~0`);
     await page.waitForSelector('.cloud-table tbody tr');
     const notices = await page.locator('.notices li').allInnerTexts();
     assert.equal(notices.length, 3, notices.join(' | '));
@@ -78,18 +78,18 @@ for (const lang of ['en', 'zh']) {
 
 test('the chapter 9 widget ranks the chapter example and opens the full tool', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/cloud-gpus`);
+  await page.goto(`${server.url}en/chapters/cloud-gpus/`);
   await waitForApp(page);
   const widget = page.locator('aside[data-widget="cloud"]');
-  await widget.scrollIntoViewIfNeeded();
+  await live(page, 'aside[data-widget="cloud"]');
   await widget.locator('.cloud-table tbody tr').first().waitFor();
-  assert.equal(hashOf(page), '#/en/chapters/cloud-gpus', 'a widget leaves the address alone');
+  assert.equal(new URL(page.url()).pathname + hashOf(page), '/en/chapters/cloud-gpus/', 'a widget leaves the address alone');
   await widget.locator('#cloudw-n').fill('64');
   await widget.locator('#cloudw-n').dispatchEvent('change');
   const href = await widget.locator('a.open-estimator').getAttribute('href');
-  assert.match(href, /^#\/en\/tools\/cloud\?.*n=64/);
+  assert.match(href, /^\.\.\/\.\.\/\.\.\/en\/tools\/cloud\/\?.*n=64/);
   await page.click('aside[data-widget="cloud"] a.open-estimator');
-  await page.waitForSelector('article[data-tool="cloud"] .cloud-table tbody tr');
+  await page.waitForSelector('html[data-live] article[data-tool="cloud"] .cloud-table tbody tr');
   assert.equal(await page.locator('#cloud-n').inputValue(), '64');
   await finish(page);
 });

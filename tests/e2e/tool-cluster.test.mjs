@@ -4,7 +4,7 @@
 // example gives the chapter's numbers. Expected numbers are worked out here by hand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -17,7 +17,7 @@ const near = (got, want, rel = 1e-9) => assert.ok(Math.abs(got - want) <= Math.a
 test('the page renders in zh and en with its headlines, chart and bills', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
-    await page.goto(`${server.url}#/${lang}/tools/cluster`);
+    await page.goto(`${server.url}${lang}/tools/cluster/`);
     await page.waitForSelector(`${tool} [data-k=pool] dd`);
     for (const k of ['pool', 'used', 'idle', 'reclaim', 'preempt', 'mig']) {
       assert.equal(await page.locator(`${tool} [data-k=${k}]`).count(), 1, `${lang}: ${k}`);
@@ -29,14 +29,14 @@ test('the page renders in zh and en with its headlines, chart and bills', async 
     const text = await page.locator(tool).innerText();
     assert.ok(!/NaN|undefined|Infinity/.test(text), lang);
     // The page writes its state into the address.
-    assert.match(page.url(), /#\/[a-z]+\/tools\/cluster\?p=h100-sxm\*6\.88\*16~/);
+    assert.match(page.url(), /\/[a-z]+\/tools\/cluster\/\?p=h100-sxm\*6\.88\*16~/);
   }
   await finish(page);
 });
 
 test('editing a team updates its bill and the address', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/tools/cluster`);
+  await page.goto(`${server.url}en/tools/cluster/`);
   const bill = `${tool} tr[data-bill="1"] td[data-value]`;
   await page.waitForSelector(bill);
   // Product: 4 H100 at $6.88 for 730 h = $20,089.60 whatever the use.
@@ -60,7 +60,7 @@ test('editing a team updates its bill and the address', async () => {
 test('a bad field in the address is repaired with a notice naming it', async () => {
   const page = await newPage(browser);
   for (const [lang, words] of [['en', /Pool 1 · USD per GPU-hour: a price of zero/], ['zh', /池 1 · 每 GPU 小时价格（美元）：价格为 0：必须大于 0；已改用示例值/]]) {
-    await page.goto(`${server.url}#/${lang}/tools/cluster?p=h100-sxm*0*8&t=1*A*-2*10*0*6*1*1*0&r=soon`);
+    await page.goto(`${server.url}${lang}/tools/cluster/?p=h100-sxm*0*8&t=1*A*-2*10*0*6*1*1*0&r=soon`);
     await page.waitForSelector(`${tool} .cl-notices .banner.warn`);
     const notices = page.locator(`${tool} .cl-notices`);
     assert.match(await notices.innerText(), words);
@@ -78,8 +78,9 @@ test('a bad field in the address is repaired with a notice naming it', async () 
 test('the sharing chapter widget opens on the chapter example and links to the tool', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
-    await page.goto(`${server.url}#/${lang}/chapters/sharing-gpus`);
+    await page.goto(`${server.url}${lang}/chapters/sharing-gpus/`);
     const w = 'aside.widget[data-widget=cluster]';
+    await live(page, w);
     await page.waitForSelector(`${w} [data-k=reclaim] dd`);
     // Ten A100s at $3.673: 5,475 idle h; reclaim after 60 min of 18-h stretches wins 17/18.
     near(await value(page, `${w} [data-k=reclaim] dd`), 5475 * 17 / 18 * 3.673);
@@ -89,10 +90,10 @@ test('the sharing chapter widget opens on the chapter example and links to the t
     const text = await page.locator(w).innerText();
     assert.ok(!/NaN|undefined|Infinity/.test(text), lang);
     // A widget leaves the address alone, and its link opens the full tool in the same state.
-    assert.match(page.url(), /chapters\/sharing-gpus$/);
+    assert.match(page.url(), /chapters\/sharing-gpus\/$/);
     await page.fill(`${w} input[data-f=r]`, '30');
     await page.click(`${w} a.cl-full`);
-    await page.waitForSelector(`article[data-tool=cluster] ${tool} [data-k=reclaim] dd`);
+    await page.waitForSelector(`html[data-live] article[data-tool=cluster] ${tool} [data-k=reclaim] dd`);
     near(await value(page, `${tool} [data-k=reclaim] dd`), 5475 * 17.5 / 18 * 3.673);
   }
   await finish(page);

@@ -5,7 +5,7 @@
 // (phone width, dark) go to $SHOTS when it is set.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
+import { serve, launch, newPage, finish, waitForApp, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -16,12 +16,12 @@ const WORDS = {
   zh: { results: '最可能的瓶颈', nothing: '还没有填写任何观察', util: 'GPU 利用率（%）', above: '超过 100%', reaches: '你的解码达到了' },
 };
 
-const hashQuery = (page) => decodeURIComponent(new URL(page.url()).hash.split('?')[1] ?? '');
+const hashQuery = (page) => decodeURIComponent(new URL(page.url()).search.slice(1));
 
 for (const lang of ['en', 'zh']) {
   test(`${lang}: filling observations gives the expected bottleneck and updates the address`, async () => {
     const page = await newPage(browser);
-    await page.goto(`${server.url}#/${lang}/tools/diagnose`);
+    await page.goto(`${server.url}${lang}/tools/diagnose/`);
     await waitForApp(page);
     await page.waitForSelector('#dg-results h2');
     assert.equal(await page.locator('#dg-results h2').innerText(), WORDS[lang].results);
@@ -50,7 +50,7 @@ for (const lang of ['en', 'zh']) {
     await page.waitForSelector('.dg-finding[data-bottleneck=Capacity]');
     assert.match(hashQuery(page), /^oom=conc&util=95/);
     // A chapter link per finding.
-    assert.equal(await page.locator('.dg-finding[data-bottleneck=Capacity] .dg-links a').first().getAttribute('href'), `#/${lang}/chapters/bottlenecks?s=s-2`);
+    assert.equal(await page.locator('.dg-finding[data-bottleneck=Capacity] .dg-links a').first().getAttribute('href'), `../../../${lang}/chapters/bottlenecks/#s-2`);
 
     // A contradiction is named: SM activity above utilisation.
     await page.fill('input[name=util]', '40');
@@ -66,11 +66,11 @@ for (const lang of ['en', 'zh']) {
     assert.ok(!/NaN|undefined/.test(await page.locator('.diagnose').innerText()));
     // The estimator link opens the same workload.
     const href = await page.locator('.dg-workload a').getAttribute('href');
-    assert.match(href, new RegExp(`^#/${lang}/estimate\\?v=1&s=`));
+    assert.match(href, new RegExp(`^\\.\\./\\.\\./\\.\\./${lang}/estimate/\\?v=1&s=`));
 
     // The finding links its widget with the workload: the roofline of this decode.
     const roofline = await page.locator('.dg-finding[data-bottleneck=MemoryBandwidth] [data-widget-link=roofline]').getAttribute('href');
-    assert.match(roofline, new RegExp(`^#/${lang}/embed/roofline\\?v=1&s=`));
+    assert.match(roofline, new RegExp(`^\\.\\./\\.\\./\\.\\./${lang}/embed/roofline/\\?v=1&s=`));
 
     // Clear: back to unknown, and the address with it.
     await page.click('button[data-action=clear]');
@@ -81,7 +81,7 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: a mangled address shows a notice naming each field and opens what it can`, async () => {
     const page = await newPage(browser);
-    await page.goto(`${server.url}#/${lang}/tools/diagnose?util=140&sm=abc&dl=30&b=-2&zzz=1`);
+    await page.goto(`${server.url}${lang}/tools/diagnose/?util=140&sm=abc&dl=30&b=-2&zzz=1`);
     await waitForApp(page);
     await page.waitForSelector('#dg-notices li');
     const notices = await page.locator('#dg-notices li').allInnerTexts();
@@ -101,10 +101,10 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: the chapter 11 widget starts from its example and links to the full tool`, async () => {
     const page = await newPage(browser);
-    await page.goto(`${server.url}#/${lang}/chapters/bottlenecks`);
+    await page.goto(`${server.url}${lang}/chapters/bottlenecks/`);
     await waitForApp(page);
     const w = 'aside.widget[data-widget="diagnose"]';
-    await page.locator(w).scrollIntoViewIfNeeded();
+    await live(page, w);
     await page.waitForSelector(`${w} .dg-finding[data-bottleneck=MemoryBandwidth][data-strength=strong]`);
     assert.equal(Math.round(Number(await page.locator(`${w} .dg-reaches`).getAttribute('data-fraction')) * 100), 79);
     const before = page.url();
@@ -112,7 +112,7 @@ for (const lang of ['en', 'zh']) {
     await page.waitForSelector(`${w} .dg-tensions li`);
     assert.equal(page.url(), before, 'a widget does not write the address');
     const full = await page.locator(`${w} .dg-full a`).getAttribute('href');
-    assert.match(full, new RegExp(`^#/${lang}/tools/diagnose\\?util=30&m=llama-3\\.1-8b`));
+    assert.match(full, new RegExp(`^\\.\\./\\.\\./\\.\\./${lang}/tools/diagnose/\\?util=30&m=llama-3\\.1-8b`));
     await page.click(`${w} .dg-full a`);
     await page.waitForSelector('article[data-tool=diagnose] .dg-finding[data-bottleneck=MemoryBandwidth]');
     assert.equal(await page.locator('input[name=util]').inputValue(), '30');
@@ -129,13 +129,13 @@ test('screenshots: phone width, dark, both languages', async () => {
   if (!dir) return;
   for (const lang of ['en', 'zh']) {
     const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
-    await page.goto(`${server.url}#/${lang}/tools/diagnose?preset=decode&oom=conc&sm=20`);
+    await page.goto(`${server.url}${lang}/tools/diagnose/?preset=decode&oom=conc&sm=20`);
     await page.waitForSelector('.dg-reaches');
     await page.screenshot({ path: `${dir}/diagnose-${lang}-phone.png`, fullPage: true });
     await finish(page);
   }
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(`${server.url}#/en/tools/diagnose?util=95&sm=10&bw=20&multi=0&comm=5`);
+  await page.goto(`${server.url}en/tools/diagnose/?util=95&sm=10&bw=20&multi=0&comm=5`);
   await page.waitForSelector('.dg-finding');
   await page.screenshot({ path: `${dir}/diagnose-en-wide.png`, fullPage: true });
   await finish(page);

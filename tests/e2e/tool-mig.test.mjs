@@ -4,18 +4,18 @@
 // known number of GPUs, and the chapter 8 widget with its link to the full tool.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
+import { serve, launch, newPage, finish, waitForApp, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const hash = (page) => page.evaluate(() => decodeURIComponent(location.hash));
+const hash = (page) => page.evaluate(() => decodeURIComponent(location.search));
 
 test('the planner renders in zh and en with its three parts', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
-    await page.goto(`${server.url}#/${lang}/tools/mig`);
+    await page.goto(`${server.url}${lang}/tools/mig/`);
     await waitForApp(page);
     await page.waitForSelector('article[data-tool=mig] #mig-hand svg');
     await page.waitForSelector('#mig-results .mig-summary');
@@ -24,14 +24,14 @@ test('the planner renders in zh and en with its three parts', async () => {
     assert.equal(await page.locator('.mig-compare tbody tr').count(), 6, `${lang}: the MIG/MPS/time-slicing rows`);
     assert.ok((await page.locator('#mig-gpu option').count()) >= 10, `${lang}: every MIG GPU`);
     // The default state is written into the address.
-    assert.match(await hash(page), new RegExp(`^#/${lang}/tools/mig\\?gpu=h100-sxm&place=`));
+    assert.match(await hash(page), /^\?gpu=h100-sxm&place=/);
   }
   await finish(page);
 });
 
 test('placing a profile updates the drawing and the address; a forbidden one is refused', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/tools/mig?gpu=h100-sxm&place=&w=llama-3.1-8b:bf16:bf16:4096:4`);
+  await page.goto(`${server.url}en/tools/mig/?gpu=h100-sxm&place=&w=llama-3.1-8b:bf16:bf16:4096:4`);
   await page.waitForSelector('#mig-hand .mig-figure[data-instances="0"]');
   const profiles = await page.locator('#mig-profile option').allInnerTexts();
   await page.selectOption('#mig-profile', String(profiles.indexOf('3g.40gb')));
@@ -62,14 +62,14 @@ test('placing a profile updates the drawing and the address; a forbidden one is 
 test('a damaged address is repaired field by field, with the reasons in the page language', async () => {
   const page = await newPage(browser);
   const q = 'gpu=h100-sxm&place=3g.40gb@0,2g.20gb@2,4g.40gb@4&w=llama-3.1-8b:bf16:bf16:4096:-3,nope:int4:fp8:2048:2';
-  await page.goto(`${server.url}#/zh/tools/mig?${q}`);
+  await page.goto(`${server.url}zh/tools/mig/?${q}`);
   await page.waitForSelector('#mig-notices .banner');
   const zh = await page.locator('#mig-notices').innerText();
   assert.match(zh, /第 2 个放置：2g\.20gb 放在 2 会与位于 0 的 3g\.40gb 共用显存切片 2/);
   assert.match(zh, /第 3 个放置：4g\.40gb 不能从显存切片 4 开始：指南只允许 0/);
   assert.match(zh, /负载 1 的并发请求：应为 1 到 4096 之间的整数，实际为“-3”/);
   assert.match(zh, /负载 2 的模型：“nope”不是目录里的模型/);
-  await page.goto(`${server.url}#/en/tools/mig?gpu=l4&w=`);
+  await page.goto(`${server.url}en/tools/mig/?gpu=l4&w=`);
   await page.waitForSelector('#mig-notices .banner');
   const en = await page.locator('#mig-notices').innerText();
   assert.match(en, /GPU: “l4” is not a GPU with MIG profiles in the catalog; h100-sxm used/);
@@ -89,12 +89,12 @@ test('a damaged address is repaired field by field, with the reasons in the page
 
 test('packing the presets gives the expected number of GPUs', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/tools/mig?preset=mixed`);
+  await page.goto(`${server.url}en/tools/mig/?preset=mixed`);
   await page.waitForSelector('#mig-results .mig-summary[data-gpus="5"]');
   assert.equal(await page.locator('#mig-results figure.mig-figure').count(), 2, 'two GPUs with MIG');
   assert.match(await page.locator('#mig-results tr[data-w="5"]').innerText(), /needs 3 whole GPUs/);
   assert.match(await page.locator('#mig-results tr[data-w="1"]').innerText(), /3g\.40gb[\s\S]*tokens\/s/);
-  await page.goto(`${server.url}#/en/tools/mig?preset=7b-int4`);
+  await page.goto(`${server.url}en/tools/mig/?preset=7b-int4`);
   await page.waitForSelector('#mig-results .mig-summary[data-gpus="1"]');
   assert.equal(await page.locator('#mig-results tr[data-w] code', { hasText: '1g.10gb' }).count(), 7);
   // Switching to the H200 keeps the workloads and re-packs them.
@@ -107,10 +107,9 @@ test('packing the presets gives the expected number of GPUs', async () => {
 test('the chapter 8 widget opens on the chapter example and links to the full tool', async () => {
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
-    await page.goto(`${server.url}#/${lang}/chapters/mig`);
+    await page.goto(`${server.url}${lang}/chapters/mig/`);
     const widget = page.locator('aside.widget[data-widget="mig"]');
-    await widget.waitFor({ state: 'attached' });
-    await widget.scrollIntoViewIfNeeded();
+    await live(page, 'aside.widget[data-widget="mig"]');
     await page.waitForSelector('aside.widget[data-widget="mig"] #mig-results .mig-summary[data-gpus="1"]');
     assert.equal(await page.locator('aside.widget #mig-hand .mig-figure').getAttribute('data-instances'), '4');
     const before = await hash(page);
@@ -119,7 +118,7 @@ test('the chapter 8 widget opens on the chapter example and links to the full to
     await page.waitForSelector('aside.widget #mig-hand .mig-figure[data-instances="3"]');
     assert.equal(await hash(page), before, `${lang}: a widget leaves the address alone`);
     const href = await page.locator('#mig-open').getAttribute('href');
-    assert.ok(href.startsWith(`#/${lang}/tools/mig?gpu=a100-sxm-80gb&place=1g.10gb@1,2g.20gb@2,3g.40gb@4&`), href);
+    assert.ok(href.startsWith(`../../../${lang}/tools/mig/?gpu=a100-sxm-80gb&place=1g.10gb@1,2g.20gb@2,3g.40gb@4&`), href);
   }
   await page.click('#mig-open');
   await page.waitForSelector('article[data-tool=mig] #mig-results .mig-summary[data-gpus="1"]');

@@ -1,7 +1,7 @@
 // Calculators inside chapters: preset from the article, live, and one click from the estimator.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, live } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -9,7 +9,8 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 test('the memory-capacity chapter opens on 70B in FP16, and more GPUs make it fit', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/memory-capacity`);
+  await page.goto(`${server.url}en/chapters/memory-capacity/`);
+  await live(page, 'aside.widget[data-widget="memory:70b-fp16"]');
   await page.waitForSelector('aside.widget[data-widget="memory:70b-fp16"] .verdict.bad');
   assert.match(await page.locator('aside.widget .verdict').innerText(), /Does not fit/);
   await page.fill('aside.widget #gpus-number', '4'); // 2 × 80 GB is just short once the 10% margin is kept
@@ -17,7 +18,7 @@ test('the memory-capacity chapter opens on 70B in FP16, and more GPUs make it fi
   await page.waitForSelector('aside.widget .verdict.ok');
   const total = await page.locator('#total-per-gpu').getAttribute('data-bytes');
   await page.click('aside.widget a.open-estimator');
-  await page.waitForSelector('article[data-page=estimate] #total-per-gpu');
+  await page.waitForSelector('html[data-live] article[data-page=estimate] #total-per-gpu');
   assert.equal(await page.locator('#total-per-gpu').getAttribute('data-bytes'), total, 'the estimator opens in the same state');
   await finish(page);
 });
@@ -26,10 +27,10 @@ test('every chapter calculator renders in both languages without errors', async 
   const page = await newPage(browser);
   for (const lang of ['zh', 'en']) {
     for (const slug of ['introduction', 'memory-bandwidth', 'nvlink', 'mig', 'training-finetuning-inference', 'capacity-estimation']) {
-      await page.goto(`${server.url}#/${lang}/chapters/${slug}`);
+      await page.goto(`${server.url}${lang}/chapters/${slug}/`);
       await page.waitForSelector('aside.widget');
-      // A widget's charts are built when they come near the viewport.
-      await page.locator('aside.widget').first().scrollIntoViewIfNeeded();
+      // A widget is mounted, and its charts built, when it comes near the viewport.
+      await live(page, 'aside.widget');
       await page.waitForSelector('aside.widget svg, aside.widget .membar');
       const hasView = await page.locator('aside.widget svg, aside.widget .membar').count();
       assert.ok(hasView > 0, `${lang}/${slug} shows a chart or a memory bar`);
@@ -51,8 +52,9 @@ const near = (got, want, rel = 1e-9) => assert.ok(Math.abs(got - want) <= Math.a
 
 test('CUDA chapter: the grid for n elements in blocks of T threads on an H100', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/cuda`);
+  await page.goto(`${server.url}en/chapters/cuda/`);
   const w = 'aside.widget[data-widget="cuda-grid"]';
+  await live(page, w);
   await page.waitForSelector(`${w} [data-k=blocks]`);
   // ceil(10,000,000 / 256) = 39,063 blocks; 39,063 × 256 − 10,000,000 = 128 idle threads.
   assert.equal(await value(page, `${w} [data-k=blocks]`), 39063);
@@ -83,8 +85,9 @@ test('CUDA chapter: the grid for n elements in blocks of T threads on an H100', 
 
 test('Tensor Core chapter: peaks by precision, dense apart from 2:4 sparse', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/zh/chapters/tensor-cores`);
+  await page.goto(`${server.url}zh/chapters/tensor-cores/`);
   const w = 'aside.widget[data-widget="tensor-peaks"]';
+  await live(page, w);
   await page.waitForSelector(`${w} tr[data-path=bf16]`);
   // A100: 312 / 19.5 = 16× in BF16, 156 / 19.5 = 8× in TF32.
   assert.equal(await value(page, `${w} tr[data-path=bf16] [data-k=speedup]`), 16);
@@ -100,8 +103,9 @@ test('Tensor Core chapter: peaks by precision, dense apart from 2:4 sparse', asy
 
 test('spec-sheet chapter: the dense peak, the ridge point and which side a kernel is on', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/reading-spec-sheets`);
+  await page.goto(`${server.url}en/chapters/reading-spec-sheets/`);
   const w = 'aside.widget[data-widget="spec-sheet"]';
+  await live(page, w);
   await page.waitForSelector(`${w} [data-k=ridge]`);
   // L40S BF16: 362.05 TFLOPS / 864 GB/s = 419 FLOP/byte; at I = 1, 1 × 864 GB/s.
   near(await value(page, `${w} [data-k=ridge]`), 362.05e12 / 864e9);
@@ -119,8 +123,9 @@ test('spec-sheet chapter: the dense peak, the ridge point and which side a kerne
 
 test('learning-path chapter: from a gaming card to a datacenter GPU, fit, headroom and price', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/learning-path`);
+  await page.goto(`${server.url}en/chapters/learning-path/`);
   const w = 'aside.widget[data-widget="gpu-ladder"]';
+  await live(page, w);
   await page.waitForSelector(`${w} tr[data-gpu=h100-sxm] [data-k=fits]`);
   // 8B in BF16 (16 GB of weights) fits a 24 GB card.
   assert.equal(await page.locator(`${w} tr[data-gpu=rtx-4090] [data-k=fits]`).getAttribute('class'), 'ok');
@@ -138,8 +143,9 @@ test('learning-path chapter: from a gaming card to a datacenter GPU, fit, headro
 
 test('cluster chapter: all-reduce time by topology, in one node and across two', async () => {
   const page = await newPage(browser);
-  await page.goto(`${server.url}#/en/chapters/gpu-clusters`);
+  await page.goto(`${server.url}en/chapters/gpu-clusters/`);
   const w = 'aside.widget[data-widget="all-reduce"]';
+  await live(page, w);
   await page.waitForSelector(`${w} figure svg`);
   // 16 GPUs, 1 GB, NVSwitch (450 GB/s, α 2 µs) + IB NDR (50 GB/s, α 5 µs), bus efficiency 0.75:
   // reduce-scatter 7α + 1e9·7/8/(450e9·0.75), all-reduce of 1e9/8 over 2 nodes 2α' + 1.25e8/(50e9·0.75),

@@ -270,7 +270,7 @@ fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
         format!(
             "<p class=\"muted\">{} <a href=\"{}\">{}</a></p>",
             esc(s.widget_note),
-            Route::Lab(lang).to_hash(),
+            crate::ui::href(&Route::Lab(lang).to_hash()),
             esc(s.open_lab)
         )
     } else {

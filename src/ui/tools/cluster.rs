@@ -58,7 +58,8 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         layout.track();
         state.with_untracked(|s| controls_html(lang, s))
     };
-    let results = move || state.with(|s| results_html(lang, s, crate::ui::browser::chart_width()));
+    let results =
+        move || state.with(|s| crate::ui::links(results_html(lang, s, crate::ui::browser::chart_width())));
     let notices_view = move || {
         shown_notices.with(|n| {
             if n.is_empty() {

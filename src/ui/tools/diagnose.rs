@@ -16,19 +16,34 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     // Bumped when the whole form must be redrawn (an example, Clear, the bandwidth unit).
     let form_version = RwSignal::new(0u32);
 
-    Effect::new(move |_| {
-        form_version.track();
-        state.with_untracked(|s| set_html("dg-form", &form_html(lang, s)));
+    // The view is drawn with the initial form, results and notices (the prerendered page has
+    // them too); the effects rewrite a part when its state changes after that.
+    let (form0, results0, notices0) = state.with_untracked(|s| {
+        (form_html(lang, s), results_html(lang, s, widget), notices.with_untracked(|n| notices_html(lang, n)))
     });
-    Effect::new(move |_| {
+    Effect::new(move |first: Option<()>| {
+        form_version.track();
+        if first.is_some() {
+            state.with_untracked(|s| set_html("dg-form", &form_html(lang, s)));
+        }
+    });
+    Effect::new(move |first: Option<()>| {
         state.with(|s| {
-            set_html("dg-results", &results_html(lang, s, widget));
+            if first.is_some() {
+                set_html("dg-results", &results_html(lang, s, widget));
+            }
             if !widget {
                 super::write_query(&s.to_query());
             }
         });
     });
-    Effect::new(move |_| notices.with(|n| set_html("dg-notices", &notices_html(lang, n))));
+    Effect::new(move |first: Option<()>| {
+        notices.with(|n| {
+            if first.is_some() {
+                set_html("dg-notices", &notices_html(lang, n));
+            }
+        })
+    });
 
     let edit = move |name: String, value: String| {
         let mut notice = None;
@@ -73,10 +88,10 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     view! {
         <section class="diagnose" data-tool="diagnose" on:input=on_input on:change=on_change on:click=on_click>
             <div inner_html=note></div>
-            <div id="dg-notices"></div>
+            <div id="dg-notices" inner_html=notices0></div>
             <div class="dg-layout">
-                <div id="dg-form" class="dg-form"></div>
-                <div id="dg-results" class="dg-results" aria-live="polite"></div>
+                <div id="dg-form" class="dg-form" inner_html=form0></div>
+                <div id="dg-results" class="dg-results" aria-live="polite" inner_html=crate::ui::links(results0)></div>
             </div>
         </section>
     }
@@ -96,6 +111,6 @@ fn named_value(ev: &web_sys::Event, tag: &str) -> Option<(String, String)> {
 
 fn set_html(id: &str, html: &str) {
     if let Some(el) = document().get_element_by_id(id) {
-        el.set_inner_html(html);
+        el.set_inner_html(&crate::ui::links(html.to_string()));
     }
 }

@@ -52,7 +52,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
                 Mode::Page => write_query(&encode(s)),
                 Mode::Widget => {
                     if let Some(a) = document().get_element_by_id("mig-open") {
-                        let _ = a.set_attribute("href", &open_full_href(lang, s));
+                        let _ = a.set_attribute("href", &crate::ui::href(&open_full_href(lang, s)));
                     }
                 }
             }
@@ -167,6 +167,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
 
     let skeleton = state.with_untracked(|s| skeleton(lang, s, mode, pick0, &notices.get_untracked()));
+    let skeleton = crate::ui::links(skeleton);
     view! { <section class="mig-planner" inner_html=skeleton on:click=on_click on:change=on_change></section> }.into_any()
 }
 
@@ -264,7 +265,7 @@ fn acted(ev: &web_sys::Event) -> Option<(String, usize, String)> {
 
 fn set_html(id: &str, html: &str) {
     if let Some(el) = document().get_element_by_id(id) {
-        el.set_inner_html(html);
+        el.set_inner_html(&crate::ui::links(html.to_string()));
     }
 }
 

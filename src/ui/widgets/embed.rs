@@ -40,7 +40,7 @@ fn embed_url(lang: Lang, kind: &str, query: &str) -> Option<String> {
 pub fn iframe_snippet(src: &str, title: &str) -> String {
     format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"600\" loading=\"lazy\"></iframe>",
-        escape(&src),
+        escape(src),
         escape(title)
     )
 }

@@ -1,16 +1,27 @@
-//! In-site links in a page's HTML: every `href="#/…"` (the site's hash form, see `route`)
-//! becomes the relative URL of its target from the page being written, as mdBook writes
-//! `path_to_root` links: one `dist/` then works at a domain's root, under any sub-path and
-//! without the app. Links of the hash-routed site before this one (`#/en/chapters/x?s=s-2`)
-//! are read too, so chapters and strings written with them still land.
+//! In-site links in HTML: every `href="#/…"` (the site's hash form, see `route`) becomes the
+//! relative URL of its target from the page it is on, as mdBook writes `path_to_root` links:
+//! one `dist/` then works at a domain's root, under any sub-path and without the app. The
+//! prerenderer writes the pages this way, and the app does the same to the HTML it builds in
+//! the page (a tool's results). Links of the hash-routed site before this one
+//! (`#/en/chapters/x?s=s-2`) are read too, so strings written with them still land.
 
 use crate::route::{path_to_root, Target};
 
 /// `html` with its in-site hash links made relative to the page at `page` (its site path,
 /// such as `en/chapters/cuda/`). A link to a place on the page itself stays a bare fragment.
 pub fn relative(html: &str, page: &str) -> String {
-    const OPEN: &str = "href=\"#/";
     let root = path_to_root(page);
+    map_links(html, |hash| url_from(hash, page, &root))
+}
+
+/// `html` with its in-site hash links in the current hash form (the offline file's links).
+pub fn normal(html: &str) -> String {
+    map_links(html, |hash| Target::from_hash(hash).to_hash())
+}
+
+/// Each `href="#/…"` value of `html`, unescaped, replaced by `to(value)`.
+fn map_links(html: &str, to: impl Fn(&str) -> String) -> String {
+    const OPEN: &str = "href=\"#/";
     let mut out = String::with_capacity(html.len() + html.len() / 16);
     let mut rest = html;
     while let Some(at) = rest.find(OPEN) {
@@ -23,7 +34,7 @@ pub fn relative(html: &str, page: &str) -> String {
         };
         let hash = from.get(value_start..value_start + len).unwrap_or("");
         out.push_str("href=\"");
-        out.push_str(&url_from(&unescape(hash), page, &root).replace('&', "&amp;"));
+        out.push_str(&to(&unescape(hash)).replace('&', "&amp;"));
         out.push('"');
         rest = from.get(value_start + len + 1..).unwrap_or("");
     }
@@ -75,5 +86,9 @@ mod tests {
         let out = relative("<a href=\"#/\">home</a><a href=\"#/en/\">en</a>", "");
         assert_eq!(out, "<a href=\"./\">home</a><a href=\"./en/\">en</a>");
         assert_eq!(relative("<a href=\"#/en/", "en/"), "<a href=\"#/en/");
+        assert_eq!(
+            normal("<a href=\"#/en/estimate?v=1&amp;s=x\">"),
+            "<a href=\"#/en/estimate/?v=1&amp;s=x\">"
+        );
     }
 }
