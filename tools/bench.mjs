@@ -88,32 +88,24 @@ const observe = () => {
     .observe({ type: 'layout-shift', buffered: true });
 };
 
-async function paint(path, js) {
-  const context = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 1280, height: 800 } });
+async function paint(path) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.addInitScript(observe);
   await throttled(page, 4);
   await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-  let clsMounted = 0, clsScrolled = 0;
-  if (js) {
-    await page.waitForSelector('html[data-live]', { timeout: 60000 });
-    await page.waitForTimeout(1000);
-  } else {
-    // Without scripts the observers are the page's own: read them the same way.
-    await page.waitForTimeout(1000);
-  }
-  const lcp = js ? await page.evaluate(() => window.__lcp) : null;
-  if (js) {
-    clsMounted = await page.evaluate(() => window.__cls);
-    clsScrolled = await page.evaluate(async () => {
-      const step = Math.floor(innerHeight * 0.8);
-      for (let y = 0; y < document.body.scrollHeight; y += step) {
-        scrollTo(0, y);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      return window.__cls;
-    });
-  }
+  await page.waitForSelector('html[data-live]', { timeout: 60000 });
+  await page.waitForTimeout(1000);
+  const lcp = await page.evaluate(() => window.__lcp);
+  const clsMounted = await page.evaluate(() => window.__cls);
+  const clsScrolled = await page.evaluate(async () => {
+    const step = Math.floor(innerHeight * 0.8);
+    for (let y = 0; y < document.body.scrollHeight; y += step) {
+      scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return window.__cls;
+  });
   await context.close();
   return { lcp, clsMounted, clsScrolled };
 }
@@ -142,7 +134,7 @@ if (!only || only === 'paint') {
   for (const path of ['en/chapters/introduction/', 'en/chapters/memory-capacity/', 'zh/chapters/mig/', 'en/chapters/nvlink/']) {
     const app = [], stat = [];
     for (let k = 0; k < runs; k++) {
-      app.push(await paint(path, true));
+      app.push(await paint(path));
       stat.push(await paintStatic(path));
     }
     const [la, ls] = [median(app.map((x) => x.lcp)), median(stat)];

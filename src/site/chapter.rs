@@ -71,6 +71,61 @@ pub fn body(lang: Lang, chapter: &Chapter, route: &Route) -> String {
     out
 }
 
+/// A chapter page's description: its title and what the reader will be able to do after it (the
+/// goals that open the chapter), in the chapter's language.
+pub fn description(lang: Lang, chapter: &Chapter) -> String {
+    let page = chapter.page(lang);
+    let first = page.segments.iter().find_map(|s| match s {
+        Segment::Html(h) => Some(*h),
+        _ => None,
+    });
+    let goals = first.map(goals).unwrap_or_default();
+    let (stop, sep) = match lang {
+        Lang::Zh => ("。", "；"),
+        Lang::En => (". ", "; "),
+    };
+    let lead = first.and_then(|h| between(h, "<strong>", "</strong>")).map(plain).unwrap_or_default();
+    if goals.is_empty() {
+        return format!("{}{stop}{}", page.title, page.summary);
+    }
+    let end = if lang == Lang::Zh { "。" } else { "." };
+    let space = if lang == Lang::Zh { "" } else { " " };
+    format!("{}{stop}{lead}{space}{}{end}", page.title, goals.join(sep))
+}
+
+/// The plain text of each item of the first list in `html`.
+fn goals(html: &str) -> Vec<String> {
+    let Some(list) = between(html, "<ul>", "</ul>") else { return Vec::new() };
+    list.split("<li>").skip(1).map(|item| plain(item.split("</li>").next().unwrap_or(""))).collect()
+}
+
+fn between<'a>(html: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = html.find(open)? + open.len();
+    let len = html.get(start..)?.find(close)?;
+    html.get(start..start + len)
+}
+
+/// Text without its tags, entities decoded, whitespace collapsed.
+fn plain(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let text = out
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The previous and next chapters.
 fn pager(lang: Lang, slug: &str) -> String {
     let s = lang.strings();
@@ -109,4 +164,31 @@ pub fn sheet(lang: Lang, chapter: &Chapter, sheet: Sheet) -> String {
         if answers { String::new() } else { format!("<p class=\"worksheet-name\">{}</p>", esc(x.name_line)) },
         exercises::worksheet_items_html(lang, chapter.slug, answers)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_is_the_title_and_the_goals_in_the_pages_language() {
+        let cuda = content::find("cuda").unwrap();
+        let en = description(Lang::En, cuda);
+        assert!(
+            en.starts_with(
+                "CUDA: the entry point to the GPU software stack. After this chapter you can describe"
+            ),
+            "{en}"
+        );
+        assert!(en.contains("; map grids, blocks, threads and warps onto SMs;") && en.ends_with('.'), "{en}");
+        let zh = description(Lang::Zh, cuda);
+        assert!(zh.starts_with("CUDA：GPU 软件栈的基础入口。读完本章，你能把 CUDA 说成"), "{zh}");
+        assert!(zh.ends_with('。') && !zh.contains('<'), "{zh}");
+        for c in content::chapters() {
+            for lang in Lang::ALL {
+                let d = description(lang, c);
+                assert!(d.len() > 40 && d.chars().count() < 400, "{lang:?} {}: {d}", c.slug);
+            }
+        }
+    }
 }

@@ -87,7 +87,7 @@ fn content_of(route: &Route) -> Page {
             let p = chapter.page(lang);
             page.kind = "chapter";
             page.title = p.title.to_string();
-            page.description = p.summary.to_string();
+            page.description = super::chapter::description(lang, chapter);
             page.main = super::chapter::article(lang, chapter);
         }
         Route::Sheet(_, slug, sheet) => {
@@ -148,7 +148,7 @@ fn content_of(route: &Route) -> Page {
             page.kind = "embed";
             page.chrome = false;
             page.title = crate::ui::widgets::title(kind, lang).to_string();
-            page.description = page.title.clone();
+            page.description = format!("{} · {}", page.title, s.tagline);
             page.main = format!(
                 "<div data-mount=\"embed\" data-widget=\"{kind}\">{}</div>",
                 snapshot::embed(lang, kind)
