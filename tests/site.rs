@@ -92,6 +92,11 @@ fn every_page_is_written_and_every_link_resolves() {
         let html = std::fs::read_to_string(dir.join(&file)).unwrap();
         assert!(!html.contains(" style=\""), "{file}: a style attribute");
         assert!(!html.contains("href=\"#/"), "{file}: a link left in the hash form");
+        assert_eq!(
+            block_in_paragraph(&html),
+            None,
+            "{file}: the parser would move this block out of its <p>"
+        );
         if !matches!(route, Route::Root | Route::NotFound(_)) {
             let canonical = format!("<link rel=\"canonical\" href=\"https://example.org/docs/gpu/{path}\">");
             assert!(html.contains(&canonical), "{file}: {canonical}");
@@ -119,6 +124,36 @@ fn every_page_is_written_and_every_link_resolves() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A block element inside a `<p>` of the page's markup, which the HTML parser would close the
+/// paragraph before (so the prerendered page would not have the live component's layout).
+fn block_in_paragraph(html: &str) -> Option<String> {
+    let mut rest = html;
+    while let Some(at) = rest.find("<p") {
+        let after = rest.get(at + 2..)?;
+        if !after.starts_with(' ') && !after.starts_with('>') {
+            rest = after;
+            continue;
+        }
+        let end = after.find("</p>").unwrap_or(after.len());
+        let inside = after.get(..end)?;
+        for block in [
+            "<details", "<div", "<table", "<ul", "<ol", "<section", "<figure", "<h2", "<h3", "<pre", "<dl",
+            "<aside",
+        ] {
+            if let Some(i) = inside.find(block) {
+                return Some(
+                    inside
+                        .get(i.saturating_sub(80)..(i + 40).min(inside.len()))
+                        .unwrap_or(inside)
+                        .to_string(),
+                );
+            }
+        }
+        rest = after.get(end..)?;
+    }
+    None
 }
 
 #[test]

@@ -12,6 +12,8 @@ pub struct LabStrings {
     /// Progress: (before the step, between step and total, after).
     pub progress: (&'static str, &'static str, &'static str),
     pub preparing: &'static str,
+    /// While the page asks the browser for a WebGPU adapter (and what a page without scripts shows).
+    pub looking: &'static str,
     pub max_size: &'static str,
     /// Options of the largest array: the cap in MiB, 0 = the adapter's limit.
     pub cap_limit: &'static str,
@@ -85,6 +87,7 @@ static ZH: LabStrings = LabStrings {
     cancel: "取消",
     progress: ("第 ", " 步，共 ", " 步："),
     preparing: "正在准备 GPU……",
+    looking: "正在向浏览器查询 WebGPU 适配器……（实验室需要启用 JavaScript 和 WebGPU）",
     max_size: "最大数组",
     cap_limit: "适配器上限",
     adapter: "适配器",
@@ -148,6 +151,7 @@ static EN: LabStrings = LabStrings {
     cancel: "Cancel",
     progress: ("Step ", " of ", ": "),
     preparing: "Preparing the GPU…",
+    looking: "Asking the browser for a WebGPU adapter… (the lab needs JavaScript and WebGPU)",
     max_size: "Largest array",
     cap_limit: "the adapter's limit",
     adapter: "Adapter",

@@ -64,6 +64,14 @@ mod live {
         }
     }
 
+    /// Runs `f` after the next frame is painted: the frame callback runs just before the paint
+    /// and a task queued from it runs after it. For what a reader can wait a frame for, so that
+    /// an input is answered on screen first (interaction to next paint).
+    pub fn after_paint(f: impl FnOnce() + 'static) {
+        use leptos::leptos_dom::helpers::{request_animation_frame, set_timeout};
+        request_animation_frame(move || set_timeout(f, std::time::Duration::ZERO));
+    }
+
     /// Chart width for the current viewport.
     pub fn chart_width() -> u32 {
         let w =
@@ -90,6 +98,11 @@ mod prerender {
 
     pub fn chart_width() -> u32 {
         chart_width_for(1280.0)
+    }
+
+    /// Nothing is painted here: `f` runs at once.
+    pub fn after_paint(f: impl FnOnce() + 'static) {
+        f();
     }
 
     #[cfg(test)]

@@ -59,7 +59,7 @@ const ALLOW = {
   // Formula functions and identifiers in formulas.
   // The WebGPU lab: the API's name, its feature names (shader-f16, timestamp-query, onSubmittedWorkDone)
   // and BabelStream's kernel names, which are the WGSL entry points.
-  lab: ['WebGPU', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'scale', 'triad'],
+  lab: ['WebGPU', 'JavaScript', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'scale', 'triad'],
   formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F',
     // the CUDA chapter's add kernel (out = x + y over n elements) and a kernel's intensity I
     'add', 'y', 'n', 'I'],

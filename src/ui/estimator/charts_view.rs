@@ -67,6 +67,11 @@ where
 /// an edit: the figure keeps its last SVG, and builds the current one when the reader scrolls to
 /// it), and the SVG is built only when the input changes. The SVG is set as the figure's inner
 /// HTML: every text in it is XML-escaped by `crate::charts`.
+///
+/// In the browser the first drawing is made at once, and a redrawing after an edit waits for the
+/// frame that shows the edit's numbers (`after_paint`): a chart is the slowest part of an edit,
+/// and the reader's key press or drag is answered on screen first (interaction to next paint).
+/// Edits that come faster than drawings are drawn once, the latest.
 fn figure<T>(
     id: &'static str,
     input: impl Fn() -> Option<T> + Send + Sync + 'static,
@@ -87,14 +92,38 @@ where
             }
         },
     );
-    let html = Memo::new(move |previous: Option<&String>| {
-        if near.get() {
-            input.with(|i| i.as_ref().map(|i| svg(i, width)).unwrap_or_default())
-        } else {
-            previous.cloned().unwrap_or_default()
-        }
-    });
-    view! { <figure class="chart" id=id node_ref=node inner_html=move || html.get()></figure> }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // Prerendering: drawn into the page's markup.
+        let html = input.with_untracked(|i| i.as_ref().map(|i| svg(i, width)).unwrap_or_default());
+        view! { <figure class="chart" id=id node_ref=node inner_html=html></figure> }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let drawn = StoredValue::new(false);
+        let latest = StoredValue::new(0u32);
+        Effect::new(move |_| {
+            let Some(current) = input.get() else { return };
+            let draw = move |current: &T| {
+                if let Some(el) = node.get_untracked() {
+                    el.set_inner_html(&svg(current, width));
+                }
+            };
+            if !drawn.get_value() {
+                drawn.set_value(true);
+                draw(&current);
+                return;
+            }
+            latest.update_value(|n| *n = n.wrapping_add(1));
+            let mine = latest.get_value();
+            crate::ui::browser::after_paint(move || {
+                if latest.try_get_value() == Some(mine) {
+                    draw(&current);
+                }
+            });
+        });
+        view! { <figure class="chart" id=id node_ref=node></figure> }
+    }
 }
 
 #[component]

@@ -134,6 +134,21 @@ pub fn Slider(
         }
         v
     });
+    // A drag or a key press shows its value in the number field at once; the scenario follows it
+    // after that frame is painted (one edit per frame, the latest: a drag that outruns the
+    // evaluation skips the values in between).
+    let pending = StoredValue::new(None::<f64>);
+    let edit_after_paint = move |v: f64| {
+        let scheduled = pending.get_value().is_some();
+        pending.set_value(Some(v));
+        if !scheduled {
+            crate::ui::browser::after_paint(move || {
+                if let Some(v) = pending.try_update_value(Option::take).flatten() {
+                    set.run(v);
+                }
+            });
+        }
+    };
     // Marks the number field while its text is refused.
     let flag = move |number: &web_sys::HtmlInputElement, bad: bool| {
         let flag = if bad { "true" } else { "false" };
@@ -151,14 +166,18 @@ pub fn Slider(
                 on:input=move |ev| {
                     let Some((range, true)) = event_input(&ev) else { return };
                     if let Ok(p) = range.value().parse::<f64>() {
-                        set_problem.set(None);
+                        if problem.get_untracked().is_some() {
+                            set_problem.set(None);
+                        }
+                        let v = scale.with_value(|s| s.value_at(p));
                         if let Some(number) = range.next_element_sibling().and_then(|n| {
                             use wasm_bindgen::JsCast;
                             n.dyn_into::<web_sys::HtmlInputElement>().ok()
                         }) {
                             flag(&number, false);
+                            number.set_value(&show(v, integer));
                         }
-                        set.run(scale.with_value(|s| s.value_at(p)));
+                        edit_after_paint(v);
                     }
                 }
                 on:change=move |ev| {

@@ -202,10 +202,12 @@ pub fn MemoryView() -> impl IntoView {
         view! {
             <div class="panel memory" data-fits=move || fits.get().to_string()>
                 <h2>{e.memory_per_gpu}</h2>
-                <p class=move || if fits.get() { "verdict ok" } else { "verdict bad" } id="verdict">
+                // A <div>, not a <p>: the show-the-math <details> is a block, which the HTML
+                // parser would move out of a paragraph in the prerendered page.
+                <div class=move || if fits.get() { "verdict ok" } else { "verdict bad" } id="verdict">
                     <strong>{move || verdict.get()}</strong>
                     <ShowMath key="fits" />
-                </p>
+                </div>
                 {bar_view(bar.into(), e)}
                 <table class="legend">
                     <tbody>

@@ -59,10 +59,10 @@ pub fn PerformanceView() -> impl IntoView {
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
-                <p class="bound-line" id="bound" data-bound=move || bound_attr.get()>
+                <div class="bound-line" id="bound" data-bound=move || bound_attr.get()>
                     <strong>{move || bound_text.get()}</strong>
                     <ShowMath key="bound" />
-                </p>
+                </div>
                 <table class="key-numbers perf-table">
                     <thead><tr><th></th><th>{e.expected}</th><th>{e.upper_bound}</th><th></th></tr></thead>
                     <tbody>

@@ -223,7 +223,7 @@ fn set((id, property): (&str, &str), value: &wasm_bindgen::JsValue) {
 fn adapter_html(lang: Lang, adapter: Option<&Result<AdapterInfo, LabError>>) -> wasm_bindgen::JsValue {
     let s = lang.lab();
     let html = match adapter {
-        None => String::new(),
+        None => format!("<p class=\"muted\">{}</p>", esc(s.looking)),
         Some(Err(e)) => format!("<p class=\"banner error\" role=\"alert\">{}</p>", esc(&error_text(lang, e))),
         Some(Ok(a)) => {
             let value = |v: &str| if v.is_empty() { esc(s.not_reported) } else { esc(v) };
@@ -277,11 +277,12 @@ fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
         String::new()
     };
     format!(
-        "{note}<h2>{}</h2><div id=\"lab-adapter\"></div><div class=\"lab-controls\"><label>{} <select id=\"lab-cap\">{caps}</select></label> \
+        "{note}<h2>{}</h2><div id=\"lab-adapter\"><p class=\"muted\">{}</p></div><div class=\"lab-controls\"><label>{} <select id=\"lab-cap\">{caps}</select></label> \
          <button id=\"lab-run\" class=\"button\" disabled>{}</button> <button id=\"lab-cancel\" class=\"button secondary\" hidden>{}</button> \
          <label>{} <select id=\"lab-compare\">{gpu_options}</select></label></div><p id=\"lab-progress\" role=\"status\"></p>\
          <div id=\"lab-results\"></div><p id=\"lab-hand-off\" hidden><button id=\"lab-estimator\" class=\"button cta\">{}</button></p>",
         esc(s.adapter),
+        esc(s.looking),
         esc(s.max_size),
         esc(s.run),
         esc(s.cancel),
