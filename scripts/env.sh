@@ -55,7 +55,7 @@ can_build_std() {
 # wasm) and carry no source locations. RUSTC_BOOTSTRAP=1 allows these flags on a stable compiler.
 wasm_rustflags() {
   local flags='--cfg=web_sys_unstable_apis --cfg=getrandom_backend="wasm_js" --cfg=erase_components'
-  if can_build_std; then
+  if [ "${1:-small}" = small ] && can_build_std; then
     flags="$flags -Zunstable-options -Zlocation-detail=none -Cpanic=immediate-abort"
   fi
   printf '%s' "$flags"
@@ -68,9 +68,15 @@ build_bundle() {
   local name=$1 features=$2 out=$3 std=()
   can_build_std && std=(-Zbuild-std=std,panic_abort)
   say "building the $name bundle (features: $features)"
-  (cd "$ROOT" && env $(wasm_env) RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$(wasm_rustflags)" \
-    cargo build --quiet --release --locked --target wasm32-unknown-unknown --bin gpu-primer \
-    --no-default-features --features "$features" "${std[@]}") || die "cargo build of the $name bundle failed"
+  compile() {
+    (cd "$ROOT" && env $(wasm_env) RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$(wasm_rustflags "$1")" \
+      cargo build --quiet --release --locked --target wasm32-unknown-unknown --bin gpu-primer \
+      --no-default-features --features "$features" "${std[@]}")
+  }
+  # A compiler without -C panic=immediate-abort (older than 1.92) builds with unwinding's
+  # abort instead: a few percent larger.
+  compile small || { say "retrying without -C panic=immediate-abort"; compile plain; } ||
+    die "cargo build of the $name bundle failed"
   local tmp
   tmp=$(mktemp -d)
   wasm-bindgen --target web --no-typescript --out-dir "$tmp" --out-name "app-$name" \

@@ -19,7 +19,8 @@ const pct = (v, total) => `${((100 * v) / total).toFixed(1)}%`.padStart(6);
 async function open() {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}#/en/estimate`);
+  await page.goto(`${server.url}en/estimate/`);
+  await page.waitForSelector("html[data-live]");
   await page.waitForSelector('#total-per-gpu');
   await page.waitForTimeout(500);
   const cdp = await context.newCDPSession(page);

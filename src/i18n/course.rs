@@ -38,7 +38,8 @@ pub struct CourseStrings {
     /// The page with the whole course on it (`{lang}/print/`), and the home page's link to it.
     pub print_title: &'static str,
     pub print_intro: &'static str,
-    /// The root page, which sends a reader on to their language (shown without scripts).
+    /// The root page's link to this language's home (what a page without scripts shows; with
+    /// them the root moves on to the reader's language at once).
     pub choose_language: &'static str,
 }
 
@@ -103,7 +104,7 @@ pub const ZH: CourseStrings = CourseStrings {
     stages: ["一张 GPU：装得下、喂得饱", "多张 GPU 与共享", "按负载估算与诊断", "团队与集群"],
     print_title: "全部课程（打印版）",
     print_intro: "十五章全文在同一页，适合课堂打印或另存为 PDF。计算器显示的是各章示例的默认状态；要调整参数，请回到对应章节。",
-    choose_language: "请选择语言",
+    choose_language: "进入中文版",
 };
 
 pub const EN: CourseStrings = CourseStrings {
@@ -129,5 +130,5 @@ pub const EN: CourseStrings = CourseStrings {
     stages: ["One GPU: does it fit, is it fed", "Many GPUs and sharing", "Sizing and diagnosing workloads", "Teams and clusters"],
     print_title: "The whole course (print)",
     print_intro: "All fifteen chapters on one page, for a classroom printer or a PDF. The calculators show each chapter's example in its default state; to change them, go back to the chapter.",
-    choose_language: "Choose a language",
+    choose_language: "Read in English",
 };

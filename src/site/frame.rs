@@ -76,7 +76,11 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
     out.push_str(
         "<noscript><style>.needs-js{display:none!important}.search-slot+.nav-estimate{margin-left:auto}</style></noscript>\n</head>\n",
     );
-    out.push_str(if page.chrome { "<body>\n" } else { "<body data-embed>\n" });
+    out.push_str(match (page.chrome, page.kind) {
+        (true, _) => "<body>\n",
+        (false, "embed") => "<body data-embed>\n",
+        (false, _) => "<body class=\"bare\">\n",
+    });
     if page.chrome {
         out.push_str(&header(page));
         out.push_str("<div class=\"layout\">\n");
@@ -127,12 +131,17 @@ fn header(page: &Page) -> String {
     format!(
         "<a class=\"skip\" href=\"#main\">{}</a>\n<header class=\"site-header\">\
          <a class=\"brand\" href=\"{}\"><span class=\"brand-mark\" aria-hidden=\"true\">▦</span><span class=\"brand-name\">{}</span></a>\
-         <div class=\"search-slot\" data-mount=\"search\">{}</div><a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
+         {}<a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
          <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\" lang=\"{}\" aria-label=\"{}\">{}</a></header>\n",
         esc(s.skip_to_content),
         Route::Home(lang).to_hash(),
         esc(s.site_title),
-        page.search,
+        // Search needs the app: a page without it (print, 404) has no search box.
+        if page.app && !page.search.is_empty() {
+            format!("<div class=\"search-slot\" data-mount=\"search\">{}</div>", page.search)
+        } else {
+            String::new()
+        },
         Route::Estimate(lang).to_hash(),
         current(matches!(page.route, Route::Estimate(_))),
         esc(s.nav_estimate),
@@ -219,6 +228,7 @@ mod tests {
         assert!(html.contains("<link rel=\"canonical\" href=\"https://x.org/docs/en/estimate/\">"));
         assert!(html.contains("class=\"nav-estimate\" href=\"#/en/estimate/\" aria-current=\"page\""));
         let mut embed = page(Route::Embed(Lang::En, "memory"));
+        embed.kind = "embed";
         embed.chrome = false;
         embed.app = true;
         let html = document(&embed, &assets(), None);
