@@ -96,8 +96,22 @@ mod prerender {
 
     pub fn save_estimator_state(_query: &str) {}
 
+    thread_local! {
+        /// The viewport width the prerenderer draws for (a desktop unless `with_viewport` says).
+        static VIEWPORT: std::cell::Cell<f64> = const { std::cell::Cell::new(1280.0) };
+    }
+
     pub fn chart_width() -> u32 {
-        chart_width_for(1280.0)
+        chart_width_for(VIEWPORT.with(std::cell::Cell::get))
+    }
+
+    /// Runs `f` as if the viewport were `width` CSS pixels wide (the snapshot of a phone's
+    /// charts), then restores the desktop.
+    pub fn with_viewport<T>(width: f64, f: impl FnOnce() -> T) -> T {
+        let before = VIEWPORT.with(|v| v.replace(width));
+        let out = f();
+        VIEWPORT.with(|v| v.set(before));
+        out
     }
 
     /// Nothing is painted here: `f` runs at once.
@@ -111,6 +125,12 @@ mod prerender {
         fn a_first_visit_sees_defaults() {
             assert_eq!(super::page_query(), "");
             assert_eq!(super::saved_estimator_state(), None);
+            assert_eq!(super::chart_width(), crate::charts::DESKTOP_WIDTH);
+        }
+
+        #[test]
+        fn a_phone_viewport_draws_phone_charts_and_is_restored() {
+            assert_eq!(super::with_viewport(390.0, super::chart_width), crate::charts::PHONE_WIDTH);
             assert_eq!(super::chart_width(), crate::charts::DESKTOP_WIDTH);
         }
     }

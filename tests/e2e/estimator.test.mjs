@@ -52,6 +52,8 @@ test('moving the context slider with the keyboard grows the KV cache and updates
   await page.keyboard.press('ArrowRight'); // 4096 → 6144
   await page.keyboard.press('ArrowRight'); // → 8192
   await page.waitForFunction(() => document.getElementById('context-number').value === '8192');
+  // The report follows the slider in the frame after the edit, so wait for it.
+  await page.waitForFunction((want) => document.querySelector('tr[data-key="memory_per_gpu_bytes.kv_cache"] td.num').dataset.bytes === String(want), 2 * kv0);
   assert.equal(await bytes(page, 'memory_per_gpu_bytes.kv_cache'), 2 * kv0);
   // The URL is written once the edits pause (a quarter second).
   await page.waitForFunction((h0) => location.search !== h0, hash0);

@@ -62,8 +62,8 @@ where
     near
 }
 
-/// A chart whose SVG is built by `svg` from what `input` reads off the report: the input is read
-/// only while the figure is near the viewport (out of view neither it nor the SVG is computed on
+/// A chart whose SVG is built by `svg` from what `input` reads off the report: after its first
+/// drawing, the input is read only while the figure is near the viewport (out of view neither it nor the SVG is computed on
 /// an edit: the figure keeps its last SVG, and builds the current one when the reader scrolls to
 /// it), and the SVG is built only when the input changes. The SVG is set as the figure's inner
 /// HTML: every text in it is XML-escaped by `crate::charts`.
@@ -83,15 +83,15 @@ where
     let width = crate::ui::browser::chart_width();
     let node = NodeRef::<leptos::html::Figure>::new();
     let near = near_viewport(node);
-    let input = Memo::new(
-        move |previous: Option<&Option<T>>| {
-            if near.get() {
-                input()
-            } else {
-                previous.cloned().flatten()
-            }
-        },
-    );
+    let input = Memo::new(move |previous: Option<&Option<T>>| {
+        // The first drawing is made wherever the chart is: it takes the place of the
+        // prerendered one, and a chart drawn only on reaching the view would move the page.
+        if near.get() || previous.is_none() {
+            input()
+        } else {
+            previous.cloned().flatten()
+        }
+    });
     #[cfg(not(target_arch = "wasm32"))]
     {
         // Prerendering: drawn into the page's markup.
