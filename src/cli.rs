@@ -18,7 +18,7 @@ Commands:
                          (measured, expected, bound, error; median error per kind)
   bench [N]              Time N full evaluations (default 20000), print microseconds each
   site DIST [--site-url URL]
-                         Write every page of the site into DIST (where trunk built the app):
+                         Write every page of the site into DIST (where the bundles are built):
                          chapters, tools, glossary, search indexes, the print page; with the
                          site's public address, absolute canonical links and sitemap.xml too
   help, --help, -h       Show this help

@@ -13,6 +13,9 @@ pub mod glossary;
 mod glossary_data;
 #[cfg(test)]
 mod render;
+/// Numbers in the prose, filled at build time (natively: the prerenderer's step).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod numbers;
 pub mod search;
 #[cfg(test)]
 mod terms;

@@ -118,6 +118,14 @@ impl Exercise {
 
     /// The key as a reader would type it: the number with the stated decimals, or the
     /// choice's value.
+    /// The key as its card and worked solution show it: a number with `,` between thousands.
+    pub fn key_text_grouped(&self) -> Result<String, String> {
+        match self.answer {
+            Answer::Number { decimals, .. } => Ok(format_number(self.key_value()?, decimals, true)),
+            Answer::Choice { key, .. } => Ok(key.to_string()),
+        }
+    }
+
     pub fn key_text(&self) -> Result<String, String> {
         match self.answer {
             Answer::Number { decimals, .. } => Ok(format_number(self.key_value()?, decimals, false)),
@@ -164,7 +172,7 @@ pub fn find(id: &str) -> Option<&'static Exercise> {
     data::CHAPTERS.iter().flat_map(|(_, list)| list.iter()).find(|e| e.id == id)
 }
 
-fn parse_scenario(json: &str) -> Result<Scenario, String> {
+pub fn parse_scenario(json: &str) -> Result<Scenario, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("scenario JSON: {e}"))?;
     Scenario::from_json(&v).map_err(|e| format!("scenario: {e}"))
 }

@@ -38,7 +38,7 @@ pub fn body(lang: Lang, chapter: &Chapter, route: &Route) -> String {
         match *segment {
             Segment::Html(html) => {
                 out.push_str("<div class=\"prose\">");
-                out.push_str(html);
+                out.push_str(&content::numbers::prose(html));
                 out.push_str("</div>");
             }
             Segment::Widget(name) => out.push_str(&format!(
@@ -79,6 +79,8 @@ pub fn description(lang: Lang, chapter: &Chapter) -> String {
         Segment::Html(h) => Some(*h),
         _ => None,
     });
+    let first = first.map(content::numbers::prose);
+    let first = first.as_deref();
     let goals = first.map(goals).unwrap_or_default();
     let (stop, sep) = match lang {
         Lang::Zh => ("。", "；"),

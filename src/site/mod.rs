@@ -48,17 +48,20 @@ pub struct Options {
 pub enum SiteError {
     /// A file could not be read or written.
     Io(PathBuf, std::io::Error),
-    /// The app's files are not in the directory (trunk has not built it).
+    /// The app's files are not in the directory (its bundles are not built).
     MissingAsset(String),
     /// The site address is not an http(s) URL.
     BadSiteUrl(String),
+    /// A number placeholder in a chapter does not fill (`content::numbers`).
+    Content(String),
 }
 
 impl fmt::Display for SiteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SiteError::Io(path, e) => write!(f, "{}: {e}", path.display()),
-            SiteError::MissingAsset(what) => write!(f, "{what} (run trunk build first)"),
+            SiteError::MissingAsset(what) => write!(f, "{what} (build the bundles first: scripts/serve.sh or scripts/test.sh does)"),
+            SiteError::Content(what) => write!(f, "chapter text: {what}"),
             SiteError::BadSiteUrl(url) => {
                 write!(f, "--site-url: expected an http:// or https:// address, got '{url}'")
             }
@@ -83,6 +86,7 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
         Some(url) => return Err(SiteError::BadSiteUrl(url.to_string())),
         None => None,
     };
+    crate::content::numbers::check_chapters().map_err(SiteError::Content)?;
     let dist = options.dist.as_path();
     let assets = Assets::find(dist)?;
     let mut summary = Summary::default();

@@ -51,7 +51,7 @@ pub fn index(lang: Lang) -> Index {
             .segments
             .iter()
             .filter_map(|s| match s {
-                Segment::Html(h) => Some(*h),
+                Segment::Html(h) => Some(content::numbers::prose(h)),
                 Segment::Widget(_) | Segment::Exercise(_) | Segment::Figure(_) => None,
             })
             .collect();

@@ -1,0 +1,3 @@
+use super::Solution;
+
+pub const SOLUTIONS: &[Solution] = &[];

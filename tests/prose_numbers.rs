@@ -1,0 +1,154 @@
+//! Every number a chapter states with a unit comes from the engine or from a source. In the
+//! prose a number the engine or the catalog gives is a placeholder (`content::numbers`), filled
+//! at build time, and a number a worked example chooses as its input is marked `{n:…}`; any other figure with a unit (a datasheet's, a price, a measured result) must
+//! be one that the chapter's References list gives next to its source (`[Source](url): 2,039
+//! GB/s, 312 TFLOPS`). This test fails on a number with a unit that is neither, naming it.
+//!
+//! A unit is one of [`UNITS`], after a space (`80 GB`: `80GB` is a product's name). A range
+//! (`380–430 TFLOPS`) gives its first number the unit of its second.
+
+#[path = "support/numbers.rs"]
+mod numbers;
+
+use gpu_primer::content::{chapters, Page, Segment};
+
+/// The units a stated figure carries, longest first where one starts another.
+const UNITS: &[&str] = &[
+    "TB/s", "GB/s", "MB/s", "Gb/s", "Gbit/s", "GT/s", "TFLOPS", "PFLOPS", "GFLOPS", "TOPS", "PFLOP", "TFLOP", "GFLOP",
+    "FLOP/byte", "FLOP/s", "FLOPs", "FLOP", "TiB", "GiB", "MiB", "KiB", "TB", "GB", "MB", "KB", "ms", "µs", "ns", "s",
+    "min", "tokens/s", "token/s", "W", "kW", "GHz", "MHz", "毫秒", "微秒", "纳秒", "秒", "分钟", "小时", "瓦",
+];
+
+/// The same unit in either language's spelling.
+fn canonical(unit: &str) -> &str {
+    match unit {
+        "毫秒" => "ms",
+        "微秒" => "µs",
+        "纳秒" => "ns",
+        "秒" => "s",
+        "分钟" => "min",
+        "小时" => "h",
+        "瓦" => "W",
+        "token/s" => "tokens/s",
+        u => u,
+    }
+}
+
+/// Text of `html` without tags, with each placeholder replaced by a mark that is no number.
+fn text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    let mut chars = html.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !in_tag && c == '{' && ["r:", "g:", "f:", "x:", "n:"].iter().any(|p| html[i + 1..].starts_with(p)) {
+            for (_, c) in chars.by_ref() {
+                if c == '}' {
+                    break;
+                }
+            }
+            out.push('⟨');
+            continue;
+        }
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&").replace("&nbsp;", " ")
+}
+
+/// A number of `text` with its unit: (value as written, unit, the words around it).
+fn figures(text: &str) -> Vec<(numbers::Number, &'static str, String)> {
+    let found = numbers::numbers(text);
+    let mut out = Vec::new();
+    for (k, n) in found.iter().enumerate() {
+        let unit = unit_after(text, n.end).or_else(|| {
+            let next = found.get(k + 1)?;
+            let between = text[n.end..next.start].trim();
+            ["–", "-", "~", "～", "to", "至", "到"].contains(&between).then(|| unit_after(text, next.end)).flatten()
+        });
+        let prefix_dollar = text[..n.start].ends_with('$');
+        let unit = match (unit, prefix_dollar) {
+            (Some(u), _) => u,
+            (None, true) => "$",
+            (None, false) => continue,
+        };
+        // A letter or digit right before it: part of a name (`H100`, `Llama-3`).
+        if text[..n.start].chars().next_back().is_some_and(|c| c.is_ascii_alphabetic() || c == '-' || c == '.') {
+            continue;
+        }
+        let from = floor(text, n.start.saturating_sub(30));
+        let to = floor(text, (n.end + 30).min(text.len()));
+        out.push((*n, unit, text[from..to].replace('\n', " ")));
+    }
+    out
+}
+
+fn floor(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The unit right after a space at `at`, if any.
+fn unit_after(text: &str, at: usize) -> Option<&'static str> {
+    let rest = &text[at..];
+    let spaced = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
+    if spaced.len() == rest.len() && !rest.starts_with(|c: char| !c.is_ascii()) {
+        return None;
+    }
+    UNITS.iter().copied().find(|u| {
+        spaced.starts_with(u) && !spaced[u.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/')
+    })
+}
+
+/// The page's HTML, and where its References section starts.
+fn page_html(page: &Page) -> (String, String) {
+    let html: String = page
+        .segments
+        .iter()
+        .map(|s| match s {
+            Segment::Html(h) => *h,
+            _ => "",
+        })
+        .collect();
+    let refs = ["References", "参考资料"].iter().filter_map(|h| html.rfind(&format!(">{h}</h2>"))).max();
+    match refs {
+        Some(at) => (html[..at].to_string(), html[at..].to_string()),
+        None => (html, String::new()),
+    }
+}
+
+#[test]
+fn every_number_with_a_unit_is_computed_or_sourced() {
+    let mut problems = Vec::new();
+    for ch in chapters() {
+        for (lang, page) in [("en", ch.en), ("zh", ch.zh)] {
+            let (prose, references) = page_html(page);
+            let (prose, references) = (text(&prose), text(&references));
+            let cited = figures(&references);
+            for (n, unit, context) in figures(&prose) {
+                let sourced = cited.iter().any(|(c, u, _)| {
+                    canonical(u) == canonical(unit) && (numbers::same(c.written, n.written) || numbers::same(c.value, n.value))
+                });
+                if !sourced {
+                    problems.push(format!("{lang}/{}: {} {unit} in “{context}”", ch.slug, n.written));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} numbers neither computed nor sourced:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn figures_are_read_with_their_units_and_ranges() {
+    let t = "380–430 TFLOPS, 80 GB HBM, an A100 80GB, $3.67 per hour, 12 ms and ⟨ GB/s, 3 秒";
+    let f: Vec<(f64, &str)> = figures(t).iter().map(|(n, u, _)| (n.written, *u)).collect();
+    assert_eq!(f, vec![(380.0, "TFLOPS"), (430.0, "TFLOPS"), (80.0, "GB"), (3.67, "$"), (12.0, "ms"), (3.0, "秒")]);
+}
