@@ -89,6 +89,8 @@ test('/ opens search; it finds a Chinese and an English term and a result naviga
   const want = new URL(second, page.url()).href;
   await page.keyboard.press('Enter');
   await page.waitForFunction((h) => location.href === h, want).catch(async (e) => { throw new Error(`${e.message}: at ${page.url()}, want ${want}`); });
+  // The next page is swapped in and its app parts mounted (as a reader's next key lands).
+  await waitForApp(page);
   // Escape closes; `/` typed inside a field stays in the field.
   await page.keyboard.press('/');
   await page.keyboard.type('nvlink');

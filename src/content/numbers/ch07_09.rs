@@ -1,4 +1,42 @@
 //! Named scenarios for the chapters' `{r:NAME:PATH:SCALE:DECIMALS}` placeholders (names start
 //! with the chapter's slug).
 
-pub static SCENARIOS: &[(&str, &str)] = &[];
+/// An A100 80GB SXM `1g.10gb` MIG slice as its own GPU, the way the MIG planner sizes one
+/// (`estimator::mig_slice`): 1/8 of the memory and of the 2,039 GB/s, 1/7 of the 312 TFLOPS.
+macro_rules! a100_1g10gb {
+    () => {
+        r#"{"name": "A100 80GB SXM MIG 1g.10gb", "memory_bytes": 10000000000, "memory_bandwidth_bytes_per_s": 254875000000, "peak_flops": {"bf16": 44571428571428.57, "fp16": 44571428571428.57}}"#
+    };
+}
+
+pub static SCENARIOS: &[(&str, &str)] = &[
+    // Chapter 7: a 70B model in BF16 on H100 SXM (its weights; the node's links as the engine
+    // models them).
+    ("nvlink-70b-bf16", r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm"}"#),
+    // Chapter 7: Llama-2-7B in BF16, whose weights are as large as its BF16 gradients.
+    ("nvlink-7b-bf16", r#"{"model": "llama-2-7b", "gpu": "h100-sxm"}"#),
+    // Chapter 8: the worked example, Llama-2-7B in 4-bit with 3 (and 4) requests of 2,048
+    // tokens on an A100 80GB 1g.10gb slice.
+    (
+        "mig-7b-int4-slice",
+        concat!(
+            r#"{"model": "llama-2-7b", "weight_dtype": "int4", "context_tokens": 2048, "batch": 3, "gpu": "#,
+            a100_1g10gb!(),
+            "}"
+        ),
+    ),
+    (
+        "mig-7b-int4-slice-4",
+        concat!(
+            r#"{"model": "llama-2-7b", "weight_dtype": "int4", "context_tokens": 2048, "batch": 4, "gpu": "#,
+            a100_1g10gb!(),
+            "}"
+        ),
+    ),
+    // Chapter 9: cost per million tokens of Llama-3.1-8B on one H100 SXM at the catalog's
+    // cheapest dated H100 price (p5.48xlarge per GPU).
+    (
+        "cloud-gpus-8b-h100",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 32, "context_tokens": 4096}"#,
+    ),
+];

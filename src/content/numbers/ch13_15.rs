@@ -1,4 +1,52 @@
 //! Named scenarios for the chapters' `{r:NAME:PATH:SCALE:DECIMALS}` placeholders (names start
 //! with the chapter's slug).
 
-pub static SCENARIOS: &[(&str, &str)] = &[];
+pub static SCENARIOS: &[(&str, &str)] = &[
+    // capacity-estimation, step 1: the weights of the two models in each storage format.
+    ("capacity-estimation-8b-fp32", r#"{"model": "llama-3.1-8b", "weight_dtype": "fp32"}"#),
+    ("capacity-estimation-8b-bf16", r#"{"model": "llama-3.1-8b", "weight_dtype": "bf16"}"#),
+    ("capacity-estimation-8b-fp8", r#"{"model": "llama-3.1-8b", "weight_dtype": "fp8"}"#),
+    ("capacity-estimation-8b-nvfp4", r#"{"model": "llama-3.1-8b", "weight_dtype": "nvfp4"}"#),
+    ("capacity-estimation-8b-int4", r#"{"model": "llama-3.1-8b", "weight_dtype": "int4"}"#),
+    ("capacity-estimation-70b-fp32", r#"{"model": "llama-3.1-70b", "weight_dtype": "fp32"}"#),
+    ("capacity-estimation-70b-bf16", r#"{"model": "llama-3.1-70b", "weight_dtype": "bf16"}"#),
+    ("capacity-estimation-70b-fp8", r#"{"model": "llama-3.1-70b", "weight_dtype": "fp8"}"#),
+    ("capacity-estimation-70b-nvfp4", r#"{"model": "llama-3.1-70b", "weight_dtype": "nvfp4"}"#),
+    ("capacity-estimation-70b-int4", r#"{"model": "llama-3.1-70b", "weight_dtype": "int4"}"#),
+    // Step 2: the KV cache of Llama-3.1-8B at 4K and 32K, one request and 32.
+    ("capacity-estimation-8b-4k", r#"{"model": "llama-3.1-8b", "context_tokens": 4096}"#),
+    ("capacity-estimation-8b-32k", r#"{"model": "llama-3.1-8b", "context_tokens": 32768}"#),
+    ("capacity-estimation-8b-32x32k", r#"{"model": "llama-3.1-8b", "context_tokens": 32768, "batch": 32}"#),
+    // Step 3: full training with mixed-precision AdamW.
+    ("capacity-estimation-8b-train", r#"{"model": "llama-3.1-8b", "mode": "training"}"#),
+    // The worked estimate: Llama-3.1-70B, 32 requests of 8,192 tokens on H100 SXM.
+    (
+        "capacity-estimation-70b-32x8k",
+        r#"{"model": "llama-3.1-70b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#,
+    ),
+    (
+        "capacity-estimation-70b-32x8k-tp2",
+        r#"{"model": "llama-3.1-70b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm", "gpus": 2, "tensor_parallel": 2}"#,
+    ),
+    (
+        "capacity-estimation-70b-32x8k-tp4",
+        r#"{"model": "llama-3.1-70b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4}"#,
+    ),
+    (
+        "capacity-estimation-70b-32x8k-fp8",
+        r#"{"model": "llama-3.1-70b", "weight_dtype": "fp8", "kv_dtype": "fp8", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#,
+    ),
+    (
+        "capacity-estimation-70b-32x8k-fp8-tp2",
+        r#"{"model": "llama-3.1-70b", "weight_dtype": "fp8", "kv_dtype": "fp8", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm", "gpus": 2, "tensor_parallel": 2}"#,
+    ),
+    // gpu-clusters: an H100 SXM node (p5.48xlarge-like: NVSwitch inside, a 400 Gb/s NIC share per GPU).
+    ("gpu-clusters-h100", r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm"}"#),
+    // The gradients of an 8B model and the training state of a 70B model (checkpoint size).
+    ("gpu-clusters-8b-train", r#"{"model": "llama-3.1-8b", "mode": "training", "gpu": "h100-sxm"}"#),
+    ("gpu-clusters-70b-train", r#"{"model": "llama-3.1-70b", "mode": "training", "gpu": "h100-sxm"}"#),
+    // sharing-gpus: a 7B chat service (the calculator's qwen2.5-7b, 4K context, one request) on an
+    // H100 SXM at the p5.48xlarge rate, and the notebooks' A100 80GB PCIe at the Azure NC24ads rate.
+    ("sharing-gpus-7b-chat", r#"{"model": "qwen2.5-7b", "context_tokens": 4096, "gpu": "h100-sxm"}"#),
+    ("sharing-gpus-a100", r#"{"model": "qwen2.5-7b", "gpu": "a100-pcie-80gb"}"#),
+];

@@ -27,16 +27,16 @@ pub static BOTTLENECKS: &[Exercise] = &[
         id: "bottle-7b-a100-bound",
         answer: report(L2_7B_A100_B1, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
         zh: num(
-            "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。按峰值带宽 2.039 TB/s，上限是多少 token/s？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，说明瓶颈在哪？",
+            "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。设每个 token 把全部 67.4 亿个权重读一遍（这么短的上下文，KV cache 可以忽略）。按峰值带宽 2.039 TB/s，上限是多少 token/s？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，说明瓶颈在哪？",
             "token/s",
             "每个 token 读一遍全部权重：6.74e9 × 2 字节。",
-            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，上限约 {key} token/s。实测 104.9 token/s 相当于约 1.41 TB/s，峰值的 69%，接近 stream 类测试在这张卡上能达到的带宽：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
+            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，2.039 TB/s 下上限约 151 token/s。引擎的 {key} 还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表，在这个上下文下两者几乎抵消。实测 104.9 token/s 相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
         ),
         en: num(
-            "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 104.9 tokens/s at a 330 W power limit: what limits this workload?",
+            "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. Take each token to read all 6.74 billion weights once (at so short a context the KV cache can be ignored). At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 104.9 tokens/s at a 330 W power limit: what limits this workload?",
             "tokens/s",
             "Each token reads all weights: 6.74e9 × 2 bytes.",
-            "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights give a bound of about {key} tokens/s. The measured 104.9 tokens/s is about 1.41 TB/s, 69% of peak and close to what stream-like tests reach on this GPU: the workload is memory-bandwidth bound; more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
+            "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights at 2.039 TB/s give a bound of about 151 tokens/s. The engine's {key} also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; at this context the two nearly cancel. The measured 104.9 tokens/s is about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
         ),
     },
     Exercise {
@@ -59,16 +59,16 @@ pub static BOTTLENECKS: &[Exercise] = &[
         id: "bottle-allreduce-pcie",
         answer: engine(Calc::AllReduce { bytes: 16.06e9, ranks: 8, bus_bytes_per_s: 31.5e9 }, 1.0, 2, 0.02),
         zh: num(
-            "同样的梯度同步改走 PCIe 4.0，按理想的单向 31.5 GB/s，要多少秒？",
+            "同样在 8 张 GPU 上对 16.06 GB 梯度做环形 all-reduce，改走 PCIe 4.0，按理想的单向 31.5 GB/s（作为 busbw），要多少秒？",
             "s",
             "同样的 28.1 GB，换成 31.5 GB/s。",
-            "28.1 GB ÷ 31.5 GB/s ≈ {key} s，即使理想情况也是。计算 400 ms 时通信占一步的约 69%，扩展性崩溃。重叠和梯度累积能缓解，但弥补不了十倍的链路差距。",
+            "28.1 GB ÷ 31.5 GB/s ≈ {key} s，即使理想情况也是。计算 400 ms 时通信占一步的约 69%，扩展性崩溃。重叠和梯度累积能缓解，但弥补不了 370 对 31.5 GB/s 这样十倍以上的链路差距。",
         ),
         en: num(
-            "The same gradient synchronisation over PCIe 4.0 at an ideal 31.5 GB/s per direction: how many seconds?",
+            "The same ring all-reduce of 16.06 GB of gradients over 8 GPUs, now on PCIe 4.0 at an ideal 31.5 GB/s per direction (taken as the bus bandwidth): how many seconds?",
             "s",
             "The same 28.1 GB at 31.5 GB/s.",
-            "28.1 GB ÷ 31.5 GB/s ≈ {key} s even in the ideal case. With 400 ms of compute, communication is about 69% of the step and scaling collapses. Overlap and gradient accumulation help, but cannot remove a ten-fold link gap.",
+            "28.1 GB ÷ 31.5 GB/s ≈ {key} s even in the ideal case. With 400 ms of compute, communication is about 69% of the step and scaling collapses. Overlap and gradient accumulation help, but cannot remove a link gap of more than ten times (370 against 31.5 GB/s).",
         ),
     },
 ];
@@ -94,16 +94,16 @@ pub static LEARNING_PATH: &[Exercise] = &[
         id: "path-h100-attainable-200",
         answer: engine(Calc::Attainable { gpu: "h100-sxm", dtype: BF16, intensity: 200.0 }, 1e-12, 0, 0.02),
         zh: num(
-            "一个每字节做 200 次浮点运算的内核，在 H100 SXM 的 BF16 roofline 上最多能达到多少 TFLOPS？",
+            "一个每字节做 200 次浮点运算的内核，在 H100 SXM 的 BF16 roofline 上（稠密 989.5 TFLOPS，3.35 TB/s）最多能达到多少 TFLOPS？",
             "TFLOPS",
             "min(峰值, 强度 × 带宽)。",
-            "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。从 A100（312 TFLOPS）换到 H100，它只快约 3.35 / 2.039 ≈ 1.6 倍（按带宽），而不是按算力的 3.2 倍。",
+            "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。在 A100 上（312 TFLOPS，2.039 TB/s，脊点约 153）它受算力限制，能跑到 312 TFLOPS；换到 H100 后快约 670 / 312 ≈ 2.1 倍：既不是按算力算的 3.2 倍，也不是按带宽算的 1.6 倍，因为瓶颈从算力换成了带宽。",
         ),
         en: num(
-            "A kernel performs 200 FLOPs per byte it moves. How many TFLOPS can it reach at most on the H100 SXM's BF16 roofline?",
+            "A kernel performs 200 FLOPs per byte it moves. How many TFLOPS can it reach at most on the H100 SXM's BF16 roofline (989.5 dense TFLOPS, 3.35 TB/s)?",
             "TFLOPS",
             "min(peak, intensity × bandwidth).",
-            "min(989.5, 200 × 3.35) = {key} TFLOPS: bandwidth-bound. Moving from an A100 (312 TFLOPS) it speeds up about 3.35 / 2.039 ≈ 1.6× (with bandwidth), not the 3.2× of the FLOPS.",
+            "min(989.5, 200 × 3.35) = {key} TFLOPS: bandwidth-bound. On an A100 (312 TFLOPS, 2.039 TB/s, ridge about 153) it is compute-bound at 312 TFLOPS, so moving to the H100 speeds it up about 670 / 312 ≈ 2.1×: neither the 3.2× of the FLOPS nor the 1.6× of the bandwidth, because the limit switches from compute to bandwidth.",
         ),
     },
     Exercise {
@@ -126,10 +126,10 @@ pub static LEARNING_PATH: &[Exercise] = &[
         id: "path-cost-per-request",
         answer: choice(&["a", "b"], "b"),
         zh: pick(
-            "候选 A（Azure NC24ads A100 v4，每小时 $3.673）在延迟目标下每秒处理 5 个请求；候选 B（NC40ads H100 v5，每小时 $6.98）每秒 12 个。每千个请求哪个更便宜？",
+            "候选 A（Azure NC24ads A100 v4，每小时 $3.673）在延迟目标下每秒处理 5 个请求；候选 B（NC40ads H100 v5，每小时 $6.98）每秒 12 个。按每 1,000 个请求算，哪个更便宜？",
             &["A（约 $0.204）", "B（约 $0.162）"],
             "先算每小时能处理多少请求。",
-            "A：每小时 18,000 个请求，$3.673 / 18 ≈ $0.204 每千个。B：每小时 43,200 个，$6.98 / 43.2 ≈ $0.162 每千个。B 每小时贵近一倍，每个请求却便宜约 21%。",
+            "A：每小时 18,000 个请求，$3.673 / 18 ≈ 每 1,000 个 $0.204。B：每小时 43,200 个，$6.98 / 43.2 ≈ 每 1,000 个 $0.162。B 每小时贵近一倍，每个请求却便宜约 21%。",
         ),
         en: pick(
             "Candidate A (Azure NC24ads A100 v4, $3.673 per hour) sustains 5 requests per second at your latency target; candidate B (NC40ads H100 v5, $6.98 per hour) sustains 12. Which is cheaper per 1,000 requests?",
