@@ -169,6 +169,9 @@ pub fn render(md: &str) -> Result<RenderedPage, String> {
 /// Where a text event sits, for deciding whether a term in it may become a link.
 #[derive(Default)]
 struct Context {
+    /// Inside a number placeholder (`{r:…}`, see `content::numbers`), which a text event may end
+    /// in the middle of (pulldown-cmark splits text at `_`).
+    placeholder: bool,
     heading: bool,
     links: usize,
     code: bool,
@@ -180,6 +183,33 @@ impl Context {
     fn prose(&self) -> bool {
         !self.heading && self.links == 0 && !self.code && self.details == 0 && self.images == 0
     }
+}
+
+/// `text` cut into pieces outside and inside number placeholders (`{r:`, `{g:`, `{f:`, `{x:`,
+/// `{n:` up to `}`), `inside` saying where the text before it left off (and updated).
+fn placeholder_pieces<'t>(text: &'t str, inside: &mut bool) -> Vec<(&'t str, bool)> {
+    const OPENINGS: [&str; 5] = ["{r:", "{g:", "{f:", "{x:", "{n:"];
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        if *inside {
+            let (piece, more) = match rest.find('}') {
+                Some(end) => (&rest[..=end], &rest[end + 1..]),
+                None => (rest, ""),
+            };
+            *inside = !piece.ends_with('}');
+            pieces.push((piece, true));
+            rest = more;
+        } else {
+            let start = OPENINGS.iter().filter_map(|o| rest.find(o)).min().unwrap_or(rest.len());
+            if start > 0 {
+                pieces.push((&rest[..start], false));
+            }
+            *inside = start < rest.len();
+            rest = &rest[start..];
+        }
+    }
+    pieces
 }
 
 /// Pushes `text`, turning the first use of each not yet linked term into a glossary link.
@@ -355,7 +385,14 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
             }
             match event {
                 Event::Text(t) if context.prose() && !terms.is_empty() => {
-                    push_linked_text(&t, lang, terms, &mut linked, &mut events);
+                    // A placeholder's text is not prose: no glossary link inside it.
+                    for (piece, inside) in placeholder_pieces(&t, &mut context.placeholder) {
+                        if inside {
+                            events.push(Event::Text(CowStr::from(piece.to_string())));
+                        } else {
+                            push_linked_text(piece, lang, terms, &mut linked, &mut events);
+                        }
+                    }
                 }
                 other => events.push(other),
             }
@@ -573,4 +610,18 @@ mod tests {
         assert!(parse_file_name("xx-intro.md").is_err());
         assert!(parse_file_name("01-intro.txt").is_err());
     }
+
+    #[test]
+    fn no_glossary_link_inside_a_number_placeholder() {
+        let mut inside = false;
+        assert_eq!(
+            placeholder_pieces("a {r:x:phases.decode", &mut inside),
+            vec![("a ", false), ("{r:x:phases.decode", true)]
+        );
+        assert!(inside);
+        assert_eq!(placeholder_pieces("_s:1:2} decode", &mut inside), vec![("_s:1:2}", true), (" decode", false)]);
+        assert!(!inside);
+        assert_eq!(placeholder_pieces("{b} c", &mut inside), vec![("{b} c", false)]);
+    }
+
 }
