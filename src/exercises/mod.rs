@@ -367,7 +367,26 @@ fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
 fn report_number(scenario: &str, path: &str) -> Result<f64, String> {
     let s = parse_scenario(scenario)?;
     let report = crate::catalog::evaluate(&s).map_err(|e| format!("engine: {e}"))?;
-    report_value(&report, path).ok_or_else(|| format!("report has no number at '{path}'"))
+    report_value(&report, path)
+        .or_else(|| json_value(&report, path))
+        .ok_or_else(|| format!("report has no number at '{path}'"))
+}
+
+/// Any number of the report as `gpu-primer estimate` prints it, natively (where the page's
+/// numbers are computed at build time): the paths `report_value` does not type.
+#[cfg(not(target_arch = "wasm32"))]
+fn json_value(report: &Report, path: &str) -> Option<f64> {
+    let json = serde_json::to_value(report).ok()?;
+    let v = path.split('.').try_fold(&json, |v, key| match key.parse::<usize>() {
+        Ok(i) if v.is_array() => v.get(i),
+        _ => v.get(key),
+    })?;
+    v.as_f64().filter(|x| x.is_finite())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn json_value(_report: &Report, _path: &str) -> Option<f64> {
+    None
 }
 
 fn catalog_gpu(id: &str) -> Result<&'static crate::engine::gpu::Gpu, String> {
