@@ -24,7 +24,9 @@ fn typed(v: f64) -> String {
 }
 
 fn stated(question: &str, given: f64) -> bool {
-    numbers::numbers(question).iter().any(|n| numbers::same(n.written, given) || numbers::same(n.value, given))
+    numbers::numbers(question)
+        .iter()
+        .any(|n| numbers::same(n.written, given) || numbers::same(n.value, given))
 }
 
 #[test]

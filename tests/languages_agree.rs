@@ -25,7 +25,11 @@ fn text(html: &str) -> String {
             _ => {}
         }
     }
-    out.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
+    out.replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
 }
 
 /// The page's text by section (split at each `<h2`), placeholders left as they are.
@@ -66,7 +70,8 @@ fn difference(zh: &str, en: &str) -> Option<String> {
         out
     };
     let (oz, oe) = (only(&z, &e), only(&e, &z));
-    (!oz.is_empty() || !oe.is_empty()).then(|| format!("only in zh: {}; only in en: {}", oz.join(", "), oe.join(", ")))
+    (!oz.is_empty() || !oe.is_empty())
+        .then(|| format!("only in zh: {}; only in en: {}", oz.join(", "), oe.join(", ")))
 }
 
 #[test]
@@ -77,7 +82,11 @@ fn every_section_states_the_same_numbers_in_both_languages() {
         assert_eq!(zh.len(), en.len(), "{}: sections", ch.slug);
         for (i, (z, e)) in zh.iter().zip(&en).enumerate() {
             if let Some(d) = difference(z, e) {
-                let heading = if i == 0 { "(opening)" } else { ch.en.headings.iter().filter(|h| h.0 == 2).nth(i - 1).map_or("?", |h| h.1) };
+                let heading = if i == 0 {
+                    "(opening)"
+                } else {
+                    ch.en.headings.iter().filter(|h| h.0 == 2).nth(i - 1).map_or("?", |h| h.1)
+                };
                 problems.push(format!("{} § {heading}: {d}", ch.slug));
             }
         }

@@ -14,9 +14,49 @@ use gpu_primer::content::{chapters, Page, Segment};
 
 /// The units a stated figure carries, longest first where one starts another.
 const UNITS: &[&str] = &[
-    "TB/s", "GB/s", "MB/s", "Gb/s", "Gbit/s", "GT/s", "TFLOPS", "PFLOPS", "GFLOPS", "TOPS", "PFLOP", "TFLOP", "GFLOP",
-    "FLOP/byte", "FLOP/s", "FLOPs", "FLOP", "TiB", "GiB", "MiB", "KiB", "TB", "GB", "MB", "KB", "ms", "µs", "ns", "s",
-    "min", "tokens/s", "token/s", "W", "kW", "GHz", "MHz", "毫秒", "微秒", "纳秒", "秒", "分钟", "小时", "瓦",
+    "TB/s",
+    "GB/s",
+    "MB/s",
+    "Gb/s",
+    "Gbit/s",
+    "GT/s",
+    "TFLOPS",
+    "PFLOPS",
+    "GFLOPS",
+    "TOPS",
+    "PFLOP",
+    "TFLOP",
+    "GFLOP",
+    "FLOP/byte",
+    "FLOP/s",
+    "FLOPs",
+    "FLOP",
+    "TiB",
+    "GiB",
+    "MiB",
+    "KiB",
+    "TB",
+    "GB",
+    "MB",
+    "KB",
+    "ms",
+    "µs",
+    "ns",
+    "s",
+    "min",
+    "tokens/s",
+    "token/s",
+    "W",
+    "kW",
+    "GHz",
+    "MHz",
+    "毫秒",
+    "微秒",
+    "纳秒",
+    "秒",
+    "分钟",
+    "小时",
+    "瓦",
 ];
 
 /// The same unit in either language's spelling.
@@ -40,7 +80,8 @@ fn text(html: &str) -> String {
     let mut in_tag = false;
     let mut chars = html.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        if !in_tag && c == '{' && ["r:", "g:", "f:", "x:", "n:"].iter().any(|p| html[i + 1..].starts_with(p)) {
+        if !in_tag && c == '{' && ["r:", "g:", "f:", "x:", "n:"].iter().any(|p| html[i + 1..].starts_with(p))
+        {
             for (_, c) in chars.by_ref() {
                 if c == '}' {
                     break;
@@ -70,7 +111,10 @@ fn figures(text: &str) -> Vec<(numbers::Number, &'static str, String)> {
         let unit = unit_after(text, n.end).or_else(|| {
             let next = found.get(k + 1)?;
             let between = text[n.end..next.start].trim();
-            ["–", "-", "~", "～", "to", "至", "到"].contains(&between).then(|| unit_after(text, next.end)).flatten()
+            ["–", "-", "~", "～", "to", "至", "到"]
+                .contains(&between)
+                .then(|| unit_after(text, next.end))
+                .flatten()
         });
         let prefix_dollar = text[..n.start].ends_with('$');
         let unit = match (unit, prefix_dollar) {
@@ -79,7 +123,11 @@ fn figures(text: &str) -> Vec<(numbers::Number, &'static str, String)> {
             (None, false) => continue,
         };
         // A letter or digit right before it: part of a name (`H100`, `Llama-3`).
-        if text[..n.start].chars().next_back().is_some_and(|c| c.is_ascii_alphabetic() || c == '-' || c == '.') {
+        if text[..n.start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '-' || c == '.')
+        {
             continue;
         }
         let from = floor(text, n.start.saturating_sub(30));
@@ -104,7 +152,8 @@ fn unit_after(text: &str, at: usize) -> Option<&'static str> {
         return None;
     }
     UNITS.iter().copied().find(|u| {
-        spaced.starts_with(u) && !spaced[u.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/')
+        spaced.starts_with(u)
+            && !spaced[u.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '/')
     })
 }
 
@@ -135,7 +184,8 @@ fn every_number_with_a_unit_is_computed_or_sourced() {
             let cited = figures(&references);
             for (n, unit, context) in figures(&prose) {
                 let sourced = cited.iter().any(|(c, u, _)| {
-                    canonical(u) == canonical(unit) && (numbers::same(c.written, n.written) || numbers::same(c.value, n.value))
+                    canonical(u) == canonical(unit)
+                        && (numbers::same(c.written, n.written) || numbers::same(c.value, n.value))
                 });
                 if !sourced {
                     problems.push(format!("{lang}/{}: {} {unit} in “{context}”", ch.slug, n.written));
@@ -143,12 +193,20 @@ fn every_number_with_a_unit_is_computed_or_sourced() {
             }
         }
     }
-    assert!(problems.is_empty(), "{} numbers neither computed nor sourced:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} numbers neither computed nor sourced:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn figures_are_read_with_their_units_and_ranges() {
     let t = "380–430 TFLOPS, 80 GB HBM, an A100 80GB, $3.67 per hour, 12 ms and ⟨ GB/s, 3 秒";
     let f: Vec<(f64, &str)> = figures(t).iter().map(|(n, u, _)| (n.written, *u)).collect();
-    assert_eq!(f, vec![(380.0, "TFLOPS"), (430.0, "TFLOPS"), (80.0, "GB"), (3.67, "$"), (12.0, "ms"), (3.0, "秒")]);
+    assert_eq!(
+        f,
+        vec![(380.0, "TFLOPS"), (430.0, "TFLOPS"), (80.0, "GB"), (3.67, "$"), (12.0, "ms"), (3.0, "秒")]
+    );
 }

@@ -11,11 +11,11 @@ use crate::lang::Lang;
 pub mod glossary;
 #[cfg(test)]
 mod glossary_data;
-#[cfg(test)]
-mod render;
 /// Numbers in the prose, filled at build time (natively: the prerenderer's step).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod numbers;
+#[cfg(test)]
+mod render;
 pub mod search;
 #[cfg(test)]
 mod terms;

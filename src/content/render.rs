@@ -619,9 +619,11 @@ mod tests {
             vec![("a ", false), ("{r:x:phases.decode", true)]
         );
         assert!(inside);
-        assert_eq!(placeholder_pieces("_s:1:2} decode", &mut inside), vec![("_s:1:2}", true), (" decode", false)]);
+        assert_eq!(
+            placeholder_pieces("_s:1:2} decode", &mut inside),
+            vec![("_s:1:2}", true), (" decode", false)]
+        );
         assert!(!inside);
         assert_eq!(placeholder_pieces("{b} c", &mut inside), vec![("{b} c", false)]);
     }
-
 }

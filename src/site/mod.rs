@@ -60,7 +60,9 @@ impl fmt::Display for SiteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SiteError::Io(path, e) => write!(f, "{}: {e}", path.display()),
-            SiteError::MissingAsset(what) => write!(f, "{what} (build the bundles first: scripts/serve.sh or scripts/test.sh does)"),
+            SiteError::MissingAsset(what) => {
+                write!(f, "{what} (build the bundles first: scripts/serve.sh or scripts/test.sh does)")
+            }
             SiteError::Content(what) => write!(f, "chapter text: {what}"),
             SiteError::BadSiteUrl(url) => {
                 write!(f, "--site-url: expected an http:// or https:// address, got '{url}'")
@@ -163,6 +165,6 @@ mod tests {
         let e = build(&options).unwrap_err();
         assert!(e.to_string().contains("--site-url") && e.to_string().contains("example.org"), "{e}");
         let options = Options { dist: PathBuf::from("/nonexistent-dist"), site_url: None };
-        assert!(build(&options).unwrap_err().to_string().contains("trunk build"));
+        assert!(build(&options).unwrap_err().to_string().contains("bundles"));
     }
 }

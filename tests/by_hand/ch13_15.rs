@@ -1,3 +1,50 @@
 use super::Solution;
 
-pub const SOLUTIONS: &[Solution] = &[];
+pub const SOLUTIONS: &[Solution] = &[
+    Solution {
+        id: "cap-8b-32x8k-total",
+        // BF16 weights + KV (requests × tokens × bytes per token) + activations + overhead, in GB.
+        given: &[8.03e9, 131_072.0, 32.0, 8192.0, 0.70, 1.07],
+        solve: |g| g[0] * 2.0 / 1e9 + g[1] * g[2] * g[3] / 1e9 + g[4] + g[5],
+    },
+    Solution {
+        id: "cap-8b-32k-requests",
+        // (budget − BF16 weights − activations − overhead) / KV per request, whole requests.
+        given: &[72.0, 8.03e9, 0.70, 1.07, 131_072.0, 32_768.0],
+        solve: |g| ((g[0] - g[1] * 2.0 / 1e9 - g[2] - g[3]) / (g[4] * g[5] / 1e9)).floor(),
+    },
+    Solution {
+        id: "cap-8b-8k-requests",
+        // Same as above at 8,192 tokens per request.
+        given: &[72.0, 8.03e9, 0.70, 1.07, 131_072.0, 8192.0],
+        solve: |g| ((g[0] - g[1] * 2.0 / 1e9 - g[2] - g[3]) / (g[4] * g[5] / 1e9)).floor(),
+    },
+    Solution {
+        id: "cap-70b-int4-8k-requests",
+        // weights = linear weights × bits / 8 + 16-bit embedding and output; then the free
+        // budget over the KV of one 8,192-token request, whole requests.
+        given: &[68.45e9, 4.156, 2.10e9, 72.0, 1.38, 1.07, 327_680.0, 8192.0],
+        solve: |g| {
+            let weights = (g[0] * g[1] / 8.0 + g[2] * 2.0) / 1e9;
+            ((g[3] - weights - g[4] - g[5]) / (g[6] * g[7] / 1e9)).floor()
+        },
+    },
+    Solution {
+        id: "cluster-intra-node-bw",
+        // Bidirectional figure halved.
+        given: &[900.0],
+        solve: |g| g[0] / 2.0,
+    },
+    Solution {
+        id: "cluster-inter-node-bw",
+        // Gbps / 8 bits per byte = GB/s per node, shared by the node's GPUs.
+        given: &[3200.0, 8.0],
+        solve: |g| g[0] / 8.0 / g[1],
+    },
+    Solution {
+        id: "share-8x4k-kv",
+        // requests × tokens × bytes per token, in GB.
+        given: &[8.0, 4096.0, 131_072.0],
+        solve: |g| g[0] * g[1] * g[2] / 1e9,
+    },
+];

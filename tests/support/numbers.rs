@@ -67,7 +67,9 @@ pub fn numbers(text: &str) -> Vec<Number> {
         if matches!(bytes.get(i), Some(b'e' | b'E')) {
             let sign = matches!(bytes.get(i + 1), Some(b'-' | b'+'));
             let first = i + 1 + usize::from(sign);
-            if bytes.get(first).is_some_and(u8::is_ascii_digit) && !bytes.get(first + 1).is_some_and(u8::is_ascii_alphabetic) {
+            if bytes.get(first).is_some_and(u8::is_ascii_digit)
+                && !bytes.get(first + 1).is_some_and(u8::is_ascii_alphabetic)
+            {
                 digits.push('e');
                 digits.push_str(&text[i + 1..first]);
                 i = first;

@@ -26,6 +26,14 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         ),
     ),
     (
+        "mig-7b-int4-slice-1",
+        concat!(
+            r#"{"model": "llama-2-7b", "weight_dtype": "int4", "context_tokens": 2048, "batch": 1, "gpu": "#,
+            a100_1g10gb!(),
+            "}"
+        ),
+    ),
+    (
         "mig-7b-int4-slice-4",
         concat!(
             r#"{"model": "llama-2-7b", "weight_dtype": "int4", "context_tokens": 2048, "batch": 4, "gpu": "#,
@@ -33,10 +41,10 @@ pub static SCENARIOS: &[(&str, &str)] = &[
             "}"
         ),
     ),
-    // Chapter 9: cost per million tokens of Llama-3.1-8B on one H100 SXM at the catalog's
-    // cheapest dated H100 price (p5.48xlarge per GPU).
+    // Chapter 9: Llama-3.1-8B serving 32 requests of 4,096 tokens on one H100 SXM, priced at the
+    // p5.48xlarge snapshot (us-east-1, 2026-11-09): $55.04 per hour / 8 GPUs.
     (
         "cloud-gpus-8b-h100",
-        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 32, "context_tokens": 4096}"#,
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 32, "context_tokens": 4096, "price_per_gpu_hour": 6.88}"#,
     ),
 ];

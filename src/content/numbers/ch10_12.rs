@@ -59,7 +59,7 @@ pub static SCENARIOS: &[(&str, &str)] = &[
     // Diagnosing bottlenecks: the diagnosis tool's decode example (Llama-3.1-8B, BF16, H100 SXM,
     // batch 1, 4,096-token context).
     (
-        "bottlenecks-decode",
+        "bottlenecks-diagnose-8b",
         r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 1, "context_tokens": 4096}"#,
     ),
 ];

@@ -42,6 +42,8 @@ pub static SCENARIOS: &[(&str, &str)] = &[
     ),
     // gpu-clusters: an H100 SXM node (p5.48xlarge-like: NVSwitch inside, a 400 Gb/s NIC share per GPU).
     ("gpu-clusters-h100", r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm"}"#),
+    // A Blackwell GPU of a GB200 NVL72 rack (NVLink 5 through NVLink Switch trays).
+    ("gpu-clusters-gb200", r#"{"model": "llama-3.1-8b", "gpu": "gb200"}"#),
     // The gradients of an 8B model and the training state of a 70B model (checkpoint size).
     ("gpu-clusters-8b-train", r#"{"model": "llama-3.1-8b", "mode": "training", "gpu": "h100-sxm"}"#),
     ("gpu-clusters-70b-train", r#"{"model": "llama-3.1-70b", "mode": "training", "gpu": "h100-sxm"}"#),

@@ -34,11 +34,7 @@ const TABLES: [&[(&str, &str)]; 5] =
 
 /// Named scenarios for `{r:…}` (JSON: the fields that differ from the defaults).
 pub fn scenario(name: &str) -> Option<&'static str> {
-    TABLES
-        .iter()
-        .flat_map(|t| t.iter())
-        .find(|(n, _)| *n == name)
-        .map(|(_, json)| *json)
+    TABLES.iter().flat_map(|t| t.iter()).find(|(n, _)| *n == name).map(|(_, json)| *json)
 }
 
 /// Every scenario name, for tests (names are unique across the tables).
@@ -54,7 +50,8 @@ pub fn fill(html: &str) -> Result<String, String> {
     while let Some(start) = find_placeholder(rest) {
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
-        let end = after.find('}').ok_or_else(|| format!("unclosed placeholder at '{}'", head(&rest[start..])))?;
+        let end =
+            after.find('}').ok_or_else(|| format!("unclosed placeholder at '{}'", head(&rest[start..])))?;
         out.push_str(&value(&after[..end])?);
         rest = &after[end + 1..];
     }
@@ -125,7 +122,9 @@ pub fn value(field: &str) -> Result<String, String> {
             let v = v.ok_or_else(|| bad(&format!("{id} has no number at '{path}'")))? * num(scale)?;
             finite(v, dec(decimals)?).ok_or_else(|| bad("not a finite number"))
         }
-        ["f", "ridge", g, d, decimals] => shown(Calc::RidgePoint { gpu: gpu(g)?, dtype: dtype(d)? }, "1", decimals),
+        ["f", "ridge", g, d, decimals] => {
+            shown(Calc::RidgePoint { gpu: gpu(g)?, dtype: dtype(d)? }, "1", decimals)
+        }
         ["f", "attainable", g, d, i, scale, decimals] => {
             shown(Calc::Attainable { gpu: gpu(g)?, dtype: dtype(d)?, intensity: num(i)? }, scale, decimals)
         }
@@ -168,7 +167,10 @@ mod tests {
     #[test]
     fn placeholders_fill_from_the_engine_and_the_catalog() {
         let h100_bw = crate::catalog::gpus::find("h100-sxm").unwrap().memory_bandwidth_bytes_per_s;
-        assert_eq!(fill("{g:h100-sxm:memory_bandwidth_bytes_per_s:1e-9:0} GB/s").unwrap(), format!("{} GB/s", format_number(h100_bw / 1e9, 0, true)));
+        assert_eq!(
+            fill("{g:h100-sxm:memory_bandwidth_bytes_per_s:1e-9:0} GB/s").unwrap(),
+            format!("{} GB/s", format_number(h100_bw / 1e9, 0, true))
+        );
         assert_eq!(fill("a {b} c").unwrap(), "a {b} c");
         assert_eq!(fill("{n:4} MB, {n:1:2}").unwrap(), "4 MB, 1:2");
         let ridge = fill("{f:ridge:h100-sxm:bf16:0}").unwrap();

@@ -12,31 +12,31 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-8b-decode-bound",
         answer: report(L3_8B_H100_B1, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
         zh: num(
-            "把本章的算例换成 Llama-3-8B（BF16 权重）跑在 H100 SXM 上：批大小 1、上下文 512 个 token。每生成一个 token 都要读一遍全部权重和 KV cache。按峰值带宽算，每秒最多能生成多少个 token？",
+            "把本章的算例换成 Llama-3-8B（80.3 亿参数，BF16 权重），跑在 H100 SXM（3.35 TB/s）上，批大小 1：先输入 256 个 token 的提示，再生成 256 个 token，所以生成过程中 KV cache（每 token 128 KiB）平均存有 384 个 token。每生成一个 token，要读一遍除输入 embedding（5.25 亿参数，每个 token 只按行查一行，不必整表读取）以外的全部权重，外加整个 KV cache。按峰值带宽算，每秒最多能生成多少个 token？",
             "token/s",
-            "解码时算力几乎闲着：用要读的字节数除以显存带宽（3.35 TB/s），得到每个 token 的时间，再取倒数。",
-            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，每步要读的字节约 {r:phases.decode.bytes:1e-9:2} GB，除以 3.35 TB/s 得 {r:phases.decode.bound.memory_s:1e3:2} ms；计算项只有 {r:phases.decode.bound.compute_s:1e3:3} ms。所以上限约 {key} token/s，由显存带宽决定。实际会更低：达到的带宽低于峰值，还有内核启动等开销。",
+            "解码时算力几乎闲着：把每个 token 要读的字节加起来（不含 embedding 的权重，每个 2 字节，再加 384 × 128 KiB 的 KV cache），除以 3.35 TB/s 得到每个 token 的时间，再取倒数。",
+            "权重共 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，去掉 {r:params.embedding:2e-9:2} GB 的输入 embedding，再加约 0.05 GB 的 KV cache，每步要读约 {r:phases.decode.bytes:1e-9:2} GB，除以 3.35 TB/s 得 {r:phases.decode.bound.memory_s:1e3:2} ms；计算项只有 {r:phases.decode.bound.compute_s:1e3:3} ms。所以上限约 {key} token/s，由显存带宽决定。实际会更低：达到的带宽低于峰值，还有 kernel 启动等开销。",
         ),
         en: num(
-            "Redo the chapter's worked example for Llama-3-8B (BF16 weights) on an H100 SXM at batch size 1 with a 512-token context. Each generated token reads all weights and the KV cache once. At peak bandwidth, what is the upper bound on tokens per second?",
+            "Redo the chapter's worked example for Llama-3-8B (8.03 billion parameters, BF16 weights) on an H100 SXM (3.35 TB/s) at batch size 1: a 256-token prompt, then 256 generated tokens, so during generation the KV cache (128 KiB per token) holds 384 tokens on average. Each generated token reads every weight once except the input embedding (525 million parameters, looked up one row per token rather than read whole), plus the whole KV cache. At peak bandwidth, what is the upper bound on tokens per second?",
             "tokens/s",
-            "Decoding leaves the compute units almost idle: divide the bytes read per token by the memory bandwidth (3.35 TB/s) and take the inverse.",
-            "Weights are {r:memory_per_gpu_bytes.weights:1e-9:2} GB and one step reads about {r:phases.decode.bytes:1e-9:2} GB, which takes {r:phases.decode.bound.memory_s:1e3:2} ms at 3.35 TB/s; the compute term is only {r:phases.decode.bound.compute_s:1e3:3} ms. The bound is therefore about {key} tokens/s, set by memory bandwidth. Real systems land below it: achieved bandwidth is under peak and there is launch overhead.",
+            "Decoding leaves the compute units almost idle: add up the bytes read per token (the weights without the embedding, 2 bytes each, plus 384 × 128 KiB of KV cache), divide by 3.35 TB/s and take the inverse.",
+            "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB; without the {r:params.embedding:2e-9:2} GB input embedding and with about 0.05 GB of KV cache, one step reads about {r:phases.decode.bytes:1e-9:2} GB, which takes {r:phases.decode.bound.memory_s:1e3:2} ms at 3.35 TB/s; the compute term is only {r:phases.decode.bound.compute_s:1e3:3} ms. The bound is therefore about {key} tokens/s, set by memory bandwidth. Real systems land below it: achieved bandwidth is under peak and there is kernel launch overhead.",
         ),
     },
     Exercise {
         id: "intro-8b-memory-term",
         answer: report(L3_8B_H100_B1, "phases.decode.bound.memory_s", 1e3, 2, 0.03),
         zh: num(
-            "同一个场景（Llama-3-8B，BF16，H100 SXM，批大小 1，上下文 512）：约束公式里的显存项 Q/B 是多少毫秒？",
+            "同一个场景（Llama-3-8B，80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不读；H100 SXM，3.35 TB/s；批大小 1；KV cache 平均 384 个 token，每 token 128 KiB）：约束公式里的显存项 Q/B 是多少毫秒？",
             "ms",
-            "Q 是一步要读的字节（权重加 KV cache），B 是 3.35 TB/s。",
+            "Q 是一步要读的字节（不含 embedding 的权重，每个 2 字节，加上 384 × 128 KiB 的 KV cache），B 是 3.35 TB/s。",
             "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，两者相差两个数量级，所以单请求解码是受显存带宽限制的。",
         ),
         en: num(
-            "Same scenario (Llama-3-8B, BF16, H100 SXM, batch 1, 512-token context): how many milliseconds is the memory term Q/B of the bound?",
+            "Same scenario (Llama-3-8B, 8.03 billion parameters in BF16, of which the input embedding's 525 million are looked up, not read; H100 SXM at 3.35 TB/s; batch 1; on average 384 tokens of 128 KiB each in the KV cache): how many milliseconds is the memory term Q/B of the bound?",
             "ms",
-            "Q is the bytes one step reads (weights plus KV cache); B is 3.35 TB/s.",
+            "Q is the bytes one step reads (the weights without the embedding, 2 bytes each, plus 384 × 128 KiB of KV cache); B is 3.35 TB/s.",
             "Q ≈ {r:phases.decode.bytes:1e-9:2} GB, so Q/B ≈ {key} ms. The compute term W/F is only {r:phases.decode.bound.compute_s:1e3:3} ms, two orders of magnitude smaller: single-request decoding is bound by memory bandwidth.",
         ),
     },
@@ -85,13 +85,13 @@ pub static MEMORY_CAPACITY: &[Exercise] = &[
         id: "mem-kv-32x8k",
         answer: report(L31_8B_32X8K, "memory_per_gpu_bytes.kv_cache", 1e-9, 1, 0.02),
         zh: num(
-            "Llama-3.1-8B 以 BF16 服务 32 个并发请求，每个 8K（8,192）token 的上下文。KV cache 一共多少 GB（十进制）？",
+            "Llama-3.1-8B（32 层、8 个 KV 头、head_dim 128）以 BF16 KV cache 服务 32 个并发请求，每个 8K（8,192）token 的上下文。KV cache 一共多少 GB（十进制）？",
             "GB",
             "每个 token 的 KV = 2（K 和 V）× 32 层 × 8 个 KV 头 × 128 维 × 2 字节。再乘以 token 数 8,192 × 32。",
             "每 token {r:kv_cache_bytes_per_token:1:0} 字节（128 KiB），共 8,192 × 32 = 262,144 个 token，KV cache ≈ {key} GB（32 GiB）。加上权重 {r:memory_per_gpu_bytes.weights:1e-9:1} GB，引擎算出的总占用约 {r:memory_per_gpu_bytes.total:1e-9:1} GB（含激活和运行时开销），能放进 80 GB。",
         ),
         en: num(
-            "Llama-3.1-8B serves 32 concurrent requests at 8K (8,192 tokens) context in BF16. How many (decimal) GB of KV cache is that?",
+            "Llama-3.1-8B (32 layers, 8 KV heads, head_dim 128) serves 32 concurrent requests at 8K (8,192 tokens) context with a BF16 KV cache. How many (decimal) GB of KV cache is that?",
             "GB",
             "KV per token = 2 (K and V) × 32 layers × 8 KV heads × 128 dims × 2 bytes. Multiply by 8,192 × 32 tokens.",
             "{r:kv_cache_bytes_per_token:1:0} bytes (128 KiB) per token over 8,192 × 32 = 262,144 tokens gives {key} GB (32 GiB) of KV cache. With {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights the engine's total is about {r:memory_per_gpu_bytes.total:1e-9:1} GB (activations and runtime included): it fits in 80 GB.",
@@ -117,16 +117,16 @@ pub static MEMORY_CAPACITY: &[Exercise] = &[
         id: "mem-70b-int4-requests",
         answer: report(L31_70B_INT4_4K, "solvers.max_batch", 1.0, 0, 0.0),
         zh: num(
-            "Llama-3.1-70B（80 层，8 个 KV 头，head_dim 128）量化为 4 bit 权重，在一张 80 GB 的 H100 上服务，KV cache 用 BF16。按引擎的默认假设（留 10% 余量、1 GiB 运行时开销、推理激活），最多能同时服务多少个 4K token 的请求？",
+            "Llama-3.1-70B（80 层，8 个 KV 头，head_dim 128）量化为 4 bit 权重，在一张 80 GB 的 H100 上服务，KV cache 用 BF16。权重占 39.77 GB（含分组缩放因子，embedding 和输出层保持 16 位），一个预填充分块的激活占 1.38 GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 4,096 token 的请求？",
             "个请求",
-            "可用显存 = 80 GB × 0.9 − 权重 − 开销 − 激活；每个请求的 KV = 4,096 × 每 token KV 字节。",
-            "每 token KV = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B（320 KiB），一个 4,096 token 的请求约 1.34 GB。4 bit 权重（含分组缩放和 16 位的嵌入层）约 {r:memory_per_gpu_bytes.weights:1e-9:1} GB，可用显存 {r:usable_gpu_memory_bytes:1e-9:0} GB。扣掉权重、开销和激活后，最多 {key} 个请求。",
+            "可用显存 = 80 GB × 0.9 − 权重 − 激活 − 开销；每个请求的 KV = 4,096 × 每 token KV 字节。结果向下取整。",
+            "每 token KV = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B（320 KiB），一个 4,096 token 的请求要 {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB。可用的 {r:usable_gpu_memory_bytes:1e-9:0} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，激活 1.38 GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
         ),
         en: num(
-            "Llama-3.1-70B (80 layers, 8 KV heads, head_dim 128) is quantized to 4-bit weights and served on one 80 GB H100 with a BF16 KV cache. With the engine's default assumptions (10% margin kept free, 1 GiB runtime overhead, inference activations), how many concurrent 4K-token requests fit?",
+            "Llama-3.1-70B (80 layers, 8 KV heads, head_dim 128) is quantized to 4-bit weights and served on one 80 GB H100 with a BF16 KV cache. The weights take 39.77 GB (with their group scales, and the embeddings and output layer in 16 bits), a prefill chunk's activations 1.38 GB and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent 4,096-token requests fit?",
             "requests",
-            "Usable memory = 80 GB × 0.9 − weights − overhead − activations; each request holds 4,096 × the KV bytes per token.",
-            "KV per token = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B (320 KiB), so one 4,096-token request needs about 1.34 GB. The 4-bit weights (with group scales and 16-bit embeddings) take about {r:memory_per_gpu_bytes.weights:1e-9:1} GB of the {r:usable_gpu_memory_bytes:1e-9:0} GB usable. After weights, overhead and activations, {key} requests fit.",
+            "Usable memory = 80 GB × 0.9 − weights − activations − overhead; each request holds 4,096 × the KV bytes per token. Round down.",
+            "KV per token = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B (320 KiB), so one 4,096-token request needs {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB. Of the {r:usable_gpu_memory_bytes:1e-9:0} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations 1.38 GB and the runtime 1 GiB (1.07 GB); what is left holds {key} requests.",
         ),
     },
     Exercise {
@@ -147,7 +147,7 @@ pub static MEMORY_CAPACITY: &[Exercise] = &[
     },
 ];
 
-const L2_7B_INT4_A100: &str = r#"{"model": "llama-2-7b", "weight_dtype": "int4", "batch": 1, "context_tokens": 512, "gpu": "a100-sxm-80gb"}"#;
+const L2_7B_INT4_A100: &str = r#"{"model": "llama-2-7b", "weight_dtype": "int4", "int4_group_size": 32, "batch": 1, "context_tokens": 512, "gpu": "a100-sxm-80gb"}"#;
 const L3_8B_H200_16X8K: &str =
     r#"{"model": "llama-3-8b", "context_tokens": 8192, "batch": 16, "gpu": "h200-sxm"}"#;
 
@@ -172,13 +172,13 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-a100-attainable-10",
         answer: engine(Calc::Attainable { gpu: "a100-sxm-80gb", dtype: BF16, intensity: 10.0 }, 1e-12, 1, 0.02),
         zh: num(
-            "算术强度为 10 FLOP/字节的内核，在 A100 80GB SXM 的 BF16 roofline 上最多能达到多少 TFLOPS？",
+            "算术强度为 10 FLOP/字节的内核，在 A100 80GB SXM 的 BF16 roofline 上（稠密 312 TFLOPS，2.039 TB/s）最多能达到多少 TFLOPS？",
             "TFLOPS",
             "可达算力 = min(峰值, 强度 × 带宽)。",
             "min(312, 10 × 2.039) ≈ {key} TFLOPS，不到峰值的 7%：这个内核受带宽限制，再多的 Tensor Core 也帮不上忙。",
         ),
         en: num(
-            "A kernel has an arithmetic intensity of 10 FLOP/byte. How many TFLOPS can it reach at most on the A100 80GB SXM's BF16 roofline?",
+            "A kernel has an arithmetic intensity of 10 FLOP/byte. How many TFLOPS can it reach at most on the A100 80GB SXM's BF16 roofline (312 dense TFLOPS, 2.039 TB/s)?",
             "TFLOPS",
             "Attainable = min(peak, intensity × bandwidth).",
             "min(312, 10 × 2.039) ≈ {key} TFLOPS, under 7% of the peak: the kernel is bandwidth-bound and more Tensor Cores would not help.",
@@ -188,32 +188,32 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-7b-int4-a100-bound",
         answer: report(L2_7B_INT4_A100, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
         zh: num(
-            "Llama-2-7B 用 4 bit 权重（分组缩放 128）在 A100 80GB SXM 上以批大小 1 解码，上下文 512。按峰值带宽 2.039 TB/s，每秒最多多少 token？gpt-fast 实测 196.8 token/s，说明了什么？",
+            "Llama-2-7B 在 A100 80GB SXM（2.039 TB/s）上以批大小 1 解码，权重为 4 bit：32 层共 64.8 亿个权重，每个 4 bit，每 32 个一组另带一个 16 位缩放因子和一个 4 位零点，合计每个权重 4.625 bit；输入 embedding 和输出层（各 1.31 亿参数）保持 BF16，每步只读输出层（embedding 只按行查）。BF16 KV cache 每 token 512 KiB，平均存有 384 个 token（256 个 token 的提示，再生成 256 个）。按峰值带宽，每秒最多多少 token？gpt-fast 用它自己的 4 bit 格式（每组 32 个）在限功耗的 A100 上实测 196.8 token/s，这说明了什么？",
             "token/s",
-            "权重约 6.74e9 × 0.5 字节再加缩放和 16 位嵌入层；每个 token 读一遍。",
-            "权重约 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，上限约 {key} token/s。实测只到它的约 37%：4 bit 内核已经吃不满带宽，反量化、缩放因子和内核启动开销变得重要，T_overhead 和内核效率相对于缩小了的显存项变大了。",
+            "每步读的字节 = 64.8 亿 × 4.625 / 8 + 输出层 1.31 亿 × 2 + 384 × 512 KiB；用带宽除以它。",
+            "权重在显存里共占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；每步要读约 {r:phases.decode.bytes:1e-9:2} GB（4 bit 的各层、输出层和 KV cache），上限约 {key} token/s。实测只到它的约 41%：4 bit kernel 已经吃不满带宽，反量化、缩放因子和 kernel 启动开销变得重要，T_overhead 和 kernel 效率相对于缩小了的显存项变大了。",
         ),
         en: num(
-            "Llama-2-7B with 4-bit weights (group size 128) decodes at batch 1 on an A100 80GB SXM with a 512-token context. At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 196.8 tokens/s: what does that suggest?",
+            "Llama-2-7B decodes at batch 1 on an A100 80GB SXM (2.039 TB/s) with 4-bit weights: the 6.48 billion weights of its 32 layers take 4 bits each plus a 16-bit scale and a 4-bit zero point per group of 32, 4.625 bits in all; the input embedding and the output layer (131 million parameters each) stay in BF16, and only the output layer is read at each step (the embedding is looked up). The BF16 KV cache takes 512 KiB per token and holds 384 tokens on average (a 256-token prompt, then 256 generated). At peak bandwidth, what is the tokens-per-second bound? gpt-fast measured 196.8 tokens/s with its own 4-bit format (groups of 32) on a power-capped A100: what does that suggest?",
             "tokens/s",
-            "The weights are about 6.74e9 × 0.5 bytes plus scales and 16-bit embeddings, read once per token.",
-            "The weights take about {r:memory_per_gpu_bytes.weights:1e-9:2} GB and the bound is about {key} tokens/s. The measurement reaches about 37% of it: the 4-bit kernel no longer saturates memory, and dequantization, scales and launch overhead now matter relative to the shrunken memory term.",
+            "Bytes per step = 6.48 billion × 4.625 / 8 + the output layer's 131 million × 2 + 384 × 512 KiB; divide the bandwidth by it.",
+            "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB in memory; a step reads about {r:phases.decode.bytes:1e-9:2} GB (the 4-bit layers, the output layer and the KV cache), so the bound is about {key} tokens/s. The measurement reaches about 41% of it: the 4-bit kernel no longer saturates memory, and dequantization, scales and launch overhead now matter relative to the shrunken memory term.",
         ),
     },
     Exercise {
         id: "bw-h200-16x8k-step",
         answer: report(L3_8B_H200_16X8K, "phases.decode.time_s_bound", 1e3, 1, 0.03),
         zh: num(
-            "Llama-3-8B（BF16）在 H200（4.8 TB/s）上同时服务 16 个 8K 上下文的序列。按峰值带宽，一个解码步最少多少毫秒？",
+            "Llama-3-8B（80.3 亿参数，BF16）在 H200（4.8 TB/s）上同时服务 16 条序列。每条先输入 7,936 个 token 的提示，再生成 256 个 token（共 8K），所以生成过程中每条序列的 KV cache 平均存有 8,064 个 token，每 token 128 KiB。每一步要读除输入 embedding（5.25 亿参数，只查不读）以外的全部权重，以及所有序列的 KV cache。按峰值带宽，一个平均的解码步最少要多少毫秒？",
             "ms",
-            "一步要读全部权重和所有序列的 KV cache（引擎取生成过程中的平均上下文长度）。",
-            "KV cache 满时为 {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB，权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；按平均上下文，一步读约 {r:phases.decode.bytes:1e-9:1} GB，÷ 4.8 TB/s ≈ {key} ms，即总共约 {r:phases.decode.tokens_per_s_bound:1:0} token/s。实际带宽低于峰值，真实数字会更低。",
+            "每步字节 = 不含 embedding 的权重 × 2 + 16 × 8,064 × 128 KiB，再除以 4.8 TB/s。",
+            "KV cache 存满（每条 8,192 个 token）时为 {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB，权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；不读 embedding、按平均上下文算，一步读约 {r:phases.decode.bytes:1e-9:1} GB，÷ 4.8 TB/s ≈ {key} ms，即总共约 {r:phases.decode.tokens_per_s_bound:1:0} token/s。实际带宽低于峰值，真实数字会更低。",
         ),
         en: num(
-            "Llama-3-8B (BF16) serves 16 sequences at 8K context each on an H200 (4.8 TB/s). At peak bandwidth, how many milliseconds does one decode step take at least?",
+            "Llama-3-8B (8.03 billion parameters, BF16) serves 16 sequences on an H200 (4.8 TB/s). Each has a 7,936-token prompt and generates 256 tokens (8K in all), so during generation each cache holds 8,064 tokens on average, at 128 KiB per token. A step reads every weight except the input embedding (525 million parameters, looked up rather than read) and every sequence's KV cache. At peak bandwidth, how many milliseconds does an average decode step take at least?",
             "ms",
-            "A step reads all weights and every sequence's KV cache (the engine takes the average context during generation).",
-            "The full KV cache is {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB and the weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB; at the average context a step reads about {r:phases.decode.bytes:1e-9:1} GB, ÷ 4.8 TB/s ≈ {key} ms, about {r:phases.decode.tokens_per_s_bound:1:0} tokens/s in total. Achieved bandwidth is below peak, so real numbers are lower.",
+            "Bytes per step = the weights without the embedding × 2 + 16 × 8,064 × 128 KiB; divide by 4.8 TB/s.",
+            "The full KV cache (8,192 tokens per sequence) is {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB and the weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB; without the embedding and at the average context a step reads about {r:phases.decode.bytes:1e-9:1} GB, ÷ 4.8 TB/s ≈ {key} ms, about {r:phases.decode.tokens_per_s_bound:1:0} tokens/s in total. Achieved bandwidth is below peak, so real numbers are lower.",
         ),
     },
 ];
