@@ -11,8 +11,7 @@ use crate::lang::Lang;
 pub mod glossary;
 #[cfg(test)]
 mod glossary_data;
-/// Numbers in the prose, filled at build time (natively: the prerenderer's step).
-#[cfg(not(target_arch = "wasm32"))]
+/// Numbers in the prose, filled at build time (the prerenderer's step; the app never calls it).
 pub mod numbers;
 #[cfg(test)]
 mod render;

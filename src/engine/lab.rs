@@ -2,13 +2,14 @@
 //! sweeps, how a dispatch covers the data, the expected contents after each kernel (so the page
 //! can validate by reading back), and the statistics of repeated timings.
 //!
-//! The memory kernels are BabelStream's four (Deakin et al., "GPU-STREAM v2.0", 2016; the
-//! McCalpin STREAM kernels) on arrays of `vec4<f32>` (16 bytes per element):
+//! The memory kernels are four of BabelStream's five, Copy, Mul, Add and Triad (Deakin et al.,
+//! "GPU-STREAM v2.0", 2016; McCalpin's STREAM calls Mul "Scale"), on arrays of `vec4<f32>` (16
+//! bytes per element). BabelStream's fifth, Dot (a reduction), is not run:
 //!
 //! | kernel | operation      | arrays read | written | bytes per element |
 //! |--------|----------------|-------------|---------|-------------------|
 //! | copy   | c = a          | 1           | 1       | 32                |
-//! | scale  | b = s·c        | 1           | 1       | 32                |
+//! | mul    | b = s·c        | 1           | 1       | 32                |
 //! | add    | c = a + b      | 2           | 1       | 48                |
 //! | triad  | a = b + s·c    | 2           | 1       | 48                |
 //!
@@ -19,11 +20,11 @@
 /// Bytes of one `vec4<f32>` element.
 pub const VEC4_BYTES: u64 = 16;
 
-/// One of BabelStream's four memory kernels.
+/// One of the BabelStream memory kernels the lab runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StreamKernel {
     Copy,
-    Scale,
+    Mul,
     Add,
     Triad,
 }
@@ -31,13 +32,13 @@ pub enum StreamKernel {
 impl StreamKernel {
     /// In BabelStream's order, which is also the order the lab runs them.
     pub const ALL: [StreamKernel; 4] =
-        [StreamKernel::Copy, StreamKernel::Scale, StreamKernel::Add, StreamKernel::Triad];
+        [StreamKernel::Copy, StreamKernel::Mul, StreamKernel::Add, StreamKernel::Triad];
 
     /// The WGSL entry point (and the kernel's name on screen: an identifier in both languages).
     pub fn name(self) -> &'static str {
         match self {
             StreamKernel::Copy => "copy",
-            StreamKernel::Scale => "scale",
+            StreamKernel::Mul => "mul",
             StreamKernel::Add => "add",
             StreamKernel::Triad => "triad",
         }
@@ -46,7 +47,7 @@ impl StreamKernel {
     /// Arrays read and written per element.
     pub fn arrays(self) -> (u64, u64) {
         match self {
-            StreamKernel::Copy | StreamKernel::Scale => (1, 1),
+            StreamKernel::Copy | StreamKernel::Mul => (1, 1),
             StreamKernel::Add | StreamKernel::Triad => (2, 1),
         }
     }
@@ -123,7 +124,7 @@ impl StreamState {
         let StreamState { a, b, c } = self;
         match kernel {
             StreamKernel::Copy => StreamState { c: a, ..self },
-            StreamKernel::Scale => StreamState { b: SCALAR * c, ..self },
+            StreamKernel::Mul => StreamState { b: SCALAR * c, ..self },
             StreamKernel::Add => StreamState { c: a + b, ..self },
             StreamKernel::Triad => StreamState { a: b + SCALAR * c, ..self },
         }
@@ -134,7 +135,7 @@ impl StreamState {
         let next = self.after(kernel);
         match kernel {
             StreamKernel::Copy | StreamKernel::Add => (2, next.c),
-            StreamKernel::Scale => (1, next.b),
+            StreamKernel::Mul => (1, next.b),
             StreamKernel::Triad => (0, next.a),
         }
     }
@@ -219,7 +220,7 @@ mod tests {
         // 1 Mi elements of vec4<f32> = 16 MiB per array; triad moves three arrays: 48 MiB.
         let n = 1 << 20;
         assert_eq!(StreamKernel::Copy.bytes(n), 32 << 20);
-        assert_eq!(StreamKernel::Scale.bytes(n), 32 << 20);
+        assert_eq!(StreamKernel::Mul.bytes(n), 32 << 20);
         assert_eq!(StreamKernel::Add.bytes(n), 48 << 20);
         assert_eq!(StreamKernel::Triad.bytes(n), 48 << 20);
         assert_eq!(StreamKernel::Triad.bytes(u64::MAX), u64::MAX);
@@ -252,12 +253,12 @@ mod tests {
 
     #[test]
     fn expected_values_after_each_kernel() {
-        // BabelStream's sequence from a = 0.1, b = 0.2, c = 0: copy → c = 0.1; scale → b = 0.04;
+        // BabelStream's sequence from a = 0.1, b = 0.2, c = 0: copy → c = 0.1; mul → b = 0.04;
         // add → c = 0.14; triad → a = 0.04 + 0.4 × 0.14 = 0.096.
         let s = StreamState::START;
         let s = s.after(StreamKernel::Copy);
         assert_eq!(s.c, 0.1);
-        let s = s.after(StreamKernel::Scale);
+        let s = s.after(StreamKernel::Mul);
         assert!((s.b - 0.04).abs() < 1e-7);
         let s = s.after(StreamKernel::Add);
         assert!((s.c - 0.14).abs() < 1e-7);

@@ -81,7 +81,7 @@ impl Lang {
 
 static ZH: LabStrings = LabStrings {
     title: "WebGPU 实验室：测一测这台设备的带宽与算力",
-    intro: "点“运行”，本页会通过 WebGPU 在你的 GPU 上跑几个小 kernel：BabelStream 的 copy、scale、add、triad 四个访存 kernel（数组从 1 MiB 逐级加倍，能看到缓存到显存的过渡），一条 FMA 依赖链测 FP32（有 shader-f16 时也测 FP16）算力，再加一个分块矩阵乘。每个数都是多次计时（每次至少 20 ms、至少 10 次）的中位数，并在计时后读回结果核对。测到的是网页能拿到的性能：没有 Tensor Core，还要经过浏览器和驱动，通常低于原生 CUDA 程序。数据只在本机计算，不会上传。",
+    intro: "点“运行”，本页会通过 WebGPU 在你的 GPU 上跑几个小 kernel：BabelStream 五个访存 kernel 中的 Copy、Mul、Add、Triad 四个（Mul 即 STREAM 的 Scale；不跑归约 Dot）（数组从 1 MiB 逐级加倍，能看到缓存到显存的过渡），一条 FMA 依赖链测 FP32（有 shader-f16 时也测 FP16）算力，再加一个分块矩阵乘。每个数都是多次计时（每次至少 20 ms、至少 10 次）的中位数，并在计时后读回结果核对。测到的是网页能拿到的性能：没有 Tensor Core，还要经过浏览器和驱动，通常低于原生 CUDA 程序。数据只在本机计算，不会上传。",
     nav: "WebGPU 实验室",
     run: "运行",
     cancel: "取消",
@@ -145,7 +145,7 @@ static ZH: LabStrings = LabStrings {
 
 static EN: LabStrings = LabStrings {
     title: "WebGPU lab: measure this device's bandwidth and FLOP/s",
-    intro: "Press Run and this page runs small kernels on your GPU through WebGPU: BabelStream's four memory kernels, copy, scale, add and triad (arrays doubling from 1 MiB, so the step from cache to memory shows), a chain of fused multiply-adds for FP32 throughput (and FP16 when the adapter has shader-f16), and a tiled matrix product. Every figure is the median of at least 10 timed runs of at least 20 ms each, checked afterwards by reading the output back. What you get is what a web page gets: no Tensor Cores, a browser and a driver in between, usually less than a native CUDA program. Nothing leaves your device.",
+    intro: "Press Run and this page runs small kernels on your GPU through WebGPU: four of BabelStream's five memory kernels, Copy, Mul, Add and Triad (Mul is STREAM's Scale; the Dot reduction is not run) (arrays doubling from 1 MiB, so the step from cache to memory shows), a chain of fused multiply-adds for FP32 throughput (and FP16 when the adapter has shader-f16), and a tiled matrix product. Every figure is the median of at least 10 timed runs of at least 20 ms each, checked afterwards by reading the output back. What you get is what a web page gets: no Tensor Cores, a browser and a driver in between, usually less than a native CUDA program. Nothing leaves your device.",
     nav: "WebGPU lab",
     run: "Run",
     cancel: "Cancel",

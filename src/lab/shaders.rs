@@ -27,7 +27,7 @@ fn at(g: vec3<u32>) -> u32 { return g.x + g.y * p.row; }
 @compute @workgroup_size(256) fn copy(@builtin(global_invocation_id) g: vec3<u32>) {
   let i = at(g); if (i < p.n) { c[i] = a[i]; }
 }
-@compute @workgroup_size(256) fn scale(@builtin(global_invocation_id) g: vec3<u32>) {
+@compute @workgroup_size(256) fn mul(@builtin(global_invocation_id) g: vec3<u32>) {
   let i = at(g); if (i < p.n) { b[i] = p.s * c[i]; }
 }
 @compute @workgroup_size(256) fn add(@builtin(global_invocation_id) g: vec3<u32>) {
@@ -120,7 +120,7 @@ mod tests {
     #[test]
     fn every_kernel_has_its_entry_point_and_the_shared_params() {
         for (src, entries) in [
-            (STREAM, &["init", "copy", "scale", "add", "triad"][..]),
+            (STREAM, &["init", "copy", "mul", "add", "triad"][..]),
             (FMA_F32, &["fma_chain"][..]),
             (FMA_F16, &["fma_chain"][..]),
             (MATMUL, &["matmul"][..]),

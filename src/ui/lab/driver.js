@@ -71,7 +71,7 @@ async function findAdapter() {
 /**
  * The whole run, as JSON (or `{ "error": … }`). `plan` (JSON): `sizes` (bytes per array), `dispatch` (for each size, then the FMA
  * kernels, then the matmul fills of edge 256, 512, 1024, 2048: `[x, y, row]`), `written` (the
- * array each of copy, scale, add, triad writes), `timestamps`, `f16`, `scalar`, `fmaN`,
+ * array each of copy, mul, add, triad writes), `timestamps`, `f16`, `scalar`, `fmaN`,
  * `maxBytes`; then the shader sources.
  */
 export async function labRun(adapter, planJson, stream, fma32, fma16, matmul, ctl) {
@@ -252,7 +252,7 @@ async function bench(device, plan, ctl) {
   };
 
   const stream = [];
-  for (const entry of ['init', 'copy', 'scale', 'add', 'triad']) stream.push(await pipeline(plan.stream, entry));
+  for (const entry of ['init', 'copy', 'mul', 'add', 'triad']) stream.push(await pipeline(plan.stream, entry));
   const sizes = plan.sizes;
 
   // The four memory kernels at one array size: for each, its samples and its read-back.
