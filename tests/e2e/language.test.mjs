@@ -58,8 +58,10 @@ const ALLOW = {
     'MARLIN', 'Frantar', 'PPoPP'],
   // Formula functions and identifiers in formulas.
   // The WebGPU lab: the API's name, its feature names (shader-f16, timestamp-query, onSubmittedWorkDone)
-  // and BabelStream's kernel names, which are the WGSL entry points.
-  lab: ['WebGPU', 'JavaScript', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'scale', 'triad'],
+  // and BabelStream's kernel names, which are the WGSL entry points (and STREAM's, which call
+  // Mul "Scale").
+  lab: ['WebGPU', 'JavaScript', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'mul', 'triad',
+    'Copy', 'Mul', 'Add', 'Triad', 'Dot', 'STREAM', 'Scale'],
   formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F',
     // the CUDA chapter's add kernel (out = x + y over n elements) and a kernel's intensity I
     'add', 'y', 'n', 'I'],

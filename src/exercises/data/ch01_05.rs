@@ -28,7 +28,7 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-8b-memory-term",
         answer: report(L3_8B_H100_B1, "phases.decode.bound.memory_s", 1e3, 2, 0.03),
         zh: num(
-            "同一个场景（Llama-3-8B，80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不读；H100 SXM，3.35 TB/s；批大小 1；KV cache 平均 384 个 token，每 token 128 KiB）：约束公式里的显存项 Q/B 是多少毫秒？",
+            "同一个场景（Llama-3-8B，80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不读；H100 SXM，3.35 TB/s；批大小 1；KV cache 平均 384 个 token，每 token 128 KiB）：上界公式里的显存项 Q/B 是多少毫秒？",
             "ms",
             "Q 是一步要读的字节（不含 embedding 的权重，每个 2 字节，加上 384 × 128 KiB 的 KV cache），B 是 3.35 TB/s。",
             "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，两者相差两个数量级，所以单请求解码是受显存带宽限制的。",
@@ -47,7 +47,7 @@ pub static INTRODUCTION: &[Exercise] = &[
             "一个预处理内核在 GPU 上运行 50 µs，但每次调用前都要通过 PCIe 以实际 25 GB/s 从主机内存拷贝 4 MB 数据，且拷贝与计算不重叠。每次调用中传输时间约占多少？",
             &["约 24%", "约 31%", "约 76%", "100%"],
             "先算拷贝时间：4 MB ÷ 25 GB/s。再除以拷贝加计算的总时间。",
-            "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是约束里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
+            "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是上界里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
         ),
         en: pick(
             "A preprocessing kernel runs for 50 µs on the GPU, but each call first copies a 4 MB batch from host memory over PCIe at an achieved 25 GB/s, without overlapping copy and compute. Roughly what share of each call is the transfer?",
@@ -60,7 +60,7 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-pcie-scaling-term",
         answer: choice(&["compute", "memory", "communication", "overhead"], "communication"),
         zh: pick(
-            "一个团队把数据并行训练从 4 张 GPU 扩到 8 张，服务器里 GPU 之间只有 PCIe，吞吐只涨了 20%。显存占用没变，单卡步时也正常。最可能在增长的是约束的哪一项？",
+            "一个团队把数据并行训练从 4 张 GPU 扩到 8 张，服务器里 GPU 之间只有 PCIe，吞吐只涨了 20%。显存占用没变，单卡步时也正常。最可能在增长的是上界的哪一项？",
             &["计算项 W/F", "显存项 Q/B", "通信项 C/N", "固定开销 T_overhead"],
             "数据并行每一步都要做什么跨卡的事？PCIe 的带宽和 NVLink 比起来如何？",
             "通信项 C/N_eff。每一步都要在所有 GPU 之间同步梯度，PCIe 上实际带宽低，梯度 all-reduce 开始主导步时。先用 nvidia-smi topo -m 看拓扑，用 nccl-tests 测 all-reduce 带宽，再和 NVLink/NVSwitch 实例对比。",
@@ -156,9 +156,9 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-a100-ridge",
         answer: engine(Calc::RidgePoint { gpu: "a100-sxm-80gb", dtype: BF16 }, 1.0, 0, 0.02),
         zh: num(
-            "A100 80GB SXM 的 BF16 脊点（ridge point）是多少 FLOP/字节？（稠密 312 TFLOPS，2.039 TB/s）",
+            "A100 80GB SXM 的 BF16 拐点（ridge point）是多少 FLOP/字节？（稠密 312 TFLOPS，2.039 TB/s）",
             "FLOP/字节",
-            "脊点 = 峰值算力 ÷ 显存带宽。",
+            "拐点 = 峰值算力 ÷ 显存带宽。",
             "312e12 ÷ 2.039e12 ≈ {key} FLOP/字节。算术强度低于它的内核受带宽限制，高于它的受算力限制。",
         ),
         en: num(
@@ -241,7 +241,7 @@ pub static CUDA: &[Exercise] = &[
         zh: num(
             "FP32 的 SAXPY（y = a·x + y）处理 1 亿个元素：每个元素读 x、y（8 字节），写 y（4 字节），共 1.2 GB。在 H100 SXM（3.35 TB/s）上运行时间的下限是多少毫秒？",
             "ms",
-            "每元素 12 字节只对应 2 次浮点运算，强度约 0.17 FLOP/字节，远低于脊点：按带宽算。",
+            "每元素 12 字节只对应 2 次浮点运算，强度约 0.17 FLOP/字节，远低于拐点：按带宽算。",
             "1.2e9 B ÷ 3.35e12 B/s ≈ {key} ms。0.2 GFLOP 的运算在 67 TFLOPS 的 FP32 单元上只要约 3 µs。它受显存带宽限制。",
         ),
         en: num(

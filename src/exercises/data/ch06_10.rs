@@ -226,13 +226,13 @@ pub static CLOUD_GPUS: &[Exercise] = &[
         id: "cloud-l4-8k-requests",
         answer: report(r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "gpu": "l4"}"#, "solvers.max_batch", 1.0, 0, 0.0),
         zh: num(
-            "Llama-3.1-8B（80.3 亿参数，BF16 权重，每 token 128 KiB 的 BF16 KV cache）放在一张 L4 24 GB（GCP g2-standard-4）上。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充预留 0.70 GB 激活（每次 8,192 个 prompt token）。最多同时服务几个 8,192 token 的请求？",
+            "Llama-3.1-8B（80.3 亿参数，BF16 权重，每 token 128 KiB 的 BF16 KV cache）放在一张 L4 24 GB（GCP g2-standard-4）上，服务需要同时处理 16 个请求。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充预留 0.70 GB 激活（每次 8,192 个 prompt token）。最多同时服务几个 8,192 token 的请求？",
             "个请求",
             "剩余 = 24 GB × 0.9 − 16.06 GB 权重 − 1 GiB − 激活；每个请求 8,192 × 128 KiB ≈ 1.07 GB KV，向下取整。",
             "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，可用 {r:usable_gpu_memory_bytes:1e-9:1} GB，每请求 KV 约 1.07 GB，只能放 {key} 个。要 16 个并发就需要更大的卡，比如 Azure NC24ads A100 v4 的 80 GB A100。",
         ),
         en: num(
-            "Llama-3.1-8B (8.03 billion parameters, BF16 weights, 128 KiB of BF16 KV cache per token) on a single L4 24 GB (GCP g2-standard-4). With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 8,192-token requests fit?",
+            "Llama-3.1-8B (8.03 billion parameters, BF16 weights, 128 KiB of BF16 KV cache per token) on a single L4 24 GB (GCP g2-standard-4), for a service that must handle 16 concurrent requests. With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 8,192-token requests fit?",
             "requests",
             "Left = 24 GB × 0.9 − 16.06 GB of weights − 1 GiB − activations; 8,192 × 128 KiB ≈ 1.07 GB of KV per request; round down.",
             "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB of {r:usable_gpu_memory_bytes:1e-9:1} GB usable and each request needs about 1.07 GB of KV, so only {key} fit. For 16 concurrent requests you need a bigger card, such as the 80 GB A100 of Azure NC24ads A100 v4.",
@@ -251,13 +251,13 @@ pub static CLOUD_GPUS: &[Exercise] = &[
             "同样的服务（80.3 亿个 BF16 参数，每 token 128 KiB KV，留 10% 余量、1 GiB 开销、0.70 GB 激活）放在 A100 80GB PCIe（Azure NC24ads A100 v4）上，最多能同时服务几个 8,192 token 的请求？",
             "个请求",
             "可用显存变成 72 GB，其余不变。",
-            "可用 {r:usable_gpu_memory_bytes:1e-9:0} GB，扣掉权重、开销和激活后能放 {key} 个 8K 请求，16 个绰绰有余。",
+            "可用 {r:usable_gpu_memory_bytes:1e-9:0} GB，扣掉权重、开销和激活后能放 {key} 个 8K 请求，需要的 16 个绰绰有余。",
         ),
         en: num(
             "The same service (8.03 billion BF16 parameters, 128 KiB of KV per token, 10% margin, 1 GiB of overhead, 0.70 GB of activations) on an A100 80GB PCIe (Azure NC24ads A100 v4): how many concurrent 8,192-token requests fit?",
             "requests",
             "Usable memory is now 72 GB; the rest is unchanged.",
-            "With {r:usable_gpu_memory_bytes:1e-9:0} GB usable, after weights, overhead and activations {key} requests of 8K fit, far more than 16.",
+            "With {r:usable_gpu_memory_bytes:1e-9:0} GB usable, after weights, overhead and activations {key} requests of 8K fit, far more than the 16 needed.",
         ),
     },
     Exercise {

@@ -27,16 +27,16 @@ pub static BOTTLENECKS: &[Exercise] = &[
         id: "bottle-7b-a100-bound",
         answer: report(L2_7B_A100_B1, "phases.decode.tokens_per_s_bound", 1.0, 0, 0.03),
         zh: num(
-            "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。设每个 token 把全部 67.4 亿个权重读一遍（这么短的上下文，KV cache 可以忽略）。按峰值带宽 2.039 TB/s，上限是多少 token/s？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，说明瓶颈在哪？",
+            "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。设每个 token 把全部 67.4 亿个权重读一遍（这么短的上下文，KV cache 可以忽略）。按峰值带宽 2.039 TB/s，上限是多少 token/s？",
             "token/s",
             "每个 token 读一遍全部权重：6.74e9 × 2 字节。",
-            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，2.039 TB/s 下上限约 151 token/s。引擎的 {key} 还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表，在这个上下文下两者几乎抵消。实测 104.9 token/s 相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
+            "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，2.039 TB/s 下上限约 151 token/s。引擎的 {key} 还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表，在这个上下文下两者几乎抵消。瓶颈在哪？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
         ),
         en: num(
-            "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. Take each token to read all 6.74 billion weights once (at so short a context the KV cache can be ignored). At the peak 2.039 TB/s, what is the tokens-per-second bound? gpt-fast measured 104.9 tokens/s at a 330 W power limit: what limits this workload?",
+            "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. Take each token to read all 6.74 billion weights once (at so short a context the KV cache can be ignored). At the peak 2.039 TB/s, what is the tokens-per-second bound?",
             "tokens/s",
             "Each token reads all weights: 6.74e9 × 2 bytes.",
-            "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights at 2.039 TB/s give a bound of about 151 tokens/s. The engine's {key} also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; at this context the two nearly cancel. The measured 104.9 tokens/s is about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
+            "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights at 2.039 TB/s give a bound of about 151 tokens/s. The engine's {key} also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit, about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
         ),
     },
     Exercise {
@@ -78,10 +78,10 @@ pub static LEARNING_PATH: &[Exercise] = &[
         id: "path-h100-ridge",
         answer: engine(Calc::RidgePoint { gpu: "h100-sxm", dtype: BF16 }, 1.0, 0, 0.02),
         zh: num(
-            "H100 SXM 的 BF16 脊点是多少 FLOP/字节？（稠密 989.5 TFLOPS，3.35 TB/s）",
+            "H100 SXM 的 BF16 拐点是多少 FLOP/字节？（稠密 989.5 TFLOPS，3.35 TB/s）",
             "FLOP/字节",
             "峰值算力 ÷ 显存带宽。",
-            "989.5 ÷ 3.35 ≈ {key} FLOP/字节。A100 的脊点约 153：一个 200 FLOP/字节的内核在 A100 上受算力限制，在 H100 上却受带宽限制。",
+            "989.5 ÷ 3.35 ≈ {key} FLOP/字节。A100 的拐点约 153：一个 200 FLOP/字节的内核在 A100 上受算力限制，在 H100 上却受带宽限制。",
         ),
         en: num(
             "What is the H100 SXM's BF16 ridge point in FLOP per byte? (989.5 dense TFLOPS, 3.35 TB/s)",
@@ -97,7 +97,7 @@ pub static LEARNING_PATH: &[Exercise] = &[
             "一个每字节做 200 次浮点运算的内核，在 H100 SXM 的 BF16 roofline 上（稠密 989.5 TFLOPS，3.35 TB/s）最多能达到多少 TFLOPS？",
             "TFLOPS",
             "min(峰值, 强度 × 带宽)。",
-            "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。在 A100 上（312 TFLOPS，2.039 TB/s，脊点约 153）它受算力限制，能跑到 312 TFLOPS；换到 H100 后快约 670 / 312 ≈ 2.1 倍：既不是按算力算的 3.2 倍，也不是按带宽算的 1.6 倍，因为瓶颈从算力换成了带宽。",
+            "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。在 A100 上（312 TFLOPS，2.039 TB/s，拐点约 153）它受算力限制，能跑到 312 TFLOPS；换到 H100 后快约 670 / 312 ≈ 2.1 倍：既不是按算力算的 3.2 倍，也不是按带宽算的 1.6 倍，因为瓶颈从算力换成了带宽。",
         ),
         en: num(
             "A kernel performs 200 FLOPs per byte it moves. How many TFLOPS can it reach at most on the H100 SXM's BF16 roofline (989.5 dense TFLOPS, 3.35 TB/s)?",
@@ -318,13 +318,13 @@ pub static SHARING_GPUS: &[Exercise] = &[
         id: "share-mig-monthly-cost",
         answer: choice(&["627", "717", "1255", "5022"], "717"),
         zh: pick(
-            "一个 7B 服务全天占用一整张 H100，每 GPU 小时 $6.88（每月 730 小时），每月约 $5,022。如果它放得进按整卡 1/7 计费的 1g.10gb 切片，每月多少钱？",
+            "一个 4 bit 量化、上下文很短的 7B 服务全天占用一整张 H100，每 GPU 小时 $6.88（每月 730 小时），每月约 $5,022。如果它放得进按整卡 1/7 计费的 1g.10gb 切片，每月多少钱？",
             &["约 $627", "约 $717", "约 $1,255", "约 $5,022"],
             "整卡月费除以 7。",
             "5,022 / 7 ≈ $717 每月，省下约 $4,300，前提是模型、KV cache 和运行时放得进切片，延迟目标也守得住。",
         ),
         en: pick(
-            "A 7B service occupies a whole H100 around the clock at $6.88 per GPU-hour (730 hours per month), about $5,022 per month. If it fits a 1g.10gb MIG slice billed at 1/7 of the GPU rate, what does it cost per month?",
+            "A 4-bit 7B service with a short context occupies a whole H100 around the clock at $6.88 per GPU-hour (730 hours per month), about $5,022 per month. If it fits a 1g.10gb MIG slice billed at 1/7 of the GPU rate, what does it cost per month?",
             &["About $627", "About $717", "About $1,255", "About $5,022"],
             "Divide the whole-GPU bill by 7.",
             "5,022 / 7 ≈ $717 per month, saving about $4,300, provided the model, its KV cache and the runtime fit in the slice and latency targets hold.",
