@@ -186,9 +186,9 @@ impl Context {
 }
 
 /// `text` cut into pieces outside and inside number placeholders (`{r:`, `{g:`, `{f:`, `{x:`,
-/// `{n:` up to `}`), `inside` saying where the text before it left off (and updated).
+/// `{n:`, `{m:` up to `}`), `inside` saying where the text before it left off (and updated).
 fn placeholder_pieces<'t>(text: &'t str, inside: &mut bool) -> Vec<(&'t str, bool)> {
-    const OPENINGS: [&str; 5] = ["{r:", "{g:", "{f:", "{x:", "{n:"];
+    const OPENINGS: [&str; 6] = ["{r:", "{g:", "{f:", "{x:", "{n:", "{m:"];
     let mut pieces = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {

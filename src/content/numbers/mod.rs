@@ -14,6 +14,9 @@
 //!   the roofline's two times on a catalog GPU's peaks.
 //! - `{f:allreduce:BYTES:RANKS:BUS_BYTES_PER_S:SCALE:DECIMALS}`: a ring all-reduce's time.
 //! - `{x:ID}`: the key of an exercise, as its card shows it.
+//! - `{m:EXPR:SCALE:DECIMALS}`: the product and quotient of an example's own numbers
+//!   (`{m:8×2000×150e3:1e-9:1}` GB: eight GPUs × 2,000 images/s × 150 KB), so that a worked
+//!   example's result follows its inputs.
 //! - `{n:TEXT}`: a number a worked example chooses as its input (`{n:4} MB` copied at each step),
 //!   written as it is: neither computed nor a fact to source, and marked so
 //!   (`tests/prose_numbers.rs` checks that every other number with a unit is computed or sourced).
@@ -43,7 +46,7 @@ pub fn scenario_names() -> Vec<&'static str> {
 }
 
 /// `html` with every placeholder filled, or what is wrong with the first one that cannot be.
-/// A `{` that does not open a placeholder (`{r:`, `{g:`, `{f:`, `{x:`, `{n:`) is left as it is.
+/// A `{` that does not open a placeholder (`{r:`, `{g:`, `{f:`, `{x:`, `{n:`, `{m:`) is left as it is.
 pub fn fill(html: &str) -> Result<String, String> {
     let mut out = String::with_capacity(html.len());
     let mut rest = html;
@@ -84,7 +87,7 @@ pub fn check_chapters() -> Result<(), String> {
 fn find_placeholder(s: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = s[from..].find('{').map(|i| from + i) {
-        if ["r:", "g:", "f:", "x:", "n:"].iter().any(|p| s[i + 1..].starts_with(p)) {
+        if ["r:", "g:", "f:", "x:", "n:", "m:"].iter().any(|p| s[i + 1..].starts_with(p)) {
             return Some(i);
         }
         from = i + 1;
@@ -139,11 +142,31 @@ pub fn value(field: &str) -> Result<String, String> {
             shown(Calc::AllReduce { bytes: num(bytes)?, ranks, bus_bytes_per_s: num(bw)? }, scale, decimals)
         }
         ["n", ..] => Ok(field["n:".len()..].to_string()),
+        ["m", expr, scale, decimals] => {
+            let v = arithmetic(expr).ok_or_else(|| bad("not numbers joined by × and /"))? * num(scale)?;
+            finite(v, dec(decimals)?).ok_or_else(|| bad("not a finite number"))
+        }
         ["x", id] => {
             let e = exercises::find(id).ok_or_else(|| bad(&format!("no exercise '{id}'")))?;
             e.key_text_grouped().map_err(|err| bad(&err))
         }
         _ => Err(bad("not a known placeholder (see content::numbers)")),
+    }
+}
+
+/// `a×b/c…` evaluated left to right, or `None` unless it is numbers joined by `×` and `/`
+/// (not `*`, which markdown reads as emphasis).
+fn arithmetic(expr: &str) -> Option<f64> {
+    let mut value = 1.0;
+    let mut op = '×';
+    let mut rest = expr;
+    loop {
+        let end = rest.find(['×', '/']).unwrap_or(rest.len());
+        let x: f64 = rest[..end].trim().parse().ok()?;
+        value = if op == '×' { value * x } else { value / x };
+        let Some(next) = rest[end..].chars().next() else { return Some(value) };
+        op = next;
+        rest = &rest[end + next.len_utf8()..];
     }
 }
 
@@ -173,6 +196,9 @@ mod tests {
         );
         assert_eq!(fill("a {b} c").unwrap(), "a {b} c");
         assert_eq!(fill("{n:4} MB, {n:1:2}").unwrap(), "4 MB, 1:2");
+        assert_eq!(fill("{m:8×2000×150e3:1e-9:1} GB/s, {m:1/4:1:2}").unwrap(), "2.4 GB/s, 0.25");
+        assert!(fill("{m:8×x:1:0}").unwrap_err().contains("joined by"));
+        assert!(fill("{m:1/0:1:0}").unwrap_err().contains("finite"));
         let ridge = fill("{f:ridge:h100-sxm:bf16:0}").unwrap();
         assert!(ridge.parse::<f64>().is_ok_and(|r| r > 200.0 && r < 400.0), "{ridge}");
         let ar = fill("{f:allreduce:1e9:8:1e11:1e3:1}").unwrap();
