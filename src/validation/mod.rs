@@ -11,7 +11,12 @@ use crate::engine::precision::Dtype;
 use crate::engine::report::Report;
 use crate::engine::scenario::{Mode, ModelSpec, Recompute, Scenario};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+mod express;
+mod names;
+use express::express;
+pub use names::{gpu_id, model_id};
 
 /// One compared measurement.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -91,6 +96,14 @@ pub enum Note {
     /// A serving run under Poisson arrivals at `rate` requests/s; the p95 or the median.
     UnderLoad {
         rate: f64,
+        prompt: u64,
+        output: u64,
+        max_seqs: u64,
+        p95: bool,
+    },
+    /// A serving run with `users` users in a closed loop; the p95 or the median.
+    AtConcurrency {
+        users: u64,
         prompt: u64,
         output: u64,
         max_seqs: u64,
@@ -204,6 +217,7 @@ enum Metric {
     },
 }
 
+/// One scenario that expresses a measurement, with the report's number it is compared with.
 struct Case {
     kind: &'static str,
     scenario: Scenario,
@@ -211,6 +225,19 @@ struct Case {
     measured: f64,
     unit: RowUnit,
     note: Note,
+}
+
+impl Case {
+    fn new(
+        kind: &'static str,
+        metric: Metric,
+        measured: f64,
+        unit: RowUnit,
+        scenario: Scenario,
+        note: Note,
+    ) -> Case {
+        Case { kind, scenario, metric, measured, unit, note }
+    }
 }
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -224,380 +251,7 @@ fn num(c: &Value, keys: &[&str]) -> Option<f64> {
         .find_map(|k| c.get(*k).and_then(|v| v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))))
 }
 
-/// Catalog model id inside a free-text model name: the longest catalog id that occurs as a
-/// whole token (Llama-3 70B shares Llama-3.1 70B's architecture and maps to it).
-pub fn model_id(name: &str) -> Option<String> {
-    let n = name.to_ascii_lowercase().replace(' ', "-");
-    let n = n.replace("llama-3-70b", "llama-3.1-70b");
-    let ids = crate::catalog::models::ids();
-    ids.iter()
-        .filter(|id| {
-            n.match_indices(**id).any(|(i, _)| {
-                let before = n[..i].chars().last().is_none_or(|c| !c.is_alphanumeric() && c != '.');
-                let after = n[i + id.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '.');
-                before && after
-            })
-        })
-        .max_by_key(|id| id.len())
-        .map(|id| id.to_string())
-}
-
-/// Catalog GPU id and count from a free-text GPU description (`8x NVIDIA H100 80GB`).
-pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
-    let d = desc.to_ascii_lowercase();
-    let count = d.split_whitespace().next().and_then(|w| w.strip_suffix('x')).and_then(|n| n.parse().ok());
-    let has = |s: &str| d.contains(s);
-    let id = if has("gb200") {
-        Some("gb200")
-    } else if has("b200") {
-        Some("b200")
-    } else if has("h200") {
-        Some(if has("nvl") { "h200-nvl" } else { "h200-sxm" })
-    } else if has("h100") {
-        Some(if has("nvl") {
-            "h100-nvl"
-        } else if has("pcie") {
-            "h100-pcie"
-        } else {
-            "h100-sxm"
-        })
-    } else if has("a100") {
-        Some(match (has("40gb"), has("pcie")) {
-            (true, true) => "a100-pcie-40gb",
-            (true, false) => "a100-sxm-40gb",
-            (false, true) => "a100-pcie-80gb",
-            (false, false) => "a100-sxm-80gb",
-        })
-    } else if has("v100") {
-        Some(if has("16gb") { "v100-sxm-16gb" } else { "v100-sxm-32gb" })
-    } else if has("mi300x") {
-        Some("mi300x")
-    } else if has("mi325x") {
-        Some("mi325x")
-    } else if has("l40s") {
-        Some("l40s")
-    } else if has("a10g") {
-        Some("a10g")
-    } else if has("a10 ") || has("a10)") || has("a10 on") {
-        Some("a10")
-    } else if has("rtx 4090") || has("4090") {
-        Some("rtx-4090")
-    } else if has("5090") {
-        Some("rtx-5090")
-    } else if has(" l4") || d.starts_with("l4") {
-        Some("l4")
-    } else if has("t4") {
-        Some("t4")
-    } else {
-        None
-    };
-    (id, count)
-}
-
-/// (weight dtype, kv dtype, int4 group size) from a precision text.
-fn precision(p: &str) -> (Dtype, Option<Dtype>, Option<u64>) {
-    let p = p.to_ascii_lowercase();
-    let group = p
-        .split("g=")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|g| g.parse().ok());
-    if p.contains("fp8") {
-        (Dtype::Fp8, p.contains("kv").then_some(Dtype::Fp8), None)
-    } else if p.contains("int8") {
-        (Dtype::Int8, None, None)
-    } else if p.contains("int4") {
-        (Dtype::Int4, None, group)
-    } else if p.contains("nf4") {
-        (Dtype::Nf4, None, None)
-    } else if p.contains("fp16") || p.contains("float16") && !p.contains("bfloat16") {
-        (Dtype::Fp16, None, None)
-    } else {
-        (Dtype::Bf16, None, None)
-    }
-}
-
-fn express(row: &Value) -> Result<Vec<Case>, Reason> {
-    let kind = text(row, "kind");
-    let model = text(row, "model");
-    let gpu_text = text(row, "gpu");
-    let c = row.get("conditions").cloned().unwrap_or(json!({}));
-    let value = row.get("value").cloned().unwrap_or(Value::Null);
-    let unit = text(row, "unit");
-    let lower = model.to_ascii_lowercase();
-    if lower.contains("speculative") || lower.contains("draft") {
-        return Err(Reason::SpeculativeDecoding);
-    }
-    // The model: catalog id, or a GPT-style config from the conditions.
-    let spec = match model_id(&model) {
-        Some(id) => ModelSpec::Id(id),
-        None => match (
-            num(&c, &["hidden"]),
-            num(&c, &["layers"]),
-            num(&c, &["attention_heads"]),
-            num(&c, &["vocab"]),
-        ) {
-            (Some(h), Some(l), Some(a), Some(v)) => {
-                ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
-                "vocab_size": v, "n_positions": num(&c, &["seq_len"]).unwrap_or(2048.0)}))
-            }
-            _ => return Err(Reason::NoArchitecture),
-        },
-    };
-    let mut s = Scenario::new(spec);
-    let is_memory = kind.contains("memory") && kind.starts_with("inference");
-    let (gpu, count) = gpu_id(&gpu_text);
-    match gpu {
-        Some(g) => s.gpu = crate::engine::hardware::GpuSpec::Id(g.into()),
-        None if is_memory => {}
-        None => return Err(Reason::GpuNotInCatalog { gpu: gpu_text }),
-    }
-    let prec = [text(&c, "precision"), text(&c, "dtype"), text(&c, "quantization"), model.clone()].join(" ");
-    let (w, kv, group) = precision(&prec);
-    s.weight_dtype = Some(w);
-    s.kv_dtype = kv;
-    if let Some(g) = group {
-        s.int4_group_size = g;
-    }
-    // Multi-GPU serving without a stated layout: tensor parallel over all GPUs (vLLM/TRT-LLM usage).
-    let serving_default = if kind.starts_with("inference")
-        || kind.starts_with("decode")
-        || kind.starts_with("e2e")
-        || kind.contains("ttft")
-        || kind.contains("first_token")
-    {
-        count.unwrap_or(1) as f64
-    } else {
-        1.0
-    };
-    let tp = num(&c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
-    let pp = num(&c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
-    if num(&c, &["CP"]).unwrap_or(1.0) > 1.0 {
-        return Err(Reason::ContextParallelism);
-    }
-    let dp = num(&c, &["data_parallel", "DP(FSDP)"])
-        .map(|d| d as u64)
-        .unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1))
-        .max(1);
-    (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
-    let one = |kind, metric, measured: f64, unit: RowUnit, s: Scenario, note: Note| Case {
-        kind,
-        scenario: s,
-        metric,
-        measured,
-        unit,
-        note,
-    };
-    let batch = num(&c, &["batch_size"]);
-    let mut cases = Vec::new();
-    match kind.as_str() {
-        "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
-            let (Some(b), Some(v)) = (batch, value.as_f64()) else {
-                return Err(Reason::NoBatchOrValue);
-            };
-            s.batch = b as u64;
-            // gpt-fast generates 200 tokens by default; prompts default to 16 tokens when unstated.
-            let prompt = num(&c, &["prompt_len", "input_len"]).unwrap_or(16.0) as u64;
-            let output = num(&c, &["output_len"]).unwrap_or(200.0) as u64;
-            (s.prompt_tokens, s.output_tokens, s.context_tokens) =
-                (Some(prompt), Some(output), prompt + output);
-            let note = Note::PromptOutput { prompt, output, output_assumed: c.get("output_len").is_none() };
-            if kind == "e2e_latency_batched" {
-                cases.push(one(
-                    "e2e_latency_batched",
-                    Metric::GenerationTimeMs,
-                    v,
-                    RowUnit::MsPerBatch,
-                    s,
-                    note,
-                ));
-            } else {
-                let per_gpu = unit.contains("per GPU") || unit.contains("per-GPU");
-                let k =
-                    if kind.ends_with("bs1") { "decode_throughput_bs1" } else { "decode_throughput_batched" };
-                cases.push(one(
-                    k,
-                    Metric::GenerationTokensPerS { per_gpu },
-                    v,
-                    if per_gpu { RowUnit::OutputTokensPerSPerGpu } else { RowUnit::OutputTokensPerS },
-                    s,
-                    note,
-                ));
-            }
-        }
-        k if k.starts_with("inference") && k.contains("memory") => {
-            let weights = value
-                .get("weights_GiB")
-                .and_then(Value::as_f64)
-                .or_else(|| value.as_f64().filter(|_| unit.contains("GiB")));
-            let Some(wgib) = weights else { return Err(Reason::NoWeightsGib) };
-            cases.push(one(
-                "inference_memory",
-                Metric::WeightsGiB,
-                wgib,
-                RowUnit::GibWeightsPerGpu,
-                s.clone(),
-                Note::None,
-            ));
-            if let (Some(kv), Some(t)) = (
-                value.get("kv_cache_GiB").and_then(Value::as_f64),
-                value.get("kv_tokens").and_then(Value::as_f64),
-            ) {
-                cases.push(one(
-                    "kv_cache_bytes_per_token",
-                    Metric::KvBytesPerToken,
-                    kv * GIB / t,
-                    RowUnit::BytesPerToken,
-                    s,
-                    Note::None,
-                ));
-            }
-        }
-        "training_iteration_time" => {
-            let (Some(mb), Some(gb), Some(seq)) =
-                (num(&c, &["micro_batch"]), num(&c, &["global_batch"]), num(&c, &["seq_len"]))
-            else {
-                return Err(Reason::NoBatchOrSequenceLength);
-            };
-            (s.mode, s.batch, s.context_tokens) = (Mode::Training, mb as u64, seq as u64);
-            s.micro_batches = Some(((gb / (mb * dp as f64)).max(1.0)) as u64);
-            for (key, recompute, sp) in [
-                ("iter_time_full_recompute_s", Recompute::Full, false),
-                ("iter_time_seq_par+selective_s", Recompute::Selective, true),
-            ] {
-                if let Some(v) = value.get(key).and_then(Value::as_f64) {
-                    let mut s = s.clone();
-                    (s.recompute, s.sequence_parallel) = (recompute, sp);
-                    cases.push(one(
-                        "training_iteration_time",
-                        Metric::TrainingStepS,
-                        v,
-                        RowUnit::SPerIteration,
-                        s,
-                        Note::Recompute { recompute, sequence_parallel: sp },
-                    ));
-                }
-            }
-        }
-        "training_throughput" if unit.contains("TFLOPs/GPU") => {
-            let (Some(seq), Some(per_dp), Some(v)) =
-                (num(&c, &["seq_len"]), num(&c, &["batch_size_per_DP"]), value.as_f64())
-            else {
-                return Err(Reason::NoBatchOrSequenceLength);
-            };
-            (s.mode, s.batch, s.context_tokens, s.micro_batches) =
-                (Mode::Training, 1, seq as u64, Some(per_dp as u64));
-            cases.push(one(
-                "training_throughput",
-                Metric::TrainingTflopsPerGpu,
-                v,
-                RowUnit::ModelTflopsPerGpu,
-                s,
-                Note::SequencesPerReplica { sequences: per_dp },
-            ));
-        }
-        // Time between tokens under load (vLLM's benchmark reports TPOT and ITL percentiles at a
-        // request rate): the scheduler's batch is vLLM's default max_num_seqs (256) unless stated.
-        k if k.contains("under_load")
-            || k.contains("tbt")
-            || k.contains("inter_token")
-            || k.contains("tpot") =>
-        {
-            let (Some(rate), Some(prompt), Some(output), Some(v)) = (
-                num(&c, &["request_rate", "arrival_rate", "qps", "rate"]),
-                num(&c, &["prompt_len", "input_len"]),
-                num(&c, &["output_len"]),
-                value.as_f64(),
-            ) else {
-                return Err(Reason::NoBatchOrValue);
-            };
-            let max_seqs = num(&c, &["max_num_seqs", "max_concurrency", "batch"]).unwrap_or(256.0) as u64;
-            let p95 = [text(&c, "percentile"), text(&c, "statistic"), kind.clone()].join(" ").contains("95");
-            let (prompt, output) = (prompt as u64, output as u64);
-            s.arrival_rate_per_s = Some(rate);
-            s.batch = max_seqs.max(1);
-            (s.prompt_tokens, s.output_tokens, s.context_tokens) =
-                (Some(prompt), Some(output), prompt.saturating_add(output));
-            let u = unit.to_ascii_lowercase();
-            let ms = if u.contains("ms") || u.contains("millisecond") { v } else { v * 1e3 };
-            cases.push(one(
-                "tpot_under_load",
-                Metric::TpotUnderLoadMs { p95 },
-                ms,
-                RowUnit::MsPerOutputTokenUnderLoad,
-                s,
-                Note::UnderLoad { rate, prompt, output, max_seqs, p95 },
-            ));
-        }
-        k if k.contains("ttft") || k.contains("first_token") => {
-            let (Some(prompt), Some(v)) = (num(&c, &["prompt_len", "input_len"]), value.as_f64()) else {
-                return Err(Reason::NoBatchOrValue);
-            };
-            s.batch = batch.unwrap_or(1.0) as u64;
-            let prompt = prompt as u64;
-            (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(1), prompt + 1);
-            let u = unit.to_ascii_lowercase();
-            let in_ms = u.trim_start().starts_with("ms")
-                || u.contains(" ms")
-                || u.contains("(ms)")
-                || u.contains("millisecond");
-            let ms = if in_ms { v } else { v * 1e3 };
-            cases.push(one(
-                "ttft",
-                Metric::TimeToFirstTokenMs,
-                ms,
-                RowUnit::MsToFirstToken,
-                s,
-                Note::PromptOutput { prompt, output: 1, output_assumed: false },
-            ));
-        }
-        "training_peak_memory" => {
-            let method = text(&c, "method").to_ascii_lowercase();
-            let gpus = count.unwrap_or(1);
-            let known = recipe(&c, &method, gpus);
-            let Some(tps) = row.get("tokens_per_s").and_then(Value::as_f64) else {
-                return Err(known.err().unwrap_or(Reason::PeakTrainingMemory));
-            };
-            s.mode = if method.contains("qlora") {
-                Mode::Qlora
-            } else if method.contains("lora") {
-                Mode::Lora
-            } else {
-                Mode::Training
-            };
-            if s.mode == Mode::Qlora {
-                s.weight_dtype = Some(Dtype::Nf4);
-            }
-            s.batch = num(&c, &["batch_size"]).unwrap_or(1.0) as u64;
-            s.context_tokens = num(&c, &["seq_len"]).unwrap_or(2048.0) as u64;
-            if let Ok(r) = &known {
-                apply_recipe(&mut s, r, gpus);
-                let peak = value.as_f64().filter(|_| unit.contains("GiB") || unit.contains("GB"));
-                if let Some(v) = peak {
-                    cases.push(one(
-                        "training_peak_memory",
-                        Metric::PeakMemoryGiB,
-                        v,
-                        RowUnit::GibPeakPerGpu,
-                        s.clone(),
-                        Note::Recipe { method: method.clone(), recipe: r.clone() },
-                    ));
-                }
-            }
-            cases.push(one(
-                "training_tokens_per_s",
-                Metric::TrainingTokensPerS,
-                tps,
-                RowUnit::TokensPerSReported,
-                s,
-                Note::ThroughputOnly { method },
-            ));
-        }
-        _ => return Err(Reason::UnsupportedKind { kind }),
-    }
-    Ok(cases)
-}
-
+/// The report's expected value and bound for a metric, and whether higher is better.
 fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
     let t = &r.performance;
     match m {
@@ -634,49 +288,6 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             let per = |s: Option<f64>| s.filter(|s| *s > 0.0).map_or(0.0, |s| flops / s);
             (per(t.time.step_s), Some(per(t.time.step_s_bound)), true)
         }
-    }
-}
-
-/// The recipe a fine-tuning row ran, from its framework and method. torchtune's published
-/// configs (recipes/configs/llama3_1/*.yaml): `dtype: bf16`, `enable_activation_checkpointing:
-/// True`, a chunked cross-entropy (`CEWithChunkedOutputLoss`, 8 chunks by default); the
-/// single-device full fine-tune uses `bitsandbytes.optim.PagedAdamW8bit` with
-/// `optimizer_in_bwd: True`, the LoRA/QLoRA recipes `torch.optim.AdamW`; several GPUs shard
-/// with FSDP (ZeRO-3). A run that offloads parameters to the CPU is not expressed.
-fn recipe(c: &Value, method: &str, gpus: u64) -> Result<Recipe, Reason> {
-    use crate::engine::scenario::Optimizer;
-    let framework = text(c, "framework");
-    if !framework.to_ascii_lowercase().contains("torchtune") {
-        return Err(Reason::UnknownRecipe { framework });
-    }
-    let note = text(c, "note").to_ascii_lowercase();
-    let full = !method.contains("lora");
-    if full && gpus > 1 && note.contains("cpu offload") {
-        return Err(Reason::FsdpCpuOffload);
-    }
-    let single_full = full && gpus <= 1;
-    Ok(Recipe {
-        framework,
-        optimizer: if single_full { Optimizer::PagedAdam8bit } else { Optimizer::Adamw },
-        optimizer_in_backward: single_full,
-        recompute: Recompute::Full,
-        loss_chunks: 8,
-        zero_stage: if gpus > 1 { 3 } else { 0 },
-    })
-}
-
-/// The recipe's settings on the scenario (LoRA as torchtune's Llama 3.1 configs: rank 8 on
-/// q, v, output projections and the MLP).
-fn apply_recipe(s: &mut Scenario, r: &Recipe, gpus: u64) {
-    use crate::engine::scenario::TrainingPrecision;
-    s.training_precision = TrainingPrecision::Bf16;
-    (s.optimizer, s.optimizer_in_backward, s.recompute) = (r.optimizer, r.optimizer_in_backward, r.recompute);
-    (s.loss_chunks, s.zero_stage) = (r.loss_chunks, r.zero_stage);
-    (s.gpus, s.tensor_parallel, s.pipeline_parallel, s.data_parallel) = (gpus.max(1), 1, 1, None);
-    if matches!(s.mode, Mode::Lora | Mode::Qlora) {
-        s.lora_rank = 8;
-        s.lora_targets =
-            ["q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"].map(str::to_owned).to_vec();
     }
 }
 
@@ -722,60 +333,68 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
             model: text(row, "model"),
             reason,
         };
-        let cases = match express(row) {
-            Ok(c) => c,
-            Err(reason) => {
-                not_expressed.push(skip(reason));
-                continue;
-            }
-        };
-        for case in cases {
-            let report = match evaluate(&case.scenario) {
-                Ok(r) => r,
-                Err(e) => {
-                    let e = e.scenario_error().clone();
-                    not_expressed.push(skip(Reason::Rejected { field: e.field, kind: e.kind }));
-                    continue;
-                }
-            };
-            if let (Metric::TpotUnderLoadMs { .. }, Some(l)) = (case.metric, report.load.as_ref()) {
-                if !l.stable {
-                    not_expressed.push(skip(Reason::BeyondSustainableRate {
-                        sustainable: l.max_sustainable_rate_per_s,
-                    }));
-                    continue;
+        match express(row) {
+            Err(reason) => not_expressed.push(skip(reason)),
+            Ok(cases) => {
+                for case in cases {
+                    match compare(index, row, case) {
+                        Ok(r) => rows.push(r),
+                        Err(reason) => not_expressed.push(skip(reason)),
+                    }
                 }
             }
-            let (expected, bound, higher_is_better) = metric(&report, case.metric, case.scenario.gpus as f64);
-            let holds = bound.map(|b| if higher_is_better { b >= case.measured } else { b <= case.measured });
-            rows.push(ValidationRow {
-                index,
-                kind: case.kind.into(),
-                model: text(row, "model"),
-                gpu: text(row, "gpu"),
-                conditions: conditions(&case.scenario, case.note),
-                unit: case.unit,
-                measured: case.measured,
-                expected,
-                bound,
-                error_pct: if case.measured != 0.0 {
-                    (expected - case.measured) / case.measured * 100.0
-                } else {
-                    0.0
-                },
-                bound_holds: holds,
-                source: text(row, "source"),
-            });
         }
     }
-    // Each kind once, sorted (an insertion into a sorted list: no String sort in the wasm).
+    let summary = summarise(&rows);
+    ValidationTable { rows, summary, not_expressed }
+}
+
+/// One case evaluated and compared with its measurement: error `(expected − measured) /
+/// measured × 100` and whether the bound holds; or why it cannot be compared (the engine
+/// rejects the scenario, or the measured rate is past what the load model sustains).
+fn compare(index: usize, row: &Value, case: Case) -> Result<ValidationRow, Reason> {
+    let report = evaluate(&case.scenario).map_err(|e| {
+        let e = e.scenario_error().clone();
+        Reason::Rejected { field: e.field, kind: e.kind }
+    })?;
+    if let (Metric::TpotUnderLoadMs { .. }, Some(l)) = (case.metric, report.load.as_ref()) {
+        if !l.stable {
+            return Err(Reason::BeyondSustainableRate { sustainable: l.max_sustainable_rate_per_s });
+        }
+    }
+    let (expected, bound, higher_is_better) = metric(&report, case.metric, case.scenario.gpus as f64);
+    let holds = bound.map(|b| if higher_is_better { b >= case.measured } else { b <= case.measured });
+    Ok(ValidationRow {
+        index,
+        kind: case.kind.into(),
+        model: text(row, "model"),
+        gpu: text(row, "gpu"),
+        conditions: conditions(&case.scenario, case.note),
+        unit: case.unit,
+        measured: case.measured,
+        expected,
+        bound,
+        error_pct: if case.measured != 0.0 {
+            (expected - case.measured) / case.measured * 100.0
+        } else {
+            0.0
+        },
+        bound_holds: holds,
+        source: text(row, "source"),
+    })
+}
+
+/// Per kind (each once, sorted): its rows, the median absolute error of their expected values
+/// and the rows whose bound does not hold.
+fn summarise(rows: &[ValidationRow]) -> Vec<KindSummary> {
+    // An insertion into a sorted list: no String sort in the wasm.
     let mut kinds: Vec<String> = Vec::new();
-    for r in &rows {
+    for r in rows {
         if let Err(at) = kinds.binary_search(&r.kind) {
             kinds.insert(at, r.kind.clone());
         }
     }
-    let summary = kinds
+    kinds
         .into_iter()
         .map(|k| {
             let of: Vec<&ValidationRow> = rows.iter().filter(|r| r.kind == k).collect();
@@ -786,8 +405,7 @@ pub fn validate_measurements(file: &Value) -> ValidationTable {
                 kind: k,
             }
         })
-        .collect();
-    ValidationTable { rows, summary, not_expressed }
+        .collect()
 }
 
 /// The table for the embedded measurements.

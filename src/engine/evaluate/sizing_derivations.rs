@@ -1,0 +1,170 @@
+//! Step 3 of [`super::evaluate_with`]: how each sizing number was obtained, one derivation per
+//! report path (`params.*`, `kv_cache_bytes_per_token`, the GPU's memory, the fit, the layout
+//! and the solvers here; `memory_per_gpu_bytes.*` in [`memory_lines`]). Every function derives
+//! one group of them from the [`Sizing`] already computed; none computes a number the report
+//! does not hold, except the intermediate values a formula shows (columns, tokens, layers).
+
+use super::Sizing;
+use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, Source, Val};
+use crate::engine::gpu::Gpu;
+use crate::engine::model::{gemma4, Architecture};
+use crate::engine::scenario::Scenario;
+use std::collections::BTreeMap;
+
+mod memory_lines;
+
+/// One derivation, keyed by the report path it explains.
+type Entry = (DerivKey, Derivation);
+
+fn entry(k: DerivKey, f: Formula, values: Vec<Val>, source: Source) -> Entry {
+    (k, Derivation::new(f, values, source))
+}
+
+/// Every sizing derivation of the scenario `s` on `gpu`, sized as `z`.
+pub(super) fn sizing_derivations(
+    s: &Scenario,
+    a: &Architecture,
+    gpu: &Gpu,
+    z: &Sizing,
+) -> BTreeMap<DerivKey, Derivation> {
+    let mut dv = BTreeMap::new();
+    dv.extend(param_derivations(s, z));
+    dv.extend([kv_per_token(a, z)]);
+    dv.extend(memory_lines::memory_line_derivations(a, z));
+    dv.extend(gpu_memory_derivations(s, gpu, z));
+    dv.extend(solver_derivations(s, a, z));
+    dv
+}
+
+/// `params.total` (the sum of the parts), `params.active` (total less the experts not routed
+/// to) and `params.trainable` (everything in full training, the adapters under LoRA; Hu et al.
+/// 2021). The counts come from the architecture as the modeling code builds it.
+fn param_derivations(s: &Scenario, z: &Sizing) -> [Entry; 3] {
+    let c = &z.counts;
+    let parts = [c.embedding, c.lm_head, c.attention, c.mlp, c.experts, c.other + c.positions, c.total];
+    [
+        entry(
+            DerivKey::ParamsTotal,
+            Formula::ParamsTotal,
+            parts.map(Val::Int).to_vec(),
+            Source::ModelingCode,
+        ),
+        entry(
+            DerivKey::ParamsActive,
+            Formula::ParamsActive,
+            vec![Val::Int(c.total), Val::Int(c.experts), Val::Int(c.active)],
+            Source::ModelingCode,
+        ),
+        entry(
+            DerivKey::ParamsTrainable,
+            Formula::ParamsTrainable,
+            vec![Val::Mode(s.mode), Val::int(s.lora_rank), Val::Int(z.trainable)],
+            Source::cited("Hu et al. 2021, LoRA"),
+        ),
+    ]
+}
+
+/// `kv_cache_bytes_per_token`: `2 × layers × kv_heads × head_dim` elements per token
+/// (PagedAttention, Kwon et al. 2023 §3), the compressed latent plus the RoPE key under MLA
+/// (DeepSeek-V2 §2.1), and Gemma 4's sliding and full layers of different shapes (gemma4.rs).
+fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
+    let x = &z.inputs;
+    let bits = Val::Bits(x.kv, x.group);
+    let at = &a.attention;
+    let layers = Val::int(a.attention_layers());
+    let (formula, values) = match (&a.gemma4, at.mla) {
+        (Some(g), _) => gemma4::kv_derivation(a, g, bits, z.kv_per_token),
+        (None, Some(m)) => (
+            Formula::KvPerTokenMla,
+            vec![
+                layers,
+                Val::int(m.kv_lora_rank),
+                Val::int(m.qk_rope_head_dim),
+                bits,
+                Val::Int(z.kv_per_token),
+            ],
+        ),
+        (None, None) => (
+            Formula::KvPerToken,
+            vec![
+                layers,
+                Val::int(at.kv_heads),
+                Val::int(at.head_dim),
+                Val::int(at.v_head_dim),
+                bits,
+                Val::Int(z.kv_per_token),
+            ],
+        ),
+    };
+    let source = Source::cited("Kwon et al. 2023 (PagedAttention) §3; DeepSeek-V2 paper §2.1 for MLA");
+    entry(DerivKey::KvCacheBytesPerToken, formula, values, source)
+}
+
+/// `gpu_memory_bytes` (the catalog's, or the scenario's override), the usable memory after the
+/// safety margin, whether the heaviest GPU fits, and the data-parallel size
+/// `gpus / (tp × pp)`.
+fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
+    let (x, total, usable) = (&z.inputs, z.memory.total, z.usable);
+    [
+        entry(
+            DerivKey::GpuMemoryBytes,
+            Formula::GpuMemory,
+            vec![Val::Id(gpu.id.clone()), Val::int(z.gpu_memory_bytes)],
+            Source::GpuCatalog,
+        ),
+        entry(
+            DerivKey::UsableGpuMemoryBytes,
+            Formula::Usable,
+            vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(usable)],
+            Source::StatedAssumption,
+        ),
+        entry(
+            DerivKey::Fits,
+            Formula::Fits,
+            vec![Val::Int(total), Val::Int(usable), Val::Bool(z.fits)],
+            Source::Definition,
+        ),
+        entry(
+            DerivKey::LayoutDataParallel,
+            Formula::DataParallel,
+            vec![Val::int(s.gpus), Val::int(x.tp), Val::int(x.pp), Val::int(x.dp)],
+            Source::Definition,
+        ),
+    ]
+}
+
+/// `solvers.*`: the longest context at the scenario's batch, the largest batch at its context,
+/// and the fewest GPUs that fit (this engine's searches over the same memory model).
+fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> [Entry; 3] {
+    let (usable, solved) = (z.usable, &z.solvers);
+    let min_gpus = solved.min_gpus.as_ref().map_or(Val::Absent(Absent::NoLayoutUpTo65536), |m| Val::Layout {
+        gpus: m.gpus,
+        tp: m.tensor_parallel,
+        pp: m.pipeline_parallel,
+        dp: m.data_parallel,
+    });
+    [
+        entry(
+            DerivKey::SolverMaxContext,
+            Formula::MaxContext,
+            vec![
+                Val::int(s.batch),
+                Val::Int(usable),
+                Val::or_absent(a.max_position_embeddings, Absent::NotStated),
+                Val::or_absent(solved.max_context_tokens, Absent::NoneFits),
+            ],
+            Source::ThisEngine,
+        ),
+        entry(
+            DerivKey::SolverMaxBatch,
+            Formula::MaxBatch,
+            vec![
+                Val::int(s.context_tokens),
+                Val::Int(usable),
+                Val::or_absent(solved.max_batch, Absent::NoneFits),
+            ],
+            Source::ThisEngine,
+        ),
+        entry(DerivKey::SolverMinGpus, Formula::MinGpus, vec![min_gpus], Source::ThisEngine),
+    ]
+}

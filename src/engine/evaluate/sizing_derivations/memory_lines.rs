@@ -1,0 +1,278 @@
+//! The derivations of `memory_per_gpu_bytes.*` (and `weight_bits_per_element`): each line of
+//! the heaviest GPU's memory, with the formula and source it was computed from.
+
+use super::{entry, Entry};
+use crate::engine::derivation::{DerivKey, Formula, Source, Val};
+use crate::engine::evaluate::Sizing;
+use crate::engine::memory::logits::{upcast_tokens, OFFLOAD_LAYERS_ON_GPU};
+use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param, paged};
+use crate::engine::memory::{quant_weights, stage_layers, Inputs, StageMemory};
+use crate::engine::model::hybrid::{ssm_state_dtype, state_elements};
+use crate::engine::model::kv_cache::kv_elements_per_token_per_layer;
+use crate::engine::model::{gemma4, Architecture};
+use crate::engine::precision::Dtype;
+
+/// Every memory line of the sizing `z`: weights and their bits, KV cache, activations,
+/// logits, recurrent state, gradients, optimizer states, overhead and the total.
+pub(super) fn memory_line_derivations(a: &Architecture, z: &Sizing) -> Vec<Entry> {
+    let (x, mem) = (&z.inputs, &z.memory);
+    let mut lines = weight_derivations(a, x, z).to_vec();
+    lines.extend([
+        kv_cache(a, x, mem),
+        activations(a, x, mem),
+        logits(a, x, mem),
+        recurrent_state(a, x, mem),
+        gradients(x, mem),
+        optimizer(x, mem, z.trainable),
+    ]);
+    lines.extend(total_derivations(mem));
+    lines
+}
+
+/// `memory_per_gpu_bytes.weights`: the stage's parameters over tensor parallelism in the
+/// weight format (Megatron TP, Shoeybi et al. 2019), or per module class when a config's
+/// quantisation applies; and `weight_bits_per_element`, the matrices' bits with their scales
+/// (GPTQ/AWQ/QLoRA storage formats).
+fn weight_derivations(a: &Architecture, x: &Inputs, z: &Sizing) -> [Entry; 2] {
+    let mem = &z.memory;
+    let weights = match quant_weights::active(a, x) {
+        Some(q) => {
+            let (f, v, src) = quant_weights::mixed_weights_derivation(a, q, x, mem.stage, mem.weights);
+            entry(DerivKey::MemWeights, f, v, src)
+        }
+        None => entry(
+            DerivKey::MemWeights,
+            Formula::Weights,
+            vec![
+                Val::int(mem.stage),
+                Val::int(x.pp),
+                Val::int(x.tp),
+                Val::Dtype(x.weight),
+                Val::Bits(x.weight, x.group),
+                Val::Int(mem.weights),
+            ],
+            Source::cited("Shoeybi et al. 2019 (Megatron TP); GPTQ/AWQ/QLoRA storage formats"),
+        ),
+    };
+    let (f, v, src) = quant_weights::bits_derivation(&z.weight_format, a.hidden);
+    [weights, entry(DerivKey::WeightBits, f, v, src)]
+}
+
+/// `memory_per_gpu_bytes.kv_cache`: `batch × context × elements per token per layer × bits`
+/// over the stage's layers (PagedAttention); Gemma 4 by layer kind, its KV-shared layers
+/// storing none.
+fn kv_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    let bits = Val::Bits(x.kv, x.group);
+    let (formula, values) = match &a.gemma4 {
+        Some(g) => {
+            let layers = stage_layers(a.layers, x.pp, mem.stage);
+            let values = gemma4::kv_cache_values(a, g, layers, x.batch, x.context, x.tp);
+            (Formula::KvCacheByLayerKind, values.into_iter().chain([bits, Val::Int(mem.kv_cache)]).collect())
+        }
+        None => (
+            Formula::KvCache,
+            vec![
+                Val::int(x.batch),
+                Val::int(x.context),
+                Val::Int(kv_elements_per_token_per_layer(a, x.tp)),
+                bits,
+                Val::Int(mem.kv_cache),
+            ],
+        ),
+    };
+    entry(DerivKey::MemKvCache, formula, values, Source::PagedAttention)
+}
+
+/// `memory_per_gpu_bytes.activations`: saved activations in training (Korthikanti et al. 2022
+/// §4) or the prefill workspace in inference (vLLM's profile run); with activation offload,
+/// only the layers in flight stay on the GPU (torchtune OffloadActivations, PyTorch
+/// `save_on_cpu`).
+fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    if x.trains() && x.activation_offload {
+        let layers = stage_layers(a.layers, x.pp, mem.stage).len() as u128;
+        return entry(
+            DerivKey::MemActivations,
+            Formula::ActivationsOffloaded,
+            vec![
+                Val::int(x.context),
+                Val::int(x.batch),
+                Val::Recompute(x.recompute),
+                Val::Int(layers.min(OFFLOAD_LAYERS_ON_GPU)),
+                Val::Int(layers),
+                Val::Int(mem.activations),
+            ],
+            Source::cited(
+                "Korthikanti et al. 2022 §4; torchtune OffloadActivations (enable_activation_offloading, use_streams); PyTorch torch.autograd.graph.save_on_cpu",
+            ),
+        );
+    }
+    entry(
+        DerivKey::MemActivations,
+        if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
+        vec![
+            Val::int(x.context),
+            Val::int(x.batch),
+            Val::Recompute(x.recompute),
+            Val::Bool(x.flash_attention),
+            Val::Bool(x.sequence_parallel),
+            Val::Int(mem.activations),
+        ],
+        Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
+    )
+}
+
+/// `memory_per_gpu_bytes.logits`: in training, `tokens × vocab / tp` logits in the compute
+/// dtype plus the loss's fp32 upcast of all of them or of one chunk (transformers
+/// `ForCausalLMLoss`, torchtune `CEWithChunkedOutputLoss`); in inference, one fp32 row per
+/// sequence at the sampled position (vLLM `LogitsProcessor`).
+fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    let columns = u128::from(a.vocab).div_ceil(u128::from(x.tp.max(1)));
+    if !x.trains() {
+        return entry(
+            DerivKey::MemLogits,
+            Formula::LogitsInference,
+            vec![Val::int(x.batch), Val::Int(columns), Val::Int(mem.logits)],
+            Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
+        );
+    }
+    let tokens = u128::from(x.context) * u128::from(x.batch);
+    entry(
+        DerivKey::MemLogits,
+        Formula::LogitsTraining,
+        vec![
+            Val::int(x.batch),
+            Val::int(x.context),
+            Val::Int(columns),
+            Val::Int(x.activation.bytes_for(tokens * columns, x.group)),
+            Val::Int(upcast_tokens(tokens, x.loss_chunks)),
+            Val::int(x.loss_chunks),
+            Val::Int(columns),
+            Val::Int(mem.logits),
+        ],
+        Source::cited(
+            "Hugging Face transformers ForCausalLMLoss (logits upcast to fp32); torchtune CEWithChunkedOutputLoss (one chunk upcast at a time)",
+        ),
+    )
+}
+
+/// `memory_per_gpu_bytes.recurrent_state`: the fixed-size state of the stage's recurrent
+/// layers per sequence on this GPU, the convolution cache in the model dtype and the recurrent
+/// state in the config's SSM dtype (vLLM `MambaStateShapeCalculator` /
+/// `MambaStateDtypeCalculator`; Gated DeltaNet, Mamba-2), times the sequences (none in
+/// training).
+fn recurrent_state(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    let layers = stage_layers(a.layers, x.pp, mem.stage);
+    let per_layer: Vec<(u128, u128)> =
+        layers.map(|i| state_elements(a, i, x.tp)).filter(|e| *e != (0, 0)).collect();
+    let (conv, ssm) = per_layer.iter().fold((0u128, 0u128), |s, e| (s.0 + e.0, s.1 + e.1));
+    entry(
+        DerivKey::MemRecurrentState,
+        Formula::RecurrentState,
+        vec![
+            Val::int(per_layer.len() as u64),
+            Val::Int(conv),
+            Val::Dtype(x.activation),
+            Val::Int(ssm),
+            Val::Dtype(ssm_state_dtype(a, x.activation)),
+            Val::int(if x.trains() { 0 } else { x.batch }),
+            Val::Int(mem.recurrent_state),
+        ],
+        Source::cited(
+            "vLLM MambaStateShapeCalculator / MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py); Yang et al. 2024 (Gated DeltaNet); Dao & Gu 2024 (Mamba-2)",
+        ),
+    )
+}
+
+/// The trained tensors' format: the weights in full training, the adapters otherwise.
+fn trained_dtype(x: &Inputs) -> Dtype {
+    if x.full_training() {
+        x.weight
+    } else {
+        adapter_dtype(x.precision)
+    }
+}
+
+/// `memory_per_gpu_bytes.gradients`: one gradient per trained parameter in the trained format,
+/// sharded by ZeRO stage 2 and up (Rajbhandari et al. 2020), only the largest layer's with
+/// the optimizer step fused into the backward pass (PyTorch, torchtune `optimizer_in_bwd`).
+fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
+    entry(
+        DerivKey::MemGradients,
+        Formula::Gradients,
+        vec![
+            Val::Precision(x.precision),
+            Val::Dtype(if x.trains() { trained_dtype(x) } else { x.weight }),
+            Val::Bool(x.optimizer_in_backward),
+            Val::int(u64::from(x.zero_stage)),
+            Val::int(x.dp),
+            Val::Int(mem.gradients),
+        ],
+        Source::cited(
+            "Rajbhandari et al. 2020 (ZeRO); optimizer in backward: PyTorch tutorial \"How to save memory by fusing the optimizer step into the backward pass\", torchtune optimizer_in_bwd",
+        ),
+    )
+}
+
+/// `memory_per_gpu_bytes.optimizer`: bytes of state per trainable parameter (Adam K = 12 under
+/// mixed precision, ZeRO; 8-bit states, Dettmers et al. 2022) sharded by ZeRO stage 1 and up;
+/// bitsandbytes' paged optimizers show the states' bytes beside what the device peak counts.
+fn optimizer(x: &Inputs, mem: &StageMemory, trainable: u128) -> Entry {
+    let per_param = optimizer_bytes_per_param(x.optimizer, x.precision, trained_dtype(x));
+    if x.trains() && paged(x.optimizer) {
+        let dp = if x.zero_stage >= 1 { u128::from(x.dp.max(1)) } else { 1 };
+        return entry(
+            DerivKey::MemOptimizer,
+            Formula::OptimizerPaged,
+            vec![
+                Val::Optimizer(x.optimizer),
+                Val::Precision(x.precision),
+                Val::Int(per_param),
+                Val::Int((trainable * per_param).div_ceil(dp)),
+                Val::Int(mem.optimizer),
+            ],
+            Source::cited(
+                "bitsandbytes docs, Paged optimizers (CUDA unified memory, evicted to CPU RAM under pressure); Dettmers et al. 2023 (QLoRA) §3",
+            ),
+        );
+    }
+    entry(
+        DerivKey::MemOptimizer,
+        Formula::Optimizer,
+        vec![
+            Val::Optimizer(x.optimizer),
+            Val::Precision(x.precision),
+            Val::Int(per_param),
+            Val::int(u64::from(x.zero_stage)),
+            Val::int(x.dp),
+            Val::Int(mem.optimizer),
+        ],
+        Source::cited(
+            "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
+        ),
+    )
+}
+
+/// `memory_per_gpu_bytes.overhead` (the stated runtime overhead) and `.total`, the sum of
+/// every line.
+fn total_derivations(mem: &StageMemory) -> [Entry; 2] {
+    let lines = [
+        mem.weights,
+        mem.kv_cache,
+        mem.activations,
+        mem.logits,
+        mem.gradients,
+        mem.optimizer,
+        mem.overhead,
+        mem.recurrent_state,
+        mem.total,
+    ];
+    [
+        entry(
+            DerivKey::MemOverhead,
+            Formula::Overhead,
+            vec![Val::Int(mem.overhead)],
+            Source::OverheadAssumption,
+        ),
+        entry(DerivKey::MemTotal, Formula::MemoryTotal, lines.map(Val::Int).to_vec(), Source::Sum),
+    ]
+}

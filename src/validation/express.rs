@@ -1,0 +1,142 @@
+//! A published measurement as the scenarios that express it, by generic rules: the model
+//! (catalog id or a GPT-style config from the conditions), the GPU, the precision, the layout,
+//! then the rules of the measurement's kind ([`serving`], [`training`]). A row the rules cannot
+//! express gives the [`Reason`].
+
+use super::names::{gpu_id, model_id, precision};
+use super::{num, text, Case, Reason};
+use crate::engine::scenario::{ModelSpec, Scenario};
+use serde_json::{json, Value};
+
+mod concurrency;
+mod serving;
+mod training;
+
+/// The fields of a measurement row that the rules read.
+struct Row<'a> {
+    /// The row itself (for the fields only one kind reads).
+    raw: &'a Value,
+    kind: String,
+    model: String,
+    /// The row's GPU text (`8x NVIDIA H100 80GB`), its catalog id and its count.
+    gpu_text: String,
+    gpu: Option<&'static str>,
+    count: Option<u64>,
+    /// The conditions (an empty object when the row has none).
+    c: Value,
+    value: Value,
+    unit: String,
+}
+
+impl<'a> Row<'a> {
+    fn read(raw: &'a Value) -> Row<'a> {
+        let gpu_text = text(raw, "gpu");
+        let (gpu, count) = gpu_id(&gpu_text);
+        Row {
+            raw,
+            kind: text(raw, "kind"),
+            model: text(raw, "model"),
+            gpu_text,
+            gpu,
+            count,
+            c: raw.get("conditions").cloned().unwrap_or(json!({})),
+            value: raw.get("value").cloned().unwrap_or(Value::Null),
+            unit: text(raw, "unit"),
+        }
+    }
+
+    /// A serving kind: without a stated layout, its GPUs run tensor parallel.
+    fn is_serving(&self) -> bool {
+        let k = self.kind.as_str();
+        ["inference", "decode", "e2e"].iter().any(|p| k.starts_with(p))
+            || k.contains("ttft")
+            || k.contains("first_token")
+    }
+}
+
+/// The cases (scenario, metric, measured value) that express one measurement row.
+pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
+    let row = Row::read(raw);
+    let mut s = Scenario::new(model_spec(&row)?);
+    set_gpu(&mut s, &row)?;
+    set_precision(&mut s, &row);
+    let dp = set_layout(&mut s, &row)?;
+    match row.kind.as_str() {
+        "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
+            serving::generation(&row, s)
+        }
+        k if k.starts_with("inference") && k.contains("memory") => serving::inference_memory(&row, s),
+        "training_iteration_time" => training::iteration_time(&row, s, dp),
+        "training_throughput" if row.unit.contains("TFLOPs/GPU") => training::model_tflops(&row, s),
+        k if concurrency::is_at_concurrency(k) => concurrency::itl_at_concurrency(&row, s),
+        k if serving::is_under_load(k) => serving::tpot_under_load(&row, s),
+        k if k.contains("ttft") || k.contains("first_token") => serving::time_to_first_token(&row, s),
+        "training_peak_memory" => training::peak_memory(&row, s),
+        _ => Err(Reason::UnsupportedKind { kind: row.kind.clone() }),
+    }
+}
+
+/// The model: the catalog id the name contains, else a GPT-2 style config from the conditions'
+/// `hidden`, `layers`, `attention_heads` and `vocab` (`seq_len` positions, 2048 unstated).
+/// Speculative decoding (a draft model) is not expressed.
+fn model_spec(row: &Row) -> Result<ModelSpec, Reason> {
+    let lower = row.model.to_ascii_lowercase();
+    if lower.contains("speculative") || lower.contains("draft") {
+        return Err(Reason::SpeculativeDecoding);
+    }
+    if let Some(id) = model_id(&row.model) {
+        return Ok(ModelSpec::Id(id));
+    }
+    let c = &row.c;
+    match (num(c, &["hidden"]), num(c, &["layers"]), num(c, &["attention_heads"]), num(c, &["vocab"])) {
+        (Some(h), Some(l), Some(a), Some(v)) => {
+            Ok(ModelSpec::Config(json!({"model_type": "gpt2", "n_embd": h, "n_layer": l, "n_head": a,
+            "vocab_size": v, "n_positions": num(c, &["seq_len"]).unwrap_or(2048.0)})))
+        }
+        _ => Err(Reason::NoArchitecture),
+    }
+}
+
+/// The GPU's catalog id; an inference memory row needs none (weights and KV cache do not
+/// depend on the GPU).
+fn set_gpu(s: &mut Scenario, row: &Row) -> Result<(), Reason> {
+    let is_memory = row.kind.contains("memory") && row.kind.starts_with("inference");
+    match row.gpu {
+        Some(g) => s.gpu = crate::engine::hardware::GpuSpec::Id(g.into()),
+        None if is_memory => {}
+        None => return Err(Reason::GpuNotInCatalog { gpu: row.gpu_text.clone() }),
+    }
+    Ok(())
+}
+
+/// Weight and KV dtypes and the int4 group size, from the precision, dtype and quantization
+/// conditions and the model name together.
+fn set_precision(s: &mut Scenario, row: &Row) {
+    let c = &row.c;
+    let prec = [text(c, "precision"), text(c, "dtype"), text(c, "quantization"), row.model.clone()].join(" ");
+    let (w, kv, group) = precision(&prec);
+    s.weight_dtype = Some(w);
+    s.kv_dtype = kv;
+    if let Some(g) = group {
+        s.int4_group_size = g;
+    }
+}
+
+/// Tensor and pipeline parallelism as stated (multi-GPU serving without a stated layout:
+/// tensor parallel over all GPUs, as vLLM and TensorRT-LLM are run), data parallelism over the
+/// rest of the GPUs; returns the data-parallel size. Context parallelism is not expressed.
+fn set_layout(s: &mut Scenario, row: &Row) -> Result<u64, Reason> {
+    let (c, count) = (&row.c, row.count);
+    let serving_default = if row.is_serving() { count.unwrap_or(1) as f64 } else { 1.0 };
+    let tp = num(c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
+    let pp = num(c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
+    if num(c, &["CP"]).unwrap_or(1.0) > 1.0 {
+        return Err(Reason::ContextParallelism);
+    }
+    let dp = num(c, &["data_parallel", "DP(FSDP)"])
+        .map(|d| d as u64)
+        .unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1))
+        .max(1);
+    (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
+    Ok(dp)
+}

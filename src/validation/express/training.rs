@@ -1,0 +1,162 @@
+//! Training measurements as scenarios: Megatron iteration times, model TFLOPs per GPU, and
+//! fine-tuning peak memory and throughput under a framework's recipe.
+
+use super::Row;
+use crate::engine::precision::Dtype;
+use crate::engine::scenario::{Mode, Recompute, Scenario};
+use crate::validation::{num, text, Case, Metric, Note, Reason, Recipe, RowUnit};
+use serde_json::Value;
+
+/// Iteration time of a Megatron run (Korthikanti et al. 2022, Tables 3 and 5): micro-batch and
+/// sequence as stated, `global / (micro × dp)` micro-batches per step; one case per
+/// recomputation the row reports (full; selective with sequence parallelism).
+pub(super) fn iteration_time(row: &Row, mut s: Scenario, dp: u64) -> Result<Vec<Case>, Reason> {
+    let c = &row.c;
+    let (Some(mb), Some(gb), Some(seq)) =
+        (num(c, &["micro_batch"]), num(c, &["global_batch"]), num(c, &["seq_len"]))
+    else {
+        return Err(Reason::NoBatchOrSequenceLength);
+    };
+    (s.mode, s.batch, s.context_tokens) = (Mode::Training, mb as u64, seq as u64);
+    s.micro_batches = Some(((gb / (mb * dp as f64)).max(1.0)) as u64);
+    let mut cases = Vec::new();
+    for (key, recompute, sp) in [
+        ("iter_time_full_recompute_s", Recompute::Full, false),
+        ("iter_time_seq_par+selective_s", Recompute::Selective, true),
+    ] {
+        if let Some(v) = row.value.get(key).and_then(Value::as_f64) {
+            let mut s = s.clone();
+            (s.recompute, s.sequence_parallel) = (recompute, sp);
+            let note = Note::Recompute { recompute, sequence_parallel: sp };
+            cases.push(Case::new(
+                "training_iteration_time",
+                Metric::TrainingStepS,
+                v,
+                RowUnit::SPerIteration,
+                s,
+                note,
+            ));
+        }
+    }
+    Ok(cases)
+}
+
+/// Model TFLOPs per GPU (the Llama 3 paper's Table 4): one sequence per micro-batch, the stated sequences per data-parallel
+/// replica as micro-batches.
+pub(super) fn model_tflops(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
+    let c = &row.c;
+    let (Some(seq), Some(per_dp), Some(v)) =
+        (num(c, &["seq_len"]), num(c, &["batch_size_per_DP"]), row.value.as_f64())
+    else {
+        return Err(Reason::NoBatchOrSequenceLength);
+    };
+    (s.mode, s.batch, s.context_tokens, s.micro_batches) =
+        (Mode::Training, 1, seq as u64, Some(per_dp as u64));
+    Ok(vec![Case::new(
+        "training_throughput",
+        Metric::TrainingTflopsPerGpu,
+        v,
+        RowUnit::ModelTflopsPerGpu,
+        s,
+        Note::SequencesPerReplica { sequences: per_dp },
+    )])
+}
+
+/// The fine-tuning mode a method names (QLoRA with its nf4 base).
+fn set_fine_tune_mode(s: &mut Scenario, method: &str) {
+    s.mode = if method.contains("qlora") {
+        Mode::Qlora
+    } else if method.contains("lora") {
+        Mode::Lora
+    } else {
+        Mode::Training
+    };
+    if s.mode == Mode::Qlora {
+        s.weight_dtype = Some(Dtype::Nf4);
+    }
+}
+
+/// A fine-tuning run: its peak memory per GPU when its recipe is known and the value is in
+/// GiB/GB, and its reported tokens/s (which needs no recipe); batch and sequence as stated
+/// (1 and 2048 unstated).
+pub(super) fn peak_memory(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
+    let c = &row.c;
+    let method = text(c, "method").to_ascii_lowercase();
+    let gpus = row.count.unwrap_or(1);
+    let known = recipe(c, &method, gpus);
+    let Some(tps) = row.raw.get("tokens_per_s").and_then(Value::as_f64) else {
+        return Err(known.err().unwrap_or(Reason::PeakTrainingMemory));
+    };
+    set_fine_tune_mode(&mut s, &method);
+    s.batch = num(c, &["batch_size"]).unwrap_or(1.0) as u64;
+    s.context_tokens = num(c, &["seq_len"]).unwrap_or(2048.0) as u64;
+    let mut cases = Vec::new();
+    if let Ok(r) = &known {
+        apply_recipe(&mut s, r, gpus);
+        let peak = row.value.as_f64().filter(|_| row.unit.contains("GiB") || row.unit.contains("GB"));
+        if let Some(v) = peak {
+            let note = Note::Recipe { method: method.clone(), recipe: r.clone() };
+            cases.push(Case::new(
+                "training_peak_memory",
+                Metric::PeakMemoryGiB,
+                v,
+                RowUnit::GibPeakPerGpu,
+                s.clone(),
+                note,
+            ));
+        }
+    }
+    let note = Note::ThroughputOnly { method };
+    cases.push(Case::new(
+        "training_tokens_per_s",
+        Metric::TrainingTokensPerS,
+        tps,
+        RowUnit::TokensPerSReported,
+        s,
+        note,
+    ));
+    Ok(cases)
+}
+
+/// The recipe a fine-tuning row ran, from its framework and method. torchtune's published
+/// configs (recipes/configs/llama3_1/*.yaml): `dtype: bf16`, `enable_activation_checkpointing:
+/// True`, a chunked cross-entropy (`CEWithChunkedOutputLoss`, 8 chunks by default); the
+/// single-device full fine-tune uses `bitsandbytes.optim.PagedAdamW8bit` with
+/// `optimizer_in_bwd: True`, the LoRA/QLoRA recipes `torch.optim.AdamW`; several GPUs shard
+/// with FSDP (ZeRO-3). A run that offloads parameters to the CPU is not expressed.
+fn recipe(c: &Value, method: &str, gpus: u64) -> Result<Recipe, Reason> {
+    use crate::engine::scenario::Optimizer;
+    let framework = text(c, "framework");
+    if !framework.to_ascii_lowercase().contains("torchtune") {
+        return Err(Reason::UnknownRecipe { framework });
+    }
+    let note = text(c, "note").to_ascii_lowercase();
+    let full = !method.contains("lora");
+    if full && gpus > 1 && note.contains("cpu offload") {
+        return Err(Reason::FsdpCpuOffload);
+    }
+    let single_full = full && gpus <= 1;
+    Ok(Recipe {
+        framework,
+        optimizer: if single_full { Optimizer::PagedAdam8bit } else { Optimizer::Adamw },
+        optimizer_in_backward: single_full,
+        recompute: Recompute::Full,
+        loss_chunks: 8,
+        zero_stage: if gpus > 1 { 3 } else { 0 },
+    })
+}
+
+/// The recipe's settings on the scenario (LoRA as torchtune's Llama 3.1 configs: rank 8 on
+/// q, v, output projections and the MLP).
+fn apply_recipe(s: &mut Scenario, r: &Recipe, gpus: u64) {
+    use crate::engine::scenario::TrainingPrecision;
+    s.training_precision = TrainingPrecision::Bf16;
+    (s.optimizer, s.optimizer_in_backward, s.recompute) = (r.optimizer, r.optimizer_in_backward, r.recompute);
+    (s.loss_chunks, s.zero_stage) = (r.loss_chunks, r.zero_stage);
+    (s.gpus, s.tensor_parallel, s.pipeline_parallel, s.data_parallel) = (gpus.max(1), 1, 1, None);
+    if matches!(s.mode, Mode::Lora | Mode::Qlora) {
+        s.lora_rank = 8;
+        s.lora_targets =
+            ["q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"].map(str::to_owned).to_vec();
+    }
+}
