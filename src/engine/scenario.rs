@@ -247,6 +247,12 @@ pub struct Scenario {
     /// no load model (the report's `load` is null).
     #[serde(default)]
     pub arrival_rate_per_s: Option<f64>,
+    /// Users in a closed loop for the serving-under-load model (each sends its next request when
+    /// the last one completes, as serving benchmarks run a fixed concurrency); absent or 0: none.
+    /// Set, it is the load model (an arrival rate is then not used); `batch` stays the
+    /// scheduler's most concurrent sequences.
+    #[serde(default)]
+    pub concurrent_users: Option<u64>,
 }
 
 impl ModelSpec {
@@ -324,6 +330,7 @@ impl Scenario {
             "runtime_overhead_bytes" => self.runtime_overhead_bytes = de(v)?,
             "safety_margin" => self.safety_margin = de(v)?,
             "arrival_rate_per_s" => self.arrival_rate_per_s = opt(v, de)?,
+            "concurrent_users" => self.concurrent_users = opt(v, de)?,
             _ => {}
         }
         Ok(())
@@ -368,6 +375,9 @@ impl Scenario {
         range("gpus_per_node", self.gpus_per_node, 1, 1024)?;
         if let Some(m) = self.micro_batches {
             range("micro_batches", m, 1, 1_000_000)?;
+        }
+        if let Some(u) = self.concurrent_users {
+            range("concurrent_users", u, 0, 100_000)?;
         }
         Ok(())
     }
@@ -574,6 +584,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         runtime_overhead_bytes: 1 << 30,
         safety_margin: 0.10,
         arrival_rate_per_s: None,
+        concurrent_users: None,
     }
 }
 
@@ -589,6 +600,17 @@ mod tests {
         assert_eq!(s, Scenario::new(ModelSpec::Id("llama-3.1-8b".into())));
         assert_eq!(s.resolved_weight_dtype(), Dtype::Bf16);
         assert_eq!(s.resolved_kv_dtype(), Dtype::Bf16);
+    }
+
+    #[test]
+    fn concurrent_users_is_read_and_checked() {
+        let s = Scenario::from_json(&json!({"model": "x", "concurrent_users": 32})).unwrap();
+        assert_eq!(s.concurrent_users, Some(32));
+        assert!(s.validate().is_ok());
+        let s = Scenario::from_json(&json!({"model": "x", "concurrent_users": 100_001})).unwrap();
+        assert_eq!(s.validate().unwrap_err().field, "concurrent_users");
+        let e = Scenario::from_json(&json!({"model": "x", "concurrent_users": -1})).unwrap_err();
+        assert_eq!(e.field, "concurrent_users");
     }
 
     #[test]
@@ -746,6 +768,7 @@ mod tests {
             "runtime_overhead_bytes",
             "safety_margin",
             "arrival_rate_per_s",
+            "concurrent_users",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

@@ -80,6 +80,9 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         "training_tokens_per_s" => ("training tokens per second", "训练吞吐（token/秒）"),
         "ttft" => ("time to first token", "首 token 时间"),
         "tpot_under_load" => ("time between tokens under load", "负载下的 token 间隔"),
+        "itl_fixed_concurrency" => {
+            ("time between tokens at a fixed number of users", "固定并发用户数下的 token 间隔")
+        }
         "training_mfu" => ("training MFU", "训练 MFU"),
         _ => return None,
     };
@@ -136,6 +139,15 @@ pub fn note(n: &Note, lang: Lang) -> String {
         ),
         (Note::UnderLoad { rate, prompt, output, max_seqs, p95 }, Lang::Zh) => format!(
             "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}，最多 {max_seqs} 条序列；{}",
+            if *p95 { "p95" } else { "中位数" }
+        ),
+        (Note::AtConcurrency { users, prompt, output, max_seqs, p95 }, Lang::En) => format!(
+            "{users} {} in a closed loop, prompt {prompt}, output {output}, at most {max_seqs} sequences; {}",
+            if *users == 1 { "user" } else { "users" },
+            if *p95 { "p95" } else { "median" }
+        ),
+        (Note::AtConcurrency { users, prompt, output, max_seqs, p95 }, Lang::Zh) => format!(
+            "{users} 个用户闭环请求（一个完成才发下一个），提示 {prompt}，输出 {output}，最多 {max_seqs} 条序列；{}",
             if *p95 { "p95" } else { "中位数" }
         ),
         (Note::Recipe { method, recipe: r }, Lang::En) => format!(

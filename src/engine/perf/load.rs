@@ -19,7 +19,7 @@ pub mod sim;
 use super::collectives::Topology;
 use super::efficiency::Efficiency;
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
-use super::timing::{phase_timing, Hardware, Parallelism, Phase};
+use super::timing::{kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase};
 use super::{finite, PerfError};
 use crate::engine::error::ScenarioError;
 use crate::engine::hardware::{perf_error, TopologyKind};
@@ -50,10 +50,15 @@ pub struct LoadPoint {
     pub tpot_p95_s: Option<f64>,
 }
 
-/// The report's `load` section (null when the scenario sets no arrival rate).
+/// The report's `load` section (null when the scenario sets neither an arrival rate nor
+/// concurrent users).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LoadReport {
-    /// Requests per second over the whole deployment.
+    /// Users in a closed loop over the whole deployment (null: Poisson arrivals at
+    /// `arrival_rate_per_s`).
+    pub concurrent_users: Option<u64>,
+    /// Requests per second over the whole deployment (a closed loop: the rate its users send
+    /// at, which is the rate it completes).
     pub arrival_rate_per_s: f64,
     /// Below the sustainable rate: the queue stays bounded.
     pub stable: bool,
@@ -191,8 +196,13 @@ impl<'a> EngineStep<'a> {
 impl StepTime for EngineStep<'_> {
     fn step(&self, mix: &StepMix) -> Result<(f64, bool), PerfError> {
         let w = self.work(mix);
-        let (c, m) = (self.k_compute * w.flops, self.k_memory * w.expected_bytes.max(w.bytes));
-        let t = finite("step time", c.max(m) + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?)?;
+        let q = w.expected_bytes.max(w.bytes);
+        let (c, m) = (self.k_compute * w.flops, self.k_memory * q);
+        // GEMMs, then attention over the caches: kernels in sequence, as phase_timing times them.
+        let (gemm, weights) =
+            (2.0 * self.shape.params_active * w.tokens, self.shape.expected_weight_bytes(w.tokens));
+        let core = kernels_in_sequence_s(self.k_compute, self.k_memory, w.flops, q, gemm, weights);
+        let t = finite("step time", core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?)?;
         Ok((t, c >= m))
     }
 }
@@ -222,12 +232,14 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
     let n = usize_sat(requests);
     SimInputs {
         rate_per_s: rate,
+        users: 0,
         prompt_tokens: c.prompt,
         output_tokens: c.output,
         max_seqs: c.max_seqs,
         step_token_budget: c.budget,
         requests: n,
         warmup: usize_sat(u64_from_f64((requests as f64 * WARMUP_FRACTION).floor())),
+        cooldown: 0,
         seed: SEED,
         first_token_fixed_s: c.first_token_s,
     }
@@ -350,6 +362,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         None => max_rate * c.output as f64,
     };
     Ok(LoadReport {
+        concurrent_users: None,
         arrival_rate_per_s: rate,
         stable,
         max_sustainable_rate_per_s: max_rate,
@@ -386,7 +399,83 @@ pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadRepor
     load_at(st, c, &load_curve(st, c)?, rate)
 }
 
-/// The `load` section for a sized scenario (inference only; null without an arrival rate).
+/// Users per replica in a closed loop of `users` over `replicas`: the busiest replica's share
+/// (a client spreads its connections round robin).
+fn users_per_replica(users: u64, replicas: u64) -> u64 {
+    users.div_ceil(replicas.max(1)).max(1)
+}
+
+/// The closed-loop run's inputs: enough requests for several turnovers of the users (at least
+/// [`REQUESTS`], four per user), the first `users` and a tenth of the run left out as warm-up,
+/// the last `users` as the drain.
+fn closed_inputs(c: &LoadSetup, users: u64) -> SimInputs {
+    let base = (REQUESTS as u64).max(users.saturating_mul(4));
+    let n = requests_for(c.prompt, c.budget, base);
+    let tenth = u64_from_f64((n as f64 * WARMUP_FRACTION).floor());
+    SimInputs {
+        users,
+        warmup: usize_sat(users.max(tenth)),
+        cooldown: usize_sat(users),
+        ..sim_inputs(c, 0.0, n)
+    }
+}
+
+/// The closed loop at `users` users (whole deployment) on top of the rate-independent half `h`:
+/// each replica serves its share of the users, every user sending its next request when the
+/// last one completes. Throughput is the steady completion rate (between the first and third
+/// quarters of completions) × output tokens, scaled from the busiest replica by users / its
+/// share. Always stable: at most `users` requests are in the system.
+fn closed_loop_at(
+    st: &EngineStep,
+    c: &LoadSetup,
+    h: &LoadCurve,
+    users: u64,
+) -> Result<LoadReport, PerfError> {
+    let share = users_per_replica(users, c.replicas);
+    let scale = users as f64 / share as f64;
+    let x = closed_inputs(c, share);
+    let r = if c.max_seqs > 0 { Some(simulate(&x, st)?) } else { None };
+    let rate = r.as_ref().map_or(0.0, |r| r.steady_completions_per_s * scale);
+    let pct = |p: f64, tpot: bool| {
+        r.as_ref().and_then(|r| sim::percentile(if tpot { &r.tpot_s } else { &r.ttft_s }, p))
+    };
+    Ok(LoadReport {
+        concurrent_users: Some(users),
+        arrival_rate_per_s: rate,
+        stable: true,
+        max_sustainable_rate_per_s: h.max_rate,
+        mean_concurrency: r.as_ref().map(|r| r.mean_in_system * scale),
+        utilization: if h.max_rate > 0.0 { finite("utilization", rate / h.max_rate)? } else { 0.0 },
+        throughput_tokens_per_s: finite("throughput", rate * c.output as f64)?,
+        throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
+        ttft_p50_s: pct(50.0, false),
+        ttft_p95_s: pct(95.0, false),
+        tpot_p50_s: pct(50.0, true),
+        tpot_p95_s: pct(95.0, true),
+        mean_time_in_system_s: r.as_ref().map(|r| r.mean_time_in_system_s),
+        max_seqs: c.max_seqs,
+        kv_limit_seqs: None,
+        step_token_budget: c.budget,
+        replicas: c.replicas,
+        decode_step_s: h.decode_step_s,
+        mixed_step_s: h.mixed_step_s,
+        mixed_chunk_tokens: h.mixed_chunk_tokens,
+        saturated_step_s: h.saturated_step_s,
+        requests_simulated: x.requests as u64,
+        warmup_requests: x.warmup as u64,
+        seed: SEED,
+        first_token_fixed_s: c.first_token_s,
+        curve: h.curve.clone(),
+    })
+}
+
+/// What the load model computes for a closed loop of `users` users (whole deployment).
+pub fn closed_loop_model(st: &EngineStep, c: &LoadSetup, users: u64) -> Result<LoadReport, PerfError> {
+    closed_loop_at(st, c, &load_curve(st, c)?, users)
+}
+
+/// The `load` section for a sized scenario (inference only; null without an arrival rate or
+/// concurrent users; with both, the closed loop of `concurrent_users`).
 /// `usable` is the GPU memory the KV cache limit is found in.
 pub fn load_report(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>, ScenarioError> {
     Ok(load_report_reusing(z, usable, None)?.map(|(r, _)| r))
@@ -401,8 +490,11 @@ pub fn load_report_reusing(
     previous: Option<&LoadCurve>,
 ) -> Result<Option<(LoadReport, LoadCurve)>, ScenarioError> {
     let s = z.scenario;
-    let rate = match s.arrival_rate_per_s {
-        Some(r) if r > 0.0 && !z.inputs.trains() => r,
+    let users = s.concurrent_users.filter(|u| *u > 0);
+    let rate = match (users, s.arrival_rate_per_s) {
+        _ if z.inputs.trains() => return Ok(None),
+        (Some(_), _) => 0.0,
+        (None, Some(r)) if r > 0.0 => r,
         _ => return Ok(None),
     };
     let pe = |e: PerfError| perf_error("load", e);
@@ -439,7 +531,11 @@ pub fn load_report_reusing(
         Some(h) if h.key == LoadKey::of(&st, &setup) => h.clone(),
         _ => load_curve(&st, &setup).map_err(pe)?,
     };
-    let mut r = load_at(&st, &setup, &half, rate).map_err(pe)?;
+    let mut r = match users {
+        Some(u) => closed_loop_at(&st, &setup, &half, u),
+        None => load_at(&st, &setup, &half, rate),
+    }
+    .map_err(pe)?;
     r.kv_limit_seqs = kv_limit;
     Ok(Some((r, half)))
 }
@@ -462,12 +558,14 @@ mod tests {
     fn inputs(rate: f64, max_seqs: u64, output: u64) -> SimInputs {
         SimInputs {
             rate_per_s: rate,
+            users: 0,
             prompt_tokens: 100,
             output_tokens: output,
             max_seqs,
             step_token_budget: 8192,
             requests: 400,
             warmup: 40,
+            cooldown: 0,
             seed: SEED,
             first_token_fixed_s: 0.0,
         }
@@ -490,6 +588,58 @@ mod tests {
         }
         assert!((r.mean_time_in_system_s - 3e-3).abs() < 1e-9);
         assert_eq!(r.steps, 3 * 400);
+    }
+
+    #[test]
+    fn worked_closed_loop() {
+        // Two users, two sequences at a time, 3 output tokens of 1 ms steps: each pair of
+        // requests takes a prefill step and two decode steps, the next pair is sent at once.
+        let x = |users: u64| SimInputs { users, warmup: 4, cooldown: 4, ..inputs(0.0, 2, 3) };
+        let r = simulate(&x(2), &Fixed).unwrap();
+        assert!((r.steady_completions_per_s - 2000.0 / 3.0).abs() < 1e-6, "{}", r.steady_completions_per_s);
+        assert_eq!(r.tpot_s.len(), 400 - 8);
+        assert!(r.tpot_s.iter().chain(&r.ttft_s).all(|v| (v - 1e-3).abs() < 1e-9));
+        // Four users on two sequences: the same rate, and half the requests wait a whole
+        // request (3 ms) before their prefill step.
+        let r = simulate(&x(4), &Fixed).unwrap();
+        assert!((r.steady_completions_per_s - 2000.0 / 3.0).abs() < 1e-6, "{}", r.steady_completions_per_s);
+        assert!((percentile(&r.ttft_s, 95.0).unwrap() - 4e-3).abs() < 1e-9);
+        assert!((r.mean_in_system - 4.0).abs() < 0.1, "{}", r.mean_in_system);
+    }
+
+    #[test]
+    fn closed_loop_grows_with_users_and_holds_the_bound() {
+        let m = llama2_7b();
+        let st = engine_step(&m);
+        let c = setup();
+        let mut last: Option<LoadReport> = None;
+        for users in [1, 4, 16, 32, 64] {
+            let r = closed_loop_model(&st, &c, users).unwrap();
+            assert_eq!(r.concurrent_users, Some(users));
+            assert!(r.stable && r.throughput_tokens_per_s <= r.throughput_bound_tokens_per_s);
+            // Little's law: users = rate × time in system.
+            let w = r.mean_time_in_system_s.unwrap();
+            let l = r.arrival_rate_per_s * w;
+            assert!((l - users as f64).abs() <= 0.1 * users as f64, "{users}: λW {l}");
+            // More users never serve fewer tokens, nor (within 2%: past max_seqs the running set
+            // is the same) space them closer.
+            if let Some(p) = &last {
+                assert!(r.tpot_p50_s.unwrap() >= 0.98 * p.tpot_p50_s.unwrap());
+                assert!(r.throughput_tokens_per_s >= p.throughput_tokens_per_s * 0.999);
+            }
+            last = Some(r);
+        }
+        // One user: its steps are a decode step of one sequence (the closed loop never overlaps
+        // its own prompt with its decode).
+        let one = closed_loop_model(&st, &c, 1).unwrap();
+        let step =
+            st.step(&StepMix { decode_seqs: 1, decode_cached_sum: 512.0 + 64.0, ..StepMix::default() });
+        let t = one.tpot_p50_s.unwrap();
+        assert!((t - step.unwrap().0).abs() < 0.02 * t, "{t}");
+        // Past the scheduler's sequences the extra users queue: time to first token grows.
+        let many = closed_loop_model(&st, &c, 128).unwrap();
+        assert!(many.ttft_p50_s.unwrap() > 2.0 * last.unwrap().ttft_p50_s.unwrap());
+        assert_eq!(closed_loop_model(&st, &c, 16).unwrap(), closed_loop_model(&st, &c, 16).unwrap());
     }
 
     #[test]

@@ -13,7 +13,12 @@
 //! - the step that finishes a prompt's last chunk samples its first token; each later step adds
 //!   one token; a request leaves after `output_tokens` tokens.
 //!
-//! Arrivals are Poisson: exponential gaps drawn from a fixed-seed SplitMix64 generator, then
+//! Requests arrive in one of two ways. In a closed loop (`users` > 0: the serving benchmarks'
+//! fixed concurrency, vLLM `benchmark_serving --max-concurrency`, genai-perf and NVIDIA NIM's
+//! `--concurrency`, LLMPerf `--num-concurrent-requests`) `users` requests are sent at once and each
+//! completion sends the next one; at steady state the prompts of the requests that replace
+//! finished ones are chunked into the running sequences' decode steps, about `users × prompt /
+//! output` prompt tokens per step. Otherwise (open loop) arrivals are Poisson: exponential gaps drawn from a fixed-seed SplitMix64 generator, then
 //! scaled so the sample's mean gap is exactly `1 / rate` (the same pattern, compressed, at every
 //! rate). The step time comes from a [`StepTime`] (the engine's roofline timing of the step's
 //! mix). Stretches of decode-only steps with nothing arriving that could join are advanced in one
@@ -52,7 +57,12 @@ pub trait StepTime {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SimInputs {
     /// Requests per second arriving at this replica; 0 = saturated (every request waiting at 0).
+    /// Not used in a closed loop.
     pub rate_per_s: f64,
+    /// Users in a closed loop (0: open loop at `rate_per_s`): the first `users` requests arrive
+    /// at 0, and each completion sends the next request, which reaches the scheduler
+    /// `first_token_fixed_s` later (the users think no time).
+    pub users: u64,
     pub prompt_tokens: u64,
     pub output_tokens: u64,
     /// Most requests admitted at once (>= 1).
@@ -62,6 +72,9 @@ pub struct SimInputs {
     pub requests: usize,
     /// Requests at the start left out of the latency percentiles (the empty system warming up).
     pub warmup: usize,
+    /// Requests at the end left out of the latency percentiles (a closed loop's last requests,
+    /// served as the users stop sending; 0 in an open loop).
+    pub cooldown: usize,
     pub seed: u64,
     /// Fixed seconds per request before its first token (tokenisation, scheduling, sampling)
     /// that occupy no GPU step: added to TTFT and time in system.
@@ -204,71 +217,133 @@ fn stretch_time(k: u64, t0: f64, d: f64) -> f64 {
     k * t0 + k * (k - 1.0) / 2.0 * d
 }
 
-/// Runs the simulation. See the module doc.
-pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError> {
-    let n = x.requests;
-    let arr = arrivals(n, x.rate_per_s, x.seed);
-    let prompt = x.prompt_tokens;
-    let output = x.output_tokens.max(1);
-    let cap = x.max_seqs.max(1);
-    let budget = x.step_token_budget.max(cap);
-    let nan = f64::NAN;
-    let mut first = vec![nan; n];
-    let mut done_at = vec![nan; n];
+/// Arrival times before the run: Poisson at `rate_per_s` (open loop), or, in a closed loop, the
+/// `users` first requests at 0 and every later one unknown (infinite) until a completion sends it.
+fn initial_arrivals(x: &SimInputs) -> Vec<f64> {
+    if x.users == 0 {
+        return arrivals(x.requests, x.rate_per_s, x.seed);
+    }
+    let first = x.requests.min(crate::engine::num::usize_sat(x.users));
+    let mut a = vec![0.0; first];
+    a.resize(x.requests, f64::INFINITY);
+    a
+}
 
-    let mut now = 0.0_f64;
-    let mut step: u64 = 0;
-    let mut arrived = 0usize; // requests with arrival <= now
-    let mut next_admit = 0usize;
+/// The state of a run: the requests' times, the scheduler's queues and the clock.
+struct Sim<'a> {
+    x: &'a SimInputs,
+    st: &'a dyn StepTime,
+    prompt: u64,
+    output: u64,
+    cap: usize,
+    budget: u64,
+    /// Arrival of each request (a closed loop fills them in as requests complete).
+    arr: Vec<f64>,
+    first: Vec<f64>,
+    done_at: Vec<f64>,
+    now: f64,
+    step: u64,
+    /// Requests with arrival <= now.
+    arrived: usize,
+    next_admit: usize,
     // Queues as vectors with a moving front (each request enters each at most once).
-    let mut prefilling: Queue<Admitted> = Queue::default();
-    let mut decoding: Queue<Decoding> = Queue::default();
-    let mut cached_sum = 0.0_f64; // Σ cached tokens of decoding sequences
-    let mut completed = 0usize;
-    let mut area = 0.0_f64; // ∫ requests in system dt
-    let mut iterations = 0u64;
-    let mut completions: Vec<f64> = Vec::with_capacity(n);
+    prefilling: Queue<Admitted>,
+    decoding: Queue<Decoding>,
+    /// Σ cached tokens of decoding sequences.
+    cached_sum: f64,
+    completed: usize,
+    /// ∫ requests in system dt.
+    area: f64,
+    iterations: u64,
+    completions: Vec<f64>,
+}
 
-    let at = |i: usize| arr.get(i).copied().unwrap_or(f64::INFINITY);
-    // Time passes by `dt`: the requests in the system add to the area under the count, and each
-    // request arriving within `dt` counts from its arrival. Returns (area, arrived, now).
-    let advance = |area: f64, in_system: f64, arrived: usize, now: f64, dt: f64| {
-        let (mut area, end, mut j) = (area + in_system * dt, now + dt, arrived);
-        while j < n && at(j) <= end {
-            area += end - at(j);
-            j += 1;
+/// What the step about to run holds: its mix and the prompt chunks (slot in the prefill queue,
+/// tokens).
+struct Plan {
+    mix: StepMix,
+    chunks: Vec<(usize, u64)>,
+}
+
+impl<'a> Sim<'a> {
+    fn new(x: &'a SimInputs, st: &'a dyn StepTime) -> Sim<'a> {
+        let n = x.requests;
+        let cap = x.max_seqs.max(1);
+        Sim {
+            x,
+            st,
+            prompt: x.prompt_tokens,
+            output: x.output_tokens.max(1),
+            cap: crate::engine::num::usize_sat(cap),
+            budget: x.step_token_budget.max(cap),
+            arr: initial_arrivals(x),
+            first: vec![f64::NAN; n],
+            done_at: vec![f64::NAN; n],
+            now: 0.0,
+            step: 0,
+            arrived: 0,
+            next_admit: 0,
+            prefilling: Queue::default(),
+            decoding: Queue::default(),
+            cached_sum: 0.0,
+            completed: 0,
+            area: 0.0,
+            iterations: 0,
+            completions: Vec::with_capacity(n),
         }
-        (area, j, end)
-    };
-    while completed < n {
-        iterations += 1;
-        if iterations > MAX_ITERATIONS {
-            return Err(PerfError::Overflow { quantity: "load simulation steps" });
+    }
+
+    fn at(&self, i: usize) -> f64 {
+        self.arr.get(i).copied().unwrap_or(f64::INFINITY)
+    }
+
+    fn admitted(&self) -> usize {
+        self.prefilling.len() + self.decoding.len()
+    }
+
+    fn in_system(&self) -> f64 {
+        self.arrived.saturating_sub(self.completed) as f64
+    }
+
+    /// Time passes by `dt`: the requests in the system add to the area under the count, and each
+    /// request arriving within `dt` counts from its arrival.
+    fn advance(&mut self, in_system: f64, dt: f64) {
+        let end = self.now + dt;
+        self.area += in_system * dt;
+        while self.arrived < self.arr.len() && self.at(self.arrived) <= end {
+            self.area += end - self.at(self.arrived);
+            self.arrived += 1;
         }
-        let admitted = prefilling.len() + decoding.len();
-        if admitted == 0 && next_admit >= arrived {
-            // Idle: jump to the next arrival.
-            now = now.max(at(arrived));
+        self.now = end;
+    }
+
+    /// Counts the arrivals up to now (jumping to the next one when nothing is admitted or
+    /// waiting) and admits waiting requests, first come first served, while there is room.
+    fn admit(&mut self) {
+        if self.admitted() == 0 && self.next_admit >= self.arrived {
+            self.now = self.now.max(self.at(self.arrived));
         }
-        while arrived < n && at(arrived) <= now {
-            arrived += 1;
+        while self.arrived < self.arr.len() && self.at(self.arrived) <= self.now {
+            self.arrived += 1;
         }
-        while (prefilling.len() + decoding.len()) < crate::engine::num::usize_sat(cap) && next_admit < arrived
-        {
-            prefilling.push_back(Admitted { id: next_admit, done: 0 });
-            next_admit += 1;
+        while self.admitted() < self.cap && self.next_admit < self.arrived {
+            self.prefilling.push_back(Admitted { id: self.next_admit, done: 0 });
+            self.next_admit += 1;
         }
-        let in_system = (arrived - completed) as f64;
-        let ndec = decoding.len() as u64;
-        let room = (prefilling.len() + decoding.len()) < crate::engine::num::usize_sat(cap);
-        let mut left = budget.saturating_sub(ndec);
-        let mut mix = StepMix { decode_seqs: ndec, decode_cached_sum: cached_sum, ..StepMix::default() };
-        let mut chunks: Vec<(usize, u64)> = Vec::new();
-        for (slot, a) in prefilling.iter().enumerate() {
+    }
+
+    /// The next step: one decode token per running sequence, then prompt chunks, oldest first,
+    /// in the rest of the token budget.
+    fn plan(&self) -> Plan {
+        let ndec = self.decoding.len() as u64;
+        let mut left = self.budget.saturating_sub(ndec);
+        let mut mix = StepMix { decode_seqs: ndec, decode_cached_sum: self.cached_sum, ..StepMix::default() };
+        let mut chunks = Vec::new();
+        for (slot, a) in self.prefilling.iter().enumerate() {
             if left == 0 {
                 break;
             }
-            let c = (prompt - a.done.min(prompt)).min(left);
+            let c = (self.prompt - a.done.min(self.prompt)).min(left);
             // A zero-token prompt still takes a step to sample its first token.
             let (past, new) = (a.done as f64, c as f64);
             mix.prefill_tokens += c;
@@ -276,133 +351,189 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
             mix.prefill_past += past;
             left -= c.min(left);
             chunks.push((slot, c));
-            if c == 0 && prompt > 0 {
+            if c == 0 && self.prompt > 0 {
                 break;
             }
         }
-        let k = if chunks.is_empty() {
-            // Decode-only stretch up to the oldest sequence's last step, or until an arrival
-            // could join (when there is room).
-            let Some(oldest) = decoding.front() else {
-                // Nothing to run and nothing admitted: wait for the next arrival.
-                let next = at(arrived);
-                if !next.is_finite() {
-                    break;
-                }
-                area += in_system * (next - now);
-                now = next;
-                continue;
-            };
-            let mut k = (oldest.last_step + 1).saturating_sub(step).max(1);
-            let m = ndec as f64;
-            let (t0, c0) = st.step(&mix)?;
-            let (t0, d) = loop {
-                if k == 1 {
-                    break (t0, 0.0);
-                }
-                let end = StepMix { decode_cached_sum: cached_sum + (k - 1) as f64 * m, ..mix };
-                let (t1, c1) = st.step(&end)?;
-                if c1 == c0 {
-                    break (t0, (t1 - t0) / (k - 1) as f64);
-                }
-                k = k.div_ceil(2);
-            };
-            let next = at(arrived);
-            if room && next.is_finite() {
-                // Smallest j in 1..=k whose end reaches the arrival (binary search).
-                let (mut lo, mut hi) = (1u64, k);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if now + stretch_time(mid, t0, d) >= next {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                k = lo;
+        Plan { mix, chunks }
+    }
+
+    /// Steps of a decode-only stretch: up to the oldest sequence's last step, halved until one
+    /// roofline term dominates at both ends, and cut at the first step whose end reaches an
+    /// arrival that could join. Returns the steps and the time they take.
+    fn stretch(&self, mix: &StepMix, last_step: u64) -> Result<(u64, f64), PerfError> {
+        let mut k = (last_step + 1).saturating_sub(self.step).max(1);
+        let m = mix.decode_seqs as f64;
+        let (t0, c0) = self.st.step(mix)?;
+        let (t0, d) = loop {
+            if k == 1 {
+                break (t0, 0.0);
             }
-            let dt = finite("load simulation time", stretch_time(k, t0, d))?;
-            // Arrivals during the stretch count from their arrival.
-            (area, arrived, now) = advance(area, in_system, arrived, now, dt);
-            cached_sum += k as f64 * m;
-            k
-        } else {
-            let (t, _) = st.step(&mix)?;
-            let dt = finite("load simulation time", t)?;
-            (area, arrived, now) = advance(area, in_system, arrived, now, dt);
-            cached_sum += ndec as f64;
-            // Chunks: the ones that finish their prompt sample their first token now.
-            let mut finished = 0usize;
-            for (slot, c) in &chunks {
-                if let Some(a) = prefilling.get_mut(*slot) {
-                    a.done += c;
-                    if a.done >= prompt {
-                        finished += 1;
-                    }
-                }
+            let end = StepMix { decode_cached_sum: self.cached_sum + (k - 1) as f64 * m, ..*mix };
+            let (t1, c1) = self.st.step(&end)?;
+            if c1 == c0 {
+                break (t0, (t1 - t0) / (k - 1) as f64);
             }
-            // Prompts finish in order (oldest first gets budget first).
-            for _ in 0..finished {
-                if let Some(a) = prefilling.pop_front() {
-                    if let Some(f) = first.get_mut(a.id) {
-                        *f = now;
-                    }
-                    if output <= 1 {
-                        if let Some(d) = done_at.get_mut(a.id) {
-                            *d = now;
-                        }
-                        completions.push(now);
-                        completed += 1;
-                    } else {
-                        decoding.push_back(Decoding { id: a.id, last_step: step + output - 1 });
-                        cached_sum += prompt as f64;
-                    }
-                }
-            }
-            1
+            k = k.div_ceil(2);
         };
-        step += k;
-        // Sequences whose last token came in this step leave.
-        while let Some(d) = decoding.front().copied() {
-            if d.last_step > step.saturating_sub(1) {
+        let next = self.at(self.arrived);
+        if self.admitted() < self.cap && next.is_finite() {
+            // Smallest j in 1..=k whose end reaches the arrival (binary search).
+            let (mut lo, mut hi) = (1u64, k);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if self.now + stretch_time(mid, t0, d) >= next {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            k = lo;
+        }
+        Ok((k, finite("load simulation time", stretch_time(k, t0, d))?))
+    }
+
+    /// Runs a decode-only stretch; `false` when there is nothing to run and nothing will arrive.
+    fn decode_only(&mut self, mix: &StepMix, in_system: f64) -> Result<Option<u64>, PerfError> {
+        let Some(oldest) = self.decoding.front().copied() else {
+            // Nothing to run and nothing admitted: wait for the next arrival.
+            let next = self.at(self.arrived);
+            if !next.is_finite() {
+                return Ok(None);
+            }
+            self.area += in_system * (next - self.now);
+            self.now = next;
+            return Ok(Some(0));
+        };
+        let (k, dt) = self.stretch(mix, oldest.last_step)?;
+        self.advance(in_system, dt);
+        self.cached_sum += k as f64 * mix.decode_seqs as f64;
+        Ok(Some(k))
+    }
+
+    /// Runs one step with prompt chunks; the prompts it finishes sample their first token.
+    fn mixed(&mut self, p: &Plan, in_system: f64) -> Result<u64, PerfError> {
+        let (t, _) = self.st.step(&p.mix)?;
+        self.advance(in_system, finite("load simulation time", t)?);
+        self.cached_sum += p.mix.decode_seqs as f64;
+        let mut finished = 0usize;
+        for (slot, c) in &p.chunks {
+            if let Some(a) = self.prefilling.get_mut(*slot) {
+                a.done += c;
+                if a.done >= self.prompt {
+                    finished += 1;
+                }
+            }
+        }
+        // Prompts finish in order (oldest first gets budget first).
+        for _ in 0..finished {
+            let Some(a) = self.prefilling.pop_front() else { break };
+            if let Some(f) = self.first.get_mut(a.id) {
+                *f = self.now;
+            }
+            if self.output <= 1 {
+                self.complete(a.id);
+            } else {
+                self.decoding.push_back(Decoding { id: a.id, last_step: self.step + self.output - 1 });
+                self.cached_sum += self.prompt as f64;
+            }
+        }
+        Ok(1)
+    }
+
+    /// Request `id` has its last token now. In a closed loop its user sends the next request,
+    /// which reaches the scheduler after the per-request fixed cost.
+    fn complete(&mut self, id: usize) {
+        if let Some(t) = self.done_at.get_mut(id) {
+            *t = self.now;
+        }
+        self.completions.push(self.now);
+        if self.x.users > 0 {
+            let next = crate::engine::num::usize_sat(self.x.users).saturating_add(self.completed);
+            let send = self.now + self.x.first_token_fixed_s;
+            if let Some(a) = self.arr.get_mut(next) {
+                *a = send;
+            }
+        }
+        self.completed += 1;
+    }
+
+    /// Sequences whose last token came in the step just run leave.
+    fn retire(&mut self) {
+        while let Some(d) = self.decoding.front().copied() {
+            if d.last_step > self.step.saturating_sub(1) {
                 break;
             }
-            decoding.pop_front();
-            cached_sum -= (prompt + output - 1) as f64;
-            completions.push(now);
-            if let Some(t) = done_at.get_mut(d.id) {
-                *t = now;
-            }
-            completed += 1;
+            self.decoding.pop_front();
+            self.cached_sum -= (self.prompt + self.output - 1) as f64;
+            self.complete(d.id);
         }
     }
 
-    summarise(x, &arr, &first, &done_at, &completions, now, area, (step, iterations), output)
+    /// One iteration of the loop: admit, plan, run a step or a stretch, retire. `false` when
+    /// the run cannot go on.
+    fn iterate(&mut self) -> Result<bool, PerfError> {
+        self.iterations += 1;
+        if self.iterations > MAX_ITERATIONS {
+            return Err(PerfError::Overflow { quantity: "load simulation steps" });
+        }
+        self.admit();
+        let in_system = self.in_system();
+        let plan = self.plan();
+        let k = if plan.chunks.is_empty() {
+            match self.decode_only(&plan.mix, in_system)? {
+                Some(k) => k,
+                None => return Ok(false),
+            }
+        } else {
+            self.mixed(&plan, in_system)?
+        };
+        self.step += k;
+        self.retire();
+        Ok(true)
+    }
+}
+
+/// Runs the simulation. See the module doc.
+pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError> {
+    let mut sim = Sim::new(x, st);
+    while sim.completed < x.requests && sim.iterate()? {}
+    let arr: Vec<f64> = sim.arr.iter().map(|a| if a.is_finite() { *a } else { sim.now }).collect();
+    let times = Times { arr: &arr, first: &sim.first, done_at: &sim.done_at, completions: &sim.completions };
+    summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)
+}
+
+/// The per-request times of a run.
+struct Times<'a> {
+    arr: &'a [f64],
+    first: &'a [f64],
+    done_at: &'a [f64],
+    /// Completion times in the order they happened (non-decreasing).
+    completions: &'a [f64],
 }
 
 /// Latency lists and averages from the per-request times.
-#[allow(clippy::too_many_arguments)]
 fn summarise(
     x: &SimInputs,
-    arr: &[f64],
-    first: &[f64],
-    done_at: &[f64],
-    completions: &[f64],
+    t: &Times,
     end: f64,
     area: f64,
     (steps, iterations): (u64, u64),
     output: u64,
 ) -> Result<SimResult, PerfError> {
+    let (arr, first, done_at, completions) = (t.arr, t.first, t.done_at, t.completions);
     let n = arr.len();
     let fixed = x.first_token_fixed_s;
     let mut ttft = Vec::with_capacity(n);
     let mut tpot = Vec::with_capacity(n);
     let mut sojourn = 0.0;
     // A saturated run (rate 0) measures throughput only: its latencies mean nothing.
-    let latencies = x.rate_per_s > 0.0;
+    // A closed loop's last `cooldown` requests run as the users stop sending: left out too.
+    let latencies = x.rate_per_s > 0.0 || x.users > 0;
+    let kept = x.warmup..n.saturating_sub(x.cooldown);
     for (i, ((a, f), d)) in arr.iter().zip(first).zip(done_at).enumerate() {
         sojourn += d - a + fixed;
-        if latencies && i >= x.warmup {
+        if latencies && kept.contains(&i) {
             ttft.push(f - a + fixed);
             if output >= 2 {
                 tpot.push((d - f) / (output - 1) as f64);

@@ -1,0 +1,47 @@
+//! Inter-token latency at a fixed number of users: the serving benchmarks' closed loop (NVIDIA
+//! NIM's and genai-perf's `--concurrency`, vLLM `benchmark_serving --max-concurrency`, LLMPerf
+//! `--num-concurrent-requests`), each of `concurrency` users sending its next request when the
+//! last one completes. Expressed as the scenario's `concurrent_users`; the scheduler's batch is
+//! vLLM's default `max_num_seqs` (256) unless stated, lowered by the engine to what the KV
+//! cache holds.
+
+use super::Row;
+use crate::engine::scenario::Scenario;
+use crate::validation::{num, text, Case, Metric, Note, Reason, RowUnit};
+
+/// Whether a kind is the inter-token latency of a closed loop.
+pub(super) fn is_at_concurrency(k: &str) -> bool {
+    k.contains("fixed_concurrency")
+}
+
+/// The row as a closed loop of `concurrency` users at the stated prompt and output lengths; the
+/// p95 when the row says 95, else the median (NIM and genai-perf report the mean inter-token
+/// latency, which the median stands for: every request has the same lengths).
+pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
+    let c = &row.c;
+    let (Some(users), Some(prompt), Some(output), Some(v)) = (
+        num(c, &["concurrency", "max_concurrency", "num_concurrent_requests", "concurrent_users"]),
+        num(c, &["prompt_len", "input_len"]),
+        num(c, &["output_len"]),
+        row.value.as_f64(),
+    ) else {
+        return Err(Reason::NoBatchOrValue);
+    };
+    let max_seqs = num(c, &["max_num_seqs", "max_batch_size", "batch"]).unwrap_or(256.0) as u64;
+    let p95 = [text(c, "percentile"), text(c, "statistic")].join(" ").contains("95");
+    let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
+    s.concurrent_users = Some(users);
+    s.batch = max_seqs.max(1);
+    (s.prompt_tokens, s.output_tokens, s.context_tokens) =
+        (Some(prompt), Some(output), prompt.saturating_add(output));
+    let u = row.unit.to_ascii_lowercase();
+    let ms = if u.contains("ms") || u.contains("millisecond") { v } else { v * 1e3 };
+    Ok(vec![Case::new(
+        "itl_fixed_concurrency",
+        Metric::TpotUnderLoadMs { p95 },
+        ms,
+        RowUnit::MsPerOutputTokenUnderLoad,
+        s,
+        Note::AtConcurrency { users, prompt, output, max_seqs, p95 },
+    )])
+}
