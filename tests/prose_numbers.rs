@@ -80,7 +80,9 @@ fn text(html: &str) -> String {
     let mut in_tag = false;
     let mut chars = html.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        if !in_tag && c == '{' && ["r:", "g:", "f:", "x:", "n:", "m:"].iter().any(|p| html[i + 1..].starts_with(p))
+        if !in_tag
+            && c == '{'
+            && ["r:", "g:", "f:", "x:", "n:", "m:"].iter().any(|p| html[i + 1..].starts_with(p))
         {
             for (_, c) in chars.by_ref() {
                 if c == '}' {

@@ -5,7 +5,7 @@
 // in the address is repaired with a notice naming it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, waitForApp } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -88,6 +88,9 @@ test('the planner is listed with the tools and linked from the capacity chapter'
   await page.goto(`${server.url}zh/tools/`);
   await page.click('li[data-tool="plan"] a');
   await page.waitForSelector(ready, { timeout: 60000 });
+  // The prerendered plan is there before the app: wait for the app, whose wasm a next page
+  // would otherwise abort mid-download.
+  await waitForApp(page);
   await page.goto(`${server.url}en/chapters/capacity-estimation/`);
   assert.equal(await page.locator('article a[href="../../../en/plan/"]').count(), 1);
   await finish(page);

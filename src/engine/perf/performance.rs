@@ -109,6 +109,10 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     };
     let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
     let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
+    // Feed-forward width per token: MoE layers run top-k experts plus the shared ones.
+    let ffn = a.moe.as_ref().map_or(a.intermediate, |m| {
+        m.experts_per_token.min(m.routed_experts) * m.expert_intermediate + m.shared_intermediate
+    });
     ModelShape {
         params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
         params_active: flop_params,
@@ -128,6 +132,7 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
             1,
             x.activation,
         ) as f64,
+        ffn_width: u32_sat(ffn),
     }
 }
 
@@ -299,12 +304,30 @@ struct PhaseSet {
     prefill: PhaseReport,
     decode: PhaseReport,
     training: Option<PhaseReport>,
+    /// What the kernels in sequence and the activation traffic add, per phase (seconds).
+    prefill_extra: FullLoad,
+    decode_extra: FullLoad,
+    training_extra: FullLoad,
     decode_shape: ModelShape,
     train_shape: ModelShape,
     full_recompute: bool,
     /// Gradient and optimizer-state bytes of a training step.
     grad: f64,
     opt: f64,
+}
+
+/// The two full-load terms of a phase's expected time ([`PhaseTiming`]'s
+/// `kernel_sequence_s` and `activation_traffic_s`), kept for its derivation.
+#[derive(Clone, Copy, Default)]
+struct FullLoad {
+    sequence_s: f64,
+    activation_s: f64,
+}
+
+impl FullLoad {
+    fn of(t: &PhaseTiming) -> FullLoad {
+        FullLoad { sequence_s: t.kernel_sequence_s, activation_s: t.activation_traffic_s }
+    }
 }
 
 /// Gradient and optimizer-state bytes for `trainable` parameters trained in `dtype`.
@@ -365,14 +388,17 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
         let tpar = Parallelism { micro_batches: u32_of(c.micro_batches), ..*par };
         let phase = Phase::Training { gradient_bytes: grad, full_recompute };
         let t = phase_timing(&w, &train_shape, phase, hw, &tpar, topo, eff).map_err(pe)?;
-        Some(phase_report(&w, &t, &c.path))
+        Some((phase_report(&w, &t, &c.path), FullLoad::of(&t)))
     } else {
         None
     };
     Ok(PhaseSet {
         prefill: phase_report(&pre_w, &pre_t, &c.path),
         decode: phase_report(&dec_w, &dec_t, &c.path),
-        training,
+        training_extra: training.as_ref().map_or_else(FullLoad::default, |t| t.1),
+        training: training.map(|t| t.0),
+        prefill_extra: FullLoad::of(&pre_t),
+        decode_extra: FullLoad::of(&dec_t),
         decode_shape: dec_shape,
         train_shape,
         full_recompute,
@@ -608,7 +634,8 @@ fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFa
         .collect()
 }
 
-/// Step 8: how each time number was obtained.
+/// Step 8: how each time number was obtained, in named steps: the hardware, each phase, the
+/// headline times, the throughputs.
 fn derivations(
     z: &SizedScenario,
     c: &Setup,
@@ -617,23 +644,41 @@ fn derivations(
     tp: &Throughput,
     dv: &mut BTreeMap<DerivKey, Derivation>,
 ) {
-    let s = z.scenario;
-    let (hw, e) = (&c.hw, &c.eff);
-    let art = || Source::ArticleBound;
     let mut put = |k: DerivKey, f: Formula, values: Vec<Val>, source: Source| {
         dv.insert(k, Derivation::new(f, values, source));
     };
+    hardware_derivations(z, c, p, &mut put);
+    let e = &c.eff;
+    phase_derivations(z.scenario, e, PhaseName::Prefill, &p.prefill, p.prefill_extra, &mut put);
+    phase_derivations(z.scenario, e, PhaseName::Decode, &p.decode, p.decode_extra, &mut put);
+    if let Some(t) = &p.training {
+        phase_derivations(z.scenario, e, PhaseName::Training, t, p.training_extra, &mut put);
+    }
+    time_derivations(z.scenario, c, time, &mut put);
+    throughput_derivations(z.scenario, c, time, tp, &mut put);
+    let bound = p.training.as_ref().map_or(p.decode.dominant, |t| t.dominant);
+    put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], Source::ArticleBound);
+}
+
+/// How a derivation is stored: key, formula, substituted values, source.
+type Put<'a> = dyn FnMut(DerivKey, Formula, Vec<Val>, Source) + 'a;
+
+/// Step 8a: the compute path, the links and the ridge point.
+fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Put) {
+    let hw = &c.hw;
     put(
         DerivKey::HardwareComputePath,
         Formula::ComputePath,
         vec![
-            Val::ComputeDtype(s.resolved_compute_dtype()),
+            Val::ComputeDtype(z.scenario.resolved_compute_dtype()),
             Val::Id(z.gpu.id.clone()),
             Val::Path(c.path),
             Val::Sci(hw.peak_flops_per_s),
         ],
         Source::Cited(z.gpu.source.clone()),
     );
+    let inter =
+        c.topo.inter_node.map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction));
     put(
         DerivKey::HardwareTopology,
         Formula::Topology,
@@ -641,9 +686,7 @@ fn derivations(
             Val::Id(c.kind.name().into()),
             Val::Int(u128::from(c.topo.gpus_per_node)),
             Val::Sci(c.topo.intra_node.bytes_per_s_per_direction),
-            c.topo
-                .inter_node
-                .map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction)),
+            inter,
         ],
         Source::InterconnectCatalog,
     );
@@ -657,97 +700,103 @@ fn derivations(
         ],
         Source::cited("Williams et al. 2009"),
     );
-    let (tp_ways, pp_ways) = (s.tensor_parallel, s.pipeline_parallel);
-    let mut phase = |name: PhaseName, r: &PhaseReport, flops: Formula, bytes: Formula| {
-        let key = |q| DerivKey::Phase(name, q);
-        put(
-            key(PhaseQty::Flops),
-            flops,
-            vec![Val::Sci(r.flops)],
-            Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1"),
-        );
-        put(
-            key(PhaseQty::Bytes),
-            bytes,
-            vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
-            Source::ThisEngineWeights,
-        );
-        put(
-            key(PhaseQty::ArithmeticIntensity),
-            Formula::Intensity,
-            vec![
-                Val::Sci(r.flops),
-                Val::Sci(r.bytes),
-                Val::Fixed(r.arithmetic_intensity, 2),
-                Val::Fixed(r.ridge_point, 1),
-                Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
-            ],
-            Source::cited("Williams et al. 2009"),
-        );
-        put(
-            key(PhaseQty::TimeBound),
-            Formula::PhaseTimeBound,
-            vec![
-                Val::int(tp_ways),
-                Val::int(pp_ways),
-                Val::Secs(r.bound.compute_s),
-                Val::Secs(r.bound.memory_s),
-                Val::Secs(r.bound.communication_s),
-                Val::Secs(r.time_s_bound),
-            ],
-            art(),
-        );
-        put(
-            key(PhaseQty::Time),
-            Formula::PhaseTime,
-            vec![
-                Val::Secs(r.expected.compute_s),
-                Val::Secs(r.expected.memory_s),
-                Val::Secs(r.expected.communication_s),
-                Val::Secs(r.expected.overhead_s),
-                Val::Secs(r.time_s),
-                Val::Num(e.tensor_flops),
-                Val::Num(e.memory_bandwidth),
-                Val::Term(r.dominant),
-                Val::Ratio(r.dominance_ratio),
-            ],
-            art(),
-        );
+}
+
+/// Step 8b: one phase's FLOPs, bytes, intensity, bound and expected time (with the full-load
+/// terms: kernels in sequence and activation traffic).
+fn phase_derivations(
+    s: &Scenario,
+    e: &Efficiency,
+    name: PhaseName,
+    r: &PhaseReport,
+    extra: FullLoad,
+    put: &mut Put,
+) {
+    let (flops, bytes) = match name {
+        PhaseName::Prefill => (Formula::PrefillFlops, Formula::PrefillBytes),
+        PhaseName::Decode => (Formula::DecodeFlops, Formula::DecodeBytes),
+        PhaseName::Training => (Formula::TrainingFlops, Formula::TrainingBytes),
     };
-    phase(PhaseName::Prefill, &p.prefill, Formula::PrefillFlops, Formula::PrefillBytes);
-    phase(PhaseName::Decode, &p.decode, Formula::DecodeFlops, Formula::DecodeBytes);
-    if let Some(t) = &p.training {
-        phase(PhaseName::Training, t, Formula::TrainingFlops, Formula::TrainingBytes);
-    }
-    let vllm = || Source::cited("vLLM benchmark definitions");
+    let key = |q| DerivKey::Phase(name, q);
+    let kaplan = Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1");
+    put(key(PhaseQty::Flops), flops, vec![Val::Sci(r.flops)], kaplan);
     put(
-        DerivKey::TimePrefill,
-        Formula::PrefillTime,
-        vec![
-            Val::int(s.batch),
-            Val::int(c.prompt),
-            Val::Secs(time.prefill_s),
-            Val::Secs(time.prefill_s_bound),
-        ],
-        art(),
+        key(PhaseQty::Bytes),
+        bytes,
+        vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
+        Source::ThisEngineWeights,
     );
     put(
-        DerivKey::TimeDecodeStep,
-        Formula::DecodeStepTime,
+        key(PhaseQty::ArithmeticIntensity),
+        Formula::Intensity,
         vec![
-            Val::int(s.batch),
-            Val::Num(c.decode_ctx),
-            Val::Secs(time.decode_step_s),
-            Val::Secs(time.decode_step_s_bound),
+            Val::Sci(r.flops),
+            Val::Sci(r.bytes),
+            Val::Fixed(r.arithmetic_intensity, 2),
+            Val::Fixed(r.ridge_point, 1),
+            Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
         ],
-        art(),
+        Source::cited("Williams et al. 2009"),
     );
+    let b = &r.bound;
+    put(
+        key(PhaseQty::TimeBound),
+        Formula::PhaseTimeBound,
+        vec![
+            Val::int(s.tensor_parallel),
+            Val::int(s.pipeline_parallel),
+            Val::Secs(b.compute_s),
+            Val::Secs(b.memory_s),
+            Val::Secs(b.communication_s),
+            Val::Secs(r.time_s_bound),
+        ],
+        Source::ArticleBound,
+    );
+    let x = &r.expected;
+    let launch = (x.overhead_s - extra.sequence_s - extra.activation_s).max(0.0);
+    put(
+        key(PhaseQty::Time),
+        Formula::PhaseTime,
+        vec![
+            Val::Secs(x.compute_s),
+            Val::Secs(x.memory_s),
+            Val::Secs(extra.sequence_s),
+            Val::Secs(extra.activation_s),
+            Val::Secs(x.communication_s),
+            Val::Secs(launch),
+            Val::Secs(r.time_s),
+            Val::Num(e.tensor_flops),
+            Val::Num(e.memory_bandwidth),
+            Val::Term(r.dominant),
+            Val::Ratio(r.dominance_ratio),
+        ],
+        Source::cited("the article's bound; kernels in sequence and activation traffic: Yuan et al. 2024 (arXiv:2402.16363, LLM-Viewer)"),
+    );
+}
+
+/// Step 8c: prefill, decode step, first token, per output token, generation.
+fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
+    let art = || Source::ArticleBound;
+    let prefill = vec![
+        Val::int(s.batch),
+        Val::int(c.prompt),
+        Val::Secs(time.prefill_s),
+        Val::Secs(time.prefill_s_bound),
+    ];
+    put(DerivKey::TimePrefill, Formula::PrefillTime, prefill, art());
+    let decode = vec![
+        Val::int(s.batch),
+        Val::Num(c.decode_ctx),
+        Val::Secs(time.decode_step_s),
+        Val::Secs(time.decode_step_s_bound),
+    ];
+    put(DerivKey::TimeDecodeStep, Formula::DecodeStepTime, decode, art());
     put(
         DerivKey::TimeToFirstToken,
         Formula::TimeToFirstTokenWithRequest,
         vec![
             Val::Secs(time.prefill_s),
-            Val::Secs(e.request_overhead_s),
+            Val::Secs(c.eff.request_overhead_s),
             Val::Secs(time.time_to_first_token_s),
         ],
         Source::cited("vLLM benchmark definitions; per-request cost: efficiency.request_overhead_s"),
@@ -756,48 +805,48 @@ fn derivations(
         DerivKey::TimePerOutputToken,
         Formula::TimePerOutputToken,
         vec![Val::Secs(time.time_per_output_token_s)],
-        vllm(),
+        Source::cited("vLLM benchmark definitions"),
     );
-    put(
-        DerivKey::TimeGeneration,
-        Formula::GenerationTime,
-        vec![
-            Val::Secs(time.prefill_s),
-            Val::int(c.output),
-            Val::Secs(time.decode_step_s),
-            Val::Secs(time.generation_s),
-        ],
-        Source::Definition,
-    );
+    let generation = vec![
+        Val::Secs(time.prefill_s),
+        Val::int(c.output),
+        Val::Secs(time.decode_step_s),
+        Val::Secs(time.generation_s),
+    ];
+    put(DerivKey::TimeGeneration, Formula::GenerationTime, generation, Source::Definition);
+    if let Some(step) = time.step_s {
+        put(DerivKey::TimeStep, Formula::StepTime, vec![Val::Secs(step)], art());
+    }
+}
+
+/// Step 8d: decode, prefill, per-user, generation and training tokens per second.
+fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput, put: &mut Put) {
+    let def = || Source::Definition;
     let (b, dp) = (Val::int(s.batch), Val::int(c.dp));
+    let rate = |t: f64, r: f64| vec![b.clone(), dp.clone(), Val::Secs(t), Val::Fixed(r, 1)];
     put(
         DerivKey::ThroughputDecode,
         Formula::DecodeTokensPerS,
-        vec![b.clone(), dp.clone(), Val::Secs(time.decode_step_s), Val::Fixed(tp.decode_tokens_per_s, 1)],
-        Source::Definition,
+        rate(time.decode_step_s, tp.decode_tokens_per_s),
+        def(),
     );
     put(
         DerivKey::ThroughputDecodeBound,
         Formula::DecodeTokensPerSBound,
-        vec![
-            b.clone(),
-            dp.clone(),
-            Val::Secs(time.decode_step_s_bound),
-            Val::Fixed(tp.decode_tokens_per_s_bound, 1),
-        ],
-        Source::Definition,
+        rate(time.decode_step_s_bound, tp.decode_tokens_per_s_bound),
+        def(),
     );
     put(
         DerivKey::ThroughputPrefill,
         Formula::PrefillTokensPerS,
         vec![Val::Fixed(tp.prefill_tokens_per_s, 1)],
-        Source::Definition,
+        def(),
     );
     put(
         DerivKey::ThroughputPerUser,
         Formula::PerUserTokensPerS,
         vec![Val::Secs(time.decode_step_s), Val::Fixed(tp.per_user_tokens_per_s, 2)],
-        Source::Definition,
+        def(),
     );
     put(
         DerivKey::ThroughputGeneration,
@@ -812,21 +861,14 @@ fn derivations(
         Source::StaticBatching,
     );
     if let (Some(step), Some(tps)) = (time.step_s, tp.tokens_per_s) {
-        put(DerivKey::TimeStep, Formula::StepTime, vec![Val::Secs(step)], art());
-        put(
-            DerivKey::ThroughputTraining,
-            Formula::TrainingTokensPerS,
-            vec![
-                b,
-                Val::int(c.micro_batches),
-                Val::int(s.context_tokens),
-                dp,
-                Val::Secs(step),
-                Val::Fixed(tps, 1),
-            ],
-            Source::Definition,
-        );
+        let values = vec![
+            b,
+            Val::int(c.micro_batches),
+            Val::int(s.context_tokens),
+            dp,
+            Val::Secs(step),
+            Val::Fixed(tps, 1),
+        ];
+        put(DerivKey::ThroughputTraining, Formula::TrainingTokensPerS, values, def());
     }
-    let bound = p.training.as_ref().map_or(p.decode.dominant, |t| t.dominant);
-    put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], art());
 }

@@ -40,6 +40,11 @@ pub struct ModelShape {
     /// models; 0 otherwise): every decode step reads it and writes it back (the recurrent
     /// update `S ← f(S, k, v)` of Gated DeltaNet and Mamba-2, and the short convolution cache).
     pub state_bytes_per_sequence: f64,
+    /// Width of the feed-forward activations of one token in one layer: the dense MLP's
+    /// intermediate size, or (MoE) top-k × the expert's plus the shared experts' (0: unknown,
+    /// no feed-forward traffic counted).
+    #[serde(default)]
+    pub ffn_width: u32,
 }
 
 /// FLOPs and bytes of one phase, with its arithmetic intensity.
@@ -91,6 +96,25 @@ impl ModelShape {
     pub fn attention_flops(&self, past: f64, new: f64) -> f64 {
         let per_pos = 4.0 * f64::from(self.layers) * f64::from(self.attention_width);
         per_pos * (new * past + new * (new + 1.0) / 2.0)
+    }
+
+    /// Activation bytes the element-wise kernels and the GEMMs' activation operands move for
+    /// `tokens` tokens through all layers, per GPU of a `tp`-way tensor-parallel group:
+    /// `tokens · L · a · (14·d + (4·d + 6·f) / tp)`, `a` bytes per activation, `d` hidden,
+    /// `f` the feed-forward width. Counted operator by operator as LLM-Viewer does (Yuan et al.
+    /// 2024, arXiv:2402.16363, Table 2: every operator loads its input activations and stores
+    /// its output): the two norms (load d, store d each), the two residual adds (load 2d,
+    /// store d), the GEMMs' inputs and outputs (QKV, out-proj, gate/up, down), the attention's
+    /// query and output, and the gated activation (load 2f, store f). The residual stream's
+    /// operators run on every tensor-parallel rank; the attention and feed-forward ones are
+    /// split. These kernels are memory-bound (under 1 FLOP per byte) and run between the
+    /// GEMMs, so their time adds. Fused kernels move less; a lower count is an edit of
+    /// nothing but this formula. Worked (Llama-2-7B, BF16, d = 4096, f = 11008, tp 1): 32 × 2 ×
+    /// (14·4096 + 4·4096 + 6·11008) = 8.95 MB per token.
+    pub fn activation_traffic_bytes(&self, tokens: f64, tp: u32) -> f64 {
+        let (d, f) = (f64::from(self.hidden), f64::from(self.ffn_width));
+        let per_layer = 14.0 * d + (4.0 * d + 6.0 * f) / f64::from(tp.max(1));
+        tokens.max(0.0) * f64::from(self.layers) * self.activation_bytes * per_layer
     }
 
     /// Expected distinct routed experts touched per MoE layer by `tokens` tokens, uniform
@@ -218,7 +242,20 @@ pub(crate) mod tests {
             experts_per_token: 0,
             activation_bytes: 2.0,
             state_bytes_per_sequence: 0.0,
+            ffn_width: 11008,
         }
+    }
+
+    #[test]
+    fn activation_traffic_worked() {
+        let m = llama2_7b();
+        let one = m.activation_traffic_bytes(1.0, 1);
+        assert!((one - 32.0 * 2.0 * (18.0 * 4096.0 + 6.0 * 11008.0)).abs() < 1.0);
+        assert!((one - 8.95e6).abs() < 0.01e6, "{one}");
+        // Tensor parallelism splits the attention and feed-forward part, not the residual stream.
+        let tp2 = m.activation_traffic_bytes(1.0, 2);
+        assert!((tp2 - 32.0 * 2.0 * (14.0 * 4096.0 + (4.0 * 4096.0 + 6.0 * 11008.0) / 2.0)).abs() < 1.0);
+        assert_eq!(m.activation_traffic_bytes(768.0, 1), 768.0 * one);
     }
 
     #[test]

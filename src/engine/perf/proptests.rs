@@ -24,6 +24,7 @@ fn model() -> impl Strategy<Value = ModelShape> {
             experts_per_token: if moe > 0 { 2 } else { 0 },
             activation_bytes: 2.0,
             state_bytes_per_sequence: 0.0,
+            ffn_width: 4 * hidden,
         }
     })
 }

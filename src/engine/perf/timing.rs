@@ -86,6 +86,37 @@ pub struct PhaseTiming {
     pub data_parallel_sync_s: f64,
     /// The part of the data-parallel sync not hidden behind backward.
     pub data_parallel_exposed_s: f64,
+    /// Expected seconds the attention and cache kernels add because they run after the GEMMs
+    /// instead of overlapping them ([`kernels_in_sequence_s`] minus `max(W/F_eff, Q/B_eff)`).
+    pub kernel_sequence_s: f64,
+    /// Expected seconds of the element-wise kernels' activation traffic
+    /// ([`super::phases::ModelShape::activation_traffic_bytes`]).
+    pub activation_traffic_s: f64,
+}
+
+/// Expected compute-and-memory seconds of an inference step whose kernels run one after
+/// another on the GPU: the GEMMs (`W_gemm = 2·P_active·T` FLOPs over the weights `Q_w`), then
+/// the attention and cache kernels (the rest of `W` and `Q`: scores over, and reads of, every
+/// sequence's cache): `max(W_gemm/F_eff, Q_w/B_eff) + max(W_rest/F_eff, Q_rest/B_eff)`.
+/// A single `max(W/F_eff, Q/B_eff)` assumes the GEMMs' compute hides the attention kernels'
+/// cache reads; kernels on one stream do not overlap, so at a large batch, where the GEMMs are
+/// compute-bound and the caches are large, the two add (per-operator rooflines summed over a
+/// layer: Yuan et al., "LLM Inference Unveiled: Survey and Roofline Model Insights", 2024,
+/// arXiv:2402.16363, LLM-Viewer; Agrawal et al., Sarathi-Serve, OSDI 2024, Fig. 4: decode
+/// attention time grows with batch × context while the linear layers' stays flat).
+/// `k_compute` and `k_memory` are expected seconds per FLOP and per byte; the GEMM parts are
+/// clamped to the totals. Worked: GEMMs 7.5 ms of compute over 2.4 ms of weights, caches
+/// 13.6 ms: 7.5 + 13.6 = 21.1 ms instead of max(7.5, 16.0) = 16.0 ms.
+pub fn kernels_in_sequence_s(
+    k_compute: f64,
+    k_memory: f64,
+    flops: f64,
+    bytes: f64,
+    gemm_flops: f64,
+    weight_bytes: f64,
+) -> f64 {
+    let (gf, wb) = (gemm_flops.clamp(0.0, flops.max(0.0)), weight_bytes.clamp(0.0, bytes.max(0.0)));
+    (k_compute * gf).max(k_memory * wb) + (k_compute * (flops - gf)).max(k_memory * (bytes - wb))
 }
 
 /// Topology seen by a group whose consecutive members are `stride` GPUs apart.
@@ -94,7 +125,9 @@ fn strided(topology: &Topology, stride: u32) -> Topology {
 }
 
 /// Time and throughput of one phase. See the module doc for the layout and sources.
-/// Expected: `T = (m+p-1)·(max(W/F_eff, Q/B_eff) + C_tp + C_ep + T_launch) + max(0, C_dp − overlap·T_bwd)`.
+/// Expected: `T = (m+p-1)·(max(W/F_eff, Q/B_eff) + C_tp + C_ep + T_launch) + max(0, C_dp − overlap·T_bwd)`;
+/// an inference phase adds, per slot, what its kernels in sequence add over the single max
+/// ([`kernels_in_sequence_s`]) and its activation traffic at `B_eff`.
 /// Bound: `T = m·max(W/F, Q/B, C_floor)` per stage, peak rates, no latency or bubble.
 pub fn phase_timing(
     work: &PhaseWork,
@@ -159,6 +192,22 @@ pub fn phase_timing(
     let c_e = compute_time(flops, f * eff.tensor_flops)?;
     let m_e = memory_time(exp_bytes, b * eff.memory_bandwidth)?;
     let launch = passes * eff.launch_overhead_s(layers_per_stage)?;
+    // Inference: kernels in sequence (GEMMs, then attention over the caches) and the
+    // element-wise kernels' activation traffic; training keeps the single roofline.
+    let (sequence, activation) = match phase {
+        Phase::Training { .. } => (0.0, 0.0),
+        _ => {
+            let (kc, km) = (1.0 / (f * eff.tensor_flops), 1.0 / (b * eff.memory_bandwidth));
+            let gemm = 2.0 * model.params_active * work.tokens * share;
+            let weights = model.expected_weight_bytes(work.tokens) * share;
+            let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights);
+            let act = model.activation_traffic_bytes(micro_tokens, tp) / f64::from(pp);
+            (
+                finite("kernel sequence", (serial - c_e.max(m_e)).max(0.0))?,
+                memory_time(act, b * eff.memory_bandwidth)?,
+            )
+        }
+    };
 
     // Data-parallel gradient sync, once per step, overlapped with backward.
     let (dp_sync, dp_bound) = match phase {
@@ -182,7 +231,8 @@ pub fn phase_timing(
 
     let mf = f64::from(m);
     let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
-    let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, slots * launch)?;
+    let overhead = slots * (launch + sequence + activation);
+    let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead)?;
     let replicas = f64::from(par.data);
     let rate = |t: f64| if t > 0.0 { finite("throughput", work.tokens * replicas / t) } else { Ok(0.0) };
     Ok(PhaseTiming {
@@ -197,6 +247,8 @@ pub fn phase_timing(
         expert_parallel_comm_s: slots * ep_exp,
         data_parallel_sync_s: dp_sync,
         data_parallel_exposed_s: dp_exposed,
+        kernel_sequence_s: slots * sequence,
+        activation_traffic_s: slots * activation,
     })
 }
 
@@ -237,6 +289,23 @@ pub(crate) mod tests {
         // Expected: 13.21e9 / (0.85 × 2.039e12) + 32 × 10 × 4 µs = 7.62 + 1.28 ms -> 112 tokens/s.
         assert!((t.expected_tokens_per_s - 112.3).abs() < 0.5, "{}", t.expected_tokens_per_s);
         assert!(t.arithmetic_intensity < 1.1 && (t.ridge_point - 153.0).abs() < 0.1);
+    }
+
+    #[test]
+    fn kernels_in_sequence_add_the_cache_reads_to_compute_bound_gemms() {
+        // GEMMs 7.5 ms of compute over 2.4 ms of weights; caches 13.6 ms: 7.5 + 13.6 = 21.1 ms.
+        let t = kernels_in_sequence_s(1.0, 1.0, 7.5, 16.0, 7.5, 2.4);
+        assert!((t - 21.1).abs() < 1e-9, "{t}");
+        // Never below the single max; equal when one kind of kernel does all the work.
+        assert!(t >= 7.5f64.max(16.0));
+        assert_eq!(kernels_in_sequence_s(1.0, 1.0, 5.0, 3.0, 5.0, 3.0), 5.0);
+        // A large batch of Llama-2-7B decodes: the sequence term is counted, the bound is not.
+        let m = llama2_7b();
+        let w = decode_step_work(&m, 256.0, 1024.0).unwrap();
+        let e = Efficiency::default();
+        let t = phase_timing(&w, &m, Phase::Decode, &A100, &Parallelism::default(), &dgx_a100(), &e).unwrap();
+        assert!(t.kernel_sequence_s > 0.0 && t.activation_traffic_s > 0.0);
+        assert!(t.expected.total_s > t.bound.total_s);
     }
 
     #[test]
