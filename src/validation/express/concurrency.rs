@@ -5,6 +5,7 @@
 //! vLLM's default `max_num_seqs` (256) unless stated, lowered by the engine to what the KV
 //! cache holds.
 
+use super::serving::{ms_per_token, set_load_shape};
 use super::Row;
 use crate::engine::scenario::Scenario;
 use crate::validation::{num, text, Case, Metric, Note, Reason, RowUnit};
@@ -31,11 +32,8 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     let p95 = [text(c, "percentile"), text(c, "statistic")].join(" ").contains("95");
     let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
     s.concurrent_users = Some(users);
-    s.batch = max_seqs.max(1);
-    (s.prompt_tokens, s.output_tokens, s.context_tokens) =
-        (Some(prompt), Some(output), prompt.saturating_add(output));
-    let u = row.unit.to_ascii_lowercase();
-    let ms = if u.contains("ms") || u.contains("millisecond") { v } else { v * 1e3 };
+    set_load_shape(&mut s, prompt, output, max_seqs);
+    let ms = ms_per_token(row, v);
     Ok(vec![Case::new(
         "itl_fixed_concurrency",
         Metric::TpotUnderLoadMs { p95 },

@@ -72,6 +72,24 @@ pub(super) fn inference_memory(row: &Row, s: Scenario) -> Result<Vec<Case>, Reas
     Ok(cases)
 }
 
+/// The scenario of a serving benchmark: the scheduler's most concurrent sequences, and every
+/// request `prompt` then `output` tokens long.
+pub(super) fn set_load_shape(s: &mut Scenario, prompt: u64, output: u64, max_seqs: u64) {
+    s.batch = max_seqs.max(1);
+    (s.prompt_tokens, s.output_tokens, s.context_tokens) =
+        (Some(prompt), Some(output), prompt.saturating_add(output));
+}
+
+/// A row's time per output token in milliseconds (rows give ms or seconds).
+pub(super) fn ms_per_token(row: &Row, v: f64) -> f64 {
+    let u = row.unit.to_ascii_lowercase();
+    if u.contains("ms") || u.contains("millisecond") {
+        v
+    } else {
+        v * 1e3
+    }
+}
+
 /// A kind that is a time between tokens under load.
 pub(super) fn is_under_load(k: &str) -> bool {
     k.contains("under_load") || k.contains("tbt") || k.contains("inter_token") || k.contains("tpot")
@@ -94,11 +112,8 @@ pub(super) fn tpot_under_load(row: &Row, mut s: Scenario) -> Result<Vec<Case>, R
     let p95 = [text(c, "percentile"), text(c, "statistic"), row.kind.clone()].join(" ").contains("95");
     let (prompt, output) = (prompt as u64, output as u64);
     s.arrival_rate_per_s = Some(rate);
-    s.batch = max_seqs.max(1);
-    (s.prompt_tokens, s.output_tokens, s.context_tokens) =
-        (Some(prompt), Some(output), prompt.saturating_add(output));
-    let u = row.unit.to_ascii_lowercase();
-    let ms = if u.contains("ms") || u.contains("millisecond") { v } else { v * 1e3 };
+    set_load_shape(&mut s, prompt, output, max_seqs);
+    let ms = ms_per_token(row, v);
     Ok(vec![Case::new(
         "tpot_under_load",
         Metric::TpotUnderLoadMs { p95 },
