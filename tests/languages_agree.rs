@@ -10,28 +10,6 @@ use gpu_primer::content::{chapters, Page, Segment};
 use gpu_primer::exercises;
 use gpu_primer::i18n::Lang;
 
-/// Text of `html` without its tags and entities' markup (`&amp;` → `&`).
-fn text(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&amp;", "&")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-}
-
 /// The page's text by section (split at each `<h2`), placeholders left as they are.
 fn sections(page: &Page) -> Vec<String> {
     let html: String = page
@@ -42,7 +20,7 @@ fn sections(page: &Page) -> Vec<String> {
             _ => String::new(),
         })
         .collect();
-    html.split("<h2").map(text).collect()
+    html.split("<h2").map(numbers::plain_text).collect()
 }
 
 /// The numbers of `text` whose value is above 10.

@@ -76,33 +76,7 @@ fn canonical(unit: &str) -> &str {
 
 /// Text of `html` without tags, with each placeholder replaced by a mark that is no number.
 fn text(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    let mut chars = html.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if !in_tag
-            && c == '{'
-            && ["r:", "g:", "f:", "x:", "n:", "m:"].iter().any(|p| html[i + 1..].starts_with(p))
-        {
-            for (_, c) in chars.by_ref() {
-                if c == '}' {
-                    break;
-                }
-            }
-            out.push('⟨');
-            continue;
-        }
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.replace("&amp;", "&").replace("&nbsp;", " ")
+    numbers::plain_text(&numbers::without_placeholders(html))
 }
 
 /// A number of `text` with its unit: (value as written, unit, the words around it).

@@ -2,6 +2,8 @@
 //! thousands (`2,039`), a decimal point, an exponent (`6.74e9`), and a multiplier word after it
 //! (`6.74 billion`, `67.4 亿`, `3 万`). Each number gives its value as written and its value with
 //! the multiplier, so that `8.03 billion` and `80.3 亿` are the same number.
+// Each test crate that includes this module uses a part of it.
+#![allow(dead_code)]
 
 /// One number of a text: as written (`6.74` of `6.74 billion`) and with its multiplier (6.74e9).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -25,6 +27,43 @@ const MULTIPLIERS: &[(&str, f64)] = &[
     ("百万", 1e6),
     ("万", 1e4),
 ];
+
+/// The text of `html` without its tags (each a space), its entities decoded.
+pub fn plain_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+}
+
+/// `text` with each number placeholder (`content::numbers`) replaced by `⟨`, a mark that is no
+/// number.
+pub fn without_placeholders(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = gpu_primer::content::numbers::OPENINGS.iter().filter_map(|o| rest.find(o)).min() {
+        out.push_str(&rest[..start]);
+        out.push('⟨');
+        rest = rest[start..].find('}').map_or("", |end| &rest[start + end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
 
 /// Letters right after digits that multiply them (`8B` parameters, `128K` tokens).
 const SUFFIXES: &[(char, f64)] = &[('K', 1e3), ('M', 1e6), ('B', 1e9), ('T', 1e12)];
@@ -130,5 +169,11 @@ mod tests {
         assert_eq!(values("4 MB, 8GB"), vec![4.0, 8.0]);
         assert_eq!(values("3.35 TB/s."), vec![3.35]);
         assert_eq!(numbers("6.74 billion")[0].written, 6.74);
+    }
+
+    #[test]
+    fn text_of_html_with_placeholders_marked() {
+        assert_eq!(plain_text("<p>a &amp; <b>b</b></p>"), " a &  b  ");
+        assert_eq!(without_placeholders("{r:x:y:1:0} GB, {b} {n:4"), "⟨ GB, {b} ⟨");
     }
 }

@@ -83,11 +83,15 @@ pub fn check_chapters() -> Result<(), String> {
     Ok(())
 }
 
+/// How each placeholder opens (`render.rs`, which the build script compiles apart, keeps the
+/// same list so that glossary links skip placeholders).
+pub const OPENINGS: [&str; 6] = ["{r:", "{g:", "{f:", "{x:", "{n:", "{m:"];
+
 /// Where the next placeholder starts in `s`.
 fn find_placeholder(s: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = s[from..].find('{').map(|i| from + i) {
-        if ["r:", "g:", "f:", "x:", "n:", "m:"].iter().any(|p| s[i + 1..].starts_with(p)) {
+        if OPENINGS.iter().any(|p| s[i..].starts_with(p)) {
             return Some(i);
         }
         from = i + 1;
