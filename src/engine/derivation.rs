@@ -61,6 +61,8 @@ pub enum DerivKey {
     GpuMemoryBytes,
     UsableGpuMemoryBytes,
     Fits,
+    /// Bytes kept in host memory.
+    HostMemory,
     LayoutDataParallel,
     SolverMaxContext,
     SolverMaxBatch,
@@ -106,6 +108,7 @@ impl DerivKey {
             DerivKey::GpuMemoryBytes => "gpu_memory_bytes",
             DerivKey::UsableGpuMemoryBytes => "usable_gpu_memory_bytes",
             DerivKey::Fits => "fits",
+            DerivKey::HostMemory => "host_memory_bytes",
             DerivKey::LayoutDataParallel => "layout.data_parallel",
             DerivKey::SolverMaxContext => "solvers.max_context_tokens",
             DerivKey::SolverMaxBatch => "solvers.max_batch",
@@ -174,6 +177,10 @@ pub enum Formula {
     GpuMemory,
     Usable,
     Fits,
+    /// What must fit: the total less the paged optimizer states on the device.
+    FitsPaged,
+    /// Host memory: the paged optimizer states the device has no room for.
+    HostPagedStates,
     DataParallel,
     MaxContext,
     MaxBatch,
@@ -210,7 +217,7 @@ pub enum Formula {
     LogitsInference,
     /// Training activations with the saved activations offloaded to host memory.
     ActivationsOffloaded,
-    /// Paged optimizer states: in unified memory, not in the device peak.
+    /// Paged optimizer states: in unified memory, on the device as far as it has room.
     OptimizerPaged,
     /// Time to first token: prefill plus the per-request fixed cost.
     TimeToFirstTokenWithRequest,
@@ -222,7 +229,7 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 56] = [
+    pub const ALL: [Formula; 58] = [
         Formula::WeightsMixed,
         Formula::WeightBits,
         Formula::ParamsTotal,
@@ -242,6 +249,8 @@ impl Formula {
         Formula::GpuMemory,
         Formula::Usable,
         Formula::Fits,
+        Formula::FitsPaged,
+        Formula::HostPagedStates,
         Formula::DataParallel,
         Formula::MaxContext,
         Formula::MaxBatch,

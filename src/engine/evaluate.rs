@@ -15,6 +15,7 @@ use super::error::{Catalogue, EngineError, ErrorKind, ScenarioError};
 use super::gpu::Gpu;
 use super::lookup::Lookup;
 use super::memory::lora::adapter_params;
+use super::memory::model_states::resident_paged_bytes;
 use super::memory::StageMemory;
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::config::parse_config;
@@ -163,7 +164,12 @@ struct Sizing {
     kv_per_token: u128,
     /// Fixed-size state of one sequence over all layers (hybrid models), no parallel split.
     state_per_sequence: u128,
+    /// The heaviest GPU's memory, paged optimizer states resident on it included.
     memory: StageMemory,
+    /// What must fit: `memory.total` without the paged optimizer states.
+    must_fit: u128,
+    /// Paged optimizer states the device has no room for, in host memory.
+    host: u128,
     gpu_memory_bytes: u64,
     usable: u128,
     fits: bool,
@@ -200,7 +206,9 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     let x = Inputs::from_scenario(s);
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let counts = count_params(a);
-    let memory = memory_per_gpu(a, &x);
+    let mut memory = memory_per_gpu(a, &x);
+    let must_fit = memory.total;
+    let host = page_in_states(&mut memory, gpu_memory_bytes);
     let usable = usable_bytes(gpu_memory_bytes, s.safety_margin);
     let trainable = match s.mode {
         Mode::Inference => 0,
@@ -215,7 +223,9 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     Sizing {
         kv_per_token: kv_cache_bytes_per_token(a, x.kv, x.group),
         state_per_sequence: recurrent_state_bytes(a, 0..usize_sat(a.layers), 1, 1, x.activation),
-        fits: memory.total <= usable,
+        fits: must_fit <= usable,
+        must_fit,
+        host,
         weight_format: super::memory::quant_weights::matrix_format(a, &x),
         weight_row: a.hidden,
         inputs: x,
@@ -226,6 +236,16 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
         usable,
         solvers,
     }
+}
+
+/// Paged optimizer states move onto the device as far as it has room
+/// ([`resident_paged_bytes`]); returns the bytes left in host memory.
+fn page_in_states(memory: &mut StageMemory, device_bytes: u64) -> u128 {
+    let states = memory.paged_optimizer;
+    let resident = resident_paged_bytes(states, u128::from(device_bytes), memory.total);
+    memory.bytes.optimizer += resident;
+    memory.bytes.total += resident;
+    states - resident
 }
 
 /// Step 3: what the sizing numbers assume.
@@ -289,6 +309,8 @@ fn report(
         gpu_memory_bytes: z.gpu_memory_bytes,
         usable_gpu_memory_bytes: to_u64(z.usable),
         fits: z.fits,
+        host_memory_bytes: to_u64(z.host),
+        allocator_counted_bytes: to_u64(z.must_fit),
         weight_bits_per_element: z.weight_format.bits_f64(z.weight_row),
         layout: Layout {
             gpus: s.gpus,

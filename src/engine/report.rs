@@ -88,7 +88,16 @@ pub struct Report {
     pub gpu_memory_bytes: u64,
     /// GPU memory minus the safety margin.
     pub usable_gpu_memory_bytes: u64,
+    /// Whether what must fit (everything but paged optimizer states) fits in the usable memory.
     pub fits: bool,
+    /// Bytes this GPU's work keeps in host memory: paged optimizer states the device has no
+    /// room for.
+    pub host_memory_bytes: u64,
+    /// What PyTorch's allocator statistics (`torch.cuda.max_memory_allocated`, the peak
+    /// frameworks such as torchtune log) count of the heaviest GPU: the total less the paged
+    /// optimizer states on the device, which bitsandbytes allocates outside the allocator
+    /// (`cudaMallocManaged`, wrapped as CPU tensors by `functional.get_paged`).
+    pub allocator_counted_bytes: u64,
     /// Bits per weight of the matrices' format (the config's when it sets the format),
     /// scales and zero points included.
     pub weight_bits_per_element: f64,

@@ -104,7 +104,7 @@ fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
 /// safety margin, whether the heaviest GPU fits, and the data-parallel size
 /// `gpus / (tp × pp)`.
 fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
-    let (x, total, usable) = (&z.inputs, z.memory.total, z.usable);
+    let (x, usable) = (&z.inputs, z.usable);
     [
         entry(
             DerivKey::GpuMemoryBytes,
@@ -118,12 +118,7 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
             vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(usable)],
             Source::StatedAssumption,
         ),
-        entry(
-            DerivKey::Fits,
-            Formula::Fits,
-            vec![Val::Int(total), Val::Int(usable), Val::Bool(z.fits)],
-            Source::Definition,
-        ),
+        fits(z),
         entry(
             DerivKey::LayoutDataParallel,
             Formula::DataParallel,
@@ -131,6 +126,32 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
             Source::Definition,
         ),
     ]
+}
+
+/// `fits`: what must fit against the usable memory; paged optimizer states on the device are
+/// not part of it.
+fn fits(z: &Sizing) -> Entry {
+    let (total, usable) = (z.memory.total, z.usable);
+    if z.must_fit == total {
+        return entry(
+            DerivKey::Fits,
+            Formula::Fits,
+            vec![Val::Int(total), Val::Int(usable), Val::Bool(z.fits)],
+            Source::Definition,
+        );
+    }
+    entry(
+        DerivKey::Fits,
+        Formula::FitsPaged,
+        vec![
+            Val::Int(total),
+            Val::Int(total - z.must_fit),
+            Val::Int(z.must_fit),
+            Val::Int(usable),
+            Val::Bool(z.fits),
+        ],
+        Source::Definition,
+    )
 }
 
 /// `solvers.*`: the longest context at the scenario's batch, the largest batch at its context,

@@ -139,6 +139,9 @@ pub struct StageMemory {
     pub bytes: MemoryBreakdown<u128>,
     /// Which pipeline stage this is (0-based).
     pub stage: u64,
+    /// Paged optimizer states of this stage (CUDA unified memory), not in `bytes`: they never
+    /// make an allocation fail, and occupy the device only as far as it has room.
+    pub paged_optimizer: u128,
 }
 
 impl std::ops::Deref for StageMemory {
@@ -199,7 +202,7 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     };
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
     m.total += m.logits + m.recurrent_state;
-    StageMemory { bytes: m, stage }
+    StageMemory { bytes: m, stage, paged_optimizer: states.paged_optimizer }
 }
 
 /// Memory of the heaviest GPU.

@@ -27,7 +27,11 @@ use crate::engine::scenario::{Optimizer, TrainingPrecision};
 pub struct ModelStates {
     pub weights: u128,
     pub gradients: u128,
+    /// Optimizer states the allocator must find room for on the device.
     pub optimizer: u128,
+    /// Optimizer states in CUDA unified memory (paged optimizers): on the device only as far as
+    /// there is room, see [`resident_paged_bytes`].
+    pub paged_optimizer: u128,
 }
 
 /// Optimizer bytes per trainable parameter: moments (fp32, or bf16 under `bf16` precision;
@@ -51,9 +55,8 @@ pub fn optimizer_bytes_per_param(
 
 /// Whether the optimizer keeps its states in CUDA unified memory (bitsandbytes paged
 /// optimizers: "automatically evicted to CPU RAM when the GPU runs out of memory", bitsandbytes
-/// docs "Paged optimizers"; QLoRA §3). The driver pages them out under pressure, and PyTorch's
-/// allocator statistics (the peak frameworks report) do not include them, so they are not
-/// counted in the device peak. The time model still reads and writes them once per step.
+/// docs "Paged optimizers"; QLoRA §3). They never make an allocation fail, so they are not part
+/// of what must fit; how much of them sits on the device is [`resident_paged_bytes`].
 pub fn paged(optimizer: Optimizer) -> bool {
     match optimizer {
         Optimizer::PagedAdam8bit | Optimizer::PagedAdamw => true,
@@ -61,12 +64,27 @@ pub fn paged(optimizer: Optimizer) -> bool {
     }
 }
 
-/// Optimizer-state bytes on the device: the states, or none when they are paged.
-pub fn device_optimizer_bytes(optimizer: Optimizer, states: u128) -> u128 {
+/// Bytes of paged optimizer states resident on the device: all of them while the device has
+/// room, else what is left of its memory after everything that must fit,
+/// `min(states, max(0, device − rest))`.
+///
+/// bitsandbytes allocates each state of more than 100K elements with `cudaMallocManaged`
+/// (`functional.get_paged`) and prefetches it to the device before every update
+/// (`cudaMemPrefetchAsync`, `Optimizer8bit.prefetch_state`); the driver keeps the pages there
+/// and moves them to host memory only when the device is oversubscribed (CUDA C++ Programming
+/// Guide, "Unified Memory": on-demand migration and oversubscription). So with room to spare
+/// the states occupy the device as an ordinary optimizer's would; only a device that runs
+/// short pages them out.
+pub fn resident_paged_bytes(states: u128, device: u128, rest: u128) -> u128 {
+    states.min(device.saturating_sub(rest))
+}
+
+/// The part of model states `m` that paging moves into unified memory.
+fn page_optimizer(m: ModelStates, optimizer: Optimizer) -> ModelStates {
     if paged(optimizer) {
-        0
+        ModelStates { optimizer: 0, paged_optimizer: m.optimizer, ..m }
     } else {
-        states
+        m
     }
 }
 
@@ -93,7 +111,12 @@ pub fn gradient_params(all: u128, largest_layer: u128, in_backward: bool) -> u12
 pub fn zero_shard(weights: u128, gradients: u128, optimizer: u128, stage: u8, dp: u64) -> ModelStates {
     let dp = u128::from(dp.max(1));
     let shard = |bytes: u128, from_stage: u8| if stage >= from_stage { bytes.div_ceil(dp) } else { bytes };
-    ModelStates { weights: shard(weights, 3), gradients: shard(gradients, 2), optimizer: shard(optimizer, 1) }
+    ModelStates {
+        weights: shard(weights, 3),
+        gradients: shard(gradients, 2),
+        optimizer: shard(optimizer, 1),
+        paged_optimizer: 0,
+    }
 }
 
 /// Model states of one pipeline stage on one GPU.
@@ -109,11 +132,8 @@ pub fn stage_model_states(
     if x.full_training() {
         let grad_params = gradient_params(w.params, w.largest_layer_params, x.optimizer_in_backward);
         let grad_bytes = x.weight.bytes_for(grad_params, x.group);
-        let opt = device_optimizer_bytes(
-            x.optimizer,
-            w.params * optimizer_bytes_per_param(x.optimizer, x.precision, x.weight),
-        );
-        return zero_shard(w.bytes, grad_bytes, opt, x.zero_stage, x.dp);
+        let opt = w.params * optimizer_bytes_per_param(x.optimizer, x.precision, x.weight);
+        return page_optimizer(zero_shard(w.bytes, grad_bytes, opt, x.zero_stage, x.dp), x.optimizer);
     }
     // LoRA / QLoRA: frozen base (sharded only by ZeRO-3), adapters in fp32 (bf16 under bf16).
     let dtype = adapter_dtype(x.precision);
@@ -123,13 +143,11 @@ pub fn stage_model_states(
     let sharded = zero_shard(
         dtype.bytes_for(adapters, x.group),
         dtype.bytes_for(grad_params, x.group),
-        device_optimizer_bytes(
-            x.optimizer,
-            adapters * optimizer_bytes_per_param(x.optimizer, x.precision, dtype),
-        ),
+        adapters * optimizer_bytes_per_param(x.optimizer, x.precision, dtype),
         x.zero_stage,
         x.dp,
     );
+    let sharded = page_optimizer(sharded, x.optimizer);
     let base = if x.zero_stage >= 3 { w.bytes.div_ceil(u128::from(x.dp.max(1))) } else { w.bytes };
     ModelStates { weights: base + sharded.weights, ..sharded }
 }

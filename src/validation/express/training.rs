@@ -2,6 +2,7 @@
 //! fine-tuning peak memory and throughput under a framework's recipe.
 
 use super::Row;
+use crate::engine::memory::model_states::paged;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::{Mode, Recompute, Scenario};
 use crate::validation::{num, text, Case, Metric, Note, Reason, Recipe, RowUnit};
@@ -98,7 +99,8 @@ pub(super) fn peak_memory(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reaso
             let note = Note::Recipe { method: method.clone(), recipe: r.clone() };
             cases.push(Case::new(
                 "training_peak_memory",
-                Metric::PeakMemoryGiB,
+                // torchtune logs `training.get_memory_stats`: PyTorch's allocator statistics.
+                Metric::PeakMemoryGiB { without_paged_states: paged(s.optimizer) },
                 v,
                 RowUnit::GibPeakPerGpu,
                 s.clone(),

@@ -23,8 +23,11 @@ pub(super) fn memory_line_derivations(a: &Architecture, z: &Sizing) -> Vec<Entry
         logits(a, x, mem),
         recurrent_state(a, x, mem),
         gradients(x, mem),
-        optimizer(x, mem, z.trainable),
+        optimizer(x, z),
     ]);
+    if x.trains() && paged(x.optimizer) {
+        lines.push(host_memory(z));
+    }
     lines.extend(total_derivations(mem));
     lines
 }
@@ -215,11 +218,13 @@ fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
 
 /// `memory_per_gpu_bytes.optimizer`: bytes of state per trainable parameter (Adam K = 12 under
 /// mixed precision, ZeRO; 8-bit states, Dettmers et al. 2022) sharded by ZeRO stage 1 and up;
-/// bitsandbytes' paged optimizers show the states' bytes beside what the device peak counts.
-fn optimizer(x: &Inputs, mem: &StageMemory, trainable: u128) -> Entry {
+/// bitsandbytes' paged optimizers: the states in unified memory, on the device as far as it
+/// has room (`model_states::resident_paged_bytes`).
+fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
+    let mem = &z.memory;
     let per_param = optimizer_bytes_per_param(x.optimizer, x.precision, trained_dtype(x));
     if x.trains() && paged(x.optimizer) {
-        let dp = if x.zero_stage >= 1 { u128::from(x.dp.max(1)) } else { 1 };
+        let states = mem.paged_optimizer;
         return entry(
             DerivKey::MemOptimizer,
             Formula::OptimizerPaged,
@@ -227,12 +232,13 @@ fn optimizer(x: &Inputs, mem: &StageMemory, trainable: u128) -> Entry {
                 Val::Optimizer(x.optimizer),
                 Val::Precision(x.precision),
                 Val::Int(per_param),
-                Val::Int((trainable * per_param).div_ceil(dp)),
+                Val::Int(states),
+                Val::Int(states),
+                Val::int(z.gpu_memory_bytes),
+                Val::Int(z.must_fit),
                 Val::Int(mem.optimizer),
             ],
-            Source::cited(
-                "bitsandbytes docs, Paged optimizers (CUDA unified memory, evicted to CPU RAM under pressure); Dettmers et al. 2023 (QLoRA) §3",
-            ),
+            Source::cited(PAGED_SOURCE),
         );
     }
     entry(
@@ -249,6 +255,23 @@ fn optimizer(x: &Inputs, mem: &StageMemory, trainable: u128) -> Entry {
         Source::cited(
             "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
         ),
+    )
+}
+
+/// Where paged optimizer states live: bitsandbytes allocates them with `cudaMallocManaged` and
+/// wraps them as CPU tensors (`torch.frombuffer`), so PyTorch's allocator statistics never
+/// count them; the driver keeps them on the device until it is oversubscribed.
+const PAGED_SOURCE: &str = "bitsandbytes functional.get_paged (cudaMallocManaged, torch.frombuffer) and Optimizer8bit.prefetch_state; CUDA C++ Programming Guide, Unified Memory (on-demand migration, oversubscription); bitsandbytes docs, Paged optimizers";
+
+/// `host_memory_bytes`: the paged optimizer states the device has no room for.
+fn host_memory(z: &Sizing) -> Entry {
+    let mem = &z.memory;
+    let resident = mem.paged_optimizer - z.host;
+    entry(
+        DerivKey::HostMemory,
+        Formula::HostPagedStates,
+        vec![Val::Int(mem.paged_optimizer), Val::Int(resident), Val::Int(z.host)],
+        Source::cited(PAGED_SOURCE),
     )
 }
 
