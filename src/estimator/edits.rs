@@ -89,6 +89,22 @@ pub fn set_output_tokens(s: &mut Scenario, tokens: u64) {
     s.prompt_tokens = None;
 }
 
+/// Sets the Poisson arrival rate (0: off); a rate replaces a closed loop of users.
+pub fn set_arrival_rate(s: &mut Scenario, rate: f64) {
+    s.arrival_rate_per_s = (rate > 0.0).then_some(rate);
+    if s.arrival_rate_per_s.is_some() {
+        s.concurrent_users = None;
+    }
+}
+
+/// Sets the users of a closed loop (0: off); users replace an arrival rate.
+pub fn set_concurrent_users(s: &mut Scenario, users: u64) {
+    s.concurrent_users = (users > 0).then_some(users);
+    if s.concurrent_users.is_some() {
+        s.arrival_rate_per_s = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +245,22 @@ mod tests {
         set_output_tokens(&mut s, 7);
         assert_eq!(s.output_tokens, Some(1));
         evaluate(&s).expect("a one-token context");
+    }
+
+    #[test]
+    fn users_and_an_arrival_rate_replace_each_other() {
+        let mut s = scenario("llama-3.1-8b");
+        set_arrival_rate(&mut s, 2.5);
+        set_concurrent_users(&mut s, 32);
+        assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (Some(32), None));
+        set_arrival_rate(&mut s, 4.0);
+        assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (None, Some(4.0)));
+        // 0 turns each off without touching the other.
+        set_concurrent_users(&mut s, 0);
+        assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (None, Some(4.0)));
+        set_arrival_rate(&mut s, 0.0);
+        assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (None, None));
+        let r = evaluate(&Scenario { concurrent_users: Some(8), ..s }).unwrap();
+        assert_eq!(r.load.unwrap().concurrent_users, Some(8));
     }
 }

@@ -28,18 +28,36 @@ fn row(out: &mut String, id: &str, label: &str, value: &str) {
 }
 
 /// The chart's input from the report: TTFT (seconds) and TPOT (milliseconds) panels, each with
-/// p50 and p95 against the arrival rate; the scenario's rate (while stable) with its values as
-/// dots, and the sustainable rate.
+/// p50 and p95 against the arrival rate, or against the users of a closed loop; the scenario's
+/// rate or users (while stable) with its values as dots, and the limit: the sustainable rate, or
+/// the users the deployment runs at once (more queue).
 pub fn chart(r: &LoadReport, l: &LoadStrings) -> LatencyLoadChart {
     use crate::engine::perf::load::LoadPoint;
+    let users = r.concurrent_users;
+    let x = |p: &LoadPoint| p.concurrent_users.map_or(p.arrival_rate_per_s, |u| u as f64);
     let pick = |f: fn(&LoadPoint) -> Option<f64>, scale: f64| {
-        r.curve.iter().filter_map(|p| f(p).map(|v| (p.arrival_rate_per_s, v * scale))).collect::<Vec<_>>()
+        r.curve.iter().filter_map(|p| f(p).map(|v| (x(p), v * scale))).collect::<Vec<_>>()
     };
     let ms = |v: Option<f64>| v.map(|v| v * 1e3);
-    let mark = |label: &str, rate: f64| (rate, format!("{label} {}/s", format_sig3(rate)));
+    let mark = |label: &str, v: f64, unit: &str| (v, format!("{label} {}{unit}", format_sig3(v)));
+    let (title, x_label, marker, limit) = match users {
+        Some(u) => (
+            l.chart_title_users,
+            l.chart_x_users,
+            Some(mark(l.chart_current, u as f64, "")),
+            Some(mark(l.chart_running, (r.max_seqs * r.replicas) as f64, "")),
+        ),
+        None => (
+            l.chart_title,
+            l.chart_x,
+            r.stable.then(|| mark(l.chart_current, r.arrival_rate_per_s, "/s")),
+            (r.max_sustainable_rate_per_s > 0.0)
+                .then(|| mark(l.chart_sustainable, r.max_sustainable_rate_per_s, "/s")),
+        ),
+    };
     LatencyLoadChart {
-        title: l.chart_title.into(),
-        x_label: l.chart_x.into(),
+        title: title.into(),
+        x_label: x_label.into(),
         legend: [l.p50.into(), l.p95.into()],
         panels: vec![
             LatencyPanel {
@@ -57,9 +75,8 @@ pub fn chart(r: &LoadReport, l: &LoadStrings) -> LatencyLoadChart {
                 at_marker: [ms(r.tpot_p50_s), ms(r.tpot_p95_s)],
             },
         ],
-        marker: r.stable.then(|| mark(l.chart_current, r.arrival_rate_per_s)),
-        limit: (r.max_sustainable_rate_per_s > 0.0)
-            .then(|| mark(l.chart_sustainable, r.max_sustainable_rate_per_s)),
+        marker,
+        limit,
         no_data: l.no_data.into(),
     }
 }
@@ -69,6 +86,9 @@ fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
     let p = |s: &str| escape(s);
     let mut m = format!("<details class=\"math\" data-math=\"load\"><summary>{}</summary>", p(l.show_math));
     m.push_str(&format!("<p>{}</p>", p(l.math_step)));
+    if r.concurrent_users.is_some() {
+        m.push_str(&format!("<p>{}</p>", p(l.math_users)));
+    }
     m.push_str(&format!(
         "<p>{}{}</p><p>{}{}{}{}</p>",
         p(l.math_decode),
@@ -146,6 +166,8 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
     };
     let verdict = if r.max_seqs == 0 {
         l.nothing_fits
+    } else if r.concurrent_users.is_some() {
+        l.users_verdict
     } else if r.stable {
         l.stable
     } else {
@@ -156,7 +178,11 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
         format!("<p class=\"load-verdict\" data-load=\"{state}\"><strong>{}</strong></p>", escape(verdict));
     let rate = |v: f64, unit: &str| format_rate(v, &format!(" {unit}")).replace("  ", " ");
     let mut t = String::from("<table class=\"key-numbers load-table\"><tbody>");
-    row(&mut t, "rate", l.arrival_rate, &rate(r.arrival_rate_per_s, l.req_s));
+    if let Some(u) = r.concurrent_users {
+        row(&mut t, "users", l.users, &format!("{u} {}", l.u_users));
+    }
+    let rate_label = if r.concurrent_users.is_some() { l.completion_rate } else { l.arrival_rate };
+    row(&mut t, "rate", rate_label, &rate(r.arrival_rate_per_s, l.req_s));
     row(&mut t, "sustainable", l.sustainable, &rate(r.max_sustainable_rate_per_s, l.req_s));
     row(&mut t, "utilization", l.utilization, &format_percent(r.utilization));
     row(
@@ -240,6 +266,37 @@ mod tests {
         assert!(!zh.contains("Sustainable"));
         // The sentence after the seed ends in the page's punctuation, not an English full stop.
         assert!(zh.contains(&format!("{:#x}。", l.seed)) && !zh.contains(&format!("{:#x}.", l.seed)));
+    }
+
+    #[test]
+    fn a_closed_loop_speaks_in_users() {
+        let mut s = scenario(None);
+        s.concurrent_users = Some(16);
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let l = r.load.as_ref().unwrap();
+        for lang in Lang::ALL {
+            let t = lang.load();
+            let html = joined(r.load.as_ref(), &s, lang, 640);
+            for want in [
+                t.users_verdict,
+                t.users,
+                t.completion_rate,
+                t.math_users,
+                t.chart_title_users,
+                t.chart_x_users,
+            ] {
+                assert!(html.contains(&escape(want)), "{lang:?}: {want}");
+            }
+            assert!(!html.contains(&escape(t.chart_title)), "{lang:?}");
+            assert!(html.contains(&format!("16 {}", t.u_users)));
+        }
+        // The chart is drawn over the users the curve was simulated at, with the scenario's 16 marked.
+        let c = chart(l, Lang::En.load());
+        let xs: Vec<f64> = c.panels[0].p50.iter().map(|p| p.0).collect();
+        let grid = crate::engine::perf::load::users_grid(l.max_seqs, l.replicas);
+        assert_eq!(xs, grid.iter().map(|u| *u as f64).collect::<Vec<_>>());
+        assert_eq!(c.marker.unwrap().0, 16.0);
+        assert_eq!(c.limit.unwrap().0, (l.max_seqs * l.replicas) as f64);
     }
 
     #[test]

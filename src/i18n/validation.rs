@@ -83,6 +83,9 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         "itl_fixed_concurrency" => {
             ("time between tokens at a fixed number of users", "固定并发用户数下的 token 间隔")
         }
+        "ttft_fixed_concurrency" => {
+            ("time to first token at a fixed number of users", "固定并发用户数下的首 token 时间")
+        }
         "training_mfu" => ("training MFU", "训练 MFU"),
         _ => return None,
     };
@@ -196,6 +199,8 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::MsToFirstToken, Lang::Zh) => "首 token 毫秒数",
         (RowUnit::MsPerOutputTokenUnderLoad, Lang::En) => "ms per output token under load",
         (RowUnit::MsPerOutputTokenUnderLoad, Lang::Zh) => "负载下每个输出 token 毫秒数",
+        (RowUnit::MsToFirstTokenUnderLoad, Lang::En) => "ms to first token under load",
+        (RowUnit::MsToFirstTokenUnderLoad, Lang::Zh) => "负载下首 token 毫秒数",
     }
 }
 

@@ -142,6 +142,7 @@ pub enum RowUnit {
     GibPeakPerGpu,
     MsToFirstToken,
     MsPerOutputTokenUnderLoad,
+    MsToFirstTokenUnderLoad,
 }
 
 /// Why a measurement cannot be expressed as a scenario.
@@ -208,11 +209,22 @@ enum Metric {
     TrainingTokensPerS,
     TrainingStepS,
     TrainingTflopsPerGpu,
-    PeakMemoryGiB,
+    /// The heaviest GPU's peak; `without_paged_states`: as PyTorch's allocator statistics
+    /// count it (`torch.cuda.max_memory_allocated`, what torchtune logs) under a paged
+    /// optimizer, whose states they never see (bitsandbytes allocates them with
+    /// `cudaMallocManaged` and wraps them as CPU tensors, `functional.get_paged`): the total
+    /// less the optimizer line.
+    PeakMemoryGiB {
+        without_paged_states: bool,
+    },
     TimeToFirstTokenMs,
     /// Time per output token (time between tokens) under a Poisson load: the load model's p50
     /// or p95.
     TpotUnderLoadMs {
+        p95: bool,
+    },
+    /// Time to first token under load: the load model's p50 or p95 (no bound, as for TPOT).
+    TtftUnderLoadMs {
         p95: bool,
     },
 }
@@ -270,12 +282,21 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             (t.throughput.tokens_per_s.unwrap_or(0.0), t.throughput.tokens_per_s_bound, true)
         }
         Metric::TrainingStepS => (t.time.step_s.unwrap_or(0.0), t.time.step_s_bound, false),
-        Metric::PeakMemoryGiB => (r.memory_per_gpu_bytes.total as f64 / GIB, None, true),
+        Metric::PeakMemoryGiB { without_paged_states } => {
+            let seen =
+                if without_paged_states { r.allocator_counted_bytes } else { r.memory_per_gpu_bytes.total };
+            (seen as f64 / GIB, None, true)
+        }
         // No bound: a lower bound on the time between tokens under load would need the step's
         // least traffic, which depends on the batch the scheduler happens to run.
         Metric::TpotUnderLoadMs { p95 } => {
             let l = r.load.as_ref();
             let v = l.and_then(|l| if p95 { l.tpot_p95_s } else { l.tpot_p50_s });
+            (v.unwrap_or(0.0) * 1e3, None, false)
+        }
+        Metric::TtftUnderLoadMs { p95 } => {
+            let l = r.load.as_ref();
+            let v = l.and_then(|l| if p95 { l.ttft_p95_s } else { l.ttft_p50_s });
             (v.unwrap_or(0.0) * 1e3, None, false)
         }
         Metric::TimeToFirstTokenMs => {
@@ -357,7 +378,9 @@ fn compare(index: usize, row: &Value, case: Case) -> Result<ValidationRow, Reaso
         let e = e.scenario_error().clone();
         Reason::Rejected { field: e.field, kind: e.kind }
     })?;
-    if let (Metric::TpotUnderLoadMs { .. }, Some(l)) = (case.metric, report.load.as_ref()) {
+    if let (Metric::TpotUnderLoadMs { .. } | Metric::TtftUnderLoadMs { .. }, Some(l)) =
+        (case.metric, report.load.as_ref())
+    {
         if !l.stable {
             return Err(Reason::BeyondSustainableRate { sustainable: l.max_sustainable_rate_per_s });
         }

@@ -53,6 +53,38 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: concurrent users run a closed loop; more users, more time between tokens`, async () => {
+    const page = await newPage(browser);
+    await open(page, lang, { ...base, arrival_rate_per_s: 2 });
+    await page.waitForSelector('#load [data-load="stable"]');
+    await page.fill('#concurrent-users-number', '4');
+    await page.press('#concurrent-users-number', 'Enter');
+    await page.waitForSelector('#load-users');
+    assert.match(await cell(page, 'users'), lang === 'en' ? /^4 users$/ : /^4 个用户$/);
+    // Users replace the arrival rate: the rate control is back at 0.
+    assert.equal(await page.inputValue('#arrival-rate-number'), '0');
+    assert.match(await page.locator('#load svg').getAttribute('aria-label'), lang === 'en' ? /concurrent users/ : /并发用户数/);
+    const tpot4 = await cell(page, 'tpot-p50');
+    await page.fill('#concurrent-users-number', '64');
+    await page.press('#concurrent-users-number', 'Enter');
+    await page.waitForFunction((t) => document.getElementById('load-tpot-p50')?.innerText !== t, tpot4);
+    const tpot64 = await cell(page, 'tpot-p50');
+    const ms = (s) => parseFloat(s) * (s.includes('µs') ? 1e-3 : s.endsWith(' s') ? 1e3 : 1);
+    assert.ok(ms(tpot64) > ms(tpot4), `${tpot4} → ${tpot64}`);
+    await page.locator('#load details.math summary').click();
+    assert.match(await page.locator('#load details.math').innerText(), lang === 'en' ? /Little's law/ : /Little 定律/);
+    const text = await page.locator('#load').innerText();
+    assert.ok(!/NaN|Infinity|undefined/.test(text), text);
+    // The link keeps the users.
+    await page.reload();
+    await page.waitForSelector('#load-users', { state: 'attached' });
+    assert.equal(await page.inputValue('#concurrent-users-number'), '64');
+    if (SHOTS) await page.locator('#load').screenshot({ path: `${SHOTS}/load-users-${lang}.png` });
+    await finish(page);
+  });
+}
+
 test('out of view the panel keeps its numbers; scrolled to, it shows the current scenario', async () => {
   const page = await newPage(browser, { viewport: { width: 1280, height: 720 } });
   await open(page, 'en', { ...base, arrival_rate_per_s: 2 });

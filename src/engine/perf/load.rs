@@ -39,9 +39,13 @@ pub const SEED: u64 = 0x6750_5052_494D_4552;
 /// Fractions of the sustainable rate the curve is drawn at.
 pub const CURVE_FRACTIONS: [f64; 10] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 
-/// Latencies at one arrival rate (a point of the chart).
+/// Latencies at one arrival rate, or at one number of users in a closed loop (a point of the
+/// chart).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LoadPoint {
+    /// Users in the closed loop (null: Poisson arrivals at `arrival_rate_per_s`).
+    pub concurrent_users: Option<u64>,
+    /// The rate requests arrive at (a closed loop: the rate its users send at).
     pub arrival_rate_per_s: f64,
     pub ttft_p50_s: f64,
     pub ttft_p95_s: f64,
@@ -100,7 +104,8 @@ pub struct LoadReport {
     pub seed: u64,
     /// The first-token fixed cost used (seconds per request).
     pub first_token_fixed_s: f64,
-    /// p50/p95 TTFT and TPOT at fractions of the sustainable rate.
+    /// p50/p95 TTFT and TPOT at fractions of the sustainable rate; for a closed loop, at
+    /// numbers of users ([`users_grid`]).
     pub curve: Vec<LoadPoint>,
 }
 
@@ -233,6 +238,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
     SimInputs {
         rate_per_s: rate,
         users: 0,
+        spread_s: 0.0,
         prompt_tokens: c.prompt,
         output_tokens: c.output,
         max_seqs: c.max_seqs,
@@ -267,6 +273,8 @@ pub struct LoadCurve {
 #[derive(Clone, Debug, PartialEq)]
 struct LoadKey {
     setup: LoadSetup,
+    /// The curve is over users (a closed loop) rather than over the arrival rate.
+    closed_loop: bool,
     shape: ModelShape,
     hw: Hardware,
     par: Parallelism,
@@ -275,9 +283,10 @@ struct LoadKey {
 }
 
 impl LoadKey {
-    fn of(st: &EngineStep, c: &LoadSetup) -> LoadKey {
+    fn of(st: &EngineStep, c: &LoadSetup, closed_loop: bool) -> LoadKey {
         LoadKey {
             setup: *c,
+            closed_loop,
             shape: st.shape.clone(),
             hw: st.hw,
             par: st.par,
@@ -287,8 +296,9 @@ impl LoadKey {
     }
 }
 
-/// The rate-independent half for a step timing and setup.
-pub fn load_curve(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
+/// The rate-independent half for a step timing and setup; its curve over users when
+/// `closed_loop`, else over fractions of the sustainable rate.
+pub fn load_curve(st: &EngineStep, c: &LoadSetup, closed_loop: bool) -> Result<LoadCurve, PerfError> {
     let dp = c.replicas.max(1) as f64;
     let n = requests_for(c.prompt, c.budget, REQUESTS as u64);
     let full_cached = c.prompt as f64 + c.output as f64 / 2.0;
@@ -320,21 +330,13 @@ pub fn load_curve(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError
         (0.0, 0.0)
     };
 
-    let mut curve = Vec::with_capacity(CURVE_FRACTIONS.len());
-    if max_rate > 0.0 {
-        for f in CURVE_FRACTIONS {
-            let r = simulate(&sim_inputs(c, f * max_rate / dp, n), st)?;
-            curve.push(LoadPoint {
-                arrival_rate_per_s: f * max_rate,
-                ttft_p50_s: sim::percentile(&r.ttft_s, 50.0).unwrap_or(0.0),
-                ttft_p95_s: sim::percentile(&r.ttft_s, 95.0).unwrap_or(0.0),
-                tpot_p50_s: sim::percentile(&r.tpot_s, 50.0),
-                tpot_p95_s: sim::percentile(&r.tpot_s, 95.0),
-            });
-        }
-    }
+    let curve = match (max_rate > 0.0, closed_loop) {
+        (false, _) => Vec::new(),
+        (true, false) => rate_curve(st, c, max_rate, n)?,
+        (true, true) => users_curve(st, c, cycle_s(c, mixed_step_s, decode_step_s))?,
+    };
     Ok(LoadCurve {
-        key: LoadKey::of(st, c),
+        key: LoadKey::of(st, c, closed_loop),
         requests: n,
         decode_step_s,
         mixed_step_s,
@@ -344,6 +346,53 @@ pub fn load_curve(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError
         saturated_step_s,
         curve,
     })
+}
+
+/// Latencies at [`CURVE_FRACTIONS`] of the sustainable rate `max_rate` (whole deployment).
+fn rate_curve(st: &EngineStep, c: &LoadSetup, max_rate: f64, n: u64) -> Result<Vec<LoadPoint>, PerfError> {
+    let dp = c.replicas.max(1) as f64;
+    CURVE_FRACTIONS
+        .iter()
+        .map(|f| {
+            let r = simulate(&sim_inputs(c, f * max_rate / dp, n), st)?;
+            Ok(point(None, f * max_rate, &r))
+        })
+        .collect()
+}
+
+/// Numbers of users the closed-loop curve is drawn at: 1 and nine steps of equal ratio up to
+/// twice the sequences the deployment runs at once (`max_seqs × replicas`), so that the curve
+/// shows where users start to queue; rounded, without repeats.
+pub fn users_grid(max_seqs: u64, replicas: u64) -> Vec<u64> {
+    let top = (2 * max_seqs.max(1)).saturating_mul(replicas.max(1)).max(2) as f64;
+    let mut v: Vec<u64> =
+        (0..10).map(|k| u64_from_f64(top.powf(f64::from(k) / 9.0).round()).max(1)).collect();
+    v.dedup();
+    v
+}
+
+/// Latencies of closed loops at [`users_grid`] users (whole deployment).
+fn users_curve(st: &EngineStep, c: &LoadSetup, cycle: f64) -> Result<Vec<LoadPoint>, PerfError> {
+    users_grid(c.max_seqs, c.replicas)
+        .into_iter()
+        .map(|users| {
+            let share = users_per_replica(users, c.replicas);
+            let r = simulate(&closed_inputs(c, share, cycle), st)?;
+            Ok(point(Some(users), r.steady_completions_per_s * users as f64 / share as f64, &r))
+        })
+        .collect()
+}
+
+/// A point of the curve from a run's latencies.
+fn point(users: Option<u64>, rate: f64, r: &sim::SimResult) -> LoadPoint {
+    LoadPoint {
+        concurrent_users: users,
+        arrival_rate_per_s: rate,
+        ttft_p50_s: sim::percentile(&r.ttft_s, 50.0).unwrap_or(0.0),
+        ttft_p95_s: sim::percentile(&r.ttft_s, 95.0).unwrap_or(0.0),
+        tpot_p50_s: sim::percentile(&r.tpot_s, 50.0),
+        tpot_p95_s: sim::percentile(&r.tpot_s, 95.0),
+    }
 }
 
 /// The run at `rate` (whole deployment) on top of the rate-independent half `h`, which must
@@ -396,7 +445,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
 pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadReport, PerfError> {
     // A bad rate is named before twelve simulations are spent.
     super::non_negative("arrival_rate_per_s", rate)?;
-    load_at(st, c, &load_curve(st, c)?, rate)
+    load_at(st, c, &load_curve(st, c, false)?, rate)
 }
 
 /// Users per replica in a closed loop of `users` over `replicas`: the busiest replica's share
@@ -405,15 +454,23 @@ fn users_per_replica(users: u64, replicas: u64) -> u64 {
     users.div_ceil(replicas.max(1)).max(1)
 }
 
+/// About one request's time from send to last token: its prompt in one mixed step and its
+/// output at full-batch decode steps, plus the fixed cost (the spread of a closed loop's first
+/// sends, [`sim::SimInputs::spread_s`]).
+fn cycle_s(c: &LoadSetup, mixed_step_s: f64, decode_step_s: f64) -> f64 {
+    c.first_token_s + mixed_step_s + c.output as f64 * decode_step_s
+}
+
 /// The closed-loop run's inputs: enough requests for several turnovers of the users (at least
 /// [`REQUESTS`], four per user), the first `users` and a tenth of the run left out as warm-up,
 /// the last `users` as the drain.
-fn closed_inputs(c: &LoadSetup, users: u64) -> SimInputs {
+fn closed_inputs(c: &LoadSetup, users: u64, cycle_s: f64) -> SimInputs {
     let base = (REQUESTS as u64).max(users.saturating_mul(4));
     let n = requests_for(c.prompt, c.budget, base);
     let tenth = u64_from_f64((n as f64 * WARMUP_FRACTION).floor());
     SimInputs {
         users,
+        spread_s: cycle_s,
         warmup: usize_sat(users.max(tenth)),
         cooldown: usize_sat(users),
         ..sim_inputs(c, 0.0, n)
@@ -433,7 +490,7 @@ fn closed_loop_at(
 ) -> Result<LoadReport, PerfError> {
     let share = users_per_replica(users, c.replicas);
     let scale = users as f64 / share as f64;
-    let x = closed_inputs(c, share);
+    let x = closed_inputs(c, share, cycle_s(c, h.mixed_step_s, h.decode_step_s));
     let r = if c.max_seqs > 0 { Some(simulate(&x, st)?) } else { None };
     let rate = r.as_ref().map_or(0.0, |r| r.steady_completions_per_s * scale);
     let pct = |p: f64, tpot: bool| {
@@ -471,7 +528,7 @@ fn closed_loop_at(
 
 /// What the load model computes for a closed loop of `users` users (whole deployment).
 pub fn closed_loop_model(st: &EngineStep, c: &LoadSetup, users: u64) -> Result<LoadReport, PerfError> {
-    closed_loop_at(st, c, &load_curve(st, c)?, users)
+    closed_loop_at(st, c, &load_curve(st, c, true)?, users)
 }
 
 /// The `load` section for a sized scenario (inference only; null without an arrival rate or
@@ -528,8 +585,8 @@ pub fn load_report_reusing(
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
     let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1), first_token_s };
     let half = match previous {
-        Some(h) if h.key == LoadKey::of(&st, &setup) => h.clone(),
-        _ => load_curve(&st, &setup).map_err(pe)?,
+        Some(h) if h.key == LoadKey::of(&st, &setup, users.is_some()) => h.clone(),
+        _ => load_curve(&st, &setup, users.is_some()).map_err(pe)?,
     };
     let mut r = match users {
         Some(u) => closed_loop_at(&st, &setup, &half, u),
@@ -559,6 +616,7 @@ mod tests {
         SimInputs {
             rate_per_s: rate,
             users: 0,
+            spread_s: 0.0,
             prompt_tokens: 100,
             output_tokens: output,
             max_seqs,
@@ -640,6 +698,30 @@ mod tests {
         let many = closed_loop_model(&st, &c, 128).unwrap();
         assert!(many.ttft_p50_s.unwrap() > 2.0 * last.unwrap().ttft_p50_s.unwrap());
         assert_eq!(closed_loop_model(&st, &c, 16).unwrap(), closed_loop_model(&st, &c, 16).unwrap());
+    }
+
+    #[test]
+    fn the_users_curve_runs_from_one_user_to_twice_the_running_sequences() {
+        // 64 sequences on 2 replicas: 256 users at the top, ratio 256^(1/9) ≈ 1.85 a step.
+        assert_eq!(users_grid(64, 2), vec![1, 2, 3, 6, 12, 22, 40, 75, 138, 256]);
+        // Small grids lose their repeats: 1 and 2 only, for one sequence on one replica.
+        assert_eq!(users_grid(1, 1), vec![1, 2]);
+        assert_eq!(users_grid(0, 0), vec![1, 2]);
+        let m = llama2_7b();
+        let st = engine_step(&m);
+        let c = setup();
+        let r = closed_loop_model(&st, &c, 8).unwrap();
+        let users: Vec<u64> = r.curve.iter().map(|p| p.concurrent_users.unwrap()).collect();
+        assert_eq!(users, users_grid(c.max_seqs, c.replicas));
+        // Each point is the closed loop at its users: the point at 8 users (when on the grid) or
+        // its neighbours bracket the report's own time to first token.
+        for p in &r.curve {
+            let at = closed_loop_model(&st, &c, p.concurrent_users.unwrap()).unwrap();
+            assert_eq!(Some(p.ttft_p50_s), at.ttft_p50_s);
+            assert_eq!(p.tpot_p95_s, at.tpot_p95_s);
+        }
+        // Poisson runs keep the curve over the rate.
+        assert!(load_model(&st, &c, 1.0).unwrap().curve.iter().all(|p| p.concurrent_users.is_none()));
     }
 
     #[test]

@@ -193,9 +193,12 @@ pub fn WorkloadControls() -> impl IntoView {
                     unit=ctx.lang.load().u_per_s
                     scale=Scale::Linear { min: 0.0, max: 500.0, step: 0.1 }
                     value=Signal::derive(move || ctx.with_scenario(|s| s.arrival_rate_per_s.unwrap_or(0.0)))
-                    set=Callback::new(move |v: f64| ctx.edit(|s| s.arrival_rate_per_s = (v > 0.0).then_some(v)))
+                    set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_arrival_rate(s, v)))
                     out_of_range=e.number_out_of_range
                 />
+                {int_slider(ctx, "concurrent-users", ctx.lang.load().users_control, ctx.lang.load().u_users,
+                    std::iter::once(0).chain(nice_values(1, 4096)).collect(),
+                    |s| s.concurrent_users.unwrap_or(0), edits::set_concurrent_users)}
             })}
         </fieldset>
     }

@@ -1,4 +1,4 @@
-//! Inter-token latency at a fixed number of users: the serving benchmarks' closed loop (NVIDIA
+//! Inter-token latency and time to first token at a fixed number of users: the serving benchmarks' closed loop (NVIDIA
 //! NIM's and genai-perf's `--concurrency`, vLLM `benchmark_serving --max-concurrency`, LLMPerf
 //! `--num-concurrent-requests`), each of `concurrency` users sending its next request when the
 //! last one completes. Expressed as the scenario's `concurrent_users`; the scheduler's batch is
@@ -34,12 +34,27 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
     let ms = ms_per_token(row, v);
-    Ok(vec![Case::new(
-        "itl_fixed_concurrency",
-        Metric::TpotUnderLoadMs { p95 },
-        ms,
-        RowUnit::MsPerOutputTokenUnderLoad,
-        s,
-        Note::AtConcurrency { users, prompt, output, max_seqs, p95 },
-    )])
+    let note = Note::AtConcurrency { users, prompt, output, max_seqs, p95 };
+    // The time to first token of each request (mean in NIM's tables: the median stands for it
+    // as for the inter-token latency), queueing for a slot included.
+    let case = if row.kind.starts_with("ttft") {
+        Case::new(
+            "ttft_fixed_concurrency",
+            Metric::TtftUnderLoadMs { p95 },
+            ms,
+            RowUnit::MsToFirstTokenUnderLoad,
+            s,
+            note,
+        )
+    } else {
+        Case::new(
+            "itl_fixed_concurrency",
+            Metric::TpotUnderLoadMs { p95 },
+            ms,
+            RowUnit::MsPerOutputTokenUnderLoad,
+            s,
+            note,
+        )
+    };
+    Ok(vec![case])
 }

@@ -63,6 +63,13 @@ pub struct SimInputs {
     /// at 0, and each completion sends the next request, which reaches the scheduler
     /// `first_token_fixed_s` later (the users think no time).
     pub users: u64,
+    /// A closed loop's first requests are sent at times drawn uniformly (fixed seed) from
+    /// `[0, spread_s)`; 0: all at once. Identical requests sent at once stay in lockstep in a
+    /// deterministic run (a pair prefilled in the same step finishes in the same step, every
+    /// round), which no real benchmark keeps: its timing jitter spreads the users over the
+    /// cycle. Spreading the first sends over about one request's time gives them the random
+    /// phases they settle into.
+    pub spread_s: f64,
     pub prompt_tokens: u64,
     pub output_tokens: u64,
     /// Most requests admitted at once (>= 1).
@@ -224,7 +231,12 @@ fn initial_arrivals(x: &SimInputs) -> Vec<f64> {
         return arrivals(x.requests, x.rate_per_s, x.seed);
     }
     let first = x.requests.min(crate::engine::num::usize_sat(x.users));
-    let mut a = vec![0.0; first];
+    let mut state = x.seed;
+    let spread = if x.spread_s.is_finite() { x.spread_s.max(0.0) } else { 0.0 };
+    let mut a: Vec<f64> =
+        (0..first).map(|_| spread * ((splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64)).collect();
+    // Requests arrive in index order.
+    crate::engine::num::sort_stable_by(&mut a, |p, q| p < q);
     a.resize(x.requests, f64::INFINITY);
     a
 }
