@@ -25,7 +25,7 @@ pub struct PlanStrings {
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 12],
+    pub fields: [&'static str; 13],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -91,6 +91,56 @@ pub struct PlanStrings {
     pub working: &'static str,
 }
 
+/// The planner's words when it plans for concurrent users (a closed loop) instead of a rate:
+/// the input, and each text that names the load axis.
+#[derive(Debug)]
+pub struct PlanUsersStrings {
+    pub input: &'static str,
+    pub at_peak_util: &'static str,
+    /// Columns 2 and 3 of the table (after "sequences per replica").
+    pub table_cols: [&'static str; 2],
+    pub limit_queue: &'static str,
+    pub breaks: (&'static str, &'static str, &'static str, &'static str, &'static str),
+    pub math_search: &'static str,
+    pub math_target: &'static str,
+    pub chart_x: &'static str,
+    pub chart_limit: &'static str,
+}
+
+impl Lang {
+    /// The planner's words for a plan over concurrent users.
+    pub fn plan_users(self) -> &'static PlanUsersStrings {
+        match self {
+            Lang::Zh => &USERS_ZH,
+            Lang::En => &USERS_EN,
+        }
+    }
+}
+
+static USERS_ZH: PlanUsersStrings = PlanUsersStrings {
+    input: "峰值并发用户数（0：按请求率规划）",
+    at_peak_util: " 个并发用户：忙碌时间占 ",
+    table_cols: ["每副本查找上限（用户）", "满足目标的用户数"],
+    limit_queue: "排队（用户数超过同时处理序列数的 4 倍）",
+    breaks: ("整个服务超过 ", " 个并发用户（每副本 ", "）后，最先超出目标的是", "；查找的上限是每副本 4 × 同时处理的序列数，合计 ", " 个用户，再多的用户大都在等空位。"),
+    math_search: "“满足目标的用户数”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最多每副本并发用户：每个用户在上一个请求完成后立刻发出下一个（闭环），在 1 个用户和 4 × 同时处理的序列数之间二分查找 7 步（每一步都跑一次引擎的闭环模拟），再精确检查少一个副本能否扛住。",
+    math_target: "加上余量后，峰值要承接的并发用户数：",
+    chart_x: "每副本并发用户数",
+    chart_limit: "查找上限",
+};
+
+static USERS_EN: PlanUsersStrings = PlanUsersStrings {
+    input: "Peak concurrent users (0: plan for the request rate)",
+    at_peak_util: " concurrent users: busy ",
+    table_cols: ["Users searched up to per replica", "Users within targets"],
+    limit_queue: "queueing (more than 4 × the sequences it runs at once)",
+    breaks: ("Past ", " concurrent users over the service (", " per replica), the first to miss its target is the ", "; the search stops at 4 × the sequences a replica runs at once, ", " users over the service: past them most users wait for a slot."),
+    math_search: "The users within targets are the most concurrent users per replica at which both the p95 time to first token and the p95 time per output token meet their targets, each user sending its next request as soon as the last completes (a closed loop): 7 bisection steps between 1 user and 4 × the sequences the replica runs at once (each one a run of the engine's closed-loop simulation), then an exact check of whether one replica fewer carries them.",
+    math_target: "Concurrent users to serve at peak, with headroom: ",
+    chart_x: "Concurrent users per replica",
+    chart_limit: "searched up to",
+};
+
 impl PlanStrings {
     /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ".
     pub fn headline(&self, lang: Lang, replicas: u64, tp: u64, gpus: u64) -> String {
@@ -119,6 +169,7 @@ impl PlanStrings {
             Field::Headroom => 9,
             Field::MaxSeqs => 10,
             Field::Config => 11,
+            Field::Users => 12,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -166,6 +217,7 @@ static ZH: PlanStrings = PlanStrings {
         "余量",
         "最多并发序列数",
         "粘贴的 config.json",
+        "峰值并发用户数",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -273,6 +325,7 @@ static EN: PlanStrings = PlanStrings {
         "headroom",
         "most concurrent sequences",
         "pasted config.json",
+        "peak concurrent users",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",

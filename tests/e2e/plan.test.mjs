@@ -47,6 +47,33 @@ test('a plan in zh and en whose numbers agree', async () => {
   await finish(page);
 });
 
+test('planned for concurrent users: whole users per replica, a closed-loop benchmark, both languages', async () => {
+  const page = await newPage(browser);
+  for (const lang of ['en', 'zh']) {
+    await page.goto(`${server.url}${lang}/plan/?m=llama-3.1-8b&gpu=h100-sxm&in=1024&out=256&ttft=1&tpot=50&head=20&seqs=256`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    await waitForApp(page);
+    // Typing the users into the form replans for them.
+    await page.fill('#plan-users', '200');
+    await page.press('#plan-users', 'Enter');
+    await page.waitForFunction(() => /max-concurrency/.test(document.querySelector('.plan-results')?.innerText || ''), null, { timeout: 60000 });
+    await page.waitForSelector(ready, { timeout: 60000 });
+    const r = await chosenRow(page);
+    assert.equal(r.replicas * r.tp, r.gpus);
+    assert.ok(Number.isInteger(r.within) && r.replicas * r.within >= 200 * 1.2, JSON.stringify(r));
+    const bench = (await page.locator('pre.plan-cmd').allInnerTexts())[1];
+    assert.equal(Number(bench.match(/--max-concurrency (\d+)/)[1]), Math.ceil(200 / r.replicas));
+    assert.match(bench, /--request-rate inf/);
+    const head = await page.locator('.plan-table thead').innerText();
+    assert.match(head, lang === 'en' ? /Users within targets/ : /满足目标的用户数/);
+    assert.match(await page.locator('.plan-chart svg').innerHTML(), lang === 'en' ? /Concurrent users per replica/ : /每副本并发用户数/);
+    assert.match(page.url(), /users=200/);
+    const text = await page.locator('article.plan').innerText();
+    assert.ok(!/NaN|undefined|Infinity/.test(text), lang);
+  }
+  await finish(page);
+});
+
 test('a larger model, an impossible target and a change of input', async () => {
   const page = await newPage(browser);
   await page.goto(`${server.url}en/plan/?m=llama-3.1-70b&gpu=h100-sxm&rate=2&tpot=100`);

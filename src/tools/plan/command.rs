@@ -78,16 +78,35 @@ fn rate_text(r: f64) -> String {
     t.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-/// `vllm bench serve …` at the planned peak load of one replica.
+/// Requests a closed-loop benchmark sends: ten per user, within 200..=10,000.
+pub fn bench_prompts_users(users: u64) -> u64 {
+    users.saturating_mul(10).clamp(200, 10_000)
+}
+
+/// `vllm bench serve …` at the planned peak load of one replica: Poisson arrivals at its rate,
+/// or its users in a closed loop (`--max-concurrency`, every request sent as soon as a slot
+/// frees: `--request-rate inf`).
 pub fn bench(s: &PlanState, cap: &Capacity) -> String {
     let repo = model_arg(s);
-    let rate = s.peak_rate / cap.replicas.max(1) as f64;
+    let per_replica = super::demand(s) / cap.replicas.max(1) as f64;
+    let load = match s.peak_users {
+        Some(_) => {
+            let users = per_replica.ceil().max(1.0) as u64;
+            format!(
+                "--max-concurrency {users} \\\n  --request-rate inf \\\n  --num-prompts {}",
+                bench_prompts_users(users)
+            )
+        }
+        None => format!(
+            "--request-rate {} \\\n  --num-prompts {}",
+            rate_text(per_replica),
+            bench_prompts(per_replica)
+        ),
+    };
     format!(
-        "vllm bench serve \\\n  --model {repo} \\\n  --dataset-name random \\\n  --random-input-len {} \\\n  --random-output-len {} \\\n  --ignore-eos \\\n  --request-rate {} \\\n  --num-prompts {} \\\n  --percentile-metrics ttft,tpot \\\n  --metric-percentiles 50,95",
+        "vllm bench serve \\\n  --model {repo} \\\n  --dataset-name random \\\n  --random-input-len {} \\\n  --random-output-len {} \\\n  --ignore-eos \\\n  {load} \\\n  --percentile-metrics ttft,tpot \\\n  --metric-percentiles 50,95",
         s.prompt_tokens,
         s.output_tokens,
-        rate_text(rate),
-        bench_prompts(rate)
     )
 }
 

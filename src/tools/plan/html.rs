@@ -61,6 +61,16 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
     let u = |r: (u64, u64)| (r.0.to_string(), r.1.to_string());
     let rows = [
         ("rate", t.rate, number("rate", plain(s.peak_rate), f(state::RATE), "any")),
+        (
+            "users",
+            lang.plan_users().input,
+            number(
+                "users",
+                s.peak_users.unwrap_or(0).to_string(),
+                ("0".into(), state::USERS.1.to_string()),
+                "1",
+            ),
+        ),
         ("in", t.prompt, number("in", s.prompt_tokens.to_string(), u(state::PROMPT), "1")),
         ("out", t.output, number("out", s.output_tokens.to_string(), u(state::OUTPUT), "1")),
         ("ttft", t.ttft_target, number("ttft", plain(s.ttft_p95_s), f(state::TTFT), "any")),
@@ -134,11 +144,13 @@ fn rate(v: f64) -> String {
     format_sig3(v)
 }
 
-fn limit_text(lang: Lang, l: Limit) -> &'static str {
+/// What breaks first; the end of a search over users is its upper bound, not saturation.
+fn limit_text(lang: Lang, l: Limit, users: bool) -> &'static str {
     let t = lang.plan();
     match l {
         Limit::Ttft => t.limit_ttft,
         Limit::Tpot => t.limit_tpot,
+        Limit::Saturation if users => lang.plan_users().limit_queue,
         Limit::Saturation => t.limit_saturation,
     }
 }
@@ -160,7 +172,7 @@ pub fn results_html(lang: Lang, s: &PlanState, plan: &Plan) -> String {
     step_state(&mut out, lang, plan);
     step_context(&mut out, lang, s, plan);
     let _ = write!(out, "<li><h3>{}</h3><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
-    table(&mut out, lang, plan);
+    table(&mut out, lang, s, plan);
     if let Some((c, cap)) = plan.chosen() {
         breaks(&mut out, lang, s, cap);
         let _ = write!(out, "<div class=\"chart plan-chart\">{}</div>", chart(lang, s, c, cap, plan));
@@ -189,8 +201,8 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}",
             t.at_peak_pre,
-            rate(s.peak_rate / cap.replicas.max(1) as f64),
-            t.at_peak_util,
+            rate(super::demand(s) / cap.replicas.max(1) as f64),
+            if s.peak_users.is_some() { lang.plan_users().at_peak_util } else { t.at_peak_util },
             format_sig3(cap.at_peak.utilization * 100.0),
             t.at_peak_ttft,
             secs(cap.at_peak.ttft_p95_s),
@@ -320,10 +332,15 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     out.push_str("</li>");
 }
 
-fn table(out: &mut String, lang: Lang, plan: &Plan) {
+fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
+    let users = s.peak_users.is_some();
     out.push_str("<div class=\"plan-scroll\"><table class=\"plan-table\"><thead><tr>");
-    for h in t.table_head {
+    for (i, h) in t.table_head.iter().enumerate() {
+        let h = match i {
+            2 | 3 if users => lang.plan_users().table_cols[i - 2],
+            _ => h,
+        };
         let _ = write!(out, "<th scope=\"col\">{}</th>", esc(h));
     }
     out.push_str("</tr></thead><tbody>");
@@ -332,7 +349,7 @@ fn table(out: &mut String, lang: Lang, plan: &Plan) {
         let class = if chosen { " class=\"chosen\"" } else { "" };
         let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", c.tp);
         match &c.verdict {
-            Verdict::Meets(cap) => row(out, lang, cap),
+            Verdict::Meets(cap) => row(out, lang, users, cap),
             other => {
                 let _ =
                     write!(out, "<td colspan=\"8\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
@@ -343,13 +360,13 @@ fn table(out: &mut String, lang: Lang, plan: &Plan) {
     out.push_str("</tbody></table></div>");
 }
 
-fn row(out: &mut String, lang: Lang, cap: &Capacity) {
+fn row(out: &mut String, lang: Lang, users: bool, cap: &Capacity) {
     let cost = cap.cost_per_month().map_or_else(|| "—".to_owned(), usd);
     let cells = [
         group_digits(cap.seqs),
         rate(cap.sustainable_per_replica),
         rate(cap.per_replica),
-        limit_text(lang, cap.limit).to_owned(),
+        limit_text(lang, cap.limit, users).to_owned(),
         group_digits(cap.replicas),
         group_digits(cap.gpus),
         format!("{}%", format_sig3(cap.at_peak.utilization * 100.0)),
@@ -374,7 +391,7 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
                 Limit::Tpot => ms(*value),
                 Limit::Saturation => String::new(),
             };
-            format!("{}{}{}{shown}", t.misses.0, limit_text(lang, *limit), t.misses.1)
+            format!("{}{}{}{shown}", t.misses.0, limit_text(lang, *limit, false), t.misses.1)
         }
         Verdict::NotNeeded { at_least_gpus } => {
             format!("{}{}{}", t.not_needed.0, group_digits(*at_least_gpus), t.not_needed.1)
@@ -384,29 +401,37 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
 }
 
 fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
-    let t = lang.plan();
+    let users = s.peak_users.is_some();
+    let t = if users { lang.plan_users().breaks } else { lang.plan().breaks };
     let n = cap.replicas as f64;
     let _ = write!(
         out,
         "<p class=\"plan-breaks\">{}</p>",
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}",
-            t.breaks.0,
+            t.0,
             rate(cap.per_replica * n),
-            t.breaks.1,
+            t.1,
             rate(cap.per_replica),
-            t.breaks.2,
-            limit_text(lang, cap.limit),
-            t.breaks.3,
+            t.2,
+            limit_text(lang, cap.limit, users),
+            t.3,
             rate(cap.sustainable_per_replica * n),
-            t.breaks.4
+            t.4
         ))
     );
     if cap.kv_bound {
         let _ = write!(
             out,
             "<p class=\"hint\">{}</p>",
-            esc(&format!("{}{}{}{}{}", t.kv_caps.0, cap.seqs, t.kv_caps.1, s.max_seqs, t.kv_caps.2))
+            esc(&format!(
+                "{}{}{}{}{}",
+                lang.plan().kv_caps.0,
+                cap.seqs,
+                lang.plan().kv_caps.1,
+                s.max_seqs,
+                lang.plan().kv_caps.2
+            ))
         );
     }
 }
@@ -418,7 +443,7 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) 
     };
     let chart = LatencyLoadChart {
         title: format!("{}{}", t.chart_title, c.tp),
-        x_label: t.chart_x.to_owned(),
+        x_label: if s.peak_users.is_some() { lang.plan_users().chart_x } else { t.chart_x }.to_owned(),
         legend: [t.p50.to_owned(), t.p95.to_owned()],
         panels: vec![
             LatencyPanel {
@@ -436,10 +461,15 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) 
                 at_marker: [cap.at_peak.tpot_p50_s.map(|v| v * 1e3), cap.at_peak.tpot_p95_s.map(|v| v * 1e3)],
             },
         ],
-        marker: Some((s.peak_rate / cap.replicas.max(1) as f64, t.planned.to_owned())),
+        marker: Some((super::demand(s) / cap.replicas.max(1) as f64, t.planned.to_owned())),
         limit: Some((
             cap.sustainable_per_replica,
-            format!("{} {}/s", t.chart_sustainable, format_sig3(cap.sustainable_per_replica)),
+            match s.peak_users {
+                Some(_) => {
+                    format!("{} {}", lang.plan_users().chart_limit, format_sig3(cap.sustainable_per_replica))
+                }
+                None => format!("{} {}/s", t.chart_sustainable, format_sig3(cap.sustainable_per_replica)),
+            },
         )),
         no_data: t.chart_none.to_owned(),
     };
@@ -474,15 +504,16 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else { return };
-    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let target = super::demand(s) * (1.0 + s.headroom_pct / 100.0);
+    let users = s.peak_users.is_some().then(|| lang.plan_users());
     let _ = write!(
         out,
         "<details class=\"math\"><summary>{}</summary><p>{}</p><p><code>{}</code></p><p><code>{}</code></p>",
         esc(t.math_title),
-        esc(t.math_search),
+        esc(users.map_or(t.math_search, |u| u.math_search)),
         esc(&format!(
             "replicas = ⌈peak × (1 + headroom) ÷ r⌉ = ⌈{} × {} ÷ {}⌉ = {}",
-            plain(s.peak_rate),
+            plain(super::demand(s)),
             format_sig3(1.0 + s.headroom_pct / 100.0),
             format_sig3(cap.per_replica),
             cap.replicas
@@ -498,7 +529,12 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             esc(source)
         );
     }
-    let _ = write!(out, "<p class=\"hint\">{}{}</p></details>", esc(t.math_target), esc(&rate(target)));
+    let _ = write!(
+        out,
+        "<p class=\"hint\">{}{}</p></details>",
+        esc(users.map_or(t.math_target, |u| u.math_target)),
+        esc(&rate(target))
+    );
 }
 
 #[cfg(test)]

@@ -37,3 +37,30 @@ pub fn load_at(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
         tpot_p95_s: l.tpot_p95_s,
     })
 }
+
+/// Users in a closed loop a replica's search goes up to, as a multiple of the sequences it runs
+/// at once: past them users only wait for a slot, and at this many most of them do.
+pub const USERS_PER_SEQUENCE: f64 = 4.0;
+
+/// The engine's closed loop for replica `x` at `users` users (rounded, at least 1), read as a
+/// load point whose "rate" is the users: the planner's search then runs over users. Always
+/// stable; its upper end (`max_rate_per_s`) is [`USERS_PER_SEQUENCE`] × the replica's
+/// sequences (`x.batch`, at most what its KV cache holds).
+pub fn users_at(x: &Scenario, users: f64) -> Result<LoadPoint, EngineError> {
+    let mut s = x.clone();
+    let u = users.round().max(1.0) as u64;
+    s.concurrent_users = Some(u);
+    s.arrival_rate_per_s = None;
+    let Some(l) = catalog::evaluate(&s)?.load else { return Ok(LoadPoint::default()) };
+    Ok(LoadPoint {
+        rate_per_s: u as f64,
+        stable: l.max_seqs > 0,
+        max_rate_per_s: l.max_seqs as f64 * USERS_PER_SEQUENCE,
+        utilization: l.utilization,
+        mean_concurrency: l.mean_concurrency,
+        ttft_p50_s: l.ttft_p50_s,
+        ttft_p95_s: l.ttft_p95_s,
+        tpot_p50_s: l.tpot_p50_s,
+        tpot_p95_s: l.tpot_p95_s,
+    })
+}

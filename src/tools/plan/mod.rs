@@ -36,6 +36,13 @@ const LIGHT_LOAD: f64 = 0.02;
 /// Points of the latency-against-load curve.
 pub const CURVE_POINTS: usize = 6;
 
+/// What the plan is sized for over the whole service: the peak concurrent users when the
+/// reader gives them, else the peak requests per second. The search's load axis is the same
+/// quantity per replica.
+pub fn demand(s: &PlanState) -> f64 {
+    s.peak_users.map_or(s.peak_rate, |u| u as f64)
+}
+
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
     let model = match &s.config {
@@ -251,7 +258,7 @@ where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
     let (mut per_replica, limit) = search(s, &r.x, (r.light, r.sustainable), load, seen)?;
-    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
     let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
     // The bisection ends just below the exact boundary: when one replica fewer carries the load
     // exactly, one fewer it is, and that load is the rate known to meet the targets.
@@ -264,7 +271,11 @@ where
         }
         seen.push(p);
     }
-    let at_peak = load(&r.x, s.peak_rate / replicas as f64)?;
+    // Users come whole: the search's users per replica, rounded as the closed loop ran them.
+    if s.peak_users.is_some() {
+        per_replica = per_replica.round().max(1.0);
+    }
+    let at_peak = load(&r.x, demand(s) / replicas as f64)?;
     seen.push(at_peak.clone());
     Ok(Capacity {
         seqs: r.seqs,
@@ -286,7 +297,7 @@ pub fn plan_with<F>(s: &PlanState, load: &F) -> Plan
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let target = s.peak_rate * (1.0 + s.headroom_pct / 100.0);
+    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
     let mut candidates = Vec::with_capacity(TP_DEGREES.len());
     let mut ready = Vec::new();
     for (i, &tp) in TP_DEGREES.iter().enumerate() {
@@ -335,9 +346,14 @@ where
     Plan { candidates, chosen, curve }
 }
 
-/// The engine's plan.
+/// The engine's plan: over the request rate, or over users in a closed loop
+/// ([`load::users_at`]) when the reader gives peak users.
 pub fn plan(s: &PlanState) -> Plan {
-    plan_with(s, &load::load_at)
+    if s.peak_users.is_some() {
+        plan_with(s, &load::users_at)
+    } else {
+        plan_with(s, &load::load_at)
+    }
 }
 
 /// Latencies of the chosen replica from light load to just under its sustainable rate: the

@@ -32,6 +32,9 @@ pub struct PlanState {
     pub gpu: String,
     /// Peak arrivals, requests per second, over the whole service.
     pub peak_rate: f64,
+    /// Peak concurrent users over the whole service, each sending its next request when the
+    /// last completes (a closed loop). When set, the plan is sized for them, not `peak_rate`.
+    pub peak_users: Option<u64>,
     pub prompt_tokens: u64,
     pub output_tokens: u64,
     /// p95 time to first token target, seconds.
@@ -55,6 +58,7 @@ impl Default for PlanState {
             kv: Dtype::Bf16,
             gpu: "h100-sxm".into(),
             peak_rate: 20.0,
+            peak_users: None,
             prompt_tokens: 1024,
             output_tokens: 256,
             ttft_p95_s: 1.0,
@@ -81,10 +85,12 @@ pub enum Field {
     Headroom,
     MaxSeqs,
     Config,
+    Users,
 }
 
 /// Ranges each number may take (inclusive).
 pub const RATE: (f64, f64) = (0.01, 100_000.0);
+pub const USERS: (u64, u64) = (1, 1_000_000);
 pub const PROMPT: (u64, u64) = (1, 1_048_576);
 pub const OUTPUT: (u64, u64) = (1, 65_536);
 pub const TTFT: (f64, f64) = (0.01, 600.0);
@@ -117,6 +123,12 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         "kv" => dtype(v, &KV).map(|d| s.kv = d).is_some(),
         "gpu" => gpus::find(v).map(|_| s.gpu = v.to_owned()).is_some(),
         "rate" => in_f64(v, RATE).map(|x| s.peak_rate = x).is_some(),
+        // Empty or 0: plan for the request rate.
+        "users" if matches!(v.trim(), "" | "0") => {
+            s.peak_users = None;
+            true
+        }
+        "users" => in_u64(v, USERS).map(|x| s.peak_users = Some(x)).is_some(),
         "in" => in_u64(v, PROMPT).map(|x| s.prompt_tokens = x).is_some(),
         "out" => in_u64(v, OUTPUT).map(|x| s.output_tokens = x).is_some(),
         "ttft" => in_f64(v, TTFT).map(|x| s.ttft_p95_s = x).is_some(),
@@ -146,6 +158,7 @@ fn field_of(key: &str) -> Option<Field> {
         "head" => Field::Headroom,
         "seqs" => Field::MaxSeqs,
         "cfg" => Field::Config,
+        "users" => Field::Users,
         _ => return None,
     })
 }
@@ -230,12 +243,13 @@ pub fn encode(s: &PlanState) -> String {
         .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
         .unwrap_or_default();
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
         s.gpu,
         plain(s.peak_rate),
+        s.peak_users.map(|u| format!("&users={u}")).unwrap_or_default(),
         s.prompt_tokens,
         s.output_tokens,
         plain(s.ttft_p95_s),

@@ -191,3 +191,39 @@ fn a_checkpoint_quantised_as_published_is_planned_in_its_own_format() {
     assert!(html.contains("Weights in MXFP4"), "{html}");
     assert!(!html.contains("--quantization"));
 }
+
+#[test]
+fn the_engine_plans_for_concurrent_users() {
+    // The default service sized for 200 concurrent users in a closed loop instead of a rate.
+    let s = state("users=200");
+    assert_eq!(s.peak_users, Some(200));
+    assert_eq!(parse(&state::encode(&s)).0, s);
+    let p = plan(&s);
+    let (c, cap) = p.chosen().expect("a plan");
+    // Whole users per replica, within the search's bound, enough replicas for 200 × 1.2.
+    assert_eq!(cap.per_replica, cap.per_replica.round());
+    assert!(cap.per_replica >= 1.0 && cap.per_replica <= cap.sustainable_per_replica);
+    assert_eq!(cap.sustainable_per_replica, cap.seqs as f64 * load::USERS_PER_SEQUENCE);
+    assert!(cap.replicas as f64 * cap.per_replica >= 240.0 * (1.0 - 1e-9), "{cap:?}");
+    assert_eq!(missed(&cap.at_peak, &s), None);
+    // The curve runs over users per replica, the chart and the text say so in both languages.
+    assert!(p.curve.iter().all(|q| q.rate_per_s == q.rate_per_s.round()));
+    for lang in crate::i18n::Lang::ALL {
+        let u = lang.plan_users();
+        let html = html::results_html(lang, &s, &p);
+        for want in [u.chart_x, u.table_cols[1], u.math_target, u.breaks.0] {
+            assert!(html.contains(&crate::html::escape(want)), "{lang:?}: {want}");
+        }
+        assert!(!html.contains(&crate::html::escape(lang.plan().chart_x)), "{lang:?}");
+    }
+    // The benchmark runs the users per replica in a closed loop.
+    let bench = command::bench(&s, cap);
+    assert!(
+        bench.contains(&format!("--max-concurrency {}", (200.0 / cap.replicas as f64).ceil())),
+        "{bench}"
+    );
+    assert!(bench.contains("--request-rate inf") && c.tp >= 1);
+    // 0 or nothing plans for the rate again.
+    assert_eq!(state("users=0").peak_users, None);
+    assert!(!command::bench(&state("users=0"), cap).contains("--max-concurrency"));
+}
