@@ -95,8 +95,8 @@ build_bundle() {
 }
 
 # Builds the site into dist/ (release, offline: the build never downloads anything): the app's
-# two bundles (`course` for the chapters, `tools` for the estimator, planner and decision tools;
-# a page loads one), the stylesheet, then `gpu-primer site` writes every page beside them
+# three bundles (`course` for the chapters, `estimator` for the estimator's page, `tools` for the
+# planner and decision tools; a page loads one), the stylesheet, then `gpu-primer site` writes every page beside them
 # (SITE_URL=https://… adds absolute canonical links and sitemap.xml), then each page gets its
 # Content-Security-Policy with the hashes of its own inline elements. The bundle with everything,
 # for the offline file, goes to target/app-full/.
@@ -104,8 +104,9 @@ build_site() {
   rm -rf "$ROOT/dist"
   mkdir -p "$ROOT/dist"
   build_bundle course course "$ROOT/dist"
+  build_bundle estimator estimator "$ROOT/dist"
   build_bundle tools tools "$ROOT/dist"
-  build_bundle full course,tools "$ROOT/target/app-full"
+  build_bundle full course,estimator,tools "$ROOT/target/app-full"
   local css_hash
   css_hash=$(sha256sum "$ROOT/assets/style.css" | cut -c1-16)
   cp "$ROOT/assets/style.css" "$ROOT/dist/style-$css_hash.css"

@@ -14,9 +14,15 @@ fn built() -> (PathBuf, site::Summary) {
     let dir = std::env::temp_dir().join(format!("gpu-primer-site-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    for f in
-        ["style-0.css", "app-course-1.js", "app-course-1_bg.wasm", "app-tools-2.js", "app-tools-2_bg.wasm"]
-    {
+    for f in [
+        "style-0.css",
+        "app-course-1.js",
+        "app-course-1_bg.wasm",
+        "app-estimator-3.js",
+        "app-estimator-3_bg.wasm",
+        "app-tools-2.js",
+        "app-tools-2_bg.wasm",
+    ] {
         std::fs::write(dir.join(f), "/* stand-in */").unwrap();
     }
     let options = Options { dist: dir.clone(), site_url: Some("https://example.org/docs/gpu/".into()) };

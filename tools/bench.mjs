@@ -48,7 +48,7 @@ console.log(`Load average at start: ${load()}`);
   });
   if (top.includes('snippets')) walk('snippets');
   console.log('Bundles (what a page loads), gzip -9, budget 600,000 B each:');
-  for (const bundle of ['course', 'tools']) {
+  for (const bundle of ['course', 'estimator', 'tools']) {
     const files = [
       top.find((f) => new RegExp(`^app-${bundle}-.*_bg\\.wasm$`).test(f)),
       top.find((f) => new RegExp(`^app-${bundle}-[0-9a-f]+\\.js$`).test(f)),
@@ -57,7 +57,7 @@ console.log(`Load average at start: ${load()}`);
     ];
     const sizes = files.map((f) => [f, gz(f)]);
     const total = sizes.reduce((a, [, n]) => a + n, 0);
-    console.log(`  ${bundle.padEnd(7)} ${String(total).padStart(8)} B  ${verdict(total <= 600_000)}  (${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${n}`).join(', ')})`);
+    console.log(`  ${bundle.padEnd(9)} ${String(total).padStart(8)} B  ${verdict(total <= 600_000)}  (${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${n}`).join(', ')})`);
   }
   const css = top.find((f) => /^style-.*\.css$/.test(f));
   const cssGz = gz(css);

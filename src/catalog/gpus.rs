@@ -22,7 +22,9 @@ pub fn all() -> &'static [Gpu] {
         // can only come from a broken build; fall back to an empty catalog rather than panic.
         // Each entry is read by `Gpu::from_json`, the reader of a custom GPU given inline in a
         // scenario, so the wasm holds one GPU reader.
-        let Ok(serde_json::Value::Array(list)) = serde_json::from_str(include_str!("data/gpus.json")) else {
+        let Ok(serde_json::Value::Array(list)) =
+            serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog/gpus.json")))
+        else {
             return Vec::new();
         };
         list.iter().filter_map(|v| Gpu::from_json(v).ok()).collect()

@@ -105,7 +105,7 @@ static INSTANCES: OnceLock<Vec<Instance>> = OnceLock::new();
 
 pub fn all() -> &'static [Instance] {
     INSTANCES.get_or_init(|| {
-        serde_json::from_str(include_str!("data/instances.json"))
+        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog/instances.json")))
             .ok()
             .and_then(|v| list(&v, Instance::from_json))
             .unwrap_or_default()

@@ -66,7 +66,7 @@ static TABLES: OnceLock<Vec<MigTable>> = OnceLock::new();
 pub fn all() -> &'static [MigTable] {
     // Through serde_json::Value and a hand-written reader (see `catalog::json`).
     TABLES.get_or_init(|| {
-        serde_json::from_str(include_str!("data/mig.json"))
+        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog/mig.json")))
             .ok()
             .and_then(|v| list(&v, MigTable::from_json))
             .unwrap_or_default()

@@ -68,10 +68,11 @@ static MODELS: OnceLock<Vec<Entry>> = OnceLock::new();
 pub fn all() -> &'static [Entry] {
     MODELS.get_or_init(|| {
         // Through serde_json::Value and a hand-written reader (see `catalog::json`).
-        let models = serde_json::from_str::<Value>(include_str!("models.json"))
-            .ok()
-            .and_then(|v| v.get("models").and_then(|m| list(m, CatalogModel::from_json)))
-            .unwrap_or_default();
+        let models =
+            serde_json::from_str::<Value>(include_str!(concat!(env!("OUT_DIR"), "/catalog/models.json")))
+                .ok()
+                .and_then(|v| v.get("models").and_then(|m| list(m, CatalogModel::from_json)))
+                .unwrap_or_default();
         models
             .into_iter()
             .filter_map(|m| parse_config(&m.config).ok().map(|architecture| Entry { model: m, architecture }))

@@ -7,7 +7,7 @@ use super::SiteError;
 use std::path::Path;
 
 /// The app's bundles: what each page's live parts need (see `ui::pages::bundle_of`).
-pub const BUNDLES: [&str; 2] = ["course", "tools"];
+pub const BUNDLES: [&str; 3] = ["course", "estimator", "tools"];
 
 /// The file names the pages link, relative to the site root.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,13 +92,17 @@ mod tests {
         for f in ["style-1.css", "app-course-2.js", "app-course-2_bg.wasm", "boot-course-old.js"] {
             std::fs::write(dir.join(f), "x").unwrap();
         }
-        assert!(Assets::find(&dir).is_err(), "the tools bundle is missing");
+        assert!(Assets::find(&dir).is_err(), "the estimator and tools bundles are missing");
         for f in ["app-tools-3.js", "app-tools-3_bg.wasm"] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        assert!(Assets::find(&dir).is_err(), "the estimator bundle is missing");
+        for f in ["app-estimator-4.js", "app-estimator-4_bg.wasm"] {
             std::fs::write(dir.join(f), "x").unwrap();
         }
         let a = Assets::find(&dir).unwrap();
         assert_eq!(a.css, "style-1.css");
-        assert!(dir.join(a.boot("course")).exists() && dir.join(a.boot("tools")).exists());
+        assert!(BUNDLES.iter().all(|b| dir.join(a.boot(b)).exists()));
         assert!(!dir.join("boot-course-old.js").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }

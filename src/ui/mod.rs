@@ -1,4 +1,4 @@
-#![cfg_attr(not(all(feature = "course", feature = "tools")), allow(dead_code))]
+#![cfg_attr(not(all(feature = "course", feature = "estimator", feature = "tools")), allow(dead_code))]
 //! The app: Leptos components that make the prerendered pages live.
 //!
 //! Every page is an HTML file written at build time (`crate::site`), which already carries each

@@ -23,7 +23,7 @@ pub fn app_name(route: &crate::route::Route) -> Option<String> {
 /// The component of the page named `app` (nothing for a name it does not know).
 pub fn app_page(lang: Lang, app: &str) -> AnyView {
     match app {
-        #[cfg(feature = "tools")]
+        #[cfg(feature = "estimator")]
         "estimate" => view! { <super::estimator::EstimatorPage lang=lang /> }.into_any(),
         #[cfg(feature = "tools")]
         "plan" => view! { <super::plan::PlanPage lang=lang /> }.into_any(),
@@ -41,13 +41,17 @@ pub fn app_page(lang: Lang, app: &str) -> AnyView {
     }
 }
 
-/// Which bundle a page's mounts need (`site` writes it on the page): `tools` for the
-/// estimator, the planner and the decision tools, `course` for everything else.
+/// Which bundle a page's mounts need (`site` writes it on the page): `estimator` for the
+/// estimator's page, `tools` for the planner and the decision tools (and a chapter with one of
+/// them), `course` for everything else. Each holds the engine; what sets them apart is the
+/// page's own interface, so that each stays within its size budget.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
-    let tools_app = app.is_some_and(|a| a == "estimate" || a == "plan" || a.starts_with("tool:"));
+    let tools_app = app.is_some_and(|a| a == "plan" || a.starts_with("tool:"));
     let tools_widget = widgets.iter().any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some());
-    if tools_app || tools_widget {
+    if app == Some("estimate") {
+        "estimator"
+    } else if tools_app || tools_widget {
         "tools"
     } else {
         "course"
