@@ -35,8 +35,8 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     set_load_shape(&mut s, prompt, output, max_seqs);
     let ms = ms_per_token(row, v);
     let note = Note::AtConcurrency { users, prompt, output, max_seqs, p95 };
-    // The time to first token of each request (mean in NIM's tables: the median stands for it
-    // as for the inter-token latency), queueing for a slot included.
+    // The time to first token of each request, queueing for a slot included: the mean, as
+    // NIM's tables give it (requests that wait behind another's prompt pull it above the median).
     let case = if row.kind.starts_with("ttft") {
         Case::new(
             "ttft_fixed_concurrency",

@@ -141,6 +141,11 @@ pub fn arrivals(n: usize, rate: f64, seed: u64) -> Vec<f64> {
     out
 }
 
+/// The mean of `v` (none when empty).
+pub fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
 /// Percentile `p` (0..=100) of values sorted ascending, linear between ranks (numpy's default,
 /// which vLLM's benchmark uses). `None` for none.
 pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
