@@ -62,6 +62,8 @@ for (const lang of ['en', 'zh']) {
     await page.press('#concurrent-users-number', 'Enter');
     await page.waitForSelector('#load-users');
     assert.match(await cell(page, 'users'), lang === 'en' ? /^4 users$/ : /^4 个用户$/);
+    // The time-and-throughput table says it is one static batch, not each user's wait.
+    assert.match(await page.locator('.performance .static-batch').innerText(), lang === 'en' ? /static batch/ : /静态批次/);
     // Users replace the arrival rate: the rate control is back at 0.
     assert.equal(await page.inputValue('#arrival-rate-number'), '0');
     assert.match(await page.locator('#load svg').getAttribute('aria-label'), lang === 'en' ? /concurrent users/ : /并发用户数/);

@@ -59,6 +59,7 @@ pub fn PerformanceView() -> impl IntoView {
         view! {
             <div class="panel performance">
                 <h2>{e.performance}</h2>
+                <p class="hint static-batch">{e.performance_static}</p>
                 <div class="bound-line" id="bound" data-bound=move || bound_attr.get()>
                     <strong>{move || bound_text.get()}</strong>
                     <ShowMath key="bound" />
