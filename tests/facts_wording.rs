@@ -186,6 +186,16 @@ const ALLOWED: &[&str] = &[
     "w",
     "b",
     "GPU",
+    "CPU",
+    "llama",
+    "cpp",
+    "ggml",
+    "GGUF",
+    "ngl",
+    "ctk",
+    "ctv",
+    "macOS",
+    "Metal",
 ];
 
 fn english_words(text: &str) -> Vec<String> {

@@ -136,7 +136,7 @@ mod tests {
         let unknown = read(r#"{"memory_gigs": 1}"#).unwrap_err();
         assert!(
             matches!(&unknown, crate::engine::error::ErrorKind::UnknownKey { key, known }
-                if key == "memory_gigs" && known.len() == 21 && known.contains(&"memory_bytes".to_owned())),
+                if key == "memory_gigs" && known.len() == 25 && known.contains(&"memory_bytes".to_owned())),
             "{unknown:?}"
         );
     }

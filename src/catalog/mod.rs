@@ -39,6 +39,7 @@ impl Lookup for Catalog {
             keys_used: Vec::new(),
             keys_ignored: Vec::new(),
             quantization: None,
+            gguf: None,
         };
         Some((Cow::Borrowed(&entry.architecture), info))
     }

@@ -64,6 +64,8 @@ fn dominant(v: &[f64; 4]) -> Option<usize> {
         Term::Memory => 1,
         Term::Communication => 2,
         Term::Overhead => 3,
+        // Not among the four bars' terms.
+        Term::Host => return None,
     })
 }
 

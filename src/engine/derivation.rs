@@ -38,6 +38,8 @@ pub enum PhaseQty {
     ArithmeticIntensity,
     TimeBound,
     Time,
+    /// The host part of partial offload (`expected.host_s`).
+    Host,
 }
 
 /// The report path a derivation explains (one variant per path; phases parameterised).
@@ -67,6 +69,7 @@ pub enum DerivKey {
     SolverMaxContext,
     SolverMaxBatch,
     SolverMinGpus,
+    SolverMaxGpuLayers,
     HardwareComputePath,
     HardwareTopology,
     RooflineRidgePoint,
@@ -113,6 +116,7 @@ impl DerivKey {
             DerivKey::SolverMaxContext => "solvers.max_context_tokens",
             DerivKey::SolverMaxBatch => "solvers.max_batch",
             DerivKey::SolverMinGpus => "solvers.min_gpus",
+            DerivKey::SolverMaxGpuLayers => "solvers.max_gpu_layers",
             DerivKey::HardwareComputePath => "hardware.compute_path",
             DerivKey::HardwareTopology => "hardware.topology",
             DerivKey::RooflineRidgePoint => "roofline.ridge_point",
@@ -123,6 +127,7 @@ impl DerivKey {
                     PhaseQty::ArithmeticIntensity => "arithmetic_intensity",
                     PhaseQty::TimeBound => "time_s_bound",
                     PhaseQty::Time => "time_s",
+                    PhaseQty::Host => "expected.host_s",
                 };
                 return format!("phases.{}.{q}", p.path());
             }
@@ -225,11 +230,26 @@ pub enum Formula {
     KvPerTokenByLayerKind,
     /// Gemma 4: the KV cache summed over sliding and full layers of different shapes.
     KvCacheByLayerKind,
+    /// Weights as llama.cpp's tensors, each in its ggml type.
+    WeightsTable,
+    /// What partial offload (and paged optimizer states) leave in host memory.
+    HostOffload,
+    /// Usable memory of a unified-memory device: the GPU's working set, less the margin.
+    UsableWorkingSet,
+    /// The most layers llama.cpp can offload.
+    MaxGpuLayers,
+    /// The host part of a phase under partial offload.
+    PhaseHost,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 58] = [
+    pub const ALL: [Formula; 63] = [
+        Formula::WeightsTable,
+        Formula::HostOffload,
+        Formula::UsableWorkingSet,
+        Formula::MaxGpuLayers,
+        Formula::PhaseHost,
         Formula::WeightsMixed,
         Formula::WeightBits,
         Formula::ParamsTotal,
@@ -303,6 +323,8 @@ pub enum Absent {
     NoLayoutUpTo65536,
     /// The topology has no inter-node network.
     NoNetwork,
+    /// A unified-memory device: the CPU and the GPU share one memory (no PCIe copy).
+    UnifiedMemory,
 }
 
 /// One substituted value, typed so each language can render it (`12.4 ms`, 是/否, dtype names).

@@ -661,6 +661,7 @@ mod tests {
             memory_s,
             communication_s: 0.0,
             overhead_s: 0.0,
+            host_s: 0.0,
             total_s: compute_s.max(memory_s),
             dominant,
             dominance_ratio,

@@ -112,6 +112,15 @@ pub enum ErrorKind {
     MustDivide { what: &'static str, value: u64, got: u64 },
     /// A list must have one entry per layer.
     OnePerLayer { layers: usize, got: usize },
+    /// A GGUF tensor run (`model.gguf.tensors[index]`) that is not `[role, first layer, last
+    /// layer, row, elements, type]`.
+    BadTensorRun { index: usize },
+    /// A KV cache format llama.cpp's cache does not take (`-ctk`/`-ctv`).
+    KvCacheFormat { got: Dtype },
+    /// A block-quantised V cache without flash attention (llama.cpp refuses it).
+    QuantizedCacheNeedsFlashAttention { got: Dtype },
+    /// Layers kept in host memory need the model on one GPU (no tensor or pipeline parallelism).
+    OffloadNeedsOneGpu { tp: u64, pp: u64 },
     /// A value the engine cannot use, described by serde (only for shapes not classified above).
     Invalid { detail: String },
 }
@@ -200,6 +209,24 @@ impl fmt::Display for ErrorKind {
             K::NoPeakGiven => write!(f, "give at least one dense peak (e.g. bf16 or fp32) in FLOP/s"),
             K::MustDivide { what, value, got } => write!(f, "must divide {what} ({value}), got {got}"),
             K::OnePerLayer { layers, got } => write!(f, "must list one entry per layer ({layers}), got {got}"),
+            K::BadTensorRun { index } => write!(
+                f,
+                "entry {index} is not [role, first layer, last layer, row length, elements, ggml type]"
+            ),
+            K::KvCacheFormat { got } => write!(
+                f,
+                "llama.cpp's KV cache takes f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0 or q5_1, got {}",
+                got.name()
+            ),
+            K::QuantizedCacheNeedsFlashAttention { got } => write!(
+                f,
+                "a {} V cache needs flash attention (llama.cpp: \"V cache quantization requires flash_attn\"); turn flash_attention on",
+                got.name()
+            ),
+            K::OffloadNeedsOneGpu { tp, pp } => write!(
+                f,
+                "layers in host memory need the model on one GPU (tensor_parallel 1, pipeline_parallel 1), got {tp} × {pp}"
+            ),
             K::Invalid { detail } => write!(f, "{detail}"),
         }
     }

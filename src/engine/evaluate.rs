@@ -16,8 +16,9 @@ use super::gpu::Gpu;
 use super::lookup::Lookup;
 use super::memory::lora::adapter_params;
 use super::memory::model_states::resident_paged_bytes;
+use super::memory::offload::Placement;
 use super::memory::StageMemory;
-use super::memory::{memory_per_gpu, Inputs};
+use super::memory::{host_parts, memory_per_gpu, HostParts, Inputs};
 use super::model::config::parse_config;
 use super::model::hybrid::recurrent_state_bytes;
 use super::model::kv_cache::kv_cache_bytes_per_token;
@@ -65,6 +66,7 @@ pub fn resolve_model<'a>(
                 keys_used: keys.used,
                 keys_ignored: keys.ignored,
                 quantization: None,
+                gguf: None,
             };
             Ok((Cow::Owned(a), info))
         }
@@ -85,8 +87,24 @@ pub fn resolve<'a>(s: &'a Scenario, lookup: &'a dyn Lookup) -> Result<Resolved<'
     s.validate()?;
     let gpu = s.gpu.resolve(lookup)?;
     let (arch, model) = resolve_model(&s.model, lookup)?;
+    let arch = with_tensor_table(s, arch);
     validate_against_model(s, &arch)?;
     Ok(Resolved { gpu, arch, model })
+}
+
+/// The tensor table the weights follow: a chosen llama.cpp file type writes the model's tensors
+/// as `llama-quantize` would (a GGUF file's own table is replaced too: the reader asked for
+/// another quantisation); another chosen format drops a file's table; no choice keeps it.
+pub fn with_tensor_table<'a>(s: &Scenario, mut arch: Cow<'a, Architecture>) -> Cow<'a, Architecture> {
+    match s.weight_dtype {
+        Some(super::precision::Dtype::Gguf(ft)) => {
+            let table = super::gguf::layout::table(&arch, ft);
+            arch.to_mut().tensor_table = Some(table);
+        }
+        Some(_) if arch.tensor_table.is_some() => arch.to_mut().tensor_table = None,
+        _ => {}
+    }
+    arch
 }
 
 /// GPU memory minus the safety margin, floored: `gpu_memory × (1 − safety_margin)`.
@@ -146,6 +164,7 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     let Resolved { gpu, arch, mut model } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);
     model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
+    model.gguf = gguf_info(s, &arch);
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
     let scenario = sized.scenario(s, &arch, &gpu, lookup);
@@ -168,9 +187,17 @@ struct Sizing {
     memory: StageMemory,
     /// What must fit: `memory.total` without the paged optimizer states.
     must_fit: u128,
-    /// Paged optimizer states the device has no room for, in host memory.
+    /// Paged optimizer states the device has no room for, and what offload leaves, in host
+    /// memory.
     host: u128,
+    /// What partial offload leaves in host memory.
+    host_parts: HostParts,
+    placement: Placement,
     gpu_memory_bytes: u64,
+    /// What the GPU may use of it (Apple silicon: the working set macOS allows).
+    gpu_budget: u64,
+    /// Host memory the host part may use, when known.
+    host_available: Option<u128>,
     usable: u128,
     fits: bool,
     solvers: Solvers,
@@ -178,6 +205,8 @@ struct Sizing {
     weight_format: super::model::quant::ElementFormat,
     /// The input row length "per row" scales take (the hidden size).
     weight_row: u64,
+    /// llama.cpp's bits per weight over the tensor table, when there is one.
+    table_bits: Option<f64>,
 }
 
 impl Sizing {
@@ -205,37 +234,101 @@ impl Sizing {
 fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
     let x = Inputs::from_scenario(s);
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
+    let gpu_budget = gpu.memory_kind.gpu_budget(gpu_memory_bytes);
     let counts = count_params(a);
     let mut memory = memory_per_gpu(a, &x);
     let must_fit = memory.total;
-    let host = page_in_states(&mut memory, gpu_memory_bytes);
-    let usable = usable_bytes(gpu_memory_bytes, s.safety_margin);
+    let spilled = page_in_states(&mut memory, gpu_budget);
+    let host_parts = host_parts(a, &x);
+    let usable = usable_bytes(gpu_budget, s.safety_margin);
     let trainable = match s.mode {
         Mode::Inference => 0,
         Mode::Training => counts.total,
         Mode::Lora | Mode::Qlora => adapter_params(a, &x, 0..usize_sat(a.layers)),
     };
+    let placement = Placement::of(a, &x);
+    let llama_cpp = a.tensor_table.is_some() || placement.splits();
     let solvers = Solvers {
         max_context_tokens: solvers::max_context_tokens(a, &x, usable),
         max_batch: solvers::max_batch(a, &x, usable),
         min_gpus: solvers::min_gpus(a, &x, usable),
+        max_gpu_layers: if llama_cpp && x.pp <= 1 && !x.trains() {
+            solvers::max_gpu_layers(a, &x, usable)
+        } else {
+            None
+        },
+    };
+    let host_available = match (s.host_memory_bytes, gpu.memory_kind.is_unified()) {
+        (Some(h), _) => Some(u128::from(h)),
+        (None, true) => Some(u128::from(gpu_memory_bytes).saturating_sub(memory.total)),
+        (None, false) => None,
     };
     Sizing {
         kv_per_token: kv_cache_bytes_per_token(a, x.kv, x.group),
         state_per_sequence: recurrent_state_bytes(a, 0..usize_sat(a.layers), 1, 1, x.activation),
         fits: must_fit <= usable,
         must_fit,
-        host,
+        host: spilled + host_parts.total(),
+        host_parts,
+        placement,
         weight_format: super::memory::quant_weights::matrix_format(a, &x),
         weight_row: a.hidden,
+        table_bits: a.tensor_table.as_ref().map(super::gguf::TensorTable::bits_per_weight),
         inputs: x,
         counts,
         trainable,
         memory,
         gpu_memory_bytes,
+        gpu_budget,
+        host_available,
         usable,
         solvers,
     }
+}
+
+/// The report's account of a llama.cpp model's tensors.
+fn gguf_info(s: &Scenario, a: &Architecture) -> Option<GgufInfo> {
+    let t = a.tensor_table.as_ref()?;
+    let from_file = s.weight_dtype.is_none();
+    let file_type = s.resolved_weight_dtype();
+    Some(GgufInfo {
+        file_type: if from_file {
+            a.gguf_file_type.map(|d| d.name().to_owned())
+        } else {
+            Some(file_type.name().to_owned())
+        },
+        from_file,
+        bytes: to_u64(t.bytes(super::gguf::Part::All)),
+        elements: to_u64(t.elements(super::gguf::Part::All)),
+        bits_per_weight: t.bits_per_weight(),
+        types: t
+            .type_counts()
+            .into_iter()
+            .map(|c| GgufTypeCount { ty: c.ty.name().to_owned(), tensors: c.tensors, bytes: to_u64(c.bytes) })
+            .collect(),
+    })
+}
+
+/// The report's `offload`: set for llama.cpp models and whenever layers stay in host memory.
+fn offload_report(z: &Sizing, llama_cpp: bool) -> Option<Offload> {
+    let p = &z.placement;
+    if !(llama_cpp || p.splits()) || z.inputs.pp > 1 || z.inputs.trains() {
+        return None;
+    }
+    let h = &z.host_parts;
+    Some(Offload {
+        gpu_layers: p.offloaded(),
+        layers: p.layers,
+        first_gpu_layer: p.gpu_start,
+        output_on_gpu: p.output_on_gpu,
+        n_cpu_moe: p.cpu_moe,
+        embedding_on_host: p.embedding_on_host,
+        host_weights_bytes: to_u64(h.weights),
+        host_kv_cache_bytes: to_u64(h.kv_cache),
+        host_recurrent_state_bytes: to_u64(h.recurrent_state),
+        host_available_bytes: z.host_available.map(to_u64),
+        host_fits: z.host_available.map(|a| h.total() <= a),
+    })
 }
 
 /// Paged optimizer states move onto the device as far as it has room
@@ -289,6 +382,7 @@ fn report(
 ) -> Report {
     let c = &z.counts;
     let x = &z.inputs;
+    let offload = offload_report(&z, model.gguf.is_some());
     Report {
         performance,
         model,
@@ -310,8 +404,10 @@ fn report(
         usable_gpu_memory_bytes: to_u64(z.usable),
         fits: z.fits,
         host_memory_bytes: to_u64(z.host),
+        gpu_budget_bytes: z.gpu_budget,
+        offload,
         allocator_counted_bytes: to_u64(z.must_fit),
-        weight_bits_per_element: z.weight_format.bits_f64(z.weight_row),
+        weight_bits_per_element: z.table_bits.unwrap_or_else(|| z.weight_format.bits_f64(z.weight_row)),
         layout: Layout {
             gpus: s.gpus,
             tensor_parallel: x.tp,

@@ -125,6 +125,41 @@ pub struct Mig {
     pub profiles: Option<String>,
 }
 
+/// How a device's memory is shared with the CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryKind {
+    /// The GPU's own memory (GDDR, HBM) beside the host's.
+    #[default]
+    Discrete,
+    /// Apple silicon under macOS: one pool, of which the GPU may wire only part
+    /// ([`MemoryKind::gpu_budget`]).
+    AppleUnified,
+    /// One pool the GPU may use whole (DGX Spark, Ryzen AI Max under Linux).
+    Unified,
+}
+
+impl MemoryKind {
+    /// Bytes the GPU may use of a device with `memory` bytes. Apple silicon: Metal's
+    /// `recommendedMaxWorkingSetSize`, which macOS sets to 2/3 of the memory up to 36 GB and
+    /// 3/4 above (values logged by llama.cpp's Metal back end: 10,922.67 MB of 16 GiB on an M1,
+    /// llama-cpp-python #687; 21,845.34 MB of 32 GiB on an M2 Max, ollama #434; about 3/4 of
+    /// 64 GB, llama.cpp #1870; "usually 0.75 × total RAM", MLX PR #64). Raising it takes `sudo
+    /// sysctl iogpu.wired_limit_mb=…`. Other kinds: all of it.
+    pub fn gpu_budget(self, memory: u64) -> u64 {
+        match self {
+            MemoryKind::AppleUnified if memory <= 36 * (1 << 30) => memory / 3 * 2,
+            MemoryKind::AppleUnified => memory / 4 * 3,
+            MemoryKind::Discrete | MemoryKind::Unified => memory,
+        }
+    }
+
+    /// Whether the CPU reads the same memory as the GPU (no separate host memory).
+    pub fn is_unified(self) -> bool {
+        self != MemoryKind::Discrete
+    }
+}
+
 /// One GPU: a catalog entry, or a custom GPU given inline in a Scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(test, derive(Deserialize))]
@@ -156,6 +191,15 @@ pub struct Gpu {
     /// Fields whose value is secondary-only, conflicting or unverified (keep visible in the UI).
     pub uncertain: Vec<String>,
     pub notes: Vec<String>,
+    /// Whether the memory is the GPU's own or shared with the CPU.
+    pub memory_kind: MemoryKind,
+    /// The memory sizes the device is sold with (unified-memory machines), smallest first.
+    pub memory_options_bytes: Vec<u64>,
+    /// The device's own efficiency defaults: what its back end was measured to reach (Metal on
+    /// Apple silicon), with the source in `efficiency_source`. Empty: the engine's defaults.
+    pub efficiency: crate::engine::hardware::EfficiencyOverrides,
+    /// Where the device's efficiency defaults come from.
+    pub efficiency_source: String,
 }
 
 impl Default for Gpu {
@@ -182,6 +226,10 @@ impl Default for Gpu {
             retrieved: String::new(),
             uncertain: Vec::new(),
             notes: Vec::new(),
+            memory_kind: MemoryKind::Discrete,
+            memory_options_bytes: Vec::new(),
+            efficiency: Default::default(),
+            efficiency_source: String::new(),
         }
     }
 }
@@ -289,7 +337,7 @@ const PEAK_FIELDS: [&str; 8] = ["fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "
 const NVLINK_FIELDS: [&str; 3] = ["generation", "links", "bidirectional_bytes_per_s"];
 const PCIE_FIELDS: [&str; 2] = ["generation", "bidirectional_bytes_per_s"];
 const MIG_FIELDS: [&str; 3] = ["supported", "max_instances", "profiles"];
-pub(crate) const GPU_FIELDS: [&str; 21] = [
+pub(crate) const GPU_FIELDS: [&str; 25] = [
     "id",
     "name",
     "vendor",
@@ -311,6 +359,10 @@ pub(crate) const GPU_FIELDS: [&str; 21] = [
     "retrieved",
     "uncertain",
     "notes",
+    "memory_kind",
+    "memory_options_bytes",
+    "efficiency",
+    "efficiency_source",
 ];
 
 impl PeakFlops {
@@ -410,6 +462,10 @@ impl Gpu {
                 "retrieved" => g.retrieved = de(x)?,
                 "uncertain" => g.uncertain = de(x)?,
                 "notes" => g.notes = de(x)?,
+                "memory_kind" => g.memory_kind = de(x)?,
+                "memory_options_bytes" => g.memory_options_bytes = de(x)?,
+                "efficiency" => g.efficiency = crate::engine::hardware::EfficiencyOverrides::from_json(x)?,
+                "efficiency_source" => g.efficiency_source = de(x)?,
                 _ => return Ok(false),
             }
             Ok(true)

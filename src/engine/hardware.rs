@@ -159,10 +159,12 @@ pub struct EfficiencyOverrides {
     pub fp8_tensor_flops: Option<f64>,
     pub quantized_weight_bandwidth: Option<f64>,
     pub request_overhead_s: Option<f64>,
+    pub host_memory_bandwidth: Option<f64>,
+    pub pcie_bandwidth: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 10] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 12] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -173,6 +175,8 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 10] = [
     "fp8_tensor_flops",
     "quantized_weight_bandwidth",
     "request_overhead_s",
+    "host_memory_bandwidth",
+    "pcie_bandwidth",
 ];
 
 impl EfficiencyOverrides {
@@ -191,6 +195,8 @@ impl EfficiencyOverrides {
                 "fp8_tensor_flops" => &mut o.fp8_tensor_flops,
                 "quantized_weight_bandwidth" => &mut o.quantized_weight_bandwidth,
                 "request_overhead_s" => &mut o.request_overhead_s,
+                "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
+                "pcie_bandwidth" => &mut o.pcie_bandwidth,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -201,9 +207,21 @@ impl EfficiencyOverrides {
 
     /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
     pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        let mut e = Efficiency::default();
+        self.resolve_over(Efficiency::default())
+    }
+
+    /// The factors in use on a device: the published defaults, then the device's own profile
+    /// (its back end's measured fractions, [`crate::engine::gpu::Gpu::efficiency`]), then these
+    /// overrides.
+    pub fn resolve_for(&self, gpu: &Gpu) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        let (device, _) = gpu.efficiency.resolve()?;
+        self.resolve_over(device)
+    }
+
+    fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 10] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 12] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -218,6 +236,8 @@ impl EfficiencyOverrides {
                 &mut e.quantized_weight_bandwidth,
             ),
             ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
+            ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
+            ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {

@@ -49,6 +49,7 @@ pub mod diagnose;
 pub mod error;
 pub mod evaluate;
 pub mod fit;
+pub mod gguf;
 pub mod gpu;
 pub mod hardware;
 pub mod headroom;

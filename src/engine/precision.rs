@@ -18,18 +18,25 @@
 //!   Source: NVIDIA Technical Blog, "Introducing NVFP4 for Efficient and Accurate Low-Precision
 //!   Inference" (June 2025); NVIDIA Transformer Engine docs, "Using FP8 and FP4 with Transformer
 //!   Engine" (NVFP4 recipe: 16-element blocks, E4M3 block scale, FP32 tensor scale).
+//! - llama.cpp file types (`q4_k_m`, `q8_0`, `iq2_xs`, …): a mix of ggml block types
+//!   ([`crate::engine::gguf`]); one element of the main type takes its block's bytes × 8 /
+//!   its block's elements (Q4_K: 144 × 8 / 256 = 4.5 bits). The weights of a model in a file type
+//!   are summed tensor by tensor ([`crate::engine::gguf::layout`]); as a KV cache format
+//!   (`q8_0`, `q4_0`, … as llama.cpp's `-ctk`/`-ctv`) every element takes the main type's bits.
 
-use serde::{Deserialize, Serialize};
+use super::gguf::FileType;
+use serde::de::{Deserializer, Error as _};
+use serde::{Deserialize, Serialize, Serializer};
 
-/// A storage format for weights, KV cache or activations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// A storage format for weights, KV cache or activations. Written in JSON by its name
+/// ([`Dtype::name`]); read by name in any case, with the aliases below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dtype {
     Fp32,
     Bf16,
     Fp16,
-    /// 8-bit float; e4m3 and e5m2 both take one byte.
-    #[serde(alias = "fp8_e4m3", alias = "fp8_e5m2", alias = "e4m3", alias = "e5m2")]
+    /// 8-bit float; e4m3 and e5m2 both take one byte (aliases `fp8_e4m3`, `fp8_e5m2`, `e4m3`,
+    /// `e5m2`).
     Fp8,
     Int8,
     /// 4-bit integer with group-wise fp16 scale and 4-bit zero point.
@@ -40,6 +47,42 @@ pub enum Dtype {
     Mxfp4,
     /// NVIDIA NVFP4: E2M1 values, one E4M3 scale per 16, one FP32 scale per tensor (4.5 bits).
     Nvfp4,
+    /// A llama.cpp file type (`q4_k_m`): ggml block types mixed as `llama-quantize` mixes them.
+    Gguf(FileType),
+}
+
+/// The formats that are not llama.cpp file types, by name.
+const NAMED: [(&str, Dtype); 13] = [
+    ("fp32", Dtype::Fp32),
+    ("bf16", Dtype::Bf16),
+    ("fp16", Dtype::Fp16),
+    ("fp8", Dtype::Fp8),
+    ("int8", Dtype::Int8),
+    ("int4", Dtype::Int4),
+    ("nf4", Dtype::Nf4),
+    ("mxfp4", Dtype::Mxfp4),
+    ("nvfp4", Dtype::Nvfp4),
+    ("fp8_e4m3", Dtype::Fp8),
+    ("fp8_e5m2", Dtype::Fp8),
+    ("e4m3", Dtype::Fp8),
+    ("e5m2", Dtype::Fp8),
+];
+
+/// llama.cpp's names for its 16- and 32-bit file types (`llama-quantize F16`), the same
+/// formats as `fp16`, `bf16` and `fp32`.
+const LLAMA_FLOATS: [(&str, Dtype); 3] = [("f16", Dtype::Fp16), ("f32", Dtype::Fp32), ("bf16", Dtype::Bf16)];
+
+impl Serialize for Dtype {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Dtype {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dtype, D::Error> {
+        let text = String::deserialize(d)?;
+        Dtype::parse(&text).ok_or_else(|| D::Error::unknown_variant(&text, &Dtype::NAMES))
+    }
 }
 
 /// Bits per element as an exact fraction `numerator / denominator`.
@@ -50,6 +93,69 @@ pub struct BitsPerElement {
 }
 
 impl Dtype {
+    /// The names an error lists: the engine's formats, then llama.cpp's file types.
+    pub const NAMES: [&'static str; 39] = [
+        "fp32",
+        "bf16",
+        "fp16",
+        "fp8",
+        "int8",
+        "int4",
+        "nf4",
+        "mxfp4",
+        "nvfp4",
+        "q8_0",
+        "q6_k",
+        "q5_k_m",
+        "q5_k_s",
+        "q5_0",
+        "q5_1",
+        "q4_k_m",
+        "q4_k_s",
+        "q4_0",
+        "q4_1",
+        "iq4_xs",
+        "iq4_nl",
+        "q3_k_l",
+        "q3_k_m",
+        "q3_k_s",
+        "iq3_m",
+        "iq3_s",
+        "iq3_xs",
+        "iq3_xxs",
+        "q2_k",
+        "q2_k_s",
+        "iq2_m",
+        "iq2_s",
+        "iq2_xs",
+        "iq2_xxs",
+        "iq1_m",
+        "iq1_s",
+        "tq1_0",
+        "tq2_0",
+        "mxfp4_moe",
+    ];
+
+    /// A format by name, any case: the engine's names and aliases, llama.cpp's file types
+    /// (`Q4_K_M`, `q4_k`) and its `F16`, `F32`, `BF16`.
+    pub fn parse(name: &str) -> Option<Dtype> {
+        let n = name.trim().to_ascii_lowercase();
+        NAMED
+            .iter()
+            .chain(LLAMA_FLOATS.iter())
+            .find(|(k, _)| *k == n)
+            .map(|(_, d)| *d)
+            .or_else(|| FileType::parse(&n).map(Dtype::Gguf))
+    }
+
+    /// The llama.cpp file type, when this is one.
+    pub fn file_type(self) -> Option<FileType> {
+        match self {
+            Dtype::Gguf(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// The name used in Scenario JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -62,6 +168,7 @@ impl Dtype {
             Dtype::Nf4 => "nf4",
             Dtype::Mxfp4 => "mxfp4",
             Dtype::Nvfp4 => "nvfp4",
+            Dtype::Gguf(t) => t.key(),
         }
     }
 
@@ -84,6 +191,14 @@ impl Dtype {
             Dtype::Mxfp4 => BitsPerElement { numerator: 136, denominator: 32 },
             // 4 + 8/16 = 72/16
             Dtype::Nvfp4 => BitsPerElement { numerator: 72, denominator: 16 },
+            // The main ggml type's block: bytes × 8 / elements (Q4_K: 1152 / 256).
+            Dtype::Gguf(t) => {
+                let m = t.main_type();
+                BitsPerElement {
+                    numerator: 8 * u128::from(m.block_bytes()),
+                    denominator: u128::from(m.block_elements()),
+                }
+            }
         }
     }
 
@@ -102,7 +217,16 @@ impl Dtype {
 
     /// True when the format is narrower than 16 bits (a quantised checkpoint).
     pub fn is_quantised(self) -> bool {
-        matches!(self, Dtype::Fp8 | Dtype::Int8 | Dtype::Int4 | Dtype::Nf4 | Dtype::Mxfp4 | Dtype::Nvfp4)
+        matches!(
+            self,
+            Dtype::Fp8
+                | Dtype::Int8
+                | Dtype::Int4
+                | Dtype::Nf4
+                | Dtype::Mxfp4
+                | Dtype::Nvfp4
+                | Dtype::Gguf(_)
+        )
     }
 
     /// The bits as a human string, e.g. "4.156" for int4 g=128.
@@ -152,6 +276,24 @@ mod tests {
         assert_eq!(d, Dtype::Mxfp4);
         let d: Dtype = serde_json::from_str("\"nvfp4\"").unwrap();
         assert_eq!(d, Dtype::Nvfp4);
+    }
+
+    #[test]
+    fn llama_cpp_names_parse_in_any_case() {
+        let d: Dtype = serde_json::from_str("\"Q4_K_M\"").unwrap();
+        assert_eq!(d, Dtype::Gguf(FileType::Q4_K_M));
+        assert_eq!(serde_json::to_string(&d).unwrap(), "\"q4_k_m\"");
+        assert_eq!(Dtype::parse("F16"), Some(Dtype::Fp16));
+        assert_eq!(Dtype::parse("BF16"), Some(Dtype::Bf16));
+        assert_eq!(Dtype::parse("q4_k"), Some(Dtype::Gguf(FileType::Q4_K_M)));
+        // Q8_0: 34 bytes per 32 weights = 8.5 bits.
+        assert_eq!(Dtype::Gguf(FileType::Q8_0).bits_label(128), "8.500");
+        assert_eq!(Dtype::Gguf(FileType::Q8_0).bytes_for(32, 128), 34);
+        for n in Dtype::NAMES {
+            assert_eq!(Dtype::parse(n).map(Dtype::name), Some(n));
+        }
+        let e = serde_json::from_str::<Dtype>("\"q9_k\"").unwrap_err().to_string();
+        assert!(e.starts_with("unknown variant `q9_k`, expected one of `fp32`"), "{e}");
     }
 
     #[test]

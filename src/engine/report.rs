@@ -24,6 +24,8 @@ pub struct ModelInfo {
     pub keys_ignored: Vec<String>,
     /// The config's `quantization_config` read as a weight format (null when it has none).
     pub quantization: Option<super::memory::quant_weights::QuantInfo>,
+    /// The tensors llama.cpp stores (null unless a GGUF file or a llama.cpp file type).
+    pub gguf: Option<GgufInfo>,
 }
 
 /// Parameter counts.
@@ -73,6 +75,60 @@ pub struct Solvers {
     pub max_batch: Option<u64>,
     /// Fewest GPUs of this kind that fit the scenario.
     pub min_gpus: Option<GpuCount>,
+    /// Most of the model that fits on the GPU at the scenario's context and batch, as llama.cpp's
+    /// `-ngl` counts it (layers, plus one for the output layer); set for llama.cpp models
+    /// (GGUF files and file types) and whenever layers are kept in host memory.
+    pub max_gpu_layers: Option<u64>,
+}
+
+/// Partial offload: what stays in host memory (llama.cpp's `-ngl`, `--n-cpu-moe`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Offload {
+    /// `-ngl` as applied: decoder layers on the GPU, plus one when the output layer is.
+    pub gpu_layers: u64,
+    /// Decoder layers.
+    pub layers: u64,
+    /// The first decoder layer on the GPU (the ones before it run on the CPU).
+    pub first_gpu_layer: u64,
+    pub output_on_gpu: bool,
+    /// Layers whose routed experts stay in host memory (`--n-cpu-moe`).
+    pub n_cpu_moe: u64,
+    /// llama.cpp keeps the token embedding in host memory.
+    pub embedding_on_host: bool,
+    pub host_weights_bytes: u64,
+    pub host_kv_cache_bytes: u64,
+    pub host_recurrent_state_bytes: u64,
+    /// Host memory it may use: the scenario's `host_memory_bytes`, or on a unified-memory device
+    /// the memory the GPU's share leaves (null when neither is known).
+    pub host_available_bytes: Option<u64>,
+    /// Whether the host part fits that memory (null when it is not known).
+    pub host_fits: Option<bool>,
+}
+
+/// A llama.cpp model's tensors by type (a GGUF file or a file type).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GgufInfo {
+    /// The file type (`q4_k_m`), when known.
+    pub file_type: Option<String>,
+    /// Whether the tensors are a GGUF file's own (else the quantizer's rules applied to the model).
+    pub from_file: bool,
+    /// Bytes of all tensors (llama.cpp's "model size").
+    pub bytes: u64,
+    /// Elements of all tensors (llama.cpp's "params").
+    pub elements: u64,
+    /// `8 × bytes / elements` (llama.cpp's BPW).
+    pub bits_per_weight: f64,
+    /// Tensors and bytes per ggml type, most bytes first.
+    pub types: Vec<GgufTypeCount>,
+}
+
+/// Tensors of one ggml type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GgufTypeCount {
+    /// ggml's name (`Q4_K`).
+    pub ty: String,
+    pub tensors: u32,
+    pub bytes: u64,
 }
 
 /// Everything the engine says about one scenario.
@@ -91,8 +147,13 @@ pub struct Report {
     /// Whether what must fit (everything but paged optimizer states) fits in the usable memory.
     pub fits: bool,
     /// Bytes this GPU's work keeps in host memory: paged optimizer states the device has no
-    /// room for.
+    /// room for, and what partial offload leaves there (`offload`).
     pub host_memory_bytes: u64,
+    /// What the GPU may use of its memory: all of it, or on Apple silicon the share macOS lets
+    /// Metal wire (`recommendedMaxWorkingSetSize`).
+    pub gpu_budget_bytes: u64,
+    /// Partial offload (null when the whole model is on the GPU and it is not a llama.cpp model).
+    pub offload: Option<Offload>,
     /// What PyTorch's allocator statistics (`torch.cuda.max_memory_allocated`, the peak
     /// frameworks such as torchtune log) count of the heaviest GPU: the total less the paged
     /// optimizer states on the device, which bitsandbytes allocates outside the allocator

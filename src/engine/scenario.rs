@@ -253,7 +253,29 @@ pub struct Scenario {
     /// scheduler's most concurrent sequences.
     #[serde(default)]
     pub concurrent_users: Option<u64>,
+    /// llama.cpp's `-ngl`: how many of the last decoder layers run on the GPU (the output layer
+    /// too once it exceeds the layer count, as `-ngl 99` does); the first layers stay in host
+    /// memory and run on the CPU. Absent: every layer on the GPU.
+    #[serde(default)]
+    pub gpu_layers: Option<u64>,
+    /// llama.cpp's `--n-cpu-moe`: the routed experts of the first N layers stay in host memory
+    /// (and run on the CPU) while the rest of those layers follow `gpu_layers`. Default 0.
+    #[serde(default)]
+    pub n_cpu_moe: u64,
+    /// The host's memory (system RAM) in bytes, which what stays off the GPU must fit. Absent:
+    /// not checked.
+    #[serde(default)]
+    pub host_memory_bytes: Option<u64>,
+    /// The host's memory bandwidth in bytes/s, at which the CPU reads the layers kept in host
+    /// memory. Default: dual-channel DDR5-5600, 2 × 8 B × 5600 MT/s = 89.6 GB/s (a unified-memory
+    /// device: its own bandwidth).
+    #[serde(default)]
+    pub host_memory_bandwidth_bytes_per_s: Option<f64>,
 }
+
+/// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
+/// PC5-44800: 44.8 GB/s per 64-bit channel).
+pub const DEFAULT_HOST_BANDWIDTH: f64 = 89.6e9;
 
 impl ModelSpec {
     /// A string is a catalog id; any other JSON value is taken as a config (and checked when
@@ -331,6 +353,10 @@ impl Scenario {
             "safety_margin" => self.safety_margin = de(v)?,
             "arrival_rate_per_s" => self.arrival_rate_per_s = opt(v, de)?,
             "concurrent_users" => self.concurrent_users = opt(v, de)?,
+            "gpu_layers" => self.gpu_layers = opt(v, de)?,
+            "n_cpu_moe" => self.n_cpu_moe = de(v)?,
+            "host_memory_bytes" => self.host_memory_bytes = opt(v, de)?,
+            "host_memory_bandwidth_bytes_per_s" => self.host_memory_bandwidth_bytes_per_s = opt(v, de)?,
             _ => {}
         }
         Ok(())
@@ -344,7 +370,36 @@ impl Scenario {
         self.validate_lengths()?;
         self.validate_price_and_hardware()?;
         self.validate_layout()?;
-        self.validate_training()
+        self.validate_training()?;
+        self.validate_llama_cpp()
+    }
+
+    /// llama.cpp's rules: its KV cache takes a few formats, a block-quantised V cache needs flash
+    /// attention (`llama_init_from_model`, src/llama-context.cpp: "V cache quantization requires
+    /// flash_attn"), and layers in host memory need the model on one GPU.
+    fn validate_llama_cpp(&self) -> Result<(), ScenarioError> {
+        if let Some(Dtype::Gguf(t)) = self.kv_dtype {
+            let main = t.main_type();
+            let accepted = crate::engine::gguf::ggml_type::KV_CACHE_TYPES.contains(&main)
+                && t.key().eq_ignore_ascii_case(main.name());
+            if !accepted {
+                return Err(ScenarioError::new("kv_dtype", ErrorKind::KvCacheFormat { got: Dtype::Gguf(t) }));
+            }
+            if !self.flash_attention {
+                return Err(ScenarioError::new(
+                    "flash_attention",
+                    ErrorKind::QuantizedCacheNeedsFlashAttention { got: Dtype::Gguf(t) },
+                ));
+            }
+        }
+        let offloaded = self.gpu_layers.is_some() || self.n_cpu_moe > 0;
+        if offloaded && (self.tensor_parallel > 1 || self.pipeline_parallel > 1) {
+            return Err(ScenarioError::new(
+                "gpu_layers",
+                ErrorKind::OffloadNeedsOneGpu { tp: self.tensor_parallel, pp: self.pipeline_parallel },
+            ));
+        }
+        Ok(())
     }
 
     fn validate_model_id(&self) -> Result<(), ScenarioError> {
@@ -379,6 +434,13 @@ impl Scenario {
         if let Some(u) = self.concurrent_users {
             range("concurrent_users", u, 0, 100_000)?;
         }
+        if let Some(n) = self.gpu_layers {
+            range("gpu_layers", n, 0, 100_000)?;
+        }
+        range("n_cpu_moe", self.n_cpu_moe, 0, 100_000)?;
+        if let Some(m) = self.host_memory_bytes {
+            range("host_memory_bytes", m, 1, 1 << 50)?;
+        }
         Ok(())
     }
 
@@ -410,6 +472,9 @@ impl Scenario {
         self.gpu.validate_custom()?;
         if let Some(r) = self.arrival_rate_per_s {
             fraction("arrival_rate_per_s", r, 1e6)?;
+        }
+        if let Some(b) = self.host_memory_bandwidth_bytes_per_s {
+            fraction("host_memory_bandwidth_bytes_per_s", b, 1e14)?;
         }
         fraction("safety_margin", self.safety_margin, 0.9)
     }
@@ -463,9 +528,18 @@ impl Scenario {
         }
     }
 
-    /// Weight format after defaults: bf16, nf4 in qlora mode, fp32 in full training at fp32.
+    /// The file type of a GGUF file given as the model (its `gguf.file_type`).
+    pub fn model_file_type(&self) -> Option<Dtype> {
+        match &self.model {
+            ModelSpec::Config(v) => v.get("gguf")?.get("file_type")?.as_str().and_then(Dtype::parse),
+            ModelSpec::Id(_) => None,
+        }
+    }
+
+    /// Weight format after defaults: a GGUF file's own file type, else bf16 (nf4 in qlora mode,
+    /// fp32 in full training at fp32).
     pub fn resolved_weight_dtype(&self) -> Dtype {
-        self.weight_dtype.unwrap_or(match self.mode {
+        self.weight_dtype.or_else(|| self.model_file_type()).unwrap_or(match self.mode {
             Mode::Qlora => Dtype::Nf4,
             Mode::Training if self.training_precision == TrainingPrecision::Fp32 => Dtype::Fp32,
             _ => Dtype::Bf16,
@@ -476,7 +550,8 @@ impl Scenario {
     pub fn resolved_kv_dtype(&self) -> Dtype {
         self.kv_dtype.unwrap_or(match self.resolved_weight_dtype() {
             Dtype::Fp32 => Dtype::Fp32,
-            Dtype::Fp16 => Dtype::Fp16,
+            // llama.cpp's cache is f16 unless `-ctk`/`-ctv` say otherwise.
+            Dtype::Fp16 | Dtype::Gguf(_) => Dtype::Fp16,
             _ => Dtype::Bf16,
         })
     }
@@ -506,6 +581,9 @@ impl Scenario {
             Dtype::Fp8 => ComputeDtype::Fp8,
             Dtype::Fp32 => ComputeDtype::Tf32,
             Dtype::Fp16 => ComputeDtype::Fp16,
+            // llama.cpp computes in 16 bits: dequantised blocks through cuBLAS/Metal GEMMs in fp16
+            // (its quantised matrix kernels accumulate the same products).
+            Dtype::Gguf(_) => ComputeDtype::Fp16,
             _ if self.activation_dtype == Dtype::Fp16 => ComputeDtype::Fp16,
             _ => ComputeDtype::Bf16,
         })
@@ -585,6 +663,10 @@ fn defaults(model: ModelSpec) -> Scenario {
         safety_margin: 0.10,
         arrival_rate_per_s: None,
         concurrent_users: None,
+        gpu_layers: None,
+        n_cpu_moe: 0,
+        host_memory_bytes: None,
+        host_memory_bandwidth_bytes_per_s: None,
     }
 }
 
@@ -769,6 +851,10 @@ mod tests {
             "safety_margin",
             "arrival_rate_per_s",
             "concurrent_users",
+            "gpu_layers",
+            "n_cpu_moe",
+            "host_memory_bytes",
+            "host_memory_bandwidth_bytes_per_s",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

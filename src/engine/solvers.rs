@@ -45,6 +45,18 @@ pub fn max_batch(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
     largest(MAX_BATCH, |b| fits(a, &Inputs { batch: b, ..*x }, usable))
 }
 
+/// Most of the model llama.cpp can offload at the scenario's context and batch, counted as its
+/// `-ngl` counts (the last layers, then the output layer as one more): the largest `n` in
+/// `0..=layers + 1` whose GPU share fits. `None` when not even `-ngl 0` fits (the runtime and
+/// the compute buffers alone).
+pub fn max_gpu_layers(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
+    let at = |n: u64| fits(a, &Inputs { gpu_layers: Some(n), ..*x }, usable);
+    if !at(0) {
+        return None;
+    }
+    Some(largest(a.layers + 1, at).unwrap_or(0))
+}
+
 /// Whether `tp` is a valid tensor-parallel size for the model's heads.
 pub fn tp_allowed(a: &Architecture, tp: u64) -> bool {
     let at = &a.attention;
@@ -66,7 +78,7 @@ pub fn min_gpus(a: &Architecture, x: &Inputs, usable: u128) -> Option<GpuCount> 
             }
         }
         for (tp, pp, dp) in layouts {
-            if fits(a, &Inputs { tp, pp, dp, ..*x }, usable) {
+            if fits(a, &Inputs { tp, pp, dp, gpu_layers: None, n_cpu_moe: 0, ..*x }, usable) {
                 return Some(GpuCount {
                     gpus: n,
                     tensor_parallel: tp,

@@ -333,6 +333,7 @@ fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
         "memory_s" => f(b.memory_s),
         "communication_s" => f(b.communication_s),
         "overhead_s" => f(b.overhead_s),
+        "host_s" => f(b.host_s),
         "total_s" => f(b.total_s),
         "dominance_ratio" => b.dominance_ratio.and_then(f),
         _ => None,

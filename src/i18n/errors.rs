@@ -122,6 +122,20 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::NoPeakGiven => "请至少给出一个稠密峰值（如 bf16 或 fp32），单位 FLOP/s".into(),
         K::MustDivide { what, value, got } => format!("应整除 {what}（{value}），实际为 {got}"),
         K::OnePerLayer { layers, got } => format!("应每层一项（{layers} 项），实际为 {got} 项"),
+        K::BadTensorRun { index } => {
+            format!("第 {index} 项不是 [角色, 首层, 末层, 行长, 元素数, ggml 类型]")
+        }
+        K::KvCacheFormat { got } => format!(
+            "llama.cpp 的 KV 缓存只接受 f32、f16、bf16、q8_0、q4_0、q4_1、iq4_nl、q5_0 或 q5_1，实际为 {}",
+            got.name()
+        ),
+        K::QuantizedCacheNeedsFlashAttention { got } => format!(
+            "{} 格式的 V 缓存需要开启 flash attention（llama.cpp 会报错 “V cache quantization requires flash_attn”）；请打开 flash_attention",
+            got.name()
+        ),
+        K::OffloadNeedsOneGpu { tp, pp } => format!(
+            "把部分层放在主机内存时，模型须在单块 GPU 上（tensor_parallel 1、pipeline_parallel 1），实际为 {tp} × {pp}"
+        ),
         K::Invalid { .. } => "取值无效".into(),
     }
 }

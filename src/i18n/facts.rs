@@ -194,6 +194,8 @@ pub fn term(t: Term, lang: Lang) -> &'static str {
         (Term::Communication, Lang::En) => "communication",
         (Term::Overhead, Lang::Zh) => "开销",
         (Term::Overhead, Lang::En) => "overhead",
+        (Term::Host, Lang::Zh) => "主机内存与 PCIe",
+        (Term::Host, Lang::En) => "host memory and PCIe",
     }
 }
 
@@ -207,6 +209,8 @@ fn absent(a: Absent, lang: Lang) -> &'static str {
         (Absent::NoLayoutUpTo65536, Lang::En) => "none up to 65536 GPUs",
         (Absent::NoNetwork, Lang::Zh) => "无",
         (Absent::NoNetwork, Lang::En) => "none",
+        (Absent::UnifiedMemory, Lang::Zh) => "不经 PCIe（统一内存）",
+        (Absent::UnifiedMemory, Lang::En) => "none (unified memory)",
     }
 }
 
@@ -296,7 +300,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingBytes => "2·weights + gradients + 2·optimizer states",
             F::Intensity => "I = W / Q",
             F::PhaseTimeBound => "max(W/F, Q/B, C_floor) per GPU, peak figures, no overhead",
-            F::PhaseTime => "max(W/F_eff, Q/B_eff) + T_seq + T_act + C_exposed + T_launch (× (m+p−1) pipeline slots); inference: T_seq = max(W_gemm/F_eff, Q_w/B_eff) + max(W_attn/F_eff, Q_kv/B_eff) − max(W/F_eff, Q/B_eff), the attention kernels run after the GEMMs (per-operator rooflines, Yuan et al. 2024, arXiv:2402.16363); T_act = tokens·L·a·(14·d + (4·d + 6·d_ff)/tp) / B_eff, the norms, residual adds, gated activation and GEMM operands (LLM-Viewer operator count)",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + T_seq + T_act + C_exposed + T_launch (× (m+p−1) pipeline slots) + T_host (partial offload, see expected.host_s); inference: T_seq = max(W_gemm/F_eff, Q_w/B_eff) + max(W_attn/F_eff, Q_kv/B_eff) − max(W/F_eff, Q/B_eff), the attention kernels run after the GEMMs (per-operator rooflines, Yuan et al. 2024, arXiv:2402.16363); T_act = tokens·L·a·(14·d + (4·d + 6·d_ff)/tp) / B_eff, the norms, residual adds, gated activation and GEMM operands (LLM-Viewer operator count)",
             F::PrefillTime => "expected prefill of batch × prompt tokens",
             F::DecodeStepTime => "expected decode step at context prompt + output/2",
             F::TimeToFirstToken => "prefill_s (no queueing)",
@@ -318,6 +322,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingTokensPerS => "batch × micro_batches × context × data_parallel / step_s",
             F::CostPerMillion => "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
             F::Bound => "largest expected term of decode (inference) or the step (training)",
+            F::WeightsTable => "Σ over the tensors this GPU holds of elements / block × bytes per block of the tensor's ggml type (llama.cpp's ggml_nbytes; the mix llama-quantize writes for a file type, or a GGUF file's own types); llama.cpp keeps the token embedding in host memory",
+            F::HostOffload => "token embedding + the first L − n layers (with the output layer when -ngl ≤ L) + the routed experts of the first --n-cpu-moe layers + the KV cache of the layers in host memory + paged optimizer states the device has no room for",
+            F::UsableWorkingSet => "memory × the GPU's share (macOS: Metal's recommendedMaxWorkingSetSize, 2/3 of memory up to 36 GB and 3/4 above) × (1 − safety_margin)",
+            F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the last layers first, then the output layer) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
+            F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload)",
         },
         Lang::Zh => match f {
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
@@ -356,7 +365,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingBytes => "2·权重 + 梯度 + 2·优化器状态",
             F::Intensity => "I = W / Q",
             F::PhaseTimeBound => "每卡 max(W/F, Q/B, C_floor)，用峰值，不计开销",
-            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力核 + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）；推理时注意力核在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子屋顶线）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力核 + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）+ 主机部分（部分卸载时 CPU 读主机内存与 PCIe 拷贝的时间）；推理时注意力核在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子屋顶线）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
             F::PrefillTime => "batch × prompt 个 token 的预期预填充时间",
             F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
             F::TimeToFirstToken => "prefill_s（不计排队）",
@@ -378,6 +387,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingTokensPerS => "batch × micro_batches × 上下文 × data_parallel / step_s",
             F::CostPerMillion => "price_per_gpu_hour × gpus / (总 token/秒 × 3600) × 1e6",
             F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
+            F::WeightsTable => "对本卡持有的每个张量求和：元素数 / 块大小 × 该张量 ggml 类型每块的字节数（llama.cpp 的 ggml_nbytes；文件类型按 llama-quantize 写出的混合，GGUF 文件按其自身类型）；llama.cpp 把 token 嵌入放在主机内存",
+            F::HostOffload => "token 嵌入 + 前 L − n 层（-ngl ≤ L 时连同输出层）+ 前 --n-cpu-moe 层的路由专家 + 主机内存中各层的 KV 缓存 + 设备放不下的分页优化器状态",
+            F::UsableWorkingSet => "内存 × GPU 可用比例（macOS：Metal 的 recommendedMaxWorkingSetSize，36 GB 及以下为内存的 2/3，以上为 3/4）× (1 − safety_margin)",
+            F::MaxGpuLayers => "在 0..=层数 + 1 中（先放最后几层，再放输出层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
+            F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨 PCIe 往返 k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载）",
         },
     }
 }
@@ -434,7 +448,7 @@ fn template(f: Formula) -> T {
         F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} bytes (expected {})", zh: "{} 字节（预期 {}）" },
         F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
         F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
-        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力核排在矩阵乘之后）+ {}（激活读写）+ {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
+        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} + {} (host memory and PCIe) = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力核排在矩阵乘之后）+ {}（激活读写）+ {} + {} + {}（主机内存与 PCIe）= {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
         F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
         F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
         F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
@@ -456,6 +470,23 @@ fn template(f: Formula) -> T {
         F::KvCacheByLayerKind => T::Words {
             en: "{} × ({} × min({}, {}) tokens × {} + {} × {} tokens × {}) elements × {} bits/8 → {}",
             zh: "{} × ({} × min({}, {}) 个 token × {} + {} × {} 个 token × {}) 个元素 × {} 位/8 → {}",
+        },
+        F::WeightsTable => T::Words {
+            en: "{} (llama.cpp), {} tensors on this GPU by type {}; decoder layers {}, output layer on the GPU {}; token embedding in host memory {} → {}",
+            zh: "{}（llama.cpp），本卡 {} 个张量，按类型 {}；解码层 {}，输出层在 GPU 上 {}；token 嵌入在主机内存 {} → {}",
+        },
+        F::HostOffload => T::Words {
+            en: "{} + {} layers {} + experts of {} layers {} + KV cache {} + paged optimizer states {} = {}",
+            zh: "{} + {} 层 {} + {} 层的专家 {} + KV 缓存 {} + 分页优化器状态 {} = {}",
+        },
+        F::UsableWorkingSet => T::Same("{} × {} × (1 − {}) = {}"),
+        F::MaxGpuLayers => T::Words {
+            en: "context {}, batch {}, usable {}: -ngl {} of {}",
+            zh: "上下文 {}，batch {}，可用 {}：-ngl {}（最多 {}）",
+        },
+        F::PhaseHost => T::Words {
+            en: "CPU {} bytes at {} B/s × {} + PCIe {} bytes at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
+            zh: "CPU 读 {} 字节，{} B/s × {} + PCIe {} 字节，{} B/s × {} + {} 次往返 × 10 µs；算子卸载 {} → {}",
         },
     }
 }
@@ -588,6 +619,10 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::KernelsPerLayer, Lang::En) => "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
         (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立内核的个数。估计值。",
         (Factor::GradientSyncOverlap, Lang::En) => "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., VLDB 2020); the first bucket cannot overlap. Estimate.",
+        (Factor::HostMemoryBandwidth, Lang::En) => "Layers kept in host memory are read by the CPU at this fraction of the host's memory bandwidth. llama.cpp's CPU back end decoded LLaMA 7B at 18.27 tokens/s on an i9-13900K with DDR5-6400 (about 70 GB/s of 102.4 if the file was Q4_0) and at 75% of a measured 20 GB/s on an i5-6500 (llama.cpp issue #34, 2023). Estimate.",
+        (Factor::HostMemoryBandwidth, Lang::Zh) => "放在主机内存里的层由 CPU 读取，达到主机内存带宽的这个比例。llama.cpp 的 CPU 后端在 i9-13900K + DDR5-6400 上解码 LLaMA 7B 为 18.27 token/s（若文件为 Q4_0，约为 102.4 GB/s 中的 70 GB/s），在 i5-6500 上为实测 20 GB/s 的 75%（llama.cpp issue #34，2023）。估计值。",
+        (Factor::PcieBandwidth, Lang::En) => "Host-to-device copies reach 23.9-27.1 GB/s of PCIe 4.0 x16's 31.5 GB/s per direction (nvbandwidth issue #15, 8× RTX 4090) and 56.3-57.3 of PCIe 5.0's 63 (tinygrad open-gpu-kernel-modules issue #29, 8× RTX 5090): 0.76-0.91, lower end taken.",
+        (Factor::PcieBandwidth, Lang::Zh) => "主机到设备的拷贝在 PCIe 4.0 x16 单向 31.5 GB/s 中达到 23.9–27.1 GB/s（nvbandwidth issue #15，8 张 RTX 4090），在 PCIe 5.0 的 63 GB/s 中达到 56.3–57.3（tinygrad open-gpu-kernel-modules issue #29，8 张 RTX 5090）：0.76–0.91，取下限附近。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
     }
 }

@@ -104,7 +104,7 @@ fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
 /// safety margin, whether the heaviest GPU fits, and the data-parallel size
 /// `gpus / (tp × pp)`.
 fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
-    let (x, usable) = (&z.inputs, z.usable);
+    let x = &z.inputs;
     [
         entry(
             DerivKey::GpuMemoryBytes,
@@ -112,12 +112,7 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
             vec![Val::Id(gpu.id.clone()), Val::int(z.gpu_memory_bytes)],
             Source::GpuCatalog,
         ),
-        entry(
-            DerivKey::UsableGpuMemoryBytes,
-            Formula::Usable,
-            vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(usable)],
-            Source::StatedAssumption,
-        ),
+        usable_memory(s, gpu, z),
         fits(z),
         entry(
             DerivKey::LayoutDataParallel,
@@ -126,6 +121,29 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
             Source::Definition,
         ),
     ]
+}
+
+/// `usable_gpu_memory_bytes`: the memory less the safety margin, and on Apple silicon only the
+/// share macOS lets Metal wire ([`crate::engine::gpu::MemoryKind::gpu_budget`]).
+fn usable_memory(s: &Scenario, gpu: &Gpu, z: &Sizing) -> Entry {
+    if z.gpu_budget == z.gpu_memory_bytes {
+        return entry(
+            DerivKey::UsableGpuMemoryBytes,
+            Formula::Usable,
+            vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(z.usable)],
+            Source::StatedAssumption,
+        );
+    }
+    let share = z.gpu_budget as f64 / z.gpu_memory_bytes.max(1) as f64;
+    entry(
+        DerivKey::UsableGpuMemoryBytes,
+        Formula::UsableWorkingSet,
+        vec![Val::int(z.gpu_memory_bytes), Val::Fixed(share, 3), Val::Num(s.safety_margin), Val::Int(z.usable)],
+        Source::cited(&format!(
+            "{}; Metal recommendedMaxWorkingSetSize as logged by llama.cpp (llama-cpp-python #687, ollama #434, llama.cpp #1870; MLX PR #64)",
+            gpu.name
+        )),
+    )
 }
 
 /// `fits`: what must fit against the usable memory; paged optimizer states on the device are
@@ -156,7 +174,7 @@ fn fits(z: &Sizing) -> Entry {
 
 /// `solvers.*`: the longest context at the scenario's batch, the largest batch at its context,
 /// and the fewest GPUs that fit (this engine's searches over the same memory model).
-fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> [Entry; 3] {
+fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> {
     let (usable, solved) = (z.usable, &z.solvers);
     let min_gpus = solved.min_gpus.as_ref().map_or(Val::Absent(Absent::NoLayoutUpTo65536), |m| Val::Layout {
         gpus: m.gpus,
@@ -187,5 +205,20 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> [Entry; 3] 
             Source::ThisEngine,
         ),
         entry(DerivKey::SolverMinGpus, Formula::MinGpus, vec![min_gpus], Source::ThisEngine),
+        entry(
+            DerivKey::SolverMaxGpuLayers,
+            Formula::MaxGpuLayers,
+            vec![
+                Val::int(s.context_tokens),
+                Val::int(s.batch),
+                Val::Int(usable),
+                Val::or_absent(solved.max_gpu_layers, Absent::NoneFits),
+                Val::int(a.layers + 1),
+            ],
+            Source::cited("llama.cpp llama_model::load_tensors (i_gpu_start = max(L − ngl, 0); the output layer is layer L)"),
+        ),
     ]
+    .into_iter()
+    .filter(|(k, _)| *k != DerivKey::SolverMaxGpuLayers || solved.max_gpu_layers.is_some() || z.placement.splits())
+    .collect()
 }

@@ -8,7 +8,9 @@ pub mod activations;
 pub mod logits;
 pub mod lora;
 pub mod model_states;
+pub mod offload;
 pub mod quant_weights;
+pub mod table_weights;
 pub mod weights;
 
 use super::model::hybrid::recurrent_state_bytes;
@@ -50,6 +52,10 @@ pub struct Inputs {
     /// Whether the reader chose the weight format (it then wins over the config's
     /// `quantization_config`).
     pub weight_chosen: bool,
+    /// llama.cpp's `-ngl` (absent: every layer on the GPU).
+    pub gpu_layers: Option<u64>,
+    /// llama.cpp's `--n-cpu-moe`.
+    pub n_cpu_moe: u64,
 }
 
 impl Inputs {
@@ -81,6 +87,8 @@ impl Inputs {
             prefill_chunk_tokens: s.prefill_chunk_tokens,
             overhead: s.runtime_overhead_bytes,
             weight_chosen: s.weight_dtype.is_some(),
+            gpu_layers: s.gpu_layers,
+            n_cpu_moe: s.n_cpu_moe,
         }
     }
 
@@ -163,12 +171,64 @@ pub fn stage_layers(layers: u64, pp: u64, stage: u64) -> std::ops::Range<usize> 
     usize_sat(start)..usize_sat((start + len).min(layers))
 }
 
+/// The layers a GPU holds and whether it holds the embedding and the output layer: the
+/// pipeline stage's, or with one stage the layers partial offload leaves on the GPU
+/// ([`offload::Placement`]), with the layers whose experts stay in host memory.
+struct GpuShare {
+    layers: std::ops::Range<usize>,
+    first: bool,
+    last: bool,
+    host_experts: std::ops::Range<usize>,
+}
+
+fn gpu_share(a: &Architecture, x: &Inputs, stage: u64) -> GpuShare {
+    if x.pp <= 1 {
+        let p = offload::Placement::of(a, x);
+        return GpuShare {
+            layers: p.gpu_layers(),
+            first: !p.embedding_on_host,
+            last: p.output_on_gpu,
+            host_experts: p.host_expert_layers_on_gpu(),
+        };
+    }
+    GpuShare {
+        layers: stage_layers(a.layers, x.pp, stage),
+        first: stage == 0,
+        last: stage + 1 >= x.pp.min(a.layers.max(1)),
+        host_experts: 0..0,
+    }
+}
+
+/// Bytes of the routed experts of `layers` in the weights' format.
+pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>) -> u128 {
+    if layers.is_empty() || a.moe.is_none() {
+        return 0;
+    }
+    if let Some(t) = &a.tensor_table {
+        let (from, to) =
+            (u32::try_from(layers.start).unwrap_or(u32::MAX), u32::try_from(layers.end).unwrap_or(u32::MAX));
+        return t
+            .bytes(crate::engine::gguf::Part::LayersExperts { from, to })
+            .div_ceil(u128::from(x.tp.max(1)));
+    }
+    let params: u128 = layers
+        .map(|i| super::model::params::layer_params(a, i).expert_matrices)
+        .sum::<u128>()
+        .div_ceil(u128::from(x.tp.max(1)));
+    match quant_weights::active(a, x) {
+        Some(q) => {
+            let format = q.formats.get(super::model::quant::ModuleClass::Experts);
+            format.map_or(Dtype::Bf16.bytes_for(params, 1), |f| f.bytes_for(params, a.hidden))
+        }
+        None => x.weight.bytes_for(params, x.group),
+    }
+}
+
 /// Memory of one pipeline stage.
 pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
-    let layers = stage_layers(a.layers, x.pp, stage);
-    let first = stage == 0;
-    let last = stage + 1 >= x.pp.min(a.layers.max(1));
-    let w = weights::stage_weights(a, x, layers.clone(), first, last);
+    let GpuShare { layers, first, last, host_experts } = gpu_share(a, x, stage);
+    let mut w = weights::stage_weights(a, x, layers.clone(), first, last);
+    w.bytes = w.bytes.saturating_sub(expert_bytes(a, x, host_experts));
     let kv_cache = if x.trains() {
         0
     } else {
@@ -203,6 +263,54 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
     m.total += m.logits + m.recurrent_state;
     StageMemory { bytes: m, stage, paged_optimizer: states.paged_optimizer }
+}
+
+/// What partial offload keeps in host memory (inference on one GPU; zero otherwise).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostParts {
+    /// The token embedding (llama.cpp keeps it there always; otherwise with the first layers).
+    pub embedding: u128,
+    /// Decoder layers whose weights stay in host memory.
+    pub layers: u64,
+    /// GPU layers whose routed experts stay in host memory (`--n-cpu-moe`).
+    pub expert_layers: u64,
+    /// The routed experts of those layers.
+    pub experts: u128,
+    /// All the weights in host memory: the embedding, the host layers (with the output layer
+    /// when it is not offloaded) and those experts.
+    pub weights: u128,
+    /// The KV cache of the layers in host memory.
+    pub kv_cache: u128,
+    /// Hybrid models: the fixed state of the layers in host memory.
+    pub recurrent_state: u128,
+}
+
+impl HostParts {
+    pub fn total(&self) -> u128 {
+        self.weights + self.kv_cache + self.recurrent_state
+    }
+}
+
+/// [`HostParts`] of a scenario: the complement of [`stage_memory`]'s GPU share.
+pub fn host_parts(a: &Architecture, x: &Inputs) -> HostParts {
+    if x.pp > 1 || x.trains() {
+        return HostParts::default();
+    }
+    let p = offload::Placement::of(a, x);
+    let layers = p.host_layers();
+    let w = weights::stage_weights(a, x, layers.clone(), p.embedding_on_host, !p.output_on_gpu);
+    let embedding =
+        if p.embedding_on_host { weights::stage_weights(a, x, 0..0, true, false).bytes } else { 0 };
+    let experts = expert_bytes(a, x, p.host_expert_layers_on_gpu());
+    HostParts {
+        embedding,
+        layers: p.gpu_start,
+        expert_layers: p.host_expert_layers_on_gpu().len() as u64,
+        experts,
+        weights: w.bytes + experts,
+        kv_cache: kv_cache_bytes(a, layers.clone(), x.context, x.batch, x.kv_block_tokens, 1, x.kv, x.group),
+        recurrent_state: recurrent_state_bytes(a, layers, x.batch, 1, x.activation),
+    }
 }
 
 /// Memory of the heaviest GPU.

@@ -43,6 +43,10 @@ pub fn stage_weights(
     first: bool,
     last: bool,
 ) -> StageWeights {
+    // A llama.cpp tensor table (a GGUF file, or a file type): every tensor in its own type.
+    if let Some(t) = &a.tensor_table {
+        return super::table_weights::stage_weights_table(t, x.tp, layers, first, last);
+    }
     // The checkpoint's quantization_config sets the format (when the reader chose none).
     if let Some(q) = super::quant_weights::active(a, x) {
         return super::quant_weights::stage_weights_mixed(a, q, x, layers, first, last);

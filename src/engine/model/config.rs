@@ -299,6 +299,7 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
             .and_then(|a| super::families::apply(&f, a))
             .and_then(|a| super::gemma4::apply(&f, a))?;
         a.quantization = super::quant::read(top)?;
+        read_gguf(top, &mut a)?;
         return Ok(a);
     }
     // An unknown family: a generic decoder when the usual keys are there.
@@ -311,9 +312,28 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
     }
     let mut a = build(&f, Family::Generic, model_type)?;
     a.quantization = super::quant::read(top)?;
+    read_gguf(top, &mut a)?;
     a.inferred =
         Some(if nested { f.inferred_keys("text_config.", Some(top)) } else { f.inferred_keys("", None) });
     Ok(a)
+}
+
+/// A GGUF file's tensor table and file type (the `gguf` key that
+/// [`crate::engine::gguf::model::config_from_header`] writes).
+fn read_gguf(top: &Map<String, Value>, a: &mut Architecture) -> Result<(), ScenarioError> {
+    let Some(g) = top.get("gguf") else {
+        return Ok(());
+    };
+    let runs = g.get("tensors").unwrap_or(&Value::Null);
+    let table = crate::engine::gguf::model::table_from_runs(runs)
+        .map_err(|bad| ScenarioError::new("model.gguf.tensors", ErrorKind::BadTensorRun { index: bad.0 }))?;
+    if table.tensors.is_empty() {
+        return Err(ScenarioError::new("model.gguf.tensors", ErrorKind::BadTensorRun { index: 0 }));
+    }
+    a.gguf_file_type =
+        g.get("file_type").and_then(Value::as_str).and_then(crate::engine::precision::Dtype::parse);
+    a.tensor_table = Some(table);
+    Ok(())
 }
 
 /// The architecture from a config's fields, in named steps (each names the field it rejects).
@@ -354,6 +374,8 @@ fn build(f: &Fields, family: Family, model_type: String) -> Result<Architecture,
         hybrid: None,
         quantization: None,
         gemma4: None,
+        tensor_table: None,
+        gguf_file_type: None,
     })
 }
 

@@ -189,6 +189,12 @@ pub struct Architecture {
     pub quantization: Option<quant::Quantization>,
     /// Gemma 4's per-layer shapes, KV sharing and per-layer inputs (`gemma4.rs`).
     pub gemma4: Option<gemma4::Gemma4>,
+    /// The model as llama.cpp stores it, tensor by tensor with each one's ggml type: a GGUF
+    /// file's table (config key `gguf`), or a catalog model in a llama.cpp file type. When set,
+    /// the weights are this table's bytes ([`crate::engine::gguf`]).
+    pub tensor_table: Option<crate::engine::gguf::TensorTable>,
+    /// The GGUF file's own file type (`general.file_type`), when the model came from a file.
+    pub gguf_file_type: Option<crate::engine::precision::Dtype>,
 }
 
 impl Architecture {

@@ -189,6 +189,14 @@ impl ElementFormat {
             },
             Dtype::Mxfp4 => ElementFormat::MXFP4,
             Dtype::Nvfp4 => ElementFormat::NVFP4,
+            // A llama.cpp file type as its main block type: whole value bits, the rest of the
+            // block's bits as its scales (Q4_K: 4 bits + 128 bits per 256).
+            Dtype::Gguf(t) => {
+                let m = t.main_type();
+                let (elems, bits) = (u64::from(m.block_elements()), u64::from(m.block_bytes()) * 8);
+                let value = bits / elems.max(1);
+                ElementFormat::new(FormatKind::Int, value, bits - value * elems, 0, elems)
+            }
         }
     }
 

@@ -40,6 +40,11 @@ pub struct Efficiency {
     /// preparation, sampling, the first launches (an estimate; the vLLM v0.6.0 performance
     /// blog, Sept. 2024, profiles this CPU work as a large share of each step on an H100).
     pub request_overhead_s: f64,
+    /// Achieved fraction of the host's memory bandwidth when the CPU computes the layers kept in
+    /// host memory (llama.cpp's CPU back end at batch 1).
+    pub host_memory_bandwidth: f64,
+    /// Achieved fraction of the PCIe link's per-direction rate in host↔device copies.
+    pub pcie_bandwidth: f64,
 }
 
 impl Default for Efficiency {
@@ -55,6 +60,8 @@ impl Default for Efficiency {
             fp8_tensor_flops: 0.69,
             quantized_weight_bandwidth: 0.72,
             request_overhead_s: 0.015,
+            host_memory_bandwidth: 0.7,
+            pcie_bandwidth: 0.8,
         }
     }
 }
@@ -73,10 +80,12 @@ pub enum Factor {
     Fp8TensorFlops,
     QuantizedWeightBandwidth,
     RequestOverheadS,
+    HostMemoryBandwidth,
+    PcieBandwidth,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 10] = [
+    pub const ALL: [Factor; 12] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -87,6 +96,8 @@ impl Factor {
         Factor::Fp8TensorFlops,
         Factor::QuantizedWeightBandwidth,
         Factor::RequestOverheadS,
+        Factor::HostMemoryBandwidth,
+        Factor::PcieBandwidth,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -102,6 +113,8 @@ impl Factor {
             Factor::Fp8TensorFlops => "fp8_tensor_flops",
             Factor::QuantizedWeightBandwidth => "quantized_weight_bandwidth",
             Factor::RequestOverheadS => "request_overhead_s",
+            Factor::HostMemoryBandwidth => "host_memory_bandwidth",
+            Factor::PcieBandwidth => "pcie_bandwidth",
         }
     }
 
@@ -118,6 +131,8 @@ impl Factor {
             Factor::Fp8TensorFlops => e.fp8_tensor_flops,
             Factor::QuantizedWeightBandwidth => e.quantized_weight_bandwidth,
             Factor::RequestOverheadS => e.request_overhead_s,
+            Factor::HostMemoryBandwidth => e.host_memory_bandwidth,
+            Factor::PcieBandwidth => e.pcie_bandwidth,
         }
     }
 
@@ -131,6 +146,7 @@ impl Factor {
                 | Factor::KernelsPerLayer
                 | Factor::GradientSyncOverlap
                 | Factor::RequestOverheadS
+                | Factor::HostMemoryBandwidth
         )
     }
 }
@@ -149,6 +165,8 @@ impl Efficiency {
         frac("fp8_tensor_flops", self.fp8_tensor_flops)?;
         frac("quantized_weight_bandwidth", self.quantized_weight_bandwidth)?;
         in_range("request_overhead_s", self.request_overhead_s, 0.0, 60.0)?;
+        frac("host_memory_bandwidth", self.host_memory_bandwidth)?;
+        frac("pcie_bandwidth", self.pcie_bandwidth)?;
         Ok(())
     }
 
@@ -178,6 +196,10 @@ impl Efficiency {
             // Block-scaled 4-bit floats: read natively where the path is FP4 Tensor Cores
             // (Blackwell), dequantised by the kernel elsewhere (MXFP4 / NVFP4 weight-only GEMMs).
             Dtype::Mxfp4 | Dtype::Nvfp4 => path == ComputeDtype::Fp4,
+            // llama.cpp's matrix-vector kernels read the quantised blocks as they are and
+            // dequantise in registers (`mul_mat_vec_q`, ggml-cuda/mmvq.cu; the Metal and CPU
+            // back ends likewise): the weights stream at the backend's bandwidth.
+            Dtype::Gguf(_) => true,
         };
         if native {
             1.0
@@ -213,7 +235,7 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 10);
+        assert_eq!(Factor::ALL.len(), 12);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

@@ -7,6 +7,7 @@ pub mod collectives;
 pub mod efficiency;
 pub mod kernels;
 pub mod load;
+pub mod offload;
 pub mod on_chip;
 pub mod performance;
 pub mod phases;

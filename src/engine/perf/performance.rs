@@ -13,6 +13,7 @@
 
 use super::collectives::Topology;
 use super::efficiency::{Efficiency, Factor};
+use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
 use super::roofline::attainable_flops;
@@ -85,6 +86,12 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
             if a.tied_embeddings { 0 } else { p.class_bytes(q, ModuleClass::Embedding, a.hidden) };
         gathered_bytes = embedding + small.bytes_for(counts.positions, x.group);
         expert_bytes = p.class_bytes(q, ModuleClass::Experts, a.hidden);
+    }
+    // A llama.cpp tensor table: the embedding and the experts as its tensors are typed.
+    if let Some(t) = &a.tensor_table {
+        use crate::engine::gguf::Part;
+        gathered_bytes = if a.tied_embeddings { 0 } else { t.bytes(Part::TokenEmbd) };
+        expert_bytes = t.bytes(Part::LayersExperts { from: 0, to: u32::MAX });
     }
     let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
@@ -217,7 +224,7 @@ pub fn performance(
         phases: Phases { prefill: phases.prefill, decode: phases.decode, training: phases.training },
         scaling,
         serving,
-        efficiency: efficiency_factors(&setup.listed, &setup.overridden),
+        efficiency: efficiency_factors(&setup.listed, &setup.overridden, z.gpu),
     })
 }
 
@@ -251,7 +258,7 @@ pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
-    let (eff, overridden) = s.efficiency.resolve()?;
+    let (eff, overridden) = s.efficiency.resolve_for(gpu)?;
     let path = gpu
         .compute_path(s.resolved_compute_dtype())
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
@@ -308,8 +315,16 @@ struct PhaseSet {
     prefill_extra: FullLoad,
     decode_extra: FullLoad,
     training_extra: FullLoad,
+    /// The average decode step's shape on the GPU (its share, under partial offload).
     decode_shape: ModelShape,
     train_shape: ModelShape,
+    /// Partial offload: what is in host memory, the links, and each phase's host seconds.
+    host: offload::HostShare,
+    link: offload::HostLink,
+    /// The whole model's decode shape (the host part is measured against it).
+    decode_full: ModelShape,
+    prefill_host: offload::HostTime,
+    decode_host: offload::HostTime,
     full_recompute: bool,
     /// Gradient and optimizer-state bytes of a training step.
     grad: f64,
@@ -352,18 +367,55 @@ fn weight_reads(c: &Setup, shape: &ModelShape, w: &PhaseWork) -> Efficiency {
     c.eff.with_weight_reads(share, c.weight_read)
 }
 
+/// A phase's timing with the host part of partial offload after the GPU's
+/// ([`offload::host_time`]); throughput over the longer time.
+fn with_host(mut t: PhaseTiming, h: &offload::HostTime, tokens: f64, replicas: f64) -> PhaseTiming {
+    if h.bound_s <= 0.0 && h.expected_s <= 0.0 {
+        return t;
+    }
+    t.bound = t.bound.plus_host(h.bound_s);
+    t.expected = t.expected.plus_host(h.expected_s);
+    let rate = |total: f64| {
+        if total > 0.0 && (tokens * replicas / total).is_finite() {
+            tokens * replicas / total
+        } else {
+            0.0
+        }
+    };
+    t.bound_tokens_per_s = rate(t.bound.total_s);
+    t.expected_tokens_per_s = rate(t.expected.total_s);
+    t
+}
+
 /// Step 2: prefill, the average decode step and (when training) the training step.
 fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
     let pre_shape = model_shape(a, z.counts, x, c.prompt);
     let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
-    let pre_w = prefill_work(&pre_shape, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
-    let pre_eff = weight_reads(c, &pre_shape, &pre_w);
-    let pre_t = phase_timing(&pre_w, &pre_shape, Phase::Prefill, hw, par, topo, &pre_eff).map_err(pe)?;
-    let dec_w = decode_step_work(&dec_shape, c.batch, c.decode_ctx).map_err(pe)?;
-    let dec_eff = weight_reads(c, &dec_shape, &dec_w);
-    let dec_t = phase_timing(&dec_w, &dec_shape, Phase::Decode, hw, par, topo, &dec_eff).map_err(pe)?;
+    // Partial offload: the GPU times its own share; the host's runs after it.
+    let share = offload::share_of(a, x);
+    let link = offload::link_of(s, z.gpu);
+    let prompt_tokens = c.prompt as f64 * c.batch;
+    let pre_host = offload::host_time(&pre_shape, &share, prompt_tokens, c.batch, 0.0, &link, &c.eff);
+    let dec_host = offload::host_time(&dec_shape, &share, c.batch, c.batch, c.decode_ctx, &link, &c.eff);
+    let gpu_share = |m: &ModelShape, t: &offload::HostTime| {
+        let all_on_gpu = t.op_offload && link.pcie_bytes_per_s.is_none();
+        if share.is_empty() || all_on_gpu {
+            m.clone()
+        } else {
+            offload::gpu_part(m, &share)
+        }
+    };
+    let (pre_gpu, dec_gpu) = (gpu_share(&pre_shape, &pre_host), gpu_share(&dec_shape, &dec_host));
+    let pre_w = prefill_work(&pre_gpu, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
+    let pre_eff = weight_reads(c, &pre_gpu, &pre_w);
+    let pre_t = phase_timing(&pre_w, &pre_gpu, Phase::Prefill, hw, par, topo, &pre_eff).map_err(pe)?;
+    let pre_t = with_host(pre_t, &pre_host, pre_w.tokens, c.dp as f64);
+    let dec_w = decode_step_work(&dec_gpu, c.batch, c.decode_ctx).map_err(pe)?;
+    let dec_eff = weight_reads(c, &dec_gpu, &dec_w);
+    let dec_t = phase_timing(&dec_w, &dec_gpu, Phase::Decode, hw, par, topo, &dec_eff).map_err(pe)?;
+    let dec_t = with_host(dec_t, &dec_host, dec_w.tokens, c.dp as f64);
 
     let full_recompute = s.recompute == Recompute::Full;
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
@@ -399,8 +451,13 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
         training: training.map(|t| t.0),
         prefill_extra: FullLoad::of(&pre_t),
         decode_extra: FullLoad::of(&dec_t),
-        decode_shape: dec_shape,
+        decode_shape: dec_gpu,
         train_shape,
+        host: share,
+        link,
+        decode_full: dec_shape,
+        prefill_host: pre_host,
+        decode_host: dec_host,
         full_recompute,
         grad,
         opt,
@@ -434,6 +491,9 @@ fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
         let w = decode_step_work(&p.decode_shape, b as f64, c.decode_ctx).map_err(pe)?;
         let eff = weight_reads(c, &p.decode_shape, &w);
         let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &eff).map_err(pe)?;
+        let host =
+            offload::host_time(&p.decode_full, &p.host, b as f64, b as f64, c.decode_ctx, &p.link, &c.eff);
+        let t = with_host(t, &host, w.tokens, c.dp as f64);
         decode_by_batch.push(DecodeBatchPoint {
             batch: b,
             arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
@@ -619,17 +679,19 @@ fn assumptions(z: &SizedScenario, c: &Setup, sc: &ScalingCurves) -> Vec<Assumpti
     out
 }
 
-fn efficiency_factors(eff: &Efficiency, overridden: &[&str]) -> Vec<EfficiencyFactor> {
+fn efficiency_factors(eff: &Efficiency, overridden: &[&str], gpu: &Gpu) -> Vec<EfficiencyFactor> {
     let defaults = Efficiency::default();
+    let device = gpu.efficiency.resolve().map(|(e, _)| e).unwrap_or_else(|_| defaults.clone());
     Factor::ALL
         .into_iter()
         .map(|f| EfficiencyFactor {
             factor: f,
             field: f.field().into(),
             value: f.value(eff),
-            default: f.value(&defaults),
+            default: f.value(&device),
             estimate: f.is_estimate(),
             overridden: overridden.contains(&f.field()),
+            device: f.value(&device) != f.value(&defaults),
         })
         .collect()
 }
@@ -651,6 +713,11 @@ fn derivations(
     let e = &c.eff;
     phase_derivations(z.scenario, e, PhaseName::Prefill, &p.prefill, p.prefill_extra, &mut put);
     phase_derivations(z.scenario, e, PhaseName::Decode, &p.decode, p.decode_extra, &mut put);
+    for (name, h) in [(PhaseName::Prefill, &p.prefill_host), (PhaseName::Decode, &p.decode_host)] {
+        if h.expected_s > 0.0 {
+            host_derivation(name, h, &p.link, e, &mut put);
+        }
+    }
     if let Some(t) = &p.training {
         phase_derivations(z.scenario, e, PhaseName::Training, t, p.training_extra, &mut put);
     }
@@ -764,6 +831,7 @@ fn phase_derivations(
             Val::Secs(extra.activation_s),
             Val::Secs(x.communication_s),
             Val::Secs(launch),
+            Val::Secs(x.host_s),
             Val::Secs(r.time_s),
             Val::Num(e.tensor_flops),
             Val::Num(e.memory_bandwidth),
@@ -771,6 +839,35 @@ fn phase_derivations(
             Val::Ratio(r.dominance_ratio),
         ],
         Source::cited("the article's bound; kernels in sequence and activation traffic: Yuan et al. 2024 (arXiv:2402.16363, LLM-Viewer)"),
+    );
+}
+
+/// Step 8b': the host part of a phase under partial offload ([`offload::host_time`]).
+fn host_derivation(
+    name: PhaseName,
+    h: &offload::HostTime,
+    link: &offload::HostLink,
+    e: &Efficiency,
+    put: &mut Put,
+) {
+    let pcie = link.pcie_bytes_per_s.map_or(Val::Absent(Absent::UnifiedMemory), Val::Sci);
+    put(
+        DerivKey::Phase(name, PhaseQty::Host),
+        Formula::PhaseHost,
+        vec![
+            Val::Sci(h.cpu_bytes),
+            Val::Sci(link.host_bytes_per_s),
+            Val::Num(e.host_memory_bandwidth),
+            Val::Sci(h.pcie_bytes),
+            pcie,
+            Val::Num(e.pcie_bandwidth),
+            Val::Num(h.crossings),
+            Val::Bool(h.op_offload),
+            Val::Secs(h.expected_s),
+        ],
+        Source::cited(
+            "llama.cpp ggml-backend scheduler (CPU-resident layers run on the CPU; ggml_backend_cuda_device_offload_op: op offload from 32 tokens, n_ubatch 512)",
+        ),
     );
 }
 

@@ -216,6 +216,9 @@ pub struct EfficiencyFactor {
     /// True when the default is an engineering estimate rather than a published measurement.
     pub estimate: bool,
     pub overridden: bool,
+    /// True when the default is the device's own (its back end's measured fraction,
+    /// `Gpu::efficiency_source`) rather than the engine's.
+    pub device: bool,
 }
 
 /// Everything time-related in the report (flattened into its top level).

@@ -57,6 +57,9 @@ pub enum Term {
     Memory,
     Communication,
     Overhead,
+    /// The CPU reading the layers kept in host memory, and the copies across PCIe (partial
+    /// offload), in sequence with the GPU's work.
+    Host,
 }
 
 impl Term {
@@ -67,6 +70,7 @@ impl Term {
             Term::Memory => "memory",
             Term::Communication => "communication",
             Term::Overhead => "overhead",
+            Term::Host => "host",
         }
     }
 }
@@ -82,7 +86,11 @@ pub struct BoundTime {
     pub communication_s: f64,
     /// `T_overhead`: kernel launches, scheduling, exposed communication.
     pub overhead_s: f64,
-    /// `max(compute, memory, communication) + overhead`
+    /// `T_host`: partial offload's CPU and PCIe seconds, which run one after the GPU's work
+    /// (the layers are in sequence); 0 when the model is all on the GPU.
+    #[serde(default)]
+    pub host_s: f64,
+    /// `max(compute, memory, communication) + overhead + host`
     pub total_s: f64,
     /// The largest of the four terms ([`dominant_term`]).
     pub dominant: Term,
@@ -93,8 +101,31 @@ pub struct BoundTime {
 impl BoundTime {
     /// The largest term and its ratio to the next (the one definition, [`dominant_term`]).
     pub fn dominant(&self) -> (Term, Option<f64>) {
-        dominant_term(self.compute_s, self.memory_s, self.communication_s, self.overhead_s)
+        dominant_of([
+            (self.compute_s, Term::Compute),
+            (self.memory_s, Term::Memory),
+            (self.communication_s, Term::Communication),
+            (self.overhead_s, Term::Overhead),
+            (self.host_s, Term::Host),
+        ])
     }
+
+    /// This time with `host_s` more seconds in sequence (partial offload's host part).
+    pub fn plus_host(mut self, host_s: f64) -> BoundTime {
+        let h = if host_s.is_finite() { host_s.max(0.0) } else { 0.0 };
+        self.host_s += h;
+        self.total_s += h;
+        (self.dominant, self.dominance_ratio) = self.dominant();
+        self
+    }
+}
+
+/// The largest of the terms (ties go to the earlier one) and its ratio to the next.
+fn dominant_of<const N: usize>(mut v: [(f64, Term); N]) -> (Term, Option<f64>) {
+    crate::engine::num::sort_stable_by(&mut v, |a, b| b.0.total_cmp(&a.0).is_lt());
+    let first = v.first().copied().unwrap_or((0.0, Term::Compute));
+    let second = v.get(1).map_or(0.0, |s| s.0);
+    (first.1, (second > 0.0).then(|| first.0 / second).filter(|r| r.is_finite()))
 }
 
 /// The dominant term: the largest of compute, memory, communication and overhead (ties go to
@@ -106,15 +137,12 @@ pub fn dominant_term(
     communication_s: f64,
     overhead_s: f64,
 ) -> (Term, Option<f64>) {
-    let mut v = [
+    dominant_of([
         (compute_s, Term::Compute),
         (memory_s, Term::Memory),
         (communication_s, Term::Communication),
         (overhead_s, Term::Overhead),
-    ];
-    crate::engine::num::sort_stable_by(&mut v, |a, b| b.0.total_cmp(&a.0).is_lt());
-    let [first, second, ..] = v;
-    (first.1, (second.0 > 0.0).then(|| first.0 / second.0).filter(|r| r.is_finite()))
+    ])
 }
 
 /// `T = max(W/F, Q/B, C/N) + T_overhead` from the four times (seconds, each >= 0).
@@ -136,6 +164,7 @@ pub fn bound_time(
         memory_s: m,
         communication_s: n,
         overhead_s: o,
+        host_s: 0.0,
         total_s: finite("total time", total + o)?,
         dominant,
         dominance_ratio,

@@ -14,6 +14,7 @@ pub fn term_name(t: Term, e: &'static EstimatorStrings) -> &'static str {
         Term::Memory => e.term_memory,
         Term::Communication => e.term_communication,
         Term::Overhead => e.term_overhead,
+        Term::Host => e.term_host,
     }
 }
 

@@ -27,6 +27,8 @@ pub(super) fn memory_line_derivations(a: &Architecture, z: &Sizing) -> Vec<Entry
     ]);
     if x.trains() && paged(x.optimizer) {
         lines.push(host_memory(z));
+    } else if z.host_parts.total() > 0 {
+        lines.push(host_offload(z));
     }
     lines.extend(total_derivations(mem));
     lines
@@ -38,12 +40,13 @@ pub(super) fn memory_line_derivations(a: &Architecture, z: &Sizing) -> Vec<Entry
 /// (GPTQ/AWQ/QLoRA storage formats).
 fn weight_derivations(a: &Architecture, x: &Inputs, z: &Sizing) -> [Entry; 2] {
     let mem = &z.memory;
-    let weights = match quant_weights::active(a, x) {
-        Some(q) => {
+    let weights = match (&a.tensor_table, quant_weights::active(a, x)) {
+        (Some(t), _) => table_weights(t, x, z),
+        (None, Some(q)) => {
             let (f, v, src) = quant_weights::mixed_weights_derivation(a, q, x, mem.stage, mem.weights);
             entry(DerivKey::MemWeights, f, v, src)
         }
-        None => entry(
+        (None, None) => entry(
             DerivKey::MemWeights,
             Formula::Weights,
             vec![
@@ -263,14 +266,79 @@ fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
 /// count them; the driver keeps them on the device until it is oversubscribed.
 const PAGED_SOURCE: &str = "bitsandbytes functional.get_paged (cudaMallocManaged, torch.frombuffer) and Optimizer8bit.prefetch_state; CUDA C++ Programming Guide, Unified Memory (on-demand migration, oversubscription); bitsandbytes docs, Paged optimizers";
 
+/// `memory_per_gpu_bytes.weights` from llama.cpp's tensor table: the tensors of the layers on
+/// this GPU (and of the output layer when it is there), by type.
+fn table_weights(t: &crate::engine::gguf::TensorTable, x: &Inputs, z: &Sizing) -> Entry {
+    use crate::engine::gguf::tensors::Part;
+    let p = &z.placement;
+    let (from, to) =
+        (u32::try_from(p.gpu_start).unwrap_or(u32::MAX), u32::try_from(p.layers).unwrap_or(u32::MAX));
+    let on_gpu = |x: &crate::engine::gguf::tensors::Tensor| {
+        Part::LayersDense { from, to }.takes(x)
+            || Part::LayersExperts { from, to }.takes(x)
+            || (p.output_on_gpu && Part::OutputLayer.takes(x))
+    };
+    let held =
+        crate::engine::gguf::TensorTable { tensors: t.tensors.iter().copied().filter(on_gpu).collect() };
+    let types = held
+        .type_counts()
+        .iter()
+        .map(|c| format!("{} {}", c.ty.name(), c.tensors))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let layers =
+        if p.gpu_start < p.layers { format!("{}–{}", p.gpu_start, p.layers - 1) } else { "–".to_owned() };
+    entry(
+        DerivKey::MemWeights,
+        Formula::WeightsTable,
+        vec![
+            Val::Dtype(x.weight),
+            Val::Int(held.tensors.len() as u128),
+            Val::Id(types),
+            Val::Id(layers),
+            Val::Bool(p.output_on_gpu),
+            Val::Bool(p.embedding_on_host),
+            Val::Int(z.memory.weights),
+        ],
+        Source::cited(
+            "ggml block layouts (ggml-common.h, ggml.c type_traits); llama.cpp src/llama-quant.cpp llama_tensor_get_type (file types); src/llama-model.cpp load_tensors (placement)",
+        ),
+    )
+}
+
+/// `host_memory_bytes` under partial offload: the embedding, the layers and experts kept in host
+/// memory and their cache.
+fn host_offload(z: &Sizing) -> Entry {
+    let h = &z.host_parts;
+    let layer_weights = h.weights.saturating_sub(h.embedding).saturating_sub(h.experts);
+    entry(
+        DerivKey::HostMemory,
+        Formula::HostOffload,
+        vec![
+            Val::Int(h.embedding),
+            Val::int(h.layers),
+            Val::Int(layer_weights),
+            Val::int(h.expert_layers),
+            Val::Int(h.experts),
+            Val::Int(h.kv_cache + h.recurrent_state),
+            Val::Int(z.host - h.total()),
+            Val::Int(z.host),
+        ],
+        Source::cited(
+            "llama.cpp src/llama-model.cpp load_tensors, common/common.h --n-cpu-moe, src/llama-kv-cache.cpp",
+        ),
+    )
+}
+
 /// `host_memory_bytes`: the paged optimizer states the device has no room for.
 fn host_memory(z: &Sizing) -> Entry {
     let mem = &z.memory;
-    let resident = mem.paged_optimizer - z.host;
+    let spilled = z.host - z.host_parts.total();
+    let resident = mem.paged_optimizer - spilled;
     entry(
         DerivKey::HostMemory,
         Formula::HostPagedStates,
-        vec![Val::Int(mem.paged_optimizer), Val::Int(resident), Val::Int(z.host)],
+        vec![Val::Int(mem.paged_optimizer), Val::Int(resident), Val::Int(spilled)],
         Source::cited(PAGED_SOURCE),
     )
 }

@@ -1,0 +1,234 @@
+//! A model as llama.cpp stores it: a table of tensors, each with its role, its layer, its row
+//! length and its ggml type. Built from a GGUF file's tensor table ([`super::read`]) or, for a
+//! catalog model in a file type, from the architecture ([`super::layout`]) with the quantizer's
+//! rules ([`super::mix`]).
+//!
+//! # Formula
+//! Bytes of the model = Σ over tensors of `elements / block(type) × bytes(type)`: what
+//! llama.cpp's loader sums (`n_bytes += ggml_nbytes(cur)`) and prints as "file size" and
+//! llama-bench as "size", in GiB = 2^30 bytes (`src/llama-model-loader.cpp`, @00347649).
+
+use super::ggml_type::GgmlType;
+use serde::Serialize;
+
+/// What a tensor is, as llama.cpp's quantizer tells them apart by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// `token_embd.weight` (and Gemma's `per_layer_token_embd.weight`): rows are gathered, and
+    /// llama.cpp keeps it in host memory.
+    TokenEmbd,
+    /// `output.weight`: the head (absent when tied to the embedding).
+    Output,
+    AttnQ,
+    AttnK,
+    AttnV,
+    /// Fused q, k, v (Phi-3, Falcon, GPT-2).
+    AttnQkv,
+    AttnOutput,
+    /// MLA's key/value up-projection (DeepSeek).
+    AttnKvB,
+    FfnGate,
+    FfnUp,
+    FfnDown,
+    /// Any other matrix the quantizer quantises with the main type (MLA's low-rank
+    /// projections, Mamba's projections, …).
+    Other,
+    /// A matrix the quantizer leaves as the converter wrote it (position embeddings, the MoE
+    /// router, convolution kernels): 16 bits.
+    Kept,
+    /// A vector (norms, biases, scales): 32-bit float.
+    Vector,
+}
+
+/// One tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Tensor {
+    pub role: Role,
+    /// The decoder layer (`blk.N.`), `None` for the embedding, the head and the final norm.
+    pub layer: Option<u32>,
+    /// Row length `ne[0]` (the quantizer needs whole blocks per row).
+    pub row: u64,
+    pub elements: u128,
+    /// A routed-experts tensor (`ffn_*_exps`, 3-D: one slice per expert).
+    pub experts: bool,
+    pub ty: GgmlType,
+}
+
+impl Tensor {
+    /// `ggml_nbytes`.
+    pub fn bytes(&self) -> u128 {
+        self.ty.bytes_for(self.elements)
+    }
+}
+
+/// Which tensors a sum takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Every tensor.
+    All,
+    /// The embedding table (host memory in llama.cpp).
+    TokenEmbd,
+    /// The head and the final norm: llama.cpp's output layer.
+    OutputLayer,
+    /// Tensors of decoder layers `from..to` that are not routed experts.
+    LayersDense { from: u32, to: u32 },
+    /// Routed-expert tensors of decoder layers `from..to`.
+    LayersExperts { from: u32, to: u32 },
+}
+
+impl Part {
+    /// Whether `t` belongs to this part.
+    pub fn takes(self, t: &Tensor) -> bool {
+        match self {
+            Part::All => true,
+            Part::TokenEmbd => t.role == Role::TokenEmbd,
+            Part::OutputLayer => t.layer.is_none() && t.role != Role::TokenEmbd,
+            Part::LayersDense { from, to } => t.layer.is_some_and(|l| (from..to).contains(&l)) && !t.experts,
+            Part::LayersExperts { from, to } => t.layer.is_some_and(|l| (from..to).contains(&l)) && t.experts,
+        }
+    }
+}
+
+/// A model's tensors in llama.cpp's loader order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TensorTable {
+    pub tensors: Vec<Tensor>,
+}
+
+impl TensorTable {
+    /// Bytes of the tensors in `part`.
+    pub fn bytes(&self, part: Part) -> u128 {
+        self.tensors.iter().filter(|t| part.takes(t)).map(Tensor::bytes).sum()
+    }
+
+    /// Elements of the tensors in `part`.
+    pub fn elements(&self, part: Part) -> u128 {
+        self.tensors.iter().filter(|t| part.takes(t)).map(|t| t.elements).sum()
+    }
+
+    /// Bytes per weight over the whole model, `8 × bytes / elements` (llama.cpp's "BPW").
+    pub fn bits_per_weight(&self) -> f64 {
+        let e = self.elements(Part::All);
+        if e == 0 {
+            return 0.0;
+        }
+        8.0 * self.bytes(Part::All) as f64 / e as f64
+    }
+
+    /// How many tensors of each type, most bytes first (the loader's `- type q4_K: 193 tensors`).
+    pub fn type_counts(&self) -> Vec<TypeCount> {
+        let mut out: Vec<TypeCount> = Vec::new();
+        for t in &self.tensors {
+            match out.iter_mut().find(|c| c.ty == t.ty) {
+                Some(c) => {
+                    c.tensors += 1;
+                    c.bytes += t.bytes();
+                }
+                None => out.push(TypeCount { ty: t.ty, tensors: 1, bytes: t.bytes() }),
+            }
+        }
+        out.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.ty.cmp(&b.ty)));
+        out
+    }
+
+    /// The type most of the matrices' bytes are in.
+    pub fn main_type(&self) -> GgmlType {
+        self.type_counts().first().map_or(GgmlType::F16, |c| c.ty)
+    }
+
+    /// Decoder layers the table holds (one more than the highest `blk.N`).
+    pub fn layers(&self) -> u32 {
+        self.tensors.iter().filter_map(|t| t.layer).max().map_or(0, |l| l.saturating_add(1))
+    }
+}
+
+/// Tensors and bytes of one type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TypeCount {
+    pub ty: GgmlType,
+    pub tensors: u32,
+    pub bytes: u128,
+}
+
+/// A tensor's role and layer from its GGUF name (`blk.12.attn_v.weight`), as the quantizer's
+/// substring tests read it (`src/llama-quant.cpp`); `dims` tells vectors from matrices.
+pub fn classify(name: &str, dims: u32) -> (Role, Option<u32>, bool) {
+    let (layer, rest) = match name.strip_prefix("blk.") {
+        Some(r) => {
+            let (n, rest) = r.split_once('.').unwrap_or((r, ""));
+            (n.parse::<u32>().ok(), rest)
+        }
+        None => (None, name),
+    };
+    let experts = rest.contains("_exps") || rest.contains("_chexps");
+    let role = if dims < 2 || rest.contains("_norm") {
+        Role::Vector
+    } else if rest == "token_embd.weight" || rest == "per_layer_token_embd.weight" {
+        Role::TokenEmbd
+    } else if rest == "output.weight" {
+        Role::Output
+    } else if rest.contains("attn_qkv.weight") {
+        Role::AttnQkv
+    } else if rest.contains("attn_kv_b.weight") {
+        Role::AttnKvB
+    } else if rest.contains("attn_v.weight") {
+        Role::AttnV
+    } else if rest.contains("attn_k.weight") {
+        Role::AttnK
+    } else if rest.contains("attn_q.weight") {
+        Role::AttnQ
+    } else if rest.contains("attn_output.weight") {
+        Role::AttnOutput
+    } else if rest.contains("ffn_gate_inp") || rest.contains("position_embd") || rest.contains("conv1d") {
+        Role::Kept
+    } else if rest.contains("ffn_down") {
+        Role::FfnDown
+    } else if rest.contains("ffn_gate") {
+        Role::FfnGate
+    } else if rest.contains("ffn_up") {
+        Role::FfnUp
+    } else {
+        Role::Other
+    };
+    (role, layer, experts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_map_to_the_quantizers_roles() {
+        assert_eq!(classify("blk.12.attn_v.weight", 2), (Role::AttnV, Some(12), false));
+        assert_eq!(classify("blk.3.ffn_down_exps.weight", 3), (Role::FfnDown, Some(3), true));
+        assert_eq!(classify("blk.3.ffn_gate_inp.weight", 2), (Role::Kept, Some(3), false));
+        assert_eq!(classify("blk.0.attn_norm.weight", 1), (Role::Vector, Some(0), false));
+        assert_eq!(classify("token_embd.weight", 2), (Role::TokenEmbd, None, false));
+        assert_eq!(classify("output.weight", 2), (Role::Output, None, false));
+        assert_eq!(classify("output_norm.weight", 1), (Role::Vector, None, false));
+        assert_eq!(classify("blk.1.ffn_up_shexp.weight", 2), (Role::FfnUp, Some(1), false));
+        assert_eq!(classify("blk.1.ssm_in.weight", 2), (Role::Other, Some(1), false));
+    }
+
+    #[test]
+    fn parts_split_the_table() {
+        let t =
+            |role, layer, experts| Tensor { role, layer, row: 32, elements: 64, experts, ty: GgmlType::Q8_0 };
+        let table = TensorTable {
+            tensors: vec![
+                t(Role::TokenEmbd, None, false),
+                t(Role::Output, None, false),
+                t(Role::AttnQ, Some(0), false),
+                t(Role::FfnUp, Some(1), true),
+            ],
+        };
+        assert_eq!(table.bytes(Part::All), 4 * 68);
+        assert_eq!(table.bytes(Part::TokenEmbd), 68);
+        assert_eq!(table.bytes(Part::OutputLayer), 68);
+        assert_eq!(table.bytes(Part::LayersDense { from: 0, to: 2 }), 68);
+        assert_eq!(table.bytes(Part::LayersExperts { from: 1, to: 2 }), 68);
+        assert_eq!(table.layers(), 2);
+        assert_eq!(table.bits_per_weight(), 8.5);
+    }
+}
