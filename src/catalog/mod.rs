@@ -82,6 +82,11 @@ pub fn memory_fit(s: &Scenario) -> Result<crate::engine::fit::MemoryFit, EngineE
     crate::engine::fit::memory_fit_with(s, &Catalog)
 }
 
+/// What runs on one machine ([`crate::engine::local::local_fit_with`]) against the catalog.
+pub fn local_fit(s: &Scenario) -> Result<crate::engine::local::LocalFit, EngineError> {
+    crate::engine::local::local_fit_with(s, &Catalog)
+}
+
 /// The architecture a scenario's model names (catalog id or pasted config), with its metadata.
 pub fn resolve_model(spec: &ModelSpec) -> Result<(Cow<'static, Architecture>, ModelInfo), ScenarioError> {
     crate::engine::evaluate::resolve_model(spec, &Catalog)

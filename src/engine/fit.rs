@@ -41,7 +41,7 @@ pub fn memory_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<MemoryFit, E
     // The time model's own input checks, so that Ok here means Ok from `evaluate`.
     time_model_inputs(s, &gpu)?;
     let mem = memory_per_gpu(&arch, &Inputs::from_scenario(s));
-    let usable = usable_bytes(gpu_memory_bytes, s.safety_margin);
+    let usable = usable_bytes(gpu.memory_kind.gpu_budget(gpu_memory_bytes), s.safety_margin);
     Ok(MemoryFit {
         total_bytes: to_u64(mem.total),
         kv_cache_bytes: to_u64(mem.kv_cache),

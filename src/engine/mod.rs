@@ -56,6 +56,7 @@ pub mod headroom;
 pub mod json_read;
 pub mod lab;
 pub mod launch;
+pub mod local;
 pub mod lookup;
 pub mod memory;
 pub mod mig;

@@ -315,8 +315,6 @@ struct PhaseSet {
     prefill_extra: FullLoad,
     decode_extra: FullLoad,
     training_extra: FullLoad,
-    /// The average decode step's shape on the GPU (its share, under partial offload).
-    decode_shape: ModelShape,
     train_shape: ModelShape,
     /// Partial offload: what is in host memory, the links, and each phase's host seconds.
     host: offload::HostShare,
@@ -387,35 +385,80 @@ fn with_host(mut t: PhaseTiming, h: &offload::HostTime, tokens: f64, replicas: f
     t
 }
 
+/// One inference phase (prefill or a decode step) timed as the GPU runs it, with partial
+/// offload's host part after it.
+struct Timed {
+    work: PhaseWork,
+    timing: PhaseTiming,
+    host: offload::HostTime,
+}
+
+/// What partial offload puts in host memory, and the links to it.
+struct Offloaded {
+    share: offload::HostShare,
+    link: offload::HostLink,
+}
+
+impl Offloaded {
+    fn of(z: &SizedScenario) -> Offloaded {
+        Offloaded { share: offload::share_of(z.arch, z.inputs), link: offload::link_of(z.scenario, z.gpu) }
+    }
+
+    /// The GPU's share of `m` for a pass whose host part is `t` (all of it when nothing is in
+    /// host memory, or when a unified-memory GPU multiplies the host's weights where they are).
+    fn gpu_part(&self, m: &ModelShape, t: &offload::HostTime) -> ModelShape {
+        let all_on_gpu = t.op_offload && self.link.pcie_bytes_per_s.is_none();
+        if self.share.is_empty() || all_on_gpu {
+            m.clone()
+        } else {
+            offload::gpu_part(m, &self.share)
+        }
+    }
+}
+
+/// Prefill of the scenario's prompts, timed ([`Timed`]).
+fn timed_prefill(c: &Setup, o: &Offloaded, full: &ModelShape) -> Result<Timed, ScenarioError> {
+    let tokens = c.prompt as f64 * c.batch;
+    let host = offload::host_time(full, &o.share, tokens, c.batch, 0.0, &o.link, &c.eff);
+    let gpu = o.gpu_part(full, &host);
+    let work = prefill_work(&gpu, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
+    let eff = weight_reads(c, &gpu, &work);
+    let t = phase_timing(&work, &gpu, Phase::Prefill, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?;
+    Ok(Timed { timing: with_host(t, &host, work.tokens, c.dp as f64), work, host })
+}
+
+/// A decode step of `batch` sequences at the average cached context, timed ([`Timed`]).
+fn timed_decode(c: &Setup, o: &Offloaded, full: &ModelShape, batch: f64) -> Result<Timed, ScenarioError> {
+    let host = offload::host_time(full, &o.share, batch, batch, c.decode_ctx, &o.link, &c.eff);
+    let gpu = o.gpu_part(full, &host);
+    let work = decode_step_work(&gpu, batch, c.decode_ctx).map_err(pe)?;
+    let eff = weight_reads(c, &gpu, &work);
+    let t = phase_timing(&work, &gpu, Phase::Decode, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?;
+    Ok(Timed { timing: with_host(t, &host, work.tokens, c.dp as f64), work, host })
+}
+
+/// Expected and bound decode rates (tokens/s) of the scenario's average decode step, without
+/// the rest of the time model: for questions asked of many scenarios at once (what runs on a
+/// machine).
+pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
+    let c = setup(z)?;
+    let full = model_shape(z.arch, z.counts, z.inputs, u64_from_f64(c.decode_ctx.round()));
+    let d = timed_decode(&c, &Offloaded::of(z), &full, c.batch)?;
+    Ok((d.timing.expected_tokens_per_s, d.timing.bound_tokens_per_s))
+}
+
 /// Step 2: prefill, the average decode step and (when training) the training step.
 fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
+    // Partial offload: the GPU times its own share; the host's runs after it.
+    let offloaded = Offloaded::of(z);
     let pre_shape = model_shape(a, z.counts, x, c.prompt);
     let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
-    // Partial offload: the GPU times its own share; the host's runs after it.
-    let share = offload::share_of(a, x);
-    let link = offload::link_of(s, z.gpu);
-    let prompt_tokens = c.prompt as f64 * c.batch;
-    let pre_host = offload::host_time(&pre_shape, &share, prompt_tokens, c.batch, 0.0, &link, &c.eff);
-    let dec_host = offload::host_time(&dec_shape, &share, c.batch, c.batch, c.decode_ctx, &link, &c.eff);
-    let gpu_share = |m: &ModelShape, t: &offload::HostTime| {
-        let all_on_gpu = t.op_offload && link.pcie_bytes_per_s.is_none();
-        if share.is_empty() || all_on_gpu {
-            m.clone()
-        } else {
-            offload::gpu_part(m, &share)
-        }
-    };
-    let (pre_gpu, dec_gpu) = (gpu_share(&pre_shape, &pre_host), gpu_share(&dec_shape, &dec_host));
-    let pre_w = prefill_work(&pre_gpu, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
-    let pre_eff = weight_reads(c, &pre_gpu, &pre_w);
-    let pre_t = phase_timing(&pre_w, &pre_gpu, Phase::Prefill, hw, par, topo, &pre_eff).map_err(pe)?;
-    let pre_t = with_host(pre_t, &pre_host, pre_w.tokens, c.dp as f64);
-    let dec_w = decode_step_work(&dec_gpu, c.batch, c.decode_ctx).map_err(pe)?;
-    let dec_eff = weight_reads(c, &dec_gpu, &dec_w);
-    let dec_t = phase_timing(&dec_w, &dec_gpu, Phase::Decode, hw, par, topo, &dec_eff).map_err(pe)?;
-    let dec_t = with_host(dec_t, &dec_host, dec_w.tokens, c.dp as f64);
+    let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } = timed_prefill(c, &offloaded, &pre_shape)?;
+    let Timed { work: dec_w, timing: dec_t, host: dec_host, .. } =
+        timed_decode(c, &offloaded, &dec_shape, c.batch)?;
+    let Offloaded { share, link } = offloaded;
 
     let full_recompute = s.recompute == Recompute::Full;
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
@@ -451,7 +494,6 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
         training: training.map(|t| t.0),
         prefill_extra: FullLoad::of(&pre_t),
         decode_extra: FullLoad::of(&dec_t),
-        decode_shape: dec_gpu,
         train_shape,
         host: share,
         link,
@@ -488,12 +530,8 @@ fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
     let mut decode_by_batch = Vec::with_capacity(11);
     for i in 0..=10 {
         let b = 1u64 << i;
-        let w = decode_step_work(&p.decode_shape, b as f64, c.decode_ctx).map_err(pe)?;
-        let eff = weight_reads(c, &p.decode_shape, &w);
-        let t = phase_timing(&w, &p.decode_shape, Phase::Decode, hw, &c.par, &c.topo, &eff).map_err(pe)?;
-        let host =
-            offload::host_time(&p.decode_full, &p.host, b as f64, b as f64, c.decode_ctx, &p.link, &c.eff);
-        let t = with_host(t, &host, w.tokens, c.dp as f64);
+        let o = Offloaded { share: p.host, link: p.link };
+        let Timed { work: w, timing: t, .. } = timed_decode(c, &o, &p.decode_full, b as f64)?;
         decode_by_batch.push(DecodeBatchPoint {
             batch: b,
             arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },

@@ -1,0 +1,63 @@
+//! "What runs on my machine": each verdict is the estimator's own answer for that scenario.
+
+use gpu_primer::catalog::{evaluate, local_fit};
+use gpu_primer::engine::local::Verdict;
+use gpu_primer::engine::Scenario;
+use serde_json::json;
+
+fn scenario(v: serde_json::Value) -> Scenario {
+    Scenario::from_json(&v).expect("a valid scenario")
+}
+
+/// The report's decode rate at batch 1 for `s` with `-ngl n`.
+fn report_rate(s: &Scenario, ngl: Option<u64>) -> (bool, f64) {
+    let r = evaluate(&Scenario { gpu_layers: ngl, ..s.clone() }).expect("evaluates");
+    (r.fits, r.performance.phases.decode.tokens_per_s)
+}
+
+#[test]
+fn a_small_model_fits_whole_at_the_estimators_rate() {
+    let s = scenario(
+        json!({"model": "llama-3.1-8b", "weight_dtype": "Q4_K_M", "gpu": "rtx-4090", "context_tokens": 8192}),
+    );
+    let f = local_fit(&s).unwrap();
+    assert_eq!(f.verdict, Verdict::Full);
+    let (fits, rate) = report_rate(&s, None);
+    assert!(fits);
+    assert!((f.tokens_per_s - rate).abs() < 1e-9 * rate, "{} vs {rate}", f.tokens_per_s);
+    assert!(f.tokens_per_s <= f.tokens_per_s_bound);
+    // 4.58 GiB as llama.cpp reports the Q4_K_M file.
+    assert!((f.model_bytes as f64 / (1u64 << 30) as f64 - 4.58).abs() < 0.01, "{}", f.model_bytes);
+}
+
+#[test]
+fn a_large_model_offloads_the_most_layers_that_fit() {
+    let s = scenario(json!({"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090",
+        "context_tokens": 8192, "host_memory_bytes": 64e9}));
+    let f = local_fit(&s).unwrap();
+    let Verdict::Offload { gpu_layers, of } = f.verdict else { panic!("{f:?}") };
+    assert_eq!(of, 81);
+    assert!(gpu_layers > 20 && gpu_layers < 60, "{gpu_layers}");
+    // One more layer does not fit; these do, at the estimator's rate.
+    assert!(!report_rate(&s, Some(gpu_layers + 1)).0);
+    let (fits, rate) = report_rate(&s, Some(gpu_layers));
+    assert!(fits && (f.tokens_per_s - rate).abs() < 1e-9 * rate, "{} vs {rate}", f.tokens_per_s);
+    // Most of the weights are read from DDR5: a few tokens per second.
+    assert!(f.tokens_per_s > 1.0 && f.tokens_per_s < 6.0, "{}", f.tokens_per_s);
+    assert!(f.host_bytes > 20_000_000_000);
+}
+
+#[test]
+fn too_little_host_memory_means_it_does_not_run() {
+    let s = scenario(json!({"model": "llama-3.1-70b", "weight_dtype": "q8_0", "gpu": "rtx-4090",
+        "host_memory_bytes": 16e9}));
+    let f = local_fit(&s).unwrap();
+    assert_eq!(f.verdict, Verdict::TooBig);
+    assert_eq!(f.tokens_per_s, 0.0);
+}
+
+#[test]
+fn errors_are_evaluates() {
+    let s = scenario(json!({"model": "llama-3.1-8b", "kv_dtype": "q4_k_m"}));
+    assert_eq!(local_fit(&s).err(), evaluate(&s).err());
+}
