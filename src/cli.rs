@@ -12,7 +12,10 @@ Usage:
   gpu-primer <COMMAND> [ARGS]
 
 Commands:
-  estimate FILE          Read a Scenario (JSON; FILE - = stdin), print the Report (JSON)
+  estimate FILE          Read a Scenario (JSON; FILE - = stdin), print the Report (JSON).
+                         FILE may be a GGUF file (only its header is read): the model of a
+                         scenario with every default; a scenario's model may also be the
+                         path of a GGUF file
   validate [--json|--markdown]
                          Compare the engine with the embedded published measurements
                          (measured, expected, bound, error; median error per kind)
@@ -104,7 +107,12 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
         return 2;
     };
     let mut text = String::new();
-    let read = if file == "-" {
+    if file.ends_with(".gguf") {
+        text = serde_json::json!({ "model": file }).to_string();
+    }
+    let read = if !text.is_empty() {
+        Ok(())
+    } else if file == "-" {
         std::io::stdin().read_to_string(&mut text).map(|_| ())
     } else {
         std::fs::read_to_string(file).map(|t| text = t)
@@ -113,13 +121,22 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
         eprintln!("gpu-primer: cannot read {file}: {e}");
         return 2;
     }
-    let value: serde_json::Value = match serde_json::from_str(&text) {
+    let mut value: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("scenario: invalid JSON: {e}");
             return 2;
         }
     };
+    if let Some(path) = value.get("model").and_then(|m| m.as_str()).filter(|m| m.ends_with(".gguf")) {
+        match gguf_model(path) {
+            Ok(config) => value["model"] = config,
+            Err(msg) => {
+                eprintln!("model: {path}: {msg}");
+                return 2;
+            }
+        }
+    }
     let report = Scenario::from_json(&value)
         .map_err(|e| e.to_string())
         .and_then(|s| evaluate(&s).map_err(|e| e.to_string()));
@@ -139,6 +156,26 @@ fn estimate(file: Option<&str>, out: &mut impl Write) -> i32 {
             2
         }
     }
+}
+
+/// The model a GGUF file describes, read from its header (as much of the file as the header
+/// takes), or why it cannot be (in English).
+fn gguf_model(path: &str) -> Result<serde_json::Value, String> {
+    use gpu_primer::estimator::gguf_file::load_model;
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let size = f.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+    let mut buf: Vec<u8> = Vec::new();
+    load_model(size, |len| {
+        let want = usize::try_from(len).ok()?;
+        if buf.len() < want {
+            let mut more = vec![0u8; want - buf.len()];
+            f.read_exact(&mut more).ok()?;
+            buf.extend(more);
+        }
+        buf.get(..want).map(<[u8]>::to_vec)
+    })
+    .map_err(|e| gpu_primer::i18n::gguf::gguf_error(&e, gpu_primer::i18n::Lang::En))
 }
 
 /// `validate [--json|--markdown]`: the validation table (markdown by default).

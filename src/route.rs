@@ -43,11 +43,14 @@ pub enum Tool {
     Diagnose,
     /// What a shared GPU pool costs per month, idle time and reclaim included.
     Cluster,
+    /// Which models run on the reader's own GPU or Mac, in which llama.cpp file types, and how
+    /// fast.
+    Local,
 }
 
 impl Tool {
     /// In the order the index and the home page list them.
-    pub const ALL: [Tool; 4] = [Tool::Mig, Tool::Cloud, Tool::Diagnose, Tool::Cluster];
+    pub const ALL: [Tool; 5] = [Tool::Local, Tool::Mig, Tool::Cloud, Tool::Diagnose, Tool::Cluster];
 
     /// The tool's path segment, which is also its widget kind.
     pub fn slug(self) -> &'static str {
@@ -56,6 +59,7 @@ impl Tool {
             Tool::Cloud => "cloud",
             Tool::Diagnose => "diagnose",
             Tool::Cluster => "cluster",
+            Tool::Local => "local",
         }
     }
 
@@ -66,6 +70,7 @@ impl Tool {
             Tool::Cloud => "cloud-gpus",
             Tool::Diagnose => "bottlenecks",
             Tool::Cluster => "sharing-gpus",
+            Tool::Local => "memory-capacity",
         }
     }
 

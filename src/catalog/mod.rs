@@ -40,6 +40,7 @@ impl Lookup for Catalog {
             keys_ignored: Vec::new(),
             quantization: None,
             gguf: None,
+            layers: entry.architecture.layers,
         };
         Some((Cow::Borrowed(&entry.architecture), info))
     }

@@ -22,4 +22,5 @@ pub const WIDGETS: &[&str] = &[
     "cloud",
     "diagnose",
     "cluster",
+    "local",
 ];

@@ -67,6 +67,7 @@ pub fn resolve_model<'a>(
                 keys_ignored: keys.ignored,
                 quantization: None,
                 gguf: None,
+                layers: a.layers,
             };
             Ok((Cow::Owned(a), info))
         }
@@ -97,6 +98,8 @@ pub fn resolve<'a>(s: &'a Scenario, lookup: &'a dyn Lookup) -> Result<Resolved<'
 /// another quantisation); another chosen format drops a file's table; no choice keeps it.
 pub fn with_tensor_table<'a>(s: &Scenario, mut arch: Cow<'a, Architecture>) -> Cow<'a, Architecture> {
     match s.weight_dtype {
+        // The file's own type: its own tensors.
+        Some(d) if arch.tensor_table.is_some() && arch.gguf_file_type == Some(d) => {}
         Some(super::precision::Dtype::Gguf(ft)) => {
             let table = super::gguf::layout::table(&arch, ft);
             arch.to_mut().tensor_table = Some(table);
@@ -165,6 +168,7 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     let sized = size(s, &arch, &gpu);
     model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
     model.gguf = gguf_info(s, &arch);
+    model.layers = arch.layers;
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
     let scenario = sized.scenario(s, &arch, &gpu, lookup);
@@ -289,7 +293,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
 /// The report's account of a llama.cpp model's tensors.
 fn gguf_info(s: &Scenario, a: &Architecture) -> Option<GgufInfo> {
     let t = a.tensor_table.as_ref()?;
-    let from_file = s.weight_dtype.is_none();
+    let from_file = a.gguf_file_type.is_some() && s.weight_dtype.is_none_or(|d| a.gguf_file_type == Some(d));
     let file_type = s.resolved_weight_dtype();
     Some(GgufInfo {
         file_type: if from_file {

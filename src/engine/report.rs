@@ -26,6 +26,8 @@ pub struct ModelInfo {
     pub quantization: Option<super::memory::quant_weights::QuantInfo>,
     /// The tensors llama.cpp stores (null unless a GGUF file or a llama.cpp file type).
     pub gguf: Option<GgufInfo>,
+    /// Decoder layers.
+    pub layers: u64,
 }
 
 /// Parameter counts.

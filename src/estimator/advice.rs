@@ -7,6 +7,7 @@
 //! while the scenario does not fit.
 
 use crate::catalog::memory_fit;
+use crate::engine::gguf::FileType;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
 use crate::engine::{Report, Scenario};
@@ -23,7 +24,22 @@ pub enum Change {
     LowerKvPrecision(Dtype),
     /// The fewest GPUs of this kind that fit, with their layout.
     MoreGpus { gpus: u64, tensor_parallel: u64, pipeline_parallel: u64 },
+    /// Keep only this many layers on the GPU (llama.cpp's `-ngl`), the rest in host memory.
+    GpuLayers(u64),
 }
+
+/// llama.cpp file types offered as a lower precision, best first.
+const FILE_TYPES: [FileType; 9] = [
+    FileType::Q8_0,
+    FileType::Q6_K,
+    FileType::Q5_K_M,
+    FileType::Q4_K_M,
+    FileType::IQ4_XS,
+    FileType::Q3_K_M,
+    FileType::IQ3_XXS,
+    FileType::Q2_K,
+    FileType::IQ2_XS,
+];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
@@ -60,9 +76,12 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
     }
     let current_bits = s.resolved_weight_dtype().bits_per_element(s.int4_group_size);
     let current_bits = current_bits.numerator as f64 / current_bits.denominator.max(1) as f64;
+    let llama_cpp = r.model.gguf.is_some();
+    let file_types: Vec<Dtype> = FILE_TYPES.iter().map(|t| Dtype::Gguf(*t)).collect();
     let candidates: &[Dtype] = match s.mode {
         Mode::Training => &[],
         Mode::Qlora => &[Dtype::Int4],
+        Mode::Inference if llama_cpp => &file_types,
         Mode::Inference | Mode::Lora => &[Dtype::Fp8, Dtype::Int8, Dtype::Int4],
     };
     for &dtype in candidates {
@@ -79,12 +98,21 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
     }
     if s.mode == Mode::Inference && r.memory_per_gpu_bytes.kv_cache > 0 {
         let kv = s.resolved_kv_dtype().bits_per_element(s.int4_group_size);
-        if kv.numerator / kv.denominator.max(1) >= 16 {
+        // llama.cpp's 8-bit cache is q8_0, which needs flash attention.
+        let eight = if llama_cpp { Dtype::Gguf(FileType::Q8_0) } else { Dtype::Fp8 };
+        if kv.numerator / kv.denominator.max(1) >= 16 && (!llama_cpp || s.flash_attention) {
             let mut c = s.clone();
-            c.kv_dtype = Some(Dtype::Fp8);
+            c.kv_dtype = Some(eight);
             if fits(&c) {
-                out.push(Advice { change: Change::LowerKvPrecision(Dtype::Fp8), scenario: c });
+                out.push(Advice { change: Change::LowerKvPrecision(eight), scenario: c });
             }
+        }
+    }
+    if let Some(n) = r.solvers.max_gpu_layers.filter(|n| *n > 0 && s.mode == Mode::Inference) {
+        let mut c = s.clone();
+        c.gpu_layers = Some(n);
+        if fits(&c) {
+            out.push(Advice { change: Change::GpuLayers(n), scenario: c });
         }
     }
     if let Some(g) = &r.solvers.min_gpus {
@@ -125,6 +153,27 @@ mod tests {
             advice.iter().any(|a| matches!(a.change, Change::MoreGpus { gpus, .. } if gpus >= 2)),
             "{advice:?}"
         );
+        for a in &advice {
+            assert!(evaluate(&a.scenario).unwrap().fits, "{a:?} fits");
+        }
+    }
+
+    #[test]
+    fn a_llama_cpp_model_too_large_for_its_card_gets_file_types_and_offload() {
+        let s = Scenario::from_json(&serde_json::json!({
+            "model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "context_tokens": 8192}))
+        .unwrap();
+        let r = evaluate(&s).unwrap();
+        let advice = what_would_fit(&s, &r);
+        assert!(
+            advice.iter().any(|a| matches!(a.change, Change::GpuLayers(n) if n > 20 && n < 81)),
+            "{advice:?}"
+        );
+        assert!(
+            advice.iter().any(|a| a.change == Change::LowerKvPrecision(Dtype::Gguf(FileType::Q8_0)))
+                || r.memory_per_gpu_bytes.kv_cache < 5_000_000_000
+        );
+        assert!(!advice.iter().any(|a| matches!(a.change, Change::LowerPrecision(Dtype::Int4))));
         for a in &advice {
             assert!(evaluate(&a.scenario).unwrap().fits, "{a:?} fits");
         }

@@ -6,6 +6,7 @@
 pub mod advice;
 pub mod chart_inputs;
 pub mod edits;
+pub mod gguf_file;
 pub mod hand_model;
 pub mod kv_growth;
 pub mod load_panel;

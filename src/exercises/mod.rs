@@ -225,6 +225,22 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
             })
         }
         ("gpu_memory_bytes", "") => n(r.gpu_memory_bytes),
+        ("gpu_budget_bytes", "") => n(r.gpu_budget_bytes),
+        ("host_memory_bytes", "") => n(r.host_memory_bytes),
+        ("offload", k) => {
+            let o = r.offload.as_ref()?;
+            match k {
+                "gpu_layers" => n(o.gpu_layers),
+                "layers" => n(o.layers),
+                "first_gpu_layer" => n(o.first_gpu_layer),
+                "n_cpu_moe" => n(o.n_cpu_moe),
+                "host_weights_bytes" => n(o.host_weights_bytes),
+                "host_kv_cache_bytes" => n(o.host_kv_cache_bytes),
+                "host_recurrent_state_bytes" => n(o.host_recurrent_state_bytes),
+                "host_available_bytes" => o.host_available_bytes.and_then(n),
+                _ => None,
+            }
+        }
         ("usable_gpu_memory_bytes", "") => n(r.usable_gpu_memory_bytes),
         ("layout", k) => {
             let l = &r.layout;
@@ -247,6 +263,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "min_gpus.tensor_parallel" => g.map(|g| g.tensor_parallel),
                 "min_gpus.pipeline_parallel" => g.map(|g| g.pipeline_parallel),
                 "min_gpus.data_parallel" => g.map(|g| g.data_parallel),
+                "max_gpu_layers" => s.max_gpu_layers,
                 _ => None,
             }
             .and_then(n)
@@ -262,6 +279,8 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "intra_node_latency_s" => f(h.intra_node_latency_s),
                 "inter_node_bytes_per_s_per_direction" => o(h.inter_node_bytes_per_s_per_direction),
                 "inter_node_latency_s" => o(h.inter_node_latency_s),
+                "host_memory_bandwidth_bytes_per_s" => f(h.host_memory_bandwidth_bytes_per_s),
+                "pcie_bytes_per_s_per_direction" => o(h.pcie_bytes_per_s_per_direction),
                 _ => None,
             }
         }
@@ -743,7 +762,10 @@ mod tests {
     /// and covers every number of the sections it names (a new report field must be added).
     #[test]
     fn report_value_matches_the_report_json() {
-        const COVERED: [&str; 14] = [
+        const COVERED: [&str; 17] = [
+            "gpu_budget_bytes",
+            "host_memory_bytes",
+            "offload.",
             "params.",
             "kv_cache_bytes_per_token",
             "recurrent_state_bytes_per_sequence",
@@ -764,6 +786,8 @@ mod tests {
             r#"{"model": "llama-3.1-70b", "gpus": 8, "tensor_parallel": 8, "mode": "training", "gpus_per_node": 4}"#,
             r#"{"model": "qwen3-30b-a3b", "mode": "qlora", "gpu": "l4", "context_tokens": 2048}"#,
             r#"{"model": "llama-3.1-405b", "gpu": "a10g"}"#,
+            r#"{"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "gpu_layers": 30, "host_memory_bytes": 64e9}"#,
+            r#"{"model": "qwen3-30b-a3b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "n_cpu_moe": 20, "kv_dtype": "q8_0"}"#,
         ];
         let mut checked = 0;
         for json in scenarios {

@@ -4,5 +4,6 @@
 pub mod cloud;
 pub mod cluster;
 pub mod diagnose;
+pub mod local;
 pub mod mig;
 pub mod plan;

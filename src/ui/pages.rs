@@ -48,7 +48,10 @@ pub fn app_page(lang: Lang, app: &str) -> AnyView {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
     let tools_app = app.is_some_and(|a| a == "plan" || a.starts_with("tool:"));
-    let tools_widget = widgets.iter().any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some());
+    // What runs on my machine is in the course bundle too: a chapter that holds it stays there.
+    let tools_widget = widgets
+        .iter()
+        .any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some_and(|t| t != Tool::Local));
     if app == Some("estimate") {
         "estimator"
     } else if tools_app || tools_widget {

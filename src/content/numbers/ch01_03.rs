@@ -30,6 +30,8 @@ pub static SCENARIOS: &[(&str, &str)] = &[
     ("memory-capacity-8b-32x32k", r#"{"model": "llama-3.1-8b", "context_tokens": 32768, "batch": 32}"#),
     ("memory-capacity-8b-l4", r#"{"model": "llama-3.1-8b", "context_tokens": 4096, "gpu": "l4"}"#),
     ("memory-capacity-llama2-7b", r#"{"model": "llama-2-7b", "context_tokens": 4096}"#),
+    // On your own machine: Llama-3.1-8B as a llama.cpp Q4_K_M file (and the host's default bandwidth).
+    ("memory-capacity-local-8b", r#"{"model": "llama-3.1-8b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090"}"#),
     // Hybrid models: Qwen3-Next (Gated DeltaNet) and Nemotron 3 Nano (Mamba-2), Qwen3-30B-A3B for comparison.
     ("memory-capacity-qwen3-next-128k", r#"{"model": "qwen3-next-80b-a3b", "context_tokens": 131072}"#),
     (

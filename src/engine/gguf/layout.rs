@@ -21,7 +21,7 @@ use crate::engine::model::{Architecture, Family, MlpKind};
 pub fn table(a: &Architecture, ft: FileType) -> TensorTable {
     let mut tensors = converted(a);
     assign_types(ft, &facts(a), &mut tensors);
-    TensorTable { tensors }
+    TensorTable::new(tensors)
 }
 
 /// What the quantizer's rules read about `a`.

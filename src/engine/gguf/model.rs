@@ -195,7 +195,7 @@ pub fn table_from_header(h: &GgufHeader) -> TensorTable {
             }
         })
         .collect();
-    TensorTable { tensors }
+    TensorTable::new(tensors)
 }
 
 /// The role's name in a run (`ffn_down_exps` for a routed-experts tensor).
@@ -288,7 +288,7 @@ pub fn table_from_runs(v: &Value) -> Result<TensorTable, BadRun> {
             tensors.push(Tensor { role, layer, row, elements, experts, ty });
         }
     }
-    Ok(TensorTable { tensors })
+    Ok(TensorTable::new(tensors))
 }
 
 #[cfg(test)]

@@ -20,6 +20,10 @@ use serde::Serialize;
 /// The most tensors and metadata entries a header may declare (llama.cpp's largest models
 /// have a few thousand tensors).
 const MAX_ENTRIES: u64 = 1_000_000;
+/// The longest string a header may hold (a chat template is tens of kilobytes).
+const MAX_STRING: u64 = 64 << 20;
+/// The most elements an array may hold (a tokenizer's merges are a few hundred thousand).
+const MAX_ARRAY: u64 = 100_000_000;
 /// Numbers kept of a numeric array (per-layer head counts, sliding-window patterns).
 const KEPT_ARRAY_VALUES: u64 = 4096;
 
@@ -175,19 +179,23 @@ impl Cursor<'_> {
         Ok(u64::from_le_bytes(self.array()?))
     }
 
-    /// A count that must fit in the rest of the file at `min_each` bytes per item.
-    fn count(&mut self, min_each: u64, what: &'static str) -> R<u64> {
+    /// A count of items of at least `min_each` bytes: more than `plausible` is damage; more than
+    /// the rest of the file holds, a file cut short.
+    fn count(&mut self, min_each: u64, plausible: u64, what: &'static str) -> R<u64> {
         let at = self.pos();
         let n = self.u64()?;
-        let left = self.file_size.saturating_sub(self.pos());
-        if n.saturating_mul(min_each.max(1)) > left {
+        if n > plausible {
             return Err(GgufError::Corrupt { at, what });
+        }
+        let needed = self.pos().saturating_add(n.saturating_mul(min_each.max(1)));
+        if needed > self.file_size {
+            return Err(GgufError::TruncatedHeader { size: self.file_size, needed });
         }
         Ok(n)
     }
 
     fn string(&mut self) -> R<String> {
-        let n = self.count(1, "string length")?;
+        let n = self.count(1, MAX_STRING, "string length")?;
         let at = self.pos();
         let s = self.take(n)?;
         String::from_utf8(s.to_vec()).map_err(|_| GgufError::Corrupt { at, what: "text (not UTF-8)" })
@@ -195,7 +203,7 @@ impl Cursor<'_> {
 
     /// A string only skipped over (array elements).
     fn skip_string(&mut self) -> R<()> {
-        let n = self.count(1, "string length")?;
+        let n = self.count(1, MAX_STRING, "string length")?;
         self.take(n).map(|_| ())
     }
 }
@@ -242,7 +250,7 @@ fn array(c: &mut Cursor<'_>) -> R<Meta> {
     let elem = c.u32()?;
     match elem {
         8 => {
-            let len = c.count(8, "array length")?;
+            let len = c.count(8, MAX_ARRAY, "array length")?;
             for _ in 0..len {
                 c.skip_string()?;
             }
@@ -251,7 +259,7 @@ fn array(c: &mut Cursor<'_>) -> R<Meta> {
         9 => Err(GgufError::Corrupt { at, what: "array of arrays" }),
         t => {
             let size = scalar_size(t).ok_or(GgufError::BadValueType { at, value_type: t })?;
-            let len = c.count(size, "array length")?;
+            let len = c.count(size, MAX_ARRAY, "array length")?;
             let mut numbers = Vec::new();
             for i in 0..len {
                 let v = scalar(c, t)?;
@@ -271,7 +279,7 @@ fn preamble(c: &mut Cursor<'_>) -> R<u32> {
         other => other,
     })?;
     if &magic != b"GGUF" {
-        let start = if magic.iter().all(|b| b.is_ascii_graphic()) {
+        let start = if magic.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
             String::from_utf8_lossy(&magic).into_owned()
         } else {
             magic.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
@@ -325,11 +333,8 @@ pub fn read_header(bytes: &[u8], file_size: u64) -> Result<GgufHeader, GgufError
     let mut c = Cursor { bytes, at: 0, file_size: file_size.max(bytes.len() as u64) };
     let version = preamble(&mut c)?;
     // A tensor entry takes at least 8 + 4 + 8 + 4 + 8 bytes; a metadata entry 8 + 4 + 1.
-    let n_tensors = c.count(32, "tensor count")?.min(MAX_ENTRIES + 1);
-    let n_meta = c.count(13, "metadata count")?.min(MAX_ENTRIES + 1);
-    if n_tensors > MAX_ENTRIES || n_meta > MAX_ENTRIES {
-        return Err(GgufError::Corrupt { at: 8, what: "entry count" });
-    }
+    let n_tensors = c.count(32, MAX_ENTRIES, "tensor count")?;
+    let n_meta = c.count(13, MAX_ENTRIES, "metadata count")?;
     let metadata = metadata(&mut c, n_meta)?;
     let mut tensors = Vec::new();
     for _ in 0..n_tensors {
@@ -462,8 +467,9 @@ pub(crate) mod tests {
         assert!(matches!(read_header(cut, b.len() as u64), Err(GgufError::NeedMore { .. })));
         let n = header_end as u64;
         assert!(matches!(read_header(cut, n), Err(GgufError::TruncatedHeader { size, .. }) if size == n));
-        // A count the rest of the file cannot hold is corrupt, not truncated.
-        assert!(matches!(read_header(&b[..40], 40), Err(GgufError::Corrupt { .. })));
+        // A plausible count the rest of the file cannot hold: a file cut short; an implausible
+        // one: damage.
+        assert!(matches!(read_header(&b[..40], 40), Err(GgufError::TruncatedHeader { size: 40, .. })));
         let data_cut = &b[..b.len() - 10];
         assert!(matches!(
             read_header(data_cut, data_cut.len() as u64),

@@ -90,21 +90,97 @@ impl Part {
     }
 }
 
-/// A model's tensors in llama.cpp's loader order.
+/// Running sums of bytes and elements, so that a part's sum is a difference of two entries
+/// (the sizing asks for layer ranges many times per evaluation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+struct Sum {
+    bytes: u128,
+    elements: u128,
+}
+
+impl Sum {
+    fn add(self, t: &Tensor) -> Sum {
+        Sum { bytes: self.bytes + t.bytes(), elements: self.elements + t.elements }
+    }
+}
+
+/// A model's tensors in llama.cpp's loader order, with their sums by part.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TensorTable {
     pub tensors: Vec<Tensor>,
+    /// `dense[l]`, `experts[l]`: the sums over layers `0..l` (one more entry than layers).
+    #[serde(skip)]
+    dense: Vec<Sum>,
+    #[serde(skip)]
+    experts: Vec<Sum>,
+    #[serde(skip)]
+    token_embd: Sum,
+    #[serde(skip)]
+    output_layer: Sum,
 }
 
 impl TensorTable {
+    /// A table of these tensors, summed by part.
+    pub fn new(tensors: Vec<Tensor>) -> TensorTable {
+        let layers = tensors.iter().filter_map(|t| t.layer).max().map_or(0, |l| l as usize + 1);
+        let mut dense = vec![Sum::default(); layers + 1];
+        let mut experts = vec![Sum::default(); layers + 1];
+        let (mut token_embd, mut output_layer) = (Sum::default(), Sum::default());
+        for t in &tensors {
+            match t.layer {
+                Some(l) => {
+                    let sums = if t.experts { &mut experts } else { &mut dense };
+                    if let Some(s) = sums.get_mut(l as usize + 1) {
+                        *s = s.add(t);
+                    }
+                }
+                None if t.role == Role::TokenEmbd => token_embd = token_embd.add(t),
+                None => output_layer = output_layer.add(t),
+            }
+        }
+        for sums in [&mut dense, &mut experts] {
+            for i in 1..sums.len() {
+                let (before, rest) = sums.split_at_mut(i);
+                if let (Some(prev), Some(cur)) = (before.last(), rest.first_mut()) {
+                    *cur = Sum { bytes: cur.bytes + prev.bytes, elements: cur.elements + prev.elements };
+                }
+            }
+        }
+        TensorTable { tensors, dense, experts, token_embd, output_layer }
+    }
+
+    /// The sum over `part`.
+    fn sum(&self, part: Part) -> Sum {
+        let range = |sums: &[Sum], from: u32, to: u32| {
+            let last = sums.len().saturating_sub(1);
+            let (a, b) = ((from as usize).min(last), (to as usize).min(last));
+            let (lo, hi) =
+                (sums.get(a).copied().unwrap_or_default(), sums.get(b.max(a)).copied().unwrap_or_default());
+            Sum { bytes: hi.bytes - lo.bytes, elements: hi.elements - lo.elements }
+        };
+        match part {
+            Part::All => {
+                let (d, e) = (range(&self.dense, 0, u32::MAX), range(&self.experts, 0, u32::MAX));
+                Sum {
+                    bytes: d.bytes + e.bytes + self.token_embd.bytes + self.output_layer.bytes,
+                    elements: d.elements + e.elements + self.token_embd.elements + self.output_layer.elements,
+                }
+            }
+            Part::TokenEmbd => self.token_embd,
+            Part::OutputLayer => self.output_layer,
+            Part::LayersDense { from, to } => range(&self.dense, from, to),
+            Part::LayersExperts { from, to } => range(&self.experts, from, to),
+        }
+    }
+
     /// Bytes of the tensors in `part`.
     pub fn bytes(&self, part: Part) -> u128 {
-        self.tensors.iter().filter(|t| part.takes(t)).map(Tensor::bytes).sum()
+        self.sum(part).bytes
     }
 
     /// Elements of the tensors in `part`.
     pub fn elements(&self, part: Part) -> u128 {
-        self.tensors.iter().filter(|t| part.takes(t)).map(|t| t.elements).sum()
+        self.sum(part).elements
     }
 
     /// Bytes per weight over the whole model, `8 × bytes / elements` (llama.cpp's "BPW").
@@ -215,14 +291,12 @@ mod tests {
     fn parts_split_the_table() {
         let t =
             |role, layer, experts| Tensor { role, layer, row: 32, elements: 64, experts, ty: GgmlType::Q8_0 };
-        let table = TensorTable {
-            tensors: vec![
-                t(Role::TokenEmbd, None, false),
-                t(Role::Output, None, false),
-                t(Role::AttnQ, Some(0), false),
-                t(Role::FfnUp, Some(1), true),
-            ],
-        };
+        let table = TensorTable::new(vec![
+            t(Role::TokenEmbd, None, false),
+            t(Role::Output, None, false),
+            t(Role::AttnQ, Some(0), false),
+            t(Role::FfnUp, Some(1), true),
+        ]);
         assert_eq!(table.bytes(Part::All), 4 * 68);
         assert_eq!(table.bytes(Part::TokenEmbd), 68);
         assert_eq!(table.bytes(Part::OutputLayer), 68);

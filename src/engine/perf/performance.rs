@@ -207,7 +207,7 @@ pub fn performance(
         None => (phases.decode.dominant, phases.decode.dominance_ratio),
     };
     Ok(Performance {
-        hardware: hardware_info(z.gpu, &setup),
+        hardware: hardware_info(z.scenario, z.gpu, &setup),
         workload: Workload {
             prompt_tokens: setup.prompt,
             output_tokens: setup.output,
@@ -666,8 +666,12 @@ fn throughput(c: &Setup, p: &PhaseSet, time: &Times, concurrency: u64) -> Throug
 }
 
 /// The GPU and links used.
-fn hardware_info(gpu: &Gpu, c: &Setup) -> HardwareInfo {
+fn hardware_info(s: &Scenario, gpu: &Gpu, c: &Setup) -> HardwareInfo {
+    let link = offload::link_of(s, gpu);
     HardwareInfo {
+        host_memory_bandwidth_bytes_per_s: link.host_bytes_per_s,
+        pcie_bytes_per_s_per_direction: link.pcie_bytes_per_s,
+        memory_kind: gpu.memory_kind,
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,

@@ -35,6 +35,12 @@ pub struct HardwareInfo {
     pub intra_node_latency_s: f64,
     pub inter_node_bytes_per_s_per_direction: Option<f64>,
     pub inter_node_latency_s: Option<f64>,
+    /// The host's memory bandwidth the layers in host memory are read at (partial offload).
+    pub host_memory_bandwidth_bytes_per_s: f64,
+    /// The GPU's PCIe link per direction (null on a unified-memory device).
+    pub pcie_bytes_per_s_per_direction: Option<f64>,
+    /// Whether the GPU's memory is its own or shared with the CPU.
+    pub memory_kind: crate::engine::gpu::MemoryKind,
 }
 
 /// The request shape the times are for.

@@ -119,6 +119,8 @@ struct Shown {
     capacity: u64,
     over: u64,
     fits: bool,
+    /// What stays in host memory (partial offload, paged optimizer states).
+    host: u64,
 }
 
 /// The memory panel. Its structure is built once; an edit updates the text and attributes of
@@ -137,6 +139,7 @@ pub fn MemoryView() -> impl IntoView {
                 capacity: r.gpu_memory_bytes,
                 over: overflow_bytes(r),
                 fits: r.fits,
+                host: r.host_memory_bytes,
             })
         })
     });
@@ -190,6 +193,8 @@ pub fn MemoryView() -> impl IntoView {
         let total_text = text(total);
         let usable_text = text(bytes(|s| s.usable));
         let capacity_text = text(bytes(|s| s.capacity));
+        let host = bytes(|s| s.host);
+        let host_text = text(host);
         // The advice reads the whole scenario, so only while the scenario does not fit. Its list
         // is rebuilt when the number of changes it offers changes; otherwise their text updates.
         let advice = Memo::new(move |_| {
@@ -224,6 +229,11 @@ pub fn MemoryView() -> impl IntoView {
                             <td class="num">{move || usable_text.get()} " / " {move || capacity_text.get()}</td>
                             <td><ShowMath key="usable_gpu_memory_bytes" /></td>
                         </tr>
+                        <tr data-key="host_memory_bytes" hidden=move || host.get() == 0>
+                            <td>{e.host_memory_row}</td>
+                            <td class="num" id="host-memory-bytes">{move || host_text.get()}</td>
+                            <td><ShowMath key="host_memory_bytes" /></td>
+                        </tr>
                     </tbody>
                 </table>
                 {move || (count.get() > 0).then(|| advice_view(ctx, advice, count.get()))}
@@ -244,6 +254,7 @@ fn advice_view(ctx: Ctx, advice: Memo<Vec<Advice>>, count: usize) -> impl IntoVi
         Change::MoreGpus { gpus, tensor_parallel, pipeline_parallel } => {
             format!("{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})", e.more_gpus, e.u_gpus)
         }
+        Change::GpuLayers(n) => e.keep_gpu_layers.replace("{n}", &n.to_string()),
     };
     view! {
         <div class="advice">

@@ -4,12 +4,14 @@
 
 mod charts_view;
 mod controls;
+mod gguf_drop;
 mod io;
 mod load_view;
 mod math;
 mod memory_view;
 mod model_picker;
 mod numbers;
+mod offload_view;
 mod panels;
 mod perf_view;
 pub mod widget;
@@ -247,6 +249,7 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                     <model_picker::ModelPicker />
                     <panels::WorkloadControls />
                     <panels::HardwareControls />
+                    <offload_view::OffloadControls />
                     <panels::TrainingControls />
                     <panels::EfficiencyControls />
                     <panels::AssumptionControls />

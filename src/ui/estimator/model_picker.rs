@@ -66,6 +66,19 @@ pub fn ModelPicker() -> impl IntoView {
         })
     });
 
+    // A llama.cpp model (a GGUF file or a file type): its tensors by type.
+    let gguf = Memo::new(move |_| {
+        ctx.with_result(|r| match r {
+            Ok(r) => r.model.gguf.as_ref().map_or_else(String::new, |g| {
+                format!(
+                    "<div class=\"banner note\" role=\"note\" id=\"model-gguf\">{}</div>",
+                    crate::i18n::gguf::gguf_notice_html(ctx.lang, g)
+                )
+            }),
+            _ => String::new(),
+        })
+    });
+
     // A config with a quantization_config: which format it sets and what stays 16-bit.
     let quant = Memo::new(move |_| {
         ctx.with_result(|r| match r {
@@ -136,7 +149,9 @@ pub fn ModelPicker() -> impl IntoView {
                 })}
                 <div inner_html=move || inferred.get()></div>
                 <div inner_html=move || quant.get()></div>
+                <div inner_html=move || gguf.get()></div>
             </div>
+            <super::gguf_drop::GgufDrop />
             <details class="control paste">
                 <summary>{e.paste_config}</summary>
                 <textarea

@@ -5,6 +5,7 @@ use super::memory_view::{bar_view, Bar};
 use super::{Ctx, Side};
 use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
+use crate::engine::gguf::FileType;
 use crate::engine::hardware::{EfficiencyOverrides, GpuSpec};
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Mode;
@@ -32,9 +33,58 @@ const DTYPES: [Dtype; 7] =
 /// The weight formats: the KV/activation ones plus the 4-bit microscaling formats.
 const WEIGHT_DTYPES: [Dtype; 2] = [Dtype::Mxfp4, Dtype::Nvfp4];
 
+/// llama.cpp's file types in the weight menu, by bits (the quantizer's own list order aside).
+const FILE_TYPES: [FileType; 30] = [
+    FileType::Q8_0,
+    FileType::Q6_K,
+    FileType::Q5_K_M,
+    FileType::Q5_K_S,
+    FileType::Q5_1,
+    FileType::Q5_0,
+    FileType::Q4_K_M,
+    FileType::Q4_K_S,
+    FileType::Q4_1,
+    FileType::IQ4_NL,
+    FileType::Q4_0,
+    FileType::IQ4_XS,
+    FileType::MXFP4_MOE,
+    FileType::Q3_K_L,
+    FileType::Q3_K_M,
+    FileType::IQ3_M,
+    FileType::IQ3_S,
+    FileType::Q3_K_S,
+    FileType::IQ3_XS,
+    FileType::IQ3_XXS,
+    FileType::Q2_K,
+    FileType::Q2_K_S,
+    FileType::IQ2_M,
+    FileType::IQ2_S,
+    FileType::IQ2_XS,
+    FileType::IQ2_XXS,
+    FileType::TQ2_0,
+    FileType::IQ1_M,
+    FileType::TQ1_0,
+    FileType::IQ1_S,
+];
+
+/// llama.cpp's KV cache formats (`-ctk`/`-ctv`) beyond the 16/32-bit ones.
+const KV_FILE_TYPES: [FileType; 6] =
+    [FileType::Q8_0, FileType::Q5_1, FileType::Q5_0, FileType::Q4_1, FileType::IQ4_NL, FileType::Q4_0];
+
+fn llama_cpp_option(t: FileType) -> (String, String) {
+    (t.key().to_owned(), format!("{} · llama.cpp", t.name()))
+}
+
 fn weight_dtype_options() -> Vec<(String, String)> {
     let mut o = dtype_options();
     o.extend(WEIGHT_DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())));
+    o.extend(FILE_TYPES.iter().map(|t| llama_cpp_option(*t)));
+    o
+}
+
+fn kv_dtype_options() -> Vec<(String, String)> {
+    let mut o = dtype_options();
+    o.extend(KV_FILE_TYPES.iter().map(|t| llama_cpp_option(*t)));
     o
 }
 
@@ -160,7 +210,7 @@ pub fn WorkloadControls() -> impl IntoView {
             <Select
                 id="kv-dtype"
                 label=e.kv_dtype
-                options=dtype_options()
+                options=kv_dtype_options()
                 value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_kv_dtype().name().to_owned()))
                 set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.kv_dtype = Some(d)) })
             />

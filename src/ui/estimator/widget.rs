@@ -112,6 +112,12 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
     if kind == "lab" {
         return Either::Left(view! { <crate::ui::lab::LabPanel lang=lang widget=true /> }.into_any());
     }
+    // What runs on my machine is also the course's (the memory-capacity chapter's widget), on its
+    // own: the course bundle carries no other tool.
+    #[cfg(any(feature = "course", feature = "tools"))]
+    if kind == "local" {
+        return Either::Left(crate::ui::tools::local::widget(lang, preset, query));
+    }
     #[cfg(feature = "tools")]
     if let Some(tool) = crate::route::Tool::from_slug(kind) {
         return Either::Left(crate::ui::tools::widget(lang, tool, preset, query));

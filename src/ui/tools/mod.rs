@@ -9,6 +9,7 @@
 mod cloud;
 mod cluster;
 mod diagnose;
+pub(crate) mod local;
 mod mig;
 
 use crate::i18n::Lang;
@@ -75,5 +76,6 @@ fn view(lang: Lang, tool: Tool, query: &str, mode: Mode) -> AnyView {
         Tool::Cloud => cloud::view(lang, query, mode),
         Tool::Diagnose => diagnose::view(lang, query, mode),
         Tool::Cluster => cluster::view(lang, query, mode),
+        Tool::Local => local::view(lang, query, mode),
     }
 }

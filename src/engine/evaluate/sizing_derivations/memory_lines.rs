@@ -278,8 +278,7 @@ fn table_weights(t: &crate::engine::gguf::TensorTable, x: &Inputs, z: &Sizing) -
             || Part::LayersExperts { from, to }.takes(x)
             || (p.output_on_gpu && Part::OutputLayer.takes(x))
     };
-    let held =
-        crate::engine::gguf::TensorTable { tensors: t.tensors.iter().copied().filter(on_gpu).collect() };
+    let held = crate::engine::gguf::TensorTable::new(t.tensors.iter().copied().filter(on_gpu).collect());
     let types = held
         .type_counts()
         .iter()

@@ -1,0 +1,447 @@
+//! "What runs on my machine": catalog models × llama.cpp file types on the reader's GPU (or
+//! Apple chip) with the reader's system memory, each cell the engine's answer
+//! ([`crate::engine::local`]): whole on the GPU, with `-ngl n` layers there, or too big; the
+//! expected batch-1 decode rate; and per model the best file type that fits whole.
+//!
+//! The query is `gpu=ID|custom&vram=GB&bw=GB/s&mem=GB&ram=GB&ctx=N&kv=f16|q8_0|q4_0`
+//! (`vram`/`bw` for a custom device, e.g. the bandwidth the WebGPU lab measured; `mem` the memory
+//! size of a unified-memory machine; `ram` the host's memory); a value that does not parse is
+//! reset to its default and named, never guessed.
+
+use crate::catalog::{self, gpus, models};
+use crate::charts::format::{format_bytes, format_rate, ByteUnit};
+use crate::engine::gguf::FileType;
+use crate::engine::gpu::{Gpu, PeakFlops};
+use crate::engine::hardware::GpuSpec;
+use crate::engine::local::{LocalFit, Verdict};
+use crate::engine::precision::Dtype;
+use crate::engine::{ModelSpec, Scenario};
+use crate::estimator::state::{encode, EstimatorState};
+use crate::html::escape as esc;
+use crate::i18n::Lang;
+use std::fmt::Write;
+
+/// The models of the table: what people run at home, smallest first (catalog ids; a test
+/// checks each exists).
+pub const MODELS: [&str; 21] = [
+    "llama-3.2-3b",
+    "phi-4-mini",
+    "gemma-3-4b",
+    "qwen3-8b",
+    "llama-3.1-8b",
+    "ministral-3-8b",
+    "gemma-3-12b",
+    "mistral-nemo-12b",
+    "phi-4",
+    "qwen2.5-14b",
+    "gpt-oss-20b",
+    "gemma-3-27b",
+    "qwen3-30b-a3b",
+    "qwen3-32b",
+    "mixtral-8x7b",
+    "llama-3.3-70b",
+    "qwen2.5-72b",
+    "qwen3-next-80b-a3b",
+    "glm-4.5-air",
+    "llama-4-scout",
+    "gpt-oss-120b",
+];
+
+/// The file types of the table's columns, most bits first.
+pub const FILE_TYPES: [FileType; 9] = [
+    FileType::Q8_0,
+    FileType::Q6_K,
+    FileType::Q5_K_M,
+    FileType::Q4_K_M,
+    FileType::IQ4_XS,
+    FileType::Q3_K_M,
+    FileType::IQ3_XXS,
+    FileType::Q2_K,
+    FileType::IQ2_XS,
+];
+
+/// llama.cpp's KV cache formats offered.
+pub const KV: [&str; 3] = ["f16", "q8_0", "q4_0"];
+
+/// The device when none (or an unknown one) is given.
+pub const DEFAULT_GPU: &str = "rtx-4090";
+
+/// Everything the page keeps in its URL.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalState {
+    /// A catalog GPU id, or `custom`.
+    pub gpu: String,
+    /// A custom device's memory (GB) and bandwidth (GB/s).
+    pub vram_gb: f64,
+    pub bw_gbs: f64,
+    /// A unified-memory machine's memory size (GB), one of its catalog options.
+    pub mem_gb: Option<u64>,
+    /// The host's memory (GB).
+    pub ram_gb: u64,
+    /// Tokens of context the cache holds.
+    pub context: u64,
+    /// KV cache format: `f16`, `q8_0`, `q4_0`.
+    pub kv: &'static str,
+}
+
+impl Default for LocalState {
+    fn default() -> Self {
+        LocalState {
+            gpu: DEFAULT_GPU.into(),
+            vram_gb: 16.0,
+            bw_gbs: 400.0,
+            mem_gb: None,
+            ram_gb: 32,
+            context: 8192,
+            kv: "f16",
+        }
+    }
+}
+
+/// A query key whose value was refused (and reset to its default).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field(pub String);
+
+fn positive(v: &str) -> Option<f64> {
+    v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0)
+}
+
+/// The state a query describes, and the keys it had to reset.
+pub fn parse(query: &str) -> (LocalState, Vec<Field>) {
+    let mut s = LocalState::default();
+    let mut bad = Vec::new();
+    for (k, v) in query.split('&').filter_map(|p| p.split_once('=')) {
+        let ok = match k {
+            "gpu" if v == "custom" => {
+                s.gpu = "custom".into();
+                true
+            }
+            "gpu" => gpus::find(v).map(|g| s.gpu = g.id.clone()).is_some(),
+            "vram" => positive(v).filter(|x| *x <= 4096.0).map(|x| s.vram_gb = x).is_some(),
+            "bw" => positive(v).filter(|x| *x <= 100_000.0).map(|x| s.bw_gbs = x).is_some(),
+            "mem" => {
+                v.parse::<u64>().ok().filter(|x| (1..=4096).contains(x)).map(|x| s.mem_gb = Some(x)).is_some()
+            }
+            "ram" => {
+                v.parse::<u64>().ok().filter(|x| (1..=65_536).contains(x)).map(|x| s.ram_gb = x).is_some()
+            }
+            "ctx" => v
+                .parse::<u64>()
+                .ok()
+                .filter(|x| (256..=1_048_576).contains(x))
+                .map(|x| s.context = x)
+                .is_some(),
+            "kv" => KV.iter().find(|x| **x == v).map(|x| s.kv = x).is_some(),
+            _ => true,
+        };
+        if !ok {
+            bad.push(Field(k.to_owned()));
+        }
+    }
+    // A memory size the machine is not sold with falls back to its largest.
+    if let Some(m) = s.mem_gb {
+        if !memory_options_gb(&s).contains(&m) {
+            s.mem_gb = None;
+            bad.push(Field("mem".into()));
+        }
+    }
+    (s, bad)
+}
+
+/// The canonical query of a state (what [`parse`] reads back unchanged).
+pub fn encode_state(s: &LocalState) -> String {
+    let mut q = format!("gpu={}", s.gpu);
+    if s.gpu == "custom" {
+        let _ = write!(q, "&vram={}&bw={}", plain(s.vram_gb), plain(s.bw_gbs));
+    }
+    if let Some(m) = s.mem_gb {
+        let _ = write!(q, "&mem={m}");
+    }
+    let _ = write!(q, "&ram={}&ctx={}&kv={}", s.ram_gb, s.context, s.kv);
+    q
+}
+
+fn plain(x: f64) -> String {
+    let t = format!("{x:.3}");
+    t.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// Applies one control's value (`key` as in the query); `false` when it is refused.
+pub fn set(s: &mut LocalState, key: &str, value: &str) -> bool {
+    let (next, bad) = parse(&format!("{}&{key}={value}", encode_state(s)));
+    if !bad.is_empty() {
+        return false;
+    }
+    let gpu_changed = next.gpu != s.gpu;
+    *s = next;
+    if gpu_changed {
+        s.mem_gb = None;
+    }
+    true
+}
+
+/// The memory sizes (GB) the chosen machine is sold with (unified-memory machines).
+pub fn memory_options_gb(s: &LocalState) -> Vec<u64> {
+    gpus::find(&s.gpu)
+        .map(|g| g.memory_options_bytes.iter().map(|b| b / 1_000_000_000).collect())
+        .unwrap_or_default()
+}
+
+/// The device as the engine takes it: a catalog id, or a custom GPU of the state's memory and
+/// bandwidth (its compute peak, 100 FLOP per byte of bandwidth, matters little to decoding).
+fn device(s: &LocalState) -> (GpuSpec, Option<u64>) {
+    if s.gpu == "custom" {
+        let bw = s.bw_gbs * 1e9;
+        let g = Gpu {
+            id: "custom".into(),
+            name: "Custom GPU".into(),
+            memory_bytes: (s.vram_gb * 1e9) as u64,
+            memory_bandwidth_bytes_per_s: bw,
+            peak_flops: PeakFlops { fp16: Some(bw * 100.0), ..PeakFlops::default() },
+            ..Gpu::default()
+        };
+        return (GpuSpec::Custom(Box::new(g)), None);
+    }
+    (GpuSpec::Id(s.gpu.clone()), s.mem_gb.map(|m| m * 1_000_000_000))
+}
+
+fn unified(s: &LocalState) -> bool {
+    gpus::find(&s.gpu).is_some_and(|g| g.memory_kind.is_unified())
+}
+
+/// The scenario of one cell.
+pub fn scenario(s: &LocalState, model: &str, ft: FileType) -> Scenario {
+    let mut sc = Scenario::new(ModelSpec::Id(model.to_owned()));
+    let (gpu, memory) = device(s);
+    sc.gpu = gpu;
+    sc.gpu_memory_bytes = memory;
+    sc.weight_dtype = Some(Dtype::Gguf(ft));
+    sc.kv_dtype = Dtype::parse(s.kv);
+    sc.context_tokens = s.context;
+    if !unified(s) {
+        sc.host_memory_bytes = Some(s.ram_gb * 1_000_000_000);
+    }
+    sc
+}
+
+/// One row of the table: a model and its cells (`None`: the engine refused the scenario).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub model: &'static str,
+    pub cells: Vec<Option<LocalFit>>,
+}
+
+impl Row {
+    /// The file type with the most bits that fits whole on the GPU.
+    pub fn best_whole(&self) -> Option<FileType> {
+        FILE_TYPES
+            .iter()
+            .zip(&self.cells)
+            .find(|(_, c)| c.is_some_and(|c| c.verdict == Verdict::Full))
+            .map(|(t, _)| *t)
+    }
+}
+
+/// Every row, computed.
+pub fn rows(s: &LocalState) -> Vec<Row> {
+    MODELS
+        .iter()
+        .map(|m| Row {
+            model: m,
+            cells: FILE_TYPES.iter().map(|t| catalog::local_fit(&scenario(s, m, *t)).ok()).collect(),
+        })
+        .collect()
+}
+
+/// The estimator's link for a cell: the scenario with the placement found.
+pub fn estimator_href(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit: &LocalFit) -> String {
+    let mut sc = scenario(s, model, ft);
+    if let Verdict::Offload { gpu_layers, .. } = fit.verdict {
+        sc.gpu_layers = Some(gpu_layers);
+    }
+    let st = EstimatorState { scenario: sc, ..EstimatorState::default() };
+    format!("#/{}/estimate/?{}", lang.code(), encode(&st))
+}
+
+/// The device, memory, context and cache controls (static HTML; events are delegated by
+/// `data-k`).
+pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
+    let t = lang.local();
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<label for=\"{prefix}-gpu\">{}</label><select id=\"{prefix}-gpu\" data-k=\"gpu\">",
+        esc(t.device)
+    );
+    for g in gpus::all().iter().filter(|g| g.memory_bytes <= 200_000_000_000 || g.memory_kind.is_unified()) {
+        let sel = if g.id == s.gpu { " selected" } else { "" };
+        let _ = write!(
+            h,
+            "<option value=\"{}\"{sel}>{} · {}</option>",
+            esc(&g.id),
+            esc(&g.name),
+            format_bytes(g.memory_bytes, ByteUnit::Gb)
+        );
+    }
+    let sel = if s.gpu == "custom" { " selected" } else { "" };
+    let _ = write!(h, "<option value=\"custom\"{sel}>{}</option></select>", esc(t.custom));
+    if s.gpu == "custom" {
+        number(&mut h, prefix, "vram", t.vram, "GB", &plain(s.vram_gb));
+        number(&mut h, prefix, "bw", t.bandwidth, "GB/s", &plain(s.bw_gbs));
+    }
+    let options = memory_options_gb(s);
+    if !options.is_empty() {
+        let current = s.mem_gb.unwrap_or(*options.last().unwrap_or(&0));
+        let _ = write!(
+            h,
+            "<label for=\"{prefix}-mem\">{}</label><select id=\"{prefix}-mem\" data-k=\"mem\">",
+            esc(t.unified_memory)
+        );
+        for m in options {
+            let sel = if m == current { " selected" } else { "" };
+            let _ = write!(h, "<option value=\"{m}\"{sel}>{m} GB</option>");
+        }
+        h.push_str("</select>");
+    } else {
+        number(&mut h, prefix, "ram", t.ram, "GB", &s.ram_gb.to_string());
+    }
+    number(&mut h, prefix, "ctx", t.context, t.tokens, &s.context.to_string());
+    let _ = write!(
+        h,
+        "<label for=\"{prefix}-kv\">{}</label><select id=\"{prefix}-kv\" data-k=\"kv\">",
+        esc(t.kv)
+    );
+    for k in KV {
+        let sel = if k == s.kv { " selected" } else { "" };
+        let _ = write!(h, "<option value=\"{k}\"{sel}>{}</option>", k.to_ascii_uppercase());
+    }
+    h.push_str("</select>");
+    format!("<div class=\"local-controls\">{h}</div>")
+}
+
+fn number(h: &mut String, prefix: &str, key: &str, label: &str, unit: &str, value: &str) {
+    let _ = write!(
+        h,
+        "<label for=\"{prefix}-{key}\">{} ({})</label><input type=\"number\" id=\"{prefix}-{key}\" data-k=\"{key}\" min=\"0\" value=\"{}\">",
+        esc(label),
+        esc(unit),
+        esc(value)
+    );
+}
+
+/// One cell: the verdict and the rate, linked to the estimator.
+fn cell_html(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit: Option<&LocalFit>) -> String {
+    let t = lang.local();
+    let Some(f) = fit else { return format!("<td class=\"local-cell none\">{}</td>", esc(t.refused)) };
+    let rate = format_rate(f.tokens_per_s, t.tok_s);
+    let (class, text) = match f.verdict {
+        Verdict::Full => ("full", format!("{} · {rate}", t.fits)),
+        Verdict::Offload { gpu_layers, of } => ("partial", format!("-ngl {gpu_layers}/{of} · {rate}")),
+        Verdict::TooBig => ("too-big", t.too_big.to_owned()),
+    };
+    let title = t
+        .cell_title
+        .replace("{size}", &format!("{:.2} GiB", f.model_bytes as f64 / f64::from(1u32 << 30)))
+        .replace("{gpu}", &format_bytes(f.gpu_bytes, ByteUnit::Gb))
+        .replace("{usable}", &format_bytes(f.usable_bytes, ByteUnit::Gb))
+        .replace("{host}", &format_bytes(f.host_bytes, ByteUnit::Gb))
+        .replace("{bound}", &format_rate(f.tokens_per_s_bound, t.tok_s));
+    if f.verdict == Verdict::TooBig {
+        return format!("<td class=\"local-cell {class}\" title=\"{}\">{}</td>", esc(&title), esc(&text));
+    }
+    let href = estimator_href(lang, s, model, ft, f);
+    format!(
+        "<td class=\"local-cell {class}\" title=\"{}\"><a href=\"{}\">{}</a></td>",
+        esc(&title),
+        esc(&href),
+        esc(&text)
+    )
+}
+
+/// The table: a row per model, a column per file type, and the best whole fit.
+pub fn results_html(lang: Lang, s: &LocalState, rows: &[Row]) -> String {
+    let t = lang.local();
+    let mut h = String::from("<div class=\"table-scroll\"><table class=\"local-table\"><thead><tr>");
+    let _ = write!(h, "<th scope=\"col\">{}</th><th scope=\"col\">{}</th>", esc(t.model), esc(t.best));
+    for ft in FILE_TYPES {
+        let _ = write!(h, "<th scope=\"col\">{}</th>", ft.name());
+    }
+    h.push_str("</tr></thead><tbody>");
+    for r in rows {
+        let name = models::find(r.model).map_or(r.model, |m| m.model.name.as_str());
+        let best = r.best_whole().map_or_else(|| t.none_whole.to_owned(), |b| b.name().to_owned());
+        let _ = write!(
+            h,
+            "<tr data-model=\"{}\"><th scope=\"row\">{}</th><td class=\"best\">{}</td>",
+            esc(r.model),
+            esc(name),
+            esc(&best)
+        );
+        for (ft, c) in FILE_TYPES.iter().zip(&r.cells) {
+            h.push_str(&cell_html(lang, s, r.model, *ft, c.as_ref()));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table></div>");
+    h
+}
+
+/// What the page states under its table: how the verdicts and the rates are found.
+pub fn method_html(lang: Lang) -> String {
+    let t = lang.local();
+    format!("<p class=\"hint\">{}</p>", esc(t.method))
+}
+
+/// The notice for refused query keys.
+pub fn notice_html(lang: Lang, bad: &[Field]) -> String {
+    if bad.is_empty() {
+        return String::new();
+    }
+    let t = lang.local();
+    let keys: Vec<String> = bad.iter().map(|f| format!("<code>{}</code>", esc(&f.0))).collect();
+    format!("<div class=\"banner warn\" role=\"status\">{} {}</div>", esc(t.repaired), keys.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_is_in_the_catalog_and_the_query_round_trips() {
+        for m in MODELS {
+            assert!(models::find(m).is_some(), "{m}");
+        }
+        let s = LocalState { ram_gb: 64, context: 16384, kv: "q8_0", ..LocalState::default() };
+        assert_eq!(parse(&encode_state(&s)), (s.clone(), vec![]));
+        let custom = LocalState { gpu: "custom".into(), vram_gb: 12.0, bw_gbs: 360.5, ..s };
+        assert_eq!(parse(&encode_state(&custom)).0, custom);
+        let (d, bad) = parse("gpu=nope&ctx=3&kv=q9&ram=64");
+        assert_eq!((d.gpu.as_str(), d.context, d.kv, d.ram_gb), (DEFAULT_GPU, 8192, "f16", 64));
+        assert_eq!(bad, vec![Field("gpu".into()), Field("ctx".into()), Field("kv".into())]);
+    }
+
+    #[test]
+    fn an_8b_model_fits_a_4090_whole_and_a_70b_needs_offload() {
+        let s = LocalState::default();
+        let r = rows(&s);
+        let row = |m: &str| r.iter().find(|x| x.model == m).unwrap();
+        assert_eq!(row("llama-3.1-8b").best_whole(), Some(FileType::Q8_0));
+        let big = row("llama-3.3-70b");
+        let q4 = big.cells[3].unwrap();
+        assert!(matches!(q4.verdict, Verdict::Offload { .. }), "{q4:?}");
+        assert!(q4.tokens_per_s > 0.5 && q4.tokens_per_s < 10.0);
+        // The most bits fitting whole means every file type does; the fewest not fitting, none.
+        for row in &r {
+            let whole: Vec<bool> =
+                row.cells.iter().map(|c| c.is_some_and(|c| c.verdict == Verdict::Full)).collect();
+            if whole[0] {
+                assert!(whole.iter().all(|w| *w), "{}: {whole:?}", row.model);
+            }
+            if !whole[whole.len() - 1] {
+                assert!(!whole.iter().any(|w| *w), "{}: {whole:?}", row.model);
+            }
+        }
+        let html = results_html(Lang::En, &s, &r);
+        assert!(html.contains("-ngl ") && html.contains("/estimate/?v=1"));
+    }
+}
