@@ -104,7 +104,7 @@ pub fn OffloadControls() -> impl IntoView {
                 unit="GB"
                 scale=Scale::Steps(std::iter::once(0).chain(nice_values(4, 1024)).collect())
                 value=Signal::derive(move || ctx.with_scenario(|s| s.host_memory_bytes.map_or(0.0, |b| (b as f64 / 1e9).round())))
-                set=Callback::new(move |v: f64| ctx.edit(|s| s.host_memory_bytes = (v >= 1.0).then(|| (v * 1e9) as u64)))
+                set=Callback::new(move |v: f64| ctx.edit(|s| s.host_memory_bytes = (v >= 1.0).then_some((v * 1e9) as u64)))
                 out_of_range=e.number_out_of_range
             />
             <Slider
