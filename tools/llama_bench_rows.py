@@ -23,7 +23,7 @@ Model sizes: every published llama.cpp size of a catalog model in a llama.cpp fi
 row per (model, file type) and source, except the ones the research marks as rounded or as not
 a plain llama-quantize file (listed in SKIP_SIZES).
 """
-import json, os, sys
+import json, os, re, sys
 
 HERE = os.path.dirname(__file__)
 PATH = os.path.join(HERE, "..", "src", "catalog", "data", "measurements.json")
@@ -57,10 +57,13 @@ SCOREBOARD = {
 
 
 def scoreboard_source(num, build, second):
+    known = " " not in build.strip()
+    what = f"submission on build {build}" if known else "submission (build not given)"
+    agree = "mean, standard deviation and build" if known else "mean and standard deviation"
     return (f"https://github.com/ggml-org/llama.cpp/discussions/{num} ('{SCOREBOARD[num]}' scoreboard: "
-            f"llama-bench -ngl 99 -fa 0 on llama-2-7b.Q4_0.gguf, pp512 and tg128), submission on build "
-            f"{build}, as transcribed in two independently compiled public copies that agree on mean, "
-            f"standard deviation and build: a GPU catalog data file (accessed 2026-08-12) and {second}")
+            f"llama-bench -ngl 99 -fa 0 on llama-2-7b.Q4_0.gguf, pp512 and tg128), {what}, as transcribed in two "
+            f"independently compiled public copies that agree on {agree}: a GPU catalog data file (accessed "
+            f"2026-08-12) and {second}")
 
 
 def keep(r):
@@ -124,7 +127,10 @@ def conditions(r):
         "file_type": FILE_TYPES.get(c["file_type"], c["file_type"]),
         "ngl": c["ngl"],
         "flash_attn": c.get("flash_attn"),
-        "engine": c.get("engine"),
+        "engine": (c.get("engine") or "").replace("(commit not shown for this entry)", "(build not given)")
+        .replace("(commit not captured)", "(build not given)")
+        .replace("per-row build of later additions not captured", "later rows on later builds, not given per row")
+        or None,
     }
     for k in ("std_dev", "n_ubatch", "gpu_cores", "threads", "cpu", "ram", "model_size_GiB", "params_B"):
         if c.get(k) is not None:
@@ -160,6 +166,31 @@ MODEL_NAMES = {
     "DeepSeek-V3": "DeepSeek-R1 (unsloth Q4_K_M; DeepSeek-V3's architecture)",
     "Qwen2.5 7B": "Qwen2.5 7B",
 }
+# The research's pointers into its search tools, as citations of what the sources are.
+SIZE_SOURCE_PHRASES = [
+    (re.compile(r"llama-bench output for /models/gguf/llama-2-7b \(ROCm, build 4d74393bc \(6327\)\), code-index file id \d+"),
+     "a published llama-bench output for llama-2-7b (ROCm, build 4d74393bc (6327)) in a public GitHub file"),
+    (re.compile(r"same file as above \(code-index file id \d+\)"),
+     "a published llama-bench output for llama-2-7b (ROCm, build 4d74393bc (6327)) in a public GitHub file"),
+    (re.compile(r"llama-bench outputs? in the code index \(file ids? [\d, ]+\)"),
+     "published llama-bench outputs in public GitHub files that agree"),
+    (re.compile(r"ollama log in the code index \(find_string '(.*?)', file id \d+\)"),
+     r"an ollama log in a public GitHub file: '\1'"),
+    (re.compile(r" \(code-index file id \d+; repository not reported by the index\)"), ""),
+    (re.compile(r"; same value in many other outputs \(code-index file ids [\d, ]+\)"),
+     "; the same value in other published llama-bench outputs"),
+    (re.compile(r"; same value in many llama\.cpp outputs in the code index"),
+     "; the same value in other published llama-bench outputs"),
+]
+
+
+def size_source(text):
+    for pattern, repl in SIZE_SOURCE_PHRASES:
+        text = pattern.sub(repl, text)
+    assert "code index" not in text and "code-index" not in text and "find_string" not in text, text
+    return text
+
+
 seen = set()
 for s in sizes:
     key = (s["model"], s["ftype"])
@@ -182,7 +213,7 @@ for s in sizes:
         "conditions": {"file_type": s["ftype"], "reported_by": reported},
         "value": value,
         "unit": unit,
-        "source": s["source"].replace("(als", "").strip(),
+        "source": size_source(s["source"]),
     })
 
 # Sizes printed beside the DGX Spark runs (benches/dgx-spark.md, llama-bench's size column).
