@@ -19,6 +19,9 @@ Commands:
   validate [--json|--markdown]
                          Compare the engine with the embedded published measurements
                          (measured, expected, bound, error; median error per kind)
+  list gpus|models [--json]
+                         The catalog's GPUs (id, name, memory, bandwidth) or models (id,
+                         name, family, parameters, published weight format), as a table or JSON
   bench [N]              Time N full evaluations (default 20000), print microseconds each
   site DIST [--site-url URL]
                          Write every page of the site into DIST (where the bundles are built):
@@ -46,6 +49,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
         Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
         Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
+        Some("list") => list(&args[1..], &mut out),
         Some("site") => site(&args[1..], &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
@@ -176,6 +180,148 @@ fn gguf_model(path: &str) -> Result<serde_json::Value, String> {
         buf.get(..want).map(<[u8]>::to_vec)
     })
     .map_err(|e| gpu_primer::i18n::gguf::gguf_error(&e, gpu_primer::i18n::Lang::En))
+}
+
+/// `list gpus|models [--json]`: the catalog's ids with what a script or a reader picks them by.
+fn list(args: &[String], out: &mut impl Write) -> i32 {
+    let (what, json) = match args {
+        [w] => (w.as_str(), false),
+        [w, flag] if flag == "--json" => (w.as_str(), true),
+        [_, other] => {
+            eprintln!("list: unknown option '{other}' (use --json)");
+            return 2;
+        }
+        _ => {
+            eprintln!("list: name what to list: gpus or models (then --json for JSON)");
+            return 2;
+        }
+    };
+    let rows = match what {
+        "gpus" => gpu_rows(),
+        "models" => model_rows(),
+        other => {
+            eprintln!("list: unknown catalog '{other}' (use gpus or models)");
+            return 2;
+        }
+    };
+    if json {
+        return match serde_json::to_string_pretty(&rows) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+                0
+            }
+            Err(e) => {
+                eprintln!("gpu-primer: cannot write list: {e}");
+                2
+            }
+        };
+    }
+    let _ = write!(out, "{}", table(what, &rows));
+    0
+}
+
+/// One object per catalog GPU: id, name, vendor, memory (decimal bytes, as vendors quote), its
+/// kind (discrete, apple_unified, unified) and the sizes sold, and the memory bandwidth.
+fn gpu_rows() -> Vec<serde_json::Value> {
+    gpu_primer::catalog::gpus::all()
+        .iter()
+        .map(|g| {
+            serde_json::json!({
+                "id": g.id,
+                "name": g.name,
+                "vendor": g.vendor,
+                "memory_bytes": g.memory_bytes,
+                "memory_kind": g.memory_kind,
+                "memory_options_bytes": g.memory_options_bytes,
+                "memory_bandwidth_bytes_per_s": g.memory_bandwidth_bytes_per_s,
+            })
+        })
+        .collect()
+}
+
+/// One object per catalog model: id, name, family (`model_type`), parameters (total and active
+/// per token, computed from the architecture) and the weight format it is published in (the
+/// config's `quantization_config` method, else its `torch_dtype`; null when neither is given).
+fn model_rows() -> Vec<serde_json::Value> {
+    use gpu_primer::engine::model::params::count_params;
+    gpu_primer::catalog::models::all()
+        .iter()
+        .map(|e| {
+            let a = &e.architecture;
+            let p = count_params(a);
+            let format =
+                a.quantization.as_ref().map(|q| q.method.name().to_owned()).or_else(|| {
+                    e.model.config.get("torch_dtype").and_then(|v| v.as_str()).map(str::to_owned)
+                });
+            serde_json::json!({
+                "id": e.model.id,
+                "name": e.model.name,
+                "family": a.model_type,
+                "params_total": u64::try_from(p.total).unwrap_or(u64::MAX),
+                "params_active": u64::try_from(p.active).unwrap_or(u64::MAX),
+                "published_format": format,
+            })
+        })
+        .collect()
+}
+
+/// The rows as an aligned text table: GPUs with memory (GB) and bandwidth (GB/s), models with
+/// family, parameters (billions) and published format.
+fn table(what: &str, rows: &[serde_json::Value]) -> String {
+    let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or("-").to_owned();
+    let num = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or(0.0);
+    let (header, cells): ([&str; 4], Vec<[String; 4]>) = if what == "gpus" {
+        (
+            ["id", "name", "memory", "bandwidth"],
+            rows.iter()
+                .map(|r| {
+                    let kind = match r["memory_kind"].as_str() {
+                        Some("apple_unified") | Some("unified") => " unified",
+                        _ => "",
+                    };
+                    [
+                        text(r, "id"),
+                        text(r, "name"),
+                        format!("{:.0} GB{kind}", num(r, "memory_bytes") / 1e9),
+                        format!("{:.0} GB/s", num(r, "memory_bandwidth_bytes_per_s") / 1e9),
+                    ]
+                })
+                .collect(),
+        )
+    } else {
+        (
+            ["id", "name", "family", "parameters"],
+            rows.iter()
+                .map(|r| {
+                    let (total, active) = (num(r, "params_total"), num(r, "params_active"));
+                    let active = if active < total {
+                        format!(" ({:.2} B active)", active / 1e9)
+                    } else {
+                        String::new()
+                    };
+                    let format = r["published_format"].as_str().map(|f| format!(", {f}")).unwrap_or_default();
+                    [
+                        text(r, "id"),
+                        text(r, "name"),
+                        text(r, "family"),
+                        format!("{:.2} B{active}{format}", total / 1e9),
+                    ]
+                })
+                .collect(),
+        )
+    };
+    let width =
+        |i: usize| cells.iter().map(|c| c[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0);
+    let widths = [width(0), width(1), width(2)];
+    let line = |c: [&str; 4]| {
+        let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
+        format!("{}  {}  {}  {}\n", pad(c[0], widths[0]), pad(c[1], widths[1]), pad(c[2], widths[2]), c[3])
+    };
+    let mut out = line(header);
+    for c in &cells {
+        out += &line([&c[0], &c[1], &c[2], &c[3]]);
+    }
+    out
 }
 
 /// `validate [--json|--markdown]`: the validation table (markdown by default).

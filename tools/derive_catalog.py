@@ -2,6 +2,8 @@
 """Derive src/catalog/data/*.json from the shared reference hardware.json.
 
 Usage: python3 tools/derive_catalog.py ../shared/reference/hardware.json
+Then: python3 tools/derive_local_devices.py ../research/devices.json (adds the consumer,
+workstation, Apple and unified-memory devices, orders the list by group and words the texts).
 Units are converted to the engine's: bytes (u64), bytes/s and FLOP/s (f64).
 Vendor GB are decimal (x 1e9); L2 "MB" are binary (MiB, as the caches are sized).
 Per-GPU `uncertain` field lists are transcribed by hand from hardware.json's

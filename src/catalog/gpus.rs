@@ -40,7 +40,7 @@ pub fn find(id: &str) -> Option<&'static Gpu> {
 mod tests {
     use super::*;
 
-    const REQUIRED: [&str; 21] = [
+    const REQUIRED: [&str; 33] = [
         "v100-sxm-32gb",
         "t4",
         "a10g",
@@ -62,12 +62,24 @@ mod tests {
         "rtx-5090",
         "mi300x",
         "mi325x",
+        "rtx-3090",
+        "rtx-4060-ti-16gb",
+        "rtx-a6000",
+        "rtx-6000-ada",
+        "rtx-pro-6000-blackwell",
+        "tesla-p40",
+        "radeon-rx-7900-xtx",
+        "mi210",
+        "apple-m1-8c",
+        "apple-m2-ultra-76c",
+        "dgx-spark",
+        "ryzen-ai-max-395",
     ];
 
     #[test]
     fn data_file_parses_and_ids_are_unique() {
         let parsed: Vec<Gpu> = serde_json::from_str(include_str!("data/gpus.json")).unwrap();
-        assert_eq!(parsed.len(), 23);
+        assert_eq!(parsed.len(), 77);
         assert_eq!(all().len(), parsed.len());
         let mut ids: Vec<_> = parsed.iter().map(|g| g.id.as_str()).collect();
         ids.sort();
@@ -118,6 +130,115 @@ mod tests {
         assert!(find("a10g").unwrap().is_uncertain("peak_flops.bf16"));
         assert!(!find("a100-sxm-80gb").unwrap().is_uncertain("memory_bytes"));
         assert_eq!(find("a100-sxm-40gb").unwrap().l2_bytes, Some(40 * 1024 * 1024));
+    }
+
+    /// Apple chips are `apple_unified` (macOS wires part of the memory for the GPU), DGX Spark
+    /// and Ryzen AI Max `unified`; both list the memory sizes sold, the largest being
+    /// `memory_bytes`. Every other device has its own memory and no options.
+    #[test]
+    fn memory_kinds_follow_the_device() {
+        let mut apple = 0;
+        for g in all() {
+            let unified = ["dgx-spark", "ryzen-ai-max-395"].contains(&g.id.as_str());
+            let expected = if g.id.starts_with("apple-") {
+                apple += 1;
+                MemoryKind::AppleUnified
+            } else if unified {
+                MemoryKind::Unified
+            } else {
+                MemoryKind::Discrete
+            };
+            assert_eq!(g.memory_kind, expected, "{}", g.id);
+            if expected == MemoryKind::Discrete {
+                assert!(g.memory_options_bytes.is_empty(), "{}", g.id);
+            } else {
+                let o = &g.memory_options_bytes;
+                assert!(o.windows(2).all(|w| w[0] < w[1]), "{}: {o:?}", g.id);
+                assert_eq!(o.last(), Some(&g.memory_bytes), "{}", g.id);
+            }
+        }
+        assert_eq!(apple, 21);
+        let m1 = find("apple-m1-8c").unwrap();
+        assert_eq!(m1.memory_options_bytes, [8_000_000_000, 16_000_000_000]);
+        assert_eq!(m1.memory_kind.gpu_budget(m1.memory_bytes), 16_000_000_000 / 3 * 2);
+    }
+
+    /// The Apple chips carry the Metal profile (calibrated on llama.cpp PR #2917, see
+    /// `tests/validation_llama.rs`); NVIDIA and AMD devices keep the engine's defaults.
+    #[test]
+    fn only_apple_chips_carry_an_efficiency_profile() {
+        for g in all() {
+            let (e, _) = g.efficiency.resolve().unwrap();
+            if g.memory_kind == MemoryKind::AppleUnified {
+                assert_eq!(g.efficiency.memory_bandwidth, Some(0.848), "{}", g.id);
+                assert_eq!(g.efficiency.kernel_launch_s, Some(17.8e-6), "{}", g.id);
+                assert!(g.efficiency_source.contains("pull/2917"), "{}", g.id);
+                assert!(e.validate().is_ok());
+            } else {
+                assert_eq!(g.efficiency, Default::default(), "{}", g.id);
+                assert!(g.efficiency_source.is_empty(), "{}", g.id);
+            }
+        }
+    }
+
+    /// What a reader sees of an entry (name, source, notes) states facts and citations; the
+    /// research's working remarks stay out of it.
+    #[test]
+    fn reader_text_has_no_research_remarks() {
+        const REMARKS: [&str; 9] = [
+            "[UNVERIFIED]",
+            "secondary copy",
+            "summarising tool",
+            "summarizing",
+            "corpus",
+            "this research",
+            "devices.md",
+            "not verified here",
+            "(secondary)",
+        ];
+        for g in all() {
+            let texts = [&g.name, &g.source, &g.efficiency_source].into_iter().chain(&g.notes);
+            for t in texts {
+                for r in REMARKS {
+                    assert!(!t.contains(r), "{}: '{r}' in {t}", g.id);
+                }
+            }
+            assert!(!g.source_ids.iter().any(|s| s == "UNVERIFIED"), "{}", g.id);
+        }
+    }
+
+    /// Cards on a PCIe x8 link carry the x8 figure (per direction half of it), and say so.
+    #[test]
+    fn x8_cards_carry_the_x8_link() {
+        for (id, per_direction) in [
+            ("rtx-4060", 16e9),
+            ("rtx-4060-ti-8gb", 16e9),
+            ("rtx-4060-ti-16gb", 16e9),
+            ("rtx-5060-ti-16gb", 32e9),
+        ] {
+            let g = find(id).unwrap();
+            assert_eq!(g.pcie_bytes_per_s_per_direction(), Some(per_direction), "{id}");
+            assert!(g.notes.iter().any(|n| n.contains("x8")), "{id}");
+        }
+        assert_eq!(find("rtx-4090").unwrap().pcie_bytes_per_s_per_direction(), Some(32e9));
+    }
+
+    /// DGX Spark: NVIDIA publishes only the FP4 peak; BF16 is a flagged derivation (62.5
+    /// TFLOPS, the RTX 5090's FP4:BF16 ratio of 8), never the FP4 peak itself.
+    #[test]
+    fn dgx_spark_bf16_is_a_flagged_derivation_not_the_fp4_peak() {
+        let g = find("dgx-spark").unwrap();
+        let p = g.compute_path(ComputeDtype::Bf16).unwrap();
+        assert_eq!((p.used, p.peak_flops_per_s), (ComputeDtype::Bf16, 62.5e12));
+        assert!(g.is_uncertain("peak_flops.bf16") && !g.is_uncertain("peak_flops.fp4"));
+        assert_eq!(g.peak_flops.fp4, Some(500e12));
+        assert_eq!(g.memory_bandwidth_bytes_per_s, 273e9);
+        // Apple publishes no FP16 peak before the M5: the FP32 path applies, as on a V100.
+        let m2 = find("apple-m2-ultra-76c").unwrap();
+        assert_eq!(m2.compute_path(ComputeDtype::Fp16).unwrap().used, ComputeDtype::Fp32);
+        let m5 = find("apple-m5-pro-20c").unwrap();
+        assert_eq!(m5.compute_path(ComputeDtype::Fp16).unwrap().used, ComputeDtype::Fp16);
+        assert!(m5.is_uncertain("peak_flops.fp16"));
     }
 
     #[test]

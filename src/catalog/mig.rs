@@ -85,12 +85,15 @@ mod tests {
     #[test]
     fn tables_parse_and_gpu_keys_resolve() {
         let parsed: Vec<MigTable> = serde_json::from_str(include_str!("data/mig.json")).unwrap();
-        assert_eq!(parsed.len(), 8);
+        assert_eq!(parsed.len(), 9);
         assert_eq!(all(), parsed, "the hand-written reader reads what serde's derive read");
         for g in crate::catalog::gpus::all() {
             if let Some(k) = &g.mig.profiles {
                 assert!(find(k).is_some(), "{}: {k}", g.id);
             }
+            // A GPU that supports MIG names its table (empty when the profiles were not read,
+            // as for GB200 and the RTX PRO 6000 Blackwell: the planner then does not offer it).
+            assert_eq!(g.mig.supported, g.mig.profiles.is_some(), "{}", g.id);
         }
         let h = find("h100-80gb").unwrap();
         let p = h.profiles.iter().find(|p| p.name == "3g.40gb").unwrap();

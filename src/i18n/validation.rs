@@ -3,11 +3,22 @@
 
 use super::facts::{mode, recompute};
 use super::Lang;
-use crate::validation::{Conditions, Note, Reason, RowUnit, ValidationTable};
+use crate::engine::gpu::ComputeDtype;
+use crate::validation::{
+    Conditions, LlamaBackend, LlamaTest, Note, Reason, RowUnit, SizeReport, ValidationTable,
+};
 
 /// The conditions of a row in `lang` (the GPU itself is the table's GPU column).
 pub fn conditions(c: &Conditions, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
+    // A model size depends on the file type alone: no GPU, layout or lengths.
+    if let Note::ModelSize { .. } = c.note {
+        return if zh {
+            format!("{} 文件类型；{}", c.weight_dtype.name(), note(&c.note, lang))
+        } else {
+            format!("{} file type; {}", c.weight_dtype.name(), note(&c.note, lang))
+        };
+    }
     let mut out = if zh {
         format!(
             "{} 权重，{} 块 GPU，tp {} pp {} dp {}，batch {}，上下文 {}",
@@ -87,6 +98,18 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             ("time to first token at a fixed number of users", "固定并发用户数下的首 token 时间")
         }
         "training_mfu" => ("training MFU", "训练 MFU"),
+        "llama_bench" => ("llama-bench run", "llama-bench 测试"),
+        "gguf_model_size" => ("model size in a llama.cpp file type", "llama.cpp 文件类型下的模型大小"),
+        "llama_bench_tg_cuda" => ("llama-bench decode (tg), CUDA", "llama-bench 解码（tg），CUDA"),
+        "llama_bench_tg_metal" => ("llama-bench decode (tg), Metal", "llama-bench 解码（tg），Metal"),
+        "llama_bench_tg_rocm_vulkan" => {
+            ("llama-bench decode (tg), ROCm/HIP and Vulkan", "llama-bench 解码（tg），ROCm/HIP 和 Vulkan")
+        }
+        "llama_bench_pp_cuda" => ("llama-bench prompt (pp), CUDA", "llama-bench 提示处理（pp），CUDA"),
+        "llama_bench_pp_metal" => ("llama-bench prompt (pp), Metal", "llama-bench 提示处理（pp），Metal"),
+        "llama_bench_pp_rocm_vulkan" => {
+            ("llama-bench prompt (pp), ROCm/HIP and Vulkan", "llama-bench 提示处理（pp），ROCm/HIP 和 Vulkan")
+        }
         _ => return None,
     };
     Some(if lang == Lang::Zh { zh } else { en })
@@ -108,6 +131,43 @@ pub fn model(c: &Conditions, lang: Lang) -> String {
         (None, Lang::Zh) => "按条件构造的 GPT 式结构".into(),
         (None, Lang::En) => "GPT-style config from the conditions".into(),
     }
+}
+
+/// A llama-bench run in `lang`: the test, back end, flash attention, `-ngl` and compute path.
+fn llama_bench(
+    test: LlamaTest,
+    backend: LlamaBackend,
+    flash_attention: Option<bool>,
+    gpu_layers: Option<u64>,
+    compute: ComputeDtype,
+    lang: Lang,
+) -> String {
+    let zh = lang == Lang::Zh;
+    let test = match (test, zh) {
+        (LlamaTest::Tg(n), false) => {
+            format!("llama-bench tg{n}: {n} tokens generated from an empty context, batch 1")
+        }
+        (LlamaTest::Tg(n), true) => format!("llama-bench tg{n}：从空上下文生成 {n} 个 token，batch 1"),
+        (LlamaTest::Pp(n), false) => format!("llama-bench pp{n}: a prompt of {n} tokens, batch 1"),
+        (LlamaTest::Pp(n), true) => format!("llama-bench pp{n}：处理 {n} 个 token 的提示，batch 1"),
+    };
+    let fa = match (flash_attention, zh) {
+        (Some(true), false) => "flash attention on",
+        (Some(false), false) => "flash attention off",
+        (None, false) => "flash attention not recorded",
+        (Some(true), true) => "flash attention 开启",
+        (Some(false), true) => "flash attention 关闭",
+        (None, true) => "未记录 flash attention",
+    };
+    let ngl = gpu_layers.map(|n| format!(" -ngl {n}")).unwrap_or_default();
+    let path = match (compute, zh) {
+        (ComputeDtype::Int8, false) => "int8 path (llama.cpp's MMQ kernels)".to_owned(),
+        (ComputeDtype::Int8, true) => "int8 路径（llama.cpp 的 MMQ 内核）".to_owned(),
+        (d, false) => format!("{} path", d.label()),
+        (d, true) => format!("{} 路径", d.label()),
+    };
+    let sep = if zh { "，" } else { ", " };
+    [test, backend.name().to_owned() + &ngl, fa.to_owned(), path].join(sep)
 }
 
 /// What else a row assumes, in `lang` (empty for none).
@@ -162,6 +222,21 @@ pub fn note(n: &Note, lang: Lang) -> String {
             r.loss_chunks,
             r.zero_stage
         ),
+        (Note::LlamaBench { test, backend, flash_attention, gpu_layers, compute }, _) => {
+            llama_bench(*test, *backend, *flash_attention, *gpu_layers, *compute, lang)
+        }
+        (Note::ModelSize { reported }, Lang::En) => match reported {
+            SizeReport::LlamaBench => "size as llama-bench's size column reports it",
+            SizeReport::QuantizeHelp => "size as llama-quantize's help text lists it",
+            SizeReport::LoaderLog => "size from the loader's 'file size' line",
+        }
+        .into(),
+        (Note::ModelSize { reported }, Lang::Zh) => match reported {
+            SizeReport::LlamaBench => "llama-bench 的 size 列报告的大小",
+            SizeReport::QuantizeHelp => "llama-quantize 帮助文本列出的大小",
+            SizeReport::LoaderLog => "加载器日志中 file size 一行给出的大小",
+        }
+        .into(),
         (Note::Recipe { method, recipe: r }, Lang::Zh) => format!(
             "原文方法“{method}”，{} 配方：全 bf16，{}{}，{}，损失分 {} 块，ZeRO-{}",
             r.framework,
@@ -201,6 +276,10 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::MsPerOutputTokenUnderLoad, Lang::Zh) => "负载下每个输出 token 毫秒数",
         (RowUnit::MsToFirstTokenUnderLoad, Lang::En) => "ms to first token under load",
         (RowUnit::MsToFirstTokenUnderLoad, Lang::Zh) => "负载下首 token 毫秒数",
+        (RowUnit::TokensPerS, Lang::En) => "tokens/s",
+        (RowUnit::TokensPerS, Lang::Zh) => "token/秒",
+        (RowUnit::GibModelSize, Lang::En) => "GiB of tensors (llama.cpp's model size)",
+        (RowUnit::GibModelSize, Lang::Zh) => "GiB 张量（llama.cpp 报告的模型大小）",
     }
 }
 
@@ -223,6 +302,12 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         (Reason::NoArchitecture, Lang::Zh) => "模型不在目录中，条件里也没有给出结构".into(),
         (Reason::GpuNotInCatalog { gpu }, Lang::En) => format!("GPU '{gpu}' is not in the catalog"),
         (Reason::GpuNotInCatalog { gpu }, Lang::Zh) => format!("GPU“{gpu}”不在目录中"),
+        (Reason::AmbiguousGpu { gpu, candidates }, Lang::En) => {
+            format!("GPU '{gpu}' could be any of {} (the source does not say which)", candidates.join(", "))
+        }
+        (Reason::AmbiguousGpu { gpu, candidates }, Lang::Zh) => {
+            format!("GPU“{gpu}”可能是 {} 中的任何一个（来源未说明是哪一个）", candidates.join("、"))
+        }
         (Reason::ContextParallelism, Lang::En) => "context parallelism is not modelled".into(),
         (Reason::ContextParallelism, Lang::Zh) => "未建模上下文并行".into(),
         (Reason::NoBatchOrValue, Lang::En) => "no batch size or value".into(),
@@ -249,6 +334,16 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         (Reason::UnsupportedKind { kind }, Lang::Zh) => {
             format!("“{}”不是场景能表达的时间或推理显存测量", self::kind(kind, lang))
         }
+        (Reason::UnknownFileType { name }, Lang::En) => format!("the file type '{name}' is not one the engine knows"),
+        (Reason::UnknownFileType { name }, Lang::Zh) => format!("引擎不认识文件类型“{name}”"),
+        (Reason::UnsupportedBackend { backend }, Lang::En) => {
+            format!("the {backend} back end is not compared (CUDA, Metal, ROCm/HIP and Vulkan are)")
+        }
+        (Reason::UnsupportedBackend { backend }, Lang::Zh) => {
+            format!("不比较 {backend} 后端（只比较 CUDA、Metal、ROCm/HIP 和 Vulkan）")
+        }
+        (Reason::UnknownTest { test }, Lang::En) => format!("llama-bench test '{test}' is not a plain tgN or ppN run"),
+        (Reason::UnknownTest { test }, Lang::Zh) => format!("llama-bench 测试“{test}”不是单纯的 tgN 或 ppN"),
         (Reason::Rejected { field, kind }, Lang::En) => format!("scenario rejected: {field}: {kind}"),
         (Reason::Rejected { field, kind }, Lang::Zh) => {
             format!("场景被拒绝：{field}：{}", super::errors::error_kind(kind, lang))

@@ -9,6 +9,7 @@ use crate::engine::scenario::{ModelSpec, Scenario};
 use serde_json::{json, Value};
 
 mod concurrency;
+mod llama;
 mod serving;
 mod training;
 
@@ -72,6 +73,8 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
         k if serving::is_under_load(k) => serving::tpot_under_load(&row, s),
         k if k.contains("ttft") || k.contains("first_token") => serving::time_to_first_token(&row, s),
         "training_peak_memory" => training::peak_memory(&row, s),
+        "llama_bench" => llama::bench(&row, s),
+        "gguf_model_size" => llama::model_size(&row, s),
         _ => Err(Reason::UnsupportedKind { kind: row.kind.clone() }),
     }
 }
@@ -100,11 +103,20 @@ fn model_spec(row: &Row) -> Result<ModelSpec, Reason> {
 /// The GPU's catalog id; an inference memory row needs none (weights and KV cache do not
 /// depend on the GPU).
 fn set_gpu(s: &mut Scenario, row: &Row) -> Result<(), Reason> {
-    let is_memory = row.kind.contains("memory") && row.kind.starts_with("inference");
+    let is_memory =
+        (row.kind.contains("memory") && row.kind.starts_with("inference")) || row.kind == "gguf_model_size";
     match row.gpu {
         Some(g) => s.gpu = crate::engine::hardware::GpuSpec::Id(g.into()),
         None if is_memory => {}
-        None => return Err(Reason::GpuNotInCatalog { gpu: row.gpu_text.clone() }),
+        None => {
+            return Err(match super::names::ambiguous_gpu(&row.gpu_text) {
+                Some(candidates) => Reason::AmbiguousGpu {
+                    gpu: row.gpu_text.clone(),
+                    candidates: candidates.iter().map(|c| (*c).to_owned()).collect(),
+                },
+                None => Reason::GpuNotInCatalog { gpu: row.gpu_text.clone() },
+            })
+        }
     }
     Ok(())
 }

@@ -114,6 +114,99 @@ pub enum Note {
         method: String,
         recipe: Recipe,
     },
+    /// A llama-bench run: its test, back end, flash attention (null: not recorded), `-ngl` and
+    /// the compute path its kernels take (see `express::llama`).
+    LlamaBench {
+        test: LlamaTest,
+        backend: LlamaBackend,
+        flash_attention: Option<bool>,
+        gpu_layers: Option<u64>,
+        compute: crate::engine::gpu::ComputeDtype,
+    },
+    /// A model size as llama.cpp reports it.
+    ModelSize {
+        reported: SizeReport,
+    },
+}
+
+/// A llama-bench test: `tgN` generates N tokens from an empty context, `ppN` processes a prompt
+/// of N tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "test", content = "tokens", rename_all = "snake_case")]
+pub enum LlamaTest {
+    Tg(u64),
+    Pp(u64),
+}
+
+impl LlamaTest {
+    /// `tg128`, `pp512` (a test at a depth, `pp512 @ d4096`, is not one of these).
+    pub fn parse(t: &str) -> Option<LlamaTest> {
+        let t = t.trim();
+        let n = |rest: &str| rest.parse::<u64>().ok().filter(|n| *n > 0);
+        t.strip_prefix("tg")
+            .and_then(n)
+            .map(LlamaTest::Tg)
+            .or_else(|| t.strip_prefix("pp").and_then(n).map(LlamaTest::Pp))
+    }
+}
+
+/// The llama.cpp back end of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlamaBackend {
+    Cuda,
+    Metal,
+    Rocm,
+    Vulkan,
+}
+
+impl LlamaBackend {
+    /// `CUDA`, `Metal`, `ROCm/HIP` (or `HIP`, `ROCm`), `Vulkan`; others (CPU, SYCL, OpenCL) are
+    /// not compared.
+    pub fn parse(b: &str) -> Option<LlamaBackend> {
+        match b.trim().to_ascii_lowercase().as_str() {
+            "cuda" => Some(LlamaBackend::Cuda),
+            "metal" => Some(LlamaBackend::Metal),
+            "rocm/hip" | "rocm" | "hip" => Some(LlamaBackend::Rocm),
+            "vulkan" => Some(LlamaBackend::Vulkan),
+            _ => None,
+        }
+    }
+
+    /// The back end as llama-bench prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LlamaBackend::Cuda => "CUDA",
+            LlamaBackend::Metal => "Metal",
+            LlamaBackend::Rocm => "ROCm/HIP",
+            LlamaBackend::Vulkan => "Vulkan",
+        }
+    }
+}
+
+/// Where llama.cpp reports a model's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeReport {
+    /// llama-bench's `size` column (all tensors, GiB).
+    LlamaBench,
+    /// The size `llama-quantize` lists beside each file type in its help text (GiB).
+    QuantizeHelp,
+    /// The loader's `file size` line.
+    LoaderLog,
+}
+
+impl SizeReport {
+    /// From the measurement's `reported_by` text (llama-bench unless it names another).
+    pub fn parse(t: &str) -> SizeReport {
+        if t.contains("quantize") {
+            SizeReport::QuantizeHelp
+        } else if t.contains("loader") {
+            SizeReport::LoaderLog
+        } else {
+            SizeReport::LlamaBench
+        }
+    }
 }
 
 /// The settings a framework's published recipe uses, as the scenario expresses them.
@@ -143,6 +236,10 @@ pub enum RowUnit {
     MsToFirstToken,
     MsPerOutputTokenUnderLoad,
     MsToFirstTokenUnderLoad,
+    /// Tokens per second as llama-bench reports it.
+    TokensPerS,
+    /// GiB of tensors: llama.cpp's model size.
+    GibModelSize,
 }
 
 /// Why a measurement cannot be expressed as a scenario.
@@ -158,6 +255,11 @@ pub enum Reason {
     GpuNotInCatalog {
         gpu: String,
     },
+    /// The source's GPU name fits more than one catalog GPU.
+    AmbiguousGpu {
+        gpu: String,
+        candidates: Vec<String>,
+    },
     ContextParallelism,
     NoBatchOrValue,
     NoWeightsGib,
@@ -171,6 +273,18 @@ pub enum Reason {
     FsdpCpuOffload,
     UnsupportedKind {
         kind: String,
+    },
+    /// A llama.cpp file type the engine does not know.
+    UnknownFileType {
+        name: String,
+    },
+    /// A llama.cpp back end the comparison does not group (CPU, SYCL, OpenCL).
+    UnsupportedBackend {
+        backend: String,
+    },
+    /// A llama-bench test other than `tgN` or `ppN` (a test at a depth, `tg32 @ d4096`).
+    UnknownTest {
+        test: String,
     },
     /// The engine rejected the scenario (the field and what is wrong).
     Rejected {
@@ -228,6 +342,12 @@ enum Metric {
     TtftUnderLoadMs {
         p95: bool,
     },
+    /// Decode tokens/s of one sequence at the average step (llama-bench `tgN`).
+    DecodeTokensPerS,
+    /// Prompt tokens/s of one sequence (llama-bench `ppN`).
+    PrefillTokensPerS,
+    /// The bytes of all tensors in GiB (`model.gguf.bytes`; the weights for 16-bit types).
+    ModelSizeGiB,
 }
 
 /// One scenario that expresses a measurement, with the report's number it is compared with.
@@ -253,7 +373,7 @@ impl Case {
     }
 }
 
-const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+pub(crate) const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
 fn text(v: &Value, key: &str) -> String {
     v.get(key).map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_owned)).unwrap_or_default()
@@ -300,6 +420,16 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             let v = l.and_then(|l| if p95 { l.ttft_p95_s } else { l.ttft_mean_s });
             (v.unwrap_or(0.0) * 1e3, None, false)
         }
+        Metric::DecodeTokensPerS => {
+            (t.throughput.decode_tokens_per_s, Some(t.throughput.decode_tokens_per_s_bound), true)
+        }
+        Metric::PrefillTokensPerS => {
+            (t.throughput.prefill_tokens_per_s, Some(t.throughput.prefill_tokens_per_s_bound), true)
+        }
+        Metric::ModelSizeGiB => {
+            let bytes = r.model.gguf.as_ref().map_or(r.memory_per_gpu_bytes.weights, |g| g.bytes);
+            (bytes as f64 / GIB, None, true)
+        }
         Metric::TimeToFirstTokenMs => {
             (t.time.time_to_first_token_s * 1e3, Some(t.time.prefill_s_bound * 1e3), false)
         }
@@ -322,8 +452,10 @@ fn conditions(s: &Scenario, note: Note) -> Conditions {
         },
         weight_dtype: s.resolved_weight_dtype(),
         gpus: s.gpus,
-        gpu: match &s.gpu {
-            crate::engine::hardware::GpuSpec::Id(i) => i.clone(),
+        gpu: match (&s.gpu, &note) {
+            // A model size has no GPU.
+            (_, Note::ModelSize { .. }) => String::new(),
+            (crate::engine::hardware::GpuSpec::Id(i), _) => i.clone(),
             _ => "custom".into(),
         },
         tensor_parallel: s.tensor_parallel,
