@@ -123,11 +123,29 @@ fn llama_bench_decode_medians_meet_the_goal_and_bounds_hold() {
     assert!(median_abs(&pp_metal) <= 10.0, "{}", median_abs(&pp_metal));
 }
 
-/// llama.cpp's quantised matrix kernels (MMQ) on NVIDIA run on the int8 peak, so the prompt
-/// runs are compared on that path; F16 weights stay on the fp16 path, Apple chips (no int8 or
-/// fp16 peak) on FP32. The expected prompt rate uses the engine's 8-bit GEMM efficiency, which
-/// MMQ does not reach: every quantised CUDA prompt row is over-estimated (a known gap the README
-/// states; this test fails when it closes, so that the README is updated).
+/// The share of the int8 peak llama.cpp's MMQ kernels reach comes from the pull request that
+/// gave them tensor cores (llama.cpp PR #7676, June 2024): Llama-3-8B Q4_0 prefilled
+/// 10,358.75 tokens/s with 512-token micro-batches on an RTX 4090. With the engine's default
+/// (`quantized_matmul_flops`) the engine gives that row back; it is not among the validation's.
+#[test]
+fn mmq_share_is_the_solution_of_the_pr_7676_row() {
+    let mut s = Scenario::new(ModelSpec::Id("llama-3-8b".into()));
+    s.gpu = GpuSpec::Id("rtx-4090".into());
+    s.weight_dtype = Some(Dtype::Gguf(FileType::Q4_0));
+    s.flash_attention = false;
+    (s.batch, s.prompt_tokens, s.output_tokens, s.context_tokens) = (1, Some(512), Some(0), 512);
+    let r = evaluate(&s).expect("evaluates");
+    assert_eq!(r.performance.phases.prefill.path.used, ComputeDtype::Int8);
+    let tps = r.performance.throughput.prefill_tokens_per_s;
+    assert!((tps / 10_358.75 - 1.0).abs() < 0.01, "{tps}");
+    assert!(r.performance.phases.prefill.tokens_per_s_bound > 10_358.75);
+}
+
+/// llama.cpp's quantised matrix kernels (MMQ) on NVIDIA run on the int8 peak (the engine's
+/// `compute_dtype_on`), so the prompt runs are compared on that path; F16 weights stay on the
+/// fp16 path, Apple chips (no int8 or fp16 peak) on FP32. The CUDA prompt rows' median error is
+/// a fifth or less with MMQ's share from PR #7676; AMD's back ends reach far less of their peak
+/// (a known gap the README states).
 #[test]
 fn prompt_runs_take_llama_cpp_s_compute_path() {
     let all = rows("llama_bench_pp");
@@ -149,10 +167,10 @@ fn prompt_runs_take_llama_cpp_s_compute_path() {
             _ => ComputeDtype::Fp16,
         };
         assert_eq!(path(r), expected, "{r:?}");
-        if r.kind == "llama_bench_pp_cuda" && quantised {
-            assert!(r.error_pct > 50.0, "{r:?}");
-        }
+        assert_ne!(r.bound_holds, Some(false), "{r:?}");
     }
+    let cuda: Vec<&ValidationRow> = all.iter().filter(|r| r.kind == "llama_bench_pp_cuda").collect();
+    assert!(median_abs(&cuda) <= 20.0, "{}", median_abs(&cuda));
     // On Apple chips the fp16 path asked for is the FP32 peak.
     let m2 = gpus::find("apple-m2-ultra-76c").expect("in the catalog");
     assert_eq!(m2.compute_path(ComputeDtype::Fp16).expect("a path").used, ComputeDtype::Fp32);

@@ -161,10 +161,11 @@ pub struct EfficiencyOverrides {
     pub request_overhead_s: Option<f64>,
     pub host_memory_bandwidth: Option<f64>,
     pub pcie_bandwidth: Option<f64>,
+    pub quantized_matmul_flops: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 12] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -177,6 +178,7 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 12] = [
     "request_overhead_s",
     "host_memory_bandwidth",
     "pcie_bandwidth",
+    "quantized_matmul_flops",
 ];
 
 impl EfficiencyOverrides {
@@ -197,6 +199,7 @@ impl EfficiencyOverrides {
                 "request_overhead_s" => &mut o.request_overhead_s,
                 "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
                 "pcie_bandwidth" => &mut o.pcie_bandwidth,
+                "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -221,7 +224,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 12] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -238,6 +241,7 @@ impl EfficiencyOverrides {
             ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
             ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
             ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
+            ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {

@@ -589,6 +589,25 @@ impl Scenario {
         })
     }
 
+    /// The Tensor Core path on `gpu`: [`Scenario::resolved_compute_dtype`], except that a
+    /// llama.cpp quantised file multiplies on the int8 path when the GPU's int8 peak is the
+    /// higher one. llama.cpp's MMQ kernels quantise the activations to 8 bits and run integer
+    /// matrix instructions (int8 MMA on NVIDIA Turing and newer, DP4A on Pascal;
+    /// `ggml_cuda_should_use_mmq`, ggml/src/ggml-cuda/mmq.cu); elsewhere (Metal, and GPUs whose
+    /// int8 peak is no higher) the blocks are dequantised for 16-bit GEMMs.
+    pub fn compute_dtype_on(&self, gpu: &super::gpu::Gpu) -> ComputeDtype {
+        let default = self.resolved_compute_dtype();
+        if self.compute_dtype.is_some() || self.resolved_weight_dtype().file_type().is_none() {
+            return default;
+        }
+        let peak = |d| gpu.compute_path(d).map_or(0.0, |p| p.peak_flops_per_s);
+        if peak(ComputeDtype::Int8) > peak(ComputeDtype::Fp16) {
+            ComputeDtype::Int8
+        } else {
+            default
+        }
+    }
+
     /// Micro-batches per step after defaults.
     pub fn resolved_micro_batches(&self) -> u64 {
         self.micro_batches.unwrap_or(if self.pipeline_parallel > 1 { 4 * self.pipeline_parallel } else { 1 })

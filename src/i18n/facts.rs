@@ -623,6 +623,8 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::HostMemoryBandwidth, Lang::Zh) => "放在主机内存里的层由 CPU 读取，达到主机内存带宽的这个比例。llama.cpp 的 CPU 后端在 i9-13900K + DDR5-6400 上解码 LLaMA 7B 为 18.27 token/s（若文件为 Q4_0，约为 102.4 GB/s 中的 70 GB/s），在 i5-6500 上为实测 20 GB/s 的 75%（llama.cpp issue #34，2023）。估计值。",
         (Factor::PcieBandwidth, Lang::En) => "Host-to-device copies reach 23.9-27.1 GB/s of PCIe 4.0 x16's 31.5 GB/s per direction (nvbandwidth issue #15, 8× RTX 4090) and 56.3-57.3 of PCIe 5.0's 63 (tinygrad open-gpu-kernel-modules issue #29, 8× RTX 5090): 0.76-0.91, lower end taken.",
         (Factor::PcieBandwidth, Lang::Zh) => "主机到设备的拷贝在 PCIe 4.0 x16 单向 31.5 GB/s 中达到 23.9–27.1 GB/s（nvbandwidth issue #15，8 张 RTX 4090），在 PCIe 5.0 的 63 GB/s 中达到 56.3–57.3（tinygrad open-gpu-kernel-modules issue #29，8 张 RTX 5090）：0.76–0.91，取下限附近。",
+        (Factor::QuantizedMatmulFlops, Lang::En) => "llama.cpp multiplies quantised weights with its MMQ kernels on the int8 tensor cores, reaching a small share of their peak: Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s (512-token micro-batches) on an RTX 4090 in llama.cpp PR #7676 (June 2024), 0.28 of its 660.6 TOPS with this engine's FLOPs and the rest of its prefill time. Applied to the int8 path with llama.cpp file types.",
+        (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ 内核在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
     }
 }

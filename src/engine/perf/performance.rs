@@ -260,7 +260,7 @@ pub(crate) fn time_model_inputs(
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
     let (eff, overridden) = s.efficiency.resolve_for(gpu)?;
     let path = gpu
-        .compute_path(s.resolved_compute_dtype())
+        .compute_path(s.compute_dtype_on(gpu))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     Ok((eff, overridden, path))
 }
@@ -269,7 +269,7 @@ pub(crate) fn time_model_inputs(
 fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
     let (listed, overridden, path) = time_model_inputs(s, gpu)?;
-    let eff = listed.for_path(path.used);
+    let eff = listed.for_path_and_weights(path.used, x.weight);
     let weight_read = listed.weight_read_factor(x.weight, path.used);
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
@@ -779,7 +779,7 @@ fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Pu
         DerivKey::HardwareComputePath,
         Formula::ComputePath,
         vec![
-            Val::ComputeDtype(z.scenario.resolved_compute_dtype()),
+            Val::ComputeDtype(z.scenario.compute_dtype_on(z.gpu)),
             Val::Id(z.gpu.id.clone()),
             Val::Path(c.path),
             Val::Sci(hw.peak_flops_per_s),

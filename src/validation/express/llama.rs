@@ -7,18 +7,15 @@
 //! KV cache llama.cpp's default f16), `-ngl` as `gpu_layers` (99: every layer, the output layer
 //! too). Rows are grouped by back end (CUDA; Metal; ROCm/HIP and Vulkan), each group a kind.
 //!
-//! The compute path: llama.cpp multiplies quantised weights with its MMQ kernels, which quantise
-//! the activations to 8 bits and run integer matrix instructions where the GPU has them (int8
-//! MMA on NVIDIA Turing and newer, DP4A on Pascal; `ggml_cuda_should_use_mmq` in
-//! ggml-cuda/mmq.cu), and dequantises to 16-bit GEMMs elsewhere. So a quantised file type runs
-//! on whichever of the GPU's int8 and fp16 paths has the higher peak (int8 on NVIDIA, fp16 or
-//! the FP32 fallback on Apple and AMD, where the int8 peak is no higher); the 16-bit types run
-//! on the fp16 path. With the fp16 peak alone the bound falls below measured pp512 runs: Llama 2
+//! The compute path is the engine's (`Scenario::compute_dtype_on`): llama.cpp multiplies
+//! quantised weights with its MMQ kernels on whichever of the GPU's int8 and fp16 paths has the
+//! higher peak (int8 on NVIDIA, fp16 or the FP32 fallback on Apple and AMD, where the int8 peak
+//! is no higher); the 16-bit types run on the fp16 path. With the fp16 peak alone the bound falls below measured pp512 runs: Llama 2
 //! 7B costs 13.35 GFLOP per prompt token, so the RTX 5070's 5,185 tokens/s need 69 TFLOP/s,
 //! above its 61.7 FP16 with FP32 accumulate, and the Tesla P40's 1,007 need 13.4, above its
 //! 11.8 FP32 (it has no fast FP16): the int8 peak (INT8 tensor cores, DP4A on the P40) is the
-//! one MMQ is limited by. The expected time keeps the engine's 8-bit efficiency
-//! (`fp8_tensor_flops`, a GEMM's), which MMQ does not reach: its prompt rates are over-estimated.
+//! one MMQ is limited by. The expected time takes the share of that peak MMQ was measured to
+//! reach in the pull request that introduced it (`quantized_matmul_flops`), not a GEMM's.
 
 use super::Row;
 use crate::engine::gpu::ComputeDtype;
@@ -31,18 +28,6 @@ use crate::validation::{
 /// The weight format of a llama.cpp file type name (`Q4_K_M`, `MXFP4_MOE`, `F16`, `BF16`).
 fn weight_format(name: &str) -> Option<Dtype> {
     Dtype::parse(name)
-}
-
-/// The compute path llama.cpp's kernels take for `weight` on the row's GPU (see the module doc).
-fn compute_path(weight: Dtype, gpu: Option<&str>) -> Option<ComputeDtype> {
-    let g = crate::catalog::gpus::find(gpu?)?;
-    let peak = |d| g.compute_path(d).map_or(0.0, |p| p.peak_flops_per_s);
-    let int8_is_faster = peak(ComputeDtype::Int8) > peak(ComputeDtype::Fp16);
-    matches!(weight, Dtype::Gguf(_)).then_some(if int8_is_faster {
-        ComputeDtype::Int8
-    } else {
-        ComputeDtype::Fp16
-    })
 }
 
 /// The kind of a row: its test (decode or prompt) and its back end's group.
@@ -70,7 +55,6 @@ pub(super) fn bench(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
     let test = LlamaTest::parse(&test_text).ok_or(Reason::UnknownTest { test: test_text })?;
     let Some(v) = row.value.as_f64() else { return Err(Reason::NoBatchOrValue) };
     (s.weight_dtype, s.kv_dtype, s.batch) = (Some(weight), None, 1);
-    s.compute_dtype = compute_path(weight, row.gpu);
     let flash_attention = c.get("flash_attn").and_then(serde_json::Value::as_bool);
     s.flash_attention = flash_attention == Some(true);
     s.gpu_layers = num(c, &["ngl"]).map(|n| n as u64);
@@ -89,7 +73,10 @@ pub(super) fn bench(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
         backend,
         flash_attention,
         gpu_layers: s.gpu_layers,
-        compute: s.compute_dtype.unwrap_or(ComputeDtype::Fp16),
+        compute: row
+            .gpu
+            .and_then(crate::catalog::gpus::find)
+            .map_or(ComputeDtype::Fp16, |g| s.compute_dtype_on(g)),
     };
     Ok(vec![Case::new(kind(test, backend), metric, v, RowUnit::TokensPerS, s, note)])
 }
