@@ -130,6 +130,14 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let state = EstimatorState { scenario, compare: None, ..saved };
         crate::ui::go(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
     };
+    // What runs on a custom device of the measured bandwidth (the reader gives its memory: a web
+    // page sees only its largest buffer).
+    let local_hand_off = move || {
+        let Status::Done(r) = status.get_untracked() else { return };
+        let Some(bw) = r.memory_bandwidth() else { return };
+        let query = format!("gpu=custom&bw={:.1}", bw / 1e9);
+        crate::ui::go(&format!("{}?{query}", Route::Tool(lang, crate::route::Tool::Local).to_hash()));
+    };
     // The controls are static HTML; clicks and changes reach the section (event delegation) and
     // one effect writes what changes (adapter, buttons, progress, results) into it.
     let on_click = {
@@ -138,6 +146,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
             "lab-run" => run(()),
             "lab-cancel" => cancel.store(true, Ordering::Relaxed),
             "lab-estimator" => hand_off(),
+            "lab-local" => local_hand_off(),
             _ => {}
         }
     };
@@ -280,14 +289,15 @@ fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
         "{note}<h2>{}</h2><div id=\"lab-adapter\"><p class=\"muted\">{}</p></div><div class=\"lab-controls\"><label>{} <select id=\"lab-cap\">{caps}</select></label> \
          <button id=\"lab-run\" class=\"button\" disabled>{}</button> <button id=\"lab-cancel\" class=\"button secondary\" hidden>{}</button> \
          <label>{} <select id=\"lab-compare\">{gpu_options}</select></label></div><p id=\"lab-progress\" role=\"status\"></p>\
-         <div id=\"lab-results\"></div><p id=\"lab-hand-off\" hidden><button id=\"lab-estimator\" class=\"button cta\">{}</button></p>",
+         <div id=\"lab-results\"></div><p id=\"lab-hand-off\" hidden><button id=\"lab-estimator\" class=\"button cta\">{}</button> <button id=\"lab-local\" class=\"button secondary\">{}</button></p>",
         esc(s.adapter),
         esc(s.looking),
         esc(s.max_size),
         esc(s.run),
         esc(s.cancel),
         esc(s.compare_gpu),
-        esc(s.use_in_estimator)
+        esc(s.use_in_estimator),
+        esc(s.what_runs)
     )
 }
 
