@@ -98,7 +98,7 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
         LegendItem { label: c.legend[0].clone(), color: palette::series(0), swatch: Swatch::Dashed },
         LegendItem { label: c.legend[1].clone(), color: palette::series(0), swatch: Swatch::Line },
     ];
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let panel_h = (t.w() * 0.34).clamp(150.0, 260.0);
     let gap = t.font * 3.4;
