@@ -66,3 +66,22 @@ fn the_estimators_charts_keep_their_text_inside_in_both_languages_and_widths() {
     assert!(checked > 100, "{checked} charts");
     assert!(failures.is_empty(), "{} texts outside their chart:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The capacity planner's latency chart, drawn at the phone's width on a phone (it was a 640-px
+/// chart shrunk to 6 px text), keeps its text inside in both languages.
+#[test]
+fn the_planners_chart_keeps_its_text_inside_at_both_widths() {
+    use gpu_primer::tools::plan::{self as p, html, state};
+    let (s, _) = state::parse("");
+    let plan = p::plan(&s);
+    for lang in [Lang::Zh, Lang::En] {
+        for width in [DESKTOP_WIDTH, PHONE_WIDTH] {
+            let page = html::results_html_at(lang, &s, &plan, width);
+            let svgs = gpu_primer::charts::text_fit::svgs(&page);
+            assert_eq!(svgs.len(), 1, "{lang:?} {width}: one chart");
+            assert!(svgs[0].contains(&format!("viewBox=\"0 0 {width} ")), "drawn at {width}");
+            let outside = overflows(svgs[0]);
+            assert!(outside.is_empty(), "{lang:?} {width}: {outside:?}");
+        }
+    }
+}

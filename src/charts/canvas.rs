@@ -82,15 +82,6 @@ pub(crate) fn bold_width(s: &str, size: f64) -> f64 {
     text_width(s, size) * 1.12
 }
 
-/// The width of `s` at `size`, bold or not.
-pub(crate) fn width_of(s: &str, size: f64, bold: bool) -> f64 {
-    if bold {
-        bold_width(s, size)
-    } else {
-        text_width(s, size)
-    }
-}
-
 /// Shorten `s` with "…" to fit `max` px: the last resort for a name that cannot wrap (a
 /// catalog or pasted model's name in a narrow column); the charts' own words wrap instead.
 pub(crate) fn fit(s: &str, size: f64, max: f64) -> String {

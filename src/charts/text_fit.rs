@@ -3,7 +3,16 @@
 //! Sans's widths, wider than the fonts of most readers), and that none was cut short with "…".
 //! The real-browser test (`tests/e2e/charts-text.test.mjs`) measures the drawn text itself.
 
-use super::canvas::width_of;
+use super::canvas::{bold_width, text_width};
+
+/// The width of `s` at `size`, bold or not.
+fn width_of(s: &str, size: f64, bold: bool) -> f64 {
+    if bold {
+        bold_width(s, size)
+    } else {
+        text_width(s, size)
+    }
+}
 
 /// One text that does not fit: its content and where its estimated box lies.
 #[derive(Clone, Debug, PartialEq)]
