@@ -3,7 +3,7 @@
 //! both languages, at a desktop's and a phone's width, for the article's presets and for
 //! scenarios that give the longest labels (each topology, compute paths without a 16-bit
 //! Tensor Core path, training, serving under load). Widths are the charts' own conservative
-//! estimate (`charts::text_fit`); `tests/e2e/charts-text.test.mjs` measures the drawn text.
+//! estimate (`charts::text_fit`); `tests/e2e/every-page.test.mjs` measures the drawn text.
 //! Every page's default charts and figures are checked where the site is written (`site.rs`).
 
 use gpu_primer::charts::format::ByteUnit;

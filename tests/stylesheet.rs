@@ -9,7 +9,8 @@ const CSS: &str = include_str!("../assets/style.css");
 
 #[test]
 fn every_custom_property_used_is_defined_by_a_value() {
-    let mut used: Vec<&str> = CSS.split("var(--").skip(1).filter_map(|r| r.split([')', ',']).next()).collect();
+    let mut used: Vec<&str> =
+        CSS.split("var(--").skip(1).filter_map(|r| r.split([')', ',']).next()).collect();
     used.sort_unstable();
     used.dedup();
     assert!(used.len() > 15, "{used:?}");

@@ -22,7 +22,7 @@ pub mod latency_load;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(test, not(target_arch = "wasm32")))]
 pub mod text_fit;
 
 pub use allreduce::{allreduce_svg, AllReduceChart, AllReduceSeries, YAxis};

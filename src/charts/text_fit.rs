@@ -1,7 +1,7 @@
 //! A check that every text of an SVG (a chart or a figure) lies inside its `viewBox`, by the
 //! same conservative width estimate the charts lay out with (`canvas::text_width`, DejaVu
 //! Sans's widths, wider than the fonts of most readers), and that none was cut short with "…".
-//! The real-browser test (`tests/e2e/charts-text.test.mjs`) measures the drawn text itself.
+//! The real-browser walk (`tests/e2e/every-page.test.mjs`) measures the drawn text itself.
 
 use super::canvas::{bold_width, text_width};
 
