@@ -89,7 +89,7 @@ fn every_page_is_written_and_every_link_resolves() {
     let routes = site::all_routes();
     assert_eq!(summary.pages, routes.len());
     assert!(summary.sitemap);
-    let mut checked = 0;
+    let (mut checked, mut charts) = (0, 0);
     for route in &routes {
         let path = route.path();
         let file =
@@ -97,6 +97,12 @@ fn every_page_is_written_and_every_link_resolves() {
         assert!(written.contains(&file), "{file} was not written");
         let html = std::fs::read_to_string(dir.join(&file)).unwrap();
         assert!(!html.contains(" style=\""), "{file}: a style attribute");
+        // Every chart and figure keeps its text inside (both widths of a paired chart).
+        for svg in gpu_primer::charts::text_fit::svgs(&html) {
+            let outside = gpu_primer::charts::text_fit::overflows(svg);
+            assert!(outside.is_empty(), "{file}: chart text outside its chart or cut short: {outside:?}");
+            charts += 1;
+        }
         assert!(!html.contains("href=\"#/"), "{file}: a link left in the hash form");
         assert_eq!(
             block_in_paragraph(&html),
@@ -119,6 +125,7 @@ fn every_page_is_written_and_every_link_resolves() {
         }
     }
     assert!(checked > 4_000, "{checked} links checked");
+    assert!(charts > 150, "{charts} charts and figures checked");
     let sitemap = std::fs::read_to_string(dir.join("sitemap.xml")).unwrap();
     for route in routes.iter().filter(|r| matches!(r, Route::Chapter(..))) {
         assert!(sitemap.contains(&format!("<loc>https://example.org/docs/gpu/{}</loc>", route.path())));

@@ -88,6 +88,27 @@ for (const lang of ['zh', 'en']) {
   store[`${lang}/print/`] = printRecipe(store[`${lang}/print/`], lang);
 }
 
+// A glossary term's definition follows its first use in every chapter (site/chapter.rs): the
+// store keeps each definition once per language (`{lang}/term-tips`) and the pages' tooltips
+// empty, filled in when a page is asked for (`fillTips`, the same function here and in the file).
+const TIP = /(#term-([a-z0-9-]+)" aria-describedby="[^"]*">[^<]*<\/a><span class="term-tip" role="tooltip" id="[^"]*">)([\s\S]*?)(<\/span><\/span>)/g;
+function fillTips(page, tips) {
+  return tips ? page.replace(TIP, (whole, open, id, text, close) => (text || !(id in tips) ? whole : open + tips[id] + close)) : page;
+}
+for (const lang of ['zh', 'en']) {
+  const tips = {};
+  for (const [path, page] of Object.entries(store)) {
+    if (!path.startsWith(`${lang}/`) || !path.endsWith('/')) continue;
+    store[path] = page.replace(TIP, (whole, open, id, text, close) => {
+      if (tips[id] !== undefined && tips[id] !== text) fail(`${path}: two definitions of ${id}`);
+      tips[id] = text;
+      return open + close;
+    });
+    if (fillTips(store[path], tips) !== page) fail(`${path}: its definitions do not come back as they were`);
+  }
+  store[`${lang}/term-tips`] = tips;
+}
+
 // The whole course on one page repeats every chapter: in the store each chapter's part of it is
 // a marker that the page is put together from when asked (`composeChapter`, the same function
 // here and in the file, checked here against the page the site wrote: where the two differ the
@@ -161,11 +182,13 @@ const shim = `const inflate = async (b64) => {
 };
 const pages = inflate("${pagesBase64}").then((b) => JSON.parse(new TextDecoder().decode(b)));
 const composeChapter = ${composeChapter.toString()};
+const TIP = ${TIP.toString()};
+const fillTips = ${fillTips.toString()};
 window.gpuPrimerOffline = { page: async (path) => {
   const p = await pages;
   const page = p[path] ?? p['404.html'] ?? null;
   const lang = path.slice(0, 2);
-  return page && page.replace(/<!--compose:([a-z0-9-]+)-->/g, (_, slug) => composeChapter(p[\`\${lang}/chapters/\${slug}/\`] ?? '', slug, lang));
+  return page && fillTips(page.replace(/<!--compose:([a-z0-9-]+)-->/g, (_, slug) => composeChapter(p[\`\${lang}/chapters/\${slug}/\`] ?? '', slug, lang)), p[\`\${lang}/term-tips\`]);
 } };
 if (!/^#\\/./.test(location.hash)) {
   let lang = null;

@@ -82,7 +82,7 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
         })
         .collect();
     let h = (t.w() * 0.7).max(360.0);
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let y_format = |v: f64| match c.y_axis {
         YAxis::Seconds => format_seconds(v),

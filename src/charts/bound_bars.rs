@@ -83,19 +83,20 @@ pub fn bound_bars_svg(c: &BoundBarsChart, width: u32) -> String {
     }
     let names = [&c.terms.compute, &c.terms.memory, &c.terms.communication, &c.terms.overhead];
     let colors = [palette::COMPUTE, palette::MEMORY, palette::COMMUNICATION, palette::OVERHEAD];
+    // The dominant term's name is bold: room for any of them in bold.
     let label_w =
-        names.iter().map(|n| canvas::text_width(n, t.font)).fold(0.0, f64::max).min(t.w() * 0.3) + 10.0;
+        names.iter().map(|n| canvas::bold_width(n, t.font)).fold(0.0, f64::max).min(t.w() * 0.3) + 10.0;
     let bar_h = t.font * 1.5;
     let row = bar_h + 6.0;
     let headed =
         groups.len() > 1 || groups.iter().any(|(g, _)| !g.label.trim().is_empty() || g.total_s.is_some());
     let head = if headed { t.font * 1.9 } else { 0.0 };
-    let top0 = t.pad + t.title * 1.3 + 4.0;
+    let top0 = canvas::title_bottom(&t, &c.title) + 4.0;
     let h = top0 + groups.len() as f64 * (head + 4.0 * row + 10.0) + t.pad;
     let x0 = t.pad + label_w;
     // Room on the right for the longest value text and the dominant tag.
     let tag = format!("{} ◀ {}", format_seconds(vmax), c.dominant_label.trim());
-    let x1 = (t.w() - t.pad - canvas::text_width(&tag, t.font) - 8.0).max(x0 + 40.0);
+    let x1 = (t.w() - t.pad - canvas::bold_width(&tag, t.font) - 8.0).max(x0 + 40.0);
     let xs = canvas::Scale::new(0.0, vmax, x0, x1, false);
 
     canvas::render(&t, h, &c.title, |a| {

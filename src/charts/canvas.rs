@@ -48,25 +48,42 @@ impl Theme {
     }
 }
 
-/// Estimated rendered width of `s` at `size` px in a sans-serif font (errs on the wide side).
+/// Advance widths of ASCII 32..=126 in hundredths of an em, in DejaVu Sans (what `system-ui`
+/// and `sans-serif` are on Linux, and wider than Segoe UI, San Francisco, Roboto or Noto Sans,
+/// so an estimate from it errs on the wide side wherever the page is read). Measured in
+/// Chromium with canvas `measureText`, rounded up.
+const ASCII_EM: [u8; 95] = [
+    32, 40, 46, 84, 64, 95, 78, 28, 39, 39, 50, 84, 32, 36, 32, 34, // ' ' to '/'
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 34, 34, 84, 84, 84, 53, // '0' to '?'
+    100, 69, 69, 70, 77, 64, 58, 78, 76, 30, 30, 66, 56, 87, 76, 79, // '@' to 'O'
+    61, 79, 70, 64, 62, 74, 69, 99, 69, 62, 69, 39, 34, 39, 84, 50, // 'P' to '_'
+    50, 62, 64, 56, 64, 62, 36, 64, 64, 28, 28, 58, 28, 98, 64, 62, // '`' to 'o'
+    64, 64, 42, 53, 40, 64, 60, 82, 60, 60, 53, 64, 34, 64, 84, // 'p' to '~'
+];
+
+/// Estimated rendered width of `s` at `size` px in the page's sans-serif font, regular weight:
+/// DejaVu Sans's widths for ASCII (see [`ASCII_EM`]), one em for CJK and full-width forms, and
+/// 0.84 em for any other character (arrows, `·`, `×`, accented letters: no wider in DejaVu).
+/// It errs on the wide side, so text laid out with it is not clipped.
 pub(crate) fn text_width(s: &str, size: f64) -> f64 {
     let em: f64 = s
         .chars()
         .map(|c| match c {
-            ' ' => 0.3,
-            '.' | ',' | ':' | ';' | '|' | '!' | 'i' | 'l' | 'j' | '\'' => 0.3,
-            '0'..='9' => 0.58,
-            'M' | 'W' | 'm' | 'w' => 0.85,
-            'A'..='Z' => 0.7,
-            'a'..='z' => 0.56,
+            ' '..='~' => ASCII_EM.get((c as usize) - 32).map_or(1.0, |&w| f64::from(w) / 100.0),
             c if (c as u32) >= 0x2E80 => 1.0,
-            _ => 0.62,
+            _ => 0.84,
         })
         .sum();
     em * size
 }
 
-/// Shorten `s` with "…" to fit `max` px.
+/// [`text_width`] in bold (DejaVu Sans Bold is at most 12 % wider, character for character).
+pub(crate) fn bold_width(s: &str, size: f64) -> f64 {
+    text_width(s, size) * 1.12
+}
+
+/// Shorten `s` with "…" to fit `max` px: the last resort for a name that cannot wrap (a
+/// catalog or pasted model's name in a narrow column); the charts' own words wrap instead.
 pub(crate) fn fit(s: &str, size: f64, max: f64) -> String {
     if text_width(s, size) <= max {
         return s.to_string();
@@ -81,6 +98,16 @@ pub(crate) fn fit(s: &str, size: f64, max: f64) -> String {
     }
     out.push('…');
     out
+}
+
+/// `s` in lines no wider than `max` px at `size` (bold when `bold`): broken at spaces and
+/// between CJK characters; a single word wider than `max` is shortened with "…" ([`fit`]).
+pub(crate) fn wrap(s: &str, size: f64, max: f64, bold: bool) -> Vec<String> {
+    let scale = if bold { 1.12 } else { 1.0 };
+    super::figures::wrap(s.trim(), size * scale, max)
+        .into_iter()
+        .map(|l| if text_width(&l, size * scale) > max { fit(&l, size * scale, max) } else { l })
+        .collect()
 }
 
 /// Render a chart: `draw` paints on a `theme.width × height` area; errors from plotters are
@@ -137,7 +164,7 @@ fn finish(svg: &str, title: &str, w: u32, h: u32) -> String {
     out.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"100%\" \
          preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"{t}\" \
-         font-family=\"sans-serif\">\n<title>{t}</title>\n"
+         font-family=\"sans-serif\" class=\"plot\">\n<title>{t}</title>\n"
     ));
     out.push_str(&body.replace(DASH_ATTR, "opacity=\"1\" stroke-dasharray=\"6 4\""));
     out.push_str("</svg>\n");
@@ -231,11 +258,25 @@ pub(crate) fn ring(a: &Area<'_>, c: (f64, f64), r: u32, color: &str) {
     let _ = a.draw(&Circle::new(px(c), r, rgb(color).stroke_width(2)));
 }
 
-/// Chart title at the top left; returns the y below it.
+/// The chart title's lines: wrapped to the chart's width, never cut.
+fn title_lines(t: &Theme, title: &str) -> Vec<String> {
+    wrap(title, t.title, t.w() - 2.0 * t.pad, true)
+}
+
+/// The y below the chart title (as many lines as it wraps to): where a chart's legend starts.
+pub(crate) fn title_bottom(t: &Theme, title: &str) -> f64 {
+    let lines = title_lines(t, title).len().max(1) as f64;
+    t.pad + t.title * 1.3 + (lines - 1.0) * t.title * 1.25
+}
+
+/// Chart title at the top left, wrapped to the chart's width; returns the y below it
+/// ([`title_bottom`]).
 pub(crate) fn draw_title(a: &Area<'_>, t: &Theme, title: &str) -> f64 {
-    let s = fit(title.trim(), t.title, t.w() - 2.0 * t.pad);
-    text(a, &s, (t.pad, t.pad + t.title * 0.6), t.title, palette::TEXT, Anchor::Start, true);
-    t.pad + t.title * 1.3
+    for (i, line) in title_lines(t, title).iter().enumerate() {
+        let y = t.pad + t.title * 0.6 + i as f64 * t.title * 1.25;
+        text(a, line, (t.pad, y), t.title, palette::TEXT, Anchor::Start, true);
+    }
+    title_bottom(t, title)
 }
 
 /// A linear or logarithmic map from data to pixels; values are clamped to the range.
@@ -364,7 +405,10 @@ pub(crate) fn draw_axes(
     for (v, l) in x.1 {
         let px_ = x.0.map(*v);
         line(a, &[(px_, plot.top), (px_, plot.bottom)], palette::GRID, 1, false);
-        text(a, l, (px_, plot.bottom + t.font * 0.9), t.font, palette::MUTED, Anchor::Middle, false);
+        // The first and last labels are kept inside the chart (centred on their tick if they can be).
+        let half = text_width(l, t.font) / 2.0;
+        let cx = px_.min(t.w() - 2.0 - half).max(2.0 + half);
+        text(a, l, (cx, plot.bottom + t.font * 0.9), t.font, palette::MUTED, Anchor::Middle, false);
     }
     for (v, l) in y.1 {
         let py = y.0.map(*v);

@@ -43,8 +43,11 @@ pub fn cost_split_svg(c: &CostSplitChart, width: u32) -> String {
     let w = f64::from(width.max(200));
     let max = c.rows.iter().map(|r| r.parts.iter().copied().map(usable).sum::<f64>()).fold(0.0, f64::max);
     // Legend: a swatch and a name per part, wrapping to a new line when the width runs out.
+    // The title wraps to the width (a phone's is too narrow for it on one line).
+    let title_lines = crate::charts::figures::wrap(&c.title, 13.0, w - 2.0 * PAD);
+    let title_extra = (title_lines.len().max(1) - 1) as f64 * 16.0;
     let mut legend = Vec::new();
-    let (mut x, mut y) = (PAD, PAD + 36.0);
+    let (mut x, mut y) = (PAD, PAD + 36.0 + title_extra);
     for (tone, name) in TONES.iter().zip(&c.legend) {
         let item = 16.0 + text_width(name, 11.0) + 14.0;
         if x + item > w - PAD && x > PAD {
@@ -68,7 +71,9 @@ pub fn cost_split_svg(c: &CostSplitChart, width: u32) -> String {
             escape(s)
         );
     };
-    text(&mut out, PAD, PAD + 12.0, 13.0, "fig-ink", &c.title);
+    for (i, line) in title_lines.iter().enumerate() {
+        text(&mut out, PAD, PAD + 12.0 + i as f64 * 16.0, 13.0, "fig-ink", line);
+    }
     for (x, y, tone, name) in legend {
         let _ = write!(
             out,

@@ -98,9 +98,13 @@ pub fn latency_load_svg(c: &LatencyLoadChart, width: u32) -> String {
         LegendItem { label: c.legend[0].clone(), color: palette::series(0), swatch: Swatch::Dashed },
         LegendItem { label: c.legend[1].clone(), color: palette::series(0), swatch: Swatch::Line },
     ];
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
-    let panel_h = (t.w() * 0.34).clamp(150.0, 260.0);
+    // Tall enough for each panel's y title along its axis (a phone's panels would cut
+    // "每个输出 token 时间（毫秒）" short).
+    let title_h =
+        panels.iter().map(|d| canvas::text_width(&d.panel.y_label, t.font)).fold(0.0, f64::max) + 16.0;
+    let panel_h = (t.w() * 0.34).clamp(150.0, 260.0).max(title_h.min(400.0));
     let gap = t.font * 3.4;
     let first_top = top0 + legend_h + 10.0 + if limit.is_some() { t.small * 1.2 } else { 0.0 };
     let h = first_top + panels.len() as f64 * (panel_h + gap) + t.pad;

@@ -98,7 +98,7 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         items.push(LegendItem { label: l.overflow.clone(), color: palette::WARNING, swatch: Swatch::Box });
     }
 
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let label_w =
         c.rows.iter().map(|r| canvas::text_width(&r.label, t.font)).fold(0.0, f64::max).min(t.w() * 0.25);

@@ -22,6 +22,8 @@ pub mod latency_load;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
+#[cfg(any(test, not(target_arch = "wasm32")))]
+pub mod text_fit;
 
 pub use allreduce::{allreduce_svg, AllReduceChart, AllReduceSeries, YAxis};
 pub use bound_bars::{bound_bars_svg, BoundBarsChart, BoundGroup, TermLabels};

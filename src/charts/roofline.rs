@@ -101,7 +101,7 @@ pub fn roofline_svg(c: &RooflineChart, width: u32) -> String {
     }
 
     let h = (t.w() * 0.66).max(340.0);
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let probe = Scale::new(ylo, yhi, 0.0, 1.0, true);
     let yt = canvas::log10_ticks(&probe, canvas::num);

@@ -89,7 +89,7 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
     items.push(LegendItem { label: c.ideal_label.clone(), color: palette::MUTED, swatch: Swatch::Dashed });
 
     let h = (t.w() * 0.8).max(420.0);
-    let top0 = t.pad + t.title * 1.3;
+    let top0 = canvas::title_bottom(&t, &c.title);
     let legend_h = canvas::legend(None, &t, &items, t.pad, top0, t.w() - 2.0 * t.pad);
     let yt = canvas::log10_ticks(&Scale::new(ylo, yhi, 0.0, 1.0, true), canvas::num);
     let et: Vec<(f64, String)> = [0.0, 0.5, 1.0].iter().map(|v| (*v, format_percent(*v))).collect();
@@ -158,18 +158,18 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
             let x = xs.map(f64::from(n));
             canvas::line(a, &[(x, upper.top), (x, lower.bottom)], palette::COMMUNICATION, 2, true);
             let label = format!("{} ({n})", c.communication_label.trim());
-            let wide = canvas::text_width(&label, t.small);
-            let anchor = if x + wide + 8.0 < right { Anchor::Start } else { Anchor::End };
-            let dx = if anchor == Anchor::Start { 5.0 } else { -5.0 };
-            canvas::text(
-                a,
-                &label,
-                (x + dx, upper.top + t.small),
-                t.small,
-                palette::COMMUNICATION,
-                anchor,
-                true,
-            );
+            // Beside the line, on the side with room; wrapped where neither side has room.
+            let (room_right, room_left) = (t.w() - 2.0 - x - 5.0, x - 5.0 - 2.0);
+            let (anchor, dx, room) =
+                if canvas::bold_width(&label, t.small) <= room_right || room_right >= room_left {
+                    (Anchor::Start, 5.0, room_right)
+                } else {
+                    (Anchor::End, -5.0, room_left)
+                };
+            for (k, line) in canvas::wrap(&label, t.small, room, true).iter().enumerate() {
+                let y = upper.top + t.small + k as f64 * t.small * 1.25;
+                canvas::text(a, line, (x + dx, y), t.small, palette::COMMUNICATION, anchor, true);
+            }
         }
     })
 }

@@ -13,7 +13,9 @@ pub mod gguf;
 mod lab;
 mod load;
 mod quant;
+mod search;
 pub use quant::quant_notice_html;
+pub use search::SearchKeys;
 pub mod plan;
 mod tool_cloud;
 pub mod tool_cluster;
@@ -64,6 +66,14 @@ impl Lang {
         match self {
             Lang::Zh => &figures::ZH,
             Lang::En => &figures::EN,
+        }
+    }
+
+    /// The words the site search finds each page by besides its name.
+    pub fn search_keys(self) -> &'static SearchKeys {
+        match self {
+            Lang::Zh => &search::ZH,
+            Lang::En => &search::EN,
         }
     }
 

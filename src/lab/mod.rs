@@ -432,6 +432,22 @@ mod tests {
     }
 
     #[test]
+    fn the_charts_keep_their_text_inside_in_both_languages_and_widths() {
+        let g = crate::catalog::gpus::find("h100-sxm").unwrap();
+        for lang in [Lang::Zh, Lang::En] {
+            for width in [crate::charts::DESKTOP_WIDTH, crate::charts::PHONE_WIDTH] {
+                let html = results_html(lang, &sample(), Some(g), width);
+                let svgs = crate::charts::text_fit::svgs(&html);
+                assert_eq!(svgs.len(), 2, "the bandwidth chart and the roofline");
+                for svg in svgs {
+                    let outside = crate::charts::text_fit::overflows(svg);
+                    assert!(outside.is_empty(), "{lang:?} {width}: {outside:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn errors_are_worded_in_both_languages() {
         for e in [
             LabError::NoWebGpu,

@@ -38,7 +38,7 @@ pub fn body(lang: Lang, chapter: &Chapter, route: &Route) -> String {
         match *segment {
             Segment::Html(html) => {
                 out.push_str("<div class=\"prose\">");
-                out.push_str(&content::numbers::prose(html));
+                out.push_str(&term_tips(&content::numbers::prose(html), lang, chapter.slug));
                 out.push_str("</div>");
             }
             Segment::Widget(name) => out.push_str(&format!(
@@ -68,6 +68,40 @@ pub fn body(lang: Lang, chapter: &Chapter, route: &Route) -> String {
             }
         }
     }
+    out
+}
+
+/// Each glossary link of a chapter's prose (the first use of a term, `render.rs`) followed by the
+/// term's definition in the page's language, as a tooltip the stylesheet shows while the link is
+/// hovered or has keyboard focus (no script: it works with JavaScript off, and the page's CSP has
+/// nothing to allow). The link is described by it (`aria-describedby`); the id carries the
+/// chapter's slug, so the whole course on one page (print) has each id once.
+fn term_tips(html: &str, lang: Lang, slug: &str) -> String {
+    let open = format!("<a href=\"#/{}/glossary/#term-", lang.code());
+    let mut out = String::with_capacity(html.len() + 2_000);
+    let mut rest = html;
+    while let Some(at) = rest.find(&open) {
+        let after = rest.get(at + open.len()..).unwrap_or("");
+        let id = after.split('"').next().unwrap_or("");
+        let (Some(term), Some(end)) = (content::glossary::find(id), after.find("</a>")) else {
+            out.push_str(rest.get(..at + open.len()).unwrap_or(""));
+            rest = after;
+            continue;
+        };
+        let link = rest.get(at..at + open.len() + end + "</a>".len()).unwrap_or("");
+        let tip = format!("tip-{slug}-{id}");
+        let text = term.text(lang);
+        out.push_str(rest.get(..at).unwrap_or(""));
+        out.push_str("<span class=\"term\">");
+        out.push_str(&link.replacen("\">", &format!("\" aria-describedby=\"{tip}\">"), 1));
+        out.push_str(&format!(
+            "<span class=\"term-tip\" role=\"tooltip\" id=\"{tip}\"><b>{}</b> {}</span></span>",
+            esc(text.term),
+            esc(text.definition)
+        ));
+        rest = after.get(end + "</a>".len()..).unwrap_or("");
+    }
+    out.push_str(rest);
     out
 }
 
@@ -190,6 +224,36 @@ mod tests {
             for lang in Lang::ALL {
                 let d = description(lang, c);
                 assert!(d.len() > 40 && d.chars().count() < 400, "{lang:?} {}: {d}", c.slug);
+            }
+        }
+    }
+
+    #[test]
+    fn every_glossary_link_of_a_chapter_carries_its_definition() {
+        let html = "<p>The <a href=\"#/en/glossary/#term-kv-cache\">KV cache</a> and <a href=\"#/en/glossary/#term-nonesuch\">x</a>.</p>";
+        let out = term_tips(html, Lang::En, "cuda");
+        let kv = content::glossary::find("kv-cache").unwrap();
+        assert!(out.starts_with(
+            "<p>The <span class=\"term\"><a href=\"#/en/glossary/#term-kv-cache\" aria-describedby=\"tip-cuda-kv-cache\">KV cache</a><span class=\"term-tip\" role=\"tooltip\" id=\"tip-cuda-kv-cache\"><b>KV cache</b> "
+        ), "{out}");
+        assert!(out.contains(&esc(kv.en.definition)), "{out}");
+        assert!(
+            out.ends_with("</span></span> and <a href=\"#/en/glossary/#term-nonesuch\">x</a>.</p>"),
+            "{out}"
+        );
+        for c in content::chapters() {
+            for lang in Lang::ALL {
+                let body = body(lang, c, &Route::Chapter(lang, c.slug));
+                let links = body.matches("/glossary/#term-").count();
+                let tips = body.matches("role=\"tooltip\"").count();
+                assert!(
+                    links > 3 && tips == links,
+                    "{lang:?} {}: {links} glossary links, {tips} tooltips",
+                    c.slug
+                );
+                let id = body.split("/glossary/#term-").nth(1).and_then(|r| r.split('"').next()).unwrap();
+                let def = content::glossary::find(id).unwrap().text(lang).definition;
+                assert!(body.contains(&esc(def)), "{lang:?} {}: the first term's definition", c.slug);
             }
         }
     }

@@ -11,40 +11,22 @@ use crate::route::Route;
 /// validation page, the glossary, each chapter, its sections and the glossary's terms, in
 /// reading order.
 pub fn index(lang: Lang) -> Index {
-    let s = lang.strings();
-    let c = lang.course();
-    let mut entries = vec![
-        Entry::new(
-            HitKind::Tool,
-            lang.est().title,
-            "",
-            c.estimator_about.to_string(),
-            Route::Estimate(lang).to_hash(),
-        ),
-        Entry::new(
-            HitKind::Tool,
-            s.validation.title,
-            "",
-            c.validation_about.to_string(),
-            Route::Validation(lang).to_hash(),
-        ),
-        Entry::new(
-            HitKind::Tool,
-            c.glossary_title,
-            "",
-            c.glossary_intro.to_string(),
-            Route::Glossary(lang).to_hash(),
-        ),
-    ];
-    let tool = |title: &str, body: &str, route: Route| {
-        Entry::new(HitKind::Tool, title, "", body.to_string(), route.to_hash())
-    };
-    let (p, t, l) = (lang.plan(), lang.tools(), lang.lab());
-    entries.insert(1, tool(p.title, p.blurb, Route::Plan(lang)));
-    for (i, kind) in crate::route::Tool::ALL.into_iter().enumerate() {
-        entries.insert(2 + i, tool(t.name(kind), t.blurb(kind), Route::Tool(lang, kind)));
-    }
-    entries.insert(6, tool(l.nav, l.intro, Route::Lab(lang)));
+    let mut entries: Vec<Entry> = pages()
+        .into_iter()
+        .map(|page| {
+            let o = lang.other();
+            // Found by its name in the other language too, and by either language's words for it.
+            let keys = [page.keys(lang), page.name(o), page.keys(o)].join("|");
+            Entry::new(
+                HitKind::Tool,
+                page.name(lang),
+                "",
+                page.about(lang).to_string(),
+                page.route(lang).to_hash(),
+            )
+            .with_keys(&keys)
+        })
+        .collect();
     for chapter in content::chapters() {
         let page = chapter.page(lang);
         let html: String = page
@@ -88,6 +70,71 @@ pub fn index(lang: Lang) -> Index {
         ));
     }
     Index::new(entries)
+}
+
+/// The pages the search lists as tools, in the order it lists them.
+#[derive(Clone, Copy, Debug)]
+enum Page {
+    Estimator,
+    Plan,
+    Tool(crate::route::Tool),
+    Lab,
+    Validation,
+    Glossary,
+}
+
+fn pages() -> Vec<Page> {
+    let mut out = vec![Page::Estimator, Page::Plan];
+    out.extend(crate::route::Tool::ALL.into_iter().map(Page::Tool));
+    out.extend([Page::Lab, Page::Validation, Page::Glossary]);
+    out
+}
+
+impl Page {
+    fn name(self, lang: Lang) -> &'static str {
+        match self {
+            Page::Estimator => lang.est().title,
+            Page::Plan => lang.plan().title,
+            Page::Tool(kind) => lang.tools().name(kind),
+            Page::Lab => lang.lab().nav,
+            Page::Validation => lang.strings().validation.title,
+            Page::Glossary => lang.course().glossary_title,
+        }
+    }
+
+    fn about(self, lang: Lang) -> &'static str {
+        match self {
+            Page::Estimator => lang.course().estimator_about,
+            Page::Plan => lang.plan().blurb,
+            Page::Tool(kind) => lang.tools().blurb(kind),
+            Page::Lab => lang.lab().intro,
+            Page::Validation => lang.course().validation_about,
+            Page::Glossary => lang.course().glossary_intro,
+        }
+    }
+
+    fn keys(self, lang: Lang) -> &'static str {
+        let k = lang.search_keys();
+        match self {
+            Page::Estimator => k.estimator,
+            Page::Plan => k.plan,
+            Page::Tool(kind) => k.tool(kind),
+            Page::Lab => k.lab,
+            Page::Validation => k.validation,
+            Page::Glossary => k.glossary,
+        }
+    }
+
+    fn route(self, lang: Lang) -> Route {
+        match self {
+            Page::Estimator => Route::Estimate(lang),
+            Page::Plan => Route::Plan(lang),
+            Page::Tool(kind) => Route::Tool(lang, kind),
+            Page::Lab => Route::Lab(lang),
+            Page::Validation => Route::Validation(lang),
+            Page::Glossary => Route::Glossary(lang),
+        }
+    }
 }
 
 /// Splits rendered chapter HTML into (section id, plain text) at headings with an `id`; the
@@ -228,6 +275,95 @@ mod tests {
         let heading = c.en.headings[0].1;
         let hits = index(Lang::En).search(heading);
         assert!(hits.iter().any(|h| h.href == format!("#/en/chapters/{}/#s-1", c.slug)), "{hits:?}");
+    }
+
+    /// Every tool is found by its name, in either language, from either language's page, and by
+    /// the words readers use for it; it comes first.
+    #[test]
+    fn every_tool_is_found_by_its_name_in_both_languages() {
+        for lang in Lang::ALL {
+            let index = index(lang);
+            for page in pages() {
+                let href = page.route(lang).to_hash();
+                let keys = [page.keys(Lang::Zh), page.keys(Lang::En)].join("|");
+                let names = [page.name(Lang::Zh), page.name(Lang::En)];
+                for query in names.into_iter().chain(keys.split('|')) {
+                    let hits = index.search(query);
+                    assert!(
+                        hits.iter().any(|h| h.href == href && h.score >= 350),
+                        "{lang:?} page: {query:?} does not find {href}: {hits:?}"
+                    );
+                }
+                let hits = index.search(page.name(lang));
+                assert_eq!(hits.first().map(|h| h.href.as_str()), Some(href.as_str()), "{lang:?}: {hits:?}");
+            }
+            // The names a reader types, as the issue lists them.
+            for (query, path) in [
+                ("MIG planner", "tools/mig/"),
+                ("capacity planner", "plan/"),
+                ("cloud selector", "tools/cloud/"),
+                ("WebGPU lab", "lab/bandwidth/"),
+                ("MIG 规划", "tools/mig/"),
+                ("容量规划", "plan/"),
+                ("云 GPU 选型", "tools/cloud/"),
+                ("WebGPU 实验", "lab/bandwidth/"),
+                ("带宽实验", "lab/bandwidth/"),
+                ("共享集群", "tools/cluster/"),
+            ] {
+                let hits = index.search(query);
+                let first = hits.first().map(|h| h.href.clone()).unwrap_or_default();
+                assert_eq!(first, format!("#/{}/{path}", lang.code()), "{lang:?} {query:?}: {hits:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_typo_still_finds_the_chapter_and_the_term() {
+        for lang in Lang::ALL {
+            let hits = index(lang).search("nvlnk");
+            assert_eq!(hits.first().map(|h| h.kind), Some(HitKind::Chapter), "{hits:?}");
+            assert!(hits.first().is_some_and(|h| h.href.ends_with("/chapters/nvlink/")), "{hits:?}");
+            assert!(hits.iter().any(|h| h.kind == HitKind::Term && h.title == "NVLink"), "{hits:?}");
+        }
+        let hits = index(Lang::En).search("bandwith");
+        assert!(hits.first().is_some_and(|h| h.href == "#/en/chapters/memory-bandwidth/"), "{hits:?}");
+    }
+
+    /// A term searched by its name outranks every chapter's Exercises, References and
+    /// Takeaways headings (which its chapter's title would otherwise bring up first), and every
+    /// section heading that merely contains it.
+    #[test]
+    fn a_glossary_term_outranks_exercise_and_reference_headings() {
+        for lang in Lang::ALL {
+            let index = index(lang);
+            let generic: Vec<&str> = content::chapters()
+                .iter()
+                .flat_map(|c| c.page(lang).headings.iter().map(|(_, h)| *h))
+                .filter(|h| ["Exercises", "References", "Takeaways", "练习", "参考资料", "要点"].contains(h))
+                .collect();
+            assert_eq!(generic.len(), 45, "{lang:?}: three such headings per chapter");
+            let mut checked = 0;
+            for term in content::glossary::terms() {
+                let name = term.text(lang).term;
+                let hits = index.search(name);
+                let Some(at) = hits.iter().position(|h| h.kind == HitKind::Term && h.title == name) else {
+                    panic!("{lang:?}: the term {name:?} is not found by its name: {hits:?}");
+                };
+                for above in hits.iter().take(at) {
+                    assert!(
+                        !(above.kind == HitKind::Section && generic.contains(&above.title.as_str())),
+                        "{lang:?} {name:?}: {above:?} ranks above the term"
+                    );
+                    assert!(
+                        matches!(above.kind, HitKind::Chapter | HitKind::Tool | HitKind::Term)
+                            || above.title.eq_ignore_ascii_case(name),
+                        "{lang:?} {name:?}: the section {above:?} ranks above the term"
+                    );
+                }
+                checked += 1;
+            }
+            assert!(checked > 80);
+        }
     }
 
     #[test]

@@ -144,6 +144,43 @@ pub fn start() {
     let hide = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| save_scroll());
     let _ = window.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
     hide.forget();
+    quiet_term_tips(&window);
+}
+
+/// Escape hides a glossary term's definition that hover or focus shows (the stylesheet's
+/// tooltip, WCAG 1.4.13: dismissible without moving the pointer or the focus); it shows again
+/// once the pointer or the focus has left the term and come back.
+fn quiet_term_tips(window: &web_sys::Window) {
+    let mark = |selector: &str, quiet: bool| {
+        let Some(list) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector_all(selector).ok())
+        else {
+            return;
+        };
+        for i in 0..list.length() {
+            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = if quiet {
+                    el.set_attribute("data-quiet", "")
+                } else {
+                    el.remove_attribute("data-quiet")
+                };
+            }
+        }
+    };
+    let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+        if e.key() == "Escape" {
+            mark(".term:hover, .term:focus-within", true);
+        }
+    });
+    let _ = window.add_event_listener_with_callback("keydown", key.as_ref().unchecked_ref());
+    key.forget();
+    let back = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        mark(".term[data-quiet]:not(:hover):not(:focus-within)", false);
+    });
+    for event in ["pointerover", "focusin"] {
+        let _ = window.add_event_listener_with_callback(event, back.as_ref().unchecked_ref());
+    }
+    back.forget();
 }
 
 /// What a navigation does with the scroll position.

@@ -25,7 +25,7 @@ pub fn PlanPage(lang: Lang) -> impl IntoView {
         if cfg!(target_arch = "wasm32") {
             String::new()
         } else {
-            html::results_html(lang, &initial, &p::plan(&initial))
+            html::results_html_at(lang, &initial, &p::plan(&initial), super::browser::chart_width())
         }
     });
     let kept = !ready.is_empty();
@@ -46,7 +46,7 @@ pub fn PlanPage(lang: Lang) -> impl IntoView {
         }
         let run = move || {
             let plan = p::plan(&s);
-            let _ = results.try_set(html::results_html(lang, &s, &plan));
+            let _ = results.try_set(html::results_html_at(lang, &s, &plan, super::browser::chart_width()));
             let _ = busy.try_set(false);
         };
         pending.set_value(set_timeout_with_handle(run, SETTLE).ok());

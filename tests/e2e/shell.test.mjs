@@ -193,6 +193,9 @@ test('the single offline HTML file works from file://, every page in it', async 
   await page.waitForSelector('html[data-live][lang=en] article[data-page=chapter]');
   await page.click('a.next');
   await page.waitForFunction((s) => location.hash === `#/en/chapters/${s}/`, slugs[1]);
+  // A term's definition (kept once per language in the file) is back in the chapter.
+  const tips = await page.locator('article .term-tip').evaluateAll((ts) => ts.map((t) => t.textContent.trim()));
+  assert.ok(tips.length > 5 && tips.every((t) => t.length > 20), `definitions in the chapter: ${JSON.stringify(tips.slice(0, 3))}`);
   await page.click('a.nav-estimate');
   await page.waitForSelector('html[data-live] #total-per-gpu');
   await page.click('a.nav-tools');
@@ -208,6 +211,7 @@ test('the single offline HTML file works from file://, every page in it', async 
   await page.waitForSelector('article[data-page=print]');
   assert.equal(await page.locator('section.print-chapter').count(), slugs.length);
   assert.ok(await page.locator('#introduction-s-1').count() === 1);
+  assert.ok(await page.locator('section.print-chapter .term-tip').evaluateAll((ts) => ts.length > 100 && ts.every((t) => t.textContent.trim().length > 20)));
   await finish(page);
 });
 

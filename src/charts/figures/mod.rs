@@ -19,3 +19,4 @@ pub mod topology;
 /// XML/HTML escaping of text (the UI's figure controls use it for catalog names).
 pub(crate) use crate::charts::canvas::escape;
 pub use draw::fill;
+pub(crate) use draw::wrap;

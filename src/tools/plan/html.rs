@@ -159,8 +159,14 @@ fn gpu_name(s: &PlanState) -> String {
     gpus::find(&s.gpu).map_or_else(|| s.gpu.clone(), |g| g.name.clone())
 }
 
-/// The plan: headline, the five steps, the chart and the math.
+/// The plan: headline, the five steps, the chart and the math, its chart drawn for a desktop.
 pub fn results_html(lang: Lang, s: &PlanState, plan: &Plan) -> String {
+    results_html_at(lang, s, plan, crate::charts::DESKTOP_WIDTH)
+}
+
+/// [`results_html`] with its chart drawn `width` px wide (a phone's charts are narrower, so
+/// their text is not shrunk to a few pixels).
+pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> String {
     let t = lang.plan();
     let mut out = String::with_capacity(12_000);
     if s.config.is_some() {
@@ -175,7 +181,7 @@ pub fn results_html(lang: Lang, s: &PlanState, plan: &Plan) -> String {
     table(&mut out, lang, s, plan);
     if let Some((c, cap)) = plan.chosen() {
         breaks(&mut out, lang, s, cap);
-        let _ = write!(out, "<div class=\"chart plan-chart\">{}</div>", chart(lang, s, c, cap, plan));
+        let _ = write!(out, "<div class=\"chart plan-chart\">{}</div>", chart(lang, s, c, cap, plan, width));
     }
     out.push_str("</li>");
     step_confirm(&mut out, lang, s, plan);
@@ -436,7 +442,7 @@ fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
     }
 }
 
-fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) -> String {
+fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, width: u32) -> String {
     let t = lang.plan();
     let pts = |f: fn(&super::LoadPoint) -> Option<f64>, scale: f64| {
         plan.curve.iter().filter_map(|p| f(p).map(|v| (p.rate_per_s, v * scale))).collect::<Vec<_>>()
@@ -473,7 +479,7 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan) 
         )),
         no_data: t.chart_none.to_owned(),
     };
-    latency_load_svg(&chart, 640)
+    latency_load_svg(&chart, width)
 }
 
 fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
