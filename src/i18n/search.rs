@@ -14,6 +14,7 @@ pub struct SearchKeys {
     pub cloud: &'static str,
     pub diagnose: &'static str,
     pub cluster: &'static str,
+    pub local: &'static str,
     pub lab: &'static str,
     pub validation: &'static str,
     pub glossary: &'static str,
@@ -27,6 +28,7 @@ impl SearchKeys {
             Tool::Cloud => self.cloud,
             Tool::Diagnose => self.diagnose,
             Tool::Cluster => self.cluster,
+            Tool::Local => self.local,
         }
     }
 }
@@ -38,6 +40,7 @@ pub const ZH: SearchKeys = SearchKeys {
     cloud: "云 GPU 选型|云 GPU 选择|云端选型|云实例选型|云主机|租 GPU|实例选择",
     diagnose: "性能诊断|瓶颈诊断|为什么慢|排查|GPU 利用率低",
     cluster: "共享集群|集群成本|团队账单|费用分摊|闲置 GPU|GPU 池",
+    local: "本地运行|本地部署|我的显卡|我的 Mac|能跑什么模型|llama.cpp|Ollama|LM Studio|GGUF|量化文件|显存计算器",
     lab: "WebGPU 实验|带宽实验|带宽测试|测我的 GPU|跑分|实测带宽",
     validation: "验证|实测对比|准确度|误差",
     glossary: "术语|名词解释|词汇表",
@@ -51,6 +54,7 @@ pub const EN: SearchKeys = SearchKeys {
     cloud: "cloud selector|cloud GPU selector|cloud instance|instance picker|rent a GPU|cloud GPU",
     diagnose: "diagnose|diagnosis|bottleneck|why is it slow|troubleshoot|low GPU utilization",
     cluster: "shared cluster|cluster cost|team bills|chargeback|idle GPUs|GPU pool",
+    local: "run locally|local LLM|my GPU|my Mac|what can I run|llama.cpp|Ollama|LM Studio|GGUF|quantized file|VRAM calculator",
     lab: "WebGPU lab|bandwidth lab|bandwidth test|benchmark my GPU|measure my GPU|lab",
     validation: "validation|measurements|accuracy|error",
     glossary: "glossary|terms|dictionary|definitions",
