@@ -44,6 +44,31 @@ struct Counters {
     i_ffn_up: u32,
 }
 
+/// Whether files of this type are made with an importance matrix: `llama-quantize` refuses the 1-
+/// and 2-bit IQ types and Q2_K_S without one ("Missing importance matrix … in a very low-bit
+/// quantization", `llama_model_quantize_impl`; IQ3_XXS too since the 2026 `tensor_requires_imatrix`),
+/// and the published IQ files are made with one (bartowski's and unsloth's, and
+/// `tools/quantize/README.md`'s IQ3_XXS: 3.04 GiB for Llama-3.1-8B, which the rules give only with
+/// it). Some rules keep fewer bits when it is there.
+pub fn has_imatrix(ft: FileType) -> bool {
+    matches!(
+        ft,
+        FileType::IQ1_S
+            | FileType::IQ1_M
+            | FileType::IQ2_XXS
+            | FileType::IQ2_XS
+            | FileType::IQ2_S
+            | FileType::IQ2_M
+            | FileType::IQ3_XXS
+            | FileType::IQ3_XS
+            | FileType::IQ3_S
+            | FileType::IQ3_M
+            | FileType::IQ4_NL
+            | FileType::IQ4_XS
+            | FileType::Q2_K_S
+    )
+}
+
 /// `use_more_bits`: the first and last eighth of the layers, and every third one between.
 pub fn use_more_bits(i: u32, n: u32) -> bool {
     let (i, n) = (i64::from(i), i64::from(n));
@@ -61,7 +86,9 @@ pub fn assign_types(ft: FileType, facts: &MixFacts, tensors: &mut [Tensor]) {
         ..Counters::default()
     };
     for t in tensors.iter_mut() {
-        if quantized(t.role) {
+        // A tensor the converter already wrote quantised (gpt-oss's MXFP4 experts) is copied
+        // (requantizing is refused without --allow-requantize).
+        if quantized(t.role) && !t.ty.is_quantized() {
             t.ty = tensor_type(ft, facts, t, &mut c);
         }
     }
@@ -228,7 +255,8 @@ fn attn_v_type(ft: FileType, f: &MixFacts, c: &mut Counters, main: GgmlType) -> 
         FileType::Q2_K => T::Q3_K,
         FileType::Q2_K_S if gqa4 => T::Q4_K,
         FileType::IQ3_XXS if gqa4 => T::Q4_K,
-        // Without an importance matrix (this engine assumes none) IQ3_XXS keeps V in IQ3_S.
+        // With an importance matrix (see [`has_imatrix`]) V stays IQ3_XXS; without one, IQ3_S.
+        FileType::IQ3_XXS if has_imatrix(ft) => T::IQ3_XXS,
         FileType::IQ3_XXS => T::IQ3_S,
         FileType::IQ3_XS | FileType::IQ3_S if gqa4 => T::Q4_K,
         FileType::IQ3_M => T::Q4_K,
@@ -256,8 +284,8 @@ fn ffn_down_type(ft: FileType, f: &MixFacts, i: u32, n: u32, main: GgmlType) -> 
     match ft {
         FileType::Q2_K => T::Q3_K,
         FileType::Q2_K_S if i < n / 8 => T::Q4_K,
-        FileType::IQ3_XXS if i < n / 8 => T::Q4_K,
-        FileType::IQ3_XXS => T::Q3_K,
+        FileType::IQ3_XXS if !has_imatrix(ft) && i < n / 8 => T::Q4_K,
+        FileType::IQ3_XXS if !has_imatrix(ft) => T::Q3_K,
         FileType::Q3_K_M if i < n / 16 => T::Q5_K,
         FileType::Q3_K_M if !f.falcon || more => T::Q4_K,
         FileType::Q3_K_M => T::Q3_K,
@@ -267,7 +295,7 @@ fn ffn_down_type(ft: FileType, f: &MixFacts, i: u32, n: u32, main: GgmlType) -> 
         FileType::Q4_K_M if f.falcon && i < n / 16 => T::Q6_K,
         FileType::Q4_K_M if f.falcon && more => T::Q5_K,
         FileType::Q4_K_M if !f.falcon && more => T::Q6_K,
-        FileType::IQ4_NL | FileType::IQ4_XS if i < n / 8 => T::Q5_K,
+        FileType::IQ4_NL | FileType::IQ4_XS if !has_imatrix(ft) && i < n / 8 => T::Q5_K,
         FileType::Q5_K_M if more => T::Q6_K,
         FileType::Q4_K_S if !f.falcon && i < n / 8 => T::Q5_K,
         _ => main,
