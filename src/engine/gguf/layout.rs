@@ -162,6 +162,12 @@ fn mlp(a: &Architecture, p: &LayerParams, l: Option<u32>, out: &mut Vec<Tensor>)
     }
 }
 
+/// Whether the checkpoint's `quantization_config` stores the routed experts in MXFP4.
+fn shipped_mxfp4_experts(a: &Architecture) -> bool {
+    use crate::engine::model::quant::{ElementFormat, ModuleClass};
+    a.quantization.as_ref().is_some_and(|q| q.formats.get(ModuleClass::Experts) == Some(ElementFormat::MXFP4))
+}
+
 /// The routed experts: one 3-D tensor per projection (`ffn_down_exps`, `ffn_gate_exps`,
 /// `ffn_up_exps`), each holding every expert.
 fn experts(a: &Architecture, p: &LayerParams, l: Option<u32>, out: &mut Vec<Tensor>) -> u128 {
@@ -177,7 +183,11 @@ fn experts(a: &Architecture, p: &LayerParams, l: Option<u32>, out: &mut Vec<Tens
         return 0;
     }
     let each = e / projections;
-    let mut push = |role, row| out.push(Tensor { experts: true, ..matrix(role, l, row, each) });
+    // A checkpoint that ships its experts in MXFP4 (gpt-oss) is converted with them as they are,
+    // and `llama-quantize` does not requantize them ("requantizing from type mxfp4 is disabled"
+    // without --allow-requantize): every published file type keeps them in MXFP4.
+    let ty = if shipped_mxfp4_experts(a) { GgmlType::MXFP4 } else { GgmlType::F16 };
+    let mut push = |role, row| out.push(Tensor { experts: true, ty, ..matrix(role, l, row, each) });
     push(Role::FfnDown, moe.expert_intermediate);
     if projections == 3 {
         push(Role::FfnGate, a.hidden);
