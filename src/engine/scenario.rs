@@ -268,7 +268,7 @@ pub struct Scenario {
     pub host_memory_bytes: Option<u64>,
     /// The host's memory bandwidth in bytes/s, at which the CPU reads the layers kept in host
     /// memory. Default: dual-channel DDR5-5600, 2 × 8 B × 5600 MT/s = 89.6 GB/s (a unified-memory
-    /// device: its own bandwidth).
+    /// device: the share of its own its CPU cores reach, `perf::offload::UNIFIED_CPU_SHARE`).
     #[serde(default)]
     pub host_memory_bandwidth_bytes_per_s: Option<f64>,
 }

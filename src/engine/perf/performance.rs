@@ -405,7 +405,8 @@ impl Offloaded {
     }
 
     /// The GPU's share of `m` for a pass whose host part is `t` (all of it when nothing is in
-    /// host memory, or when a unified-memory GPU multiplies the host's weights where they are).
+    /// host memory, or when a unified-memory GPU multiplies the host's weights after copying them
+    /// into its buffers).
     fn gpu_part(&self, m: &ModelShape, t: &offload::HostTime) -> ModelShape {
         let all_on_gpu = t.op_offload && self.link.pcie_bytes_per_s.is_none();
         if self.share.is_empty() || all_on_gpu {
