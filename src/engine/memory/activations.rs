@@ -46,12 +46,16 @@ fn act_bytes(x: &Inputs, elements: u128) -> u128 {
     x.activation.bytes_for(elements, x.group)
 }
 
-/// Peak prefill workspace on one GPU for inference.
+/// Peak prefill workspace on one GPU for inference: a prefill chunk's activations. llama.cpp
+/// (a model given as a tensor table) reserves its compute buffer for one micro-batch of
+/// [`super::offload::N_UBATCH`] tokens in f32 instead.
 pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool) -> u128 {
     let tp = u128::from(x.tp.max(1));
     let at = &a.attention;
     let h = u128::from(a.hidden);
-    let chunk = u128::from(x.prefill_chunk_tokens).min(u128::from(x.context) * u128::from(x.batch));
+    let llama_cpp = a.tensor_table.is_some();
+    let budget = if llama_cpp { super::offload::N_UBATCH } else { x.prefill_chunk_tokens };
+    let chunk = u128::from(budget).min(u128::from(x.context) * u128::from(x.batch));
     let qkv = u128::from(at.heads) * u128::from(at.head_dim)
         + u128::from(at.kv_heads) * (u128::from(at.head_dim) + u128::from(at.v_head_dim));
     let ffn = ffn_width(a) * if a.mlp == MlpKind::Gated { 2 } else { 1 };
@@ -61,6 +65,9 @@ pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool)
     }
     // The logits (one fp32 row per sequence) are their own line: `super::logits`.
     let _ = last_stage;
+    if llama_cpp {
+        return chunk.saturating_mul(per_token).saturating_mul(4);
+    }
     act_bytes(x, chunk.saturating_mul(per_token))
 }
 

@@ -48,9 +48,16 @@ pub fn training_logits_bytes(a: &Architecture, x: &Inputs) -> u128 {
     compute + upcast_tokens(tokens, x.loss_chunks) * vocab * 4
 }
 
-/// Inference logits on the last stage: one fp32 row per sequence.
+/// Inference logits on the last stage: one fp32 row per sequence. llama.cpp reserves one per
+/// token of a micro-batch (its worst case, every token an output: up to
+/// [`super::offload::N_UBATCH`] rows).
 pub fn inference_logits_bytes(a: &Architecture, x: &Inputs) -> u128 {
-    u128::from(x.batch) * u128::from(a.vocab).div_ceil(u128::from(x.tp.max(1))) * 4
+    let rows = if a.tensor_table.is_some() {
+        u128::from(super::offload::N_UBATCH).min(u128::from(x.context).saturating_mul(u128::from(x.batch)))
+    } else {
+        u128::from(x.batch)
+    };
+    rows * u128::from(a.vocab).div_ceil(u128::from(x.tp.max(1))) * 4
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! Partial offload: which parts of the model stay in host memory, as llama.cpp places them.
 //!
 //! # Rules
-//! With `-ngl N` llama.cpp puts the last `N` decoder layers on the GPU and the first
-//! `L − N` in host memory; the output layer (final norm and head) counts as layer `L`, so it
-//! moves to the GPU only when `N > L` (`-ngl 99` = everything): `i_gpu_start = max(L − N, 0)`,
-//! layer `i` on the GPU when `i ≥ i_gpu_start` and `i − i_gpu_start < min(N, L + 1)`
-//! (`llama_model::load_tensors`, src/llama-model.cpp @00342301, late 2025). The token embedding
+//! With `-ngl N` llama.cpp puts the output layer (final norm and head, counted as layer `L`) on
+//! the GPU first and then the last `N − 1` decoder layers; the first ones stay in host memory
+//! (`-ngl 99` = everything): `i_gpu_start = max(L + 1 − N, 0)`, layer `i` (the output layer
+//! being `i = L`) on the GPU when `i ≥ i_gpu_start` (`llama_model::load_tensors`,
+//! src/llama-model.cpp, since llama.cpp PR #18148 "offload output layer to GPU first", merged
+//! 2025-12-17; before it the output layer moved last). The token embedding
 //! always stays in host memory ("there is very little benefit to offloading the input layer");
 //! a tied head is a second copy of it on the GPU. `--n-cpu-moe M` keeps the routed-expert
 //! tensors of the first `M` layers in host memory whatever `-ngl` says (common/common.h,
@@ -16,6 +17,11 @@
 //! embedding beside the first layer.
 
 use super::Inputs;
+
+/// llama.cpp's default micro-batch (`n_ubatch`, `llama_context_default_params`): its compute
+/// buffers are reserved for a graph of this many tokens, every one an output (the worst case
+/// `graph_reserve` sizes), and prompts are processed in micro-batches of it.
+pub const N_UBATCH: u64 = 512;
 use crate::engine::model::Architecture;
 use crate::engine::num::usize_sat;
 
@@ -39,12 +45,12 @@ impl Placement {
     pub fn of(a: &Architecture, x: &Inputs) -> Placement {
         let l = a.layers;
         let ngl = x.gpu_layers.unwrap_or(u64::MAX).min(l + 1);
-        let gpu_start = l.saturating_sub(ngl);
+        let gpu_start = (l + 1 - ngl).min(l);
         let llama_cpp = a.tensor_table.is_some();
         Placement {
             layers: l,
             gpu_start,
-            output_on_gpu: ngl > l,
+            output_on_gpu: ngl >= 1,
             cpu_moe: if a.moe.is_some() { x.n_cpu_moe.min(l) } else { 0 },
             embedding_on_host: llama_cpp || gpu_start > 0,
         }
@@ -97,16 +103,18 @@ mod tests {
     }
 
     #[test]
-    fn ngl_counts_the_last_layers_then_the_output_layer() {
+    fn ngl_counts_the_output_layer_first_then_the_last_layers() {
         let p = placement(32, Some(20), 0, true);
-        assert_eq!((p.gpu_start, p.output_on_gpu, p.offloaded()), (12, false, 20));
-        assert_eq!(p.host_layers(), 0..12);
+        assert_eq!((p.gpu_start, p.output_on_gpu, p.offloaded()), (13, true, 20));
+        assert_eq!(p.host_layers(), 0..13);
         let p = placement(32, Some(33), 0, true);
         assert_eq!((p.gpu_start, p.output_on_gpu, p.offloaded(), p.splits()), (0, true, 33, false));
         let p = placement(32, None, 0, true);
         assert_eq!((p.offloaded(), p.embedding_on_host), (33, true));
         let p = placement(32, Some(32), 0, true);
-        assert_eq!((p.gpu_start, p.output_on_gpu), (0, false));
+        assert_eq!((p.gpu_start, p.output_on_gpu), (1, true));
+        let p = placement(32, Some(1), 0, true);
+        assert_eq!((p.gpu_start, p.output_on_gpu, p.offloaded()), (32, true, 1));
         let p = placement(32, Some(0), 0, false);
         assert_eq!((p.gpu_start, p.output_on_gpu, p.embedding_on_host), (32, false, true));
         let p = placement(32, None, 0, false);
@@ -118,7 +126,7 @@ mod tests {
         let p = placement(32, None, 10, true);
         assert_eq!(p.host_expert_layers_on_gpu(), 0..10);
         let p = placement(32, Some(28), 10, true);
-        assert_eq!(p.host_expert_layers_on_gpu(), 4..10);
+        assert_eq!(p.host_expert_layers_on_gpu(), 5..10);
         let p = placement(32, Some(20), 10, true);
         assert!(p.host_expert_layers_on_gpu().is_empty());
         assert!(p.splits());
