@@ -32,6 +32,7 @@ fn gpus_as_json_carry_every_catalog_gpu_with_memory_and_bandwidth() {
     assert_eq!(m["memory_options_bytes"], serde_json::json!([64e9 as u64, 128e9 as u64, 192e9 as u64]));
     assert_eq!(m["memory_bandwidth_bytes_per_s"], 800e9);
     assert_eq!(find("dgx-spark")["memory_kind"], "unified");
+    assert_eq!(find("ryzen-ai-max-395")["memory_kind"], "linux_gtt");
     assert_eq!(find("rtx-3090")["name"], "GeForce RTX 3090");
 }
 

@@ -11,8 +11,9 @@ and Instinct cards, Apple M1-M5 chips, DGX Spark and Ryzen AI Max in the catalog
 with its sources. This step
   * gives them the catalog's ids and groups (data centre, workstation, GeForce, AMD Radeon,
     Apple, unified-memory machines) and writes them in that order, existing ids unchanged;
-  * turns the research's `kind` into `memory_kind` (Apple chips `apple_unified`, DGX Spark and
-    Ryzen AI Max `unified`), keeps `memory_options_bytes`;
+  * turns the research's `kind` into `memory_kind` (Apple chips `apple_unified`, DGX Spark
+    `unified`, Ryzen AI Max `linux_gtt`: Linux lets its GPU map half by default), keeps
+    `memory_options_bytes`;
   * writes each source as a citation (what, where, date) and each note as a fact, without the
     research's working remarks (what was or was not read where): the `uncertain` list says
     which fields rest on one or third-party copies;
@@ -336,7 +337,10 @@ def convert(r):
     g["id"] = IDS.get(r["id"], r["id"])
     g["name"] = NAMES.get(g["id"], r["name"])
     kind = r.get("kind", "discrete")
-    g["memory_kind"] = "apple_unified" if g["id"].startswith("apple-") else ("unified" if kind == "unified" else "discrete")
+    g["memory_kind"] = (
+        "apple_unified" if g["id"].startswith("apple-")
+        else "linux_gtt" if g["id"] == "ryzen-ai-max-395"
+        else "unified" if kind == "unified" else "discrete")
     g["memory_options_bytes"] = sorted(r.get("memory_options_bytes") or [])
     g["source_ids"] = [s for s in r["source_ids"] if s != "LLAMA-4167"]
     g["notes"] = [note(n) for n in r["notes"] if not any(d in n for d in DROP_NOTE)]

@@ -133,18 +133,19 @@ mod tests {
     }
 
     /// Apple chips are `apple_unified` (macOS wires part of the memory for the GPU), DGX Spark
-    /// and Ryzen AI Max `unified`; both list the memory sizes sold, the largest being
+    /// `unified`, Ryzen AI Max `linux_gtt` (half of it under Linux's default); both list the memory sizes sold, the largest being
     /// `memory_bytes`. Every other device has its own memory and no options.
     #[test]
     fn memory_kinds_follow_the_device() {
         let mut apple = 0;
         for g in all() {
-            let unified = ["dgx-spark", "ryzen-ai-max-395"].contains(&g.id.as_str());
             let expected = if g.id.starts_with("apple-") {
                 apple += 1;
                 MemoryKind::AppleUnified
-            } else if unified {
+            } else if g.id == "dgx-spark" {
                 MemoryKind::Unified
+            } else if g.id == "ryzen-ai-max-395" {
+                MemoryKind::LinuxGtt
             } else {
                 MemoryKind::Discrete
             };

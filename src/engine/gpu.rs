@@ -135,8 +135,13 @@ pub enum MemoryKind {
     /// Apple silicon under macOS: one pool, of which the GPU may wire only part
     /// ([`MemoryKind::gpu_budget`]).
     AppleUnified,
-    /// One pool the GPU may use whole (DGX Spark, Ryzen AI Max under Linux).
+    /// One pool the GPU may use whole (DGX Spark).
     Unified,
+    /// One pool of which Linux's amdgpu driver lets the GPU map half by default (Ryzen AI Max):
+    /// GTT is capped at half of system memory unless `ttm.pages_limit` raises it (ROCm issue
+    /// #5595: ROCm sees about 62 of 128 GB; AMD's `amd-ttm` tool sets the limit). Windows gives
+    /// the GPU the share set in the firmware instead.
+    LinuxGtt,
 }
 
 impl MemoryKind {
@@ -144,12 +149,15 @@ impl MemoryKind {
     /// `recommendedMaxWorkingSetSize`, which macOS sets to 2/3 of the memory up to 36 GB and
     /// 3/4 above (values logged by llama.cpp's Metal back end: 10,922.67 MB of 16 GiB on an M1,
     /// llama-cpp-python #687; 21,845.34 MB of 32 GiB on an M2 Max, ollama #434; about 3/4 of
-    /// 64 GB, llama.cpp #1870; "usually 0.75 × total RAM", MLX PR #64). Raising it takes `sudo
-    /// sysctl iogpu.wired_limit_mb=…`. Other kinds: all of it.
+    /// 64 GB, llama.cpp #1870; "usually 0.75 × total RAM", MLX PR #64). A lower bound: the
+    /// 36 GB boundary is read off those logs, not documented by Apple, newer macOS gives large
+    /// machines more (84% of 128 GB on macOS 26), and `sudo sysctl iogpu.wired_limit_mb=…`
+    /// raises it. Linux GTT ([`MemoryKind::LinuxGtt`]): half. Other kinds: all of it.
     pub fn gpu_budget(self, memory: u64) -> u64 {
         match self {
             MemoryKind::AppleUnified if memory <= 36 * (1 << 30) => memory / 3 * 2,
             MemoryKind::AppleUnified => memory / 4 * 3,
+            MemoryKind::LinuxGtt => memory / 2,
             MemoryKind::Discrete | MemoryKind::Unified => memory,
         }
     }
