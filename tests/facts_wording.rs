@@ -194,6 +194,7 @@ const ALLOWED: &[&str] = &[
     "ggml",
     "GGUF",
     "ngl",
+    "fit",
     "ctk",
     "ctv",
     "macOS",

@@ -35,8 +35,8 @@ fn a_large_model_offloads_the_most_layers_that_fit() {
     let s = scenario(json!({"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090",
         "context_tokens": 8192, "host_memory_bytes": 64e9}));
     let f = local_fit(&s).unwrap();
-    let Verdict::Offload { gpu_layers, of } = f.verdict else { panic!("{f:?}") };
-    assert_eq!(of, 81);
+    let Verdict::Offload { gpu_layers, of, n_cpu_moe } = f.verdict else { panic!("{f:?}") };
+    assert_eq!((of, n_cpu_moe), (81, 0));
     assert!(gpu_layers > 20 && gpu_layers < 60, "{gpu_layers}");
     // One more layer does not fit; these do, at the estimator's rate.
     assert!(!report_rate(&s, Some(gpu_layers + 1)).0);
@@ -45,6 +45,31 @@ fn a_large_model_offloads_the_most_layers_that_fit() {
     // Most of the weights are read from DDR5: a few tokens per second.
     assert!(f.tokens_per_s > 1.0 && f.tokens_per_s < 6.0, "{}", f.tokens_per_s);
     assert!(f.host_bytes > 20_000_000_000);
+}
+
+/// An MoE model keeps every layer on the GPU and only the experts of its first layers in host
+/// memory (`--n-cpu-moe`), as llama.cpp's `--fit` does: faster than moving whole layers, since
+/// a token reads a few experts of the host's share but all of a layer's attention.
+#[test]
+fn an_moe_model_spills_experts_not_layers() {
+    let s = scenario(json!({"model": "qwen3-30b-a3b", "weight_dtype": "q4_k_m", "gpu": "rtx-4070-ti-super",
+        "context_tokens": 8192, "host_memory_bytes": 64e9}));
+    let f = local_fit(&s).unwrap();
+    let Verdict::Offload { gpu_layers, of, n_cpu_moe } = f.verdict else { panic!("{f:?}") };
+    assert_eq!((gpu_layers, of), (49, 49));
+    assert!(n_cpu_moe > 0 && n_cpu_moe < 48, "{n_cpu_moe}");
+    // The fewest: one layer fewer does not fit; these do, at the estimator's rate.
+    let at = |m: u64| evaluate(&Scenario { n_cpu_moe: m, ..s.clone() }).unwrap();
+    assert!(!at(n_cpu_moe - 1).fits);
+    let r = at(n_cpu_moe);
+    assert!(r.fits);
+    let rate = r.performance.phases.decode.tokens_per_s;
+    assert!((f.tokens_per_s - rate).abs() < 1e-9 * rate, "{} vs {rate}", f.tokens_per_s);
+    // Whole layers instead: the most that fit generate more slowly.
+    let x = gpu_primer::catalog::evaluate(&s).unwrap();
+    let ngl = x.solvers.max_gpu_layers.expect("some layers fit");
+    let (fits, by_layers) = report_rate(&s, Some(ngl));
+    assert!(fits && by_layers < f.tokens_per_s, "{by_layers} vs {}", f.tokens_per_s);
 }
 
 #[test]

@@ -70,6 +70,7 @@ pub enum DerivKey {
     SolverMaxBatch,
     SolverMinGpus,
     SolverMaxGpuLayers,
+    SolverMinCpuMoe,
     HardwareComputePath,
     HardwareTopology,
     RooflineRidgePoint,
@@ -117,6 +118,7 @@ impl DerivKey {
             DerivKey::SolverMaxBatch => "solvers.max_batch",
             DerivKey::SolverMinGpus => "solvers.min_gpus",
             DerivKey::SolverMaxGpuLayers => "solvers.max_gpu_layers",
+            DerivKey::SolverMinCpuMoe => "solvers.min_cpu_moe",
             DerivKey::HardwareComputePath => "hardware.compute_path",
             DerivKey::HardwareTopology => "hardware.topology",
             DerivKey::RooflineRidgePoint => "roofline.ridge_point",
@@ -238,13 +240,16 @@ pub enum Formula {
     UsableWorkingSet,
     /// The most layers llama.cpp can offload.
     MaxGpuLayers,
+    /// The fewest layers whose experts stay in host memory with every layer on the GPU.
+    MinCpuMoe,
     /// The host part of a phase under partial offload.
     PhaseHost,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 63] = [
+    pub const ALL: [Formula; 64] = [
+        Formula::MinCpuMoe,
         Formula::WeightsTable,
         Formula::HostOffload,
         Formula::UsableWorkingSet,

@@ -261,6 +261,11 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
         } else {
             None
         },
+        min_cpu_moe: if llama_cpp && x.pp <= 1 && !x.trains() {
+            solvers::min_cpu_moe(a, &x, usable).filter(|m| *m > 0)
+        } else {
+            None
+        },
     };
     let host_available = match (s.host_memory_bytes, gpu.memory_kind.is_unified()) {
         (Some(h), _) => Some(u128::from(h)),

@@ -4,10 +4,14 @@
 //!
 //! # Steps
 //! 1. The scenario resolved as [`super::evaluate_with`] resolves it (its tensor table built once).
-//! 2. The whole model on the GPU fits when its memory is at most the usable memory; else the most
-//!    layers that fit ([`super::solvers::max_gpu_layers`]); what stays off the GPU must fit the
-//!    host's memory (the scenario's `host_memory_bytes`, or a unified-memory device's memory less
-//!    the GPU's share).
+//! 2. The whole model on the GPU fits when its memory is at most the usable memory. Else, for an
+//!    MoE model, every layer on the GPU with the routed experts of the fewest first layers in host
+//!    memory (`--n-cpu-moe m`, [`super::solvers::min_cpu_moe`]), as llama.cpp's `--fit` places
+//!    them: the experts are most of the bytes and a token reads few of them. Else (a dense model,
+//!    or all experts in host memory still too much) the most layers that fit
+//!    ([`super::solvers::max_gpu_layers`], an MoE model's experts all in host memory). What stays
+//!    off the GPU must fit the host's memory (the scenario's `host_memory_bytes`, or a
+//!    unified-memory device's memory less the GPU's share).
 //! 3. The decode rate at batch 1 of the placement found ([`super::perf::performance::decode_rates`]).
 //!
 //! It runs the same checks and the same sizing and time functions as `evaluate`, so a cell of the
@@ -30,8 +34,10 @@ use serde::Serialize;
 pub enum Verdict {
     /// Every layer on the GPU.
     Full,
-    /// `gpu_layers` of `of` on the GPU (llama.cpp's `-ngl`, the output layer counted as one).
-    Offload { gpu_layers: u64, of: u64 },
+    /// `gpu_layers` of `of` on the GPU (llama.cpp's `-ngl`, the output layer counted as one;
+    /// `gpu_layers == of`: every layer), and the routed experts of the first `n_cpu_moe` layers in
+    /// host memory (`--n-cpu-moe`; 0 for a dense model).
+    Offload { gpu_layers: u64, of: u64, n_cpu_moe: u64 },
     /// Neither the GPU nor the GPU and the host's memory together hold it.
     TooBig,
 }
@@ -65,8 +71,8 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
     let usable = usable_bytes(gpu.memory_kind.gpu_budget(memory), s.safety_margin);
     let x = Inputs::from_scenario(&s);
     let whole = memory_per_gpu(&arch, &x).total;
-    let gpu_layers = if whole <= usable { None } else { solvers::max_gpu_layers(&arch, &x, usable) };
-    let x = Inputs { gpu_layers, ..x };
+    let (gpu_layers, n_cpu_moe) = placement(&arch, &x, whole, usable);
+    let x = Inputs { gpu_layers, n_cpu_moe, ..x };
     let on_gpu = memory_per_gpu(&arch, &x).total;
     let host = host_parts(&arch, &x).total();
     let host_room = match (s.host_memory_bytes, gpu.memory_kind.is_unified()) {
@@ -75,15 +81,16 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
         (None, false) => None,
     };
     let host_fits = host_room.is_none_or(|room| host <= room);
+    let of = arch.layers + 1;
     let verdict = match gpu_layers {
         _ if on_gpu > usable || !host_fits => Verdict::TooBig,
-        None => Verdict::Full,
-        Some(n) => Verdict::Offload { gpu_layers: n, of: arch.layers + 1 },
+        None if n_cpu_moe == 0 => Verdict::Full,
+        n => Verdict::Offload { gpu_layers: n.unwrap_or(of), of, n_cpu_moe },
     };
     let (tokens_per_s, tokens_per_s_bound) = if verdict == Verdict::TooBig {
         (0.0, 0.0)
     } else {
-        let placed = Scenario { gpu_layers, ..s.clone() };
+        let placed = Scenario { gpu_layers, n_cpu_moe, ..s.clone() };
         let counts = count_params(&arch);
         let z = SizedScenario {
             scenario: &placed,
@@ -106,4 +113,16 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
         tokens_per_s,
         tokens_per_s_bound,
     })
+}
+
+/// Step 2's placement: `(gpu_layers, n_cpu_moe)`, `None` layers meaning all of them.
+fn placement(a: &super::model::Architecture, x: &Inputs, whole: u128, usable: u128) -> (Option<u64>, u64) {
+    if whole <= usable {
+        return (None, x.n_cpu_moe);
+    }
+    if let Some(m) = solvers::min_cpu_moe(a, x, usable) {
+        return (None, m);
+    }
+    let n_cpu_moe = if a.moe.is_some() { a.layers } else { x.n_cpu_moe };
+    (solvers::max_gpu_layers(a, &Inputs { n_cpu_moe, ..*x }, usable), n_cpu_moe)
 }

@@ -81,6 +81,10 @@ pub struct Solvers {
     /// `-ngl` counts it (layers, plus one for the output layer); set for llama.cpp models
     /// (GGUF files and file types) and whenever layers are kept in host memory.
     pub max_gpu_layers: Option<u64>,
+    /// Fewest layers whose routed experts stay in host memory (`--n-cpu-moe`) with every layer on
+    /// the GPU, for an MoE model under llama.cpp; `None` when the model fits without it, or does
+    /// not fit even with every expert in host memory.
+    pub min_cpu_moe: Option<u64>,
 }
 
 /// Partial offload: what stays in host memory (llama.cpp's `-ngl`, `--n-cpu-moe`).

@@ -46,7 +46,7 @@ pub fn max_batch(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
 }
 
 /// Most of the model llama.cpp can offload at the scenario's context and batch, counted as its
-/// `-ngl` counts (the last layers, then the output layer as one more): the largest `n` in
+/// `-ngl` counts (the output layer first, then the last layers): the largest `n` in
 /// `0..=layers + 1` whose GPU share fits. `None` when not even `-ngl 0` fits (the runtime and
 /// the compute buffers alone).
 pub fn max_gpu_layers(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
@@ -55,6 +55,29 @@ pub fn max_gpu_layers(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64>
         return None;
     }
     Some(largest(a.layers + 1, at).unwrap_or(0))
+}
+
+/// Fewest layers whose routed experts llama.cpp must keep in host memory (`--n-cpu-moe m`, the
+/// first `m` layers' experts) for every layer to fit on the GPU: the smallest `m` in
+/// `0..=layers` that fits, what llama.cpp's `--fit` and the common `--n-cpu-moe` advice do before
+/// moving whole layers. `None` for a dense model, or when even all the experts in host memory
+/// leave too much on the GPU.
+pub fn min_cpu_moe(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
+    a.moe.as_ref()?;
+    let at = |m: u64| fits(a, &Inputs { gpu_layers: None, n_cpu_moe: m, ..*x }, usable);
+    if !at(a.layers) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0u64, a.layers);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if at(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
 }
 
 /// Whether `tp` is a valid tensor-parallel size for the model's heads.

@@ -26,6 +26,9 @@ pub enum Change {
     MoreGpus { gpus: u64, tensor_parallel: u64, pipeline_parallel: u64 },
     /// Keep only this many layers on the GPU (llama.cpp's `-ngl`), the rest in host memory.
     GpuLayers(u64),
+    /// Every layer on the GPU, the routed experts of this many first layers in host memory
+    /// (llama.cpp's `--n-cpu-moe`): for an MoE model, offered before [`Change::GpuLayers`].
+    CpuMoe(u64),
 }
 
 /// llama.cpp file types offered as a lower precision, best first.
@@ -106,6 +109,14 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
             if fits(&c) {
                 out.push(Advice { change: Change::LowerKvPrecision(eight), scenario: c });
             }
+        }
+    }
+    if let Some(m) = r.solvers.min_cpu_moe.filter(|_| s.mode == Mode::Inference) {
+        let mut c = s.clone();
+        c.gpu_layers = None;
+        c.n_cpu_moe = m;
+        if fits(&c) {
+            out.push(Advice { change: Change::CpuMoe(m), scenario: c });
         }
     }
     if let Some(n) = r.solvers.max_gpu_layers.filter(|n| *n > 0 && s.mode == Mode::Inference) {

@@ -264,6 +264,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "min_gpus.pipeline_parallel" => g.map(|g| g.pipeline_parallel),
                 "min_gpus.data_parallel" => g.map(|g| g.data_parallel),
                 "max_gpu_layers" => s.max_gpu_layers,
+                "min_cpu_moe" => s.min_cpu_moe,
                 _ => None,
             }
             .and_then(n)

@@ -23,6 +23,8 @@ pub struct EstimatorStrings {
     pub gguf_file: &'static str,
     /// Advice: keep `{n}` layers on the GPU (llama.cpp -ngl), the rest in host memory.
     pub keep_gpu_layers: &'static str,
+    /// Advice: every layer on the GPU, the experts of the first `{n}` layers in host memory.
+    pub keep_cpu_moe: &'static str,
     /// The llama.cpp group: its summary and hint, its controls, what it shows.
     pub offload_group: &'static str,
     pub offload_hint: &'static str,
@@ -36,6 +38,8 @@ pub struct EstimatorStrings {
     pub offload_summary: &'static str,
     /// `{n}`: the most llama.cpp can offload.
     pub max_gpu_layers: &'static str,
+    /// `{n}`: the fewest expert layers in host memory with every layer on the GPU.
+    pub min_cpu_moe: &'static str,
     pub use_it: &'static str,
     /// The memory legend's row for what stays in host memory.
     pub host_memory_row: &'static str,
@@ -257,8 +261,9 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     paste_config: "粘贴 Hugging Face 的 config.json",
     gguf_file: "打开 GGUF 文件（llama.cpp、Ollama、LM Studio）",
     keep_gpu_layers: "只把 {n} 层放在 GPU 上（-ngl {n}），其余放在主机内存",
+    keep_cpu_moe: "所有层放在 GPU 上，把前 {n} 层的专家留在主机内存（--n-cpu-moe {n}）",
     offload_group: "本地运行（llama.cpp）：GPU 上的层与主机内存",
-    offload_hint: "llama.cpp 用 -ngl 指定把最后几层放到 GPU（输出层算作多出来的一层），前面的层留在主机内存由 CPU 计算；--n-cpu-moe 让前几层的 MoE 专家留在主机内存。token 嵌入始终在主机内存。",
+    offload_hint: "llama.cpp 用 -ngl n 把 n 层放到 GPU：输出层算一层且最先放，其余是最后 n − 1 层；前面的层留在主机内存，生成时由 CPU 计算（提示词的矩阵乘法仍拷到 GPU 上做）。--n-cpu-moe 让前几层的 MoE 专家留在主机内存。token 嵌入始终在主机内存。新版 llama.cpp 默认用 --fit 自动选择这些参数。",
     gpu_layers: "GPU 上的层数（-ngl）",
     n_cpu_moe: "专家留在主机内存的层（--n-cpu-moe）",
     host_memory: "主机内存（系统内存，0 = 不检查）",
@@ -267,6 +272,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     host_does_not_fit: "主机内存放不下",
     offload_summary: "GPU 上 {n}/{of} 层；主机内存中 {host}，{verdict}",
     max_gpu_layers: "这个上下文下最多能放：-ngl {n}",
+    min_cpu_moe: "所有层都放在 GPU 上时，最少要把 {n} 层的专家留在主机内存：--n-cpu-moe {n}",
     use_it: "采用",
     host_memory_row: "主机内存（不计入显存）",
     gguf_hint: "只读取文件头（元数据和张量表，通常几 MB），得到每个张量的确切类型和大小；文件不会上传，也不会整个读入。",
@@ -476,8 +482,9 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     paste_config: "Paste a Hugging Face config.json",
     gguf_file: "Open a GGUF file (llama.cpp, Ollama, LM Studio)",
     keep_gpu_layers: "Keep {n} layers on the GPU (-ngl {n}), the rest in host memory",
+    keep_cpu_moe: "Keep every layer on the GPU and the experts of the first {n} layers in host memory (--n-cpu-moe {n})",
     offload_group: "Run it locally (llama.cpp): layers on the GPU and host memory",
-    offload_hint: "llama.cpp's -ngl puts the last layers on the GPU (the output layer counts as one more) and leaves the first ones in host memory, where the CPU computes them; --n-cpu-moe keeps the MoE experts of the first layers in host memory. The token embedding always stays in host memory.",
+    offload_hint: "llama.cpp's -ngl n puts n layers on the GPU: the output layer counts as one and goes first, the rest are the last n − 1 layers; the first ones stay in host memory, where the CPU computes them while generating (a prompt's matrix products are still copied to the GPU). --n-cpu-moe keeps the MoE experts of the first layers in host memory. The token embedding always stays in host memory. Recent llama.cpp picks these itself by default (--fit).",
     gpu_layers: "Layers on the GPU (-ngl)",
     n_cpu_moe: "Layers whose experts stay in host memory (--n-cpu-moe)",
     host_memory: "Host memory (system RAM; 0 = not checked)",
@@ -486,6 +493,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     host_does_not_fit: "does not fit in host memory",
     offload_summary: "{n} of {of} layers on the GPU; {host} in host memory, {verdict}",
     max_gpu_layers: "Most that fit at this context: -ngl {n}",
+    min_cpu_moe: "Fewest expert layers in host memory with every layer on the GPU: --n-cpu-moe {n}",
     use_it: "Use it",
     host_memory_row: "Host memory (not on the GPU)",
     gguf_hint: "Only the header is read (the metadata and the tensor table, usually a few MB): every tensor's exact type and size. Nothing is uploaded, and the weights are not read.",

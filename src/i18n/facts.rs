@@ -324,8 +324,9 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::Bound => "largest expected term of decode (inference) or the step (training)",
             F::WeightsTable => "Σ over the tensors this GPU holds of elements / block × bytes per block of the tensor's ggml type (llama.cpp's ggml_nbytes; the mix llama-quantize writes for a file type, or a GGUF file's own types); llama.cpp keeps the token embedding in host memory",
             F::HostOffload => "token embedding + the first L − n layers (with the output layer when -ngl ≤ L) + the routed experts of the first --n-cpu-moe layers + the KV cache of the layers in host memory + paged optimizer states the device has no room for",
-            F::UsableWorkingSet => "memory × the GPU's share (macOS: Metal's recommendedMaxWorkingSetSize, 2/3 of memory up to 36 GB and 3/4 above) × (1 − safety_margin)",
-            F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the last layers first, then the output layer) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
+            F::UsableWorkingSet => "memory × the GPU's share (macOS: Metal's recommendedMaxWorkingSetSize, 2/3 of memory up to 36 GB and 3/4 above, at least; Linux on Ryzen AI Max: GTT, half by default) × (1 − safety_margin)",
+            F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the output layer first, then the last layers) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
+            F::MinCpuMoe => "smallest --n-cpu-moe m in 0..=layers (the routed experts of the first m layers in host memory, every layer on the GPU) whose GPU share ≤ usable (binary search: memory falls as m grows); what llama.cpp's --fit does before moving whole layers",
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload)",
         },
         Lang::Zh => match f {
@@ -389,8 +390,9 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
             F::WeightsTable => "对本卡持有的每个张量求和：元素数 / 块大小 × 该张量 ggml 类型每块的字节数（llama.cpp 的 ggml_nbytes；文件类型按 llama-quantize 写出的混合，GGUF 文件按其自身类型）；llama.cpp 把 token 嵌入放在主机内存",
             F::HostOffload => "token 嵌入 + 前 L − n 层（-ngl ≤ L 时连同输出层）+ 前 --n-cpu-moe 层的路由专家 + 主机内存中各层的 KV 缓存 + 设备放不下的分页优化器状态",
-            F::UsableWorkingSet => "内存 × GPU 可用比例（macOS：Metal 的 recommendedMaxWorkingSetSize，36 GB 及以下为内存的 2/3，以上为 3/4）× (1 − safety_margin)",
-            F::MaxGpuLayers => "在 0..=层数 + 1 中（先放最后几层，再放输出层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
+            F::UsableWorkingSet => "内存 × GPU 可用比例（macOS：Metal 的 recommendedMaxWorkingSetSize，36 GB 及以下至少为内存的 2/3，以上至少为 3/4；Linux 下的 Ryzen AI Max：GTT，默认一半）× (1 − safety_margin)",
+            F::MaxGpuLayers => "在 0..=层数 + 1 中（先放输出层，再放最后几层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
+            F::MinCpuMoe => "在 0..=层数 中找 GPU 部分 ≤ 可用量的最小 --n-cpu-moe m（前 m 层的路由专家留在主机内存，所有层都在 GPU 上；二分查找：m 越大显存越少）；llama.cpp 的 --fit 在移走整层之前先这样做",
             F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨 PCIe 往返 k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载）",
         },
     }
@@ -482,7 +484,11 @@ fn template(f: Formula) -> T {
         F::UsableWorkingSet => T::Same("{} × {} × (1 − {}) = {}"),
         F::MaxGpuLayers => T::Words {
             en: "context {}, batch {}, usable {}: -ngl {} of {}",
-            zh: "上下文 {}，batch {}，可用 {}：-ngl {}（最多 {}）",
+            zh: "上下文 {}，batch {}，可用 {}：-ngl {}（共 {}）",
+        },
+        F::MinCpuMoe => T::Words {
+            en: "context {}, batch {}, usable {}: --n-cpu-moe {} of {} layers",
+            zh: "上下文 {}，batch {}，可用 {}：--n-cpu-moe {}（共 {} 层）",
         },
         F::PhaseHost => T::Words {
             en: "CPU {} bytes at {} B/s × {} + PCIe {} bytes at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",

@@ -40,7 +40,8 @@ pub const ZH: SearchKeys = SearchKeys {
     cloud: "云 GPU 选型|云 GPU 选择|云端选型|云实例选型|云主机|租 GPU|实例选择",
     diagnose: "性能诊断|瓶颈诊断|为什么慢|排查|GPU 利用率低",
     cluster: "共享集群|集群成本|团队账单|费用分摊|闲置 GPU|GPU 池",
-    local: "本地运行|本地部署|我的显卡|我的 Mac|能跑什么模型|llama.cpp|Ollama|LM Studio|GGUF|量化文件|显存计算器",
+    local:
+        "本地运行|本地部署|我的显卡|我的 Mac|能跑什么模型|llama.cpp|Ollama|LM Studio|GGUF|量化文件|显存计算器",
     lab: "WebGPU 实验|带宽实验|带宽测试|测我的 GPU|跑分|实测带宽",
     validation: "验证|实测对比|准确度|误差",
     glossary: "术语|名词解释|词汇表",

@@ -38,7 +38,7 @@ pub const ZH: LocalStrings = LocalStrings {
     ram: "系统内存",
     context: "上下文",
     tokens: "token",
-    kv: "KV 缓存格式",
+    kv: "KV cache 格式",
     refused: "不适用",
     tok_s: "token/s",
     fits: "整模型放进 GPU",
@@ -47,7 +47,7 @@ pub const ZH: LocalStrings = LocalStrings {
     model: "模型",
     best: "整模型放得下的最高精度",
     none_whole: "无",
-    method: "每格都是估算器对该场景的结果：按 llama-quantize 的规则算出该文件类型的每个张量大小；整模型放不下时，取 GPU 上能放下的最多层数（-ngl，输出层算一层），其余层留在系统内存由 CPU 计算；若系统内存也放不下则为“放不下”。速度是批大小 1 时的预期解码速度：GPU 部分按显存带宽，主机部分按内存带宽（双通道 DDR5 默认 89.6 GB/s）。GPU 可用量扣除 10% 余量和 1 GiB 运行时开销；Apple 芯片按 macOS 允许 GPU 使用的比例（36 GB 及以下 2/3，以上 3/4）。",
+    method: "每格都是估算器对该场景的结果：按 llama-quantize 的规则算出该文件类型的每个张量大小。整模型放不下时：MoE 模型把所有层放在 GPU 上，把前几层的专家留在系统内存（--n-cpu-moe），与 llama.cpp 的 --fit 的放法相同；其他模型取 GPU 上能放下的最多层数（-ngl n：输出层最先放，再放最后 n − 1 层），前面的层留在系统内存，生成时由 CPU 计算；若系统内存也放不下则为“放不下”。新版 llama.cpp 会自己选这些参数（--fit，默认开启）。速度是批大小 1 时的预期解码速度：GPU 部分按显存带宽，主机部分按内存带宽（默认双通道 DDR5-5600，峰值 89.6 GB/s）。标称的内存容量按 GiB 计（24 GB 即 24 GiB）。GPU 留出 1 GiB 空闲（llama.cpp --fit 的余量），另有 1 GiB 运行时开销；Apple 芯片至少可用 macOS 允许 GPU 使用的比例（36 GB 及以下 2/3，以上 3/4；新版 macOS 在大内存机器上允许更多，sudo sysctl iogpu.wired_limit_mb 可调高）；Linux 下的 Ryzen AI Max 为一半（GTT 默认值）。",
     repaired: "网址中这些值无法使用，已恢复默认：",
     open_full: "在单独页面打开",
 };
@@ -70,7 +70,7 @@ pub const EN: LocalStrings = LocalStrings {
     model: "Model",
     best: "Most bits that fit whole",
     none_whole: "none",
-    method: "Every cell is the estimator's answer for that scenario: the file type's tensors sized by llama-quantize's rules; when the whole model does not fit, the most layers the GPU holds (-ngl, the output layer counted as one), the rest in system memory computed by the CPU; \"does not fit\" when system memory cannot hold the rest either. The rate is the expected decode at batch 1: the GPU's part at its memory bandwidth, the host's at the host's (dual-channel DDR5, 89.6 GB/s, by default). The GPU's usable memory leaves a 10% margin and 1 GiB of runtime overhead; on Apple silicon, the share macOS lets the GPU use (2/3 up to 36 GB, 3/4 above).",
+    method: "Every cell is the estimator's answer for that scenario: the file type's tensors sized by llama-quantize's rules. When the whole model does not fit: an MoE model keeps every layer on the GPU and the experts of its first layers in system memory (--n-cpu-moe), as llama.cpp's --fit places them; other models get the most layers the GPU holds (-ngl n: the output layer first, then the last n − 1 layers), the first layers staying in system memory, where the CPU computes them while generating; \"does not fit\" when system memory cannot hold the rest either. Recent llama.cpp chooses these itself (--fit, on by default). The rate is the expected decode at batch 1: the GPU's part at its memory bandwidth, the host's at the host's (dual-channel DDR5-5600, 89.6 GB/s peak, by default). Memory sizes as sold are GiB (24 GB is 24 GiB). The GPU keeps 1 GiB free (llama.cpp's --fit margin) beside 1 GiB of runtime overhead; on Apple silicon, at least the share macOS lets the GPU use (2/3 up to 36 GB, 3/4 above; newer macOS allows more on large machines, and sudo sysctl iogpu.wired_limit_mb raises it); on Ryzen AI Max under Linux, half (the GTT default).",
     repaired: "These values in the address could not be used and were reset:",
     open_full: "Open on its own page",
 };

@@ -187,22 +187,50 @@ pub fn memory_options_gb(s: &LocalState) -> Vec<u64> {
         .unwrap_or_default()
 }
 
+/// A memory size as sold, in bytes: "24 GB" of GDDR, HBM or LPDDR, like a "32 GB" DIMM kit, is
+/// 24 GiB (chips come in powers of two; an RTX 4090 reports 24,564 MiB, a 16 GB Mac's Metal
+/// budget is 2/3 of 16 GiB). The catalog keeps the datasheets' decimal figure.
+pub fn as_sold(gb: f64) -> u64 {
+    (gb * GIB as f64) as u64
+}
+
+const GIB: u64 = 1 << 30;
+
+/// What llama.cpp's `--fit` leaves free on the GPU (`--fit-target`, 1024 MiB by default,
+/// tools/fit-params/README.md); the engine's runtime overhead (1 GiB: the CUDA or Metal context)
+/// comes on top.
+pub const FIT_MARGIN_BYTES: u64 = GIB;
+
 /// The device as the engine takes it: a catalog id, or a custom GPU of the state's memory and
-/// bandwidth (its compute peak, 100 FLOP per byte of bandwidth, matters little to decoding).
+/// bandwidth (its compute peak, 100 FLOP per byte of bandwidth, matters little to decoding);
+/// with its memory as sold ([`as_sold`]).
 fn device(s: &LocalState) -> (GpuSpec, Option<u64>) {
     if s.gpu == "custom" {
         let bw = s.bw_gbs * 1e9;
         let g = Gpu {
             id: "custom".into(),
             name: "Custom GPU".into(),
-            memory_bytes: (s.vram_gb * 1e9) as u64,
+            memory_bytes: as_sold(s.vram_gb),
             memory_bandwidth_bytes_per_s: bw,
             peak_flops: PeakFlops { fp16: Some(bw * 100.0), ..PeakFlops::default() },
             ..Gpu::default()
         };
         return (GpuSpec::Custom(Box::new(g)), None);
     }
-    (GpuSpec::Id(s.gpu.clone()), s.mem_gb.map(|m| m * 1_000_000_000))
+    let catalog = gpus::find(&s.gpu).map(|g| g.memory_bytes / 1_000_000_000);
+    (GpuSpec::Id(s.gpu.clone()), s.mem_gb.or(catalog).map(|m| as_sold(m as f64)))
+}
+
+/// The memory the GPU may use on the chosen device, as sold ([`as_sold`]) and shared as its kind
+/// shares it.
+fn gpu_budget(s: &LocalState) -> u64 {
+    let (spec, memory) = device(s);
+    match spec {
+        GpuSpec::Custom(g) => g.memory_bytes,
+        GpuSpec::Id(id) => {
+            gpus::find(&id).map_or(0, |g| g.memory_kind.gpu_budget(memory.unwrap_or(g.memory_bytes)))
+        }
+    }
 }
 
 fn unified(s: &LocalState) -> bool {
@@ -218,8 +246,10 @@ pub fn scenario(s: &LocalState, model: &str, ft: FileType) -> Scenario {
     sc.weight_dtype = Some(Dtype::Gguf(ft));
     sc.kv_dtype = Dtype::parse(s.kv);
     sc.context_tokens = s.context;
+    // llama.cpp's margin as a share of what the GPU may use (at most the scenario's 0.9).
+    sc.safety_margin = (FIT_MARGIN_BYTES as f64 / gpu_budget(s).max(1) as f64).min(0.9);
     if !unified(s) {
-        sc.host_memory_bytes = Some(s.ram_gb * 1_000_000_000);
+        sc.host_memory_bytes = Some(as_sold(s.ram_gb as f64));
     }
     sc
 }
@@ -256,8 +286,9 @@ pub fn rows(s: &LocalState) -> Vec<Row> {
 /// The estimator's link for a cell: the scenario with the placement found.
 pub fn estimator_href(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit: &LocalFit) -> String {
     let mut sc = scenario(s, model, ft);
-    if let Verdict::Offload { gpu_layers, .. } = fit.verdict {
-        sc.gpu_layers = Some(gpu_layers);
+    if let Verdict::Offload { gpu_layers, of, n_cpu_moe } = fit.verdict {
+        sc.gpu_layers = (gpu_layers < of).then_some(gpu_layers);
+        sc.n_cpu_moe = n_cpu_moe;
     }
     let st = EstimatorState { scenario: sc, ..EstimatorState::default() };
     format!("#/{}/estimate/?{}", lang.code(), encode(&st))
@@ -329,6 +360,19 @@ fn number(h: &mut String, prefix: &str, key: &str, label: &str, unit: &str, valu
     );
 }
 
+/// llama.cpp's flags for a partial placement: `--n-cpu-moe m/L` (every layer on the GPU, the
+/// first `m` layers' experts in host memory), `-ngl n/N` (the first layers in host memory), with
+/// `--cpu-moe` when every expert is there too.
+pub fn flags(gpu_layers: u64, of: u64, n_cpu_moe: u64) -> String {
+    let layers = of.saturating_sub(1);
+    match (gpu_layers >= of, n_cpu_moe) {
+        (true, m) => format!("--n-cpu-moe {m}/{layers}"),
+        (false, 0) => format!("-ngl {gpu_layers}/{of}"),
+        (false, m) if m >= layers => format!("-ngl {gpu_layers}/{of} --cpu-moe"),
+        (false, m) => format!("-ngl {gpu_layers}/{of} --n-cpu-moe {m}"),
+    }
+}
+
 /// One cell: the verdict and the rate, linked to the estimator.
 fn cell_html(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit: Option<&LocalFit>) -> String {
     let t = lang.local();
@@ -336,15 +380,17 @@ fn cell_html(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit: Option<
     let rate = format_rate(f.tokens_per_s, t.tok_s);
     let (class, text) = match f.verdict {
         Verdict::Full => ("full", format!("{} · {rate}", t.fits)),
-        Verdict::Offload { gpu_layers, of } => ("partial", format!("-ngl {gpu_layers}/{of} · {rate}")),
+        Verdict::Offload { gpu_layers, of, n_cpu_moe } => {
+            ("partial", format!("{} · {rate}", flags(gpu_layers, of, n_cpu_moe)))
+        }
         Verdict::TooBig => ("too-big", t.too_big.to_owned()),
     };
     let title = t
         .cell_title
         .replace("{size}", &format!("{:.2} GiB", f.model_bytes as f64 / f64::from(1u32 << 30)))
-        .replace("{gpu}", &format_bytes(f.gpu_bytes, ByteUnit::Gb))
-        .replace("{usable}", &format_bytes(f.usable_bytes, ByteUnit::Gb))
-        .replace("{host}", &format_bytes(f.host_bytes, ByteUnit::Gb))
+        .replace("{gpu}", &format_bytes(f.gpu_bytes, ByteUnit::Gib))
+        .replace("{usable}", &format_bytes(f.usable_bytes, ByteUnit::Gib))
+        .replace("{host}", &format_bytes(f.host_bytes, ByteUnit::Gib))
         .replace("{bound}", &format_rate(f.tokens_per_s_bound, t.tok_s));
     if f.verdict == Verdict::TooBig {
         return format!("<td class=\"local-cell {class}\" title=\"{}\">{}</td>", esc(&title), esc(&text));

@@ -89,6 +89,8 @@ for (const lang of ['en', 'zh']) {
     const row = (id) => page.locator(`#local-results tr[data-model="${id}"]`);
     assert.match(await row('llama-3.1-8b').innerText(), WORDS[lang].fits);
     assert.match(await row('llama-3.3-70b').locator('td').nth(4).innerText(), /-ngl \d+\/81/);
+    // An MoE model keeps its layers on the GPU and some experts in system memory (--fit's way).
+    assert.match(await row('qwen3-30b-a3b').locator('td').nth(1).innerText(), /--n-cpu-moe \d+\/48/);
     // No page scrolls sideways at a phone's width: the table scrolls in its own box.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     // A Mac: its memory sizes, and nothing in "system memory" beyond the unified pool.

@@ -123,8 +123,8 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
     ]
 }
 
-/// `usable_gpu_memory_bytes`: the memory less the safety margin, and on Apple silicon only the
-/// share macOS lets Metal wire ([`crate::engine::gpu::MemoryKind::gpu_budget`]).
+/// `usable_gpu_memory_bytes`: the memory less the safety margin, and on Apple silicon (and
+/// Ryzen AI Max under Linux) only the share the system lets the GPU use ([`crate::engine::gpu::MemoryKind::gpu_budget`]).
 fn usable_memory(s: &Scenario, gpu: &Gpu, z: &Sizing) -> Entry {
     if z.gpu_budget == z.gpu_memory_bytes {
         return entry(
@@ -138,12 +138,23 @@ fn usable_memory(s: &Scenario, gpu: &Gpu, z: &Sizing) -> Entry {
     entry(
         DerivKey::UsableGpuMemoryBytes,
         Formula::UsableWorkingSet,
-        vec![Val::int(z.gpu_memory_bytes), Val::Fixed(share, 3), Val::Num(s.safety_margin), Val::Int(z.usable)],
-        Source::cited(&format!(
-            "{}; Metal recommendedMaxWorkingSetSize as logged by llama.cpp (llama-cpp-python #687, ollama #434, llama.cpp #1870; MLX PR #64)",
-            gpu.name
-        )),
+        vec![
+            Val::int(z.gpu_memory_bytes),
+            Val::Fixed(share, 3),
+            Val::Num(s.safety_margin),
+            Val::Int(z.usable),
+        ],
+        Source::cited(&format!("{}; {}", gpu.name, budget_source(gpu.memory_kind))),
     )
+}
+
+/// Where a unified-memory device's GPU share comes from.
+fn budget_source(kind: crate::engine::gpu::MemoryKind) -> &'static str {
+    if kind == crate::engine::gpu::MemoryKind::LinuxGtt {
+        "Linux amdgpu GTT limit, half of system memory by default (ROCm issue #5595; raised with ttm.pages_limit)"
+    } else {
+        "Metal recommendedMaxWorkingSetSize as logged by llama.cpp (llama-cpp-python #687, ollama #434, llama.cpp #1870; MLX PR #64), a lower bound on recent macOS (raised with sysctl iogpu.wired_limit_mb)"
+    }
 }
 
 /// `fits`: what must fit against the usable memory; paged optimizer states on the device are
@@ -215,10 +226,23 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> 
                 Val::or_absent(solved.max_gpu_layers, Absent::NoneFits),
                 Val::int(a.layers + 1),
             ],
-            Source::cited("llama.cpp llama_model::load_tensors (i_gpu_start = max(L − ngl, 0); the output layer is layer L)"),
+            Source::cited("llama.cpp llama_model::load_tensors (i_gpu_start = max(L + 1 − ngl, 0); the output layer is layer L and goes first, PR #18148)"),
+        ),
+        entry(
+            DerivKey::SolverMinCpuMoe,
+            Formula::MinCpuMoe,
+            vec![
+                Val::int(s.context_tokens),
+                Val::int(s.batch),
+                Val::Int(usable),
+                Val::or_absent(solved.min_cpu_moe, Absent::NoneFits),
+                Val::int(a.layers),
+            ],
+            Source::cited("llama.cpp --n-cpu-moe (common/arg.cpp) and --fit (PR #16653: experts to host memory before whole layers)"),
         ),
     ]
     .into_iter()
     .filter(|(k, _)| *k != DerivKey::SolverMaxGpuLayers || solved.max_gpu_layers.is_some() || z.placement.splits())
+    .filter(|(k, _)| *k != DerivKey::SolverMinCpuMoe || solved.min_cpu_moe.is_some())
     .collect()
 }

@@ -255,6 +255,7 @@ fn advice_view(ctx: Ctx, advice: Memo<Vec<Advice>>, count: usize) -> impl IntoVi
             format!("{} {gpus} {} (TP {tensor_parallel} × PP {pipeline_parallel})", e.more_gpus, e.u_gpus)
         }
         Change::GpuLayers(n) => e.keep_gpu_layers.replace("{n}", &n.to_string()),
+        Change::CpuMoe(n) => e.keep_cpu_moe.replace("{n}", &n.to_string()),
     };
     view! {
         <div class="advice">

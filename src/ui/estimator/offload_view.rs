@@ -19,6 +19,7 @@ struct Placed {
     host_bytes: u64,
     host_fits: Option<bool>,
     max_gpu_layers: Option<u64>,
+    min_cpu_moe: Option<u64>,
     llama_cpp: bool,
 }
 
@@ -35,6 +36,7 @@ pub fn OffloadControls() -> impl IntoView {
                 host_bytes: r.host_memory_bytes,
                 host_fits: r.offload.as_ref().and_then(|o| o.host_fits),
                 max_gpu_layers: r.solvers.max_gpu_layers,
+                min_cpu_moe: r.solvers.min_cpu_moe,
                 llama_cpp: r.model.gguf.is_some(),
             })
             .unwrap_or_default()
@@ -63,6 +65,7 @@ pub fn OffloadControls() -> impl IntoView {
         })
     });
     let most = Memo::new(move |_| placed.with(|p| p.max_gpu_layers));
+    let fewest_experts = Memo::new(move |_| placed.with(|p| p.min_cpu_moe));
     view! {
         <details class="group offload" prop:open=move || open.get()>
             <summary>{e.offload_group}</summary>
@@ -123,6 +126,13 @@ pub fn OffloadControls() -> impl IntoView {
                     {e.max_gpu_layers.replace("{n}", &n.to_string())}
                     " " <button class="apply" on:click=move |_| ctx.edit(|s| s.gpu_layers = Some(n))>{e.use_it}</button>
                     <ShowMath key="solvers.max_gpu_layers" />
+                </div>
+            })}
+            {move || fewest_experts.get().map(|m| view! {
+                <div class="derived" id="min-cpu-moe">
+                    {e.min_cpu_moe.replace("{n}", &m.to_string())}
+                    " " <button class="apply" on:click=move |_| ctx.edit(|s| { s.gpu_layers = None; s.n_cpu_moe = m; })>{e.use_it}</button>
+                    <ShowMath key="solvers.min_cpu_moe" />
                 </div>
             })}
         </details>
