@@ -37,6 +37,10 @@ pub struct EstimatorStrings {
     pub mode_lora: &'static str,
     pub mode_qlora: &'static str,
     pub weight_dtype: &'static str,
+    /// The weight format option that keeps the checkpoint's own (`weight_dtype` unset).
+    pub weight_as_published: &'static str,
+    /// Before a catalog model's published format in its source line.
+    pub published_as: &'static str,
     pub kv_dtype: &'static str,
     pub activation_dtype: &'static str,
     pub context: &'static str,
@@ -245,6 +249,8 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     mode_lora: "LoRA 微调",
     mode_qlora: "QLoRA 微调",
     weight_dtype: "权重精度",
+    weight_as_published: "按发布格式",
+    published_as: "发布格式",
     kv_dtype: "KV cache 精度",
     activation_dtype: "激活精度",
     context: "上下文长度",
@@ -445,6 +451,8 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     mode_lora: "LoRA fine-tune",
     mode_qlora: "QLoRA fine-tune",
     weight_dtype: "Weight precision",
+    weight_as_published: "As published",
+    published_as: "published in",
     kv_dtype: "KV cache precision",
     activation_dtype: "Activation precision",
     context: "Context length",

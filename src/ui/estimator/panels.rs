@@ -13,6 +13,7 @@ use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::estimator::presets::PRESETS;
 use crate::estimator::scales::{nice_values, powers_of_two};
+use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -32,10 +33,33 @@ const DTYPES: [Dtype; 7] =
 /// The weight formats: the KV/activation ones plus the 4-bit microscaling formats.
 const WEIGHT_DTYPES: [Dtype; 2] = [Dtype::Mxfp4, Dtype::Nvfp4];
 
-fn weight_dtype_options() -> Vec<(String, String)> {
-    let mut o = dtype_options();
+/// The weight formats, after "as published" (`auto`: the checkpoint's own format, which the
+/// engine reads from a `quantization_config`, else 16 bits).
+fn weight_dtype_options(e: &EstimatorStrings) -> Vec<(String, String)> {
+    let mut o = vec![(AS_PUBLISHED.to_owned(), e.weight_as_published.to_owned())];
+    o.extend(dtype_options());
     o.extend(WEIGHT_DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())));
     o
+}
+
+/// The weight select's value for "as published".
+pub(super) const AS_PUBLISHED: &str = "auto";
+
+/// The weight select's value: `auto` while inference keeps the checkpoint's format.
+pub(super) fn weight_dtype_value(s: &Scenario) -> String {
+    match (s.weight_dtype, s.mode) {
+        (None, Mode::Inference) => AS_PUBLISHED.to_owned(),
+        _ => s.resolved_weight_dtype().name().to_owned(),
+    }
+}
+
+/// Sets the weight format from the select (`auto`: as published).
+pub(super) fn set_weight_dtype(s: &mut Scenario, v: &str) {
+    if v == AS_PUBLISHED {
+        s.weight_dtype = None;
+    } else if let Some(d) = parse_name::<Dtype>(v) {
+        s.weight_dtype = Some(d);
+    }
 }
 
 fn dtype_options() -> Vec<(String, String)> {
@@ -153,9 +177,9 @@ pub fn WorkloadControls() -> impl IntoView {
             <Select
                 id="weight-dtype"
                 label=e.weight_dtype
-                options=weight_dtype_options()
-                value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
-                set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.weight_dtype = Some(d)) })
+                options=weight_dtype_options(e)
+                value=Signal::derive(move || ctx.with_scenario(weight_dtype_value))
+                set=Callback::new(move |v: String| ctx.edit(|s| set_weight_dtype(s, &v)))
             />
             <Select
                 id="kv-dtype"

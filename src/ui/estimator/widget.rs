@@ -58,13 +58,11 @@ fn dtype_select(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
     view! {
         <Select id="weight-dtype" label=e.weight_dtype
-            options=DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())).collect()
-            value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
-            set=Callback::new(move |v: String| {
-                if let Ok(d) = serde_json::from_value::<Dtype>(serde_json::Value::String(v)) {
-                    ctx.edit(|s| s.weight_dtype = Some(d))
-                }
-            }) />
+            options=std::iter::once((super::panels::AS_PUBLISHED.to_owned(), e.weight_as_published.to_owned()))
+                .chain(DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())))
+                .collect()
+            value=Signal::derive(move || ctx.with_scenario(super::panels::weight_dtype_value))
+            set=Callback::new(move |v: String| ctx.edit(|s| super::panels::set_weight_dtype(s, &v))) />
     }
 }
 
