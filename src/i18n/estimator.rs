@@ -211,6 +211,9 @@ pub struct EstimatorStrings {
     pub chart_kv_line: &'static str,
     pub chart_no_data: &'static str,
     pub scaling_note: &'static str,
+    /// Under the scaling chart: (before the tensor-parallel degrees drawn, before the degree
+    /// where communication takes over, end) and the end when it never does.
+    pub scaling_tp: (&'static str, &'static str, &'static str, &'static str),
     pub phase_prefill: &'static str,
     pub phase_decode: &'static str,
     pub phase_training: &'static str,
@@ -413,6 +416,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "并发",
     chart_no_data: "无数据",
     scaling_note: "扩展曲线按训练一步计算（每 GPU 固定 batch 的弱扩展）。",
+    scaling_tp: ("张量并行只画引擎接受的切分度（能整除注意力头数的）：", "；从 ", " 路起，通信占一步时间的一半以上。", "；在这些切分度上，通信都不到一步时间的一半。"),
     phase_prefill: "预填充",
     phase_decode: "解码",
     phase_training: "训练",
@@ -615,6 +619,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "concurrency",
     chart_no_data: "no data",
     scaling_note: "Scaling curves are for a training step (weak scaling: fixed batch per GPU).",
+    scaling_tp: ("Tensor parallel is drawn only at the degrees the engine accepts (those that split the attention heads): ", "; from ", " ways on, communication takes more than half the step.", "; at none of them does communication take half the step."),
     phase_prefill: "prefill",
     phase_decode: "decode",
     phase_training: "training",

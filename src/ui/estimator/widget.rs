@@ -2,7 +2,7 @@
 //! It is a small estimator of its own (its own Scenario, not in the URL), with the controls that
 //! matter for its lesson, one view, and a link that opens the full estimator in the same state.
 
-use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart};
+use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart, ScalingNote};
 use super::controls::Select;
 use super::memory_view::MemoryView;
 use super::panels::int_slider;
@@ -159,7 +159,7 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
         "kv-cache" => view! { <KvChart /> <MemoryView /> }.into_any(),
         "roofline" => view! { <RooflineChart /> <PerformanceView /> }.into_any(),
         "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
-        _ => view! { <ScalingChart /> <p class="hint">{e.scaling_note}</p> }.into_any(),
+        _ => view! { <ScalingChart /> <ScalingNote /> }.into_any(),
     };
     let open_href =
         move || crate::ui::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)));
