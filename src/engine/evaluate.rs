@@ -142,6 +142,19 @@ pub fn load_with(
     Ok(super::perf::load::load_report_reusing(&scenario, sized.usable, previous)?)
 }
 
+/// What each user of the scenario's static batch waits for the first token in a closed loop of
+/// that many users ([`super::perf::load::static_batch_users_wait`]): one simulation, asked for
+/// by the estimator's time panel beside the static batch's own time to first token.
+pub fn static_batch_users_wait_with(
+    s: &Scenario,
+    lookup: &dyn Lookup,
+) -> Result<Option<super::perf::load::LoadReport>, EngineError> {
+    let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu);
+    let scenario = sized.scenario(s, &arch, &gpu, lookup);
+    Ok(super::perf::load::static_batch_users_wait(&scenario, sized.usable)?)
+}
+
 fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<Report, EngineError> {
     let Resolved { gpu, arch, mut model } = resolve(s, lookup)?;
     let sized = size(s, &arch, &gpu);

@@ -162,6 +162,8 @@ pub struct EstimatorStrings {
     pub performance: &'static str,
     /// Under the heading: these figures are one static batch, not each user's wait under load.
     pub performance_static: &'static str,
+    /// The load model runs: each user's wait is in its panel.
+    pub users_wait_in_load: &'static str,
     pub expected: &'static str,
     pub upper_bound: &'static str,
     pub prefill: &'static str,
@@ -367,11 +369,12 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     u_us: "µs",
     performance: "时间与吞吐",
     performance_static: "按一个静态批次计算：这些序列同时开始、一起运行，这里的首 token 时间是整批的预填充，不是负载下每个用户的等待。",
+    users_wait_in_load: "负载模型已开启：每个用户的等待见下方“负载下”面板。",
     expected: "预期",
     upper_bound: "上界（roofline）",
     prefill: "预填充（整批提示词）",
     decode_step: "一步解码",
-    ttft: "首 token 时间",
+    ttft: "首 token 时间（整批预填充）",
     tpot: "每个输出 token 的时间",
     decode_throughput: "解码吞吐（全部 GPU）",
     per_user: "单个请求的速度",
@@ -570,11 +573,12 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     u_us: "µs",
     performance: "Time and throughput",
     performance_static: "For one static batch: these sequences start together and run as one, so the time to first token here is the whole batch's prefill, not each user's wait under load.",
+    users_wait_in_load: "The load model is on: each user's wait is in the Under load panel below.",
     expected: "Expected",
     upper_bound: "Upper bound (roofline)",
     prefill: "Prefill (the batch's prompts)",
     decode_step: "One decode step",
-    ttft: "Time to first token",
+    ttft: "Time to first token (whole batch's prefill)",
     tpot: "Time per output token",
     decode_throughput: "Decode throughput (all GPUs)",
     per_user: "Speed per request",
@@ -626,6 +630,25 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     try_it: "Try it",
     open_in_estimator: "Open in the estimator →",
 };
+
+/// What one user waits for the first token when the static batch's sequences are users in a
+/// closed loop: `users` users, p50 and p95, against the whole batch's time (all as text).
+pub fn users_wait(lang: Lang, users: u64, p50: &str, p95: &str, batch: &str) -> String {
+    match (lang, users) {
+        (Lang::En, 1) => format!(
+            "One user's wait: one user who sends the next request as soon as the last completes waits {p50} for the first token (p50; p95 {p95})."
+        ),
+        (Lang::En, n) => format!(
+            "One user's wait: with these {n} sequences as {n} users who each send the next request as soon as the last completes (a closed loop, as serving benchmarks run), a user waits {p50} for the first token (p50; p95 {p95}), not the whole batch's {batch}."
+        ),
+        (Lang::Zh, 1) => format!(
+            "单个用户的等待：一个用户在上一个请求完成后立刻发出下一个，等首 token 的时间为 {p50}（p50；p95 为 {p95}）。"
+        ),
+        (Lang::Zh, n) => format!(
+            "单个用户的等待：把这 {n} 个序列看作 {n} 个用户，每人上一个请求完成后立刻发出下一个（闭环，与服务压测的做法相同），一个用户等首 token 的时间为 {p50}（p50；p95 为 {p95}），而不是整批的 {batch}。"
+        ),
+    }
+}
 
 impl EstimatorStrings {
     /// The reader's word for an engine phase name (`prefill`, `decode`, `training`).

@@ -22,7 +22,7 @@ mod tools;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
-pub use estimator::{inferred_notice_html, EstimatorStrings};
+pub use estimator::{inferred_notice_html, users_wait, EstimatorStrings};
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
 pub use load::LoadStrings;
