@@ -42,6 +42,13 @@ fn reports() -> Vec<(String, Report)> {
 
 /// English words a Chinese reader may see: units, symbols, identifiers, proper names.
 const ALLOWED: &[&str] = &[
+    // Byte units (show-the-math writes memory as `18.0 GB`): units read the same in both.
+    "B",
+    "KB",
+    "MB",
+    "GB",
+    "TB",
+    "PB",
     "V",
     "h",
     "lm_head",

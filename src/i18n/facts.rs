@@ -73,11 +73,31 @@ pub fn secs(t: f64) -> String {
     }
 }
 
+/// Bytes as a person reads them: decimal units, three significant figures kept (`18.0 GB`,
+/// `1.07 GB`, `512 MB`), the same in both languages.
+pub fn bytes(n: u128) -> String {
+    const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
+    let mut v = n as f64;
+    let mut i = 0;
+    while v >= 999.95 && i + 1 < UNITS.len() {
+        v /= 1000.0;
+        i += 1;
+    }
+    let unit = UNITS.get(i).copied().unwrap_or("B");
+    match (i, v) {
+        (0, _) => format!("{n} B"),
+        (_, v) if v >= 99.95 => format!("{v:.0} {unit}"),
+        (_, v) if v >= 9.995 => format!("{v:.1} {unit}"),
+        (_, v) => format!("{v:.2} {unit}"),
+    }
+}
+
 /// One substituted value in words.
 pub fn val(v: &Val, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match v {
         Val::Int(n) => n.to_string(),
+        Val::Bytes(n) => bytes(*n),
         Val::Fixed(x, digits) => format!("{x:.*}", usize::from(*digits)),
         Val::Sci(x) => format!("{x:.4e}"),
         Val::Num(x) => x.to_string(),
@@ -463,11 +483,12 @@ fn template(f: Formula) -> T {
 /// An assumption in words.
 pub fn assumption(a: &Assumption, lang: Lang) -> String {
     match (a, lang) {
-        (Assumption::RuntimeOverhead { bytes }, Lang::En) => format!(
-            "runtime overhead {bytes} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)"
+        (Assumption::RuntimeOverhead { bytes: b }, Lang::En) => format!(
+            "runtime overhead {} per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)",
+            bytes(u128::from(*b))
         ),
-        (Assumption::RuntimeOverhead { bytes }, Lang::Zh) => {
-            format!("每块 GPU 的运行时开销 {bytes} 字节（CUDA 上下文、NCCL/cuBLAS 工作区、分配器预留）")
+        (Assumption::RuntimeOverhead { bytes: b }, Lang::Zh) => {
+            format!("每块 GPU 的运行时开销 {}（CUDA 上下文、NCCL/cuBLAS 工作区、分配器预留）", bytes(u128::from(*b)))
         }
         (Assumption::SafetyMargin { fraction }, Lang::En) => {
             format!("safety margin {fraction} of GPU memory kept free")
@@ -615,4 +636,44 @@ pub fn report_json(r: &crate::engine::Report, lang: Lang) -> serde_json::Value {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_read_as_a_person_reads_them() {
+        assert_eq!(bytes(18_000_000_000), "18.0 GB");
+        assert_eq!(bytes(40_000_000_000), "40.0 GB");
+        assert_eq!(bytes(1_073_741_824), "1.07 GB");
+        assert_eq!(bytes(141_107_412_992), "141 GB");
+        assert_eq!(bytes(999_960_000), "1.00 GB");
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(u128::MAX), bytes(u128::MAX), "no panic on the largest count");
+    }
+
+    #[test]
+    fn the_fit_and_the_runtime_reserve_are_in_gb_not_raw_bytes() {
+        let mut s = crate::engine::Scenario::new(crate::engine::ModelSpec::Id("llama-3.1-8b".into()));
+        s.gpu = crate::engine::hardware::GpuSpec::Id("a100-pcie-40gb".into());
+        let r = crate::catalog::evaluate(&s).unwrap();
+        for lang in Lang::ALL {
+            let fits = r
+                .derivations
+                .iter()
+                .find(|(k, _)| k.path() == "fits")
+                .map(|(_, d)| derivation(d, lang))
+                .unwrap();
+            assert!(fits.values.contains(" GB ≤ 36.0 GB"), "{}", fits.values);
+            assert!(
+                fits.values.chars().filter(char::is_ascii_digit).count() < 12,
+                "no raw byte counts: {}",
+                fits.values
+            );
+            let overhead = r.assumptions.iter().map(|a| assumption(a, lang)).find(|t| t.contains("1.07 GB"));
+            assert!(overhead.is_some(), "{:?}", r.assumptions);
+        }
+    }
 }

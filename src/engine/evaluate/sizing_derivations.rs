@@ -109,13 +109,13 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
         entry(
             DerivKey::GpuMemoryBytes,
             Formula::GpuMemory,
-            vec![Val::Id(gpu.id.clone()), Val::int(z.gpu_memory_bytes)],
+            vec![Val::Id(gpu.id.clone()), Val::Bytes(u128::from(z.gpu_memory_bytes))],
             Source::GpuCatalog,
         ),
         entry(
             DerivKey::UsableGpuMemoryBytes,
             Formula::Usable,
-            vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(usable)],
+            vec![Val::Bytes(u128::from(z.gpu_memory_bytes)), Val::Num(s.safety_margin), Val::Bytes(usable)],
             Source::StatedAssumption,
         ),
         fits(z),
@@ -136,7 +136,7 @@ fn fits(z: &Sizing) -> Entry {
         return entry(
             DerivKey::Fits,
             Formula::Fits,
-            vec![Val::Int(total), Val::Int(usable), Val::Bool(z.fits)],
+            vec![Val::Bytes(total), Val::Bytes(usable), Val::Bool(z.fits)],
             Source::Definition,
         );
     }
@@ -144,10 +144,10 @@ fn fits(z: &Sizing) -> Entry {
         DerivKey::Fits,
         Formula::FitsPaged,
         vec![
-            Val::Int(total),
-            Val::Int(total - z.must_fit),
-            Val::Int(z.must_fit),
-            Val::Int(usable),
+            Val::Bytes(total),
+            Val::Bytes(total - z.must_fit),
+            Val::Bytes(z.must_fit),
+            Val::Bytes(usable),
             Val::Bool(z.fits),
         ],
         Source::Definition,
