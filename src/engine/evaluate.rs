@@ -35,6 +35,9 @@ use std::collections::BTreeMap;
 mod sizing_derivations;
 use sizing_derivations::sizing_derivations;
 
+/// How many of the nearest catalog ids an unknown id's error suggests.
+pub const SUGGESTED_IDS: usize = 5;
+
 /// The model a scenario names, with its catalog metadata when it came from the catalog.
 pub fn resolve_model<'a>(
     spec: &ModelSpec,
@@ -47,7 +50,7 @@ pub fn resolve_model<'a>(
                 ErrorKind::UnknownId {
                     catalogue: Catalogue::Model,
                     id: id.clone(),
-                    known: lookup.model_ids(),
+                    known: super::closest::closest_ids(id, &lookup.model_ids(), SUGGESTED_IDS),
                 },
             )
         }),

@@ -185,7 +185,7 @@ test('importing a broken JSON file names what is wrong and keeps the current sta
     ['{ "model": "llama-3.1-8b", ', 'JSON'],
     ['[1, 2, 3]', 'object'],
     ['{"batch": 4}', 'model'],
-    ['{"model": "llama-3.1-8b", "batch": "lots"}', 'batch'],
+    ['', 'empty'],
   ]) {
     await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from(content) });
     await page.waitForSelector('#notices.error');
@@ -199,6 +199,30 @@ test('importing a broken JSON file names what is wrong and keeps the current sta
   await page.waitForFunction(() => document.getElementById('batch-number').value === '16');
   assert.equal(await page.inputValue('#model-search'), 'Qwen2.5 7B');
   await finish(page);
+});
+
+test('import repairs a bad field as a link does, clamps an out-of-range value, names fields in the reader\'s words, and suggests the closest model ids (zh and en, phone, dark)', async () => {
+  const WORDS = {
+    en: { heading: /Imported/i, batch: /Concurrent requests \(batch\): /, ctx: /Context length \(context_tokens\): .*nearest allowed value, 10000000/, model: /closest: .*llama-3\.1-70b/ },
+    zh: { heading: /导入/, batch: /并发请求数（batch）：/, ctx: /上下文长度（context_tokens）：.*最接近的允许值 10000000/, model: /最接近的：.*llama-3\.1-70b/ },
+  };
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await open(page, `${lang}/estimate/`);
+    const file = '{"model": "llama-3-70b", "batch": "lots", "gpus": 2, "context_tokens": 20000000}';
+    await page.setInputFiles('#import-file', { name: 's.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await page.waitForSelector('#notices.warn');
+    const text = await page.locator('#notices').innerText();
+    const w = WORDS[lang];
+    assert.match(text, w.batch, text);
+    assert.match(text, w.ctx, text);
+    assert.match(text, w.model, text);
+    // A few ids are suggested, not the whole catalog.
+    assert.ok(!text.includes('gpt2'), text);
+    // The rest of the file was applied (2 GPUs).
+    await page.waitForFunction(() => document.getElementById('gpus-number')?.value === '2');
+    await finish(page);
+  }
 });
 
 test('export writes the scenario as JSON', async () => {

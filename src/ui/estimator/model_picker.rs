@@ -115,7 +115,15 @@ pub fn ModelPicker() -> impl IntoView {
                             None => set_search_error.set(Some(errors::scenario_error(
                                 &ScenarioError::new(
                                     "model",
-                                    ErrorKind::UnknownId { catalogue: Catalogue::Model, id: text.trim().to_owned(), known: Vec::new() },
+                                    ErrorKind::UnknownId {
+                                        catalogue: Catalogue::Model,
+                                        id: text.trim().to_owned(),
+                                        known: crate::engine::closest::closest_ids(
+                                            text.trim(),
+                                            &models::ids().into_iter().map(str::to_owned).collect::<Vec<_>>(),
+                                            crate::engine::evaluate::SUGGESTED_IDS,
+                                        ),
+                                    },
                                 ),
                                 ctx.lang,
                             ))),
