@@ -800,12 +800,11 @@ pub fn results_html(lang: Lang, s: &CloudState, rows: &[Row], prefix: &str) -> S
                 esc(t.source)
             );
             let _ = write!(out, "<p>{}</p>", esc(&i.intra_node_interconnect));
-            for extra in [&i.network_type, &i.local_nvme, &i.price_date].into_iter().flatten() {
+            for extra in [&i.network_type, &i.local_nvme].into_iter().flatten() {
                 let _ = write!(out, "<p>{}</p>", esc(extra));
             }
-            for n in &i.notes {
-                let _ = write!(out, "<p>{}</p>", esc(n));
-            }
+            // The catalog's notes are research notes, not for a reader: only the source line and
+            // its date are shown.
             let _ = write!(out, "<p>{}</p></div>", esc(&i.source));
             out.push_str("</details>");
         }
