@@ -75,8 +75,11 @@ const ALLOWED: &[&str] = &[
     "dp",
     "pp",
     "batch",
-    // The zh chapters and UI say "token" (not 词元); the derivations follow them.
+    // The zh chapters and UI say "token" (not 词元), "KV cache" and "kernel" (not KV 缓存 or
+    // 内核: content/terminology.json); the derivations follow them.
     "token",
+    "cache",
+    "kernel",
     // Interconnect names (the topology picker's words, used by the scaling assumption).
     "NVLink",
     "NVSwitch",

@@ -39,6 +39,8 @@ pub struct EstimatorStrings {
     pub weight_dtype: &'static str,
     /// The weight format option that keeps the checkpoint's own (`weight_dtype` unset).
     pub weight_as_published: &'static str,
+    /// Between a label and its value ([`Lang::colon`]), for views that hold only these strings.
+    pub colon: &'static str,
     /// Before a catalog model's published format in its source line.
     pub published_as: &'static str,
     pub kv_dtype: &'static str,
@@ -255,6 +257,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     mode_qlora: "QLoRA 微调",
     weight_dtype: "权重精度",
     weight_as_published: "按发布格式",
+    colon: "：",
     published_as: "发布格式",
     kv_dtype: "KV cache 精度",
     activation_dtype: "激活精度",
@@ -459,6 +462,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     mode_qlora: "QLoRA fine-tune",
     weight_dtype: "Weight precision",
     weight_as_published: "As published",
+    colon: ": ",
     published_as: "published in",
     kv_dtype: "KV cache precision",
     activation_dtype: "Activation precision",
@@ -676,7 +680,7 @@ pub fn inferred_notice_html(lang: Lang, family: &str, used: &[String], ignored: 
     let family = escape(family);
     match lang {
         Lang::Zh => format!(
-            "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV 缓存是按通用解码器（类似 Llama：门控 MLP、\
+            "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV cache 是按通用解码器（类似 Llama：门控 MLP、\
              均方根归一化、旋转位置编码，只在配置要求时加偏置）从常用键推算的，属近似值。\
              <br>用到的键：{}<br>忽略的键：{}",
             codes(used, "无", "、"),

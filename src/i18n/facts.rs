@@ -120,8 +120,8 @@ pub fn val(v: &Val, lang: Lang) -> String {
         .to_owned(),
         Val::Term(t) => term(*t, lang).to_owned(),
         Val::ComputeBound(b) => match (zh, b) {
-            (true, true) => "计算受限",
-            (true, false) => "带宽受限",
+            (true, true) => "受算力限制",
+            (true, false) => "受带宽限制",
             (false, true) => "compute-bound",
             (false, false) => "memory-bound",
         }
@@ -354,7 +354,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::Gradients => "本卡可训练参数（优化器融入反向传播时只算最大一层）× 被训练张量格式的字节数（全量训练按权重格式；LoRA 按适配器格式：fp32，全 bf16 时为 bf16）；ZeRO ≥ 2 时 / dp",
             F::Optimizer => "可训练参数 × (动量：fp32，全 bf16 时为 bf16；混合精度且被训练权重为 16 位时另加 fp32 主权重)；ZeRO ≥ 1 时 / dp",
             F::Overhead => "CUDA 上下文 + NCCL/cuBLAS 工作区 + 分配器预留（假设值）",
-            F::MemoryTotal => "权重 + KV 缓存 + 激活 + logits + 梯度 + 优化器状态 + 运行时开销 + 循环状态",
+            F::MemoryTotal => "权重 + KV cache + 激活 + logits + 梯度 + 优化器状态 + 运行时开销 + 循环状态",
             F::RecurrentState => "batch × Σ_本段状态层（卷积通道/tp × (卷积核 − 1) × 模型字节 + 状态/tp × 状态字节）：与上下文长度无关",
             F::GpuMemory => "GPU 目录中的显存（或 gpu_memory_bytes 覆盖值）",
             F::Usable => "显存 × (1 − safety_margin)",
@@ -376,7 +376,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingBytes => "2·权重 + 梯度 + 2·优化器状态",
             F::Intensity => "I = W / Q",
             F::PhaseTimeBound => "每卡 max(W/F, Q/B, C_floor)，用峰值，不计开销",
-            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力核 + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）；推理时注意力核在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子屋顶线）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力 kernel + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）；推理时注意力 kernel在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子 roofline）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
             F::PrefillTime => "batch × prompt 个 token 的预期预填充时间",
             F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
             F::TimeToFirstToken => "prefill_s（不计排队）",
@@ -384,7 +384,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::LogitsInference => "batch × ceil(V/tp) × 4（每条序列一行 fp32，只在采样位置）",
             F::ActivationsOffloaded => "token 数 × GPU 上在途的 min(层数, 2) 层 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp) × 字节（完全重算时：2 层的层输入 + 正在重算的一层）；其余在主机内存",
             F::OptimizerPaged => "可训练参数 × 状态字节，放在 CUDA 统一内存：设备上 min(状态, 设备 − 其余一切)，其余换页到主机（PyTorch 的显存统计一概不计）",
-            F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批内核启动；不计排队）",
+            F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批 kernel 启动；不计排队）",
             F::KvPerTokenByLayerKind => "滑动窗口层数 × kv_heads × 2·head_dim + 全局层数 × global_kv_heads × 2·global_head_dim，再 × 字节（复用前面层缓存的层不存 KV）",
             F::KvCacheByLayerKind => "batch × (滑动窗口层数 × ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp)·2·head_dim + 全局层数 × ceil(上下文/块)·块 × ceil(global_kv_heads/tp)·2·global_head_dim) × 字节，只计本段自存缓存的层",
             F::TimePerOutputToken => "decode_step_s",
@@ -454,7 +454,7 @@ fn template(f: Formula) -> T {
         F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} bytes (expected {})", zh: "{} 字节（预期 {}）" },
         F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
         F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
-        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力核排在矩阵乘之后）+ {}（激活读写）+ {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
+        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力 kernel排在矩阵乘之后）+ {}（激活读写）+ {} + {} = {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
         F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
         F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
         F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
@@ -522,7 +522,7 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "paged KV cache in blocks of {block_tokens} tokens; prefill chunk of {chunk_tokens} tokens"
         ),
         (Assumption::PagedKvAndChunk { block_tokens, chunk_tokens }, Lang::Zh) => {
-            format!("分页 KV 缓存，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
+            format!("分页 KV cache，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
         }
         (Assumption::TrainingSchedule, Lang::En) => {
             "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss (all of them, or one loss chunk at a time)".into()
@@ -543,7 +543,7 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::Zh) => {
             format!(
-                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个内核 {kernel_launch_us} µs × 每层 {kernels_per_layer} 个内核）；上界 = 用峰值，不计开销，通信完全重叠"
+                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；上界 = 用峰值，不计开销，通信完全重叠"
             )
         }
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::En) => format!(
@@ -556,14 +556,14 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "time to first token = prefill + {ms} ms per request (tokenisation, scheduling, sampling, first launches; efficiency.request_overhead_s); no queueing"
         ),
         (Assumption::FirstTokenFixedCost { ms }, Lang::Zh) => format!(
-            "首 token 时间 = 预填充 + 每个请求 {ms} ms（分词、调度、采样、首批内核启动；可在效率系数中修改）；不计排队"
+            "首 token 时间 = 预填充 + 每个请求 {ms} ms（分词、调度、采样、首批 kernel 启动；可在效率系数中修改）；不计排队"
         ),
         (Assumption::DequantisedWeightReads { dtype, factor }, Lang::En) => format!(
             "{} weights are dequantised inside the kernel: their reads run at {factor} of the 16-bit bandwidth fraction (efficiency.quantized_weight_bandwidth)",
             dtype.name()
         ),
         (Assumption::DequantisedWeightReads { dtype, factor }, Lang::Zh) => format!(
-            "{} 权重在内核中反量化：读取它们时的带宽为 16 位读取的 {factor} 倍（可在效率系数中修改）",
+            "{} 权重在 kernel 中反量化：读取它们时的带宽为 16 位读取的 {factor} 倍（可在效率系数中修改）",
             dtype.name()
         ),
         (Assumption::LowPrecisionPath { tensor_flops }, Lang::En) => format!(
@@ -593,9 +593,9 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::Fp8TensorFlops, Lang::En) => "8- and 4-bit Tensor Core paths (fp8, int8, fp4) reach a smaller fraction of their peak than 16-bit ones: H200 FP8 GEMM 1,366 of 1,979 TFLOPS = 0.69, against A100 FP16 256.5 of 312 = 0.82 (hardware.json, Azure AI-benchmarking-guide).",
         (Factor::Fp8TensorFlops, Lang::Zh) => "8 位和 4 位 Tensor Core 路径（fp8、int8、fp4）达到的峰值比例低于 16 位路径：H200 FP8 矩阵乘为 1,979 TFLOPS 中的 1,366 = 0.69，A100 FP16 为 312 中的 256.5 = 0.82（hardware.json，Azure AI-benchmarking-guide）。",
         (Factor::QuantizedWeightBandwidth, Lang::En) => "Weight-only int8/int4/nf4 (and fp8 without an fp8 path) are dequantised inside the kernel, which reads them at a smaller fraction of the bandwidth than a 16-bit GEMV: MARLIN (Frantar et al., PPoPP 2025) reaches up to 2.8× end-to-end in vLLM where 4-bit weights with group scales would give 3.87×: 2.8 / 3.87 = 0.72. Applied to the weight bytes only.",
-        (Factor::QuantizedWeightBandwidth, Lang::Zh) => "仅权重量化的 int8/int4/nf4（以及没有 fp8 路径时的 fp8）在内核里反量化，读取时达到的带宽比例低于 16 位矩阵向量乘：MARLIN（Frantar 等，PPoPP 2025）在 vLLM 中端到端最多提速 2.8 倍，而带分组缩放的 4 位权重按带宽应为 3.87 倍：2.8 / 3.87 = 0.72。只作用于权重字节。",
+        (Factor::QuantizedWeightBandwidth, Lang::Zh) => "仅权重量化的 int8/int4/nf4（以及没有 fp8 路径时的 fp8）在 kernel 里反量化，读取时达到的带宽比例低于 16 位矩阵向量乘：MARLIN（Frantar 等，PPoPP 2025）在 vLLM 中端到端最多提速 2.8 倍，而带分组缩放的 4 位权重按带宽应为 3.87 倍：2.8 / 3.87 = 0.72。只作用于权重字节。",
         (Factor::RequestOverheadS, Lang::En) => "Per-request fixed cost before the first token (tokenisation, scheduling, input preparation, sampling, first launches), added to the time to first token. The vLLM v0.6.0 performance blog (Sept. 2024) profiles this CPU work as a large share of each step on an H100. Estimate.",
-        (Factor::RequestOverheadS, Lang::Zh) => "每个请求在首个 token 之前的固定开销（分词、调度、准备输入、采样、首批内核启动），计入首 token 时间。vLLM v0.6.0 性能博客（2024 年 9 月）的剖析显示，这部分 CPU 工作在 H100 上占每一步的很大比例。估计值。",
+        (Factor::RequestOverheadS, Lang::Zh) => "每个请求在首个 token 之前的固定开销（分词、调度、准备输入、采样、首批 kernel 启动），计入首 token 时间。vLLM v0.6.0 性能博客（2024 年 9 月）的剖析显示，这部分 CPU 工作在 H100 上占每一步的很大比例。估计值。",
         (Factor::MemoryBandwidth, Lang::En) => "BabelStream-style HBM tests reach 79-93% of peak on A100 and H200 (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = 0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
         (Factor::MemoryBandwidth, Lang::Zh) => "BabelStream 类 HBM 测试在 A100 和 H200 上达峰值的 79–93%（hardware.json：Azure AI-benchmarking-guide，ND A100 v4 为 2.039 TB/s 中的 1.61–1.75 = 0.79–0.86；ND H200 v5 为 4.8 TB/s 中的 4.0–4.48 = 0.83–0.93）。取下限。",
         (Factor::TensorFlops, Lang::En) => "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",
@@ -605,9 +605,9 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::InterNodeBusBandwidth, Lang::En) => "Assumed equal to the NVLink fraction; no inter-node nccl-tests figure in the reference data.",
         (Factor::InterNodeBusBandwidth, Lang::Zh) => "假设与 NVLink 的比例相同；参考数据中没有节点间的 nccl-tests 数字。",
         (Factor::KernelLaunchS, Lang::En) => "CUDA kernel launch overhead is a few microseconds per launch (CUDA C++ Best Practices Guide; CUDA Graphs blog, NVIDIA 2019). Estimate.",
-        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA 内核启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
+        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA kernel 启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
         (Factor::KernelsPerLayer, Lang::En) => "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
-        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立内核的个数。估计值。",
+        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立 kernel 的个数。估计值。",
         (Factor::GradientSyncOverlap, Lang::En) => "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., VLDB 2020); the first bucket cannot overlap. Estimate.",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
     }

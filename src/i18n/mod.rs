@@ -33,6 +33,14 @@ pub use widgets::WidgetStrings;
 pub use crate::lang::Lang;
 
 impl Lang {
+    /// Between a label and its value: full-width in Chinese (`预填充：`), `: ` in English.
+    pub fn colon(self) -> &'static str {
+        match self {
+            Lang::Zh => "：",
+            Lang::En => ": ",
+        }
+    }
+
     pub fn strings(self) -> &'static Strings {
         match self {
             Lang::Zh => &ZH,

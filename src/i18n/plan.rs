@@ -268,7 +268,7 @@ static ZH: PlanStrings = PlanStrings {
     at_peak_ttft: "%，p95 首 token 时间 ",
     at_peak_tpot: "，p95 每个输出 token 时间 ",
     at_peak_end: "。",
-    step_weights: "1. 权重放得下吗?",
+    step_weights: "1. 权重放得下吗？",
     weights_are: ("", " 权重共 ", "。一张 ", " 扣除运行时预留后可用 ", "。"),
     weights_fit_one: "一张卡放得下。",
     weights_need_tp: ("至少要 ", " 张卡做张量并行。"),

@@ -628,7 +628,8 @@ fn links_cell(lang: Lang, i: &Instance) -> String {
     };
     let between =
         i.inter_node_network_gbps.map_or_else(|| t.not_listed.to_owned(), |g| format!("{} Gbps", plain(g)));
-    format!("{}: {} · {}: {}", esc(t.inside), esc(&inside), esc(t.between), esc(&between))
+    let colon = lang.colon();
+    format!("{}{colon}{} · {}{colon}{}", esc(t.inside), esc(&inside), esc(t.between), esc(&between))
 }
 
 fn host_cell(lang: Lang, i: &Instance) -> String {

@@ -384,3 +384,19 @@ test('the first-token cost is listed with its source and can be set', async () =
   await noNaN(page);
   await finish(page);
 });
+
+test('the tensor-parallel scaling curve is drawn only at degrees the engine accepts, and says so (zh and en)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/`);
+    const note = page.locator('#scaling-tp');
+    await note.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => /\d/.test(document.getElementById('scaling-tp')?.innerText ?? ''));
+    const text = await note.innerText();
+    // Llama-3.1-8B: 32 heads, 8 KV heads.
+    assert.match(text, /1, 2, 4, 8, 16, 32/, text);
+    assert.ok(!/\b(3|6|12), /.test(text), text);
+    assert.match(text, lang === 'en' ? /communication/ : /通信/);
+    await finish(page);
+  }
+});

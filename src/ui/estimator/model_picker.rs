@@ -137,7 +137,7 @@ pub fn ModelPicker() -> impl IntoView {
                     let shown = first.trim_start_matches("https://").trim_start_matches("http://").to_owned();
                     view! {
                         <p class="model-source">
-                            {e.source} ": "
+                            {e.source} {ctx.lang.colon()}
                             <a href=first target="_blank" rel="noopener" data-source="">{shown}</a>
                             " · " {date} " · " {e.published_as} " " <span id="model-format">{format}</span>
                             {(!verified).then(|| view! { " · " <span class="uncertain">{e.unverified}</span> })}

@@ -210,7 +210,7 @@ pub fn WorkloadControls() -> impl IntoView {
                     set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_output_tokens(s, v.max(1.0) as u64)))
                     out_of_range=e.number_out_of_range
                 />
-                <p class="derived">{e.prompt_derived} ": " {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
+                <p class="derived">{e.prompt_derived} {ctx.lang.colon()} {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
                 <Slider
                     id="arrival-rate"
                     label=ctx.lang.load().rate_control
@@ -331,7 +331,7 @@ pub fn HardwareControls() -> impl IntoView {
             {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, edits::set_gpus)}
             {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, edits::set_tensor_parallel)}
             {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, edits::set_pipeline_parallel)}
-            <p class="derived">{e.data_parallel} ": " {move || ctx.with_scenario(|s| s.data_parallel())}</p>
+            <p class="derived">{e.data_parallel} {ctx.lang.colon()} {move || ctx.with_scenario(|s| s.data_parallel())}</p>
             <Select
                 id="topology"
                 label=e.topology
@@ -593,7 +593,7 @@ pub fn InvalidBanner() -> impl IntoView {
             view! {
                 <div class="banner error" role="alert" id="invalid-banner" data-field=part(|e| &e.0)>
                     <strong>{e.invalid_heading}</strong>
-                    ": " {part(|e| &e.1)}
+                    {ctx.lang.colon()} {part(|e| &e.1)}
                     " " {move || has_shown.get().then_some(e.showing_last_valid)}
                 </div>
             }

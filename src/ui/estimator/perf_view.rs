@@ -132,7 +132,7 @@ pub fn PerformanceView() -> impl IntoView {
                         let path = cell(Box::new(move |t| t.phases.get(i).map(|p| p.3.clone())));
                         view! {
                             <span class="phase-ai">
-                                {e.phase(name)} ": " {e.arithmetic_intensity} " " {move || ai.get()} " FLOP/B · "
+                                {e.phase(name)} {ctx.lang.colon()} {e.arithmetic_intensity} " " {move || ai.get()} " FLOP/B · "
                                 {e.ridge_point} " " {move || ridge.get()} " FLOP/B (" {move || path.get()} ")"
                             </span>
                         }
@@ -227,9 +227,16 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
     }
     let bound_text = match p.bound_ratio {
         Some(x) => {
-            format!("{}: {} · {} {}", e.bound_is, term_name(p.bound, e), format_sig3(x), e.times_next)
+            format!(
+                "{}{}{} · {} {}",
+                e.bound_is,
+                lang.colon(),
+                term_name(p.bound, e),
+                format_sig3(x),
+                e.times_next
+            )
         }
-        None => format!("{}: {}", e.bound_is, term_name(p.bound, e)),
+        None => format!("{}{}{}", e.bound_is, lang.colon(), term_name(p.bound, e)),
     };
     let phases = [
         ("prefill", Some(&p.phases.prefill)),
