@@ -54,7 +54,7 @@ pub fn read_answer(input: &str, unit: &str) -> Result<f64, Unreadable> {
     if input.is_empty() {
         return Err(Unreadable::Empty);
     }
-    let end = input.char_indices().filter(|(_, c)| c.is_ascii_digit()).last().map(|(i, c)| i + c.len_utf8());
+    let end = input.char_indices().rfind(|(_, c)| c.is_ascii_digit()).map(|(i, c)| i + c.len_utf8());
     let Some(end) = end else { return Err(Unreadable::NotANumber) };
     let (number, rest) = input.split_at(end);
     let rest = rest.trim();

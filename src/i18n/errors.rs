@@ -376,7 +376,7 @@ mod tests {
         // An empty file says so.
         for empty in ["", "  \n"] {
             let err = import_json(empty).expect_err("empty");
-            assert_eq!(err.kind, crate::estimator::state::NoticeKind::FileEmpty);
+            assert_eq!(err.kind, NoticeKind::FileEmpty);
             assert!(notice(&err, Lang::En).starts_with("the file is empty"));
             assert!(notice(&err, Lang::Zh).starts_with("文件是空的"));
         }

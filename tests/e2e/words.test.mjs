@@ -27,9 +27,9 @@ const PAGES = [
 async function readerText(page) {
   await page.evaluate(() => {
     document.querySelectorAll('details').forEach((d) => { d.open = true; });
-    const style = document.createElement('style');
-    style.textContent = 'code, pre, kbd, svg, textarea, [data-source], [lang="en"] { display: none !important }';
-    document.head.append(style);
+    // Through the CSSOM: the pages' Content-Security-Policy refuses an injected <style>.
+    document.querySelectorAll('code, pre, kbd, svg, textarea, [data-source], [lang="en"]')
+      .forEach((el) => el.style.setProperty('display', 'none', 'important'));
   });
   await page.waitForTimeout(100);
   return page.locator('main').innerText();

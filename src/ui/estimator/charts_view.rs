@@ -171,11 +171,12 @@ pub fn ScalingNote() -> impl IntoView {
         ctx.with_shown(|r| {
             r.map(|r| {
                 let sc = &r.performance.scaling;
+                let sep = if ctx.lang == crate::i18n::Lang::Zh { "、" } else { ", " };
                 let degrees: Vec<String> = sc.tensor.iter().map(|p| p.gpus.to_string()).collect();
                 let (a, b, c, never) = e.scaling_tp;
                 match sc.communication_dominates_from.tensor {
-                    Some(n) => format!("{a}{}{b}{n}{c}", degrees.join(", ")),
-                    None => format!("{a}{}{never}", degrees.join(", ")),
+                    Some(n) => format!("{a}{}{b}{n}{c}", degrees.join(sep)),
+                    None => format!("{a}{}{never}", degrees.join(sep)),
                 }
             })
             .unwrap_or_default()
