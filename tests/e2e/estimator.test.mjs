@@ -400,3 +400,23 @@ test('the tensor-parallel scaling curve is drawn only at degrees the engine acce
     await finish(page);
   }
 });
+
+test('as published: DeepSeek-V3 is sized in its FP8 blocks by default, and the model line names the format (zh and en, phone, dark)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await open(page, `${lang}/estimate/?v=1&s=${b64({ model: 'deepseek-v3' })}`);
+    assert.equal(await page.inputValue('#weight-dtype'), 'auto');
+    assert.match(await page.locator('#weight-dtype option[value=auto]').innerText(), lang === 'en' ? /As published/ : /按发布格式/);
+    assert.equal(await page.locator('#model-format').innerText(), 'FP8');
+    await page.waitForSelector('#model-quant');
+    // About one byte per parameter (671B main model, 16-bit embeddings and scales aside), not two.
+    const weights = Number(await page.locator('tr[data-key="memory_per_gpu_bytes.weights"] td.num').getAttribute('data-bytes'));
+    assert.ok(weights > 650e9 && weights < 720e9, `${weights}`);
+    // Choosing BF16 doubles them; "as published" brings the FP8 back.
+    await page.selectOption('#weight-dtype', 'bf16');
+    await page.waitForFunction(() => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.weights"] td.num')?.dataset.bytes) > 1.2e12);
+    await page.selectOption('#weight-dtype', 'auto');
+    await page.waitForFunction(() => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.weights"] td.num')?.dataset.bytes) < 7.2e11);
+    await finish(page);
+  }
+});

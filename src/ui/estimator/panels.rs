@@ -42,6 +42,15 @@ fn weight_dtype_options(e: &EstimatorStrings) -> Vec<(String, String)> {
     o
 }
 
+/// The weight format a report was sized in: the checkpoint's own when the engine applied it
+/// (as published), else the scenario's.
+fn weight_shown(s: &Scenario, r: &crate::engine::Report) -> String {
+    match r.model.quantization.as_ref().filter(|q| q.applied) {
+        Some(q) => q.format.to_ascii_uppercase(),
+        None => s.resolved_weight_dtype().name().to_ascii_uppercase(),
+    }
+}
+
 /// The weight select's value for "as published".
 pub(super) const AS_PUBLISHED: &str = "auto";
 
@@ -626,7 +635,7 @@ pub fn Compare() -> impl IntoView {
                         {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}
                         {row(e.decode_throughput, format_rate(a.performance.throughput.decode_tokens_per_s, "tok/s"), format_rate(b.performance.throughput.decode_tokens_per_s, "tok/s"))}
                         {row(e.ttft, format_seconds(a.performance.time.time_to_first_token_s), format_seconds(b.performance.time.time_to_first_token_s))}
-                        {row(e.weight_dtype, sa.resolved_weight_dtype().name().into(), sb.resolved_weight_dtype().name().into())}
+                        {row(e.weight_dtype, weight_shown(&sa, &a), weight_shown(&sb, &b))}
                         {row(e.context, sa.context_tokens.to_string(), sb.context_tokens.to_string())}
                         {row(e.batch_inference, sa.batch.to_string(), sb.batch.to_string())}
                         {row(e.weights, format_bytes(a.memory_per_gpu_bytes.weights, unit), format_bytes(b.memory_per_gpu_bytes.weights, unit))}

@@ -48,35 +48,20 @@ pub fn PerformanceView() -> impl IntoView {
             })
         })
     });
-    // What one user of the static batch waits in a closed loop of as many users: one
-    // simulation, rerun when the scenario changes (not when another part of the page does).
-    #[derive(Clone, PartialEq)]
-    enum Wait {
-        None,
-        InLoadPanel,
-        Closed { users: u64, p50: f64, p95: f64 },
-    }
-    let wait = Memo::new(move |_| {
+    // What one user of the static batch waits in a closed loop of as many users (one
+    // simulation), or where the load model already says it; empty in training.
+    let users_wait = Memo::new(move |_| {
         ctx.with_scenario(|s| {
             if s.mode != crate::engine::scenario::Mode::Inference {
-                return Wait::None;
+                return String::new();
             }
             if s.concurrent_users.is_some_and(|u| u > 0) || s.arrival_rate_per_s.is_some_and(|r| r > 0.0) {
-                return Wait::InLoadPanel;
+                return e.users_wait_in_load.to_owned();
             }
-            match crate::estimator::load_panel::users_wait(s) {
-                Ok(Some(l)) => match (l.ttft_p50_s, l.ttft_p95_s, l.concurrent_users) {
-                    (Some(p50), Some(p95), Some(users)) => Wait::Closed { users, p50, p95 },
-                    _ => Wait::None,
-                },
-                _ => Wait::None,
-            }
-        })
-    });
-    let users_wait = Memo::new(move |_| match wait.get() {
-        Wait::None => String::new(),
-        Wait::InLoadPanel => e.users_wait_in_load.to_owned(),
-        Wait::Closed { users, p50, p95 } => {
+            let Ok(Some(l)) = crate::estimator::load_panel::users_wait(s) else { return String::new() };
+            let (Some(p50), Some(p95), Some(users)) = (l.ttft_p50_s, l.ttft_p95_s, l.concurrent_users) else {
+                return String::new();
+            };
             let batch = text.with(|t| {
                 t.as_ref().and_then(|t| t.rows.iter().find(|r| r.id == "ttft").map(|r| r.expected.clone()))
             });
@@ -87,7 +72,7 @@ pub fn PerformanceView() -> impl IntoView {
                 &format_seconds(p95),
                 &batch.unwrap_or_default(),
             )
-        }
+        })
     });
     // One string of the panel's text (empty when it has none).
     let cell = move |f: Pick| Memo::new(move |_| text.with(|t| t.as_ref().and_then(&f).unwrap_or_default()));
