@@ -1,15 +1,16 @@
 //! The catalog ids nearest to one that is not in it, for an error that suggests a few instead
 //! of listing every id: ids that contain what was typed (or are contained in it) first, then by
 //! edit distance (Levenshtein: single-character insertions, deletions and substitutions),
-//! case-insensitively; ties keep the catalog's order.
+//! ignoring ASCII case (ids are ASCII; no Unicode case tables in the wasm); ties keep the
+//! catalog's order.
 
 /// At most `n` of `ids` nearest to `typed`.
 pub fn closest_ids(typed: &str, ids: &[String], n: usize) -> Vec<String> {
-    let t = typed.trim().to_lowercase();
+    let t = typed.trim().to_ascii_lowercase();
     let mut scored: Vec<((bool, usize), &String)> = ids
         .iter()
         .map(|id| {
-            let l = id.to_lowercase();
+            let l = id.to_ascii_lowercase();
             let contains = !t.is_empty() && (l.contains(&t) || t.contains(&l));
             ((!contains, distance(&t, &l)), id)
         })

@@ -38,7 +38,7 @@ pub fn parse_number(input: &str) -> Option<f64> {
 /// A unit as typed, for comparison: lower case, no spaces, plurals and Chinese aliases folded
 /// (`tokens/s` = `token/s`, `秒` = `s`).
 fn unit_key(u: &str) -> String {
-    let u: String = u.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect();
+    let u: String = u.chars().filter(|c| !c.is_whitespace()).map(|c| c.to_ascii_lowercase()).collect();
     let u = u.replace("tokens", "token").replace('秒', "s").replace("毫s", "ms").replace("微s", "µs");
     match u.as_str() {
         "sec" | "secs" | "second" | "seconds" => "s".to_owned(),

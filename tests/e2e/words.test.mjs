@@ -82,3 +82,26 @@ test('en pages: no research notes, and source lines carry their dates', async ()
   assert.ok(!/\[[A-Z0-9-]{2,}\]/.test(gpu), gpu);
   await finish(page);
 });
+
+test('chapter and tool agree: chapter 13\'s takeaway gives the estimator\'s fewest H100s for 70B × 32 × 8K, in both languages', async () => {
+  const page = await newPage(browser);
+  const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const base = { model: 'llama-3.1-70b', context_tokens: 8192, batch: 32, gpu: 'h100-sxm' };
+  const fewest = [];
+  for (const extra of [{}, { weight_dtype: 'fp8' }, { weight_dtype: 'fp8', kv_dtype: 'fp8' }]) {
+    await page.goto(`${server.url}en/estimate/?v=1&s=${b64({ ...base, ...extra })}`);
+    await page.waitForSelector('#min-gpus');
+    fewest.push(Number((await page.locator('#min-gpus').innerText()).match(/^\d+/)[0]));
+  }
+  assert.ok(fewest[1] > fewest[2], `FP8 weights alone (BF16 KV cache, the default) need more than FP8 weights and KV: ${fewest}`);
+  for (const [lang, heading] of [['en', 'Takeaways'], ['zh', '要点']]) {
+    await page.goto(`${server.url}${lang}/chapters/capacity-estimation/`);
+    const line = await page.evaluate((h) => {
+      const head = [...document.querySelectorAll('h2')].find((e) => e.textContent.trim() === h);
+      return [...head.nextElementSibling.querySelectorAll('li')].map((li) => li.innerText).find((t) => t.includes('70B'));
+    }, heading);
+    const counts = line.replace(/H100/g, '').match(/\d+/g).map(Number).filter((n) => ![70, 32, 8, 16].includes(n));
+    assert.deepEqual(counts, fewest, `${lang}: ${line}`);
+  }
+  await finish(page);
+});
