@@ -117,7 +117,10 @@ fn prices_literal() -> String {
     for (id, name) in NAMES {
         let best = list
             .iter()
-            .filter(|i| s(i, "gpu_model").as_deref() == Some(name) && s(i, "price_date").is_some())
+            .filter(|i| {
+                s(i, "gpu_model").as_deref() == Some(name)
+                    && s(i, "price_date").is_some_and(|d| is_iso_date(&d))
+            })
             .filter_map(|i| {
                 let usd = i.get("price_usd_per_hour").and_then(serde_json::Value::as_f64)?;
                 let n = i.get("gpu_count").and_then(serde_json::Value::as_u64).filter(|n| *n > 0)?;
@@ -126,10 +129,10 @@ fn prices_literal() -> String {
             .min_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((p, usd, n, i)) = best {
             let text = format!(
-                "{} {} ({}, {}): ${:.4}/h / {} GPUs",
+                "{} {} ({}, {}): ${:.4}/h ÷ {}",
                 s(i, "provider").unwrap_or_default(),
                 s(i, "instance").unwrap_or_default(),
-                s(i, "price_region").as_deref().unwrap_or("region not stated"),
+                s(i, "price_region").as_deref().unwrap_or("-"),
                 s(i, "price_date").unwrap_or_default(),
                 usd,
                 n
@@ -139,6 +142,12 @@ fn prices_literal() -> String {
     }
     out.push(']');
     out
+}
+
+/// Whether a price date is a day (`2026-11-09`), not "undated".
+fn is_iso_date(d: &str) -> bool {
+    d.len() == 10
+        && d.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() })
 }
 
 /// The catalog files the app embeds, minified into `$OUT_DIR/catalog/` (the same JSON without

@@ -44,6 +44,13 @@ fn reports() -> Vec<(String, Report)> {
 
 /// English words a Chinese reader may see: units, symbols, identifiers, proper names.
 const ALLOWED: &[&str] = &[
+    // Byte units (show-the-math writes memory as `18.0 GB`): units read the same in both.
+    "B",
+    "KB",
+    "MB",
+    "GB",
+    "TB",
+    "PB",
     "V",
     "h",
     "lm_head",
@@ -70,8 +77,11 @@ const ALLOWED: &[&str] = &[
     "dp",
     "pp",
     "batch",
-    // The zh chapters and UI say "token" (not 词元); the derivations follow them.
+    // The zh chapters and UI say "token" (not 词元), "KV cache" and "kernel" (not KV 缓存 or
+    // 内核: content/terminology.json); the derivations follow them.
     "token",
+    "cache",
+    "kernel",
     // Interconnect names (the topology picker's words, used by the scaling assumption).
     "NVLink",
     "NVSwitch",

@@ -122,3 +122,36 @@ fn extreme_inputs_give_numbers_or_typed_errors() {
         }
     }
 }
+
+/// A static batch's time to first token is the whole batch's prefill; one user of a running
+/// service waits far less: 32 chat users of Llama-3.1-8B on one H100 (3,840-token prompts,
+/// 256 output tokens) each wait well under the 32 prompts' prefill, and more than one prompt's
+/// prefill alone. The closed loop it runs is the load model's own at that concurrency.
+#[test]
+fn one_users_wait_beside_the_static_batch() {
+    use gpu_primer::engine::evaluate::static_batch_users_wait_with;
+    let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+    (s.batch, s.context_tokens) = (32, 4096);
+    let static_ttft = evaluate(&s).unwrap().performance.time.time_to_first_token_s;
+    let t0 = std::time::Instant::now();
+    let wait = static_batch_users_wait_with(&s, &gpu_primer::catalog::Catalog).unwrap().unwrap();
+    let took = t0.elapsed();
+    assert_eq!(wait.concurrent_users, Some(32));
+    let (p50, p95) = (wait.ttft_p50_s.unwrap(), wait.ttft_p95_s.unwrap());
+    let mut one = s.clone();
+    one.batch = 1;
+    let alone = evaluate(&one).unwrap().performance.time.time_to_first_token_s;
+    assert!(p50 < static_ttft / 4.0, "{p50} against {static_ttft}");
+    assert!(p50 >= alone * 0.99 && p95 >= p50, "{alone} {p50} {p95}");
+    // The same closed loop as the load model's at 32 users.
+    let mut closed = s.clone();
+    closed.concurrent_users = Some(32);
+    let l = evaluate(&closed).unwrap().load.unwrap();
+    assert_eq!((l.ttft_p50_s, l.ttft_p95_s), (Some(p50), Some(p95)));
+    // Not asked for where the load model already runs, nor in training.
+    assert!(static_batch_users_wait_with(&closed, &gpu_primer::catalog::Catalog).unwrap().is_none());
+    let mut train = s.clone();
+    train.mode = gpu_primer::engine::scenario::Mode::Training;
+    assert!(static_batch_users_wait_with(&train, &gpu_primer::catalog::Catalog).unwrap().is_none());
+    eprintln!("static {static_ttft} s, one user p50 {p50} s p95 {p95} s, alone {alone} s, took {took:?}");
+}

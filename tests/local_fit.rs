@@ -66,7 +66,7 @@ fn an_moe_model_spills_experts_not_layers() {
     let rate = r.performance.phases.decode.tokens_per_s;
     assert!((f.tokens_per_s - rate).abs() < 1e-9 * rate, "{} vs {rate}", f.tokens_per_s);
     // Whole layers instead: the most that fit generate more slowly.
-    let x = gpu_primer::catalog::evaluate(&s).unwrap();
+    let x = evaluate(&s).unwrap();
     let ngl = x.solvers.max_gpu_layers.expect("some layers fit");
     let (fits, by_layers) = report_rate(&s, Some(ngl));
     assert!(fits && by_layers < f.tokens_per_s, "{by_layers} vs {}", f.tokens_per_s);

@@ -77,6 +77,31 @@ fn training_reports_a_step_and_scaling_to_1024() {
     assert!(p.serving.estimate.cost_per_million_tokens.is_some());
 }
 
+/// The tensor-parallel scaling curve plots only layouts the engine itself accepts: degrees that
+/// split the heads (Llama-3.1-8B: 32 query heads, 8 KV heads → 1, 2, 4, 8, 16, 32; never 3, 6
+/// or 12), and where communication takes over is one of them.
+#[test]
+fn the_tensor_parallel_curve_is_drawn_at_accepted_degrees_only() {
+    for model in ["llama-3.1-8b", "qwen2.5-7b", "llama-3.1-70b", "gemma-2-9b"] {
+        let base = scenario(model, "h100-sxm");
+        let r = evaluate(&base).unwrap();
+        let tp = &r.performance.scaling.tensor;
+        assert!(!tp.is_empty(), "{model}");
+        for p in tp {
+            let mut s = base.clone();
+            (s.gpus, s.tensor_parallel) = (u64::from(p.gpus), u64::from(p.gpus));
+            // Memory may not fit (the curve is about time), but the layout itself is accepted.
+            assert!(evaluate(&s).is_ok(), "{model}: the curve plots TP {} the engine refuses", p.gpus);
+        }
+        if let Some(n) = r.performance.scaling.communication_dominates_from.tensor {
+            assert!(tp.iter().any(|p| p.gpus == n), "{model}: {n}");
+        }
+    }
+    let r = evaluate(&scenario("llama-3.1-8b", "h100-sxm")).unwrap();
+    let degrees: Vec<u32> = r.performance.scaling.tensor.iter().map(|p| p.gpus).collect();
+    assert_eq!(degrees, [1, 2, 4, 8, 16, 32]);
+}
+
 #[test]
 fn cli_prints_the_new_keys_and_takes_an_inline_gpu() {
     let (code, out, err) = run(r#"{"model": "llama-3.1-8b", "gpu": {"memory_bytes": 48000000000,

@@ -186,3 +186,58 @@ fn figures_are_read_with_their_units_and_ranges() {
         vec![(380.0, "TFLOPS"), (430.0, "TFLOPS"), (80.0, "GB"), (3.67, "$"), (12.0, "ms"), (3.0, "秒")]
     );
 }
+
+/// Chapter 13's takeaway (a 70B model for 32 × 8K requests on H100s) states the engine's fewest
+/// GPUs for each format, as placeholders of named scenarios, and each scenario is what the
+/// estimator computes when a reader sets those inputs on its defaults: "FP8" alone leaves the
+/// KV cache in BF16 there, so the takeaway names the KV cache's format too.
+#[test]
+fn a_takeaway_about_a_scenario_is_the_estimators_answer() {
+    use gpu_primer::content::numbers::{prose, scenario};
+    use gpu_primer::engine::hardware::GpuSpec;
+    use gpu_primer::engine::precision::Dtype;
+    use gpu_primer::engine::{ModelSpec, Scenario};
+    let ch = gpu_primer::content::find("capacity-estimation").unwrap();
+    let reader = |weights: Option<Dtype>, kv: Option<Dtype>| {
+        let mut s = gpu_primer::estimator::state::default_scenario();
+        s.model = ModelSpec::Id("llama-3.1-70b".into());
+        (s.context_tokens, s.batch, s.gpu) = (8192, 32, GpuSpec::Id("h100-sxm".into()));
+        (s.weight_dtype, s.kv_dtype) = (weights, kv);
+        s
+    };
+    let cases = [
+        ("capacity-estimation-70b-32x8k", reader(None, None)),
+        ("capacity-estimation-70b-32x8k-fp8w", reader(Some(Dtype::Fp8), None)),
+        ("capacity-estimation-70b-32x8k-fp8", reader(Some(Dtype::Fp8), Some(Dtype::Fp8))),
+    ];
+    let mut answers = Vec::new();
+    for (name, expected) in &cases {
+        let named = Scenario::from_json(&serde_json::from_str(scenario(name).unwrap()).unwrap()).unwrap();
+        assert_eq!(&named, expected, "{name} is not the estimator's scenario");
+        let r = gpu_primer::catalog::evaluate(expected).unwrap();
+        answers.push(r.solvers.min_gpus.unwrap().gpus);
+    }
+    assert!(answers[1] > answers[2], "FP8 weights alone need more GPUs than FP8 weights and KV: {answers:?}");
+    for (lang, page, heading) in [("en", ch.en, "Takeaways"), ("zh", ch.zh, "要点")] {
+        let (html, _) = page_html(page);
+        let at = html.find(&format!(">{heading}</h2>")).unwrap();
+        let takeaways = &html[at..html[at..].find("</ul>").map_or(html.len(), |e| at + e)];
+        let line = takeaways
+            .split("<li>")
+            .find(|l| l.contains("70B"))
+            .unwrap_or_else(|| panic!("{lang}: no 70B line"));
+        for (name, _) in &cases {
+            assert!(
+                line.contains(&format!("{{r:{name}:solvers.min_gpus.gpus:1:0}}")),
+                "{lang}: {name} in {line}"
+            );
+        }
+        let filled = text(&prose(line)).replace("H100", "GPU");
+        let counts: Vec<u64> = filled
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .filter(|n| ![70, 32, 8, 16].contains(n))
+            .collect();
+        assert_eq!(counts, answers, "{lang}: {filled}");
+    }
+}

@@ -23,15 +23,20 @@ mod tests {
         let name = INSTANCE_GPU_NAMES.iter().find(|(id, _)| *id == gpu_id)?.1;
         crate::catalog::instances::all()
             .iter()
-            .filter(|i| i.gpu_model == name && i.price_date.is_some())
+            .filter(|i| {
+                i.gpu_model == name
+                    && i.price_date
+                        .as_deref()
+                        .is_some_and(|d| d.len() == 10 && d.chars().filter(char::is_ascii_digit).count() == 8)
+            })
             .filter_map(|i| i.price_per_gpu_hour().map(|p| (p, i)))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(p, i)| {
                 let text = format!(
-                    "{} {} ({}, {}): ${:.4}/h / {} GPUs",
+                    "{} {} ({}, {}): ${:.4}/h ÷ {}",
                     i.provider,
                     i.instance,
-                    i.price_region.as_deref().unwrap_or("region not stated"),
+                    i.price_region.as_deref().unwrap_or("-"),
                     i.price_date.as_deref().unwrap_or(""),
                     i.price_usd_per_hour.unwrap_or(0.0),
                     i.gpu_count.unwrap_or(1)

@@ -97,7 +97,11 @@ pub fn allreduce_svg(c: &AllReduceChart, width: u32) -> String {
     let plot = Plot { left, top, right, bottom };
     let xs = Scale::new(xlo, xhi, left, right, true);
     let ys = Scale::new(ylo, yhi, bottom, top, true);
-    let xt = canvas::log10_ticks(&xs, |v| format_bytes_f64(v, c.x_unit));
+    // Binary sizes tick at powers of two (1, 2, 4 … MiB), decimal ones at powers of ten.
+    let xt = match c.x_unit {
+        ByteUnit::Gib => canvas::log2_ticks(&xs, |v| format_bytes_f64(v, c.x_unit)),
+        ByteUnit::Gb => canvas::log10_ticks(&xs, |v| format_bytes_f64(v, c.x_unit)),
+    };
     let xt = canvas::thin_ticks(xt, &xs, t.font, true);
     let yt = canvas::thin_ticks(yt, &ys, t.font, false);
     let marker = c.marker_bytes.filter(|m| m.is_finite() && xs.contains(*m));
@@ -185,6 +189,35 @@ mod tests {
         assert!(svg.contains("GB/s"), "{svg}");
         assert!(svg.contains("MiB"), "{svg}");
         assert_eq!(count(&svg, "<circle"), 0);
+    }
+
+    /// The lab's sweep (1 to 16 MiB arrays) ticks at the sizes it ran: 1, 2, 4, 8, 16 MiB, not
+    /// at powers of ten written in MiB (977 KiB, 9.54 MiB).
+    #[test]
+    fn binary_sizes_tick_at_powers_of_two() {
+        let mib = 1048576.0;
+        let c = AllReduceChart {
+            y_axis: YAxis::BytesPerSecond,
+            x_unit: ByteUnit::Gib,
+            marker_bytes: None,
+            series: vec![AllReduceSeries {
+                label: "triad".into(),
+                points: [1.0, 2.0, 4.0, 8.0, 16.0].iter().map(|m| (m * mib, 1e9)).collect(),
+            }],
+            ..sample()
+        };
+        let labels = |w| allreduce_svg(&c, w).lines().map(|l| l.trim().to_owned()).collect::<Vec<_>>();
+        for w in [crate::charts::DESKTOP_WIDTH, crate::charts::PHONE_WIDTH] {
+            let labels = labels(w);
+            for label in ["1 MiB", "4 MiB", "16 MiB"] {
+                assert!(labels.iter().any(|l| l == label), "{label} at {w}: {labels:?}");
+            }
+            assert!(!labels.iter().any(|l| l == "9.54 MiB" || l == "977 KiB"), "{labels:?}");
+        }
+        let labels = labels(crate::charts::DESKTOP_WIDTH);
+        for label in ["2 MiB", "8 MiB"] {
+            assert!(labels.iter().any(|l| l == label), "{label}: {labels:?}");
+        }
     }
 
     #[test]

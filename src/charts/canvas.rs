@@ -346,6 +346,16 @@ pub(crate) fn log10_ticks(s: &Scale, label: impl Fn(f64) -> String) -> Vec<(f64,
     (a..=b).map(|k| 10f64.powi(k)).filter(|v| s.contains(*v)).map(|v| (v, label(v))).collect()
 }
 
+/// Ticks at the powers of two within a log scale (binary sizes: 1, 2, 4, 8, 16 MiB), labelled
+/// by `label`.
+pub(crate) fn log2_ticks(s: &Scale, label: impl Fn(f64) -> String) -> Vec<(f64, String)> {
+    if !(s.lo > 0.0 && s.hi >= s.lo && s.hi.is_finite()) {
+        return vec![];
+    }
+    let (a, b) = (s.lo.log2().floor() as i32, s.hi.log2().ceil() as i32);
+    (a..=b.min(a + 200)).map(|k| 2f64.powi(k)).filter(|v| s.contains(*v)).map(|v| (v, label(v))).collect()
+}
+
 /// "Nice" linear ticks (1, 2, 5 × 10^k) within the scale, about `n` of them.
 pub(crate) fn linear_ticks(s: &Scale, n: usize, label: impl Fn(f64) -> String) -> Vec<(f64, String)> {
     let span = s.hi - s.lo;

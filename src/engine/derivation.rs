@@ -338,6 +338,9 @@ pub enum Absent {
 pub enum Val {
     /// A count or a byte count, printed in full (`131072`).
     Int(u128),
+    /// A byte count a person reads at a glance: decimal units, three significant figures
+    /// (`18.0 GB`, `1.07 GB`), where the exact count is in the report itself.
+    Bytes(u128),
     /// A number printed with this many decimals.
     Fixed(f64, u8),
     /// A number in scientific notation with four decimals (`9.8950e14`).

@@ -80,6 +80,7 @@ pub enum ErrorKind {
     /// Text that is not JSON.
     InvalidJson { line: usize, column: usize },
     /// An id not in the catalog.
+    /// `known`: the catalog ids nearest to `id` (a few, not every one).
     UnknownId { catalogue: Catalogue, id: String, known: Vec<String> },
     /// A model family the engine does not know, whose config also lacks keys a generic count
     /// needs (`missing`, all of them).
@@ -165,10 +166,10 @@ impl fmt::Display for ErrorKind {
                 write!(f, "no catalog model named '{id}'")
             }
             K::UnknownId { catalogue: Catalogue::Model, id, known } => {
-                write!(f, "unknown catalog id '{id}' (known: {})", known.join(", "))
+                write!(f, "unknown catalog id '{id}' (closest: {})", known.join(", "))
             }
             K::UnknownId { catalogue: Catalogue::Gpu, id, known } => {
-                write!(f, "unknown GPU '{id}' (known: {}, or an inline object)", known.join(", "))
+                write!(f, "unknown GPU '{id}' (closest: {}, or an inline object)", known.join(", "))
             }
             K::UnknownFamily { family, supported, missing } => write!(
                 f,

@@ -36,6 +36,9 @@ use std::collections::BTreeMap;
 mod sizing_derivations;
 use sizing_derivations::sizing_derivations;
 
+/// How many of the nearest catalog ids an unknown id's error suggests.
+pub const SUGGESTED_IDS: usize = 5;
+
 /// The model a scenario names, with its catalog metadata when it came from the catalog.
 pub fn resolve_model<'a>(
     spec: &ModelSpec,
@@ -48,7 +51,7 @@ pub fn resolve_model<'a>(
                 ErrorKind::UnknownId {
                     catalogue: Catalogue::Model,
                     id: id.clone(),
-                    known: lookup.model_ids(),
+                    known: super::closest::closest_ids(id, &lookup.model_ids(), SUGGESTED_IDS),
                 },
             )
         }),
@@ -161,6 +164,19 @@ pub fn load_with(
     let sized = size(s, &arch, &gpu);
     let scenario = sized.scenario(s, &arch, &gpu, lookup);
     Ok(super::perf::load::load_report_reusing(&scenario, sized.usable, previous)?)
+}
+
+/// What each user of the scenario's static batch waits for the first token in a closed loop of
+/// that many users ([`super::perf::load::static_batch_users_wait`]): one simulation, asked for
+/// by the estimator's time panel beside the static batch's own time to first token.
+pub fn static_batch_users_wait_with(
+    s: &Scenario,
+    lookup: &dyn Lookup,
+) -> Result<Option<super::perf::load::LoadReport>, EngineError> {
+    let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu);
+    let scenario = sized.scenario(s, &arch, &gpu, lookup);
+    Ok(super::perf::load::static_batch_users_wait(&scenario, sized.usable)?)
 }
 
 fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<Report, EngineError> {

@@ -76,7 +76,11 @@ impl GpuSpec {
                     ErrorKind::UnknownId {
                         catalogue: Catalogue::Gpu,
                         id: id.clone(),
-                        known: lookup.gpu_ids(),
+                        known: super::closest::closest_ids(
+                            id,
+                            &lookup.gpu_ids(),
+                            super::evaluate::SUGGESTED_IDS,
+                        ),
                     },
                 )
             }),

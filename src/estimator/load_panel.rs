@@ -221,6 +221,12 @@ pub fn load_section(
     crate::engine::evaluate::load_with(s, &crate::catalog::Catalog, previous)
 }
 
+/// What each user of the static batch waits in a closed loop of as many users (`None` when the
+/// load model already runs, or in training).
+pub fn users_wait(s: &Scenario) -> Result<Option<LoadReport>, EngineError> {
+    crate::engine::evaluate::static_batch_users_wait_with(s, &crate::catalog::Catalog)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,7 +53,7 @@ pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
     ));
     let table_source =
         gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.source.clone()).unwrap_or_default();
-    g.source = format!("{table_source} | parent: {}", gpu.source);
+    g.source = format!("{table_source}; {}", gpu.source);
     g
 }
 

@@ -88,6 +88,10 @@ pub enum NoticeKind {
     FileNotAnObject,
     /// An imported file names no model.
     FileMissingModel,
+    /// An imported file is empty (or only white space).
+    FileEmpty,
+    /// The value was out of range: the nearest allowed one, `to`, was used instead.
+    Clamped { error: Box<ErrorKind>, to: String },
     /// The name of a file that failed to import (shown as is, above its errors).
     FileName { name: String },
 }
@@ -95,10 +99,6 @@ pub enum NoticeKind {
 impl Notice {
     fn new(field: impl Into<String>, kind: NoticeKind) -> Notice {
         Notice { field: field.into(), kind }
-    }
-
-    fn rejected(e: ScenarioError) -> Notice {
-        Notice::new(e.field, NoticeKind::Rejected(e.kind))
     }
 }
 
@@ -215,6 +215,46 @@ fn check(v: &Value) -> Result<Scenario, ScenarioError> {
 /// still accepts the result. Fields are retried until none can be added, so fields that only
 /// make sense together (gpus=8 with tensor_parallel=8) both survive.
 pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
+    repair_with(v, false)
+}
+
+/// A field's value at the nearest end of its range, when the engine refused it for being out of
+/// range (`field` may name a nested key, `efficiency.memory_bandwidth`): the value to try
+/// instead, as the JSON the field takes (whole numbers stay whole).
+fn clamped(kind: &ErrorKind) -> Option<Value> {
+    let (min, max, got) = match kind {
+        ErrorKind::OutOfRange { min, max, got } => (*min, *max, *got),
+        ErrorKind::RateOutOfRange { max, got } if *got > *max => (0.0, *max, *got),
+        _ => return None,
+    };
+    if !(min.is_finite() && max.is_finite() && got.is_finite() && min <= max) {
+        return None;
+    }
+    let to = got.clamp(min, max);
+    if to.fract() == 0.0 && (0.0..9.0e15).contains(&to) {
+        Some(Value::from(to as u64))
+    } else {
+        serde_json::Number::from_f64(to).map(Value::Number)
+    }
+}
+
+/// Sets `path` (`a` or `a.b`) in a scenario object to `v`.
+fn set_path(obj: &mut Map<String, Value>, path: &str, v: Value) {
+    match path.split_once('.') {
+        None => {
+            obj.insert(path.to_owned(), v);
+        }
+        Some((head, rest)) => {
+            if let Some(Value::Object(inner)) = obj.get_mut(head) {
+                set_path(inner, rest, v);
+            }
+        }
+    }
+}
+
+/// [`repair`]; with `clamp`, a value out of its range is set to the nearest allowed one (and the
+/// notice says so) instead of the field's default: what an imported file gets.
+fn repair_with(v: &Value, clamp: bool) -> (Scenario, Vec<Notice>) {
     if let Ok(s) = check(v) {
         return (s, Vec::new());
     }
@@ -261,7 +301,21 @@ pub fn repair(v: &Value) -> (Scenario, Vec<Notice>) {
         let mut candidate = current.clone();
         candidate.insert(k.clone(), val.clone());
         let kept = short(current.get(k));
-        let kind = match check(&Value::Object(candidate)) {
+        let error = check(&Value::Object(candidate.clone()));
+        if let (true, Err(n)) = (clamp, &error) {
+            let own = n.field == *k || n.field.starts_with(&format!("{k}."));
+            if let (true, Some(to)) = (own, clamped(&n.kind)) {
+                let mut nearer = candidate.clone();
+                set_path(&mut nearer, &n.field, to.clone());
+                if check(&Value::Object(nearer.clone())).is_ok() {
+                    current = nearer;
+                    let kind = NoticeKind::Clamped { error: Box::new(n.kind.clone()), to: to.to_string() };
+                    notices.push(Notice::new(n.field.clone(), kind));
+                    continue;
+                }
+            }
+        }
+        let kind = match error {
             Err(n) if n.field == *k || n.field.starts_with(&format!("{k}.")) => {
                 NoticeKind::RejectedKept { error: Box::new(n.kind), kept }
             }
@@ -291,7 +345,14 @@ fn short(v: Option<&Value>) -> Kept {
 
 /// Reads an imported JSON file: a scenario object. Errors name what is wrong; a valid file with
 /// some unusable fields opens with those fields reset (and says so).
+///
+/// A file is refused whole only when it is empty, not JSON, not an object or names no model;
+/// otherwise each field the engine refuses is repaired as in a link (dropped, named, the
+/// default kept), except that a value out of its range is set to the nearest allowed one.
 pub fn import_json(text: &str) -> Result<(Scenario, Vec<Notice>), Notice> {
+    if text.trim().is_empty() {
+        return Err(Notice::new("file", NoticeKind::FileEmpty));
+    }
     let v: Value = serde_json::from_str(text)
         .map_err(|e| Notice::new("file", NoticeKind::FileNotJson(classify_serde(&e))))?;
     let Value::Object(obj) = &v else {
@@ -300,9 +361,7 @@ pub fn import_json(text: &str) -> Result<(Scenario, Vec<Notice>), Notice> {
     if !obj.contains_key("model") {
         return Err(Notice::new("model", NoticeKind::FileMissingModel));
     }
-    // Type errors are reported precisely rather than silently repaired.
-    Scenario::from_json(&v).map_err(Notice::rejected)?;
-    Ok(repair(&v))
+    Ok(repair_with(&v, true))
 }
 
 /// The scenario as a pretty JSON file (every field, so the file documents itself).
@@ -454,10 +513,12 @@ mod tests {
         assert_eq!(import_json("{").unwrap_err().field, "file");
         assert_eq!(import_json("[1,2]").unwrap_err().field, "file");
         assert_eq!(import_json("{\"batch\": 2}").unwrap_err().field, "model");
-        assert_eq!(
-            import_json("{\"model\": \"llama-3.1-8b\", \"batch\": \"many\"}").unwrap_err().field,
-            "batch"
-        );
+        assert_eq!(import_json(" ").unwrap_err().kind, NoticeKind::FileEmpty);
+        // A bad field is repaired, as in a link, and named; the rest of the file is kept.
+        let (s, notices) =
+            import_json("{\"model\": \"qwen2.5-7b\", \"batch\": \"many\", \"gpus\": 2}").unwrap();
+        assert_eq!((s.batch, s.gpus), (1, 2));
+        assert_eq!(notices.iter().map(|n| n.field.as_str()).collect::<Vec<_>>(), ["batch"]);
         let (s, notices) =
             import_json(&export_json(&scenario(json!({"model": "qwen2.5-7b", "batch": 16})))).unwrap();
         assert_eq!((s.batch, notices.len()), (16, 0));

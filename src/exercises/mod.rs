@@ -513,8 +513,9 @@ pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str, estimator
                 esc(&(x.tolerance)(tolerance))
             ),
             format!(
-                " data-key=\"{:?}\" data-tolerance=\"{tolerance:?}\"",
-                ex.key_value().unwrap_or(f64::NAN)
+                " data-key=\"{:?}\" data-tolerance=\"{tolerance:?}\" data-unit=\"{}\"",
+                ex.key_value().unwrap_or(f64::NAN),
+                esc(t.unit)
             ),
         ),
         Answer::Choice { values, key } => {

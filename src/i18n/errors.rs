@@ -87,10 +87,10 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
             format!("目录中没有名为“{id}”的模型")
         }
         K::UnknownId { catalogue: Catalogue::Model, id, known } => {
-            format!("目录中没有模型“{id}”（可用：{}）", known.join("、"))
+            format!("目录中没有模型“{id}”（最接近的：{}）", known.join("、"))
         }
         K::UnknownId { catalogue: Catalogue::Gpu, id, known } => {
-            format!("目录中没有 GPU“{id}”（可用：{}，或内联对象）", known.join("、"))
+            format!("目录中没有 GPU“{id}”（最接近的：{}，或内联对象）", known.join("、"))
         }
         K::UnknownFamily { family, supported, missing } => format!(
             "不认识的模型族“{family}”（支持：{supported}）；按通用解码器计数还需要配置中的 {}",
@@ -123,10 +123,10 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::MustDivide { what, value, got } => format!("应整除 {what}（{value}），实际为 {got}"),
         K::OnePerLayer { layers, got } => format!("应每层一项（{layers} 项），实际为 {got} 项"),
         K::BadTensorRun { index } => {
-            format!("第 {index} 项不是 [角色, 首层, 末层, 行长, 元素数, ggml 类型]")
+            format!("第 {index} 项不是［角色，首层，末层，行长，元素数，ggml 类型］")
         }
         K::KvCacheFormat { got } => format!(
-            "llama.cpp 的 KV 缓存只接受 f32、f16、bf16、q8_0、q4_0、q4_1、iq4_nl、q5_0 或 q5_1，实际为 {}",
+            "llama.cpp 的 KV cache 只接受 f32、f16、bf16、q8_0、q4_0、q4_1、iq4_nl、q5_0 或 q5_1，实际为 {}",
             got.name()
         ),
         K::QuantizedCacheNeedsFlashAttention { got } => format!(
@@ -167,6 +167,75 @@ pub fn notice_field(field: &str, lang: Lang) -> String {
     }
 }
 
+/// A scenario field in the reader's words (the estimator's label for it), when it has one:
+/// `context_tokens` is "Context length" / "上下文长度". Nested fields are labelled by their
+/// group (`efficiency.memory_bandwidth`: "Efficiency …"), a compare scenario's by its own.
+pub fn field_label(field: &str, lang: Lang) -> Option<&'static str> {
+    let e = lang.est();
+    let l = lang.load();
+    let top = field.strip_prefix("compare.").unwrap_or(field);
+    let top = top.split('.').next().unwrap_or(top);
+    Some(match top {
+        "model" => e.model,
+        "mode" => e.mode,
+        "weight_dtype" => e.weight_dtype,
+        "kv_dtype" => e.kv_dtype,
+        "activation_dtype" => e.activation_dtype,
+        "context_tokens" => e.context,
+        "batch" => e.batch_inference,
+        "gpu" => e.gpu,
+        "gpus" => e.gpus,
+        "tensor_parallel" => e.tensor_parallel,
+        "pipeline_parallel" => e.pipeline_parallel,
+        "data_parallel" => e.data_parallel,
+        "topology" => e.topology,
+        "price_per_gpu_hour" => e.price,
+        "output_tokens" => e.output_tokens,
+        "optimizer" => e.optimizer,
+        "zero_stage" => e.zero_stage,
+        "recompute" => e.recompute,
+        "lora_rank" => e.lora_rank,
+        "flash_attention" => e.flash_attention,
+        "training_precision" => e.training_precision,
+        "optimizer_in_backward" => e.optimizer_in_backward,
+        "activation_offload" => e.activation_offload,
+        "loss_chunks" => e.loss_chunks,
+        "safety_margin" => e.safety_margin,
+        "runtime_overhead_bytes" => e.overhead,
+        "int4_group_size" => e.int4_group,
+        "kv_block_tokens" => e.kv_block,
+        "efficiency" => e.efficiency,
+        "arrival_rate_per_s" => l.arrival_rate,
+        "concurrent_users" => l.users,
+        _ => return None,
+    })
+}
+
+/// A notice as a list item of the estimator's banner (HTML, every text escaped: field names
+/// come from the link or file): the field in the reader's words with its key after it
+/// (`Context length (context_tokens)`), the imported file worded, then what happened.
+pub fn notice_item_html(n: &Notice, lang: Lang) -> String {
+    use crate::html::escape;
+    let shown = notice_field(&n.field, lang);
+    let text = escape(&notice(n, lang));
+    let sep = if lang == Lang::Zh { "：" } else { ": " };
+    if n.field == "file-error" || n.field == "file-error:file" {
+        return format!("<li><span class=\"field\">{}</span>{sep}{text}</li>", escape(&shown));
+    }
+    let bare = n.field.trim_start_matches("import:").trim_start_matches("file-error:");
+    let bare = bare.strip_prefix("saved:").unwrap_or(bare);
+    let name = match (field_label(bare, lang), lang) {
+        (Some(label), Lang::Zh) => {
+            format!("<span class=\"field\">{}</span>（<code>{}</code>）", escape(label), escape(&shown))
+        }
+        (Some(label), Lang::En) => {
+            format!("<span class=\"field\">{}</span> (<code>{}</code>)", escape(label), escape(&shown))
+        }
+        (None, _) => format!("<code>{}</code>", escape(&shown)),
+    };
+    format!("<li>{name}{sep}{text}</li>")
+}
+
 /// A notice in `lang` (without the field).
 pub fn notice(n: &Notice, lang: Lang) -> String {
     notice_kind(&n.kind, lang)
@@ -200,6 +269,8 @@ pub fn notice_kind(k: &NoticeKind, lang: Lang) -> String {
                 "is missing: a scenario names a catalog model id or holds a config.json object".into()
             }
             N::FileName { name } => name.clone(),
+            N::FileEmpty => "the file is empty: export a scenario from this page to see what a file holds".into(),
+            N::Clamped { error, to } => format!("{}; set to the nearest allowed value, {to}", e(error)),
         },
         Lang::Zh => match k {
             N::Rejected(err) => e(err),
@@ -222,6 +293,8 @@ pub fn notice_kind(k: &NoticeKind, lang: Lang) -> String {
             N::FileNotAnObject => "应包含一个 JSON 对象（场景），而不是数组或单个值".into(),
             N::FileMissingModel => "缺少此项：场景应给出模型目录 id 或 config.json 对象".into(),
             N::FileName { name } => name.clone(),
+            N::FileEmpty => "文件是空的：可以先在本页导出一个场景，看看文件里应有什么".into(),
+            N::Clamped { error, to } => format!("{}；已改为最接近的允许值 {to}", e(error)),
         },
     }
 }
@@ -241,6 +314,46 @@ mod tests {
                 assert!(!text.contains(bad), "zh: '{bad}' in '{text}'");
             }
         }
+    }
+
+    #[test]
+    fn an_out_of_range_value_in_a_file_is_clamped_and_fields_are_named_in_the_readers_words() {
+        let (s, notices) = import_json(
+            r#"{"model": "llama-3.1-8b", "context_tokens": 20000000, "safety_margin": 2, "batch": 4}"#,
+        )
+        .unwrap();
+        assert_eq!((s.context_tokens, s.batch), (10_000_000, 4));
+        assert!(s.safety_margin < 1.0);
+        let ctx = notices.iter().find(|n| n.field == "context_tokens").expect("named");
+        assert!(matches!(&ctx.kind, NoticeKind::Clamped { to, .. } if to == "10000000"), "{ctx:?}");
+        assert!(
+            notice(ctx, Lang::En).ends_with("set to the nearest allowed value, 10000000"),
+            "{}",
+            notice(ctx, Lang::En)
+        );
+        assert!(notice(ctx, Lang::Zh).ends_with("已改为最接近的允许值 10000000"));
+        let item =
+            notice_item_html(&Notice { field: "import:context_tokens".into(), ..ctx.clone() }, Lang::Zh);
+        assert!(
+            item.starts_with("<li><span class=\"field\">上下文长度</span>（<code>context_tokens</code>）："),
+            "{item}"
+        );
+        let item = notice_item_html(ctx, Lang::En);
+        assert!(item.contains(">Context length</span> (<code>context_tokens</code>): "), "{item}");
+        // A link keeps its repair as before: the default, not the nearest value.
+        let (s, _) = crate::estimator::state::repair(
+            &serde_json::json!({"model": "llama-3.1-8b", "context_tokens": 20000000}),
+        );
+        assert_eq!(s.context_tokens, 4096);
+    }
+
+    #[test]
+    fn an_unknown_model_suggests_the_closest_ids_not_all_of_them() {
+        let (_, notices) = import_json(r#"{"model": "llama-3-70b"}"#).unwrap();
+        let text = notice(&notices[0], Lang::En);
+        assert!(text.contains("closest: ") && text.contains("llama-3.1-70b"), "{text}");
+        assert!(!text.contains("gpt2") && text.matches(", ").count() <= 5, "{text}");
+        assert!(notice(&notices[0], Lang::Zh).contains("最接近的："));
     }
 
     #[test]
@@ -268,9 +381,19 @@ mod tests {
     fn import_errors_name_the_field_in_both_languages() {
         let err = import_json("{not json").expect_err("not JSON");
         assert_eq!(notice(&err, Lang::Zh), "不是有效的 JSON（第 1 行第 2 列）");
-        let err = import_json(r#"{"model": "llama-3.1-8b", "batch": "four"}"#).expect_err("wrong type");
-        assert_eq!(err.field, "batch");
-        assert_eq!(notice(&err, Lang::Zh), "应为非负整数，实际为 \"four\"");
+        // One bad field does not refuse the file: it is repaired as in a link, and named.
+        let (s, notices) = import_json(r#"{"model": "llama-3.1-8b", "batch": "four", "gpus": 2}"#).unwrap();
+        assert_eq!((s.batch, s.gpus), (1, 2));
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].field, "batch");
+        assert_eq!(notice(&notices[0], Lang::Zh), "应为非负整数，实际为 \"four\"；保留 1");
+        // An empty file says so.
+        for empty in ["", "  \n"] {
+            let err = import_json(empty).expect_err("empty");
+            assert_eq!(err.kind, NoticeKind::FileEmpty);
+            assert!(notice(&err, Lang::En).starts_with("the file is empty"));
+            assert!(notice(&err, Lang::Zh).starts_with("文件是空的"));
+        }
         let err = import_json(r#"{"model": {"model_type": "llama", "hidden_size": 4096}}"#);
         let notices = err.map(|(_, n)| n).unwrap_or_else(|n| vec![n]);
         for n in &notices {

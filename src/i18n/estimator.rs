@@ -66,6 +66,12 @@ pub struct EstimatorStrings {
     pub mode_lora: &'static str,
     pub mode_qlora: &'static str,
     pub weight_dtype: &'static str,
+    /// The weight format option that keeps the checkpoint's own (`weight_dtype` unset).
+    pub weight_as_published: &'static str,
+    /// Between a label and its value ([`Lang::colon`]), for views that hold only these strings.
+    pub colon: &'static str,
+    /// Before a catalog model's published format in its source line.
+    pub published_as: &'static str,
     pub kv_dtype: &'static str,
     pub activation_dtype: &'static str,
     pub context: &'static str,
@@ -187,6 +193,8 @@ pub struct EstimatorStrings {
     pub performance: &'static str,
     /// Under the heading: these figures are one static batch, not each user's wait under load.
     pub performance_static: &'static str,
+    /// The load model runs: each user's wait is in its panel.
+    pub users_wait_in_load: &'static str,
     pub expected: &'static str,
     pub upper_bound: &'static str,
     pub prefill: &'static str,
@@ -238,6 +246,9 @@ pub struct EstimatorStrings {
     pub chart_kv_line: &'static str,
     pub chart_no_data: &'static str,
     pub scaling_note: &'static str,
+    /// Under the scaling chart: (before the tensor-parallel degrees drawn, before the degree
+    /// where communication takes over, end) and the end when it never does.
+    pub scaling_tp: (&'static str, &'static str, &'static str, &'static str),
     pub phase_prefill: &'static str,
     pub phase_decode: &'static str,
     pub phase_training: &'static str,
@@ -296,6 +307,9 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     mode_lora: "LoRA 微调",
     mode_qlora: "QLoRA 微调",
     weight_dtype: "权重精度",
+    weight_as_published: "按发布格式",
+    colon: "：",
+    published_as: "发布格式",
     kv_dtype: "KV cache 精度",
     activation_dtype: "激活精度",
     context: "上下文长度",
@@ -382,7 +396,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     export: "导出 JSON",
     share: "分享链接",
     import_failed: "导入失败",
-    imported_with_changes: "已导入，但以下字段无法使用，已改为默认值：",
+    imported_with_changes: "已导入，但以下字段有改动：",
     number_out_of_range: "超出范围",
     mig_slice: "MIG 切片",
     whole_gpu: "整张 GPU",
@@ -409,11 +423,12 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     u_us: "µs",
     performance: "时间与吞吐",
     performance_static: "按一个静态批次计算：这些序列同时开始、一起运行，这里的首 token 时间是整批的预填充，不是负载下每个用户的等待。",
+    users_wait_in_load: "负载模型已开启：每个用户的等待见下方“负载下”面板。",
     expected: "预期",
     upper_bound: "上界（roofline）",
     prefill: "预填充（整批提示词）",
     decode_step: "一步解码",
-    ttft: "首 token 时间",
+    ttft: "首 token 时间（整批预填充）",
     tpot: "每个输出 token 的时间",
     decode_throughput: "解码吞吐（全部 GPU）",
     per_user: "单个请求的速度",
@@ -459,6 +474,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "并发",
     chart_no_data: "无数据",
     scaling_note: "扩展曲线按训练一步计算（每 GPU 固定 batch 的弱扩展）。",
+    scaling_tp: ("张量并行只画引擎接受的切分度（能整除注意力头数的）：", "；从 ", " 路起，通信占一步时间的一半以上。", "；在这些切分度上，通信都不到一步时间的一半。"),
     phase_prefill: "预填充",
     phase_decode: "解码",
     phase_training: "训练",
@@ -517,6 +533,9 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     mode_lora: "LoRA fine-tune",
     mode_qlora: "QLoRA fine-tune",
     weight_dtype: "Weight precision",
+    weight_as_published: "As published",
+    colon: ": ",
+    published_as: "published in",
     kv_dtype: "KV cache precision",
     activation_dtype: "Activation precision",
     context: "Context length",
@@ -603,7 +622,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     export: "Export JSON",
     share: "Share link",
     import_failed: "Import failed",
-    imported_with_changes: "Imported; these fields could not be used and were reset:",
+    imported_with_changes: "Imported, with these fields changed:",
     number_out_of_range: "out of range",
     mig_slice: "MIG slice",
     whole_gpu: "whole GPU",
@@ -630,11 +649,12 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     u_us: "µs",
     performance: "Time and throughput",
     performance_static: "For one static batch: these sequences start together and run as one, so the time to first token here is the whole batch's prefill, not each user's wait under load.",
+    users_wait_in_load: "The load model is on: each user's wait is in the Under load panel below.",
     expected: "Expected",
     upper_bound: "Upper bound (roofline)",
     prefill: "Prefill (the batch's prompts)",
     decode_step: "One decode step",
-    ttft: "Time to first token",
+    ttft: "Time to first token (whole batch's prefill)",
     tpot: "Time per output token",
     decode_throughput: "Decode throughput (all GPUs)",
     per_user: "Speed per request",
@@ -680,12 +700,32 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     chart_kv_line: "concurrency",
     chart_no_data: "no data",
     scaling_note: "Scaling curves are for a training step (weak scaling: fixed batch per GPU).",
+    scaling_tp: ("Tensor parallel is drawn only at the degrees the engine accepts (those that split the attention heads): ", "; from ", " ways on, communication takes more than half the step.", "; at none of them does communication take half the step."),
     phase_prefill: "prefill",
     phase_decode: "decode",
     phase_training: "training",
     try_it: "Try it",
     open_in_estimator: "Open in the estimator →",
 };
+
+/// What one user waits for the first token when the static batch's sequences are users in a
+/// closed loop: `users` users, p50 and p95, against the whole batch's time (all as text).
+pub fn users_wait(lang: Lang, users: u64, p50: &str, p95: &str, batch: &str) -> String {
+    match (lang, users) {
+        (Lang::En, 1) => format!(
+            "One user's wait: one user who sends the next request as soon as the last completes waits {p50} for the first token (p50; p95 {p95})."
+        ),
+        (Lang::En, n) => format!(
+            "One user's wait: with these {n} sequences as {n} users who each send the next request as soon as the last completes (a closed loop, as serving benchmarks run), a user waits {p50} for the first token (p50; p95 {p95}), not the whole batch's {batch}."
+        ),
+        (Lang::Zh, 1) => format!(
+            "单个用户的等待：一个用户在上一个请求完成后立刻发出下一个，等首 token 的时间为 {p50}（p50；p95 为 {p95}）。"
+        ),
+        (Lang::Zh, n) => format!(
+            "单个用户的等待：把这 {n} 个序列看作 {n} 个用户，每人上一个请求完成后立刻发出下一个（闭环，与服务压测的做法相同），一个用户等首 token 的时间为 {p50}（p50；p95 为 {p95}），而不是整批的 {batch}。"
+        ),
+    }
+}
 
 impl EstimatorStrings {
     /// The reader's word for an engine phase name (`prefill`, `decode`, `training`).
@@ -713,7 +753,7 @@ pub fn inferred_notice_html(lang: Lang, family: &str, used: &[String], ignored: 
     let family = escape(family);
     match lang {
         Lang::Zh => format!(
-            "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV 缓存是按通用解码器（类似 Llama：门控 MLP、\
+            "<strong>未知的模型族 <code>{family}</code></strong>：参数量与 KV cache 是按通用解码器（类似 Llama：门控 MLP、\
              均方根归一化、旋转位置编码，只在配置要求时加偏置）从常用键推算的，属近似值。\
              <br>用到的键：{}<br>忽略的键：{}",
             codes(used, "无", "、"),

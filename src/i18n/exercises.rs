@@ -9,6 +9,10 @@ pub struct ExerciseStrings {
     pub check: &'static str,
     pub correct: &'static str,
     pub wrong: &'static str,
+    /// An answer that is not a number in the question's unit: (before the unit, after it).
+    pub number_only: (&'static str, &'static str),
+    /// The same when the question has no unit.
+    pub number_only_plain: &'static str,
     pub hint: &'static str,
     pub show_solution: &'static str,
     pub solution: &'static str,
@@ -34,6 +38,8 @@ pub const ZH: ExerciseStrings = ExerciseStrings {
     check: "检查",
     correct: "正确！",
     wrong: "不对，再试一次。",
+    number_only: ("只填数字，单位为 ", "（也可以在数字后写上这个单位）。"),
+    number_only_plain: "只填一个数字。",
     hint: "提示",
     show_solution: "查看解答",
     solution: "解答",
@@ -62,6 +68,8 @@ pub const EN: ExerciseStrings = ExerciseStrings {
     check: "Check",
     correct: "Correct!",
     wrong: "Not quite — try again.",
+    number_only: ("Type the number only, in ", " (or the number followed by this unit)."),
+    number_only_plain: "Type a number only.",
     hint: "Hint",
     show_solution: "Show solution",
     solution: "Worked solution",

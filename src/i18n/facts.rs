@@ -73,11 +73,31 @@ pub fn secs(t: f64) -> String {
     }
 }
 
+/// Bytes as a person reads them: decimal units, three significant figures kept (`18.0 GB`,
+/// `1.07 GB`, `512 MB`), the same in both languages.
+pub fn bytes(n: u128) -> String {
+    const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
+    let mut v = n as f64;
+    let mut i = 0;
+    while v >= 999.95 && i + 1 < UNITS.len() {
+        v /= 1000.0;
+        i += 1;
+    }
+    let unit = UNITS.get(i).copied().unwrap_or("B");
+    match (i, v) {
+        (0, _) => format!("{n} B"),
+        (_, v) if v >= 99.95 => format!("{v:.0} {unit}"),
+        (_, v) if v >= 9.995 => format!("{v:.1} {unit}"),
+        (_, v) => format!("{v:.2} {unit}"),
+    }
+}
+
 /// One substituted value in words.
 pub fn val(v: &Val, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match v {
         Val::Int(n) => n.to_string(),
+        Val::Bytes(n) => bytes(*n),
         Val::Fixed(x, digits) => format!("{x:.*}", usize::from(*digits)),
         Val::Sci(x) => format!("{x:.4e}"),
         Val::Num(x) => x.to_string(),
@@ -100,8 +120,8 @@ pub fn val(v: &Val, lang: Lang) -> String {
         .to_owned(),
         Val::Term(t) => term(*t, lang).to_owned(),
         Val::ComputeBound(b) => match (zh, b) {
-            (true, true) => "计算受限",
-            (true, false) => "带宽受限",
+            (true, true) => "受算力限制",
+            (true, false) => "受带宽限制",
             (false, true) => "compute-bound",
             (false, false) => "memory-bound",
         }
@@ -323,11 +343,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::CostPerMillion => "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
             F::Bound => "largest expected term of decode (inference) or the step (training)",
             F::WeightsTable => "Σ over the tensors this GPU holds of elements / block × bytes per block of the tensor's ggml type (llama.cpp's ggml_nbytes; the mix llama-quantize writes for a file type, or a GGUF file's own types); llama.cpp keeps the token embedding in host memory",
-            F::HostOffload => "token embedding + the first L − n layers (with the output layer when -ngl ≤ L) + the routed experts of the first --n-cpu-moe layers + the KV cache of the layers in host memory + paged optimizer states the device has no room for",
+            F::HostOffload => "token embedding + the first min(L, L + 1 − n) layers (and the output layer at -ngl 0: it is the first to go to the GPU) + the routed experts of the first --n-cpu-moe layers + the KV cache of the layers in host memory + paged optimizer states the device has no room for",
             F::UsableWorkingSet => "memory × the GPU's share (macOS: Metal's recommendedMaxWorkingSetSize, 2/3 of memory up to 36 GB and 3/4 above, at least; Linux on Ryzen AI Max: GTT, half by default) × (1 − safety_margin)",
             F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the output layer first, then the last layers) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
             F::MinCpuMoe => "smallest --n-cpu-moe m in 0..=layers (the routed experts of the first m layers in host memory, every layer on the GPU) whose GPU share ≤ usable (binary search: memory falls as m grows); what llama.cpp's --fit does before moving whole layers",
-            F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload)",
+            F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
         },
         Lang::Zh => match f {
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
@@ -344,7 +364,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::Gradients => "本卡可训练参数（优化器融入反向传播时只算最大一层）× 被训练张量格式的字节数（全量训练按权重格式；LoRA 按适配器格式：fp32，全 bf16 时为 bf16）；ZeRO ≥ 2 时 / dp",
             F::Optimizer => "可训练参数 × (动量：fp32，全 bf16 时为 bf16；混合精度且被训练权重为 16 位时另加 fp32 主权重)；ZeRO ≥ 1 时 / dp",
             F::Overhead => "CUDA 上下文 + NCCL/cuBLAS 工作区 + 分配器预留（假设值）",
-            F::MemoryTotal => "权重 + KV 缓存 + 激活 + logits + 梯度 + 优化器状态 + 运行时开销 + 循环状态",
+            F::MemoryTotal => "权重 + KV cache + 激活 + logits + 梯度 + 优化器状态 + 运行时开销 + 循环状态",
             F::RecurrentState => "batch × Σ_本段状态层（卷积通道/tp × (卷积核 − 1) × 模型字节 + 状态/tp × 状态字节）：与上下文长度无关",
             F::GpuMemory => "GPU 目录中的显存（或 gpu_memory_bytes 覆盖值）",
             F::Usable => "显存 × (1 − safety_margin)",
@@ -366,7 +386,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::TrainingBytes => "2·权重 + 梯度 + 2·优化器状态",
             F::Intensity => "I = W / Q",
             F::PhaseTimeBound => "每卡 max(W/F, Q/B, C_floor)，用峰值，不计开销",
-            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力核 + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）+ 主机部分（部分卸载时 CPU 读主机内存与 PCIe 拷贝的时间）；推理时注意力核在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子屋顶线）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
+            F::PhaseTime => "max(W/F_eff, Q/B_eff) + 顺序执行的注意力 kernel + 激活读写 + C_exposed + T_launch（× (m+p−1) 个流水线槽位）+ 主机部分（部分卸载时 CPU 读主机内存与 PCIe 拷贝的时间）；推理时注意力 kernel 在矩阵乘之后执行、不与之重叠：max(矩阵乘 FLOP/F_eff, 权重字节/B_eff) + max(注意力 FLOP/F_eff, KV 读取/B_eff) − max(W/F_eff, Q/B_eff)（逐算子 roofline）；激活读写 = token 数 × L × 每元素字节 × (14 × 隐藏维 + (4 × 隐藏维 + 6 × 前馈宽度) / tp) / B_eff（归一化、残差相加、门控激活与矩阵乘的输入输出）",
             F::PrefillTime => "batch × prompt 个 token 的预期预填充时间",
             F::DecodeStepTime => "上下文为 prompt + output/2 时一步解码的预期时间",
             F::TimeToFirstToken => "prefill_s（不计排队）",
@@ -374,7 +394,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::LogitsInference => "batch × ceil(V/tp) × 4（每条序列一行 fp32，只在采样位置）",
             F::ActivationsOffloaded => "token 数 × GPU 上在途的 min(层数, 2) 层 × ((归一化数+2)·h + (Q,K,V,O + MLP 中间量)/tp) × 字节（完全重算时：2 层的层输入 + 正在重算的一层）；其余在主机内存",
             F::OptimizerPaged => "可训练参数 × 状态字节，放在 CUDA 统一内存：设备上 min(状态, 设备 − 其余一切)，其余换页到主机（PyTorch 的显存统计一概不计）",
-            F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批内核启动；不计排队）",
+            F::TimeToFirstTokenWithRequest => "prefill_s + 每个请求的固定开销（分词、调度、采样、首批 kernel 启动；不计排队）",
             F::KvPerTokenByLayerKind => "滑动窗口层数 × kv_heads × 2·head_dim + 全局层数 × global_kv_heads × 2·global_head_dim，再 × 字节（复用前面层缓存的层不存 KV）",
             F::KvCacheByLayerKind => "batch × (滑动窗口层数 × ceil(min(上下文, 窗口)/块)·块 × ceil(kv_heads/tp)·2·head_dim + 全局层数 × ceil(上下文/块)·块 × ceil(global_kv_heads/tp)·2·global_head_dim) × 字节，只计本段自存缓存的层",
             F::TimePerOutputToken => "decode_step_s",
@@ -389,11 +409,11 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::CostPerMillion => "price_per_gpu_hour × gpus / (总 token/秒 × 3600) × 1e6",
             F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
             F::WeightsTable => "对本卡持有的每个张量求和：元素数 / 块大小 × 该张量 ggml 类型每块的字节数（llama.cpp 的 ggml_nbytes；文件类型按 llama-quantize 写出的混合，GGUF 文件按其自身类型）；llama.cpp 把 token 嵌入放在主机内存",
-            F::HostOffload => "token 嵌入 + 前 L − n 层（-ngl ≤ L 时连同输出层）+ 前 --n-cpu-moe 层的路由专家 + 主机内存中各层的 KV 缓存 + 设备放不下的分页优化器状态",
+            F::HostOffload => "token 嵌入 + 前 min(L, L + 1 − n) 层（-ngl 为 0 时还有输出层：它最先放上 GPU）+ 前 --n-cpu-moe 层的路由专家 + 主机内存中各层的 KV cache + 设备放不下的分页优化器状态",
             F::UsableWorkingSet => "内存 × GPU 可用比例（macOS：Metal 的 recommendedMaxWorkingSetSize，36 GB 及以下至少为内存的 2/3，以上至少为 3/4；Linux 下的 Ryzen AI Max：GTT，默认一半）× (1 − safety_margin)",
             F::MaxGpuLayers => "在 0..=层数 + 1 中（先放输出层，再放最后几层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
             F::MinCpuMoe => "在 0..=层数 中找 GPU 部分 ≤ 可用量的最小 --n-cpu-moe m（前 m 层的路由专家留在主机内存，所有层都在 GPU 上；二分查找：m 越大显存越少）；llama.cpp 的 --fit 在移走整层之前先这样做",
-            F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨 PCIe 往返 k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载）",
+            F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨越 PCIe k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载；混合专家层只拷其 token 路由到的专家；统一内存上是一次内存拷贝，按主机带宽计 2 × 字节数）",
         },
     }
 }
@@ -450,7 +470,7 @@ fn template(f: Formula) -> T {
         F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} bytes (expected {})", zh: "{} 字节（预期 {}）" },
         F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
         F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
-        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} + {} (host memory and PCIe) = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力核排在矩阵乘之后）+ {}（激活读写）+ {} + {} + {}（主机内存与 PCIe）= {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
+        F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} + {} (host memory and PCIe) = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力 kernel 排在矩阵乘之后）+ {}（激活读写）+ {} + {} + {}（主机内存与 PCIe）= {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
         F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
         F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
         F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
@@ -479,7 +499,7 @@ fn template(f: Formula) -> T {
         },
         F::HostOffload => T::Words {
             en: "{} + {} layers {} + experts of {} layers {} + KV cache {} + paged optimizer states {} = {}",
-            zh: "{} + {} 层 {} + {} 层的专家 {} + KV 缓存 {} + 分页优化器状态 {} = {}",
+            zh: "{} + {} 层 {} + {} 层的专家 {} + KV cache {} + 分页优化器状态 {} = {}",
         },
         F::UsableWorkingSet => T::Same("{} × {} × (1 − {}) = {}"),
         F::MaxGpuLayers => T::Words {
@@ -492,7 +512,7 @@ fn template(f: Formula) -> T {
         },
         F::PhaseHost => T::Words {
             en: "CPU {} bytes at {} B/s × {} + PCIe {} bytes at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
-            zh: "CPU 读 {} 字节，{} B/s × {} + PCIe {} 字节，{} B/s × {} + {} 次往返 × 10 µs；算子卸载 {} → {}",
+            zh: "CPU 读 {} 字节，{} B/s × {} + PCIe {} 字节，{} B/s × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
         },
     }
 }
@@ -500,11 +520,12 @@ fn template(f: Formula) -> T {
 /// An assumption in words.
 pub fn assumption(a: &Assumption, lang: Lang) -> String {
     match (a, lang) {
-        (Assumption::RuntimeOverhead { bytes }, Lang::En) => format!(
-            "runtime overhead {bytes} bytes per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)"
+        (Assumption::RuntimeOverhead { bytes: b }, Lang::En) => format!(
+            "runtime overhead {} per GPU (CUDA context, NCCL/cuBLAS workspaces, allocator reserve)",
+            bytes(u128::from(*b))
         ),
-        (Assumption::RuntimeOverhead { bytes }, Lang::Zh) => {
-            format!("每块 GPU 的运行时开销 {bytes} 字节（CUDA 上下文、NCCL/cuBLAS 工作区、分配器预留）")
+        (Assumption::RuntimeOverhead { bytes: b }, Lang::Zh) => {
+            format!("每块 GPU 的运行时开销 {}（CUDA 上下文、NCCL/cuBLAS 工作区、分配器预留）", bytes(u128::from(*b)))
         }
         (Assumption::SafetyMargin { fraction }, Lang::En) => {
             format!("safety margin {fraction} of GPU memory kept free")
@@ -538,7 +559,7 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "paged KV cache in blocks of {block_tokens} tokens; prefill chunk of {chunk_tokens} tokens"
         ),
         (Assumption::PagedKvAndChunk { block_tokens, chunk_tokens }, Lang::Zh) => {
-            format!("分页 KV 缓存，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
+            format!("分页 KV cache，每块 {block_tokens} 个 token；预填充分块 {chunk_tokens} 个 token")
         }
         (Assumption::TrainingSchedule, Lang::En) => {
             "no dropout; 1F1B pipeline schedule; logits kept in 16 bits and fp32 for the loss (all of them, or one loss chunk at a time)".into()
@@ -559,7 +580,7 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::Zh) => {
             format!(
-                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个内核 {kernel_launch_us} µs × 每层 {kernels_per_layer} 个内核）；上界 = 用峰值，不计开销，通信完全重叠"
+                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；上界 = 用峰值，不计开销，通信完全重叠"
             )
         }
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::En) => format!(
@@ -572,14 +593,14 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "time to first token = prefill + {ms} ms per request (tokenisation, scheduling, sampling, first launches; efficiency.request_overhead_s); no queueing"
         ),
         (Assumption::FirstTokenFixedCost { ms }, Lang::Zh) => format!(
-            "首 token 时间 = 预填充 + 每个请求 {ms} ms（分词、调度、采样、首批内核启动；可在效率系数中修改）；不计排队"
+            "首 token 时间 = 预填充 + 每个请求 {ms} ms（分词、调度、采样、首批 kernel 启动；可在效率系数中修改）；不计排队"
         ),
         (Assumption::DequantisedWeightReads { dtype, factor }, Lang::En) => format!(
             "{} weights are dequantised inside the kernel: their reads run at {factor} of the 16-bit bandwidth fraction (efficiency.quantized_weight_bandwidth)",
             dtype.name()
         ),
         (Assumption::DequantisedWeightReads { dtype, factor }, Lang::Zh) => format!(
-            "{} 权重在内核中反量化：读取它们时的带宽为 16 位读取的 {factor} 倍（可在效率系数中修改）",
+            "{} 权重在 kernel 中反量化：读取它们时的带宽为 16 位读取的 {factor} 倍（可在效率系数中修改）",
             dtype.name()
         ),
         (Assumption::LowPrecisionPath { tensor_flops }, Lang::En) => format!(
@@ -609,9 +630,9 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::Fp8TensorFlops, Lang::En) => "8- and 4-bit Tensor Core paths (fp8, int8, fp4) reach a smaller fraction of their peak than 16-bit ones: H200 FP8 GEMM 1,366 of 1,979 TFLOPS = 0.69, against A100 FP16 256.5 of 312 = 0.82 (hardware.json, Azure AI-benchmarking-guide).",
         (Factor::Fp8TensorFlops, Lang::Zh) => "8 位和 4 位 Tensor Core 路径（fp8、int8、fp4）达到的峰值比例低于 16 位路径：H200 FP8 矩阵乘为 1,979 TFLOPS 中的 1,366 = 0.69，A100 FP16 为 312 中的 256.5 = 0.82（hardware.json，Azure AI-benchmarking-guide）。",
         (Factor::QuantizedWeightBandwidth, Lang::En) => "Weight-only int8/int4/nf4 (and fp8 without an fp8 path) are dequantised inside the kernel, which reads them at a smaller fraction of the bandwidth than a 16-bit GEMV: MARLIN (Frantar et al., PPoPP 2025) reaches up to 2.8× end-to-end in vLLM where 4-bit weights with group scales would give 3.87×: 2.8 / 3.87 = 0.72. Applied to the weight bytes only.",
-        (Factor::QuantizedWeightBandwidth, Lang::Zh) => "仅权重量化的 int8/int4/nf4（以及没有 fp8 路径时的 fp8）在内核里反量化，读取时达到的带宽比例低于 16 位矩阵向量乘：MARLIN（Frantar 等，PPoPP 2025）在 vLLM 中端到端最多提速 2.8 倍，而带分组缩放的 4 位权重按带宽应为 3.87 倍：2.8 / 3.87 = 0.72。只作用于权重字节。",
+        (Factor::QuantizedWeightBandwidth, Lang::Zh) => "仅权重量化的 int8/int4/nf4（以及没有 fp8 路径时的 fp8）在 kernel 里反量化，读取时达到的带宽比例低于 16 位矩阵向量乘：MARLIN（Frantar 等，PPoPP 2025）在 vLLM 中端到端最多提速 2.8 倍，而带分组缩放的 4 位权重按带宽应为 3.87 倍：2.8 / 3.87 = 0.72。只作用于权重字节。",
         (Factor::RequestOverheadS, Lang::En) => "Per-request fixed cost before the first token (tokenisation, scheduling, input preparation, sampling, first launches), added to the time to first token. The vLLM v0.6.0 performance blog (Sept. 2024) profiles this CPU work as a large share of each step on an H100. Estimate.",
-        (Factor::RequestOverheadS, Lang::Zh) => "每个请求在首个 token 之前的固定开销（分词、调度、准备输入、采样、首批内核启动），计入首 token 时间。vLLM v0.6.0 性能博客（2024 年 9 月）的剖析显示，这部分 CPU 工作在 H100 上占每一步的很大比例。估计值。",
+        (Factor::RequestOverheadS, Lang::Zh) => "每个请求在首个 token 之前的固定开销（分词、调度、准备输入、采样、首批 kernel 启动），计入首 token 时间。vLLM v0.6.0 性能博客（2024 年 9 月）的剖析显示，这部分 CPU 工作在 H100 上占每一步的很大比例。估计值。",
         (Factor::MemoryBandwidth, Lang::En) => "BabelStream-style HBM tests reach 79-93% of peak on A100 and H200 (hardware.json: Azure AI-benchmarking-guide ND A100 v4 1.61-1.75 of 2.039 TB/s = 0.79-0.86; ND H200 v5 4.0-4.48 of 4.8 TB/s = 0.83-0.93). Lower end taken.",
         (Factor::MemoryBandwidth, Lang::Zh) => "BabelStream 类 HBM 测试在 A100 和 H200 上达峰值的 79–93%（hardware.json：Azure AI-benchmarking-guide，ND A100 v4 为 2.039 TB/s 中的 1.61–1.75 = 0.79–0.86；ND H200 v5 为 4.8 TB/s 中的 4.0–4.48 = 0.83–0.93）。取下限。",
         (Factor::TensorFlops, Lang::En) => "Large GEMM benchmarks (hardware.json, Azure AI-benchmarking-guide): A100 FP16 256.5 of 312 TFLOPS = 0.82; H200 FP8 1,366 of 1,979 TFLOPS = 0.69. Midpoint.",
@@ -621,16 +642,16 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::InterNodeBusBandwidth, Lang::En) => "Assumed equal to the NVLink fraction; no inter-node nccl-tests figure in the reference data.",
         (Factor::InterNodeBusBandwidth, Lang::Zh) => "假设与 NVLink 的比例相同；参考数据中没有节点间的 nccl-tests 数字。",
         (Factor::KernelLaunchS, Lang::En) => "CUDA kernel launch overhead is a few microseconds per launch (CUDA C++ Best Practices Guide; CUDA Graphs blog, NVIDIA 2019). Estimate.",
-        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA 内核启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
+        (Factor::KernelLaunchS, Lang::Zh) => "每次 CUDA kernel 启动开销为几微秒（CUDA C++ Best Practices Guide；CUDA Graphs 博客，NVIDIA 2019）。估计值。",
         (Factor::KernelsPerLayer, Lang::En) => "Count of the separate kernels in a Llama-style decoder layer without fusion. Estimate.",
-        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立内核的个数。估计值。",
+        (Factor::KernelsPerLayer, Lang::Zh) => "不做算子融合时，一个 Llama 式解码层中独立 kernel 的个数。估计值。",
         (Factor::GradientSyncOverlap, Lang::En) => "PyTorch DDP overlaps bucketed gradient all-reduce with backward (Li et al., VLDB 2020); the first bucket cannot overlap. Estimate.",
-        (Factor::HostMemoryBandwidth, Lang::En) => "Layers kept in host memory are read by the CPU at this fraction of the host's memory bandwidth. llama.cpp's CPU back end decoded LLaMA 7B at 18.27 tokens/s on an i9-13900K with DDR5-6400 (about 70 GB/s of 102.4 if the file was Q4_0) and at 75% of a measured 20 GB/s on an i5-6500 (llama.cpp issue #34, 2023). Estimate.",
-        (Factor::HostMemoryBandwidth, Lang::Zh) => "放在主机内存里的层由 CPU 读取，达到主机内存带宽的这个比例。llama.cpp 的 CPU 后端在 i9-13900K + DDR5-6400 上解码 LLaMA 7B 为 18.27 token/s（若文件为 Q4_0，约为 102.4 GB/s 中的 70 GB/s），在 i5-6500 上为实测 20 GB/s 的 75%（llama.cpp issue #34，2023）。估计值。",
-        (Factor::PcieBandwidth, Lang::En) => "Host-to-device copies reach 23.9-27.1 GB/s of PCIe 4.0 x16's 31.5 GB/s per direction (nvbandwidth issue #15, 8× RTX 4090) and 56.3-57.3 of PCIe 5.0's 63 (tinygrad open-gpu-kernel-modules issue #29, 8× RTX 5090): 0.76-0.91, lower end taken.",
-        (Factor::PcieBandwidth, Lang::Zh) => "主机到设备的拷贝在 PCIe 4.0 x16 单向 31.5 GB/s 中达到 23.9–27.1 GB/s（nvbandwidth issue #15，8 张 RTX 4090），在 PCIe 5.0 的 63 GB/s 中达到 56.3–57.3（tinygrad open-gpu-kernel-modules issue #29，8 张 RTX 5090）：0.76–0.91，取下限附近。",
+        (Factor::HostMemoryBandwidth, Lang::En) => "Layers kept in host memory are read by the CPU at this fraction of the host memory's theoretical peak. llama.cpp's CPU back end decoded LLaMA 7B at 18.27 tokens/s on an i9-13900K with DDR5-6400 (about 70 GB/s of the 102.4 peak if the file was Q4_0, 0.68); CPU decoding is commonly reported at 60-75% of the peak. Estimate.",
+        (Factor::HostMemoryBandwidth, Lang::Zh) => "放在主机内存里的层由 CPU 读取，达到主机内存理论峰值带宽的这个比例。llama.cpp 的 CPU 后端在 i9-13900K + DDR5-6400 上解码 LLaMA 7B 为 18.27 token/s（若文件为 Q4_0，约为峰值 102.4 GB/s 中的 70 GB/s，即 0.68）；CPU 解码通常在峰值的 60–75%。估计值。",
+        (Factor::PcieBandwidth, Lang::En) => "Host-to-device copies reach 23.9-27.1 GB/s of PCIe 4.0 x16's 31.5 GB/s per direction (nvbandwidth issue #15, 8× RTX 4090) and 56.3-57.3 of PCIe 5.0's 63 (tinygrad open-gpu-kernel-modules issue #29, 8× RTX 5090): 0.76-0.91; 0.8, near the lower end. Those copies are from pinned buffers; llama.cpp maps the file's weights (mmap), and copies from pageable memory are likely slower.",
+        (Factor::PcieBandwidth, Lang::Zh) => "主机到设备的拷贝在 PCIe 4.0 x16 单向 31.5 GB/s 中达到 23.9–27.1 GB/s（nvbandwidth issue #15，8 张 RTX 4090），在 PCIe 5.0 的 63 GB/s 中达到 56.3–57.3（tinygrad open-gpu-kernel-modules issue #29，8 张 RTX 5090）：0.76–0.91，取 0.8，接近下限。这些拷贝来自锁页内存；llama.cpp 以 mmap 映射文件中的权重，从可分页内存拷贝可能更慢。",
         (Factor::QuantizedMatmulFlops, Lang::En) => "llama.cpp multiplies quantised weights with its MMQ kernels on the int8 tensor cores, reaching a small share of their peak: Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s (512-token micro-batches) on an RTX 4090 in llama.cpp PR #7676 (June 2024), 0.28 of its 660.6 TOPS with this engine's FLOPs and the rest of its prefill time. Applied to the int8 path with llama.cpp file types.",
-        (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ 内核在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
+        (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ kernel 在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
     }
 }
@@ -658,4 +679,44 @@ pub fn report_json(r: &crate::engine::Report, lang: Lang) -> serde_json::Value {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_read_as_a_person_reads_them() {
+        assert_eq!(bytes(18_000_000_000), "18.0 GB");
+        assert_eq!(bytes(40_000_000_000), "40.0 GB");
+        assert_eq!(bytes(1_073_741_824), "1.07 GB");
+        assert_eq!(bytes(141_107_412_992), "141 GB");
+        assert_eq!(bytes(999_960_000), "1.00 GB");
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(u128::MAX), bytes(u128::MAX), "no panic on the largest count");
+    }
+
+    #[test]
+    fn the_fit_and_the_runtime_reserve_are_in_gb_not_raw_bytes() {
+        let mut s = crate::engine::Scenario::new(crate::engine::ModelSpec::Id("llama-3.1-8b".into()));
+        s.gpu = crate::engine::hardware::GpuSpec::Id("a100-pcie-40gb".into());
+        let r = crate::catalog::evaluate(&s).unwrap();
+        for lang in Lang::ALL {
+            let fits = r
+                .derivations
+                .iter()
+                .find(|(k, _)| k.path() == "fits")
+                .map(|(_, d)| derivation(d, lang))
+                .unwrap();
+            assert!(fits.values.contains(" GB ≤ 36.0 GB"), "{}", fits.values);
+            assert!(
+                fits.values.chars().filter(char::is_ascii_digit).count() < 12,
+                "no raw byte counts: {}",
+                fits.values
+            );
+            let overhead = r.assumptions.iter().map(|a| assumption(a, lang)).find(|t| t.contains("1.07 GB"));
+            assert!(overhead.is_some(), "{:?}", r.assumptions);
+        }
+    }
 }

@@ -27,7 +27,7 @@ mod tools;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
-pub use estimator::{inferred_notice_html, EstimatorStrings};
+pub use estimator::{inferred_notice_html, users_wait, EstimatorStrings};
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;
 pub use load::LoadStrings;
@@ -38,6 +38,14 @@ pub use widgets::WidgetStrings;
 pub use crate::lang::Lang;
 
 impl Lang {
+    /// Between a label and its value: full-width in Chinese (`预填充：`), `: ` in English.
+    pub fn colon(self) -> &'static str {
+        match self {
+            Lang::Zh => "：",
+            Lang::En => ": ",
+        }
+    }
+
     pub fn strings(self) -> &'static Strings {
         match self {
             Lang::Zh => &ZH,

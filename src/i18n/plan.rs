@@ -38,6 +38,9 @@ pub struct PlanStrings {
     pub limit_tpot: &'static str,
     pub limit_saturation: &'static str,
     pub no_plan: &'static str,
+    /// No degree holds the model: (before the degree, before the GPU, before the need, before
+    /// the usable memory, before the weights, end).
+    pub no_plan_memory: (&'static str, &'static str, &'static str, &'static str, &'static str, &'static str),
     pub no_price: &'static str,
     pub cost_pre: &'static str,
     pub cost_post: &'static str,
@@ -83,6 +86,15 @@ pub struct PlanStrings {
     pub confirm_serve: &'static str,
     pub confirm_bench: &'static str,
     pub needs_checkpoint: &'static str,
+    /// Before SGLang's launch line.
+    pub confirm_sglang: &'static str,
+    /// Under the launch lines: (before the margin, before the chunk, end).
+    pub confirm_flags: (&'static str, &'static str, &'static str),
+    /// `--quantization fp8` on a checkpoint published in 16 or 32 bits.
+    pub quantises_on_load: &'static str,
+    /// After the commands, one replica: what to do when the run meets the targets or not.
+    pub confirm_then_one: &'static str,
+    /// The same with several replicas (before the count, after it).
     pub confirm_then: (&'static str, &'static str),
     pub math_title: &'static str,
     pub math_search: &'static str,
@@ -140,6 +152,22 @@ static USERS_EN: PlanUsersStrings = PlanUsersStrings {
     chart_x: "Concurrent users per replica",
     chart_limit: "searched up to",
 };
+
+/// English number agreement in a phrase that follows a count: with a count of one, its first
+/// plural noun (`sequences`, `users`, `replicas`, `GPUs`) is made singular. Chinese has no plural.
+pub fn agree(lang: Lang, n: u64, text: &'static str) -> std::borrow::Cow<'static, str> {
+    const NOUNS: [(&str, &str); 4] =
+        [("sequences", "sequence"), ("users", "user"), ("replicas", "replica"), ("GPUs", "GPU")];
+    if lang == Lang::Zh || n != 1 {
+        return text.into();
+    }
+    let first =
+        NOUNS.iter().filter_map(|(many, one)| text.find(many).map(|i| (i, *many, *one))).min_by_key(|x| x.0);
+    match first {
+        Some((i, many, one)) => format!("{}{one}{}", &text[..i], &text[i + many.len()..]).into(),
+        None => text.into(),
+    }
+}
 
 impl PlanStrings {
     /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ".
@@ -231,6 +259,7 @@ static ZH: PlanStrings = PlanStrings {
     limit_tpot: "p95 每个输出 token 时间",
     limit_saturation: "吞吐（队列越排越长）",
     no_plan: "在一台 8 卡服务器之内，没有哪种张量并行度能同时满足两个延迟目标；下表写明了每一种的原因。",
+    no_plan_memory: ("显存放不下，与延迟目标无关：即使张量并行切成 ", " 份，每张 ", " 也需要 ", "，可用只有 ", "（仅权重就占 ", "）。请换显存更大的 GPU、更小的权重精度或更短的上下文。"),
     no_price: "（目录里没有这款 GPU 的带日期价格）",
     cost_pre: "，约 ",
     cost_post: " / 月（按需价）",
@@ -239,7 +268,7 @@ static ZH: PlanStrings = PlanStrings {
     at_peak_ttft: "%，p95 首 token 时间 ",
     at_peak_tpot: "，p95 每个输出 token 时间 ",
     at_peak_end: "。",
-    step_weights: "1. 权重放得下吗?",
+    step_weights: "1. 权重放得下吗？",
     weights_are: ("", " 权重共 ", "。一张 ", " 扣除运行时预留后可用 ", "。"),
     weights_fit_one: "一张卡放得下。",
     weights_need_tp: ("至少要 ", " 张卡做张量并行。"),
@@ -285,6 +314,10 @@ static ZH: PlanStrings = PlanStrings {
     confirm_serve: "按方案启动一个副本：",
     confirm_bench: "在另一个终端里，用 vLLM 的服务压测工具给它加上每个副本的峰值负载，再把测出的 p95 首 token 时间和每 token 时间与目标对比：",
     needs_checkpoint: "vLLM 加载时不会把权重量化成 INT8 或 INT4：请部署这个模型预先量化好的版本（AWQ、GPTQ 或 W8A8），vLLM 会读取其中的 quantization_config。",
+    confirm_sglang: "也可以用 SGLang 启动，参数一一对应：",
+    confirm_flags: ("最大上下文长度比“输入 + 输出”多留了 ", " 个 token（压测生成的随机提示词重新分词后可能多出几个 token，超长的请求会直接失败）；每步批处理的 token 数固定为模拟所假设的 ", " 个 token 的预填充分块。"),
+    quantises_on_load: "这个检查点按 BF16（或更高精度）发布：加上 --quantization fp8 后，vLLM 和 SGLang 会先下载、读入全精度权重，再在加载时逐层量化成 FP8，所以下载量和加载时间都按全精度算。若这个模型有官方发布的 FP8 检查点（它的 quantization_config 写着 fp8），直接部署它并去掉这个参数即可。",
+    confirm_then_one: "如果 p95 达标，这一个副本就是整个服务。如果没达标，以实测为准，估算不准：按测出的请求率重新规划。",
     confirm_then: ("如果 p95 达标，就在负载均衡后面运行 ", " 个这样的副本。如果没达标，以实测为准，估算不准：按测出的请求率重新规划。"),
     math_title: "看算式",
     math_search: "“满足目标的请求率”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最高每副本请求率：从空闲到可持续请求率之间二分查找 7 步（每一步都跑一次引擎的负载模拟），再精确检查少一个副本能否扛住。可持续请求率是队列排满时副本每秒完成的请求数。",
@@ -339,6 +372,7 @@ static EN: PlanStrings = PlanStrings {
     limit_tpot: "p95 time per output token",
     limit_saturation: "throughput (the queue grows)",
     no_plan: "No tensor-parallel degree within one 8-GPU node meets both latency targets; the table says why for each.",
+    no_plan_memory: ("It does not fit in memory, whatever the latency targets: even at tensor parallel ", ", each ", " needs ", " and has ", " usable (the weights alone take ", "). Choose a GPU with more memory, a smaller weight format or a shorter context."),
     no_price: " (no dated price in the catalog for this GPU)",
     cost_pre: ", about ",
     cost_post: " a month (on demand)",
@@ -393,6 +427,10 @@ static EN: PlanStrings = PlanStrings {
     confirm_serve: "Start one replica as planned:",
     confirm_bench: "From another shell, send it one replica's planned peak load with vLLM's serving benchmark, then compare its p95 time to first token and time per output token with your targets:",
     needs_checkpoint: "vLLM does not quantise weights to INT8 or INT4 on load: serve a pre-quantised checkpoint of this model (AWQ, GPTQ or W8A8); vLLM reads its quantization_config.",
+    confirm_sglang: "Or launch it with SGLang, flag for flag:",
+    confirm_flags: ("The longest context leaves ", " tokens over prompt + output (a benchmark's random prompts can come out a few tokens longer once tokenised again, and a request over the limit fails); the tokens batched per step are pinned to the ", "-token prompt chunk the simulation assumed."),
+    quantises_on_load: "This checkpoint is published in BF16 (or wider): with --quantization fp8, vLLM and SGLang download and read the full-precision weights, then quantise each layer to FP8 as it loads, so the download and the load take full-precision time. Where the model has a published FP8 checkpoint (its quantization_config says fp8), serve that instead and drop the flag.",
+    confirm_then_one: "If the p95s meet the targets, this one replica is the service. If they do not, the real run is right and the estimate is not: plan again from the measured rate.",
     confirm_then: ("If the p95s meet the targets, run ", " such replicas behind a load balancer. If they do not, the real run is right and the estimate is not: plan again from the measured rate."),
     math_title: "Show the math",
     math_search: "The rate within targets is the highest per-replica rate at which both the p95 time to first token and the p95 time per output token meet their targets: 7 bisection steps between an idle replica and its sustainable rate (each one a run of the engine's load simulation), then an exact check of whether one replica fewer carries the load. The sustainable rate is what a replica completes per second with a full queue.",

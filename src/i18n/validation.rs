@@ -162,7 +162,7 @@ fn llama_bench(
     let ngl = gpu_layers.map(|n| format!(" -ngl {n}")).unwrap_or_default();
     let path = match (compute, zh) {
         (ComputeDtype::Int8, false) => "int8 path (llama.cpp's MMQ kernels)".to_owned(),
-        (ComputeDtype::Int8, true) => "int8 路径（llama.cpp 的 MMQ 内核）".to_owned(),
+        (ComputeDtype::Int8, true) => "int8 路径（llama.cpp 的 MMQ kernel）".to_owned(),
         (d, false) => format!("{} path", d.label()),
         (d, true) => format!("{} 路径", d.label()),
     };

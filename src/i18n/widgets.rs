@@ -115,7 +115,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
     range_whole: ("请输入 ", " 到 ", " 之间的整数"),
 
     cuda_title: "网格、block 与 warp",
-    cuda_note: "本章的 add 内核，FP32：每个元素读 x、y，写 out，共 12 字节。",
+    cuda_note: "本章的 add kernel，FP32：每个元素读 x、y，写 out，共 12 字节。",
     elements: "元素数 n",
     threads_per_block: "每个 block 的线程数 T",
     blocks: "block 数",
@@ -124,7 +124,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
     idle_threads: "最后一个 block 里空闲的线程",
     blocks_per_sm: "每个 SM 平均分到的 block",
     idle_sms: "没有分到 block 的 SM",
-    memory_time: "内核访存时间下限",
+    memory_time: "kernel 访存时间下限",
     launch_share: "一次启动开销的占比",
 
     tc_title: "各精度的峰值算力",
@@ -138,7 +138,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
 
     spec_title: "读规格表：峰值、带宽与拐点",
     precision: "精度",
-    intensity: "内核的算术强度 (FLOP/字节)",
+    intensity: "kernel 的算术强度 (FLOP/字节)",
     dense_applies: "适用的数字（稠密）",
     sparse_skip: "规格表上的稀疏数字（不要用）",
     bandwidth: "显存带宽",

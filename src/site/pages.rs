@@ -96,7 +96,7 @@ fn content_of(route: &Route) -> Page {
             page.kind = "worksheet";
             let what = if *sheet == Sheet::Answers { x.answer_key } else { x.worksheet };
             page.title = format!("{} — {what}", chapter.page(lang).title);
-            page.description = format!("{what}: {}", chapter.page(lang).summary);
+            page.description = format!("{what}{}{}", lang.colon(), chapter.page(lang).summary);
             page.main = super::chapter::sheet(lang, chapter, *sheet);
         }
         Route::Print(_) => {

@@ -628,7 +628,8 @@ fn links_cell(lang: Lang, i: &Instance) -> String {
     };
     let between =
         i.inter_node_network_gbps.map_or_else(|| t.not_listed.to_owned(), |g| format!("{} Gbps", plain(g)));
-    format!("{}: {} · {}: {}", esc(t.inside), esc(&inside), esc(t.between), esc(&between))
+    let colon = lang.colon();
+    format!("{}{colon}{} · {}{colon}{}", esc(t.inside), esc(&inside), esc(t.between), esc(&between))
 }
 
 fn host_cell(lang: Lang, i: &Instance) -> String {
@@ -800,12 +801,11 @@ pub fn results_html(lang: Lang, s: &CloudState, rows: &[Row], prefix: &str) -> S
                 esc(t.source)
             );
             let _ = write!(out, "<p>{}</p>", esc(&i.intra_node_interconnect));
-            for extra in [&i.network_type, &i.local_nvme, &i.price_date].into_iter().flatten() {
+            for extra in [&i.network_type, &i.local_nvme].into_iter().flatten() {
                 let _ = write!(out, "<p>{}</p>", esc(extra));
             }
-            for n in &i.notes {
-                let _ = write!(out, "<p>{}</p>", esc(n));
-            }
+            // The catalog's notes are research notes, not for a reader: only the source line and
+            // its date are shown.
             let _ = write!(out, "<p>{}</p></div>", esc(&i.source));
             out.push_str("</details>");
         }

@@ -5,7 +5,7 @@
 //! keeps the chapter's progress in localStorage (`gpu-primer.exercises.{slug}`, one solved id per
 //! line), with the reset button. A fragment `#exercise-ID` focuses that card.
 
-use crate::exercises::check::number_is_right;
+use crate::exercises::check::{answer_is_right, Unreadable};
 use crate::i18n::Lang;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -104,19 +104,40 @@ fn answer_of(card: &web_sys::Element) -> String {
     value("[data-role=answer]").or_else(|| value("input[type=radio]:checked")).unwrap_or_default()
 }
 
-/// Whether `answer` is right for `card`, by the key the page carries.
-fn is_right(card: &web_sys::Element, answer: &str) -> bool {
+/// Whether `answer` is right for `card`, by the key the page carries; `Err` when a number was
+/// asked for and the answer cannot be read as one in the question's unit.
+fn is_right(card: &web_sys::Element, answer: &str) -> Result<bool, Unreadable> {
     let key = card.get_attribute("data-key").unwrap_or_default();
     match card.get_attribute("data-tolerance").and_then(|t| t.parse::<f64>().ok()) {
-        Some(tolerance) => key.parse::<f64>().is_ok_and(|k| number_is_right(answer, k, tolerance)),
-        None => !answer.is_empty() && answer == key,
+        Some(tolerance) => {
+            let unit = card.get_attribute("data-unit").unwrap_or_default();
+            let key = key.parse::<f64>().unwrap_or(f64::NAN);
+            answer_is_right(answer, &unit, key, tolerance)
+        }
+        None => Ok(!answer.is_empty() && answer == key),
     }
 }
 
-/// Checks the answer in `card` and shows the verdict.
+/// Checks the answer in `card` and shows the verdict (or, for a number that cannot be read,
+/// asks for the number alone in the question's unit, without counting a try).
 fn check(card: &web_sys::Element, lang: Lang) {
     let x = lang.ex();
-    let ok = is_right(card, answer_of(card).trim());
+    let ok = match is_right(card, answer_of(card).trim()) {
+        Ok(ok) => ok,
+        Err(_) => {
+            let unit = card.get_attribute("data-unit").unwrap_or_default();
+            let text = if unit.is_empty() {
+                x.number_only_plain.to_owned()
+            } else {
+                format!("{}{unit}{}", x.number_only.0, x.number_only.1)
+            };
+            let _ = card.set_attribute("data-result", "unreadable");
+            if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
+                v.set_text_content(Some(&text));
+            }
+            return;
+        }
+    };
     let _ = card.set_attribute("data-result", if ok { "correct" } else { "wrong" });
     if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
         v.set_text_content(Some(if ok { x.correct } else { x.wrong }));

@@ -185,7 +185,7 @@ test('importing a broken JSON file names what is wrong and keeps the current sta
     ['{ "model": "llama-3.1-8b", ', 'JSON'],
     ['[1, 2, 3]', 'object'],
     ['{"batch": 4}', 'model'],
-    ['{"model": "llama-3.1-8b", "batch": "lots"}', 'batch'],
+    ['', 'empty'],
   ]) {
     await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from(content) });
     await page.waitForSelector('#notices.error');
@@ -199,6 +199,30 @@ test('importing a broken JSON file names what is wrong and keeps the current sta
   await page.waitForFunction(() => document.getElementById('batch-number').value === '16');
   assert.equal(await page.inputValue('#model-search'), 'Qwen2.5 7B');
   await finish(page);
+});
+
+test('import repairs a bad field as a link does, clamps an out-of-range value, names fields in the reader\'s words, and suggests the closest model ids (zh and en, phone, dark)', async () => {
+  const WORDS = {
+    en: { heading: /Imported/i, batch: /Concurrent requests \(batch\): /, ctx: /Context length \(context_tokens\): .*nearest allowed value, 10000000/, model: /closest: .*llama-3\.1-70b/ },
+    zh: { heading: /导入/, batch: /并发请求数（batch）：/, ctx: /上下文长度（context_tokens）：.*最接近的允许值 10000000/, model: /最接近的：.*llama-3\.1-70b/ },
+  };
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await open(page, `${lang}/estimate/`);
+    const file = '{"model": "llama-3-70b", "batch": "lots", "gpus": 2, "context_tokens": 20000000}';
+    await page.setInputFiles('#import-file', { name: 's.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await page.waitForSelector('#notices.warn');
+    const text = await page.locator('#notices').innerText();
+    const w = WORDS[lang];
+    assert.match(text, w.batch, text);
+    assert.match(text, w.ctx, text);
+    assert.match(text, w.model, text);
+    // A few ids are suggested, not the whole catalog.
+    assert.ok(!text.includes('gpt2'), text);
+    // The rest of the file was applied (2 GPUs).
+    await page.waitForFunction(() => document.getElementById('gpus-number')?.value === '2');
+    await finish(page);
+  }
 });
 
 test('export writes the scenario as JSON', async () => {
@@ -359,4 +383,40 @@ test('the first-token cost is listed with its source and can be set', async () =
   await page.waitForFunction(() => /request_overhead_s/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
   await noNaN(page);
   await finish(page);
+});
+
+test('the tensor-parallel scaling curve is drawn only at degrees the engine accepts, and says so (zh and en)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/`);
+    const note = page.locator('#scaling-tp');
+    await note.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => /\d/.test(document.getElementById('scaling-tp')?.innerText ?? ''));
+    const text = await note.innerText();
+    // Llama-3.1-8B: 32 heads, 8 KV heads.
+    assert.match(text, lang === 'en' ? /1, 2, 4, 8, 16, 32/ : /1、2、4、8、16、32/, text);
+    assert.ok(!/\b(3|6|12)(, |、)/.test(text), text);
+    assert.match(text, lang === 'en' ? /communication/ : /通信/);
+    await finish(page);
+  }
+});
+
+test('as published: DeepSeek-V3 is sized in its FP8 blocks by default, and the model line names the format (zh and en, phone, dark)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await open(page, `${lang}/estimate/?v=1&s=${b64({ model: 'deepseek-v3' })}`);
+    assert.equal(await page.inputValue('#weight-dtype'), 'auto');
+    assert.match(await page.locator('#weight-dtype option[value=auto]').innerText(), lang === 'en' ? /As published/ : /按发布格式/);
+    assert.equal(await page.locator('#model-format').innerText(), 'FP8');
+    await page.waitForSelector('#model-quant');
+    // About one byte per parameter (671B main model, 16-bit embeddings and scales aside), not two.
+    const weights = Number(await page.locator('tr[data-key="memory_per_gpu_bytes.weights"] td.num').getAttribute('data-bytes'));
+    assert.ok(weights > 650e9 && weights < 720e9, `${weights}`);
+    // Choosing BF16 doubles them; "as published" brings the FP8 back.
+    await page.selectOption('#weight-dtype', 'bf16');
+    await page.waitForFunction(() => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.weights"] td.num')?.dataset.bytes) > 1.2e12);
+    await page.selectOption('#weight-dtype', 'auto');
+    await page.waitForFunction(() => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.weights"] td.num')?.dataset.bytes) < 7.2e11);
+    await finish(page);
+  }
 });

@@ -142,3 +142,28 @@ test('Enter checks a typed number; a roofline exercise opens the estimator on it
   assert.equal(await page.inputValue('#gpu'), 'a100-sxm-80gb');
   await finish(page);
 });
+
+test('an answer typed with its unit or a decimal comma is read as the number; another unit asks for the number alone (zh and en, phone, dark)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await page.goto(`${server.url}${lang}/chapters/memory-capacity/`);
+    const card = page.locator('section[data-exercise="mem-kv-32x8k"]');
+    await card.scrollIntoViewIfNeeded();
+    const unit = await card.getAttribute('data-unit');
+    assert.equal(unit, await card.locator('.exercise-unit').innerText());
+    const key = Number((await card.getAttribute('data-answer')).replace(/,/g, ''));
+    const withComma = String(key).replace('.', ',');
+    for (const typed of [`${key} ${unit}`, `${key}${unit}`, withComma]) {
+      await answer(card, typed);
+      assert.equal(await card.getAttribute('data-result'), 'correct', `${lang}: "${typed}"`);
+    }
+    // A unit that is not the question's is not silently read: the field asks for the number.
+    await answer(card, `${key} TiB`);
+    assert.equal(await card.getAttribute('data-result'), 'unreadable');
+    const said = await card.locator('.exercise-verdict').innerText();
+    assert.match(said, lang === 'en' ? /^Type the number only, in / : /^只填数字，单位为 /);
+    assert.ok(said.includes(unit), said);
+    assert.equal(await card.locator('.exercise-hint').isVisible(), false, 'an unreadable answer is not a wrong try');
+    await finish(page);
+  }
+});

@@ -46,6 +46,10 @@ for (const lang of ['en', 'zh']) {
     assert.ok(rate(await page.locator('#lab-compute tr[data-row=fma32] td').innerText()) > 0);
     assert.ok(rate(await page.locator('#lab-compute tr[data-row=matmul] td').innerText()) > 0);
     assert.equal(await page.locator('#lab-chart svg').count(), 1);
+    // The size axis ticks at the sizes that ran (1, 2, 4 MiB), not at powers of ten in MiB.
+    const ticks = (await page.locator('#lab-chart svg text').allTextContents()).map((t) => t.trim());
+    for (const t of ['1 MiB', '2 MiB', '4 MiB']) assert.ok(ticks.includes(t), `${t} in ${ticks.join(' | ')}`);
+    assert.ok(!ticks.some((t) => /^(977 KiB|9\.54 MiB)$/.test(t)), ticks.join(' | '));
     assert.equal(await page.locator('#lab-roofline svg').count(), 1);
     assert.match(await page.locator('#lab-vs').innerText(), /A100/);
     assert.ok(!/NaN|undefined/.test(await page.locator('#lab-results').innerText()));

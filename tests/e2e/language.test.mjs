@@ -45,7 +45,7 @@ const ALLOW = {
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
     'top', 'k', 'r', 'JSON', 'URL', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
-  names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'Megatron', 'DeepSpeed',
+  names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'SGLang', 'Megatron', 'DeepSpeed',
     'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames,
     // Hybrid architectures' layer types (Gated DeltaNet, Mamba-2), as their papers name them.
     'Gated', 'DeltaNet', 'Mamba'],
@@ -166,7 +166,12 @@ async function texts(page, lang, skip) {
   }
   await page.goto(`${server.url}#/${lang}/estimate`);
   await page.waitForSelector('#total-per-gpu');
+  // One bad field is repaired as in a link, and named in the page's language.
   await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from('{"model": "llama-3.1-8b", "batch": "lots"}') });
+  await page.waitForSelector('#notices.warn');
+  out.push(['estimator, JSON import repaired', await visibleText(page, skip)]);
+  await page.click('#notices .dismiss');
+  await page.setInputFiles('#import-file', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from('[1, 2]') });
   await page.waitForSelector('#notices.error');
   out.push(['estimator, JSON import error', await visibleText(page, skip)]);
   await page.click('#notices .dismiss');

@@ -33,12 +33,23 @@ test('a plan in zh and en whose numbers agree', async () => {
     assert.ok(r.replicas * r.within >= 30 * 1.2 * 0.99, JSON.stringify(r));
     assert.ok(r.within <= r.sustainable && r.busy > 0 && r.busy < 100, JSON.stringify(r));
     const cmds = await page.locator('pre.plan-cmd').allInnerTexts();
-    assert.equal(cmds.length, 2);
-    assert.match(cmds[0], /^vllm serve meta-llama\/Llama-3\.1-8B/);
+    assert.equal(cmds.length, 3);
+    // A chat service serves the Instruct checkpoint; the longest context has a margin over
+    // prompt + output (1,280); the tokens per step are the simulation's 8,192-token chunk.
+    assert.match(cmds[0], /^vllm serve meta-llama\/Llama-3\.1-8B-Instruct/);
     assert.match(cmds[0], new RegExp(`--tensor-parallel-size ${r.tp}\\b`));
-    assert.match(cmds[0], /--max-model-len 1280\b/);
+    assert.match(cmds[0], /--max-model-len 1536\b/);
+    assert.match(cmds[0], /--max-num-batched-tokens 8192\b/);
+    // SGLang's launch line, flag for flag.
+    assert.match(cmds[1], /^python -m sglang\.launch_server/);
+    for (const f of [`--tp ${r.tp}`, '--context-length 1536', '--chunked-prefill-size 8192', '--model-path meta-llama/Llama-3.1-8B-Instruct']) {
+      assert.ok(cmds[1].includes(f), `${f} in ${cmds[1]}`);
+    }
+    // The count agrees: never "1 such replicas".
+    const confirm = await page.locator('.plan-steps > li:last-child').innerText();
+    assert.ok(!/\b1 such replicas|运行 1 个/.test(confirm), confirm);
     // One replica's share of the peak.
-    const rate = Number(cmds[1].match(/--request-rate ([\d.]+)/)[1]);
+    const rate = Number(cmds[2].match(/--request-rate ([\d.]+)/)[1]);
     assert.ok(Math.abs(rate - 30 / r.replicas) < 1e-3, `${rate}`);
     assert.equal(await page.locator('.plan-chart svg').count(), 1);
     const text = await page.locator('article.plan').innerText();
@@ -61,7 +72,7 @@ test('planned for concurrent users: whole users per replica, a closed-loop bench
     const r = await chosenRow(page);
     assert.equal(r.replicas * r.tp, r.gpus);
     assert.ok(Number.isInteger(r.within) && r.replicas * r.within >= 200 * 1.2, JSON.stringify(r));
-    const bench = (await page.locator('pre.plan-cmd').allInnerTexts())[1];
+    const bench = await page.locator('pre.plan-cmd[data-cmd="bench"]').innerText();
     assert.equal(Number(bench.match(/--max-concurrency (\d+)/)[1]), Math.ceil(200 / r.replicas));
     assert.match(bench, /--request-rate inf/);
     const head = await page.locator('.plan-table thead').innerText();
@@ -86,10 +97,13 @@ test('a larger model, an impossible target and a change of input', async () => {
   await page.waitForFunction(() => location.search.includes('w=fp8'));
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('pre.plan-cmd').first().innerText(), /--quantization fp8/);
+  // FP8 asked of a BF16 checkpoint: the page says the full-precision weights are read first.
+  assert.match(await page.locator('#plan-quantises').innerText(), /full-precision/);
   // 1 ms per output token is beyond any GPU even idle: no plan, every row says why.
   await page.goto(`${server.url}en/plan/?tpot=1`);
   await page.waitForSelector(ready, { timeout: 60000 });
   assert.match(await page.locator('.plan-headline').innerText(), /No tensor-parallel degree/);
+  assert.equal(await page.locator('.plan-headline').getAttribute('data-why'), 'latency');
   assert.equal(await page.locator('.plan-table tr.chosen').count(), 0);
   assert.equal(await page.locator('pre.plan-cmd').count(), 0);
   assert.match(await page.locator('.plan-table tbody tr').first().innerText(), /Misses the targets even at light load: p95 time per output token/);
@@ -158,4 +172,23 @@ test('a pasted config.json is planned, survives the address, and a broken one is
   assert.match(await page.locator('#plan-cfg-error').innerText(), /不是有效的 JSON/);
   assert.ok(!page.url().includes('&cfg='));
   await finish(page);
+});
+
+test('as published: DeepSeek-V3 is planned in FP8, and where nothing fits the headline says memory (zh and en, phone, dark)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+    await page.goto(`${server.url}${lang}/plan/?m=deepseek-v3&gpu=h100-sxm&w=auto`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    const head = page.locator('.plan-headline');
+    assert.equal(await head.getAttribute('data-why'), 'memory');
+    assert.match(await head.innerText(), lang === 'en' ? /does not fit in memory, whatever the latency targets/ : /显存放不下，与延迟目标无关/);
+    // Step 1 names the published format, not BF16.
+    assert.match(await page.locator('.plan-steps > li').first().innerText(), /FP8/);
+    // On H200s it fits at tensor parallel 8 as published: the table has a row that is not "does not fit".
+    await page.goto(`${server.url}${lang}/plan/?m=deepseek-v3&gpu=h200-sxm&w=auto&ttft=30&tpot=200&rate=1`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    const last = await page.locator('.plan-table tbody tr').last().innerText();
+    assert.ok(!/Does not fit|放不下/.test(last), last);
+    await finish(page);
+  }
 });

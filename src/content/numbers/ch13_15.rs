@@ -32,6 +32,12 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "capacity-estimation-70b-32x8k-tp4",
         r#"{"model": "llama-3.1-70b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4}"#,
     ),
+    // FP8 weights alone, the KV cache left as the estimator leaves it (BF16): the takeaway's
+    // middle answer.
+    (
+        "capacity-estimation-70b-32x8k-fp8w",
+        r#"{"model": "llama-3.1-70b", "weight_dtype": "fp8", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#,
+    ),
     (
         "capacity-estimation-70b-32x8k-fp8",
         r#"{"model": "llama-3.1-70b", "weight_dtype": "fp8", "kv_dtype": "fp8", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#,

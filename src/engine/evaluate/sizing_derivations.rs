@@ -109,7 +109,7 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
         entry(
             DerivKey::GpuMemoryBytes,
             Formula::GpuMemory,
-            vec![Val::Id(gpu.id.clone()), Val::int(z.gpu_memory_bytes)],
+            vec![Val::Id(gpu.id.clone()), Val::Bytes(u128::from(z.gpu_memory_bytes))],
             Source::GpuCatalog,
         ),
         usable_memory(s, gpu, z),
@@ -130,7 +130,7 @@ fn usable_memory(s: &Scenario, gpu: &Gpu, z: &Sizing) -> Entry {
         return entry(
             DerivKey::UsableGpuMemoryBytes,
             Formula::Usable,
-            vec![Val::int(z.gpu_memory_bytes), Val::Num(s.safety_margin), Val::Int(z.usable)],
+            vec![Val::Bytes(u128::from(z.gpu_memory_bytes)), Val::Num(s.safety_margin), Val::Bytes(z.usable)],
             Source::StatedAssumption,
         );
     }
@@ -165,7 +165,7 @@ fn fits(z: &Sizing) -> Entry {
         return entry(
             DerivKey::Fits,
             Formula::Fits,
-            vec![Val::Int(total), Val::Int(usable), Val::Bool(z.fits)],
+            vec![Val::Bytes(total), Val::Bytes(usable), Val::Bool(z.fits)],
             Source::Definition,
         );
     }
@@ -173,10 +173,10 @@ fn fits(z: &Sizing) -> Entry {
         DerivKey::Fits,
         Formula::FitsPaged,
         vec![
-            Val::Int(total),
-            Val::Int(total - z.must_fit),
-            Val::Int(z.must_fit),
-            Val::Int(usable),
+            Val::Bytes(total),
+            Val::Bytes(total - z.must_fit),
+            Val::Bytes(z.must_fit),
+            Val::Bytes(usable),
             Val::Bool(z.fits),
         ],
         Source::Definition,

@@ -304,20 +304,8 @@ impl LoadKey {
 pub fn load_curve(st: &EngineStep, c: &LoadSetup, closed_loop: bool) -> Result<LoadCurve, PerfError> {
     let dp = c.replicas.max(1) as f64;
     let n = requests_for(c.prompt, c.budget, REQUESTS as u64);
-    let full_cached = c.prompt as f64 + c.output as f64 / 2.0;
     let cap = c.max_seqs.max(1) as f64;
-    let decode_mix =
-        StepMix { decode_seqs: c.max_seqs, decode_cached_sum: cap * full_cached, ..StepMix::default() };
-    let (decode_step_s, _) = st.step(&decode_mix)?;
-    let chunk = c.prompt.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
-    let mixed = StepMix {
-        decode_seqs: c.max_seqs.saturating_sub(1),
-        decode_cached_sum: (cap - 1.0).max(0.0) * full_cached,
-        prefill_tokens: chunk,
-        prefill_positions: chunk as f64 * (chunk as f64 + 1.0) / 2.0,
-        prefill_past: 0.0,
-    };
-    let (mixed_step_s, _) = st.step(&mixed)?;
+    let LoadCurve { decode_step_s, mixed_step_s, mixed_chunk_tokens: chunk, .. } = step_times(st, c)?;
     let w = decode_step_work(st.shape, cap, 0.0)?;
     let t = phase_timing(&w, st.shape, Phase::Decode, &st.hw, &st.par, &st.topo, &st.eff)?;
     let bound =
@@ -560,6 +548,88 @@ pub fn load_report_reusing(
         _ => return Ok(None),
     };
     let pe = |e: PerfError| perf_error("load", e);
+    with_setup(z, usable, |st, setup, kv_limit| {
+        let half = match previous {
+            Some(h) if h.key == LoadKey::of(st, setup, users.is_some()) => h.clone(),
+            _ => load_curve(st, setup, users.is_some()).map_err(pe)?,
+        };
+        let mut r = match users {
+            Some(u) => closed_loop_at(st, setup, &half, u),
+            None => load_at(st, setup, &half, rate),
+        }
+        .map_err(pe)?;
+        r.kv_limit_seqs = kv_limit;
+        Ok(Some((r, half)))
+    })
+}
+
+/// What each user of a static batch waits for the first token when the batch's sequences are
+/// users in a closed loop instead (`batch × data_parallel` users, each sending its next request
+/// as soon as the last completes: a serving benchmark at that concurrency): one simulation,
+/// without the sustainable rate or the curve (their fields are 0 and empty). `None` in training
+/// or when the load model already runs (its own `load` section says it).
+///
+/// A static batch's time to first token is the whole batch's prefill, which every user of a
+/// running service does not wait: a new request's prompt shares the steps of the others'
+/// decoding (continuous batching, Yu et al. 2022 (Orca); chunked prefill, Agrawal et al. 2024
+/// (Sarathi-Serve)).
+pub fn static_batch_users_wait(z: &SizedScenario, usable: u128) -> Result<Option<LoadReport>, ScenarioError> {
+    let s = z.scenario;
+    let load_runs =
+        s.concurrent_users.is_some_and(|u| u > 0) || s.arrival_rate_per_s.is_some_and(|r| r > 0.0);
+    if z.inputs.trains() || load_runs {
+        return Ok(None);
+    }
+    let pe = |e: PerfError| perf_error("load", e);
+    let users = z.inputs.batch.max(1).saturating_mul(z.inputs.dp.max(1));
+    with_setup(z, usable, |st, setup, kv_limit| {
+        let half = step_times(st, setup).map_err(pe)?;
+        let mut r = closed_loop_at(st, setup, &half, users).map_err(pe)?;
+        r.kv_limit_seqs = kv_limit;
+        Ok(Some(r))
+    })
+}
+
+/// The rate-independent half without the saturated run or the curve: the full-batch decode step
+/// and the step that also carries a prompt chunk (what a closed loop's spread of first sends
+/// needs), the sustainable rate left at 0.
+fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
+    let full_cached = c.prompt as f64 + c.output as f64 / 2.0;
+    let cap = c.max_seqs.max(1) as f64;
+    let decode_mix =
+        StepMix { decode_seqs: c.max_seqs, decode_cached_sum: cap * full_cached, ..StepMix::default() };
+    let (decode_step_s, _) = st.step(&decode_mix)?;
+    let chunk = c.prompt.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
+    let mixed = StepMix {
+        decode_seqs: c.max_seqs.saturating_sub(1),
+        decode_cached_sum: (cap - 1.0).max(0.0) * full_cached,
+        prefill_tokens: chunk,
+        prefill_positions: chunk as f64 * (chunk as f64 + 1.0) / 2.0,
+        prefill_past: 0.0,
+    };
+    let (mixed_step_s, _) = st.step(&mixed)?;
+    Ok(LoadCurve {
+        key: LoadKey::of(st, c, true),
+        requests: 0,
+        decode_step_s,
+        mixed_step_s,
+        mixed_chunk_tokens: chunk,
+        throughput_bound_tokens_per_s: 0.0,
+        max_rate: 0.0,
+        saturated_step_s: 0.0,
+        curve: Vec::new(),
+    })
+}
+
+/// The step timing and scheduler setup of a sized scenario (the KV cache limit on sequences
+/// too), handed to `f`.
+fn with_setup<T>(
+    z: &SizedScenario,
+    usable: u128,
+    f: impl FnOnce(&EngineStep, &LoadSetup, Option<u64>) -> Result<Option<T>, ScenarioError>,
+) -> Result<Option<T>, ScenarioError> {
+    let s = z.scenario;
+    let pe = |e: PerfError| perf_error("load", e);
     let (eff, _, path) = time_model_inputs(s, z.gpu)?;
     let first_token_s = eff.request_overhead_s;
     let hw = Hardware {
@@ -589,17 +659,7 @@ pub fn load_report_reusing(
     let shape = model_shape(z.arch, z.counts, x, prompt.saturating_add(output / 2));
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
     let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1), first_token_s };
-    let half = match previous {
-        Some(h) if h.key == LoadKey::of(&st, &setup, users.is_some()) => h.clone(),
-        _ => load_curve(&st, &setup, users.is_some()).map_err(pe)?,
-    };
-    let mut r = match users {
-        Some(u) => closed_loop_at(&st, &setup, &half, u),
-        None => load_at(&st, &setup, &half, rate),
-    }
-    .map_err(pe)?;
-    r.kv_limit_seqs = kv_limit;
-    Ok(Some((r, half)))
+    f(&st, &setup, kv_limit)
 }
 
 #[cfg(test)]

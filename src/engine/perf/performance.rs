@@ -567,7 +567,16 @@ fn scaling(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> Result<ScalingCurves, 
         optimizer_state_bytes: opt,
     };
     let counts = default_gpu_counts();
-    let curve = |st| scaling_curve(st, &p.train_shape, &setup, &c.hw, &c.topo, &c.eff, &counts).map_err(pe);
+    // Tensor parallelism only at the degrees the engine accepts (they split the heads).
+    let tp_counts: Vec<u32> = counts
+        .iter()
+        .copied()
+        .filter(|&n| crate::engine::solvers::tp_allowed(z.arch, u64::from(n)))
+        .collect();
+    let curve = |st| {
+        let counts = if st == Strategy::Tensor { &tp_counts } else { &counts };
+        scaling_curve(st, &p.train_shape, &setup, &c.hw, &c.topo, &c.eff, counts).map_err(pe)
+    };
     let (data, tensor, pipeline) =
         (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
     Ok(ScalingCurves {

@@ -44,7 +44,7 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-pcie-copy-share",
         answer: choice(&["24", "31", "76", "100"], "76"),
         zh: pick(
-            "一个预处理内核在 GPU 上运行 50 µs，但每次调用前都要通过 PCIe 以实际 25 GB/s 从主机内存拷贝 4 MB 数据，且拷贝与计算不重叠。每次调用中传输时间约占多少？",
+            "一个预处理 kernel 在 GPU 上运行 50 µs，但每次调用前都要通过 PCIe 以实际 25 GB/s 从主机内存拷贝 4 MB 数据，且拷贝与计算不重叠。每次调用中传输时间约占多少？",
             &["约 24%", "约 31%", "约 76%", "100%"],
             "先算拷贝时间：4 MB ÷ 25 GB/s。再除以拷贝加计算的总时间。",
             "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是上界里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
@@ -159,7 +159,7 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
             "A100 80GB SXM 的 BF16 拐点（ridge point）是多少 FLOP/字节？（稠密 312 TFLOPS，2.039 TB/s）",
             "FLOP/字节",
             "拐点 = 峰值算力 ÷ 显存带宽。",
-            "312e12 ÷ 2.039e12 ≈ {key} FLOP/字节。算术强度低于它的内核受带宽限制，高于它的受算力限制。",
+            "312e12 ÷ 2.039e12 ≈ {key} FLOP/字节。算术强度低于它的 kernel 受带宽限制，高于它的受算力限制。",
         ),
         en: num(
             "What is the BF16 ridge point of an A100 80GB SXM in FLOP per byte? (312 dense TFLOPS, 2.039 TB/s)",
@@ -172,10 +172,10 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-a100-attainable-10",
         answer: engine(Calc::Attainable { gpu: "a100-sxm-80gb", dtype: BF16, intensity: 10.0 }, 1e-12, 1, 0.02),
         zh: num(
-            "算术强度为 10 FLOP/字节的内核，在 A100 80GB SXM 的 BF16 roofline 上（稠密 312 TFLOPS，2.039 TB/s）最多能达到多少 TFLOPS？",
+            "算术强度为 10 FLOP/字节的 kernel，在 A100 80GB SXM 的 BF16 roofline 上（稠密 312 TFLOPS，2.039 TB/s）最多能达到多少 TFLOPS？",
             "TFLOPS",
             "可达算力 = min(峰值, 强度 × 带宽)。",
-            "min(312, 10 × 2.039) ≈ {key} TFLOPS，不到峰值的 7%：这个内核受带宽限制，再多的 Tensor Core 也帮不上忙。",
+            "min(312, 10 × 2.039) ≈ {key} TFLOPS，不到峰值的 7%：这个 kernel 受带宽限制，再多的 Tensor Core 也帮不上忙。",
         ),
         en: num(
             "A kernel has an arithmetic intensity of 10 FLOP/byte. How many TFLOPS can it reach at most on the A100 80GB SXM's BF16 roofline (312 dense TFLOPS, 2.039 TB/s)?",
@@ -223,7 +223,7 @@ pub static CUDA: &[Exercise] = &[
         id: "cuda-blocks-10m",
         answer: choice(&["39062", "39063", "39064", "10000000"], "39063"),
         zh: pick(
-            "对 n = 10,000,000 个元素启动本章的 add 内核，每个 block 256 个线程。要启动多少个 block？",
+            "对 n = 10,000,000 个元素启动本章的 add kernel，每个 block 256 个线程。要启动多少个 block？",
             &["39,062", "39,063", "39,064", "10,000,000"],
             "block 数要向上取整：ceil(n / 256)。",
             "ceil(10,000,000 / 256) = 39,063 个 block，共 39,063 × 256 = 10,000,128 个线程，其中 128 个不满足 i < n 的判断，什么也不做。没有这个判断它们会写越界。",
@@ -255,10 +255,10 @@ pub static CUDA: &[Exercise] = &[
         id: "cuda-launch-overhead",
         answer: choice(&["4.8", "6.8", "2.0", "400"], "6.8"),
         zh: pick(
-            "一个解码步发出 400 次内核启动，每次约占 5 µs 的 CPU 时间，而且 CPU 无法提前把启动排进队列（每次启动都要等上一个 kernel 跑完才发出）；GPU 本身的工作是 4.8 ms 的访存受限步。一步大约多长？",
+            "一个解码步发出 400 次 kernel 启动，每次约占 5 µs 的 CPU 时间，而且 CPU 无法提前把启动排进队列（每次启动都要等上一个 kernel 跑完才发出）；GPU 本身的工作是 4.8 ms 的受带宽限制的步。一步大约多长？",
             &["4.8 ms", "6.8 ms", "2.0 ms", "400 ms"],
             "CPU 端启动开销 = 400 × 5 µs；CPU 不能提前排队，所以它与 GPU 工作串行相加。",
-            "启动开销 400 × 5 µs = 2 ms，一步约 4.8 + 2 = 6.8 ms，比 4.8 ms 长约 42%。如果 CPU 能提前把启动排进队列，这 2 ms 就会藏在 GPU 的 4.8 ms 之后，一步约为 max(4.8, 2) = 4.8 ms。CUDA Graph 把录下的 400 个内核一次重放，去掉大部分这 2 ms。",
+            "启动开销 400 × 5 µs = 2 ms，一步约 4.8 + 2 = 6.8 ms，比 4.8 ms 长约 42%。如果 CPU 能提前把启动排进队列，这 2 ms 就会藏在 GPU 的 4.8 ms 之后，一步约为 max(4.8, 2) = 4.8 ms。CUDA Graph 把录下的 400 个 kernel 一次重放，去掉大部分这 2 ms。",
         ),
         en: pick(
             "A decode step issues 400 kernel launches at about 5 µs of CPU time each, and the CPU cannot queue launches ahead of the GPU (each launch is issued only after the previous kernel has finished); the GPU work itself is a 4.8 ms memory-bound step. Roughly how long is a step?",
@@ -295,7 +295,7 @@ pub static TENSOR_CORES: &[Exercise] = &[
             "A100 上一个 M = N = K = 8192 的 BF16 矩阵乘，在稠密 Tensor Core 峰值（312 TFLOPS）下要多少毫秒？",
             "ms",
             "矩阵乘的运算量是 2 × M × N × K。",
-            "2 × 8192³ ≈ 1.10e12 FLOP，÷ 312e12 ≈ {key} ms。实际内核大约能到峰值的 80%（实测 A100 FP16 GEMM 256.5 TFLOPS）。",
+            "2 × 8192³ ≈ 1.10e12 FLOP，÷ 312e12 ≈ {key} ms。实际 kernel 大约能到峰值的 80%（实测 A100 FP16 GEMM 256.5 TFLOPS）。",
         ),
         en: num(
             "A BF16 GEMM with M = N = K = 8192 runs on an A100. How many milliseconds does it take at the dense Tensor Core peak (312 TFLOPS)?",

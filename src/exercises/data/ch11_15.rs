@@ -14,7 +14,7 @@ pub static BOTTLENECKS: &[Exercise] = &[
             "一个团队训练 80.3 亿参数的模型，每张 H100 SXM（稠密 BF16 989.5 TFLOPS）每秒处理 3,000 个 token。MFU 约是多少？",
             &["约 7%", "约 15%", "约 30%", "约 40%"],
             "训练每个 token 约 6 × 参数量 FLOP（前向 2，反向 4）。",
-            "6 × 8.03e9 × 3,000 ≈ 1.45e14 FLOP/s，÷ 989.5e12 ≈ 14.6%。远低于调好的大规模训练约 40%，先找算力空转（批太小、内核碎片化、启动开销）或数据输入卡顿，再看通信。",
+            "6 × 8.03e9 × 3,000 ≈ 1.45e14 FLOP/s，÷ 989.5e12 ≈ 14.6%。远低于调好的大规模训练约 40%，先找算力空转（批太小、kernel 碎片化、启动开销）或数据输入卡顿，再看通信。",
         ),
         en: pick(
             "A team trains an 8.03B-parameter model at 3,000 tokens per second per H100 SXM (989.5 dense BF16 TFLOPS). Roughly what is the MFU?",
@@ -81,7 +81,7 @@ pub static LEARNING_PATH: &[Exercise] = &[
             "H100 SXM 的 BF16 拐点是多少 FLOP/字节？（稠密 989.5 TFLOPS，3.35 TB/s）",
             "FLOP/字节",
             "峰值算力 ÷ 显存带宽。",
-            "989.5 ÷ 3.35 ≈ {key} FLOP/字节。A100 的拐点约 153：一个 200 FLOP/字节的内核在 A100 上受算力限制，在 H100 上却受带宽限制。",
+            "989.5 ÷ 3.35 ≈ {key} FLOP/字节。A100 的拐点约 153：一个 200 FLOP/字节的 kernel 在 A100 上受算力限制，在 H100 上却受带宽限制。",
         ),
         en: num(
             "What is the H100 SXM's BF16 ridge point in FLOP per byte? (989.5 dense TFLOPS, 3.35 TB/s)",
@@ -94,7 +94,7 @@ pub static LEARNING_PATH: &[Exercise] = &[
         id: "path-h100-attainable-200",
         answer: engine(Calc::Attainable { gpu: "h100-sxm", dtype: BF16, intensity: 200.0 }, 1e-12, 0, 0.02),
         zh: num(
-            "一个每字节做 200 次浮点运算的内核，在 H100 SXM 的 BF16 roofline 上（稠密 989.5 TFLOPS，3.35 TB/s）最多能达到多少 TFLOPS？",
+            "一个每字节做 200 次浮点运算的 kernel，在 H100 SXM 的 BF16 roofline 上（稠密 989.5 TFLOPS，3.35 TB/s）最多能达到多少 TFLOPS？",
             "TFLOPS",
             "min(峰值, 强度 × 带宽)。",
             "min(989.5, 200 × 3.35) = {key} TFLOPS，受带宽限制。在 A100 上（312 TFLOPS，2.039 TB/s，拐点约 153）它受算力限制，能跑到 312 TFLOPS；换到 H100 后快约 670 / 312 ≈ 2.1 倍：既不是按算力算的 3.2 倍，也不是按带宽算的 1.6 倍，因为瓶颈从算力换成了带宽。",

@@ -151,20 +151,22 @@ pub fn notices_html(lang: Lang, notices: &[Notice]) -> String {
                 Problem::UnknownPart => t.unknown_part,
                 Problem::UnknownPreset => t.unknown_preset,
             };
+            let semi = if lang == Lang::Zh { "；" } else { "; " };
             let (name, then) = match n.field {
                 Some(f) => (
                     esc(f.label(lang)),
                     match n.problem {
                         Problem::UnknownPreset => String::new(),
-                        _ if f.has_default() => format!("; {}", esc(t.kept_default)),
-                        _ => format!("; {}", esc(t.left_unknown)),
+                        _ if f.has_default() => format!("{semi}{}", esc(t.kept_default)),
+                        _ => format!("{semi}{}", esc(t.left_unknown)),
                     },
                 ),
                 None => (format!("<code>{}</code>", esc(&n.key)), String::new()),
             };
             format!(
-                "<li data-field=\"{}\"><strong>{name}</strong>: “{}” {}{then}</li>",
+                "<li data-field=\"{}\"><strong>{name}</strong>{}“{}” {}{then}</li>",
                 esc(&n.key),
+                lang.colon(),
                 esc(&n.value),
                 esc(problem)
             )
@@ -314,9 +316,9 @@ fn evidence_html(lang: Lang, o: &Observations, r: &Rule, derived: bool) -> Strin
                 let i = nth([OomAt::StartUp, OomAt::GrowingBatch, OomAt::RisingConcurrency], a);
                 format!(" ({})", pick(&t.oom_at, i))
             });
-            format!("{name}: {}{}", t.yes, when.unwrap_or_default())
+            format!("{name}{}{}{}", lang.colon(), t.yes, when.unwrap_or_default())
         }
-        Signal::MultiGpu => format!("{name}: {}", pick(&t.multi_opts, 2)),
+        Signal::MultiGpu => format!("{name}{}{}", lang.colon(), pick(&t.multi_opts, 2)),
         s => {
             let v = o.value(s).map(format_percent).unwrap_or_default();
             let op = match r.compare {
@@ -423,7 +425,8 @@ fn workload_html(lang: Lang, s: &State, w: &Option<Result<WorkloadView, EngineEr
     } else {
         format_rate(w.bound_tokens_per_s, tok_s)
     };
-    let mut rows = vec![(t.bound, format!("{bound} ({}, {})", roof_name(w.roof), w.gpu_name), "bound")];
+    let comma = if lang == Lang::Zh { "，" } else { ", " };
+    let mut rows = vec![(t.bound, format!("{bound} ({}{comma}{})", roof_name(w.roof), w.gpu_name), "bound")];
     let sentence = match &w.comparison {
         Some(c) => {
             let measured = match s.kind {
@@ -517,7 +520,12 @@ pub fn results_html(lang: Lang, s: &State, full_link: bool) -> String {
             .iter()
             .map(|sig| {
                 let (name, how) = signal_text(lang, *sig);
-                format!("<li data-signal=\"{sig:?}\"><strong>{}</strong>: {}</li>", esc(name), rich(how))
+                format!(
+                    "<li data-signal=\"{sig:?}\"><strong>{}</strong>{}{}</li>",
+                    esc(name),
+                    lang.colon(),
+                    rich(how)
+                )
             })
             .collect();
         out.push_str(&format!(

@@ -150,7 +150,7 @@ fn a_mangled_query_is_repaired_field_by_field() {
         .contains("<strong>Batch / concurrency</strong>: “2.5” must be a whole number; the default is used"));
     assert!(html.contains("<code>zzz</code>"));
     let zh = notices_html(Lang::Zh, &notices);
-    assert!(zh.contains("<strong>GPU 利用率（%）</strong>: “140” 超过 100%; 按“不知道”处理"), "{zh}");
+    assert!(zh.contains("<strong>GPU 利用率（%）</strong>：“140” 超过 100%；按“不知道”处理"), "{zh}");
     // Text in the notices is escaped.
     let (_, n) = parse_query("util=<b>");
     assert!(notices_html(Lang::En, &n).contains("“&lt;b&gt;”"));

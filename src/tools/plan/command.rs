@@ -1,12 +1,17 @@
-//! The command lines that check a plan on real hardware: one vLLM replica as planned, and vLLM's
-//! serving benchmark sending it the planned peak load per replica.
+//! The command lines that check a plan on real hardware: one replica as planned, launched with
+//! vLLM or SGLang, and vLLM's serving benchmark sending it the planned peak load per replica.
 //!
 //! Flags as documented for `vllm serve` (engine arguments: `--tensor-parallel-size`,
-//! `--max-model-len`, `--max-num-seqs`, `--gpu-memory-utilization`, `--kv-cache-dtype`,
-//! `--quantization`) and `vllm bench serve` (`--dataset-name random`, `--random-input-len`,
-//! `--random-output-len`, `--ignore-eos`, `--request-rate`, `--num-prompts`,
-//! `--percentile-metrics`, `--metric-percentiles`): https://docs.vllm.ai/en/v0.11.2/cli/bench/serve/
-//! and https://docs.vllm.ai/en/v0.11.2/configuration/engine_args/ (retrieved 2026-12-01).
+//! `--max-model-len`, `--max-num-seqs`, `--max-num-batched-tokens`, `--gpu-memory-utilization`,
+//! `--kv-cache-dtype`, `--quantization`) and `vllm bench serve` (`--dataset-name random`,
+//! `--random-input-len`, `--random-output-len`, `--ignore-eos`, `--request-rate`,
+//! `--num-prompts`, `--percentile-metrics`, `--metric-percentiles`):
+//! https://docs.vllm.ai/en/v0.11.2/cli/bench/serve/ and
+//! https://docs.vllm.ai/en/v0.11.2/configuration/engine_args/ (retrieved 2026-12-01). SGLang's
+//! `python -m sglang.launch_server` (`--model-path`, `--tp`, `--context-length`,
+//! `--max-running-requests`, `--chunked-prefill-size`, `--mem-fraction-static`,
+//! `--kv-cache-dtype fp8_e4m3`, `--quantization fp8`):
+//! https://docs.sglang.io/advanced_features/server_arguments.html (retrieved 2026-12-02).
 
 use super::state::PlanState;
 use super::Capacity;
@@ -17,6 +22,15 @@ use crate::engine::precision::Dtype;
 pub const GPU_MEMORY_UTILIZATION: &str = "0.90";
 /// The benchmark runs about five minutes of the planned load, between 200 and 10,000 requests.
 const BENCH_SECONDS: f64 = 300.0;
+
+/// Tokens of margin over prompt + output in `--max-model-len`: a benchmark's random prompts can
+/// come out a few tokens longer once detokenised and tokenised again, and a request longer than
+/// the limit fails. A twentieth, at least 64, rounded up to 256.
+pub fn max_model_len(prompt: u64, output: u64) -> u64 {
+    let len = prompt.saturating_add(output);
+    let with_margin = len.saturating_add((len / 20).max(64));
+    with_margin.div_ceil(256).saturating_mul(256)
+}
 
 /// The Hugging Face repository of a catalog model (`org/name` from its config URL).
 pub fn hf_repo(model: &str) -> Option<String> {
@@ -39,32 +53,81 @@ pub fn quantization_flag(weights: Option<Dtype>) -> (Option<&'static str>, bool)
     }
 }
 
-/// The model argument: a pasted config's `_name_or_path`, else the catalog model's repository.
+/// The model argument: a pasted config's `_name_or_path`, else the chat checkpoint a chat
+/// service serves (the catalog's `serve_repo`), else the catalog model's own repository.
 pub fn model_arg(s: &PlanState) -> String {
     if let Some(c) = &s.config {
         let name = c.get("_name_or_path").and_then(|v| v.as_str()).unwrap_or("");
         let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b));
         return if ok { name.to_owned() } else { "MODEL".to_owned() };
     }
-    hf_repo(&s.model).unwrap_or_else(|| s.model.clone())
+    models::find(&s.model)
+        .and_then(|m| m.model.serve_repo.clone())
+        .or_else(|| hf_repo(&s.model))
+        .unwrap_or_else(|| s.model.clone())
+}
+
+/// The prompt chunk the plan's simulation assumed per step (vLLM `--max-num-batched-tokens`,
+/// SGLang `--chunked-prefill-size`): pinned so that the real run schedules as simulated.
+pub fn chunk_tokens(s: &PlanState) -> u64 {
+    super::scenario(s, 1, 1).prefill_chunk_tokens
+}
+
+/// `--quantization`'s value, unless the checkpoint is already published in that format (its
+/// `quantization_config` says so, and both engines read it).
+fn weight_flag(s: &PlanState) -> Option<&'static str> {
+    let published_fp8 =
+        s.config.is_none() && models::find(&s.model).is_some_and(|m| m.model.published_format == "fp8");
+    quantization_flag(s.weights).0.filter(|_| !published_fp8)
 }
 
 /// `vllm serve …` for one replica of the plan.
 pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
     let repo = model_arg(s);
     let mut out = format!(
-        "vllm serve {repo} \\\n  --tensor-parallel-size {tp} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --gpu-memory-utilization {GPU_MEMORY_UTILIZATION}",
-        s.prompt_tokens.saturating_add(s.output_tokens),
+        "vllm serve {repo} \\\n  --tensor-parallel-size {tp} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --max-num-batched-tokens {} \\\n  --gpu-memory-utilization {GPU_MEMORY_UTILIZATION}",
+        max_model_len(s.prompt_tokens, s.output_tokens),
         cap.seqs,
+        chunk_tokens(s),
     );
     if s.kv == Dtype::Fp8 {
         out.push_str(" \\\n  --kv-cache-dtype fp8");
     }
-    if let (Some(q), _) = quantization_flag(s.weights) {
+    if let Some(q) = weight_flag(s) {
         out.push_str(" \\\n  --quantization ");
         out.push_str(q);
     }
     out
+}
+
+/// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag.
+pub fn serve_sglang(s: &PlanState, tp: u64, cap: &Capacity) -> String {
+    let repo = model_arg(s);
+    let mut out = format!(
+        "python -m sglang.launch_server \\\n  --model-path {repo} \\\n  --tp {tp} \\\n  --context-length {} \\\n  --max-running-requests {} \\\n  --chunked-prefill-size {} \\\n  --mem-fraction-static {GPU_MEMORY_UTILIZATION}",
+        max_model_len(s.prompt_tokens, s.output_tokens),
+        cap.seqs,
+        chunk_tokens(s),
+    );
+    if s.kv == Dtype::Fp8 {
+        out.push_str(" \\\n  --kv-cache-dtype fp8_e4m3");
+    }
+    if let Some(q) = weight_flag(s) {
+        out.push_str(" \\\n  --quantization ");
+        out.push_str(q);
+    }
+    out
+}
+
+/// Whether the command quantises a 16-bit checkpoint as it loads (`--quantization fp8` on a
+/// checkpoint published in BF16, FP16 or FP32): the full-precision files are downloaded and read
+/// first, and a published FP8 checkpoint of the model would load directly.
+pub fn quantises_on_load(s: &PlanState) -> bool {
+    let published_16 = s.config.is_none()
+        && models::find(&s.model)
+            .is_some_and(|m| matches!(m.model.published_format.as_str(), "bf16" | "fp16" | "fp32"));
+    let pasted_16 = s.config.as_ref().is_some_and(|c| c.get("quantization_config").is_none());
+    quantization_flag(s.weights).0.is_some() && (published_16 || pasted_16)
 }
 
 /// The benchmark's request count: about [`BENCH_SECONDS`] of the rate, within 200..=10,000.
@@ -113,6 +176,76 @@ pub fn bench(s: &PlanState, cap: &Capacity) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_length_has_a_margin_and_the_chunk_is_the_simulations() {
+        assert_eq!(max_model_len(1024, 256), 1536);
+        assert!(max_model_len(1024, 256) >= 1024 + 256 + 64);
+        assert_eq!(max_model_len(30720, 2048), 34560);
+        assert!(max_model_len(30720, 2048) >= (30720 + 2048) * 21 / 20);
+        assert!(max_model_len(u64::MAX, 1) >= u64::MAX - 255, "saturates, never wraps");
+        let s = PlanState::default();
+        assert_eq!(
+            chunk_tokens(&s),
+            crate::engine::Scenario::new(crate::engine::ModelSpec::Id(s.model.clone())).prefill_chunk_tokens
+        );
+    }
+
+    #[test]
+    fn a_chat_service_serves_the_instruct_checkpoint() {
+        let s = PlanState::default();
+        assert_eq!(model_arg(&s), "meta-llama/Llama-3.1-8B-Instruct");
+        let s = PlanState { model: "deepseek-v3".into(), ..PlanState::default() };
+        assert_eq!(model_arg(&s), "deepseek-ai/DeepSeek-V3");
+        // Every catalog model's serving checkpoint is a Hugging Face `org/name`.
+        for e in models::all() {
+            let s = PlanState { model: e.model.id.clone(), ..PlanState::default() };
+            let repo = model_arg(&s);
+            assert_eq!(repo.split('/').filter(|p| !p.is_empty()).count(), 2, "{}: {repo}", e.model.id);
+        }
+    }
+
+    #[test]
+    fn fp8_on_a_16_bit_checkpoint_is_flagged_and_sglang_gets_the_same_flags() {
+        let fp8 = PlanState { weights: Some(Dtype::Fp8), kv: Dtype::Fp8, ..PlanState::default() };
+        assert!(quantises_on_load(&fp8));
+        assert!(!quantises_on_load(&PlanState::default()));
+        let published =
+            PlanState { model: "deepseek-v3".into(), weights: Some(Dtype::Fp8), ..PlanState::default() };
+        assert!(!quantises_on_load(&published), "a published FP8 checkpoint needs no conversion");
+        assert_eq!(weight_flag(&published), None);
+        let cap = Capacity {
+            seqs: 64,
+            kv_bound: false,
+            sustainable_per_replica: 10.0,
+            per_replica: 5.0,
+            limit: super::super::Limit::Tpot,
+            replicas: 1,
+            gpus: 2,
+            at_peak: super::super::LoadPoint::default(),
+            price: None,
+        };
+        let sg = serve_sglang(&fp8, 2, &cap);
+        for flag in [
+            "--tp 2",
+            "--context-length 1536",
+            "--max-running-requests 64",
+            "--chunked-prefill-size 8192",
+            "--kv-cache-dtype fp8_e4m3",
+            "--quantization fp8",
+        ] {
+            assert!(sg.contains(flag), "{flag}: {sg}");
+        }
+        let v = serve(&fp8, 2, &cap);
+        for flag in [
+            "--max-model-len 1536",
+            "--max-num-batched-tokens 8192",
+            "--kv-cache-dtype fp8",
+            "--quantization fp8",
+        ] {
+            assert!(v.contains(flag), "{flag}: {v}");
+        }
+    }
 
     #[test]
     fn repositories_come_from_the_catalogs_config_urls() {

@@ -8,6 +8,7 @@ use crate::catalog::{self, gpus};
 use crate::charts::format::{format_bytes, format_seconds, format_sig3, group_digits, ByteUnit};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::html::escape as esc;
+use crate::i18n::plan::agree;
 use crate::i18n::Lang;
 use crate::tools::cloud::money as usd;
 use std::fmt::Write;
@@ -193,7 +194,31 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
 fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else {
-        let _ = write!(out, "<p class=\"plan-headline plan-none\" role=\"status\">{}</p>", esc(t.no_plan));
+        let (why, text) = match no_fit_anywhere(plan) {
+            Some((tp, needed, usable, weights)) => {
+                let m = t.no_plan_memory;
+                let text = format!(
+                    "{}{tp}{}{}{}{}{}{}{}{}{}",
+                    m.0,
+                    m.1,
+                    gpu_name(s),
+                    m.2,
+                    gb(needed),
+                    m.3,
+                    gb(usable),
+                    m.4,
+                    gb(weights),
+                    m.5
+                );
+                ("memory", text)
+            }
+            None => ("latency", t.no_plan.to_owned()),
+        };
+        let _ = write!(
+            out,
+            "<p class=\"plan-headline plan-none\" role=\"status\" data-why=\"{why}\">{}</p>",
+            esc(&text)
+        );
         return;
     };
     let cost = cap
@@ -208,7 +233,15 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             "{}{}{}{}{}{}{}{}{}",
             t.at_peak_pre,
             rate(super::demand(s) / cap.replicas.max(1) as f64),
-            if s.peak_users.is_some() { lang.plan_users().at_peak_util } else { t.at_peak_util },
+            if s.peak_users.is_some() {
+                agree(
+                    lang,
+                    (super::demand(s) / cap.replicas.max(1) as f64).round() as u64,
+                    lang.plan_users().at_peak_util,
+                )
+            } else {
+                t.at_peak_util.into()
+            },
             format_sig3(cap.at_peak.utilization * 100.0),
             t.at_peak_ttft,
             secs(cap.at_peak.ttft_p95_s),
@@ -217,6 +250,23 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             t.at_peak_end
         ))
     );
+}
+
+/// When no degree holds the model in memory: the largest degree tried, what one of its GPUs
+/// needs, what it has, and the weights' share (memory, not latency, is then why there is no plan).
+fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
+    let fits_somewhere =
+        plan.candidates.iter().any(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)));
+    if fits_somewhere {
+        return None;
+    }
+    plan.candidates.iter().rev().find_map(|c| match c.verdict {
+        Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
+            let weights = c.report.as_ref().map_or(0, |r| r.memory_per_gpu_bytes.weights);
+            Some((c.tp, needed_bytes, usable_bytes, weights))
+        }
+        _ => None,
+    })
 }
 
 fn first_fitting(plan: &Plan) -> Option<&Candidate> {
@@ -324,7 +374,7 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let mut list = String::new();
     for c in &plan.candidates {
         if let Verdict::Meets(cap) = &c.verdict {
-            let why = if cap.kv_bound { t.seqs_kv_bound } else { t.seqs_reader_bound };
+            let why = agree(lang, cap.seqs, if cap.kv_bound { t.seqs_kv_bound } else { t.seqs_reader_bound });
             let _ = write!(
                 list,
                 "<li>{}</li>",
@@ -434,7 +484,7 @@ fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
                 "{}{}{}{}{}",
                 lang.plan().kv_caps.0,
                 cap.seqs,
-                lang.plan().kv_caps.1,
+                agree(lang, cap.seqs, lang.plan().kv_caps.1),
                 s.max_seqs,
                 lang.plan().kv_caps.2
             ))
@@ -489,22 +539,39 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         let _ = write!(out, "<p>{}</p></li>", esc(t.confirm_none));
         return;
     };
+    let margin = command::max_model_len(s.prompt_tokens, s.output_tokens)
+        .saturating_sub(s.prompt_tokens.saturating_add(s.output_tokens));
     let _ = write!(
         out,
-        "<p>{}</p><pre class=\"plan-cmd\"><code>{}</code></pre><p>{}</p><pre class=\"plan-cmd\"><code>{}</code></pre>",
+        "<p>{}</p><pre class=\"plan-cmd\" data-cmd=\"vllm\"><code>{}</code></pre>\
+         <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"sglang\"><code>{}</code></pre><p class=\"hint\">{}</p>\
+         <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"bench\"><code>{}</code></pre>",
         esc(t.confirm_serve),
         esc(&command::serve(s, c.tp, cap)),
+        esc(t.confirm_sglang),
+        esc(&command::serve_sglang(s, c.tp, cap)),
+        esc(&format!(
+            "{}{}{}{}{}",
+            t.confirm_flags.0,
+            group_digits(margin),
+            t.confirm_flags.1,
+            group_digits(command::chunk_tokens(s)),
+            t.confirm_flags.2
+        )),
         esc(t.confirm_bench),
         esc(&command::bench(s, cap))
     );
     if quantization_flag(s.weights).1 {
         let _ = write!(out, "<p class=\"hint\">{}</p>", esc(t.needs_checkpoint));
     }
-    let _ = write!(
-        out,
-        "<p class=\"hint\">{}</p></li>",
-        esc(&format!("{}{}{}", t.confirm_then.0, cap.replicas, t.confirm_then.1))
-    );
+    if command::quantises_on_load(s) {
+        let _ = write!(out, "<p class=\"hint\" id=\"plan-quantises\">{}</p>", esc(t.quantises_on_load));
+    }
+    let then = match cap.replicas {
+        1 => t.confirm_then_one.to_owned(),
+        n => format!("{}{}{}", t.confirm_then.0, group_digits(n), t.confirm_then.1),
+    };
+    let _ = write!(out, "<p class=\"hint\">{}</p></li>", esc(&then));
 }
 
 fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {

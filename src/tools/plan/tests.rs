@@ -227,3 +227,63 @@ fn the_engine_plans_for_concurrent_users() {
     assert_eq!(state("users=0").peak_users, None);
     assert!(!command::bench(&state("users=0"), cap).contains("--max-concurrency"));
 }
+
+#[test]
+fn deepseek_v3_is_planned_in_fp8_and_a_plan_that_cannot_fit_says_memory() {
+    // DeepSeek-V3 ships FP8 blocks (about 1 byte per parameter, ~690 GB with scales): eight
+    // 80 GB H100s cannot hold it even so, and the headline says memory, not latency.
+    for lang in [crate::i18n::Lang::En, crate::i18n::Lang::Zh] {
+        let s = state("m=deepseek-v3&gpu=h100-sxm&w=auto");
+        let p = plan_with(&s, &queue);
+        assert!(p.chosen().is_none());
+        let html = html::results_html(lang, &s, &p);
+        assert!(html.contains("data-why=\"memory\""), "{html}");
+        let words = match lang {
+            crate::i18n::Lang::En => ["Weights in FP8", "does not fit in memory", "tensor parallel 8"],
+            crate::i18n::Lang::Zh => ["FP8", "显存放不下", "切成 8 份"],
+        };
+        for w in words {
+            assert!(html.contains(w), "{w}: {html}");
+        }
+    }
+    // On 141 GB H200s it fits at tensor parallel 8, as published; in BF16 (~1.34 TB) it does not.
+    let tp = |query: &str| {
+        plan_with(&state(query), &queue)
+            .candidates
+            .iter()
+            .find(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)))
+            .map(|c| c.tp)
+    };
+    assert_eq!(tp("m=deepseek-v3&gpu=h200-sxm&w=auto&tpot=200&ttft=30"), Some(8));
+    assert_eq!(tp("m=deepseek-v3&gpu=h200-sxm&w=bf16&tpot=200&ttft=30"), None);
+    // A plan that misses only its latency targets still says so.
+    let s = state("m=llama-3.1-8b&tpot=1");
+    let html = html::results_html(crate::i18n::Lang::En, &s, &plan_with(&s, &queue));
+    assert!(html.contains("data-why=\"latency\""), "{html}");
+}
+
+#[test]
+fn the_commands_agree_with_the_count_and_carry_both_engines() {
+    use crate::i18n::plan::agree;
+    use crate::i18n::Lang;
+    assert_eq!(agree(Lang::En, 1, " sequences at once (your maximum)"), " sequence at once (your maximum)");
+    assert_eq!(agree(Lang::En, 2, " sequences at once"), " sequences at once");
+    assert_eq!(agree(Lang::Zh, 1, " 个序列"), " 个序列");
+    // One replica (the queue's TP 4 plan at 20 req/s): no "1 such replicas" in either language.
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20&head=0&ttft=1&tpot=50");
+    let mut p = plan_with(&s, &queue);
+    p.chosen = Some(2);
+    let Some((_, cap)) = p.chosen() else { panic!() };
+    assert_eq!(cap.replicas, 1);
+    for lang in Lang::ALL {
+        let html = html::results_html(lang, &s, &p);
+        assert!(!html.contains("1 such replicas") && !html.contains("运行 1 个"), "{html}");
+        assert!(html.contains("data-cmd=\"sglang\"") && html.contains("sglang.launch_server"), "{html}");
+        assert!(html.contains("meta-llama/Llama-3.1-8B-Instruct"));
+        assert!(html.contains("--max-model-len 1536") && html.contains("--max-num-batched-tokens 8192"));
+    }
+    // FP8 asked of a BF16 checkpoint: the page says the full-precision files are read first.
+    let s = state("m=llama-3.1-8b&w=fp8&tpot=100");
+    let html = html::results_html(Lang::En, &s, &plan_with(&s, &queue));
+    assert!(html.contains("id=\"plan-quantises\"") && html.contains("full-precision"), "{html}");
+}

@@ -161,6 +161,32 @@ pub fn KvChart() -> impl IntoView {
     figure("chart-kv", input, charts::kv_growth_svg)
 }
 
+/// Under the scaling chart: which tensor-parallel degrees it draws (those the engine accepts)
+/// and where communication takes over among them.
+#[component]
+pub fn ScalingNote() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let text = Memo::new(move |_| {
+        ctx.with_shown(|r| {
+            r.map(|r| {
+                let sc = &r.performance.scaling;
+                let sep = if ctx.lang == crate::i18n::Lang::Zh { "、" } else { ", " };
+                let degrees: Vec<String> = sc.tensor.iter().map(|p| p.gpus.to_string()).collect();
+                let (a, b, c, never) = e.scaling_tp;
+                match sc.communication_dominates_from.tensor {
+                    Some(n) => format!("{a}{}{b}{n}{c}", degrees.join(sep)),
+                    None => format!("{a}{}{never}", degrees.join(sep)),
+                }
+            })
+            .unwrap_or_default()
+        })
+    });
+    view! {
+        <p class="hint" id="scaling-tp">{e.scaling_note} " " {move || text.get()}</p>
+    }
+}
+
 /// All four charts, for the estimator page.
 #[component]
 pub fn Charts() -> impl IntoView {
@@ -172,7 +198,7 @@ pub fn Charts() -> impl IntoView {
             <RooflineChart />
             <KvChart />
             <ScalingChart />
-            <p class="hint">{e.scaling_note}</p>
+            <ScalingNote />
         </div>
     }
 }

@@ -34,22 +34,9 @@ pub fn Notices() -> impl IntoView {
     }
 }
 
-/// The notices as list items (HTML; every text escaped: field names come from the link or file).
+/// The notices as list items ([`crate::i18n::errors::notice_item_html`]).
 fn notices_html(notices: &[Notice], lang: crate::i18n::Lang) -> String {
-    use crate::html::escape;
-    notices
-        .iter()
-        .map(|n| {
-            let field = escape(&crate::i18n::errors::notice_field(&n.field, lang));
-            let text = escape(&crate::i18n::errors::notice(n, lang));
-            // A scenario field is an identifier; the imported file is worded.
-            if n.field == "file-error" || n.field == "file-error:file" {
-                format!("<li><span class=\"field\">{field}</span>: {text}</li>")
-            } else {
-                format!("<li><code>{field}</code>: {text}</li>")
-            }
-        })
-        .collect()
+    notices.iter().map(|n| crate::i18n::errors::notice_item_html(n, lang)).collect()
 }
 
 /// Offers `text` as a JSON file named `name`. The object URL is revoked when it drops, after the

@@ -54,8 +54,9 @@ pub(super) fn bar_view(bar: Signal<Bar>, e: &'static EstimatorStrings) -> impl I
     let label = move || {
         bar.with(|b| {
             format!(
-                "{}: {} / {} {}",
+                "{}{}{} / {} {}",
                 e.memory_per_gpu,
+                e.colon,
                 format_bytes(b.memory.total, b.unit),
                 format_bytes(b.capacity, b.unit),
                 e.capacity
@@ -66,28 +67,28 @@ pub(super) fn bar_view(bar: Signal<Bar>, e: &'static EstimatorStrings) -> impl I
         <div class="membar" role="img" aria-label=label>
             {rows(e)
                 .into_iter()
-                .map(|(name, _, get, colour)| seg(bar, "seg", name, move |b| get(&b.memory), colour))
+                .map(|(name, _, get, colour)| seg(bar, "seg", (name, e.colon), move |b| get(&b.memory), colour))
                 .collect_view()}
-            {seg(bar, "seg headroom", e.headroom, Bar::headroom, palette::HEADROOM)}
+            {seg(bar, "seg headroom", (e.headroom, e.colon), Bar::headroom, palette::HEADROOM)}
             <div class="cap-line usable" style:left=move || bar.with(|b| b.width(b.usable))
-                title=move || bar.with(|b| format!("{}: {}", e.usable, format_bytes(b.usable, b.unit)))></div>
+                title=move || bar.with(|b| format!("{}{}{}", e.usable, e.colon, format_bytes(b.usable, b.unit)))></div>
             <div class="cap-line capacity" style:left=move || bar.with(|b| format!("calc({} - 2px)", b.width(b.capacity)))
-                title=move || bar.with(|b| format!("{}: {}", e.capacity, format_bytes(b.capacity, b.unit)))></div>
+                title=move || bar.with(|b| format!("{}{}{}", e.capacity, e.colon, format_bytes(b.capacity, b.unit)))></div>
         </div>
     }
 }
 
-/// A segment of the bar: `bytes` of it, named `name`.
+/// A segment of the bar: `bytes` of it, named `name` (and the page's colon after the name).
 fn seg(
     bar: Signal<Bar>,
     class: &'static str,
-    name: &'static str,
+    (name, colon): (&'static str, &'static str),
     bytes: impl Fn(&Bar) -> u64 + Copy + Send + Sync + 'static,
     colour: &'static str,
 ) -> impl IntoView {
     view! {
         <div class=class hidden=move || bar.with(|b| bytes(b) == 0)
-            title=move || bar.with(|b| format!("{name}: {}", format_bytes(bytes(b), b.unit)))
+            title=move || bar.with(|b| format!("{name}{colon}{}", format_bytes(bytes(b), b.unit)))
             style:width=move || bar.with(|b| b.width(bytes(b))) style:background=colour></div>
     }
 }

@@ -48,8 +48,10 @@ pub fn ModelPicker() -> impl IntoView {
     });
     let source = Memo::new(move |_| {
         ctx.with_scenario(|s| match &s.model {
-            ModelSpec::Id(id) => models::find(id)
-                .map(|m| (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified)),
+            ModelSpec::Id(id) => models::find(id).map(|m| {
+                let format = m.model.published_format.to_ascii_uppercase();
+                (m.model.source.clone(), m.model.retrieved.clone(), m.model.verified, format)
+            }),
             ModelSpec::Config(_) => None,
         })
     });
@@ -126,7 +128,15 @@ pub fn ModelPicker() -> impl IntoView {
                             None => set_search_error.set(Some(errors::scenario_error(
                                 &ScenarioError::new(
                                     "model",
-                                    ErrorKind::UnknownId { catalogue: Catalogue::Model, id: text.trim().to_owned(), known: Vec::new() },
+                                    ErrorKind::UnknownId {
+                                        catalogue: Catalogue::Model,
+                                        id: text.trim().to_owned(),
+                                        known: crate::engine::closest::closest_ids(
+                                            text.trim(),
+                                            &models::ids().into_iter().map(str::to_owned).collect::<Vec<_>>(),
+                                            crate::engine::evaluate::SUGGESTED_IDS,
+                                        ),
+                                    },
                                 ),
                                 ctx.lang,
                             ))),
@@ -135,14 +145,14 @@ pub fn ModelPicker() -> impl IntoView {
                 />
                 <datalist id="model-list" inner_html=model_options()></datalist>
                 {move || search_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
-                {move || source.get().map(|(src, date, verified)| {
+                {move || source.get().map(|(src, date, verified, format)| {
                     let first = src.split([';', ' ']).find(|p| p.starts_with("http")).unwrap_or("").to_owned();
                     let shown = first.trim_start_matches("https://").trim_start_matches("http://").to_owned();
                     view! {
-                        <p class="model-source" title=src.clone()>
-                            {e.source} ": "
+                        <p class="model-source">
+                            {e.source} {ctx.lang.colon()}
                             <a href=first target="_blank" rel="noopener" data-source="">{shown}</a>
-                            " · " {date}
+                            " · " {date} " · " {e.published_as} " " <span id="model-format">{format}</span>
                             {(!verified).then(|| view! { " · " <span class="uncertain">{e.unverified}</span> })}
                         </p>
                     }

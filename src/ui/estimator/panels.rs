@@ -14,6 +14,7 @@ use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::estimator::presets::PRESETS;
 use crate::estimator::scales::{nice_values, powers_of_two};
+use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -75,8 +76,11 @@ fn llama_cpp_option(t: FileType) -> (String, String) {
     (t.key().to_owned(), format!("{} · llama.cpp", t.name()))
 }
 
-fn weight_dtype_options() -> Vec<(String, String)> {
-    let mut o = dtype_options();
+/// The weight formats, after "as published" (`auto`: the checkpoint's own format, which the
+/// engine reads from a `quantization_config`, else 16 bits).
+fn weight_dtype_options(e: &EstimatorStrings) -> Vec<(String, String)> {
+    let mut o = vec![(AS_PUBLISHED.to_owned(), e.weight_as_published.to_owned())];
+    o.extend(dtype_options());
     o.extend(WEIGHT_DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())));
     o.extend(FILE_TYPES.iter().map(|t| llama_cpp_option(*t)));
     o
@@ -86,6 +90,35 @@ fn kv_dtype_options() -> Vec<(String, String)> {
     let mut o = dtype_options();
     o.extend(KV_FILE_TYPES.iter().map(|t| llama_cpp_option(*t)));
     o
+}
+
+/// The weight format a report was sized in: the checkpoint's own when the engine applied it
+/// (as published), else the scenario's.
+fn weight_shown(s: &Scenario, r: &crate::engine::Report) -> String {
+    match r.model.quantization.as_ref().filter(|q| q.applied) {
+        Some(q) => q.format.to_ascii_uppercase(),
+        None => s.resolved_weight_dtype().name().to_ascii_uppercase(),
+    }
+}
+
+/// The weight select's value for "as published".
+pub(super) const AS_PUBLISHED: &str = "auto";
+
+/// The weight select's value: `auto` while inference keeps the checkpoint's format.
+pub(super) fn weight_dtype_value(s: &Scenario) -> String {
+    match (s.weight_dtype, s.mode) {
+        (None, Mode::Inference) => AS_PUBLISHED.to_owned(),
+        _ => s.resolved_weight_dtype().name().to_owned(),
+    }
+}
+
+/// Sets the weight format from the select (`auto`: as published).
+pub(super) fn set_weight_dtype(s: &mut Scenario, v: &str) {
+    if v == AS_PUBLISHED {
+        s.weight_dtype = None;
+    } else if let Some(d) = parse_name::<Dtype>(v) {
+        s.weight_dtype = Some(d);
+    }
 }
 
 fn dtype_options() -> Vec<(String, String)> {
@@ -203,9 +236,9 @@ pub fn WorkloadControls() -> impl IntoView {
             <Select
                 id="weight-dtype"
                 label=e.weight_dtype
-                options=weight_dtype_options()
-                value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
-                set=Callback::new(move |v: String| if let Some(d) = parse_name::<Dtype>(&v) { ctx.edit(|s| s.weight_dtype = Some(d)) })
+                options=weight_dtype_options(e)
+                value=Signal::derive(move || ctx.with_scenario(weight_dtype_value))
+                set=Callback::new(move |v: String| ctx.edit(|s| set_weight_dtype(s, &v)))
             />
             <Select
                 id="kv-dtype"
@@ -236,7 +269,7 @@ pub fn WorkloadControls() -> impl IntoView {
                     set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_output_tokens(s, v.max(1.0) as u64)))
                     out_of_range=e.number_out_of_range
                 />
-                <p class="derived">{e.prompt_derived} ": " {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
+                <p class="derived">{e.prompt_derived} {ctx.lang.colon()} {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
                 <Slider
                     id="arrival-rate"
                     label=ctx.lang.load().rate_control
@@ -357,7 +390,7 @@ pub fn HardwareControls() -> impl IntoView {
             {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, edits::set_gpus)}
             {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, edits::set_tensor_parallel)}
             {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, edits::set_pipeline_parallel)}
-            <p class="derived">{e.data_parallel} ": " {move || ctx.with_scenario(|s| s.data_parallel())}</p>
+            <p class="derived">{e.data_parallel} {ctx.lang.colon()} {move || ctx.with_scenario(|s| s.data_parallel())}</p>
             <Select
                 id="topology"
                 label=e.topology
@@ -619,7 +652,7 @@ pub fn InvalidBanner() -> impl IntoView {
             view! {
                 <div class="banner error" role="alert" id="invalid-banner" data-field=part(|e| &e.0)>
                     <strong>{e.invalid_heading}</strong>
-                    ": " {part(|e| &e.1)}
+                    {ctx.lang.colon()} {part(|e| &e.1)}
                     " " {move || has_shown.get().then_some(e.showing_last_valid)}
                 </div>
             }
@@ -652,7 +685,7 @@ pub fn Compare() -> impl IntoView {
                         {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}
                         {row(e.decode_throughput, format_rate(a.performance.throughput.decode_tokens_per_s, "tok/s"), format_rate(b.performance.throughput.decode_tokens_per_s, "tok/s"))}
                         {row(e.ttft, format_seconds(a.performance.time.time_to_first_token_s), format_seconds(b.performance.time.time_to_first_token_s))}
-                        {row(e.weight_dtype, sa.resolved_weight_dtype().name().into(), sb.resolved_weight_dtype().name().into())}
+                        {row(e.weight_dtype, weight_shown(&sa, &a), weight_shown(&sb, &b))}
                         {row(e.context, sa.context_tokens.to_string(), sb.context_tokens.to_string())}
                         {row(e.batch_inference, sa.batch.to_string(), sb.batch.to_string())}
                         {row(e.weights, format_bytes(a.memory_per_gpu_bytes.weights, unit), format_bytes(b.memory_per_gpu_bytes.weights, unit))}

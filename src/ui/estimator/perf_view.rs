@@ -49,6 +49,32 @@ pub fn PerformanceView() -> impl IntoView {
             })
         })
     });
+    // What one user of the static batch waits in a closed loop of as many users (one
+    // simulation), or where the load model already says it; empty in training.
+    let users_wait = Memo::new(move |_| {
+        ctx.with_scenario(|s| {
+            if s.mode != crate::engine::scenario::Mode::Inference {
+                return String::new();
+            }
+            if s.concurrent_users.is_some_and(|u| u > 0) || s.arrival_rate_per_s.is_some_and(|r| r > 0.0) {
+                return e.users_wait_in_load.to_owned();
+            }
+            let Ok(Some(l)) = crate::estimator::load_panel::users_wait(s) else { return String::new() };
+            let (Some(p50), Some(p95), Some(users)) = (l.ttft_p50_s, l.ttft_p95_s, l.concurrent_users) else {
+                return String::new();
+            };
+            let batch = text.with(|t| {
+                t.as_ref().and_then(|t| t.rows.iter().find(|r| r.id == "ttft").map(|r| r.expected.clone()))
+            });
+            crate::i18n::users_wait(
+                ctx.lang,
+                users,
+                &format_seconds(p50),
+                &format_seconds(p95),
+                &batch.unwrap_or_default(),
+            )
+        })
+    });
     // One string of the panel's text (empty when it has none).
     let cell = move |f: Pick| Memo::new(move |_| text.with(|t| t.as_ref().and_then(&f).unwrap_or_default()));
     move || {
@@ -82,6 +108,9 @@ pub fn PerformanceView() -> impl IntoView {
                         }).collect_view()}
                     </tbody>
                 </table>
+                <p class="hint users-wait" id="ttft-one-user" hidden=move || users_wait.with(String::is_empty)>
+                    {move || users_wait.get()}
+                </p>
                 <p class="intensity">
                     {phases.into_iter().enumerate().map(|(i, name)| {
                         let ai = cell(Box::new(move |t| t.phases.get(i).map(|p| p.1.clone())));
@@ -89,7 +118,7 @@ pub fn PerformanceView() -> impl IntoView {
                         let path = cell(Box::new(move |t| t.phases.get(i).map(|p| p.3.clone())));
                         view! {
                             <span class="phase-ai">
-                                {e.phase(name)} ": " {e.arithmetic_intensity} " " {move || ai.get()} " FLOP/B · "
+                                {e.phase(name)} {ctx.lang.colon()} {e.arithmetic_intensity} " " {move || ai.get()} " FLOP/B · "
                                 {e.ridge_point} " " {move || ridge.get()} " FLOP/B (" {move || path.get()} ")"
                             </span>
                         }
@@ -184,9 +213,16 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
     }
     let bound_text = match p.bound_ratio {
         Some(x) => {
-            format!("{}: {} · {} {}", e.bound_is, term_name(p.bound, e), format_sig3(x), e.times_next)
+            format!(
+                "{}{}{} · {} {}",
+                e.bound_is,
+                lang.colon(),
+                term_name(p.bound, e),
+                format_sig3(x),
+                e.times_next
+            )
         }
-        None => format!("{}: {}", e.bound_is, term_name(p.bound, e)),
+        None => format!("{}{}{}", e.bound_is, lang.colon(), term_name(p.bound, e)),
     };
     let phases = [
         ("prefill", Some(&p.phases.prefill)),

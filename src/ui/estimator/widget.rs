@@ -2,7 +2,7 @@
 //! It is a small estimator of its own (its own Scenario, not in the URL), with the controls that
 //! matter for its lesson, one view, and a link that opens the full estimator in the same state.
 
-use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart};
+use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart, ScalingNote};
 use super::controls::Select;
 use super::memory_view::MemoryView;
 use super::panels::int_slider;
@@ -58,13 +58,11 @@ fn dtype_select(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
     view! {
         <Select id="weight-dtype" label=e.weight_dtype
-            options=DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())).collect()
-            value=Signal::derive(move || ctx.with_scenario(|s| s.resolved_weight_dtype().name().to_owned()))
-            set=Callback::new(move |v: String| {
-                if let Ok(d) = serde_json::from_value::<Dtype>(serde_json::Value::String(v)) {
-                    ctx.edit(|s| s.weight_dtype = Some(d))
-                }
-            }) />
+            options=std::iter::once((super::panels::AS_PUBLISHED.to_owned(), e.weight_as_published.to_owned()))
+                .chain(DTYPES.iter().map(|d| (d.name().to_owned(), d.name().to_ascii_uppercase())))
+                .collect()
+            value=Signal::derive(move || ctx.with_scenario(super::panels::weight_dtype_value))
+            set=Callback::new(move |v: String| ctx.edit(|s| super::panels::set_weight_dtype(s, &v))) />
     }
 }
 
@@ -167,7 +165,7 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
         "kv-cache" => view! { <KvChart /> <MemoryView /> }.into_any(),
         "roofline" => view! { <RooflineChart /> <PerformanceView /> }.into_any(),
         "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
-        _ => view! { <ScalingChart /> <p class="hint">{e.scaling_note}</p> }.into_any(),
+        _ => view! { <ScalingChart /> <ScalingNote /> }.into_any(),
     };
     let open_href =
         move || crate::ui::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)));

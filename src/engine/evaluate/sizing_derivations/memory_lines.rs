@@ -360,9 +360,9 @@ fn total_derivations(mem: &StageMemory) -> [Entry; 2] {
         entry(
             DerivKey::MemOverhead,
             Formula::Overhead,
-            vec![Val::Int(mem.overhead)],
+            vec![Val::Bytes(mem.overhead)],
             Source::OverheadAssumption,
         ),
-        entry(DerivKey::MemTotal, Formula::MemoryTotal, lines.map(Val::Int).to_vec(), Source::Sum),
+        entry(DerivKey::MemTotal, Formula::MemoryTotal, lines.map(Val::Bytes).to_vec(), Source::Sum),
     ]
 }
