@@ -12,6 +12,11 @@ fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
 }
 
+/// Bytes as whole MiB (the header reader's limit is 64 MiB).
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
+}
+
 /// Why the file cannot be used, in `lang` (plain text).
 pub fn gguf_error(e: &GgufLoadError, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
@@ -24,12 +29,12 @@ pub fn gguf_error(e: &GgufLoadError, lang: Lang) -> String {
             format!("the file's metadata has no {}, which the model's shape needs", m.0)
         }
         GgufLoadError::HeaderTooLarge { read } if zh => {
-            format!("读了 {} 仍未读完文件头：文件头异常大，可能已损坏", gib(*read))
+            format!("读了 {} 仍未读完文件头：文件头异常大，可能已损坏", mib(*read))
         }
         GgufLoadError::HeaderTooLarge { read } => {
             format!(
                 "the header did not end within the first {}: it is unusually large, or damaged",
-                gib(*read)
+                mib(*read)
             )
         }
         GgufLoadError::Unreadable if zh => "浏览器无法读取这个文件".into(),
@@ -83,6 +88,12 @@ fn file_error(e: &GgufError, zh: bool) -> String {
         GgufError::RowNotWholeBlocks { tensor, row, block } => {
             format!("tensor {tensor} has rows of {row}, not a whole number of its type's {block}-element blocks")
         }
+        GgufError::Split { part, count } if zh => format!(
+            "这是分卷 GGUF 文件（共 {count} 卷）的第 {part} 卷：文件头只列出本卷的张量，模型会显得太小。请先用 llama-gguf-split --merge 合并各卷，再打开合并后的文件"
+        ),
+        GgufError::Split { part, count } => format!(
+            "this is part {part} of {count} of a split GGUF file: its header lists only this part's tensors, so the model would come out too small. Merge the parts first (llama-gguf-split --merge) and open the merged file"
+        ),
         GgufError::NoTensors if zh => "文件里没有张量".into(),
         GgufError::NoTensors => "the file holds no tensors".into(),
         GgufError::NeedMore { .. } if zh => "文件头没有读完".into(),
@@ -116,13 +127,13 @@ pub fn gguf_notice_html(lang: Lang, g: &GgufInfo) -> String {
         (gib(g.bytes), format!("{:.2}", g.bits_per_weight), format!("{:.2}", g.elements as f64 / 1e9));
     match (g.from_file, zh) {
         (true, true) => format!(
-            "<strong>GGUF 文件</strong>：{ft}，{size}（每权重 {bpw} 位，{params}B 参数）；张量按类型：{types}。只读取了文件头，文件没有上传。"
+            "<strong>GGUF 文件</strong>：{ft}，{size}（每个权重 {bpw} bit，{params}B 参数）；张量按类型：{types}。只读取了文件头，文件没有上传。"
         ),
         (true, false) => format!(
             "<strong>GGUF file</strong>: {ft}, {size} ({bpw} bits per weight, {params}B parameters); tensors by type: {types}. Only the header was read; nothing was uploaded."
         ),
         (false, true) => format!(
-            "<strong>llama.cpp 文件类型 {ft}</strong>：按 llama-quantize 的规则混合各张量类型，共 {size}（每权重 {bpw} 位）；张量按类型：{types}。"
+            "<strong>llama.cpp 文件类型 {ft}</strong>：按 llama-quantize 的规则混合各张量类型，共 {size}（每个权重 {bpw} bit）；张量按类型：{types}。"
         ),
         (false, false) => format!(
             "<strong>llama.cpp file type {ft}</strong>: the tensors mixed as llama-quantize mixes them, {size} in all ({bpw} bits per weight); tensors by type: {types}."
@@ -148,6 +159,7 @@ mod tests {
             GgufLoadError::File(GgufError::Corrupt { at: 16, what: "tensor count" }),
             GgufLoadError::Metadata(crate::engine::gguf::model::MissingKey("llama.block_count".into())),
             GgufLoadError::HeaderTooLarge { read: 64 << 20 },
+            GgufLoadError::File(GgufError::Split { part: 1, count: 3 }),
             GgufLoadError::Unreadable,
         ];
         for e in &errors {
@@ -156,5 +168,7 @@ mod tests {
             assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
         }
         assert!(gguf_error(&errors[3], Lang::En).contains("output.weight"));
+        assert!(gguf_error(&errors[6], Lang::En).contains("64 MiB"), "{}", gguf_error(&errors[6], Lang::En));
+        assert!(gguf_error(&errors[7], Lang::Zh).contains("共 3 卷"));
     }
 }

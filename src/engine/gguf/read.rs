@@ -130,6 +130,9 @@ pub enum GgufError {
     RowNotWholeBlocks { tensor: String, row: u64, block: u32 },
     /// The file holds no tensors.
     NoTensors,
+    /// One part of a file split by `llama-gguf-split` (`split.count` > 1, `split.no` counting from
+    /// 0): its header lists only that part's tensors, so the model would come out too small.
+    Split { part: u64, count: u64 },
 }
 
 /// A cursor over the bytes read so far.
@@ -336,6 +339,7 @@ pub fn read_header(bytes: &[u8], file_size: u64) -> Result<GgufHeader, GgufError
     let n_tensors = c.count(32, MAX_ENTRIES, "tensor count")?;
     let n_meta = c.count(13, MAX_ENTRIES, "metadata count")?;
     let metadata = metadata(&mut c, n_meta)?;
+    split_part(&metadata)?;
     let mut tensors = Vec::new();
     for _ in 0..n_tensors {
         tensors.push(tensor_info(&mut c)?);
@@ -353,6 +357,18 @@ pub fn read_header(bytes: &[u8], file_size: u64) -> Result<GgufHeader, GgufError
     let header = GgufHeader { version, metadata, tensors, data_offset };
     check_data(&header, c.file_size)?;
     Ok(header)
+}
+
+/// A part of a split file is refused: its tensors are not the model's (llama.cpp's
+/// `gguf-split.cpp` writes `split.no`, `split.count` and `split.tensors.count` in every part).
+fn split_part(metadata: &[(String, Meta)]) -> R<()> {
+    let get = |key: &str| metadata.iter().find(|(k, _)| k == key).and_then(|(_, v)| v.as_u64());
+    match get("split.count") {
+        Some(count) if count > 1 => {
+            Err(GgufError::Split { part: get("split.no").unwrap_or(0).saturating_add(1), count })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Every tensor's data must end inside the file.
@@ -475,6 +491,24 @@ pub(crate) mod tests {
             read_header(data_cut, data_cut.len() as u64),
             Err(GgufError::TruncatedData { ref tensor, .. }) if tensor == "blk.0.attn_norm.weight"
         ));
+    }
+
+    #[test]
+    fn a_part_of_a_split_file_is_refused_and_a_whole_one_read() {
+        let part = |count| {
+            write_gguf(
+                &[
+                    ("general.architecture", MetaIn::Str("llama")),
+                    ("split.no", MetaIn::U32(1)),
+                    ("split.count", MetaIn::U32(count)),
+                ],
+                &[("blk.0.attn_q.weight", &[32, 32], GgmlType::F16)],
+            )
+        };
+        let b = part(3);
+        assert_eq!(read_header(&b, b.len() as u64), Err(GgufError::Split { part: 2, count: 3 }));
+        let b = part(1);
+        assert!(read_header(&b, b.len() as u64).is_ok());
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub fn GgufDrop() -> impl IntoView {
             >
                 {e.gguf_drop}
             </label>
-            <input type="file" id="gguf-file" class="visually-hidden" accept=".gguf" on:change=on_change />
+            <input type="file" id="gguf-file" class="visually-hidden" on:change=on_change />
             {move || status.get().map(|m| view! { <p class="hint" role="status" id="gguf-status">{m}</p> })}
             {move || error.get().map(|m| view! { <p class="field-error" role="alert" id="gguf-error">{m}</p> })}
         </details>
