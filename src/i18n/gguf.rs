@@ -89,10 +89,10 @@ fn file_error(e: &GgufError, zh: bool) -> String {
             format!("tensor {tensor} has rows of {row}, not a whole number of its type's {block}-element blocks")
         }
         GgufError::Split { part, count } if zh => format!(
-            "这是分卷 GGUF 文件（共 {count} 卷）的第 {part} 卷：文件头只列出本卷的张量，模型会显得太小。请先用 llama-gguf-split --merge 合并各卷，再打开合并后的文件"
+            "这是分卷 GGUF 文件（共 {count} 卷）的第 {part} 卷：文件头只列出本卷的张量，模型会显得太小。请先用 llama-gguf-split --merge 合并各卷，再打开合并后的文件；llama.cpp 本身可以直接加载分卷"
         ),
         GgufError::Split { part, count } => format!(
-            "this is part {part} of {count} of a split GGUF file: its header lists only this part's tensors, so the model would come out too small. Merge the parts first (llama-gguf-split --merge) and open the merged file"
+            "this is part {part} of {count} of a split GGUF file: its header lists only this part's tensors, so the model would come out too small. Merge the parts first (llama-gguf-split --merge) and open the merged file; llama.cpp itself loads the parts as they are"
         ),
         GgufError::NoTensors if zh => "文件里没有张量".into(),
         GgufError::NoTensors => "the file holds no tensors".into(),
