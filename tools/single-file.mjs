@@ -2,7 +2,7 @@
 // onboarding courses, reading on a plane), with every page of the site in it:
 //   - the pages (each language's home, chapters, sheets, the whole course, glossary, tools,
 //     estimator, planner, lab, validation, 404) and the search indexes go into one store, a JSON
-//     object by site path, gzipped and base64-encoded; the app reads a page from it
+//     object by site path, gzipped and written as text (`pack`); the app reads a page from it
 //     (`gpuPrimerOffline.page(path)`, decompressed once with the browser's DecompressionStream)
 //     instead of fetching it, and routes by the hash (`#/en/chapters/cuda/`), so each page's links
 //     are rewritten into that form;
@@ -10,7 +10,7 @@
 //   - the wasm-bindgen glue (an ES module) is inlined into a <script type="module"> with its
 //     `export` keywords removed, because a file:// page may not import a sibling .js file; the
 //     snippets it imports (the lab's WebGPU driver) are inlined into it the same way;
-//   - the wasm is gzipped, embedded as base64, decompressed the same way and handed to the async
+//   - the wasm is gzipped, embedded as text (13 bits to two characters, see `pack`), decompressed the same way and handed to the async
 //     init as bytes (`init({ module_or_path: bytes })`; initSync is avoided: Chromium refuses large
 //     synchronous compiles on the main thread);
 //   - the Content-Security-Policy (tools/csp.mjs) is written for the final inline script and
@@ -69,6 +69,8 @@ glue = glue
   .replace(/^export (class|function|const|let|async function) /gm, '$1 ');
 if (/^export /m.test(glue)) fail(`${glueName} has an export form this script does not know`);
 if (!/function __wbg_init\b|async function __wbg_init\b/.test(glue)) fail(`${glueName} has no __wbg_init`);
+
+const css = readFileSync(join(dist, cssName), 'utf8');
 
 // Every page of the site by its site path (`en/chapters/cuda/`, `404.html`), and the search
 // indexes. The embed pages are left out: they exist to be framed by another site.
@@ -146,7 +148,11 @@ function offlinePage(html, path) {
   const title = html.match(/<title>[\s\S]*?<\/title>/)?.[0] ?? '';
   const description = html.match(/<meta name="description"[^>]*>/)?.[0] ?? '';
   const head = (html.match(/<head>[\s\S]*?<\/head>/)?.[0] ?? '').replace(/<noscript>[\s\S]*?<\/noscript>/g, '');
-  const styles = (head.match(/<style>[\s\S]*?<\/style>/g) ?? []).join('');
+  // The file has the stylesheet once; a page that inlines it (404.html, which may be served at
+  // any depth) keeps only its own rules.
+  const styles = (head.match(/<style>[\s\S]*?<\/style>/g) ?? [])
+    .filter((tag) => tag.slice('<style>'.length, -'</style>'.length).trim() !== css.trim())
+    .join('');
   const body = html.match(/<body\b[\s\S]*<\/body>/)?.[0];
   if (!open || !body) fail(`${path}: not a page of the site`);
   return `<!doctype html>${open}<head>${title}${description}${styles}</head>${hashLinks(body, path)}</html>`;
@@ -164,10 +170,82 @@ function hashLinks(html, path) {
   });
 }
 
-const b64gz = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
-const pagesBase64 = b64gz(Buffer.from(JSON.stringify(store), 'utf8'));
-const wasmBase64 = b64gz(readFileSync(join(appDir, wasmName)));
-const css = readFileSync(join(dist, cssName), 'utf8');
+// The gzipped store and wasm are written as text 13 bits to two characters (91² = 8,281 ≥ 2¹³)
+// from 91 printable ASCII characters that may stand in a double-quoted string inside a <script>
+// (no `"`, `\`, `<` or space): 16/13 = 1.23 characters a byte, where base64 takes 4/3. The
+// decoder is `unpack`, the same function here (checked on every write) and in the file.
+const ALPHABET = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))
+  .filter((c) => !' "\\<'.includes(c)).join('');
+if (ALPHABET.length !== 91) fail(`alphabet of ${ALPHABET.length}`);
+function pack(bytes) {
+  let out = '', acc = 0, bits = 0;
+  const put = (v) => { out += ALPHABET[v % 91] + ALPHABET[Math.floor(v / 91)]; };
+  for (const byte of bytes) {
+    acc |= byte << bits;
+    bits += 8;
+    if (bits >= 13) { put(acc & 8191); acc >>>= 13; bits -= 13; }
+  }
+  if (bits > 0) put(acc);
+  return out;
+}
+function unpack(text, length, alphabet) {
+  const digit = new Uint8Array(128);
+  for (let i = 0; i < alphabet.length; i++) digit[alphabet.charCodeAt(i)] = i;
+  const out = new Uint8Array(length);
+  let acc = 0, bits = 0, o = 0;
+  for (let i = 0; o < length; i += 2) {
+    acc |= (digit[text.charCodeAt(i)] + 91 * digit[text.charCodeAt(i + 1)]) << bits;
+    bits += 13;
+    while (bits >= 8 && o < length) { out[o++] = acc & 255; acc >>>= 8; bits -= 8; }
+  }
+  return out;
+}
+const packGz = (bytes) => {
+  const gz = gzipSync(bytes, { level: 9 });
+  const text = pack(gz);
+  if (!Buffer.from(unpack(text, gz.length, ALPHABET)).equals(gz)) fail('the packed bytes do not unpack');
+  return { text, length: gz.length };
+};
+// A page as the file hands it to the app: its chapters composed (the whole course), its shared
+// blocks put back, its definitions filled. The same function here and in the file.
+function pageOf(p, path) {
+  const page = p[path] ?? p['404.html'] ?? null;
+  const lang = path.slice(0, 2);
+  return page && fillTips(page
+    .replace(/<!--compose:([a-z0-9-]+)-->/g, (_, slug) => composeChapter(p[`${lang}/chapters/${slug}/`] ?? '', slug, lang))
+    .replace(/<!--block:([0-9]+)-->/g, (_, i) => p.blocks[Number(i)]), p[`${lang}/term-tips`]);
+}
+
+// A large table, chart or widget that several pages show alike (What runs on my machine in
+// chapter 2 and on its own page; the estimator's charts in the chapters) is stored once, in
+// `blocks`, and each page keeps a marker: gzip only finds repeats within 32 KB.
+const pagePaths = Object.keys(store).filter((k) => k.endsWith('/') || k.endsWith('.html'));
+const whole = Object.fromEntries(pagePaths.map((k) => [k, pageOf(store, k)]));
+const candidates = new Map();
+for (const k of pagePaths) {
+  for (const tag of ['aside', 'table', 'svg']) {
+    for (const [m] of store[k].matchAll(new RegExp(`<${tag}\\b[\\s\\S]*?</${tag}>`, 'g'))) {
+      if (m.length >= 2000) candidates.set(m, (candidates.get(m) ?? 0) + 1);
+    }
+  }
+}
+store.blocks = [];
+for (const [block, n] of [...candidates].sort((a, b) => b[0].length - a[0].length)) {
+  if (n < 2 || block.includes('<!--block:')) continue;
+  const marker = `<!--block:${store.blocks.length}-->`;
+  let used = 0;
+  for (const k of pagePaths) {
+    const parts = store[k].split(block);
+    if (parts.length > 1) { store[k] = parts.join(marker); used += parts.length - 1; }
+  }
+  if (used > 0) store.blocks.push(block);
+}
+for (const k of pagePaths) {
+  if (pageOf(store, k) !== whole[k]) fail(`${k}: its shared blocks do not come back as they were`);
+}
+
+const pagesPacked = packGz(Buffer.from(JSON.stringify(store), 'utf8'));
+const wasmPacked = packGz(readFileSync(join(appDir, wasmName)));
 
 // The first screen: the root page (both languages' names); the shim below moves a bare open to
 // the reader's language at once, and the app swaps that page in from the store.
@@ -175,21 +253,18 @@ const root = readFileSync(join(dist, 'index.html'), 'utf8');
 const rootBody = hashLinks(root.match(/<body\b[\s\S]*<\/body>/)?.[0] ?? fail('index.html has no body'), '');
 const rootTitle = root.match(/<title>[\s\S]*?<\/title>/)?.[0] ?? '<title>GPU Primer</title>';
 
-const shim = `const inflate = async (b64) => {
-  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+const shim = `const unpack = ${unpack.toString()};
+const inflate = async (text, length) => {
+  const bytes = unpack(text, length, ${JSON.stringify(ALPHABET)});
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 };
-const pages = inflate("${pagesBase64}").then((b) => JSON.parse(new TextDecoder().decode(b)));
+const pages = inflate("${pagesPacked.text}", ${pagesPacked.length}).then((b) => JSON.parse(new TextDecoder().decode(b)));
 const composeChapter = ${composeChapter.toString()};
 const TIP = ${TIP.toString()};
 const fillTips = ${fillTips.toString()};
-window.gpuPrimerOffline = { page: async (path) => {
-  const p = await pages;
-  const page = p[path] ?? p['404.html'] ?? null;
-  const lang = path.slice(0, 2);
-  return page && fillTips(page.replace(/<!--compose:([a-z0-9-]+)-->/g, (_, slug) => composeChapter(p[\`\${lang}/chapters/\${slug}/\`] ?? '', slug, lang)), p[\`\${lang}/term-tips\`]);
-} };
+const pageOf = ${pageOf.toString()};
+window.gpuPrimerOffline = { page: async (path) => pageOf(await pages, path) };
 if (!/^#\\/./.test(location.hash)) {
   let lang = null;
   try { lang = localStorage.getItem('gpu-primer.lang'); } catch (e) {}
@@ -197,7 +272,7 @@ if (!/^#\\/./.test(location.hash)) {
   location.replace('#/' + lang + '/');
 }
 ${glue.replace(/<\/script/gi, '<\\/script')}
-await __wbg_init({ module_or_path: await inflate("${wasmBase64}") });`;
+await __wbg_init({ module_or_path: await inflate("${wasmPacked.text}", ${wasmPacked.length}) });`;
 
 let html = `<!doctype html>
 <html lang="en" data-offline data-root="./" data-path="" data-page="root">
@@ -222,4 +297,4 @@ if (/\bsrc="[^"#]|<link rel="stylesheet"/.test(html.replace(/<script type="modul
 html = withCsp(html, { offline: true });
 writeFileSync(output, html);
 const kib = (n) => (n / 1024).toFixed(0);
-console.log(`single-file: wrote ${output} (${kib(Buffer.byteLength(html))} KiB: ${Object.keys(store).length} pages and indexes ${kib(pagesBase64.length)} KiB, wasm ${kib(wasmBase64.length)} KiB, as base64 of gzip)`);
+console.log(`single-file: wrote ${output} (${kib(Buffer.byteLength(html))} KiB: ${Object.keys(store).length} pages and indexes ${kib(pagesPacked.text.length)} KiB, wasm ${kib(wasmPacked.text.length)} KiB, gzip written 13 bits to 2 characters)`);
