@@ -130,7 +130,7 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
             got.name()
         ),
         K::QuantizedCacheNeedsFlashAttention { got } => format!(
-            "{} 格式的 V 缓存需要开启 flash attention（llama.cpp 会报错 “V cache quantization requires flash_attn”）；请打开 flash_attention",
+            "{} 格式的 V cache 需要开启 FlashAttention（llama.cpp 会报错 “V cache quantization requires flash_attn”）；请打开 flash_attention",
             got.name()
         ),
         K::OffloadNeedsOneGpu { tp, pp } => format!(

@@ -286,7 +286,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     min_cpu_moe: "所有层都放在 GPU 上时，最少要把 {n} 层的专家留在主机内存：--n-cpu-moe {n}",
     use_it: "采用",
     host_memory_row: "主机内存（不计入显存）",
-    gguf_hint: "只读取文件头（元数据和张量表，通常几 MB），得到每个张量的确切类型和大小；文件不会上传，也不会整个读入。Ollama 把模型存在 ~/.ollama/models/blobs（Linux 服务安装为 /usr/share/ollama/.ollama/models/blobs），文件名为 sha256-…，没有 .gguf 扩展名；其中最大的一个就是模型，也可以直接打开。",
+    gguf_hint: "只读取文件头（元数据和张量表，通常几 MB），得到每个张量的确切类型和大小；文件不会上传，也不会整个读入。Ollama 把模型存在 “~/.ollama/models/blobs”（Linux 服务安装为 “/usr/share/ollama/.ollama/models/blobs”），文件名为 “sha256-…”，没有 .gguf 扩展名；其中最大的一个就是模型，也可以直接打开。",
     gguf_drop: "把 .gguf 文件拖到这里，或点此选择",
     gguf_reading: "正在读取文件头……",
     gguf_read: "已读取文件的 {read}（共 {size}）：只读了文件头，没有上传。",

@@ -155,9 +155,9 @@ fn llama_bench(
         (Some(true), false) => "flash attention on",
         (Some(false), false) => "flash attention off",
         (None, false) => "flash attention not recorded",
-        (Some(true), true) => "flash attention 开启",
-        (Some(false), true) => "flash attention 关闭",
-        (None, true) => "未记录 flash attention",
+        (Some(true), true) => "FlashAttention 开启",
+        (Some(false), true) => "FlashAttention 关闭",
+        (None, true) => "未记录是否开启 FlashAttention",
     };
     let ngl = gpu_layers.map(|n| format!(" -ngl {n}")).unwrap_or_default();
     let path = match (compute, zh) {
@@ -232,9 +232,9 @@ pub fn note(n: &Note, lang: Lang) -> String {
         }
         .into(),
         (Note::ModelSize { reported }, Lang::Zh) => match reported {
-            SizeReport::LlamaBench => "llama-bench 的 size 列报告的大小",
+            SizeReport::LlamaBench => "llama-bench 的 “size” 列报告的大小",
             SizeReport::QuantizeHelp => "llama-quantize 帮助文本列出的大小",
-            SizeReport::LoaderLog => "加载器日志中 file size 一行给出的大小",
+            SizeReport::LoaderLog => "加载器日志中 “file size” 一行给出的大小",
         }
         .into(),
         (Note::Recipe { method, recipe: r }, Lang::Zh) => format!(

@@ -38,7 +38,7 @@ const ALLOW = {
   units: ['B', 'KB', 'KiB', 'MB', 'MiB', 'GB', 'GiB', 'TB', 'TiB', 'ms', 's', 'us', 'ns', 'h', 'K', 'M', 'G', 'T',
     'FLOP', 'FLOPs', 'GFLOP', 'TFLOP', 'TFLOPS', 'PFLOP', 'GB/s', 'TB/s', 'W', 'USD',
     // integer operations per second (INT8 peaks): GOP/s, TOP/s, POP/s
-    'GOP', 'TOP', 'POP'],
+    'GOP', 'TOP', 'POP', 'TOPS'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
     'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
@@ -55,7 +55,14 @@ const ALLOW = {
   // Kwon et al. (PagedAttention), Williams et al. (roofline), MARLIN (Frantar et al., PPoPP 2025).
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream',
-    'MARLIN', 'Frantar', 'PPoPP'],
+    'MARLIN', 'Frantar', 'PPoPP',
+    // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
+    'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules'],
+  // llama.cpp on the reader's machine: the project, its file format and tools (llama-bench's tg and
+  // pp tests, llama-quantize), its flags (-ngl, --n-cpu-moe, --fit), its MMQ kernels, the back ends
+  // it runs on, the apps built on it, and mmap, how it maps a file's weights.
+  llamacpp: ['llama', 'cpp', 'GGUF', 'gguf', 'ggml', 'bench', 'quantize', 'tg', 'ngl', 'cpu', 'moe', 'fit', 'MMQ',
+    'Metal', 'ROCm', 'HIP', 'Vulkan', 'Ollama', 'LM', 'Studio', 'LLaMA', 'mmap'],
   // Formula functions and identifiers in formulas.
   // The WebGPU lab: the API's name, its feature names (shader-f16, timestamp-query, onSubmittedWorkDone)
   // and BabelStream's kernel names, which are the WGSL entry points (and STREAM's, which call

@@ -43,7 +43,8 @@ for (const lang of ['en', 'zh']) {
     // host memory.
     await page.waitForFunction((b) => document.querySelector('tr[data-key="memory_per_gpu_bytes.weights"] td.num')?.dataset.bytes === String(b), bytes - embedding);
     assert.equal(await weights(page), String(bytes - embedding));
-    assert.equal(await page.locator('#weight-dtype').inputValue(), 'q4_k_m');
+    // The weight menu says "as published": the file's own tensor types, which the notice lists.
+    assert.equal(await page.locator('#weight-dtype').inputValue(), 'auto');
     await shot(page, `gguf-${lang}`);
     // A file cut short, and one that is not GGUF at all.
     await page.setInputFiles('#gguf-file', { name: 'cut.gguf', mimeType: 'application/octet-stream', buffer: file.subarray(0, file.length - 1000) });
