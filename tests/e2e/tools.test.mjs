@@ -9,7 +9,7 @@ let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const TOOLS = ['mig', 'cloud', 'diagnose', 'cluster'];
+const TOOLS = ['local', 'mig', 'cloud', 'diagnose', 'cluster'];
 const WORDS = { en: { nav: 'Tools', title: 'Decision tools' }, zh: { nav: '工具', title: '决策工具' } };
 
 for (const lang of ['en', 'zh']) {
