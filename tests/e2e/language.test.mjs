@@ -48,7 +48,9 @@ const ALLOW = {
   names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'SGLang', 'Megatron', 'DeepSpeed',
     'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames,
     // Hybrid architectures' layer types (Gated DeltaNet, Mamba-2), as their papers name them.
-    'Gated', 'DeltaNet', 'Mamba'],
+    'Gated', 'DeltaNet', 'Mamba',
+    // Operating systems (where Ollama keeps its models, Metal on macOS, GTT under Linux).
+    'Linux', 'macOS', 'Windows'],
   // Words of cited sources inside worded notes (the efficiency factors cite benchmark reports,
   // guides and papers by their titles): Azure AI-benchmarking-guide, CUDA C++ Best Practices
   // Guide, CUDA Graphs, Li et al. (VLDB 2020), NCCL issue #212, nccl-tests busbw, BabelStream,
