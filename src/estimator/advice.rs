@@ -31,19 +31,6 @@ pub enum Change {
     CpuMoe(u64),
 }
 
-/// llama.cpp file types offered as a lower precision, best first.
-const FILE_TYPES: [FileType; 9] = [
-    FileType::Q8_0,
-    FileType::Q6_K,
-    FileType::Q5_K_M,
-    FileType::Q4_K_M,
-    FileType::IQ4_XS,
-    FileType::Q3_K_M,
-    FileType::IQ3_XXS,
-    FileType::Q2_K,
-    FileType::IQ2_XS,
-];
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
     pub change: Change,
@@ -80,7 +67,7 @@ pub fn what_would_fit(s: &Scenario, r: &Report) -> Vec<Advice> {
     let current_bits = s.resolved_weight_dtype().bits_per_element(s.int4_group_size);
     let current_bits = current_bits.numerator as f64 / current_bits.denominator.max(1) as f64;
     let llama_cpp = r.model.gguf.is_some();
-    let file_types: Vec<Dtype> = FILE_TYPES.iter().map(|t| Dtype::Gguf(*t)).collect();
+    let file_types: Vec<Dtype> = FileType::LADDER.iter().map(|t| Dtype::Gguf(*t)).collect();
     let candidates: &[Dtype] = match s.mode {
         Mode::Training => &[],
         Mode::Qlora => &[Dtype::Int4],

@@ -48,17 +48,7 @@ pub const MODELS: [&str; 21] = [
 ];
 
 /// The file types of the table's columns, most bits first.
-pub const FILE_TYPES: [FileType; 9] = [
-    FileType::Q8_0,
-    FileType::Q6_K,
-    FileType::Q5_K_M,
-    FileType::Q4_K_M,
-    FileType::IQ4_XS,
-    FileType::Q3_K_M,
-    FileType::IQ3_XXS,
-    FileType::Q2_K,
-    FileType::IQ2_XS,
-];
+pub const FILE_TYPES: [FileType; 9] = FileType::LADDER;
 
 /// llama.cpp's KV cache formats offered.
 pub const KV: [&str; 3] = ["f16", "q8_0", "q4_0"];

@@ -88,6 +88,20 @@ const ALIASES: [(&str, FileType); 3] =
     [("Q3_K", FileType::Q3_K_M), ("Q4_K", FileType::Q4_K_M), ("Q5_K", FileType::Q5_K_M)];
 
 impl FileType {
+    /// The file types published most often, one a step down in bits from the last: what the
+    /// estimator's advice steps down through and the columns of What runs on my machine.
+    pub const LADDER: [FileType; 9] = [
+        FileType::Q8_0,
+        FileType::Q6_K,
+        FileType::Q5_K_M,
+        FileType::Q4_K_M,
+        FileType::IQ4_XS,
+        FileType::Q3_K_M,
+        FileType::IQ3_XXS,
+        FileType::Q2_K,
+        FileType::IQ2_XS,
+    ];
+
     fn row(self) -> (FileType, u32, &'static str, GgmlType) {
         TABLE.iter().copied().find(|r| r.0 == self).unwrap_or((self, 15, "Q4_K_M", GgmlType::Q4_K))
     }
