@@ -81,17 +81,57 @@ fn weight_flag(s: &PlanState) -> Option<&'static str> {
     quantization_flag(s.weights).0.filter(|_| !published_fp8)
 }
 
-/// `vllm serve …` for one replica of the plan.
-pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    let repo = model_arg(s);
+/// How a serving engine spells the replica's settings on its command line.
+struct Launcher {
+    /// The command and the flag before the model (`vllm serve`, no flag: positional).
+    start: &'static str,
+    tensor_parallel: &'static str,
+    context: &'static str,
+    sequences: &'static str,
+    chunk: &'static str,
+    memory_share: &'static str,
+    /// The 8-bit KV cache as the engine names it.
+    kv_fp8: &'static str,
+}
+
+const VLLM: Launcher = Launcher {
+    start: "vllm serve ",
+    tensor_parallel: "--tensor-parallel-size",
+    context: "--max-model-len",
+    sequences: "--max-num-seqs",
+    chunk: "--max-num-batched-tokens",
+    memory_share: "--gpu-memory-utilization",
+    kv_fp8: "fp8",
+};
+
+const SGLANG: Launcher = Launcher {
+    start: "python -m sglang.launch_server \\\n  --model-path ",
+    tensor_parallel: "--tp",
+    context: "--context-length",
+    sequences: "--max-running-requests",
+    chunk: "--chunked-prefill-size",
+    memory_share: "--mem-fraction-static",
+    kv_fp8: "fp8_e4m3",
+};
+
+/// One replica of the plan launched by `l`, flag for flag.
+fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
     let mut out = format!(
-        "vllm serve {repo} \\\n  --tensor-parallel-size {tp} \\\n  --max-model-len {} \\\n  --max-num-seqs {} \\\n  --max-num-batched-tokens {} \\\n  --gpu-memory-utilization {GPU_MEMORY_UTILIZATION}",
+        "{}{} \\\n  {} {tp} \\\n  {} {} \\\n  {} {} \\\n  {} {} \\\n  {} {GPU_MEMORY_UTILIZATION}",
+        l.start,
+        model_arg(s),
+        l.tensor_parallel,
+        l.context,
         max_model_len(s.prompt_tokens, s.output_tokens),
+        l.sequences,
         cap.seqs,
+        l.chunk,
         chunk_tokens(s),
+        l.memory_share,
     );
     if s.kv == Dtype::Fp8 {
-        out.push_str(" \\\n  --kv-cache-dtype fp8");
+        out.push_str(" \\\n  --kv-cache-dtype ");
+        out.push_str(l.kv_fp8);
     }
     if let Some(q) = weight_flag(s) {
         out.push_str(" \\\n  --quantization ");
@@ -100,23 +140,14 @@ pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
     out
 }
 
+/// `vllm serve …` for one replica of the plan.
+pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
+    launch(&VLLM, s, tp, cap)
+}
+
 /// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag.
 pub fn serve_sglang(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    let repo = model_arg(s);
-    let mut out = format!(
-        "python -m sglang.launch_server \\\n  --model-path {repo} \\\n  --tp {tp} \\\n  --context-length {} \\\n  --max-running-requests {} \\\n  --chunked-prefill-size {} \\\n  --mem-fraction-static {GPU_MEMORY_UTILIZATION}",
-        max_model_len(s.prompt_tokens, s.output_tokens),
-        cap.seqs,
-        chunk_tokens(s),
-    );
-    if s.kv == Dtype::Fp8 {
-        out.push_str(" \\\n  --kv-cache-dtype fp8_e4m3");
-    }
-    if let Some(q) = weight_flag(s) {
-        out.push_str(" \\\n  --quantization ");
-        out.push_str(q);
-    }
-    out
+    launch(&SGLANG, s, tp, cap)
 }
 
 /// Whether the command quantises a 16-bit checkpoint as it loads (`--quantization fp8` on a
