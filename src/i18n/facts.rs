@@ -511,8 +511,8 @@ fn template(f: Formula) -> T {
             zh: "上下文 {}，batch {}，可用 {}：--n-cpu-moe {}（共 {} 层）",
         },
         F::PhaseHost => T::Words {
-            en: "CPU {} bytes at {} B/s × {} + PCIe {} bytes at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
-            zh: "CPU 读 {} 字节，{} B/s × {} + PCIe {} 字节，{} B/s × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
+            en: "CPU {} at {} B/s × {} + PCIe {} at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
+            zh: "CPU 读 {}，{} B/s × {} + PCIe {}，{} B/s × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
         },
     }
 }

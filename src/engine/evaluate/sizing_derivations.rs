@@ -139,10 +139,10 @@ fn usable_memory(s: &Scenario, gpu: &Gpu, z: &Sizing) -> Entry {
         DerivKey::UsableGpuMemoryBytes,
         Formula::UsableWorkingSet,
         vec![
-            Val::int(z.gpu_memory_bytes),
+            Val::Bytes(u128::from(z.gpu_memory_bytes)),
             Val::Fixed(share, 3),
             Val::Num(s.safety_margin),
-            Val::Int(z.usable),
+            Val::Bytes(z.usable),
         ],
         Source::cited(&format!("{}; {}", gpu.name, budget_source(gpu.memory_kind))),
     )
@@ -222,7 +222,7 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> 
             vec![
                 Val::int(s.context_tokens),
                 Val::int(s.batch),
-                Val::Int(usable),
+                Val::Bytes(usable),
                 Val::or_absent(solved.max_gpu_layers, Absent::NoneFits),
                 Val::int(a.layers + 1),
             ],
@@ -234,7 +234,7 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> 
             vec![
                 Val::int(s.context_tokens),
                 Val::int(s.batch),
-                Val::Int(usable),
+                Val::Bytes(usable),
                 Val::or_absent(solved.min_cpu_moe, Absent::NoneFits),
                 Val::int(a.layers),
             ],

@@ -907,10 +907,10 @@ fn host_derivation(
         DerivKey::Phase(name, PhaseQty::Host),
         Formula::PhaseHost,
         vec![
-            Val::Sci(h.cpu_bytes),
+            Val::Bytes(h.cpu_bytes.round() as u128),
             Val::Sci(link.host_bytes_per_s),
             Val::Num(e.host_memory_bandwidth),
-            Val::Sci(h.pcie_bytes),
+            Val::Bytes(h.pcie_bytes.round() as u128),
             pcie,
             Val::Num(e.pcie_bandwidth),
             Val::Num(h.crossings),
