@@ -199,7 +199,7 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> 
             Formula::MaxContext,
             vec![
                 Val::int(s.batch),
-                Val::Int(usable),
+                Val::Bytes(usable),
                 Val::or_absent(a.max_position_embeddings, Absent::NotStated),
                 Val::or_absent(solved.max_context_tokens, Absent::NoneFits),
             ],
@@ -210,7 +210,7 @@ fn solver_derivations(s: &Scenario, a: &Architecture, z: &Sizing) -> Vec<Entry> 
             Formula::MaxBatch,
             vec![
                 Val::int(s.context_tokens),
-                Val::Int(usable),
+                Val::Bytes(usable),
                 Val::or_absent(solved.max_batch, Absent::NoneFits),
             ],
             Source::ThisEngine,

@@ -297,7 +297,7 @@ fn table_weights(t: &crate::engine::gguf::TensorTable, x: &Inputs, z: &Sizing) -
             Val::Id(layers),
             Val::Bool(p.output_on_gpu),
             Val::Bool(p.embedding_on_host),
-            Val::Bytes(z.memory.weights),
+            Val::Int(z.memory.weights),
         ],
         Source::cited(
             "ggml block layouts (ggml-common.h, ggml.c type_traits); llama.cpp src/llama-quant.cpp llama_tensor_get_type (file types); src/llama-model.cpp load_tensors (placement)",
