@@ -907,10 +907,10 @@ fn host_derivation(
         DerivKey::Phase(name, PhaseQty::Host),
         Formula::PhaseHost,
         vec![
-            Val::Bytes(h.cpu_bytes.round() as u128),
+            Val::Bytes(crate::engine::num::u128_from_f64(h.cpu_bytes.round())),
             Val::Sci(link.host_bytes_per_s),
             Val::Num(e.host_memory_bandwidth),
-            Val::Bytes(h.pcie_bytes.round() as u128),
+            Val::Bytes(crate::engine::num::u128_from_f64(h.pcie_bytes.round())),
             pcie,
             Val::Num(e.pcie_bandwidth),
             Val::Num(h.crossings),
