@@ -21,7 +21,7 @@ have_debian_wasm_route() {
   [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] && command -v wasm-ld >/dev/null 2>&1
 }
 
-# Prints KEY=VALUE lines for `env` so that cargo (through trunk) can build for wasm32.
+# Prints KEY=VALUE lines for `env` so that cargo (through Trunk) can build for wasm32.
 wasm_env() {
   if have_rustup_wasm_target; then
     return 0
@@ -61,57 +61,53 @@ wasm_rustflags() {
   printf '%s' "$flags"
 }
 
-# Builds one bundle of the app into DIR: `build_bundle NAME FEATURES DIR` compiles the wasm with
-# those cargo features, runs wasm-bindgen (the exact version in Cargo.lock) and wasm-opt -Oz, and
-# names the files by their content (app-NAME-HASH.js, app-NAME-HASH_bg.wasm, snippets/).
+# Builds one bundle of the app with Trunk (index.html, Trunk.toml) into DIR:
+# `build_bundle NAME FEATURES DIR` runs `trunk build --release` with those cargo features; Trunk
+# compiles the wasm, runs wasm-bindgen (the exact version in Cargo.lock) and wasm-opt -Oz, and
+# names the files by their content (gpu-primer-HASH.js, gpu-primer-HASH_bg.wasm, snippets/,
+# style-HASH.css). Where std can be compiled from source, it is (-Z build-std, through cargo's
+# CARGO_UNSTABLE_BUILD_STD), with panics that abort at once (wasm_rustflags). GPU_PRIMER_BUNDLE
+# tells Trunk's post_build hook (scripts/pages.sh) that build_site writes the pages itself.
 build_bundle() {
   local name=$1 features=$2 out=$3 std=()
-  can_build_std && std=(-Zbuild-std=std,panic_abort)
-  say "building the $name bundle (features: $features)"
-  compile() {
-    (cd "$ROOT" && env $(wasm_env) RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$(wasm_rustflags "$1")" \
-      cargo build --quiet --release --locked --target wasm32-unknown-unknown --bin gpu-primer \
-      --no-default-features --features "$features" "${std[@]}")
+  can_build_std && std=(RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort)
+  say "building the $name bundle with trunk (features: $features)"
+  run_trunk() {
+    (cd "$ROOT" && env $(wasm_env) "${std[@]}" RUSTC_BOOTSTRAP=1 GPU_PRIMER_BUNDLE="$name" \
+      TRUNK_SKIP_VERSION_CHECK=true CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$(wasm_rustflags "$1")" \
+      trunk build --release --locked --no-default-features --features "$features" --dist "$out" >"$ROOT/target/trunk-$name.log" 2>&1) ||
+      { tail -n 40 "$ROOT/target/trunk-$name.log" >&2; return 1; }
   }
+  mkdir -p "$ROOT/target"
   # A compiler without -C panic=immediate-abort (older than 1.92) builds with unwinding's
   # abort instead: a few percent larger.
-  compile small || { say "retrying without -C panic=immediate-abort"; compile plain; } ||
-    die "cargo build of the $name bundle failed"
-  local tmp
-  tmp=$(mktemp -d)
-  wasm-bindgen --target web --no-typescript --out-dir "$tmp" --out-name "app-$name" \
-    "$ROOT/target/wasm32-unknown-unknown/release/gpu-primer.wasm" || die "wasm-bindgen failed ($name)"
-  wasm-opt -Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$tmp/app-${name}_bg.wasm" -o "$tmp/opt.wasm" || die "wasm-opt failed ($name)"
-  local hash
-  hash=$(cat "$tmp/opt.wasm" "$tmp/app-$name.js" | sha256sum | cut -c1-16)
-  mkdir -p "$out"
-  rm -f "$out"/app-"$name"-*
-  mv "$tmp/opt.wasm" "$out/app-$name-${hash}_bg.wasm"
-  mv "$tmp/app-$name.js" "$out/app-$name-$hash.js"
-  if [ -d "$tmp/snippets" ]; then mkdir -p "$out/snippets" && cp -r "$tmp/snippets/." "$out/snippets/"; fi
-  rm -rf "$tmp"
+  run_trunk small || { say "retrying without -C panic=immediate-abort"; run_trunk plain; } ||
+    die "trunk build of the $name bundle failed (log: target/trunk-$name.log)"
 }
 
-# Builds the site into dist/ (release, offline: the build never downloads anything): the app's
-# three bundles (`course` for the chapters, `estimator` for the estimator's page, `tools` for the
-# planner and decision tools; a page loads one), the stylesheet, then `gpu-primer site` writes every page beside them
-# (SITE_URL=https://… adds absolute canonical links and sitemap.xml), then each page gets its
-# Content-Security-Policy with the hashes of its own inline elements. The bundle with everything,
-# for the offline file, goes to target/app-full/.
+# Builds the site into dist/ (release; nothing is downloaded): the app's three bundles
+# (`course` for the chapters, `estimator` for the estimator's page, `tools` for the planner and
+# decision tools; a page loads one) into dist/app/NAME/, the stylesheet Trunk hashed into dist/,
+# then `gpu-primer site dist` writes every page beside them (SITE_URL=https://… adds absolute
+# canonical links and sitemap.xml), then each page gets its Content-Security-Policy with the hashes
+# of its own inline elements. The bundle with everything, for the offline file, is built into
+# target/trunk/full/.
 build_site() {
   rm -rf "$ROOT/dist"
-  mkdir -p "$ROOT/dist"
-  build_bundle course course "$ROOT/dist"
-  build_bundle estimator estimator "$ROOT/dist"
-  build_bundle tools tools "$ROOT/dist"
-  build_bundle full course,estimator,tools "$ROOT/target/app-full"
-  local css_hash
-  css_hash=$(sha256sum "$ROOT/assets/style.css" | cut -c1-16)
-  cp "$ROOT/assets/style.css" "$ROOT/dist/style-$css_hash.css"
+  mkdir -p "$ROOT/dist/app"
+  local bundle
+  for bundle in course estimator tools; do
+    build_bundle "$bundle" "$bundle" "$ROOT/target/trunk/$bundle"
+    mkdir -p "$ROOT/dist/app/$bundle"
+    cp -r "$ROOT/target/trunk/$bundle/." "$ROOT/dist/app/$bundle/"
+    # The stylesheet is the same in every bundle: the pages link one, at the root. Trunk's
+    # index.html (its loader) tells gpu-primer site the bundle's files; it removes it after.
+    mv "$ROOT/dist/app/$bundle"/style-*.css "$ROOT/dist/"
+    rm -f "$ROOT/dist/app/$bundle/.trunk-lock"
+  done
+  build_bundle full course,estimator,tools "$ROOT/target/trunk/full"
   node "$ROOT/tools/shrink.mjs" "$ROOT/dist" >/dev/null || die "could not shrink the JS and CSS in dist/"
-  node "$ROOT/tools/shrink.mjs" "$ROOT/target/app-full" >/dev/null || die "could not shrink the offline bundle's JS"
+  node "$ROOT/tools/shrink.mjs" "$ROOT/target/trunk/full" >/dev/null || die "could not shrink the offline bundle's JS"
   say "writing the pages (gpu-primer site dist)"
   (cd "$ROOT" && cargo run --quiet --locked -- site "$ROOT/dist" ${SITE_URL:+--site-url "$SITE_URL"}) ||
     die "gpu-primer site failed"
@@ -120,6 +116,6 @@ build_site() {
 
 # The offline file: dist/gpu-primer-offline.html (every page, the full bundle, one file).
 build_offline() {
-  node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html" "$ROOT/target/app-full" ||
+  node "$ROOT/tools/single-file.mjs" "$ROOT/dist" "$ROOT/dist/gpu-primer-offline.html" "$ROOT/target/trunk/full" ||
     die "could not write the offline file"
 }

@@ -7,6 +7,8 @@
 #   wasm32 std       rustup target and rust-src (45 s timeouts), else Debian's rustc-web +
 #                    rust-web-src + lld (+ rust-web-clippy for the wasm32 lint gate)
 #   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
+#   trunk            cargo install trunk 0.22.1 (with the nightly toolchain where the stable one
+#                    is older than its rust-version), else 0.21.14; 10-20 minutes once
 #   node tools       npm ci in tools/: binaryen (wasm-opt 132) and playwright-core
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
@@ -102,5 +104,20 @@ else
   say "installing node tools (npm ci in tools/)"
   (cd "$ROOT/tools" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in tools/ failed"
 fi
+
+# 7. Trunk, which builds the app from index.html (Trunk.toml). 0.22.1 needs rustc 1.96.1 or newer:
+# the active toolchain, else rustup's nightly where there is one, else Trunk 0.21.14 (rustc 1.81).
+have=$(trunk --version 2>/dev/null | awk '{print $2}' || true)
+case "$have" in
+  0.22.*|0.21.1[4-9]) say "trunk: $have" ;;
+  *)
+    say "installing trunk (was: ${have:-none}; 10-20 minutes on 2 cores, once)"
+    cargo install trunk --version 0.22.1 --locked ||
+      { command -v rustup >/dev/null 2>&1 && rustup run nightly rustc --version >/dev/null 2>&1 &&
+        cargo +nightly install trunk --version 0.22.1 --locked; } ||
+      cargo install trunk --version 0.21.14 --locked ||
+      die "cargo install trunk failed"
+    ;;
+esac
 
 say "set-up complete"

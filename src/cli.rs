@@ -23,10 +23,12 @@ Commands:
                          The catalog's GPUs (id, name, memory, bandwidth) or models (id,
                          name, family, parameters, published weight format), as a table or JSON
   bench [N]              Time N full evaluations (default 20000), print microseconds each
-  site DIST [--site-url URL]
-                         Write every page of the site into DIST (where the bundles are built):
+  site DIST [--site-url URL] [--trunk-reload]
+                         Write every page of the site into DIST (where Trunk built the app):
                          chapters, tools, glossary, search indexes, the print page; with the
-                         site's public address, absolute canonical links and sitemap.xml too
+                         site's public address, absolute canonical links and sitemap.xml too;
+                         --trunk-reload: every page carries the reload script `trunk serve`
+                         put into DIST/index.html (Trunk's post_build hook, scripts/pages.sh)
   help, --help, -h       Show this help
   version, --version, -V Show the version
 
@@ -58,13 +60,15 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// `site DIST [--site-url URL]`: the prerendered pages (see `gpu_primer::site`).
+/// `site DIST [--site-url URL] [--trunk-reload]`: the prerendered pages (see `gpu_primer::site`).
 fn site(args: &[String], out: &mut impl Write) -> i32 {
     let mut dist = None;
     let mut site_url = None;
+    let mut trunk_reload = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
+            "--trunk-reload" => trunk_reload = true,
             "--site-url" => match rest.next() {
                 Some(url) => site_url = Some(url.clone()),
                 None => {
@@ -82,10 +86,10 @@ fn site(args: &[String], out: &mut impl Write) -> i32 {
         }
     }
     let Some(dist) = dist else {
-        eprintln!("gpu-primer: site needs the directory trunk built the app into (DIST)");
+        eprintln!("gpu-primer: site needs the directory Trunk built the app into (DIST)");
         return 2;
     };
-    match gpu_primer::site::build(&gpu_primer::site::Options { dist, site_url }) {
+    match gpu_primer::site::build(&gpu_primer::site::Options { dist, site_url, trunk_reload }) {
         Ok(s) => {
             let sitemap = if s.sitemap { ", sitemap.xml" } else { "" };
             let _ =

@@ -41,23 +41,19 @@ console.log(`Load average at start: ${load()}`);
 // --- 1. Size ------------------------------------------------------------------------------------
 {
   const top = readdirSync(dist);
-  const snippets = [];
-  const walk = (dir) => readdirSync(join(dist, dir)).forEach((f) => {
+  // Each bundle is one Trunk build in app/NAME/: its glue, its wasm and the snippets it imports.
+  const own = (dir) => readdirSync(join(dist, dir)).flatMap((f) => {
     const rel = `${dir}/${f}`;
-    if (statSync(join(dist, rel)).isDirectory()) walk(rel); else if (rel.endsWith('.js')) snippets.push(rel);
+    return statSync(join(dist, rel)).isDirectory() ? own(rel) : [rel];
   });
-  if (top.includes('snippets')) walk('snippets');
   console.log('Bundles (what a page loads), gzip -9, budget 600,000 B each:');
   for (const bundle of ['course', 'estimator', 'tools']) {
-    const files = [
-      top.find((f) => new RegExp(`^app-${bundle}-.*_bg\\.wasm$`).test(f)),
-      top.find((f) => new RegExp(`^app-${bundle}-[0-9a-f]+\\.js$`).test(f)),
-      top.find((f) => new RegExp(`^boot-${bundle}-.*\\.js$`).test(f)),
-      ...snippets,
-    ];
+    const built = own(`app/${bundle}`).filter((f) => f.endsWith('.js') || f.endsWith('_bg.wasm'));
+    const files = [...built, top.find((f) => new RegExp(`^boot-${bundle}-.*\\.js$`).test(f))];
     const sizes = files.map((f) => [f, gz(f)]);
     const total = sizes.reduce((a, [, n]) => a + n, 0);
-    console.log(`  ${bundle.padEnd(9)} ${String(total).padStart(8)} B  ${verdict(total <= 600_000)}  (${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{16}/, '')} ${n}`).join(', ')})`);
+    const short = (f) => f.replace(`app/${bundle}/`, '').replace(/-[0-9a-f]+(?=[._])/, '');
+    console.log(`  ${bundle.padEnd(9)} ${String(total).padStart(8)} B  ${verdict(total <= 600_000)}  (${sizes.map(([f, n]) => `${short(f)} ${n}`).join(', ')})`);
   }
   const css = top.find((f) => /^style-.*\.css$/.test(f));
   const cssGz = gz(css);

@@ -16,7 +16,8 @@
 //   - the Content-Security-Policy (tools/csp.mjs) is written for the final inline script and
 //     styles, by their sha256 hashes: nothing inline runs or applies unless it is this file's own.
 // Usage: node tools/single-file.mjs DIST_DIR OUTPUT.html APP_DIR
-//   (APP_DIR: where scripts/env.sh build_site put the bundle with everything, app-full-*.)
+//   (APP_DIR: where scripts/env.sh build_site had Trunk build the bundle with everything:
+//   gpu-primer-HASH.js, its _bg.wasm and snippets/.)
 import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -31,10 +32,13 @@ const fail = (msg) => { console.error(`single-file: ${msg}`); process.exit(1); }
 
 const files = readdirSync(dist);
 const appFiles = readdirSync(appDir);
-const glueName = appFiles.find((f) => /^app-full-.*\.js$/.test(f));
-const wasmName = appFiles.find((f) => /^app-full-.*_bg\.wasm$/.test(f));
+// Trunk's index.html names the build's glue and wasm (each hashed by its own content).
+const frame = appFiles.includes('index.html') ? readFileSync(join(appDir, 'index.html'), 'utf8') : '';
+const named = (re) => (frame.match(re) || [])[1];
+const wasmName = named(/['"]\.?\/?([^'"\/\s]+_bg\.wasm)['"]/);
+const glueName = named(/from ['"]\.?\/?([^'"\/\s]+\.js)['"]/);
 const cssName = files.find((f) => /^style-.*\.css$/.test(f));
-if (!glueName || !wasmName) fail(`no app-full-*.js / *_bg.wasm in ${appDir}: build the site first`);
+if (!glueName || !wasmName) fail(`no Trunk build in ${appDir} (its index.html naming the glue and the _bg.wasm): build the site first`);
 if (!cssName) fail(`no style-*.css in ${dist}: build the site first`);
 if (!files.includes('index.html')) fail(`no index.html in ${dist}: run gpu-primer site first`);
 

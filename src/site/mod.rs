@@ -36,11 +36,14 @@ use std::path::{Path, PathBuf};
 /// What the build is given.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The directory trunk wrote the app into (`dist/`); the pages are written there too.
+    /// The directory Trunk wrote the app into (`dist/`); the pages are written there too.
     pub dist: PathBuf,
     /// The site's public address (`https://example.org/docs/gpu/`), for the sitemap and
     /// absolute canonical links; without it the links stay relative and no sitemap is written.
     pub site_url: Option<String>,
+    /// Development (`trunk serve`): every page carries the reload script Trunk put into the
+    /// `index.html` it built, so that a rebuild reloads whichever page is open.
+    pub trunk_reload: bool,
 }
 
 /// What went wrong, naming the file or the input.
@@ -90,6 +93,7 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
     };
     crate::content::numbers::check_chapters().map_err(SiteError::Content)?;
     let dist = options.dist.as_path();
+    let reload = if options.trunk_reload { trunk_reload_script(dist) } else { None };
     let assets = Assets::find(dist)?;
     let mut summary = Summary::default();
     for route in all_routes() {
@@ -107,6 +111,10 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
             },
             _ => html,
         };
+        let html = match &reload {
+            Some(script) => html.replacen("</body>", &format!("{script}</body>"), 1),
+            None => html,
+        };
         write(dist, &file_of(&route.path()), &html, &mut summary)?;
         summary.pages += 1;
     }
@@ -118,7 +126,22 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
         write(dist, "sitemap.xml", &sitemap::xml(url, &all_routes()), &mut summary)?;
         summary.sitemap = true;
     }
+    // Trunk's own frame of each bundle (its loader with absolute links) is not a page of the site.
+    for bundle in assets::BUNDLES {
+        let _ = std::fs::remove_file(dist.join(assets::trunk_frame(bundle)));
+    }
     Ok(summary)
+}
+
+/// The `<script>` element `trunk serve` puts into the `index.html` it builds: it reloads the page
+/// when Trunk has rebuilt the app (it talks to Trunk's `/.well-known/trunk/ws`). None when
+/// Trunk did not put one there (`trunk build`).
+fn trunk_reload_script(dist: &Path) -> Option<String> {
+    let html = std::fs::read_to_string(dist.join("index.html")).ok()?;
+    let marker = html.find(".well-known/trunk/ws")?;
+    let start = html.get(..marker)?.rfind("<script")?;
+    let end = marker + html.get(marker..)?.find("</script>")? + "</script>".len();
+    html.get(start..end).map(str::to_string)
 }
 
 /// `html` with its stylesheet link replaced by the stylesheet itself.
@@ -161,10 +184,34 @@ mod tests {
 
     #[test]
     fn a_bad_site_address_is_named() {
-        let options = Options { dist: PathBuf::from("/nonexistent"), site_url: Some("example.org".into()) };
+        let options = Options {
+            dist: PathBuf::from("/nonexistent"),
+            site_url: Some("example.org".into()),
+            trunk_reload: false,
+        };
         let e = build(&options).unwrap_err();
         assert!(e.to_string().contains("--site-url") && e.to_string().contains("example.org"), "{e}");
-        let options = Options { dist: PathBuf::from("/nonexistent-dist"), site_url: None };
+        let options =
+            Options { dist: PathBuf::from("/nonexistent-dist"), site_url: None, trunk_reload: false };
         assert!(build(&options).unwrap_err().to_string().contains("bundles"));
+    }
+
+    #[test]
+    fn trunk_serves_reload_script_is_carried_whole() {
+        let dir = std::env::temp_dir().join(format!("gpu-primer-reload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(trunk_reload_script(&dir), None, "no index.html");
+        let script =
+            "<script>\"use strict\";(function(){const url='ws://'+a+'.well-known/trunk/ws';})()</script>";
+        let page = format!("<html><head><script type=\"module\">import init from '/a.js';</script></head><body>{script}</body></html>");
+        std::fs::write(dir.join("index.html"), page).unwrap();
+        assert_eq!(trunk_reload_script(&dir).as_deref(), Some(script));
+        std::fs::write(
+            dir.join("index.html"),
+            "<html><script type=\"module\">import init from '/a.js';</script></html>",
+        )
+        .unwrap();
+        assert_eq!(trunk_reload_script(&dir), None, "trunk build: no reload script");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
