@@ -86,8 +86,8 @@ fn model_sizes_within_3_percent_for_nine_in_ten_file_types() {
     assert!(within * 10 >= types.len() * 9, "{within} of {} file types within 3%", types.len());
     let all: Vec<&ValidationRow> = sizes.iter().collect();
     assert!(median_abs(&all) < 0.5, "{}", median_abs(&all));
-    // The rows outside 3%, each explained in the README: the quantizer's help text gives Q2_K_S
-    // Q2_K's size (llama-bench measures 2.78 GiB for Llama 3.1 8B, the same shapes, and the
+    // The rows outside 3%, each explained in docs/validation.md: the quantizer's help text gives
+    // Q2_K_S Q2_K's size (llama-bench measures 2.78 GiB for Llama 3.1 8B, the same shapes, and the
     // engine gives 2.776). (The IQ3_XXS file, made with an importance matrix, is within 3% since
     // the engine assumes one for the IQ types: `gguf::mix::has_imatrix`.)
     let mut off: Vec<(String, &str)> = sizes
@@ -144,7 +144,7 @@ fn mmq_share_is_the_solution_of_the_pr_7676_row() {
 /// `compute_dtype_on`), so the prompt runs are compared on that path; F16 weights stay on the
 /// fp16 path, Apple chips (no int8 or fp16 peak) on FP32. The CUDA prompt rows' median error is
 /// a fifth or less with MMQ's share from PR #7676; AMD's back ends reach far less of their peak
-/// (a known gap the README states).
+/// (a known gap docs/validation.md states).
 #[test]
 fn prompt_runs_take_llama_cpp_s_compute_path() {
     let all = rows("llama_bench_pp");

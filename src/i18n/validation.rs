@@ -1,5 +1,5 @@
 //! The validation table's typed facts in words (conditions, units, reasons), and the table as
-//! markdown for the CLI and the README.
+//! markdown for the CLI and docs/validation.md.
 
 use super::facts::{mode, recompute};
 use super::Lang;
@@ -351,7 +351,7 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
     }
 }
 
-/// The table as markdown in `lang` (the CLI and the README use English).
+/// The table as markdown in `lang` (the CLI and docs/validation.md use English).
 pub fn to_markdown(t: &ValidationTable, lang: Lang) -> String {
     let mut out = String::from("| # | kind | model | GPU | conditions | measured | expected | bound | error | bound holds |\n|---|---|---|---|---|---|---|---|---|---|\n");
     let f = |v: f64| if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.3}") };
