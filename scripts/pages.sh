@@ -7,7 +7,7 @@
 # once after all of them: it sets GPU_PRIMER_BUNDLE, and this hook then does nothing.
 set -euo pipefail
 [ -n "${GPU_PRIMER_BUNDLE:-}" ] && exit 0
-: "${TRUNK_STAGING_DIR:?scripts/pages.sh is Trunk's post_build hook (run trunk serve or trunk build)}"
+: "${TRUNK_STAGING_DIR:?is unset: scripts/pages.sh is the post_build hook of trunk serve and trunk build}"
 cd "$(dirname "$0")/.."
 
 # The pages are written by the native command line. Trunk may run with the environment that

@@ -181,3 +181,37 @@ fn relative_links_resolve_like_a_browser() {
     assert_eq!(target("en/", "#s-1"), None);
     assert_eq!(target("en/", "https://x.org/"), None);
 }
+
+/// `trunk serve`: one build with every feature at the root, and Trunk's index.html carrying its
+/// reload script (scripts/pages.sh runs `gpu-primer site STAGING --trunk-reload`). Every page
+/// loads that build and carries the script, so a rebuild reloads whichever page is open.
+#[test]
+fn trunk_serve_gives_every_page_the_one_build_and_its_reload_script() {
+    let dir = std::env::temp_dir().join(format!("gpu-primer-site-serve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["style-0.css", "gpu-primer-1.js", "gpu-primer-2_bg.wasm"] {
+        std::fs::write(dir.join(f), "/* stand-in */").unwrap();
+    }
+    let reload = "<script>\"use strict\";(function () { const url = 'ws://' + '{{__TRUNK_ADDRESS__}}' + '/.well-known/trunk/ws'; })()</script>";
+    let frame = format!(
+        "<!doctype html><!-- Trunk's frame --><html><head><script type=\"module\">\nimport init, * as bindings from '/gpu-primer-1.js';\nconst wasm = await init({{ module_or_path: '/gpu-primer-2_bg.wasm' }});\n</script></head><body>{reload}</body></html>"
+    );
+    std::fs::write(dir.join("index.html"), frame).unwrap();
+    let options = Options { dist: dir.clone(), site_url: None, trunk_reload: true };
+    let summary = site::build(&options).unwrap();
+    assert!(summary.pages > 100);
+    for page in ["en/chapters/cuda/index.html", "zh/estimate/index.html", "en/plan/index.html", "index.html"]
+    {
+        let html = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(html.contains(reload), "{page} has no reload script");
+    }
+    let chapter = std::fs::read_to_string(dir.join("en/chapters/cuda/index.html")).unwrap();
+    let boot = attributes(&chapter, "src").into_iter().find(|s| s.contains("boot-")).unwrap();
+    let script = std::fs::read_to_string(dir.join("en/chapters/cuda").join(boot)).unwrap();
+    assert!(
+        script.contains("'./gpu-primer-1.js'") && script.contains("'./gpu-primer-2_bg.wasm'"),
+        "{script}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
