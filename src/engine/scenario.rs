@@ -380,7 +380,7 @@ impl Scenario {
     fn validate_llama_cpp(&self) -> Result<(), ScenarioError> {
         if let Some(Dtype::Gguf(t)) = self.kv_dtype {
             let main = t.main_type();
-            let accepted = crate::engine::gguf::ggml_type::KV_CACHE_TYPES.contains(&main)
+            let accepted = crate::engine::precision::ggml_type::KV_CACHE_TYPES.contains(&main)
                 && t.key().eq_ignore_ascii_case(main.name());
             if !accepted {
                 return Err(ScenarioError::new("kv_dtype", ErrorKind::KvCacheFormat { got: Dtype::Gguf(t) }));

@@ -10,12 +10,12 @@
 //! main type. Vectors (norms, biases), the MoE router and learned positions are 32-bit floats
 //! (the converter writes 1-D tensors, `ffn_gate_inp` and `position_embd` in F32).
 
-use super::file_type::FileType;
-use super::ggml_type::GgmlType;
 use super::mix::{assign_types, MixFacts};
 use super::tensors::{Role, Tensor, TensorTable};
 use crate::engine::model::params::{layer_params, outer_params, LayerParams};
 use crate::engine::model::{Architecture, Family, MlpKind};
+use crate::engine::precision::file_type::FileType;
+use crate::engine::precision::ggml_type::GgmlType;
 
 /// The model's tensors in file type `ft`.
 pub fn table(a: &Architecture, ft: FileType) -> TensorTable {

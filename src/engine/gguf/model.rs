@@ -11,10 +11,10 @@
 //! `{arch}.attention.head_count_kv`, …) as llama.cpp's `convert_hf_to_gguf.py` writes them and
 //! `src/llama-arch.cpp` (`LLM_KV_NAMES`) reads them.
 
-use super::file_type::FileType;
-use super::ggml_type::GgmlType;
 use super::read::{GgufHeader, Meta};
 use super::tensors::{classify, Role, Tensor, TensorTable};
+use crate::engine::precision::file_type::FileType;
+use crate::engine::precision::ggml_type::GgmlType;
 use serde_json::{json, Map, Value};
 
 /// What is missing from a GGUF file's metadata for the engine to size it.

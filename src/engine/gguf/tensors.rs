@@ -8,7 +8,7 @@
 //! llama.cpp's loader sums (`n_bytes += ggml_nbytes(cur)`) and prints as "file size" and
 //! llama-bench as "size", in GiB = 2^30 bytes (`src/llama-model-loader.cpp`, @00347649).
 
-use super::ggml_type::GgmlType;
+use crate::engine::precision::ggml_type::GgmlType;
 use serde::Serialize;
 
 /// What a tensor is, as llama.cpp's quantizer tells them apart by name.
