@@ -4,8 +4,8 @@
 //! `i18n::facts` renders each in Chinese and English with an exhaustive `match`, so a
 //! formula without wording is a compile error.
 
-use super::gpu::{ComputeDtype, ComputePath};
 use super::perf::roofline::Term;
+use super::precision::compute::{ComputeDtype, ComputePath};
 use super::precision::Dtype;
 use super::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::{Serialize, Serializer};

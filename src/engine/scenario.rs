@@ -4,9 +4,9 @@
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
 use super::error::{ErrorKind, ScenarioError};
-use super::gpu::ComputeDtype;
 use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
 use super::json_read::{de, opt, Read};
+use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 
 use super::facts::{mode, recompute};
 use super::Lang;
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::validation::{
     Conditions, LlamaBackend, LlamaTest, Note, Reason, RowUnit, SizeReport, ValidationTable,
 };

@@ -121,7 +121,7 @@ pub enum Note {
         backend: LlamaBackend,
         flash_attention: Option<bool>,
         gpu_layers: Option<u64>,
-        compute: crate::engine::gpu::ComputeDtype,
+        compute: crate::engine::precision::compute::ComputeDtype,
     },
     /// A model size as llama.cpp reports it.
     ModelSize {

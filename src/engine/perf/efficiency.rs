@@ -3,7 +3,7 @@
 //! its source so the reader can see (and edit) what the expected numbers assume.
 
 use super::{in_range, non_negative, PerfError};
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::precision::Dtype;
 use serde::{Deserialize, Serialize};
 

@@ -7,7 +7,7 @@ use super::efficiency::Factor;
 use super::roofline::{BoundTime, Term};
 use super::scaling::ScalingPoint;
 use super::serving::ServingEstimate;
-use crate::engine::gpu::ComputePath;
+use crate::engine::precision::compute::ComputePath;
 use serde::Serialize;
 
 /// The GPU and links used.

@@ -2,7 +2,8 @@
 //! model", CACM 2009) and the article's bound `T = max(W/F, Q/B, C/N) + T_overhead`.
 
 use super::{finite, non_negative, positive, PerfError};
-use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
+use crate::engine::gpu::Gpu;
+use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use serde::{Deserialize, Serialize};
 
 /// Arithmetic intensity `I = W / Q` in FLOP per byte of memory traffic.

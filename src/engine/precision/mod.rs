@@ -24,6 +24,7 @@
 //!   are summed tensor by tensor ([`crate::engine::gguf::layout`]); as a KV cache format
 //!   (`q8_0`, `q4_0`, … as llama.cpp's `-ctk`/`-ctv`) every element takes the main type's bits.
 
+pub mod compute;
 pub mod file_type;
 pub mod ggml_type;
 
