@@ -62,7 +62,7 @@ fn solvers_answer_the_capacity_questions() {
 #[test]
 fn zero_stages_through_the_engine() {
     let mut s = scenario("llama-2-7b");
-    s.mode = gpu_primer::engine::scenario::Mode::Training;
+    s.mode = gpu_primer::engine::workload::Mode::Training;
     s.weight_dtype = Some(gpu_primer::engine::precision::Dtype::Fp16);
     s.gpus = 64;
     let psi = evaluate(&s).unwrap().params.total as f64;

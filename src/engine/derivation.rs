@@ -7,7 +7,7 @@
 use super::perf::roofline::Term;
 use super::precision::compute::{ComputeDtype, ComputePath};
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
+use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::{Serialize, Serializer};
 
 /// A phase of the time model.

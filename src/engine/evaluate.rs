@@ -28,8 +28,9 @@ use super::model::Architecture;
 use super::num::{u128_from_f64, usize_sat};
 use super::perf::performance::{performance, SizedScenario};
 use super::report::*;
-use super::scenario::{Mode, ModelSpec, Scenario, TrainingPrecision};
+use super::scenario::{ModelSpec, Scenario};
 use super::solvers;
+use super::workload::{Mode, TrainingPrecision};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 

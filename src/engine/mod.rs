@@ -69,6 +69,7 @@ pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
+pub mod workload;
 
 pub use assumption::Assumption;
 pub use derivation::{DerivKey, Derivation, Formula, Source, Val};

@@ -9,7 +9,7 @@ use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
 use crate::engine::perf::efficiency::Factor;
 use crate::engine::perf::roofline::Term;
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
-use crate::engine::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
+use crate::engine::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;
 
 /// A derivation in words, as the CLI's JSON and the "show the math" panel show it.

@@ -43,7 +43,7 @@ pub fn conditions(c: &Conditions, lang: Lang) -> String {
             c.context_tokens
         )
     };
-    if c.mode != crate::engine::scenario::Mode::Inference {
+    if c.mode != crate::engine::workload::Mode::Inference {
         out += &if zh {
             format!("，{}，{} 个微批", mode(c.mode, lang), c.micro_batches)
         } else {

@@ -19,7 +19,7 @@ use crate::engine::error::EngineError;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::perf::roofline::Term;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode as RunMode;
+use crate::engine::workload::Mode as RunMode;
 use crate::engine::{ModelSpec, Scenario};
 use crate::html::escape as esc;
 use crate::i18n::Lang;

@@ -18,7 +18,8 @@ use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
 use super::num::usize_sat;
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute, Scenario, TrainingPrecision, LORA_TARGETS};
+use super::scenario::{Scenario, LORA_TARGETS};
+use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;
 
 /// The scenario with defaults resolved, as plain numbers (cheap to copy for the solvers).

@@ -38,7 +38,8 @@ use crate::engine::model::Architecture;
 use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::{Mode, Recompute, Scenario};
+use crate::engine::scenario::Scenario;
+use crate::engine::workload::{Mode, Recompute};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.

@@ -3,7 +3,7 @@
 //! the tool's root. Everything it computes and writes is `crate::tools::cloud`.
 
 use super::{write_query, Mode};
-use crate::engine::scenario::Mode as Job;
+use crate::engine::workload::Mode as Job;
 use crate::i18n::Lang;
 use crate::route::{Route, Tool};
 use crate::tools::cloud::{self as c, CloudState};
