@@ -4,8 +4,8 @@
 mod common;
 
 use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::bound::Term;
 use gpu_primer::engine::hardware::GpuSpec;
-use gpu_primer::engine::perf::roofline::Term;
 use gpu_primer::engine::{ModelSpec, Report, Scenario};
 use gpu_primer::validation::validation_table;
 use proptest::prelude::*;

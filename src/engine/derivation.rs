@@ -4,7 +4,7 @@
 //! `i18n::facts` renders each in Chinese and English with an exhaustive `match`, so a
 //! formula without wording is a compile error.
 
-use super::perf::roofline::Term;
+use super::bound::Term;
 use super::precision::compute::{ComputeDtype, ComputePath};
 use super::precision::Dtype;
 use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};

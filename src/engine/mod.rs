@@ -42,6 +42,7 @@
 
 pub mod allreduce;
 pub mod assumption;
+pub mod bound;
 pub mod closest;
 pub mod cloud;
 pub mod cluster;

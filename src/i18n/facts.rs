@@ -5,9 +5,9 @@
 
 use super::Lang;
 use crate::engine::assumption::Assumption;
+use crate::engine::bound::Term;
 use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
 use crate::engine::perf::efficiency::Factor;
-use crate::engine::perf::roofline::Term;
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use crate::engine::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;

@@ -4,9 +4,10 @@
 //! (efficiency factors, latencies, launches, pipeline bubble).
 
 use super::efficiency::Factor;
-use super::roofline::{BoundTime, Term};
+use super::roofline::BoundTime;
 use super::scaling::ScalingPoint;
 use super::serving::ServingEstimate;
+use crate::engine::bound::Term;
 use crate::engine::precision::compute::ComputePath;
 use serde::Serialize;
 

@@ -255,9 +255,9 @@ pub fn phase_timing(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::engine::bound::Term;
     use crate::engine::perf::collectives::Link;
     use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b, training_step_work};
-    use crate::engine::perf::roofline::Term;
 
     pub(crate) const A100: Hardware =
         Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };

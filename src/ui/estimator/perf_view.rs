@@ -4,7 +4,7 @@
 use super::math::ShowMath;
 use super::Ctx;
 use crate::charts::format::{format_rate, format_seconds, format_sig3};
-use crate::engine::perf::roofline::Term;
+use crate::engine::bound::Term;
 use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 
