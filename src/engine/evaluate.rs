@@ -299,7 +299,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
         placement,
         weight_format: super::memory::quant_weights::matrix_format(a, &x),
         weight_row: a.hidden,
-        table_bits: a.tensor_table.as_ref().map(super::gguf::TensorTable::bits_per_weight),
+        table_bits: a.tensor_table.as_ref().map(super::model::tensors::TensorTable::bits_per_weight),
         inputs: x,
         counts,
         trainable,
@@ -324,8 +324,8 @@ fn gguf_info(s: &Scenario, a: &Architecture) -> Option<GgufInfo> {
             Some(file_type.name().to_owned())
         },
         from_file,
-        bytes: to_u64(t.bytes(super::gguf::Part::All)),
-        elements: to_u64(t.elements(super::gguf::Part::All)),
+        bytes: to_u64(t.bytes(super::model::tensors::Part::All)),
+        elements: to_u64(t.elements(super::model::tensors::Part::All)),
         bits_per_weight: t.bits_per_weight(),
         types: t
             .type_counts()

@@ -209,7 +209,7 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
         let (from, to) =
             (u32::try_from(layers.start).unwrap_or(u32::MAX), u32::try_from(layers.end).unwrap_or(u32::MAX));
         return t
-            .bytes(crate::engine::gguf::Part::LayersExperts { from, to })
+            .bytes(crate::engine::model::tensors::Part::LayersExperts { from, to })
             .div_ceil(u128::from(x.tp.max(1)));
     }
     let params: u128 = layers

@@ -91,7 +91,7 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     }
     // A llama.cpp tensor table: the embedding and the experts as its tensors are typed.
     if let Some(t) = &a.tensor_table {
-        use crate::engine::gguf::Part;
+        use crate::engine::model::tensors::Part;
         gathered_bytes = if a.tied_embeddings { 0 } else { t.bytes(Part::TokenEmbd) };
         expert_bytes = t.bytes(Part::LayersExperts { from: 0, to: u32::MAX });
     }
