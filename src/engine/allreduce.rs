@@ -7,9 +7,9 @@
 //! reduce-scatter + inter-node all-reduce of `S/g` + intra-node all-gather.
 //! `algbw = S / t`, `busbw = algbw · 2(n−1)/n` (nccl-tests).
 
+use super::checked::PerfError;
 use super::perf::collectives::{busbw, hierarchical_time, Algorithm, Collective, CommTime, Topology};
 use super::perf::efficiency::Efficiency;
-use super::perf::PerfError;
 
 /// Message sizes from `lo` to `hi` bytes, `per_decade` points per factor of ten, both ends
 /// included. Empty when the range is not finite and positive.

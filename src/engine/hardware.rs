@@ -1,6 +1,7 @@
 //! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
 //! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
 
+use super::checked::perf_error;
 use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
 use super::json_read::{de, fields, opt, Read};
@@ -8,7 +9,6 @@ use super::lookup::Lookup;
 use super::perf::collectives::Topology;
 use super::perf::efficiency::Efficiency;
 use super::perf::scaling::{topology_preset, TopologyPreset};
-use super::perf::PerfError;
 #[cfg(test)]
 use serde::Deserializer;
 use serde::{Deserialize, Serialize};
@@ -256,25 +256,6 @@ impl EfficiencyOverrides {
         e.validate().map_err(|err| perf_error("efficiency", err))?;
         Ok((e, overridden))
     }
-}
-
-/// A [`PerfError`] as a scenario error under `prefix` (e.g. `efficiency.tensor_flops`).
-pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
-    let field = match &e {
-        PerfError::NotPositive { field, .. }
-        | PerfError::Negative { field, .. }
-        | PerfError::OutOfRange { field, .. } => {
-            format!("{prefix}.{field}")
-        }
-        PerfError::Overflow { .. } => prefix.to_owned(),
-    };
-    let kind = match e {
-        PerfError::NotPositive { value, .. } => ErrorKind::NotPositive { got: value },
-        PerfError::Negative { value, .. } => ErrorKind::Negative { got: value },
-        PerfError::OutOfRange { value, min, max, .. } => ErrorKind::OutOfRange { min, max, got: value },
-        PerfError::Overflow { .. } => ErrorKind::TooLarge,
-    };
-    ScenarioError::new(field, kind)
 }
 
 #[cfg(test)]

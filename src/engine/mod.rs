@@ -43,6 +43,7 @@
 pub mod allreduce;
 pub mod assumption;
 pub mod bound;
+pub mod checked;
 pub mod closest;
 pub mod cloud;
 pub mod cluster;

@@ -11,7 +11,7 @@
 //! busbw 480 GB/s over a 450 GB/s link), so only the `(n-1)/n` floor is a true lower bound.
 
 use super::efficiency::Efficiency;
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use serde::{Deserialize, Serialize};
 
 /// A link as the model sees it: per-GPU bandwidth in one direction and a per-step latency α.

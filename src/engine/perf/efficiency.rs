@@ -2,7 +2,7 @@
 //! divides by `peak × factor`; the roofline bound uses the peaks alone. Every default carries
 //! its source so the reader can see (and edit) what the expected numbers assume.
 
-use super::{in_range, non_negative, PerfError};
+use crate::engine::checked::{in_range, non_negative, PerfError};
 use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::precision::Dtype;
 use serde::{Deserialize, Serialize};

@@ -22,12 +22,13 @@ use super::scaling::{
 };
 use super::serving::serving_estimate;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
-use super::PerfError;
 use crate::engine::assumption::Assumption;
+use crate::engine::checked::perf_error;
+use crate::engine::checked::PerfError;
 use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
 use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::gpu::Gpu;
-use crate::engine::hardware::{perf_error, TopologyKind};
+use crate::engine::hardware::TopologyKind;
 use crate::engine::lookup::Lookup;
 use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};

@@ -1,8 +1,8 @@
 //! Roofline model (Williams, Waterman, Patterson, "Roofline: an insightful visual performance
 //! model", CACM 2009) and the article's bound `T = max(W/F, Q/B, C/N) + T_overhead`.
 
-use super::{finite, non_negative, positive, PerfError};
 use crate::engine::bound::Term;
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use crate::engine::gpu::Gpu;
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use serde::{Deserialize, Serialize};

@@ -11,7 +11,7 @@ use super::collectives::{Link, Topology};
 use super::efficiency::Efficiency;
 use super::phases::{training_step_work, ModelShape};
 use super::timing::{phase_timing, Hardware, Parallelism, Phase};
-use super::{positive, PerfError};
+use crate::engine::checked::{positive, PerfError};
 use crate::engine::gpu::Gpu;
 use crate::engine::lookup::{Lookup, Network};
 use crate::engine::num::u32_from_f64;

@@ -12,7 +12,7 @@ use super::collectives::{hierarchical_time, Algorithm, Collective, Topology};
 use super::efficiency::Efficiency;
 use super::phases::{ModelShape, PhaseWork};
 use super::roofline::{bound_time, compute_time, expected_time, memory_time, ridge_point, BoundTime};
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use serde::{Deserialize, Serialize};
 
 /// Peak figures of one GPU for the dtype in use.

@@ -569,8 +569,8 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
     .concat()
 }
 
-fn perf_error(lang: Lang, e: &crate::engine::perf::PerfError) -> String {
-    let err = crate::engine::hardware::perf_error("", e.clone());
+fn perf_error(lang: Lang, e: &crate::engine::checked::PerfError) -> String {
+    let err = crate::engine::checked::perf_error("", e.clone());
     format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(&errors::scenario_error(&err, lang)))
 }
 
