@@ -8,8 +8,8 @@
 //! `algbw = S / t`, `busbw = algbw · 2(n−1)/n` (nccl-tests).
 
 use super::checked::PerfError;
+use super::efficiency::Efficiency;
 use super::perf::collectives::{busbw, hierarchical_time, Algorithm, Collective, CommTime, Topology};
-use super::perf::efficiency::Efficiency;
 
 /// Message sizes from `lo` to `hi` bytes, `per_decade` points per factor of ten, both ends
 /// included. Empty when the range is not finite and positive.

@@ -155,7 +155,7 @@ pub struct Gpu {
     pub memory_options_bytes: Vec<u64>,
     /// The device's own efficiency defaults: what its back end was measured to reach (Metal on
     /// Apple silicon), with the source in `efficiency_source`. Empty: the engine's defaults.
-    pub efficiency: crate::engine::hardware::EfficiencyOverrides,
+    pub efficiency: crate::engine::efficiency::EfficiencyOverrides,
     /// Where the device's efficiency defaults come from.
     pub efficiency_source: String,
 }
@@ -422,7 +422,7 @@ impl Gpu {
                 "notes" => g.notes = de(x)?,
                 "memory_kind" => g.memory_kind = de(x)?,
                 "memory_options_bytes" => g.memory_options_bytes = de(x)?,
-                "efficiency" => g.efficiency = crate::engine::hardware::EfficiencyOverrides::from_json(x)?,
+                "efficiency" => g.efficiency = crate::engine::efficiency::EfficiencyOverrides::from_json(x)?,
                 "efficiency_source" => g.efficiency_source = de(x)?,
                 _ => return Ok(false),
             }

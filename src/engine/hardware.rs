@@ -1,13 +1,12 @@
-//! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
-//! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
+//! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU) and how the
+//! GPUs are wired (topology). The efficiency factors the expected times assume, and their
+//! overrides, are [`crate::engine::efficiency`].
 
-use super::checked::perf_error;
 use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
-use super::json_read::{de, fields, opt, Read};
+use super::json_read::Read;
 use super::lookup::Lookup;
 use super::perf::collectives::Topology;
-use super::perf::efficiency::Efficiency;
 use super::perf::scaling::{topology_preset, TopologyPreset};
 #[cfg(test)]
 use serde::Deserializer;
@@ -148,116 +147,6 @@ impl TopologyKind {
     }
 }
 
-/// Overrides of the efficiency factors; every field optional (absent = the sourced default).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(test, derive(Deserialize))]
-#[serde(default, deny_unknown_fields)]
-pub struct EfficiencyOverrides {
-    pub memory_bandwidth: Option<f64>,
-    pub tensor_flops: Option<f64>,
-    pub intra_node_bus_bandwidth: Option<f64>,
-    pub inter_node_bus_bandwidth: Option<f64>,
-    pub kernel_launch_s: Option<f64>,
-    pub kernels_per_layer: Option<f64>,
-    pub gradient_sync_overlap: Option<f64>,
-    pub fp8_tensor_flops: Option<f64>,
-    pub quantized_weight_bandwidth: Option<f64>,
-    pub request_overhead_s: Option<f64>,
-    pub host_memory_bandwidth: Option<f64>,
-    pub pcie_bandwidth: Option<f64>,
-    pub quantized_matmul_flops: Option<f64>,
-}
-
-/// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
-    "memory_bandwidth",
-    "tensor_flops",
-    "intra_node_bus_bandwidth",
-    "inter_node_bus_bandwidth",
-    "kernel_launch_s",
-    "kernels_per_layer",
-    "gradient_sync_overlap",
-    "fp8_tensor_flops",
-    "quantized_weight_bandwidth",
-    "request_overhead_s",
-    "host_memory_bandwidth",
-    "pcie_bandwidth",
-    "quantized_matmul_flops",
-];
-
-impl EfficiencyOverrides {
-    /// Reads the overrides object (every key optional, unknown keys are errors).
-    pub fn from_json(v: &Value) -> Read<EfficiencyOverrides> {
-        let mut o = EfficiencyOverrides::default();
-        fields(v, &EFFICIENCY_FIELDS, |key, x| {
-            let slot = match key {
-                "memory_bandwidth" => &mut o.memory_bandwidth,
-                "tensor_flops" => &mut o.tensor_flops,
-                "intra_node_bus_bandwidth" => &mut o.intra_node_bus_bandwidth,
-                "inter_node_bus_bandwidth" => &mut o.inter_node_bus_bandwidth,
-                "kernel_launch_s" => &mut o.kernel_launch_s,
-                "kernels_per_layer" => &mut o.kernels_per_layer,
-                "gradient_sync_overlap" => &mut o.gradient_sync_overlap,
-                "fp8_tensor_flops" => &mut o.fp8_tensor_flops,
-                "quantized_weight_bandwidth" => &mut o.quantized_weight_bandwidth,
-                "request_overhead_s" => &mut o.request_overhead_s,
-                "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
-                "pcie_bandwidth" => &mut o.pcie_bandwidth,
-                "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
-                _ => return Ok(false),
-            };
-            *slot = opt(x, de)?;
-            Ok(true)
-        })?;
-        Ok(o)
-    }
-
-    /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
-    pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        self.resolve_over(Efficiency::default())
-    }
-
-    /// The factors in use on a device: the published defaults, then the device's own profile
-    /// (its back end's measured fractions, [`crate::engine::gpu::Gpu::efficiency`]), then these
-    /// overrides.
-    pub fn resolve_for(&self, gpu: &Gpu) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        let (device, _) = gpu.efficiency.resolve()?;
-        self.resolve_over(device)
-    }
-
-    fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        let mut e = base;
-        let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
-            ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
-            ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
-            ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
-            ("inter_node_bus_bandwidth", self.inter_node_bus_bandwidth, &mut e.inter_node_bus_bandwidth),
-            ("kernel_launch_s", self.kernel_launch_s, &mut e.kernel_launch_s),
-            ("kernels_per_layer", self.kernels_per_layer, &mut e.kernels_per_layer),
-            ("gradient_sync_overlap", self.gradient_sync_overlap, &mut e.gradient_sync_overlap),
-            ("fp8_tensor_flops", self.fp8_tensor_flops, &mut e.fp8_tensor_flops),
-            (
-                "quantized_weight_bandwidth",
-                self.quantized_weight_bandwidth,
-                &mut e.quantized_weight_bandwidth,
-            ),
-            ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
-            ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
-            ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
-            ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
-        ];
-        for (name, value, slot) in fields {
-            if let Some(v) = value {
-                *slot = v;
-                overridden.push(name);
-            }
-        }
-        e.validate().map_err(|err| perf_error("efficiency", err))?;
-        Ok((e, overridden))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,17 +171,12 @@ mod tests {
     }
 
     #[test]
-    fn topology_defaults_and_overrides() {
+    fn topology_defaults_and_names() {
         let find = |id| crate::catalog::gpus::find(id).unwrap();
         assert_eq!(TopologyKind::default_for(find("h100-sxm")), TopologyKind::Nvswitch);
         assert_eq!(TopologyKind::default_for(find("l4")), TopologyKind::Pcie);
         assert_eq!(TopologyKind::default_for(find("h100-nvl")), TopologyKind::Pcie);
         let t: TopologyKind = serde_json::from_str(r#""multi_node_efa""#).unwrap();
         assert_eq!(t, TopologyKind::NvswitchEfa);
-        let o = EfficiencyOverrides { tensor_flops: Some(0.5), ..Default::default() };
-        let (e, names) = o.resolve().unwrap();
-        assert_eq!((e.tensor_flops, names), (0.5, vec!["tensor_flops"]));
-        let bad = EfficiencyOverrides { memory_bandwidth: Some(1.5), ..Default::default() };
-        assert_eq!(bad.resolve().unwrap_err().field, "efficiency.memory_bandwidth");
     }
 }

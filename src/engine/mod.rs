@@ -49,6 +49,7 @@ pub mod cloud;
 pub mod cluster;
 pub mod derivation;
 pub mod diagnose;
+pub mod efficiency;
 pub mod error;
 pub mod evaluate;
 pub mod fit;

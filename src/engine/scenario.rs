@@ -3,8 +3,9 @@
 //! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
+use super::efficiency::EfficiencyOverrides;
 use super::error::{ErrorKind, ScenarioError};
-use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
+use super::hardware::{GpuSpec, TopologyKind};
 use super::json_read::{de, opt, Read};
 use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
@@ -819,7 +820,7 @@ mod tests {
         ];
         // Every efficiency key, plus one that is not (the reader must refuse it).
         let efficiency_keys: Vec<&str> =
-            crate::engine::hardware::EFFICIENCY_FIELDS.iter().copied().chain(["launch"]).collect();
+            crate::engine::efficiency::EFFICIENCY_FIELDS.iter().copied().chain(["launch"]).collect();
         let base_gpu = json!({"memory_bytes": 48_000_000_000_u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}});
         let mut inputs = vec![json!(null), json!([]), json!("x"), json!({}), json!({"batch": 2})];
         for sample in samples() {

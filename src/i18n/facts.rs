@@ -7,7 +7,7 @@ use super::Lang;
 use crate::engine::assumption::Assumption;
 use crate::engine::bound::Term;
 use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
-use crate::engine::perf::efficiency::Factor;
+use crate::engine::efficiency::Factor;
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use crate::engine::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;

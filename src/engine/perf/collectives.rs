@@ -10,8 +10,8 @@
 //! (NVLink SHARP, IB SHARP) lets all-reduce beat the ring's `2(n-1)/n` (8x H200 NVLS measured
 //! busbw 480 GB/s over a 450 GB/s link), so only the `(n-1)/n` floor is a true lower bound.
 
-use super::efficiency::Efficiency;
 use crate::engine::checked::{finite, non_negative, positive, PerfError};
+use crate::engine::efficiency::Efficiency;
 use serde::{Deserialize, Serialize};
 
 /// A link as the model sees it: per-GPU bandwidth in one direction and a per-step latency α.

@@ -17,11 +17,11 @@
 pub mod sim;
 
 use super::collectives::Topology;
-use super::efficiency::Efficiency;
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
 use super::timing::{kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase};
 use crate::engine::checked::perf_error;
 use crate::engine::checked::{finite, PerfError};
+use crate::engine::efficiency::Efficiency;
 use crate::engine::error::ScenarioError;
 use crate::engine::hardware::TopologyKind;
 use crate::engine::memory::Inputs;

@@ -4,7 +4,6 @@
 //! sized Scenario onto them and [`report`] holds the time half of the Report.
 
 pub mod collectives;
-pub mod efficiency;
 pub mod kernels;
 pub mod load;
 pub mod offload;

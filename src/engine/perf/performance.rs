@@ -12,7 +12,6 @@
 //!   not 6·P·tokens.
 
 use super::collectives::Topology;
-use super::efficiency::{Efficiency, Factor};
 use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
@@ -26,6 +25,7 @@ use crate::engine::assumption::Assumption;
 use crate::engine::checked::perf_error;
 use crate::engine::checked::PerfError;
 use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
+use crate::engine::efficiency::{Efficiency, Factor};
 use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::gpu::Gpu;
 use crate::engine::hardware::TopologyKind;
@@ -261,7 +261,7 @@ pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
-    let (eff, overridden) = s.efficiency.resolve_for(gpu)?;
+    let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;

@@ -8,10 +8,10 @@
 //! capped at the layer count (larger counts are left out of the curve).
 
 use super::collectives::{Link, Topology};
-use super::efficiency::Efficiency;
 use super::phases::{training_step_work, ModelShape};
 use super::timing::{phase_timing, Hardware, Parallelism, Phase};
 use crate::engine::checked::{positive, PerfError};
+use crate::engine::efficiency::Efficiency;
 use crate::engine::gpu::Gpu;
 use crate::engine::lookup::{Lookup, Network};
 use crate::engine::num::u32_from_f64;

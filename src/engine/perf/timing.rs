@@ -9,10 +9,10 @@
 //! GShard (Lepikhin et al. 2020) two all-to-alls per MoE layer forward.
 
 use super::collectives::{hierarchical_time, Algorithm, Collective, Topology};
-use super::efficiency::Efficiency;
 use super::phases::{ModelShape, PhaseWork};
 use super::roofline::{bound_time, compute_time, expected_time, memory_time, ridge_point, BoundTime};
 use crate::engine::checked::{finite, non_negative, positive, PerfError};
+use crate::engine::efficiency::Efficiency;
 use serde::{Deserialize, Serialize};
 
 /// Peak figures of one GPU for the dtype in use.
