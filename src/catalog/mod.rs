@@ -1,6 +1,6 @@
 //! Typed catalogs (GPUs, models, interconnects, MIG profiles, cloud instances), each entry with
 //! its source. The catalog is data over the engine's types (`engine::gpu::Gpu`,
-//! `engine::model::Architecture`, `engine::perf::collectives::Link`); the engine never imports
+//! `engine::model::Architecture`, `engine::links::Link`); the engine never imports
 //! it, and reads it only through [`Catalog`], its implementation of [`crate::engine::Lookup`].
 
 pub mod gpus;
@@ -13,9 +13,9 @@ pub mod on_chip;
 mod prices;
 
 use crate::engine::gpu::Gpu;
+use crate::engine::links::Link;
 use crate::engine::lookup::{Lookup, Network, Price};
 use crate::engine::model::Architecture;
-use crate::engine::perf::collectives::Link;
 use crate::engine::report::{ModelInfo, Report};
 use crate::engine::scenario::{ModelSpec, Scenario};
 use crate::engine::{EngineError, ScenarioError};

@@ -5,9 +5,8 @@
 use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
 use super::json_read::Read;
-use super::lookup::Lookup;
-use super::perf::collectives::Topology;
-use super::perf::scaling::{topology_preset, TopologyPreset};
+use super::links::{Link, Topology};
+use super::lookup::{Lookup, Network};
 #[cfg(test)]
 use serde::Deserializer;
 use serde::{Deserialize, Serialize};
@@ -144,6 +143,40 @@ impl TopologyKind {
             TopologyKind::Pcie => TopologyPreset::PcieOnly,
         };
         Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu, lookup) }
+    }
+}
+
+/// Topologies offered by the scaling widget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopologyPreset {
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by InfiniBand NDR (one 400G port per GPU).
+    NvSwitchInfiniBand,
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by AWS EFA (p5-class).
+    NvSwitchEfa,
+    /// 8 GPUs per node on PCIe only, nodes joined by InfiniBand HDR.
+    PcieOnly,
+}
+
+/// Build the topology for `gpu` (its own NVLink/PCIe rates) and a preset's network.
+pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu, lookup: &dyn Lookup) -> Topology {
+    let net = |n: Network| lookup.network(n);
+    let pcie = Link {
+        bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
+        latency_s: 5e-6,
+    };
+    let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+    let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
+    match preset {
+        TopologyPreset::NvSwitchInfiniBand => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::InfinibandNdr) }
+        }
+        TopologyPreset::NvSwitchEfa => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::EfaP5) }
+        }
+        TopologyPreset::PcieOnly => {
+            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net(Network::InfinibandHdr) }
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! implements it over the embedded data; a test can implement it over a handful of entries.
 
 use super::gpu::Gpu;
+use super::links::Link;
 use super::model::Architecture;
-use super::perf::collectives::Link;
 use super::report::ModelInfo;
 use std::borrow::Cow;
 

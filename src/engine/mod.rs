@@ -3,7 +3,7 @@
 //! `Scenario` → [`evaluate_with`] (with a [`Lookup`] for catalog ids) → `Report`. Sizing lives
 //! in [`model`] (architecture, parameter counts, KV cache), [`memory`] (per-GPU memory by
 //! component) and [`solvers`]; time lives in [`perf`] (roofline, collectives, phases, timing,
-//! scaling, serving). The engine owns the types it computes with ([`gpu`], [`perf::collectives::Link`],
+//! scaling, serving). The engine owns the types it computes with ([`gpu`], [`links::Link`],
 //! [`model::Architecture`]) and imports nothing above it: the catalog is data of these types and
 //! implements [`Lookup`]; `tests/architecture.rs` keeps it that way.
 //!
@@ -60,6 +60,7 @@ pub mod headroom;
 pub mod json_read;
 pub mod lab;
 pub mod launch;
+pub mod links;
 pub mod local;
 pub mod lookup;
 pub mod memory;

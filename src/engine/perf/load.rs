@@ -16,7 +16,6 @@
 
 pub mod sim;
 
-use super::collectives::Topology;
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
 use super::timing::{kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase};
 use crate::engine::checked::perf_error;
@@ -24,6 +23,7 @@ use crate::engine::checked::{finite, PerfError};
 use crate::engine::efficiency::Efficiency;
 use crate::engine::error::ScenarioError;
 use crate::engine::hardware::TopologyKind;
+use crate::engine::links::Topology;
 use crate::engine::memory::Inputs;
 use crate::engine::num::{u32_sat, u64_from_f64, usize_sat};
 use crate::engine::perf::performance::{model_shape, time_model_inputs, SizedScenario};

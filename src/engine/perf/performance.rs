@@ -11,7 +11,6 @@
 //! - LoRA/QLoRA: the frozen base needs no weight gradients, so a step is 4·P·tokens (+ attention),
 //!   not 6·P·tokens.
 
-use super::collectives::Topology;
 use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
@@ -29,6 +28,7 @@ use crate::engine::efficiency::{Efficiency, Factor};
 use crate::engine::error::{ErrorKind, ScenarioError};
 use crate::engine::gpu::Gpu;
 use crate::engine::hardware::TopologyKind;
+use crate::engine::links::Topology;
 use crate::engine::lookup::Lookup;
 use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
