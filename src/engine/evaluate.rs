@@ -37,9 +37,6 @@ use std::collections::BTreeMap;
 mod sizing_derivations;
 use sizing_derivations::sizing_derivations;
 
-/// How many of the nearest catalog ids an unknown id's error suggests.
-pub const SUGGESTED_IDS: usize = 5;
-
 /// The model a scenario names, with its catalog metadata when it came from the catalog.
 pub fn resolve_model<'a>(
     spec: &ModelSpec,
@@ -52,7 +49,11 @@ pub fn resolve_model<'a>(
                 ErrorKind::UnknownId {
                     catalogue: Catalogue::Model,
                     id: id.clone(),
-                    known: super::closest::closest_ids(id, &lookup.model_ids(), SUGGESTED_IDS),
+                    known: super::closest::closest_ids(
+                        id,
+                        &lookup.model_ids(),
+                        super::closest::SUGGESTED_IDS,
+                    ),
                 },
             )
         }),

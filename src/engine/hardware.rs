@@ -77,7 +77,7 @@ impl GpuSpec {
                         known: super::closest::closest_ids(
                             id,
                             &lookup.gpu_ids(),
-                            super::evaluate::SUGGESTED_IDS,
+                            super::closest::SUGGESTED_IDS,
                         ),
                     },
                 )
