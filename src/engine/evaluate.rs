@@ -43,20 +43,35 @@ pub fn resolve_model<'a>(
     lookup: &'a dyn Lookup,
 ) -> Result<(Cow<'a, Architecture>, ModelInfo), ScenarioError> {
     match spec {
-        ModelSpec::Id(id) => lookup.model(id).ok_or_else(|| {
-            ScenarioError::new(
-                "model",
-                ErrorKind::UnknownId {
-                    catalogue: Catalogue::Model,
-                    id: id.clone(),
-                    known: super::closest::closest_ids(
-                        id,
-                        &lookup.model_ids(),
-                        super::closest::SUGGESTED_IDS,
-                    ),
-                },
-            )
-        }),
+        ModelSpec::Id(id) => {
+            let (a, entry) = lookup.model(id).ok_or_else(|| {
+                ScenarioError::new(
+                    "model",
+                    ErrorKind::UnknownId {
+                        catalogue: Catalogue::Model,
+                        id: id.clone(),
+                        known: super::closest::closest_ids(
+                            id,
+                            &lookup.model_ids(),
+                            super::closest::SUGGESTED_IDS,
+                        ),
+                    },
+                )
+            })?;
+            let info = ModelInfo {
+                id: Some(entry.id),
+                name: entry.name,
+                family: a.model_type.clone(),
+                source: Some(entry.source),
+                inferred: a.inferred.is_some(),
+                keys_used: Vec::new(),
+                keys_ignored: Vec::new(),
+                quantization: None,
+                gguf: None,
+                layers: a.layers,
+            };
+            Ok((a, info))
+        }
         ModelSpec::Config(v) => {
             let a = parse_config(v)?;
             // The config's own name, else its model_type: identifiers, the same in every language.
