@@ -110,7 +110,7 @@ fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn
             let query = super::browser::page_query();
             keep(mount_to(
                 el.clone(),
-                move || view! { <super::widgets::EmbedPage lang=lang name=name query=query /> },
+                move || view! { <super::pages::EmbedPage lang=lang name=name query=query /> },
             ));
         }
         "page" => {
