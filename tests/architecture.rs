@@ -3,8 +3,9 @@
 //! 1. `src/engine` imports nothing above it (no catalog, no i18n, no UI). Unit tests inside the
 //!    engine may use the catalog as fixtures, so only the code before a file's first
 //!    `#[cfg(test)]` is checked (and `proptests.rs`, a test-only module, not at all).
-//! 2. The engine's top-level modules import only from their own layer or the layers below,
-//!    in the order stated here and in the module doc of `src/engine/mod.rs` (a test holds the
+//! 2. The engine's top-level modules, and the UI's rooms (the top-level files and folders of
+//!    `src/ui`), each import only from their own layer or the layers below, in the order stated
+//!    here and in the module doc of `src/engine/mod.rs` and `src/ui/mod.rs` (a test holds the
 //!    two tables equal), and never in a cycle. An import is a `use` of the tree's path
 //!    (`crate::engine::X`, `super::X`, `super::super::X`, resolved to the top-level module it
 //!    names; `use super::*` counts) or such a path in code. Test code (`#[cfg(test)]` items and
@@ -81,6 +82,25 @@ const ENGINE: Tree = Tree {
             ],
         ),
         ("the engine's front: the names code outside it imports", &["mod"]),
+    ],
+};
+
+/// The UI's order (the same table as `src/ui/mod.rs`'s module doc).
+const UI: Tree = Tree {
+    dir: "src/ui",
+    path: "crate::ui",
+    layers: &[
+        ("reading the app's own addresses", &["address"]),
+        ("where the page is, and moving between pages (in the browser)", &["nav"]),
+        ("what the components ask of the browser, the same natively", &["browser"]),
+        ("components", &["figure", "exercise", "search", "plan", "tools", "lab", "widgets"]),
+        ("the estimator, and the chapter widget that shows any component", &["estimator"]),
+        ("the pages whose content is a component", &["pages"]),
+        (
+            "putting components in place: mounted in the browser, rendered natively, timed",
+            &["mount", "snapshot", "bench"],
+        ),
+        ("the app", &["mod"]),
     ],
 };
 
@@ -618,6 +638,11 @@ fn check(tree: &Tree) {
 #[test]
 fn engine_modules_import_only_their_layer_and_below() {
     check(&ENGINE);
+}
+
+#[test]
+fn ui_rooms_import_only_their_layer_and_below() {
+    check(&UI);
 }
 
 /// The checker on a small tree: it must see an upward import, one through `super::super`, one
