@@ -62,7 +62,7 @@ fn solvers_answer_the_capacity_questions() {
 #[test]
 fn zero_stages_through_the_engine() {
     let mut s = scenario("llama-2-7b");
-    s.mode = gpu_primer::engine::scenario::Mode::Training;
+    s.mode = gpu_primer::engine::workload::Mode::Training;
     s.weight_dtype = Some(gpu_primer::engine::precision::Dtype::Fp16);
     s.gpus = 64;
     let psi = evaluate(&s).unwrap().params.total as f64;
@@ -235,8 +235,8 @@ fn chapter_8_seven_int4_services_pack_onto_one_a100() {
 /// bandwidth."
 #[test]
 fn chapter_11_decode_reaches_79_percent_of_the_memory_roof() {
+    use gpu_primer::engine::bound::Term;
     use gpu_primer::engine::diagnose::{compare_to_bound, Measured};
-    use gpu_primer::engine::perf::roofline::Term;
     let mut s = scenario("llama-3.1-8b");
     s.weight_dtype = Some(gpu_primer::engine::precision::Dtype::Bf16);
     s.gpu = "h100-sxm".into();

@@ -4,7 +4,7 @@
 //! the real ones in `tests/fixtures/configs` (sources in `expected.json`).
 
 use gpu_primer::catalog::evaluate;
-use gpu_primer::engine::scenario::Mode;
+use gpu_primer::engine::workload::Mode;
 use gpu_primer::engine::{ModelSpec, Report, Scenario};
 use gpu_primer::estimator::kv_growth::{kv_growth, room_for_kv};
 use serde_json::Value;

@@ -151,7 +151,7 @@ fn one_users_wait_beside_the_static_batch() {
     // Not asked for where the load model already runs, nor in training.
     assert!(static_batch_users_wait_with(&closed, &gpu_primer::catalog::Catalog).unwrap().is_none());
     let mut train = s.clone();
-    train.mode = gpu_primer::engine::scenario::Mode::Training;
+    train.mode = gpu_primer::engine::workload::Mode::Training;
     assert!(static_batch_users_wait_with(&train, &gpu_primer::catalog::Catalog).unwrap().is_none());
     eprintln!("static {static_ttft} s, one user p50 {p50} s p95 {p95} s, alone {alone} s, took {took:?}");
 }

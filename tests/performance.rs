@@ -4,8 +4,8 @@
 mod common;
 
 use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::bound::Term;
 use gpu_primer::engine::hardware::GpuSpec;
-use gpu_primer::engine::perf::roofline::Term;
 use gpu_primer::engine::{ModelSpec, Report, Scenario};
 use gpu_primer::validation::validation_table;
 use proptest::prelude::*;
@@ -65,7 +65,7 @@ fn decode_is_memory_bound_at_batch_1_and_compute_bound_at_large_batch_on_a100() 
 #[test]
 fn training_reports_a_step_and_scaling_to_1024() {
     let mut s = scenario("llama-3.1-8b", "h100-sxm");
-    s.mode = gpu_primer::engine::scenario::Mode::Training;
+    s.mode = gpu_primer::engine::workload::Mode::Training;
     (s.gpus, s.tensor_parallel, s.batch) = (8, 8, 4);
     let r = evaluate(&s).unwrap();
     let p = &r.performance;

@@ -119,7 +119,7 @@ fn framework_optimizer_names_are_read() {
     // The paged spellings are their own optimizer: their states live in unified memory.
     for name in ["paged_adamw_8bit", "paged_adam_8bit", "paged_adam8bit"] {
         let s = Scenario::from_json(&json!({"model": "x", "optimizer": name})).unwrap();
-        assert_eq!(s.optimizer, gpu_primer::engine::scenario::Optimizer::PagedAdam8bit, "{name}");
+        assert_eq!(s.optimizer, gpu_primer::engine::workload::Optimizer::PagedAdam8bit, "{name}");
     }
     let (code, stdout, stderr) =
         common::estimate(r#"{"model": "llama-3.1-8b", "mode": "lora", "optimizer": "adam_8bit"}"#);

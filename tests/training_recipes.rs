@@ -180,7 +180,7 @@ fn fp8_gemms_use_their_own_fraction() {
         "context_tokens": 8001}),
     );
     let p = &r.performance.phases.prefill;
-    assert_eq!(p.path.used, gpu_primer::engine::gpu::ComputeDtype::Fp8);
+    assert_eq!(p.path.used, gpu_primer::engine::precision::compute::ComputeDtype::Fp8);
     let per_gpu = r.performance.hardware.peak_flops_per_s;
     assert!((p.expected.compute_s - p.flops / (per_gpu * 0.69)).abs() < 1e-9 * p.expected.compute_s.max(1.0));
     let f = r.performance.efficiency.iter().find(|f| f.field == "fp8_tensor_flops").unwrap();

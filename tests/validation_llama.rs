@@ -3,9 +3,9 @@
 //! rows of the validation table against the goals.
 
 use gpu_primer::catalog::{evaluate, gpus};
-use gpu_primer::engine::gguf::FileType;
-use gpu_primer::engine::gpu::ComputeDtype;
 use gpu_primer::engine::hardware::GpuSpec;
+use gpu_primer::engine::precision::compute::ComputeDtype;
+use gpu_primer::engine::precision::file_type::FileType;
 use gpu_primer::engine::precision::Dtype;
 use gpu_primer::engine::{ModelSpec, Scenario};
 use gpu_primer::validation::{median, validation_table, Note, ValidationRow};

@@ -39,6 +39,7 @@ pub fn find(id: &str) -> Option<&'static Gpu> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::precision::compute::ComputeDtype;
 
     const REQUIRED: [&str; 33] = [
         "v100-sxm-32gb",

@@ -4,7 +4,7 @@
 //! the reference data: they are order-of-magnitude estimates (flagged uncertain) for one hop
 //! of an NCCL ring step, so every entry has "latency_s" in `uncertain`.
 
-use crate::engine::perf::collectives::Link;
+use crate::engine::links::Link;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

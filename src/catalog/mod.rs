@@ -1,6 +1,6 @@
 //! Typed catalogs (GPUs, models, interconnects, MIG profiles, cloud instances), each entry with
 //! its source. The catalog is data over the engine's types (`engine::gpu::Gpu`,
-//! `engine::model::Architecture`, `engine::perf::collectives::Link`); the engine never imports
+//! `engine::model::Architecture`, `engine::links::Link`); the engine never imports
 //! it, and reads it only through [`Catalog`], its implementation of [`crate::engine::Lookup`].
 
 pub mod gpus;
@@ -13,9 +13,9 @@ pub mod on_chip;
 mod prices;
 
 use crate::engine::gpu::Gpu;
-use crate::engine::lookup::{Lookup, Network, Price};
+use crate::engine::links::Link;
+use crate::engine::lookup::{Lookup, ModelEntry, Network, Price};
 use crate::engine::model::Architecture;
-use crate::engine::perf::collectives::Link;
 use crate::engine::report::{ModelInfo, Report};
 use crate::engine::scenario::{ModelSpec, Scenario};
 use crate::engine::{EngineError, ScenarioError};
@@ -28,21 +28,14 @@ pub use prices::default_price_per_gpu_hour;
 pub struct Catalog;
 
 impl Lookup for Catalog {
-    fn model(&self, id: &str) -> Option<(Cow<'_, Architecture>, ModelInfo)> {
+    fn model(&self, id: &str) -> Option<(Cow<'_, Architecture>, ModelEntry)> {
         let entry = models::find(id)?;
-        let info = ModelInfo {
-            id: Some(entry.model.id.clone()),
+        let model = ModelEntry {
+            id: entry.model.id.clone(),
             name: entry.model.name.clone(),
-            family: entry.architecture.model_type.clone(),
-            source: Some(entry.model.source.clone()),
-            inferred: entry.architecture.inferred.is_some(),
-            keys_used: Vec::new(),
-            keys_ignored: Vec::new(),
-            quantization: None,
-            gguf: None,
-            layers: entry.architecture.layers,
+            source: entry.model.source.clone(),
         };
-        Some((Cow::Borrowed(&entry.architecture), info))
+        Some((Cow::Borrowed(&entry.architecture), model))
     }
 
     fn model_ids(&self) -> Vec<String> {

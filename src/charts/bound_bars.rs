@@ -7,7 +7,8 @@
 use super::canvas::{self, Anchor, Theme};
 use super::format::format_seconds;
 use super::palette;
-use crate::engine::perf::roofline::{dominant_term, Term};
+use crate::engine::bound::Term;
+use crate::engine::perf::roofline::dominant_term;
 
 /// Names of the four terms, in the page's language.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -7,9 +7,10 @@
 //! reduce-scatter + inter-node all-reduce of `S/g` + intra-node all-gather.
 //! `algbw = S / t`, `busbw = algbw · 2(n−1)/n` (nccl-tests).
 
-use super::perf::collectives::{busbw, hierarchical_time, Algorithm, Collective, CommTime, Topology};
-use super::perf::efficiency::Efficiency;
-use super::perf::PerfError;
+use super::checked::PerfError;
+use super::efficiency::Efficiency;
+use super::links::Topology;
+use super::perf::collectives::{busbw, hierarchical_time, Algorithm, Collective, CommTime};
 
 /// Message sizes from `lo` to `hi` bytes, `per_decade` points per factor of ten, both ends
 /// included. Empty when the range is not finite and positive.
@@ -64,7 +65,7 @@ pub fn all_reduce_curve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::perf::collectives::Link;
+    use crate::engine::links::Link;
 
     fn nvswitch_ib() -> Topology {
         Topology {

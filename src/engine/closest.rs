@@ -4,6 +4,9 @@
 //! ignoring ASCII case (ids are ASCII; no Unicode case tables in the wasm); ties keep the
 //! catalog's order.
 
+/// How many of the nearest catalog ids an unknown id's error suggests.
+pub const SUGGESTED_IDS: usize = 5;
+
 /// At most `n` of `ids` nearest to `typed`.
 pub fn closest_ids(typed: &str, ids: &[String], n: usize) -> Vec<String> {
     let t = typed.trim().to_ascii_lowercase();

@@ -28,7 +28,8 @@ use super::fit::memory_fit_with;
 use super::hardware::TopologyKind;
 use super::lookup::Lookup;
 use super::num::u64_from_f64;
-use super::scenario::{Mode, Scenario};
+use super::scenario::Scenario;
+use super::workload::Mode;
 
 /// One instance as the ranking sees it.
 #[derive(Clone, Debug, PartialEq)]

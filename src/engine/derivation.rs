@@ -4,10 +4,10 @@
 //! `i18n::facts` renders each in Chinese and English with an exhaustive `match`, so a
 //! formula without wording is a compile error.
 
-use super::gpu::{ComputeDtype, ComputePath};
-use super::perf::roofline::Term;
+use super::bound::Term;
+use super::precision::compute::{ComputeDtype, ComputePath};
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
+use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::{Serialize, Serializer};
 
 /// A phase of the time model.

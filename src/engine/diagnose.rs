@@ -132,7 +132,8 @@ const fn rule(
     Rule { bottleneck, group, signal, compare, threshold, strong }
 }
 
-use super::perf::roofline::{BoundTime, Term};
+use super::bound::Term;
+use super::perf::roofline::BoundTime;
 use Bottleneck as B;
 use Compare::{AtLeast, Below};
 use Signal as S;

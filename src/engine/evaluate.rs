@@ -28,16 +28,14 @@ use super::model::Architecture;
 use super::num::{u128_from_f64, usize_sat};
 use super::perf::performance::{performance, SizedScenario};
 use super::report::*;
-use super::scenario::{Mode, ModelSpec, Scenario, TrainingPrecision};
+use super::scenario::{ModelSpec, Scenario};
 use super::solvers;
+use super::workload::{Mode, TrainingPrecision};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 mod sizing_derivations;
 use sizing_derivations::sizing_derivations;
-
-/// How many of the nearest catalog ids an unknown id's error suggests.
-pub const SUGGESTED_IDS: usize = 5;
 
 /// The model a scenario names, with its catalog metadata when it came from the catalog.
 pub fn resolve_model<'a>(
@@ -45,16 +43,35 @@ pub fn resolve_model<'a>(
     lookup: &'a dyn Lookup,
 ) -> Result<(Cow<'a, Architecture>, ModelInfo), ScenarioError> {
     match spec {
-        ModelSpec::Id(id) => lookup.model(id).ok_or_else(|| {
-            ScenarioError::new(
-                "model",
-                ErrorKind::UnknownId {
-                    catalogue: Catalogue::Model,
-                    id: id.clone(),
-                    known: super::closest::closest_ids(id, &lookup.model_ids(), SUGGESTED_IDS),
-                },
-            )
-        }),
+        ModelSpec::Id(id) => {
+            let (a, entry) = lookup.model(id).ok_or_else(|| {
+                ScenarioError::new(
+                    "model",
+                    ErrorKind::UnknownId {
+                        catalogue: Catalogue::Model,
+                        id: id.clone(),
+                        known: super::closest::closest_ids(
+                            id,
+                            &lookup.model_ids(),
+                            super::closest::SUGGESTED_IDS,
+                        ),
+                    },
+                )
+            })?;
+            let info = ModelInfo {
+                id: Some(entry.id),
+                name: entry.name,
+                family: a.model_type.clone(),
+                source: Some(entry.source),
+                inferred: a.inferred.is_some(),
+                keys_used: Vec::new(),
+                keys_ignored: Vec::new(),
+                quantization: None,
+                gguf: None,
+                layers: a.layers,
+            };
+            Ok((a, info))
+        }
         ModelSpec::Config(v) => {
             let a = parse_config(v)?;
             // The config's own name, else its model_type: identifiers, the same in every language.
@@ -298,7 +315,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
         placement,
         weight_format: super::memory::quant_weights::matrix_format(a, &x),
         weight_row: a.hidden,
-        table_bits: a.tensor_table.as_ref().map(super::gguf::TensorTable::bits_per_weight),
+        table_bits: a.tensor_table.as_ref().map(super::model::tensors::TensorTable::bits_per_weight),
         inputs: x,
         counts,
         trainable,
@@ -323,8 +340,8 @@ fn gguf_info(s: &Scenario, a: &Architecture) -> Option<GgufInfo> {
             Some(file_type.name().to_owned())
         },
         from_file,
-        bytes: to_u64(t.bytes(super::gguf::Part::All)),
-        elements: to_u64(t.elements(super::gguf::Part::All)),
+        bytes: to_u64(t.bytes(super::model::tensors::Part::All)),
+        elements: to_u64(t.elements(super::model::tensors::Part::All)),
         bits_per_weight: t.bits_per_weight(),
         types: t
             .type_counts()

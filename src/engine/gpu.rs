@@ -5,6 +5,7 @@
 
 use super::error::ErrorKind;
 use super::json_read::{de, fields, opt, Read};
+use super::precision::compute::{ComputeDtype, ComputePath};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -25,47 +26,6 @@ pub struct PeakFlops {
     pub fp4: Option<f64>,
 }
 
-/// The arithmetic a kernel runs in, i.e. which peak (Tensor Core path) applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ComputeDtype {
-    Fp64,
-    Fp32,
-    Tf32,
-    Fp16,
-    Bf16,
-    Fp8,
-    Int8,
-    Fp4,
-}
-
-impl ComputeDtype {
-    pub const ALL: [ComputeDtype; 8] = [
-        ComputeDtype::Fp64,
-        ComputeDtype::Fp32,
-        ComputeDtype::Tf32,
-        ComputeDtype::Fp16,
-        ComputeDtype::Bf16,
-        ComputeDtype::Fp8,
-        ComputeDtype::Int8,
-        ComputeDtype::Fp4,
-    ];
-
-    /// Short label, as used in field names (`peak_flops.bf16`).
-    pub fn label(self) -> &'static str {
-        match self {
-            ComputeDtype::Fp64 => "fp64",
-            ComputeDtype::Fp32 => "fp32",
-            ComputeDtype::Tf32 => "tf32",
-            ComputeDtype::Fp16 => "fp16",
-            ComputeDtype::Bf16 => "bf16",
-            ComputeDtype::Fp8 => "fp8",
-            ComputeDtype::Int8 => "int8",
-            ComputeDtype::Fp4 => "fp4",
-        }
-    }
-}
-
 impl PeakFlops {
     /// The dense peak for `dtype`, if the hardware has that path.
     pub fn get(&self, dtype: ComputeDtype) -> Option<f64> {
@@ -80,16 +40,6 @@ impl PeakFlops {
             ComputeDtype::Fp4 => self.fp4,
         }
     }
-}
-
-/// Which hardware path a dtype actually runs on, and its dense peak.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ComputePath {
-    /// The dtype asked for.
-    pub requested: ComputeDtype,
-    /// The path whose peak applies (differs from `requested` when the GPU lacks that path).
-    pub used: ComputeDtype,
-    pub peak_flops_per_s: f64,
 }
 
 /// NVLink (or AMD Infinity Fabric) scale-up link of one GPU.
@@ -205,7 +155,7 @@ pub struct Gpu {
     pub memory_options_bytes: Vec<u64>,
     /// The device's own efficiency defaults: what its back end was measured to reach (Metal on
     /// Apple silicon), with the source in `efficiency_source`. Empty: the engine's defaults.
-    pub efficiency: crate::engine::hardware::EfficiencyOverrides,
+    pub efficiency: crate::engine::efficiency::EfficiencyOverrides,
     /// Where the device's efficiency defaults come from.
     pub efficiency_source: String,
 }
@@ -472,7 +422,7 @@ impl Gpu {
                 "notes" => g.notes = de(x)?,
                 "memory_kind" => g.memory_kind = de(x)?,
                 "memory_options_bytes" => g.memory_options_bytes = de(x)?,
-                "efficiency" => g.efficiency = crate::engine::hardware::EfficiencyOverrides::from_json(x)?,
+                "efficiency" => g.efficiency = crate::engine::efficiency::EfficiencyOverrides::from_json(x)?,
                 "efficiency_source" => g.efficiency_source = de(x)?,
                 _ => return Ok(false),
             }

@@ -1,14 +1,12 @@
-//! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU), how the
-//! GPUs are wired (topology), the efficiency factors the expected times assume, and the price.
+//! The hardware half of a Scenario: which GPU (catalog id or an inline custom GPU) and how the
+//! GPUs are wired (topology). The efficiency factors the expected times assume, and their
+//! overrides, are [`crate::engine::efficiency`].
 
 use super::error::{Catalogue, ErrorKind, Expected, ScenarioError};
 use super::gpu::Gpu;
-use super::json_read::{de, fields, opt, Read};
-use super::lookup::Lookup;
-use super::perf::collectives::Topology;
-use super::perf::efficiency::Efficiency;
-use super::perf::scaling::{topology_preset, TopologyPreset};
-use super::perf::PerfError;
+use super::json_read::Read;
+use super::links::{Link, Topology};
+use super::lookup::{Lookup, Network};
 #[cfg(test)]
 use serde::Deserializer;
 use serde::{Deserialize, Serialize};
@@ -79,7 +77,7 @@ impl GpuSpec {
                         known: super::closest::closest_ids(
                             id,
                             &lookup.gpu_ids(),
-                            super::evaluate::SUGGESTED_IDS,
+                            super::closest::SUGGESTED_IDS,
                         ),
                     },
                 )
@@ -148,133 +146,38 @@ impl TopologyKind {
     }
 }
 
-/// Overrides of the efficiency factors; every field optional (absent = the sourced default).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[cfg_attr(test, derive(Deserialize))]
-#[serde(default, deny_unknown_fields)]
-pub struct EfficiencyOverrides {
-    pub memory_bandwidth: Option<f64>,
-    pub tensor_flops: Option<f64>,
-    pub intra_node_bus_bandwidth: Option<f64>,
-    pub inter_node_bus_bandwidth: Option<f64>,
-    pub kernel_launch_s: Option<f64>,
-    pub kernels_per_layer: Option<f64>,
-    pub gradient_sync_overlap: Option<f64>,
-    pub fp8_tensor_flops: Option<f64>,
-    pub quantized_weight_bandwidth: Option<f64>,
-    pub request_overhead_s: Option<f64>,
-    pub host_memory_bandwidth: Option<f64>,
-    pub pcie_bandwidth: Option<f64>,
-    pub quantized_matmul_flops: Option<f64>,
+/// Topologies offered by the scaling widget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TopologyPreset {
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by InfiniBand NDR (one 400G port per GPU).
+    NvSwitchInfiniBand,
+    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by AWS EFA (p5-class).
+    NvSwitchEfa,
+    /// 8 GPUs per node on PCIe only, nodes joined by InfiniBand HDR.
+    PcieOnly,
 }
 
-/// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
-    "memory_bandwidth",
-    "tensor_flops",
-    "intra_node_bus_bandwidth",
-    "inter_node_bus_bandwidth",
-    "kernel_launch_s",
-    "kernels_per_layer",
-    "gradient_sync_overlap",
-    "fp8_tensor_flops",
-    "quantized_weight_bandwidth",
-    "request_overhead_s",
-    "host_memory_bandwidth",
-    "pcie_bandwidth",
-    "quantized_matmul_flops",
-];
-
-impl EfficiencyOverrides {
-    /// Reads the overrides object (every key optional, unknown keys are errors).
-    pub fn from_json(v: &Value) -> Read<EfficiencyOverrides> {
-        let mut o = EfficiencyOverrides::default();
-        fields(v, &EFFICIENCY_FIELDS, |key, x| {
-            let slot = match key {
-                "memory_bandwidth" => &mut o.memory_bandwidth,
-                "tensor_flops" => &mut o.tensor_flops,
-                "intra_node_bus_bandwidth" => &mut o.intra_node_bus_bandwidth,
-                "inter_node_bus_bandwidth" => &mut o.inter_node_bus_bandwidth,
-                "kernel_launch_s" => &mut o.kernel_launch_s,
-                "kernels_per_layer" => &mut o.kernels_per_layer,
-                "gradient_sync_overlap" => &mut o.gradient_sync_overlap,
-                "fp8_tensor_flops" => &mut o.fp8_tensor_flops,
-                "quantized_weight_bandwidth" => &mut o.quantized_weight_bandwidth,
-                "request_overhead_s" => &mut o.request_overhead_s,
-                "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
-                "pcie_bandwidth" => &mut o.pcie_bandwidth,
-                "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
-                _ => return Ok(false),
-            };
-            *slot = opt(x, de)?;
-            Ok(true)
-        })?;
-        Ok(o)
-    }
-
-    /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
-    pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        self.resolve_over(Efficiency::default())
-    }
-
-    /// The factors in use on a device: the published defaults, then the device's own profile
-    /// (its back end's measured fractions, [`crate::engine::gpu::Gpu::efficiency`]), then these
-    /// overrides.
-    pub fn resolve_for(&self, gpu: &Gpu) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        let (device, _) = gpu.efficiency.resolve()?;
-        self.resolve_over(device)
-    }
-
-    fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
-        let mut e = base;
-        let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
-            ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
-            ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
-            ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
-            ("inter_node_bus_bandwidth", self.inter_node_bus_bandwidth, &mut e.inter_node_bus_bandwidth),
-            ("kernel_launch_s", self.kernel_launch_s, &mut e.kernel_launch_s),
-            ("kernels_per_layer", self.kernels_per_layer, &mut e.kernels_per_layer),
-            ("gradient_sync_overlap", self.gradient_sync_overlap, &mut e.gradient_sync_overlap),
-            ("fp8_tensor_flops", self.fp8_tensor_flops, &mut e.fp8_tensor_flops),
-            (
-                "quantized_weight_bandwidth",
-                self.quantized_weight_bandwidth,
-                &mut e.quantized_weight_bandwidth,
-            ),
-            ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
-            ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
-            ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
-            ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
-        ];
-        for (name, value, slot) in fields {
-            if let Some(v) = value {
-                *slot = v;
-                overridden.push(name);
-            }
-        }
-        e.validate().map_err(|err| perf_error("efficiency", err))?;
-        Ok((e, overridden))
-    }
-}
-
-/// A [`PerfError`] as a scenario error under `prefix` (e.g. `efficiency.tensor_flops`).
-pub fn perf_error(prefix: &str, e: PerfError) -> ScenarioError {
-    let field = match &e {
-        PerfError::NotPositive { field, .. }
-        | PerfError::Negative { field, .. }
-        | PerfError::OutOfRange { field, .. } => {
-            format!("{prefix}.{field}")
-        }
-        PerfError::Overflow { .. } => prefix.to_owned(),
+/// Build the topology for `gpu` (its own NVLink/PCIe rates) and a preset's network.
+pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu, lookup: &dyn Lookup) -> Topology {
+    let net = |n: Network| lookup.network(n);
+    let pcie = Link {
+        bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
+        latency_s: 5e-6,
     };
-    let kind = match e {
-        PerfError::NotPositive { value, .. } => ErrorKind::NotPositive { got: value },
-        PerfError::Negative { value, .. } => ErrorKind::Negative { got: value },
-        PerfError::OutOfRange { value, min, max, .. } => ErrorKind::OutOfRange { min, max, got: value },
-        PerfError::Overflow { .. } => ErrorKind::TooLarge,
-    };
-    ScenarioError::new(field, kind)
+    let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+    let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
+    match preset {
+        TopologyPreset::NvSwitchInfiniBand => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::InfinibandNdr) }
+        }
+        TopologyPreset::NvSwitchEfa => {
+            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::EfaP5) }
+        }
+        TopologyPreset::PcieOnly => {
+            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net(Network::InfinibandHdr) }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -301,17 +204,12 @@ mod tests {
     }
 
     #[test]
-    fn topology_defaults_and_overrides() {
+    fn topology_defaults_and_names() {
         let find = |id| crate::catalog::gpus::find(id).unwrap();
         assert_eq!(TopologyKind::default_for(find("h100-sxm")), TopologyKind::Nvswitch);
         assert_eq!(TopologyKind::default_for(find("l4")), TopologyKind::Pcie);
         assert_eq!(TopologyKind::default_for(find("h100-nvl")), TopologyKind::Pcie);
         let t: TopologyKind = serde_json::from_str(r#""multi_node_efa""#).unwrap();
         assert_eq!(t, TopologyKind::NvswitchEfa);
-        let o = EfficiencyOverrides { tensor_flops: Some(0.5), ..Default::default() };
-        let (e, names) = o.resolve().unwrap();
-        assert_eq!((e.tensor_flops, names), (0.5, vec!["tensor_flops"]));
-        let bad = EfficiencyOverrides { memory_bandwidth: Some(1.5), ..Default::default() };
-        assert_eq!(bad.resolve().unwrap_err().field, "efficiency.memory_bandwidth");
     }
 }

@@ -10,7 +10,7 @@
 //! Source: CUDA C++ Programming Guide (thread hierarchy, warps of 32 threads, at most 1024
 //! threads per block).
 
-use super::perf::{non_negative, positive, PerfError};
+use super::checked::{non_negative, positive, PerfError};
 
 /// Threads in a warp on every NVIDIA GPU (CUDA C++ Programming Guide, SIMT architecture).
 pub const WARP_SIZE: u32 = 32;
@@ -78,7 +78,7 @@ pub fn launch(input: &LaunchInput) -> Result<Launch, PerfError> {
     let warps_per_block = t.div_ceil(WARP_SIZE);
     let busy_sms = blocks.min(u64::from(input.sm_count));
     let idle_sms = input.sm_count.saturating_sub(u32::try_from(busy_sms).unwrap_or(u32::MAX));
-    let memory_s = super::perf::finite("memory time", n as f64 * per_element / bandwidth)?;
+    let memory_s = super::checked::finite("memory time", n as f64 * per_element / bandwidth)?;
     let total = launch_s + memory_s;
     Ok(Launch {
         blocks,

@@ -103,7 +103,8 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
         };
         decode_rates(&z)?
     };
-    let model_bytes = arch.tensor_table.as_ref().map_or_else(|| whole, |t| t.bytes(super::gguf::Part::All));
+    let model_bytes =
+        arch.tensor_table.as_ref().map_or_else(|| whole, |t| t.bytes(super::model::tensors::Part::All));
     Ok(LocalFit {
         model_bytes: to_u64(model_bytes),
         gpu_bytes: to_u64(on_gpu),

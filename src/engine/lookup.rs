@@ -3,9 +3,8 @@
 //! implements it over the embedded data; a test can implement it over a handful of entries.
 
 use super::gpu::Gpu;
+use super::links::Link;
 use super::model::Architecture;
-use super::perf::collectives::Link;
-use super::report::ModelInfo;
 use std::borrow::Cow;
 
 /// A network joining nodes, named by the topologies the engine offers.
@@ -19,6 +18,15 @@ pub enum Network {
     EfaP5,
 }
 
+/// What the catalog says of a model besides its architecture: its id, its name and the page its
+/// config was published on (the report's `model` adds what the architecture says).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelEntry {
+    pub id: String,
+    pub name: String,
+    pub source: String,
+}
+
 /// A dated price per GPU-hour and the instance it was read from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Price {
@@ -29,8 +37,8 @@ pub struct Price {
 
 /// Read access to the catalog data the engine resolves ids against.
 pub trait Lookup: std::fmt::Debug {
-    /// A catalog model's architecture and metadata.
-    fn model(&self, id: &str) -> Option<(Cow<'_, Architecture>, ModelInfo)>;
+    /// A catalog model's architecture and what the catalog says of it.
+    fn model(&self, id: &str) -> Option<(Cow<'_, Architecture>, ModelEntry)>;
     /// Every catalog model id (for the "unknown id" message).
     fn model_ids(&self) -> Vec<String>;
     /// A catalog GPU.

@@ -5,7 +5,8 @@
 //! # Formula
 //! `speed-up = F_path / F_FP32`, with `F` the dense peak of each path.
 
-use super::gpu::{ComputeDtype, Gpu};
+use super::gpu::Gpu;
+use super::precision::compute::{ComputeDtype, ComputePath};
 
 /// The paths in the order a spec sheet lists them, FP32 (CUDA cores) first.
 pub const PATHS: [ComputeDtype; 7] = [
@@ -99,7 +100,7 @@ mod tests {
 pub struct SpecPoint {
     /// The path whose dense peak applies (may differ from the one asked for, see
     /// [`Gpu::compute_path`]).
-    pub path: super::gpu::ComputePath,
+    pub path: ComputePath,
     /// Ridge point `F / B` in FLOP/byte.
     pub ridge: f64,
     /// `min(F, I · B)` in FLOP/s.

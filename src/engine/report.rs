@@ -3,6 +3,7 @@
 use super::assumption::Assumption;
 use super::derivation::{DerivKey, Derivation};
 pub use super::memory::MemoryBreakdown;
+use super::solvers::GpuCount;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -57,15 +58,6 @@ pub struct Layout {
     pub data_parallel: u64,
     /// The pipeline stage the memory figures describe (the heaviest, 0-based).
     pub heaviest_stage: u64,
-}
-
-/// A parallel layout found by the fewest-GPUs solver.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GpuCount {
-    pub gpus: u64,
-    pub tensor_parallel: u64,
-    pub pipeline_parallel: u64,
-    pub data_parallel: u64,
 }
 
 /// Inverse questions, answered for the chosen GPU and safety margin (null = impossible).

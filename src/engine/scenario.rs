@@ -3,12 +3,16 @@
 //! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
 //! Every key but `model` has a default (see the README section "Estimate from the command line").
 
+use super::efficiency::EfficiencyOverrides;
 use super::error::{ErrorKind, ScenarioError};
-use super::gpu::ComputeDtype;
-use super::hardware::{EfficiencyOverrides, GpuSpec, TopologyKind};
+use super::hardware::{GpuSpec, TopologyKind};
 use super::json_read::{de, opt, Read};
+use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
-use serde::{Deserialize, Serialize};
+use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
+#[cfg(test)]
+use serde::Deserialize;
+use serde::Serialize;
 use serde_json::Value;
 
 /// A catalog id (`"llama-3.1-8b"`) or a pasted Hugging Face `config.json` object.
@@ -18,78 +22,6 @@ use serde_json::Value;
 pub enum ModelSpec {
     Id(String),
     Config(Value),
-}
-
-/// What the GPUs are doing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Serving: weights + KV cache + prefill workspace.
-    #[default]
-    Inference,
-    /// Full training or full fine-tuning with mixed precision.
-    Training,
-    /// LoRA fine-tuning: frozen base weights, trainable low-rank adapters.
-    Lora,
-    /// QLoRA: frozen nf4 base (double quantisation), 16/32-bit adapters, paged optimizer.
-    Qlora,
-}
-
-/// Optimizer, which sets the bytes of state per trainable parameter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Optimizer {
-    /// Adam/AdamW: two fp32 moments (8 bytes) + fp32 master weights under mixed precision.
-    #[default]
-    #[serde(alias = "adam")]
-    Adamw,
-    /// bitsandbytes 8-bit Adam: two 8-bit moments (2 bytes) + master weights.
-    /// Accepted under the names frameworks spell it: `adam_8bit`, `adamw_8bit` (Hugging Face
-    /// `optim`), `adamw8bit`.
-    #[serde(alias = "adam_8bit", alias = "adamw_8bit", alias = "adamw8bit")]
-    Adam8bit,
-    /// Plain SGD: no state besides master weights.
-    Sgd,
-    /// SGD with momentum: one fp32 buffer (4 bytes) + master weights.
-    SgdMomentum,
-    /// bitsandbytes paged 8-bit AdamW (`PagedAdamW8bit`; Hugging Face `paged_adamw_8bit`):
-    /// the 8-bit states live in CUDA unified memory, which the driver pages to host memory when
-    /// the GPU runs short, so they are not part of the device peak (bitsandbytes docs, "Paged
-    /// optimizers"; Dettmers et al. 2023, QLoRA §3).
-    #[serde(alias = "paged_adamw_8bit", alias = "paged_adam_8bit", alias = "paged_adamw8bit")]
-    PagedAdam8bit,
-    /// bitsandbytes paged 32-bit AdamW (`PagedAdamW`; Hugging Face `paged_adamw_32bit`): fp32
-    /// moments in unified memory, paged like [`Optimizer::PagedAdam8bit`].
-    #[serde(alias = "paged_adamw", alias = "paged_adamw_32bit", alias = "paged_adam")]
-    PagedAdamw,
-}
-
-/// Number formats of the trained weights, their gradients and the optimizer states.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TrainingPrecision {
-    /// Mixed precision (Micikevicius et al. 2018): 16-bit weights and gradients, an fp32
-    /// master copy of the weights and fp32 optimizer states.
-    #[default]
-    Mixed,
-    /// Weights, gradients and optimizer states all in bf16, no master copy (single-device
-    /// fine-tuning recipes such as torchtune's `dtype: bf16`).
-    Bf16,
-    /// Everything in fp32.
-    Fp32,
-}
-
-/// Activation recomputation (Korthikanti et al. 2022).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recompute {
-    /// Store every activation.
-    #[default]
-    None,
-    /// Recompute the attention core (drops the s² term).
-    Selective,
-    /// Store only each layer's input and recompute the layer in the backward pass.
-    Full,
 }
 
 /// The seven linear modules of a decoder layer that LoRA can target.
@@ -380,7 +312,7 @@ impl Scenario {
     fn validate_llama_cpp(&self) -> Result<(), ScenarioError> {
         if let Some(Dtype::Gguf(t)) = self.kv_dtype {
             let main = t.main_type();
-            let accepted = crate::engine::gguf::ggml_type::KV_CACHE_TYPES.contains(&main)
+            let accepted = crate::engine::precision::ggml_type::KV_CACHE_TYPES.contains(&main)
                 && t.key().eq_ignore_ascii_case(main.name());
             if !accepted {
                 return Err(ScenarioError::new("kv_dtype", ErrorKind::KvCacheFormat { got: Dtype::Gguf(t) }));
@@ -888,7 +820,7 @@ mod tests {
         ];
         // Every efficiency key, plus one that is not (the reader must refuse it).
         let efficiency_keys: Vec<&str> =
-            crate::engine::hardware::EFFICIENCY_FIELDS.iter().copied().chain(["launch"]).collect();
+            crate::engine::efficiency::EFFICIENCY_FIELDS.iter().copied().chain(["launch"]).collect();
         let base_gpu = json!({"memory_bytes": 48_000_000_000_u64, "memory_bandwidth_bytes_per_s": 1e12, "peak_flops": {"bf16": 2e14}});
         let mut inputs = vec![json!(null), json!([]), json!("x"), json!({}), json!({"batch": 2})];
         for sample in samples() {

@@ -7,10 +7,19 @@
 
 use super::memory::{memory_per_gpu, Inputs};
 use super::model::Architecture;
-use super::report::GpuCount;
+use serde::Serialize;
 
 pub const MAX_CONTEXT: u64 = 10_000_000;
 pub const MAX_BATCH: u64 = 1_000_000;
+
+/// A parallel layout found by the fewest-GPUs solver.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GpuCount {
+    pub gpus: u64,
+    pub tensor_parallel: u64,
+    pub pipeline_parallel: u64,
+    pub data_parallel: u64,
+}
 
 fn fits(a: &Architecture, x: &Inputs, usable: u128) -> bool {
     memory_per_gpu(a, x).total <= usable

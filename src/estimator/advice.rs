@@ -7,9 +7,9 @@
 //! while the scenario does not fit.
 
 use crate::catalog::memory_fit;
-use crate::engine::gguf::FileType;
+use crate::engine::precision::file_type::FileType;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use crate::engine::{Report, Scenario};
 
 #[derive(Clone, Debug, PartialEq)]

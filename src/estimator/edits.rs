@@ -9,8 +9,8 @@
 
 use crate::catalog::resolve_model;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode;
 use crate::engine::solvers::tp_allowed;
+use crate::engine::workload::Mode;
 use crate::engine::Scenario;
 
 /// Sets the workload mode. Quantised weights cannot be trained, so training and LoRA drop an

@@ -70,8 +70,8 @@ pub fn load_model(size: u64, mut read: impl FnMut(u64) -> Option<Vec<u8>>) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::gguf::ggml_type::GgmlType;
     use crate::engine::gguf::read::tests::{write_gguf, MetaIn};
+    use crate::engine::precision::ggml_type::GgmlType;
 
     fn file(tokens: usize) -> Vec<u8> {
         write_gguf(

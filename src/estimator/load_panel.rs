@@ -6,7 +6,7 @@
 use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::engine::perf::load::{LoadCurve, LoadReport};
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use crate::engine::{EngineError, Report, Scenario};
 use crate::html::escape;
 use crate::i18n::{Lang, LoadStrings};

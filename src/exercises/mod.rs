@@ -16,11 +16,12 @@
 pub mod check;
 mod data;
 
-use crate::engine::gpu::ComputeDtype;
-use crate::engine::perf::collectives::{collective_time, Algorithm, Collective, Link};
+use crate::engine::links::Link;
+use crate::engine::perf::collectives::{collective_time, Algorithm, Collective};
 use crate::engine::perf::report::PhaseReport;
 use crate::engine::perf::roofline::BoundTime;
 use crate::engine::perf::roofline::{attainable_flops, compute_time, gpu_ridge_point, memory_time};
+use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::report::Report;
 use crate::engine::Scenario;
 use crate::i18n::Lang;

@@ -5,11 +5,11 @@
 
 use super::Lang;
 use crate::engine::assumption::Assumption;
+use crate::engine::bound::Term;
 use crate::engine::derivation::{Absent, Derivation, Formula, Source, Val};
-use crate::engine::gpu::{ComputeDtype, ComputePath};
-use crate::engine::perf::efficiency::Factor;
-use crate::engine::perf::roofline::Term;
-use crate::engine::scenario::{Mode, Optimizer, Recompute, TrainingPrecision};
+use crate::engine::efficiency::Factor;
+use crate::engine::precision::compute::{ComputeDtype, ComputePath};
+use crate::engine::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;
 
 /// A derivation in words, as the CLI's JSON and the "show the math" panel show it.

@@ -3,7 +3,7 @@
 
 use super::facts::{mode, recompute};
 use super::Lang;
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::validation::{
     Conditions, LlamaBackend, LlamaTest, Note, Reason, RowUnit, SizeReport, ValidationTable,
 };
@@ -43,7 +43,7 @@ pub fn conditions(c: &Conditions, lang: Lang) -> String {
             c.context_tokens
         )
     };
-    if c.mode != crate::engine::scenario::Mode::Inference {
+    if c.mode != crate::engine::workload::Mode::Inference {
         out += &if zh {
             format!("，{}，{} 个微批", mode(c.mode, lang), c.micro_batches)
         } else {

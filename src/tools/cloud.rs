@@ -14,7 +14,7 @@ use crate::engine::cloud::{
 };
 use crate::engine::hardware::{GpuSpec, TopologyKind};
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use crate::engine::{ModelSpec, Scenario};
 use crate::estimator::state::{encode, EstimatorState};
 use crate::html::escape as esc;

@@ -11,15 +11,15 @@
 
 use crate::catalog::{self, gpus, models};
 use crate::charts::format::{format_bytes, format_percent, format_rate, format_seconds, ByteUnit};
+use crate::engine::bound::Term;
 use crate::engine::diagnose::{
     compare_to_bound, diagnose_with, remedies, Bottleneck, BoundComparison, Compare, Contradiction, Cost,
     Diagnosis, Measured, Observations, OomAt, RemedyId, Rule, Signal, Strength, Tension,
 };
 use crate::engine::error::EngineError;
 use crate::engine::hardware::GpuSpec;
-use crate::engine::perf::roofline::Term;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode as RunMode;
+use crate::engine::workload::Mode as RunMode;
 use crate::engine::{ModelSpec, Scenario};
 use crate::html::escape as esc;
 use crate::i18n::Lang;

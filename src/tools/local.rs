@@ -10,10 +10,10 @@
 
 use crate::catalog::{self, gpus, models};
 use crate::charts::format::{format_bytes, format_rate, ByteUnit};
-use crate::engine::gguf::FileType;
 use crate::engine::gpu::{Gpu, PeakFlops};
 use crate::engine::hardware::GpuSpec;
 use crate::engine::local::{LocalFit, Verdict};
+use crate::engine::precision::file_type::FileType;
 use crate::engine::precision::Dtype;
 use crate::engine::{ModelSpec, Scenario};
 use crate::estimator::state::{encode, EstimatorState};

@@ -1,10 +1,11 @@
-//! The few browser facts the app needs: the page's query, the saved language and estimator
-//! state, the viewport's width. Every call tolerates a missing window, storage or
-//! permission (private mode, file://, a sandboxed embed).
+//! The few browser facts the app needs: the page's query, in-site links as this page writes
+//! them and going to one, the saved language and estimator state, the viewport's width. Every
+//! call tolerates a missing window, storage or permission (private mode, file://, a sandboxed
+//! embed). Where the page is and how it moves to another is [`super::nav`]'s (in the browser).
 //!
 //! Natively, where the prerenderer renders the same components to HTML, there is no browser:
 //! each function gives what a first visit would see (no query, nothing saved, a desktop
-//! viewport), so a page's snapshot is its default state.
+//! viewport, links in the hash form), so a page's snapshot is its default state.
 
 #[cfg(target_arch = "wasm32")]
 pub use live::*;
@@ -44,6 +45,28 @@ mod live {
     /// the estimator or a tool follows its edits in the address.
     pub fn replace_query(query: &str) {
         crate::ui::nav::replace_query(query);
+    }
+
+    /// An in-site link in the hash form (`#/en/estimate/?…`) as this page links it: relative to
+    /// the site root, or the hash itself in the offline file.
+    pub fn href(hash: &str) -> String {
+        crate::ui::nav::href(hash)
+    }
+
+    /// Goes to the in-site link `hash` (in the hash form), as following a link would.
+    pub fn go(hash: &str) {
+        crate::ui::nav::visit(hash);
+    }
+
+    /// The absolute address of the in-site link `hash`, for the reader to copy.
+    pub fn absolute(hash: &str) -> String {
+        crate::ui::nav::absolute(hash).unwrap_or_else(|| hash.to_string())
+    }
+
+    /// HTML the app builds in the page (a tool's results) with its in-site links as this page
+    /// links them (see [`href`]).
+    pub fn links(html: String) -> String {
+        crate::ui::nav::links(&html)
     }
 
     /// Keeps the reader's language (the root page's script reads it to pick their home page).
@@ -89,6 +112,24 @@ mod prerender {
     }
 
     pub fn replace_query(_query: &str) {}
+
+    /// The hash form is kept: `site::links` makes it relative to the page being written.
+    pub fn href(hash: &str) -> String {
+        hash.to_string()
+    }
+
+    /// Nothing is followed here.
+    pub fn go(_hash: &str) {}
+
+    /// The hash form, as [`href`].
+    pub fn absolute(hash: &str) -> String {
+        hash.to_string()
+    }
+
+    /// The hash forms are kept, as [`href`].
+    pub fn links(html: String) -> String {
+        html
+    }
 
     pub fn saved_estimator_state() -> Option<String> {
         None

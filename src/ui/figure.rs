@@ -15,10 +15,10 @@ use crate::charts::figures::thread_hierarchy::{
 use crate::charts::figures::topology::{topology_svg, TopologyFigure};
 use crate::charts::figures::{escape, fill};
 use crate::charts::{format_bytes, format_rate, ByteUnit, RooflineChart};
-use crate::engine::gpu::ComputeDtype;
 use crate::engine::mig::{arrange, SliceGeometry, SliceProfile};
 use crate::engine::perf::kernels::{elementwise_intensity, gemm_intensity};
 use crate::engine::perf::on_chip::shared_memory_bandwidth;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::i18n::Lang;
 use leptos::prelude::*;
 

@@ -7,6 +7,26 @@
 //! components into their slots ([`mount`]) and from then on moves between pages without a
 //! reload ([`nav`]). Components stay thin: they read signals, call the engine and show its
 //! report.
+//!
+//! # Rooms
+//!
+//! The app's rooms (its top-level files and folders) are built in layers: a room imports only
+//! from its own layer or the layers below, and never in a cycle; `tests/architecture.rs` holds
+//! the same table and checks every import against it (a new room is placed in both). Nothing
+//! reaches up: moving between pages (`nav`) mounts a new page with the mounting `mount` hands
+//! it at the start, and the components ask the browser through `browser`, whose every call
+//! also answers natively (for the prerenderer).
+//!
+//! | Layer | What | Rooms |
+//! |---|---|---|
+//! | 1 | reading the app's own addresses | `address` |
+//! | 2 | where the page is, and moving between pages (in the browser) | `nav` |
+//! | 3 | what the components ask of the browser, the same natively | `browser` |
+//! | 4 | components: chapter figures, exercises, search, the planner, the tools, the lab, the lesson widgets | `figure`, `exercise`, `search`, `plan`, `tools`, `lab`, `widgets` |
+//! | 5 | the estimator, and the chapter widget that shows any component | `estimator` |
+//! | 6 | the pages whose content is a component, and the embed page | `pages` |
+//! | 7 | putting components in place: mounted in the browser, rendered natively, timed | `mount`, `snapshot`, `bench` |
+//! | 8 | this module: the app's start | `mod` |
 
 #[cfg(any(target_arch = "wasm32", test))]
 mod address;
@@ -34,51 +54,4 @@ pub(crate) mod widgets;
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     mount::start();
-}
-
-/// An in-site link in the hash form (`#/en/estimate/?…`) as this page links it: relative to
-/// the site root, or the hash itself in the offline file. Natively (prerendering) the hash form
-/// is kept: `site::links` makes it relative to the page being written.
-pub fn href(hash: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        nav::href(hash)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        hash.to_string()
-    }
-}
-
-/// Goes to the in-site link `hash` (in the hash form), as following a link would.
-pub fn go(hash: &str) {
-    #[cfg(target_arch = "wasm32")]
-    nav::visit(hash);
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = hash;
-}
-
-/// The absolute address of the in-site link `hash`, for the reader to copy (natively, the hash).
-pub fn absolute(hash: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        nav::absolute(hash).unwrap_or_else(|| hash.to_string())
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        hash.to_string()
-    }
-}
-
-/// HTML the app builds in the page (a tool's results) with its in-site links as this page links
-/// them (see [`href`]).
-pub fn links(html: String) -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        nav::links(&html)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        html
-    }
 }

@@ -110,7 +110,7 @@ fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn
             let query = super::browser::page_query();
             keep(mount_to(
                 el.clone(),
-                move || view! { <super::widgets::EmbedPage lang=lang name=name query=query /> },
+                move || view! { <super::pages::EmbedPage lang=lang name=name query=query /> },
             ));
         }
         "page" => {
@@ -164,7 +164,7 @@ fn observe(slots: Vec<web_sys::HtmlElement>, lang: Lang) {
 
 /// The app's start: mounts the page it is loaded on and takes over in-site navigation.
 pub fn start() {
-    super::nav::start();
+    super::nav::start(super::nav::Mounts { unmount_all, mount_page });
     super::nav::landed();
     mount_page();
     // A print button on the worksheet pages, in any page that has one.

@@ -1,9 +1,10 @@
 //! Moving between pages without a reload. Every page is a prerendered file; once the app runs,
 //! a click on an in-site link fetches the next page's HTML, swaps the document's `<body>` and
 //! the page's head entries (title, description, canonical and hreflang links), and mounts the
-//! new page's components ([`super::mount`]). History, back/forward, scroll position and focus
-//! behave as on any page; a fetch that fails becomes an ordinary navigation, so nothing is
-//! lost. Without the app the same links are plain links.
+//! new page's components (with the mounting [`super::mount`] hands in when it starts
+//! navigation). History, back/forward, scroll position and focus behave as on any page; a
+//! fetch that fails becomes an ordinary navigation, so nothing is lost. Without the app the
+//! same links are plain links.
 //!
 //! Where the page is: online, the path below the site root (`data-root` on `<html>`, resolved
 //! against the page's own address) and the query; in the offline file (one HTML file, `file://`),
@@ -110,13 +111,26 @@ pub fn replace_query(query: &str) {
     let _ = history.replace_state_with_url(&state, "", Some(&url));
 }
 
+/// What a page swap asks of the components: to unmount the old page's and mount the new
+/// page's. [`super::mount`] hands them in when it starts navigation ([`start`]), so that moving
+/// between pages needs nothing above it.
+#[derive(Clone, Copy)]
+pub struct Mounts {
+    pub unmount_all: fn(),
+    pub mount_page: fn(),
+}
+
 thread_local! {
     /// Which navigation is the latest: an older fetch that lands late is dropped.
     static GENERATION: Cell<u32> = const { Cell::new(0) };
+    /// The components' mounting, for the swaps (set by [`start`]).
+    static MOUNTS: Cell<Option<Mounts>> = const { Cell::new(None) };
 }
 
-/// Starts listening: clicks on in-site links, back/forward, and (offline) hash changes.
-pub fn start() {
+/// Starts listening: clicks on in-site links, back/forward, and (offline) hash changes; a
+/// page swapped in is mounted with `mounts`.
+pub fn start(mounts: Mounts) {
+    MOUNTS.with(|m| m.set(Some(mounts)));
     let Some(window) = web_sys::window() else { return };
     if let Ok(history) = window.history() {
         let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
@@ -406,7 +420,10 @@ fn swap(Next { doc: next, rules }: &Next) {
     else {
         return;
     };
-    super::mount::unmount_all();
+    let mounts = MOUNTS.with(Cell::get);
+    if let Some(m) = mounts {
+        (m.unmount_all)();
+    }
     let _ = root.remove_attribute("data-live");
     for name in ["lang", "data-root", "data-path", "data-page", "data-bundle"] {
         match next_root.get_attribute(name) {
@@ -444,7 +461,9 @@ fn swap(Next { doc: next, rules }: &Next) {
             }
         }
     }
-    super::mount::mount_page();
+    if let Some(m) = mounts {
+        (m.mount_page)();
+    }
 }
 
 /// The next page's style rules for its `data-s` elements (`site::styles`: what its components'

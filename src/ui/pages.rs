@@ -1,6 +1,7 @@
 //! The pages whose content is a component: `data-app` on their `[data-mount=page]` element
 //! names which (`estimate`, `plan`, `lab`, `tool:mig`, …). The prerenderer renders the same
-//! name into the page, so the two cannot disagree.
+//! name into the page, so the two cannot disagree. And the embed page: one chapter widget
+//! alone ([`EmbedPage`]).
 
 use crate::i18n::Lang;
 #[cfg(any(feature = "tools", not(target_arch = "wasm32")))]
@@ -39,6 +40,17 @@ pub fn app_page(lang: Lang, app: &str) -> AnyView {
             ().into_any()
         }
     }
+}
+
+/// The embed page: the widget `name` (a kind) alone, started from `query`.
+#[component]
+pub fn EmbedPage(lang: Lang, name: String, query: String) -> impl IntoView {
+    // The chapter widget sends the lesson kinds to `LessonWidget` itself. `into_any` on exactly
+    // the type the chapter page erases shares its code instead of a second copy of the widget's.
+    let kind = name.clone();
+    let widget =
+        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=name query=query /> }.into_any();
+    view! { <article class="embed" data-page="embed" data-kind=kind>{widget}</article> }
 }
 
 /// Which bundle a page's mounts need (`site` writes it on the page): `estimator` for the

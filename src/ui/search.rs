@@ -40,7 +40,7 @@ pub fn results_html(lang: Lang, query: &str, hits: &[Hit], active: usize) -> Str
         out.push_str(&format!(
             "<li role=\"option\" id=\"search-hit-{i}\" aria-selected=\"{selected}\"{}><a class=\"search-hit\" tabindex=\"-1\" href=\"{}\" data-href=\"{}\"><span class=\"hit-title\">{}</span><span class=\"hit-kind\">{}</span><span class=\"hit-snippet\">{}</span></a></li>",
             if selected { " class=\"active\"" } else { "" },
-            escape(&crate::ui::href(&hit.href)),
+            escape(&crate::ui::browser::href(&hit.href)),
             escape(&hit.href),
             mark(&hit.title, &tokens),
             escape(&context),
@@ -151,7 +151,7 @@ pub fn SiteSearch(
                 let target = hits.with(|h| h.get(active.get_untracked()).map(|hit| hit.href.clone()));
                 if let Some(href) = target {
                     close();
-                    crate::ui::go(&href);
+                    crate::ui::browser::go(&href);
                 }
             }
             "Escape" => {
@@ -220,7 +220,7 @@ pub fn SiteSearch(
                         .and_then(|a| a.get_attribute("data-href"));
                     if let Some(href) = link {
                         close();
-                        crate::ui::go(&href);
+                        crate::ui::browser::go(&href);
                     }
                 }
                 inner_html=list>

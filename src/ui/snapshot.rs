@@ -137,7 +137,7 @@ pub fn app_page(route: &Route) -> Option<String> {
 /// The embed page's widget.
 pub fn embed(lang: Lang, name: &str) -> String {
     let name = name.to_string();
-    render(move || view! { <super::widgets::EmbedPage lang=lang name=name.clone() query=String::new() /> })
+    render(move || view! { <super::pages::EmbedPage lang=lang name=name.clone() query=String::new() /> })
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 use crate::catalog::evaluate;
 use crate::engine::precision::Dtype;
 use crate::engine::report::Report;
-use crate::engine::scenario::{Mode, ModelSpec, Recompute, Scenario};
+use crate::engine::scenario::{ModelSpec, Scenario};
+use crate::engine::workload::{Mode, Recompute};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -121,7 +122,7 @@ pub enum Note {
         backend: LlamaBackend,
         flash_attention: Option<bool>,
         gpu_layers: Option<u64>,
-        compute: crate::engine::gpu::ComputeDtype,
+        compute: crate::engine::precision::compute::ComputeDtype,
     },
     /// A model size as llama.cpp reports it.
     ModelSize {
@@ -213,7 +214,7 @@ impl SizeReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Recipe {
     pub framework: String,
-    pub optimizer: crate::engine::scenario::Optimizer,
+    pub optimizer: crate::engine::workload::Optimizer,
     pub optimizer_in_backward: bool,
     pub recompute: Recompute,
     pub loss_chunks: u64,

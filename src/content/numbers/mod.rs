@@ -29,7 +29,7 @@ mod ch07_09;
 mod ch10_12;
 mod ch13_15;
 
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::exercises::{self, format_number, Calc};
 
 const TABLES: [&[(&str, &str)]; 5] =

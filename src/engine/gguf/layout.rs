@@ -10,12 +10,12 @@
 //! main type. Vectors (norms, biases), the MoE router and learned positions are 32-bit floats
 //! (the converter writes 1-D tensors, `ffn_gate_inp` and `position_embd` in F32).
 
-use super::file_type::FileType;
-use super::ggml_type::GgmlType;
 use super::mix::{assign_types, MixFacts};
-use super::tensors::{Role, Tensor, TensorTable};
 use crate::engine::model::params::{layer_params, outer_params, LayerParams};
+use crate::engine::model::tensors::{Role, Tensor, TensorTable};
 use crate::engine::model::{Architecture, Family, MlpKind};
+use crate::engine::precision::file_type::FileType;
+use crate::engine::precision::ggml_type::GgmlType;
 
 /// The model's tensors in file type `ft`.
 pub fn table(a: &Architecture, ft: FileType) -> TensorTable {
@@ -199,9 +199,9 @@ fn experts(a: &Architecture, p: &LayerParams, l: Option<u32>, out: &mut Vec<Tens
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::gguf::tensors::Part;
     use crate::engine::model::config::parse_config;
     use crate::engine::model::params::count_params;
+    use crate::engine::model::tensors::Part;
     use serde_json::json;
 
     fn llama_31_8b() -> Architecture {

@@ -10,9 +10,9 @@
 //! Q4_K, 33 Q6_K and 66 F32 tensors, 4.58 GiB (the loader's log); Qwen2.5-7B-Instruct Q4_K_M
 //! is 4,677,120,000 bytes (llama-bench's README, `tools/llama-bench/README.md` @5a32f10a).
 
-use super::file_type::FileType;
-use super::ggml_type::GgmlType;
-use super::tensors::{Role, Tensor};
+use crate::engine::model::tensors::{Role, Tensor};
+use crate::engine::precision::file_type::FileType;
+use crate::engine::precision::ggml_type::GgmlType;
 use GgmlType as T;
 
 /// What the rules read about the model (GGUF metadata in llama.cpp).

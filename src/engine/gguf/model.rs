@@ -1,20 +1,16 @@
 //! A GGUF file as a model the engine sizes: its metadata as the keys of a Hugging Face
 //! `config.json` (so the attention shape, the KV cache and the windows follow the same rules as
-//! a pasted config), and its tensor table, exact, under the key `gguf`.
-//!
-//! The table travels as runs: consecutive layers whose tensor of a role has the same row, size
-//! and type are one entry `[role, first layer, last layer, row, elements, type]` (`-1` for no
-//! layer), so a scenario holding a 70B file stays a short link.
+//! a pasted config), and its tensor table, exact, under the key `gguf` (as runs,
+//! [`crate::engine::model::tensors::table_to_runs`]).
 //!
 //! # Source
 //! The metadata keys (`general.architecture`, `{arch}.block_count`, `{arch}.embedding_length`,
 //! `{arch}.attention.head_count_kv`, …) as llama.cpp's `convert_hf_to_gguf.py` writes them and
 //! `src/llama-arch.cpp` (`LLM_KV_NAMES`) reads them.
 
-use super::file_type::FileType;
-use super::ggml_type::GgmlType;
 use super::read::{GgufHeader, Meta};
-use super::tensors::{classify, Role, Tensor, TensorTable};
+use crate::engine::model::tensors::{classify, table_to_runs, Role, Tensor, TensorTable};
+use crate::engine::precision::file_type::FileType;
 use serde_json::{json, Map, Value};
 
 /// What is missing from a GGUF file's metadata for the engine to size it.
@@ -198,105 +194,13 @@ pub fn table_from_header(h: &GgufHeader) -> TensorTable {
     TensorTable::new(tensors)
 }
 
-/// The role's name in a run (`ffn_down_exps` for a routed-experts tensor).
-fn role_name(role: Role, experts: bool) -> String {
-    let base =
-        serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-    if experts {
-        format!("{base}_exps")
-    } else {
-        base
-    }
-}
-
-const ROLES: [Role; 14] = [
-    Role::TokenEmbd,
-    Role::Output,
-    Role::AttnQ,
-    Role::AttnK,
-    Role::AttnV,
-    Role::AttnQkv,
-    Role::AttnOutput,
-    Role::AttnKvB,
-    Role::FfnGate,
-    Role::FfnUp,
-    Role::FfnDown,
-    Role::Other,
-    Role::Kept,
-    Role::Vector,
-];
-
-/// The table as runs (see the module doc).
-pub fn table_to_runs(t: &TensorTable) -> Value {
-    let mut runs: Vec<(Tensor, i64, i64)> = Vec::new();
-    for x in &t.tensors {
-        let l = x.layer.map_or(-1, i64::from);
-        let merged = runs.iter_mut().rev().take(64).find(|(r, _, last)| {
-            r.role == x.role
-                && r.experts == x.experts
-                && r.row == x.row
-                && r.elements == x.elements
-                && r.ty == x.ty
-                && l > 0
-                && *last + 1 == l
-        });
-        match merged {
-            Some(run) => run.2 = l,
-            None => runs.push((*x, l, l)),
-        }
-    }
-    Value::Array(
-        runs.iter()
-            .map(|(x, a, b)| {
-                json!([role_name(x.role, x.experts), a, b, x.row, x.elements.to_string(), x.ty.name()])
-            })
-            .collect(),
-    )
-}
-
-/// What is wrong with the runs of a `gguf` key (the index of the bad run).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BadRun(pub usize);
-
-/// The table from its runs.
-pub fn table_from_runs(v: &Value) -> Result<TensorTable, BadRun> {
-    let Value::Array(runs) = v else {
-        return Err(BadRun(0));
-    };
-    let mut tensors = Vec::new();
-    for (i, run) in runs.iter().enumerate() {
-        let bad = || BadRun(i);
-        let r = run.as_array().ok_or_else(bad)?;
-        let name = r.first().and_then(Value::as_str).ok_or_else(bad)?;
-        let (base, experts) = name.strip_suffix("_exps").map_or((name, false), |b| (b, true));
-        let role = ROLES.iter().copied().find(|x| role_name(*x, false) == base).ok_or_else(bad)?;
-        let from = r.get(1).and_then(Value::as_i64).ok_or_else(bad)?;
-        let to = r.get(2).and_then(Value::as_i64).ok_or_else(bad)?;
-        let row = r.get(3).and_then(Value::as_u64).filter(|n| *n > 0).ok_or_else(bad)?;
-        let elements = r.get(4).and_then(|e| match e {
-            Value::String(s) => s.parse::<u128>().ok(),
-            other => other.as_u64().map(u128::from),
-        });
-        let elements = elements.filter(|e| *e > 0 && *e < 1 << 50).ok_or_else(bad)?;
-        let ty = r.get(5).and_then(Value::as_str).and_then(GgmlType::parse).ok_or_else(bad)?;
-        if from < -1 || to < from || to >= 100_000 || (from == -1) != (to == -1) || tensors.len() > 1_000_000
-        {
-            return Err(bad());
-        }
-        let layers = if from < 0 { vec![None] } else { (from..=to).map(|l| u32::try_from(l).ok()).collect() };
-        for layer in layers {
-            tensors.push(Tensor { role, layer, row, elements, experts, ty });
-        }
-    }
-    Ok(TensorTable::new(tensors))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::gguf::read::read_header;
     use crate::engine::gguf::read::tests::{write_gguf, MetaIn};
-    use crate::engine::gguf::tensors::Part;
+    use crate::engine::model::tensors::{table_from_runs, Part};
+    use crate::engine::precision::ggml_type::GgmlType;
 
     fn small_llama() -> Vec<u8> {
         let mut tensors: Vec<(String, Vec<u64>, GgmlType)> = vec![
@@ -358,17 +262,6 @@ mod tests {
         assert_eq!(runs.iter().filter(|r| r[0] == "attn_v").count(), 2);
         let a = crate::engine::model::config::parse_config(&c).unwrap();
         assert_eq!((a.layers, a.attention.kv_heads, a.attention.head_dim), (2, 2, 16));
-    }
-
-    #[test]
-    fn bad_runs_are_named_by_index() {
-        assert_eq!(
-            table_from_runs(&json!([["attn_q", 0, 1, 64, "4096", "Q8_0"], ["attn_q", 0]])),
-            Err(BadRun(1))
-        );
-        assert_eq!(table_from_runs(&json!([["wat", -1, -1, 64, "64", "Q8_0"]])), Err(BadRun(0)));
-        assert_eq!(table_from_runs(&json!([["attn_q", 3, 1, 64, "64", "Q8_0"]])), Err(BadRun(0)));
-        assert_eq!(table_from_runs(&json!({"a": 1})), Err(BadRun(0)));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! file. Every count and length is checked against what the file can hold before anything is
 //! allocated: a damaged file gets an error that names what is wrong and where.
 
-use super::ggml_type::GgmlType;
+use crate::engine::precision::ggml_type::GgmlType;
 use serde::Serialize;
 
 /// The most tensors and metadata entries a header may declare (llama.cpp's largest models

@@ -22,7 +22,7 @@
 
 use super::Inputs;
 use crate::engine::model::{Architecture, MlpKind};
-use crate::engine::scenario::{Mode, Recompute};
+use crate::engine::workload::{Mode, Recompute};
 
 /// Width of the feed-forward intermediate a token passes through, worst layer.
 fn ffn_width(a: &Architecture) -> u128 {

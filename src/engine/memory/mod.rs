@@ -18,7 +18,8 @@ use super::model::kv_cache::kv_cache_bytes;
 use super::model::Architecture;
 use super::num::usize_sat;
 use super::precision::Dtype;
-use super::scenario::{Mode, Optimizer, Recompute, Scenario, TrainingPrecision, LORA_TARGETS};
+use super::scenario::{Scenario, LORA_TARGETS};
+use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 use serde::Serialize;
 
 /// The scenario with defaults resolved, as plain numbers (cheap to copy for the solvers).
@@ -208,7 +209,7 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
         let (from, to) =
             (u32::try_from(layers.start).unwrap_or(u32::MAX), u32::try_from(layers.end).unwrap_or(u32::MAX));
         return t
-            .bytes(crate::engine::gguf::Part::LayersExperts { from, to })
+            .bytes(crate::engine::model::tensors::Part::LayersExperts { from, to })
             .div_ceil(u128::from(x.tp.max(1)));
     }
     let params: u128 = layers

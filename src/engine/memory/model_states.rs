@@ -20,7 +20,7 @@ use super::weights::StageWeights;
 use super::{lora, Inputs};
 use crate::engine::model::Architecture;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::{Optimizer, TrainingPrecision};
+use crate::engine::workload::{Optimizer, TrainingPrecision};
 
 /// Bytes of weights, gradients and optimizer states on one GPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use crate::engine::model::params::{layer_params, outer_params};
 use crate::engine::model::quant::{ElementFormat, ModuleClass, Quantization, CLASSES};
 use crate::engine::model::Architecture;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use serde::Serialize;
 
 /// The config's quantisation, when it sets the weight format of this run.

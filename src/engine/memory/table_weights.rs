@@ -1,4 +1,4 @@
-//! Weight bytes from a llama.cpp tensor table ([`crate::engine::gguf::TensorTable`]): the exact
+//! Weight bytes from a llama.cpp tensor table ([`crate::engine::model::tensors::TensorTable`]): the exact
 //! sum of the tensors a stage holds, each in its own ggml type.
 //!
 //! # Formula
@@ -7,8 +7,8 @@
 //! the tensor-parallel group like the other formats ([`super::weights`]).
 
 use super::weights::StageWeights;
-use crate::engine::gguf::tensors::{Part, Role};
-use crate::engine::gguf::TensorTable;
+use crate::engine::model::tensors::TensorTable;
+use crate::engine::model::tensors::{Part, Role};
 
 /// The layers `layers` of a table as parts (dense and routed experts).
 fn layer_parts(layers: &std::ops::Range<usize>) -> [Part; 2] {

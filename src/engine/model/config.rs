@@ -325,7 +325,7 @@ fn read_gguf(top: &Map<String, Value>, a: &mut Architecture) -> Result<(), Scena
         return Ok(());
     };
     let runs = g.get("tensors").unwrap_or(&Value::Null);
-    let table = crate::engine::gguf::model::table_from_runs(runs)
+    let table = crate::engine::model::tensors::table_from_runs(runs)
         .map_err(|bad| ScenarioError::new("model.gguf.tensors", ErrorKind::BadTensorRun { index: bad.0 }))?;
     if table.tensors.is_empty() {
         return Err(ScenarioError::new("model.gguf.tensors", ErrorKind::BadTensorRun { index: 0 }));

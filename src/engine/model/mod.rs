@@ -13,6 +13,7 @@ pub mod kv_cache;
 pub mod lfm2;
 pub mod params;
 pub mod quant;
+pub mod tensors;
 
 use serde::Serialize;
 
@@ -192,7 +193,7 @@ pub struct Architecture {
     /// The model as llama.cpp stores it, tensor by tensor with each one's ggml type: a GGUF
     /// file's table (config key `gguf`), or a catalog model in a llama.cpp file type. When set,
     /// the weights are this table's bytes ([`crate::engine::gguf`]).
-    pub tensor_table: Option<crate::engine::gguf::TensorTable>,
+    pub tensor_table: Option<tensors::TensorTable>,
     /// The GGUF file's own file type (`general.file_type`), when the model came from a file.
     pub gguf_file_type: Option<crate::engine::precision::Dtype>,
 }

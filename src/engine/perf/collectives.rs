@@ -10,16 +10,10 @@
 //! (NVLink SHARP, IB SHARP) lets all-reduce beat the ring's `2(n-1)/n` (8x H200 NVLS measured
 //! busbw 480 GB/s over a 450 GB/s link), so only the `(n-1)/n` floor is a true lower bound.
 
-use super::efficiency::Efficiency;
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
+use crate::engine::efficiency::Efficiency;
+use crate::engine::links::{Link, Topology};
 use serde::{Deserialize, Serialize};
-
-/// A link as the model sees it: per-GPU bandwidth in one direction and a per-step latency α.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Link {
-    pub bytes_per_s_per_direction: f64,
-    pub latency_s: f64,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,15 +105,6 @@ pub fn collective_time_bound(bytes: f64, ranks: u32, link: &Link) -> Result<f64,
     }
     let beta = positive("link.bytes_per_s_per_direction", link.bytes_per_s_per_direction)?;
     finite("collective bound", s * bus_factor(Collective::AllGather, ranks) / beta)
-}
-
-/// GPUs grouped in nodes: a fast intra-node link and, between nodes, one NIC share per GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Topology {
-    pub gpus_per_node: u32,
-    pub intra_node: Link,
-    /// Per-GPU share of the node's network; `None` for a single node.
-    pub inter_node: Option<Link>,
 }
 
 /// Expected and bound time of one collective.

@@ -4,7 +4,7 @@
 //! every operand read once and every result written once (perfect on-chip reuse).
 
 use super::roofline::arithmetic_intensity;
-use super::{positive, PerfError};
+use crate::engine::checked::{positive, PerfError};
 
 /// Intensity of an element-wise kernel with `inputs` operands and `outputs` results per element,
 /// `flops_per_element` operations each, in a dtype of `bytes_per_value` bytes.

@@ -16,13 +16,14 @@
 
 pub mod sim;
 
-use super::collectives::Topology;
-use super::efficiency::Efficiency;
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
 use super::timing::{kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase};
-use super::{finite, PerfError};
+use crate::engine::checked::perf_error;
+use crate::engine::checked::{finite, PerfError};
+use crate::engine::efficiency::Efficiency;
 use crate::engine::error::ScenarioError;
-use crate::engine::hardware::{perf_error, TopologyKind};
+use crate::engine::hardware::TopologyKind;
+use crate::engine::links::Topology;
 use crate::engine::memory::Inputs;
 use crate::engine::num::{u32_sat, u64_from_f64, usize_sat};
 use crate::engine::perf::performance::{model_shape, time_model_inputs, SizedScenario};
@@ -389,7 +390,7 @@ fn point(users: Option<u64>, rate: f64, r: &sim::SimResult) -> LoadPoint {
 /// The run at `rate` (whole deployment) on top of the rate-independent half `h`, which must
 /// have been computed from the same `st` and `c`.
 fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<LoadReport, PerfError> {
-    let rate = super::non_negative("arrival_rate_per_s", rate)?;
+    let rate = crate::engine::checked::non_negative("arrival_rate_per_s", rate)?;
     let dp = c.replicas.max(1) as f64;
     let (n, max_rate) = (h.requests, h.max_rate);
     let stable = rate > 0.0 && rate < max_rate;
@@ -436,7 +437,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
 /// run at `rate` (whole deployment) and the curve.
 pub fn load_model(st: &EngineStep, c: &LoadSetup, rate: f64) -> Result<LoadReport, PerfError> {
     // A bad rate is named before twelve simulations are spent.
-    super::non_negative("arrival_rate_per_s", rate)?;
+    crate::engine::checked::non_negative("arrival_rate_per_s", rate)?;
     load_at(st, c, &load_curve(st, c, false)?, rate)
 }
 

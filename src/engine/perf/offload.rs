@@ -27,8 +27,8 @@
 //! time ([`super::roofline::BoundTime::plus_host`]): a layer cannot start before the one before
 //! it ends.
 
-use super::efficiency::Efficiency;
 use super::phases::ModelShape;
+use crate::engine::efficiency::Efficiency;
 
 /// Tokens from which llama.cpp multiplies host-resident weights on the GPU.
 pub const OP_OFFLOAD_MIN_TOKENS: f64 = 32.0;

@@ -1,7 +1,7 @@
 //! Aggregate bandwidth of the on-chip shared memory / L1, which vendors do not publish as a
 //! figure: it follows from the width of the SM's shared-memory path, the SM count and the clock.
 
-use super::{finite, positive, PerfError};
+use crate::engine::checked::{finite, positive, PerfError};
 
 /// Bytes per clock one SM's shared memory delivers: 32 banks of 32 bits each, one access per
 /// bank per clock (NVIDIA, CUDA C++ Programming Guide, "Shared Memory", compute capability 5.x

@@ -11,8 +11,6 @@
 //! - LoRA/QLoRA: the frozen base needs no weight gradients, so a step is 4·P·tokens (+ attention),
 //!   not 6·P·tokens.
 
-use super::collectives::Topology;
-use super::efficiency::{Efficiency, Factor};
 use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
@@ -22,12 +20,15 @@ use super::scaling::{
 };
 use super::serving::serving_estimate;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
-use super::PerfError;
 use crate::engine::assumption::Assumption;
+use crate::engine::checked::perf_error;
+use crate::engine::checked::PerfError;
 use crate::engine::derivation::{Absent, DerivKey, Derivation, Formula, PhaseName, PhaseQty, Source, Val};
+use crate::engine::efficiency::{Efficiency, Factor};
 use crate::engine::error::{ErrorKind, ScenarioError};
-use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
-use crate::engine::hardware::{perf_error, TopologyKind};
+use crate::engine::gpu::Gpu;
+use crate::engine::hardware::TopologyKind;
+use crate::engine::links::Topology;
 use crate::engine::lookup::Lookup;
 use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param};
 use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
@@ -36,8 +37,10 @@ use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
 use crate::engine::model::params::ParamCounts;
 use crate::engine::model::Architecture;
 use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
+use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::{Mode, Recompute, Scenario};
+use crate::engine::scenario::Scenario;
+use crate::engine::workload::{Mode, Recompute};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.
@@ -89,7 +92,7 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
     }
     // A llama.cpp tensor table: the embedding and the experts as its tensors are typed.
     if let Some(t) = &a.tensor_table {
-        use crate::engine::gguf::Part;
+        use crate::engine::model::tensors::Part;
         gathered_bytes = if a.tied_embeddings { 0 } else { t.bytes(Part::TokenEmbd) };
         expert_bytes = t.bytes(Part::LayersExperts { from: 0, to: u32::MAX });
     }
@@ -258,7 +261,7 @@ pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
-    let (eff, overridden) = s.efficiency.resolve_for(gpu)?;
+    let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;

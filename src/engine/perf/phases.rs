@@ -8,7 +8,7 @@
 //! Attention score FLOPs per layer per query token are `4·d_attn·c` for a context of `c`
 //! keys (`2·d_attn·c` for `QKᵀ` and again for `A·V`, Kaplan et al. Table 1).
 
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use serde::{Deserialize, Serialize};
 
 /// The few numbers about a model the time model needs.

@@ -1,12 +1,13 @@
 //! Properties of the time model: the bound never loses to the expected value, more bandwidth
 //! never slows a memory-bound phase, and every function is total (finite or a typed error).
 
-use super::collectives::{hierarchical_time, Algorithm, Collective, Link, Topology};
-use super::efficiency::Efficiency;
+use super::collectives::{hierarchical_time, Algorithm, Collective};
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape};
 use super::roofline::{arithmetic_intensity, bound_time, ridge_point};
 use super::serving::serving_estimate;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase};
+use crate::engine::efficiency::Efficiency;
+use crate::engine::links::{Link, Topology};
 use proptest::prelude::*;
 
 fn model() -> impl Strategy<Value = ModelShape> {

@@ -3,11 +3,12 @@
 //! communication overlapped: reality is never faster) and the plain name is the expected value
 //! (efficiency factors, latencies, launches, pipeline bubble).
 
-use super::efficiency::Factor;
-use super::roofline::{BoundTime, Term};
+use super::roofline::BoundTime;
 use super::scaling::ScalingPoint;
 use super::serving::ServingEstimate;
-use crate::engine::gpu::ComputePath;
+use crate::engine::bound::Term;
+use crate::engine::efficiency::Factor;
+use crate::engine::precision::compute::ComputePath;
 use serde::Serialize;
 
 /// The GPU and links used.

@@ -1,8 +1,10 @@
 //! Roofline model (Williams, Waterman, Patterson, "Roofline: an insightful visual performance
 //! model", CACM 2009) and the article's bound `T = max(W/F, Q/B, C/N) + T_overhead`.
 
-use super::{finite, non_negative, positive, PerfError};
-use crate::engine::gpu::{ComputeDtype, ComputePath, Gpu};
+use crate::engine::bound::Term;
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
+use crate::engine::gpu::Gpu;
+use crate::engine::precision::compute::{ComputeDtype, ComputePath};
 use serde::{Deserialize, Serialize};
 
 /// Arithmetic intensity `I = W / Q` in FLOP per byte of memory traffic.
@@ -47,32 +49,6 @@ pub fn attainable_flops(
     let f = positive("peak_flops_per_s", peak_flops_per_s)?;
     let b = positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)?;
     Ok(f.min(finite("intensity × bandwidth", i * b)?))
-}
-
-/// Which term of the bound is the largest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Term {
-    Compute,
-    Memory,
-    Communication,
-    Overhead,
-    /// The CPU reading the layers kept in host memory, and the copies across PCIe (partial
-    /// offload), in sequence with the GPU's work.
-    Host,
-}
-
-impl Term {
-    /// The term's identifier (`compute`, `memory`, `communication`, `overhead`), as in the JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Term::Compute => "compute",
-            Term::Memory => "memory",
-            Term::Communication => "communication",
-            Term::Overhead => "overhead",
-            Term::Host => "host",
-        }
-    }
 }
 
 /// The article's bound with every term kept, so a view can show which one dominates.

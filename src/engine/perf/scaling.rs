@@ -7,13 +7,11 @@
 //! Tensor and pipeline parallel are strong scaling of one replica's step; pipeline stages are
 //! capped at the layer count (larger counts are left out of the curve).
 
-use super::collectives::{Link, Topology};
-use super::efficiency::Efficiency;
 use super::phases::{training_step_work, ModelShape};
 use super::timing::{phase_timing, Hardware, Parallelism, Phase};
-use super::{positive, PerfError};
-use crate::engine::gpu::Gpu;
-use crate::engine::lookup::{Lookup, Network};
+use crate::engine::checked::{positive, PerfError};
+use crate::engine::efficiency::Efficiency;
+use crate::engine::links::Topology;
 use crate::engine::num::u32_from_f64;
 use serde::{Deserialize, Serialize};
 
@@ -23,40 +21,6 @@ pub enum Strategy {
     Data,
     Tensor,
     Pipeline,
-}
-
-/// Topologies offered by the scaling widget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TopologyPreset {
-    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by InfiniBand NDR (one 400G port per GPU).
-    NvSwitchInfiniBand,
-    /// 8 GPUs per node on NVLink/NVSwitch, nodes joined by AWS EFA (p5-class).
-    NvSwitchEfa,
-    /// 8 GPUs per node on PCIe only, nodes joined by InfiniBand HDR.
-    PcieOnly,
-}
-
-/// Build the topology for `gpu` (its own NVLink/PCIe rates) and a preset's network.
-pub fn topology_preset(preset: TopologyPreset, gpu: &Gpu, lookup: &dyn Lookup) -> Topology {
-    let net = |n: Network| lookup.network(n);
-    let pcie = Link {
-        bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
-        latency_s: 5e-6,
-    };
-    let nvlink = gpu.nvlink_bytes_per_s_per_direction();
-    let intra = if nvlink > 0.0 { Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 } } else { pcie };
-    match preset {
-        TopologyPreset::NvSwitchInfiniBand => {
-            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::InfinibandNdr) }
-        }
-        TopologyPreset::NvSwitchEfa => {
-            Topology { gpus_per_node: 8, intra_node: intra, inter_node: net(Network::EfaP5) }
-        }
-        TopologyPreset::PcieOnly => {
-            Topology { gpus_per_node: 8, intra_node: pcie, inter_node: net(Network::InfinibandHdr) }
-        }
-    }
 }
 
 /// GPU counts on the curve: powers of two and 1.5× between them, 1 to 1024.
@@ -162,6 +126,7 @@ mod tests {
     use super::*;
     use crate::catalog::gpus::find;
     use crate::catalog::Catalog;
+    use crate::engine::hardware::{topology_preset, TopologyPreset};
     use crate::engine::perf::phases::tests::llama2_7b;
 
     fn setup() -> TrainingSetup {

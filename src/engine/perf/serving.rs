@@ -2,7 +2,7 @@
 //! output token (TPOT), tokens/s per user and aggregate, and cost per million tokens.
 //! Definitions as in vLLM / TensorRT-LLM benchmark reports; cost = price / tokens per hour.
 
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use serde::{Deserialize, Serialize};
 
 /// Serving numbers at one concurrency.

@@ -8,11 +8,12 @@
 //! layer forward, two backward); GPipe (Huang et al. 2019) bubble `(p-1)/(m+p-1)`;
 //! GShard (Lepikhin et al. 2020) two all-to-alls per MoE layer forward.
 
-use super::collectives::{hierarchical_time, Algorithm, Collective, Topology};
-use super::efficiency::Efficiency;
+use super::collectives::{hierarchical_time, Algorithm, Collective};
 use super::phases::{ModelShape, PhaseWork};
 use super::roofline::{bound_time, compute_time, expected_time, memory_time, ridge_point, BoundTime};
-use super::{finite, non_negative, positive, PerfError};
+use crate::engine::checked::{finite, non_negative, positive, PerfError};
+use crate::engine::efficiency::Efficiency;
+use crate::engine::links::Topology;
 use serde::{Deserialize, Serialize};
 
 /// Peak figures of one GPU for the dtype in use.
@@ -255,9 +256,9 @@ pub fn phase_timing(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::engine::perf::collectives::Link;
+    use crate::engine::bound::Term;
+    use crate::engine::links::Link;
     use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b, training_step_work};
-    use crate::engine::perf::roofline::Term;
 
     pub(crate) const A100: Hardware =
         Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };

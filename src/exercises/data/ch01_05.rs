@@ -1,7 +1,7 @@
 //! Chapters 1 to 5: introduction, memory capacity, memory bandwidth, CUDA, Tensor Cores.
 
 use super::{choice, engine, num, pick, report, BF16};
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::exercises::{Calc, Exercise};
 
 const L3_8B_H100_B1: &str =

@@ -2,7 +2,7 @@
 //! Numeric keys are engine computations ([`Calc`]); choice keys are typed and reviewed.
 
 use super::{Answer, Calc, Exercise, Text};
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 
 mod ch01_05;
 mod ch06_10;

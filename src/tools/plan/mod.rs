@@ -21,7 +21,7 @@ pub mod state;
 
 use crate::catalog;
 use crate::engine::hardware::GpuSpec;
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use crate::engine::{EngineError, ModelSpec, Report, Scenario};
 pub use load::LoadPoint;
 use state::{PlanState, TP_DEGREES};

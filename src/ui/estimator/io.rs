@@ -95,7 +95,7 @@ pub fn ImportExport() -> impl IntoView {
             {move || share_open.get().then(|| {
                 // Built from the state itself, so the link is always the current one.
                 let query = ctx.state.with(crate::estimator::state::encode);
-                let href = crate::ui::absolute(&format!("#/{}/estimate/?{query}", ctx.lang.code()));
+                let href = crate::ui::browser::absolute(&format!("#/{}/estimate/?{query}", ctx.lang.code()));
                 view! { <input class="share-url" id="share-url" readonly=true prop:value=href on:focus=move |ev| {
                     if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select(); }
                 } /> }

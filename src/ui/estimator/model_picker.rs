@@ -134,7 +134,7 @@ pub fn ModelPicker() -> impl IntoView {
                                         known: crate::engine::closest::closest_ids(
                                             text.trim(),
                                             &models::ids().into_iter().map(str::to_owned).collect::<Vec<_>>(),
-                                            crate::engine::evaluate::SUGGESTED_IDS,
+                                            crate::engine::closest::SUGGESTED_IDS,
                                         ),
                                     },
                                 ),

@@ -5,10 +5,11 @@ use super::memory_view::{bar_view, Bar};
 use super::{Ctx, Side};
 use crate::catalog::gpus;
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
-use crate::engine::gguf::FileType;
-use crate::engine::hardware::{EfficiencyOverrides, GpuSpec};
+use crate::engine::efficiency::EfficiencyOverrides;
+use crate::engine::hardware::GpuSpec;
+use crate::engine::precision::file_type::FileType;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::Mode;
+use crate::engine::workload::Mode;
 use crate::engine::Scenario;
 use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
@@ -527,8 +528,8 @@ pub fn TrainingControls() -> impl IntoView {
                         options=vec![
                             ("adamw".into(), "AdamW".into()),
                             ("adam8bit".into(), "8-bit Adam".into()),
-                            ("paged_adam8bit".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdam8bit, ctx.lang).into()),
-                            ("paged_adamw".into(), crate::i18n::facts::optimizer(crate::engine::scenario::Optimizer::PagedAdamw, ctx.lang).into()),
+                            ("paged_adam8bit".into(), crate::i18n::facts::optimizer(crate::engine::workload::Optimizer::PagedAdam8bit, ctx.lang).into()),
+                            ("paged_adamw".into(), crate::i18n::facts::optimizer(crate::engine::workload::Optimizer::PagedAdamw, ctx.lang).into()),
                             ("sgd_momentum".into(), "SGD + momentum".into()),
                             ("sgd".into(), "SGD".into()),
                         ]

@@ -4,7 +4,7 @@
 use super::math::ShowMath;
 use super::Ctx;
 use crate::charts::format::{format_rate, format_seconds, format_sig3};
-use crate::engine::perf::roofline::Term;
+use crate::engine::bound::Term;
 use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 
@@ -53,7 +53,7 @@ pub fn PerformanceView() -> impl IntoView {
     // simulation), or where the load model already says it; empty in training.
     let users_wait = Memo::new(move |_| {
         ctx.with_scenario(|s| {
-            if s.mode != crate::engine::scenario::Mode::Inference {
+            if s.mode != crate::engine::workload::Mode::Inference {
                 return String::new();
             }
             if s.concurrent_users.is_some_and(|u| u > 0) || s.arrival_rate_per_s.is_some_and(|r| r > 0.0) {

@@ -167,8 +167,9 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
         "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
         _ => view! { <ScalingChart /> <ScalingNote /> }.into_any(),
     };
-    let open_href =
-        move || crate::ui::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)));
+    let open_href = move || {
+        crate::ui::browser::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)))
+    };
     Either::Right(view! {
         <aside class="widget" data-widget=name.clone()>
             <header class="widget-head">

@@ -128,7 +128,7 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let saved = super::browser::saved_estimator_state().map(|q| decode(&q).0).unwrap_or_default();
         let scenario = Scenario { gpu: GpuSpec::Custom(Box::new(g)), ..saved.scenario };
         let state = EstimatorState { scenario, compare: None, ..saved };
-        crate::ui::go(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
+        crate::ui::browser::go(&format!("{}?{}", Route::Estimate(lang).to_hash(), encode(&state)));
     };
     // What runs on a custom device of the measured bandwidth (the reader gives its memory: a web
     // page sees only its largest buffer).
@@ -136,7 +136,10 @@ pub fn LabPanel(lang: Lang, widget: bool) -> impl IntoView {
         let Status::Done(r) = status.get_untracked() else { return };
         let Some(bw) = r.memory_bandwidth() else { return };
         let query = format!("gpu=custom&bw={:.1}", bw / 1e9);
-        crate::ui::go(&format!("{}?{query}", Route::Tool(lang, crate::route::Tool::Local).to_hash()));
+        crate::ui::browser::go(&format!(
+            "{}?{query}",
+            Route::Tool(lang, crate::route::Tool::Local).to_hash()
+        ));
     };
     // The controls are static HTML; clicks and changes reach the section (event delegation) and
     // one effect writes what changes (adapter, buttons, progress, results) into it.
@@ -279,7 +282,7 @@ fn skeleton(lang: Lang, widget: bool, cap: u64, compare: &str) -> String {
         format!(
             "<p class=\"muted\">{} <a href=\"{}\">{}</a></p>",
             esc(s.widget_note),
-            crate::ui::href(&Route::Lab(lang).to_hash()),
+            crate::ui::browser::href(&Route::Lab(lang).to_hash()),
             esc(s.open_lab)
         )
     } else {

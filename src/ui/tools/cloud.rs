@@ -3,7 +3,7 @@
 //! the tool's root. Everything it computes and writes is `crate::tools::cloud`.
 
 use super::{write_query, Mode};
-use crate::engine::scenario::Mode as Job;
+use crate::engine::workload::Mode as Job;
 use crate::i18n::Lang;
 use crate::route::{Route, Tool};
 use crate::tools::cloud::{self as c, CloudState};
@@ -53,7 +53,8 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         let code = state.with(|s| c::objective_code(s.objective));
         set_prop(&format!("{prefix}-rank"), "value", &code.into());
     });
-    let results = move || state.with(|s| crate::ui::links(c::results_html(lang, s, &c::rows(s), prefix)));
+    let results =
+        move || state.with(|s| crate::ui::browser::links(c::results_html(lang, s, &c::rows(s), prefix)));
     let on_change = move |ev: web_sys::Event| {
         let Some(el) = target(&ev) else { return };
         let value = event_target_value(&ev);
@@ -94,7 +95,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
     let open_full = (mode == Mode::Widget).then(|| {
         let href = move || {
-            crate::ui::href(&format!(
+            crate::ui::browser::href(&format!(
                 "{}?{}",
                 Route::Tool(lang, Tool::Cloud).to_hash(),
                 state.with(c::encode_state)

@@ -58,8 +58,9 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         layout.track();
         state.with_untracked(|s| controls_html(lang, s))
     };
-    let results =
-        move || state.with(|s| crate::ui::links(results_html(lang, s, crate::ui::browser::chart_width())));
+    let results = move || {
+        state.with(|s| crate::ui::browser::links(results_html(lang, s, crate::ui::browser::chart_width())))
+    };
     let notices_view = move || {
         shown_notices.with(|n| {
             if n.is_empty() {
@@ -74,7 +75,11 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
     let link = (mode == Mode::Widget).then(|| {
         let href = move || {
-            crate::ui::href(&format!("{}?{}", Route::Tool(lang, Tool::Cluster).to_hash(), state.with(encode)))
+            crate::ui::browser::href(&format!(
+                "{}?{}",
+                Route::Tool(lang, Tool::Cluster).to_hash(),
+                state.with(encode)
+            ))
         };
         view! {
             <p class="cl-open">{t.widget_note}" "<a class="cl-full" href=href>{t.open_full}</a></p>

@@ -91,7 +91,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
             <div id="dg-notices" inner_html=notices0></div>
             <div class="dg-layout">
                 <div id="dg-form" class="dg-form" inner_html=form0></div>
-                <div id="dg-results" class="dg-results" aria-live="polite" inner_html=crate::ui::links(results0)></div>
+                <div id="dg-results" class="dg-results" aria-live="polite" inner_html=crate::ui::browser::links(results0)></div>
             </div>
         </section>
     }
@@ -111,6 +111,6 @@ fn named_value(ev: &web_sys::Event, tag: &str) -> Option<(String, String)> {
 
 fn set_html(id: &str, html: &str) {
     if let Some(el) = document().get_element_by_id(id) {
-        el.set_inner_html(&crate::ui::links(html.to_string()));
+        el.set_inner_html(&crate::ui::browser::links(html.to_string()));
     }
 }

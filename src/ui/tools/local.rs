@@ -19,7 +19,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     }
     // The controls change shape with the device (a custom one's fields, a Mac's memory sizes).
     let controls = move || state.with(|s| l::controls_html(lang, s, prefix));
-    let results = move || state.with(|s| crate::ui::links(l::results_html(lang, s, &l::rows(s))));
+    let results = move || state.with(|s| crate::ui::browser::links(l::results_html(lang, s, &l::rows(s))));
     let on_change = move |ev: web_sys::Event| {
         let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
         let Some(key) = el.get_attribute("data-k") else { return };
@@ -30,7 +30,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
     let open_full = (mode == Mode::Widget).then(|| {
         let href = move || {
-            crate::ui::href(&format!(
+            crate::ui::browser::href(&format!(
                 "{}?{}",
                 Route::Tool(lang, Tool::Local).to_hash(),
                 state.with(l::encode_state)

@@ -52,7 +52,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
                 Mode::Page => write_query(&encode(s)),
                 Mode::Widget => {
                     if let Some(a) = document().get_element_by_id("mig-open") {
-                        let _ = a.set_attribute("href", &crate::ui::href(&open_full_href(lang, s)));
+                        let _ = a.set_attribute("href", &crate::ui::browser::href(&open_full_href(lang, s)));
                     }
                 }
             }
@@ -167,7 +167,7 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
     };
 
     let skeleton = state.with_untracked(|s| skeleton(lang, s, mode, pick0, &notices.get_untracked()));
-    let skeleton = crate::ui::links(skeleton);
+    let skeleton = crate::ui::browser::links(skeleton);
     view! { <section class="mig-planner" inner_html=skeleton on:click=on_click on:change=on_change></section> }.into_any()
 }
 
@@ -265,7 +265,7 @@ fn acted(ev: &web_sys::Event) -> Option<(String, usize, String)> {
 
 fn set_html(id: &str, html: &str) {
     if let Some(el) = document().get_element_by_id(id) {
-        el.set_inner_html(&crate::ui::links(html.to_string()));
+        el.set_inner_html(&crate::ui::browser::links(html.to_string()));
     }
 }
 

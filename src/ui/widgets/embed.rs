@@ -1,6 +1,6 @@
 //! Embedding: `{lang}/embed/{kind}/?state` shows one widget alone (a page without the site's
-//! header, navigation and footer), and every widget has a "copy embed code" control that writes
-//! an `<iframe>` for that page's address on this site.
+//! header, navigation and footer: [`crate::ui::pages::EmbedPage`]), and every widget has a
+//! "copy embed code" control that writes an `<iframe>` for that page's address on this site.
 
 use super::escape;
 use crate::i18n::Lang;
@@ -107,15 +107,4 @@ pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<Str
                 node_ref=field prop:value=move || snippet.get() on:focus=move |_| select_field() />
         </div>
     }
-}
-
-/// The embed page: the widget `name` (a kind) alone, started from `query`.
-#[component]
-pub fn EmbedPage(lang: Lang, name: String, query: String) -> impl IntoView {
-    // The chapter widget sends the lesson kinds to `LessonWidget` itself. `into_any` on exactly
-    // the type the chapter page erases shares its code instead of a second copy of the widget's.
-    let kind = name.clone();
-    let widget =
-        view! { <crate::ui::estimator::widget::ChapterWidget lang=lang name=name query=query /> }.into_any();
-    view! { <article class="embed" data-page="embed" data-kind=kind>{widget}</article> }
 }

@@ -8,14 +8,15 @@ use crate::charts::format::format_bytes_f64;
 use crate::charts::format::group_digits;
 use crate::charts::{self, format_percent, format_rate, format_seconds, ByteUnit};
 use crate::engine::allreduce::{all_reduce, all_reduce_curve, message_sizes};
-use crate::engine::gpu::{ComputeDtype, Gpu};
+use crate::engine::efficiency::Efficiency;
+use crate::engine::gpu::Gpu;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::headroom::headroom;
 use crate::engine::launch::{launch, LaunchInput};
+use crate::engine::links::Topology;
 use crate::engine::model::hybrid::per_sequence;
 use crate::engine::peaks::{peak_rows, spec_point};
-use crate::engine::perf::collectives::Topology;
-use crate::engine::perf::efficiency::Efficiency;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::precision::Dtype;
 use crate::engine::{ModelSpec, Scenario};
 use crate::i18n::{errors, Lang};
@@ -568,8 +569,8 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
     .concat()
 }
 
-fn perf_error(lang: Lang, e: &crate::engine::perf::PerfError) -> String {
-    let err = crate::engine::hardware::perf_error("", e.clone());
+fn perf_error(lang: Lang, e: &crate::engine::checked::PerfError) -> String {
+    let err = crate::engine::checked::perf_error("", e.clone());
     format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(&errors::scenario_error(&err, lang)))
 }
 

@@ -1,5 +1,5 @@
 //! The chapter widgets that are not estimators (one per chapter that had none: CUDA grid,
-//! Tensor Core peaks, spec sheet, GPU ladder, all-reduce) and the embed page and control.
+//! Tensor Core peaks, spec sheet, GPU ladder, all-reduce) and the embed control.
 //!
 //! A widget is a list of parameters (a select or a number field, each with a key that is also
 //! its key in the embed URL's query) and a pure function from their values to the HTML of its
@@ -9,7 +9,7 @@
 mod embed;
 mod lessons;
 
-pub use embed::{EmbedCode, EmbedPage};
+pub use embed::EmbedCode;
 pub use lessons::title;
 
 use crate::i18n::Lang;

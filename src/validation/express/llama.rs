@@ -18,7 +18,7 @@
 //! reach in the pull request that introduced it (`quantized_matmul_flops`), not a GEMM's.
 
 use super::Row;
-use crate::engine::gpu::ComputeDtype;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::precision::Dtype;
 use crate::engine::scenario::Scenario;
 use crate::validation::{

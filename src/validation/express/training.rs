@@ -4,7 +4,8 @@
 use super::Row;
 use crate::engine::memory::model_states::paged;
 use crate::engine::precision::Dtype;
-use crate::engine::scenario::{Mode, Recompute, Scenario};
+use crate::engine::scenario::Scenario;
+use crate::engine::workload::{Mode, Recompute};
 use crate::validation::{num, text, Case, Metric, Note, Reason, Recipe, RowUnit};
 use serde_json::Value;
 
@@ -127,7 +128,7 @@ pub(super) fn peak_memory(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reaso
 /// `optimizer_in_bwd: True`, the LoRA/QLoRA recipes `torch.optim.AdamW`; several GPUs shard
 /// with FSDP (ZeRO-3). A run that offloads parameters to the CPU is not expressed.
 fn recipe(c: &Value, method: &str, gpus: u64) -> Result<Recipe, Reason> {
-    use crate::engine::scenario::Optimizer;
+    use crate::engine::workload::Optimizer;
     let framework = text(c, "framework");
     if !framework.to_ascii_lowercase().contains("torchtune") {
         return Err(Reason::UnknownRecipe { framework });
@@ -151,7 +152,7 @@ fn recipe(c: &Value, method: &str, gpus: u64) -> Result<Recipe, Reason> {
 /// The recipe's settings on the scenario (LoRA as torchtune's Llama 3.1 configs: rank 8 on
 /// q, v, output projections and the MLP).
 fn apply_recipe(s: &mut Scenario, r: &Recipe, gpus: u64) {
-    use crate::engine::scenario::TrainingPrecision;
+    use crate::engine::workload::TrainingPrecision;
     s.training_precision = TrainingPrecision::Bf16;
     (s.optimizer, s.optimizer_in_backward, s.recompute) = (r.optimizer, r.optimizer_in_backward, r.recompute);
     (s.loss_chunks, s.zero_stage) = (r.loss_chunks, r.zero_stage);

@@ -268,17 +268,18 @@ const PAGED_SOURCE: &str = "bitsandbytes functional.get_paged (cudaMallocManaged
 
 /// `memory_per_gpu_bytes.weights` from llama.cpp's tensor table: the tensors of the layers on
 /// this GPU (and of the output layer when it is there), by type.
-fn table_weights(t: &crate::engine::gguf::TensorTable, x: &Inputs, z: &Sizing) -> Entry {
-    use crate::engine::gguf::tensors::Part;
+fn table_weights(t: &crate::engine::model::tensors::TensorTable, x: &Inputs, z: &Sizing) -> Entry {
+    use crate::engine::model::tensors::Part;
     let p = &z.placement;
     let (from, to) =
         (u32::try_from(p.gpu_start).unwrap_or(u32::MAX), u32::try_from(p.layers).unwrap_or(u32::MAX));
-    let on_gpu = |x: &crate::engine::gguf::tensors::Tensor| {
+    let on_gpu = |x: &crate::engine::model::tensors::Tensor| {
         Part::LayersDense { from, to }.takes(x)
             || Part::LayersExperts { from, to }.takes(x)
             || (p.output_on_gpu && Part::OutputLayer.takes(x))
     };
-    let held = crate::engine::gguf::TensorTable::new(t.tensors.iter().copied().filter(on_gpu).collect());
+    let held =
+        crate::engine::model::tensors::TensorTable::new(t.tensors.iter().copied().filter(on_gpu).collect());
     let types = held
         .type_counts()
         .iter()

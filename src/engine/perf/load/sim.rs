@@ -27,7 +27,7 @@
 //! ends, so the stretch's time is summed exactly (otherwise the stretch is halved). Everything is
 //! bounded: at most [`MAX_ITERATIONS`] loop iterations, else an error.
 
-use super::super::{finite, PerfError};
+use crate::engine::checked::{finite, PerfError};
 
 /// Hard bound on the simulation's loop iterations (steps or stretches).
 pub const MAX_ITERATIONS: u64 = 400_000;

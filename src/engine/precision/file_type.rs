@@ -1,6 +1,6 @@
 //! llama.cpp's file types (`llama_ftype`): what `llama-quantize` writes and a GGUF file records
 //! in `general.file_type`. A file type is a mix: one main ggml type and rules that keep some
-//! tensors at a higher one ([`super::mix`]).
+//! tensors at a higher one ([`crate::engine::gguf::mix`]).
 //!
 //! # Source
 //! `enum llama_ftype` in llama.cpp's `include/llama.h` (@3679b65d; MXFP4_MOE = 38 from late

@@ -1,15 +1,21 @@
 //! A model as llama.cpp stores it: a table of tensors, each with its role, its layer, its row
-//! length and its ggml type. Built from a GGUF file's tensor table ([`super::read`]) or, for a
-//! catalog model in a file type, from the architecture ([`super::layout`]) with the quantizer's
-//! rules ([`super::mix`]).
+//! length and its ggml type. Built from a GGUF file's tensor table
+//! ([`crate::engine::gguf::read`]) or, for a catalog model in a file type, from the architecture
+//! ([`crate::engine::gguf::layout`]) with the quantizer's rules ([`crate::engine::gguf::mix`]).
+//!
+//! In a config (the key `gguf`, and so in a scenario's link) the table travels as runs:
+//! consecutive layers whose tensor of a role has the same row, size and type are one entry
+//! `[role, first layer, last layer, row, elements, type]` (`-1` for no layer), so a scenario
+//! holding a 70B file stays a short link.
 //!
 //! # Formula
 //! Bytes of the model = Σ over tensors of `elements / block(type) × bytes(type)`: what
 //! llama.cpp's loader sums (`n_bytes += ggml_nbytes(cur)`) and prints as "file size" and
 //! llama-bench as "size", in GiB = 2^30 bytes (`src/llama-model-loader.cpp`, @00347649).
 
-use super::ggml_type::GgmlType;
+use crate::engine::precision::ggml_type::GgmlType;
 use serde::Serialize;
+use serde_json::{json, Value};
 
 /// What a tensor is, as llama.cpp's quantizer tells them apart by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -270,6 +276,99 @@ pub fn classify(name: &str, dims: u32) -> (Role, Option<u32>, bool) {
     (role, layer, experts)
 }
 
+/// The role's name in a run (`ffn_down_exps` for a routed-experts tensor).
+fn role_name(role: Role, experts: bool) -> String {
+    let base =
+        serde_json::to_value(role).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    if experts {
+        format!("{base}_exps")
+    } else {
+        base
+    }
+}
+
+const ROLES: [Role; 14] = [
+    Role::TokenEmbd,
+    Role::Output,
+    Role::AttnQ,
+    Role::AttnK,
+    Role::AttnV,
+    Role::AttnQkv,
+    Role::AttnOutput,
+    Role::AttnKvB,
+    Role::FfnGate,
+    Role::FfnUp,
+    Role::FfnDown,
+    Role::Other,
+    Role::Kept,
+    Role::Vector,
+];
+
+/// The table as runs (see the module doc).
+pub fn table_to_runs(t: &TensorTable) -> Value {
+    let mut runs: Vec<(Tensor, i64, i64)> = Vec::new();
+    for x in &t.tensors {
+        let l = x.layer.map_or(-1, i64::from);
+        let merged = runs.iter_mut().rev().take(64).find(|(r, _, last)| {
+            r.role == x.role
+                && r.experts == x.experts
+                && r.row == x.row
+                && r.elements == x.elements
+                && r.ty == x.ty
+                && l > 0
+                && *last + 1 == l
+        });
+        match merged {
+            Some(run) => run.2 = l,
+            None => runs.push((*x, l, l)),
+        }
+    }
+    Value::Array(
+        runs.iter()
+            .map(|(x, a, b)| {
+                json!([role_name(x.role, x.experts), a, b, x.row, x.elements.to_string(), x.ty.name()])
+            })
+            .collect(),
+    )
+}
+
+/// What is wrong with the runs of a `gguf` key (the index of the bad run).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadRun(pub usize);
+
+/// The table from its runs.
+pub fn table_from_runs(v: &Value) -> Result<TensorTable, BadRun> {
+    let Value::Array(runs) = v else {
+        return Err(BadRun(0));
+    };
+    let mut tensors = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        let bad = || BadRun(i);
+        let r = run.as_array().ok_or_else(bad)?;
+        let name = r.first().and_then(Value::as_str).ok_or_else(bad)?;
+        let (base, experts) = name.strip_suffix("_exps").map_or((name, false), |b| (b, true));
+        let role = ROLES.iter().copied().find(|x| role_name(*x, false) == base).ok_or_else(bad)?;
+        let from = r.get(1).and_then(Value::as_i64).ok_or_else(bad)?;
+        let to = r.get(2).and_then(Value::as_i64).ok_or_else(bad)?;
+        let row = r.get(3).and_then(Value::as_u64).filter(|n| *n > 0).ok_or_else(bad)?;
+        let elements = r.get(4).and_then(|e| match e {
+            Value::String(s) => s.parse::<u128>().ok(),
+            other => other.as_u64().map(u128::from),
+        });
+        let elements = elements.filter(|e| *e > 0 && *e < 1 << 50).ok_or_else(bad)?;
+        let ty = r.get(5).and_then(Value::as_str).and_then(GgmlType::parse).ok_or_else(bad)?;
+        if from < -1 || to < from || to >= 100_000 || (from == -1) != (to == -1) || tensors.len() > 1_000_000
+        {
+            return Err(bad());
+        }
+        let layers = if from < 0 { vec![None] } else { (from..=to).map(|l| u32::try_from(l).ok()).collect() };
+        for layer in layers {
+            tensors.push(Tensor { role, layer, row, elements, experts, ty });
+        }
+    }
+    Ok(TensorTable::new(tensors))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,5 +403,16 @@ mod tests {
         assert_eq!(table.bytes(Part::LayersExperts { from: 1, to: 2 }), 68);
         assert_eq!(table.layers(), 2);
         assert_eq!(table.bits_per_weight(), 8.5);
+    }
+
+    #[test]
+    fn bad_runs_are_named_by_index() {
+        assert_eq!(
+            table_from_runs(&json!([["attn_q", 0, 1, 64, "4096", "Q8_0"], ["attn_q", 0]])),
+            Err(BadRun(1))
+        );
+        assert_eq!(table_from_runs(&json!([["wat", -1, -1, 64, "64", "Q8_0"]])), Err(BadRun(0)));
+        assert_eq!(table_from_runs(&json!([["attn_q", 3, 1, 64, "64", "Q8_0"]])), Err(BadRun(0)));
+        assert_eq!(table_from_runs(&json!({"a": 1})), Err(BadRun(0)));
     }
 }

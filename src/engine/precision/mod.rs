@@ -18,13 +18,17 @@
 //!   Source: NVIDIA Technical Blog, "Introducing NVFP4 for Efficient and Accurate Low-Precision
 //!   Inference" (June 2025); NVIDIA Transformer Engine docs, "Using FP8 and FP4 with Transformer
 //!   Engine" (NVFP4 recipe: 16-element blocks, E4M3 block scale, FP32 tensor scale).
-//! - llama.cpp file types (`q4_k_m`, `q8_0`, `iq2_xs`, …): a mix of ggml block types
-//!   ([`crate::engine::gguf`]); one element of the main type takes its block's bytes × 8 /
+//! - llama.cpp file types (`q4_k_m`, `q8_0`, `iq2_xs`, …, [`file_type`]): a mix of ggml block
+//!   types ([`ggml_type`]); one element of the main type takes its block's bytes × 8 /
 //!   its block's elements (Q4_K: 144 × 8 / 256 = 4.5 bits). The weights of a model in a file type
 //!   are summed tensor by tensor ([`crate::engine::gguf::layout`]); as a KV cache format
 //!   (`q8_0`, `q4_0`, … as llama.cpp's `-ctk`/`-ctv`) every element takes the main type's bits.
 
-use super::gguf::FileType;
+pub mod compute;
+pub mod file_type;
+pub mod ggml_type;
+
+use file_type::FileType;
 use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize, Serializer};
 

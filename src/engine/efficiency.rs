@@ -1,11 +1,15 @@
 //! Efficiency factors: the achieved fraction of each peak, plus latencies. The expected time
 //! divides by `peak × factor`; the roofline bound uses the peaks alone. Every default carries
-//! its source so the reader can see (and edit) what the expected numbers assume.
+//! its source so the reader can see (and edit) what the expected numbers assume; a device may
+//! carry its own measured ones and a scenario may override any ([`EfficiencyOverrides`]).
 
-use super::{in_range, non_negative, PerfError};
-use crate::engine::gpu::ComputeDtype;
-use crate::engine::precision::Dtype;
+use super::checked::{in_range, non_negative, perf_error, PerfError};
+use super::error::ScenarioError;
+use super::json_read::{de, fields, opt, Read};
+use super::precision::compute::ComputeDtype;
+use super::precision::Dtype;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Achieved fractions of peak and fixed latencies. A Scenario can override any field.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -250,6 +254,119 @@ impl Efficiency {
     }
 }
 
+/// Overrides of the efficiency factors; every field optional (absent = the sourced default).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Deserialize))]
+#[serde(default, deny_unknown_fields)]
+pub struct EfficiencyOverrides {
+    pub memory_bandwidth: Option<f64>,
+    pub tensor_flops: Option<f64>,
+    pub intra_node_bus_bandwidth: Option<f64>,
+    pub inter_node_bus_bandwidth: Option<f64>,
+    pub kernel_launch_s: Option<f64>,
+    pub kernels_per_layer: Option<f64>,
+    pub gradient_sync_overlap: Option<f64>,
+    pub fp8_tensor_flops: Option<f64>,
+    pub quantized_weight_bandwidth: Option<f64>,
+    pub request_overhead_s: Option<f64>,
+    pub host_memory_bandwidth: Option<f64>,
+    pub pcie_bandwidth: Option<f64>,
+    pub quantized_matmul_flops: Option<f64>,
+}
+
+/// The JSON keys of [`EfficiencyOverrides`], in declaration order.
+pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
+    "memory_bandwidth",
+    "tensor_flops",
+    "intra_node_bus_bandwidth",
+    "inter_node_bus_bandwidth",
+    "kernel_launch_s",
+    "kernels_per_layer",
+    "gradient_sync_overlap",
+    "fp8_tensor_flops",
+    "quantized_weight_bandwidth",
+    "request_overhead_s",
+    "host_memory_bandwidth",
+    "pcie_bandwidth",
+    "quantized_matmul_flops",
+];
+
+impl EfficiencyOverrides {
+    /// Reads the overrides object (every key optional, unknown keys are errors).
+    pub fn from_json(v: &Value) -> Read<EfficiencyOverrides> {
+        let mut o = EfficiencyOverrides::default();
+        fields(v, &EFFICIENCY_FIELDS, |key, x| {
+            let slot = match key {
+                "memory_bandwidth" => &mut o.memory_bandwidth,
+                "tensor_flops" => &mut o.tensor_flops,
+                "intra_node_bus_bandwidth" => &mut o.intra_node_bus_bandwidth,
+                "inter_node_bus_bandwidth" => &mut o.inter_node_bus_bandwidth,
+                "kernel_launch_s" => &mut o.kernel_launch_s,
+                "kernels_per_layer" => &mut o.kernels_per_layer,
+                "gradient_sync_overlap" => &mut o.gradient_sync_overlap,
+                "fp8_tensor_flops" => &mut o.fp8_tensor_flops,
+                "quantized_weight_bandwidth" => &mut o.quantized_weight_bandwidth,
+                "request_overhead_s" => &mut o.request_overhead_s,
+                "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
+                "pcie_bandwidth" => &mut o.pcie_bandwidth,
+                "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
+                _ => return Ok(false),
+            };
+            *slot = opt(x, de)?;
+            Ok(true)
+        })?;
+        Ok(o)
+    }
+
+    /// The factors in use, and the names of the overridden ones. Errors name `efficiency.<field>`.
+    pub fn resolve(&self) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        self.resolve_over(Efficiency::default())
+    }
+
+    /// The factors in use on a device: the published defaults, then the device's own profile
+    /// (`device`: its back end's measured fractions, [`crate::engine::gpu::Gpu::efficiency`]),
+    /// then these overrides.
+    pub fn resolve_for(
+        &self,
+        device: &EfficiencyOverrides,
+    ) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        let (device, _) = device.resolve()?;
+        self.resolve_over(device)
+    }
+
+    fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
+        let mut e = base;
+        let mut overridden = Vec::new();
+        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
+            ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
+            ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
+            ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
+            ("inter_node_bus_bandwidth", self.inter_node_bus_bandwidth, &mut e.inter_node_bus_bandwidth),
+            ("kernel_launch_s", self.kernel_launch_s, &mut e.kernel_launch_s),
+            ("kernels_per_layer", self.kernels_per_layer, &mut e.kernels_per_layer),
+            ("gradient_sync_overlap", self.gradient_sync_overlap, &mut e.gradient_sync_overlap),
+            ("fp8_tensor_flops", self.fp8_tensor_flops, &mut e.fp8_tensor_flops),
+            (
+                "quantized_weight_bandwidth",
+                self.quantized_weight_bandwidth,
+                &mut e.quantized_weight_bandwidth,
+            ),
+            ("request_overhead_s", self.request_overhead_s, &mut e.request_overhead_s),
+            ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
+            ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
+            ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
+        ];
+        for (name, value, slot) in fields {
+            if let Some(v) = value {
+                *slot = v;
+                overridden.push(name);
+            }
+        }
+        e.validate().map_err(|err| perf_error("efficiency", err))?;
+        Ok((e, overridden))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,5 +389,14 @@ mod tests {
         assert!(matches!(e.validate(), Err(PerfError::OutOfRange { field: "tensor_flops", .. })));
         let e = Efficiency { memory_bandwidth: 0.0, ..Default::default() };
         assert!(e.validate().is_err());
+    }
+
+    #[test]
+    fn overrides_replace_defaults_and_are_checked() {
+        let o = EfficiencyOverrides { tensor_flops: Some(0.5), ..Default::default() };
+        let (e, names) = o.resolve().unwrap();
+        assert_eq!((e.tensor_flops, names), (0.5, vec!["tensor_flops"]));
+        let bad = EfficiencyOverrides { memory_bandwidth: Some(1.5), ..Default::default() };
+        assert_eq!(bad.resolve().unwrap_err().field, "efficiency.memory_bandwidth");
     }
 }
