@@ -1,7 +1,7 @@
 //! The `Scenario`: every input of a calculation, as one serde value.
 //!
 //! It is what the UI edits, what the URL hash holds, and what `gpu-primer estimate FILE` reads.
-//! Every key but `model` has a default (see the README section "Estimate from the command line").
+//! Every key but `model` has a default (docs/cli.md lists each with its formula and source).
 
 use super::efficiency::EfficiencyOverrides;
 use super::error::{ErrorKind, ScenarioError};
