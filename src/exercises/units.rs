@@ -134,7 +134,7 @@ fn takes_prefix(kind: Kind) -> bool {
 
 /// A unit as typed, for lookup: lower case, without spaces.
 fn key(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_lowercase).collect()
+    text.chars().filter(|c| !c.is_whitespace()).map(|c| c.to_ascii_lowercase()).collect()
 }
 
 /// The units `text` can mean (a spelling may mean two: `flops` is a rate or a count): (kind, size).
