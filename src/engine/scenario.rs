@@ -7,6 +7,7 @@ use super::efficiency::EfficiencyOverrides;
 use super::error::{ErrorKind, ScenarioError};
 use super::hardware::{GpuSpec, TopologyKind};
 use super::json_read::{de, opt, Read};
+use super::model::quant::Quantization;
 use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
 use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
@@ -527,12 +528,29 @@ impl Scenario {
     /// matrix instructions (int8 MMA on NVIDIA Turing and newer, DP4A on Pascal;
     /// `ggml_cuda_should_use_mmq`, ggml/src/ggml-cuda/mmq.cu); elsewhere (Metal, and GPUs whose
     /// int8 peak is no higher) the blocks are dequantised for 16-bit GEMMs.
-    pub fn compute_dtype_on(&self, gpu: &super::gpu::Gpu) -> ComputeDtype {
+    ///
+    /// The weights' format chooses the path as serving engines choose it (vLLM, "FP8 W8A8":
+    /// FP8 GEMMs on GPUs with FP8 Tensor Cores, compute capability 8.9 and newer; older GPUs
+    /// run FP8 weights as weight-only W8A16 through the FP8 Marlin kernel, i.e. 16-bit GEMMs):
+    /// `published` is the checkpoint's own `quantization_config` when it sets this run's weights
+    /// ([`crate::engine::memory::quant_weights::active`]); a block-FP8 checkpoint (`quant_method:
+    /// fp8`, DeepSeek-V3's format: FP8 weights, activations quantised to FP8 per 1×128 group as
+    /// they run) is multiplied on the FP8 path where the GPU has one, like FP8 weights chosen by
+    /// hand, and both take the 16-bit path where it has none.
+    pub fn compute_dtype_on(&self, gpu: &super::gpu::Gpu, published: Option<&Quantization>) -> ComputeDtype {
         let default = self.resolved_compute_dtype();
-        if self.compute_dtype.is_some() || self.resolved_weight_dtype().file_type().is_none() {
+        if self.compute_dtype.is_some() {
             return default;
         }
         let peak = |d| gpu.compute_path(d).map_or(0.0, |p| p.peak_flops_per_s);
+        let fp8_weights = default == ComputeDtype::Fp8 || published.is_some_and(Quantization::runs_fp8_gemms);
+        if fp8_weights {
+            let has_fp8 = gpu.compute_path(ComputeDtype::Fp8).is_some_and(|p| p.used == ComputeDtype::Fp8);
+            return if has_fp8 { ComputeDtype::Fp8 } else { ComputeDtype::Bf16 };
+        }
+        if self.resolved_weight_dtype().file_type().is_none() {
+            return default;
+        }
         if peak(ComputeDtype::Int8) > peak(ComputeDtype::Fp16) {
             ComputeDtype::Int8
         } else {

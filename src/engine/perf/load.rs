@@ -631,7 +631,7 @@ fn with_setup<T>(
 ) -> Result<Option<T>, ScenarioError> {
     let s = z.scenario;
     let pe = |e: PerfError| perf_error("load", e);
-    let (eff, _, path) = time_model_inputs(s, z.gpu)?;
+    let (eff, _, path) = time_model_inputs(s, z.gpu, z.published())?;
     let first_token_s = eff.request_overhead_s;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
