@@ -47,6 +47,8 @@ pub struct PlanStrings {
     pub at_peak_pre: &'static str,
     pub at_peak_util: &'static str,
     pub at_peak_ttft: &'static str,
+    /// Under the headline: what the busy share counts, and where the headroom shows.
+    pub busy_note: &'static str,
     pub at_peak_tpot: &'static str,
     pub at_peak_end: &'static str,
     pub step_weights: &'static str,
@@ -64,7 +66,7 @@ pub struct PlanStrings {
     pub seqs_reader_bound: &'static str,
     pub step_shard: &'static str,
     pub step_shard_lead: &'static str,
-    pub table_head: [&'static str; 9],
+    pub table_head: [&'static str; 10],
     pub no_fit: (&'static str, &'static str, &'static str),
     pub misses: (&'static str, &'static str),
     pub not_needed: (&'static str, &'static str),
@@ -100,6 +102,8 @@ pub struct PlanStrings {
     pub math_search: &'static str,
     pub price_from: &'static str,
     pub math_target: &'static str,
+    /// What the headroom keeps, in the math.
+    pub math_headroom: &'static str,
     pub working: &'static str,
 }
 
@@ -109,6 +113,8 @@ pub struct PlanStrings {
 pub struct PlanUsersStrings {
     pub input: &'static str,
     pub at_peak_util: &'static str,
+    /// After the rate the users send at.
+    pub at_peak_sent: &'static str,
     /// Columns 2 and 3 of the table (after "sequences per replica").
     pub table_cols: [&'static str; 2],
     pub limit_queue: &'static str,
@@ -131,24 +137,26 @@ impl Lang {
 
 static USERS_ZH: PlanUsersStrings = PlanUsersStrings {
     input: "峰值并发用户数（0：按请求率规划）",
-    at_peak_util: " 个并发用户：忙碌时间占 ",
+    at_peak_util: " 个并发用户，每秒发出 ",
+    at_peak_sent: " 个请求，",
     table_cols: ["每副本查找上限（用户）", "满足目标的用户数"],
     limit_queue: "排队（用户数超过同时处理序列数的 4 倍）",
     breaks: ("整个服务超过 ", " 个并发用户（每副本 ", "）后，最先超出目标的是", "；查找的上限是每副本 4 × 同时处理的序列数，合计 ", " 个用户，再多的用户大都在等空位。"),
     math_search: "“满足目标的用户数”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最多每副本并发用户：每个用户在上一个请求完成后立刻发出下一个（闭环），在 1 个用户和 4 × 同时处理的序列数之间二分查找 7 步（每一步都跑一次引擎的闭环模拟），再精确检查少一个副本能否扛住。",
-    math_target: "加上余量后，峰值要承接的并发用户数：",
+    math_target: "留出余量后，峰值时每个副本最多承接的并发用户数：",
     chart_x: "每副本并发用户数",
     chart_limit: "查找上限",
 };
 
 static USERS_EN: PlanUsersStrings = PlanUsersStrings {
     input: "Peak concurrent users (0: plan for the request rate)",
-    at_peak_util: " concurrent users: busy ",
+    at_peak_util: " concurrent users, who send ",
+    at_peak_sent: " requests/s: ",
     table_cols: ["Users searched up to per replica", "Users within targets"],
     limit_queue: "queueing (more than 4 × the sequences it runs at once)",
     breaks: ("Past ", " concurrent users over the service (", " per replica), the first to miss its target is the ", "; the search stops at 4 × the sequences a replica runs at once, ", " users over the service: past them most users wait for a slot."),
     math_search: "The users within targets are the most concurrent users per replica at which both the p95 time to first token and the p95 time per output token meet their targets, each user sending its next request as soon as the last completes (a closed loop): 7 bisection steps between 1 user and 4 × the sequences the replica runs at once (each one a run of the engine's closed-loop simulation), then an exact check of whether one replica fewer carries them.",
-    math_target: "Concurrent users to serve at peak, with headroom: ",
+    math_target: "Concurrent users each replica may take at peak, with the headroom kept: ",
     chart_x: "Concurrent users per replica",
     chart_limit: "searched up to",
 };
@@ -179,6 +187,18 @@ impl PlanStrings {
                 let g = if tp == 1 { "GPU" } else { "GPUs" };
                 format!("{replicas} {r} × {tp} {g} (tensor parallel {tp}) = {gpus} × ")
             }
+        }
+    }
+
+    /// "55.2% of its sustainable rate (36.4 requests/s); its GPUs are busy 97.1% of the time" /
+    /// "是可持续速率（每秒 36.4 个）的 55.2%；GPU 有 97.1% 的时间在运行".
+    pub fn at_peak_load(&self, lang: Lang, share_pct: f64, sustainable: &str, busy_pct: String) -> String {
+        let share = crate::charts::format::format_sig3(share_pct);
+        match lang {
+            Lang::Zh => format!("是可持续速率（每秒 {sustainable} 个）的 {share}%；GPU 有 {busy_pct}% 的时间在运行"),
+            Lang::En => format!(
+                "{share}% of its sustainable rate ({sustainable} requests/s); its GPUs are busy {busy_pct}% of the time"
+            ),
         }
     }
 
@@ -219,7 +239,7 @@ static ZH: PlanStrings = PlanStrings {
     lead: "把“估算容量”一章的流程走一遍：权重放得下吗，还要留什么，能撑多长上下文和多少并发，怎么切分，最后用一次小规模实测确认。每一步的数字都来自估算引擎，负载下的延迟来自引擎的连续批处理模拟。",
     from_chapter: "对应章节：",
     inputs: "服务",
-    inputs_hint: "延迟目标都是 p95；余量是峰值时预留的空闲能力。任何输入一改，方案就重算。",
+    inputs_hint: "延迟目标都是 p95；余量是峰值时每个副本留出的空闲能力（占它在目标内能承接的负载的比例，低于 100%）。任何输入一改，方案就重算。",
     model: "模型",
     weights: "权重精度",
     weights_auto: "按发布格式（配置里有 quantization_config 就按它，否则 BF16）",
@@ -264,8 +284,9 @@ static ZH: PlanStrings = PlanStrings {
     cost_pre: "，约 ",
     cost_post: " / 月（按需价）",
     at_peak_pre: "峰值时每个副本承接 ",
-    at_peak_util: " 个请求/秒：忙碌时间占 ",
-    at_peak_ttft: "%，p95 首 token 时间 ",
+    at_peak_util: " 个请求/秒，",
+    at_peak_ttft: "；p95 首 token 时间 ",
+    busy_note: "“GPU 在运行的时间”数的是 GPU 执行调度步的时间：只要有请求在处理，连续批处理就一步接一步地跑，所以远低于可持续速率时它也接近 100%。余量体现在请求率上，而不在这个时间比例上。",
     at_peak_tpot: "，p95 每个输出 token 时间 ",
     at_peak_end: "。",
     step_weights: "1. 权重放得下吗？",
@@ -291,7 +312,8 @@ static ZH: PlanStrings = PlanStrings {
         "最先失守",
         "副本数",
         "GPU 数",
-        "峰值忙碌度",
+        "峰值负载占可持续速率",
+        "峰值时 GPU 在运行的时间",
         "每月费用",
     ],
     no_fit: ("放不下：每张卡需要 ", "，可用只有 ", "。"),
@@ -322,7 +344,8 @@ static ZH: PlanStrings = PlanStrings {
     math_title: "看算式",
     math_search: "“满足目标的请求率”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最高每副本请求率：从空闲到可持续请求率之间二分查找 7 步（每一步都跑一次引擎的负载模拟），再精确检查少一个副本能否扛住。可持续请求率是队列排满时副本每秒完成的请求数。",
     price_from: "价格来源：",
-    math_target: "加上余量后，峰值要承接的每秒请求数：",
+    math_target: "留出余量后，峰值时每个副本最多承接的每秒请求数：",
+    math_headroom: "余量是每个副本留出的空闲能力：副本在峰值时最多跑到“满足目标的负载”的（1 − 余量）。满足目标的负载不超过可持续速率，所以余量 20% 的方案在峰值时最多用到可持续速率的 80%。",
     working: "正在计算方案……",
 };
 
@@ -332,7 +355,7 @@ static EN: PlanStrings = PlanStrings {
     lead: "The capacity chapter's flow, worked for you: do the weights fit, what else each GPU holds, how much context and concurrency the rest allows, how to shard, and a small real run to confirm. Every number comes from the estimator's engine; latencies under load come from its continuous-batching simulation.",
     from_chapter: "From the chapter: ",
     inputs: "Service",
-    inputs_hint: "Latency targets are p95s; headroom is the spare capacity kept at peak. The plan is worked again on every change.",
+    inputs_hint: "Latency targets are p95s; headroom is the share of each replica's capacity kept free at peak (of the load its targets allow, below 100%). The plan is worked again on every change.",
     model: "Model",
     weights: "Weight format",
     weights_auto: "As published (the config's quantization_config, else BF16)",
@@ -377,8 +400,9 @@ static EN: PlanStrings = PlanStrings {
     cost_pre: ", about ",
     cost_post: " a month (on demand)",
     at_peak_pre: "At peak each replica takes ",
-    at_peak_util: " requests/s: busy ",
-    at_peak_ttft: "% of the time, p95 time to first token ",
+    at_peak_util: " requests/s: ",
+    at_peak_ttft: "; p95 time to first token ",
+    busy_note: "The GPUs' busy time counts the time they run scheduler steps: continuous batching steps whenever a request is in flight, so it stays near 100% well below the sustainable rate. The headroom shows in the request rate, not in that share of time.",
     at_peak_tpot: ", p95 time per output token ",
     at_peak_end: ".",
     step_weights: "1. Do the weights fit?",
@@ -404,7 +428,8 @@ static EN: PlanStrings = PlanStrings {
         "Breaks first",
         "Replicas",
         "GPUs",
-        "Busy at peak",
+        "Peak load of the sustainable rate",
+        "GPUs busy at peak",
         "Cost per month",
     ],
     no_fit: ("Does not fit: needs ", " per GPU, ", " usable."),
@@ -435,6 +460,7 @@ static EN: PlanStrings = PlanStrings {
     math_title: "Show the math",
     math_search: "The rate within targets is the highest per-replica rate at which both the p95 time to first token and the p95 time per output token meet their targets: 7 bisection steps between an idle replica and its sustainable rate (each one a run of the engine's load simulation), then an exact check of whether one replica fewer carries the load. The sustainable rate is what a replica completes per second with a full queue.",
     price_from: "Price: ",
-    math_target: "Requests per second to serve at peak, with headroom: ",
+    math_target: "Requests per second each replica may take at peak, with the headroom kept: ",
+    math_headroom: "The headroom is the spare capacity each replica keeps: at peak a replica runs at no more than (1 − headroom) of the load within its targets, which is at most its sustainable rate, so a plan with 20% headroom uses at most 80% of the sustainable rate at peak.",
     working: "Working out the plan…",
 };

@@ -224,32 +224,50 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let cost = cap
         .cost_per_month()
         .map_or_else(|| t.no_price.to_owned(), |v| format!("{}{}{}", t.cost_pre, usd(v), t.cost_post));
+    let per = super::demand(s) / cap.replicas.max(1) as f64;
+    let taken = if s.peak_users.is_some() {
+        let u = lang.plan_users();
+        format!(
+            "{}{}{}{}",
+            rate(per),
+            agree(lang, per.round() as u64, u.at_peak_util),
+            rate(cap.at_peak.completed_per_s),
+            u.at_peak_sent
+        )
+    } else {
+        format!("{}{}", rate(per), t.at_peak_util)
+    };
     let _ = write!(
         out,
-        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p>",
+        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p><p class=\"hint plan-busy\">{}</p>",
         esc(&t.headline(lang, cap.replicas, c.tp, cap.gpus)),
         esc(&format!("{}{}", gpu_name(s), cost)),
         esc(&format!(
-            "{}{}{}{}{}{}{}{}{}",
+            "{}{taken}{}{}{}{}{}{}",
             t.at_peak_pre,
-            rate(super::demand(s) / cap.replicas.max(1) as f64),
-            if s.peak_users.is_some() {
-                agree(
-                    lang,
-                    (super::demand(s) / cap.replicas.max(1) as f64).round() as u64,
-                    lang.plan_users().at_peak_util,
-                )
-            } else {
-                t.at_peak_util.into()
-            },
-            format_sig3(cap.at_peak.utilization * 100.0),
+            t.at_peak_load(lang, load_share(cap), &rate(cap.sustainable_rate_per_s), busy(cap)),
             t.at_peak_ttft,
             secs(cap.at_peak.ttft_p95_s),
             t.at_peak_tpot,
             ms(cap.at_peak.tpot_p95_s),
             t.at_peak_end
-        ))
+        )),
+        esc(t.busy_note)
     );
+}
+
+/// The planned load at peak as a share of the replica's sustainable rate, percent.
+pub fn load_share(cap: &Capacity) -> f64 {
+    if cap.sustainable_rate_per_s > 0.0 {
+        100.0 * cap.at_peak.completed_per_s / cap.sustainable_rate_per_s
+    } else {
+        0.0
+    }
+}
+
+/// The share of time the replica's GPUs run steps at peak, as text (`—` when unknown).
+fn busy(cap: &Capacity) -> String {
+    cap.at_peak.busy.map_or_else(|| "—".to_owned(), |b| format_sig3(b * 100.0))
 }
 
 /// When no degree holds the model in memory: the largest degree tried, what one of its GPUs
@@ -408,7 +426,7 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             Verdict::Meets(cap) => row(out, lang, users, cap),
             other => {
                 let _ =
-                    write!(out, "<td colspan=\"8\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
+                    write!(out, "<td colspan=\"9\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
             }
         }
         out.push_str("</tr>");
@@ -425,7 +443,8 @@ fn row(out: &mut String, lang: Lang, users: bool, cap: &Capacity) {
         limit_text(lang, cap.limit, users).to_owned(),
         group_digits(cap.replicas),
         group_digits(cap.gpus),
-        format!("{}%", format_sig3(cap.at_peak.utilization * 100.0)),
+        format!("{}%", format_sig3(load_share(cap))),
+        format!("{}%", busy(cap)),
         cost,
     ];
     for c in cells {
@@ -577,20 +596,37 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else { return };
-    let target = super::demand(s) * (1.0 + s.headroom_pct / 100.0);
     let users = s.peak_users.is_some().then(|| lang.plan_users());
+    let keep = super::kept(s);
+    let sizing = if s.peak_users.is_some() {
+        format!(
+            "users per replica = max {{u ≤ {} : rate(u) ≤ (1 − headroom) × C}}, C = rate({}) = {} req/s; (1 − headroom) × C = {} × {} = {} req/s → u = {}; replicas = ⌈{} ÷ {}⌉ = {}",
+            format_sig3(cap.per_replica),
+            format_sig3(cap.per_replica),
+            format_sig3(cap.capacity_per_s),
+            format_sig3(keep),
+            format_sig3(cap.capacity_per_s),
+            format_sig3(keep * cap.capacity_per_s),
+            format_sig3(cap.planned_per_replica),
+            plain(super::demand(s)),
+            format_sig3(cap.planned_per_replica),
+            cap.replicas
+        )
+    } else {
+        format!(
+            "replicas = ⌈peak ÷ ((1 − headroom) × r)⌉ = ⌈{} ÷ ({} × {})⌉ = {}",
+            plain(super::demand(s)),
+            format_sig3(keep),
+            format_sig3(cap.per_replica),
+            cap.replicas
+        )
+    };
     let _ = write!(
         out,
         "<details class=\"math\"><summary>{}</summary><p>{}</p><p><code>{}</code></p><p><code>{}</code></p>",
         esc(t.math_title),
         esc(users.map_or(t.math_search, |u| u.math_search)),
-        esc(&format!(
-            "replicas = ⌈peak × (1 + headroom) ÷ r⌉ = ⌈{} × {} ÷ {}⌉ = {}",
-            plain(super::demand(s)),
-            format_sig3(1.0 + s.headroom_pct / 100.0),
-            format_sig3(cap.per_replica),
-            cap.replicas
-        )),
+        esc(&sizing),
         esc(&format!("GPUs = replicas × TP = {} × {} = {}", cap.replicas, c.tp, cap.gpus))
     );
     if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
@@ -604,9 +640,10 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     }
     let _ = write!(
         out,
-        "<p class=\"hint\">{}{}</p></details>",
+        "<p class=\"hint\">{}{}</p><p class=\"hint\">{}</p></details>",
         esc(users.map_or(t.math_target, |u| u.math_target)),
-        esc(&rate(target))
+        esc(&rate(cap.planned_per_replica)),
+        esc(t.math_headroom)
     );
 }
 

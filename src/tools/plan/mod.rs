@@ -7,8 +7,12 @@
 //! gives its p95 latencies at a request rate. Latencies do not fall as load grows, so the highest
 //! per-replica rate that meets both p95 targets is found by bisection between a light load (which
 //! must meet them, or the degree cannot) and the replica's sustainable rate (where the queue stops
-//! draining). Replicas = ⌈peak × (1 + headroom) ÷ that rate⌉; the plan is the degree with the
-//! fewest GPUs (then the lowest cost, then the smaller degree: more replicas, the same GPUs).
+//! draining). The headroom is the share of that capacity each replica keeps free at peak:
+//! replicas = ⌈peak ÷ ((1 − headroom) × that rate)⌉, so a plan with 20% headroom runs each
+//! replica at no more than 80% of the rate its targets allow (hence of its sustainable rate) at
+//! peak. Over concurrent users the same holds of the rate the users send at (see [`capacity`]).
+//! The plan is the degree with the fewest GPUs (then the lowest cost, then the smaller degree:
+//! more replicas, the same GPUs).
 //!
 //! `state` is the URL form, `html` the page, `command` the serving-engine command lines; `load`
 //! adapts the engine's load report. The search takes the load model as a function so that it
@@ -41,6 +45,11 @@ pub const CURVE_POINTS: usize = 6;
 /// quantity per replica.
 pub fn demand(s: &PlanState) -> f64 {
     s.peak_users.map_or(s.peak_rate, |u| u as f64)
+}
+
+/// The share of a replica's capacity the plan may use at peak: 1 − headroom.
+pub fn kept(s: &PlanState) -> f64 {
+    (1.0 - s.headroom_pct / 100.0).clamp(0.01, 1.0)
 }
 
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
@@ -94,10 +103,19 @@ pub struct Capacity {
     pub seqs: u64,
     /// Whether the KV cache (not the reader's maximum) sets `seqs`.
     pub kv_bound: bool,
-    /// Requests per second one replica finishes at full load.
+    /// The top of the search's axis: requests per second one replica finishes at full load, or
+    /// over users the most users searched (4 × its sequences).
     pub sustainable_per_replica: f64,
-    /// The highest rate per replica that meets both p95 targets.
+    /// The highest load per replica (requests/s, or users) that meets both p95 targets.
     pub per_replica: f64,
+    /// Requests per second a replica completes at `per_replica`: its capacity within the targets.
+    pub capacity_per_s: f64,
+    /// Requests per second a replica completes at full load (over users: the most of the
+    /// full-queue run and the closed loop at the search's top, which admits requests one by one).
+    pub sustainable_rate_per_s: f64,
+    /// The most load per replica the plan allows at peak (requests/s, or users): what keeps the
+    /// headroom, `(1 − headroom) × capacity_per_s` of completed requests.
+    pub planned_per_replica: f64,
     /// What breaks first past `per_replica`.
     pub limit: Limit,
     pub replicas: u64,
@@ -205,7 +223,8 @@ struct Ready {
 }
 
 impl Ready {
-    /// The fewest GPUs this degree could need: every replica at its sustainable rate.
+    /// The fewest GPUs this degree could need: every replica at its sustainable rate (`target`:
+    /// the load to carry, headroom included where it scales with the load).
     fn floor_gpus(&self, target: f64) -> u64 {
         ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.tensor_parallel)
     }
@@ -253,28 +272,48 @@ where
     (report, Ok(Ready { seqs, x, sustainable, light, idle }))
 }
 
+/// A replica's capacity and the replicas the plan needs.
+///
+/// Over a request rate: the search gives `r`, the highest rate within the targets, and
+/// replicas = ⌈peak ÷ ((1 − headroom) × r)⌉ (then one replica fewer is checked exactly).
+/// Over users (a closed loop) the load is the rate the users send at, which grows more slowly
+/// than the users do: the search gives the most users within the targets `u`, whose completion
+/// rate `C` is the replica's capacity, and a bisection over users finds the most users whose
+/// rate stays within (1 − headroom) × C; replicas = ⌈users ÷ that⌉.
 fn capacity<F>(s: &PlanState, r: &Ready, load: &F, seen: &mut Vec<LoadPoint>) -> Result<Capacity, EngineError>
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
     let (mut per_replica, limit) = search(s, &r.x, (r.light, r.sustainable), load, seen)?;
-    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
-    let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
-    // The bisection ends just below the exact boundary: when one replica fewer carries the load
-    // exactly, one fewer it is, and that load is the rate known to meet the targets.
-    if replicas > 1 {
-        let fewer = target / (replicas - 1) as f64;
-        let p = load(&r.x, fewer)?;
-        if missed(&p, s).is_none() {
-            replicas -= 1;
-            per_replica = fewer;
-        }
-        seen.push(p);
-    }
-    // Users come whole: the search's users per replica, rounded as the closed loop ran them.
-    if s.peak_users.is_some() {
+    let keep = kept(s);
+    let (replicas, capacity_per_s, sustainable_rate_per_s, planned) = if s.peak_users.is_some() {
+        // Users come whole: the search's users per replica, rounded as the closed loop ran them.
         per_replica = per_replica.round().max(1.0);
-    }
+        let at_targets = load(&r.x, per_replica)?;
+        let top = load(&r.x, r.sustainable)?;
+        let capacity = at_targets.completed_per_s;
+        let sustainable = top.completed_per_s.max(top.sustainable_rate_per_s).max(capacity);
+        seen.push(at_targets);
+        seen.push(top);
+        let planned = users_within(&r.x, per_replica, keep * capacity, load, seen)?;
+        let replicas = (demand(s) / planned).ceil().clamp(1.0, 1e9) as u64;
+        (replicas, capacity, sustainable, planned)
+    } else {
+        let target = demand(s) / keep;
+        let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
+        // The bisection ends just below the exact boundary: when one replica fewer carries the
+        // load exactly, one fewer it is, and that load is the rate known to meet the targets.
+        if replicas > 1 {
+            let fewer = target / (replicas - 1) as f64;
+            let p = load(&r.x, fewer)?;
+            if missed(&p, s).is_none() {
+                replicas -= 1;
+                per_replica = fewer;
+            }
+            seen.push(p);
+        }
+        (replicas, per_replica, r.sustainable, keep * per_replica)
+    };
     let at_peak = load(&r.x, demand(s) / replicas as f64)?;
     seen.push(at_peak.clone());
     Ok(Capacity {
@@ -282,12 +321,48 @@ where
         kv_bound: r.seqs < s.max_seqs,
         sustainable_per_replica: r.sustainable,
         per_replica,
+        capacity_per_s,
+        sustainable_rate_per_s,
+        planned_per_replica: planned,
         limit,
         replicas,
         gpus: replicas.saturating_mul(r.x.tensor_parallel),
         at_peak,
         price: catalog::default_price_per_gpu_hour(&s.gpu),
     })
+}
+
+/// The most users, at most `most`, whose closed loop completes at most `rate` requests per
+/// second on replica `x` (at least one user: a replica serves whole users). Completion rates do
+/// not fall as users are added, so a bisection over whole users finds it.
+fn users_within<F>(
+    x: &Scenario,
+    most: f64,
+    rate: f64,
+    load: &F,
+    seen: &mut Vec<LoadPoint>,
+) -> Result<f64, EngineError>
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let (mut lo, mut hi) = (1.0_f64, most.max(1.0));
+    let at_most = load(x, hi)?;
+    if at_most.completed_per_s <= rate * (1.0 + 1e-9) {
+        seen.push(at_most);
+        return Ok(hi);
+    }
+    seen.push(at_most);
+    while hi - lo > 1.0 {
+        let mid = (0.5 * (lo + hi)).floor();
+        let p = load(x, mid)?;
+        if p.completed_per_s <= rate * (1.0 + 1e-9) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        seen.push(p);
+    }
+    Ok(lo)
 }
 
 /// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]). Degrees
@@ -297,7 +372,10 @@ pub fn plan_with<F>(s: &PlanState, load: &F) -> Plan
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
+    // The load the fewest replicas must carry at their sustainable rate: over a rate, the peak
+    // with its headroom; over users, the users (a replica's users within the headroom are fewer
+    // than the search's top, whatever the headroom).
+    let target = if s.peak_users.is_some() { demand(s) } else { demand(s) / kept(s) };
     let mut candidates = Vec::with_capacity(TP_DEGREES.len());
     let mut ready = Vec::new();
     for (i, &tp) in TP_DEGREES.iter().enumerate() {

@@ -41,7 +41,8 @@ pub struct PlanState {
     pub ttft_p95_s: f64,
     /// p95 time per output token target, milliseconds.
     pub tpot_p95_ms: f64,
-    /// Spare capacity kept at peak, percent (the plan sizes for peak × (1 + headroom)).
+    /// The share of each replica's capacity kept free at peak, percent: a replica runs at no
+    /// more than (1 − headroom) of the load its targets allow (below 100).
     pub headroom_pct: f64,
     /// The scheduler's most concurrent sequences per replica (vLLM `--max-num-seqs`), before the
     /// KV cache bounds it.
@@ -95,7 +96,7 @@ pub const PROMPT: (u64, u64) = (1, 1_048_576);
 pub const OUTPUT: (u64, u64) = (1, 65_536);
 pub const TTFT: (f64, f64) = (0.01, 600.0);
 pub const TPOT: (f64, f64) = (1.0, 10_000.0);
-pub const HEADROOM: (f64, f64) = (0.0, 400.0);
+pub const HEADROOM: (f64, f64) = (0.0, 90.0);
 pub const SEQS: (u64, u64) = (1, 4096);
 
 fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
