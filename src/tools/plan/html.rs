@@ -374,12 +374,20 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         return;
     };
     let tokens = s.prompt_tokens.saturating_add(s.output_tokens);
-    let per_seq = r.kv_cache_bytes_per_token.saturating_mul(tokens);
+    // The engine's own figure: a sliding-window layer keeps at most its window.
+    let per_seq =
+        super::kv_per_request(s).unwrap_or_else(|| r.kv_cache_bytes_per_token.saturating_mul(tokens));
+    let window = super::architecture(s).and_then(|a| {
+        a.sliding_window
+            .filter(|w| *w < tokens && r.kv_cache_bytes_per_token.saturating_mul(tokens) > per_seq)
+    });
+    let capped =
+        window.map_or_else(String::new, |w| format!("{}{}{}", t.kv_window.0, group_digits(w), t.kv_window.1));
     let _ = write!(
         out,
-        "<p>{}</p>",
+        "<p id=\"plan-kv\">{}</p>",
         esc(&format!(
-            "{}{}{}{}{}{}{}",
+            "{}{}{}{}{}{}{}{capped}",
             t.kv_per.0,
             format_bytes(r.kv_cache_bytes_per_token, ByteUnit::Gb),
             t.kv_per.1,

@@ -52,6 +52,25 @@ pub fn kept(s: &PlanState) -> f64 {
     (1.0 - s.headroom_pct / 100.0).clamp(0.01, 1.0)
 }
 
+/// The model's architecture: the pasted config's, else the catalog model's.
+pub fn architecture(s: &PlanState) -> Option<crate::engine::model::Architecture> {
+    match &s.config {
+        Some(c) => crate::engine::model::config::parse_config(c).ok(),
+        None => catalog::models::find(&s.model).map(|m| m.architecture.clone()),
+    }
+}
+
+/// The KV cache one request of prompt + output tokens holds until it finishes, over the whole
+/// model (no parallel split), as the engine sizes it: a sliding-window layer keeps at most its
+/// window ([`crate::engine::model::hybrid::per_sequence`]); `None` when the model does not read.
+pub fn kv_per_request(s: &PlanState) -> Option<u64> {
+    let a = architecture(s)?;
+    let tokens = s.prompt_tokens.saturating_add(s.output_tokens);
+    let p =
+        crate::engine::model::hybrid::per_sequence(&a, tokens, s.kv, crate::engine::precision::Dtype::Bf16);
+    Some(crate::engine::report::to_u64(p.kv))
+}
+
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
     let model = match &s.config {

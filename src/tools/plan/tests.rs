@@ -323,3 +323,22 @@ fn the_headroom_holds_at_peak_and_busy_is_a_share_of_time() {
     assert!(cap.at_peak.completed_per_s <= 0.8 * cap.per_replica * (1.0 + 1e-9), "{cap:?}");
     assert!(html::load_share(&cap) <= 80.0 + 1e-6);
 }
+
+/// The planner's KV per request is the engine's, sliding windows included (issue 30, item 11):
+/// gpt-oss-120b's 1,280-token requests hold 51.9 MB, not the 94.4 MB of every layer keeping
+/// every token.
+#[test]
+fn the_kv_per_request_is_the_engines_for_a_sliding_window_model() {
+    let s = state("m=gpt-oss-120b&tpot=100");
+    assert_eq!(kv_per_request(&s), Some(51_904_512));
+    for lang in crate::i18n::Lang::ALL {
+        let html = html::results_html(lang, &s, &plan_with(&s, &queue));
+        assert!(html.contains("51.9 MB") && !html.contains("94.4 MB"), "{lang:?}: {html}");
+        assert!(html.contains(&crate::html::escape(lang.plan().kv_window.0)), "{lang:?}");
+    }
+    // A model without sliding windows: tokens × the size per token, and no window sentence.
+    let s = state("m=llama-3.1-8b");
+    assert_eq!(kv_per_request(&s), Some(131_072 * 1280));
+    let html = html::results_html(crate::i18n::Lang::En, &s, &plan_with(&s, &queue));
+    assert!(!html.contains(crate::i18n::Lang::En.plan().kv_window.0));
+}
