@@ -41,6 +41,19 @@ pub struct PlanStrings {
     /// No degree holds the model: (before the degree, before the GPU, before the need, before
     /// the usable memory, before the weights, end).
     pub no_plan_memory: (&'static str, &'static str, &'static str, &'static str, &'static str, &'static str),
+    /// Every degree that holds the model once quantised cannot load the 16-bit checkpoint first:
+    /// (before the degree, before the need, before the usable memory, end).
+    pub no_plan_load: (&'static str, &'static str, &'static str, &'static str),
+    /// A degree that cannot load the 16-bit checkpoint: (before the need, before usable, end).
+    pub load_no_fit: (&'static str, &'static str, &'static str),
+    /// After `quantises_on_load`: (before the need at load, before usable, end).
+    pub load_at: (&'static str, &'static str, &'static str),
+    /// The command serves a published quantised checkpoint: (before the repo, before the format,
+    /// before the source, end).
+    pub serves_checkpoint: (&'static str, &'static str, &'static str, &'static str),
+    /// Step 1, when a quantised checkpoint exists besides the one planned: (before the repo,
+    /// before the format, between the formats, end).
+    pub also_published: (&'static str, &'static str, &'static str, &'static str),
     pub no_price: &'static str,
     pub cost_pre: &'static str,
     pub cost_post: &'static str,
@@ -282,6 +295,11 @@ static ZH: PlanStrings = PlanStrings {
     limit_saturation: "吞吐（队列越排越长）",
     no_plan: "在一台 8 卡服务器之内，没有哪种张量并行度能同时满足两个延迟目标；下表写明了每一种的原因。",
     no_plan_memory: ("显存放不下，与延迟目标无关：即使张量并行切成 ", " 份，每张 ", " 也需要 ", "，可用只有 ", "（仅权重就占 ", "）。请换显存更大的 GPU、更小的权重精度或更短的上下文。"),
+    no_plan_load: ("这种权重精度没有已发布的检查点，只能在加载时量化，而引擎要先按 16 位读入整个检查点：即使张量并行切成 ", " 份，加载时每张卡也要 ", "，可用只有 ", "。请换显存更大的 GPU，或选一种有已发布检查点的权重精度。"),
+    load_no_fit: ("加载放不下：这种精度只能在加载时量化，先按 16 位读入，每张卡要 ", "，可用只有 ", "。"),
+    load_at: ("按这个张量并行度，加载时每张卡要读入 ", " 的 16 位权重（可用 ", "），放得下。"),
+    serves_checkpoint: ("部署的是 ", "：发布方放出的 ", " 检查点（", "）。直接按这种格式加载，不用加 --quantization 参数，也不需要先读入 16 位权重。"),
+    also_published: ("发布方还放出了 ", "（", "）：把权重精度选成 ", "，就按这个检查点规划。"),
     no_price: "（目录里没有这款 GPU 的带日期价格）",
     cost_pre: "，约 ",
     cost_post: " / 月（按需价）",
@@ -399,6 +417,11 @@ static EN: PlanStrings = PlanStrings {
     limit_saturation: "throughput (the queue grows)",
     no_plan: "No tensor-parallel degree within one 8-GPU node meets both latency targets; the table says why for each.",
     no_plan_memory: ("It does not fit in memory, whatever the latency targets: even at tensor parallel ", ", each ", " needs ", " and has ", " usable (the weights alone take ", "). Choose a GPU with more memory, a smaller weight format or a shorter context."),
+    no_plan_load: ("Only online quantisation remains for this weight format (no published checkpoint in it), and the engine loads the 16-bit checkpoint first: even at tensor parallel ", " each GPU needs ", " at load and has ", " usable. Choose a GPU with more memory, or a weight format with a published checkpoint."),
+    load_no_fit: ("Does not load: only online quantisation remains, and the 16-bit checkpoint read first needs ", " per GPU, ", " usable."),
+    load_at: (" At this tensor-parallel degree each GPU reads ", " of 16-bit weights at load (", " usable): it fits."),
+    serves_checkpoint: ("Serves ", ", the ", " checkpoint its publisher released (", "): it loads in that format, with no --quantization flag and no 16-bit weights read first."),
+    also_published: (" Its publisher also released ", " (", "): choose ", " as the weight format to plan with it."),
     no_price: " (no dated price in the catalog for this GPU)",
     cost_pre: ", about ",
     cost_post: " a month (on demand)",

@@ -61,10 +61,19 @@ pub fn model_arg(s: &PlanState) -> String {
         let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b));
         return if ok { name.to_owned() } else { "MODEL".to_owned() };
     }
+    if let Some(q) = super::checkpoint(s) {
+        return q.repo.clone();
+    }
     models::find(&s.model)
         .and_then(|m| m.model.serve_repo.clone())
         .or_else(|| hf_repo(&s.model))
         .unwrap_or_else(|| s.model.clone())
+}
+
+/// Whether the command still needs a checkpoint it does not name: INT8/INT4 chosen for a model
+/// whose publisher released none in that format (vLLM does not quantise to them on load).
+pub fn needs_checkpoint(s: &PlanState) -> bool {
+    quantization_flag(s.weights).1 && super::checkpoint(s).is_none()
 }
 
 /// The prompt chunk the plan's simulation assumed per step (vLLM `--max-num-batched-tokens`,
@@ -78,7 +87,7 @@ pub fn chunk_tokens(s: &PlanState) -> u64 {
 fn weight_flag(s: &PlanState) -> Option<&'static str> {
     let published_fp8 =
         s.config.is_none() && models::find(&s.model).is_some_and(|m| m.model.published_format == "fp8");
-    quantization_flag(s.weights).0.filter(|_| !published_fp8)
+    quantization_flag(s.weights).0.filter(|_| !published_fp8 && super::checkpoint(s).is_none())
 }
 
 /// How a serving engine spells the replica's settings on its command line.
@@ -158,7 +167,7 @@ pub fn quantises_on_load(s: &PlanState) -> bool {
         && models::find(&s.model)
             .is_some_and(|m| matches!(m.model.published_format.as_str(), "bf16" | "fp16" | "fp32"));
     let pasted_16 = s.config.as_ref().is_some_and(|c| c.get("quantization_config").is_none());
-    quantization_flag(s.weights).0.is_some() && (published_16 || pasted_16)
+    weight_flag(s).is_some() && (published_16 || pasted_16)
 }
 
 /// The benchmark's request count: about [`BENCH_SECONDS`] of the rate, within 200..=10,000.

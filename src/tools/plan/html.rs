@@ -1,7 +1,7 @@
 //! The planner page as escaped HTML strings: the controls (static), the repair notice, and the
 //! five steps of the plan with its chart, table and command lines (rebuilt on every change).
 
-use super::command::{self, quantization_flag};
+use super::command;
 use super::state::{self, plain, Field, PlanState, KV, WEIGHTS};
 use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
 use crate::catalog::{self, gpus};
@@ -194,25 +194,31 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
 fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else {
-        let (why, text) = match no_fit_anywhere(plan) {
-            Some((tp, needed, usable, weights)) => {
-                let m = t.no_plan_memory;
-                let text = format!(
-                    "{}{tp}{}{}{}{}{}{}{}{}{}",
-                    m.0,
-                    m.1,
-                    gpu_name(s),
-                    m.2,
-                    gb(needed),
-                    m.3,
-                    gb(usable),
-                    m.4,
-                    gb(weights),
-                    m.5
-                );
-                ("memory", text)
+        let (why, text) = match (no_fit_anywhere(plan), no_load_anywhere(plan)) {
+            (None, Some((tp, needed, usable))) => {
+                let m = t.no_plan_load;
+                ("load", format!("{}{tp}{}{}{}{}{}", m.0, m.1, gb(needed), m.2, gb(usable), m.3))
             }
-            None => ("latency", t.no_plan.to_owned()),
+            (fit, _) => match fit {
+                Some((tp, needed, usable, weights)) => {
+                    let m = t.no_plan_memory;
+                    let text = format!(
+                        "{}{tp}{}{}{}{}{}{}{}{}{}",
+                        m.0,
+                        m.1,
+                        gpu_name(s),
+                        m.2,
+                        gb(needed),
+                        m.3,
+                        gb(usable),
+                        m.4,
+                        gb(weights),
+                        m.5
+                    );
+                    ("memory", text)
+                }
+                None => ("latency", t.no_plan.to_owned()),
+            },
         };
         let _ = write!(
             out,
@@ -270,6 +276,22 @@ fn busy(cap: &Capacity) -> String {
     cap.at_peak.busy.map_or_else(|| "—".to_owned(), |b| format_sig3(b * 100.0))
 }
 
+/// "Serves Qwen/Qwen3-235B-A22B-FP8, the FP8 checkpoint its publisher released (URL, date): …".
+fn checkpoint_text(lang: Lang, q: &catalog::models::QuantizedCheckpoint) -> String {
+    let t = lang.plan();
+    let url = q.source.split_whitespace().next().unwrap_or_default();
+    format!(
+        "{}{}{}{}{}{url}, {}{}",
+        t.serves_checkpoint.0,
+        q.repo,
+        t.serves_checkpoint.1,
+        q.format.to_ascii_uppercase(),
+        t.serves_checkpoint.2,
+        q.retrieved,
+        t.serves_checkpoint.3
+    )
+}
+
 /// When no degree holds the model in memory: the largest degree tried, what one of its GPUs
 /// needs, what it has, and the weights' share (memory, not latency, is then why there is no plan).
 fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
@@ -283,6 +305,21 @@ fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
             let weights = c.report.as_ref().map_or(0, |r| r.memory_per_gpu_bytes.weights);
             Some((c.tp, needed_bytes, usable_bytes, weights))
         }
+        _ => None,
+    })
+}
+
+/// When every degree that holds the model once quantised cannot load the 16-bit checkpoint
+/// first: the largest such degree, what one GPU needs at load and what it has.
+fn no_load_anywhere(plan: &Plan) -> Option<(u64, u64, u64)> {
+    let loads_somewhere = plan.candidates.iter().any(|c| {
+        !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::LoadDoesNotFit { .. } | Verdict::Engine(_))
+    });
+    if loads_somewhere {
+        return None;
+    }
+    plan.candidates.iter().rev().find_map(|c| match c.verdict {
+        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => Some((c.tp, needed_bytes, usable_bytes)),
         _ => None,
     })
 }
@@ -320,9 +357,22 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         Some(c) => format!("{}{}{}", t.weights_need_tp.0, c.tp, t.weights_need_tp.1),
         None => t.weights_no_node.to_owned(),
     };
+    let other = match (s.weights, s.config.as_ref()) {
+        (None | Some(crate::engine::precision::Dtype::Bf16), None) => {
+            catalog::models::find(&s.model).and_then(|m| m.model.quantized.first())
+        }
+        _ => None,
+    };
+    let also = other.map_or_else(String::new, |q| {
+        let f = q.format.to_ascii_uppercase();
+        format!(
+            "{}{}{}{f}{}{f}{}",
+            t.also_published.0, q.repo, t.also_published.1, t.also_published.2, t.also_published.3
+        )
+    });
     let _ = write!(
         out,
-        "<p>{}</p></li>",
+        "<p>{}{}</p></li>",
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}{verdict}",
             t.weights_are.0,
@@ -334,7 +384,8 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             t.weights_are.3,
             gb(usable),
             t.weights_are.4
-        ))
+        )),
+        esc(&also)
     );
 }
 
@@ -468,6 +519,14 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
         Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
             format!("{}{}{}{}{}", t.no_fit.0, gb(*needed_bytes), t.no_fit.1, gb(*usable_bytes), t.no_fit.2)
         }
+        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => format!(
+            "{}{}{}{}{}",
+            t.load_no_fit.0,
+            gb(*needed_bytes),
+            t.load_no_fit.1,
+            gb(*usable_bytes),
+            t.load_no_fit.2
+        ),
         Verdict::Misses { limit, value } => {
             let shown = match limit {
                 Limit::Ttft => secs(*value),
@@ -588,11 +647,23 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(t.confirm_bench),
         esc(&command::bench(s, cap))
     );
-    if quantization_flag(s.weights).1 {
+    if command::needs_checkpoint(s) {
         let _ = write!(out, "<p class=\"hint\">{}</p>", esc(t.needs_checkpoint));
     }
+    if let Some(q) = super::checkpoint(s) {
+        let _ =
+            write!(out, "<p class=\"hint\" id=\"plan-checkpoint\">{}</p>", esc(&checkpoint_text(lang, q)));
+    }
     if command::quantises_on_load(s) {
-        let _ = write!(out, "<p class=\"hint\" id=\"plan-quantises\">{}</p>", esc(t.quantises_on_load));
+        let at_load = super::load_time_bytes(s, c.tp).map_or_else(String::new, |(needed, usable)| {
+            format!("{}{}{}{}{}", t.load_at.0, gb(needed), t.load_at.1, gb(usable), t.load_at.2)
+        });
+        let _ = write!(
+            out,
+            "<p class=\"hint\" id=\"plan-quantises\">{}{}</p>",
+            esc(t.quantises_on_load),
+            esc(&at_load)
+        );
     }
     let then = match cap.replicas {
         1 => t.confirm_then_one.to_owned(),

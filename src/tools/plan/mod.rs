@@ -24,6 +24,7 @@ pub mod load;
 pub mod state;
 
 use crate::catalog;
+use crate::catalog::models::QuantizedCheckpoint;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::workload::Mode;
 use crate::engine::{EngineError, ModelSpec, Report, Scenario};
@@ -71,15 +72,29 @@ pub fn kv_per_request(s: &PlanState) -> Option<u64> {
     Some(crate::engine::report::to_u64(p.kv))
 }
 
+/// The published quantised checkpoint the plan serves: the catalog model's checkpoint in the
+/// weight format the reader chose (FP8, INT4, INT8), when its publisher released one.
+pub fn checkpoint(s: &PlanState) -> Option<&'static QuantizedCheckpoint> {
+    let format = s.weights?.name();
+    s.config.is_none().then_some(())?;
+    catalog::models::find(&s.model)?.model.quantized_in(format)
+}
+
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
+/// A published quantised checkpoint is sized and timed as it ships (its own
+/// `quantization_config` on the base config's shapes).
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
-    let model = match &s.config {
-        Some(c) => ModelSpec::Config(c.clone()),
-        None => ModelSpec::Id(s.model.clone()),
+    let (model, weights) = match (&s.config, checkpoint(s)) {
+        (Some(c), _) => (ModelSpec::Config(c.clone()), s.weights),
+        (None, Some(q)) => match catalog::models::find(&s.model) {
+            Some(m) => (ModelSpec::Config(m.model.checkpoint_config(q)), None),
+            None => (ModelSpec::Id(s.model.clone()), s.weights),
+        },
+        (None, None) => (ModelSpec::Id(s.model.clone()), s.weights),
     };
     let mut x = Scenario::new(model);
     x.mode = Mode::Inference;
-    x.weight_dtype = s.weights;
+    x.weight_dtype = weights;
     x.kv_dtype = Some(s.kv);
     x.gpu = GpuSpec::Id(s.gpu.clone());
     x.gpus = tp;
@@ -162,6 +177,13 @@ pub enum Verdict {
         needed_bytes: u64,
         usable_bytes: u64,
     },
+    /// It would fit once quantised, but only online quantisation remains (no published
+    /// checkpoint in that format) and the 16-bit checkpoint the engine loads first needs more
+    /// than a GPU's usable memory at this degree.
+    LoadDoesNotFit {
+        needed_bytes: u64,
+        usable_bytes: u64,
+    },
     /// Even at a light load a target is missed (`value` is the p95 there, seconds).
     Misses {
         limit: Limit,
@@ -231,6 +253,22 @@ where
     Ok((lo, limit))
 }
 
+/// What loading the served checkpoint needs on each GPU at tensor parallel `tp`, and what it
+/// has, when the command quantises a 16-bit checkpoint online ([`command::quantises_on_load`]):
+/// vLLM "currently load[s] the model at original precision before quantizing down to 8-bits, so
+/// you need enough memory to load the whole model" (vLLM docs, Quantization: FP8 W8A8, online
+/// dynamic quantization); each rank loads its shard, so the 16-bit weights ÷ tp and the
+/// runtime's reserve. `None` when the checkpoint loads in the format it is served in.
+pub fn load_time_bytes(s: &PlanState, tp: u64) -> Option<(u64, u64)> {
+    if !command::quantises_on_load(s) {
+        return None;
+    }
+    let sixteen = PlanState { weights: None, ..s.clone() };
+    let r = catalog::evaluate(&scenario(&sixteen, tp, 1)).ok()?;
+    let m = &r.memory_per_gpu_bytes;
+    Some((m.weights.saturating_add(m.overhead), r.usable_gpu_memory_bytes))
+}
+
 /// A degree that holds the model and meets the targets at a light load, before the search.
 struct Ready {
     seqs: u64,
@@ -265,6 +303,9 @@ where
             usable_bytes: one.usable_gpu_memory_bytes,
         };
         return (Some(one), Err(verdict));
+    }
+    if let Some((needed_bytes, usable_bytes)) = load_time_bytes(s, tp).filter(|(n, u)| n > u) {
+        return (Some(one), Err(Verdict::LoadDoesNotFit { needed_bytes, usable_bytes }));
     }
     let fit = one.solvers.max_batch.unwrap_or(1).max(1);
     let seqs = s.max_seqs.min(fit);

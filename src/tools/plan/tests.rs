@@ -342,3 +342,63 @@ fn the_kv_per_request_is_the_engines_for_a_sliding_window_model() {
     let html = html::results_html(crate::i18n::Lang::En, &s, &plan_with(&s, &queue));
     assert!(!html.contains(crate::i18n::Lang::En.plan().kv_window.0));
 }
+
+/// A command that starts (issue 30, item 7): FP8 asked of Qwen3-235B-A22B serves the FP8
+/// checkpoint Qwen published, sized as it ships, with no `--quantization` flag (the BF16
+/// checkpoint quantised online needed 117 GB per GPU at load on 4 × H100); where only online
+/// quantisation remains, a degree whose GPUs cannot hold the 16-bit weights at load is refused,
+/// and the page says why.
+#[test]
+fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() {
+    use crate::i18n::Lang;
+    let s = state("m=qwen3-235b-a22b&w=fp8&gpu=h100-sxm&tpot=100&ttft=5");
+    assert_eq!(checkpoint(&s).map(|q| q.repo.as_str()), Some("Qwen/Qwen3-235B-A22B-FP8"));
+    assert!(!command::quantises_on_load(&s) && load_time_bytes(&s, 4).is_none());
+    let p = plan_with(&s, &queue);
+    let (c, cap) = p.chosen().expect("a plan");
+    assert_eq!(c.tp, 4, "{:?}", p.candidates.iter().map(|c| &c.verdict).collect::<Vec<_>>());
+    let r = c.report.as_ref().unwrap();
+    // As published: FP8 blocks with the embedding and head in 16 bits, about 1 byte a parameter.
+    let per_param = r.memory_per_gpu_bytes.weights as f64 * 4.0 / r.params.total as f64;
+    assert!((1.0..1.06).contains(&per_param), "{per_param}");
+    let serve = command::serve(&s, c.tp, cap);
+    assert!(
+        serve.starts_with("vllm serve Qwen/Qwen3-235B-A22B-FP8") && !serve.contains("--quantization"),
+        "{serve}"
+    );
+    assert!(command::serve_sglang(&s, c.tp, cap).contains("--model-path Qwen/Qwen3-235B-A22B-FP8"));
+    assert!(command::bench(&s, cap).contains("--model Qwen/Qwen3-235B-A22B-FP8"));
+    for lang in Lang::ALL {
+        let html = html::results_html(lang, &s, &p);
+        assert!(
+            html.contains("id=\"plan-checkpoint\"") && !html.contains("id=\"plan-quantises\""),
+            "{lang:?}"
+        );
+    }
+    // As published (BF16), step 1 says the FP8 checkpoint exists.
+    let bf16 = state("m=qwen3-235b-a22b&gpu=h100-sxm&tpot=100&ttft=5");
+    let html = html::results_html(Lang::En, &bf16, &plan_with(&bf16, &queue));
+    assert!(html.contains("Its publisher also released Qwen/Qwen3-235B-A22B-FP8"), "{html}");
+
+    // Mixtral 8x7B has no FP8 checkpoint from Mistral: vLLM quantises the BF16 one as it loads,
+    // 93 GB of it: one 80 GB GPU cannot load it, though its 47 GB of FP8 would fit.
+    let s = state("m=mixtral-8x7b&w=fp8&gpu=h100-sxm&tpot=100&ttft=5");
+    assert!(checkpoint(&s).is_none() && command::quantises_on_load(&s));
+    let (needed, usable) = load_time_bytes(&s, 1).unwrap();
+    assert!(needed > 93_000_000_000 && needed > usable, "{needed} {usable}");
+    let p = plan_with(&s, &queue);
+    assert!(
+        matches!(p.candidates[0].verdict, Verdict::LoadDoesNotFit { .. }),
+        "{:?}",
+        p.candidates[0].verdict
+    );
+    let (c, cap) = p.chosen().expect("a plan");
+    let (needed, usable) = load_time_bytes(&s, c.tp).unwrap();
+    assert!(c.tp >= 2 && needed <= usable);
+    assert!(command::serve(&s, c.tp, cap).contains("--quantization fp8"));
+    for lang in Lang::ALL {
+        let html = html::results_html(lang, &s, &p);
+        assert!(html.contains(&crate::html::escape(lang.plan().load_no_fit.0)), "{lang:?}");
+        assert!(html.contains(&crate::html::escape(lang.plan().load_at.0)), "{lang:?}");
+    }
+}
