@@ -25,7 +25,7 @@ pub struct PlanStrings {
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 13],
+    pub fields: [&'static str; 14],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -69,6 +69,27 @@ pub struct PlanStrings {
     pub weights_fit_one: &'static str,
     pub weights_need_tp: (&'static str, &'static str),
     pub weights_no_node: &'static str,
+    /// The weights need nodes: (before the nodes, before the GPUs, end).
+    pub weights_need_nodes: (&'static str, &'static str, &'static str),
+    /// Step 4 across nodes, why the plan's layout: (before the layout, before the reason, end) and
+    /// the reasons: fewer GPUs (before ours, before theirs, end); more within the targets at the
+    /// same GPUs (before ours, before theirs, end); the only one that works.
+    pub picks: (&'static str, &'static str, &'static str),
+    pub picks_fewer: (&'static str, &'static str, &'static str),
+    pub picks_more: (&'static str, &'static str, &'static str),
+    pub picks_only: &'static str,
+    /// "tensor parallel " before a layout's words.
+    pub tp_prefix: &'static str,
+    /// What the engine leaves out across nodes.
+    pub across_note: &'static str,
+    /// The network control and its options' hint.
+    pub net: &'static str,
+    /// The network control's options: InfiniBand NDR, AWS EFA.
+    pub net_options: [&'static str; 2],
+    /// The networks by name in a sentence: InfiniBand NDR, AWS EFA, InfiniBand HDR.
+    pub net_names: [&'static str; 3],
+    /// Before the layout in the run note of a plan across nodes (vLLM's Ray cluster, SGLang's node ranks).
+    pub confirm_nodes: &'static str,
     pub step_state: &'static str,
     pub state_at: (&'static str, &'static str, &'static str, &'static str),
     pub state_none: &'static str,
@@ -193,15 +214,52 @@ pub fn agree(lang: Lang, n: u64, text: &'static str) -> std::borrow::Cow<'static
 }
 
 impl PlanStrings {
-    /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ".
-    pub fn headline(&self, lang: Lang, replicas: u64, tp: u64, gpus: u64) -> String {
+    /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ";
+    /// across nodes "1 replica × 16 GPUs on 2 nodes (tensor parallel 8 × pipeline parallel 2) = 16 × ".
+    pub fn headline(
+        &self,
+        lang: Lang,
+        replicas: u64,
+        layout: crate::tools::plan::Layout,
+        gpus: u64,
+    ) -> String {
+        let (per, nodes) = (layout.gpus(), layout.nodes());
+        let tp = self.tp_words(lang, layout);
         match lang {
-            Lang::Zh => format!("{replicas} 个副本 × 每副本 {tp} 张 GPU（张量并行 {tp}）= {gpus} 张 "),
+            Lang::Zh if nodes > 1 => {
+                format!("{replicas} 个副本 × 每副本 {per} 张 GPU，分在 {nodes} 个节点上（张量并行 {tp}）= {gpus} 张 ")
+            }
+            Lang::Zh => format!("{replicas} 个副本 × 每副本 {per} 张 GPU（张量并行 {tp}）= {gpus} 张 "),
             Lang::En => {
                 let r = if replicas == 1 { "replica" } else { "replicas" };
-                let g = if tp == 1 { "GPU" } else { "GPUs" };
-                format!("{replicas} {r} × {tp} {g} (tensor parallel {tp}) = {gpus} × ")
+                let g = if per == 1 { "GPU" } else { "GPUs" };
+                let on = if nodes > 1 { format!(" on {nodes} nodes") } else { String::new() };
+                format!("{replicas} {r} × {per} {g}{on} (tensor parallel {tp}) = {gpus} × ")
             }
+        }
+    }
+
+    /// What follows "tensor parallel" for a layout: `8`, or `8 × pipeline parallel 2` /
+    /// `8 × 流水线并行 2`.
+    pub fn tp_words(&self, lang: Lang, layout: crate::tools::plan::Layout) -> String {
+        match (layout.pp, lang) {
+            (0 | 1, _) => layout.tp.to_string(),
+            (pp, Lang::Zh) => format!("{} × 流水线并行 {pp}", layout.tp),
+            (pp, Lang::En) => format!("{} × pipeline parallel {pp}", layout.tp),
+        }
+    }
+
+    /// Step 4 across nodes: what was tried and over which network. `net` is the network's name,
+    /// `inter` and `intra` its and NVLink's bandwidth per GPU and direction (as text).
+    pub fn across_nodes(&self, lang: Lang, nodes: u64, net: &str, inter: &str, intra: &str) -> String {
+        let all = crate::tools::plan::state::GPUS_PER_NODE * nodes;
+        match lang {
+            Lang::Zh => format!(
+                "一台 8 卡服务器装不下，所以规划器试了 {nodes} 个节点，节点之间用 {net} 相连（每张卡每个方向 {inter}，节点内 NVLink 是 {intra}）：每个节点内张量并行 8、节点之间流水线并行 {nodes}（跨网络的只有各段之间传递的激活），以及张量并行 {all}（每层两次 all-reduce 都要跨网络）。"
+            ),
+            Lang::En => format!(
+                "One 8-GPU node cannot hold it, so the planner tried {nodes} nodes joined by {net} ({inter} per GPU each way, against {intra} over NVLink inside a node): tensor parallel 8 in each node × pipeline parallel {nodes} across them (only the activations passed between the stages cross the network), and tensor parallel {all} (its two all-reduces per layer cross it)."
+            ),
         }
     }
 
@@ -233,6 +291,7 @@ impl PlanStrings {
             Field::MaxSeqs => 10,
             Field::Config => 11,
             Field::Users => 12,
+            Field::Network => 13,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -281,6 +340,7 @@ static ZH: PlanStrings = PlanStrings {
         "最多并发序列数",
         "粘贴的 config.json",
         "峰值并发用户数",
+        "节点间网络",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -306,14 +366,25 @@ static ZH: PlanStrings = PlanStrings {
     at_peak_pre: "峰值时每个副本承接 ",
     at_peak_util: " 个请求/秒，",
     at_peak_ttft: "；p95 首 token 时间 ",
-    busy_note: "“GPU 在运行的时间”数的是 GPU 执行调度步的时间：只要有请求在处理，连续批处理就一步接一步地跑，所以远低于可持续速率时它也接近 100%。余量体现在请求率上，而不在这个时间比例上。",
+    busy_note: "“GPU 在运行的时间”数的是 GPU 执行调度步的时间：只要有请求在处理，连续批处理就一步接一步地执行，所以远低于可持续速率时它也接近 100%。余量体现在请求率上，而不在这个时间比例上。",
     at_peak_tpot: "，p95 每个输出 token 时间 ",
     at_peak_end: "。",
     step_weights: "1. 权重放得下吗？",
     weights_are: ("", " 权重共 ", "。一张 ", " 扣除运行时预留后可用 ", "。"),
     weights_fit_one: "一张卡放得下。",
     weights_need_tp: ("至少要 ", " 张卡做张量并行。"),
-    weights_no_node: "一台 8 卡服务器也放不下：换更小的权重精度，或显存更大的 GPU。",
+    weights_no_node: "四台 8 卡服务器也放不下：换更小的权重精度，或显存更大的 GPU。",
+    weights_need_nodes: ("一台 8 卡服务器放不下，至少要 ", " 个节点（", " 张卡）。"),
+    picks: ("方案选", "：", "。"),
+    picks_fewer: ("它用的 GPU 更少（", " 张，另一种要 ", " 张）"),
+    picks_more: ("GPU 一样多，它在目标内每个副本能多承接请求（每秒 ", " 个，另一种 ", " 个）"),
+    picks_only: "另一种放不下或达不到目标（见下表）",
+    tp_prefix: "张量并行 ",
+    across_note: "引擎计时流水线时，每一步都让各段依次执行（不会同时有第二批在跑），所以流水线并行的吞吐是偏保守的估计；跨节点的专家并行还没有纳入规划。",
+    net: "节点间网络（一台服务器不够时）",
+    net_options: ["InfiniBand NDR，每张卡 400 Gbit/s", "AWS EFA（p5），每 8 张卡 3,200 Gbit/s"],
+    net_names: ["InfiniBand NDR", "AWS EFA（p5）", "InfiniBand HDR"],
+    confirm_nodes: "这个副本跨多个节点：vLLM 要先在各节点上组成 Ray 集群（头节点 ray start --head，其余节点 ray start --address），再在头节点上启动；SGLang 在每个节点上用同一条命令启动，只改 --node-rank。",
     step_state: "2. 每张卡还要装什么",
     state_at: ("张量并行 ", " 时，每张卡还要留 ", " 给运行时（CUDA 上下文、分配器、库），满并发时激活值占 ", "；剩下的都给 KV cache。"),
     state_none: "一台服务器之内，没有哪种张量并行度能同时装下权重和一个请求。",
@@ -324,9 +395,9 @@ static ZH: PlanStrings = PlanStrings {
     seqs_kv_bound: " 个序列（KV cache 装得下的上限）",
     seqs_reader_bound: " 个序列（你设的上限；KV cache 还装得下更多）",
     step_shard: "4. 切分与副本",
-    step_shard_lead: "一台服务器内的每种张量并行度都由引擎估算；方案取 GPU 最少的（一样多时取更便宜的，再一样时取并行度小的）。",
+    step_shard_lead: "一台服务器内的每种张量并行度都由引擎估算；方案取 GPU 最少的（一样多时取更便宜的，再一样时取在目标内总共能承接更多请求的，还一样时取并行度小的）。",
     table_head: [
-        "TP",
+        "TP × PP",
         "每副本序列数",
         "每副本可持续请求率",
         "满足目标的请求率",
@@ -403,6 +474,7 @@ static EN: PlanStrings = PlanStrings {
         "most concurrent sequences",
         "pasted config.json",
         "peak concurrent users",
+        "network between nodes",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",
@@ -435,7 +507,18 @@ static EN: PlanStrings = PlanStrings {
     weights_are: ("Weights in ", ": ", ". One ", " has ", " usable after the runtime's reserve. "),
     weights_fit_one: "They fit on one GPU.",
     weights_need_tp: ("They need at least ", " GPUs in tensor parallel."),
-    weights_no_node: "They do not fit in one 8-GPU node: choose a smaller weight format or a GPU with more memory.",
+    weights_no_node: "They do not fit even in four 8-GPU nodes: choose a smaller weight format or a GPU with more memory.",
+    weights_need_nodes: ("They do not fit in one 8-GPU node: they need at least ", " nodes (", " GPUs)."),
+    picks: (" The plan takes ", ": ", "."),
+    picks_fewer: ("it needs fewer GPUs (", " against ", ")"),
+    picks_more: ("at the same GPUs it carries more within the targets (", " against ", " requests/s per replica)"),
+    picks_only: "the other does not hold the model or meet the targets (see the table)",
+    tp_prefix: "tensor parallel ",
+    across_note: "The engine times a pipeline's stages one after the other in each step (no second batch in flight), so pipeline parallelism's throughput here is a conservative estimate; expert parallelism across nodes is not planned yet.",
+    net: "Network between nodes (when one node is not enough)",
+    net_options: ["InfiniBand NDR, 400 Gbit/s per GPU", "AWS EFA (p5), 3,200 Gbit/s per 8 GPUs"],
+    net_names: ["InfiniBand NDR", "AWS EFA (p5)", "InfiniBand HDR"],
+    confirm_nodes: "This replica spans several nodes: vLLM needs a Ray cluster over them first (ray start --head on the head node, ray start --address on the others) and starts on the head node; SGLang starts with the same command on every node, changing only --node-rank.",
     step_state: "2. What else each GPU holds",
     state_at: ("At tensor parallel ", ", each GPU also keeps ", " for the runtime (CUDA context, allocator, libraries) and ", " of activations at full concurrency; the rest is the KV cache's."),
     state_none: "No tensor-parallel degree within one node holds the weights and one request.",
@@ -446,9 +529,9 @@ static EN: PlanStrings = PlanStrings {
     seqs_kv_bound: " sequences at once (as many as the KV cache holds)",
     seqs_reader_bound: " sequences at once (your maximum; the KV cache holds more)",
     step_shard: "4. Sharding and replicas",
-    step_shard_lead: "Each tensor-parallel degree within one node, sized by the engine; the plan takes the fewest GPUs (then the lower cost, then the smaller degree).",
+    step_shard_lead: "Each tensor-parallel degree within one node, sized by the engine; the plan takes the fewest GPUs (then the lower cost, then the most requests per second within the targets over all its replicas, then the smaller degree).",
     table_head: [
-        "TP",
+        "TP × PP",
         "Sequences per replica",
         "Sustainable req/s per replica",
         "Req/s within targets",

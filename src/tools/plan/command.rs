@@ -12,9 +12,14 @@
 //! `--max-running-requests`, `--chunked-prefill-size`, `--mem-fraction-static`,
 //! `--kv-cache-dtype fp8_e4m3`, `--quantization fp8`):
 //! https://docs.sglang.io/advanced_features/server_arguments.html (retrieved 2026-12-02).
+//! Across nodes: vLLM runs on a Ray cluster of the nodes (`ray start --head` on one,
+//! `ray start --address` on the others) with `--pipeline-parallel-size` (vLLM docs, "Parallelism
+//! and Scaling" and the multi-node-serving example); SGLang starts the same command on every node
+//! with `--nnodes`, `--node-rank` and `--dist-init-addr` (SGLang docs, "Multi-Node Deployment"),
+//! and `--pp-size` for pipeline stages (retrieved 2026-12-05).
 
 use super::state::PlanState;
-use super::Capacity;
+use super::{Capacity, Layout};
 use crate::catalog::models;
 use crate::engine::precision::Dtype;
 
@@ -95,6 +100,7 @@ struct Launcher {
     /// The command and the flag before the model (`vllm serve`, no flag: positional).
     start: &'static str,
     tensor_parallel: &'static str,
+    pipeline_parallel: &'static str,
     context: &'static str,
     sequences: &'static str,
     chunk: &'static str,
@@ -106,6 +112,7 @@ struct Launcher {
 const VLLM: Launcher = Launcher {
     start: "vllm serve ",
     tensor_parallel: "--tensor-parallel-size",
+    pipeline_parallel: "--pipeline-parallel-size",
     context: "--max-model-len",
     sequences: "--max-num-seqs",
     chunk: "--max-num-batched-tokens",
@@ -116,6 +123,7 @@ const VLLM: Launcher = Launcher {
 const SGLANG: Launcher = Launcher {
     start: "python -m sglang.launch_server \\\n  --model-path ",
     tensor_parallel: "--tp",
+    pipeline_parallel: "--pp-size",
     context: "--context-length",
     sequences: "--max-running-requests",
     chunk: "--chunked-prefill-size",
@@ -124,7 +132,8 @@ const SGLANG: Launcher = Launcher {
 };
 
 /// One replica of the plan launched by `l`, flag for flag.
-fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
+fn launch(l: &Launcher, s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let tp = layout.tp;
     let mut out = format!(
         "{}{} \\\n  {} {tp} \\\n  {} {} \\\n  {} {} \\\n  {} {} \\\n  {} {GPU_MEMORY_UTILIZATION}",
         l.start,
@@ -138,6 +147,9 @@ fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
         chunk_tokens(s),
         l.memory_share,
     );
+    if layout.pp > 1 {
+        out.push_str(&format!(" \\\n  {} {}", l.pipeline_parallel, layout.pp));
+    }
     if s.kv == Dtype::Fp8 {
         out.push_str(" \\\n  --kv-cache-dtype ");
         out.push_str(l.kv_fp8);
@@ -149,14 +161,29 @@ fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
     out
 }
 
-/// `vllm serve …` for one replica of the plan.
-pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    launch(&VLLM, s, tp, cap)
+/// `vllm serve …` for one replica of the plan; across nodes, after the Ray cluster is up.
+pub fn serve(s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let cmd = launch(&VLLM, s, layout, cap);
+    match layout.nodes() {
+        1 => cmd,
+        n => format!(
+            "# head node:\nray start --head --port=6379\n# each of the other {} nodes:\nray start --address=HEAD_IP:6379\n# then, on the head node:\n{cmd}",
+            n - 1
+        ),
+    }
 }
 
-/// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag.
-pub fn serve_sglang(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    launch(&SGLANG, s, tp, cap)
+/// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag;
+/// across nodes, the same command on every node with its rank.
+pub fn serve_sglang(s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let cmd = launch(&SGLANG, s, layout, cap);
+    match layout.nodes() {
+        1 => cmd,
+        n => format!(
+            "# on node r = 0 … {} (node 0's address as HEAD_IP):\n{cmd} \\\n  --nnodes {n} \\\n  --node-rank r \\\n  --dist-init-addr HEAD_IP:20000",
+            n - 1
+        ),
+    }
 }
 
 /// Whether the command quantises a 16-bit checkpoint as it loads (`--quantization fp8` on a
@@ -268,7 +295,7 @@ mod tests {
             at_peak: super::super::LoadPoint::default(),
             price: None,
         };
-        let sg = serve_sglang(&fp8, 2, &cap);
+        let sg = serve_sglang(&fp8, Layout::tp(2), &cap);
         for flag in [
             "--tp 2",
             "--context-length 1536",
@@ -279,7 +306,7 @@ mod tests {
         ] {
             assert!(sg.contains(flag), "{flag}: {sg}");
         }
-        let v = serve(&fp8, 2, &cap);
+        let v = serve(&fp8, Layout::tp(2), &cap);
         for flag in [
             "--max-model-len 1536",
             "--max-num-batched-tokens 8192",

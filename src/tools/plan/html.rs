@@ -52,6 +52,11 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         option(&mut o, &g.id, &g.name, g.id == s.gpu);
     }
     labelled(&mut out, "plan-gpu", t.gpu, &select("plan-gpu", "gpu", &o));
+    let mut o = String::new();
+    for (net, name) in [state::Net::Ib, state::Net::Efa].into_iter().zip(t.net_options) {
+        option(&mut o, net.key(), name, net == s.net);
+    }
+    labelled(&mut out, "plan-net", t.net, &select("plan-net", "net", &o));
     let number = |key: &str, value: String, (min, max): (String, String), step: &str| {
         format!(
             "<input id=\"plan-{key}\" data-k=\"{key}\" type=\"number\" inputmode=\"decimal\" min=\"{min}\" max=\"{max}\" step=\"{step}\" value=\"{}\">",
@@ -179,6 +184,7 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
     step_state(&mut out, lang, plan);
     step_context(&mut out, lang, s, plan);
     let _ = write!(out, "<li><h3>{}</h3><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
+    across_nodes(&mut out, lang, s, plan);
     table(&mut out, lang, s, plan);
     if let Some((c, cap)) = plan.chosen() {
         breaks(&mut out, lang, s, cap);
@@ -195,13 +201,15 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else {
         let (why, text) = match (no_fit_anywhere(plan), no_load_anywhere(plan)) {
-            (None, Some((tp, needed, usable))) => {
+            (None, Some((layout, needed, usable))) => {
                 let m = t.no_plan_load;
+                let tp = t.tp_words(lang, layout);
                 ("load", format!("{}{tp}{}{}{}{}{}", m.0, m.1, gb(needed), m.2, gb(usable), m.3))
             }
             (fit, _) => match fit {
-                Some((tp, needed, usable, weights)) => {
+                Some((layout, needed, usable, weights)) => {
                     let m = t.no_plan_memory;
+                    let tp = t.tp_words(lang, layout);
                     let text = format!(
                         "{}{tp}{}{}{}{}{}{}{}{}{}",
                         m.0,
@@ -245,8 +253,8 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     };
     let _ = write!(
         out,
-        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p><p class=\"hint plan-busy\">{}</p>",
-        esc(&t.headline(lang, cap.replicas, c.tp, cap.gpus)),
+        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p><p class=\"hint plan-busy-note\">{}</p>",
+        esc(&t.headline(lang, cap.replicas, c.layout(), cap.gpus)),
         esc(&format!("{}{}", gpu_name(s), cost)),
         esc(&format!(
             "{}{taken}{}{}{}{}{}{}",
@@ -294,7 +302,7 @@ fn checkpoint_text(lang: Lang, q: &catalog::models::QuantizedCheckpoint) -> Stri
 
 /// When no degree holds the model in memory: the largest degree tried, what one of its GPUs
 /// needs, what it has, and the weights' share (memory, not latency, is then why there is no plan).
-fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
+fn no_fit_anywhere(plan: &Plan) -> Option<(super::Layout, u64, u64, u64)> {
     let fits_somewhere =
         plan.candidates.iter().any(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)));
     if fits_somewhere {
@@ -303,7 +311,7 @@ fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
     plan.candidates.iter().rev().find_map(|c| match c.verdict {
         Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
             let weights = c.report.as_ref().map_or(0, |r| r.memory_per_gpu_bytes.weights);
-            Some((c.tp, needed_bytes, usable_bytes, weights))
+            Some((c.layout(), needed_bytes, usable_bytes, weights))
         }
         _ => None,
     })
@@ -311,7 +319,7 @@ fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
 
 /// When every degree that holds the model once quantised cannot load the 16-bit checkpoint
 /// first: the largest such degree, what one GPU needs at load and what it has.
-fn no_load_anywhere(plan: &Plan) -> Option<(u64, u64, u64)> {
+fn no_load_anywhere(plan: &Plan) -> Option<(super::Layout, u64, u64)> {
     let loads_somewhere = plan.candidates.iter().any(|c| {
         !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::LoadDoesNotFit { .. } | Verdict::Engine(_))
     });
@@ -319,7 +327,9 @@ fn no_load_anywhere(plan: &Plan) -> Option<(u64, u64, u64)> {
         return None;
     }
     plan.candidates.iter().rev().find_map(|c| match c.verdict {
-        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => Some((c.tp, needed_bytes, usable_bytes)),
+        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => {
+            Some((c.layout(), needed_bytes, usable_bytes))
+        }
         _ => None,
     })
 }
@@ -354,6 +364,14 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     });
     let verdict = match need_tp {
         Some(c) if c.tp == 1 => t.weights_fit_one.to_owned(),
+        Some(c) if c.layout().nodes() > 1 => format!(
+            "{}{}{}{}{}",
+            t.weights_need_nodes.0,
+            c.layout().nodes(),
+            t.weights_need_nodes.1,
+            c.layout().gpus(),
+            t.weights_need_nodes.2
+        ),
         Some(c) => format!("{}{}{}", t.weights_need_tp.0, c.tp, t.weights_need_tp.1),
         None => t.weights_no_node.to_owned(),
     };
@@ -392,7 +410,7 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 fn step_state(out: &mut String, lang: Lang, plan: &Plan) {
     let t = lang.plan();
     let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_state));
-    match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (c.tp, r))) {
+    match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (t.tp_words(lang, c.layout()), r))) {
         Some((tp, r)) => {
             let m = &r.memory_per_gpu_bytes;
             let _ = write!(
@@ -455,7 +473,13 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             let _ = write!(
                 list,
                 "<li>{}</li>",
-                esc(&format!("{}{}{}{}{why}", t.seqs_at.0, c.tp, t.seqs_at.1, group_digits(cap.seqs)))
+                esc(&format!(
+                    "{}{}{}{}{why}",
+                    t.seqs_at.0,
+                    t.tp_words(lang, c.layout()),
+                    t.seqs_at.1,
+                    group_digits(cap.seqs)
+                ))
             );
         }
     }
@@ -463,6 +487,71 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         let _ = write!(out, "<ul>{list}</ul>");
     }
     out.push_str("</li>");
+}
+
+/// Step 4 when one node is not enough: the layouts across nodes tried, their network, which
+/// the plan takes and why.
+fn across_nodes(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let across: Vec<&Candidate> = plan.candidates.iter().filter(|c| c.layout().nodes() > 1).collect();
+    let Some(nodes) = across.iter().map(|c| c.layout().nodes()).max() else { return };
+    let kind = super::topology(s);
+    let (net, name) = match kind {
+        crate::engine::hardware::TopologyKind::Nvswitch => ("ib-ndr", t.net_names[0]),
+        crate::engine::hardware::TopologyKind::NvswitchEfa => ("efa-p5", t.net_names[1]),
+        crate::engine::hardware::TopologyKind::Pcie => ("ib-hdr", t.net_names[2]),
+    };
+    let ic = catalog::interconnects::find(net);
+    let inter = ic.map_or(0.0, |i| i.bytes_per_s_per_direction);
+    let intra = gpus::find(&s.gpu).map_or(0.0, |g| {
+        let nvlink = g.nvlink_bytes_per_s_per_direction();
+        if nvlink > 0.0 {
+            nvlink
+        } else {
+            g.pcie_bytes_per_s_per_direction().unwrap_or(0.0)
+        }
+    });
+    let bw = |b: f64| format!("{} GB/s", format_sig3(b / 1e9));
+    let _ = write!(
+        out,
+        "<p id=\"plan-nodes\">{}",
+        esc(&t.across_nodes(lang, nodes, name, &bw(inter), &bw(intra)))
+    );
+    if let Some((c, cap)) = plan.chosen().filter(|(c, _)| c.layout().nodes() > 1) {
+        // The other layouts that hold the model: their GPUs (at least, when not searched) and
+        // what a replica carries within the targets.
+        let others: Vec<(u64, Option<f64>)> = across
+            .iter()
+            .filter(|o| o.layout() != c.layout())
+            .filter_map(|o| match &o.verdict {
+                Verdict::Meets(x) => Some((x.gpus, Some(x.capacity_per_s))),
+                Verdict::NotNeeded { at_least_gpus } => Some((*at_least_gpus, None)),
+                _ => None,
+            })
+            .collect();
+        let reason = match others.iter().min_by_key(|o| o.0) {
+            None => t.picks_only.to_owned(),
+            Some((gpus, _)) if *gpus > cap.gpus => format!(
+                "{}{}{}{}{}",
+                t.picks_fewer.0,
+                group_digits(cap.gpus),
+                t.picks_fewer.1,
+                group_digits(*gpus),
+                t.picks_fewer.2
+            ),
+            Some((_, other)) => format!(
+                "{}{}{}{}{}",
+                t.picks_more.0,
+                rate(cap.capacity_per_s),
+                t.picks_more.1,
+                other.map_or_else(|| "—".to_owned(), rate),
+                t.picks_more.2
+            ),
+        };
+        let label = format!("{}{}", lang.plan().tp_prefix, t.tp_words(lang, c.layout()));
+        let _ = write!(out, "{}", esc(&format!("{}{label}{}{reason}{}", t.picks.0, t.picks.1, t.picks.2)));
+    }
+    let _ = write!(out, "</p><p class=\"hint\">{}</p>", esc(t.across_note));
 }
 
 fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
@@ -480,7 +569,8 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     for (i, c) in plan.candidates.iter().enumerate() {
         let chosen = plan.chosen == Some(i);
         let class = if chosen { " class=\"chosen\"" } else { "" };
-        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", c.tp);
+        let label = if c.pp > 1 { format!("{} × {}", c.tp, c.pp) } else { c.tp.to_string() };
+        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", esc(&label));
         match &c.verdict {
             Verdict::Meets(cap) => row(out, lang, users, cap),
             other => {
@@ -584,7 +674,7 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, 
         plan.curve.iter().filter_map(|p| f(p).map(|v| (p.rate_per_s, v * scale))).collect::<Vec<_>>()
     };
     let chart = LatencyLoadChart {
-        title: format!("{}{}", t.chart_title, c.tp),
+        title: format!("{}{}", t.chart_title, t.tp_words(lang, c.layout())),
         x_label: if s.peak_users.is_some() { lang.plan_users().chart_x } else { t.chart_x }.to_owned(),
         legend: [t.p50.to_owned(), t.p95.to_owned()],
         panels: vec![
@@ -633,9 +723,9 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
          <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"sglang\"><code>{}</code></pre><p class=\"hint\">{}</p>\
          <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"bench\"><code>{}</code></pre>",
         esc(t.confirm_serve),
-        esc(&command::serve(s, c.tp, cap)),
+        esc(&command::serve(s, c.layout(), cap)),
         esc(t.confirm_sglang),
-        esc(&command::serve_sglang(s, c.tp, cap)),
+        esc(&command::serve_sglang(s, c.layout(), cap)),
         esc(&format!(
             "{}{}{}{}{}",
             t.confirm_flags.0,
@@ -647,6 +737,9 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(t.confirm_bench),
         esc(&command::bench(s, cap))
     );
+    if c.layout().nodes() > 1 {
+        let _ = write!(out, "<p class=\"hint\" id=\"plan-multinode\">{}</p>", esc(t.confirm_nodes));
+    }
     if command::needs_checkpoint(s) {
         let _ = write!(out, "<p class=\"hint\">{}</p>", esc(t.needs_checkpoint));
     }
@@ -655,7 +748,7 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             write!(out, "<p class=\"hint\" id=\"plan-checkpoint\">{}</p>", esc(&checkpoint_text(lang, q)));
     }
     if command::quantises_on_load(s) {
-        let at_load = super::load_time_bytes(s, c.tp).map_or_else(String::new, |(needed, usable)| {
+        let at_load = super::load_time_bytes(s, c.layout()).map_or_else(String::new, |(needed, usable)| {
             format!("{}{}{}{}{}", t.load_at.0, gb(needed), t.load_at.1, gb(usable), t.load_at.2)
         });
         let _ = write!(
@@ -706,7 +799,7 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(t.math_title),
         esc(users.map_or(t.math_search, |u| u.math_search)),
         esc(&sizing),
-        esc(&format!("GPUs = replicas × TP = {} × {} = {}", cap.replicas, c.tp, cap.gpus))
+        esc(&format!("GPUs = replicas × TP × PP = {} × {} × {} = {}", cap.replicas, c.tp, c.pp, cap.gpus))
     );
     if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
         let _ = write!(

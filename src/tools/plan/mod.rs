@@ -24,12 +24,13 @@ pub mod load;
 pub mod state;
 
 use crate::catalog;
+use crate::catalog::gpus;
 use crate::catalog::models::QuantizedCheckpoint;
-use crate::engine::hardware::GpuSpec;
+use crate::engine::hardware::{GpuSpec, TopologyKind};
 use crate::engine::workload::Mode;
 use crate::engine::{EngineError, ModelSpec, Report, Scenario};
 pub use load::LoadPoint;
-use state::{PlanState, TP_DEGREES};
+use state::{PlanState, NODES, TP_DEGREES};
 
 /// Hours of a month of continuous service (365 × 24 ÷ 12).
 pub const HOURS_PER_MONTH: f64 = 730.0;
@@ -80,10 +81,60 @@ pub fn checkpoint(s: &PlanState) -> Option<&'static QuantizedCheckpoint> {
     catalog::models::find(&s.model)?.model.quantized_in(format)
 }
 
+/// How one replica spreads over GPUs: `tp` in tensor parallel times `pp` pipeline stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub tp: u64,
+    pub pp: u64,
+}
+
+impl Layout {
+    /// Tensor parallel `tp` within one node.
+    pub fn tp(tp: u64) -> Layout {
+        Layout { tp, pp: 1 }
+    }
+
+    pub fn gpus(self) -> u64 {
+        self.tp.saturating_mul(self.pp)
+    }
+
+    /// Nodes of [`state::GPUS_PER_NODE`] GPUs the replica spans.
+    pub fn nodes(self) -> u64 {
+        self.gpus().div_ceil(state::GPUS_PER_NODE).max(1)
+    }
+}
+
+/// The layouts across nodes tried when no single node holds the model (vLLM's guidance,
+/// "Parallelism and Scaling": tensor parallel over a node's GPUs, pipeline parallel over the
+/// nodes; or tensor parallel over every GPU, whose all-reduces then cross the network), for
+/// `nodes` nodes.
+pub fn layouts_across(nodes: u64) -> [Layout; 2] {
+    [
+        Layout { tp: state::GPUS_PER_NODE, pp: nodes },
+        Layout { tp: state::GPUS_PER_NODE.saturating_mul(nodes), pp: 1 },
+    ]
+}
+
+/// The topology the plan's nodes are joined by: NVLink inside a node of a GPU that has it, then
+/// the chosen network; PCIe cards are joined as the engine's `pcie` topology joins them.
+pub fn topology(s: &PlanState) -> TopologyKind {
+    let default = gpus::find(&s.gpu).map_or(TopologyKind::Nvswitch, TopologyKind::default_for);
+    match (default, s.net) {
+        (TopologyKind::Pcie, _) => TopologyKind::Pcie,
+        (_, state::Net::Ib) => TopologyKind::Nvswitch,
+        (_, state::Net::Efa) => TopologyKind::NvswitchEfa,
+    }
+}
+
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
-/// A published quantised checkpoint is sized and timed as it ships (its own
-/// `quantization_config` on the base config's shapes).
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
+    scenario_at(s, Layout::tp(tp), seqs)
+}
+
+/// The engine scenario of one replica laid out as `layout`, at most `seqs` sequences, its nodes
+/// joined by [`topology`]. A published quantised checkpoint is sized and timed as it ships (its
+/// own `quantization_config` on the base config's shapes).
+pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
     let (model, weights) = match (&s.config, checkpoint(s)) {
         (Some(c), _) => (ModelSpec::Config(c.clone()), s.weights),
         (None, Some(q)) => match catalog::models::find(&s.model) {
@@ -97,8 +148,11 @@ pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
     x.weight_dtype = weights;
     x.kv_dtype = Some(s.kv);
     x.gpu = GpuSpec::Id(s.gpu.clone());
-    x.gpus = tp;
-    x.tensor_parallel = tp;
+    x.gpus = layout.gpus();
+    x.tensor_parallel = layout.tp;
+    x.pipeline_parallel = layout.pp;
+    x.gpus_per_node = state::GPUS_PER_NODE;
+    x.topology = Some(topology(s));
     x.context_tokens = s.prompt_tokens.saturating_add(s.output_tokens);
     x.prompt_tokens = Some(s.prompt_tokens);
     x.output_tokens = Some(s.output_tokens);
@@ -200,9 +254,17 @@ pub enum Verdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     pub tp: u64,
+    /// Pipeline stages (1 within one node).
+    pub pp: u64,
     pub verdict: Verdict,
     /// The engine's report of one replica at `seqs` (or at one sequence when it does not fit).
     pub report: Option<Report>,
+}
+
+impl Candidate {
+    pub fn layout(&self) -> Layout {
+        Layout { tp: self.tp, pp: self.pp }
+    }
 }
 
 /// The whole plan.
@@ -259,12 +321,12 @@ where
 /// you need enough memory to load the whole model" (vLLM docs, Quantization: FP8 W8A8, online
 /// dynamic quantization); each rank loads its shard, so the 16-bit weights ÷ tp and the
 /// runtime's reserve. `None` when the checkpoint loads in the format it is served in.
-pub fn load_time_bytes(s: &PlanState, tp: u64) -> Option<(u64, u64)> {
+pub fn load_time_bytes(s: &PlanState, layout: Layout) -> Option<(u64, u64)> {
     if !command::quantises_on_load(s) {
         return None;
     }
     let sixteen = PlanState { weights: None, ..s.clone() };
-    let r = catalog::evaluate(&scenario(&sixteen, tp, 1)).ok()?;
+    let r = catalog::evaluate(&scenario_at(&sixteen, layout, 1)).ok()?;
     let m = &r.memory_per_gpu_bytes;
     Some((m.weights.saturating_add(m.overhead), r.usable_gpu_memory_bytes))
 }
@@ -283,17 +345,17 @@ impl Ready {
     /// The fewest GPUs this degree could need: every replica at its sustainable rate (`target`:
     /// the load to carry, headroom included where it scales with the load).
     fn floor_gpus(&self, target: f64) -> u64 {
-        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.tensor_parallel)
+        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.gpus)
     }
 }
 
 /// Sizes one degree: whether it fits, how many sequences, its sustainable rate, and whether a
 /// light load (the first load point) meets the targets.
-fn prepare<F>(s: &PlanState, tp: u64, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
+fn prepare<F>(s: &PlanState, layout: Layout, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let one = match catalog::evaluate(&scenario(s, tp, 1)) {
+    let one = match catalog::evaluate(&scenario_at(s, layout, 1)) {
         Ok(r) => r,
         Err(e) => return (None, Err(Verdict::Engine(e))),
     };
@@ -304,12 +366,12 @@ where
         };
         return (Some(one), Err(verdict));
     }
-    if let Some((needed_bytes, usable_bytes)) = load_time_bytes(s, tp).filter(|(n, u)| n > u) {
+    if let Some((needed_bytes, usable_bytes)) = load_time_bytes(s, layout).filter(|(n, u)| n > u) {
         return (Some(one), Err(Verdict::LoadDoesNotFit { needed_bytes, usable_bytes }));
     }
     let fit = one.solvers.max_batch.unwrap_or(1).max(1);
     let seqs = s.max_seqs.min(fit);
-    let x = scenario(s, tp, seqs);
+    let x = scenario_at(s, layout, seqs);
     let report = catalog::evaluate(&x).ok().or(Some(one));
     // The lightest load: one request in a long while. It gives the sustainable rate too.
     let idle = match load(&x, 0.0) {
@@ -386,7 +448,7 @@ where
         planned_per_replica: planned,
         limit,
         replicas,
-        gpus: replicas.saturating_mul(r.x.tensor_parallel),
+        gpus: replicas.saturating_mul(r.x.gpus),
         at_peak,
         price: catalog::default_price_per_gpu_hour(&s.gpu),
     })
@@ -425,6 +487,11 @@ where
     Ok(lo)
 }
 
+/// Whether a verdict says the layout cannot hold (or load) the model.
+fn holds_not(v: &Verdict) -> bool {
+    matches!(v, Verdict::DoesNotFit { .. } | Verdict::LoadDoesNotFit { .. } | Verdict::Engine(_))
+}
+
 /// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]). Degrees
 /// are searched from the one that could need the fewest GPUs; a degree that needs more GPUs
 /// than a plan already found, even at its sustainable rate, is not searched.
@@ -436,33 +503,55 @@ where
     // with its headroom; over users, the users (a replica's users within the headroom are fewer
     // than the search's top, whatever the headroom).
     let target = if s.peak_users.is_some() { demand(s) } else { demand(s) / kept(s) };
-    let mut candidates = Vec::with_capacity(TP_DEGREES.len());
+    let mut candidates = Vec::with_capacity(TP_DEGREES.len() + 2);
     let mut ready = Vec::new();
-    for (i, &tp) in TP_DEGREES.iter().enumerate() {
-        let (report, r) = prepare(s, tp, load);
+    let add = |layout: Layout, candidates: &mut Vec<Candidate>, ready: &mut Vec<(usize, Ready)>| {
+        let (report, r) = prepare(s, layout, load);
         let verdict = match r {
             Ok(r) => {
-                ready.push((i, r));
+                ready.push((candidates.len(), r));
                 Verdict::Misses { limit: Limit::Saturation, value: None }
             }
             Err(v) => v,
         };
-        candidates.push(Candidate { tp, verdict, report });
+        candidates.push(Candidate { tp: layout.tp, pp: layout.pp, verdict, report });
+    };
+    for &tp in &TP_DEGREES {
+        add(Layout::tp(tp), &mut candidates, &mut ready);
+    }
+    // One node is not enough when no degree in it holds the model (or can load it): the fewest
+    // nodes whose layouts do.
+    for nodes in NODES {
+        if !ready.is_empty() || candidates.iter().any(|c| !holds_not(&c.verdict)) {
+            break;
+        }
+        for layout in layouts_across(nodes) {
+            add(layout, &mut candidates, &mut ready);
+        }
     }
     crate::engine::num::sort_stable_by(&mut ready, |a, b| a.1.floor_gpus(target) < b.1.floor_gpus(target));
-    let mut best: Option<(u64, f64)> = None;
+    // The plan: the fewest GPUs, then the lowest cost, then the most requests per second within
+    // the targets over all its replicas (layouts across nodes of the same GPUs differ there),
+    // then the candidate tried first (the smaller degree: more replicas, the same GPUs).
+    let mut best: Option<(u64, f64, f64)> = None;
     let mut chosen = None;
     let mut points: Vec<(usize, Vec<LoadPoint>)> = Vec::new();
     for (i, r) in &ready {
         let floor = r.floor_gpus(target);
         let mut seen = vec![r.idle.clone()];
         let verdict = match best {
-            Some((gpus, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
+            Some((gpus, _, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
             _ => match capacity(s, r, load, &mut seen) {
                 Ok(cap) => {
-                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0));
-                    let better = best.is_none_or(|b| key.0 < b.0 || (key.0 == b.0 && key.1 < b.1));
-                    let tie = best.is_some_and(|b| key == b);
+                    let total = cap.capacity_per_s * cap.replicas as f64;
+                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0), total);
+                    let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+                    let better = best.is_none_or(|b| {
+                        key.0 < b.0
+                            || (key.0 == b.0 && key.1 < b.1)
+                            || (key.0 == b.0 && key.1 == b.1 && key.2 > b.2 && !same(key.2, b.2))
+                    });
+                    let tie = best.is_some_and(|b| key.0 == b.0 && key.1 == b.1 && same(key.2, b.2));
                     if better || (tie && chosen.is_some_and(|c: usize| *i < c)) {
                         best = Some(key);
                         chosen = Some(*i);

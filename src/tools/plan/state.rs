@@ -1,7 +1,7 @@
 //! The planner's state in the URL and its repair.
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
-//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&cfg=BASE64URL]`; a value that does not parse or is out of
+//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&net=ib|efa][&cfg=BASE64URL]`; a value that does not parse or is out of
 //! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
 //! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
 
@@ -21,6 +21,29 @@ pub const WEIGHTS: [Dtype; 6] =
 pub const KV: [Dtype; 2] = [Dtype::Bf16, Dtype::Fp8];
 /// Tensor-parallel degrees tried, within one 8-GPU node.
 pub const TP_DEGREES: [u64; 4] = [1, 2, 4, 8];
+/// GPUs per node of a plan across nodes (the 8-GPU servers of the catalog's instances).
+pub const GPUS_PER_NODE: u64 = 8;
+/// Nodes a plan may span when one node cannot hold the model.
+pub const NODES: [u64; 2] = [2, 4];
+
+/// The network joining the nodes of a plan across nodes (a GPU with NVLink inside its node;
+/// a PCIe card's nodes are joined by InfiniBand HDR whichever is chosen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    /// InfiniBand NDR, one 400 Gbit/s port per GPU (Azure ND H100/H200 v5).
+    Ib,
+    /// AWS EFA as on p5 (3,200 Gbit/s per 8 GPUs).
+    Efa,
+}
+
+impl Net {
+    pub fn key(self) -> &'static str {
+        match self {
+            Net::Ib => "ib",
+            Net::Efa => "efa",
+        }
+    }
+}
 
 /// What the reader plans for.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +72,8 @@ pub struct PlanState {
     pub max_seqs: u64,
     /// A pasted `config.json` (a JSON object the engine reads), used instead of `model`.
     pub config: Option<Value>,
+    /// The network between nodes, when one node is not enough.
+    pub net: Net,
 }
 
 impl Default for PlanState {
@@ -67,6 +92,7 @@ impl Default for PlanState {
             headroom_pct: 20.0,
             max_seqs: 256,
             config: None,
+            net: Net::Ib,
         }
     }
 }
@@ -87,6 +113,7 @@ pub enum Field {
     MaxSeqs,
     Config,
     Users,
+    Network,
 }
 
 /// Ranges each number may take (inclusive).
@@ -136,6 +163,7 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         "tpot" => in_f64(v, TPOT).map(|x| s.tpot_p95_ms = x).is_some(),
         "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
         "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
+        "net" => [Net::Ib, Net::Efa].into_iter().find(|n| n.key() == v).map(|n| s.net = n).is_some(),
         "cfg" => URL_SAFE_NO_PAD
             .decode(v.trim())
             .ok()
@@ -160,6 +188,7 @@ fn field_of(key: &str) -> Option<Field> {
         "seqs" => Field::MaxSeqs,
         "cfg" => Field::Config,
         "users" => Field::Users,
+        "net" => Field::Network,
         _ => return None,
     })
 }
@@ -244,7 +273,7 @@ pub fn encode(s: &PlanState) -> String {
         .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
         .unwrap_or_default();
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -256,7 +285,8 @@ pub fn encode(s: &PlanState) -> String {
         plain(s.ttft_p95_s),
         plain(s.tpot_p95_ms),
         plain(s.headroom_pct),
-        s.max_seqs
+        s.max_seqs,
+        if s.net == Net::Ib { String::new() } else { format!("&net={}", s.net.key()) }
     )
 }
 

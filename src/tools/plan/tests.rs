@@ -1,7 +1,7 @@
 //! The planner's search on a queue whose answers are known in closed form, and the whole page on
 //! the engine.
 
-use super::state::{parse, PlanState};
+use super::state::{self, parse, PlanState};
 use super::*;
 
 /// A replica that finishes 10 × TP requests per second; its p95 latencies grow as 1 / (1 − ρ)
@@ -234,16 +234,18 @@ fn the_engine_plans_for_concurrent_users() {
 #[test]
 fn deepseek_v3_is_planned_in_fp8_and_a_plan_that_cannot_fit_says_memory() {
     // DeepSeek-V3 ships FP8 blocks (about 1 byte per parameter, ~690 GB with scales): eight
-    // 80 GB H100s cannot hold it even so, and the headline says memory, not latency.
+    // 80 GB H100s cannot hold it even so; the plan goes to two nodes (below). A model that no
+    // layout up to four nodes holds gets a headline that says memory, not latency.
     for lang in [crate::i18n::Lang::En, crate::i18n::Lang::Zh] {
-        let s = state("m=deepseek-v3&gpu=h100-sxm&w=auto");
+        let s = state("m=kimi-k2&gpu=l4&w=auto");
         let p = plan_with(&s, &queue);
         assert!(p.chosen().is_none());
+        assert_eq!(p.candidates.len(), 8, "four single-node degrees, then two layouts on 2 and on 4 nodes");
         let html = html::results_html(lang, &s, &p);
         assert!(html.contains("data-why=\"memory\""), "{html}");
         let words = match lang {
-            crate::i18n::Lang::En => ["Weights in FP8", "does not fit in memory", "tensor parallel 8"],
-            crate::i18n::Lang::Zh => ["FP8", "显存放不下", "切成 8 份"],
+            crate::i18n::Lang::En => ["Weights in FP8", "does not fit in memory", "tensor parallel 32"],
+            crate::i18n::Lang::Zh => ["FP8", "显存放不下", "切成 32 份"],
         };
         for w in words {
             assert!(html.contains(w), "{w}: {html}");
@@ -258,11 +260,60 @@ fn deepseek_v3_is_planned_in_fp8_and_a_plan_that_cannot_fit_says_memory() {
             .map(|c| c.tp)
     };
     assert_eq!(tp("m=deepseek-v3&gpu=h200-sxm&w=auto&tpot=200&ttft=30"), Some(8));
-    assert_eq!(tp("m=deepseek-v3&gpu=h200-sxm&w=bf16&tpot=200&ttft=30"), None);
+    // In BF16 it needs two nodes: the first layout holding it is tensor parallel 8 × 2 stages.
+    let bf16 = plan_with(&state("m=deepseek-v3&gpu=h200-sxm&w=bf16&tpot=200&ttft=30"), &queue);
+    let first = bf16
+        .candidates
+        .iter()
+        .find(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)));
+    assert_eq!(first.map(|c| (c.tp, c.pp)), Some((8, 2)));
     // A plan that misses only its latency targets still says so.
     let s = state("m=llama-3.1-8b&tpot=1");
     let html = html::results_html(crate::i18n::Lang::En, &s, &plan_with(&s, &queue));
     assert!(html.contains("data-why=\"latency\""), "{html}");
+}
+
+/// When one node is not enough (issue 30, item 9): DeepSeek-V3 on H100 gets a plan on two
+/// 8-GPU nodes instead of "does not fit", the page names the layouts tried, their network and
+/// why it takes the one it takes, and the commands start a replica across the nodes.
+#[test]
+fn deepseek_v3_on_h100_gets_a_two_node_plan() {
+    use crate::i18n::Lang;
+    let s = state("m=deepseek-v3&gpu=h100-sxm&rate=2&tpot=200&ttft=30");
+    let p = plan(&s);
+    assert!(p.candidates[..4].iter().all(|c| matches!(c.verdict, Verdict::DoesNotFit { .. })));
+    let across: Vec<(u64, u64)> = p.candidates[4..].iter().map(|c| (c.tp, c.pp)).collect();
+    assert_eq!(across, [(8, 2), (16, 1)]);
+    let (c, cap) = p.chosen().expect("a plan across nodes");
+    assert_eq!((c.layout().gpus(), c.layout().nodes()), (16, 2));
+    assert_eq!(cap.gpus, cap.replicas * 16);
+    assert_eq!(missed(&cap.at_peak, &s), None);
+    // Both layouts are timed over the catalog's network between nodes (InfiniBand NDR by
+    // default; AWS EFA when chosen).
+    let r = c.report.as_ref().unwrap();
+    assert_eq!(r.layout.pipeline_parallel, c.pp);
+    let serve = command::serve(&s, c.layout(), cap);
+    assert!(
+        serve.contains("ray start --head") && serve.contains(&format!("--tensor-parallel-size {}", c.tp)),
+        "{serve}"
+    );
+    assert_eq!(serve.contains("--pipeline-parallel-size 2"), c.pp == 2, "{serve}");
+    let sg = command::serve_sglang(&s, c.layout(), cap);
+    assert!(sg.contains("--nnodes 2") && sg.contains("--dist-init-addr"), "{sg}");
+    for lang in Lang::ALL {
+        let t = lang.plan();
+        let html = html::results_html(lang, &s, &p);
+        assert!(!html.contains("data-why"), "{lang:?}");
+        assert!(html.contains("id=\"plan-nodes\"") && html.contains("InfiniBand NDR"), "{lang:?}");
+        assert!(html.contains(&crate::html::escape(t.picks.0.trim())), "{lang:?}: says which it picks");
+        assert!(html.contains("id=\"plan-multinode\""), "{lang:?}");
+        assert!(html.contains(&crate::html::escape(&t.headline(lang, cap.replicas, c.layout(), cap.gpus))));
+    }
+    let efa = state("m=deepseek-v3&gpu=h100-sxm&rate=2&tpot=200&ttft=30&net=efa");
+    assert_eq!(parse(&state::encode(&efa)).0, efa);
+    assert_eq!(topology(&efa), TopologyKind::NvswitchEfa);
+    let html = html::results_html(Lang::En, &efa, &plan_with(&efa, &queue));
+    assert!(html.contains("AWS EFA"), "{html}");
 }
 
 #[test]
@@ -353,7 +404,7 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
     use crate::i18n::Lang;
     let s = state("m=qwen3-235b-a22b&w=fp8&gpu=h100-sxm&tpot=100&ttft=5");
     assert_eq!(checkpoint(&s).map(|q| q.repo.as_str()), Some("Qwen/Qwen3-235B-A22B-FP8"));
-    assert!(!command::quantises_on_load(&s) && load_time_bytes(&s, 4).is_none());
+    assert!(!command::quantises_on_load(&s) && load_time_bytes(&s, Layout::tp(4)).is_none());
     let p = plan_with(&s, &queue);
     let (c, cap) = p.chosen().expect("a plan");
     assert_eq!(c.tp, 4, "{:?}", p.candidates.iter().map(|c| &c.verdict).collect::<Vec<_>>());
@@ -361,12 +412,12 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
     // As published: FP8 blocks with the embedding and head in 16 bits, about 1 byte a parameter.
     let per_param = r.memory_per_gpu_bytes.weights as f64 * 4.0 / r.params.total as f64;
     assert!((1.0..1.06).contains(&per_param), "{per_param}");
-    let serve = command::serve(&s, c.tp, cap);
+    let serve = command::serve(&s, c.layout(), cap);
     assert!(
         serve.starts_with("vllm serve Qwen/Qwen3-235B-A22B-FP8") && !serve.contains("--quantization"),
         "{serve}"
     );
-    assert!(command::serve_sglang(&s, c.tp, cap).contains("--model-path Qwen/Qwen3-235B-A22B-FP8"));
+    assert!(command::serve_sglang(&s, c.layout(), cap).contains("--model-path Qwen/Qwen3-235B-A22B-FP8"));
     assert!(command::bench(&s, cap).contains("--model Qwen/Qwen3-235B-A22B-FP8"));
     for lang in Lang::ALL {
         let html = html::results_html(lang, &s, &p);
@@ -384,7 +435,7 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
     // 93 GB of it: one 80 GB GPU cannot load it, though its 47 GB of FP8 would fit.
     let s = state("m=mixtral-8x7b&w=fp8&gpu=h100-sxm&tpot=100&ttft=5");
     assert!(checkpoint(&s).is_none() && command::quantises_on_load(&s));
-    let (needed, usable) = load_time_bytes(&s, 1).unwrap();
+    let (needed, usable) = load_time_bytes(&s, Layout::tp(1)).unwrap();
     assert!(needed > 93_000_000_000 && needed > usable, "{needed} {usable}");
     let p = plan_with(&s, &queue);
     assert!(
@@ -393,9 +444,9 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
         p.candidates[0].verdict
     );
     let (c, cap) = p.chosen().expect("a plan");
-    let (needed, usable) = load_time_bytes(&s, c.tp).unwrap();
+    let (needed, usable) = load_time_bytes(&s, c.layout()).unwrap();
     assert!(c.tp >= 2 && needed <= usable);
-    assert!(command::serve(&s, c.tp, cap).contains("--quantization fp8"));
+    assert!(command::serve(&s, c.layout(), cap).contains("--quantization fp8"));
     for lang in Lang::ALL {
         let html = html::results_html(lang, &s, &p);
         assert!(html.contains(&crate::html::escape(lang.plan().load_no_fit.0)), "{lang:?}");
