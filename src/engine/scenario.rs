@@ -199,6 +199,11 @@ pub struct Scenario {
     /// not checked.
     #[serde(default)]
     pub host_memory_bytes: Option<u64>,
+    /// Memory the operating system and the reader's other programs keep, in bytes: what stays
+    /// off the GPU must fit the host's memory less this (a unified-memory device: its memory
+    /// less this and less the GPU's part). Default 0: the whole memory is the model's.
+    #[serde(default)]
+    pub host_reserve_bytes: u64,
     /// The host's memory bandwidth in bytes/s, at which the CPU reads the layers kept in host
     /// memory. Default: dual-channel DDR5-5600, 2 × 8 B × 5600 MT/s = 89.6 GB/s (a unified-memory
     /// device: the share of its own its CPU cores reach, `perf::offload::UNIFIED_CPU_SHARE`).
@@ -289,6 +294,7 @@ impl Scenario {
             "gpu_layers" => self.gpu_layers = opt(v, de)?,
             "n_cpu_moe" => self.n_cpu_moe = de(v)?,
             "host_memory_bytes" => self.host_memory_bytes = opt(v, de)?,
+            "host_reserve_bytes" => self.host_reserve_bytes = de(v)?,
             "host_memory_bandwidth_bytes_per_s" => self.host_memory_bandwidth_bytes_per_s = opt(v, de)?,
             _ => {}
         }
@@ -374,6 +380,7 @@ impl Scenario {
         if let Some(m) = self.host_memory_bytes {
             range("host_memory_bytes", m, 1, 1 << 50)?;
         }
+        range("host_reserve_bytes", self.host_reserve_bytes, 0, 1 << 50)?;
         Ok(())
     }
 
@@ -635,6 +642,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         gpu_layers: None,
         n_cpu_moe: 0,
         host_memory_bytes: None,
+        host_reserve_bytes: 0,
         host_memory_bandwidth_bytes_per_s: None,
     }
 }
@@ -823,6 +831,7 @@ mod tests {
             "gpu_layers",
             "n_cpu_moe",
             "host_memory_bytes",
+            "host_reserve_bytes",
             "host_memory_bandwidth_bytes_per_s",
             "not_a_field",
         ];
