@@ -244,11 +244,14 @@ pub enum Formula {
     MinCpuMoe,
     /// The host part of a phase under partial offload.
     PhaseHost,
+    /// The compute path a checkpoint's own format chooses (block FP8 → FP8 GEMMs).
+    ComputePathCheckpoint,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 64] = [
+    pub const ALL: [Formula; 65] = [
+        Formula::ComputePathCheckpoint,
         Formula::MinCpuMoe,
         Formula::WeightsTable,
         Formula::HostOffload,

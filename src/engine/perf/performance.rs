@@ -35,6 +35,7 @@ use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
 use crate::engine::memory::Inputs;
 use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
 use crate::engine::model::params::ParamCounts;
+use crate::engine::model::quant::Quantization;
 use crate::engine::model::Architecture;
 use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
@@ -54,6 +55,14 @@ pub struct SizedScenario<'a> {
     /// The catalog the scenario's ids resolve against (network links, default price).
     pub lookup: &'a dyn Lookup,
     pub trainable: u128,
+}
+
+impl SizedScenario<'_> {
+    /// The checkpoint's own quantisation when it sets this run's weights (it chooses the compute
+    /// path too: [`Scenario::compute_dtype_on`]).
+    pub fn published(&self) -> Option<&Quantization> {
+        crate::engine::memory::quant_weights::active(self.arch, self.inputs)
+    }
 }
 
 fn pe(e: PerfError) -> ScenarioError {
@@ -260,10 +269,11 @@ struct Setup {
 pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
+    published: Option<&Quantization>,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
     let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
     let path = gpu
-        .compute_path(s.compute_dtype_on(gpu))
+        .compute_path(s.compute_dtype_on(gpu, published))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     Ok((eff, overridden, path))
 }
@@ -271,7 +281,7 @@ pub(crate) fn time_model_inputs(
 /// Step 1: the compute path, the links, the request shape and the layout.
 fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
-    let (listed, overridden, path) = time_model_inputs(s, gpu)?;
+    let (listed, overridden, path) = time_model_inputs(s, gpu, z.published())?;
     let eff = listed.for_path_and_weights(path.used, x.weight);
     let weight_read = listed.weight_read_factor(x.weight, path.used);
     let hw = Hardware {
@@ -788,16 +798,29 @@ type Put<'a> = dyn FnMut(DerivKey, Formula, Vec<Val>, Source) + 'a;
 /// Step 8a: the compute path, the links and the ridge point.
 fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Put) {
     let hw = &c.hw;
+    let checkpoint = z
+        .published()
+        .filter(|q| z.scenario.compute_dtype.is_none() && q.runs_fp8_gemms())
+        .and_then(Quantization::main_format);
+    let (formula, chosen, source) = match checkpoint {
+        Some(f) => (
+            Formula::ComputePathCheckpoint,
+            Val::Id(f.label()),
+            Source::cited(
+                "vLLM docs, Quantization: FP8 W8A8 (FP8 GEMMs on compute capability 8.9 and newer, weight-only W8A16 through FP8 Marlin below); DeepSeek-V3 Technical Report §3.3.2",
+            ),
+        ),
+        None => (
+            Formula::ComputePath,
+            Val::ComputeDtype(z.scenario.compute_dtype_on(z.gpu, z.published())),
+            Source::Cited(z.gpu.source.clone()),
+        ),
+    };
     put(
         DerivKey::HardwareComputePath,
-        Formula::ComputePath,
-        vec![
-            Val::ComputeDtype(z.scenario.compute_dtype_on(z.gpu)),
-            Val::Id(z.gpu.id.clone()),
-            Val::Path(c.path),
-            Val::Sci(hw.peak_flops_per_s),
-        ],
-        Source::Cited(z.gpu.source.clone()),
+        formula,
+        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::Sci(hw.peak_flops_per_s)],
+        source,
     );
     let inter =
         c.topo.inter_node.map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction));
