@@ -13,6 +13,7 @@ pub mod gguf;
 mod lab;
 mod load;
 mod quant;
+pub mod quantities;
 mod search;
 pub use quant::quant_notice_html;
 pub use search::SearchKeys;
