@@ -425,7 +425,8 @@ impl Val {
 pub enum Source {
     /// The title of a cited paper, document or data source, as written (not translated).
     Cited(String),
-    /// The article's bound `T = max(W/F, Q/B, C/N) + T_overhead`, with the roofline paper.
+    /// The article's estimate `T ≈ max(W/F, Q/B, C/N) + T_overhead` (with peak rates and no
+    /// overhead, a lower bound on time), with the roofline paper.
     ArticleBound,
     /// Hugging Face transformers modeling code, counted module by module.
     ModelingCode,

@@ -35,6 +35,37 @@ pub fn topology_name(id: &str, lang: Lang) -> &str {
     }
 }
 
+/// What a roofline figure bounds. With peak rates and no overhead, max(W/F, Q/B, C/N) is the
+/// shortest possible time: a lower bound on a time and, through its inverse, an upper bound on
+/// a rate. Every label of a roofline figure is chosen by this, never shared between the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bounded {
+    /// A time: the roofline gives the shortest possible one ("at least", 下限, 至少).
+    Time,
+    /// A rate (tokens/s, FLOP/s): the roofline gives the highest possible one ("at most", 上限, 最多).
+    Rate,
+}
+
+/// A roofline figure in a column of times and rates: `≥ 4.64 ms` (the time is at least this),
+/// `≤ 216 tokens/s` (the rate is at most this).
+pub fn bound_cell(b: Bounded, value: &str) -> String {
+    match b {
+        Bounded::Time => format!("≥ {value}"),
+        Bounded::Rate => format!("≤ {value}"),
+    }
+}
+
+/// The words for a roofline figure of quantity `b`: "shortest possible" / "最短可能" for a time,
+/// "highest possible" / "最高可能" for a rate.
+pub fn bound_words(b: Bounded, lang: Lang) -> &'static str {
+    match (b, lang) {
+        (Bounded::Time, Lang::En) => "shortest possible",
+        (Bounded::Time, Lang::Zh) => "最短可能",
+        (Bounded::Rate, Lang::En) => "highest possible",
+        (Bounded::Rate, Lang::Zh) => "最高可能",
+    }
+}
+
 /// Words a derivation in `lang`.
 pub fn derivation(d: &Derivation, lang: Lang) -> DerivationText {
     DerivationText {
@@ -234,10 +265,10 @@ pub fn source(s: &Source, lang: Lang) -> String {
     let text = match s {
         Source::Cited(title) => return title.clone(),
         Source::ArticleBound if zh => {
-            "原文的上界 T = max(W/F, Q/B, C/N) + T_overhead；Williams et al. 2009（roofline）"
+            "原文的估算式 T ≈ max(W/F, Q/B, C/N) + T_overhead（用峰值、不计开销时为时间的下限）；Williams et al. 2009（roofline）"
         }
         Source::ArticleBound => {
-            "the article's bound T = max(W/F, Q/B, C/N) + T_overhead; Williams et al. 2009 (roofline)"
+            "the article's estimate T ≈ max(W/F, Q/B, C/N) + T_overhead (at peak rates with no overhead, a lower bound on time); Williams et al. 2009 (roofline)"
         }
         Source::ModelingCode if zh => "该模型族的 Hugging Face transformers 建模代码，逐模块计数",
         Source::ModelingCode => {
@@ -465,8 +496,8 @@ fn template(f: Formula) -> T {
         F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
         F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
         F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} + {} (host memory and PCIe) = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力 kernel 排在矩阵乘之后）+ {}（激活读写）+ {} + {} + {}（主机内存与 PCIe）= {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
-        F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
-        F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
+        F::PrefillTime => T::Words { en: "{} × {} tokens → {} (roofline: at least {})", zh: "{} × {} 个 token → {}（roofline 下限 {}）" },
+        F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (roofline: at least {})", zh: "batch {}，缓存 {} 个 token → {}（roofline 下限 {}）" },
         F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
         F::GenerationTime => T::Same("{} + {} × {} = {}"),
         F::DecodeTokensPerS | F::DecodeTokensPerSBound => T::Same("{} × {} / {} = {}"),
@@ -575,12 +606,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::En) => {
             format!(
-                "time: expected = efficiency factors ({memory_bandwidth} of peak bandwidth, {tensor_flops} of peak FLOP/s, {kernel_launch_us} µs per kernel × {kernels_per_layer} kernels per layer); bound = peak figures, no overheads, communication overlapped"
+                "time: expected = efficiency factors ({memory_bandwidth} of peak bandwidth, {tensor_flops} of peak FLOP/s, {kernel_launch_us} µs per kernel × {kernels_per_layer} kernels per layer); roofline = peak figures, no overheads, communication overlapped: the shortest possible time, the highest possible rate"
             )
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::Zh) => {
             format!(
-                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；上界 = 用峰值，不计开销，通信完全重叠"
+                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；roofline = 用峰值，不计开销，通信完全重叠：时间取最短可能值，速率取最高可能值"
             )
         }
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::En) => format!(
