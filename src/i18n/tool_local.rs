@@ -19,7 +19,7 @@ pub struct LocalStrings {
     pub fits: &'static str,
     pub too_big: &'static str,
     /// A cell's title: `{size}` the file, `{gpu}` on the GPU of `{usable}`, `{host}` in host
-    /// memory, `{bound}` the roofline bound.
+    /// memory, `{bound}` the roofline bound on the decode speed (a rate: at most).
     pub cell_title: &'static str,
     pub model: &'static str,
     pub best: &'static str,
@@ -54,7 +54,7 @@ pub const ZH: LocalStrings = LocalStrings {
     tok_s: "token/s",
     fits: "整模型放进 GPU",
     too_big: "放不下",
-    cell_title: "文件 {size}；GPU 上 {gpu}（可用 {usable}）；主机内存 {host}；上界 {bound}。点击在估算器中查看算式。",
+    cell_title: "文件 {size}；GPU 上 {gpu}（可用 {usable}）；主机内存 {host}；速度上限 {bound}。点击在估算器中查看算式。",
     model: "模型",
     best: "整模型放得下的最高精度",
     none_whole: "无",
@@ -84,7 +84,7 @@ pub const EN: LocalStrings = LocalStrings {
     tok_s: "tokens/s",
     fits: "whole on the GPU",
     too_big: "does not fit",
-    cell_title: "File {size}; {gpu} on the GPU (of {usable} usable); {host} in host memory; bound {bound}. Click for the math in the estimator.",
+    cell_title: "File {size}; {gpu} on the GPU (of {usable} usable); {host} in host memory; at most {bound}. Click for the math in the estimator.",
     model: "Model",
     best: "Most bits that fit whole",
     none_whole: "none",

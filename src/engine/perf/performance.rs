@@ -641,9 +641,9 @@ fn serving(
         Derivation::new(
             Formula::CostPerMillion,
             vec![
-                Val::Fixed(usd, 4),
+                Val::Usd(usd),
                 Val::int(s.gpus),
-                Val::Fixed(sv.aggregate_tokens_per_s, 1),
+                Val::TokenRate(sv.aggregate_tokens_per_s),
                 Val::Usd(sv.cost_per_million_tokens.unwrap_or(0.0)),
             ],
             source,
@@ -792,6 +792,11 @@ fn derivations(
     put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], Source::ArticleBound);
 }
 
+/// A byte count the model holds as a float, as the bytes a person reads.
+fn bytes_val(b: f64) -> Val {
+    Val::Bytes(crate::engine::num::u128_from_f64(b.round()))
+}
+
 /// How a derivation is stored: key, formula, substituted values, source.
 type Put<'a> = dyn FnMut(DerivKey, Formula, Vec<Val>, Source) + 'a;
 
@@ -819,18 +824,20 @@ fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Pu
     put(
         DerivKey::HardwareComputePath,
         formula,
-        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::Sci(hw.peak_flops_per_s)],
+        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::FlopRate(hw.peak_flops_per_s)],
         source,
     );
-    let inter =
-        c.topo.inter_node.map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction));
+    let inter = c
+        .topo
+        .inter_node
+        .map_or(Val::Absent(Absent::NoNetwork), |l| Val::ByteRate(l.bytes_per_s_per_direction));
     put(
         DerivKey::HardwareTopology,
         Formula::Topology,
         vec![
             Val::Id(c.kind.name().into()),
             Val::Int(u128::from(c.topo.gpus_per_node)),
-            Val::Sci(c.topo.intra_node.bytes_per_s_per_direction),
+            Val::ByteRate(c.topo.intra_node.bytes_per_s_per_direction),
             inter,
         ],
         Source::InterconnectCatalog,
@@ -839,8 +846,8 @@ fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Pu
         DerivKey::RooflineRidgePoint,
         Formula::RidgePoint,
         vec![
-            Val::Sci(hw.peak_flops_per_s),
-            Val::Sci(hw.memory_bandwidth_bytes_per_s),
+            Val::FlopRate(hw.peak_flops_per_s),
+            Val::ByteRate(hw.memory_bandwidth_bytes_per_s),
             Val::Fixed(p.decode.ridge_point, 1),
         ],
         Source::cited("Williams et al. 2009"),
@@ -864,19 +871,19 @@ fn phase_derivations(
     };
     let key = |q| DerivKey::Phase(name, q);
     let kaplan = Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1");
-    put(key(PhaseQty::Flops), flops, vec![Val::Sci(r.flops)], kaplan);
+    put(key(PhaseQty::Flops), flops, vec![Val::Flops(r.flops)], kaplan);
     put(
         key(PhaseQty::Bytes),
         bytes,
-        vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
+        vec![bytes_val(r.bytes), bytes_val(r.expected_bytes)],
         Source::ThisEngineWeights,
     );
     put(
         key(PhaseQty::ArithmeticIntensity),
         Formula::Intensity,
         vec![
-            Val::Sci(r.flops),
-            Val::Sci(r.bytes),
+            Val::Flops(r.flops),
+            bytes_val(r.bytes),
             Val::Fixed(r.arithmetic_intensity, 2),
             Val::Fixed(r.ridge_point, 1),
             Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
@@ -928,15 +935,15 @@ fn host_derivation(
     e: &Efficiency,
     put: &mut Put,
 ) {
-    let pcie = link.pcie_bytes_per_s.map_or(Val::Absent(Absent::UnifiedMemory), Val::Sci);
+    let pcie = link.pcie_bytes_per_s.map_or(Val::Absent(Absent::UnifiedMemory), Val::ByteRate);
     put(
         DerivKey::Phase(name, PhaseQty::Host),
         Formula::PhaseHost,
         vec![
-            Val::Bytes(crate::engine::num::u128_from_f64(h.cpu_bytes.round())),
-            Val::Sci(link.host_bytes_per_s),
+            bytes_val(h.cpu_bytes),
+            Val::ByteRate(link.host_bytes_per_s),
             Val::Num(e.host_memory_bandwidth),
-            Val::Bytes(crate::engine::num::u128_from_f64(h.pcie_bytes.round())),
+            bytes_val(h.pcie_bytes),
             pcie,
             Val::Num(e.pcie_bandwidth),
             Val::Num(h.crossings),
@@ -998,7 +1005,7 @@ fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
 fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput, put: &mut Put) {
     let def = || Source::Definition;
     let (b, dp) = (Val::int(s.batch), Val::int(c.dp));
-    let rate = |t: f64, r: f64| vec![b.clone(), dp.clone(), Val::Secs(t), Val::Fixed(r, 1)];
+    let rate = |t: f64, r: f64| vec![b.clone(), dp.clone(), Val::Secs(t), Val::TokenRate(r)];
     put(
         DerivKey::ThroughputDecode,
         Formula::DecodeTokensPerS,
@@ -1014,13 +1021,13 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
     put(
         DerivKey::ThroughputPrefill,
         Formula::PrefillTokensPerS,
-        vec![Val::Fixed(tp.prefill_tokens_per_s, 1)],
+        vec![Val::TokenRate(tp.prefill_tokens_per_s)],
         def(),
     );
     put(
         DerivKey::ThroughputPerUser,
         Formula::PerUserTokensPerS,
-        vec![Val::Secs(time.decode_step_s), Val::Fixed(tp.per_user_tokens_per_s, 2)],
+        vec![Val::Secs(time.decode_step_s), Val::TokenRate(tp.per_user_tokens_per_s)],
         def(),
     );
     put(
@@ -1031,7 +1038,7 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
             dp.clone(),
             Val::int(c.output),
             Val::Secs(time.generation_s),
-            Val::Fixed(tp.generation_tokens_per_s, 1),
+            Val::TokenRate(tp.generation_tokens_per_s),
         ],
         Source::StaticBatching,
     );
@@ -1042,7 +1049,7 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
             Val::int(s.context_tokens),
             dp,
             Val::Secs(step),
-            Val::Fixed(tps, 1),
+            Val::TokenRate(tps),
         ];
         put(DerivKey::ThroughputTraining, Formula::TrainingTokensPerS, values, def());
     }
