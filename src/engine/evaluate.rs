@@ -154,6 +154,14 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
             ErrorKind::MoreStagesThanLayers { layers: a.layers, got: s.pipeline_parallel },
         ));
     }
+    // Expert parallelism spreads the routed experts: no more GPUs than expert copies.
+    let experts = a.moe.as_ref().map_or(0, |m| m.routed_experts.saturating_add(s.redundant_experts));
+    if s.expert_parallel > experts.max(1) {
+        return Err(ScenarioError::new(
+            "expert_parallel",
+            ErrorKind::MoreThanExperts { experts, got: s.expert_parallel },
+        ));
+    }
     Ok(())
 }
 

@@ -653,6 +653,8 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::QuantizedMatmulFlops, Lang::En) => "llama.cpp multiplies quantised weights with its MMQ kernels on the int8 tensor cores, reaching a small share of their peak: Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s (512-token micro-batches) on an RTX 4090 in llama.cpp PR #7676 (June 2024), 0.28 of its 660.6 TOPS with this engine's FLOPs and the rest of its prefill time. Applied to the int8 path with llama.cpp file types.",
         (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ kernel 在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
+        (Factor::CpuShareOfStep, Lang::En) => "Share of a serving step the GPU waits for the CPU (API server, scheduler, input preparation); a step takes t_gpu / (1 − share). Set by serving_stack: 0 for vLLM V1, SGLang and TensorRT-LLM, whose CPU work runs beside the GPU's (vLLM blog \"vLLM V1\", 2025-01-27; LMSYS blog \"SGLang v0.4\", 2024-12-04); 0.62 for vLLM 0.5.3, whose GPU was busy 38% of the time on Llama 3 8B on one H100 (vLLM v0.6.0 blog, 2024-09-05).",
+        (Factor::CpuShareOfStep, Lang::Zh) => "服务一步中 GPU 等待 CPU（API 服务器、调度器、准备输入）的时间占比；一步耗时 t_gpu / (1 − 占比)。由 serving_stack 设定：vLLM V1、SGLang 和 TensorRT-LLM 为 0，它们的 CPU 工作与 GPU 并行（vLLM 博客“vLLM V1”，2025-01-27；LMSYS 博客“SGLang v0.4”，2024-12-04）；vLLM 0.5.3 为 0.62，在一张 H100 上跑 Llama 3 8B 时 GPU 只有 38% 的时间在忙（vLLM v0.6.0 博客，2024-09-05）。",
     }
 }
 

@@ -5,6 +5,7 @@
 //! whether the job fits.
 
 pub mod activations;
+pub mod expert_parallel;
 pub mod logits;
 pub mod lora;
 pub mod model_states;
@@ -35,6 +36,10 @@ pub struct Inputs {
     pub tp: u64,
     pub pp: u64,
     pub dp: u64,
+    /// GPUs the routed experts are spread over (`expert_parallel`; [`expert_parallel`]).
+    pub ep: u64,
+    /// Redundant expert copies over the EP group (`redundant_experts`).
+    pub redundant_experts: u64,
     pub sequence_parallel: bool,
     pub optimizer: Optimizer,
     pub precision: TrainingPrecision,
@@ -73,6 +78,8 @@ impl Inputs {
             tp: s.tensor_parallel,
             pp: s.pipeline_parallel,
             dp: s.data_parallel(),
+            ep: s.expert_parallel,
+            redundant_experts: s.redundant_experts,
             sequence_parallel: s.sequence_parallel,
             optimizer: s.optimizer,
             precision: s.training_precision,
@@ -101,6 +108,11 @@ impl Inputs {
     /// Whether the run trains anything (training, LoRA, QLoRA).
     pub fn trains(&self) -> bool {
         self.mode != Mode::Inference
+    }
+
+    /// How one GPU holds the routed experts of `a` ([`expert_parallel::ExpertLayout`]).
+    pub fn experts(&self, a: &Architecture) -> expert_parallel::ExpertLayout {
+        expert_parallel::ExpertLayout::of_model(a, self.tp, self.ep, self.redundant_experts)
     }
 }
 
@@ -208,14 +220,11 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
     if let Some(t) = &a.tensor_table {
         let (from, to) =
             (u32::try_from(layers.start).unwrap_or(u32::MAX), u32::try_from(layers.end).unwrap_or(u32::MAX));
-        return t
-            .bytes(crate::engine::model::tensors::Part::LayersExperts { from, to })
-            .div_ceil(u128::from(x.tp.max(1)));
+        return x.experts(a).share(t.bytes(crate::engine::model::tensors::Part::LayersExperts { from, to }));
     }
-    let params: u128 = layers
-        .map(|i| super::model::params::layer_params(a, i).expert_matrices)
-        .sum::<u128>()
-        .div_ceil(u128::from(x.tp.max(1)));
+    let params = x
+        .experts(a)
+        .share(layers.map(|i| super::model::params::layer_params(a, i).expert_matrices).sum::<u128>());
     match quant_weights::active(a, x) {
         Some(q) => {
             let format = q.formats.get(super::model::quant::ModuleClass::Experts);

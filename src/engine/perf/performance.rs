@@ -143,7 +143,83 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
             x.activation,
         ) as f64,
         ffn_width: u32_sat(ffn),
+        moe: None,
     }
+}
+
+/// Kernels an MoE layer launches beyond a dense layer's 10 (`kernels_per_layer`): the router
+/// GEMM and the top-k selection outside the fused experts (vLLM `fused_moe/layer.py`); the
+/// fused experts' own kernels (alignment, activation quantisation, SiLU, weighted sum) are in
+/// the kernel family's measured `t0`. An estimate counted from the modelling code, like
+/// `kernels_per_layer`.
+pub const MOE_EXTRA_KERNELS: f64 = 2.0;
+/// Kernels an MLA attention block launches beyond a GQA block's: the q_a and kv_a norms and the
+/// absorbed `W_UK`/`W_UV` batched GEMMs (vLLM `models/deepseek_v2.py`). An estimate.
+pub const MLA_EXTRA_KERNELS: f64 = 4.0;
+
+/// How the scenario's serving stack runs the routed experts of `shape`'s model
+/// ([`super::moe::MoeRun`]): the expert-parallel layout, the kernel family's measured costs at
+/// this model's expert slice (`H·I/moe_tp`) and weight scaling, the load imbalance and the
+/// dispatch/combine. `None` for a dense model, in training, and for llama.cpp's files, whose
+/// experts stay in the dense roofline as its MMVQ/MMQ kernels read them.
+pub fn moe_run(
+    a: &Architecture,
+    x: &Inputs,
+    s: &Scenario,
+    gpu: &Gpu,
+    path: &ComputePath,
+    shape: &ModelShape,
+) -> Option<super::moe::MoeRun> {
+    use crate::engine::stack::{log_interpolate, EpComm};
+    let m = a.moe.as_ref()?;
+    let llama_cpp = a.tensor_table.is_some() || x.weight.file_type().is_some();
+    if llama_cpp || x.trains() || m.routed_experts == 0 || shape.expert_weight_bytes <= 0.0 {
+        return None;
+    }
+    let layers = (0..usize_sat(a.layers)).filter(|i| a.is_moe_layer(*i)).count();
+    let first = (0..usize_sat(a.layers)).find(|i| a.is_moe_layer(*i))?;
+    let e = m.routed_experts as f64;
+    let expert_params = crate::engine::model::params::layer_params(a, first).expert_matrices as f64 / e;
+    let layout = x.experts(a);
+    let kernel = s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel);
+    let format = crate::engine::memory::quant_weights::matrix_format(a, x);
+    let block_scaled = format.kind == crate::engine::model::quant::FormatKind::Fp8
+        && format.scale_bits > 0
+        && format.group > 1;
+    let costs = kernel.costs(block_scaled);
+    let slice = (a.hidden * m.expert_intermediate) as f64 / layout.moe_tp as f64;
+    let peak16 = [ComputeDtype::Bf16, ComputeDtype::Fp16]
+        .into_iter()
+        .filter_map(|d| gpu.compute_path(d).filter(|p| p.used == d).map(|p| p.peak_flops_per_s))
+        .fold(0.0, f64::max);
+    let peak16 = if peak16 > 0.0 { peak16 } else { path.peak_flops_per_s };
+    let compute_share =
+        (log_interpolate(costs.compute_16bit, slice) * peak16 / path.peak_flops_per_s.max(1.0)).min(1.0);
+    let mla = a.attention.mla.is_some();
+    let layers = u32_sat(layers as u64);
+    let extra = MOE_EXTRA_KERNELS
+        + if mla { MLA_EXTRA_KERNELS * f64::from(u32_sat(a.layers)) / f64::from(layers.max(1)) } else { 0.0 };
+    Some(super::moe::MoeRun {
+        layers,
+        experts: e,
+        experts_per_token: m.experts_per_token.min(m.routed_experts) as f64,
+        per_gpu: layout.per_gpu as f64,
+        moe_tp: layout.moe_tp as f64,
+        ep: u32_sat(layout.ep),
+        pooled: (layout.ep as f64 / x.tp.max(1) as f64).max(1.0),
+        expert_params,
+        expert_bytes: shape.expert_weight_bytes / (e * f64::from(layers.max(1))),
+        hidden: a.hidden as f64,
+        activation_bytes: shape.activation_bytes,
+        fixed_s: costs.fixed_s,
+        bandwidth_share: log_interpolate(costs.bandwidth, slice),
+        compute_share,
+        block_rows: costs.block_rows,
+        imbalance: s.expert_imbalance,
+        redundant: x.redundant_experts > 0,
+        comm: s.ep_comm.unwrap_or(EpComm::Nccl),
+        extra_kernels: extra,
+    })
 }
 
 fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseReport {
@@ -261,11 +337,45 @@ pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
-    let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
+    let (mut eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
+    stack_efficiency(s, gpu, &mut eff, &overridden);
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     Ok((eff, overridden, path))
+}
+
+/// The factors the scenario's software sets where the reader did not override them: the serving
+/// stack's CPU share of a step ([`crate::engine::stack::ServingStack::settings`]), the named
+/// weight-only kernel's share of bandwidth on quantised weights
+/// ([`crate::engine::stack::WeightKernel::read_share`]), and on an RDNA GPU llama.cpp's back end's
+/// share of the 16-bit peak in prompt processing ([`crate::engine::stack::LlamaBackend::prompt_share`]).
+fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &[&str]) {
+    let free = |f: &str| !overridden.contains(&f);
+    if free("cpu_share_of_step") {
+        eff.cpu_share_of_step = s.serving_stack.settings().cpu_share_of_step;
+    }
+    if let Some(k) = s.weight_kernel.filter(|_| free("quantized_weight_bandwidth")) {
+        eff.quantized_weight_bandwidth = k.read_share(&gpu.architecture);
+    }
+    let llama_cpp = s.resolved_weight_dtype().file_type().is_some();
+    let backend = s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&gpu.vendor));
+    if let Some(share) = backend.prompt_share().filter(|_| llama_cpp && gpu.architecture.contains("RDNA")) {
+        if free("tensor_flops") {
+            eff.tensor_flops = share;
+        }
+        if free("quantized_matmul_flops") {
+            eff.quantized_matmul_flops = share;
+        }
+    }
+}
+
+/// The model as the time formulas see it at `context` cached tokens, with its routed experts as
+/// the serving stack runs them ([`moe_run`]).
+pub fn served_shape(z: &SizedScenario, path: &ComputePath, context: u64) -> ModelShape {
+    let mut shape = model_shape(z.arch, z.counts, z.inputs, context);
+    shape.moe = moe_run(z.arch, z.inputs, z.scenario, z.gpu, path, &shape);
+    shape
 }
 
 /// Step 1: the compute path, the links, the request shape and the layout.
@@ -363,8 +473,11 @@ fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) 
 /// The factors of an inference phase whose weight reads run at `c.weight_read` of the
 /// bandwidth (dequantising kernels), the rest of its traffic at the full fraction.
 fn weight_reads(c: &Setup, shape: &ModelShape, w: &PhaseWork) -> Efficiency {
-    let total = w.expected_bytes.max(w.bytes);
-    let share = if total > 0.0 { shape.expected_weight_bytes(w.tokens) / total } else { 0.0 };
+    // The routed experts' reads, when their kernel family times them, are not in this stream.
+    let (_, _, experts) = shape.routed_expert_work(w.tokens);
+    let total = w.expected_bytes.max(w.bytes) - experts;
+    let weights = shape.expected_weight_bytes(w.tokens) - experts;
+    let share = if total > 0.0 { weights / total } else { 0.0 };
     c.eff.with_weight_reads(share, c.weight_read)
 }
 
@@ -446,7 +559,7 @@ fn timed_decode(c: &Setup, o: &Offloaded, full: &ModelShape, batch: f64) -> Resu
 /// machine).
 pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
     let c = setup(z)?;
-    let full = model_shape(z.arch, z.counts, z.inputs, u64_from_f64(c.decode_ctx.round()));
+    let full = served_shape(z, &c.path, u64_from_f64(c.decode_ctx.round()));
     let d = timed_decode(&c, &Offloaded::of(z), &full, c.batch)?;
     Ok((d.timing.expected_tokens_per_s, d.timing.bound_tokens_per_s))
 }
@@ -457,8 +570,8 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
     // Partial offload: the GPU times its own share; the host's runs after it.
     let offloaded = Offloaded::of(z);
-    let pre_shape = model_shape(a, z.counts, x, c.prompt);
-    let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
+    let pre_shape = served_shape(z, &c.path, c.prompt);
+    let dec_shape = served_shape(z, &c.path, u64_from_f64(c.decode_ctx.round()));
     let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } = timed_prefill(c, &offloaded, &pre_shape)?;
     let Timed { work: dec_w, timing: dec_t, host: dec_host, .. } =
         timed_decode(c, &offloaded, &dec_shape, c.batch)?;
