@@ -52,6 +52,7 @@ impl<'a> Row<'a> {
         ["inference", "decode", "e2e"].iter().any(|p| k.starts_with(p))
             || k.contains("ttft")
             || k.contains("first_token")
+            || k.contains("fixed_concurrency")
     }
 }
 

@@ -77,6 +77,9 @@ pub struct LoadReport {
     pub utilization: f64,
     /// Output tokens per second served (at saturation when not stable).
     pub throughput_tokens_per_s: f64,
+    /// Output tokens of the whole simulated run over its duration, first send to last token, as
+    /// the serving benchmarks print their "output token throughput" (null when not stable).
+    pub run_output_tokens_per_s: Option<f64>,
     /// Roofline bound on output tokens per second: `max_seqs` sequences per decode step at peak
     /// rates, no context cached, whole deployment. The throughput can never exceed it.
     pub throughput_bound_tokens_per_s: f64,
@@ -442,6 +445,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         mean_concurrency: run.as_ref().map(|r| r.mean_in_system * dp),
         utilization,
         throughput_tokens_per_s: throughput,
+        run_output_tokens_per_s: run.as_ref().map(|r| r.output_tokens_per_s * dp),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(ttft, 50.0),
         ttft_p95_s: pct(ttft, 95.0),
@@ -544,6 +548,7 @@ fn closed_loop_at(
         mean_concurrency: r.as_ref().map(|r| r.mean_in_system * scale),
         utilization: if h.max_rate > 0.0 { finite("utilization", rate / h.max_rate)? } else { 0.0 },
         throughput_tokens_per_s: finite("throughput", rate * c.output as f64)?,
+        run_output_tokens_per_s: r.as_ref().map(|r| r.output_tokens_per_s * scale),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(50.0, false),
         ttft_p95_s: pct(95.0, false),
