@@ -234,11 +234,23 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
     }
 }
 
+/// The weights one GPU of pipeline stage `stage` holds (less the experts kept in host memory).
+pub fn stage_weights_of(a: &Architecture, x: &Inputs, stage: u64) -> weights::StageWeights {
+    let GpuShare { layers, first, last, host_experts } = gpu_share(a, x, stage);
+    let mut w = weights::stage_weights(a, x, layers, first, last);
+    w.bytes = w.bytes.saturating_sub(expert_bytes(a, x, host_experts));
+    w
+}
+
 /// Memory of one pipeline stage.
 pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
-    let GpuShare { layers, first, last, host_experts } = gpu_share(a, x, stage);
-    let mut w = weights::stage_weights(a, x, layers.clone(), first, last);
-    w.bytes = w.bytes.saturating_sub(expert_bytes(a, x, host_experts));
+    stage_memory_with(a, x, stage, stage_weights_of(a, x, stage))
+}
+
+/// [`stage_memory`] with the stage's weights already sized ([`stage_weights_of`]): they depend
+/// on the layout and formats, not on the context or the batch a solver probes.
+pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {
+    let GpuShare { layers, last, .. } = gpu_share(a, x, stage);
     let kv_cache = if x.trains() {
         0
     } else {
@@ -327,6 +339,22 @@ pub fn host_parts(a: &Architecture, x: &Inputs) -> HostParts {
 pub fn memory_per_gpu(a: &Architecture, x: &Inputs) -> StageMemory {
     let stages = x.pp.min(a.layers.max(1));
     (0..stages).map(|s| stage_memory(a, x, s)).max_by_key(|m| m.total).unwrap_or_default()
+}
+
+/// Each pipeline stage's weights on one GPU ([`stage_weights_of`]), for [`memory_per_gpu_with`].
+pub fn weights_by_stage(a: &Architecture, x: &Inputs) -> Vec<weights::StageWeights> {
+    (0..x.pp.min(a.layers.max(1))).map(|s| stage_weights_of(a, x, s)).collect()
+}
+
+/// [`memory_per_gpu`] with each stage's weights already sized ([`weights_by_stage`] of inputs
+/// that differ from `x` in context or batch only).
+pub fn memory_per_gpu_with(a: &Architecture, x: &Inputs, weights: &[weights::StageWeights]) -> StageMemory {
+    weights
+        .iter()
+        .zip(0u64..)
+        .map(|(w, s)| stage_memory_with(a, x, s, *w))
+        .max_by_key(|m| m.total)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

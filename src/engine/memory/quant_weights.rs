@@ -97,9 +97,9 @@ pub fn stage_params(
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut p = MixedParams::default();
     let mut largest = 0u128;
-    for i in layers {
+    // One layer's parameters, `count` times over (the same format in each: no kept layers).
+    let mut add_layer = |p: &mut MixedParams, i: usize, layer: Option<u64>, count: u128| {
         let l = layer_params(a, i);
-        let layer = Some(u64::try_from(i).unwrap_or(u64::MAX));
         let router = match &a.moe {
             Some(m) if a.is_moe_layer(i) => h * u128::from(m.routed_experts),
             _ => 0,
@@ -109,12 +109,31 @@ pub fn stage_params(
             l.mlp_matrices.div_ceil(tp),
             experts.share(l.expert_matrices),
         );
-        p.add(q, ModuleClass::Attention, layer, att);
-        p.add(q, ModuleClass::Mlp, layer, mlp);
-        p.add(q, ModuleClass::Experts, layer, exp);
-        p.add(q, ModuleClass::Router, layer, router);
-        p.small += l.small.saturating_sub(router);
+        p.add(q, ModuleClass::Attention, layer, count * att);
+        p.add(q, ModuleClass::Mlp, layer, count * mlp);
+        p.add(q, ModuleClass::Experts, layer, count * exp);
+        p.add(q, ModuleClass::Router, layer, count * router);
+        p.small += count * l.small.saturating_sub(router);
         largest = largest.max(att + mlp + exp + l.small);
+    };
+    // Without per-layer formats, a layer's parameters depend only on whether it is an MoE layer
+    // (as `super::weights::stage_weights` counts them): each kind is counted once. Gemma 4's and
+    // the hybrid models' layers differ in more than that: counted one by one.
+    if q.kept_layers.is_empty() && a.gemma4.is_none() && a.hybrid.is_none() {
+        let moe = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
+        let dense = layers.len() as u128 - moe;
+        for (count, probe) in [
+            (dense, layers.clone().find(|i| !a.is_moe_layer(*i))),
+            (moe, layers.clone().find(|i| a.is_moe_layer(*i))),
+        ] {
+            if let Some(i) = probe {
+                add_layer(&mut p, i, None, count);
+            }
+        }
+    } else {
+        for i in layers {
+            add_layer(&mut p, i, Some(u64::try_from(i).unwrap_or(u64::MAX)), 1);
+        }
     }
     if first {
         p.add(q, ModuleClass::Embedding, None, embedding.div_ceil(tp));

@@ -28,7 +28,7 @@ use crate::engine::hardware::TopologyKind;
 use crate::engine::links::Topology;
 use crate::engine::memory::Inputs;
 use crate::engine::num::{u32_sat, u64_from_f64, usize_sat};
-use crate::engine::perf::performance::{served_shape, time_model_inputs, SizedScenario};
+use crate::engine::perf::performance::{at_context, served_shape, time_model_inputs, SizedScenario};
 use serde::Serialize;
 use sim::{simulate, SimInputs, StepMix, StepTime};
 use std::cell::Cell;
@@ -711,7 +711,7 @@ fn with_setup<T>(
     );
     let budget = s.prefill_chunk_tokens.max(1);
     let max_seqs = x.batch.min(kv_limit.unwrap_or(0)).min(budget);
-    let shape = served_shape(z, &path, prompt.saturating_add(output / 2));
+    let shape = at_context(&served_shape(z, &path), z.arch, x, prompt.saturating_add(output / 2));
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
     let prefill_first = s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy)
         == crate::engine::stack::PrefillPolicy::PrefillFirst;

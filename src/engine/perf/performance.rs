@@ -75,7 +75,14 @@ pub fn path_label(p: &ComputePath) -> String {
 
 /// The model as the time formulas see it, with KV and attention sized for `context` cached tokens.
 pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: u64) -> ModelShape {
-    let whole = Inputs { tp: 1, ..*x };
+    at_context(&weight_shape(a, counts, x), a, x, context)
+}
+
+/// [`model_shape`]'s context-free part: parameters, weight bytes by kind, experts, widths (the
+/// KV and attention fields left for [`at_context`]). Sizing the weights walks the model's layer
+/// kinds, so an evaluation computes this once and sizes each context from it.
+pub fn weight_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs) -> ModelShape {
+    let whole = Inputs { tp: 1, ep: 1, redundant_experts: 0, ..*x };
     let w = stage_weights(a, &whole, 0..usize_sat(a.layers), true, true);
     let small = small_tensor_dtype(x.weight);
     let gathered = if a.tied_embeddings { 0 } else { counts.embedding } + counts.positions;
@@ -97,6 +104,40 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
         expert_bytes = t.bytes(Part::LayersExperts { from: 0, to: u32::MAX });
     }
     let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
+    let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
+    let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
+    // Feed-forward width per token: MoE layers run top-k experts plus the shared ones.
+    let ffn = a.moe.as_ref().map_or(a.intermediate, |m| {
+        m.experts_per_token.min(m.routed_experts) * m.expert_intermediate + m.shared_intermediate
+    });
+    ModelShape {
+        params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
+        params_active: flop_params,
+        layers: u32_sat(a.layers.max(1)),
+        attention_width: 1,
+        hidden: u32_sat(a.hidden.max(1)),
+        kv_bytes_per_token: 0.0,
+        dense_weight_bytes: dense as f64,
+        expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
+        experts: u32_sat(experts),
+        experts_per_token: u32_sat(k.min(experts)),
+        activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
+        state_bytes_per_sequence: crate::engine::model::hybrid::recurrent_state_bytes(
+            a,
+            0..usize_sat(a.layers),
+            1,
+            1,
+            x.activation,
+        ) as f64,
+        ffn_width: u32_sat(ffn),
+        moe: None,
+    }
+}
+
+/// `base` ([`weight_shape`]) with its KV bytes per token and attention width for `context`
+/// cached tokens: sliding windows cap the keys, hybrid models' attention layers alone score them,
+/// Gemma 4's KV-shared layers read their source's cache.
+pub fn at_context(base: &ModelShape, a: &Architecture, x: &Inputs, context: u64) -> ModelShape {
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
     let c = context.max(1);
     let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
@@ -117,33 +158,10 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
         Some(g) => crate::engine::model::gemma4::attention_width(a, g, c),
         None => width,
     };
-    let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
-    let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
-    // Feed-forward width per token: MoE layers run top-k experts plus the shared ones.
-    let ffn = a.moe.as_ref().map_or(a.intermediate, |m| {
-        m.experts_per_token.min(m.routed_experts) * m.expert_intermediate + m.shared_intermediate
-    });
     ModelShape {
-        params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
-        params_active: flop_params,
-        layers: u32_sat(a.layers.max(1)),
         attention_width: u32_from_f64(width.round().clamp(1.0, f64::from(u32::MAX))),
-        hidden: u32_sat(a.hidden.max(1)),
         kv_bytes_per_token: kv_eff,
-        dense_weight_bytes: dense as f64,
-        expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
-        experts: u32_sat(experts),
-        experts_per_token: u32_sat(k.min(experts)),
-        activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
-        state_bytes_per_sequence: crate::engine::model::hybrid::recurrent_state_bytes(
-            a,
-            0..usize_sat(a.layers),
-            1,
-            1,
-            x.activation,
-        ) as f64,
-        ffn_width: u32_sat(ffn),
-        moe: None,
+        ..base.clone()
     }
 }
 
@@ -409,10 +427,10 @@ fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &
     }
 }
 
-/// The model as the time formulas see it at `context` cached tokens, with its routed experts as
-/// the serving stack runs them ([`moe_run`]).
-pub fn served_shape(z: &SizedScenario, path: &ComputePath, context: u64) -> ModelShape {
-    let mut shape = model_shape(z.arch, z.counts, z.inputs, context);
+/// The model as the time formulas see it, context-free ([`weight_shape`]), with its routed
+/// experts as the serving stack runs them ([`moe_run`]); [`at_context`] sizes it for a context.
+pub fn served_shape(z: &SizedScenario, path: &ComputePath) -> ModelShape {
+    let mut shape = weight_shape(z.arch, z.counts, z.inputs);
     shape.moe = moe_run(z.arch, z.inputs, z.scenario, z.gpu, path, &shape);
     shape
 }
@@ -602,7 +620,7 @@ fn timed_decode(c: &Setup, o: &Offloaded, full: &ModelShape, batch: f64) -> Resu
 /// machine).
 pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
     let c = setup(z)?;
-    let full = served_shape(z, &c.path, u64_from_f64(c.decode_ctx.round()));
+    let full = at_context(&served_shape(z, &c.path), z.arch, z.inputs, u64_from_f64(c.decode_ctx.round()));
     let d = timed_decode(&c, &Offloaded::of(z), &full, c.batch)?;
     Ok((d.timing.expected_tokens_per_s, d.timing.bound_tokens_per_s))
 }
@@ -613,8 +631,9 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
     // Partial offload: the GPU times its own share; the host's runs after it.
     let offloaded = Offloaded::of(z);
-    let pre_shape = served_shape(z, &c.path, c.prompt);
-    let dec_shape = served_shape(z, &c.path, u64_from_f64(c.decode_ctx.round()));
+    let base = served_shape(z, &c.path);
+    let pre_shape = at_context(&base, a, x, c.prompt);
+    let dec_shape = at_context(&base, a, x, u64_from_f64(c.decode_ctx.round()));
     let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } = timed_prefill(c, &offloaded, &pre_shape)?;
     let Timed { work: dec_w, timing: dec_t, host: dec_host, .. } =
         timed_decode(c, &offloaded, &dec_shape, c.batch)?;
@@ -624,7 +643,7 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
     let (grad, opt) =
         train_states(z, z.trainable, if x.full_training() { x.weight } else { adapter_dtype(x.precision) });
-    let train_shape = model_shape(a, z.counts, x, s.context_tokens);
+    let train_shape = at_context(&ModelShape { moe: None, ..base }, a, x, s.context_tokens);
     let training = if x.trains() {
         let mut w = training_step_work(
             &train_shape,

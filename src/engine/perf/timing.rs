@@ -282,11 +282,13 @@ pub fn phase_timing(
     let mf = f64::from(m);
     let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
     let overhead = slots * (launch + sequence + activation);
-    let gpu = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead)?;
     // A serving stack's CPU work the GPU waits for: the step takes `t_gpu / (1 − share)`.
     let cpu = match phase {
         Phase::Training { .. } => 0.0,
-        _ => finite("cpu time", gpu.total_s * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?,
+        _ => {
+            let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
+            finite("cpu time", gpu * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?
+        }
     };
     let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead + cpu)?;
     let replicas = f64::from(par.data);
