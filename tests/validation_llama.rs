@@ -157,7 +157,11 @@ fn prompt_runs_take_llama_cpp_s_compute_path() {
         let expected = match r.conditions.gpu.as_str() {
             g if g.starts_with("apple-") => ComputeDtype::Fp16,
             // RDNA 4's int8 matrix peak is twice its fp16 one, as on NVIDIA's tensor cores.
-            g if g.starts_with("rtx-") || g == "tesla-p40" || g == "dgx-spark" || g == "radeon-rx-9070-xt" => {
+            g if g.starts_with("rtx-")
+                || g == "tesla-p40"
+                || g == "dgx-spark"
+                || g == "radeon-rx-9070-xt" =>
+            {
                 if quantised {
                     ComputeDtype::Int8
                 } else {

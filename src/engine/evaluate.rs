@@ -215,7 +215,9 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     let scenario = sized.scenario(s, &arch, &gpu, lookup);
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
     let load = if with_load { super::perf::load::load_report(&scenario, sized.usable)? } else { None };
+    let experts = sized.inputs.experts(&arch);
     let mut r = report(s, model, sized, performance, assumptions, derivations);
+    (r.layout.experts_per_gpu, r.layout.expert_tensor_parallel) = (experts.per_gpu, experts.moe_tp);
     r.load = load;
     Ok(r)
 }
@@ -464,6 +466,10 @@ fn report(
             pipeline_parallel: x.pp,
             data_parallel: x.dp,
             heaviest_stage: z.memory.stage,
+            expert_parallel: x.ep,
+            experts_per_gpu: 0,
+            expert_tensor_parallel: 1,
+            redundant_experts: x.redundant_experts,
         },
         solvers: z.solvers,
         assumptions,

@@ -21,6 +21,7 @@ pub enum ServingStack {
     VllmV1,
     /// vLLM 0.5 (up to 0.5.3, 2024-H1): whole prompts before decodes, the API server and
     /// scheduler on the critical path.
+    #[serde(rename = "vllm_v0_5")]
     VllmV05,
     /// SGLang (0.4 and later, 2024-12 to 2025): an overlapped scheduler, prefill batches run on
     /// their own (`enable_mixed_chunk = False`), Triton's fused MoE by default.
@@ -533,6 +534,28 @@ mod tests {
         assert_eq!(log_interpolate(p, f64::NAN), 0.22);
         // A flat entry gives its value everywhere.
         assert_eq!(log_interpolate([(1.0, 0.54), (1.0, 0.54)], 5e6), 0.54);
+    }
+
+    /// The key a scenario writes (`key`, which the docs and the estimator's menus use) is the
+    /// one the scenario reads back, for every value of every named input.
+    #[test]
+    fn keys_read_back_as_written() {
+        fn check<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug + Copy>(
+            all: &[T],
+            key: fn(T) -> &'static str,
+        ) {
+            for v in all {
+                let read: T = serde_json::from_value(serde_json::Value::from(key(*v))).unwrap();
+                assert_eq!(read, *v, "{}", key(*v));
+            }
+        }
+        check(&ServingStack::ALL, ServingStack::key);
+        check(&BenchTool::ALL, BenchTool::key);
+        check(&MoeKernel::ALL, MoeKernel::key);
+        check(&EpComm::ALL, EpComm::key);
+        check(&WeightKernel::ALL, WeightKernel::key);
+        check(&LlamaBackend::ALL, LlamaBackend::key);
+        assert_eq!(ServingStack::VllmV05.key(), "vllm_v0_5");
     }
 
     #[test]

@@ -348,6 +348,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the output layer first, then the last layers) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
             F::MinCpuMoe => "smallest --n-cpu-moe m in 0..=layers (the routed experts of the first m layers in host memory, every layer on the GPU) whose GPU share ≤ usable (binary search: memory falls as m grows); what llama.cpp's --fit does before moving whole layers",
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
+            F::ExpertsPerGpu => "experts per GPU = ceil((E + R) / ep) of the E routed experts and R redundant copies, each split moe_tp = max(1, tp / ep) ways; the attention stays split by tp (data-parallel inside the EP group when ep > tp)",
+            F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
         },
         Lang::Zh => match f {
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
@@ -414,6 +416,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxGpuLayers => "在 0..=层数 + 1 中（先放输出层，再放最后几层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
             F::MinCpuMoe => "在 0..=层数 中找 GPU 部分 ≤ 可用量的最小 --n-cpu-moe m（前 m 层的路由专家留在主机内存，所有层都在 GPU 上；二分查找：m 越大显存越少）；llama.cpp 的 --fit 在移走整层之前先这样做",
             F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨越 PCIe k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载；混合专家层只拷其 token 路由到的专家；统一内存上是一次内存拷贝，按主机带宽计 2 × 字节数）",
+            F::ExpertsPerGpu => "每张 GPU 的专家数 = ceil((E + R) / ep)：E 个路由专家加 R 个冗余副本，每个再切成 moe_tp = max(1, tp / ep) 份；注意力仍按 tp 切分（ep > tp 时在 EP 组内做数据并行）",
+            F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
         },
     }
 }
@@ -513,6 +517,14 @@ fn template(f: Formula) -> T {
         F::PhaseHost => T::Words {
             en: "CPU {} at {} B/s × {} + PCIe {} at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
             zh: "CPU 读 {}，{} B/s × {} + PCIe {}，{} B/s × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
+        },
+        F::ExpertsPerGpu => T::Words {
+            en: "ceil(({} experts + {} redundant) / ep {}) = {} per GPU, each split max(1, tp {} / ep) = {} ways",
+            zh: "ceil(({} 个专家 + {} 个冗余) / ep {}) = 每张 GPU {} 个，每个切成 max(1, tp {} / ep) = {} 份",
+        },
+        F::MoeGroupedGemm => T::Words {
+            en: "kernel {}: T_moe {} tokens, X {} experts touched, W {} at {} B/s × η_b {} = {}; {} padded FLOP at {} FLOP/s × η_c {} = {}; t0 {} + I {} × max → {} per layer × {} layers = {}",
+            zh: "kernel {}：T_moe {} 个 token，触及 {} 个专家，W {}，{} B/s × η_b {} = {}；补齐后 {} FLOP，{} FLOP/s × η_c {} = {}；t0 {} + I {} × max → 每层 {} × {} 层 = {}",
         },
     }
 }

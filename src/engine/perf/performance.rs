@@ -175,6 +175,13 @@ pub const MOE_EXTRA_KERNELS: f64 = 2.0;
 /// absorbed `W_UK`/`W_UV` batched GEMMs (vLLM `models/deepseek_v2.py`). An estimate.
 pub const MLA_EXTRA_KERNELS: f64 = 4.0;
 
+/// Whether the matrices are FP8 with a scale per block (DeepSeek-V3's 128 × 128), which
+/// Triton's fused MoE reads at its own measured share ([`crate::engine::stack::MoeKernel::costs`]).
+fn block_scaled_fp8(a: &Architecture, x: &Inputs) -> bool {
+    let f = crate::engine::memory::quant_weights::matrix_format(a, x);
+    f.kind == crate::engine::model::quant::FormatKind::Fp8 && f.scale_bits > 0 && f.group > 1
+}
+
 /// How the scenario's serving stack runs the routed experts of `shape`'s model
 /// ([`super::moe::MoeRun`]): the expert-parallel layout, the kernel family's measured costs at
 /// this model's expert slice (`H·I/moe_tp`) and weight scaling, the load imbalance and the
@@ -200,11 +207,7 @@ pub fn moe_run(
     let expert_params = crate::engine::model::params::layer_params(a, first).expert_matrices as f64 / e;
     let layout = x.experts(a);
     let kernel = s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel);
-    let format = crate::engine::memory::quant_weights::matrix_format(a, x);
-    let block_scaled = format.kind == crate::engine::model::quant::FormatKind::Fp8
-        && format.scale_bits > 0
-        && format.group > 1;
-    let costs = kernel.costs(block_scaled);
+    let costs = kernel.costs(block_scaled_fp8(a, x));
     let slice = (a.hidden * m.expert_intermediate) as f64 / layout.moe_tp as f64;
     let peak16 = [ComputeDtype::Bf16, ComputeDtype::Fp16]
         .into_iter()
@@ -264,6 +267,8 @@ fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseRepo
         data_parallel_sync_s: t.data_parallel_sync_s,
         data_parallel_exposed_s: t.data_parallel_exposed_s,
         pipeline_bubble_fraction: t.pipeline_bubble_fraction,
+        moe: t.moe,
+        cpu_exposed_s: t.cpu_exposed_s,
     }
 }
 
@@ -299,6 +304,7 @@ pub fn performance(
         dv.insert(DerivKey::ServingCostPerMillion, c);
     }
     assumptions_out.extend(assumptions(z, &setup, &scaling));
+    let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
         Some(t) => (t.dominant, t.dominance_ratio),
         None => (phases.decode.dominant, phases.decode.dominance_ratio),
@@ -322,7 +328,33 @@ pub fn performance(
         scaling,
         serving,
         efficiency: efficiency_factors(&setup.listed, &setup.overridden, z.gpu),
+        stack,
     })
+}
+
+/// The software the times assume ([`StackReport`]).
+fn stack_report(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> StackReport {
+    let s = z.scenario;
+    let run = p.decode_full.moe.as_ref();
+    let kernel = run.map(|_| s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel));
+    let block_scaled = block_scaled_fp8(z.arch, z.inputs);
+    let llama_cpp = z.inputs.weight.file_type().is_some();
+    StackReport {
+        serving_stack: s.serving_stack,
+        settings: s.serving_stack.settings(),
+        moe_kernel: kernel,
+        moe_costs: kernel.map(|k| k.costs(block_scaled)),
+        moe_resolved: run.map(|r| (r.fixed_s, r.bandwidth_share, r.compute_share)),
+        ep_comm: s.ep_comm.unwrap_or_default(),
+        prefill_policy: s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy),
+        bench_tool: s.bench_tool,
+        expert_imbalance: s.expert_imbalance,
+        weight_kernel: s.weight_kernel,
+        llama_backend: llama_cpp.then(|| {
+            s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&z.gpu.vendor))
+        }),
+        llama_moe_tiles: c.moe_tiles,
+    }
 }
 
 /// What every step shares: hardware path, links, request shape, layout.
@@ -346,6 +378,8 @@ struct Setup {
     par: Parallelism,
     batch: f64,
     decode_ctx: f64,
+    /// Where the MoE kernel family's costs come from (empty without one).
+    moe_source: &'static str,
     /// llama.cpp's prompt processing of an MoE model whose back end pads every expert's tokens
     /// to the micro-batch's tile: the useful share of the experts' tile columns and the
     /// experts' share of the prompt's FLOPs ([`llama_moe_tiles`]).
@@ -474,6 +508,11 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         batch: x.batch as f64,
         decode_ctx: prompt as f64 + output as f64 / 2.0,
         moe_tiles: llama_moe_tiles(z.arch, s, gpu, z.counts),
+        moe_source: s
+            .moe_kernel
+            .unwrap_or(s.serving_stack.settings().moe_kernel)
+            .costs(block_scaled_fp8(z.arch, x))
+            .source,
     })
 }
 
@@ -948,6 +987,11 @@ fn derivations(
             host_derivation(name, h, &p.link, e, &mut put);
         }
     }
+    for (name, ph) in [(PhaseName::Prefill, &p.prefill), (PhaseName::Decode, &p.decode)] {
+        if let (Some(m), Some(run)) = (&ph.moe, p.decode_full.moe.as_ref()) {
+            moe_derivation(z.scenario, name, m, run, c, &mut put);
+        }
+    }
     if let Some(t) = &p.training {
         phase_derivations(z.scenario, e, PhaseName::Training, t, p.training_extra, &mut put);
     }
@@ -1069,6 +1113,46 @@ fn phase_derivations(
             Val::Ratio(r.dominance_ratio),
         ],
         Source::cited("the article's bound; kernels in sequence and activation traffic: Yuan et al. 2024 (arXiv:2402.16363, LLM-Viewer)"),
+    );
+}
+
+/// Step 8b'': the routed experts of a phase as their kernel family runs them
+/// ([`super::moe::moe_layer_time`]).
+fn moe_derivation(
+    s: &Scenario,
+    name: PhaseName,
+    m: &super::timing::MoeTiming,
+    run: &super::moe::MoeRun,
+    c: &Setup,
+    put: &mut Put,
+) {
+    let l = &m.layer;
+    let kernel = s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel);
+    put(
+        DerivKey::Phase(name, PhaseQty::Moe),
+        Formula::MoeGroupedGemm,
+        vec![
+            Val::Id(kernel.key().into()),
+            Val::Fixed(l.tokens, 0),
+            Val::Fixed(l.touched, 1),
+            Val::Bytes(crate::engine::num::u128_from_f64(l.weight_bytes.round())),
+            Val::Sci(c.hw.memory_bandwidth_bytes_per_s),
+            Val::Fixed(run.bandwidth_share, 3),
+            Val::Secs(l.memory_s),
+            Val::Sci(l.padded_flops),
+            Val::Sci(c.hw.peak_flops_per_s),
+            Val::Fixed(run.compute_share, 3),
+            Val::Secs(l.compute_s),
+            Val::Secs(l.fixed_s),
+            Val::Fixed(l.imbalance, 3),
+            Val::Secs(l.expected_s),
+            Val::Fixed(m.layers, 1),
+            Val::Secs(m.grouped_gemm_s + m.fixed_s),
+        ],
+        Source::Cited(format!(
+            "{}; routing skew: LMSYS, Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs (2025-05-05)",
+            c.moe_source
+        )),
     );
 }
 
