@@ -103,6 +103,9 @@ pub struct SimResult {
     pub end_s: f64,
     /// Output tokens per second over `[first arrival, end]`.
     pub output_tokens_per_s: f64,
+    /// Share of `[first arrival, end]` the replica spends running steps (at most 1): the GPUs
+    /// are busy while any request is admitted, idle only while none is.
+    pub busy_fraction: f64,
     /// Completed requests per second between the first and last quarter's completions (the
     /// steady state; used for the saturated run).
     pub steady_completions_per_s: f64,
@@ -340,6 +343,8 @@ struct Sim<'a> {
     completed: usize,
     /// ∫ requests in system dt.
     area: f64,
+    /// Σ step times: the time the replica is running a step.
+    busy: f64,
     iterations: u64,
     completions: Vec<f64>,
 }
@@ -382,6 +387,7 @@ impl<'a> Sim<'a> {
             cached_sum: 0.0,
             completed: 0,
             area: 0.0,
+            busy: 0.0,
             iterations: 0,
             completions: Vec::with_capacity(n),
         }
@@ -520,6 +526,7 @@ impl<'a> Sim<'a> {
             return Ok(Some(0));
         };
         let (k, dt) = self.stretch(mix, oldest.last_step)?;
+        self.busy += dt;
         self.advance(in_system, dt);
         self.cached_sum += k as f64 * mix.decode_seqs as f64;
         Ok(Some(k))
@@ -528,7 +535,9 @@ impl<'a> Sim<'a> {
     /// Runs one step with prompt chunks; the prompts it finishes sample their first token.
     fn mixed(&mut self, p: &Plan, in_system: f64) -> Result<u64, PerfError> {
         let (t, _) = self.st.step(&p.mix)?;
-        self.advance(in_system, finite("load simulation time", t)?);
+        let t = finite("load simulation time", t)?;
+        self.busy += t;
+        self.advance(in_system, t);
         self.cached_sum += p.mix.decode_seqs as f64;
         // A step without the running sequences gives them no token: their last decode step moves.
         let stall = u64::from(p.mix.decode_seqs == 0 && self.decoding.len() > 0);
@@ -631,7 +640,12 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
         done_at: &sim.done_at,
         completions: &sim.completions,
     };
-    summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)
+    let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)?;
+    // From the first arrival (requests arrive out of index order in a closed loop).
+    let start = arr.iter().copied().fold(f64::INFINITY, f64::min);
+    let span = if start.is_finite() { sim.now - start } else { 0.0 };
+    r.busy_fraction = if span > 0.0 { (sim.busy / span).clamp(0.0, 1.0) } else { 0.0 };
+    Ok(r)
 }
 
 /// The per-request times of a run.
@@ -690,6 +704,7 @@ fn summarise(
         mean_time_in_system_s: if n > 0 { sojourn / n as f64 } else { 0.0 },
         end_s: end,
         output_tokens_per_s: if span > 0.0 { (n as f64 * output as f64) / span } else { 0.0 },
+        busy_fraction: 0.0,
         steady_completions_per_s: steady,
         ttft_s: ttft,
         tpot_s: tpot,
