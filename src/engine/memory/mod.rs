@@ -57,6 +57,24 @@ pub struct Inputs {
     pub gpu_layers: Option<u64>,
     /// llama.cpp's `--n-cpu-moe`.
     pub n_cpu_moe: u64,
+    /// Context-parallel GPUs a sequence is split over (training). `dp` above counts them: it is
+    /// the group the ZeRO/FSDP states are sharded over (data × context parallel, as Megatron's
+    /// distributed optimizer and torchtitan's FSDP mesh shard them).
+    pub cp: u64,
+    /// Model chunks per pipeline stage (interleaved 1F1B).
+    pub vp: u64,
+    /// Micro-batches per step per replica.
+    pub micro_batches: u64,
+    /// Layers per pipeline stage the recompute policy applies to (absent: all).
+    pub recompute_layers: Option<u64>,
+    /// The linear layers' low-precision recipe (resolved: fp8 compute in training names one).
+    pub recipe: crate::engine::workload::LowPrecisionRecipe,
+    /// Only quantised copies of the linear weights are held (FP8 primary weights).
+    pub fp8_primary_weights: bool,
+    /// How the loss is computed.
+    pub loss_impl: crate::engine::workload::LossImpl,
+    /// The allocator's reserve beyond what is allocated (its own line).
+    pub allocator_reserve: u64,
 }
 
 impl Inputs {
@@ -72,7 +90,7 @@ impl Inputs {
             batch: s.batch,
             tp: s.tensor_parallel,
             pp: s.pipeline_parallel,
-            dp: s.data_parallel(),
+            dp: s.data_parallel().saturating_mul(s.context_parallel.max(1)),
             sequence_parallel: s.sequence_parallel,
             optimizer: s.optimizer,
             precision: s.training_precision,
@@ -90,7 +108,25 @@ impl Inputs {
             weight_chosen: s.weight_dtype.is_some(),
             gpu_layers: s.gpu_layers,
             n_cpu_moe: s.n_cpu_moe,
+            cp: s.context_parallel.max(1),
+            vp: s.virtual_pipeline_stages.max(1),
+            micro_batches: s.resolved_micro_batches().max(1),
+            recompute_layers: s.recompute_layers,
+            recipe: s.resolved_recipe(),
+            fp8_primary_weights: s.fp8_primary_weights,
+            loss_impl: s.loss_impl,
+            allocator_reserve: s.allocator_reserve_bytes,
         }
+    }
+
+    /// Tokens one GPU holds of a micro-batch: `batch × context / cp`.
+    pub fn tokens_per_gpu(&self) -> u128 {
+        (u128::from(self.context) * u128::from(self.batch)).div_ceil(u128::from(self.cp.max(1)))
+    }
+
+    /// Data-parallel replicas: the sharding group over the context-parallel size.
+    pub fn replicas(&self) -> u64 {
+        (self.dp / self.cp.max(1)).max(1)
     }
 
     /// Whether the weights are trained (full training) rather than frozen.

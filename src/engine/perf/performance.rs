@@ -281,7 +281,7 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
     let topo = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
     let (prompt, output) = s.resolved_prompt_output();
-    let dp = x.dp.max(1);
+    let dp = x.replicas();
     let par = Parallelism {
         tensor: u32_of(x.tp),
         pipeline: u32_of(x.pp),
