@@ -213,6 +213,17 @@ const ALLOWED: &[&str] = &[
     "e_host",
     "d",
     "n",
+    // Training: context parallelism, frameworks, GPU generations and recipes (proper names).
+    "cp",
+    "FSDP",
+    "Megatron",
+    "PyTorch",
+    "log",
+    "softmax",
+    "Hopper",
+    "Blackwell",
+    "MXFP8",
+    "NVFP4",
 ];
 
 /// A word a Chinese page may show: an allowed word, or a number format's name (`q4_k_m`, `bf16`:

@@ -60,6 +60,9 @@ pub enum DerivKey {
     MemOverhead,
     MemTotal,
     MemLogits,
+    MemFp8WeightCache,
+    MemFsdpBuffers,
+    MemAllocatorReserve,
     GpuMemoryBytes,
     UsableGpuMemoryBytes,
     Fits,
@@ -109,6 +112,9 @@ impl DerivKey {
             DerivKey::MemOverhead => "memory_per_gpu_bytes.overhead",
             DerivKey::MemTotal => "memory_per_gpu_bytes.total",
             DerivKey::MemLogits => "memory_per_gpu_bytes.logits",
+            DerivKey::MemFp8WeightCache => "memory_per_gpu_bytes.fp8_weight_cache",
+            DerivKey::MemFsdpBuffers => "memory_per_gpu_bytes.fsdp_buffers",
+            DerivKey::MemAllocatorReserve => "memory_per_gpu_bytes.allocator_reserve",
             DerivKey::GpuMemoryBytes => "gpu_memory_bytes",
             DerivKey::UsableGpuMemoryBytes => "usable_gpu_memory_bytes",
             DerivKey::Fits => "fits",
@@ -244,11 +250,20 @@ pub enum Formula {
     MinCpuMoe,
     /// The host part of a phase under partial offload.
     PhaseHost,
+    /// A low-precision recipe's quantised weight copies.
+    Fp8WeightCache,
+    /// FSDP's unsharded layers and gradient buffer.
+    FsdpBuffers,
+    /// The allocator's reserve (a stated input).
+    AllocatorReserve,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 64] = [
+    pub const ALL: [Formula; 67] = [
+        Formula::Fp8WeightCache,
+        Formula::FsdpBuffers,
+        Formula::AllocatorReserve,
         Formula::MinCpuMoe,
         Formula::WeightsTable,
         Formula::HostOffload,
