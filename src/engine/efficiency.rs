@@ -56,6 +56,13 @@ pub struct Efficiency {
     /// this engine's FLOPs and the rest of its prefill time, 0.28 of the card's 660.6 TOPS
     /// (`tests/validation_llama.rs` solves it; that row is not among the validation's).
     pub quantized_matmul_flops: f64,
+    /// Achieved fraction of the 16-bit dense peak in a training step's GEMMs at their best
+    /// shape: the "Maximum Achievable Matmul FLOPS" of stas00/ml-engineering's table (best of
+    /// a shape sweep, mean of 100 iterations after 50 warm-ups). A device carries its own
+    /// (A100 SXM 271.2 of 312 = 0.869, H100/H200 SXM 794.5 of 989 = 0.803, B200 1,745 of 2,250
+    /// = 0.776, GB200 1,822 of 2,500 = 0.729); without one, `tensor_flops`' 0.75. The training
+    /// model multiplies it by each GEMM's wave quantisation (`perf::training::gemm`).
+    pub matmul_flops: f64,
 }
 
 impl Default for Efficiency {
@@ -74,6 +81,7 @@ impl Default for Efficiency {
             host_memory_bandwidth: 0.7,
             pcie_bandwidth: 0.8,
             quantized_matmul_flops: 0.28,
+            matmul_flops: 0.75,
         }
     }
 }
@@ -95,10 +103,11 @@ pub enum Factor {
     HostMemoryBandwidth,
     PcieBandwidth,
     QuantizedMatmulFlops,
+    MatmulFlops,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 13] = [
+    pub const ALL: [Factor; 14] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -112,6 +121,7 @@ impl Factor {
         Factor::HostMemoryBandwidth,
         Factor::PcieBandwidth,
         Factor::QuantizedMatmulFlops,
+        Factor::MatmulFlops,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -130,6 +140,7 @@ impl Factor {
             Factor::HostMemoryBandwidth => "host_memory_bandwidth",
             Factor::PcieBandwidth => "pcie_bandwidth",
             Factor::QuantizedMatmulFlops => "quantized_matmul_flops",
+            Factor::MatmulFlops => "matmul_flops",
         }
     }
 
@@ -149,6 +160,7 @@ impl Factor {
             Factor::HostMemoryBandwidth => e.host_memory_bandwidth,
             Factor::PcieBandwidth => e.pcie_bandwidth,
             Factor::QuantizedMatmulFlops => e.quantized_matmul_flops,
+            Factor::MatmulFlops => e.matmul_flops,
         }
     }
 
@@ -184,6 +196,7 @@ impl Efficiency {
         frac("host_memory_bandwidth", self.host_memory_bandwidth)?;
         frac("pcie_bandwidth", self.pcie_bandwidth)?;
         frac("quantized_matmul_flops", self.quantized_matmul_flops)?;
+        frac("matmul_flops", self.matmul_flops)?;
         Ok(())
     }
 
@@ -272,10 +285,11 @@ pub struct EfficiencyOverrides {
     pub host_memory_bandwidth: Option<f64>,
     pub pcie_bandwidth: Option<f64>,
     pub quantized_matmul_flops: Option<f64>,
+    pub matmul_flops: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 14] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -289,6 +303,7 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
     "host_memory_bandwidth",
     "pcie_bandwidth",
     "quantized_matmul_flops",
+    "matmul_flops",
 ];
 
 impl EfficiencyOverrides {
@@ -310,6 +325,7 @@ impl EfficiencyOverrides {
                 "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
                 "pcie_bandwidth" => &mut o.pcie_bandwidth,
                 "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
+                "matmul_flops" => &mut o.matmul_flops,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -337,7 +353,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 14] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -355,6 +371,7 @@ impl EfficiencyOverrides {
             ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
             ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
             ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
+            ("matmul_flops", self.matmul_flops, &mut e.matmul_flops),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {
@@ -375,7 +392,7 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 13);
+        assert_eq!(Factor::ALL.len(), 14);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

@@ -286,6 +286,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
     use Formula as F;
     match lang {
         Lang::En => match f {
+            F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::En).unwrap_or_default(),
             F::ParamsTotal => "embedding V·h + lm_head (V·h unless tied) + Σ_layers(attention + MLP/experts + norms + biases) + final norm",
             F::ParamsActive => "total − routed experts + top-k routed experts per token",
             F::ParamsTrainable => "training: all parameters; LoRA: Σ r·(in+out) over targeted modules; inference: 0",
@@ -355,6 +356,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
         },
         Lang::Zh => match f {
+            F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::Zh).unwrap_or_default(),
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
             F::ParamsActive => "总数 − 路由专家 + 每个 token 激活的 top-k 路由专家",
             F::ParamsTrainable => "全量训练：全部参数；LoRA：对目标模块求 Σ r·(in+out)；推理：0",
@@ -444,6 +446,11 @@ enum T {
 fn template(f: Formula) -> T {
     use Formula as F;
     match f {
+        F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => match super::training::template(f) {
+            Some(super::training::Template::Same(t)) => T::Same(t),
+            Some(super::training::Template::Words { en, zh }) => T::Words { en, zh },
+            None => T::Same(""),
+        },
         F::ParamsTotal => T::Words { en: "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}", zh: "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}" },
         F::ParamsActive => T::Words { en: "{} − {} + active experts = {}", zh: "{} − {} + 激活的专家 = {}" },
         F::ParamsTrainable => T::Words { en: "mode {}, rank {} → {}", zh: "模式 {}，秩 {} → {}" },
@@ -673,6 +680,8 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::PcieBandwidth, Lang::Zh) => "主机到设备的拷贝在 PCIe 4.0 x16 单向 31.5 GB/s 中达到 23.9–27.1 GB/s（nvbandwidth issue #15，8 张 RTX 4090），在 PCIe 5.0 的 63 GB/s 中达到 56.3–57.3（tinygrad open-gpu-kernel-modules issue #29，8 张 RTX 5090）：0.76–0.91，取 0.8，接近下限。这些拷贝来自锁页内存；llama.cpp 以 mmap 映射文件中的权重，从可分页内存拷贝可能更慢。",
         (Factor::QuantizedMatmulFlops, Lang::En) => "llama.cpp multiplies quantised weights with its MMQ kernels on the int8 tensor cores, reaching a small share of their peak: Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s (512-token micro-batches) on an RTX 4090 in llama.cpp PR #7676 (June 2024), 0.28 of its 660.6 TOPS with this engine's FLOPs and the rest of its prefill time. Applied to the int8 path with llama.cpp file types.",
         (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ kernel 在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
+        (Factor::MatmulFlops, Lang::En) => "A training step's GEMMs at their best shape reach the Maximum Achievable Matmul FLOPS of stas00/ml-engineering's table (compute/accelerator/README.md, 2026-08): A100 SXM 271.2 of 312 TFLOPS = 0.869, H100 and H200 SXM 794.5 of 989 = 0.803, B200 1,745 of 2,250 = 0.776, GB200 1,822 of 2,500 = 0.729 (each GPU carries its own); other GPUs take tensor_flops' 0.75. Each GEMM then loses its wave quantisation.",
+        (Factor::MatmulFlops, Lang::Zh) => "训练一步中的矩阵乘在最佳形状下达到 stas00/ml-engineering 表中的“最大可达矩阵乘 FLOPS”（compute/accelerator/README.md，2026-08）：A100 SXM 为 312 TFLOPS 中的 271.2 = 0.869，H100 与 H200 SXM 为 989 中的 794.5 = 0.803，B200 为 2,250 中的 1,745 = 0.776，GB200 为 2,500 中的 1,822 = 0.729（每种 GPU 带自己的值）；其他 GPU 取 tensor_flops 的 0.75。每个矩阵乘再扣去其波次量化损失。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
     }
 }

@@ -15,6 +15,7 @@ pub mod roofline;
 pub mod scaling;
 pub mod serving;
 pub mod timing;
+pub mod training;
 
 #[cfg(test)]
 mod proptests;

@@ -244,4 +244,7 @@ pub struct Performance {
     pub scaling: ScalingCurves,
     pub serving: Serving,
     pub efficiency: Vec<EfficiencyFactor>,
+    /// The training step by operation, tokens per second per GPU, MFU and HFU (training, lora
+    /// and qlora; null in inference).
+    pub training: Option<super::training::run::TrainingReport>,
 }
