@@ -1,14 +1,14 @@
 //! Scaling curves: training throughput and parallel efficiency against 1..1024 GPUs for data,
 //! tensor and pipeline parallelism on a topology, and the point where communication starts to
 //! dominate (the article's "twice the GPUs, barely faster"). Each point is one training step of
-//! the operation model ([`training_step`]), so a full curve costs microseconds.
+//! the operation model ([`super::training::training_step`]), so a full curve costs microseconds.
 //!
 //! Data parallel is weak scaling (each replica keeps its batch; gradients all-reduced).
 //! Tensor and pipeline parallel are strong scaling of one replica's step; pipeline stages are
 //! capped at the layer count (larger counts are left out of the curve).
 
 use super::training::run::TrainingRun;
-use super::training::{training_step, TrainingLayout};
+use super::training::{Stepper, TrainingLayout};
 use crate::engine::checked::{positive, PerfError};
 use crate::engine::efficiency::Efficiency;
 use crate::engine::links::Topology;
@@ -72,14 +72,16 @@ pub fn scaling_curve(
         micro_batches: m,
         ..run.layout
     };
-    let step = |n: u32| {
+    // Along the data and pipeline curves a layer's times stay the same: computed once.
+    let mut stepper = Stepper::new(&run.shape, &run.hw, topology, eff, &run.settings)?;
+    let mut step = |n: u32| {
         let n = f64::from(n);
         let layout = match strategy {
             Strategy::Data => TrainingLayout { dp: n, ..base },
             Strategy::Tensor => TrainingLayout { tp: n, ..base },
             Strategy::Pipeline => TrainingLayout { pp: n, ..base },
         };
-        training_step(&run.shape, &layout, &run.hw, topology, eff, &run.settings)
+        stepper.step(&layout)
     };
     let one = step(1)?.tokens_per_s;
     let mut out = Vec::with_capacity(gpu_counts.len());

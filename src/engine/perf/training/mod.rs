@@ -39,5 +39,5 @@ mod proptests;
 
 pub use shape::{training_shape, TrainingShape};
 pub use step::{
-    training_step, StepBreakdown, TrainingHardware, TrainingLayout, TrainingSettings, TrainingTiming,
+    training_step, StepBreakdown, Stepper, TrainingHardware, TrainingLayout, TrainingSettings, TrainingTiming,
 };

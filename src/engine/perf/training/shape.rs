@@ -8,9 +8,8 @@
 //! whose layers the widths describe loosely (MLA, hybrid layers) keep their exact FLOPs.
 
 use crate::engine::memory::Inputs;
-use crate::engine::model::params::{layer_params, ParamCounts};
+use crate::engine::model::params::ParamCounts;
 use crate::engine::model::{Architecture, MlpKind};
-use crate::engine::num::usize_sat;
 use crate::engine::perf::phases::ModelShape;
 
 /// Where a GEMM sits in tensor parallelism (Megatron's column- and row-parallel linears).
@@ -149,12 +148,9 @@ pub fn training_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, m: &Mo
     let linear = (m.params_active - head).max(0.0);
     let widths: f64 = gemms.iter().map(Gemm::flops_per_token).sum::<f64>() * layers;
     let flop_scale = if widths > 0.0 { 2.0 * linear / widths } else { 1.0 };
-    let (mut layer_total, mut expert_total) = (0.0, 0.0);
-    for i in 0..usize_sat(a.layers) {
-        let p = layer_params(a, i);
-        layer_total += p.total() as f64;
-        expert_total += p.expert_matrices as f64;
-    }
+    // The decoder layers' parameters from the counts (their small tensors with the final norm).
+    let layer_total = (counts.attention + counts.mlp + counts.experts + counts.other) as f64;
+    let expert_total = counts.experts as f64;
     TrainingShape {
         layers,
         hidden: h,

@@ -192,6 +192,12 @@ struct Layer {
     /// Tensor- and expert-parallel seconds of a layer, exposed or not.
     tp_all: f64,
     ep_all: f64,
+    /// The output layer's GEMMs (the last stage's), their FLOPs at the bound, its weight bytes
+    /// read, and the loss.
+    head_gemm: f64,
+    head_flops: f64,
+    head_read: f64,
+    loss: f64,
 }
 
 impl Layer {
@@ -302,6 +308,7 @@ impl Ctx<'_> {
         y.elem_f = t * a * (df * (1.0 - share) + mf * share) / self.bw;
         y.elem_b = t * a * (db * (1.0 - share) + mb * share) / self.bw;
         self.communication(&mut y, att_fwd, att_total - att_fwd)?;
+        self.head(&mut y);
         // What the policy runs again on a covered layer.
         let tokens_flops = s.layer_linear_flops_per_token() / s.layers;
         let att_per_token = s.attention_flops_per_sequence(l.seq) / s.layers / l.seq.max(1.0);
@@ -314,9 +321,9 @@ impl Ctx<'_> {
         Ok(y)
     }
 
-    /// Tensor-, context- and expert-parallel collectives of a layer, and FSDP's.
+    /// Tensor-, context- and expert-parallel collectives of a layer.
     fn communication(&self, y: &mut Layer, att_fwd: f64, att_bwd: f64) -> Result<(), PerfError> {
-        let (s, l, set) = (self.s, self.l, self.set);
+        let (s, l) = (self.s, self.l);
         let (t, tp, a) = (self.tokens, l.tp.max(1.0), s.activation_bytes);
         // TP: two all-reduces of the micro-batch's activations forward, two backward.
         let ar = self.collective(Collective::AllReduce, t * s.hidden * a, tp, 1.0)?;
@@ -334,7 +341,15 @@ impl Ctx<'_> {
         (y.ep_f, y.ep_b) = (2.0 * a2a.expected_s * s.moe_share, 2.0 * a2a.expected_s * s.moe_share);
         y.ep_all = y.ep_f + y.ep_b;
         y.comm_floor = 4.0 * ar.bound_s + 2.0 * ag.bound_s + rs.bound_s + 4.0 * a2a.bound_s * s.moe_share;
-        // FSDP: a layer's weights gathered forward and backward, its gradients scattered.
+        Ok(())
+    }
+
+    /// FSDP's collectives of a layer: its weights gathered forward and backward, its gradients
+    /// scattered (the only part of a layer that depends on the data-parallel size).
+    fn fsdp(&self, y: &mut Layer) -> Result<(), PerfError> {
+        let (s, l, set) = (self.s, self.l, self.set);
+        let tp = l.tp.max(1.0);
+        (y.fsdp_ag, y.fsdp_rs) = (0.0, 0.0);
         if l.zero_stage >= 3 {
             let shard = l.dp * l.cp;
             let dense = (s.layer_params - s.expert_params) / s.layers;
@@ -350,6 +365,32 @@ impl Ctx<'_> {
             };
         }
         Ok(())
+    }
+}
+
+impl Ctx<'_> {
+    /// The output layer in 16 bits (Megatron's output layer is a plain ColumnParallelLinear;
+    /// torchtitan's Float8 skips `output`), and the loss over its logits.
+    fn head(&self, y: &mut Layer) {
+        let (s, l, hw, set) = (self.s, self.l, self.hw, self.set);
+        let (t, tp) = (self.tokens, l.tp.max(1.0));
+        let flops = 2.0 * t * s.hidden * s.vocab / tp;
+        let bytes = s.head_params / tp * s.weight_bytes + t * (s.hidden + s.vocab / tp) * s.activation_bytes;
+        let q = |m: f64, n: f64| wave_quantization(m, n, tile(hw.generation), hw.sms);
+        let rate = |q: f64| hw.peak * self.eff.matmul_flops * q;
+        let f = gemm_seconds(flops, bytes, rate(q(t, s.vocab / tp)), self.bw);
+        let d = gemm_seconds(flops, bytes, rate(q(t, s.hidden)), self.bw);
+        let w = if set.frozen_base {
+            0.0
+        } else {
+            gemm_seconds(flops, bytes, rate(q(s.hidden, s.vocab / tp)), self.bw)
+        };
+        let again = if recomputes_output_gemm(set.loss) { f } else { 0.0 };
+        y.head_gemm = f + d + w + again;
+        y.head_flops =
+            flops * (if set.frozen_base { 2.0 } else { 3.0 } + if again > 0.0 { 1.0 } else { 0.0 });
+        y.head_read = 2.0 * s.head_params / tp * s.weight_bytes;
+        y.loss = t * s.vocab / tp * bytes_per_logit(set.loss) / self.bw;
     }
 }
 
@@ -375,8 +416,7 @@ impl Ctx<'_> {
     /// A stage of `layers` layers, with the output layer and the loss when `last`, and the
     /// embedding (FSDP's first unit) when `first`.
     fn stage(&self, y: &Layer, layers: f64, first: bool, last: bool) -> Result<Stage, PerfError> {
-        let (s, l, hw, set) = (self.s, self.l, self.hw, self.set);
-        let (t, tp) = (self.tokens, l.tp.max(1.0));
+        let (l, hw, set) = (self.l, self.hw, self.set);
         let n = covered(set, layers);
         let mut p = StepBreakdown {
             gemm_s: layers * (y.gemm_f + y.gemm_b),
@@ -392,26 +432,10 @@ impl Ctx<'_> {
         let mut head_flops = 0.0;
         let mut weight_read = layers * y.weight_read;
         if last {
-            // The output layer in 16 bits (Megatron's output layer is a plain
-            // ColumnParallelLinear; torchtitan's Float8 skips `output`).
-            let flops = 2.0 * t * s.hidden * s.vocab / tp;
-            let bytes =
-                s.head_params / tp * s.weight_bytes + t * (s.hidden + s.vocab / tp) * s.activation_bytes;
-            let q = |m: f64, n: f64| wave_quantization(m, n, tile(hw.generation), hw.sms);
-            let rate = |q: f64| hw.peak * self.eff.matmul_flops * q;
-            let f = gemm_seconds(flops, bytes, rate(q(t, s.vocab / tp)), self.bw);
-            let d = gemm_seconds(flops, bytes, rate(q(t, s.hidden)), self.bw);
-            let w = if set.frozen_base {
-                0.0
-            } else {
-                gemm_seconds(flops, bytes, rate(q(s.hidden, s.vocab / tp)), self.bw)
-            };
-            let again = if recomputes_output_gemm(set.loss) { f } else { 0.0 };
-            p.gemm_s += f + d + w + again;
-            head_flops =
-                flops * (if set.frozen_base { 2.0 } else { 3.0 } + if again > 0.0 { 1.0 } else { 0.0 });
-            weight_read += 2.0 * s.head_params / tp * s.weight_bytes;
-            p.loss_s = t * s.vocab / tp * bytes_per_logit(set.loss) / self.bw;
+            p.gemm_s += y.head_gemm;
+            head_flops = y.head_flops;
+            weight_read += y.head_read;
+            p.loss_s = y.loss;
         }
         if set.recompute == Recompute::Full {
             lin += n * y.lin_flops / 3.0;
@@ -476,145 +500,223 @@ pub fn training_step(
     eff: &Efficiency,
     settings: &TrainingSettings,
 ) -> Result<TrainingTiming, PerfError> {
-    eff.validate()?;
-    positive("peak_flops_per_s", hw.peak)?;
-    positive("memory_bandwidth_bytes_per_s", hw.bandwidth)?;
-    for (field, v) in [
-        ("tensor", layout.tp),
-        ("pipeline", layout.pp),
-        ("context", layout.cp),
-        ("data", layout.dp),
-        ("expert", layout.ep),
-        ("virtual_stages", layout.vp),
-        ("micro_batches", layout.micro_batches),
-        ("batch", layout.batch),
-        ("seq_len", layout.seq),
-        ("layers", shape.layers),
-    ] {
-        positive(field, v)?;
-    }
-    let ctx = Ctx {
-        s: shape,
-        l: layout,
-        hw,
-        topo: topology,
-        eff,
-        set: settings,
-        tokens: layout.batch * layout.seq / layout.cp,
-        bw: hw.bandwidth * eff.memory_bandwidth,
-    };
-    let y = ctx.layer()?;
-    let (layers, pp) = (shape.layers, layout.pp.min(shape.layers).max(1.0));
-    let stages = if pp > 1.0 {
-        [
-            ctx.stage(&y, (layers / pp).ceil(), true, false)?,
-            ctx.stage(&y, (layers / pp).floor(), false, true)?,
-        ]
-    } else {
-        let one = ctx.stage(&y, layers, true, true)?;
-        [one, one]
-    };
-    let [first, last] = stages;
-    let slow = if last.total >= first.total { last } else { first };
-    let bound_stage = first.bound.max(last.bound);
-    let m = layout.micro_batches;
-    let slot_count = slots(m, pp, layout.vp);
-    let t_mb = slow.total;
+    Stepper::new(shape, hw, topology, eff, settings)?.step(layout)
+}
 
-    // Data-parallel sync once per step (ZeRO 0-2): the gradients' all-reduce (or reduce-scatter
-    // and the updated parameters' all-gather) behind the last micro-batch's backward and the
-    // first one's forward.
-    let shard = layout.dp * layout.cp;
-    let per_gpu = |p: f64| p / (layout.tp.max(1.0) * pp);
-    let expert_trainable = if settings.frozen_base { 0.0 } else { shape.expert_params };
-    let trainable = per_gpu(
-        (settings.trainable_params - expert_trainable).max(0.0) + expert_trainable / layout.ep.max(1.0),
-    );
-    let (sync, gather) = if layout.zero_stage < 3 && shard > 1.0 {
-        let grads = trainable * settings.gradient_bytes;
-        let stride = layout.tp.max(1.0) * pp;
-        if layout.zero_stage == 0 {
-            (
-                ctx.collective(Collective::AllReduce, grads, shard, stride)?,
-                CommTime { expected_s: 0.0, bound_s: 0.0 },
-            )
-        } else {
-            (
-                ctx.collective(Collective::ReduceScatter, grads, shard, stride)?,
-                ctx.collective(Collective::AllGather, trainable * shape.weight_bytes, shard, stride)?,
-            )
+/// What a layer's times depend on besides the model, the GPU and the settings: the layout's
+/// tensor, context and expert parallelism and the micro-batch (not the data-parallel size nor
+/// the pipeline, which only FSDP's collectives and the stages read).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LayerKey {
+    tp: f64,
+    cp: f64,
+    ep: f64,
+    batch: f64,
+    seq: f64,
+    sequence_parallel: bool,
+    tp_overlap: bool,
+}
+
+impl LayerKey {
+    fn of(l: &TrainingLayout) -> LayerKey {
+        LayerKey {
+            tp: l.tp,
+            cp: l.cp,
+            ep: l.ep,
+            batch: l.batch,
+            seq: l.seq,
+            sequence_parallel: l.sequence_parallel,
+            tp_overlap: l.tp_overlap,
         }
-    } else {
-        (CommTime { expected_s: 0.0, bound_s: 0.0 }, CommTime { expected_s: 0.0, bound_s: 0.0 })
-    };
-    let o = eff.gradient_sync_overlap;
-    let dp_exposed =
-        exposed(sync.expected_s, o * slow.backward) + exposed(gather.expected_s, o * slow.forward);
-    // The optimizer updates this GPU's shard of the trained parameters once per step.
-    let local = if layout.zero_stage >= 1 { trainable / shard.max(1.0) } else { trainable };
-    let optimizer_s = local
-        * bytes_per_param(
-            settings.optimizer,
-            settings.optimizer_impl,
-            settings.precision,
-            settings.gradient_bytes,
-        )
-        / ctx.bw;
+    }
+}
 
-    let mut breakdown = slow.parts.scaled(m);
-    breakdown.pipeline_bubble_s = (slot_count - m) * t_mb;
-    breakdown.data_parallel_s = dp_exposed;
-    breakdown.optimizer_s = optimizer_s;
-    let step = finite("training step", breakdown.total())?;
-    let b = &breakdown;
-    let compute = b.gemm_s + b.attention_s + b.recompute_s;
-    let memory = b.elementwise_s + b.loss_s + b.optimizer_s;
-    let comm =
-        b.tensor_parallel_s + b.context_parallel_s + b.expert_parallel_s + b.fsdp_s + b.data_parallel_s;
-    let overhead = b.pipeline_bubble_s + b.launch_s;
-    let (dominant, dominance_ratio) = dominant_term(compute, memory, comm, overhead);
-    let expected = BoundTime {
-        compute_s: compute,
-        memory_s: memory,
-        communication_s: comm,
-        overhead_s: overhead,
-        host_s: 0.0,
-        total_s: step,
-        dominant,
-        dominance_ratio,
-    };
-    let dp_bound = sync.bound_s + gather.bound_s;
-    let bound_total = finite("training bound", (m * bound_stage).max(dp_bound))?;
-    let (bd, br) = dominant_term(m * bound_stage, 0.0, dp_bound, 0.0);
-    let bound = BoundTime {
-        compute_s: m * bound_stage,
-        memory_s: 0.0,
-        communication_s: dp_bound,
-        overhead_s: 0.0,
-        host_s: 0.0,
-        total_s: bound_total,
-        dominant: bd,
-        dominance_ratio: br,
-    };
-    let tokens = layout.batch * layout.seq * m * layout.dp;
-    let rate = |t: f64| if t > 0.0 { tokens / t } else { 0.0 };
-    let recomputed = covered(settings, shape.layers / pp) / (shape.layers / pp).max(1.0);
-    Ok(TrainingTiming {
-        expected,
-        bound,
-        tokens_per_s: finite("training throughput", rate(step))?,
-        tokens_per_s_bound: finite("training throughput", rate(bound_total))?,
-        breakdown,
-        pipeline_bubble_fraction: bubble_fraction(m, pp, layout.vp),
-        tensor_parallel_comm_s: slot_count * (layers / pp).ceil() * y.tp_all,
-        expert_parallel_comm_s: slot_count * (layers / pp).ceil() * y.ep_all,
-        data_parallel_sync_s: sync.expected_s + gather.expected_s,
-        data_parallel_exposed_s: dp_exposed,
-        recompute_flops_per_token: y.recompute_flops * shape.layers * recomputed,
-        gemm_share: eff.matmul_flops,
-        linear_speedup: linear_speedup(settings.recipe, hw.generation),
-        attention: rates(settings.kernel, hw.generation, layout.seq),
-    })
+/// Training steps of one model, GPU and settings over several layouts (the scaling curves):
+/// a layer's times are computed once per [`LayerKey`].
+#[derive(Debug)]
+pub struct Stepper<'a> {
+    shape: &'a TrainingShape,
+    hw: &'a TrainingHardware,
+    topo: &'a Topology,
+    eff: &'a Efficiency,
+    settings: &'a TrainingSettings,
+    cached: Option<(LayerKey, Layer)>,
+}
+
+impl<'a> Stepper<'a> {
+    /// Checks the factors and the GPU's rates once.
+    pub fn new(
+        shape: &'a TrainingShape,
+        hw: &'a TrainingHardware,
+        topo: &'a Topology,
+        eff: &'a Efficiency,
+        settings: &'a TrainingSettings,
+    ) -> Result<Stepper<'a>, PerfError> {
+        eff.validate()?;
+        positive("peak_flops_per_s", hw.peak)?;
+        positive("memory_bandwidth_bytes_per_s", hw.bandwidth)?;
+        positive("layers", shape.layers)?;
+        Ok(Stepper { shape, hw, topo, eff, settings, cached: None })
+    }
+
+    /// One step on `layout` ([`training_step`]).
+    pub fn step(&mut self, layout: &TrainingLayout) -> Result<TrainingTiming, PerfError> {
+        for (field, v) in [
+            ("tensor", layout.tp),
+            ("pipeline", layout.pp),
+            ("context", layout.cp),
+            ("data", layout.dp),
+            ("expert", layout.ep),
+            ("virtual_stages", layout.vp),
+            ("micro_batches", layout.micro_batches),
+            ("batch", layout.batch),
+            ("seq_len", layout.seq),
+        ] {
+            positive(field, v)?;
+        }
+        let (shape, hw, eff, settings) = (self.shape, self.hw, self.eff, self.settings);
+        let ctx = Ctx {
+            s: shape,
+            l: layout,
+            hw,
+            topo: self.topo,
+            eff,
+            set: settings,
+            tokens: layout.batch * layout.seq / layout.cp,
+            bw: hw.bandwidth * eff.memory_bandwidth,
+        };
+        let key = LayerKey::of(layout);
+        let mut y = match self.cached {
+            Some((k, y)) if k == key => y,
+            _ => {
+                let y = ctx.layer()?;
+                self.cached = Some((key, y));
+                y
+            }
+        };
+        ctx.fsdp(&mut y)?;
+        ctx.finish(&y)
+    }
+}
+
+impl Ctx<'_> {
+    /// The step from a layer's times: the stages, the pipeline, the data-parallel sync and the
+    /// optimizer, and the bound.
+    fn finish(&self, y: &Layer) -> Result<TrainingTiming, PerfError> {
+        let (shape, layout, hw, eff, settings) = (self.s, self.l, self.hw, self.eff, self.set);
+        let ctx = self;
+        let (layers, pp) = (shape.layers, layout.pp.min(shape.layers).max(1.0));
+        let stages = if pp > 1.0 {
+            [
+                ctx.stage(y, (layers / pp).ceil(), true, false)?,
+                ctx.stage(y, (layers / pp).floor(), false, true)?,
+            ]
+        } else {
+            let one = ctx.stage(y, layers, true, true)?;
+            [one, one]
+        };
+        let [first, last] = stages;
+        let slow = if last.total >= first.total { last } else { first };
+        let bound_stage = first.bound.max(last.bound);
+        let m = layout.micro_batches;
+        let slot_count = slots(m, pp, layout.vp);
+        let t_mb = slow.total;
+
+        // Data-parallel sync once per step (ZeRO 0-2): the gradients' all-reduce (or reduce-scatter
+        // and the updated parameters' all-gather) behind the last micro-batch's backward and the
+        // first one's forward.
+        let shard = layout.dp * layout.cp;
+        let per_gpu = |p: f64| p / (layout.tp.max(1.0) * pp);
+        let expert_trainable = if settings.frozen_base { 0.0 } else { shape.expert_params };
+        let trainable = per_gpu(
+            (settings.trainable_params - expert_trainable).max(0.0) + expert_trainable / layout.ep.max(1.0),
+        );
+        let (sync, gather) = if layout.zero_stage < 3 && shard > 1.0 {
+            let grads = trainable * settings.gradient_bytes;
+            let stride = layout.tp.max(1.0) * pp;
+            if layout.zero_stage == 0 {
+                (
+                    ctx.collective(Collective::AllReduce, grads, shard, stride)?,
+                    CommTime { expected_s: 0.0, bound_s: 0.0 },
+                )
+            } else {
+                (
+                    ctx.collective(Collective::ReduceScatter, grads, shard, stride)?,
+                    ctx.collective(Collective::AllGather, trainable * shape.weight_bytes, shard, stride)?,
+                )
+            }
+        } else {
+            (CommTime { expected_s: 0.0, bound_s: 0.0 }, CommTime { expected_s: 0.0, bound_s: 0.0 })
+        };
+        let o = eff.gradient_sync_overlap;
+        let dp_exposed =
+            exposed(sync.expected_s, o * slow.backward) + exposed(gather.expected_s, o * slow.forward);
+        // The optimizer updates this GPU's shard of the trained parameters once per step.
+        let local = if layout.zero_stage >= 1 { trainable / shard.max(1.0) } else { trainable };
+        let optimizer_s = local
+            * bytes_per_param(
+                settings.optimizer,
+                settings.optimizer_impl,
+                settings.precision,
+                settings.gradient_bytes,
+            )
+            / ctx.bw;
+
+        let mut breakdown = slow.parts.scaled(m);
+        breakdown.pipeline_bubble_s = (slot_count - m) * t_mb;
+        breakdown.data_parallel_s = dp_exposed;
+        breakdown.optimizer_s = optimizer_s;
+        let step = finite("training step", breakdown.total())?;
+        let b = &breakdown;
+        let compute = b.gemm_s + b.attention_s + b.recompute_s;
+        let memory = b.elementwise_s + b.loss_s + b.optimizer_s;
+        let comm =
+            b.tensor_parallel_s + b.context_parallel_s + b.expert_parallel_s + b.fsdp_s + b.data_parallel_s;
+        let overhead = b.pipeline_bubble_s + b.launch_s;
+        let (dominant, dominance_ratio) = dominant_term(compute, memory, comm, overhead);
+        let expected = BoundTime {
+            compute_s: compute,
+            memory_s: memory,
+            communication_s: comm,
+            overhead_s: overhead,
+            host_s: 0.0,
+            total_s: step,
+            dominant,
+            dominance_ratio,
+        };
+        let dp_bound = sync.bound_s + gather.bound_s;
+        let bound_total = finite("training bound", (m * bound_stage).max(dp_bound))?;
+        let (bd, br) = dominant_term(m * bound_stage, 0.0, dp_bound, 0.0);
+        let bound = BoundTime {
+            compute_s: m * bound_stage,
+            memory_s: 0.0,
+            communication_s: dp_bound,
+            overhead_s: 0.0,
+            host_s: 0.0,
+            total_s: bound_total,
+            dominant: bd,
+            dominance_ratio: br,
+        };
+        let tokens = layout.batch * layout.seq * m * layout.dp;
+        let rate = |t: f64| if t > 0.0 { tokens / t } else { 0.0 };
+        let recomputed = covered(settings, shape.layers / pp) / (shape.layers / pp).max(1.0);
+        Ok(TrainingTiming {
+            expected,
+            bound,
+            tokens_per_s: finite("training throughput", rate(step))?,
+            tokens_per_s_bound: finite("training throughput", rate(bound_total))?,
+            breakdown,
+            pipeline_bubble_fraction: bubble_fraction(m, pp, layout.vp),
+            tensor_parallel_comm_s: slot_count * (layers / pp).ceil() * y.tp_all,
+            expert_parallel_comm_s: slot_count * (layers / pp).ceil() * y.ep_all,
+            data_parallel_sync_s: sync.expected_s + gather.expected_s,
+            data_parallel_exposed_s: dp_exposed,
+            recompute_flops_per_token: y.recompute_flops * shape.layers * recomputed,
+            gemm_share: eff.matmul_flops,
+            linear_speedup: linear_speedup(settings.recipe, hw.generation),
+            attention: rates(settings.kernel, hw.generation, layout.seq),
+        })
+    }
 }
 
 #[cfg(test)]
