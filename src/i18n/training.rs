@@ -102,20 +102,20 @@ pub(super) fn template(f: Formula) -> Option<Template> {
             en: "{} × {} × {} × {} / ({} × {}) = {} tokens/s per GPU",
             zh: "{} × {} × {} × {} / ({} × {}) = 每块 GPU {} token/s",
         },
-        F::ModelFlopsPerToken => T::Same("{}: 6 × {} + {} × {} × {} × {} = {} FLOP"),
-        F::Mfu => T::Same("{} FLOP × {} / {} FLOP/s = {}"),
-        F::Hfu => T::Same("({} + {}) FLOP × {} / {} FLOP/s = {}"),
+        F::ModelFlopsPerToken => T::Same("{}: 6 × {} + {} × {} × {} × {} = {}"),
+        F::Mfu => T::Same("{} × {} / {} = {}"),
+        F::Hfu => T::Same("({} + {}) × {} / {} = {}"),
         F::StepGemm => T::Words {
-            en: "{} micro-batches × {} layers at P = {} FLOP/s × e {} × S {} (recipe {}) → {}",
-            zh: "{} 个微批 × {} 层，P = {} FLOP/s × e {} × S {}（配方 {}）→ {}",
+            en: "{} micro-batches × {} layers at P = {} × e {} × S {} (recipe {}) → {}",
+            zh: "{} 个微批 × {} 层，P = {} × e {} × S {}（配方 {}）→ {}",
         },
         F::StepAttention => T::Words {
             en: "kernel {}: r_fwd {}, r_bwd {} of P; {} tokens per GPU per micro-batch → {}",
             zh: "kernel {}：r_fwd {}，r_bwd {}（占 P 的比例）；每块 GPU 每微批 {} 个 token → {}",
         },
         F::StepElementwise => T::Words {
-            en: "{} tokens × {} layers × {} micro-batches at {} B/s × e_bw → {}",
-            zh: "{} 个 token × {} 层 × {} 个微批，{} B/s × e_bw → {}",
+            en: "{} tokens × {} layers × {} micro-batches at {} × e_bw → {}",
+            zh: "{} 个 token × {} 层 × {} 个微批，{} × e_bw → {}",
         },
         F::StepLoss => T::Words {
             en: "loss {}: β = {} bytes, {} tokens × {} columns per micro-batch → {}",

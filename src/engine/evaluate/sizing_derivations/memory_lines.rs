@@ -63,7 +63,7 @@ fn weight_derivations(a: &Architecture, x: &Inputs, z: &Sizing) -> [Entry; 2] {
                 Val::int(x.tp),
                 Val::Dtype(x.weight),
                 Val::Bits(x.weight, x.group),
-                Val::Int(mem.weights),
+                Val::Bytes(mem.weights),
             ],
             Source::cited("Shoeybi et al. 2019 (Megatron TP); GPTQ/AWQ/QLoRA storage formats"),
         ),
@@ -81,7 +81,10 @@ fn kv_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         Some(g) => {
             let layers = stage_layers(a.layers, x.pp, mem.stage);
             let values = gemma4::kv_cache_values(a, g, layers, x.batch, x.context, x.tp);
-            (Formula::KvCacheByLayerKind, values.into_iter().chain([bits, Val::Int(mem.kv_cache)]).collect())
+            (
+                Formula::KvCacheByLayerKind,
+                values.into_iter().chain([bits, Val::Bytes(mem.kv_cache)]).collect(),
+            )
         }
         None => (
             Formula::KvCache,
@@ -90,7 +93,7 @@ fn kv_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
                 Val::int(x.context),
                 Val::Int(kv_elements_per_token_per_layer(a, x.tp)),
                 bits,
-                Val::Int(mem.kv_cache),
+                Val::Bytes(mem.kv_cache),
             ],
         ),
     };
@@ -113,7 +116,7 @@ fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
                 Val::Recompute(x.recompute),
                 Val::Int(layers.min(OFFLOAD_LAYERS_ON_GPU)),
                 Val::Int(layers),
-                Val::Int(mem.activations),
+                Val::Bytes(mem.activations),
             ],
             Source::cited(
                 "Korthikanti et al. 2022 §4; torchtune OffloadActivations (enable_activation_offloading, use_streams); PyTorch torch.autograd.graph.save_on_cpu",
@@ -170,7 +173,7 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         return entry(
             DerivKey::MemLogits,
             Formula::LogitsInference,
-            vec![Val::int(x.batch), Val::Int(columns), Val::Int(mem.logits)],
+            vec![Val::int(x.batch), Val::Int(columns), Val::Bytes(mem.logits)],
             Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
         );
     }
@@ -180,10 +183,10 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         Formula::LogitsTraining,
         vec![
             Val::Id(loss_name(x.loss_impl).to_owned()),
-            Val::Int(held),
+            Val::Count(held),
             Val::Int(columns),
             Val::Bytes(x.activation.bytes_for(held * columns, x.group)),
-            Val::Int(upcast),
+            Val::Count(upcast),
             Val::int(x.loss_chunks),
             Val::Int(columns),
             Val::Int(fp32),
@@ -221,7 +224,7 @@ fn fp8_weight_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         vec![
             Val::Id(x.recipe.name().to_owned()),
             Val::Bool(x.fp8_transpose),
-            Val::Int(cached),
+            Val::Count(cached),
             Val::Fixed(n as f64 / d.max(1) as f64, 4),
             Val::Bool(x.fp8_primary_weights),
             Val::Bytes(mem.fp8_weight_cache),
@@ -279,12 +282,12 @@ fn recurrent_state(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         Formula::RecurrentState,
         vec![
             Val::int(per_layer.len() as u64),
-            Val::Int(conv),
+            Val::Count(conv),
             Val::Dtype(x.activation),
-            Val::Int(ssm),
+            Val::Count(ssm),
             Val::Dtype(ssm_state_dtype(a, x.activation)),
             Val::int(if x.trains() { 0 } else { x.batch }),
-            Val::Int(mem.recurrent_state),
+            Val::Bytes(mem.recurrent_state),
         ],
         Source::cited(
             "vLLM MambaStateShapeCalculator / MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py); Yang et al. 2024 (Gated DeltaNet); Dao & Gu 2024 (Mamba-2)",
@@ -314,7 +317,7 @@ fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
             Val::Bool(x.optimizer_in_backward),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
-            Val::Int(mem.gradients),
+            Val::Bytes(mem.gradients),
         ],
         Source::cited(
             "Rajbhandari et al. 2020 (ZeRO); optimizer in backward: PyTorch tutorial \"How to save memory by fusing the optimizer step into the backward pass\", torchtune optimizer_in_bwd",
@@ -338,11 +341,11 @@ fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
                 Val::Optimizer(x.optimizer),
                 Val::Precision(x.precision),
                 Val::Int(per_param),
-                Val::Int(states),
-                Val::Int(states),
-                Val::int(z.gpu_memory_bytes),
-                Val::Int(z.must_fit),
-                Val::Int(mem.optimizer),
+                Val::Bytes(states),
+                Val::Bytes(states),
+                Val::Bytes(u128::from(z.gpu_memory_bytes)),
+                Val::Bytes(z.must_fit),
+                Val::Bytes(mem.optimizer),
             ],
             Source::cited(PAGED_SOURCE),
         );
@@ -356,7 +359,7 @@ fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
             Val::Int(per_param),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
-            Val::Int(mem.optimizer),
+            Val::Bytes(mem.optimizer),
         ],
         Source::cited(
             "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
@@ -401,7 +404,7 @@ fn table_weights(t: &crate::engine::model::tensors::TensorTable, x: &Inputs, z: 
             Val::Id(layers),
             Val::Bool(p.output_on_gpu),
             Val::Bool(p.embedding_on_host),
-            Val::Int(z.memory.weights),
+            Val::Bytes(z.memory.weights),
         ],
         Source::cited(
             "ggml block layouts (ggml-common.h, ggml.c type_traits); llama.cpp src/llama-quant.cpp llama_tensor_get_type (file types); src/llama-model.cpp load_tensors (placement)",
@@ -441,7 +444,7 @@ fn host_memory(z: &Sizing) -> Entry {
     entry(
         DerivKey::HostMemory,
         Formula::HostPagedStates,
-        vec![Val::Int(mem.paged_optimizer), Val::Int(resident), Val::Int(spilled)],
+        vec![Val::Bytes(mem.paged_optimizer), Val::Bytes(resident), Val::Bytes(spilled)],
         Source::cited(PAGED_SOURCE),
     )
 }

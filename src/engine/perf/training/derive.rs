@@ -8,6 +8,7 @@ use super::optimizer::bytes_per_param;
 use super::run::{TrainingReport, TrainingRun};
 use super::step::TrainingTiming;
 use crate::engine::derivation::{DerivKey, Formula, PhaseName, PhaseQty, Source, TrainingQty, Val};
+use crate::engine::num::u128_from_f64;
 use crate::engine::workload::{FlopConvention, LossImpl, OptimizerImpl, Recompute};
 
 /// How a derivation is stored: key, formula, substituted values, source.
@@ -93,12 +94,12 @@ fn headline(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, gpus: u64
         Formula::ModelFlopsPerToken,
         vec![
             Val::Id(convention_name(r.convention).to_owned()),
-            Val::Sci(params),
+            Val::Count(u128_from_f64(params)),
             Val::Num(attention),
             Val::Num(sh.layers),
             Val::Num(sh.attention_width),
             Val::Num(l.seq),
-            Val::Sci(r.model_flops_per_token),
+            Val::Flops(r.model_flops_per_token),
         ],
         Source::cited("Megatron-LM num_floating_point_operations (causal since 8873b55, 2025-03-06); Chowdhery et al. 2022 (PaLM) App. B; torchtitan get_num_flop_per_token; llm-foundry MFU"),
     );
@@ -106,9 +107,9 @@ fn headline(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, gpus: u64
         DerivKey::Training(TrainingQty::Mfu),
         Formula::Mfu,
         vec![
-            Val::Sci(r.model_flops_per_token),
+            Val::Flops(r.model_flops_per_token),
             Val::Fixed(r.tokens_per_s_per_gpu, 1),
-            Val::Sci(r.peak_flops_per_s),
+            Val::FlopRate(r.peak_flops_per_s),
             Val::Fixed(r.mfu, 3),
         ],
         Source::cited("Korthikanti et al. 2022 §6 (MFU); Chowdhery et al. 2022 (PaLM) App. B"),
@@ -125,10 +126,10 @@ fn headline(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, gpus: u64
         DerivKey::Training(TrainingQty::Hfu),
         Formula::Hfu,
         vec![
-            Val::Sci(causal),
-            Val::Sci(r.recompute_flops_per_token),
+            Val::Flops(causal),
+            Val::Flops(r.recompute_flops_per_token),
             Val::Fixed(r.tokens_per_s_per_gpu, 1),
-            Val::Sci(r.peak_flops_per_s),
+            Val::FlopRate(r.peak_flops_per_s),
             Val::Fixed(r.hfu, 3),
         ],
         Source::cited("Korthikanti et al. 2022 §6 (HFU: model FLOPs and the recomputation)"),
@@ -145,7 +146,7 @@ fn compute(run: &TrainingRun, r: &TrainingReport, put: &mut Put) {
         vec![
             Val::Num(l.micro_batches),
             Val::Num(layers),
-            Val::Sci(run.hw.peak),
+            Val::FlopRate(run.hw.peak),
             Val::Fixed(r.gemm_efficiency, 3),
             Val::Fixed(r.linear_speedup, 2),
             Val::Id(r.recipe.name().to_owned()),
@@ -172,7 +173,7 @@ fn compute(run: &TrainingRun, r: &TrainingReport, put: &mut Put) {
             Val::Num(r.tokens_per_gpu_per_micro_batch),
             Val::Num(layers),
             Val::Num(l.micro_batches),
-            Val::Sci(run.hw.bandwidth),
+            Val::ByteRate(run.hw.bandwidth),
             Val::Secs(b.elementwise_s),
         ],
         Source::cited("Yuan et al. 2024 (LLM-Viewer, arXiv:2402.16363) operator bytes, eager PyTorch (one kernel per operation)"),
@@ -212,7 +213,7 @@ fn compute(run: &TrainingRun, r: &TrainingReport, put: &mut Put) {
         vec![
             Val::Optimizer(set.optimizer),
             Val::Id(launch.to_owned()),
-            Val::Sci(local),
+            Val::Count(u128_from_f64(local)),
             Val::Num(beta),
             Val::Secs(b.optimizer_s),
         ],
