@@ -219,6 +219,43 @@ fn validation_bounds_hold_and_errors_meet_the_targets() {
     );
 }
 
+/// The training rows that state their scenario are all compared (none falls back to a reason),
+/// and the ones whose run used a setting no key states are listed with that setting, worded in
+/// both languages.
+#[test]
+fn stated_training_rows_are_compared_and_unexpressed_ones_name_their_setting() {
+    use gpu_primer::i18n::{validation::reason, Lang};
+    use gpu_primer::validation::Reason;
+    let raw: serde_json::Value =
+        serde_json::from_str(include_str!("../src/catalog/data/measurements.json")).unwrap();
+    let rows = raw["measurements"].as_array().unwrap();
+    let t = validation_table();
+    let (mut stated, mut unexpressed) = (0, 0);
+    for (i, row) in rows.iter().enumerate() {
+        if row.get("scenario").is_some() {
+            stated += 1;
+            let compared: Vec<_> = t.rows.iter().filter(|r| r.index == i).collect();
+            assert_eq!(
+                compared.len(),
+                1,
+                "row {i} is not compared once: {:?}",
+                t.not_expressed.iter().find(|n| n.index == i)
+            );
+            assert_eq!(compared[0].kind, row["kind"].as_str().unwrap(), "row {i}");
+        }
+        if let Some(setting) = row.get("not_expressed") {
+            unexpressed += 1;
+            let n =
+                t.not_expressed.iter().find(|n| n.index == i).unwrap_or_else(|| panic!("row {i} compared"));
+            let Reason::Unexpressed { setting: s } = &n.reason else { panic!("row {i}: {:?}", n.reason) };
+            assert_eq!(serde_json::to_value(s).unwrap(), *setting, "row {i}");
+            let (en, zh) = (reason(&n.reason, Lang::En), reason(&n.reason, Lang::Zh));
+            assert!(!en.is_empty() && !zh.is_empty() && en != zh, "row {i}");
+        }
+    }
+    assert!(stated >= 20 && unexpressed >= 5, "{stated} stated, {unexpressed} not expressed");
+}
+
 fn finite_times(r: &Report) -> bool {
     let p = &r.performance;
     let t = &p.time;

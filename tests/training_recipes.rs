@@ -27,18 +27,22 @@ fn train(extra: Value) -> Report {
 #[test]
 fn logits_of_a_128k_vocabulary_by_hand() {
     // 2 × 2048 tokens × 128,256 columns = 525,336,576 values: 1,050,673,152 bytes in bf16,
-    // 2,101,346,304 more for the fp32 copy the unchunked loss makes.
+    // 2,101,346,304 more for the fp32 copy the unchunked loss makes and as many for the fp32
+    // log-softmax it saves for the backward pass.
     let r = train(json!({}));
     assert_eq!(2 * 2048 * V, 525_336_576);
-    assert_eq!(r.memory_per_gpu_bytes.logits, 1_050_673_152 + 2_101_346_304);
-    // 8 chunks: 512 tokens upcast at a time: 512 × 128,256 × 4 = 262,668,288.
+    assert_eq!(r.memory_per_gpu_bytes.logits, 1_050_673_152 + 2 * 2_101_346_304);
+    // 8 chunks: 512 tokens upcast at a time: 512 × 128,256 × 8 = 525,336,576.
     let c = train(json!({"loss_chunks": 8}));
-    assert_eq!(c.memory_per_gpu_bytes.logits, 1_050_673_152 + 262_668_288);
+    assert_eq!(c.memory_per_gpu_bytes.logits, 1_050_673_152 + 525_336_576);
     // 0 and 1 both mean unchunked.
     assert_eq!(train(json!({"loss_chunks": 1})).memory_per_gpu_bytes.logits, r.memory_per_gpu_bytes.logits);
     // Tensor parallel splits the vocabulary: 4 GPUs hold 32,064 columns each.
     let tp = train(json!({"gpus": 4, "tensor_parallel": 4}));
-    assert_eq!(tp.memory_per_gpu_bytes.logits, 2 * 2048 * 32_064 * (2 + 4));
+    assert_eq!(tp.memory_per_gpu_bytes.logits, 2 * 2048 * 32_064 * (2 + 8));
+    // Megatron's vocabulary-parallel loss keeps one fp32 tensor: 2 + 4 bytes per value.
+    let m = train(json!({"loss_impl": "vocab_parallel"}));
+    assert_eq!(m.memory_per_gpu_bytes.logits, 525_336_576 * 6);
     // Inference: one fp32 row per sequence: 8 × 128,256 × 4 = 4,104,192.
     let i = run(json!({"model": "llama-3.1-8b", "batch": 8}));
     assert_eq!(i.memory_per_gpu_bytes.logits, 8 * V * 4);
@@ -50,7 +54,7 @@ fn logits_of_a_128k_vocabulary_by_hand() {
     );
     let d = r.derivation("memory_per_gpu_bytes.logits").expect("a derivation");
     let en = gpu_primer::i18n::facts::derivation(d, gpu_primer::i18n::Lang::En);
-    assert!(en.values.contains("1.05 GB + 4,096 upcast tokens (loss chunks 0)"), "{}", en.values);
+    assert!(en.values.contains("1.05 GB + 4,096 fp32 tokens (loss chunks 0)"), "{}", en.values);
 }
 
 #[test]

@@ -166,9 +166,22 @@ mod tests {
     }
 
     /// The Apple chips carry the Metal profile (calibrated on llama.cpp PR #2917, see
-    /// `tests/validation_llama.rs`); NVIDIA and AMD devices keep the engine's defaults.
+    /// `tests/validation_llama.rs`); the training GPUs of the Maximum Achievable Matmul FLOPS
+    /// table carry their GEMM share and nothing else; the other devices keep the defaults.
     #[test]
-    fn only_apple_chips_carry_an_efficiency_profile() {
+    fn only_apple_chips_and_measured_training_gpus_carry_an_efficiency_profile() {
+        let mamf = [
+            ("a100-sxm-40gb", 0.869),
+            ("a100-sxm-80gb", 0.869),
+            ("a100-pcie-40gb", 0.811),
+            ("a100-pcie-80gb", 0.811),
+            ("h100-sxm", 0.803),
+            ("h200-sxm", 0.803),
+            ("b200", 0.776),
+            ("gb200", 0.729),
+            ("mi300x", 0.514),
+            ("mi325x", 0.604),
+        ];
         for g in all() {
             let (e, _) = g.efficiency.resolve().unwrap();
             if g.memory_kind == MemoryKind::AppleUnified {
@@ -176,6 +189,13 @@ mod tests {
                 assert_eq!(g.efficiency.kernel_launch_s, Some(17.8e-6), "{}", g.id);
                 assert!(g.efficiency_source.contains("pull/2917"), "{}", g.id);
                 assert!(e.validate().is_ok());
+            } else if let Some((_, share)) = mamf.iter().find(|(id, _)| *id == g.id) {
+                let want = crate::engine::efficiency::EfficiencyOverrides {
+                    matmul_flops: Some(*share),
+                    ..Default::default()
+                };
+                assert_eq!(g.efficiency, want, "{}", g.id);
+                assert!(g.efficiency_source.contains("Maximum Achievable Matmul FLOPS"), "{}", g.id);
             } else {
                 assert_eq!(g.efficiency, Default::default(), "{}", g.id);
                 assert!(g.efficiency_source.is_empty(), "{}", g.id);

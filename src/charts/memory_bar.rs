@@ -21,6 +21,12 @@ pub struct MemoryLabels {
     pub overhead: String,
     /// Fixed-size state of hybrid models' linear-attention / Mamba layers.
     pub recurrent_state: String,
+    /// A low-precision recipe's quantised weight copies.
+    pub fp8_weight_cache: String,
+    /// FSDP's unsharded layers and gradient buffer.
+    pub fsdp_buffers: String,
+    /// The allocator's reserve.
+    pub allocator_reserve: String,
     pub headroom: String,
     /// Capacity line, e.g. "80 GB HBM3" → the chart writes "{capacity} 80 GB".
     pub capacity: String,
@@ -51,7 +57,7 @@ pub struct MemoryBarChart {
     pub no_data: String,
 }
 
-const COLORS: [&str; 8] = [
+const COLORS: [&str; 11] = [
     palette::WEIGHTS,
     palette::KV_CACHE,
     palette::ACTIVATIONS,
@@ -60,11 +66,26 @@ const COLORS: [&str; 8] = [
     palette::OPTIMIZER,
     palette::MEMORY_OVERHEAD,
     palette::RECURRENT_STATE,
+    palette::FP8_WEIGHT_CACHE,
+    palette::FSDP_BUFFERS,
+    palette::ALLOCATOR_RESERVE,
 ];
 
-fn parts(r: &MemoryRow) -> [u64; 8] {
+fn parts(r: &MemoryRow) -> [u64; 11] {
     let m = &r.memory;
-    [m.weights, m.kv_cache, m.activations, m.logits, m.gradients, m.optimizer, m.overhead, m.recurrent_state]
+    [
+        m.weights,
+        m.kv_cache,
+        m.activations,
+        m.logits,
+        m.gradients,
+        m.optimizer,
+        m.overhead,
+        m.recurrent_state,
+        m.fp8_weight_cache,
+        m.fsdp_buffers,
+        m.allocator_reserve,
+    ]
 }
 
 /// The memory bars as an SVG string `width` px wide (see the module doc).
@@ -86,8 +107,11 @@ pub fn memory_bar_svg(c: &MemoryBarChart, width: u32) -> String {
         &l.optimizer,
         &l.overhead,
         &l.recurrent_state,
+        &l.fp8_weight_cache,
+        &l.fsdp_buffers,
+        &l.allocator_reserve,
     ];
-    let mut items: Vec<LegendItem> = (0..8)
+    let mut items: Vec<LegendItem> = (0..11)
         .filter(|&i| c.rows.iter().any(|r| parts(r)[i] > 0))
         .map(|i| LegendItem { label: names[i].clone(), color: COLORS[i], swatch: Swatch::Box })
         .collect();
@@ -228,6 +252,9 @@ pub(crate) mod tests {
                 optimizer: "优化器".into(),
                 overhead: "开销".into(),
                 recurrent_state: "循环状态".into(),
+                fp8_weight_cache: "FP8 权重缓存".into(),
+                fsdp_buffers: "FSDP 缓冲".into(),
+                allocator_reserve: "分配器预留".into(),
                 headroom: "余量".into(),
                 capacity: "显存".into(),
                 usable: "可用".into(),

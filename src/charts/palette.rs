@@ -22,6 +22,12 @@ pub const OPTIMIZER: &str = "#8E5BB5";
 pub const MEMORY_OVERHEAD: &str = "#7A7F87";
 /// Fixed-size state of linear-attention / Mamba layers (hybrid models).
 pub const RECURRENT_STATE: &str = "#1B8A9A";
+/// Quantised weight copies of a low-precision training recipe.
+pub const FP8_WEIGHT_CACHE: &str = "#5B7FA8";
+/// FSDP's unsharded layers and gradient buffer.
+pub const FSDP_BUFFERS: &str = "#B07A9C";
+/// The allocator's reserve beyond what is allocated.
+pub const ALLOCATOR_RESERVE: &str = "#A5ABB3";
 pub const HEADROOM: &str = "#E6E9EE";
 
 /// Past capacity, impossible points, "does not fit".

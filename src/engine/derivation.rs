@@ -45,6 +45,74 @@ pub enum PhaseQty {
     Moe,
 }
 
+/// A quantity of the report's `training` section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TrainingQty {
+    TokensPerGpu,
+    ModelFlopsPerToken,
+    Mfu,
+    Hfu,
+    Gemm,
+    Attention,
+    Elementwise,
+    Loss,
+    Recompute,
+    Optimizer,
+    TensorParallel,
+    ContextParallel,
+    ExpertParallel,
+    Fsdp,
+    DataParallel,
+    Bubble,
+    Launch,
+}
+
+impl TrainingQty {
+    /// Every quantity, in the report's order.
+    pub const ALL: [TrainingQty; 17] = [
+        TrainingQty::TokensPerGpu,
+        TrainingQty::ModelFlopsPerToken,
+        TrainingQty::Mfu,
+        TrainingQty::Hfu,
+        TrainingQty::Gemm,
+        TrainingQty::Attention,
+        TrainingQty::Elementwise,
+        TrainingQty::Loss,
+        TrainingQty::Recompute,
+        TrainingQty::Optimizer,
+        TrainingQty::TensorParallel,
+        TrainingQty::ContextParallel,
+        TrainingQty::ExpertParallel,
+        TrainingQty::Fsdp,
+        TrainingQty::DataParallel,
+        TrainingQty::Bubble,
+        TrainingQty::Launch,
+    ];
+
+    /// The path under `training.` in the report.
+    pub fn path(self) -> &'static str {
+        match self {
+            TrainingQty::TokensPerGpu => "tokens_per_s_per_gpu",
+            TrainingQty::ModelFlopsPerToken => "model_flops_per_token",
+            TrainingQty::Mfu => "mfu",
+            TrainingQty::Hfu => "hfu",
+            TrainingQty::Gemm => "step.gemm_s",
+            TrainingQty::Attention => "step.attention_s",
+            TrainingQty::Elementwise => "step.elementwise_s",
+            TrainingQty::Loss => "step.loss_s",
+            TrainingQty::Recompute => "step.recompute_s",
+            TrainingQty::Optimizer => "step.optimizer_s",
+            TrainingQty::TensorParallel => "step.tensor_parallel_s",
+            TrainingQty::ContextParallel => "step.context_parallel_s",
+            TrainingQty::ExpertParallel => "step.expert_parallel_s",
+            TrainingQty::Fsdp => "step.fsdp_s",
+            TrainingQty::DataParallel => "step.data_parallel_s",
+            TrainingQty::Bubble => "step.pipeline_bubble_s",
+            TrainingQty::Launch => "step.launch_s",
+        }
+    }
+}
+
 /// The report path a derivation explains (one variant per path; phases parameterised).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DerivKey {
@@ -63,6 +131,9 @@ pub enum DerivKey {
     MemOverhead,
     MemTotal,
     MemLogits,
+    MemFp8WeightCache,
+    MemFsdpBuffers,
+    MemAllocatorReserve,
     GpuMemoryBytes,
     UsableGpuMemoryBytes,
     Fits,
@@ -94,6 +165,8 @@ pub enum DerivKey {
     ThroughputTraining,
     ServingCostPerMillion,
     Bound,
+    /// `training.*`.
+    Training(TrainingQty),
 }
 
 impl DerivKey {
@@ -114,6 +187,9 @@ impl DerivKey {
             DerivKey::MemOverhead => "memory_per_gpu_bytes.overhead",
             DerivKey::MemTotal => "memory_per_gpu_bytes.total",
             DerivKey::MemLogits => "memory_per_gpu_bytes.logits",
+            DerivKey::MemFp8WeightCache => "memory_per_gpu_bytes.fp8_weight_cache",
+            DerivKey::MemFsdpBuffers => "memory_per_gpu_bytes.fsdp_buffers",
+            DerivKey::MemAllocatorReserve => "memory_per_gpu_bytes.allocator_reserve",
             DerivKey::GpuMemoryBytes => "gpu_memory_bytes",
             DerivKey::UsableGpuMemoryBytes => "usable_gpu_memory_bytes",
             DerivKey::Fits => "fits",
@@ -154,6 +230,7 @@ impl DerivKey {
             DerivKey::ThroughputTraining => "throughput.tokens_per_s",
             DerivKey::ServingCostPerMillion => "serving.cost_per_million_tokens",
             DerivKey::Bound => "bound",
+            DerivKey::Training(q) => return format!("training.{}", q.path()),
         };
         s.to_owned()
     }
@@ -256,16 +333,64 @@ pub enum Formula {
     /// One MoE layer's grouped GEMMs on one GPU, its kernel family's measured costs, times the
     /// layers.
     MoeGroupedGemm,
+    /// A low-precision recipe's quantised weight copies.
+    Fp8WeightCache,
+    /// FSDP's unsharded layers and gradient buffer.
+    FsdpBuffers,
+    /// The allocator's reserve (a stated input).
+    AllocatorReserve,
+    /// A training step as the sum of its operations.
+    TrainingStepTime,
+    /// Training: tokens per second per GPU.
+    TrainingTokensPerGpu,
+    /// Model FLOPs per token under a named convention.
+    ModelFlopsPerToken,
+    Mfu,
+    Hfu,
+    StepGemm,
+    StepAttention,
+    StepElementwise,
+    StepLoss,
+    StepRecompute,
+    StepOptimizer,
+    StepTensorParallel,
+    StepContextParallel,
+    StepExpertParallel,
+    StepFsdp,
+    StepDataParallel,
+    StepBubble,
+    StepLaunch,
     /// The compute path a checkpoint's own format chooses (block FP8 → FP8 GEMMs).
     ComputePathCheckpoint,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 67] = [
+    pub const ALL: [Formula; 88] = [
         Formula::ExpertsPerGpu,
         Formula::MoeGroupedGemm,
         Formula::ComputePathCheckpoint,
+        Formula::TrainingStepTime,
+        Formula::TrainingTokensPerGpu,
+        Formula::ModelFlopsPerToken,
+        Formula::Mfu,
+        Formula::Hfu,
+        Formula::StepGemm,
+        Formula::StepAttention,
+        Formula::StepElementwise,
+        Formula::StepLoss,
+        Formula::StepRecompute,
+        Formula::StepOptimizer,
+        Formula::StepTensorParallel,
+        Formula::StepContextParallel,
+        Formula::StepExpertParallel,
+        Formula::StepFsdp,
+        Formula::StepDataParallel,
+        Formula::StepBubble,
+        Formula::StepLaunch,
+        Formula::Fp8WeightCache,
+        Formula::FsdpBuffers,
+        Formula::AllocatorReserve,
         Formula::MinCpuMoe,
         Formula::WeightsTable,
         Formula::HostOffload,

@@ -62,6 +62,13 @@ pub struct Efficiency {
     /// vLLM V1 blog 2025-01-27, SGLang v0.4 blog 2024-12-04; 0.62 for vLLM 0.5.3, whose GPU ran 38%
     /// of the time: vLLM v0.6.0 blog 2024-09-05).
     pub cpu_share_of_step: f64,
+    /// Achieved fraction of the 16-bit dense peak in a training step's GEMMs at their best
+    /// shape: the "Maximum Achievable Matmul FLOPS" of stas00/ml-engineering's table (best of
+    /// a shape sweep, mean of 100 iterations after 50 warm-ups). A device carries its own
+    /// (A100 SXM 271.2 of 312 = 0.869, H100/H200 SXM 794.5 of 989 = 0.803, B200 1,745 of 2,250
+    /// = 0.776, GB200 1,822 of 2,500 = 0.729); without one, `tensor_flops`' 0.75. The training
+    /// model multiplies it by each GEMM's wave quantisation (`perf::training::gemm`).
+    pub matmul_flops: f64,
 }
 
 impl Default for Efficiency {
@@ -81,6 +88,7 @@ impl Default for Efficiency {
             pcie_bandwidth: 0.8,
             quantized_matmul_flops: 0.28,
             cpu_share_of_step: 0.0,
+            matmul_flops: 0.75,
         }
     }
 }
@@ -103,10 +111,11 @@ pub enum Factor {
     PcieBandwidth,
     QuantizedMatmulFlops,
     CpuShareOfStep,
+    MatmulFlops,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 14] = [
+    pub const ALL: [Factor; 15] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -121,6 +130,7 @@ impl Factor {
         Factor::PcieBandwidth,
         Factor::QuantizedMatmulFlops,
         Factor::CpuShareOfStep,
+        Factor::MatmulFlops,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -140,6 +150,7 @@ impl Factor {
             Factor::PcieBandwidth => "pcie_bandwidth",
             Factor::QuantizedMatmulFlops => "quantized_matmul_flops",
             Factor::CpuShareOfStep => "cpu_share_of_step",
+            Factor::MatmulFlops => "matmul_flops",
         }
     }
 
@@ -160,6 +171,7 @@ impl Factor {
             Factor::PcieBandwidth => e.pcie_bandwidth,
             Factor::QuantizedMatmulFlops => e.quantized_matmul_flops,
             Factor::CpuShareOfStep => e.cpu_share_of_step,
+            Factor::MatmulFlops => e.matmul_flops,
         }
     }
 
@@ -196,6 +208,7 @@ impl Efficiency {
         frac("pcie_bandwidth", self.pcie_bandwidth)?;
         frac("quantized_matmul_flops", self.quantized_matmul_flops)?;
         in_range("cpu_share_of_step", self.cpu_share_of_step, 0.0, 0.95)?;
+        frac("matmul_flops", self.matmul_flops)?;
         Ok(())
     }
 
@@ -285,10 +298,11 @@ pub struct EfficiencyOverrides {
     pub pcie_bandwidth: Option<f64>,
     pub quantized_matmul_flops: Option<f64>,
     pub cpu_share_of_step: Option<f64>,
+    pub matmul_flops: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 14] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 15] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -303,6 +317,7 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 14] = [
     "pcie_bandwidth",
     "quantized_matmul_flops",
     "cpu_share_of_step",
+    "matmul_flops",
 ];
 
 impl EfficiencyOverrides {
@@ -325,6 +340,7 @@ impl EfficiencyOverrides {
                 "pcie_bandwidth" => &mut o.pcie_bandwidth,
                 "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
                 "cpu_share_of_step" => &mut o.cpu_share_of_step,
+                "matmul_flops" => &mut o.matmul_flops,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -352,7 +368,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 14] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 15] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -371,6 +387,7 @@ impl EfficiencyOverrides {
             ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
             ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
             ("cpu_share_of_step", self.cpu_share_of_step, &mut e.cpu_share_of_step),
+            ("matmul_flops", self.matmul_flops, &mut e.matmul_flops),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {

@@ -128,6 +128,18 @@ pub enum ErrorKind {
     QuantizedCacheNeedsFlashAttention { got: Dtype },
     /// Layers kept in host memory need the model on one GPU (no tensor or pipeline parallelism).
     OffloadNeedsOneGpu { tp: u64, pp: u64 },
+    /// Must be a multiple of `of` (`value`).
+    NotMultipleOf { of: &'static str, value: u64, got: u64 },
+    /// tp × pp × cp × dp must equal gpus (with context parallelism).
+    ContextLayoutMismatch { gpus: u64, group: u64, dp: u64 },
+    /// Only a training run (training, lora, qlora) takes this setting.
+    NeedsTraining,
+    /// Virtual pipeline stages need at least two pipeline stages.
+    NeedsPipeline { pp: u64 },
+    /// A low-precision recipe needs a Tensor Core path the GPU lacks (`needs`: `fp8` or `fp4`).
+    RecipeNeedsPath { recipe: &'static str, needs: &'static str },
+    /// An attention kernel family that does not run on this GPU's architecture.
+    KernelNeedsArchitecture { kernel: &'static str, needs: &'static str, architecture: String },
     /// A value the engine cannot use, described by serde (only for shapes not classified above).
     Invalid { detail: String },
 }
@@ -242,6 +254,21 @@ impl fmt::Display for ErrorKind {
                 f,
                 "layers in host memory need the model on one GPU (tensor_parallel 1, pipeline_parallel 1), got {tp} × {pp}"
             ),
+            K::NotMultipleOf { of, value, got } => write!(f, "must be a multiple of {of} ({value}), got {got}"),
+            K::ContextLayoutMismatch { gpus, group, dp } => write!(
+                f,
+                "tensor_parallel × pipeline_parallel × context_parallel × data_parallel must equal gpus ({gpus}), got {group} × {dp}"
+            ),
+            K::NeedsTraining => write!(f, "applies to training only (mode training, lora or qlora)"),
+            K::NeedsPipeline { pp } => {
+                write!(f, "an interleaved schedule needs pipeline_parallel of at least 2, got {pp}")
+            }
+            K::RecipeNeedsPath { recipe, needs } => {
+                write!(f, "{recipe} needs a GPU with an {needs} Tensor Core path")
+            }
+            K::KernelNeedsArchitecture { kernel, needs, architecture } => {
+                write!(f, "{kernel} runs on {needs} GPUs, not on {architecture}")
+            }
             K::Invalid { detail } => write!(f, "{detail}"),
         }
     }

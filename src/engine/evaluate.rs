@@ -291,7 +291,7 @@ impl Sizing {
 
 /// Step 2: parameter counts, KV cache per token, memory on the heaviest GPU, fit and solvers.
 fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
-    let x = Inputs::from_scenario(s);
+    let x = Inputs::on_gpu(s, gpu);
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let gpu_budget = gpu.memory_kind.gpu_budget(gpu_memory_bytes);
     let counts = count_params(a);
@@ -472,7 +472,8 @@ fn report(
             gpus: s.gpus,
             tensor_parallel: x.tp,
             pipeline_parallel: x.pp,
-            data_parallel: x.dp,
+            data_parallel: x.replicas(),
+            context_parallel: x.cp,
             heaviest_stage: z.memory.stage,
             expert_parallel: x.ep,
             experts_per_gpu: 0,

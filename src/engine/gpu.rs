@@ -75,6 +75,18 @@ pub struct Mig {
     pub profiles: Option<String>,
 }
 
+/// An NVIDIA Tensor Core generation, named by the GPU catalog's `architecture`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Generation {
+    Ampere,
+    Ada,
+    Hopper,
+    Blackwell,
+    /// Other vendors and generations, and custom GPUs.
+    Other,
+}
+
 /// How a device's memory is shared with the CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -255,6 +267,23 @@ impl Gpu {
             e.push(GpuFieldError { field: "id".into(), kind: ErrorKind::Empty });
         }
         e
+    }
+
+    /// The Tensor Core generation the GPU's architecture name states (what the training kernel
+    /// tables are keyed by); [`Generation::Other`] for other vendors and custom GPUs.
+    pub fn generation(&self) -> Generation {
+        let a = self.architecture.to_ascii_lowercase();
+        if a.contains("blackwell") {
+            Generation::Blackwell
+        } else if a.contains("hopper") {
+            Generation::Hopper
+        } else if a.contains("ada") {
+            Generation::Ada
+        } else if a.contains("ampere") {
+            Generation::Ampere
+        } else {
+            Generation::Other
+        }
     }
 
     /// The dense peak and path for `dtype`. Falls back to the FP32 vector peak when the GPU has

@@ -55,7 +55,10 @@ pub struct Layout {
     pub gpus: u64,
     pub tensor_parallel: u64,
     pub pipeline_parallel: u64,
+    /// Data-parallel replicas (gpus / (tp × pp × cp)).
     pub data_parallel: u64,
+    /// GPUs each sequence is split over (context parallelism, training).
+    pub context_parallel: u64,
     /// The pipeline stage the memory figures describe (the heaviest, 0-based).
     pub heaviest_stage: u64,
     /// GPUs the routed experts are spread over.

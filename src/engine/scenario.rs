@@ -11,7 +11,10 @@ use super::model::quant::Quantization;
 use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
 use super::stack::{BenchTool, EpComm, LlamaBackend, MoeKernel, PrefillPolicy, ServingStack, WeightKernel};
-use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
+use super::workload::{
+    AttentionKernel, FlopConvention, LossImpl, LowPrecisionRecipe, Mode, Optimizer, OptimizerImpl, Recompute,
+    TrainingPrecision,
+};
 #[cfg(test)]
 use serde::Deserialize;
 use serde::Serialize;
@@ -95,7 +98,8 @@ pub struct Scenario {
     pub tensor_parallel: u64,
     #[serde(default = "default_one")]
     pub pipeline_parallel: u64,
-    /// Data-parallel replicas. Default gpus / (tp × pp); when given, tp × pp × dp must equal gpus.
+    /// Data-parallel replicas. Default gpus / (tp × pp × cp); when given, tp × pp × cp × dp must
+    /// equal gpus.
     #[serde(default)]
     pub data_parallel: Option<u64>,
     /// GPUs the routed experts of an MoE model are spread over (all-to-all per MoE layer). Default 1.
@@ -251,6 +255,50 @@ pub struct Scenario {
     /// `genai_perf`: the steady state). Default `vllm_bench`.
     #[serde(default)]
     pub bench_tool: BenchTool,
+    /// Context parallelism (training): each sequence split over this many GPUs, which exchange
+    /// keys and values for attention (Megatron `--context-parallel-size`, torchtitan `cp`).
+    /// GPUs = tensor × pipeline × context × data parallel. Default 1.
+    #[serde(default = "default_one")]
+    pub context_parallel: u64,
+    /// Model chunks per pipeline stage of an interleaved 1F1B schedule (Megatron
+    /// `--num-layers-per-virtual-pipeline-stage`; Narayanan et al. 2021 §2.2.2): the bubble
+    /// shrinks by this factor; micro-batches must be a multiple of the stages. Default 1.
+    #[serde(default = "default_one")]
+    pub virtual_pipeline_stages: u64,
+    /// Layers of each pipeline stage the recompute policy applies to; the others keep every
+    /// activation (Megatron `--recompute-method block --recompute-num-layers`). Absent: all.
+    #[serde(default)]
+    pub recompute_layers: Option<u64>,
+    /// The linear layers' low-precision recipe in training (`fp8_delayed`, `fp8_current`,
+    /// `fp8_blockwise`, `mxfp8`, `nvfp4`). Default `none`, or `fp8_delayed` when a training run's
+    /// compute dtype is fp8.
+    #[serde(default)]
+    pub low_precision_recipe: LowPrecisionRecipe,
+    /// The model holds only quantised copies of its linear weights (TE `quantized_model_init`,
+    /// Megatron `--fp8-param-gather`): no 16-bit weights beside the cache, 1-byte all-gathers.
+    #[serde(default)]
+    pub fp8_primary_weights: bool,
+    /// The attention kernel family of a training step. Default: `fa2` on Ampere and older,
+    /// `cudnn` on Hopper and Blackwell.
+    #[serde(default)]
+    pub attention_kernel: Option<AttentionKernel>,
+    /// How the training loss is computed (`upcast`, `vocab_parallel`, `fused`, `fused_linear`).
+    #[serde(default)]
+    pub loss_impl: LossImpl,
+    /// How the optimizer step is launched (`foreach`, `fused`).
+    #[serde(default)]
+    pub optimizer_impl: OptimizerImpl,
+    /// Tensor-parallel collectives overlapped with the adjacent GEMMs (Megatron
+    /// `--tp-comm-overlap`, torchtitan async TP). Default false: exposed.
+    #[serde(default)]
+    pub tp_comm_overlap: bool,
+    /// Memory the allocator holds beyond what is allocated (PyTorch's reserved minus allocated),
+    /// added as its own line. Default 0.
+    #[serde(default)]
+    pub allocator_reserve_bytes: u64,
+    /// The FLOP convention of the reported MFU. Default `megatron_causal`.
+    #[serde(default)]
+    pub flop_convention: FlopConvention,
 }
 
 /// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
@@ -348,6 +396,17 @@ impl Scenario {
             "llama_backend" => self.llama_backend = opt(v, de)?,
             "benchmark_requests" => self.benchmark_requests = opt(v, de)?,
             "bench_tool" => self.bench_tool = de(v)?,
+            "context_parallel" => self.context_parallel = de(v)?,
+            "virtual_pipeline_stages" => self.virtual_pipeline_stages = de(v)?,
+            "recompute_layers" => self.recompute_layers = opt(v, de)?,
+            "low_precision_recipe" => self.low_precision_recipe = de(v)?,
+            "fp8_primary_weights" => self.fp8_primary_weights = de(v)?,
+            "attention_kernel" => self.attention_kernel = opt(v, de)?,
+            "loss_impl" => self.loss_impl = de(v)?,
+            "optimizer_impl" => self.optimizer_impl = de(v)?,
+            "tp_comm_overlap" => self.tp_comm_overlap = de(v)?,
+            "allocator_reserve_bytes" => self.allocator_reserve_bytes = de(v)?,
+            "flop_convention" => self.flop_convention = de(v)?,
             _ => {}
         }
         Ok(())
@@ -442,6 +501,12 @@ impl Scenario {
             let least = self.concurrent_users.unwrap_or(0).max(1);
             range("benchmark_requests", n, least, 1_000_000)?;
         }
+        range("context_parallel", self.context_parallel, 1, 1024)?;
+        range("virtual_pipeline_stages", self.virtual_pipeline_stages, 1, 1024)?;
+        if let Some(n) = self.recompute_layers {
+            range("recompute_layers", n, 1, 100_000)?;
+        }
+        range("allocator_reserve_bytes", self.allocator_reserve_bytes, 0, 1 << 40)?;
         if let Some(m) = self.host_memory_bytes {
             range("host_memory_bytes", m, 1, 1 << 50)?;
         }
@@ -484,19 +549,33 @@ impl Scenario {
         fraction("safety_margin", self.safety_margin, 0.9)
     }
 
-    /// gpus = tp × pp × dp, and expert parallelism within the GPUs.
+    /// gpus = tp × pp × cp × dp, expert parallelism within the GPUs, and the schedule's rules
+    /// ([`Scenario::validate_schedule`]).
     fn validate_layout(&self) -> Result<(), ScenarioError> {
-        let group = self.tensor_parallel * self.pipeline_parallel;
+        self.validate_schedule()?;
+        let cp = self.context_parallel;
+        let group = self.tensor_parallel * self.pipeline_parallel * cp;
         if !self.gpus.is_multiple_of(group) {
-            return Err(ScenarioError::new("gpus", ErrorKind::NotMultipleOfGroup { group, got: self.gpus }));
+            let kind = if cp > 1 {
+                ErrorKind::NotMultipleOf {
+                    of: "tensor_parallel × pipeline_parallel × context_parallel",
+                    value: group,
+                    got: self.gpus,
+                }
+            } else {
+                ErrorKind::NotMultipleOfGroup { group, got: self.gpus }
+            };
+            return Err(ScenarioError::new("gpus", kind));
         }
         if let Some(dp) = self.data_parallel {
             range("data_parallel", dp, 1, 1_000_000)?;
             if dp * group != self.gpus {
-                return Err(ScenarioError::new(
-                    "data_parallel",
-                    ErrorKind::LayoutMismatch { gpus: self.gpus, group, dp },
-                ));
+                let kind = if cp > 1 {
+                    ErrorKind::ContextLayoutMismatch { gpus: self.gpus, group, dp }
+                } else {
+                    ErrorKind::LayoutMismatch { gpus: self.gpus, group, dp }
+                };
+                return Err(ScenarioError::new("data_parallel", kind));
             }
         }
         if self.expert_parallel > self.gpus {
@@ -514,6 +593,47 @@ impl Scenario {
                 "expert_parallel",
                 ErrorKind::ExpertParallelSplit { stage_gpus: stage, tp, got: ep },
             ));
+        }
+        Ok(())
+    }
+
+    /// Context parallelism splits training sequences (a serving run has none); an interleaved
+    /// schedule needs pipeline stages and a whole number of micro-batch rounds per stage
+    /// (Megatron's interleaved 1F1B asserts `num_microbatches % pipeline_parallel_size == 0`).
+    fn validate_schedule(&self) -> Result<(), ScenarioError> {
+        if self.context_parallel > 1 && self.mode == Mode::Inference {
+            return Err(ScenarioError::new("context_parallel", ErrorKind::NeedsTraining));
+        }
+        if self.context_parallel > 1 && !self.context_tokens.is_multiple_of(2 * self.context_parallel) {
+            // The load-balanced split cuts each sequence into 2·cp chunks (Megatron-Core's
+            // context-parallel guide).
+            return Err(ScenarioError::new(
+                "context_tokens",
+                ErrorKind::NotMultipleOf {
+                    of: "2 × context_parallel",
+                    value: 2 * self.context_parallel,
+                    got: self.context_tokens,
+                },
+            ));
+        }
+        if self.virtual_pipeline_stages > 1 {
+            if self.pipeline_parallel < 2 {
+                return Err(ScenarioError::new(
+                    "virtual_pipeline_stages",
+                    ErrorKind::NeedsPipeline { pp: self.pipeline_parallel },
+                ));
+            }
+            let m = self.resolved_micro_batches();
+            if !m.is_multiple_of(self.pipeline_parallel) {
+                return Err(ScenarioError::new(
+                    "micro_batches",
+                    ErrorKind::NotMultipleOf {
+                        of: "pipeline_parallel",
+                        value: self.pipeline_parallel,
+                        got: m,
+                    },
+                ));
+            }
         }
         Ok(())
     }
@@ -571,9 +691,19 @@ impl Scenario {
         })
     }
 
-    /// Data-parallel replicas: gpus / (tp × pp).
+    /// Data-parallel replicas: gpus / (tp × pp × cp).
     pub fn data_parallel(&self) -> u64 {
-        self.gpus / (self.tensor_parallel * self.pipeline_parallel).max(1)
+        self.gpus / (self.tensor_parallel * self.pipeline_parallel * self.context_parallel).max(1)
+    }
+
+    /// The low-precision recipe after defaults: as given, or `fp8_delayed` (Transformer Engine's
+    /// default recipe) when a training run's compute dtype is fp8 and no recipe is named.
+    pub fn resolved_recipe(&self) -> LowPrecisionRecipe {
+        let fp8 = self.resolved_compute_dtype() == ComputeDtype::Fp8;
+        match self.low_precision_recipe {
+            LowPrecisionRecipe::None if fp8 && self.mode != Mode::Inference => LowPrecisionRecipe::Fp8Delayed,
+            r => r,
+        }
     }
 
     /// (prompt, output) tokens per sequence after defaults; they sum to at most context_tokens.
@@ -729,6 +859,17 @@ fn defaults(model: ModelSpec) -> Scenario {
         llama_backend: None,
         benchmark_requests: None,
         bench_tool: BenchTool::VllmBench,
+        context_parallel: 1,
+        virtual_pipeline_stages: 1,
+        recompute_layers: None,
+        low_precision_recipe: LowPrecisionRecipe::None,
+        fp8_primary_weights: false,
+        attention_kernel: None,
+        loss_impl: LossImpl::Upcast,
+        optimizer_impl: OptimizerImpl::Foreach,
+        tp_comm_overlap: false,
+        allocator_reserve_bytes: 0,
+        flop_convention: FlopConvention::MegatronCausal,
     }
 }
 
@@ -844,6 +985,11 @@ mod tests {
             json!("mixed"),
             json!("sgd_momentum"),
             json!("selective"),
+            json!("op_selective"),
+            json!("fp8_current"),
+            json!("cudnn"),
+            json!("fused"),
+            json!("megatron_causal"),
             json!("multi_node_ib"),
             json!("nvswitch_efa"),
             json!("q_proj"),
@@ -918,6 +1064,17 @@ mod tests {
             "host_memory_bytes",
             "host_reserve_bytes",
             "host_memory_bandwidth_bytes_per_s",
+            "context_parallel",
+            "virtual_pipeline_stages",
+            "recompute_layers",
+            "low_precision_recipe",
+            "fp8_primary_weights",
+            "attention_kernel",
+            "loss_impl",
+            "optimizer_impl",
+            "tp_comm_overlap",
+            "allocator_reserve_bytes",
+            "flop_convention",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).
@@ -999,6 +1156,41 @@ mod tests {
             let g = crate::engine::gpu::Gpu::from_json(v).unwrap();
             assert_eq!(g, serde_json::from_value(v.clone()).unwrap());
         }
+    }
+
+    #[test]
+    fn training_layout_keys_are_checked_with_their_field() {
+        let base = json!({"model": "x", "mode": "training", "gpus": 16, "tensor_parallel": 2,
+            "context_parallel": 2, "context_tokens": 8192});
+        let s = Scenario::from_json(&base).unwrap();
+        assert!(s.validate().is_ok());
+        assert_eq!(s.data_parallel(), 4);
+        let with = |k: &str, v: Value| {
+            let mut b = base.clone();
+            b[k] = v;
+            Scenario::from_json(&b).unwrap().validate().unwrap_err()
+        };
+        assert_eq!(with("mode", json!("inference")).kind, ErrorKind::NeedsTraining);
+        let e = with("gpus", json!(14));
+        assert_eq!((e.field.as_str(), e.to_string().contains("context_parallel")), ("gpus", true));
+        assert_eq!(with("data_parallel", json!(2)).field, "data_parallel");
+        assert_eq!(with("context_tokens", json!(8190)).field, "context_tokens");
+        assert_eq!(with("virtual_pipeline_stages", json!(2)).kind, ErrorKind::NeedsPipeline { pp: 1 });
+        assert_eq!(with("recompute_layers", json!(0)).field, "recompute_layers");
+        let e = Scenario::from_json(&json!({"model": "x", "low_precision_recipe": "fp9"})).unwrap_err();
+        assert_eq!(e.field, "low_precision_recipe");
+        // Interleaving: the micro-batches fill whole rounds of the stages.
+        let s = Scenario::from_json(&json!({"model": "x", "mode": "training", "gpus": 4,
+            "pipeline_parallel": 4, "virtual_pipeline_stages": 2, "micro_batches": 6}))
+        .unwrap();
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NotMultipleOf { of: "pipeline_parallel", value: 4, got: 6 });
+        // fp8 compute in training names TE's default recipe; inference keeps none.
+        let s =
+            Scenario::from_json(&json!({"model": "x", "mode": "training", "compute_dtype": "fp8"})).unwrap();
+        assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::Fp8Delayed);
+        let s = Scenario::from_json(&json!({"model": "x", "compute_dtype": "fp8"})).unwrap();
+        assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::None);
     }
 
     #[test]

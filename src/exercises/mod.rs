@@ -224,6 +224,9 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "overhead" => m.overhead,
                 "total" => m.total,
                 "recurrent_state" => m.recurrent_state,
+                "fp8_weight_cache" => m.fp8_weight_cache,
+                "fsdp_buffers" => m.fsdp_buffers,
+                "allocator_reserve" => m.allocator_reserve,
                 _ => return None,
             })
         }
@@ -252,6 +255,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "tensor_parallel" => l.tensor_parallel,
                 "pipeline_parallel" => l.pipeline_parallel,
                 "data_parallel" => l.data_parallel,
+                "context_parallel" => l.context_parallel,
                 "heaviest_stage" => l.heaviest_stage,
                 "expert_parallel" => l.expert_parallel,
                 "experts_per_gpu" => l.experts_per_gpu,

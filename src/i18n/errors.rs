@@ -142,6 +142,16 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::OffloadNeedsOneGpu { tp, pp } => format!(
             "把部分层放在主机内存时，模型须在单块 GPU 上（tensor_parallel 1、pipeline_parallel 1），实际为 {tp} × {pp}"
         ),
+        K::NotMultipleOf { of, value, got } => format!("应为 {of}（{value}）的倍数，实际为 {got}"),
+        K::ContextLayoutMismatch { gpus, group, dp } => format!(
+            "tensor_parallel × pipeline_parallel × context_parallel × data_parallel 应等于 gpus（{gpus}），实际为 {group} × {dp}"
+        ),
+        K::NeedsTraining => "只用于训练（mode 为 training、lora 或 qlora）".into(),
+        K::NeedsPipeline { pp } => format!("交错调度需要 pipeline_parallel 至少为 2，实际为 {pp}"),
+        K::RecipeNeedsPath { recipe, needs } => format!("{recipe} 需要带 {needs} Tensor Core 路径的 GPU"),
+        K::KernelNeedsArchitecture { kernel, needs, architecture } => {
+            format!("{kernel} 只在 {needs} GPU 上运行，不能用于 {architecture}")
+        }
         K::Invalid { .. } => "取值无效".into(),
     }
 }

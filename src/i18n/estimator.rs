@@ -140,6 +140,12 @@ pub struct EstimatorStrings {
     pub runtime_overhead: &'static str,
     /// The hybrid models' fixed-size state line of the memory breakdown.
     pub recurrent_state: &'static str,
+    /// A low-precision training recipe's quantised weight copies.
+    pub fp8_weight_cache: &'static str,
+    /// FSDP's unsharded layers and gradient buffer.
+    pub fsdp_buffers: &'static str,
+    /// The allocator's reserve beyond what is allocated.
+    pub allocator_reserve: &'static str,
     pub headroom: &'static str,
     pub capacity: &'static str,
     pub usable: &'static str,
@@ -386,6 +392,9 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     optimizer_states: "优化器状态",
     runtime_overhead: "运行时开销",
     recurrent_state: "循环状态",
+    fp8_weight_cache: "低精度权重缓存",
+    fsdp_buffers: "FSDP 缓冲区",
+    allocator_reserve: "分配器预留",
     headroom: "余量",
     capacity: "显存容量",
     usable: "可用（扣除安全余量）",
@@ -618,6 +627,9 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     optimizer_states: "Optimizer states",
     runtime_overhead: "Runtime overhead",
     recurrent_state: "Recurrent state",
+    fp8_weight_cache: "Low-precision weight cache",
+    fsdp_buffers: "FSDP buffers",
+    allocator_reserve: "Allocator reserve",
     headroom: "Headroom",
     capacity: "Capacity",
     usable: "Usable (after safety margin)",

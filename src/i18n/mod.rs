@@ -25,6 +25,7 @@ pub use tool_local::LocalStrings;
 mod tool_diagnose;
 pub mod tool_mig;
 mod tools;
+mod training;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;

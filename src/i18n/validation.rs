@@ -253,6 +253,7 @@ pub fn note(n: &Note, lang: Lang) -> String {
             SizeReport::LoaderLog => "加载器日志中 “file size” 一行给出的大小",
         }
         .into(),
+        (Note::Stated(r), _) => stated(r, lang),
         (Note::Recipe { method, recipe: r }, Lang::Zh) => format!(
             "原文方法“{method}”，{} 配方：全 bf16，{}{}，{}，损失分 {} 块，ZeRO-{}",
             r.framework,
@@ -263,6 +264,59 @@ pub fn note(n: &Note, lang: Lang) -> String {
             r.zero_stage
         ),
     }
+}
+
+/// A stated training run's settings in `lang`: framework, the layout beyond tp/pp/dp, the
+/// recipe, the checkpointing, and the FLOP convention or memory statistic compared.
+fn stated(r: &crate::validation::StatedRun, lang: Lang) -> String {
+    use crate::engine::workload::{FlopConvention, LowPrecisionRecipe};
+    use crate::validation::MemoryStatistic;
+    let zh = lang == Lang::Zh;
+    let mut parts = vec![r.framework.clone()];
+    if r.context_parallel > 1 {
+        parts.push(format!("cp {}", r.context_parallel));
+    }
+    if r.virtual_pipeline_stages > 1 {
+        parts.push(if zh {
+            format!("交错流水线 v {}", r.virtual_pipeline_stages)
+        } else {
+            format!("interleaved v {}", r.virtual_pipeline_stages)
+        });
+    }
+    if r.expert_parallel > 1 {
+        parts.push(format!("ep {}", r.expert_parallel));
+    }
+    if r.zero_stage > 0 {
+        parts.push(format!("ZeRO-{}", r.zero_stage));
+    }
+    if r.recipe != LowPrecisionRecipe::None {
+        parts.push(r.recipe.name().to_owned());
+    }
+    let policy = recompute(r.recompute, lang);
+    parts.push(match (r.recompute_layers, zh) {
+        (Some(n), false) => format!("{policy} on {n} layers per stage"),
+        (Some(n), true) => format!("{policy}（每段 {n} 层）"),
+        (None, _) => policy.to_owned(),
+    });
+    if let Some(c) = r.flop_convention {
+        let name = match c {
+            FlopConvention::MegatronCausal => "megatron_causal",
+            FlopConvention::Palm => "palm",
+            FlopConvention::WithEmbedding => "with_embedding",
+        };
+        parts.push(if zh { format!("FLOP 口径 {name}") } else { format!("FLOP convention {name}") });
+    }
+    if let Some(st) = r.statistic {
+        parts.push(match (st, zh) {
+            (MemoryStatistic::Allocated, false) => "the source reports allocated memory".to_owned(),
+            (MemoryStatistic::Allocated, true) => "原文报告已分配显存".to_owned(),
+            (MemoryStatistic::Reserved, false) => {
+                "the source reports reserved memory (the engine models allocated)".to_owned()
+            }
+            (MemoryStatistic::Reserved, true) => "原文报告已预留显存（引擎估算的是已分配显存）".to_owned(),
+        });
+    }
+    parts.join(if zh { "，" } else { ", " })
 }
 
 /// A row's unit in `lang`.
@@ -296,6 +350,10 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::TokensPerS, Lang::Zh) => "token/秒",
         (RowUnit::GibModelSize, Lang::En) => "GiB of tensors (llama.cpp's model size)",
         (RowUnit::GibModelSize, Lang::Zh) => "GiB 张量（llama.cpp 报告的模型大小）",
+        (RowUnit::TokensPerSPerGpu, Lang::En) => "tokens/s per GPU",
+        (RowUnit::TokensPerSPerGpu, Lang::Zh) => "token/秒/GPU",
+        (RowUnit::Mfu, Lang::En) => "MFU",
+        (RowUnit::Mfu, Lang::Zh) => "MFU（模型 FLOP 利用率）",
     }
 }
 
@@ -324,8 +382,6 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         (Reason::AmbiguousGpu { gpu, candidates }, Lang::Zh) => {
             format!("GPU“{gpu}”可能是 {} 中的任何一个（来源未说明是哪一个）", candidates.join("、"))
         }
-        (Reason::ContextParallelism, Lang::En) => "context parallelism is not modelled".into(),
-        (Reason::ContextParallelism, Lang::Zh) => "未建模上下文并行".into(),
         (Reason::NoBatchOrValue, Lang::En) => "no batch size or value".into(),
         (Reason::NoBatchOrValue, Lang::Zh) => "缺少 batch 或测量值".into(),
         (Reason::NoWeightsGib, Lang::En) => "no weights figure in GiB".into(),
@@ -360,10 +416,30 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
         }
         (Reason::UnknownTest { test }, Lang::En) => format!("llama-bench test '{test}' is not a plain tgN or ppN run"),
         (Reason::UnknownTest { test }, Lang::Zh) => format!("llama-bench 测试“{test}”不是单纯的 tgN 或 ppN"),
+        (Reason::Unexpressed { setting }, _) => unexpressed(*setting, lang).into(),
         (Reason::Rejected { field, kind }, Lang::En) => format!("scenario rejected: {field}: {kind}"),
         (Reason::Rejected { field, kind }, Lang::Zh) => {
             format!("场景被拒绝：{field}：{}", super::errors::error_kind(kind, lang))
         }
+    }
+}
+
+/// A setting no scenario key states, in `lang`.
+fn unexpressed(s: crate::validation::Setting, lang: Lang) -> &'static str {
+    use crate::validation::Setting as S;
+    match (s, lang) {
+        (S::TorchCompile, Lang::En) => "the run used torch.compile, whose fusion changes both the element-wise time and the saved activations; the scenario has no compile key",
+        (S::TorchCompile, Lang::Zh) => "该次运行用了 torch.compile，其算子融合同时改变逐元素耗时和保存的激活；场景没有对应的编译开关",
+        (S::PowerCap, Lang::En) => "the GPUs ran power-capped (500 W) at a peak the source itself does not know",
+        (S::PowerCap, Lang::Zh) => "GPU 限功耗（500 W）运行，峰值连原文也不知道",
+        (S::NetworkNotStated, Lang::En) => "the run spans nodes and the source does not state the network between them, which its collectives cross",
+        (S::NetworkNotStated, Lang::Zh) => "该次运行跨节点，原文没有给出节点间网络，而其集合通信要经过它",
+        (S::ActivationOffloadLayers, Lang::En) => "activations of some of the layers were offloaded to CPU memory; the scenario offloads all or none",
+        (S::ActivationOffloadLayers, Lang::Zh) => "部分层的激活被卸载到 CPU 内存；场景只能全部卸载或都不卸载",
+        (S::FlexAttention, Lang::En) => "the run's attention is FlexAttention, a kernel family with no published training rate in the engine's attention table",
+        (S::FlexAttention, Lang::Zh) => "该次运行的注意力用 FlexAttention，引擎的注意力速率表中没有这一 kernel 族已发表的训练速率",
+        (S::UnlistedNetwork, Lang::En) => "the run's network between nodes (200 Gb/s RoCE per GPU) is none of the scenario's topologies (InfiniBand NDR or EFA at 400 Gb/s with NVSwitch nodes)",
+        (S::UnlistedNetwork, Lang::Zh) => "该次运行的节点间网络（每块 GPU 200 Gb/s RoCE）不是场景提供的拓扑之一（NVSwitch 节点配 400 Gb/s 的 InfiniBand NDR 或 EFA）",
     }
 }
 

@@ -59,6 +59,15 @@ impl<'a> Row<'a> {
 /// The cases (scenario, metric, measured value) that express one measurement row.
 pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
     let row = Row::read(raw);
+    if let Some(setting) = raw.get("not_expressed") {
+        return Err(match serde_json::from_value(setting.clone()) {
+            Ok(setting) => Reason::Unexpressed { setting },
+            Err(_) => Reason::UnsupportedKind { kind: row.kind.clone() },
+        });
+    }
+    if let Some(stated) = raw.get("scenario") {
+        return training::stated(&row, stated);
+    }
     let mut s = Scenario::new(model_spec(&row)?);
     set_gpu(&mut s, &row)?;
     set_precision(&mut s, &row);
@@ -174,21 +183,19 @@ fn set_software(s: &mut Scenario, row: &Row) {
     }
 }
 
-/// Tensor and pipeline parallelism as stated (multi-GPU serving without a stated layout:
-/// tensor parallel over all GPUs, as vLLM and TensorRT-LLM are run), data parallelism over the
-/// rest of the GPUs; returns the data-parallel size. Context parallelism is not expressed.
+/// Tensor, pipeline and context parallelism as stated (multi-GPU serving without a stated
+/// layout: tensor parallel over all GPUs, as vLLM and TensorRT-LLM are run), data parallelism
+/// over the rest of the GPUs; returns the data-parallel size.
 fn set_layout(s: &mut Scenario, row: &Row) -> Result<u64, Reason> {
     let (c, count) = (&row.c, row.count);
     let serving_default = if row.is_serving() { count.unwrap_or(1) as f64 } else { 1.0 };
     let tp = num(c, &["tensor_parallel", "tp", "TP"]).unwrap_or(serving_default) as u64;
     let pp = num(c, &["pipeline_parallel", "PP"]).unwrap_or(1.0) as u64;
-    if num(c, &["CP"]).unwrap_or(1.0) > 1.0 {
-        return Err(Reason::ContextParallelism);
-    }
+    let cp = (num(c, &["context_parallel", "CP"]).unwrap_or(1.0) as u64).max(1);
     let dp = num(c, &["data_parallel", "DP(FSDP)"])
         .map(|d| d as u64)
-        .unwrap_or_else(|| count.unwrap_or(tp * pp) / (tp * pp).max(1))
+        .unwrap_or_else(|| count.unwrap_or(tp * pp * cp) / (tp * pp * cp).max(1))
         .max(1);
-    (s.tensor_parallel, s.pipeline_parallel, s.gpus) = (tp, pp, tp * pp * dp);
+    (s.tensor_parallel, s.pipeline_parallel, s.context_parallel, s.gpus) = (tp, pp, cp, tp * pp * cp * dp);
     Ok(dp)
 }

@@ -128,6 +128,54 @@ pub enum Note {
     ModelSize {
         reported: SizeReport,
     },
+    /// A training run as its source states it (the settings the time and memory models read).
+    Stated(Box<StatedRun>),
+}
+
+/// A training run's settings as its source states them: the framework, the layout beyond
+/// tp/pp/dp, the recipe and the checkpointing, and for a memory row which allocator statistic
+/// it is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatedRun {
+    pub framework: String,
+    pub context_parallel: u64,
+    pub virtual_pipeline_stages: u64,
+    pub expert_parallel: u64,
+    pub zero_stage: u8,
+    pub recipe: crate::engine::workload::LowPrecisionRecipe,
+    pub recompute: Recompute,
+    pub recompute_layers: Option<u64>,
+    pub flop_convention: Option<crate::engine::workload::FlopConvention>,
+    pub statistic: Option<MemoryStatistic>,
+}
+
+/// Which PyTorch allocator statistic a peak-memory row reports: `torch.cuda.max_memory_allocated`
+/// (tensors alive) or `max_memory_reserved` (what the caching allocator holds, allocated plus
+/// its cached free blocks: torchtitan's `Memory(GiB)`). The engine models what is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryStatistic {
+    Allocated,
+    Reserved,
+}
+
+/// A setting a measurement ran with that no scenario key states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Setting {
+    /// `torch.compile` fuses kernels and changes what is saved: neither the element-wise time
+    /// nor the kept sets of the scenario describe it.
+    TorchCompile,
+    /// The GPUs ran power-capped at a peak the source does not know.
+    PowerCap,
+    /// The run spans nodes and the source does not state the network between them.
+    NetworkNotStated,
+    /// Activations of some layers offloaded to CPU memory (the scenario offloads all or none).
+    ActivationOffloadLayers,
+    /// The network between the nodes is stated but is none of the scenario's topologies.
+    UnlistedNetwork,
+    /// An attention kernel family without published training rates (FlexAttention).
+    FlexAttention,
 }
 
 /// A llama-bench test: `tgN` generates N tokens from an empty context, `ppN` processes a prompt
@@ -241,6 +289,10 @@ pub enum RowUnit {
     TokensPerS,
     /// GiB of tensors: llama.cpp's model size.
     GibModelSize,
+    /// Training tokens per second per GPU (global tokens per step / (step time × GPUs)).
+    TokensPerSPerGpu,
+    /// Model FLOPs utilisation under the source's FLOP convention.
+    Mfu,
 }
 
 impl RowUnit {
@@ -276,7 +328,6 @@ pub enum Reason {
         gpu: String,
         candidates: Vec<String>,
     },
-    ContextParallelism,
     NoBatchOrValue,
     NoWeightsGib,
     NoBatchOrSequenceLength,
@@ -301,6 +352,10 @@ pub enum Reason {
     /// A llama-bench test other than `tgN` or `ppN` (a test at a depth, `tg32 @ d4096`).
     UnknownTest {
         test: String,
+    },
+    /// The run used a setting the scenario cannot state.
+    Unexpressed {
+        setting: Setting,
     },
     /// The engine rejected the scenario (the field and what is wrong).
     Rejected {
@@ -369,6 +424,13 @@ enum Metric {
     PrefillTokensPerS,
     /// The bytes of all tensors in GiB (`model.gguf.bytes`; the weights for 16-bit types).
     ModelSizeGiB,
+    /// Training tokens per second per GPU (`training.tokens_per_s_per_gpu`).
+    TrainingTokensPerGpu,
+    /// Model FLOPs utilisation (`training.mfu`, the scenario's convention).
+    Mfu,
+    /// What PyTorch's allocator counts: the total less the stated runtime overhead (CUDA context
+    /// and library workspaces are outside it).
+    AllocatorPeakGiB,
 }
 
 /// One scenario that expresses a measurement, with the report's number it is compared with.
@@ -462,6 +524,25 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
         }
         Metric::TimeToFirstTokenMs => {
             (t.time.time_to_first_token_s * 1e3, Some(t.time.prefill_s_bound * 1e3), false)
+        }
+        Metric::TrainingTokensPerGpu => {
+            let tr = t.training.as_ref();
+            (tr.map_or(0.0, |x| x.tokens_per_s_per_gpu), tr.map(|x| x.tokens_per_s_per_gpu_bound), true)
+        }
+        Metric::Mfu => {
+            let tr = t.training.as_ref();
+            let bound = tr.map(|x| {
+                if x.tokens_per_s_per_gpu > 0.0 {
+                    x.mfu * x.tokens_per_s_per_gpu_bound / x.tokens_per_s_per_gpu
+                } else {
+                    0.0
+                }
+            });
+            (tr.map_or(0.0, |x| x.mfu), bound, true)
+        }
+        Metric::AllocatorPeakGiB => {
+            let m = &r.memory_per_gpu_bytes;
+            (m.total.saturating_sub(m.overhead) as f64 / GIB, None, true)
         }
         Metric::TrainingTflopsPerGpu => {
             let flops = t.phases.training.as_ref().map_or(0.0, |p| p.flops) * r.layout.data_parallel as f64

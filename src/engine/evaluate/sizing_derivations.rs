@@ -124,7 +124,7 @@ fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
 
 /// `gpu_memory_bytes` (the catalog's, or the scenario's override), the usable memory after the
 /// safety margin, whether the heaviest GPU fits, and the data-parallel size
-/// `gpus / (tp × pp)`.
+/// `gpus / (tp × pp × cp)`.
 fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
     let x = &z.inputs;
     [
@@ -139,7 +139,7 @@ fn gpu_memory_derivations(s: &Scenario, gpu: &Gpu, z: &Sizing) -> [Entry; 4] {
         entry(
             DerivKey::LayoutDataParallel,
             Formula::DataParallel,
-            vec![Val::int(s.gpus), Val::int(x.tp), Val::int(x.pp), Val::int(x.dp)],
+            vec![Val::int(s.gpus), Val::int(x.tp), Val::int(x.pp), Val::int(x.cp), Val::int(x.replicas())],
             Source::Definition,
         ),
     ]

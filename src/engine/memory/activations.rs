@@ -3,44 +3,23 @@
 //! **Training** follows Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
 //! Transformer Models", §4: per layer and token a GPT layer stores `34·h` bytes plus `5·a·s`
 //! for the attention scores (16-bit, with dropout). We count the same tensors in elements for
-//! any shape, without dropout (modern LLMs train with dropout 0), times the activation bytes:
-//! - replicated over the TP group (split only with sequence parallelism): each norm's input,
-//!   the attention input and the MLP input: `(norms + 2) · h`;
-//! - split by TP: Q, K, V and the attention output `H·d + 2·K·d + H·d_v`, and the MLP
-//!   intermediates (gated: gate, up, act(gate), product = `4·I`; plain: `2·I`; MoE: `I = k·I_e + I_s`);
-//! - the softmax output `H·s` per token, unless FlashAttention or selective recomputation.
-//!
-//! For GPT-3-like shapes this is `32·h + 2·a·s` bytes (the paper's 34 and 5 minus dropout).
-//! Full recomputation keeps only each layer's input (`h`) plus one layer being recomputed.
-//! With 1F1B pipeline schedules stage `k` of `p` holds `p − k` micro-batches in flight
-//! (Narayanan et al. 2021). The logits are their own line (`super::logits`), as is what
-//! activation offloading keeps on the GPU.
+//! any shape, without dropout (modern LLMs train with dropout 0), times the activation bytes,
+//! under the scenario's checkpointing policy ([`super::checkpointing`]: none, Korthikanti's
+//! selective, torchtitan's op-level selective, full, on all layers or on `recompute_layers` of
+//! each stage). For GPT-3-like shapes `none` is `32·h + 2·a·s` bytes (the paper's 34 and 5
+//! minus dropout). Full recomputation keeps only each layer's input (`h`) plus one layer being
+//! recomputed. A context-parallel GPU holds `batch × context / cp` tokens. A pipeline stage holds
+//! the micro-batches in flight of its schedule ([`super::checkpointing::in_flight`]). The loss's
+//! working set is its own line (`super::logits`), as is what activation offloading keeps.
 //!
 //! **Inference** peaks during a prefill chunk of `T = min(chunk, context·batch)` tokens: the
 //! residual and normed hidden states `2·h`, the QKV output and the MLP intermediates of one
 //! layer (vLLM profiles the same with a dummy run); the logits are their own line.
 
+use super::checkpointing::{ffn_width, in_flight, kept_per_token, policy_layers};
 use super::Inputs;
 use crate::engine::model::{Architecture, MlpKind};
 use crate::engine::workload::{Mode, Recompute};
-
-/// Width of the feed-forward intermediate a token passes through, worst layer.
-fn ffn_width(a: &Architecture) -> u128 {
-    let dense = u128::from(a.intermediate);
-    match &a.moe {
-        Some(m) => {
-            let moe = u128::from(m.experts_per_token) * u128::from(m.expert_intermediate)
-                + u128::from(m.shared_intermediate);
-            let any_dense = m.layer_is_moe.iter().any(|x| !x);
-            if any_dense {
-                moe.max(dense)
-            } else {
-                moe
-            }
-        }
-        None => dense,
-    }
-}
 
 fn act_bytes(x: &Inputs, elements: u128) -> u128 {
     x.activation.bytes_for(elements, x.group)
@@ -71,27 +50,31 @@ pub fn inference_workspace_bytes(a: &Architecture, x: &Inputs, last_stage: bool)
     act_bytes(x, chunk.saturating_mul(per_token))
 }
 
-/// Activation elements one token stores in one layer: (replicated over TP, split by TP).
+/// Activation elements one token stores in one layer under the scenario's policy: (replicated
+/// over TP, split by TP).
 pub fn layer_elements_per_token(a: &Architecture, x: &Inputs) -> (u128, u128) {
-    let at = &a.attention;
-    let h = u128::from(a.hidden);
-    let (heads, kv, d, dv) =
-        (u128::from(at.heads), u128::from(at.kv_heads), u128::from(at.head_dim), u128::from(at.v_head_dim));
-    let mut replicated = (u128::from(a.norms_per_layer) + 2) * h;
-    if matches!(x.mode, Mode::Lora | Mode::Qlora) {
-        // LoRA keeps each adapter's rank-r intermediate for the backward pass.
-        replicated += u128::from(x.lora_rank) * x.lora_targets.iter().filter(|t| **t).count() as u128;
-    }
-    let attention = heads * d + kv * (d + dv) + heads * dv;
-    let mlp = ffn_width(a) * if a.mlp == MlpKind::Gated { 4 } else { 2 };
-    let mut split = attention + mlp;
-    if !x.flash_attention && x.recompute == Recompute::None {
-        split += heads * u128::from(x.context);
-    }
-    (replicated, split)
+    kept_per_token(a, x, x.recompute)
 }
 
-/// Training activations on one GPU of pipeline stage `stage` holding `layers`.
+/// Elements per token a stage of `layers` layers holds at its peak, `covered` of them under a
+/// policy that keeps `kept` per layer, the others `full` (what `none` keeps), with `num/den`
+/// micro-batches in flight: `m·(c·kept + (L − c)·full)`, and when every layer is covered
+/// (`c = L`) one layer's full set more while the last layer's backward recomputes it:
+/// `+ (full − kept)`. The backward runs the layers in reverse, so when a covered layer (the
+/// first `c`, Megatron's block method) is recomputed the uncovered later layers have been freed:
+/// the peak is `c·kept + (L − c)·full` for `c < L` and `(L − 1)·kept + full` for `c = L`, which
+/// never rises with `c`. Worked: L 32, kept 4096, full 83,968, all covered, one micro-batch:
+/// 31 × 4096 + 83,968 = 210,944.
+pub fn kept_elements(layers: u128, covered: u128, kept: u128, full: u128, num: u128, den: u128) -> u128 {
+    let c = covered.min(layers);
+    let forward = c * kept + (layers - c) * full;
+    let transient = if c == layers && c > 0 { full.saturating_sub(kept) } else { 0 };
+    (forward.saturating_mul(num)).div_ceil(den.max(1)) + transient
+}
+
+/// Training activations on one GPU of pipeline stage `stage` holding `layers`:
+/// `T·a·`[`kept_elements`] with `T = batch·context/cp`, the policy's and `none`'s kept sets
+/// ([`kept_per_token`]) and the schedule's micro-batches in flight ([`in_flight`]).
 pub fn training_activation_bytes(
     a: &Architecture,
     x: &Inputs,
@@ -101,24 +84,24 @@ pub fn training_activation_bytes(
 ) -> u128 {
     let tp = u128::from(x.tp.max(1));
     let h = u128::from(a.hidden);
-    let tokens = u128::from(x.context) * u128::from(x.batch);
-    let (replicated, split) = layer_elements_per_token(a, x);
-    let replicated = if x.sequence_parallel { replicated.div_ceil(tp) } else { replicated };
-    let full_layer = replicated + split.div_ceil(tp);
-    let n_layers = layers.len() as u128;
-    // With offloading only the layers in flight stay on the GPU (`super::logits` has why 2).
-    let on_gpu =
-        if x.activation_offload { n_layers.min(super::logits::OFFLOAD_LAYERS_ON_GPU) } else { n_layers };
-    let per_microbatch = match x.recompute {
-        Recompute::Full => {
-            let input = if x.sequence_parallel { h.div_ceil(tp) } else { h };
-            tokens * (input * on_gpu + full_layer)
-        }
-        _ => tokens * full_layer * on_gpu,
+    let tokens = x.tokens_per_gpu();
+    let per_layer = |p: Recompute| {
+        let (replicated, split) = kept_per_token(a, x, p);
+        let replicated = if x.sequence_parallel { replicated.div_ceil(tp) } else { replicated };
+        replicated + split.div_ceil(tp)
     };
-    // Offloaded micro-batches waiting in the pipeline wait in host memory too.
-    let in_flight = if x.activation_offload { 1 } else { u128::from(x.pp.saturating_sub(stage).max(1)) };
-    let mut bytes = act_bytes(x, per_microbatch.saturating_mul(in_flight));
+    let full_layer = per_layer(Recompute::None);
+    let n_layers = layers.len() as u128;
+    // With offloading only the layers in flight stay on the GPU (`super::logits` has why 2),
+    // and micro-batches waiting in the pipeline wait in host memory too.
+    let (held, (num, den)) = if x.activation_offload {
+        (n_layers.min(super::logits::OFFLOAD_LAYERS_ON_GPU), (1, 1))
+    } else {
+        (n_layers, in_flight(x.pp, stage, x.micro_batches, x.vp))
+    };
+    let covered = policy_layers(x, n_layers).min(held);
+    let elements = tokens * kept_elements(held, covered, per_layer(x.recompute), full_layer, num, den);
+    let mut bytes = act_bytes(x, elements);
     // The logits are their own line: `super::logits`.
     let _ = last_stage;
     if x.mode == Mode::Qlora {
@@ -132,6 +115,19 @@ pub fn training_activation_bytes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_elements_worked_and_monotone() {
+        assert_eq!(kept_elements(32, 32, 4096, 83_968, 1, 1), 31 * 4096 + 83_968);
+        assert_eq!(kept_elements(32, 0, 4096, 83_968, 1, 1), 32 * 83_968);
+        assert_eq!(kept_elements(32, 5, 4096, 83_968, 1, 1), 5 * 4096 + 27 * 83_968);
+        let mut last = u128::MAX;
+        for c in 0..=32 {
+            let k = kept_elements(32, c, 4096, 83_968, 3, 1);
+            assert!(k <= last, "{c}");
+            last = k;
+        }
+    }
     use crate::engine::model::config::parse_config;
     use crate::engine::scenario::{ModelSpec, Scenario};
     use serde_json::json;

@@ -5,7 +5,10 @@
 //! whether the job fits.
 
 pub mod activations;
+pub mod checkpointing;
 pub mod expert_parallel;
+pub mod fp8;
+pub mod fsdp;
 pub mod logits;
 pub mod lora;
 pub mod model_states;
@@ -62,6 +65,27 @@ pub struct Inputs {
     pub gpu_layers: Option<u64>,
     /// llama.cpp's `--n-cpu-moe`.
     pub n_cpu_moe: u64,
+    /// Context-parallel GPUs a sequence is split over (training). `dp` above counts them: it is
+    /// the group the ZeRO/FSDP states are sharded over (data × context parallel, as Megatron's
+    /// distributed optimizer and torchtitan's FSDP mesh shard them).
+    pub cp: u64,
+    /// Model chunks per pipeline stage (interleaved 1F1B).
+    pub vp: u64,
+    /// Micro-batches per step per replica.
+    pub micro_batches: u64,
+    /// Layers per pipeline stage the recompute policy applies to (absent: all).
+    pub recompute_layers: Option<u64>,
+    /// The linear layers' low-precision recipe (resolved: fp8 compute in training names one).
+    pub recipe: crate::engine::workload::LowPrecisionRecipe,
+    /// Only quantised copies of the linear weights are held (FP8 primary weights).
+    pub fp8_primary_weights: bool,
+    /// How the loss is computed.
+    pub loss_impl: crate::engine::workload::LossImpl,
+    /// The allocator's reserve beyond what is allocated (its own line).
+    pub allocator_reserve: u64,
+    /// The GPU's FP8 GEMMs need a transposed copy of each weight (Hopper, Ada; not Blackwell):
+    /// set from the GPU by [`Inputs::on_gpu`], true without one.
+    pub fp8_transpose: bool,
 }
 
 impl Inputs {
@@ -77,7 +101,7 @@ impl Inputs {
             batch: s.batch,
             tp: s.tensor_parallel,
             pp: s.pipeline_parallel,
-            dp: s.data_parallel(),
+            dp: s.data_parallel().saturating_mul(s.context_parallel.max(1)),
             ep: s.expert_parallel,
             redundant_experts: s.redundant_experts,
             sequence_parallel: s.sequence_parallel,
@@ -97,7 +121,34 @@ impl Inputs {
             weight_chosen: s.weight_dtype.is_some(),
             gpu_layers: s.gpu_layers,
             n_cpu_moe: s.n_cpu_moe,
+            cp: s.context_parallel.max(1),
+            vp: s.virtual_pipeline_stages.max(1),
+            micro_batches: s.resolved_micro_batches().max(1),
+            recompute_layers: s.recompute_layers,
+            recipe: s.resolved_recipe(),
+            fp8_primary_weights: s.fp8_primary_weights,
+            loss_impl: s.loss_impl,
+            allocator_reserve: s.allocator_reserve_bytes,
+            fp8_transpose: true,
         }
+    }
+
+    /// [`Inputs::from_scenario`] on `gpu`: a GPU with an FP4 Tensor Core path (Blackwell) keeps
+    /// one FP8 copy for both GEMM layouts (TE docs, "Performance considerations"); earlier FP8
+    /// GPUs need the transpose.
+    pub fn on_gpu(s: &Scenario, gpu: &super::gpu::Gpu) -> Inputs {
+        let fp4 = gpu.peak_flops.fp4.is_some_and(|f| f > 0.0);
+        Inputs { fp8_transpose: !fp4, ..Inputs::from_scenario(s) }
+    }
+
+    /// Tokens one GPU holds of a micro-batch: `batch × context / cp`.
+    pub fn tokens_per_gpu(&self) -> u128 {
+        (u128::from(self.context) * u128::from(self.batch)).div_ceil(u128::from(self.cp.max(1)))
+    }
+
+    /// Data-parallel replicas: the sharding group over the context-parallel size.
+    pub fn replicas(&self) -> u64 {
+        (self.dp / self.cp.max(1)).max(1)
     }
 
     /// Whether the weights are trained (full training) rather than frozen.
@@ -134,6 +185,13 @@ pub struct MemoryBreakdown<T = u64> {
     /// Fixed-size per-sequence state of linear-attention and Mamba layers (recurrent state and
     /// convolution cache): independent of the context length, times the concurrent sequences.
     pub recurrent_state: T,
+    /// Quantised copies of the linear weights a low-precision training recipe caches
+    /// ([`fp8`]).
+    pub fp8_weight_cache: T,
+    /// FSDP's unsharded layers and gradient buffer ([`fsdp`]).
+    pub fsdp_buffers: T,
+    /// The allocator's reserve beyond what is allocated (a stated input).
+    pub allocator_reserve: T,
 }
 
 impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
@@ -150,6 +208,9 @@ impl From<&MemoryBreakdown<u128>> for MemoryBreakdown<u64> {
             overhead: b(m.overhead),
             total: b(m.total),
             recurrent_state: b(m.recurrent_state),
+            fp8_weight_cache: b(m.fp8_weight_cache),
+            fsdp_buffers: b(m.fsdp_buffers),
+            allocator_reserve: b(m.allocator_reserve),
         }
     }
 }
@@ -250,7 +311,7 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
 /// [`stage_memory`] with the stage's weights already sized ([`stage_weights_of`]): they depend
 /// on the layout and formats, not on the context or the batch a solver probes.
 pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {
-    let GpuShare { layers, last, .. } = gpu_share(a, x, stage);
+    let GpuShare { layers, first, last, .. } = gpu_share(a, x, stage);
     let kv_cache = if x.trains() {
         0
     } else {
@@ -270,7 +331,10 @@ pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::S
     } else {
         logits::inference_logits_bytes(a, x)
     };
-    let states = model_states::stage_model_states(a, x, &w, layers);
+    let fsdp_buffers = fsdp::fsdp_buffer_bytes(a, x, layers.clone(), first, last);
+    let (fp8_weight_cache, primary_saving) = fp8_lines(a, x, &w, layers.clone());
+    let mut states = model_states::stage_model_states(a, x, &w, layers);
+    states.weights = states.weights.saturating_sub(primary_saving);
     let mut m = MemoryBreakdown {
         weights: states.weights,
         kv_cache,
@@ -281,10 +345,60 @@ pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::S
         overhead: u128::from(x.overhead),
         total: 0,
         recurrent_state,
+        fp8_weight_cache,
+        fsdp_buffers,
+        allocator_reserve: if x.trains() { u128::from(x.allocator_reserve) } else { 0 },
     };
     m.total = m.weights + m.kv_cache + m.activations + m.gradients + m.optimizer + m.overhead;
-    m.total += m.logits + m.recurrent_state;
+    m.total += m.logits + m.recurrent_state + m.fp8_weight_cache + m.fsdp_buffers + m.allocator_reserve;
     StageMemory { bytes: m, stage, paged_optimizer: states.paged_optimizer }
+}
+
+/// Linear-layer parameters whose quantised copies a low-precision recipe caches on a stage
+/// ([`fp8`]): the stage's matrices (the embedding and the output layer stay in 16 bits:
+/// Megatron's output layer is a plain `ColumnParallelLinear`), or under ZeRO-3 the two layers
+/// gathered at once; 0 without a recipe.
+pub fn fp8_cached_params(
+    a: &Architecture,
+    x: &Inputs,
+    stage_matrices: u128,
+    layers: std::ops::Range<usize>,
+) -> u128 {
+    if !x.full_training() || !x.recipe.is_low_precision() {
+        return 0;
+    }
+    if x.zero_stage >= 3 && x.dp > 1 {
+        let layer = layers.map(|i| weights::stage_weights(a, x, i..i + 1, false, false).matrix_params).max();
+        2 * layer.unwrap_or(0)
+    } else {
+        stage_matrices
+    }
+}
+
+/// [`fp8_cached_params`]' cache in bytes, and the 16-bit weights FP8 primary weights replace.
+fn fp8_lines(
+    a: &Architecture,
+    x: &Inputs,
+    w: &weights::StageWeights,
+    layers: std::ops::Range<usize>,
+) -> (u128, u128) {
+    let cached = fp8_cached_params(a, x, w.matrix_params, layers);
+    if cached == 0 {
+        return (0, 0);
+    }
+    let cache = fp8::weight_cache_bytes(cached, x.recipe, x.fp8_transpose);
+    if !x.fp8_primary_weights {
+        return (cache, 0);
+    }
+    // Primary weights: the 16-bit linear weights are replaced by one row-wise quantised copy,
+    // which the cache no longer needs to hold.
+    let (pn, pd) = fp8::primary_bytes_per_param(x.recipe);
+    let primary = (w.matrix_params * pn).div_ceil(pd);
+    let sixteen = x.weight.bytes_for(w.matrix_params, x.group);
+    let own = if x.zero_stage >= 3 { primary.div_ceil(u128::from(x.dp.max(1))) } else { primary };
+    let replaced = if x.zero_stage >= 3 { sixteen.div_ceil(u128::from(x.dp.max(1))) } else { sixteen };
+    let row_copy = (cached * pn).div_ceil(pd);
+    (cache.saturating_sub(row_copy) + own, replaced)
 }
 
 /// What partial offload keeps in host memory (inference on one GPU; zero otherwise).

@@ -16,6 +16,7 @@ pub mod roofline;
 pub mod scaling;
 pub mod serving;
 pub mod timing;
+pub mod training;
 
 #[cfg(test)]
 mod proptests;

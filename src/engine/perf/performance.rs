@@ -15,11 +15,12 @@ use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
 use super::roofline::attainable_flops;
-use super::scaling::{
-    communication_dominates_from, default_gpu_counts, scaling_curve, Strategy, TrainingSetup,
-};
+use super::scaling::{communication_dominates_from, default_gpu_counts, scaling_curve, Strategy};
 use super::serving::serving_estimate;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
+use super::training::derive::training_derivations;
+use super::training::run::{check_training_gpu, training_report, training_run, TrainingRun};
+use super::training::{training_step, TrainingTiming};
 use crate::engine::assumption::Assumption;
 use crate::engine::checked::perf_error;
 use crate::engine::checked::PerfError;
@@ -308,7 +309,17 @@ pub fn performance(
     let (serving, cost) = serving(z, &setup, &phases)?;
     let time = times(&setup, &phases);
     let throughput = throughput(&setup, &phases, &time, serving.concurrency);
+    let training = phases
+        .train_timing
+        .as_ref()
+        .map(|t| training_report(z.scenario, &phases.train_run, t, z.scenario.gpus as f64));
     derivations(z, &setup, &phases, &time, &throughput, dv);
+    if let (Some(t), Some(r)) = (&phases.train_timing, &training) {
+        let mut put = |k: DerivKey, f: Formula, values: Vec<Val>, source: Source| {
+            dv.insert(k, Derivation::new(f, values, source));
+        };
+        training_derivations(&phases.train_run, t, r, z.scenario.gpus, &mut put);
+    }
     if let Some(c) = cost {
         dv.insert(DerivKey::ServingCostPerMillion, c);
     }
@@ -338,6 +349,7 @@ pub fn performance(
         serving,
         efficiency: efficiency_factors(&setup.listed, &setup.overridden, z.gpu),
         stack,
+        training,
     })
 }
 
@@ -439,6 +451,9 @@ pub(crate) fn time_model_inputs(
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu, published))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
+    if s.mode != Mode::Inference {
+        check_training_gpu(s, gpu)?;
+    }
     Ok((eff, overridden, path))
 }
 
@@ -492,7 +507,7 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
     let topo = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
     let (prompt, output) = s.resolved_prompt_output();
-    let dp = x.dp.max(1);
+    let dp = x.replicas();
     let par = Parallelism {
         tensor: u32_of(x.tp),
         pipeline: u32_of(x.pp),
@@ -535,7 +550,6 @@ struct PhaseSet {
     prefill_extra: FullLoad,
     decode_extra: FullLoad,
     training_extra: FullLoad,
-    train_shape: ModelShape,
     /// Partial offload: what is in host memory, the links, and each phase's host seconds.
     host: offload::HostShare,
     link: offload::HostLink,
@@ -543,10 +557,10 @@ struct PhaseSet {
     decode_full: ModelShape,
     prefill_host: offload::HostTime,
     decode_host: offload::HostTime,
-    full_recompute: bool,
-    /// Gradient and optimizer-state bytes of a training step.
-    grad: f64,
-    opt: f64,
+    /// The training step's inputs (full training's for an inference scenario: the scaling
+    /// curves use them) and, when training, its timing.
+    train_run: TrainingRun,
+    train_timing: Option<TrainingTiming>,
 }
 
 /// The two full-load terms of a phase's expected time ([`PhaseTiming`]'s
@@ -677,7 +691,7 @@ pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
 /// Step 2: prefill, the average decode step and (when training) the training step.
 fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
-    let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
+    let (hw, topo) = (&c.hw, &c.topo);
     // Partial offload: the GPU times its own share; the host's runs after it.
     let offloaded = Offloaded::of(z);
     let base = served_shape(z, &c.path);
@@ -693,6 +707,7 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (grad, opt) =
         train_states(z, z.trainable, if x.full_training() { x.weight } else { adapter_dtype(x.precision) });
     let train_shape = at_context(&ModelShape { moe: None, ..base }, a, x, s.context_tokens);
+    let train_run = training_run(z, &train_shape);
     let training = if x.trains() {
         let mut w = training_step_work(
             &train_shape,
@@ -708,30 +723,76 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
             let passes = if full_recompute { 4.0 } else { 3.0 };
             w.flops *= (passes - 1.0) / passes;
         }
-        let tpar = Parallelism { micro_batches: u32_of(c.micro_batches), ..*par };
-        let phase = Phase::Training { gradient_bytes: grad, full_recompute };
-        let t = phase_timing(&w, &train_shape, phase, hw, &tpar, topo, eff).map_err(pe)?;
-        Some((phase_report(&w, &t, &c.path), FullLoad::of(&t)))
+        let t = training_step(
+            &train_run.shape,
+            &train_run.layout,
+            &train_run.hw,
+            topo,
+            &c.listed,
+            &train_run.settings,
+        )
+        .map_err(pe)?;
+        Some((training_phase_report(&w, &t, &c.path, hw), t))
     } else {
         None
     };
     Ok(PhaseSet {
         prefill: phase_report(&pre_w, &pre_t, &c.path),
         decode: phase_report(&dec_w, &dec_t, &c.path),
-        training_extra: training.as_ref().map_or_else(FullLoad::default, |t| t.1),
+        training_extra: FullLoad::default(),
+        train_timing: training.as_ref().map(|t| t.1),
         training: training.map(|t| t.0),
         prefill_extra: FullLoad::of(&pre_t),
         decode_extra: FullLoad::of(&dec_t),
-        train_shape,
         host: share,
         link,
         decode_full: dec_shape,
         prefill_host: pre_host,
         decode_host: dec_host,
-        full_recompute,
-        grad,
-        opt,
+        train_run,
     })
+}
+
+/// The training phase as the report shows it: its FLOPs and bytes ([`training_step_work`]) with
+/// the operation model's times ([`training_step`]).
+fn training_phase_report(
+    w: &PhaseWork,
+    t: &TrainingTiming,
+    path: &ComputePath,
+    hw: &Hardware,
+) -> PhaseReport {
+    let (dom, ratio) = t.expected.dominant();
+    PhaseReport {
+        flops: w.flops,
+        bytes: w.bytes,
+        expected_bytes: w.expected_bytes.max(w.bytes),
+        tokens: w.tokens,
+        arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
+        ridge_point: if hw.memory_bandwidth_bytes_per_s > 0.0 {
+            hw.peak_flops_per_s / hw.memory_bandwidth_bytes_per_s
+        } else {
+            0.0
+        },
+        compute_path: path_label(path),
+        path: *path,
+        bound: t.bound,
+        expected: t.expected,
+        dominant: dom,
+        dominance_ratio: ratio,
+        time_s: t.expected.total_s,
+        time_s_bound: t.bound.total_s,
+        tokens_per_s: t.tokens_per_s,
+        tokens_per_s_bound: t.tokens_per_s_bound,
+        tensor_parallel_comm_s: t.tensor_parallel_comm_s,
+        expert_parallel_comm_s: t.expert_parallel_comm_s,
+        data_parallel_sync_s: t.data_parallel_sync_s,
+        data_parallel_exposed_s: t.data_parallel_exposed_s,
+        pipeline_bubble_fraction: t.pipeline_bubble_fraction,
+        // The training model prices a step's operations itself: no serving stack's CPU share,
+        // and its grouped expert GEMMs are in its own breakdown.
+        cpu_exposed_s: 0.0,
+        moe: None,
+    }
 }
 
 /// Step 3: the phases on the roofline, and the decode point moving with batch.
@@ -779,20 +840,10 @@ fn roofline(c: &Setup, p: &PhaseSet) -> Result<Roofline, ScenarioError> {
     })
 }
 
-/// Step 4: scaling curves of a training step (full training states when the scenario is inference).
+/// Step 4: scaling curves of a training step (full training when the scenario is inference).
 fn scaling(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> Result<ScalingCurves, ScenarioError> {
     let s = z.scenario;
     let m_s = c.micro_batches.clamp(8, 1 << 20) as u32;
-    let (grad, opt) =
-        if z.inputs.trains() { (p.grad, p.opt) } else { train_states(z, z.counts.total, Dtype::Bf16) };
-    let setup = TrainingSetup {
-        sequences: c.batch * f64::from(m_s),
-        seq_len: s.context_tokens as f64,
-        micro_batches: m_s,
-        full_recompute: p.full_recompute,
-        gradient_bytes: grad,
-        optimizer_state_bytes: opt,
-    };
     let counts = default_gpu_counts();
     // Tensor parallelism only at the degrees the engine accepts (they split the heads).
     let tp_counts: Vec<u32> = counts
@@ -802,14 +853,14 @@ fn scaling(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> Result<ScalingCurves, 
         .collect();
     let curve = |st| {
         let counts = if st == Strategy::Tensor { &tp_counts } else { &counts };
-        scaling_curve(st, &p.train_shape, &setup, &c.hw, &c.topo, &c.eff, counts).map_err(pe)
+        scaling_curve(st, &p.train_run, f64::from(m_s), &c.topo, &c.listed, counts).map_err(pe)
     };
     let (data, tensor, pipeline) =
         (curve(Strategy::Data)?, curve(Strategy::Tensor)?, curve(Strategy::Pipeline)?);
     Ok(ScalingCurves {
         phase: "training_step".into(),
-        sequences: setup.sequences,
-        seq_len: setup.seq_len,
+        sequences: c.batch * f64::from(m_s),
+        seq_len: s.context_tokens as f64,
         micro_batches: m_s,
         topology: c.kind.name().into(),
         communication_dominates_from: CommunicationDominates {

@@ -277,4 +277,7 @@ pub struct Performance {
     pub efficiency: Vec<EfficiencyFactor>,
     /// The serving stack and kernel families the times assume.
     pub stack: StackReport,
+    /// The training step by operation, tokens per second per GPU, MFU and HFU (training, lora
+    /// and qlora; null in inference).
+    pub training: Option<super::training::run::TrainingReport>,
 }

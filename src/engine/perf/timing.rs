@@ -50,17 +50,12 @@ impl Parallelism {
     }
 }
 
-/// Which phase, with what it needs beyond its FLOPs and bytes.
+/// Which inference phase (a training step has its own model, [`super::training`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Prefill,
     Decode,
-    /// `gradient_bytes`: all gradients of one replica (all-reduced across data parallel).
-    Training {
-        gradient_bytes: f64,
-        full_recompute: bool,
-    },
 }
 
 /// Pipeline bubble fraction `(p-1)/(m+p-1)` (GPipe, Huang et al. 2019).
@@ -180,12 +175,10 @@ pub fn phase_timing(
     non_negative("work.bytes", work.bytes)?;
     non_negative("work.expected_bytes", work.expected_bytes)?;
     let micro_tokens = work.tokens / f64::from(m);
-    // An inference phase's routed experts as their kernel family runs them, apart from the dense
-    // roofline ([`super::moe`]); training keeps the single roofline.
-    let experts = match phase {
-        Phase::Training { .. } => None,
-        _ => model.moe.as_ref().filter(|_| model.experts > 0),
-    };
+    // The routed experts as their kernel family runs them, apart from the dense roofline
+    // ([`super::moe`]); a training step has its own model ([`super::training`]).
+    let _ = phase;
+    let experts = model.moe.as_ref().filter(|_| model.experts > 0);
     let moe = match experts {
         Some(run) => Some(MoeStage::of(run, model, work, micro_tokens, f, b, pp)?),
         None => None,
@@ -196,11 +189,7 @@ pub fn phase_timing(
     let exp_bytes = (work.expected_bytes.max(work.bytes) - routed.2).max(0.0) * share;
 
     // Communication per stage per micro-batch.
-    let (passes, ar_per_layer): (f64, f64) = match phase {
-        Phase::Training { full_recompute: true, .. } => (4.0, 6.0),
-        Phase::Training { .. } => (3.0, 4.0),
-        _ => (1.0, 2.0),
-    };
+    let (passes, ar_per_layer): (f64, f64) = (1.0, 2.0);
     let layers_per_stage = f64::from(model.layers) / f64::from(pp);
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
     let tp_one = hierarchical_time(Collective::AllReduce, Algorithm::Ring, act, tp, topology, eff)?;
@@ -241,54 +230,29 @@ pub fn phase_timing(
     let launch = passes * eff.launch_overhead_s(layers_per_stage)?
         + passes * extra_kernels * eff.kernel_launch_s
         + moe.as_ref().map_or(0.0, |s| s.layers * s.time.fixed_s);
-    // Inference: kernels in sequence (GEMMs, then attention over the caches, the routed experts'
-    // grouped GEMMs) and the element-wise kernels' activation traffic; training keeps the single
-    // roofline.
-    let (sequence, activation) = match phase {
-        Phase::Training { .. } => (0.0, 0.0),
-        _ => {
-            let (kc, km) = (1.0 / (f * eff.tensor_flops), 1.0 / (b * eff.memory_bandwidth));
-            let (gemm, weights) = dense_gemm_and_weights(model, work.tokens, share);
-            let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights)
-                + moe.as_ref().map_or(0.0, MoeStage::grouped_gemm_s);
-            let act = model.activation_traffic_bytes(micro_tokens, tp) / f64::from(pp);
-            (
-                finite("kernel sequence", (serial - c_e.max(m_e)).max(0.0))?,
-                memory_time(act, b * eff.memory_bandwidth)?,
-            )
-        }
+    // Kernels in sequence (GEMMs, then attention over the caches, the routed experts' grouped
+    // GEMMs) and the element-wise kernels' activation traffic.
+    let (sequence, activation) = {
+        let (kc, km) = (1.0 / (f * eff.tensor_flops), 1.0 / (b * eff.memory_bandwidth));
+        let (gemm, weights) = dense_gemm_and_weights(model, work.tokens, share);
+        let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights)
+            + moe.as_ref().map_or(0.0, MoeStage::grouped_gemm_s);
+        let act = model.activation_traffic_bytes(micro_tokens, tp) / f64::from(pp);
+        (
+            finite("kernel sequence", (serial - c_e.max(m_e)).max(0.0))?,
+            memory_time(act, b * eff.memory_bandwidth)?,
+        )
     };
-
-    // Data-parallel gradient sync, once per step, overlapped with backward.
-    let (dp_sync, dp_bound) = match phase {
-        Phase::Training { gradient_bytes, .. } if par.data > 1 => {
-            let g = non_negative("gradient_bytes", gradient_bytes)? / (f64::from(tp) * f64::from(pp));
-            let t = hierarchical_time(
-                Collective::AllReduce,
-                Algorithm::Ring,
-                g,
-                par.data,
-                &strided(topology, tp * pp),
-                eff,
-            )?;
-            (t.expected_s, t.bound_s)
-        }
-        _ => (0.0, 0.0),
-    };
+    let (dp_sync, dp_bound, dp_exposed) = (0.0, 0.0, 0.0);
     let slots = f64::from(m) + f64::from(pp) - 1.0;
-    let backward = slots * c_e.max(m_e) * (passes - 1.0) / passes;
-    let dp_exposed = (dp_sync - eff.gradient_sync_overlap * backward).max(0.0);
 
     let mf = f64::from(m);
     let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
     let overhead = slots * (launch + sequence + activation);
     // A serving stack's CPU work the GPU waits for: the step takes `t_gpu / (1 − share)`.
-    let cpu = match phase {
-        Phase::Training { .. } => 0.0,
-        _ => {
-            let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
-            finite("cpu time", gpu * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?
-        }
+    let cpu = {
+        let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
+        finite("cpu time", gpu * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?
     };
     let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead + cpu)?;
     let replicas = f64::from(par.data);
@@ -413,7 +377,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::engine::bound::Term;
     use crate::engine::links::Link;
-    use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b, training_step_work};
+    use crate::engine::perf::phases::{decode_step_work, tests::llama2_7b};
 
     pub(crate) const A100: Hardware =
         Hardware { peak_flops_per_s: 312e12, memory_bandwidth_bytes_per_s: 2.039e12 };
@@ -477,16 +441,8 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn pipeline_bubble_and_dp_overlap() {
+    fn pipeline_bubble_fraction_worked() {
         assert!((pipeline_bubble_fraction(4, 8) - 3.0 / 11.0).abs() < 1e-12);
         assert_eq!(pipeline_bubble_fraction(1, 1), 0.0);
-        let m = llama2_7b();
-        let w = training_step_work(&m, 8.0, 4096.0, false, 13.48e9, 80.88e9).unwrap();
-        let phase = Phase::Training { gradient_bytes: 13.48e9, full_recompute: false };
-        let par = Parallelism { data: 16, pipeline: 1, micro_batches: 1, ..Default::default() };
-        let t = phase_timing(&w, &m, phase, &A100, &par, &dgx_a100(), &Efficiency::default()).unwrap();
-        assert!(t.data_parallel_sync_s > 0.0 && t.data_parallel_exposed_s < t.data_parallel_sync_s);
-        assert_eq!(t.expected.dominant, Term::Compute);
-        assert!(t.expected_tokens_per_s <= t.bound_tokens_per_s);
     }
 }

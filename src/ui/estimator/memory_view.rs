@@ -93,13 +93,20 @@ fn seg(
     }
 }
 
-/// The hybrid models' fixed-state line: its legend row shows only when it is not 0.
-const STATE_KEY: &str = "memory_per_gpu_bytes.recurrent_state";
+/// The lines that only some runs have (hybrid models' fixed state, a low-precision recipe's
+/// weight cache, FSDP's buffers, the allocator's reserve): their legend rows show only when they
+/// are not 0.
+const OCCASIONAL_KEYS: [&str; 4] = [
+    "memory_per_gpu_bytes.recurrent_state",
+    "memory_per_gpu_bytes.fp8_weight_cache",
+    "memory_per_gpu_bytes.fsdp_buffers",
+    "memory_per_gpu_bytes.allocator_reserve",
+];
 
 /// The bar's segments and the legend's rows: (label, report key, bytes, colour).
 type Row = (&'static str, &'static str, fn(&Memory) -> u64, &'static str);
 
-fn rows(e: &'static EstimatorStrings) -> [Row; 8] {
+fn rows(e: &'static EstimatorStrings) -> [Row; 11] {
     [
         (e.weights, "memory_per_gpu_bytes.weights", |m| m.weights, palette::WEIGHTS),
         (e.kv_cache, "memory_per_gpu_bytes.kv_cache", |m| m.kv_cache, palette::KV_CACHE),
@@ -108,7 +115,10 @@ fn rows(e: &'static EstimatorStrings) -> [Row; 8] {
         (e.gradients, "memory_per_gpu_bytes.gradients", |m| m.gradients, palette::GRADIENTS),
         (e.optimizer_states, "memory_per_gpu_bytes.optimizer", |m| m.optimizer, palette::OPTIMIZER),
         (e.runtime_overhead, "memory_per_gpu_bytes.overhead", |m| m.overhead, palette::MEMORY_OVERHEAD),
-        (e.recurrent_state, STATE_KEY, |m| m.recurrent_state, palette::RECURRENT_STATE),
+        (e.recurrent_state, OCCASIONAL_KEYS[0], |m| m.recurrent_state, palette::RECURRENT_STATE),
+        (e.fp8_weight_cache, OCCASIONAL_KEYS[1], |m| m.fp8_weight_cache, palette::FP8_WEIGHT_CACHE),
+        (e.fsdp_buffers, OCCASIONAL_KEYS[2], |m| m.fsdp_buffers, palette::FSDP_BUFFERS),
+        (e.allocator_reserve, OCCASIONAL_KEYS[3], |m| m.allocator_reserve, palette::ALLOCATOR_RESERVE),
     ]
 }
 
@@ -182,7 +192,7 @@ pub fn MemoryView() -> impl IntoView {
                 let b = Memo::new(move |_| shown.with(|s| s.as_ref().map_or(0, |s| get(&s.memory))));
                 let t = text(b);
                 view! {
-                    <tr data-key=key hidden=move || key == STATE_KEY && b.get() == 0>
+                    <tr data-key=key hidden=move || OCCASIONAL_KEYS.contains(&key) && b.get() == 0>
                         <td><span class="swatch" style:background=colour></span>{name}</td>
                         <td class="num" data-bytes=move || b.get().to_string()>{move || t.get()}</td>
                         <td><ShowMath key=key /></td>

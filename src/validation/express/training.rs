@@ -86,6 +86,11 @@ pub(super) fn peak_memory(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reaso
     let method = text(c, "method").to_ascii_lowercase();
     let gpus = row.count.unwrap_or(1);
     let known = recipe(c, &method, gpus);
+    // A run that offloads its states to the CPU is not expressed, its throughput neither: the
+    // step then runs the optimizer on the CPU and moves every state over PCIe.
+    if let Err(Reason::FsdpCpuOffload) = known {
+        return Err(Reason::FsdpCpuOffload);
+    }
     let Some(tps) = row.raw.get("tokens_per_s").and_then(Value::as_f64) else {
         return Err(known.err().unwrap_or(Reason::PeakTrainingMemory));
     };
@@ -162,4 +167,53 @@ fn apply_recipe(s: &mut Scenario, r: &Recipe, gpus: u64) {
         s.lora_targets =
             ["q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"].map(str::to_owned).to_vec();
     }
+}
+
+/// A training measurement whose row states its scenario (`"scenario": {...}`: the engine's keys
+/// for the source's layout, batch, recipe and checkpointing; the model and GPU from the row when
+/// the scenario does not name them). The kind says what is compared: `training_tokens_per_s`
+/// (tokens per second per GPU), `training_mfu` (MFU under the scenario's FLOP convention) and
+/// `training_peak_memory` (what PyTorch's allocator counts; the row says which statistic).
+pub(super) fn stated(row: &Row, stated: &Value) -> Result<Vec<Case>, Reason> {
+    let mut v = stated.clone();
+    let Some(obj) = v.as_object_mut() else { return Err(Reason::NoBatchOrSequenceLength) };
+    if !obj.contains_key("model") {
+        let id = crate::validation::model_id(&row.model).ok_or(Reason::NoArchitecture)?;
+        obj.insert("model".into(), Value::String(id));
+    }
+    if !obj.contains_key("gpu") {
+        let gpu = row.gpu.ok_or_else(|| Reason::GpuNotInCatalog { gpu: row.gpu_text.clone() })?;
+        obj.insert("gpu".into(), Value::String(gpu.into()));
+    }
+    let s = Scenario::from_json(&v).map_err(|e| Reason::Rejected { field: e.field, kind: e.kind })?;
+    let statistic = match text(row.raw, "statistic").as_str() {
+        "reserved" => Some(crate::validation::MemoryStatistic::Reserved),
+        "allocated" => Some(crate::validation::MemoryStatistic::Allocated),
+        _ => None,
+    };
+    let (metric, unit) = match row.kind.as_str() {
+        "training_tokens_per_s" => (Metric::TrainingTokensPerGpu, RowUnit::TokensPerSPerGpu),
+        "training_mfu" => (Metric::Mfu, RowUnit::Mfu),
+        "training_peak_memory" => (Metric::AllocatorPeakGiB, RowUnit::GibPeakPerGpu),
+        _ => return Err(Reason::UnsupportedKind { kind: row.kind.clone() }),
+    };
+    let Some(value) = row.value.as_f64() else { return Err(Reason::NoBatchOrValue) };
+    let note = Note::Stated(Box::new(crate::validation::StatedRun {
+        framework: text(&row.c, "framework"),
+        context_parallel: s.context_parallel,
+        virtual_pipeline_stages: s.virtual_pipeline_stages,
+        expert_parallel: s.expert_parallel,
+        zero_stage: s.zero_stage,
+        recipe: s.resolved_recipe(),
+        recompute: s.recompute,
+        recompute_layers: s.recompute_layers,
+        flop_convention: (metric == Metric::Mfu).then_some(s.flop_convention),
+        statistic: if metric == Metric::AllocatorPeakGiB { statistic } else { None },
+    }));
+    let kind = match metric {
+        Metric::TrainingTokensPerGpu => "training_tokens_per_s",
+        Metric::Mfu => "training_mfu",
+        _ => "training_peak_memory",
+    };
+    Ok(vec![Case::new(kind, metric, value, unit, s, note)])
 }

@@ -4,13 +4,18 @@
 use super::{entry, Entry};
 use crate::engine::derivation::{DerivKey, Formula, Source, Val};
 use crate::engine::evaluate::Sizing;
-use crate::engine::memory::logits::{upcast_tokens, OFFLOAD_LAYERS_ON_GPU};
+use crate::engine::memory::checkpointing::{in_flight, kept_per_token, policy_layers};
+use crate::engine::memory::fp8::cache_bytes_per_param;
+use crate::engine::memory::fp8_cached_params;
+use crate::engine::memory::fsdp::fsdp_buffer_parts;
+use crate::engine::memory::logits::{loss_working_tokens, OFFLOAD_LAYERS_ON_GPU};
 use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param, paged};
 use crate::engine::memory::{quant_weights, stage_layers, Inputs, StageMemory};
 use crate::engine::model::hybrid::{ssm_state_dtype, state_elements};
 use crate::engine::model::kv_cache::kv_elements_per_token_per_layer;
 use crate::engine::model::{gemma4, Architecture};
 use crate::engine::precision::Dtype;
+use crate::engine::workload::LossImpl;
 
 /// Every memory line of the sizing `z`: weights and their bits, KV cache, activations,
 /// logits, recurrent state, gradients, optimizer states, overhead and the total.
@@ -24,6 +29,9 @@ pub(super) fn memory_line_derivations(a: &Architecture, z: &Sizing) -> Vec<Entry
         recurrent_state(a, x, mem),
         gradients(x, mem),
         optimizer(x, z),
+        fp8_weight_cache(a, x, mem),
+        fsdp_buffers(a, x, mem),
+        allocator_reserve(x, mem),
     ]);
     if x.trains() && paged(x.optimizer) {
         lines.push(host_memory(z));
@@ -115,18 +123,43 @@ fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
             ),
         );
     }
+    if !x.trains() {
+        return entry(
+            DerivKey::MemActivations,
+            Formula::ActivationsInference,
+            vec![
+                Val::int(x.context),
+                Val::int(x.batch),
+                Val::Recompute(x.recompute),
+                Val::Bool(x.flash_attention),
+                Val::Bool(x.sequence_parallel),
+                Val::Bytes(mem.activations),
+            ],
+            Source::cited("vLLM profile run (prefill workspace of one chunk)"),
+        );
+    }
+    let layers = stage_layers(a.layers, x.pp, mem.stage).len() as u128;
+    let (num, den) = in_flight(x.pp, mem.stage, x.micro_batches, x.vp);
+    let (rep, split) = kept_per_token(a, x, x.recompute);
     entry(
         DerivKey::MemActivations,
-        if x.trains() { Formula::ActivationsTraining } else { Formula::ActivationsInference },
+        Formula::ActivationsTraining,
         vec![
             Val::int(x.context),
             Val::int(x.batch),
+            Val::int(x.cp),
             Val::Recompute(x.recompute),
+            Val::Int(policy_layers(x, layers)),
+            Val::Int(layers),
+            Val::Int(rep + split),
             Val::Bool(x.flash_attention),
             Val::Bool(x.sequence_parallel),
+            Val::Fixed(num as f64 / den.max(1) as f64, 2),
             Val::Bytes(mem.activations),
         ],
-        Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
+        Source::cited(
+            "Korthikanti et al. 2022 §4-5 (saved tensors, selective recomputation, interleaving); torchtitan activation_checkpoint.py (op-level selective); Megatron recompute_method block; Narayanan et al. 2021 §2.2 (1F1B in flight)",
+        ),
     )
 }
 
@@ -144,23 +177,93 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
             Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
         );
     }
-    let tokens = u128::from(x.context) * u128::from(x.batch);
+    let (held, upcast, fp32) = loss_working_tokens(a, x);
     entry(
         DerivKey::MemLogits,
         Formula::LogitsTraining,
         vec![
-            Val::int(x.batch),
-            Val::int(x.context),
+            Val::Id(loss_name(x.loss_impl).to_owned()),
+            Val::Count(held),
             Val::Int(columns),
-            Val::Bytes(x.activation.bytes_for(tokens * columns, x.group)),
-            Val::Count(upcast_tokens(tokens, x.loss_chunks)),
+            Val::Bytes(x.activation.bytes_for(held * columns, x.group)),
+            Val::Count(upcast),
             Val::int(x.loss_chunks),
             Val::Int(columns),
+            Val::Int(fp32),
             Val::Bytes(mem.logits),
         ],
         Source::cited(
-            "Hugging Face transformers ForCausalLMLoss (logits upcast to fp32); torchtune CEWithChunkedOutputLoss (one chunk upcast at a time)",
+            "Hugging Face transformers ForCausalLMLoss and torchtitan train.py (logits upcast to fp32, log-softmax saved); torchtune CEWithChunkedOutputLoss (one chunk upcast at a time); Megatron vocab_parallel_cross_entropy and fused cross-entropy; Liger FusedLinearCrossEntropy chunk rule",
         ),
+    )
+}
+
+/// The scenario's name of a loss implementation.
+fn loss_name(l: LossImpl) -> &'static str {
+    match l {
+        LossImpl::Upcast => "upcast",
+        LossImpl::VocabParallel => "vocab_parallel",
+        LossImpl::Fused => "fused",
+        LossImpl::FusedLinear => "fused_linear",
+    }
+}
+
+/// `memory_per_gpu_bytes.fp8_weight_cache`: the quantised copies of the linear weights a
+/// low-precision recipe keeps (TE docs, "Performance considerations → Memory usage"; Megatron's
+/// cached FP8 weight workspaces), [`crate::engine::memory::fp8`].
+fn fp8_weight_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    let layers = stage_layers(a.layers, x.pp, mem.stage);
+    let first = mem.stage == 0;
+    let matrices =
+        crate::engine::memory::weights::stage_weights(a, x, layers.clone(), first, false).matrix_params;
+    let cached = fp8_cached_params(a, x, matrices, layers);
+    let (n, d) = cache_bytes_per_param(x.recipe, x.fp8_transpose);
+    entry(
+        DerivKey::MemFp8WeightCache,
+        Formula::Fp8WeightCache,
+        vec![
+            Val::Id(x.recipe.name().to_owned()),
+            Val::Bool(x.fp8_transpose),
+            Val::Count(cached),
+            Val::Fixed(n as f64 / d.max(1) as f64, 4),
+            Val::Bool(x.fp8_primary_weights),
+            Val::Bytes(mem.fp8_weight_cache),
+        ],
+        Source::cited(
+            "Transformer Engine docs, Low precision training: Performance considerations (memory usage), mxfp8.rst, nvfp4.rst; Megatron extensions/transformer_engine.py (is_first_microbatch weight caching)",
+        ),
+    )
+}
+
+/// `memory_per_gpu_bytes.fsdp_buffers`: FSDP's unsharded layers and gradient buffer
+/// ([`crate::engine::memory::fsdp`]).
+fn fsdp_buffers(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
+    let layers = stage_layers(a.layers, x.pp, mem.stage);
+    let last = mem.stage + 1 >= x.pp.min(a.layers.max(1));
+    let p = fsdp_buffer_parts(a, x, layers, mem.stage == 0, last);
+    entry(
+        DerivKey::MemFsdpBuffers,
+        Formula::FsdpBuffers,
+        vec![
+            Val::int(u64::from(x.zero_stage)),
+            Val::int(x.dp),
+            Val::Bytes(p.layer),
+            Val::Bytes(p.outer),
+            Val::Bytes(p.layer),
+            Val::Bytes(p.gradients),
+            Val::Bytes(mem.fsdp_buffers),
+        ],
+        Source::cited("Zhao et al. 2023, PyTorch FSDP (arXiv:2304.11277) §3; torchtitan parallelize_llama.py (root and per-block units)"),
+    )
+}
+
+/// `memory_per_gpu_bytes.allocator_reserve`: the stated reserve of the caching allocator.
+fn allocator_reserve(x: &Inputs, mem: &StageMemory) -> Entry {
+    entry(
+        DerivKey::MemAllocatorReserve,
+        Formula::AllocatorReserve,
+        vec![Val::Bytes(u128::from(x.allocator_reserve)), Val::Bytes(mem.allocator_reserve)],
+        Source::StatedAssumption,
     )
 }
 
@@ -358,6 +461,9 @@ fn total_derivations(mem: &StageMemory) -> [Entry; 2] {
         mem.optimizer,
         mem.overhead,
         mem.recurrent_state,
+        mem.fp8_weight_cache,
+        mem.fsdp_buffers,
+        mem.allocator_reserve,
         mem.total,
     ];
     [
