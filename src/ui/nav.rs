@@ -11,9 +11,9 @@
 //! the hash `#/{path}?{query}#{fragment}`, and pages come from the file's own store
 //! (`gpuPrimerOffline.page(path)`, written by `tools/single-file.mjs`).
 
-use super::address::{is_page, parse_offline_hash, Here};
+use super::address::{is_page, parse_offline_hash, without_fragment, Here};
 use crate::route::Target;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Function, Promise, Reflect};
@@ -109,6 +109,7 @@ pub fn replace_query(query: &str) {
     };
     let state = history.state().unwrap_or(JsValue::NULL);
     let _ = history.replace_state_with_url(&state, "", Some(&url));
+    shown_here();
 }
 
 /// What a page swap asks of the components: to unmount the old page's and mount the new
@@ -125,12 +126,28 @@ thread_local! {
     static GENERATION: Cell<u32> = const { Cell::new(0) };
     /// The components' mounting, for the swaps (set by [`start`]).
     static MOUNTS: Cell<Option<Mounts>> = const { Cell::new(None) };
+    /// The address of the page the document shows, without its fragment: a history move that
+    /// changes only the fragment (a link to a place on this page, back from it) shows no new page.
+    static SHOWN: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// The address bar, without its fragment.
+fn address() -> Option<String> {
+    web_sys::window()?.location().href().ok().map(|h| without_fragment(&h).to_string())
+}
+
+/// The address is the page the document shows (after a load, a swap, a query replaced).
+fn shown_here() {
+    if let Some(here) = address() {
+        SHOWN.with(|s| *s.borrow_mut() = here);
+    }
 }
 
 /// Starts listening: clicks on in-site links, back/forward, and (offline) hash changes; a
 /// page swapped in is mounted with `mounts`.
 pub fn start(mounts: Mounts) {
     MOUNTS.with(|m| m.set(Some(mounts)));
+    shown_here();
     let Some(window) = web_sys::window() else { return };
     if let Ok(history) = window.history() {
         let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
@@ -140,7 +157,7 @@ pub fn start(mounts: Mounts) {
     click.forget();
     let pop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
         if !offline() {
-            go(None, Restore::Saved);
+            on_history_move();
         }
     });
     let _ = window.add_event_listener_with_callback("popstate", pop.as_ref().unchecked_ref());
@@ -256,7 +273,10 @@ fn on_click(ev: web_sys::MouseEvent) {
         format!("{}{q}", here.path) == path_and_query
     };
     if same_page && inside.contains('#') {
-        return; // a place on this page: the browser scrolls to it
+        // A place on this page: the browser scrolls to it, in a new history entry; back
+        // returns to where the reader is now.
+        save_scroll();
+        return;
     }
     ev.prevent_default();
     save_scroll();
@@ -315,6 +335,39 @@ fn saved_scroll() -> Option<f64> {
     Reflect::get(&state, &"scrollY".into()).ok()?.as_f64()
 }
 
+/// Back or forward (or a move to a fragment, which the browser reports the same way): a new
+/// page is loaded; on the page shown, only the place changes (where the reader was in that
+/// history entry, else the fragment's element).
+fn on_history_move() {
+    let same_page = address().is_some_and(|a| SHOWN.with(|s| *s.borrow() == a));
+    if !same_page {
+        go(None, Restore::Saved);
+        return;
+    }
+    let fragment = current().fragment;
+    match (saved_scroll(), web_sys::window()) {
+        (Some(y), Some(w)) => {
+            let _ = mark_fragment(&fragment);
+            w.scroll_to_with_x_and_y(0.0, y);
+        }
+        _ => scroll_to_fragment(&fragment),
+    }
+}
+
+/// Lets the browser load `url` itself (a page of the other bundle, or one the app could not
+/// fetch). The address already is `url` (pushed by the click, or the history entry moved to):
+/// replacing it with itself plus a fragment would only move to the fragment, a same-document
+/// navigation that reports itself as a history move and would start this again without end;
+/// the page is reloaded instead.
+fn load(url: &str) {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return };
+    if address().is_some_and(|a| a == without_fragment(url)) {
+        let _ = location.reload();
+    } else {
+        let _ = location.replace(url);
+    }
+}
+
 /// Loads the page at `url` (the current address when `None`) and swaps it in.
 fn go(url: Option<String>, restore: Restore) {
     let generation = GENERATION.with(|g| {
@@ -335,12 +388,8 @@ fn go(url: Option<String>, restore: Restore) {
                 swap(&next);
                 after_swap(restore);
             }
-            None if !offline() => {
-                // Not a page we can swap in: let the browser load it.
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().replace(&url);
-                }
-            }
+            // Not a page we can swap in: the browser loads it.
+            None if !offline() => load(&url),
             None => {}
         }
     });
@@ -461,6 +510,7 @@ fn swap(Next { doc: next, rules }: &Next) {
             }
         }
     }
+    shown_here();
     if let Some(m) = mounts {
         (m.mount_page)();
     }
