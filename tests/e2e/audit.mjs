@@ -167,3 +167,62 @@ export function scrollWithoutCue() {
   }
   return out;
 }
+
+/**
+ * Labels that a reader would read as another field's: every visible `<label>` with a control
+ * (`for` or nested) whose text is over another control, farther from its own control than
+ * from another one, not next to its own (within `near` px, above it or beside it), or under it.
+ * A control whose own name (`aria-label`) holds the label's text is the label's too.
+ * Measured on the label's text as drawn (a block label's box spans its column). One line per
+ * problem: the label's text, what is wrong, and the control's id.
+ */
+export function labelProblems(near = 40) {
+  const shown = (el) => {
+    if (!el.getClientRects().length || el.closest('[hidden], details:not([open]) > :not(summary)')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== 'visible' || Number(cs.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 2 && r.height > 2;
+  };
+  const textBox = (label) => {
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    // Only the label's own text, not a control nested in it.
+    const own = label.control && label.contains(label.control) ? label.control.getBoundingClientRect() : null;
+    const parts = own ? rects.filter((r) => !(r.left >= own.left - 1 && r.right <= own.right + 1 && r.top >= own.top - 1 && r.bottom <= own.bottom + 1)) : rects;
+    if (!parts.length) return null;
+    return {
+      left: Math.min(...parts.map((r) => r.left)), right: Math.max(...parts.map((r) => r.right)),
+      top: Math.min(...parts.map((r) => r.top)), bottom: Math.max(...parts.map((r) => r.bottom)),
+    };
+  };
+  const gap = (a, b) => {
+    const dx = Math.max(0, a.left - b.right, b.left - a.right);
+    const dy = Math.max(0, a.top - b.bottom, b.top - a.bottom);
+    return Math.hypot(dx, dy);
+  };
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const controls = [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')].filter(shown)
+    .map((c) => ({ c, r: c.getBoundingClientRect() }));
+  const name = (c) => `${c.tagName.toLowerCase()}${c.id ? `#${c.id}` : ''}${c.dataset.k ? `[data-k=${c.dataset.k}]` : ''}`;
+  const out = [];
+  for (const label of document.querySelectorAll('label')) {
+    const own = label.control;
+    if (!own || !shown(label) || !shown(own)) continue;
+    const box = textBox(label);
+    if (!box) continue;
+    const text = label.textContent.trim().replace(/\s+/g, ' ').slice(0, 40);
+    const mine = own.getBoundingClientRect();
+    const d = gap(box, mine);
+    for (const { c, r } of controls) {
+      // A control the label names too (a slider's number field: "Context length (tokens)").
+      if (c === own || label.contains(c) || (c.getAttribute('aria-label') || '').includes(text)) continue;
+      if (overlap(box, r) > 4) out.push(`"${text}" is over ${name(c)}`);
+      else if (gap(box, r) + 1 < d) out.push(`"${text}" is ${gap(box, r).toFixed(0)} px from ${name(c)}, ${d.toFixed(0)} px from its own ${name(own)}`);
+    }
+    if (d > near) out.push(`"${text}" is ${d.toFixed(0)} px from its own ${name(own)}`);
+    if (mine.bottom <= box.top + 1) out.push(`"${text}" is under its own ${name(own)}`);
+  }
+  return out;
+}
