@@ -88,11 +88,35 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
     }
     out.push_str(&format!("<main id=\"main\" tabindex=\"-1\">{}</main>\n", page.main));
     if page.chrome {
-        out.push_str(&format!("</div>\n<footer class=\"site-footer\">{}</footer>\n", esc(s.footer)));
+        out.push_str(&format!(
+            "</div>\n<footer class=\"site-footer\"><p>{}</p>{}</footer>\n",
+            esc(s.footer),
+            course_files(lang, &root)
+        ));
     }
     out.push_str("</body>\n</html>\n");
     out
 }
+
+/// The links to the whole course on one page and to the offline file (`root`: the page's way
+/// to the site root), as the footer and the home page carry them. The offline file is written
+/// after the pages (`tools/single-file.mjs`), which then shows its link with the file's size;
+/// until then (a site built without it, `trunk serve`) the link stays hidden.
+pub fn course_files(lang: Lang, root: &str) -> String {
+    let c = lang.course();
+    format!(
+        "<ul class=\"course-files\"><li><a href=\"{}\">{}</a></li><li class=\"offline\" hidden>\
+         <a class=\"offline-link\" href=\"{root}{OFFLINE_FILE}\" download>{}{}<span class=\"offline-size\"></span>{}</a></li></ul>",
+        Route::Print(lang).to_hash(),
+        esc(c.print_link),
+        esc(c.offline_link),
+        esc(c.offline_size.0),
+        esc(c.offline_size.1),
+    )
+}
+
+/// The offline file's name, beside the site's root page.
+pub const OFFLINE_FILE: &str = "gpu-primer-offline.html";
 
 /// The favicon: a filled rounded square in the site's colour, as a data URI (nothing fetched).
 const ICON: &str = "data:image/svg+xml,%3Csvg xmlns=%27http://www.w3.org/2000/svg%27 viewBox=%270 0 16 16%27%3E%3Crect width=%2716%27 height=%2716%27 rx=%273%27 fill=%27%231f6f5c%27/%3E%3C/svg%3E";
