@@ -360,8 +360,19 @@ fn on_history_move() {
 /// navigation that reports itself as a history move and would start this again without end;
 /// the page is reloaded instead.
 fn load(url: &str) {
-    let Some(location) = web_sys::window().map(|w| w.location()) else { return };
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
     if address().is_some_and(|a| a == without_fragment(url)) {
+        // After a reload the browser scrolls nowhere (this site restores positions itself):
+        // the new page is told to ([`landed`]), keeping the position saved in the entry.
+        if let Ok(history) = window.history() {
+            let state = web_sys::js_sys::Object::new();
+            if let Some(y) = saved_scroll() {
+                let _ = Reflect::set(&state, &"scrollY".into(), &y.into());
+            }
+            let _ = Reflect::set(&state, &LOADED.into(), &true.into());
+            let _ = history.replace_state(&state, "");
+        }
         let _ = location.reload();
     } else {
         let _ = location.replace(url);
@@ -588,10 +599,36 @@ pub fn landed() {
         on_offline_hash();
     } else if hash.starts_with("#/") {
         let _ = location.replace(&href(&hash));
+    } else if let Some(saved) = take_loaded_mark() {
+        // Loaded by the app ([`load`]): a reload, after which the browser keeps the top. Back
+        // or forward to the entry: where the reader was; a new page: its fragment.
+        let fragment = hash.strip_prefix('#').unwrap_or("");
+        match (saved, web_sys::window()) {
+            (Some(y), Some(w)) => {
+                let _ = mark_fragment(fragment);
+                w.scroll_to_with_x_and_y(0.0, y);
+            }
+            _ => scroll_to_fragment(fragment),
+        }
     } else {
         // The browser has scrolled to the fragment's element; the app marks it.
         let _ = mark_fragment(hash.strip_prefix('#').unwrap_or(""));
     }
+}
+
+/// The mark [`load`] leaves in the history entry it reloads: the new page goes to the place
+/// the reader had there, else to its fragment, as a page the browser navigated to would.
+const LOADED: &str = "gpuPrimerLoaded";
+
+/// `Some(the scroll position saved in this entry)` when the entry carries [`LOADED`], which is
+/// taken off; `None` for a page the browser loaded by itself.
+fn take_loaded_mark() -> Option<Option<f64>> {
+    let history = web_sys::window()?.history().ok()?;
+    let state = history.state().ok()?;
+    Reflect::get(&state, &LOADED.into()).ok()?.is_truthy().then_some(())?;
+    let saved = saved_scroll();
+    let _ = history.replace_state(&JsValue::NULL, "");
+    Some(saved)
 }
 
 /// Goes to the in-site link `hash` (in the hash form) as a click on it would.

@@ -21,7 +21,9 @@ const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&
 const PAGES = [...sitePages('en'), ...sitePages('zh'), '404.html'];
 const INFO = Object.fromEntries(PAGES.map((p) => {
   const html = file(p);
-  return [p, { bundle: html.match(/<html[^>]*data-bundle="([^"]*)"/)?.[1] ?? 'none', title: unescape(html.match(/<title>([^<]*)<\/title>/)[1]) }];
+  // A page without the app (the print page, 404.html) has plain links: its own kind of source.
+  const app = /<script type="module"/.test(html);
+  return [p, { bundle: app ? html.match(/<html[^>]*data-bundle="([^"]*)"/)[1] : 'none', title: unescape(html.match(/<title>([^<]*)<\/title>/)[1]) }];
 }));
 
 /** The site path an `href` on page `from` leads to, with its fragment; null when it is not a page. */
