@@ -147,6 +147,8 @@ fn head_links(page: &Page, root: &str, site_url: Option<&str>) -> String {
 
 /// The site header: the brand, the search box, the estimator and tools links and the link to
 /// the same page in the other language (the app adds the page's state to it when followed).
+/// The switch's label is in the other language and marked so; what it does is said to a screen
+/// reader in the page's language, after the label.
 fn header(page: &Page) -> String {
     let lang = page.lang;
     let s = lang.strings();
@@ -156,7 +158,8 @@ fn header(page: &Page) -> String {
         "<a class=\"skip\" href=\"#main\">{}</a>\n<header class=\"site-header\">\
          <a class=\"brand\" href=\"{}\"><span class=\"brand-mark\" aria-hidden=\"true\">▦</span><span class=\"brand-name\">{}</span></a>\
          {}<a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
-         <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\" lang=\"{}\" aria-label=\"{}\">{}</a></header>\n",
+         <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\"><span lang=\"{}\">{}</span>\
+         <span class=\"visually-hidden\">{}</span></a></header>\n",
         esc(s.skip_to_content),
         Route::Home(lang).to_hash(),
         esc(s.site_title),
@@ -175,8 +178,8 @@ fn header(page: &Page) -> String {
         page.route.in_lang(other).to_hash(),
         other.html_lang(),
         other.html_lang(),
-        esc(s.switch_aria),
         esc(s.switch_to_other),
+        esc(s.switch_hint),
     )
 }
 

@@ -1,9 +1,37 @@
 // Checks that run inside a page (passed to page.evaluate, so each function is self-contained):
 // WCAG contrast of every text against what it is drawn on, chart text inside its chart, boxes
-// that scroll sideways without a cue. And the list of every page of the built site.
-import { readdirSync, statSync } from 'node:fs';
+// that scroll sideways without a cue, labels away from their controls; axe-core's rules on the
+// page as shown. And the list of every page of the built site.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST } from './harness.mjs';
+
+const AXE = readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations on the page shown (every rule it runs by default, and the name that
+ * must contain a control's visible text, `label-content-name-mismatch`), one line per rule and
+ * element. Not run: `color-contrast` (`lowContrast` measures text against what is drawn under
+ * it, SVG charts included, which axe leaves out); on an embed page (one widget, for another
+ * site's page to frame under its own headings) `page-has-heading-one`; and
+ * `scrollable-region-focusable` (a code block or table that scrolls sideways with nothing to
+ * focus in it: Chromium, which these tests drive, makes such a box focusable itself since
+ * version 130; giving the boxes a tab stop in every browser is not done yet).
+ */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const embed = document.documentElement.dataset.page === 'embed';
+    const rules = {
+      'color-contrast': { enabled: false },
+      'scrollable-region-focusable': { enabled: false },
+      'label-content-name-mismatch': { enabled: true },
+      ...(embed ? { 'page-has-heading-one': { enabled: false } } : {}),
+    };
+    const result = await window.axe.run(document, { rules, resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n').slice(1).join(' ').trim()})`));
+  });
+}
 
 /** Every page of the built site in `lang` (its site paths, `en/chapters/cuda/`), from dist/. */
 export function sitePages(lang) {
