@@ -107,6 +107,8 @@ pub struct Strings {
     /// Read after the switch's visible label by a screen reader (in the page's language; the
     /// label is in its own): what the link does.
     pub switch_hint: &'static str,
+    /// The phone header's menu button that opens the chapter list.
+    pub menu_label: &'static str,
     pub nav_home: &'static str,
     pub nav_estimate: &'static str,
     pub estimate_cta: &'static str,
@@ -131,6 +133,7 @@ pub const ZH: Strings = Strings {
     chapter_label: "第 {n} 章",
     switch_to_other: "English",
     switch_hint: "（切换到英文版）",
+    menu_label: "章节目录",
     nav_home: "首页",
     nav_estimate: "估算器",
     validation: Validation {
@@ -173,6 +176,7 @@ pub const EN: Strings = Strings {
     chapter_label: "Chapter {n}",
     switch_to_other: "中文",
     switch_hint: " (switch to the Chinese version)",
+    menu_label: "Chapter list",
     nav_home: "Home",
     nav_estimate: "Estimator",
     validation: Validation {

@@ -145,10 +145,11 @@ fn head_links(page: &Page, root: &str, site_url: Option<&str>) -> String {
     out
 }
 
-/// The site header: the brand, the search box, the estimator and tools links and the link to
-/// the same page in the other language (the app adds the page's state to it when followed).
-/// The switch's label is in the other language and marked so; what it does is said to a screen
-/// reader in the page's language, after the label.
+/// The site header: the menu button that opens the chapter list on a narrow screen (a link to
+/// the list without the app), the brand, the search box, the estimator and tools links and the
+/// link to the same page in the other language (the app adds the page's state and the reader's
+/// section to it when followed). The switch's label is in the other language and marked so;
+/// what it does is said to a screen reader in the page's language, after the label.
 fn header(page: &Page) -> String {
     let lang = page.lang;
     let s = lang.strings();
@@ -156,11 +157,14 @@ fn header(page: &Page) -> String {
     let other = lang.other();
     format!(
         "<a class=\"skip\" href=\"#main\">{}</a>\n<header class=\"site-header\">\
+         <a class=\"nav-menu\" href=\"#chapter-nav\" aria-controls=\"chapter-nav\" aria-expanded=\"false\">\
+         <span aria-hidden=\"true\">☰</span><span class=\"visually-hidden\">{}</span></a>\
          <a class=\"brand\" href=\"{}\"><span class=\"brand-mark\" aria-hidden=\"true\">▦</span><span class=\"brand-name\">{}</span></a>\
          {}<a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
          <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\"><span lang=\"{}\">{}</span>\
          <span class=\"visually-hidden\">{}</span></a></header>\n",
         esc(s.skip_to_content),
+        esc(s.menu_label),
         Route::Home(lang).to_hash(),
         esc(s.site_title),
         // Search needs the app: a page without it (print, 404) has no search box.
@@ -194,7 +198,7 @@ fn navigation(page: &Page) -> String {
     let glossary_current =
         if matches!(page.route, Route::Glossary(_)) { " aria-current=\"page\"" } else { "" };
     format!(
-        "<nav class=\"chapter-nav\" aria-label=\"{}\"><details class=\"chapter-nav-box\" open><summary>{}</summary>\
+        "<nav class=\"chapter-nav\" id=\"chapter-nav\" aria-label=\"{}\"><details class=\"chapter-nav-box\" open><summary>{}</summary>\
          <ol>{}</ol><p class=\"nav-glossary\"><a href=\"{}\"{glossary_current}>{}</a></p></details></nav>\n",
         esc(s.nav_aria),
         esc(s.chapters_heading),

@@ -175,43 +175,6 @@ pub fn start(mounts: Mounts) {
     let hide = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| save_scroll());
     let _ = window.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
     hide.forget();
-    quiet_term_tips(&window);
-}
-
-/// Escape hides a glossary term's definition that hover or focus shows (the stylesheet's
-/// tooltip, WCAG 1.4.13: dismissible without moving the pointer or the focus); it shows again
-/// once the pointer or the focus has left the term and come back.
-fn quiet_term_tips(window: &web_sys::Window) {
-    let mark = |selector: &str, quiet: bool| {
-        let Some(list) =
-            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector_all(selector).ok())
-        else {
-            return;
-        };
-        for i in 0..list.length() {
-            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                let _ = if quiet {
-                    el.set_attribute("data-quiet", "")
-                } else {
-                    el.remove_attribute("data-quiet")
-                };
-            }
-        }
-    };
-    let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-        if e.key() == "Escape" {
-            mark(".term:hover, .term:focus-within", true);
-        }
-    });
-    let _ = window.add_event_listener_with_callback("keydown", key.as_ref().unchecked_ref());
-    key.forget();
-    let back = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-        mark(".term[data-quiet]:not(:hover):not(:focus-within)", false);
-    });
-    for event in ["pointerover", "focusin"] {
-        let _ = window.add_event_listener_with_callback(event, back.as_ref().unchecked_ref());
-    }
-    back.forget();
 }
 
 /// What a navigation does with the scroll position.
@@ -430,9 +393,45 @@ async fn offline_page(path: &str) -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
-/// `href` (the other language's page) with this page's query and fragment.
+/// The place the reader is at on this page, for the same page in the other language: the
+/// fragment when there is one, else the last section heading (a chapter's `s-N`), glossary
+/// entry or exercise whose top is above the upper quarter of the screen under the header (the
+/// two languages' pages have the same ids in the same order); none at the top of the page.
+fn reading_place(here: &Here) -> String {
+    if !here.fragment.is_empty() {
+        return here.fragment.clone();
+    }
+    let (Some(doc), Some(w)) = (document(), web_sys::window()) else { return String::new() };
+    if w.scroll_y().unwrap_or(0.0) < 1.0 {
+        return String::new();
+    }
+    let header = doc
+        .query_selector(".site-header")
+        .ok()
+        .flatten()
+        .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+    let Ok(list) = doc.query_selector_all(
+        "main h2[id], main h3[id], main h4[id], main .term-card[id], main section.exercise[id]",
+    ) else {
+        return String::new();
+    };
+    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(header);
+    let line = header + (height - header).max(0.0) / 4.0;
+    let mut place = String::new();
+    for i in 0..list.length() {
+        let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        if el.get_bounding_client_rect().top() > line {
+            break;
+        }
+        place = el.id();
+    }
+    place
+}
+
+/// `href` (the other language's page) with this page's query and the reader's place on it.
 fn with_state(href: &str) -> String {
-    let here = current();
+    let mut here = current();
+    here.fragment = reading_place(&here);
     if href.starts_with("#/") {
         let mut target = Target::from_hash(href);
         target.query = here.query;
