@@ -51,6 +51,18 @@ const ALLOWED: &[&str] = &[
     "GB",
     "TB",
     "PB",
+    // Binary sizes beside an exact byte count (`131,072 B (128 KiB)`), FLOP counts and rates
+    // with SI prefixes (`17.1 GFLOP`, `989.5 TFLOP/s`, `450 GB/s`): units read the same in both.
+    "KiB",
+    "MiB",
+    "GiB",
+    "kFLOP",
+    "MFLOP",
+    "GFLOP",
+    "TFLOP",
+    "PFLOP",
+    "EFLOP",
+    "kB",
     "V",
     "h",
     "lm_head",
@@ -324,16 +336,16 @@ fn worked_kv_per_token_for_llama_3_1_8b() {
     let r = evaluate(&Scenario::new(ModelSpec::Id("llama-3.1-8b".into()))).expect("evaluates");
     let d = r.derivation("kv_cache_bytes_per_token").expect("derived");
     let zh = derivation(d, Lang::Zh);
-    assert_eq!(zh.values, "32 × 8 × (128 + 128) × 16 位/8 = 131072");
+    assert_eq!(zh.values, "32 × 8 × (128 + 128) × 16 位/8 = 131,072 B (128 KiB)");
     assert_eq!(zh.formula, "层数 × kv_heads × (head_dim_k + head_dim_v) × 字节");
     let en = derivation(d, Lang::En);
-    assert_eq!(en.values, "32 × 8 × (128 + 128) × 16 bits/8 = 131072");
+    assert_eq!(en.values, "32 × 8 × (128 + 128) × 16 bits/8 = 131,072 B (128 KiB)");
     let act = derivation(r.derivation("memory_per_gpu_bytes.activations").expect("derived"), Lang::Zh);
     assert!(
-        act.values.starts_with("上下文 4096，batch 1，重算 不重算，FlashAttention 是，序列并行 否 → "),
+        act.values.starts_with("上下文 4,096，batch 1，重算 不重算，FlashAttention 是，序列并行 否 → "),
         "{}",
         act.values
     );
     let topo = derivation(r.derivation("hardware.topology").expect("derived"), Lang::Zh);
-    assert_eq!(topo.values, "nvswitch：每节点 8 块 GPU，节点内 4.5000e11 B/s，节点间 5.0000e10 B/s");
+    assert_eq!(topo.values, "nvswitch：每节点 8 块 GPU，节点内 450 GB/s，节点间 50 GB/s");
 }

@@ -91,7 +91,7 @@ fn kv_cache_counts_only_the_attention_layers() {
     let st = q.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
     assert_eq!(
         &st.values[..2],
-        &[gpu_primer::engine::Val::Int(36), gpu_primer::engine::Val::Int(36 * 8192 * 3)]
+        &[gpu_primer::engine::Val::Int(36), gpu_primer::engine::Val::Count(36 * 8192 * 3)]
     );
     assert_eq!(q.memory_per_gpu_bytes.kv_cache, 24_576 * 32_768);
     // Nemotron 3 Nano: 6 attention layers × 2 × 256 × 2 = 6,144 B/token.
@@ -215,7 +215,7 @@ fn falcon_h1_and_lfm2_state_and_kv_match_the_hand_derivation() {
     let st = f.derivation("memory_per_gpu_bytes.recurrent_state").unwrap();
     assert_eq!(
         &st.values[..2],
-        &[gpu_primer::engine::Val::Int(44), gpu_primer::engine::Val::Int(44 * 3584 * 3)]
+        &[gpu_primer::engine::Val::Int(44), gpu_primer::engine::Val::Count(44 * 3584 * 3)]
     );
     let l = report(&scenario("lfm2.5-2.6b", 32_768, 4));
     assert_eq!(l.recurrent_state_bytes_per_sequence, LFM2_STATE);
@@ -227,9 +227,9 @@ fn falcon_h1_and_lfm2_state_and_kv_match_the_hand_derivation() {
         &st.values[..4],
         &[
             gpu_primer::engine::Val::Int(22),
-            gpu_primer::engine::Val::Int(22 * 2048 * 2),
+            gpu_primer::engine::Val::Count(22 * 2048 * 2),
             gpu_primer::engine::Val::Dtype(gpu_primer::engine::precision::Dtype::Bf16),
-            gpu_primer::engine::Val::Int(0),
+            gpu_primer::engine::Val::Count(0),
         ]
     );
 }

@@ -86,3 +86,34 @@ fn errors_are_evaluates() {
     let s = scenario(json!({"model": "llama-3.1-8b", "kv_dtype": "q4_k_m"}));
     assert_eq!(local_fit(&s).err(), evaluate(&s).err());
 }
+
+/// The operating system's reserve (`host_reserve_bytes`) comes out of the host's memory, and on
+/// a unified-memory machine out of its memory with the GPU's part (issue 30, item 10); the
+/// estimator's report agrees with the local verdict.
+#[test]
+fn the_operating_systems_reserve_comes_out_of_host_memory() {
+    // gpt-oss-120b in Q8_0 on a 64 GB M4 Max: about 61 GiB in all, 46 GiB of it in the GPU's
+    // working set. With nothing kept for macOS it runs; keeping what the working set leaves
+    // (16 GiB), it does not.
+    let mac = json!({"model": "gpt-oss-120b", "weight_dtype": "q8_0", "gpu": "apple-m4-max-40c",
+        "gpu_memory_bytes": 64u64 << 30, "context_tokens": 8192});
+    let runs = local_fit(&scenario(mac.clone())).unwrap();
+    assert!(matches!(runs.verdict, Verdict::Offload { .. }), "{runs:?}");
+    let mut kept = mac;
+    kept["host_reserve_bytes"] = json!(16u64 << 30);
+    let s = scenario(kept);
+    assert_eq!(local_fit(&s).unwrap().verdict, Verdict::TooBig);
+    // The estimator at that placement says the host part does not fit either.
+    let Verdict::Offload { gpu_layers, of, n_cpu_moe } = runs.verdict else { unreachable!() };
+    let placed = Scenario { gpu_layers: (gpu_layers < of).then_some(gpu_layers), n_cpu_moe, ..s };
+    let r = evaluate(&placed).unwrap();
+    assert_eq!(r.offload.and_then(|o| o.host_fits), Some(false));
+    // A PC with 28 GiB of RAM holds what a 70B at Q4_K_M leaves in host memory beside a 24 GB
+    // card; with 12 GiB of it kept for the system and other programs, it does not.
+    let pc = json!({"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090",
+        "context_tokens": 8192, "host_memory_bytes": 28u64 << 30});
+    assert!(matches!(local_fit(&scenario(pc.clone())).unwrap().verdict, Verdict::Offload { .. }));
+    let mut windows = pc;
+    windows["host_reserve_bytes"] = json!(12u64 << 30);
+    assert_eq!(local_fit(&scenario(windows)).unwrap().verdict, Verdict::TooBig);
+}

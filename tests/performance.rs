@@ -33,6 +33,48 @@ fn h100_bf16_ridge_point_near_295_and_fp8_path() {
     assert_eq!(evaluate(&s).unwrap().performance.hardware.compute_path, "bf16 tensor");
 }
 
+/// A block-FP8 checkpoint served as published is multiplied in FP8, as vLLM and SGLang run it
+/// (issue 30): DeepSeek-V3 and V3.1 on H200 took the BF16 path (ridge 206 FLOP/B) and a 35%
+/// slower prefill than the same weights chosen as FP8 by hand.
+#[test]
+fn a_block_fp8_checkpoint_as_published_runs_fp8_gemms_where_the_gpu_has_them() {
+    use gpu_primer::engine::precision::Dtype;
+    for id in ["deepseek-v3", "deepseek-r1", "kimi-k2", "minimax-m2"] {
+        let mut s = scenario(id, "h200-sxm");
+        (s.gpus, s.tensor_parallel) = (8, 8);
+        let published = evaluate(&s).unwrap();
+        assert_eq!(published.performance.hardware.compute_path, "fp8 tensor", "{id}");
+        // 1,979 TFLOP/s FP8 over 4.8 TB/s: the ridge point is the FP8 one, not BF16's 206.
+        assert!((published.performance.roofline.ridge_point - 412.3).abs() < 0.5, "{id}");
+        let d = published.derivation("hardware.compute_path").unwrap();
+        assert_eq!(d.formula, gpu_primer::engine::derivation::Formula::ComputePathCheckpoint, "{id}");
+        // As published, the prefill is the hand-chosen FP8 path's, within the bytes the two
+        // formats differ by (FP8 blocks keep the embedding and head in 16 bits).
+        s.weight_dtype = Some(Dtype::Fp8);
+        let by_hand = evaluate(&s).unwrap();
+        let (a, b) = (published.performance.phases.prefill.time_s, by_hand.performance.phases.prefill.time_s);
+        assert!((a / b - 1.0).abs() < 0.05, "{id}: prefill {a} vs {b}");
+        // BF16 chosen by hand is the 16-bit path again.
+        s.weight_dtype = Some(Dtype::Bf16);
+        s.gpus = 16;
+        s.tensor_parallel = 16;
+        assert_eq!(evaluate(&s).unwrap().performance.hardware.compute_path, "bf16 tensor", "{id}");
+    }
+    // On an A100 (no FP8 Tensor Cores) FP8 weights run as weight-only W8A16: 16-bit GEMMs,
+    // whether published so or chosen by hand, never the FP32 vector units.
+    let mut s = scenario("deepseek-v3", "a100-sxm-80gb");
+    (s.gpus, s.tensor_parallel, s.pipeline_parallel) = (16, 8, 2);
+    assert_eq!(evaluate(&s).unwrap().performance.hardware.compute_path, "bf16 tensor");
+    let mut s = scenario("llama-3.1-8b", "a100-sxm-80gb");
+    s.weight_dtype = Some(Dtype::Fp8);
+    assert_eq!(evaluate(&s).unwrap().performance.hardware.compute_path, "bf16 tensor");
+    // A checkpoint published in MXFP4 (gpt-oss) keeps the 16-bit path: its activations stay 16-bit.
+    assert_eq!(
+        evaluate(&scenario("gpt-oss-120b", "h100-sxm")).unwrap().performance.hardware.compute_path,
+        "bf16 tensor"
+    );
+}
+
 #[test]
 fn decode_is_memory_bound_at_batch_1_and_compute_bound_at_large_batch_on_a100() {
     let mut s = scenario("llama-2-7b", "a100-sxm-80gb");

@@ -80,6 +80,11 @@ fn shown_sources_are_citations_with_dates_not_research_notes() {
         let first = e.model.source.split([';', ' ']).find(|p| p.starts_with("http")).unwrap_or("");
         assert!(first.starts_with("https://"), "{}", e.model.id);
         assert!(is_date(&e.model.retrieved), "{}", e.model.id);
+        // The planner shows a published quantised checkpoint's address and date.
+        for q in &e.model.quantized {
+            problems(&format!("checkpoint {}", q.repo), &q.source, &mut out);
+            assert!(q.source.starts_with("https://") && is_date(&q.retrieved), "{}", q.repo);
+        }
     }
     assert!(out.is_empty(), "{} research notes shown:\n{}", out.len(), out.join("\n"));
 }

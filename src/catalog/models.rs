@@ -42,6 +42,59 @@ pub struct CatalogModel {
     pub note: Option<String>,
     /// The config.json fields, as published.
     pub config: Value,
+    /// Quantised checkpoints of the model its publisher released beside the base repository
+    /// (what a serving engine loads instead of quantising the 16-bit weights as it loads them).
+    #[cfg_attr(test, serde(default))]
+    pub quantized: Vec<QuantizedCheckpoint>,
+}
+
+/// A published quantised checkpoint of a catalog model.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(test, derive(Deserialize))]
+pub struct QuantizedCheckpoint {
+    /// `org/name` on Hugging Face.
+    pub repo: String,
+    /// The weight format a reader chooses to get it: `fp8`, `int4` (AWQ or GPTQ 4-bit), `int8`.
+    pub format: String,
+    /// Its `quantization_config` as its model card states the scheme: the engine sizes and times
+    /// the checkpoint with it (the base config's shapes are the checkpoint's).
+    pub quantization_config: Value,
+    /// Where the repository and its format are stated.
+    pub source: String,
+    pub retrieved: String,
+    #[cfg_attr(test, serde(default))]
+    pub note: Option<String>,
+}
+
+impl QuantizedCheckpoint {
+    fn from_json(v: &Value) -> Option<QuantizedCheckpoint> {
+        let o = Obj::of(v)?;
+        Some(QuantizedCheckpoint {
+            repo: o.text("repo")?,
+            format: o.text("format")?,
+            quantization_config: o.req("quantization_config", |c| Some(c.clone()))?,
+            source: o.text("source")?,
+            retrieved: o.text("retrieved")?,
+            note: o.opt_text("note")?,
+        })
+    }
+}
+
+impl CatalogModel {
+    /// The published checkpoint in weight format `format` (`fp8`, `int4`, `int8`), if any.
+    pub fn quantized_in(&self, format: &str) -> Option<&QuantizedCheckpoint> {
+        self.quantized.iter().find(|q| q.format == format)
+    }
+
+    /// The config of a published quantised checkpoint: the base config's shapes with the
+    /// checkpoint's `quantization_config`.
+    pub fn checkpoint_config(&self, q: &QuantizedCheckpoint) -> Value {
+        let mut c = self.config.clone();
+        if let Some(o) = c.as_object_mut() {
+            o.insert("quantization_config".into(), q.quantization_config.clone());
+        }
+        c
+    }
 }
 
 #[cfg(test)]
@@ -65,6 +118,7 @@ impl CatalogModel {
             verified: o.opt("verified", Value::as_bool)?.unwrap_or(false),
             note: o.opt_text("note")?,
             config: o.req("config", |c| Some(c.clone()))?,
+            quantized: o.opt("quantized", |q| list(q, QuantizedCheckpoint::from_json))?.unwrap_or_default(),
         })
     }
 }
@@ -133,6 +187,42 @@ mod tests {
         assert!(q.applied);
         let per_param = q.bytes as f64 / r.params.total as f64;
         assert!((1.0..1.05).contains(&per_param), "{per_param}");
+    }
+
+    /// Published quantised checkpoints (issue 30, item 7): each names its repository, a weight
+    /// format a reader can pick, a config the engine reads in that format, a source and a date;
+    /// Qwen3-235B-A22B's FP8 checkpoint is there, sized as FP8 blocks.
+    #[test]
+    fn published_quantised_checkpoints_are_read_and_sized_in_their_format() {
+        use crate::engine::model::quant::QuantMethod;
+        let mut seen = 0;
+        for e in all() {
+            for q in &e.model.quantized {
+                seen += 1;
+                assert_eq!(q.repo.split('/').filter(|p| !p.is_empty()).count(), 2, "{}", q.repo);
+                assert!(q.source.starts_with("https://") && !q.retrieved.is_empty(), "{}", q.repo);
+                let a = parse_config(&e.model.checkpoint_config(q))
+                    .unwrap_or_else(|err| panic!("{}: {err}", q.repo));
+                let method = a.quantization.as_ref().map(|x| x.method);
+                let expected = match q.format.as_str() {
+                    "fp8" => vec![QuantMethod::Fp8],
+                    "int4" | "int8" => vec![QuantMethod::Awq, QuantMethod::Gptq],
+                    other => panic!("{}: unknown format {other}", q.repo),
+                };
+                assert!(method.is_some_and(|m| expected.contains(&m)), "{}: {method:?}", q.repo);
+                assert!(crate::engine::precision::Dtype::parse(&q.format).is_some(), "{}", q.format);
+            }
+        }
+        assert!(seen >= 10, "{seen}");
+        let m = &find("qwen3-235b-a22b").unwrap().model;
+        let q = m.quantized_in("fp8").unwrap();
+        assert_eq!(q.repo, "Qwen/Qwen3-235B-A22B-FP8");
+        // About one byte per parameter (FP8 blocks, the embedding and head in 16 bits).
+        let s = crate::engine::Scenario::new(crate::engine::ModelSpec::Config(m.checkpoint_config(q)));
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let per_param = r.memory_per_gpu_bytes.weights as f64 / r.params.total as f64;
+        assert!((1.0..1.05).contains(&per_param), "{per_param}");
+        assert!(m.quantized_in("int4").is_none() && find("llama-3.1-8b").unwrap().model.quantized.is_empty());
     }
 
     #[test]

@@ -165,7 +165,7 @@ pub(crate) mod tests {
             total_label: "合计".into(),
             groups: vec![
                 BoundGroup {
-                    label: "上界".into(),
+                    label: "roofline 最短时间".into(),
                     compute_s: 0.00042,
                     memory_s: 0.0104,
                     communication_s: 0.0011,
@@ -195,7 +195,7 @@ pub(crate) mod tests {
             "显存",
             "通信",
             "开销",
-            "上界 · 合计 10.9 ms",
+            "roofline 最短时间 · 合计 10.9 ms",
             "预期 · 合计 17 ms",
             "10.4 ms ◀ 主导",
             "420 µs",

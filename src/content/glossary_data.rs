@@ -3,7 +3,9 @@
 //!
 //! The file is `{"topics": [...], "terms": [{"id", "topic", "en": {"term", "def", "match"},
 //! "zh": {...}, "standalone"?}]}`; `match` lists the phrases that count as a use of the term in
-//! that language's chapters. `"standalone": true` marks a term no chapter uses (allowed, but said).
+//! that language's chapters, `not` (optional) the longer phrases that contain one of them in
+//! another sense ("model FLOPs utilisation", "激活函数"): a link is a concept, not a string.
+//! `"standalone": true` marks a term no chapter uses (allowed, but said).
 
 use super::terms::TermPatterns;
 use serde_json::Value;
@@ -14,6 +16,8 @@ pub struct TermText {
     pub term: String,
     pub definition: String,
     pub patterns: Vec<String>,
+    /// Phrases containing a pattern that are not this term.
+    pub not: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,15 +43,28 @@ fn text(term: &Value, lang: &str, id: &str) -> Result<TermText, String> {
         }
         Ok(value)
     };
-    let patterns: Vec<String> = side
-        .get("match")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).filter(|p| !p.is_empty()).collect())
-        .unwrap_or_default();
+    let list = |name: &str| -> Vec<String> {
+        side.get(name)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter().filter_map(Value::as_str).map(str::to_string).filter(|p| !p.is_empty()).collect()
+            })
+            .unwrap_or_default()
+    };
+    let patterns = list("match");
     if patterns.is_empty() {
         return Err(format!("term '{id}' has no {lang}.match patterns"));
     }
-    Ok(TermText { term: field("term")?, definition: field("def")?, patterns })
+    let not = list("not");
+    // A `not` phrase is a longer phrase around one of the patterns, or it excludes nothing.
+    if let Some(stray) = not.iter().find(|n| {
+        !patterns
+            .iter()
+            .any(|p| n.to_ascii_lowercase().contains(&p.to_ascii_lowercase()) && n.len() > p.len())
+    }) {
+        return Err(format!("term '{id}': {lang}.not phrase '{stray}' contains none of its match patterns"));
+    }
+    Ok(TermText { term: field("term")?, definition: field("def")?, patterns, not })
 }
 
 /// Parses and checks the glossary: ids are unique lowercase slugs, topics are listed, both
@@ -92,9 +109,9 @@ impl Glossary {
     pub fn patterns(&self, lang: &str) -> Vec<TermPatterns> {
         self.terms
             .iter()
-            .map(|t| TermPatterns {
-                id: t.id.clone(),
-                patterns: if lang == "zh" { t.zh.patterns.clone() } else { t.en.patterns.clone() },
+            .map(|t| {
+                let side = if lang == "zh" { &t.zh } else { &t.en };
+                TermPatterns { id: t.id.clone(), patterns: side.patterns.clone(), not: side.not.clone() }
             })
             .collect()
     }
@@ -131,6 +148,11 @@ mod tests {
             .unwrap_err()
             .contains("topic"));
         assert!(parse("{").unwrap_err().contains("JSON"));
+        let with_not =
+            OK.replace("\"match\": [\"HBM\"]}}", "\"match\": [\"HBM\"], \"not\": [\"HBM 带宽\"]}}");
+        assert_eq!(parse(&with_not).unwrap().patterns("zh")[0].not, vec!["HBM 带宽".to_string()]);
+        let stray = OK.replace("\"match\": [\"HBM\"]}}", "\"match\": [\"HBM\"], \"not\": [\"DRAM\"]}}");
+        assert!(parse(&stray).unwrap_err().contains("none of its match patterns"));
         assert_eq!(topic_variant("interconnect"), "Interconnect");
     }
 

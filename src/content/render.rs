@@ -15,7 +15,7 @@
 //! first use of each term in the chapter's prose (not in headings, links, code or exercise
 //! answers) becomes a link to its glossary entry (see `terms.rs`).
 
-use super::terms::{first_match, TermPatterns};
+use super::terms::{first_match_from, TermPatterns};
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 // `WIDGETS`: the widget kinds, one list shared with the embed route (`content::WIDGETS`).
@@ -177,12 +177,28 @@ struct Context {
     code: bool,
     details: usize,
     images: usize,
+    /// Inside the reference list (the section headed "References" / "参考资料"): cited titles
+    /// and notes, not prose that teaches a term.
+    references: bool,
+    /// The text of the current paragraph, list item or table cell so far: a term's `not`
+    /// phrase may begin in an earlier text event than the word being linked.
+    block: String,
 }
 
 impl Context {
     fn prose(&self) -> bool {
-        !self.heading && self.links == 0 && !self.code && self.details == 0 && self.images == 0
+        !self.heading
+            && self.links == 0
+            && !self.code
+            && self.details == 0
+            && self.images == 0
+            && !self.references
     }
+}
+
+/// The heading of a chapter's reference list, in either language.
+fn is_references_heading(text: &str) -> bool {
+    matches!(text.trim(), "References" | "参考资料")
 }
 
 /// `text` cut into pieces outside and inside number placeholders (`{r:`, `{g:`, `{f:`, `{x:`,
@@ -212,23 +228,28 @@ fn placeholder_pieces<'t>(text: &'t str, inside: &mut bool) -> Vec<(&'t str, boo
     pieces
 }
 
-/// Pushes `text`, turning the first use of each not yet linked term into a glossary link.
+/// Pushes `text`, turning the first use of each not yet linked term into a glossary link;
+/// `before` is the block's text before it, where a term's `not` phrase may begin.
 fn push_linked_text<'a>(
+    before: &str,
     text: &str,
     lang: &str,
     terms: &[TermPatterns],
     linked: &mut Vec<String>,
     events: &mut Vec<Event<'a>>,
 ) {
-    let mut rest = text;
-    while let Some(m) = first_match(rest, terms, |i| terms.get(i).is_some_and(|t| !linked.contains(&t.id))) {
-        let (Some(before), Some(word), Some(after), Some(term)) =
-            (rest.get(..m.start), rest.get(m.start..m.end), rest.get(m.end..), terms.get(m.term))
+    let hay = format!("{before}{text}");
+    let mut at = before.len();
+    while let Some(m) =
+        first_match_from(&hay, at, terms, |i| terms.get(i).is_some_and(|t| !linked.contains(&t.id)))
+    {
+        let (Some(plain), Some(word), Some(term)) =
+            (hay.get(at..m.start), hay.get(m.start..m.end), terms.get(m.term))
         else {
             break;
         };
-        if !before.is_empty() {
-            events.push(Event::Text(CowStr::from(before.to_string())));
+        if !plain.is_empty() {
+            events.push(Event::Text(CowStr::from(plain.to_string())));
         }
         events.push(Event::InlineHtml(CowStr::from(format!(
             "<a href=\"#/{lang}/glossary/#term-{id}\">",
@@ -237,9 +258,9 @@ fn push_linked_text<'a>(
         events.push(Event::Text(CowStr::from(word.to_string())));
         events.push(Event::InlineHtml(CowStr::Borrowed("</a>")));
         linked.push(term.id.clone());
-        rest = after;
+        at = m.end;
     }
-    if !rest.is_empty() {
+    if let Some(rest) = hay.get(at..).filter(|r| !r.is_empty()) {
         events.push(Event::Text(CowStr::from(rest.to_string())));
     }
 }
@@ -309,6 +330,7 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                     in_heading = Some(level_number(*level));
                     heading_text.clear();
                     context.heading = true;
+                    context.block.clear();
                     if *level != HeadingLevel::H1 {
                         *id = Some(CowStr::from(section_id(headings.len() + 1)));
                     }
@@ -327,12 +349,17 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                         title = Some(text);
                         continue;
                     }
+                    if level == 2 {
+                        context.references = is_references_heading(&text);
+                    }
                     headings.push((level, text));
                 }
                 Event::Start(Tag::Paragraph) => {
                     in_paragraph = true;
                     paragraph_text.clear();
+                    context.block.clear();
                 }
+                Event::Start(Tag::TableCell) => context.block.clear(),
                 Event::End(TagEnd::Paragraph) => {
                     in_paragraph = false;
                     if summary.is_none() && !paragraph_text.trim().is_empty() {
@@ -342,6 +369,7 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                 Event::Start(Tag::Item) => {
                     items += 1;
                     item_text.clear();
+                    context.block.clear();
                 }
                 Event::End(TagEnd::Item) => {
                     items = items.saturating_sub(1);
@@ -390,11 +418,19 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
                         if inside {
                             events.push(Event::Text(CowStr::from(piece.to_string())));
                         } else {
-                            push_linked_text(piece, lang, terms, &mut linked, &mut events);
+                            push_linked_text(&context.block, piece, lang, terms, &mut linked, &mut events);
                         }
+                        context.block.push_str(piece);
                     }
                 }
-                other => events.push(other),
+                other => {
+                    match &other {
+                        Event::Text(t) | Event::Code(t) => context.block.push_str(t),
+                        Event::SoftBreak => context.block.push(' '),
+                        _ => {}
+                    }
+                    events.push(other);
+                }
             }
         }
         let mut out = String::new();
@@ -566,9 +602,13 @@ mod tests {
     #[test]
     fn first_use_in_prose_links_to_the_glossary() {
         let terms = vec![
-            TermPatterns { id: "kv-cache".into(), patterns: vec!["KV cache".into(), "KV 缓存".into()] },
-            TermPatterns { id: "hbm".into(), patterns: vec!["HBM".into()] },
-            TermPatterns { id: "nccl".into(), patterns: vec!["NCCL".into()] },
+            TermPatterns {
+                id: "kv-cache".into(),
+                patterns: vec!["KV cache".into(), "KV 缓存".into()],
+                ..TermPatterns::default()
+            },
+            TermPatterns { id: "hbm".into(), patterns: vec!["HBM".into()], ..TermPatterns::default() },
+            TermPatterns { id: "nccl".into(), patterns: vec!["NCCL".into()], ..TermPatterns::default() },
         ];
         let md = "# KV cache\n\n## About HBM\n\n`HBM` and [HBM](#/x) and\n\n```\nHBM\n```\n\n<details><summary>A</summary>\n\nNCCL here\n</details>\n\nThe KV cache lives in HBM; the KV cache again.\n";
         let p = render_linked(md, "en", &terms).unwrap();
@@ -581,6 +621,31 @@ mod tests {
         let zh = render_linked("# 标题\n\n每张卡的KV 缓存很大。\n", "zh", &terms).unwrap();
         let Segment::Html(h) = &zh.segments[0] else { panic!() };
         assert!(h.contains("href=\"#/zh/glossary/#term-kv-cache\">KV 缓存</a>"), "{h}");
+    }
+
+    #[test]
+    fn a_link_is_a_concept_not_a_string() {
+        let terms = vec![
+            TermPatterns {
+                id: "utilization".into(),
+                patterns: vec!["utilisation".into()],
+                not: vec!["FLOPs utilisation".into()],
+            },
+            TermPatterns {
+                id: "activations".into(),
+                patterns: vec!["activations".into()],
+                ..TermPatterns::default()
+            },
+        ];
+        // A `not` phrase that begins in an earlier text event (after inline code) still excludes.
+        let md = "# T\n\nMeta reports 40% model `6ND` FLOPs utilisation; nvidia-smi shows utilisation.\n\n## References\n\n- A paper on activations\n";
+        let p = render_linked(md, "en", &terms).unwrap();
+        let Segment::Html(h) = &p.segments[0] else { panic!() };
+        assert!(h.contains("FLOPs utilisation; nvidia-smi shows <a href=\"#/en/glossary/#term-utilization\">utilisation</a>."), "{h}");
+        assert_eq!(p.terms, vec!["utilization".to_string()], "the reference list is not linked: {h}");
+        let p = render_linked("# T\n\n`gpu_memory_utilization` and gpu_memory_utilisation\n", "en", &terms)
+            .unwrap();
+        assert!(p.terms.is_empty(), "an identifier is not the word: {:?}", p.segments);
     }
 
     #[test]

@@ -244,11 +244,14 @@ pub enum Formula {
     MinCpuMoe,
     /// The host part of a phase under partial offload.
     PhaseHost,
+    /// The compute path a checkpoint's own format chooses (block FP8 → FP8 GEMMs).
+    ComputePathCheckpoint,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 64] = [
+    pub const ALL: [Formula; 65] = [
+        Formula::ComputePathCheckpoint,
         Formula::MinCpuMoe,
         Formula::WeightsTable,
         Formula::HostOffload,
@@ -333,23 +336,48 @@ pub enum Absent {
 }
 
 /// One substituted value, typed so each language can render it (`12.4 ms`, 是/否, dtype names).
+///
+/// A value carries its quantity, never only its representation: a byte count is [`Val::Bytes`],
+/// a parameter or element count [`Val::Count`], a rate [`Val::FlopRate`], [`Val::ByteRate`] or
+/// [`Val::TokenRate`], so that `i18n` prints each with its unit in both languages ("16.1 GB",
+/// "989.5 TFLOP/s", "148.4 tokens/s") and a reader never meets `16060522496` or `9.8950e14`.
+/// `tests/readable_derivations.rs` holds every derivation of a wide set of scenarios to that.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum Val {
-    /// A count or a byte count, printed in full (`131072`).
+    /// A small exact integer read in full (layers, heads, tp, a context in tokens), with
+    /// thousands separators (`4,096`, `131,072`). Not for bytes ([`Val::Bytes`]) nor for a large
+    /// count a person reads at a glance ([`Val::Count`]).
     Int(u128),
+    /// A large count (parameters, elements) read at a glance: in full below a million
+    /// (`884,736`), else three significant figures with the language's magnitude (`8.03 B`,
+    /// `80.3 亿`). The exact count is in the report itself.
+    Count(u128),
     /// A byte count a person reads at a glance: decimal units, three significant figures
     /// (`18.0 GB`, `1.07 GB`), where the exact count is in the report itself.
     Bytes(u128),
-    /// A number printed with this many decimals.
+    /// A small byte count read exactly, with its binary size when it is one (`131,072 B
+    /// (128 KiB)`): a per-token or per-sequence size that the chapters quote in KiB.
+    ExactBytes(u128),
+    /// Floating-point operations, a count (`17.1 GFLOP`).
+    Flops(f64),
+    /// Floating-point operations per second (`989.5 TFLOP/s`).
+    FlopRate(f64),
+    /// Bytes per second, decimal prefixes (`3.35 TB/s`, `450 GB/s`).
+    ByteRate(f64),
+    /// Tokens per second (`148.4 tokens/s`).
+    TokenRate(f64),
+    /// A number printed with this many decimals: a ratio or a fraction, whose unit (if any) the
+    /// template writes.
     Fixed(f64, u8),
-    /// A number in scientific notation with four decimals (`9.8950e14`).
+    /// A number in scientific notation with four decimals (`9.8950e14`). Kept for callers
+    /// that print numbers for machines; a derivation a person reads uses a typed quantity.
     Sci(f64),
-    /// A number printed as short as it round-trips (`0.1`, `4352`).
+    /// A number printed as short as it round-trips (`0.1`, `0.85`): a fraction or a factor.
     Num(f64),
     /// Seconds, printed with a unit chosen by size (`12.345 ms`).
     Secs(f64),
-    /// USD, four decimals.
+    /// US dollars (`$6.88`, `$0.0412`).
     Usd(f64),
     /// Bits per element of a storage format at an int4 group size (`16`, `4.125`).
     Bits(Dtype, u64),
@@ -400,7 +428,8 @@ impl Val {
 pub enum Source {
     /// The title of a cited paper, document or data source, as written (not translated).
     Cited(String),
-    /// The article's bound `T = max(W/F, Q/B, C/N) + T_overhead`, with the roofline paper.
+    /// The article's estimate `T ≈ max(W/F, Q/B, C/N) + T_overhead` (with peak rates and no
+    /// overhead, a lower bound on time), with the roofline paper.
     ArticleBound,
     /// Hugging Face transformers modeling code, counted module by module.
     ModelingCode,

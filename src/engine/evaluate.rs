@@ -212,6 +212,18 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     Ok(r)
 }
 
+/// The host memory the part kept off the GPU may use: the host's memory less what the
+/// operating system keeps (`host_reserve_bytes`), or on a unified-memory device its memory less
+/// that and less the GPU's part `on_gpu`; `None` when the host's memory is not given.
+pub(crate) fn host_room(s: &Scenario, unified: bool, gpu_memory: u64, on_gpu: u128) -> Option<u128> {
+    let reserve = u128::from(s.host_reserve_bytes);
+    match (s.host_memory_bytes, unified) {
+        (Some(h), _) => Some(u128::from(h).saturating_sub(reserve)),
+        (None, true) => Some(u128::from(gpu_memory).saturating_sub(reserve).saturating_sub(on_gpu)),
+        (None, false) => None,
+    }
+}
+
 /// The sizing half of an evaluation: counts, memory per GPU, fit and solvers.
 struct Sizing {
     inputs: Inputs,
@@ -300,11 +312,7 @@ fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
             None
         },
     };
-    let host_available = match (s.host_memory_bytes, gpu.memory_kind.is_unified()) {
-        (Some(h), _) => Some(u128::from(h)),
-        (None, true) => Some(u128::from(gpu_memory_bytes).saturating_sub(memory.total)),
-        (None, false) => None,
-    };
+    let host_available = host_room(s, gpu.memory_kind.is_unified(), gpu_memory_bytes, memory.total);
     Sizing {
         kv_per_token: kv_cache_bytes_per_token(a, x.kv, x.group),
         state_per_sequence: recurrent_state_bytes(a, 0..usize_sat(a.layers), 1, 1, x.activation),

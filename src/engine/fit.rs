@@ -39,8 +39,9 @@ pub fn memory_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<MemoryFit, E
     let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     // The time model's own input checks, so that Ok here means Ok from `evaluate`.
-    time_model_inputs(s, &gpu)?;
-    let mem = memory_per_gpu(&arch, &Inputs::from_scenario(s));
+    let x = Inputs::from_scenario(s);
+    time_model_inputs(s, &gpu, crate::engine::memory::quant_weights::active(&arch, &x))?;
+    let mem = memory_per_gpu(&arch, &x);
     let usable = usable_bytes(gpu.memory_kind.gpu_budget(gpu_memory_bytes), s.safety_margin);
     Ok(MemoryFit {
         total_bytes: to_u64(mem.total),

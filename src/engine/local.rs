@@ -11,7 +11,8 @@
 //!    or all experts in host memory still too much) the most layers that fit
 //!    ([`super::solvers::max_gpu_layers`], an MoE model's experts all in host memory). What stays
 //!    off the GPU must fit the host's memory (the scenario's `host_memory_bytes`, or a
-//!    unified-memory device's memory less the GPU's share).
+//!    unified-memory device's memory less the GPU's share), less what the operating system
+//!    keeps (`host_reserve_bytes`).
 //! 3. The decode rate at batch 1 of the placement found ([`super::perf::performance::decode_rates`]).
 //!
 //! It runs the same checks and the same sizing and time functions as `evaluate`, so a cell of the
@@ -66,7 +67,7 @@ pub struct LocalFit {
 pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, EngineError> {
     let s = Scenario { gpu_layers: None, ..s.clone() };
     let Resolved { gpu, arch, .. } = resolve(&s, lookup)?;
-    time_model_inputs(&s, &gpu)?;
+    time_model_inputs(&s, &gpu, super::memory::quant_weights::active(&arch, &Inputs::from_scenario(&s)))?;
     let memory = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let usable = usable_bytes(gpu.memory_kind.gpu_budget(memory), s.safety_margin);
     let x = Inputs::from_scenario(&s);
@@ -75,11 +76,7 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
     let x = Inputs { gpu_layers, n_cpu_moe, ..x };
     let on_gpu = memory_per_gpu(&arch, &x).total;
     let host = host_parts(&arch, &x).total();
-    let host_room = match (s.host_memory_bytes, gpu.memory_kind.is_unified()) {
-        (Some(h), _) => Some(u128::from(h)),
-        (None, true) => Some(u128::from(memory).saturating_sub(on_gpu)),
-        (None, false) => None,
-    };
+    let host_room = super::evaluate::host_room(&s, gpu.memory_kind.is_unified(), memory, on_gpu);
     let host_fits = host_room.is_none_or(|room| host <= room);
     let of = arch.layers + 1;
     let verdict = match gpu_layers {

@@ -7,6 +7,7 @@ use super::efficiency::EfficiencyOverrides;
 use super::error::{ErrorKind, ScenarioError};
 use super::hardware::{GpuSpec, TopologyKind};
 use super::json_read::{de, opt, Read};
+use super::model::quant::Quantization;
 use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
 use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
@@ -198,6 +199,11 @@ pub struct Scenario {
     /// not checked.
     #[serde(default)]
     pub host_memory_bytes: Option<u64>,
+    /// Memory the operating system and the reader's other programs keep, in bytes: what stays
+    /// off the GPU must fit the host's memory less this (a unified-memory device: its memory
+    /// less this and less the GPU's part). Default 0: the whole memory is the model's.
+    #[serde(default)]
+    pub host_reserve_bytes: u64,
     /// The host's memory bandwidth in bytes/s, at which the CPU reads the layers kept in host
     /// memory. Default: dual-channel DDR5-5600, 2 × 8 B × 5600 MT/s = 89.6 GB/s (a unified-memory
     /// device: the share of its own its CPU cores reach, `perf::offload::UNIFIED_CPU_SHARE`).
@@ -288,6 +294,7 @@ impl Scenario {
             "gpu_layers" => self.gpu_layers = opt(v, de)?,
             "n_cpu_moe" => self.n_cpu_moe = de(v)?,
             "host_memory_bytes" => self.host_memory_bytes = opt(v, de)?,
+            "host_reserve_bytes" => self.host_reserve_bytes = de(v)?,
             "host_memory_bandwidth_bytes_per_s" => self.host_memory_bandwidth_bytes_per_s = opt(v, de)?,
             _ => {}
         }
@@ -373,6 +380,7 @@ impl Scenario {
         if let Some(m) = self.host_memory_bytes {
             range("host_memory_bytes", m, 1, 1 << 50)?;
         }
+        range("host_reserve_bytes", self.host_reserve_bytes, 0, 1 << 50)?;
         Ok(())
     }
 
@@ -527,12 +535,29 @@ impl Scenario {
     /// matrix instructions (int8 MMA on NVIDIA Turing and newer, DP4A on Pascal;
     /// `ggml_cuda_should_use_mmq`, ggml/src/ggml-cuda/mmq.cu); elsewhere (Metal, and GPUs whose
     /// int8 peak is no higher) the blocks are dequantised for 16-bit GEMMs.
-    pub fn compute_dtype_on(&self, gpu: &super::gpu::Gpu) -> ComputeDtype {
+    ///
+    /// The weights' format chooses the path as serving engines choose it (vLLM, "FP8 W8A8":
+    /// FP8 GEMMs on GPUs with FP8 Tensor Cores, compute capability 8.9 and newer; older GPUs
+    /// run FP8 weights as weight-only W8A16 through the FP8 Marlin kernel, i.e. 16-bit GEMMs):
+    /// `published` is the checkpoint's own `quantization_config` when it sets this run's weights
+    /// ([`crate::engine::memory::quant_weights::active`]); a block-FP8 checkpoint (`quant_method:
+    /// fp8`, DeepSeek-V3's format: FP8 weights, activations quantised to FP8 per 1×128 group as
+    /// they run) is multiplied on the FP8 path where the GPU has one, like FP8 weights chosen by
+    /// hand, and both take the 16-bit path where it has none.
+    pub fn compute_dtype_on(&self, gpu: &super::gpu::Gpu, published: Option<&Quantization>) -> ComputeDtype {
         let default = self.resolved_compute_dtype();
-        if self.compute_dtype.is_some() || self.resolved_weight_dtype().file_type().is_none() {
+        if self.compute_dtype.is_some() {
             return default;
         }
         let peak = |d| gpu.compute_path(d).map_or(0.0, |p| p.peak_flops_per_s);
+        let fp8_weights = default == ComputeDtype::Fp8 || published.is_some_and(Quantization::runs_fp8_gemms);
+        if fp8_weights {
+            let has_fp8 = gpu.compute_path(ComputeDtype::Fp8).is_some_and(|p| p.used == ComputeDtype::Fp8);
+            return if has_fp8 { ComputeDtype::Fp8 } else { ComputeDtype::Bf16 };
+        }
+        if self.resolved_weight_dtype().file_type().is_none() {
+            return default;
+        }
         if peak(ComputeDtype::Int8) > peak(ComputeDtype::Fp16) {
             ComputeDtype::Int8
         } else {
@@ -617,6 +642,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         gpu_layers: None,
         n_cpu_moe: 0,
         host_memory_bytes: None,
+        host_reserve_bytes: 0,
         host_memory_bandwidth_bytes_per_s: None,
     }
 }
@@ -805,6 +831,7 @@ mod tests {
             "gpu_layers",
             "n_cpu_moe",
             "host_memory_bytes",
+            "host_reserve_bytes",
             "host_memory_bandwidth_bytes_per_s",
             "not_a_field",
         ];

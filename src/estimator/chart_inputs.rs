@@ -58,7 +58,7 @@ pub fn bound_chart(r: &Report, e: &EstimatorStrings) -> bound_bars::BoundBarsCha
         },
         dominant_label: e.chart_dominant.into(),
         total_label: e.chart_total.into(),
-        groups: vec![group(e.expected, &phase.expected), group(e.upper_bound, &phase.bound)],
+        groups: vec![group(e.expected, &phase.expected), group(e.chart_bound_time, &phase.bound)],
         no_data: e.chart_no_data.into(),
     }
 }

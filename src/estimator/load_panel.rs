@@ -185,6 +185,7 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
     row(&mut t, "rate", rate_label, &rate(r.arrival_rate_per_s, l.req_s));
     row(&mut t, "sustainable", l.sustainable, &rate(r.max_sustainable_rate_per_s, l.req_s));
     row(&mut t, "utilization", l.utilization, &format_percent(r.utilization));
+    row(&mut t, "busy", l.busy, &r.busy_fraction.map_or_else(|| l.undefined.to_owned(), format_percent));
     row(
         &mut t,
         "concurrency",

@@ -15,6 +15,8 @@
 
 pub mod check;
 mod data;
+mod typed_number;
+mod units;
 
 use crate::engine::links::Link;
 use crate::engine::perf::collectives::{collective_time, Algorithm, Collective};
@@ -556,7 +558,7 @@ pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str, estimator
          aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"exercise-actions needs-js\">\
          <button type=\"button\" class=\"exercise-check\">{}</button>\
          <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\"></span></div><p class=\"exercise-hint\" hidden>\
-         <strong>{}: </strong>{}</p><details class=\"exercise-solution\"><summary>{}</summary><p>{}</p>{open}</details></section>",
+         <strong>{}</strong>{}</p><details class=\"exercise-solution\"><summary>{}</summary><p>{}</p>{open}</details></section>",
         esc(&ex.key_text().unwrap_or_default()),
         esc(x.exercise),
         esc(link),

@@ -109,7 +109,7 @@ pub const ZH: CourseStrings = CourseStrings {
     kind_tool: "工具",
     estimator_about:
         "估算显存、KV cache、prefill 与 decode 时间、吞吐和多卡扩展：调模型、精度、上下文、并发和 GPU。",
-    validation_about: "把估算器的预期值和 roofline 上界与公开实测数据逐行对比，给出误差。",
+    validation_about: "把估算器的预期值和 roofline 极限与公开实测数据逐行对比，给出误差。",
     path_heading: "学习路线",
     stages: ["一张 GPU：装得下、喂得饱", "多张 GPU 与共享", "按负载估算与诊断", "团队与集群"],
     print_title: "全部课程（打印版）",

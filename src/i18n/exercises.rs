@@ -13,6 +13,15 @@ pub struct ExerciseStrings {
     pub number_only: (&'static str, &'static str),
     /// The same when the question has no unit.
     pub number_only_plain: &'static str,
+    /// A unit of another kind than the question's after the number: (what was typed, the
+    /// question's unit); the question's unit is empty when it asks for a plain number.
+    pub other_unit: fn(&str, &str) -> String,
+    /// A unit the page does not know: (what was typed, the question's unit).
+    pub unknown_unit: fn(&str, &str) -> String,
+    /// How an answer typed in another unit of the question's kind was read: (the number in the
+    /// question's unit, that unit, the unit typed).
+    pub read_as: fn(&str, &str, &str) -> String,
+    /// Before a hint, with its colon: "Hint: ", "提示：".
     pub hint: &'static str,
     pub show_solution: &'static str,
     pub solution: &'static str,
@@ -40,7 +49,16 @@ pub const ZH: ExerciseStrings = ExerciseStrings {
     wrong: "不对，再试一次。",
     number_only: ("只填数字，单位为 ", "（也可以在数字后写上这个单位）。"),
     number_only_plain: "只填一个数字。",
-    hint: "提示",
+    other_unit: |typed, unit| {
+        if unit.is_empty() {
+            format!("这道题只要一个数，不带单位（你写了“{typed}”）。")
+        } else {
+            format!("“{typed}”不是这道题的单位：答案以 {unit} 计，请换算成 {unit}（或只填数字）。")
+        }
+    },
+    unknown_unit: |typed, unit| format!("不认识单位“{typed}”：请只填数字，单位为 {unit}。"),
+    read_as: |value, unit, from| format!("（按 {value} {unit} 计，由 {from} 换算）"),
+    hint: "提示：",
     show_solution: "查看解答",
     solution: "解答",
     open_estimator: "在估算器中打开这个场景",
@@ -70,7 +88,18 @@ pub const EN: ExerciseStrings = ExerciseStrings {
     wrong: "Not quite — try again.",
     number_only: ("Type the number only, in ", " (or the number followed by this unit)."),
     number_only_plain: "Type a number only.",
-    hint: "Hint",
+    other_unit: |typed, unit| {
+        if unit.is_empty() {
+            format!("This answer is a plain number, without a unit (you typed “{typed}”).")
+        } else {
+            format!("“{typed}” is not a unit of this answer: it asks for {unit}. Convert to {unit} (or type the number alone).")
+        }
+    },
+    unknown_unit: |typed, unit| {
+        format!("“{typed}” is not a unit this page knows: type the number in {unit}.")
+    },
+    read_as: |value, unit, from| format!(" (read as {value} {unit}, converted from {from})"),
+    hint: "Hint: ",
     show_solution: "Show solution",
     solution: "Worked solution",
     open_estimator: "Open this scenario in the estimator",

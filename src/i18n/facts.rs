@@ -3,6 +3,7 @@
 //! assumption without wording in one language is a compile error; a values template whose
 //! placeholders (`{}`) differ in count from the values is caught by the tests below.
 
+use super::quantities as q;
 use super::Lang;
 use crate::engine::assumption::Assumption;
 use crate::engine::bound::Term;
@@ -31,6 +32,37 @@ pub fn topology_name(id: &str, lang: Lang) -> &str {
         "nvswitch_efa" => e.topology_efa,
         "pcie" => e.topology_pcie,
         other => other,
+    }
+}
+
+/// What a roofline figure bounds. With peak rates and no overhead, max(W/F, Q/B, C/N) is the
+/// shortest possible time: a lower bound on a time and, through its inverse, an upper bound on
+/// a rate. Every label of a roofline figure is chosen by this, never shared between the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bounded {
+    /// A time: the roofline gives the shortest possible one ("at least", 下限, 至少).
+    Time,
+    /// A rate (tokens/s, FLOP/s): the roofline gives the highest possible one ("at most", 上限, 最多).
+    Rate,
+}
+
+/// A roofline figure in a column of times and rates: `≥ 4.64 ms` (the time is at least this),
+/// `≤ 216 tokens/s` (the rate is at most this).
+pub fn bound_cell(b: Bounded, value: &str) -> String {
+    match b {
+        Bounded::Time => format!("≥ {value}"),
+        Bounded::Rate => format!("≤ {value}"),
+    }
+}
+
+/// The words for a roofline figure of quantity `b`: "shortest possible" / "最短可能" for a time,
+/// "highest possible" / "最高可能" for a rate.
+pub fn bound_words(b: Bounded, lang: Lang) -> &'static str {
+    match (b, lang) {
+        (Bounded::Time, Lang::En) => "shortest possible",
+        (Bounded::Time, Lang::Zh) => "最短可能",
+        (Bounded::Rate, Lang::En) => "highest possible",
+        (Bounded::Rate, Lang::Zh) => "最高可能",
     }
 }
 
@@ -73,36 +105,29 @@ pub fn secs(t: f64) -> String {
     }
 }
 
-/// Bytes as a person reads them: decimal units, three significant figures kept (`18.0 GB`,
-/// `1.07 GB`, `512 MB`), the same in both languages.
-pub fn bytes(n: u128) -> String {
-    const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
-    let mut v = n as f64;
-    let mut i = 0;
-    while v >= 999.95 && i + 1 < UNITS.len() {
-        v /= 1000.0;
-        i += 1;
-    }
-    let unit = UNITS.get(i).copied().unwrap_or("B");
-    match (i, v) {
-        (0, _) => format!("{n} B"),
-        (_, v) if v >= 99.95 => format!("{v:.0} {unit}"),
-        (_, v) if v >= 9.995 => format!("{v:.1} {unit}"),
-        (_, v) => format!("{v:.2} {unit}"),
-    }
-}
+pub use super::quantities::bytes;
 
 /// One substituted value in words.
 pub fn val(v: &Val, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     match v {
-        Val::Int(n) => n.to_string(),
+        Val::Int(n) => q::grouped(*n),
+        Val::Count(n) => q::count(*n, lang),
         Val::Bytes(n) => bytes(*n),
-        Val::Fixed(x, digits) => format!("{x:.*}", usize::from(*digits)),
+        Val::ExactBytes(n) => q::exact_bytes(*n),
+        Val::Flops(x) => q::flops(*x),
+        Val::FlopRate(x) => q::flop_rate(*x),
+        Val::ByteRate(x) => q::byte_rate(*x),
+        Val::TokenRate(x) => q::token_rate(*x, lang),
+        // A ratio of a million or more (a long prefill's FLOP per byte) reads by magnitude.
+        Val::Fixed(x, _) if x.abs() >= 1e6 => {
+            q::count(crate::engine::num::u128_from_f64(x.abs().round()), lang)
+        }
+        Val::Fixed(x, digits) => q::group_integer_part(&format!("{x:.*}", usize::from(*digits))),
         Val::Sci(x) => format!("{x:.4e}"),
-        Val::Num(x) => x.to_string(),
+        Val::Num(x) => q::group_integer_part(&x.to_string()),
         Val::Secs(t) => secs(*t),
-        Val::Usd(x) => format!("{x:.4} USD"),
+        Val::Usd(x) => q::usd(*x),
         Val::Bits(d, group) => d.bits_label(*group),
         Val::Dtype(d) => d.name().to_owned(),
         Val::ComputeDtype(d) => d.label().to_owned(),
@@ -240,10 +265,10 @@ pub fn source(s: &Source, lang: Lang) -> String {
     let text = match s {
         Source::Cited(title) => return title.clone(),
         Source::ArticleBound if zh => {
-            "原文的上界 T = max(W/F, Q/B, C/N) + T_overhead；Williams et al. 2009（roofline）"
+            "原文的估算式 T ≈ max(W/F, Q/B, C/N) + T_overhead（用峰值、不计开销时为时间的下限）；Williams et al. 2009（roofline）"
         }
         Source::ArticleBound => {
-            "the article's bound T = max(W/F, Q/B, C/N) + T_overhead; Williams et al. 2009 (roofline)"
+            "the article's estimate T ≈ max(W/F, Q/B, C/N) + T_overhead (at peak rates with no overhead, a lower bound on time); Williams et al. 2009 (roofline)"
         }
         Source::ModelingCode if zh => "该模型族的 Hugging Face transformers 建模代码，逐模块计数",
         Source::ModelingCode => {
@@ -310,6 +335,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxBatch => "largest batch with total ≤ usable (binary search)",
             F::MinGpus => "fewest GPUs with total ≤ usable: tp ≤ 8 dividing heads, then pp; ZeRO data parallel when training",
             F::ComputePath => "Tensor Core path of compute_dtype (fallback: fp32 vector)",
+            F::ComputePathCheckpoint => "the checkpoint's quantization_config sets the GEMMs: FP8 weights with FP8 activations (block FP8) run on the FP8 Tensor Cores where the GPU has them, as vLLM and SGLang run them; 16-bit GEMMs (weight-only FP8) where it has none",
             F::Topology => "intra-node link per GPU per direction; beyond gpus_per_node, the NIC share per GPU",
             F::RidgePoint => "I* = F / B (FLOP per byte)",
             F::PrefillFlops => "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2 (causal)",
@@ -340,7 +366,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::GenerationTokensPerS => "batch × data_parallel × output / generation_s",
             F::StepTime => "expected training step (see phases.training.time_s)",
             F::TrainingTokensPerS => "batch × micro_batches × context × data_parallel / step_s",
-            F::CostPerMillion => "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 1e6",
+            F::CostPerMillion => "price_per_gpu_hour × gpus / (aggregate tokens/s × 3600) × 10⁶",
             F::Bound => "largest expected term of decode (inference) or the step (training)",
             F::WeightsTable => "Σ over the tensors this GPU holds of elements / block × bytes per block of the tensor's ggml type (llama.cpp's ggml_nbytes; the mix llama-quantize writes for a file type, or a GGUF file's own types); llama.cpp keeps the token embedding in host memory",
             F::HostOffload => "token embedding + the first min(L, max(L + 1 − n, 0)) layers (and the output layer at -ngl 0: it is the first to go to the GPU) + the routed experts of the GPU's layers among the first --n-cpu-moe + the KV cache (and fixed state) of the layers in host memory + paged optimizer states the device has no room for",
@@ -376,6 +402,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxBatch => "总量 ≤ 可用量时最大的 batch（二分查找）",
             F::MinGpus => "总量 ≤ 可用量时最少的 GPU 数：先取整除头数且 ≤ 8 的 tp，再加 pp；训练时用 ZeRO 数据并行",
             F::ComputePath => "compute_dtype 对应的 Tensor Core 路径（没有时退回 fp32 向量单元）",
+            F::ComputePathCheckpoint => "由检查点的 quantization_config 决定矩阵乘走哪条路径：权重和激活都是 FP8（分块 FP8）时，GPU 有 FP8 Tensor Core 就走 FP8，和 vLLM、SGLang 的做法一样；没有时按 16 位矩阵乘算（只有权重是 FP8）",
             F::Topology => "节点内每卡单向链路带宽；超出 gpus_per_node 后取每卡分到的网卡带宽",
             F::RidgePoint => "I* = F / B（每字节 FLOP）",
             F::PrefillFlops => "2·P·batch·prompt + 4·L·d_attn·batch·prompt(prompt+1)/2（因果）",
@@ -406,7 +433,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::GenerationTokensPerS => "batch × data_parallel × output / generation_s",
             F::StepTime => "一步训练的预期时间（见 phases.training.time_s）",
             F::TrainingTokensPerS => "batch × micro_batches × 上下文 × data_parallel / step_s",
-            F::CostPerMillion => "price_per_gpu_hour × gpus / (总 token/秒 × 3600) × 1e6",
+            F::CostPerMillion => "price_per_gpu_hour × gpus / (总 token/秒 × 3600) × 10⁶",
             F::Bound => "解码（推理）或训练步（训练）中最大的预期时间项",
             F::WeightsTable => "对本卡持有的每个张量求和：元素数 / 块大小 × 该张量 ggml 类型每块的字节数（llama.cpp 的 ggml_nbytes；文件类型按 llama-quantize 写出的混合，GGUF 文件按其自身类型）；llama.cpp 把 token 嵌入放在主机内存",
             F::HostOffload => "token 嵌入 + 前 min(L, max(L + 1 − n, 0)) 层（-ngl 为 0 时还有输出层：它最先放上 GPU）+ 前 --n-cpu-moe 层中在 GPU 上的层的路由专家 + 主机内存中各层的 KV cache（及固定状态） + 设备放不下的分页优化器状态",
@@ -436,9 +463,9 @@ enum T {
 fn template(f: Formula) -> T {
     use Formula as F;
     match f {
-        F::ParamsTotal => T::Words { en: "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {}", zh: "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}" },
-        F::ParamsActive => T::Words { en: "{} − {} + active experts = {}", zh: "{} − {} + 激活的专家 = {}" },
-        F::ParamsTrainable => T::Words { en: "mode {}, rank {} → {}", zh: "模式 {}，秩 {} → {}" },
+        F::ParamsTotal => T::Words { en: "{} + {} + {} (attention) + {} (MLP) + {} (experts) + {} (norms, biases, routers, positions) = {} parameters", zh: "{} + {} + {}（注意力）+ {}（MLP）+ {}（专家）+ {}（归一化、偏置、路由、位置）= {}参数" },
+        F::ParamsActive => T::Words { en: "{} − {} + active experts = {} parameters", zh: "{} − {} + 激活的专家 = {}参数" },
+        F::ParamsTrainable => T::Words { en: "mode {}, rank {} → {} parameters", zh: "模式 {}，秩 {} → {}参数" },
         F::KvPerToken => T::Words { en: "{} × {} × ({} + {}) × {} bits/8 = {}", zh: "{} × {} × ({} + {}) × {} 位/8 = {}" },
         F::KvPerTokenMla => T::Words { en: "{} × ({} + {}) × {} bits/8 = {}", zh: "{} × ({} + {}) × {} 位/8 = {}" },
         F::Weights => T::Words { en: "stage {} of {}, tp {}, {} ({} bits) → {}", zh: "第 {} 段（共 {} 段），tp {}，{}（{} 位）→ {}" },
@@ -463,27 +490,28 @@ fn template(f: Formula) -> T {
         F::MaxContext => T::Words { en: "batch {}, usable {}, model limit {} → {}", zh: "batch {}，可用 {}，模型上限 {} → {}" },
         F::MaxBatch => T::Words { en: "context {}, usable {} → {}", zh: "上下文 {}，可用 {} → {}" },
         F::MinGpus => T::Same("{}"),
-        F::ComputePath => T::Words { en: "{} on {}: {} → {} FLOP/s dense", zh: "{} 在 {} 上：{} → 稠密 {} FLOP/s" },
-        F::Topology => T::Words { en: "{}: {} GPUs per node, {} B/s intra, {} B/s inter", zh: "{}：每节点 {} 块 GPU，节点内 {} B/s，节点间 {} B/s" },
-        F::RidgePoint => T::Same("{} / {} = {}"),
-        F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => T::Same("{} FLOP"),
-        F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} bytes (expected {})", zh: "{} 字节（预期 {}）" },
+        F::ComputePath => T::Words { en: "{} on {}: {} → {} dense", zh: "{} 在 {} 上：{} → 稠密 {}" },
+        F::ComputePathCheckpoint => T::Words { en: "the checkpoint's {} weights on {}: {} → {} dense", zh: "检查点的 {} 权重在 {} 上：{} → 稠密 {}" },
+        F::Topology => T::Words { en: "{}: {} GPUs per node, {} intra-node, {} inter-node", zh: "{}：每节点 {} 块 GPU，节点内 {}，节点间 {}" },
+        F::RidgePoint => T::Words { en: "{} / {} = {} FLOP/byte", zh: "{} / {} = {} FLOP/字节" },
+        F::PrefillFlops | F::DecodeFlops | F::TrainingFlops => T::Same("{}"),
+        F::PrefillBytes | F::DecodeBytes | F::TrainingBytes => T::Words { en: "{} (expected {})", zh: "{}（预期 {}）" },
         F::Intensity => T::Words { en: "{} / {} = {} FLOP/byte vs ridge {}: {}", zh: "{} / {} = {} FLOP/字节，拐点 {}：{}" },
         F::PhaseTimeBound => T::Words { en: "tp {} × pp {} GPUs per replica: max({}, {}, {}) = {}", zh: "每副本 tp {} × pp {} 块 GPU：max({}, {}, {}) = {}" },
         F::PhaseTime => T::Words { en: "max({}, {}) + {} (attention kernels after the GEMMs) + {} (activation traffic) + {} + {} + {} (host memory and PCIe) = {} (F_eff = {} F, B_eff = {} B); dominant {}{}", zh: "max({}, {}) + {}（注意力 kernel 排在矩阵乘之后）+ {}（激活读写）+ {} + {} + {}（主机内存与 PCIe）= {}（F_eff = {} F，B_eff = {} B）；主导项 {}{}" },
-        F::PrefillTime => T::Words { en: "{} × {} tokens → {} (bound {})", zh: "{} × {} 个 token → {}（上界 {}）" },
-        F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (bound {})", zh: "batch {}，缓存 {} 个 token → {}（上界 {}）" },
+        F::PrefillTime => T::Words { en: "{} × {} tokens → {} (roofline: at least {})", zh: "{} × {} 个 token → {}（roofline 下限 {}）" },
+        F::DecodeStepTime => T::Words { en: "batch {} at {} cached tokens → {} (roofline: at least {})", zh: "batch {}，缓存 {} 个 token → {}（roofline 下限 {}）" },
         F::TimeToFirstToken | F::TimePerOutputToken | F::StepTime | F::PrefillTokensPerS | F::Bound => T::Same("{}"),
         F::GenerationTime => T::Same("{} + {} × {} = {}"),
         F::DecodeTokensPerS | F::DecodeTokensPerSBound => T::Same("{} × {} / {} = {}"),
         F::PerUserTokensPerS => T::Same("1 / {} = {}"),
         F::GenerationTokensPerS => T::Same("{} × {} × {} / {} = {}"),
         F::TrainingTokensPerS => T::Same("{} × {} × {} × {} / {} = {}"),
-        F::CostPerMillion => T::Same("{} × {} / ({} × 3600) × 1e6 = {}"),
-        F::LogitsTraining => T::Words { en: "{} × {} tokens × {} columns: {} + {} upcast tokens (loss chunks {}) × {} × 4 → {}", zh: "{} × {} 个 token × {} 列：{} + {} 个上转 token（损失分块 {}）× {} × 4 → {}" },
-        F::LogitsInference => T::Same("{} × {} × 4 = {}"),
+        F::CostPerMillion => T::Words { en: "{} per GPU-hour × {} / ({} × 3,600 s) × 10⁶ = {} per million tokens", zh: "每 GPU 小时 {} × {} / ({} × 3,600 s) × 10⁶ = 每百万 token {}" },
+        F::LogitsTraining => T::Words { en: "{} × {} tokens × {} columns: {} + {} upcast tokens (loss chunks {}) × {} × 4 B → {}", zh: "{} × {} 个 token × {} 列：{} + {} 个上转 token（损失分块 {}）× {} × 4 字节 → {}" },
+        F::LogitsInference => T::Words { en: "{} × {} × 4 B = {}", zh: "{} × {} × 4 字节 = {}" },
         F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
-        F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} bytes in unified memory; min({}, {} − {}) = {} on the device", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {} 字节；设备上 min({}, {} − {}) = {}" },
+        F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} in unified memory; on the device min({}, {} − {}) = {}", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {}；设备上 min({}, {} − {}) = {}" },
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
         F::KvPerTokenByLayerKind => T::Words {
             en: "({} × {} × 2·{} + {} × {} × 2·{}) × {} bits/8 = {}",
@@ -511,8 +539,8 @@ fn template(f: Formula) -> T {
             zh: "上下文 {}，batch {}，可用 {}：--n-cpu-moe {}（共 {} 层）",
         },
         F::PhaseHost => T::Words {
-            en: "CPU {} at {} B/s × {} + PCIe {} at {} B/s × {} + {} crossings × 10 µs; op offload {} → {}",
-            zh: "CPU 读 {}，{} B/s × {} + PCIe {}，{} B/s × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
+            en: "CPU {} at {} × {} + PCIe {} at {} × {} + {} crossings × 10 µs; op offload {} → {}",
+            zh: "CPU 读 {}，{} × {} + PCIe {}，{} × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
         },
     }
 }
@@ -532,10 +560,14 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::SafetyMargin { fraction }, Lang::Zh) => format!("预留 {fraction} 的显存作为安全余量"),
         (Assumption::ContextBeyondModel { context, limit }, Lang::En) => format!(
-            "warning: context_tokens {context} exceeds the model's max_position_embeddings {limit}; the memory is computed, but the model was not built for it"
+            "warning: context_tokens {} exceeds the model's max_position_embeddings {}; the memory is computed, but the model was not built for it",
+            q::grouped(u128::from(*context)),
+            q::grouped(u128::from(*limit))
         ),
         (Assumption::ContextBeyondModel { context, limit }, Lang::Zh) => format!(
-            "注意：context_tokens {context} 超过模型的 max_position_embeddings {limit}；显存照算，但模型并非为此长度设计"
+            "注意：context_tokens {} 超过模型的 max_position_embeddings {}；显存照算，但模型并非为此长度设计",
+            q::grouped(u128::from(*context)),
+            q::grouped(u128::from(*limit))
         ),
         (Assumption::TextDecoderOnly { per_layer_table: 0 }, Lang::En) => {
             "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not".into()
@@ -544,10 +576,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "只计文本解码器：多模态检查点里的视觉和音频编码器不计入".into()
         }
         (Assumption::TextDecoderOnly { per_layer_table }, Lang::En) => format!(
-            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not; its per-layer embedding table ({per_layer_table} parameters) is in the total and is looked up per token, not read whole at each step"
+            "only the text decoder is counted: a multimodal checkpoint's vision and audio encoders are not; its per-layer embedding table ({} parameters) is in the total and is looked up per token, not read whole at each step",
+            q::count(u128::from(*per_layer_table), lang)
         ),
         (Assumption::TextDecoderOnly { per_layer_table }, Lang::Zh) => format!(
-            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{per_layer_table} 个参数）计入总数，每个 token 只查表取行，不在每步整表读取"
+            "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{}参数）计入总数，每个 token 只查表取行，不在每步整表读取",
+            q::count(u128::from(*per_layer_table), lang)
         ),
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
@@ -575,19 +609,25 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::En) => {
             format!(
-                "time: expected = efficiency factors ({memory_bandwidth} of peak bandwidth, {tensor_flops} of peak FLOP/s, {kernel_launch_us} µs per kernel × {kernels_per_layer} kernels per layer); bound = peak figures, no overheads, communication overlapped"
+                "time: expected = efficiency factors ({memory_bandwidth} of peak bandwidth, {tensor_flops} of peak FLOP/s, {kernel_launch_us} µs per kernel × {kernels_per_layer} kernels per layer); roofline = peak figures, no overheads, communication overlapped: the shortest possible time, the highest possible rate"
             )
         }
         (Assumption::TimeModel { memory_bandwidth, tensor_flops, kernel_launch_us, kernels_per_layer }, Lang::Zh) => {
             format!(
-                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；上界 = 用峰值，不计开销，通信完全重叠"
+                "时间：预期值 = 按效率系数折算（峰值带宽的 {memory_bandwidth}，峰值 FLOP/s 的 {tensor_flops}，每个 kernel {kernel_launch_us} µs × 每层 {kernels_per_layer} 个 kernel）；roofline = 用峰值，不计开销，通信完全重叠：时间取最短可能值，速率取最高可能值"
             )
         }
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::En) => format!(
-            "decode reported at the average step: {prompt} prompt + {output}/2 generated = {cached} cached tokens per sequence; the input embedding is gathered, not streamed"
+            "decode reported at the average step: {} prompt + {}/2 generated = {} cached tokens per sequence; the input embedding is gathered, not streamed",
+            q::grouped(u128::from(*prompt)),
+            q::grouped(u128::from(*output)),
+            q::group_integer_part(&cached.to_string())
         ),
         (Assumption::DecodeAtAverageStep { prompt, output, cached }, Lang::Zh) => format!(
-            "解码按平均一步计：{prompt} 个提示 token + {output}/2 个生成 token = 每序列缓存 {cached} 个 token；输入嵌入按行取，不整表读取"
+            "解码按平均一步计：{} 个提示 token + {}/2 个生成 token = 每序列缓存 {} 个 token；输入嵌入按行取，不整表读取",
+            q::grouped(u128::from(*prompt)),
+            q::grouped(u128::from(*output)),
+            q::group_integer_part(&cached.to_string())
         ),
         (Assumption::FirstTokenFixedCost { ms }, Lang::En) => format!(
             "time to first token = prefill + {ms} ms per request (tokenisation, scheduling, sampling, first launches; efficiency.request_overhead_s); no queueing"
@@ -614,11 +654,13 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         }
         (Assumption::LoraStepFlops, Lang::Zh) => "LoRA/QLoRA 一步：4·P·token 数（冻结的基座不算权重梯度）".into(),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::En) => format!(
-            "scaling curves: one training step of {sequences} sequences × {seq_len} tokens per replica, {micro_batches} micro-batches, on {}",
+            "scaling curves: one training step of {sequences} sequences × {} tokens per replica, {micro_batches} micro-batches, on {}",
+            q::group_integer_part(&seq_len.to_string()),
             topology_name(topology, lang)
         ),
         (Assumption::ScalingCurves { sequences, seq_len, micro_batches, topology }, Lang::Zh) => format!(
-            "扩展曲线：每副本一步训练 {sequences} 条序列 × {seq_len} 个 token，{micro_batches} 个微批，拓扑：{}",
+            "扩展曲线：每副本一步训练 {sequences} 条序列 × {} 个 token，{micro_batches} 个微批，拓扑：{}",
+            q::group_integer_part(&seq_len.to_string()),
             topology_name(topology, lang)
         ),
     }

@@ -13,6 +13,7 @@ pub mod gguf;
 mod lab;
 mod load;
 mod quant;
+pub mod quantities;
 mod search;
 pub use quant::quant_notice_html;
 pub use search::SearchKeys;
@@ -138,20 +139,20 @@ pub const ZH: Strings = Strings {
     nav_estimate: "估算器",
     validation: Validation {
         title: "估算与实测对比",
-        intro: "把估算器放到公开实测数据面前：每一行是一条已发表的测量（条件与出处见各行），旁边是本站的预期值、roofline 上界和误差。上界永远不应低于实测值；预期值的误差按类别取中位数。这些数字由 gpu-primer validate 命令生成，与本页同源。",
+        intro: "把估算器放到公开实测数据面前：每一行是一条已发表的测量（条件与出处见各行），旁边是本站的预期值、roofline 极限和误差。roofline 极限是最好情况：对速率是上限（≤），对时间是下限（≥），所以实测速率不应高于它，实测时间不应低于它；预期值的误差按类别取中位数。这些数字由 gpu-primer validate 命令生成，与本页同源。",
         summary: "各类别的中位绝对误差",
         kind: "类别",
         rows: "行数",
         median_error: "中位绝对误差",
-        violations: "上界低于实测",
+        violations: "实测越过 roofline 极限",
         model: "模型",
         gpu: "GPU",
         conditions: "条件",
         measured: "实测",
         expected: "预期",
-        bound: "上界",
+        bound: "roofline 极限",
         error: "误差",
-        bound_holds: "上界成立",
+        bound_holds: "极限成立",
         source: "出处",
         not_expressed: "暂时无法表达的测量",
         nav: "估算与实测对比",
@@ -181,12 +182,12 @@ pub const EN: Strings = Strings {
     nav_estimate: "Estimator",
     validation: Validation {
         title: "Estimates against measurements",
-        intro: "The estimator checked against published measurements: each row is a measurement someone published (conditions and source in the row), next to this site's expected value, its roofline upper bound and the error. The bound must never fall below a measurement; the error of the expected values is summarised as a median per kind. The same table comes from the command gpu-primer validate.",
+        intro: "The estimator checked against published measurements: each row is a measurement someone published (conditions and source in the row), next to this site's expected value, its roofline bound and the error. The roofline bound is the best case: an upper bound on a rate (≤) and a lower bound on a time (≥), so a measured rate must not exceed it and a measured time must not fall below it; the error of the expected values is summarised as a median per kind. The same table comes from the command gpu-primer validate.",
         summary: "Median absolute error per kind",
         kind: "Kind",
         rows: "Rows",
         median_error: "Median abs. error",
-        violations: "Bound below measured",
+        violations: "Measurements past the bound",
         model: "Model",
         gpu: "GPU",
         conditions: "Conditions",

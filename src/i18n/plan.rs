@@ -25,7 +25,7 @@ pub struct PlanStrings {
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 13],
+    pub fields: [&'static str; 14],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -41,12 +41,27 @@ pub struct PlanStrings {
     /// No degree holds the model: (before the degree, before the GPU, before the need, before
     /// the usable memory, before the weights, end).
     pub no_plan_memory: (&'static str, &'static str, &'static str, &'static str, &'static str, &'static str),
+    /// Every degree that holds the model once quantised cannot load the 16-bit checkpoint first:
+    /// (before the degree, before the need, before the usable memory, end).
+    pub no_plan_load: (&'static str, &'static str, &'static str, &'static str),
+    /// A degree that cannot load the 16-bit checkpoint: (before the need, before usable, end).
+    pub load_no_fit: (&'static str, &'static str, &'static str),
+    /// After `quantises_on_load`: (before the need at load, before usable, end).
+    pub load_at: (&'static str, &'static str, &'static str),
+    /// The command serves a published quantised checkpoint: (before the repo, before the format,
+    /// before the source, end).
+    pub serves_checkpoint: (&'static str, &'static str, &'static str, &'static str),
+    /// Step 1, when a quantised checkpoint exists besides the one planned: (before the repo,
+    /// before the format, between the formats, end).
+    pub also_published: (&'static str, &'static str, &'static str, &'static str),
     pub no_price: &'static str,
     pub cost_pre: &'static str,
     pub cost_post: &'static str,
     pub at_peak_pre: &'static str,
     pub at_peak_util: &'static str,
     pub at_peak_ttft: &'static str,
+    /// Under the headline: what the busy share counts, and where the headroom shows.
+    pub busy_note: &'static str,
     pub at_peak_tpot: &'static str,
     pub at_peak_end: &'static str,
     pub step_weights: &'static str,
@@ -54,17 +69,40 @@ pub struct PlanStrings {
     pub weights_fit_one: &'static str,
     pub weights_need_tp: (&'static str, &'static str),
     pub weights_no_node: &'static str,
+    /// The weights need nodes: (before the nodes, before the GPUs, end).
+    pub weights_need_nodes: (&'static str, &'static str, &'static str),
+    /// Step 4 across nodes, why the plan's layout: (before the layout, before the reason, end) and
+    /// the reasons: fewer GPUs (before ours, before theirs, end); more within the targets at the
+    /// same GPUs (before ours, before theirs, end); the only one that works.
+    pub picks: (&'static str, &'static str, &'static str),
+    pub picks_fewer: (&'static str, &'static str, &'static str),
+    pub picks_more: (&'static str, &'static str, &'static str),
+    pub picks_only: &'static str,
+    /// "tensor parallel " before a layout's words.
+    pub tp_prefix: &'static str,
+    /// What the engine leaves out across nodes.
+    pub across_note: &'static str,
+    /// The network control and its options' hint.
+    pub net: &'static str,
+    /// The network control's options: InfiniBand NDR, AWS EFA.
+    pub net_options: [&'static str; 2],
+    /// The networks by name in a sentence: InfiniBand NDR, AWS EFA, InfiniBand HDR.
+    pub net_names: [&'static str; 3],
+    /// Before the layout in the run note of a plan across nodes (vLLM's Ray cluster, SGLang's node ranks).
+    pub confirm_nodes: &'static str,
     pub step_state: &'static str,
     pub state_at: (&'static str, &'static str, &'static str, &'static str),
     pub state_none: &'static str,
     pub step_context: &'static str,
     pub kv_per: (&'static str, &'static str, &'static str, &'static str),
+    /// After `kv_per`, for a sliding-window model: (before the window, after it).
+    pub kv_window: (&'static str, &'static str),
     pub seqs_at: (&'static str, &'static str),
     pub seqs_kv_bound: &'static str,
     pub seqs_reader_bound: &'static str,
     pub step_shard: &'static str,
     pub step_shard_lead: &'static str,
-    pub table_head: [&'static str; 9],
+    pub table_head: [&'static str; 10],
     pub no_fit: (&'static str, &'static str, &'static str),
     pub misses: (&'static str, &'static str),
     pub not_needed: (&'static str, &'static str),
@@ -100,6 +138,8 @@ pub struct PlanStrings {
     pub math_search: &'static str,
     pub price_from: &'static str,
     pub math_target: &'static str,
+    /// What the headroom keeps, in the math.
+    pub math_headroom: &'static str,
     pub working: &'static str,
 }
 
@@ -109,6 +149,8 @@ pub struct PlanStrings {
 pub struct PlanUsersStrings {
     pub input: &'static str,
     pub at_peak_util: &'static str,
+    /// After the rate the users send at.
+    pub at_peak_sent: &'static str,
     /// Columns 2 and 3 of the table (after "sequences per replica").
     pub table_cols: [&'static str; 2],
     pub limit_queue: &'static str,
@@ -131,24 +173,26 @@ impl Lang {
 
 static USERS_ZH: PlanUsersStrings = PlanUsersStrings {
     input: "峰值并发用户数（0：按请求率规划）",
-    at_peak_util: " 个并发用户：忙碌时间占 ",
+    at_peak_util: " 个并发用户，每秒发出 ",
+    at_peak_sent: " 个请求，",
     table_cols: ["每副本查找上限（用户）", "满足目标的用户数"],
     limit_queue: "排队（用户数超过同时处理序列数的 4 倍）",
     breaks: ("整个服务超过 ", " 个并发用户（每副本 ", "）后，最先超出目标的是", "；查找的上限是每副本 4 × 同时处理的序列数，合计 ", " 个用户，再多的用户大都在等空位。"),
     math_search: "“满足目标的用户数”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最多每副本并发用户：每个用户在上一个请求完成后立刻发出下一个（闭环），在 1 个用户和 4 × 同时处理的序列数之间二分查找 7 步（每一步都跑一次引擎的闭环模拟），再精确检查少一个副本能否扛住。",
-    math_target: "加上余量后，峰值要承接的并发用户数：",
+    math_target: "留出余量后，峰值时每个副本最多承接的并发用户数：",
     chart_x: "每副本并发用户数",
     chart_limit: "查找上限",
 };
 
 static USERS_EN: PlanUsersStrings = PlanUsersStrings {
     input: "Peak concurrent users (0: plan for the request rate)",
-    at_peak_util: " concurrent users: busy ",
+    at_peak_util: " concurrent users, who send ",
+    at_peak_sent: " requests/s: ",
     table_cols: ["Users searched up to per replica", "Users within targets"],
     limit_queue: "queueing (more than 4 × the sequences it runs at once)",
     breaks: ("Past ", " concurrent users over the service (", " per replica), the first to miss its target is the ", "; the search stops at 4 × the sequences a replica runs at once, ", " users over the service: past them most users wait for a slot."),
     math_search: "The users within targets are the most concurrent users per replica at which both the p95 time to first token and the p95 time per output token meet their targets, each user sending its next request as soon as the last completes (a closed loop): 7 bisection steps between 1 user and 4 × the sequences the replica runs at once (each one a run of the engine's closed-loop simulation), then an exact check of whether one replica fewer carries them.",
-    math_target: "Concurrent users to serve at peak, with headroom: ",
+    math_target: "Concurrent users each replica may take at peak, with the headroom kept: ",
     chart_x: "Concurrent users per replica",
     chart_limit: "searched up to",
 };
@@ -170,15 +214,64 @@ pub fn agree(lang: Lang, n: u64, text: &'static str) -> std::borrow::Cow<'static
 }
 
 impl PlanStrings {
-    /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ".
-    pub fn headline(&self, lang: Lang, replicas: u64, tp: u64, gpus: u64) -> String {
+    /// "2 replicas × 1 GPU (tensor parallel 1) = 2 × " / "2 个副本 × 每副本 1 张 GPU（张量并行 1）= 2 张 ";
+    /// across nodes "1 replica × 16 GPUs on 2 nodes (tensor parallel 8 × pipeline parallel 2) = 16 × ".
+    pub fn headline(
+        &self,
+        lang: Lang,
+        replicas: u64,
+        layout: crate::tools::plan::Layout,
+        gpus: u64,
+    ) -> String {
+        let (per, nodes) = (layout.gpus(), layout.nodes());
+        let tp = self.tp_words(lang, layout);
         match lang {
-            Lang::Zh => format!("{replicas} 个副本 × 每副本 {tp} 张 GPU（张量并行 {tp}）= {gpus} 张 "),
+            Lang::Zh if nodes > 1 => {
+                format!("{replicas} 个副本 × 每副本 {per} 张 GPU，分在 {nodes} 个节点上（张量并行 {tp}）= {gpus} 张 ")
+            }
+            Lang::Zh => format!("{replicas} 个副本 × 每副本 {per} 张 GPU（张量并行 {tp}）= {gpus} 张 "),
             Lang::En => {
                 let r = if replicas == 1 { "replica" } else { "replicas" };
-                let g = if tp == 1 { "GPU" } else { "GPUs" };
-                format!("{replicas} {r} × {tp} {g} (tensor parallel {tp}) = {gpus} × ")
+                let g = if per == 1 { "GPU" } else { "GPUs" };
+                let on = if nodes > 1 { format!(" on {nodes} nodes") } else { String::new() };
+                format!("{replicas} {r} × {per} {g}{on} (tensor parallel {tp}) = {gpus} × ")
             }
+        }
+    }
+
+    /// What follows "tensor parallel" for a layout: `8`, or `8 × pipeline parallel 2` /
+    /// `8 × 流水线并行 2`.
+    pub fn tp_words(&self, lang: Lang, layout: crate::tools::plan::Layout) -> String {
+        match (layout.pp, lang) {
+            (0 | 1, _) => layout.tp.to_string(),
+            (pp, Lang::Zh) => format!("{} × 流水线并行 {pp}", layout.tp),
+            (pp, Lang::En) => format!("{} × pipeline parallel {pp}", layout.tp),
+        }
+    }
+
+    /// Step 4 across nodes: what was tried and over which network. `net` is the network's name,
+    /// `inter` and `intra` its and NVLink's bandwidth per GPU and direction (as text).
+    pub fn across_nodes(&self, lang: Lang, nodes: u64, net: &str, inter: &str, intra: &str) -> String {
+        let all = crate::tools::plan::state::GPUS_PER_NODE * nodes;
+        match lang {
+            Lang::Zh => format!(
+                "一台 8 卡服务器装不下，所以规划器试了 {nodes} 个节点，节点之间用 {net} 相连（每张卡每个方向 {inter}，节点内 NVLink 是 {intra}）：每个节点内张量并行 8、节点之间流水线并行 {nodes}（跨网络的只有各段之间传递的激活），以及张量并行 {all}（每层两次 all-reduce 都要跨网络）。"
+            ),
+            Lang::En => format!(
+                "One 8-GPU node cannot hold it, so the planner tried {nodes} nodes joined by {net} ({inter} per GPU each way, against {intra} over NVLink inside a node): tensor parallel 8 in each node × pipeline parallel {nodes} across them (only the activations passed between the stages cross the network), and tensor parallel {all} (its two all-reduces per layer cross it)."
+            ),
+        }
+    }
+
+    /// "55.2% of its sustainable rate (36.4 requests/s); its GPUs are busy 97.1% of the time" /
+    /// "是可持续速率（每秒 36.4 个）的 55.2%；GPU 有 97.1% 的时间在运行".
+    pub fn at_peak_load(&self, lang: Lang, share_pct: f64, sustainable: &str, busy_pct: String) -> String {
+        let share = crate::charts::format::format_sig3(share_pct);
+        match lang {
+            Lang::Zh => format!("是可持续速率（每秒 {sustainable} 个）的 {share}%；GPU 有 {busy_pct}% 的时间在运行"),
+            Lang::En => format!(
+                "{share}% of its sustainable rate ({sustainable} requests/s); its GPUs are busy {busy_pct}% of the time"
+            ),
         }
     }
 
@@ -198,6 +291,7 @@ impl PlanStrings {
             Field::MaxSeqs => 10,
             Field::Config => 11,
             Field::Users => 12,
+            Field::Network => 13,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -219,7 +313,7 @@ static ZH: PlanStrings = PlanStrings {
     lead: "把“估算容量”一章的流程走一遍：权重放得下吗，还要留什么，能撑多长上下文和多少并发，怎么切分，最后用一次小规模实测确认。每一步的数字都来自估算引擎，负载下的延迟来自引擎的连续批处理模拟。",
     from_chapter: "对应章节：",
     inputs: "服务",
-    inputs_hint: "延迟目标都是 p95；余量是峰值时预留的空闲能力。任何输入一改，方案就重算。",
+    inputs_hint: "延迟目标都是 p95；余量是峰值时每个副本留出的空闲能力（占它在目标内能承接的负载的比例，低于 100%）。任何输入一改，方案就重算。",
     model: "模型",
     weights: "权重精度",
     weights_auto: "按发布格式（配置里有 quantization_config 就按它，否则 BF16）",
@@ -246,6 +340,7 @@ static ZH: PlanStrings = PlanStrings {
         "最多并发序列数",
         "粘贴的 config.json",
         "峰值并发用户数",
+        "节点间网络",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -260,38 +355,57 @@ static ZH: PlanStrings = PlanStrings {
     limit_saturation: "吞吐（队列越排越长）",
     no_plan: "在一台 8 卡服务器之内，没有哪种张量并行度能同时满足两个延迟目标；下表写明了每一种的原因。",
     no_plan_memory: ("显存放不下，与延迟目标无关：即使张量并行切成 ", " 份，每张 ", " 也需要 ", "，可用只有 ", "（仅权重就占 ", "）。请换显存更大的 GPU、更小的权重精度或更短的上下文。"),
+    no_plan_load: ("这种权重精度没有已发布的检查点，只能在加载时量化，而引擎要先按 16 位读入整个检查点：即使张量并行切成 ", " 份，加载时每张卡也要 ", "，可用只有 ", "。请换显存更大的 GPU，或选一种有已发布检查点的权重精度。"),
+    load_no_fit: ("加载放不下：这种精度只能在加载时量化，先按 16 位读入，每张卡要 ", "，可用只有 ", "。"),
+    load_at: ("按这个张量并行度，加载时每张卡要读入 ", " 的 16 位权重（可用 ", "），放得下。"),
+    serves_checkpoint: ("部署的是 ", "：发布方放出的 ", " 检查点（", "）。直接按这种格式加载，不用加 --quantization 参数，也不需要先读入 16 位权重。"),
+    also_published: ("发布方还放出了 ", "（", "）：把权重精度选成 ", "，就按这个检查点规划。"),
     no_price: "（目录里没有这款 GPU 的带日期价格）",
     cost_pre: "，约 ",
     cost_post: " / 月（按需价）",
     at_peak_pre: "峰值时每个副本承接 ",
-    at_peak_util: " 个请求/秒：忙碌时间占 ",
-    at_peak_ttft: "%，p95 首 token 时间 ",
+    at_peak_util: " 个请求/秒，",
+    at_peak_ttft: "；p95 首 token 时间 ",
+    busy_note: "“GPU 在运行的时间”数的是 GPU 执行调度步的时间：只要有请求在处理，连续批处理就一步接一步地执行，所以远低于可持续速率时它也接近 100%。余量体现在请求率上，而不在这个时间比例上。",
     at_peak_tpot: "，p95 每个输出 token 时间 ",
     at_peak_end: "。",
     step_weights: "1. 权重放得下吗？",
     weights_are: ("", " 权重共 ", "。一张 ", " 扣除运行时预留后可用 ", "。"),
     weights_fit_one: "一张卡放得下。",
     weights_need_tp: ("至少要 ", " 张卡做张量并行。"),
-    weights_no_node: "一台 8 卡服务器也放不下：换更小的权重精度，或显存更大的 GPU。",
+    weights_no_node: "四台 8 卡服务器也放不下：换更小的权重精度，或显存更大的 GPU。",
+    weights_need_nodes: ("一台 8 卡服务器放不下，至少要 ", " 个节点（", " 张卡）。"),
+    picks: ("方案选", "：", "。"),
+    picks_fewer: ("它用的 GPU 更少（", " 张，另一种要 ", " 张）"),
+    picks_more: ("GPU 一样多，它在目标内每个副本能多承接请求（每秒 ", " 个，另一种 ", " 个）"),
+    picks_only: "另一种放不下或达不到目标（见下表）",
+    tp_prefix: "张量并行 ",
+    across_note: "引擎计时流水线时，每一步都让各段依次执行（不会同时有第二批在跑），所以流水线并行的吞吐是偏保守的估计；跨节点的专家并行还没有纳入规划。",
+    net: "节点间网络（一台服务器不够时）",
+    net_options: ["InfiniBand NDR，每张卡 400 Gbit/s", "AWS EFA（p5），每 8 张卡 3,200 Gbit/s"],
+    net_names: ["InfiniBand NDR", "AWS EFA（p5）", "InfiniBand HDR"],
+    confirm_nodes: "这个副本跨多个节点：vLLM 要先在各节点上组成 Ray 集群（头节点 ray start --head，其余节点 ray start --address），再在头节点上启动；SGLang 在每个节点上用同一条命令启动，只改 --node-rank。",
     step_state: "2. 每张卡还要装什么",
     state_at: ("张量并行 ", " 时，每张卡还要留 ", " 给运行时（CUDA 上下文、分配器、库），满并发时激活值占 ", "；剩下的都给 KV cache。"),
     state_none: "一台服务器之内，没有哪种张量并行度能同时装下权重和一个请求。",
     step_context: "3. 上下文与并发",
     kv_per: ("每个 token 占 ", " 的 KV cache；一个 ", " token 的请求（输入加输出）在结束前一直占着 ", "。"),
+    kv_window: ("它的滑动窗口层只保留最近 ", " 个 token，所以一个请求占的 KV cache 少于 token 数乘以每 token 的大小。"),
     seqs_at: ("张量并行 ", "：同时 "),
     seqs_kv_bound: " 个序列（KV cache 装得下的上限）",
     seqs_reader_bound: " 个序列（你设的上限；KV cache 还装得下更多）",
     step_shard: "4. 切分与副本",
-    step_shard_lead: "一台服务器内的每种张量并行度都由引擎估算；方案取 GPU 最少的（一样多时取更便宜的，再一样时取并行度小的）。",
+    step_shard_lead: "一台服务器内的每种张量并行度都由引擎估算；方案取 GPU 最少的（一样多时取更便宜的，再一样时取在目标内总共能承接更多请求的，还一样时取并行度小的）。",
     table_head: [
-        "TP",
+        "TP × PP",
         "每副本序列数",
         "每副本可持续请求率",
         "满足目标的请求率",
         "最先失守",
         "副本数",
         "GPU 数",
-        "峰值忙碌度",
+        "峰值负载占可持续速率",
+        "峰值时 GPU 在运行的时间",
         "每月费用",
     ],
     no_fit: ("放不下：每张卡需要 ", "，可用只有 ", "。"),
@@ -322,7 +436,8 @@ static ZH: PlanStrings = PlanStrings {
     math_title: "看算式",
     math_search: "“满足目标的请求率”是 p95 首 token 时间和 p95 每 token 时间都不超目标的最高每副本请求率：从空闲到可持续请求率之间二分查找 7 步（每一步都跑一次引擎的负载模拟），再精确检查少一个副本能否扛住。可持续请求率是队列排满时副本每秒完成的请求数。",
     price_from: "价格来源：",
-    math_target: "加上余量后，峰值要承接的每秒请求数：",
+    math_target: "留出余量后，峰值时每个副本最多承接的每秒请求数：",
+    math_headroom: "余量是每个副本留出的空闲能力：副本在峰值时最多跑到“满足目标的负载”的（1 − 余量）。满足目标的负载不超过可持续速率，所以余量 20% 的方案在峰值时最多用到可持续速率的 80%。",
     working: "正在计算方案……",
 };
 
@@ -332,7 +447,7 @@ static EN: PlanStrings = PlanStrings {
     lead: "The capacity chapter's flow, worked for you: do the weights fit, what else each GPU holds, how much context and concurrency the rest allows, how to shard, and a small real run to confirm. Every number comes from the estimator's engine; latencies under load come from its continuous-batching simulation.",
     from_chapter: "From the chapter: ",
     inputs: "Service",
-    inputs_hint: "Latency targets are p95s; headroom is the spare capacity kept at peak. The plan is worked again on every change.",
+    inputs_hint: "Latency targets are p95s; headroom is the share of each replica's capacity kept free at peak (of the load its targets allow, below 100%). The plan is worked again on every change.",
     model: "Model",
     weights: "Weight format",
     weights_auto: "As published (the config's quantization_config, else BF16)",
@@ -359,6 +474,7 @@ static EN: PlanStrings = PlanStrings {
         "most concurrent sequences",
         "pasted config.json",
         "peak concurrent users",
+        "network between nodes",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",
@@ -373,38 +489,57 @@ static EN: PlanStrings = PlanStrings {
     limit_saturation: "throughput (the queue grows)",
     no_plan: "No tensor-parallel degree within one 8-GPU node meets both latency targets; the table says why for each.",
     no_plan_memory: ("It does not fit in memory, whatever the latency targets: even at tensor parallel ", ", each ", " needs ", " and has ", " usable (the weights alone take ", "). Choose a GPU with more memory, a smaller weight format or a shorter context."),
+    no_plan_load: ("Only online quantisation remains for this weight format (no published checkpoint in it), and the engine loads the 16-bit checkpoint first: even at tensor parallel ", " each GPU needs ", " at load and has ", " usable. Choose a GPU with more memory, or a weight format with a published checkpoint."),
+    load_no_fit: ("Does not load: only online quantisation remains, and the 16-bit checkpoint read first needs ", " per GPU, ", " usable."),
+    load_at: (" At this tensor-parallel degree each GPU reads ", " of 16-bit weights at load (", " usable): it fits."),
+    serves_checkpoint: ("Serves ", ", the ", " checkpoint its publisher released (", "): it loads in that format, with no --quantization flag and no 16-bit weights read first."),
+    also_published: (" Its publisher also released ", " (", "): choose ", " as the weight format to plan with it."),
     no_price: " (no dated price in the catalog for this GPU)",
     cost_pre: ", about ",
     cost_post: " a month (on demand)",
     at_peak_pre: "At peak each replica takes ",
-    at_peak_util: " requests/s: busy ",
-    at_peak_ttft: "% of the time, p95 time to first token ",
+    at_peak_util: " requests/s: ",
+    at_peak_ttft: "; p95 time to first token ",
+    busy_note: "The GPUs' busy time counts the time they run scheduler steps: continuous batching steps whenever a request is in flight, so it stays near 100% well below the sustainable rate. The headroom shows in the request rate, not in that share of time.",
     at_peak_tpot: ", p95 time per output token ",
     at_peak_end: ".",
     step_weights: "1. Do the weights fit?",
     weights_are: ("Weights in ", ": ", ". One ", " has ", " usable after the runtime's reserve. "),
     weights_fit_one: "They fit on one GPU.",
     weights_need_tp: ("They need at least ", " GPUs in tensor parallel."),
-    weights_no_node: "They do not fit in one 8-GPU node: choose a smaller weight format or a GPU with more memory.",
+    weights_no_node: "They do not fit even in four 8-GPU nodes: choose a smaller weight format or a GPU with more memory.",
+    weights_need_nodes: ("They do not fit in one 8-GPU node: they need at least ", " nodes (", " GPUs)."),
+    picks: (" The plan takes ", ": ", "."),
+    picks_fewer: ("it needs fewer GPUs (", " against ", ")"),
+    picks_more: ("at the same GPUs it carries more within the targets (", " against ", " requests/s per replica)"),
+    picks_only: "the other does not hold the model or meet the targets (see the table)",
+    tp_prefix: "tensor parallel ",
+    across_note: "The engine times a pipeline's stages one after the other in each step (no second batch in flight), so pipeline parallelism's throughput here is a conservative estimate; expert parallelism across nodes is not planned yet.",
+    net: "Network between nodes (when one node is not enough)",
+    net_options: ["InfiniBand NDR, 400 Gbit/s per GPU", "AWS EFA (p5), 3,200 Gbit/s per 8 GPUs"],
+    net_names: ["InfiniBand NDR", "AWS EFA (p5)", "InfiniBand HDR"],
+    confirm_nodes: "This replica spans several nodes: vLLM needs a Ray cluster over them first (ray start --head on the head node, ray start --address on the others) and starts on the head node; SGLang starts with the same command on every node, changing only --node-rank.",
     step_state: "2. What else each GPU holds",
     state_at: ("At tensor parallel ", ", each GPU also keeps ", " for the runtime (CUDA context, allocator, libraries) and ", " of activations at full concurrency; the rest is the KV cache's."),
     state_none: "No tensor-parallel degree within one node holds the weights and one request.",
     step_context: "3. Context and concurrency",
     kv_per: ("Each token adds ", " of KV cache; a request of ", " tokens (prompt and output) holds ", " until it finishes."),
+    kv_window: (" Its sliding-window layers keep only their last ", " tokens, so a request holds less than its tokens × the size per token."),
     seqs_at: ("Tensor parallel ", ": "),
     seqs_kv_bound: " sequences at once (as many as the KV cache holds)",
     seqs_reader_bound: " sequences at once (your maximum; the KV cache holds more)",
     step_shard: "4. Sharding and replicas",
-    step_shard_lead: "Each tensor-parallel degree within one node, sized by the engine; the plan takes the fewest GPUs (then the lower cost, then the smaller degree).",
+    step_shard_lead: "Each tensor-parallel degree within one node, sized by the engine; the plan takes the fewest GPUs (then the lower cost, then the most requests per second within the targets over all its replicas, then the smaller degree).",
     table_head: [
-        "TP",
+        "TP × PP",
         "Sequences per replica",
         "Sustainable req/s per replica",
         "Req/s within targets",
         "Breaks first",
         "Replicas",
         "GPUs",
-        "Busy at peak",
+        "Peak load of the sustainable rate",
+        "GPUs busy at peak",
         "Cost per month",
     ],
     no_fit: ("Does not fit: needs ", " per GPU, ", " usable."),
@@ -435,6 +570,7 @@ static EN: PlanStrings = PlanStrings {
     math_title: "Show the math",
     math_search: "The rate within targets is the highest per-replica rate at which both the p95 time to first token and the p95 time per output token meet their targets: 7 bisection steps between an idle replica and its sustainable rate (each one a run of the engine's load simulation), then an exact check of whether one replica fewer carries the load. The sustainable rate is what a replica completes per second with a full queue.",
     price_from: "Price: ",
-    math_target: "Requests per second to serve at peak, with headroom: ",
+    math_target: "Requests per second each replica may take at peak, with the headroom kept: ",
+    math_headroom: "The headroom is the spare capacity each replica keeps: at peak a replica runs at no more than (1 − headroom) of the load within its targets, which is at most its sustainable rate, so a plan with 20% headroom uses at most 80% of the sustainable rate at peak.",
     working: "Working out the plan…",
 };

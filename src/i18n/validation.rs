@@ -293,7 +293,7 @@ pub fn reason(r: &Reason, lang: Lang) -> String {
             crate::charts::format::format_sig3(*sustainable)
         ),
         (Reason::BeyondSustainableRate { sustainable }, Lang::Zh) => format!(
-            "测量时的请求率超过了负载模型可持续的每秒 {} 个请求（延迟无上界）",
+            "测量时的请求率超过了负载模型可持续的每秒 {} 个请求（延迟会无限增长）",
             crate::charts::format::format_sig3(*sustainable)
         ),
         (Reason::NoArchitecture, Lang::En) => {

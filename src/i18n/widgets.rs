@@ -75,6 +75,8 @@ pub struct WidgetStrings {
     pub sk_if_all_attention: &'static str,
     /// "{a} attention and {s} fixed-state layers of {n}" as (before a, before s, before n, after).
     pub sk_layers: (&'static str, &'static str, &'static str, &'static str),
+    /// After `KV = per token × context = all layers' worth`, when sliding windows cap it.
+    pub sk_window: &'static str,
 
     pub ar_title: &'static str,
     pub ar_note: &'static str,
@@ -170,6 +172,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
     sk_all: "全部并发序列合计",
     sk_if_all_attention: "若每层都是注意力层，每序列 KV",
     sk_layers: ("", " 个注意力层、", " 个固定状态层（共 ", " 层）"),
+    sk_window: "滑动窗口层最多只保留窗口内的 token",
     ar_title: "all-reduce 时间与消息大小",
     ar_note: "环形 all-reduce：节点内 reduce-scatter，节点间对 S/8 做 all-reduce，再在节点内 all-gather；总线效率 75%。",
     message_size: "消息大小 (MB)",
@@ -250,6 +253,7 @@ pub const EN: WidgetStrings = WidgetStrings {
     sk_all: "All sequences",
     sk_if_all_attention: "KV per sequence if every layer were attention",
     sk_layers: ("", " attention and ", " fixed-state layers (of ", ")"),
+    sk_window: "sliding-window layers keep at most their window",
     ar_title: "All-reduce time against message size",
     ar_note: "Ring all-reduce: reduce-scatter inside the node, all-reduce of S/8 between nodes, all-gather inside the node; 75% bus efficiency.",
     message_size: "Message size (MB)",

@@ -5,6 +5,7 @@
 
 use crate::charts::format::format_sig3;
 use crate::html::escape as esc;
+use crate::i18n::facts::{bound_cell, Bounded};
 use crate::i18n::validation::{conditions, kind, model, reason, unit};
 use crate::i18n::Lang;
 use crate::validation::{Conditions, ValidationTable};
@@ -56,7 +57,14 @@ pub fn page_html(table: &ValidationTable, lang: Lang) -> String {
             esc(&conditions(&r.conditions, lang)),
             with_unit(r.measured),
             with_unit(r.expected),
-            r.bound.map_or_else(|| "—".to_string(), with_unit),
+            // A time's roofline figure is its shortest possible (≥), a rate's its highest (≤).
+            r.bound.map_or_else(
+                || "—".to_string(),
+                |b| {
+                    let side = if r.unit.is_time() { Bounded::Time } else { Bounded::Rate };
+                    esc(&bound_cell(side, &format!("{} {u}", format_sig3(b))))
+                }
+            ),
             r.error_pct,
             match r.bound_holds {
                 Some(true) => "✓",

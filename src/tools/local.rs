@@ -4,9 +4,12 @@
 //! expected batch-1 decode rate; and per model the best file type that fits whole.
 //!
 //! The query is `gpu=ID|custom&vram=GB&bw=GB/s&mem=GB&ram=GB&ctx=N&kv=f16|q8_0|q4_0`
-//! (`vram`/`bw` for a custom device, e.g. the bandwidth the WebGPU lab measured; `mem` the memory
-//! size of a unified-memory machine; `ram` the host's memory); a value that does not parse is
-//! reset to its default and named, never guessed.
+//! `[&os=windows|linux][&keep=GB]` (`vram`/`bw` for a custom device, e.g. the bandwidth the
+//! WebGPU lab measured; `mem` the memory size of a unified-memory machine; `ram` the host's
+//! memory; `os` the operating system of a PC with a discrete GPU; `keep` the memory the
+//! operating system and other programs keep, when the reader sets it instead of the platform's
+//! rule, [`reserve_rule`]); a value that does not parse is reset to its default and named, never
+//! guessed.
 
 use crate::catalog::{self, gpus, models};
 use crate::charts::format::{format_bytes, format_rate, ByteUnit};
@@ -56,6 +59,46 @@ pub const KV: [&str; 3] = ["f16", "q8_0", "q4_0"];
 /// The device when none (or an unknown one) is given.
 pub const DEFAULT_GPU: &str = "rtx-4090";
 
+/// The operating system of a PC with a discrete GPU (a Mac runs macOS; the unified-memory PCs of
+/// the catalog, Ryzen AI Max and DGX Spark, run Linux).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum System {
+    Windows,
+    Linux,
+}
+
+impl System {
+    pub fn key(self) -> &'static str {
+        match self {
+            System::Windows => "windows",
+            System::Linux => "linux",
+        }
+    }
+}
+
+/// The published rule for the memory the operating system and other programs keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReserveRule {
+    /// macOS: what Metal's GPU working set leaves (`recommendedMaxWorkingSetSize`, Apple's
+    /// "approximation of how much memory … this device can use with good performance"; 2/3 of
+    /// the memory up to 36 GB and 3/4 above, as llama.cpp's Metal back end logs it:
+    /// [`crate::engine::gpu::MemoryKind::gpu_budget`]). The model, on the GPU and in memory
+    /// together, must fit the working set.
+    MacWorkingSet,
+    /// Windows 11 needs 4 GB of memory (Microsoft, "Windows 11 specifications and system
+    /// requirements", https://www.microsoft.com/en-us/windows/windows-11-specifications).
+    Windows,
+    /// A Linux desktop: Ubuntu 26.04 LTS Desktop asks for 6 GB (its release notes' system
+    /// requirements, up from 4 GB for 24.04; as reported at
+    /// https://securityonline.info/ubuntu-26-04-lts-system-requirements-6gb-ram-upgrade/).
+    LinuxDesktop,
+}
+
+/// Windows 11's minimum memory, GB as sold.
+pub const WINDOWS_RESERVE_GB: u64 = 4;
+/// Ubuntu 26.04 LTS Desktop's memory requirement, GB as sold.
+pub const LINUX_DESKTOP_RESERVE_GB: u64 = 6;
+
 /// Everything the page keeps in its URL.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LocalState {
@@ -72,6 +115,11 @@ pub struct LocalState {
     pub context: u64,
     /// KV cache format: `f16`, `q8_0`, `q4_0`.
     pub kv: &'static str,
+    /// The operating system of a PC with a discrete GPU.
+    pub system: System,
+    /// Memory (GB as sold) the operating system and other programs keep, when the reader sets
+    /// it; `None`: the platform's rule ([`reserve_rule`]).
+    pub keep_gb: Option<f64>,
 }
 
 impl Default for LocalState {
@@ -84,6 +132,8 @@ impl Default for LocalState {
             ram_gb: 32,
             context: 8192,
             kv: "f16",
+            system: System::Windows,
+            keep_gb: None,
         }
     }
 }
@@ -122,6 +172,22 @@ pub fn parse(query: &str) -> (LocalState, Vec<Field>) {
                 .map(|x| s.context = x)
                 .is_some(),
             "kv" => KV.iter().find(|x| **x == v).map(|x| s.kv = x).is_some(),
+            "os" => [System::Windows, System::Linux]
+                .into_iter()
+                .find(|x| x.key() == v)
+                .map(|x| s.system = x)
+                .is_some(),
+            "keep" if v.trim().is_empty() => {
+                s.keep_gb = None;
+                true
+            }
+            "keep" => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && (0.0..=4096.0).contains(x))
+                .map(|x| s.keep_gb = Some(x))
+                .is_some(),
             _ => true,
         };
         if !ok {
@@ -148,6 +214,12 @@ pub fn encode_state(s: &LocalState) -> String {
         let _ = write!(q, "&mem={m}");
     }
     let _ = write!(q, "&ram={}&ctx={}&kv={}", s.ram_gb, s.context, s.kv);
+    if s.system != System::Windows {
+        let _ = write!(q, "&os={}", s.system.key());
+    }
+    if let Some(k) = s.keep_gb {
+        let _ = write!(q, "&keep={}", plain(k));
+    }
     q
 }
 
@@ -166,8 +238,42 @@ pub fn set(s: &mut LocalState, key: &str, value: &str) -> bool {
     *s = next;
     if gpu_changed {
         s.mem_gb = None;
+        s.keep_gb = None;
     }
     true
+}
+
+/// The platform's rule for what the operating system keeps: macOS on Apple silicon, Linux on the
+/// other unified-memory machines, else the PC's operating system.
+pub fn reserve_rule(s: &LocalState) -> ReserveRule {
+    use crate::engine::gpu::MemoryKind;
+    match gpus::find(&s.gpu).map(|g| g.memory_kind) {
+        Some(MemoryKind::AppleUnified) => ReserveRule::MacWorkingSet,
+        Some(MemoryKind::LinuxGtt | MemoryKind::Unified) => ReserveRule::LinuxDesktop,
+        _ => match s.system {
+            System::Windows => ReserveRule::Windows,
+            System::Linux => ReserveRule::LinuxDesktop,
+        },
+    }
+}
+
+/// The memory the platform's rule keeps for the operating system, in bytes: a Mac's memory less
+/// its GPU working set, or the operating system's stated requirement (GB as sold).
+pub fn rule_reserve_bytes(s: &LocalState) -> u64 {
+    match reserve_rule(s) {
+        ReserveRule::MacWorkingSet => {
+            let (_, memory) = device(s);
+            let m = memory.unwrap_or(0);
+            m.saturating_sub(gpus::find(&s.gpu).map_or(m, |g| g.memory_kind.gpu_budget(m)))
+        }
+        ReserveRule::Windows => as_sold(WINDOWS_RESERVE_GB as f64),
+        ReserveRule::LinuxDesktop => as_sold(LINUX_DESKTOP_RESERVE_GB as f64),
+    }
+}
+
+/// The memory kept for the operating system and other programs: the reader's, else the rule's.
+pub fn reserve_bytes(s: &LocalState) -> u64 {
+    s.keep_gb.map_or_else(|| rule_reserve_bytes(s), as_sold)
 }
 
 /// The memory sizes (GB) the chosen machine is sold with (unified-memory machines).
@@ -241,6 +347,7 @@ pub fn scenario(s: &LocalState, model: &str, ft: FileType) -> Scenario {
     if !unified(s) {
         sc.host_memory_bytes = Some(as_sold(s.ram_gb as f64));
     }
+    sc.host_reserve_bytes = reserve_bytes(s);
     sc
 }
 
@@ -327,6 +434,20 @@ pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
     } else {
         number(&mut h, prefix, "ram", t.ram, "GB", &s.ram_gb.to_string());
     }
+    if !unified(s) {
+        let _ = write!(
+            h,
+            "<label for=\"{prefix}-os\">{}</label><select id=\"{prefix}-os\" data-k=\"os\">",
+            esc(t.os)
+        );
+        for (sys, name) in [System::Windows, System::Linux].into_iter().zip(t.os_options) {
+            let sel = if sys == s.system { " selected" } else { "" };
+            let _ = write!(h, "<option value=\"{}\"{sel}>{}</option>", sys.key(), esc(name));
+        }
+        h.push_str("</select>");
+    }
+    let keep = s.keep_gb.unwrap_or_else(|| rule_reserve_bytes(s) as f64 / GIB as f64);
+    number(&mut h, prefix, "keep", t.keep, "GB", &plain(keep));
     number(&mut h, prefix, "ctx", t.context, t.tokens, &s.context.to_string());
     let _ = write!(
         h,
@@ -429,6 +550,25 @@ pub fn method_html(lang: Lang) -> String {
     format!("<p class=\"hint\">{}</p>", esc(t.method))
 }
 
+/// The rule the memory kept for the operating system follows on this platform, with its
+/// source, and what it keeps here (or that the reader set it).
+pub fn reserve_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
+    let t = lang.local();
+    let gb = |b: u64| plain(b as f64 / GIB as f64);
+    let rule = match reserve_rule(s) {
+        ReserveRule::MacWorkingSet => {
+            let (_, memory) = device(s);
+            t.keep_mac
+                .replace("{keep}", &gb(rule_reserve_bytes(s)))
+                .replace("{memory}", &gb(memory.unwrap_or(0)))
+        }
+        ReserveRule::Windows => t.keep_windows.to_owned(),
+        ReserveRule::LinuxDesktop => t.keep_linux.to_owned(),
+    };
+    let set = s.keep_gb.map_or_else(String::new, |k| t.keep_set.replace("{keep}", &plain(k)));
+    format!("<p class=\"hint\" id=\"{prefix}-keep-rule\">{}{}</p>", esc(&rule), esc(&set))
+}
+
 /// The notice for refused query keys.
 pub fn notice_html(lang: Lang, bad: &[Field]) -> String {
     if bad.is_empty() {
@@ -455,6 +595,57 @@ mod tests {
         let (d, bad) = parse("gpu=nope&ctx=3&kv=q9&ram=64");
         assert_eq!((d.gpu.as_str(), d.context, d.kv, d.ram_gb), (DEFAULT_GPU, 8192, "f16", 64));
         assert_eq!(bad, vec![Field("gpu".into()), Field("ctx".into()), Field("kv".into())]);
+    }
+
+    /// Every platform keeps a published reserve for the operating system (issue 30, item 10):
+    /// a 64 GB Mac ran gpt-oss-120b at 50 tokens/s with 60.8 of its 64 GiB used.
+    #[test]
+    fn the_operating_system_keeps_its_memory_on_every_platform() {
+        let col = |ft: FileType| FILE_TYPES.iter().position(|t| *t == ft).unwrap();
+        let cell =
+            |s: &LocalState, model: &str, ft: FileType| catalog::local_fit(&scenario(s, model, ft)).unwrap();
+        // A 64 GB M4 Max: macOS keeps what the GPU's working set (3/4) leaves, 16 GiB.
+        let mac = LocalState { gpu: "apple-m4-max-40c".into(), mem_gb: Some(64), ..LocalState::default() };
+        assert_eq!(reserve_rule(&mac), ReserveRule::MacWorkingSet);
+        assert_eq!(reserve_bytes(&mac), 16 * GIB);
+        let oss = cell(&mac, "gpt-oss-120b", FileType::LADDER[col(FileType::Q8_0)]);
+        assert_eq!(oss.verdict, Verdict::TooBig, "{oss:?}");
+        // Asking the Mac to keep only 2 GB lets it run again, partly outside the working set
+        // (61 GiB of its 64).
+        let lean = LocalState { keep_gb: Some(2.0), ..mac.clone() };
+        assert_eq!(parse(&encode_state(&lean)).0, lean);
+        let oss = cell(&lean, "gpt-oss-120b", FileType::LADDER[col(FileType::Q8_0)]);
+        assert!(matches!(oss.verdict, Verdict::Offload { .. }), "{oss:?}");
+        // A 36 GB Mac keeps a third, 12 GiB.
+        let small = LocalState { gpu: "apple-m3-pro-18c".into(), mem_gb: Some(36), ..LocalState::default() };
+        assert_eq!(reserve_bytes(&small), 12 * GIB);
+        // A PC: Windows 11's 4 GB, a Linux desktop's 6 GB, taken from its system memory.
+        let pc = LocalState::default();
+        assert_eq!((reserve_rule(&pc), reserve_bytes(&pc)), (ReserveRule::Windows, 4 * GIB));
+        let linux = LocalState { system: System::Linux, ..pc.clone() };
+        assert_eq!(parse(&encode_state(&linux)).0, linux);
+        assert_eq!(reserve_bytes(&linux), 6 * GIB);
+        assert_eq!(scenario(&linux, "llama-3.3-70b", FileType::Q4_K_M).host_reserve_bytes, 6 * GIB);
+        // A 70B at Q4_K_M on a 24 GB card leaves about 19 GiB in host memory: with 24 GB of
+        // RAM it runs under no reserve, not once Windows keeps its 4 GB.
+        let tight = LocalState { ram_gb: 24, keep_gb: Some(0.0), ..pc.clone() };
+        let ok = cell(&tight, "llama-3.3-70b", FileType::Q4_K_M);
+        assert!(matches!(ok.verdict, Verdict::Offload { .. }) && ok.host_bytes > 18 * GIB, "{ok:?}");
+        let kept = LocalState { keep_gb: None, ..tight };
+        assert_eq!(cell(&kept, "llama-3.3-70b", FileType::Q4_K_M).verdict, Verdict::TooBig);
+        // The Ryzen AI Max+ 395 runs Linux.
+        let strix = LocalState { gpu: "ryzen-ai-max-395".into(), ..LocalState::default() };
+        assert_eq!(reserve_rule(&strix), ReserveRule::LinuxDesktop);
+        // The rule is stated with its source in both languages; a reader's figure says so.
+        for lang in [Lang::En, Lang::Zh] {
+            let html = reserve_html(lang, &mac, "local");
+            assert!(html.contains("recommendedMaxWorkingSetSize") && html.contains("16"), "{html}");
+            assert!(reserve_html(lang, &pc, "local").contains("Windows 11"));
+            assert!(reserve_html(lang, &lean, "local").contains("2 GB"));
+            let controls = controls_html(lang, &pc, "local");
+            assert!(controls.contains("data-k=\"keep\"") && controls.contains("data-k=\"os\""));
+            assert!(!controls_html(lang, &mac, "local").contains("data-k=\"os\""), "a Mac runs macOS");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! keeps the chapter's progress in localStorage (`gpu-primer.exercises.{slug}`, one solved id per
 //! line), with the reset button. A fragment `#exercise-ID` focuses that card.
 
-use crate::exercises::check::{answer_is_right, Unreadable};
+use crate::exercises::check::{answer_is_right, read_answer, Unreadable};
 use crate::i18n::Lang;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -105,43 +105,69 @@ fn answer_of(card: &web_sys::Element) -> String {
     value("[data-role=answer]").or_else(|| value("input[type=radio]:checked")).unwrap_or_default()
 }
 
+/// What checking an answer found: right or wrong, and how a number typed in another unit of
+/// the question's kind was read (the number in the question's unit, the unit typed).
+struct Verdict {
+    right: bool,
+    read_as: Option<(f64, String)>,
+}
+
 /// Whether `answer` is right for `card`, by the key the page carries; `Err` when a number was
 /// asked for and the answer cannot be read as one in the question's unit.
-fn is_right(card: &web_sys::Element, answer: &str) -> Result<bool, Unreadable> {
+fn is_right(card: &web_sys::Element, answer: &str) -> Result<Verdict, Unreadable> {
     let key = card.get_attribute("data-key").unwrap_or_default();
     match card.get_attribute("data-tolerance").and_then(|t| t.parse::<f64>().ok()) {
         Some(tolerance) => {
             let unit = card.get_attribute("data-unit").unwrap_or_default();
+            let read = read_answer(answer, &unit)?;
             let key = key.parse::<f64>().unwrap_or(f64::NAN);
-            answer_is_right(answer, &unit, key, tolerance)
+            let right = answer_is_right(answer, &unit, key, tolerance)?;
+            Ok(Verdict { right, read_as: read.converted_from.map(|from| (read.value, from)) })
         }
-        None => Ok(!answer.is_empty() && answer == key),
+        None => Ok(Verdict { right: !answer.is_empty() && answer == key, read_as: None }),
+    }
+}
+
+/// Why an answer could not be read, in the page's language.
+fn unreadable_text(why: &Unreadable, unit: &str, lang: Lang) -> String {
+    let x = lang.ex();
+    match why {
+        Unreadable::OtherUnit(typed) => (x.other_unit)(typed, unit),
+        Unreadable::UnknownUnit(typed) => (x.unknown_unit)(typed, unit),
+        Unreadable::Empty | Unreadable::NotANumber if unit.is_empty() => x.number_only_plain.to_owned(),
+        Unreadable::Empty | Unreadable::NotANumber => format!("{}{unit}{}", x.number_only.0, x.number_only.1),
     }
 }
 
 /// Checks the answer in `card` and shows the verdict (or, for a number that cannot be read,
-/// asks for the number alone in the question's unit, without counting a try).
+/// says why, naming a unit of another kind, without counting a try).
 fn check(card: &web_sys::Element, lang: Lang) {
     let x = lang.ex();
-    let ok = match is_right(card, answer_of(card).trim()) {
-        Ok(ok) => ok,
-        Err(_) => {
-            let unit = card.get_attribute("data-unit").unwrap_or_default();
-            let text = if unit.is_empty() {
-                x.number_only_plain.to_owned()
-            } else {
-                format!("{}{unit}{}", x.number_only.0, x.number_only.1)
-            };
+    let unit = card.get_attribute("data-unit").unwrap_or_default();
+    let verdict = match is_right(card, answer_of(card).trim()) {
+        Ok(verdict) => verdict,
+        Err(why) => {
             let _ = card.set_attribute("data-result", "unreadable");
             if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
-                v.set_text_content(Some(&text));
+                v.set_text_content(Some(&unreadable_text(&why, &unit, lang)));
             }
             return;
         }
     };
+    let ok = verdict.right;
     let _ = card.set_attribute("data-result", if ok { "correct" } else { "wrong" });
     if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
-        v.set_text_content(Some(if ok { x.correct } else { x.wrong }));
+        let read_as = verdict.read_as.map_or(String::new(), |(value, from)| {
+            let decimals = if value.abs() >= 100.0 {
+                1
+            } else if value.abs() >= 1.0 {
+                2
+            } else {
+                4
+            };
+            (x.read_as)(&crate::exercises::format_number(value, decimals, true), &unit, &from)
+        });
+        v.set_text_content(Some(&format!("{}{read_as}", if ok { x.correct } else { x.wrong })));
     }
     if !ok {
         if let Some(hint) = card.query_selector(".exercise-hint").ok().flatten() {

@@ -243,6 +243,21 @@ pub enum RowUnit {
     GibModelSize,
 }
 
+impl RowUnit {
+    /// Whether the row measures a time (its roofline figure is the shortest possible time, a
+    /// lower bound) rather than a rate or a size.
+    pub fn is_time(self) -> bool {
+        matches!(
+            self,
+            RowUnit::MsPerBatch
+                | RowUnit::SPerIteration
+                | RowUnit::MsToFirstToken
+                | RowUnit::MsPerOutputTokenUnderLoad
+                | RowUnit::MsToFirstTokenUnderLoad
+        )
+    }
+}
+
 /// Why a measurement cannot be expressed as a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]

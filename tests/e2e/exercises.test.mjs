@@ -167,27 +167,59 @@ test('Enter checks a typed number; a roofline exercise opens the estimator on it
   await finish(page);
 });
 
-test('an answer typed with its unit or a decimal comma is read as the number; another unit asks for the number alone (zh and en, phone, dark)', async () => {
+test('an answer is read as people type it: its unit, a decimal comma, full-width digits, Chinese numerals; a unit of the same kind is converted and said, another kind is named (zh and en, phone, dark)', async () => {
   for (const lang of ['en', 'zh']) {
     const page = await newPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     await page.goto(`${server.url}${lang}/chapters/memory-capacity/`);
     const card = page.locator('section[data-exercise="mem-kv-32x8k"]');
     await card.scrollIntoViewIfNeeded();
     const unit = await card.getAttribute('data-unit');
+    assert.equal(unit, 'GB');
     assert.equal(unit, await card.locator('.exercise-unit').innerText());
     const key = Number((await card.getAttribute('data-answer')).replace(/,/g, ''));
     const withComma = String(key).replace('.', ',');
-    for (const typed of [`${key} ${unit}`, `${key}${unit}`, withComma]) {
+    const fullWidth = String(key).replace(/[0-9.]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    for (const typed of [`${key} ${unit}`, `${key}${unit}`, withComma, `${key}G`, `约 ${key} GB`, `${fullWidth}ＧＢ`, `${key}。`]) {
       await answer(card, typed);
       assert.equal(await card.getAttribute('data-result'), 'correct', `${lang}: "${typed}"`);
     }
-    // A unit that is not the question's is not silently read: the field asks for the number.
-    await answer(card, `${key} TiB`);
+    // The same size in GiB is converted into GB, and the verdict says how it was read.
+    await answer(card, `${(key * 1e9 / 2 ** 30).toFixed(3)} GiB`);
+    assert.equal(await card.getAttribute('data-result'), 'correct');
+    assert.match(await card.locator('.exercise-verdict').innerText(), lang === 'en' ? /read as .* GB, converted from GiB/ : /按 .* GB 计，由 GiB 换算/);
+    // A unit of another kind is named, not marked wrong, and is not a try.
+    await answer(card, `${key} ms`);
     assert.equal(await card.getAttribute('data-result'), 'unreadable');
     const said = await card.locator('.exercise-verdict').innerText();
-    assert.match(said, lang === 'en' ? /^Type the number only, in / : /^只填数字，单位为 /);
-    assert.ok(said.includes(unit), said);
+    assert.match(said, lang === 'en' ? /^“ms” is not a unit of this answer: it asks for GB/ : /^“ms”不是这道题的单位：答案以 GB 计/);
     assert.equal(await card.locator('.exercise-hint').isVisible(), false, 'an unreadable answer is not a wrong try');
+    // Not a number at all: the field asks for the number in the question's unit.
+    await answer(card, 'GB');
+    assert.match(await card.locator('.exercise-verdict').innerText(), lang === 'en' ? /^Type the number only, in GB/ : /^只填数字，单位为 GB/);
     await finish(page);
   }
+});
+
+test('zh: Chinese numerals are read, and the hint\'s colon is full-width', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}zh/chapters/memory-capacity/`);
+  const card = page.locator('section[data-exercise="mem-kv-32x8k"]');
+  await card.scrollIntoViewIfNeeded();
+  await answer(card, '零');
+  assert.equal(await card.getAttribute('data-result'), 'wrong', 'a Chinese numeral is a number');
+  assert.match(await card.locator('.exercise-hint').innerText(), /^提示：/);
+  // The key as a Chinese numeral (三十四点四 for 34.4), as a student might write it by hand.
+  const digits = '零一二三四五六七八九';
+  const [whole, fraction = ''] = (await card.getAttribute('data-answer')).replace(/,/g, '').split('.');
+  const n = Number(whole);
+  assert.ok(n < 1000, `a key under 1000 (${whole})`);
+  const hundreds = Math.floor(n / 100), tens = Math.floor(n / 10) % 10, ones = n % 10;
+  let chinese = hundreds ? `${digits[hundreds]}百` : '';
+  if (tens) chinese += `${hundreds || tens > 1 ? digits[tens] : ''}十`;
+  else if (hundreds && ones) chinese += '零';
+  if (ones || !chinese) chinese += digits[ones];
+  if (fraction) chinese += `点${[...fraction].map((d) => digits[Number(d)]).join('')}`;
+  await answer(card, chinese);
+  assert.equal(await card.getAttribute('data-result'), 'correct', `${chinese} is ${whole}.${fraction}`);
+  await finish(page);
 });

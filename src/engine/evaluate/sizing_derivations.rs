@@ -46,19 +46,19 @@ fn param_derivations(s: &Scenario, z: &Sizing) -> [Entry; 3] {
         entry(
             DerivKey::ParamsTotal,
             Formula::ParamsTotal,
-            parts.map(Val::Int).to_vec(),
+            parts.map(Val::Count).to_vec(),
             Source::ModelingCode,
         ),
         entry(
             DerivKey::ParamsActive,
             Formula::ParamsActive,
-            vec![Val::Int(c.total), Val::Int(c.experts), Val::Int(c.active)],
+            vec![Val::Count(c.total), Val::Count(c.experts), Val::Count(c.active)],
             Source::ModelingCode,
         ),
         entry(
             DerivKey::ParamsTrainable,
             Formula::ParamsTrainable,
-            vec![Val::Mode(s.mode), Val::int(s.lora_rank), Val::Int(z.trainable)],
+            vec![Val::Mode(s.mode), Val::int(s.lora_rank), Val::Count(z.trainable)],
             Source::cited("Hu et al. 2021, LoRA"),
         ),
     ]
@@ -81,7 +81,7 @@ fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
                 Val::int(m.kv_lora_rank),
                 Val::int(m.qk_rope_head_dim),
                 bits,
-                Val::Int(z.kv_per_token),
+                Val::ExactBytes(z.kv_per_token),
             ],
         ),
         (None, None) => (
@@ -92,7 +92,7 @@ fn kv_per_token(a: &Architecture, z: &Sizing) -> Entry {
                 Val::int(at.head_dim),
                 Val::int(at.v_head_dim),
                 bits,
-                Val::Int(z.kv_per_token),
+                Val::ExactBytes(z.kv_per_token),
             ],
         ),
     };

@@ -254,11 +254,11 @@ pub fn mixed_weights_derivation(
         vec![Val::int(stage), Val::int(x.pp), Val::int(x.tp), Val::Id(q.method.name().to_owned())];
     for c in CLASSES {
         let bits = q.formats.get(c).map_or(16.0, |f| f.bits_f64(a.hidden));
-        values.push(Val::Int(p.quantised.get(c)));
+        values.push(Val::Count(p.quantised.get(c)));
         values.push(Val::Fixed(bits, 3));
     }
-    values.push(Val::Int(p.sixteen_bit()));
-    values.push(Val::Int(bytes));
+    values.push(Val::Count(p.sixteen_bit()));
+    values.push(Val::Bytes(bytes));
     (Formula::WeightsMixed, values, Source::cited(method_source(q)))
 }
 

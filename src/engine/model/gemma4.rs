@@ -314,7 +314,7 @@ pub fn kv_derivation(a: &Architecture, g: &Gemma4, bits: Val, bytes: u128) -> (F
         Val::int(g.global_kv_heads),
         Val::int(g.global_head_dim),
         bits,
-        Val::Int(bytes),
+        Val::ExactBytes(bytes),
     ];
     (Formula::KvPerTokenByLayerKind, values)
 }

@@ -332,6 +332,15 @@ impl Quantization {
         CLASSES.iter().find_map(|c| self.formats.get(*c))
     }
 
+    /// Whether serving engines multiply this checkpoint's matrices in FP8: `quant_method: fp8`
+    /// (DeepSeek-V3's block FP8, transformers `FineGrainedFP8Config`, vLLM `Fp8Config`) stores
+    /// FP8 E4M3 weights and quantises the activations to FP8 as they run (`activation_scheme:
+    /// dynamic`, one scale per token and 128 channels), so its GEMMs are FP8 × FP8 (vLLM's
+    /// CUTLASS / DeepGEMM block-FP8 kernels, SGLang's likewise).
+    pub fn runs_fp8_gemms(&self) -> bool {
+        self.method == QuantMethod::Fp8 && self.main_format().is_some_and(|f| f.kind == FormatKind::Fp8)
+    }
+
     /// Classes stored quantised, and classes kept in 16 bits, in [`CLASSES`] order.
     pub fn split_classes(&self) -> (Vec<ModuleClass>, Vec<ModuleClass>) {
         CLASSES.iter().partition(|c| self.formats.get(**c).is_some())

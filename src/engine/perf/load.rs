@@ -71,8 +71,16 @@ pub struct LoadReport {
     pub max_sustainable_rate_per_s: f64,
     /// Time-average of requests in the system, waiting or running (null when not stable).
     pub mean_concurrency: Option<f64>,
-    /// arrival rate / sustainable rate.
+    /// Arrival rate ÷ sustainable rate (a closed loop: its completion rate ÷ that): a ratio of
+    /// rates, not a share of time. A closed loop can pass 1: its requests are admitted one by one
+    /// as others finish, so their prompts share the decode steps, which the full-queue run (all
+    /// admitted together) does not reach.
     pub utilization: f64,
+    /// Share of the run's wall time the replica's GPUs spend running steps (Σ step times ÷
+    /// time from the first arrival to the last completion; at most 1; the busiest replica in a
+    /// closed loop). Continuous batching steps whenever a request is admitted, so it stays high
+    /// well below the sustainable rate. Null when not stable.
+    pub busy_fraction: Option<f64>,
     /// Output tokens per second served (at saturation when not stable).
     pub throughput_tokens_per_s: f64,
     /// Roofline bound on output tokens per second: `max_seqs` sequences per decode step at peak
@@ -409,6 +417,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         max_sustainable_rate_per_s: max_rate,
         mean_concurrency: run.as_ref().map(|r| r.mean_in_system * dp),
         utilization,
+        busy_fraction: run.as_ref().map(|r| r.busy_fraction),
         throughput_tokens_per_s: throughput,
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(ttft, 50.0),
@@ -496,6 +505,7 @@ fn closed_loop_at(
         max_sustainable_rate_per_s: h.max_rate,
         mean_concurrency: r.as_ref().map(|r| r.mean_in_system * scale),
         utilization: if h.max_rate > 0.0 { finite("utilization", rate / h.max_rate)? } else { 0.0 },
+        busy_fraction: r.as_ref().map(|r| r.busy_fraction),
         throughput_tokens_per_s: finite("throughput", rate * c.output as f64)?,
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(50.0, false),
@@ -631,7 +641,7 @@ fn with_setup<T>(
 ) -> Result<Option<T>, ScenarioError> {
     let s = z.scenario;
     let pe = |e: PerfError| perf_error("load", e);
-    let (eff, _, path) = time_model_inputs(s, z.gpu)?;
+    let (eff, _, path) = time_model_inputs(s, z.gpu, z.published())?;
     let first_token_s = eff.request_overhead_s;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
@@ -712,6 +722,38 @@ mod tests {
         }
         assert!((r.mean_time_in_system_s - 3e-3).abs() < 1e-9);
         assert_eq!(r.steps, 3 * 400);
+    }
+
+    #[test]
+    fn the_busy_fraction_is_step_time_over_wall_time() {
+        // Far below saturation: 400 requests of three 1 ms steps each, spread over the run from
+        // the first arrival to the last completion.
+        let r = simulate(&inputs(0.01, 4, 3), &Fixed).unwrap();
+        let first = arrivals(400, 0.01, SEED)[0];
+        assert!((r.busy_fraction - 1.2 / (r.end_s - first)).abs() < 1e-12, "{}", r.busy_fraction);
+        assert!(r.busy_fraction < 1e-3);
+        // A full queue, and a closed loop whose users think no time: never idle.
+        assert_eq!(simulate(&inputs(0.0, 2, 3), &Fixed).unwrap().busy_fraction, 1.0);
+        let closed = SimInputs { users: 2, warmup: 4, cooldown: 4, ..inputs(0.0, 2, 3) };
+        assert!((simulate(&closed, &Fixed).unwrap().busy_fraction - 1.0).abs() < 1e-9);
+        // One user who waits 1 ms before each request reaches the scheduler: 3 ms of steps in
+        // every 4 ms.
+        let waits =
+            SimInputs { users: 1, first_token_fixed_s: 1e-3, warmup: 4, cooldown: 4, ..inputs(0.0, 1, 3) };
+        let b = simulate(&waits, &Fixed).unwrap().busy_fraction;
+        assert!((b - 0.75).abs() < 0.01, "{b}");
+    }
+
+    #[test]
+    fn a_closed_loops_requests_arrive_in_time_order_whatever_the_spread() {
+        // Two users whose first sends spread over a second while a request takes 3 ms: the
+        // requests the first user sends as each completes arrive long before the second user's
+        // first send. Each is admitted as it arrives (two sequences at once), so no request
+        // waits more than the step under way and its own: at most 2 ms to its first token.
+        let x = SimInputs { users: 2, spread_s: 1.0, warmup: 2, cooldown: 2, ..inputs(0.0, 2, 3) };
+        let r = simulate(&x, &Fixed).unwrap();
+        let worst = r.ttft_s.last().copied().unwrap();
+        assert!(worst <= 2e-3 + 1e-12, "{worst}");
     }
 
     #[test]
@@ -887,6 +929,9 @@ mod tests {
             let offered = rate * c.output as f64;
             assert!((r.throughput_tokens_per_s - offered).abs() <= 0.1 * offered, "f {f}");
             assert!((r.utilization - f).abs() < 1e-9);
+            // The GPUs' busy share is a share of time: within (0, 1], whatever the rate ratio.
+            let busy = r.busy_fraction.unwrap();
+            assert!(busy > 0.0 && busy <= 1.0, "f {f}: busy {busy}");
             // Latencies do not fall as the load grows.
             if let Some(p) = &last {
                 for (a, b) in [

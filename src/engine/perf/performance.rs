@@ -35,6 +35,7 @@ use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
 use crate::engine::memory::Inputs;
 use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
 use crate::engine::model::params::ParamCounts;
+use crate::engine::model::quant::Quantization;
 use crate::engine::model::Architecture;
 use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
 use crate::engine::precision::compute::{ComputeDtype, ComputePath};
@@ -54,6 +55,14 @@ pub struct SizedScenario<'a> {
     /// The catalog the scenario's ids resolve against (network links, default price).
     pub lookup: &'a dyn Lookup,
     pub trainable: u128,
+}
+
+impl SizedScenario<'_> {
+    /// The checkpoint's own quantisation when it sets this run's weights (it chooses the compute
+    /// path too: [`Scenario::compute_dtype_on`]).
+    pub fn published(&self) -> Option<&Quantization> {
+        crate::engine::memory::quant_weights::active(self.arch, self.inputs)
+    }
 }
 
 fn pe(e: PerfError) -> ScenarioError {
@@ -260,10 +269,11 @@ struct Setup {
 pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
+    published: Option<&Quantization>,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
     let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
     let path = gpu
-        .compute_path(s.compute_dtype_on(gpu))
+        .compute_path(s.compute_dtype_on(gpu, published))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     Ok((eff, overridden, path))
 }
@@ -271,7 +281,7 @@ pub(crate) fn time_model_inputs(
 /// Step 1: the compute path, the links, the request shape and the layout.
 fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
-    let (listed, overridden, path) = time_model_inputs(s, gpu)?;
+    let (listed, overridden, path) = time_model_inputs(s, gpu, z.published())?;
     let eff = listed.for_path_and_weights(path.used, x.weight);
     let weight_read = listed.weight_read_factor(x.weight, path.used);
     let hw = Hardware {
@@ -631,9 +641,9 @@ fn serving(
         Derivation::new(
             Formula::CostPerMillion,
             vec![
-                Val::Fixed(usd, 4),
+                Val::Usd(usd),
                 Val::int(s.gpus),
-                Val::Fixed(sv.aggregate_tokens_per_s, 1),
+                Val::TokenRate(sv.aggregate_tokens_per_s),
                 Val::Usd(sv.cost_per_million_tokens.unwrap_or(0.0)),
             ],
             source,
@@ -782,32 +792,52 @@ fn derivations(
     put(DerivKey::Bound, Formula::Bound, vec![Val::Term(bound)], Source::ArticleBound);
 }
 
+/// A byte count the model holds as a float, as the bytes a person reads.
+fn bytes_val(b: f64) -> Val {
+    Val::Bytes(crate::engine::num::u128_from_f64(b.round()))
+}
+
 /// How a derivation is stored: key, formula, substituted values, source.
 type Put<'a> = dyn FnMut(DerivKey, Formula, Vec<Val>, Source) + 'a;
 
 /// Step 8a: the compute path, the links and the ridge point.
 fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Put) {
     let hw = &c.hw;
+    let checkpoint = z
+        .published()
+        .filter(|q| z.scenario.compute_dtype.is_none() && q.runs_fp8_gemms())
+        .and_then(Quantization::main_format);
+    let (formula, chosen, source) = match checkpoint {
+        Some(f) => (
+            Formula::ComputePathCheckpoint,
+            Val::Id(f.label()),
+            Source::cited(
+                "vLLM docs, Quantization: FP8 W8A8 (FP8 GEMMs on compute capability 8.9 and newer, weight-only W8A16 through FP8 Marlin below); DeepSeek-V3 Technical Report §3.3.2",
+            ),
+        ),
+        None => (
+            Formula::ComputePath,
+            Val::ComputeDtype(z.scenario.compute_dtype_on(z.gpu, z.published())),
+            Source::Cited(z.gpu.source.clone()),
+        ),
+    };
     put(
         DerivKey::HardwareComputePath,
-        Formula::ComputePath,
-        vec![
-            Val::ComputeDtype(z.scenario.compute_dtype_on(z.gpu)),
-            Val::Id(z.gpu.id.clone()),
-            Val::Path(c.path),
-            Val::Sci(hw.peak_flops_per_s),
-        ],
-        Source::Cited(z.gpu.source.clone()),
+        formula,
+        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::FlopRate(hw.peak_flops_per_s)],
+        source,
     );
-    let inter =
-        c.topo.inter_node.map_or(Val::Absent(Absent::NoNetwork), |l| Val::Sci(l.bytes_per_s_per_direction));
+    let inter = c
+        .topo
+        .inter_node
+        .map_or(Val::Absent(Absent::NoNetwork), |l| Val::ByteRate(l.bytes_per_s_per_direction));
     put(
         DerivKey::HardwareTopology,
         Formula::Topology,
         vec![
             Val::Id(c.kind.name().into()),
             Val::Int(u128::from(c.topo.gpus_per_node)),
-            Val::Sci(c.topo.intra_node.bytes_per_s_per_direction),
+            Val::ByteRate(c.topo.intra_node.bytes_per_s_per_direction),
             inter,
         ],
         Source::InterconnectCatalog,
@@ -816,8 +846,8 @@ fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Pu
         DerivKey::RooflineRidgePoint,
         Formula::RidgePoint,
         vec![
-            Val::Sci(hw.peak_flops_per_s),
-            Val::Sci(hw.memory_bandwidth_bytes_per_s),
+            Val::FlopRate(hw.peak_flops_per_s),
+            Val::ByteRate(hw.memory_bandwidth_bytes_per_s),
             Val::Fixed(p.decode.ridge_point, 1),
         ],
         Source::cited("Williams et al. 2009"),
@@ -841,19 +871,19 @@ fn phase_derivations(
     };
     let key = |q| DerivKey::Phase(name, q);
     let kaplan = Source::cited("Kaplan et al. 2020 §2.1; Narayanan et al. 2021 §5.1");
-    put(key(PhaseQty::Flops), flops, vec![Val::Sci(r.flops)], kaplan);
+    put(key(PhaseQty::Flops), flops, vec![Val::Flops(r.flops)], kaplan);
     put(
         key(PhaseQty::Bytes),
         bytes,
-        vec![Val::Sci(r.bytes), Val::Sci(r.expected_bytes)],
+        vec![bytes_val(r.bytes), bytes_val(r.expected_bytes)],
         Source::ThisEngineWeights,
     );
     put(
         key(PhaseQty::ArithmeticIntensity),
         Formula::Intensity,
         vec![
-            Val::Sci(r.flops),
-            Val::Sci(r.bytes),
+            Val::Flops(r.flops),
+            bytes_val(r.bytes),
             Val::Fixed(r.arithmetic_intensity, 2),
             Val::Fixed(r.ridge_point, 1),
             Val::ComputeBound(r.arithmetic_intensity >= r.ridge_point),
@@ -905,15 +935,15 @@ fn host_derivation(
     e: &Efficiency,
     put: &mut Put,
 ) {
-    let pcie = link.pcie_bytes_per_s.map_or(Val::Absent(Absent::UnifiedMemory), Val::Sci);
+    let pcie = link.pcie_bytes_per_s.map_or(Val::Absent(Absent::UnifiedMemory), Val::ByteRate);
     put(
         DerivKey::Phase(name, PhaseQty::Host),
         Formula::PhaseHost,
         vec![
-            Val::Bytes(crate::engine::num::u128_from_f64(h.cpu_bytes.round())),
-            Val::Sci(link.host_bytes_per_s),
+            bytes_val(h.cpu_bytes),
+            Val::ByteRate(link.host_bytes_per_s),
             Val::Num(e.host_memory_bandwidth),
-            Val::Bytes(crate::engine::num::u128_from_f64(h.pcie_bytes.round())),
+            bytes_val(h.pcie_bytes),
             pcie,
             Val::Num(e.pcie_bandwidth),
             Val::Num(h.crossings),
@@ -975,7 +1005,7 @@ fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
 fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput, put: &mut Put) {
     let def = || Source::Definition;
     let (b, dp) = (Val::int(s.batch), Val::int(c.dp));
-    let rate = |t: f64, r: f64| vec![b.clone(), dp.clone(), Val::Secs(t), Val::Fixed(r, 1)];
+    let rate = |t: f64, r: f64| vec![b.clone(), dp.clone(), Val::Secs(t), Val::TokenRate(r)];
     put(
         DerivKey::ThroughputDecode,
         Formula::DecodeTokensPerS,
@@ -991,13 +1021,13 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
     put(
         DerivKey::ThroughputPrefill,
         Formula::PrefillTokensPerS,
-        vec![Val::Fixed(tp.prefill_tokens_per_s, 1)],
+        vec![Val::TokenRate(tp.prefill_tokens_per_s)],
         def(),
     );
     put(
         DerivKey::ThroughputPerUser,
         Formula::PerUserTokensPerS,
-        vec![Val::Secs(time.decode_step_s), Val::Fixed(tp.per_user_tokens_per_s, 2)],
+        vec![Val::Secs(time.decode_step_s), Val::TokenRate(tp.per_user_tokens_per_s)],
         def(),
     );
     put(
@@ -1008,7 +1038,7 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
             dp.clone(),
             Val::int(c.output),
             Val::Secs(time.generation_s),
-            Val::Fixed(tp.generation_tokens_per_s, 1),
+            Val::TokenRate(tp.generation_tokens_per_s),
         ],
         Source::StaticBatching,
     );
@@ -1019,7 +1049,7 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
             Val::int(s.context_tokens),
             dp,
             Val::Secs(step),
-            Val::Fixed(tps, 1),
+            Val::TokenRate(tps),
         ];
         put(DerivKey::ThroughputTraining, Formula::TrainingTokensPerS, values, def());
     }

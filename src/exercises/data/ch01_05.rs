@@ -28,7 +28,7 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-8b-memory-term",
         answer: report(L3_8B_H100_B1, "phases.decode.bound.memory_s", 1e3, 2, 0.03),
         zh: num(
-            "同一个场景（Llama-3-8B，80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不读；H100 SXM，3.35 TB/s；批大小 1；KV cache 平均 384 个 token，每 token 128 KiB）：上界公式里的显存项 Q/B 是多少毫秒？",
+            "同一个场景（Llama-3-8B，80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不读；H100 SXM，3.35 TB/s；批大小 1；KV cache 平均 384 个 token，每 token 128 KiB）：第一章那个式子里的显存项 Q/B 是多少毫秒？",
             "ms",
             "Q 是一步要读的字节（不含 embedding 的权重，每个 2 字节，加上 384 × 128 KiB 的 KV cache），B 是 3.35 TB/s。",
             "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，两者相差两个数量级，所以单请求解码是受显存带宽限制的。",
@@ -47,7 +47,7 @@ pub static INTRODUCTION: &[Exercise] = &[
             "一个预处理 kernel 在 GPU 上运行 50 µs，但每次调用前都要通过 PCIe 以实际 25 GB/s 从主机内存拷贝 4 MB 数据，且拷贝与计算不重叠。每次调用中传输时间约占多少？",
             &["约 24%", "约 31%", "约 76%", "100%"],
             "先算拷贝时间：4 MB ÷ 25 GB/s。再除以拷贝加计算的总时间。",
-            "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是上界里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
+            "拷贝需要 4e6 B ÷ 25e9 B/s = 160 µs，一次调用约 160 + 50 = 210 µs，其中 160/210 ≈ 76% 是传输。这是那个式子里的通信项（这里是主机到设备的流量）；办法是让数据常驻 GPU、合并成更大的传输，或让拷贝与计算重叠。",
         ),
         en: pick(
             "A preprocessing kernel runs for 50 µs on the GPU, but each call first copies a 4 MB batch from host memory over PCIe at an achieved 25 GB/s, without overlapping copy and compute. Roughly what share of each call is the transfer?",
@@ -60,7 +60,7 @@ pub static INTRODUCTION: &[Exercise] = &[
         id: "intro-pcie-scaling-term",
         answer: choice(&["compute", "memory", "communication", "overhead"], "communication"),
         zh: pick(
-            "一个团队把数据并行训练从 4 张 GPU 扩到 8 张，服务器里 GPU 之间只有 PCIe，吞吐只涨了 20%。显存占用没变，单卡步时也正常。最可能在增长的是上界的哪一项？",
+            "一个团队把数据并行训练从 4 张 GPU 扩到 8 张，服务器里 GPU 之间只有 PCIe，吞吐只涨了 20%。显存占用没变，单卡步时也正常。最可能在增长的是那个式子里的哪一项？",
             &["计算项 W/F", "显存项 Q/B", "通信项 C/N", "固定开销 T_overhead"],
             "数据并行每一步都要做什么跨卡的事？PCIe 的带宽和 NVLink 比起来如何？",
             "通信项 C/N_eff。每一步都要在所有 GPU 之间同步梯度，PCIe 上实际带宽低，梯度 all-reduce 开始主导步时。先用 nvidia-smi topo -m 看拓扑，用 nccl-tests 测 all-reduce 带宽，再和 NVLink/NVSwitch 实例对比。",

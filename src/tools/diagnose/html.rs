@@ -426,7 +426,10 @@ fn workload_html(lang: Lang, s: &State, w: &Option<Result<WorkloadView, EngineEr
         format_rate(w.bound_tokens_per_s, tok_s)
     };
     let comma = if lang == Lang::Zh { "，" } else { ", " };
-    let mut rows = vec![(t.bound, format!("{bound} ({}{comma}{})", roof_name(w.roof), w.gpu_name), "bound")];
+    // A speed's roofline figure is its highest possible, a step time's its shortest possible.
+    let bound_label = if s.kind == Kind::Step { t.bound.1 } else { t.bound.0 };
+    let mut rows =
+        vec![(bound_label, format!("{bound} ({}{comma}{})", roof_name(w.roof), w.gpu_name), "bound")];
     let sentence = match &w.comparison {
         Some(c) => {
             let measured = match s.kind {

@@ -94,7 +94,16 @@ fn contradictions_are_named_in_both_languages() {
     assert!(results_html(Lang::En, &s, false).contains("Achieved memory bandwidth is outside 0–100%"));
     // Faster than the bound.
     let (s, _) = parse_query("m=llama-3.1-8b&mv=100000");
-    assert!(results_html(Lang::En, &s, false).contains("faster than the engine's upper bound"));
+    let html = results_html(Lang::En, &s, false);
+    assert!(html.contains("beats the engine's roofline best case"), "{html}");
+    assert!(html.contains("The engine's upper bound on the speed"), "{html}");
+    // A training step time's roofline figure is a lower bound: the shortest possible time.
+    let (s, _) = parse_query("m=llama-3.1-8b&mk=step&mv=0.001");
+    let html = results_html(Lang::En, &s, false);
+    assert!(html.contains("The engine's lower bound on the time"), "{html}");
+    assert!(!html.contains("upper bound"), "{html}");
+    let zh = results_html(Lang::Zh, &s, false);
+    assert!(zh.contains("时间下限") && !zh.contains("上限（"), "{zh}");
     // Busy but idle: a tension, explained, not a contradiction.
     let html = results_html(Lang::En, &parse_query("util=95&sm=10").0, false);
     assert!(html.contains("Looks contradictory, but is a clue") && !html.contains("contradict each other"));

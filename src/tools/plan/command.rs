@@ -12,9 +12,14 @@
 //! `--max-running-requests`, `--chunked-prefill-size`, `--mem-fraction-static`,
 //! `--kv-cache-dtype fp8_e4m3`, `--quantization fp8`):
 //! https://docs.sglang.io/advanced_features/server_arguments.html (retrieved 2026-12-02).
+//! Across nodes: vLLM runs on a Ray cluster of the nodes (`ray start --head` on one,
+//! `ray start --address` on the others) with `--pipeline-parallel-size` (vLLM docs, "Parallelism
+//! and Scaling" and the multi-node-serving example); SGLang starts the same command on every node
+//! with `--nnodes`, `--node-rank` and `--dist-init-addr` (SGLang docs, "Multi-Node Deployment"),
+//! and `--pp-size` for pipeline stages (retrieved 2026-12-05).
 
 use super::state::PlanState;
-use super::Capacity;
+use super::{Capacity, Layout};
 use crate::catalog::models;
 use crate::engine::precision::Dtype;
 
@@ -61,10 +66,19 @@ pub fn model_arg(s: &PlanState) -> String {
         let ok = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b));
         return if ok { name.to_owned() } else { "MODEL".to_owned() };
     }
+    if let Some(q) = super::checkpoint(s) {
+        return q.repo.clone();
+    }
     models::find(&s.model)
         .and_then(|m| m.model.serve_repo.clone())
         .or_else(|| hf_repo(&s.model))
         .unwrap_or_else(|| s.model.clone())
+}
+
+/// Whether the command still needs a checkpoint it does not name: INT8/INT4 chosen for a model
+/// whose publisher released none in that format (vLLM does not quantise to them on load).
+pub fn needs_checkpoint(s: &PlanState) -> bool {
+    quantization_flag(s.weights).1 && super::checkpoint(s).is_none()
 }
 
 /// The prompt chunk the plan's simulation assumed per step (vLLM `--max-num-batched-tokens`,
@@ -78,7 +92,7 @@ pub fn chunk_tokens(s: &PlanState) -> u64 {
 fn weight_flag(s: &PlanState) -> Option<&'static str> {
     let published_fp8 =
         s.config.is_none() && models::find(&s.model).is_some_and(|m| m.model.published_format == "fp8");
-    quantization_flag(s.weights).0.filter(|_| !published_fp8)
+    quantization_flag(s.weights).0.filter(|_| !published_fp8 && super::checkpoint(s).is_none())
 }
 
 /// How a serving engine spells the replica's settings on its command line.
@@ -86,6 +100,7 @@ struct Launcher {
     /// The command and the flag before the model (`vllm serve`, no flag: positional).
     start: &'static str,
     tensor_parallel: &'static str,
+    pipeline_parallel: &'static str,
     context: &'static str,
     sequences: &'static str,
     chunk: &'static str,
@@ -97,6 +112,7 @@ struct Launcher {
 const VLLM: Launcher = Launcher {
     start: "vllm serve ",
     tensor_parallel: "--tensor-parallel-size",
+    pipeline_parallel: "--pipeline-parallel-size",
     context: "--max-model-len",
     sequences: "--max-num-seqs",
     chunk: "--max-num-batched-tokens",
@@ -107,6 +123,7 @@ const VLLM: Launcher = Launcher {
 const SGLANG: Launcher = Launcher {
     start: "python -m sglang.launch_server \\\n  --model-path ",
     tensor_parallel: "--tp",
+    pipeline_parallel: "--pp-size",
     context: "--context-length",
     sequences: "--max-running-requests",
     chunk: "--chunked-prefill-size",
@@ -115,7 +132,8 @@ const SGLANG: Launcher = Launcher {
 };
 
 /// One replica of the plan launched by `l`, flag for flag.
-fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
+fn launch(l: &Launcher, s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let tp = layout.tp;
     let mut out = format!(
         "{}{} \\\n  {} {tp} \\\n  {} {} \\\n  {} {} \\\n  {} {} \\\n  {} {GPU_MEMORY_UTILIZATION}",
         l.start,
@@ -129,6 +147,9 @@ fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
         chunk_tokens(s),
         l.memory_share,
     );
+    if layout.pp > 1 {
+        out.push_str(&format!(" \\\n  {} {}", l.pipeline_parallel, layout.pp));
+    }
     if s.kv == Dtype::Fp8 {
         out.push_str(" \\\n  --kv-cache-dtype ");
         out.push_str(l.kv_fp8);
@@ -140,14 +161,29 @@ fn launch(l: &Launcher, s: &PlanState, tp: u64, cap: &Capacity) -> String {
     out
 }
 
-/// `vllm serve …` for one replica of the plan.
-pub fn serve(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    launch(&VLLM, s, tp, cap)
+/// `vllm serve …` for one replica of the plan; across nodes, after the Ray cluster is up.
+pub fn serve(s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let cmd = launch(&VLLM, s, layout, cap);
+    match layout.nodes() {
+        1 => cmd,
+        n => format!(
+            "# head node:\nray start --head --port=6379\n# each of the other {} nodes:\nray start --address=HEAD_IP:6379\n# then, on the head node:\n{cmd}",
+            n - 1
+        ),
+    }
 }
 
-/// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag.
-pub fn serve_sglang(s: &PlanState, tp: u64, cap: &Capacity) -> String {
-    launch(&SGLANG, s, tp, cap)
+/// The same replica launched with SGLang (`python -m sglang.launch_server`), flag for flag;
+/// across nodes, the same command on every node with its rank.
+pub fn serve_sglang(s: &PlanState, layout: Layout, cap: &Capacity) -> String {
+    let cmd = launch(&SGLANG, s, layout, cap);
+    match layout.nodes() {
+        1 => cmd,
+        n => format!(
+            "# on node r = 0 … {} (node 0's address as HEAD_IP):\n{cmd} \\\n  --nnodes {n} \\\n  --node-rank r \\\n  --dist-init-addr HEAD_IP:20000",
+            n - 1
+        ),
+    }
 }
 
 /// Whether the command quantises a 16-bit checkpoint as it loads (`--quantization fp8` on a
@@ -158,7 +194,7 @@ pub fn quantises_on_load(s: &PlanState) -> bool {
         && models::find(&s.model)
             .is_some_and(|m| matches!(m.model.published_format.as_str(), "bf16" | "fp16" | "fp32"));
     let pasted_16 = s.config.as_ref().is_some_and(|c| c.get("quantization_config").is_none());
-    quantization_flag(s.weights).0.is_some() && (published_16 || pasted_16)
+    weight_flag(s).is_some() && (published_16 || pasted_16)
 }
 
 /// The benchmark's request count: about [`BENCH_SECONDS`] of the rate, within 200..=10,000.
@@ -250,13 +286,16 @@ mod tests {
             kv_bound: false,
             sustainable_per_replica: 10.0,
             per_replica: 5.0,
+            capacity_per_s: 5.0,
+            sustainable_rate_per_s: 10.0,
+            planned_per_replica: 4.0,
             limit: super::super::Limit::Tpot,
             replicas: 1,
             gpus: 2,
             at_peak: super::super::LoadPoint::default(),
             price: None,
         };
-        let sg = serve_sglang(&fp8, 2, &cap);
+        let sg = serve_sglang(&fp8, Layout::tp(2), &cap);
         for flag in [
             "--tp 2",
             "--context-length 1536",
@@ -267,7 +306,7 @@ mod tests {
         ] {
             assert!(sg.contains(flag), "{flag}: {sg}");
         }
-        let v = serve(&fp8, 2, &cap);
+        let v = serve(&fp8, Layout::tp(2), &cap);
         for flag in [
             "--max-model-len 1536",
             "--max-num-batched-tokens 8192",

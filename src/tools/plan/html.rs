@@ -1,7 +1,7 @@
 //! The planner page as escaped HTML strings: the controls (static), the repair notice, and the
 //! five steps of the plan with its chart, table and command lines (rebuilt on every change).
 
-use super::command::{self, quantization_flag};
+use super::command;
 use super::state::{self, plain, Field, PlanState, KV, WEIGHTS};
 use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
 use crate::catalog::{self, gpus};
@@ -52,6 +52,11 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         option(&mut o, &g.id, &g.name, g.id == s.gpu);
     }
     labelled(&mut out, "plan-gpu", t.gpu, &select("plan-gpu", "gpu", &o));
+    let mut o = String::new();
+    for (net, name) in [state::Net::Ib, state::Net::Efa].into_iter().zip(t.net_options) {
+        option(&mut o, net.key(), name, net == s.net);
+    }
+    labelled(&mut out, "plan-net", t.net, &select("plan-net", "net", &o));
     let number = |key: &str, value: String, (min, max): (String, String), step: &str| {
         format!(
             "<input id=\"plan-{key}\" data-k=\"{key}\" type=\"number\" inputmode=\"decimal\" min=\"{min}\" max=\"{max}\" step=\"{step}\" value=\"{}\">",
@@ -179,6 +184,7 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
     step_state(&mut out, lang, plan);
     step_context(&mut out, lang, s, plan);
     let _ = write!(out, "<li><h2>{}</h2><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
+    across_nodes(&mut out, lang, s, plan);
     table(&mut out, lang, s, plan);
     if let Some((c, cap)) = plan.chosen() {
         breaks(&mut out, lang, s, cap);
@@ -194,25 +200,33 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
 fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else {
-        let (why, text) = match no_fit_anywhere(plan) {
-            Some((tp, needed, usable, weights)) => {
-                let m = t.no_plan_memory;
-                let text = format!(
-                    "{}{tp}{}{}{}{}{}{}{}{}{}",
-                    m.0,
-                    m.1,
-                    gpu_name(s),
-                    m.2,
-                    gb(needed),
-                    m.3,
-                    gb(usable),
-                    m.4,
-                    gb(weights),
-                    m.5
-                );
-                ("memory", text)
+        let (why, text) = match (no_fit_anywhere(plan), no_load_anywhere(plan)) {
+            (None, Some((layout, needed, usable))) => {
+                let m = t.no_plan_load;
+                let tp = t.tp_words(lang, layout);
+                ("load", format!("{}{tp}{}{}{}{}{}", m.0, m.1, gb(needed), m.2, gb(usable), m.3))
             }
-            None => ("latency", t.no_plan.to_owned()),
+            (fit, _) => match fit {
+                Some((layout, needed, usable, weights)) => {
+                    let m = t.no_plan_memory;
+                    let tp = t.tp_words(lang, layout);
+                    let text = format!(
+                        "{}{tp}{}{}{}{}{}{}{}{}{}",
+                        m.0,
+                        m.1,
+                        gpu_name(s),
+                        m.2,
+                        gb(needed),
+                        m.3,
+                        gb(usable),
+                        m.4,
+                        gb(weights),
+                        m.5
+                    );
+                    ("memory", text)
+                }
+                None => ("latency", t.no_plan.to_owned()),
+            },
         };
         let _ = write!(
             out,
@@ -224,37 +238,71 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let cost = cap
         .cost_per_month()
         .map_or_else(|| t.no_price.to_owned(), |v| format!("{}{}{}", t.cost_pre, usd(v), t.cost_post));
+    let per = super::demand(s) / cap.replicas.max(1) as f64;
+    let taken = if s.peak_users.is_some() {
+        let u = lang.plan_users();
+        format!(
+            "{}{}{}{}",
+            rate(per),
+            agree(lang, per.round() as u64, u.at_peak_util),
+            rate(cap.at_peak.completed_per_s),
+            u.at_peak_sent
+        )
+    } else {
+        format!("{}{}", rate(per), t.at_peak_util)
+    };
     let _ = write!(
         out,
-        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p>",
-        esc(&t.headline(lang, cap.replicas, c.tp, cap.gpus)),
+        "<p class=\"plan-headline\" role=\"status\"><strong>{}</strong>{}</p><p class=\"plan-peak\">{}</p><p class=\"hint plan-busy-note\">{}</p>",
+        esc(&t.headline(lang, cap.replicas, c.layout(), cap.gpus)),
         esc(&format!("{}{}", gpu_name(s), cost)),
         esc(&format!(
-            "{}{}{}{}{}{}{}{}{}",
+            "{}{taken}{}{}{}{}{}{}",
             t.at_peak_pre,
-            rate(super::demand(s) / cap.replicas.max(1) as f64),
-            if s.peak_users.is_some() {
-                agree(
-                    lang,
-                    (super::demand(s) / cap.replicas.max(1) as f64).round() as u64,
-                    lang.plan_users().at_peak_util,
-                )
-            } else {
-                t.at_peak_util.into()
-            },
-            format_sig3(cap.at_peak.utilization * 100.0),
+            t.at_peak_load(lang, load_share(cap), &rate(cap.sustainable_rate_per_s), busy(cap)),
             t.at_peak_ttft,
             secs(cap.at_peak.ttft_p95_s),
             t.at_peak_tpot,
             ms(cap.at_peak.tpot_p95_s),
             t.at_peak_end
-        ))
+        )),
+        esc(t.busy_note)
     );
+}
+
+/// The planned load at peak as a share of the replica's sustainable rate, percent.
+pub fn load_share(cap: &Capacity) -> f64 {
+    if cap.sustainable_rate_per_s > 0.0 {
+        100.0 * cap.at_peak.completed_per_s / cap.sustainable_rate_per_s
+    } else {
+        0.0
+    }
+}
+
+/// The share of time the replica's GPUs run steps at peak, as text (`—` when unknown).
+fn busy(cap: &Capacity) -> String {
+    cap.at_peak.busy.map_or_else(|| "—".to_owned(), |b| format_sig3(b * 100.0))
+}
+
+/// "Serves Qwen/Qwen3-235B-A22B-FP8, the FP8 checkpoint its publisher released (URL, date): …".
+fn checkpoint_text(lang: Lang, q: &catalog::models::QuantizedCheckpoint) -> String {
+    let t = lang.plan();
+    let url = q.source.split_whitespace().next().unwrap_or_default();
+    format!(
+        "{}{}{}{}{}{url}, {}{}",
+        t.serves_checkpoint.0,
+        q.repo,
+        t.serves_checkpoint.1,
+        q.format.to_ascii_uppercase(),
+        t.serves_checkpoint.2,
+        q.retrieved,
+        t.serves_checkpoint.3
+    )
 }
 
 /// When no degree holds the model in memory: the largest degree tried, what one of its GPUs
 /// needs, what it has, and the weights' share (memory, not latency, is then why there is no plan).
-fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
+fn no_fit_anywhere(plan: &Plan) -> Option<(super::Layout, u64, u64, u64)> {
     let fits_somewhere =
         plan.candidates.iter().any(|c| !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::Engine(_)));
     if fits_somewhere {
@@ -263,7 +311,24 @@ fn no_fit_anywhere(plan: &Plan) -> Option<(u64, u64, u64, u64)> {
     plan.candidates.iter().rev().find_map(|c| match c.verdict {
         Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
             let weights = c.report.as_ref().map_or(0, |r| r.memory_per_gpu_bytes.weights);
-            Some((c.tp, needed_bytes, usable_bytes, weights))
+            Some((c.layout(), needed_bytes, usable_bytes, weights))
+        }
+        _ => None,
+    })
+}
+
+/// When every degree that holds the model once quantised cannot load the 16-bit checkpoint
+/// first: the largest such degree, what one GPU needs at load and what it has.
+fn no_load_anywhere(plan: &Plan) -> Option<(super::Layout, u64, u64)> {
+    let loads_somewhere = plan.candidates.iter().any(|c| {
+        !matches!(c.verdict, Verdict::DoesNotFit { .. } | Verdict::LoadDoesNotFit { .. } | Verdict::Engine(_))
+    });
+    if loads_somewhere {
+        return None;
+    }
+    plan.candidates.iter().rev().find_map(|c| match c.verdict {
+        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => {
+            Some((c.layout(), needed_bytes, usable_bytes))
         }
         _ => None,
     })
@@ -299,12 +364,33 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     });
     let verdict = match need_tp {
         Some(c) if c.tp == 1 => t.weights_fit_one.to_owned(),
+        Some(c) if c.layout().nodes() > 1 => format!(
+            "{}{}{}{}{}",
+            t.weights_need_nodes.0,
+            c.layout().nodes(),
+            t.weights_need_nodes.1,
+            c.layout().gpus(),
+            t.weights_need_nodes.2
+        ),
         Some(c) => format!("{}{}{}", t.weights_need_tp.0, c.tp, t.weights_need_tp.1),
         None => t.weights_no_node.to_owned(),
     };
+    let other = match (s.weights, s.config.as_ref()) {
+        (None | Some(crate::engine::precision::Dtype::Bf16), None) => {
+            catalog::models::find(&s.model).and_then(|m| m.model.quantized.first())
+        }
+        _ => None,
+    };
+    let also = other.map_or_else(String::new, |q| {
+        let f = q.format.to_ascii_uppercase();
+        format!(
+            "{}{}{}{f}{}{f}{}",
+            t.also_published.0, q.repo, t.also_published.1, t.also_published.2, t.also_published.3
+        )
+    });
     let _ = write!(
         out,
-        "<p>{}</p></li>",
+        "<p>{}{}</p></li>",
         esc(&format!(
             "{}{}{}{}{}{}{}{}{}{verdict}",
             t.weights_are.0,
@@ -316,14 +402,15 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             t.weights_are.3,
             gb(usable),
             t.weights_are.4
-        ))
+        )),
+        esc(&also)
     );
 }
 
 fn step_state(out: &mut String, lang: Lang, plan: &Plan) {
     let t = lang.plan();
     let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_state));
-    match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (c.tp, r))) {
+    match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (t.tp_words(lang, c.layout()), r))) {
         Some((tp, r)) => {
             let m = &r.memory_per_gpu_bytes;
             let _ = write!(
@@ -356,12 +443,20 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         return;
     };
     let tokens = s.prompt_tokens.saturating_add(s.output_tokens);
-    let per_seq = r.kv_cache_bytes_per_token.saturating_mul(tokens);
+    // The engine's own figure: a sliding-window layer keeps at most its window.
+    let per_seq =
+        super::kv_per_request(s).unwrap_or_else(|| r.kv_cache_bytes_per_token.saturating_mul(tokens));
+    let window = super::architecture(s).and_then(|a| {
+        a.sliding_window
+            .filter(|w| *w < tokens && r.kv_cache_bytes_per_token.saturating_mul(tokens) > per_seq)
+    });
+    let capped =
+        window.map_or_else(String::new, |w| format!("{}{}{}", t.kv_window.0, group_digits(w), t.kv_window.1));
     let _ = write!(
         out,
-        "<p>{}</p>",
+        "<p id=\"plan-kv\">{}</p>",
         esc(&format!(
-            "{}{}{}{}{}{}{}",
+            "{}{}{}{}{}{}{}{capped}",
             t.kv_per.0,
             format_bytes(r.kv_cache_bytes_per_token, ByteUnit::Gb),
             t.kv_per.1,
@@ -378,7 +473,13 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             let _ = write!(
                 list,
                 "<li>{}</li>",
-                esc(&format!("{}{}{}{}{why}", t.seqs_at.0, c.tp, t.seqs_at.1, group_digits(cap.seqs)))
+                esc(&format!(
+                    "{}{}{}{}{why}",
+                    t.seqs_at.0,
+                    t.tp_words(lang, c.layout()),
+                    t.seqs_at.1,
+                    group_digits(cap.seqs)
+                ))
             );
         }
     }
@@ -386,6 +487,71 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         let _ = write!(out, "<ul>{list}</ul>");
     }
     out.push_str("</li>");
+}
+
+/// Step 4 when one node is not enough: the layouts across nodes tried, their network, which
+/// the plan takes and why.
+fn across_nodes(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan();
+    let across: Vec<&Candidate> = plan.candidates.iter().filter(|c| c.layout().nodes() > 1).collect();
+    let Some(nodes) = across.iter().map(|c| c.layout().nodes()).max() else { return };
+    let kind = super::topology(s);
+    let (net, name) = match kind {
+        crate::engine::hardware::TopologyKind::Nvswitch => ("ib-ndr", t.net_names[0]),
+        crate::engine::hardware::TopologyKind::NvswitchEfa => ("efa-p5", t.net_names[1]),
+        crate::engine::hardware::TopologyKind::Pcie => ("ib-hdr", t.net_names[2]),
+    };
+    let ic = catalog::interconnects::find(net);
+    let inter = ic.map_or(0.0, |i| i.bytes_per_s_per_direction);
+    let intra = gpus::find(&s.gpu).map_or(0.0, |g| {
+        let nvlink = g.nvlink_bytes_per_s_per_direction();
+        if nvlink > 0.0 {
+            nvlink
+        } else {
+            g.pcie_bytes_per_s_per_direction().unwrap_or(0.0)
+        }
+    });
+    let bw = |b: f64| format!("{} GB/s", format_sig3(b / 1e9));
+    let _ = write!(
+        out,
+        "<p id=\"plan-nodes\">{}",
+        esc(&t.across_nodes(lang, nodes, name, &bw(inter), &bw(intra)))
+    );
+    if let Some((c, cap)) = plan.chosen().filter(|(c, _)| c.layout().nodes() > 1) {
+        // The other layouts that hold the model: their GPUs (at least, when not searched) and
+        // what a replica carries within the targets.
+        let others: Vec<(u64, Option<f64>)> = across
+            .iter()
+            .filter(|o| o.layout() != c.layout())
+            .filter_map(|o| match &o.verdict {
+                Verdict::Meets(x) => Some((x.gpus, Some(x.capacity_per_s))),
+                Verdict::NotNeeded { at_least_gpus } => Some((*at_least_gpus, None)),
+                _ => None,
+            })
+            .collect();
+        let reason = match others.iter().min_by_key(|o| o.0) {
+            None => t.picks_only.to_owned(),
+            Some((gpus, _)) if *gpus > cap.gpus => format!(
+                "{}{}{}{}{}",
+                t.picks_fewer.0,
+                group_digits(cap.gpus),
+                t.picks_fewer.1,
+                group_digits(*gpus),
+                t.picks_fewer.2
+            ),
+            Some((_, other)) => format!(
+                "{}{}{}{}{}",
+                t.picks_more.0,
+                rate(cap.capacity_per_s),
+                t.picks_more.1,
+                other.map_or_else(|| "—".to_owned(), rate),
+                t.picks_more.2
+            ),
+        };
+        let label = format!("{}{}", lang.plan().tp_prefix, t.tp_words(lang, c.layout()));
+        let _ = write!(out, "{}", esc(&format!("{}{label}{}{reason}{}", t.picks.0, t.picks.1, t.picks.2)));
+    }
+    let _ = write!(out, "</p><p class=\"hint\">{}</p>", esc(t.across_note));
 }
 
 fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
@@ -403,12 +569,13 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     for (i, c) in plan.candidates.iter().enumerate() {
         let chosen = plan.chosen == Some(i);
         let class = if chosen { " class=\"chosen\"" } else { "" };
-        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", c.tp);
+        let label = if c.pp > 1 { format!("{} × {}", c.tp, c.pp) } else { c.tp.to_string() };
+        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", esc(&label));
         match &c.verdict {
             Verdict::Meets(cap) => row(out, lang, users, cap),
             other => {
                 let _ =
-                    write!(out, "<td colspan=\"8\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
+                    write!(out, "<td colspan=\"9\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
             }
         }
         out.push_str("</tr>");
@@ -425,7 +592,8 @@ fn row(out: &mut String, lang: Lang, users: bool, cap: &Capacity) {
         limit_text(lang, cap.limit, users).to_owned(),
         group_digits(cap.replicas),
         group_digits(cap.gpus),
-        format!("{}%", format_sig3(cap.at_peak.utilization * 100.0)),
+        format!("{}%", format_sig3(load_share(cap))),
+        format!("{}%", busy(cap)),
         cost,
     ];
     for c in cells {
@@ -441,6 +609,14 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
         Verdict::DoesNotFit { needed_bytes, usable_bytes } => {
             format!("{}{}{}{}{}", t.no_fit.0, gb(*needed_bytes), t.no_fit.1, gb(*usable_bytes), t.no_fit.2)
         }
+        Verdict::LoadDoesNotFit { needed_bytes, usable_bytes } => format!(
+            "{}{}{}{}{}",
+            t.load_no_fit.0,
+            gb(*needed_bytes),
+            t.load_no_fit.1,
+            gb(*usable_bytes),
+            t.load_no_fit.2
+        ),
         Verdict::Misses { limit, value } => {
             let shown = match limit {
                 Limit::Ttft => secs(*value),
@@ -498,7 +674,7 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, 
         plan.curve.iter().filter_map(|p| f(p).map(|v| (p.rate_per_s, v * scale))).collect::<Vec<_>>()
     };
     let chart = LatencyLoadChart {
-        title: format!("{}{}", t.chart_title, c.tp),
+        title: format!("{}{}", t.chart_title, t.tp_words(lang, c.layout())),
         x_label: if s.peak_users.is_some() { lang.plan_users().chart_x } else { t.chart_x }.to_owned(),
         legend: [t.p50.to_owned(), t.p95.to_owned()],
         panels: vec![
@@ -547,9 +723,9 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
          <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"sglang\"><code>{}</code></pre><p class=\"hint\">{}</p>\
          <p>{}</p><pre class=\"plan-cmd\" data-cmd=\"bench\"><code>{}</code></pre>",
         esc(t.confirm_serve),
-        esc(&command::serve(s, c.tp, cap)),
+        esc(&command::serve(s, c.layout(), cap)),
         esc(t.confirm_sglang),
-        esc(&command::serve_sglang(s, c.tp, cap)),
+        esc(&command::serve_sglang(s, c.layout(), cap)),
         esc(&format!(
             "{}{}{}{}{}",
             t.confirm_flags.0,
@@ -561,11 +737,26 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(t.confirm_bench),
         esc(&command::bench(s, cap))
     );
-    if quantization_flag(s.weights).1 {
+    if c.layout().nodes() > 1 {
+        let _ = write!(out, "<p class=\"hint\" id=\"plan-multinode\">{}</p>", esc(t.confirm_nodes));
+    }
+    if command::needs_checkpoint(s) {
         let _ = write!(out, "<p class=\"hint\">{}</p>", esc(t.needs_checkpoint));
     }
+    if let Some(q) = super::checkpoint(s) {
+        let _ =
+            write!(out, "<p class=\"hint\" id=\"plan-checkpoint\">{}</p>", esc(&checkpoint_text(lang, q)));
+    }
     if command::quantises_on_load(s) {
-        let _ = write!(out, "<p class=\"hint\" id=\"plan-quantises\">{}</p>", esc(t.quantises_on_load));
+        let at_load = super::load_time_bytes(s, c.layout()).map_or_else(String::new, |(needed, usable)| {
+            format!("{}{}{}{}{}", t.load_at.0, gb(needed), t.load_at.1, gb(usable), t.load_at.2)
+        });
+        let _ = write!(
+            out,
+            "<p class=\"hint\" id=\"plan-quantises\">{}{}</p>",
+            esc(t.quantises_on_load),
+            esc(&at_load)
+        );
     }
     let then = match cap.replicas {
         1 => t.confirm_then_one.to_owned(),
@@ -577,21 +768,38 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let Some((c, cap)) = plan.chosen() else { return };
-    let target = super::demand(s) * (1.0 + s.headroom_pct / 100.0);
     let users = s.peak_users.is_some().then(|| lang.plan_users());
+    let keep = super::kept(s);
+    let sizing = if s.peak_users.is_some() {
+        format!(
+            "users per replica = max {{u ≤ {} : rate(u) ≤ (1 − headroom) × C}}, C = rate({}) = {} req/s; (1 − headroom) × C = {} × {} = {} req/s → u = {}; replicas = ⌈{} ÷ {}⌉ = {}",
+            format_sig3(cap.per_replica),
+            format_sig3(cap.per_replica),
+            format_sig3(cap.capacity_per_s),
+            format_sig3(keep),
+            format_sig3(cap.capacity_per_s),
+            format_sig3(keep * cap.capacity_per_s),
+            format_sig3(cap.planned_per_replica),
+            plain(super::demand(s)),
+            format_sig3(cap.planned_per_replica),
+            cap.replicas
+        )
+    } else {
+        format!(
+            "replicas = ⌈peak ÷ ((1 − headroom) × r)⌉ = ⌈{} ÷ ({} × {})⌉ = {}",
+            plain(super::demand(s)),
+            format_sig3(keep),
+            format_sig3(cap.per_replica),
+            cap.replicas
+        )
+    };
     let _ = write!(
         out,
         "<details class=\"math\"><summary>{}</summary><p>{}</p><p><code>{}</code></p><p><code>{}</code></p>",
         esc(t.math_title),
         esc(users.map_or(t.math_search, |u| u.math_search)),
-        esc(&format!(
-            "replicas = ⌈peak × (1 + headroom) ÷ r⌉ = ⌈{} × {} ÷ {}⌉ = {}",
-            plain(super::demand(s)),
-            format_sig3(1.0 + s.headroom_pct / 100.0),
-            format_sig3(cap.per_replica),
-            cap.replicas
-        )),
-        esc(&format!("GPUs = replicas × TP = {} × {} = {}", cap.replicas, c.tp, cap.gpus))
+        esc(&sizing),
+        esc(&format!("GPUs = replicas × TP × PP = {} × {} × {} = {}", cap.replicas, c.tp, c.pp, cap.gpus))
     );
     if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
         let _ = write!(
@@ -604,9 +812,10 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     }
     let _ = write!(
         out,
-        "<p class=\"hint\">{}{}</p></details>",
+        "<p class=\"hint\">{}{}</p><p class=\"hint\">{}</p></details>",
         esc(users.map_or(t.math_target, |u| u.math_target)),
-        esc(&rate(target))
+        esc(&rate(cap.planned_per_replica)),
+        esc(t.math_headroom)
     );
 }
 

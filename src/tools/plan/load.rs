@@ -10,8 +10,17 @@ pub struct LoadPoint {
     pub stable: bool,
     /// The highest rate the replica sustains (its queue still drains).
     pub max_rate_per_s: f64,
-    /// Share of time the replica is busy.
+    /// Requests per second arriving ÷ the replica's sustainable rate (a closed loop: its
+    /// completion rate ÷ that), a ratio of rates, not a share of time.
     pub utilization: f64,
+    /// Requests per second the replica completes (Poisson: the arrival rate; a closed loop: the
+    /// rate its users send at).
+    pub completed_per_s: f64,
+    /// Requests per second the replica completes with a full queue (the load model's sustainable
+    /// rate, whichever the axis).
+    pub sustainable_rate_per_s: f64,
+    /// Share of wall time its GPUs run steps (at most 1; none when not stable).
+    pub busy: Option<f64>,
     pub mean_concurrency: Option<f64>,
     pub ttft_p50_s: Option<f64>,
     pub ttft_p95_s: Option<f64>,
@@ -30,6 +39,9 @@ pub fn load_at(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
         stable: l.stable,
         max_rate_per_s: l.max_sustainable_rate_per_s,
         utilization: l.utilization,
+        completed_per_s: if l.stable { l.arrival_rate_per_s } else { l.max_sustainable_rate_per_s },
+        sustainable_rate_per_s: l.max_sustainable_rate_per_s,
+        busy: l.busy_fraction,
         mean_concurrency: l.mean_concurrency,
         ttft_p50_s: l.ttft_p50_s,
         ttft_p95_s: l.ttft_p95_s,
@@ -57,6 +69,9 @@ pub fn users_at(x: &Scenario, users: f64) -> Result<LoadPoint, EngineError> {
         stable: l.max_seqs > 0,
         max_rate_per_s: l.max_seqs as f64 * USERS_PER_SEQUENCE,
         utilization: l.utilization,
+        completed_per_s: l.arrival_rate_per_s,
+        sustainable_rate_per_s: l.max_sustainable_rate_per_s,
+        busy: l.busy_fraction,
         mean_concurrency: l.mean_concurrency,
         ttft_p50_s: l.ttft_p50_s,
         ttft_p95_s: l.ttft_p95_s,

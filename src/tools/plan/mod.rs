@@ -7,8 +7,12 @@
 //! gives its p95 latencies at a request rate. Latencies do not fall as load grows, so the highest
 //! per-replica rate that meets both p95 targets is found by bisection between a light load (which
 //! must meet them, or the degree cannot) and the replica's sustainable rate (where the queue stops
-//! draining). Replicas = ⌈peak × (1 + headroom) ÷ that rate⌉; the plan is the degree with the
-//! fewest GPUs (then the lowest cost, then the smaller degree: more replicas, the same GPUs).
+//! draining). The headroom is the share of that capacity each replica keeps free at peak:
+//! replicas = ⌈peak ÷ ((1 − headroom) × that rate)⌉, so a plan with 20% headroom runs each
+//! replica at no more than 80% of the rate its targets allow (hence of its sustainable rate) at
+//! peak. Over concurrent users the same holds of the rate the users send at (see [`capacity`]).
+//! The plan is the degree with the fewest GPUs (then the lowest cost, then the smaller degree:
+//! more replicas, the same GPUs).
 //!
 //! `state` is the URL form, `html` the page, `command` the serving-engine command lines; `load`
 //! adapts the engine's load report. The search takes the load model as a function so that it
@@ -20,11 +24,13 @@ pub mod load;
 pub mod state;
 
 use crate::catalog;
-use crate::engine::hardware::GpuSpec;
+use crate::catalog::gpus;
+use crate::catalog::models::QuantizedCheckpoint;
+use crate::engine::hardware::{GpuSpec, TopologyKind};
 use crate::engine::workload::Mode;
 use crate::engine::{EngineError, ModelSpec, Report, Scenario};
 pub use load::LoadPoint;
-use state::{PlanState, TP_DEGREES};
+use state::{PlanState, NODES, TP_DEGREES};
 
 /// Hours of a month of continuous service (365 × 24 ÷ 12).
 pub const HOURS_PER_MONTH: f64 = 730.0;
@@ -43,19 +49,110 @@ pub fn demand(s: &PlanState) -> f64 {
     s.peak_users.map_or(s.peak_rate, |u| u as f64)
 }
 
+/// The share of a replica's capacity the plan may use at peak: 1 − headroom.
+pub fn kept(s: &PlanState) -> f64 {
+    (1.0 - s.headroom_pct / 100.0).clamp(0.01, 1.0)
+}
+
+/// The model's architecture: the pasted config's, else the catalog model's.
+pub fn architecture(s: &PlanState) -> Option<crate::engine::model::Architecture> {
+    match &s.config {
+        Some(c) => crate::engine::model::config::parse_config(c).ok(),
+        None => catalog::models::find(&s.model).map(|m| m.architecture.clone()),
+    }
+}
+
+/// The KV cache one request of prompt + output tokens holds until it finishes, over the whole
+/// model (no parallel split), as the engine sizes it: a sliding-window layer keeps at most its
+/// window ([`crate::engine::model::hybrid::per_sequence`]); `None` when the model does not read.
+pub fn kv_per_request(s: &PlanState) -> Option<u64> {
+    let a = architecture(s)?;
+    let tokens = s.prompt_tokens.saturating_add(s.output_tokens);
+    let p =
+        crate::engine::model::hybrid::per_sequence(&a, tokens, s.kv, crate::engine::precision::Dtype::Bf16);
+    Some(crate::engine::report::to_u64(p.kv))
+}
+
+/// The published quantised checkpoint the plan serves: the catalog model's checkpoint in the
+/// weight format the reader chose (FP8, INT4, INT8), when its publisher released one.
+pub fn checkpoint(s: &PlanState) -> Option<&'static QuantizedCheckpoint> {
+    let format = s.weights?.name();
+    s.config.is_none().then_some(())?;
+    catalog::models::find(&s.model)?.model.quantized_in(format)
+}
+
+/// How one replica spreads over GPUs: `tp` in tensor parallel times `pp` pipeline stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub tp: u64,
+    pub pp: u64,
+}
+
+impl Layout {
+    /// Tensor parallel `tp` within one node.
+    pub fn tp(tp: u64) -> Layout {
+        Layout { tp, pp: 1 }
+    }
+
+    pub fn gpus(self) -> u64 {
+        self.tp.saturating_mul(self.pp)
+    }
+
+    /// Nodes of [`state::GPUS_PER_NODE`] GPUs the replica spans.
+    pub fn nodes(self) -> u64 {
+        self.gpus().div_ceil(state::GPUS_PER_NODE).max(1)
+    }
+}
+
+/// The layouts across nodes tried when no single node holds the model (vLLM's guidance,
+/// "Parallelism and Scaling": tensor parallel over a node's GPUs, pipeline parallel over the
+/// nodes; or tensor parallel over every GPU, whose all-reduces then cross the network), for
+/// `nodes` nodes.
+pub fn layouts_across(nodes: u64) -> [Layout; 2] {
+    [
+        Layout { tp: state::GPUS_PER_NODE, pp: nodes },
+        Layout { tp: state::GPUS_PER_NODE.saturating_mul(nodes), pp: 1 },
+    ]
+}
+
+/// The topology the plan's nodes are joined by: NVLink inside a node of a GPU that has it, then
+/// the chosen network; PCIe cards are joined as the engine's `pcie` topology joins them.
+pub fn topology(s: &PlanState) -> TopologyKind {
+    let default = gpus::find(&s.gpu).map_or(TopologyKind::Nvswitch, TopologyKind::default_for);
+    match (default, s.net) {
+        (TopologyKind::Pcie, _) => TopologyKind::Pcie,
+        (_, state::Net::Ib) => TopologyKind::Nvswitch,
+        (_, state::Net::Efa) => TopologyKind::NvswitchEfa,
+    }
+}
+
 /// The engine scenario of one replica: `tp` GPUs in tensor parallel, at most `seqs` sequences.
 pub fn scenario(s: &PlanState, tp: u64, seqs: u64) -> Scenario {
-    let model = match &s.config {
-        Some(c) => ModelSpec::Config(c.clone()),
-        None => ModelSpec::Id(s.model.clone()),
+    scenario_at(s, Layout::tp(tp), seqs)
+}
+
+/// The engine scenario of one replica laid out as `layout`, at most `seqs` sequences, its nodes
+/// joined by [`topology`]. A published quantised checkpoint is sized and timed as it ships (its
+/// own `quantization_config` on the base config's shapes).
+pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
+    let (model, weights) = match (&s.config, checkpoint(s)) {
+        (Some(c), _) => (ModelSpec::Config(c.clone()), s.weights),
+        (None, Some(q)) => match catalog::models::find(&s.model) {
+            Some(m) => (ModelSpec::Config(m.model.checkpoint_config(q)), None),
+            None => (ModelSpec::Id(s.model.clone()), s.weights),
+        },
+        (None, None) => (ModelSpec::Id(s.model.clone()), s.weights),
     };
     let mut x = Scenario::new(model);
     x.mode = Mode::Inference;
-    x.weight_dtype = s.weights;
+    x.weight_dtype = weights;
     x.kv_dtype = Some(s.kv);
     x.gpu = GpuSpec::Id(s.gpu.clone());
-    x.gpus = tp;
-    x.tensor_parallel = tp;
+    x.gpus = layout.gpus();
+    x.tensor_parallel = layout.tp;
+    x.pipeline_parallel = layout.pp;
+    x.gpus_per_node = state::GPUS_PER_NODE;
+    x.topology = Some(topology(s));
     x.context_tokens = s.prompt_tokens.saturating_add(s.output_tokens);
     x.prompt_tokens = Some(s.prompt_tokens);
     x.output_tokens = Some(s.output_tokens);
@@ -94,10 +191,19 @@ pub struct Capacity {
     pub seqs: u64,
     /// Whether the KV cache (not the reader's maximum) sets `seqs`.
     pub kv_bound: bool,
-    /// Requests per second one replica finishes at full load.
+    /// The top of the search's axis: requests per second one replica finishes at full load, or
+    /// over users the most users searched (4 × its sequences).
     pub sustainable_per_replica: f64,
-    /// The highest rate per replica that meets both p95 targets.
+    /// The highest load per replica (requests/s, or users) that meets both p95 targets.
     pub per_replica: f64,
+    /// Requests per second a replica completes at `per_replica`: its capacity within the targets.
+    pub capacity_per_s: f64,
+    /// Requests per second a replica completes at full load (over users: the most of the
+    /// full-queue run and the closed loop at the search's top, which admits requests one by one).
+    pub sustainable_rate_per_s: f64,
+    /// The most load per replica the plan allows at peak (requests/s, or users): what keeps the
+    /// headroom, `(1 − headroom) × capacity_per_s` of completed requests.
+    pub planned_per_replica: f64,
     /// What breaks first past `per_replica`.
     pub limit: Limit,
     pub replicas: u64,
@@ -125,6 +231,13 @@ pub enum Verdict {
         needed_bytes: u64,
         usable_bytes: u64,
     },
+    /// It would fit once quantised, but only online quantisation remains (no published
+    /// checkpoint in that format) and the 16-bit checkpoint the engine loads first needs more
+    /// than a GPU's usable memory at this degree.
+    LoadDoesNotFit {
+        needed_bytes: u64,
+        usable_bytes: u64,
+    },
     /// Even at a light load a target is missed (`value` is the p95 there, seconds).
     Misses {
         limit: Limit,
@@ -141,9 +254,17 @@ pub enum Verdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     pub tp: u64,
+    /// Pipeline stages (1 within one node).
+    pub pp: u64,
     pub verdict: Verdict,
     /// The engine's report of one replica at `seqs` (or at one sequence when it does not fit).
     pub report: Option<Report>,
+}
+
+impl Candidate {
+    pub fn layout(&self) -> Layout {
+        Layout { tp: self.tp, pp: self.pp }
+    }
 }
 
 /// The whole plan.
@@ -194,6 +315,22 @@ where
     Ok((lo, limit))
 }
 
+/// What loading the served checkpoint needs on each GPU at tensor parallel `tp`, and what it
+/// has, when the command quantises a 16-bit checkpoint online ([`command::quantises_on_load`]):
+/// vLLM "currently load[s] the model at original precision before quantizing down to 8-bits, so
+/// you need enough memory to load the whole model" (vLLM docs, Quantization: FP8 W8A8, online
+/// dynamic quantization); each rank loads its shard, so the 16-bit weights ÷ tp and the
+/// runtime's reserve. `None` when the checkpoint loads in the format it is served in.
+pub fn load_time_bytes(s: &PlanState, layout: Layout) -> Option<(u64, u64)> {
+    if !command::quantises_on_load(s) {
+        return None;
+    }
+    let sixteen = PlanState { weights: None, ..s.clone() };
+    let r = catalog::evaluate(&scenario_at(&sixteen, layout, 1)).ok()?;
+    let m = &r.memory_per_gpu_bytes;
+    Some((m.weights.saturating_add(m.overhead), r.usable_gpu_memory_bytes))
+}
+
 /// A degree that holds the model and meets the targets at a light load, before the search.
 struct Ready {
     seqs: u64,
@@ -205,19 +342,20 @@ struct Ready {
 }
 
 impl Ready {
-    /// The fewest GPUs this degree could need: every replica at its sustainable rate.
+    /// The fewest GPUs this degree could need: every replica at its sustainable rate (`target`:
+    /// the load to carry, headroom included where it scales with the load).
     fn floor_gpus(&self, target: f64) -> u64 {
-        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.tensor_parallel)
+        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.gpus)
     }
 }
 
 /// Sizes one degree: whether it fits, how many sequences, its sustainable rate, and whether a
 /// light load (the first load point) meets the targets.
-fn prepare<F>(s: &PlanState, tp: u64, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
+fn prepare<F>(s: &PlanState, layout: Layout, load: &F) -> (Option<Report>, Result<Ready, Verdict>)
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let one = match catalog::evaluate(&scenario(s, tp, 1)) {
+    let one = match catalog::evaluate(&scenario_at(s, layout, 1)) {
         Ok(r) => r,
         Err(e) => return (None, Err(Verdict::Engine(e))),
     };
@@ -228,9 +366,12 @@ where
         };
         return (Some(one), Err(verdict));
     }
+    if let Some((needed_bytes, usable_bytes)) = load_time_bytes(s, layout).filter(|(n, u)| n > u) {
+        return (Some(one), Err(Verdict::LoadDoesNotFit { needed_bytes, usable_bytes }));
+    }
     let fit = one.solvers.max_batch.unwrap_or(1).max(1);
     let seqs = s.max_seqs.min(fit);
-    let x = scenario(s, tp, seqs);
+    let x = scenario_at(s, layout, seqs);
     let report = catalog::evaluate(&x).ok().or(Some(one));
     // The lightest load: one request in a long while. It gives the sustainable rate too.
     let idle = match load(&x, 0.0) {
@@ -253,28 +394,48 @@ where
     (report, Ok(Ready { seqs, x, sustainable, light, idle }))
 }
 
+/// A replica's capacity and the replicas the plan needs.
+///
+/// Over a request rate: the search gives `r`, the highest rate within the targets, and
+/// replicas = ⌈peak ÷ ((1 − headroom) × r)⌉ (then one replica fewer is checked exactly).
+/// Over users (a closed loop) the load is the rate the users send at, which grows more slowly
+/// than the users do: the search gives the most users within the targets `u`, whose completion
+/// rate `C` is the replica's capacity, and a bisection over users finds the most users whose
+/// rate stays within (1 − headroom) × C; replicas = ⌈users ÷ that⌉.
 fn capacity<F>(s: &PlanState, r: &Ready, load: &F, seen: &mut Vec<LoadPoint>) -> Result<Capacity, EngineError>
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
     let (mut per_replica, limit) = search(s, &r.x, (r.light, r.sustainable), load, seen)?;
-    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
-    let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
-    // The bisection ends just below the exact boundary: when one replica fewer carries the load
-    // exactly, one fewer it is, and that load is the rate known to meet the targets.
-    if replicas > 1 {
-        let fewer = target / (replicas - 1) as f64;
-        let p = load(&r.x, fewer)?;
-        if missed(&p, s).is_none() {
-            replicas -= 1;
-            per_replica = fewer;
-        }
-        seen.push(p);
-    }
-    // Users come whole: the search's users per replica, rounded as the closed loop ran them.
-    if s.peak_users.is_some() {
+    let keep = kept(s);
+    let (replicas, capacity_per_s, sustainable_rate_per_s, planned) = if s.peak_users.is_some() {
+        // Users come whole: the search's users per replica, rounded as the closed loop ran them.
         per_replica = per_replica.round().max(1.0);
-    }
+        let at_targets = load(&r.x, per_replica)?;
+        let top = load(&r.x, r.sustainable)?;
+        let capacity = at_targets.completed_per_s;
+        let sustainable = top.completed_per_s.max(top.sustainable_rate_per_s).max(capacity);
+        seen.push(at_targets);
+        seen.push(top);
+        let planned = users_within(&r.x, per_replica, keep * capacity, load, seen)?;
+        let replicas = (demand(s) / planned).ceil().clamp(1.0, 1e9) as u64;
+        (replicas, capacity, sustainable, planned)
+    } else {
+        let target = demand(s) / keep;
+        let mut replicas = (target / per_replica.max(f64::MIN_POSITIVE)).ceil().clamp(1.0, 1e9) as u64;
+        // The bisection ends just below the exact boundary: when one replica fewer carries the
+        // load exactly, one fewer it is, and that load is the rate known to meet the targets.
+        if replicas > 1 {
+            let fewer = target / (replicas - 1) as f64;
+            let p = load(&r.x, fewer)?;
+            if missed(&p, s).is_none() {
+                replicas -= 1;
+                per_replica = fewer;
+            }
+            seen.push(p);
+        }
+        (replicas, per_replica, r.sustainable, keep * per_replica)
+    };
     let at_peak = load(&r.x, demand(s) / replicas as f64)?;
     seen.push(at_peak.clone());
     Ok(Capacity {
@@ -282,12 +443,53 @@ where
         kv_bound: r.seqs < s.max_seqs,
         sustainable_per_replica: r.sustainable,
         per_replica,
+        capacity_per_s,
+        sustainable_rate_per_s,
+        planned_per_replica: planned,
         limit,
         replicas,
-        gpus: replicas.saturating_mul(r.x.tensor_parallel),
+        gpus: replicas.saturating_mul(r.x.gpus),
         at_peak,
         price: catalog::default_price_per_gpu_hour(&s.gpu),
     })
+}
+
+/// The most users, at most `most`, whose closed loop completes at most `rate` requests per
+/// second on replica `x` (at least one user: a replica serves whole users). Completion rates do
+/// not fall as users are added, so a bisection over whole users finds it.
+fn users_within<F>(
+    x: &Scenario,
+    most: f64,
+    rate: f64,
+    load: &F,
+    seen: &mut Vec<LoadPoint>,
+) -> Result<f64, EngineError>
+where
+    F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
+{
+    let (mut lo, mut hi) = (1.0_f64, most.max(1.0));
+    let at_most = load(x, hi)?;
+    if at_most.completed_per_s <= rate * (1.0 + 1e-9) {
+        seen.push(at_most);
+        return Ok(hi);
+    }
+    seen.push(at_most);
+    while hi - lo > 1.0 {
+        let mid = (0.5 * (lo + hi)).floor();
+        let p = load(x, mid)?;
+        if p.completed_per_s <= rate * (1.0 + 1e-9) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        seen.push(p);
+    }
+    Ok(lo)
+}
+
+/// Whether a verdict says the layout cannot hold (or load) the model.
+fn holds_not(v: &Verdict) -> bool {
+    matches!(v, Verdict::DoesNotFit { .. } | Verdict::LoadDoesNotFit { .. } | Verdict::Engine(_))
 }
 
 /// The plan for a state, with the load model `load` (the engine's: [`load::load_at`]). Degrees
@@ -297,34 +499,59 @@ pub fn plan_with<F>(s: &PlanState, load: &F) -> Plan
 where
     F: Fn(&Scenario, f64) -> Result<LoadPoint, EngineError>,
 {
-    let target = demand(s) * (1.0 + s.headroom_pct / 100.0);
-    let mut candidates = Vec::with_capacity(TP_DEGREES.len());
+    // The load the fewest replicas must carry at their sustainable rate: over a rate, the peak
+    // with its headroom; over users, the users (a replica's users within the headroom are fewer
+    // than the search's top, whatever the headroom).
+    let target = if s.peak_users.is_some() { demand(s) } else { demand(s) / kept(s) };
+    let mut candidates = Vec::with_capacity(TP_DEGREES.len() + 2);
     let mut ready = Vec::new();
-    for (i, &tp) in TP_DEGREES.iter().enumerate() {
-        let (report, r) = prepare(s, tp, load);
+    let add = |layout: Layout, candidates: &mut Vec<Candidate>, ready: &mut Vec<(usize, Ready)>| {
+        let (report, r) = prepare(s, layout, load);
         let verdict = match r {
             Ok(r) => {
-                ready.push((i, r));
+                ready.push((candidates.len(), r));
                 Verdict::Misses { limit: Limit::Saturation, value: None }
             }
             Err(v) => v,
         };
-        candidates.push(Candidate { tp, verdict, report });
+        candidates.push(Candidate { tp: layout.tp, pp: layout.pp, verdict, report });
+    };
+    for &tp in &TP_DEGREES {
+        add(Layout::tp(tp), &mut candidates, &mut ready);
+    }
+    // One node is not enough when no degree in it holds the model (or can load it): the fewest
+    // nodes whose layouts do.
+    for nodes in NODES {
+        if !ready.is_empty() || candidates.iter().any(|c| !holds_not(&c.verdict)) {
+            break;
+        }
+        for layout in layouts_across(nodes) {
+            add(layout, &mut candidates, &mut ready);
+        }
     }
     crate::engine::num::sort_stable_by(&mut ready, |a, b| a.1.floor_gpus(target) < b.1.floor_gpus(target));
-    let mut best: Option<(u64, f64)> = None;
+    // The plan: the fewest GPUs, then the lowest cost, then the most requests per second within
+    // the targets over all its replicas (layouts across nodes of the same GPUs differ there),
+    // then the candidate tried first (the smaller degree: more replicas, the same GPUs).
+    let mut best: Option<(u64, f64, f64)> = None;
     let mut chosen = None;
     let mut points: Vec<(usize, Vec<LoadPoint>)> = Vec::new();
     for (i, r) in &ready {
         let floor = r.floor_gpus(target);
         let mut seen = vec![r.idle.clone()];
         let verdict = match best {
-            Some((gpus, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
+            Some((gpus, _, _)) if floor > gpus => Verdict::NotNeeded { at_least_gpus: floor },
             _ => match capacity(s, r, load, &mut seen) {
                 Ok(cap) => {
-                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0));
-                    let better = best.is_none_or(|b| key.0 < b.0 || (key.0 == b.0 && key.1 < b.1));
-                    let tie = best.is_some_and(|b| key == b);
+                    let total = cap.capacity_per_s * cap.replicas as f64;
+                    let key = (cap.gpus, cap.cost_per_month().unwrap_or(0.0), total);
+                    let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+                    let better = best.is_none_or(|b| {
+                        key.0 < b.0
+                            || (key.0 == b.0 && key.1 < b.1)
+                            || (key.0 == b.0 && key.1 == b.1 && key.2 > b.2 && !same(key.2, b.2))
+                    });
+                    let tie = best.is_some_and(|b| key.0 == b.0 && key.1 == b.1 && same(key.2, b.2));
                     if better || (tie && chosen.is_some_and(|c: usize| *i < c)) {
                         best = Some(key);
                         chosen = Some(*i);

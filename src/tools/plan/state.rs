@@ -1,7 +1,7 @@
 //! The planner's state in the URL and its repair.
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
-//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&cfg=BASE64URL]`; a value that does not parse or is out of
+//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&net=ib|efa][&cfg=BASE64URL]`; a value that does not parse or is out of
 //! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
 //! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
 
@@ -21,6 +21,29 @@ pub const WEIGHTS: [Dtype; 6] =
 pub const KV: [Dtype; 2] = [Dtype::Bf16, Dtype::Fp8];
 /// Tensor-parallel degrees tried, within one 8-GPU node.
 pub const TP_DEGREES: [u64; 4] = [1, 2, 4, 8];
+/// GPUs per node of a plan across nodes (the 8-GPU servers of the catalog's instances).
+pub const GPUS_PER_NODE: u64 = 8;
+/// Nodes a plan may span when one node cannot hold the model.
+pub const NODES: [u64; 2] = [2, 4];
+
+/// The network joining the nodes of a plan across nodes (a GPU with NVLink inside its node;
+/// a PCIe card's nodes are joined by InfiniBand HDR whichever is chosen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    /// InfiniBand NDR, one 400 Gbit/s port per GPU (Azure ND H100/H200 v5).
+    Ib,
+    /// AWS EFA as on p5 (3,200 Gbit/s per 8 GPUs).
+    Efa,
+}
+
+impl Net {
+    pub fn key(self) -> &'static str {
+        match self {
+            Net::Ib => "ib",
+            Net::Efa => "efa",
+        }
+    }
+}
 
 /// What the reader plans for.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,13 +64,16 @@ pub struct PlanState {
     pub ttft_p95_s: f64,
     /// p95 time per output token target, milliseconds.
     pub tpot_p95_ms: f64,
-    /// Spare capacity kept at peak, percent (the plan sizes for peak × (1 + headroom)).
+    /// The share of each replica's capacity kept free at peak, percent: a replica runs at no
+    /// more than (1 − headroom) of the load its targets allow (below 100).
     pub headroom_pct: f64,
     /// The scheduler's most concurrent sequences per replica (vLLM `--max-num-seqs`), before the
     /// KV cache bounds it.
     pub max_seqs: u64,
     /// A pasted `config.json` (a JSON object the engine reads), used instead of `model`.
     pub config: Option<Value>,
+    /// The network between nodes, when one node is not enough.
+    pub net: Net,
 }
 
 impl Default for PlanState {
@@ -66,6 +92,7 @@ impl Default for PlanState {
             headroom_pct: 20.0,
             max_seqs: 256,
             config: None,
+            net: Net::Ib,
         }
     }
 }
@@ -86,6 +113,7 @@ pub enum Field {
     MaxSeqs,
     Config,
     Users,
+    Network,
 }
 
 /// Ranges each number may take (inclusive).
@@ -95,7 +123,7 @@ pub const PROMPT: (u64, u64) = (1, 1_048_576);
 pub const OUTPUT: (u64, u64) = (1, 65_536);
 pub const TTFT: (f64, f64) = (0.01, 600.0);
 pub const TPOT: (f64, f64) = (1.0, 10_000.0);
-pub const HEADROOM: (f64, f64) = (0.0, 400.0);
+pub const HEADROOM: (f64, f64) = (0.0, 90.0);
 pub const SEQS: (u64, u64) = (1, 4096);
 
 fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
@@ -135,6 +163,7 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         "tpot" => in_f64(v, TPOT).map(|x| s.tpot_p95_ms = x).is_some(),
         "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
         "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
+        "net" => [Net::Ib, Net::Efa].into_iter().find(|n| n.key() == v).map(|n| s.net = n).is_some(),
         "cfg" => URL_SAFE_NO_PAD
             .decode(v.trim())
             .ok()
@@ -159,6 +188,7 @@ fn field_of(key: &str) -> Option<Field> {
         "seqs" => Field::MaxSeqs,
         "cfg" => Field::Config,
         "users" => Field::Users,
+        "net" => Field::Network,
         _ => return None,
     })
 }
@@ -243,7 +273,7 @@ pub fn encode(s: &PlanState) -> String {
         .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
         .unwrap_or_default();
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -255,7 +285,8 @@ pub fn encode(s: &PlanState) -> String {
         plain(s.ttft_p95_s),
         plain(s.tpot_p95_ms),
         plain(s.headroom_pct),
-        s.max_seqs
+        s.max_seqs,
+        if s.net == Net::Ib { String::new() } else { format!("&net={}", s.net.key()) }
     )
 }
 

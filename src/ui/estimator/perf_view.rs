@@ -1,10 +1,12 @@
-//! Time and throughput: the expected value next to the roofline upper bound for each phase,
-//! which term bounds it and by how much, with the derivation of every number.
+//! Time and throughput: the expected value next to the roofline best case for each phase (the
+//! shortest possible time, the highest possible rate: `≥` and `≤` by quantity), which term
+//! bounds it and by how much, with the derivation of every number.
 
 use super::math::ShowMath;
 use super::Ctx;
 use crate::charts::format::{format_rate, format_seconds, format_sig3};
 use crate::engine::bound::Term;
+use crate::i18n::facts::{bound_cell, Bounded};
 use crate::i18n::EstimatorStrings;
 use leptos::prelude::*;
 
@@ -92,7 +94,7 @@ pub fn PerformanceView() -> impl IntoView {
                     <ShowMath key="bound" />
                 </div>
                 <table class="key-numbers perf-table">
-                    <thead><tr><td></td><th>{e.expected}</th><th>{e.upper_bound}</th><td></td></tr></thead>
+                    <thead><tr><td></td><th>{e.expected}</th><th title=e.roofline_best_note>{e.roofline_best}</th><td></td></tr></thead>
                     <tbody>
                         {rows.into_iter().enumerate().map(|(i, (label, key, id))| {
                             let expected = cell(Box::new(move |t| t.rows.get(i).map(|r| r.expected.clone())));
@@ -149,7 +151,7 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             label: e.training_step,
             key: "time.step_s",
             expected: format_seconds(step),
-            bound: format_seconds(step_b),
+            bound: bound_cell(Bounded::Time, &format_seconds(step_b)),
             id: "step-time",
         });
         if let (Some(t), Some(tb)) = (p.throughput.tokens_per_s, p.throughput.tokens_per_s_bound) {
@@ -157,7 +159,7 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                 label: e.training_throughput,
                 key: "throughput.tokens_per_s",
                 expected: tok(t),
-                bound: tok(tb),
+                bound: bound_cell(Bounded::Rate, &tok(tb)),
                 id: "training-throughput",
             });
         }
@@ -166,35 +168,35 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             label: e.prefill,
             key: "time.prefill_s",
             expected: format_seconds(p.time.prefill_s),
-            bound: format_seconds(p.time.prefill_s_bound),
+            bound: bound_cell(Bounded::Time, &format_seconds(p.time.prefill_s_bound)),
             id: "prefill-time",
         });
         rows.push(Row {
             label: e.decode_step,
             key: "time.decode_step_s",
             expected: format_seconds(p.time.decode_step_s),
-            bound: format_seconds(p.time.decode_step_s_bound),
+            bound: bound_cell(Bounded::Time, &format_seconds(p.time.decode_step_s_bound)),
             id: "decode-step",
         });
         rows.push(Row {
             label: e.ttft,
             key: "time.time_to_first_token_s",
             expected: format_seconds(p.time.time_to_first_token_s),
-            bound: format_seconds(p.time.prefill_s_bound),
+            bound: bound_cell(Bounded::Time, &format_seconds(p.time.prefill_s_bound)),
             id: "ttft",
         });
         rows.push(Row {
             label: e.decode_throughput,
             key: "throughput.decode_tokens_per_s",
             expected: tok(p.throughput.decode_tokens_per_s),
-            bound: tok(p.throughput.decode_tokens_per_s_bound),
+            bound: bound_cell(Bounded::Rate, &tok(p.throughput.decode_tokens_per_s_bound)),
             id: "decode-throughput",
         });
         rows.push(Row {
             label: e.per_user,
             key: "throughput.per_user_tokens_per_s",
             expected: tok(p.throughput.per_user_tokens_per_s),
-            bound: tok(p.throughput.per_user_tokens_per_s_bound),
+            bound: bound_cell(Bounded::Rate, &tok(p.throughput.per_user_tokens_per_s_bound)),
             id: "per-user",
         });
         let cost = p
@@ -242,4 +244,36 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
     })
     .collect();
     PanelText { rows, bound_text, bound_attr: p.bound.name().to_owned(), phases }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Issue 33, class 1: the roofline column holds times and rates, so each cell says which
+    /// way it bounds (a time is at least its roofline figure, a rate at most), and the header
+    /// names neither direction.
+    #[test]
+    fn each_roofline_cell_bounds_its_own_quantity() {
+        for json in [
+            serde_json::json!({"model": "llama-3.1-8b", "gpu": "h100-sxm"}),
+            serde_json::json!({"model": "llama-3.1-8b", "mode": "training", "gpus": 8, "zero_stage": 2}),
+        ] {
+            let s = crate::engine::Scenario::from_json(&json).unwrap();
+            let r = crate::catalog::evaluate(&s).unwrap();
+            for lang in Lang::ALL {
+                let e = lang.est();
+                for word in ["上界", "上限", "下限", "upper", "lower"] {
+                    assert!(!e.roofline_best.contains(word), "{}", e.roofline_best);
+                }
+                let t = panel_text(&r, e, lang);
+                assert!(t.rows.len() >= 2);
+                for row in t.rows.iter().filter(|row| !row.bound.is_empty()) {
+                    let want = if row.key.starts_with("time.") { "≥ " } else { "≤ " };
+                    assert!(row.bound.starts_with(want), "{} {}: {}", lang.code(), row.key, row.bound);
+                }
+            }
+        }
+    }
 }

@@ -18,7 +18,9 @@ pub fn view(lang: Lang, query: &str, mode: Mode) -> AnyView {
         Effect::new(move |_| state.with(|s| write_query(&l::encode_state(s))));
     }
     // The controls change shape with the device (a custom one's fields, a Mac's memory sizes).
-    let controls = move || state.with(|s| l::controls_html(lang, s, prefix));
+    let controls = move || {
+        state.with(|s| format!("{}{}", l::controls_html(lang, s, prefix), l::reserve_html(lang, s, prefix)))
+    };
     let results = move || state.with(|s| crate::ui::browser::links(l::results_html(lang, s, &l::rows(s))));
     let on_change = move |ev: web_sys::Event| {
         let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };

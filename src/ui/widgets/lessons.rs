@@ -574,6 +574,17 @@ fn perf_error(lang: Lang, e: &crate::engine::checked::PerfError) -> String {
     format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(&errors::scenario_error(&err, lang)))
 }
 
+/// `KV = per token × context = KV`, or, when sliding windows keep fewer tokens than the context
+/// in some layers, the product followed by the engine's own figure and why it is smaller.
+fn kv_line(per_token: u128, ctx: u64, kv: u128, b: &dyn Fn(u128) -> String, window: &str) -> String {
+    let all = per_token.saturating_mul(u128::from(ctx));
+    if all == kv {
+        format!("KV = {} × {} = {}", b(per_token), group_digits(ctx), b(kv))
+    } else {
+        format!("KV = {} × {} = {} → {} ({window})", b(per_token), group_digits(ctx), b(all), b(kv))
+    }
+}
+
 /// Chapter 2: one sequence's KV cache against the fixed state of linear-attention / Mamba
 /// layers (`engine::model::hybrid::per_sequence`), and all sequences together.
 fn state_vs_kv(lang: Lang, v: &Values) -> String {
@@ -602,8 +613,35 @@ fn state_vs_kv(lang: Lang, v: &Values) -> String {
     }
     let lines = [
         format!("{a0}{}{a1}{}{a2}{}{a3}", p.attention_layers, p.state_layers, p.layers),
-        format!("KV = {} × {} = {}", b(p.kv_per_token), group_digits(ctx), b(p.kv)),
+        kv_line(p.kv_per_token, ctx, p.kv, &b, w.sk_window),
         format!("({} + {}) × {} = {}", b(p.kv), b(p.state), group_digits(seqs), b(all)),
     ];
     [note(w.sk_note), numbers(&rows), math(lang, &lines)].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The KV line states the engine's figure: for a sliding-window model (gpt-oss) the
+    /// per-token size × the context overstates what one sequence holds (issue 30, item 11).
+    #[test]
+    fn the_kv_line_is_the_engines_figure_under_sliding_windows() {
+        let b = |x: u128| format_bytes_f64(x as f64, ByteUnit::Gb);
+        let m = models::find("gpt-oss-120b").unwrap();
+        let p = per_sequence(&m.architecture, 1280, Dtype::Bf16, Dtype::Bf16);
+        // 18 full layers × 1,280 tokens + 18 sliding layers × 128, at 2,048 bytes per token
+        // and layer: 51.9 MB, not 36 × 1,280 × 2,048 = 94.4 MB.
+        assert_eq!(p.kv, 2048 * (18 * 1280 + 18 * 128));
+        let line = kv_line(p.kv_per_token, 1280, p.kv, &b, "windows");
+        assert!(line.ends_with(&format!("→ {} (windows)", b(p.kv))), "{line}");
+        assert!(line.contains(&b(94_371_840)), "{line}");
+        // Without sliding windows the product is the figure.
+        let m = models::find("llama-3.1-8b").unwrap();
+        let p = per_sequence(&m.architecture, 1280, Dtype::Bf16, Dtype::Bf16);
+        assert_eq!(
+            kv_line(p.kv_per_token, 1280, p.kv, &b, "windows"),
+            format!("KV = {} × 1,280 = {}", b(p.kv_per_token), b(p.kv))
+        );
+    }
 }

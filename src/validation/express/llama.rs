@@ -76,7 +76,7 @@ pub(super) fn bench(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
         compute: row
             .gpu
             .and_then(crate::catalog::gpus::find)
-            .map_or(ComputeDtype::Fp16, |g| s.compute_dtype_on(g)),
+            .map_or(ComputeDtype::Fp16, |g| s.compute_dtype_on(g, None)),
     };
     Ok(vec![Case::new(kind(test, backend), metric, v, RowUnit::TokensPerS, s, note)])
 }

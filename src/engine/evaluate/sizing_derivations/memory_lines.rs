@@ -55,7 +55,7 @@ fn weight_derivations(a: &Architecture, x: &Inputs, z: &Sizing) -> [Entry; 2] {
                 Val::int(x.tp),
                 Val::Dtype(x.weight),
                 Val::Bits(x.weight, x.group),
-                Val::Int(mem.weights),
+                Val::Bytes(mem.weights),
             ],
             Source::cited("Shoeybi et al. 2019 (Megatron TP); GPTQ/AWQ/QLoRA storage formats"),
         ),
@@ -73,7 +73,10 @@ fn kv_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         Some(g) => {
             let layers = stage_layers(a.layers, x.pp, mem.stage);
             let values = gemma4::kv_cache_values(a, g, layers, x.batch, x.context, x.tp);
-            (Formula::KvCacheByLayerKind, values.into_iter().chain([bits, Val::Int(mem.kv_cache)]).collect())
+            (
+                Formula::KvCacheByLayerKind,
+                values.into_iter().chain([bits, Val::Bytes(mem.kv_cache)]).collect(),
+            )
         }
         None => (
             Formula::KvCache,
@@ -82,7 +85,7 @@ fn kv_cache(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
                 Val::int(x.context),
                 Val::Int(kv_elements_per_token_per_layer(a, x.tp)),
                 bits,
-                Val::Int(mem.kv_cache),
+                Val::Bytes(mem.kv_cache),
             ],
         ),
     };
@@ -105,7 +108,7 @@ fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
                 Val::Recompute(x.recompute),
                 Val::Int(layers.min(OFFLOAD_LAYERS_ON_GPU)),
                 Val::Int(layers),
-                Val::Int(mem.activations),
+                Val::Bytes(mem.activations),
             ],
             Source::cited(
                 "Korthikanti et al. 2022 §4; torchtune OffloadActivations (enable_activation_offloading, use_streams); PyTorch torch.autograd.graph.save_on_cpu",
@@ -121,7 +124,7 @@ fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
             Val::Recompute(x.recompute),
             Val::Bool(x.flash_attention),
             Val::Bool(x.sequence_parallel),
-            Val::Int(mem.activations),
+            Val::Bytes(mem.activations),
         ],
         Source::cited("Korthikanti et al. 2022 §4 (training); vLLM profile run (inference)"),
     )
@@ -137,7 +140,7 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         return entry(
             DerivKey::MemLogits,
             Formula::LogitsInference,
-            vec![Val::int(x.batch), Val::Int(columns), Val::Int(mem.logits)],
+            vec![Val::int(x.batch), Val::Int(columns), Val::Bytes(mem.logits)],
             Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
         );
     }
@@ -149,11 +152,11 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
             Val::int(x.batch),
             Val::int(x.context),
             Val::Int(columns),
-            Val::Int(x.activation.bytes_for(tokens * columns, x.group)),
-            Val::Int(upcast_tokens(tokens, x.loss_chunks)),
+            Val::Bytes(x.activation.bytes_for(tokens * columns, x.group)),
+            Val::Count(upcast_tokens(tokens, x.loss_chunks)),
             Val::int(x.loss_chunks),
             Val::Int(columns),
-            Val::Int(mem.logits),
+            Val::Bytes(mem.logits),
         ],
         Source::cited(
             "Hugging Face transformers ForCausalLMLoss (logits upcast to fp32); torchtune CEWithChunkedOutputLoss (one chunk upcast at a time)",
@@ -176,12 +179,12 @@ fn recurrent_state(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
         Formula::RecurrentState,
         vec![
             Val::int(per_layer.len() as u64),
-            Val::Int(conv),
+            Val::Count(conv),
             Val::Dtype(x.activation),
-            Val::Int(ssm),
+            Val::Count(ssm),
             Val::Dtype(ssm_state_dtype(a, x.activation)),
             Val::int(if x.trains() { 0 } else { x.batch }),
-            Val::Int(mem.recurrent_state),
+            Val::Bytes(mem.recurrent_state),
         ],
         Source::cited(
             "vLLM MambaStateShapeCalculator / MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py); Yang et al. 2024 (Gated DeltaNet); Dao & Gu 2024 (Mamba-2)",
@@ -211,7 +214,7 @@ fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
             Val::Bool(x.optimizer_in_backward),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
-            Val::Int(mem.gradients),
+            Val::Bytes(mem.gradients),
         ],
         Source::cited(
             "Rajbhandari et al. 2020 (ZeRO); optimizer in backward: PyTorch tutorial \"How to save memory by fusing the optimizer step into the backward pass\", torchtune optimizer_in_bwd",
@@ -235,11 +238,11 @@ fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
                 Val::Optimizer(x.optimizer),
                 Val::Precision(x.precision),
                 Val::Int(per_param),
-                Val::Int(states),
-                Val::Int(states),
-                Val::int(z.gpu_memory_bytes),
-                Val::Int(z.must_fit),
-                Val::Int(mem.optimizer),
+                Val::Bytes(states),
+                Val::Bytes(states),
+                Val::Bytes(u128::from(z.gpu_memory_bytes)),
+                Val::Bytes(z.must_fit),
+                Val::Bytes(mem.optimizer),
             ],
             Source::cited(PAGED_SOURCE),
         );
@@ -253,7 +256,7 @@ fn optimizer(x: &Inputs, z: &Sizing) -> Entry {
             Val::Int(per_param),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),
-            Val::Int(mem.optimizer),
+            Val::Bytes(mem.optimizer),
         ],
         Source::cited(
             "Rajbhandari et al. 2020 (ZeRO) K=12 for Adam; Micikevicius et al. 2018 (mixed precision); Dettmers et al. 2022 (8-bit optimizers); torchtune bf16 recipes",
@@ -298,7 +301,7 @@ fn table_weights(t: &crate::engine::model::tensors::TensorTable, x: &Inputs, z: 
             Val::Id(layers),
             Val::Bool(p.output_on_gpu),
             Val::Bool(p.embedding_on_host),
-            Val::Int(z.memory.weights),
+            Val::Bytes(z.memory.weights),
         ],
         Source::cited(
             "ggml block layouts (ggml-common.h, ggml.c type_traits); llama.cpp src/llama-quant.cpp llama_tensor_get_type (file types); src/llama-model.cpp load_tensors (placement)",
@@ -338,7 +341,7 @@ fn host_memory(z: &Sizing) -> Entry {
     entry(
         DerivKey::HostMemory,
         Formula::HostPagedStates,
-        vec![Val::Int(mem.paged_optimizer), Val::Int(resident), Val::Int(spilled)],
+        vec![Val::Bytes(mem.paged_optimizer), Val::Bytes(resident), Val::Bytes(spilled)],
         Source::cited(PAGED_SOURCE),
     )
 }

@@ -99,6 +99,9 @@ pub struct SimResult {
     pub end_s: f64,
     /// Output tokens per second over `[first arrival, end]`.
     pub output_tokens_per_s: f64,
+    /// Share of `[first arrival, end]` the replica spends running steps (at most 1): the GPUs
+    /// are busy while any request is admitted, idle only while none is.
+    pub busy_fraction: f64,
     /// Completed requests per second between the first and last quarter's completions (the
     /// steady state; used for the saturated run).
     pub steady_completions_per_s: f64,
@@ -271,6 +274,8 @@ struct Sim<'a> {
     completed: usize,
     /// ∫ requests in system dt.
     area: f64,
+    /// Σ step times: the time the replica is running a step.
+    busy: f64,
     iterations: u64,
     completions: Vec<f64>,
 }
@@ -305,6 +310,7 @@ impl<'a> Sim<'a> {
             cached_sum: 0.0,
             completed: 0,
             area: 0.0,
+            busy: 0.0,
             iterations: 0,
             completions: Vec::with_capacity(n),
         }
@@ -423,6 +429,7 @@ impl<'a> Sim<'a> {
             return Ok(Some(0));
         };
         let (k, dt) = self.stretch(mix, oldest.last_step)?;
+        self.busy += dt;
         self.advance(in_system, dt);
         self.cached_sum += k as f64 * mix.decode_seqs as f64;
         Ok(Some(k))
@@ -431,7 +438,9 @@ impl<'a> Sim<'a> {
     /// Runs one step with prompt chunks; the prompts it finishes sample their first token.
     fn mixed(&mut self, p: &Plan, in_system: f64) -> Result<u64, PerfError> {
         let (t, _) = self.st.step(&p.mix)?;
-        self.advance(in_system, finite("load simulation time", t)?);
+        let t = finite("load simulation time", t)?;
+        self.busy += t;
+        self.advance(in_system, t);
         self.cached_sum += p.mix.decode_seqs as f64;
         let mut finished = 0usize;
         for (slot, c) in &p.chunks {
@@ -468,8 +477,18 @@ impl<'a> Sim<'a> {
         if self.x.users > 0 {
             let next = crate::engine::num::usize_sat(self.x.users).saturating_add(self.completed);
             let send = self.now + self.x.first_token_fixed_s;
-            if let Some(a) = self.arr.get_mut(next) {
-                *a = send;
+            // Requests are identical and arrive in index order: the request sent now takes the
+            // place of the first one still to arrive later (a first send of the spread), and
+            // those move one place on. Nothing has been admitted from these places yet.
+            let at = self
+                .arr
+                .get(self.arrived..next)
+                .map_or(next, |pending| self.arrived + pending.partition_point(|a| *a <= send));
+            if let Some(slots) = self.arr.get_mut(at..=next) {
+                slots.rotate_right(1);
+                if let Some(a) = slots.first_mut() {
+                    *a = send;
+                }
             }
         }
         self.completed += 1;
@@ -517,7 +536,10 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
     while sim.completed < x.requests && sim.iterate()? {}
     let arr: Vec<f64> = sim.arr.iter().map(|a| if a.is_finite() { *a } else { sim.now }).collect();
     let times = Times { arr: &arr, first: &sim.first, done_at: &sim.done_at, completions: &sim.completions };
-    summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)
+    let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)?;
+    let span = sim.now - arr.first().copied().unwrap_or(0.0);
+    r.busy_fraction = if span > 0.0 { (sim.busy / span).clamp(0.0, 1.0) } else { 0.0 };
+    Ok(r)
 }
 
 /// The per-request times of a run.
@@ -572,6 +594,7 @@ fn summarise(
         mean_time_in_system_s: if n > 0 { sojourn / n as f64 } else { 0.0 },
         end_s: end,
         output_tokens_per_s: if span > 0.0 { (n as f64 * output as f64) / span } else { 0.0 },
+        busy_fraction: 0.0,
         steady_completions_per_s: steady,
         ttft_s: ttft,
         tpot_s: tpot,
