@@ -9,7 +9,7 @@
 #   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
 #   trunk            cargo install trunk 0.22.1 (with the nightly toolchain where the stable one
 #                    is older than its rust-version), else 0.21.14; 10-20 minutes once
-#   node tools       npm ci in tools/: binaryen (wasm-opt 132) and playwright-core
+#   node tools       npm ci in tools/: binaryen (wasm-opt 132), playwright-core and axe-core
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -97,8 +97,10 @@ else
   cargo install wasm-bindgen-cli --version "$want" --force || die "cargo install wasm-bindgen-cli $want failed"
 fi
 
-# 6. Node tools: wasm-opt from npm's binaryen (Debian's 108 breaks current rustc output) and playwright-core.
-if [ -x "$ROOT/tools/node_modules/.bin/wasm-opt" ] && [ -d "$ROOT/tools/node_modules/playwright-core" ]; then
+# 6. Node tools: wasm-opt from npm's binaryen (Debian's 108 breaks current rustc output),
+# playwright-core (the browser tests' driver) and axe-core (their accessibility rules).
+if [ -x "$ROOT/tools/node_modules/.bin/wasm-opt" ] && [ -d "$ROOT/tools/node_modules/playwright-core" ] &&
+  [ -d "$ROOT/tools/node_modules/axe-core" ]; then
   say "node tools: $(wasm-opt --version)"
 else
   say "installing node tools (npm ci in tools/)"

@@ -29,6 +29,9 @@ if (!dist || !output || !appDir) {
   process.exit(2);
 }
 const fail = (msg) => { console.error(`single-file: ${msg}`); process.exit(1); };
+/** The pages' item that links the offline file (site/frame.rs `course_files`), hidden until
+ * this script has written the file and its size into it (and shown after, when run again). */
+const OFFLINE_ITEM = /<li class="offline"(?: hidden)?>[\s\S]*?<\/li>/g;
 
 const files = readdirSync(dist);
 const appFiles = readdirSync(appDir);
@@ -157,7 +160,11 @@ function offlinePage(html, path) {
   const styles = (head.match(/<style>[\s\S]*?<\/style>/g) ?? [])
     .filter((tag) => tag.slice('<style>'.length, -'</style>'.length).trim() !== css.trim())
     .join('');
-  const body = html.match(/<body\b[\s\S]*<\/body>/)?.[0];
+  // Not kept: the link to this very file (the reader is in it), and the inline scripts of a
+  // body (404.html's, which finds the site's root on a host: the store's links need none).
+  const body = html.match(/<body\b[\s\S]*<\/body>/)?.[0]
+    ?.replace(OFFLINE_ITEM, '')
+    .replace(/<script>[\s\S]*?<\/script>/g, '');
   if (!open || !body) fail(`${path}: not a page of the site`);
   return `<!doctype html>${open}<head>${title}${description}${styles}</head>${hashLinks(body, path)}</html>`;
 }
@@ -300,5 +307,21 @@ if (/\bsrc="[^"#]|<link rel="stylesheet"/.test(html.replace(/<script type="modul
 }
 html = withCsp(html, { offline: true });
 writeFileSync(output, html);
+
+// The pages link the file with its size (decimal MB, as the file is about to be downloaded):
+// written now, from the file just written, into every page of the site that links it.
+const size = `${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB`;
+let linked = 0;
+for (const file of htmlFiles(dist)) {
+  if (file.endsWith(output.split('/').pop())) continue;
+  const page = readFileSync(file, 'utf8');
+  if (!page.includes('<li class="offline"')) continue;
+  const shown = page.replace(OFFLINE_ITEM, (item) => item
+    .replace('<li class="offline" hidden>', '<li class="offline">')
+    .replace(/<span class="offline-size">[^<]*<\/span>/, `<span class="offline-size">${size}</span>`));
+  writeFileSync(file, shown);
+  linked++;
+}
+if (linked === 0) fail('no page links the offline file (site/frame.rs course_files)');
 const kib = (n) => (n / 1024).toFixed(0);
-console.log(`single-file: wrote ${output} (${kib(Buffer.byteLength(html))} KiB: ${Object.keys(store).length} pages and indexes ${kib(pagesPacked.text.length)} KiB, wasm ${kib(wasmPacked.text.length)} KiB, gzip written 13 bits to 2 characters)`);
+console.log(`single-file: wrote ${output} (${kib(Buffer.byteLength(html))} KiB, linked with its size ${size} from ${linked} pages: ${Object.keys(store).length} pages and indexes ${kib(pagesPacked.text.length)} KiB, wasm ${kib(wasmPacked.text.length)} KiB, gzip written 13 bits to 2 characters)`);

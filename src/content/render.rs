@@ -435,6 +435,9 @@ pub fn render_linked(md: &str, lang: &str, terms: &[TermPatterns]) -> Result<Ren
         }
         let mut out = String::new();
         html::push_html(&mut out, events.into_iter().map(open_links_safely));
+        // A table's empty top-left cell is a cell, not a header without a name (axe's
+        // empty-table-header: a screen reader would announce a blank column head).
+        let out = out.replace("<th></th>", "<td></td>");
         if !out.trim().is_empty() {
             segments.push(Segment::Html(out));
         }

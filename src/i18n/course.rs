@@ -38,6 +38,16 @@ pub struct CourseStrings {
     /// The page with the whole course on it (`{lang}/print/`), and the home page's link to it.
     pub print_title: &'static str,
     pub print_intro: &'static str,
+    /// The footer's and the home page's link to the print page.
+    pub print_link: &'static str,
+    /// The link to the offline file (`gpu-primer-offline.html`), and the brackets its size
+    /// goes in (the size itself is written by `tools/single-file.mjs`, from the file it wrote).
+    pub offline_link: &'static str,
+    pub offline_size: (&'static str, &'static str),
+    /// The home page's line over those two links.
+    pub course_files: &'static str,
+    /// In a glossary term's definition opened by a tap: the link to the term's entry.
+    pub term_more: &'static str,
     /// The root page's link to this language's home (what a page without scripts shows; with
     /// them the root moves on to the reader's language at once).
     pub choose_language: &'static str,
@@ -105,6 +115,11 @@ pub const ZH: CourseStrings = CourseStrings {
     print_title: "全部课程（打印版）",
     print_intro: "十五章全文在同一页，适合课堂打印或另存为 PDF。计算器显示的是各章示例的默认状态；要调整参数，请回到对应章节。",
     choose_language: "进入中文版",
+    print_link: "全部章节合成一页（便于打印）",
+    offline_link: "离线版：一个 HTML 文件，断网也能打开",
+    offline_size: ("（", "）"),
+    course_files: "用于课堂：可以整本打印，也可以下载离线版带走。",
+    term_more: "查看术语表中的条目 →",
 };
 
 pub const EN: CourseStrings = CourseStrings {
@@ -131,4 +146,9 @@ pub const EN: CourseStrings = CourseStrings {
     print_title: "The whole course (print)",
     print_intro: "All fifteen chapters on one page, for a classroom printer or a PDF. The calculators show each chapter's example in its default state; to change them, go back to the chapter.",
     choose_language: "Read in English",
+    print_link: "The whole course on one page (to print)",
+    offline_link: "Offline copy: one HTML file that opens without a network",
+    offline_size: (" (", ")"),
+    course_files: "For a class: print the whole course, or take it offline.",
+    term_more: "Open its glossary entry →",
 };

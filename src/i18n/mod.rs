@@ -106,12 +106,18 @@ pub struct Strings {
     pub chapter_label: &'static str,
     /// The name of the other language, written in that language (the switch's label).
     pub switch_to_other: &'static str,
-    pub switch_aria: &'static str,
+    /// Read after the switch's visible label by a screen reader (in the page's language; the
+    /// label is in its own): what the link does.
+    pub switch_hint: &'static str,
+    /// The phone header's menu button that opens the chapter list.
+    pub menu_label: &'static str,
     pub nav_home: &'static str,
     pub nav_estimate: &'static str,
     pub estimate_cta: &'static str,
     pub validation: Validation,
     pub nav_aria: &'static str,
+    /// The label of a chapter's previous/next links (a landmark of its own).
+    pub pager_aria: &'static str,
     pub previous: &'static str,
     pub next: &'static str,
     pub not_found_title: &'static str,
@@ -128,7 +134,8 @@ pub const ZH: Strings = Strings {
     chapters_heading: "章节",
     chapter_label: "第 {n} 章",
     switch_to_other: "English",
-    switch_aria: "切换到英文版",
+    switch_hint: "（切换到英文版）",
+    menu_label: "章节目录",
     nav_home: "首页",
     nav_estimate: "估算器",
     validation: Validation {
@@ -153,6 +160,7 @@ pub const ZH: Strings = Strings {
     },
     estimate_cta: "打开估算器：调模型、精度、上下文、并发和 GPU，看显存与时间怎么变",
     nav_aria: "站点导航",
+    pager_aria: "上一章与下一章",
     previous: "上一章",
     next: "下一章",
     not_found_title: "页面不存在",
@@ -169,7 +177,8 @@ pub const EN: Strings = Strings {
     chapters_heading: "Chapters",
     chapter_label: "Chapter {n}",
     switch_to_other: "中文",
-    switch_aria: "Switch to the Chinese version",
+    switch_hint: " (switch to the Chinese version)",
+    menu_label: "Chapter list",
     nav_home: "Home",
     nav_estimate: "Estimator",
     validation: Validation {
@@ -194,6 +203,7 @@ pub const EN: Strings = Strings {
     },
     estimate_cta: "Open the estimator: change the model, precision, context, concurrency and GPUs, and watch memory and time respond",
     nav_aria: "Site navigation",
+    pager_aria: "Previous and next chapter",
     previous: "Previous",
     next: "Next",
     not_found_title: "Page not found",

@@ -116,7 +116,7 @@ pub const ZH: MigStrings = MigStrings {
     math: ["权重", "KV cache", "激活", "运行时", "可用显存"],
     margin_note: "可用显存 = 配置显存 × (1 − 10% 安全余量)，与估算器相同。",
     compare_heading: "MIG、MPS 还是时间片？",
-    compare_head: ["", "MIG", "MPS", "时间片"],
+    compare_head: ["比较项", "MIG", "MPS", "时间片"],
     compare_rows: [
         ["机制", "硬件分区：每个实例有自己的 SM、显存、L2 和显存控制器", "多个 CUDA 进程同时共享整卡的执行资源", "调度器让任务轮流使用整张 GPU"],
         ["显存保护", "有：每个实例的显存固定、互相隔离", "可以给每个客户端设上限，但没有硬件隔离", "没有：所有任务共用整张卡的显存"],
@@ -177,7 +177,7 @@ pub const EN: MigStrings = MigStrings {
     math: ["weights", "KV cache", "activations", "runtime", "usable"],
     margin_note: "Usable memory = the profile's memory × (1 − 10 % safety margin), as in the estimator.",
     compare_heading: "MIG, MPS or time slicing?",
-    compare_head: ["", "MIG", "MPS", "Time slicing"],
+    compare_head: ["Aspect", "MIG", "MPS", "Time slicing"],
     compare_rows: [
         ["Mechanism", "Hardware partitions: each instance has its own SMs, memory, L2 and memory controllers", "Several CUDA processes share the whole GPU's execution resources at once", "The scheduler lets jobs take turns on the whole GPU"],
         ["Memory protection", "Yes: each instance's memory is fixed and isolated", "Per-client limits are possible, but no hardware isolation", "None: every job shares the card's memory"],

@@ -354,7 +354,7 @@ fn compare_html(lang: Lang, g: &Gpu, bw: f64, fl: f64, _ridge: Option<f64>) -> S
         ));
     }
     format!(
-        "<div class=\"table-scroll\"><table class=\"data-table\" id=\"lab-vs\"><thead><tr><th></th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{rows}</tbody></table></div><p class=\"muted\">{}</p>",
+        "<div class=\"table-scroll\"><table class=\"data-table\" id=\"lab-vs\"><thead><tr><td></td><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>{rows}</tbody></table></div><p class=\"muted\">{}</p>",
         esc(&format!("{} · {}", s.datasheet, g.name)),
         esc(s.measured),
         esc(s.fraction),

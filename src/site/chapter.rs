@@ -176,7 +176,7 @@ fn pager(lang: Lang, slug: &str) -> String {
     };
     format!(
         "<nav class=\"pager\" aria-label=\"{}\">{}{}</nav>",
-        esc(s.nav_aria),
+        esc(s.pager_aria),
         previous.map(|p| link(p, "prev", format!("← {}", s.previous))).unwrap_or_default(),
         next.map(|n| link(n, "next", format!("{} →", s.next))).unwrap_or_default()
     )

@@ -88,11 +88,35 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
     }
     out.push_str(&format!("<main id=\"main\" tabindex=\"-1\">{}</main>\n", page.main));
     if page.chrome {
-        out.push_str(&format!("</div>\n<footer class=\"site-footer\">{}</footer>\n", esc(s.footer)));
+        out.push_str(&format!(
+            "</div>\n<footer class=\"site-footer\"><p>{}</p>{}</footer>\n",
+            esc(s.footer),
+            course_files(lang, &root)
+        ));
     }
     out.push_str("</body>\n</html>\n");
     out
 }
+
+/// The links to the whole course on one page and to the offline file (`root`: the page's way
+/// to the site root), as the footer and the home page carry them. The offline file is written
+/// after the pages (`tools/single-file.mjs`), which then shows its link with the file's size;
+/// until then (a site built without it, `trunk serve`) the link stays hidden.
+pub fn course_files(lang: Lang, root: &str) -> String {
+    let c = lang.course();
+    format!(
+        "<ul class=\"course-files\"><li><a href=\"{}\">{}</a></li><li class=\"offline\" hidden>\
+         <a class=\"offline-link\" href=\"{root}{OFFLINE_FILE}\" download>{}{}<span class=\"offline-size\"></span>{}</a></li></ul>",
+        Route::Print(lang).to_hash(),
+        esc(c.print_link),
+        esc(c.offline_link),
+        esc(c.offline_size.0),
+        esc(c.offline_size.1),
+    )
+}
+
+/// The offline file's name, beside the site's root page.
+pub const OFFLINE_FILE: &str = "gpu-primer-offline.html";
 
 /// The favicon: a filled rounded square in the site's colour, as a data URI (nothing fetched).
 const ICON: &str = "data:image/svg+xml,%3Csvg xmlns=%27http://www.w3.org/2000/svg%27 viewBox=%270 0 16 16%27%3E%3Crect width=%2716%27 height=%2716%27 rx=%273%27 fill=%27%231f6f5c%27/%3E%3C/svg%3E";
@@ -121,8 +145,11 @@ fn head_links(page: &Page, root: &str, site_url: Option<&str>) -> String {
     out
 }
 
-/// The site header: the brand, the search box, the estimator and tools links and the link to
-/// the same page in the other language (the app adds the page's state to it when followed).
+/// The site header: the menu button that opens the chapter list on a narrow screen (a link to
+/// the list without the app), the brand, the search box, the estimator and tools links and the
+/// link to the same page in the other language (the app adds the page's state and the reader's
+/// section to it when followed). The switch's label is in the other language and marked so;
+/// what it does is said to a screen reader in the page's language, after the label.
 fn header(page: &Page) -> String {
     let lang = page.lang;
     let s = lang.strings();
@@ -130,10 +157,14 @@ fn header(page: &Page) -> String {
     let other = lang.other();
     format!(
         "<a class=\"skip\" href=\"#main\">{}</a>\n<header class=\"site-header\">\
+         <a class=\"nav-menu\" href=\"#chapter-nav\" aria-controls=\"chapter-nav\" aria-expanded=\"false\">\
+         <span aria-hidden=\"true\">☰</span><span class=\"visually-hidden\">{}</span></a>\
          <a class=\"brand\" href=\"{}\"><span class=\"brand-mark\" aria-hidden=\"true\">▦</span><span class=\"brand-name\">{}</span></a>\
          {}<a class=\"nav-estimate\" href=\"{}\"{}>{}</a><a class=\"nav-tools\" href=\"{}\"{}>{}</a>\
-         <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\" lang=\"{}\" aria-label=\"{}\">{}</a></header>\n",
+         <a class=\"lang-switch\" id=\"lang-switch\" href=\"{}\" hreflang=\"{}\"><span lang=\"{}\">{}</span>\
+         <span class=\"visually-hidden\">{}</span></a></header>\n",
         esc(s.skip_to_content),
+        esc(s.menu_label),
         Route::Home(lang).to_hash(),
         esc(s.site_title),
         // Search needs the app: a page without it (print, 404) has no search box.
@@ -151,8 +182,8 @@ fn header(page: &Page) -> String {
         page.route.in_lang(other).to_hash(),
         other.html_lang(),
         other.html_lang(),
-        esc(s.switch_aria),
         esc(s.switch_to_other),
+        esc(s.switch_hint),
     )
 }
 
@@ -167,7 +198,7 @@ fn navigation(page: &Page) -> String {
     let glossary_current =
         if matches!(page.route, Route::Glossary(_)) { " aria-current=\"page\"" } else { "" };
     format!(
-        "<nav class=\"chapter-nav\" aria-label=\"{}\"><details class=\"chapter-nav-box\" open><summary>{}</summary>\
+        "<nav class=\"chapter-nav\" id=\"chapter-nav\" aria-label=\"{}\"><details class=\"chapter-nav-box\" open><summary>{}</summary>\
          <ol>{}</ol><p class=\"nav-glossary\"><a href=\"{}\"{glossary_current}>{}</a></p></details></nav>\n",
         esc(s.nav_aria),
         esc(s.chapters_heading),

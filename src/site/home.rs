@@ -17,7 +17,8 @@ pub fn home_html(lang: Lang) -> String {
         "<h1>{}</h1><p class=\"tagline\">{}</p><p class=\"lead\">{}</p>\
          <p><a class=\"button cta\" href=\"{}\">{}</a></p>\
          <p><a href=\"{}\" id=\"validation-link\">{}</a></p>\
-         <p><a href=\"{}\" id=\"glossary-link\">{}</a></p><h2>{}</h2><div class=\"path\">",
+         <p><a href=\"{}\" id=\"glossary-link\">{}</a></p><div class=\"for-class\"><p>{}</p>{}</div>\
+         <h2>{}</h2><div class=\"path\">",
         esc(s.site_title),
         esc(s.tagline),
         esc(s.home_intro),
@@ -27,6 +28,8 @@ pub fn home_html(lang: Lang) -> String {
         esc(s.validation.nav),
         esc(&Route::Glossary(lang).to_hash()),
         esc(course.glossary_title),
+        esc(course.course_files),
+        super::frame::course_files(lang, &crate::route::path_to_root(&Route::Home(lang).path())),
         esc(course.path_heading),
     );
     for (i, name) in course.stages.iter().enumerate() {

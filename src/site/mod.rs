@@ -19,6 +19,7 @@ mod chapter;
 mod frame;
 mod glossary;
 mod home;
+mod not_found;
 mod pages;
 mod print;
 mod redirect;
@@ -104,10 +105,10 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
             crate::route::Route::Root => redirect::with_script(&html),
             // A server serves 404.html for any missing path, at any depth: with the site's
             // address known, its links and stylesheet are absolute; without it the stylesheet
-            // is written into the page (its links assume the site's root).
+            // is written into the page, and its script finds the site's root for its links.
             crate::route::Route::NotFound(_) => match site_url {
                 Some(base) => html.replace("=\"./", &format!("=\"{}/", base.trim_end_matches('/'))),
-                None => inline_stylesheet(&html, dist, &assets.css)?,
+                None => not_found::with_script(&inline_stylesheet(&html, dist, &assets.css)?),
             },
             _ => html,
         };

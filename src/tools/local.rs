@@ -392,13 +392,14 @@ pub fn estimator_href(lang: Lang, s: &LocalState, model: &str, ft: FileType, fit
 }
 
 /// The device, memory, context and cache controls (static HTML; events are delegated by
-/// `data-k`).
+/// `data-k`), each label in one box with its control: the grid lays the boxes out, so a label
+/// never lands over another field's control when the columns change with the width.
 pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
     let t = lang.local();
     let mut h = String::new();
     let _ = write!(
         h,
-        "<label for=\"{prefix}-gpu\">{}</label><select id=\"{prefix}-gpu\" data-k=\"gpu\">",
+        "<div class=\"local-field\"><label for=\"{prefix}-gpu\">{}</label><select id=\"{prefix}-gpu\" data-k=\"gpu\">",
         esc(t.device)
     );
     for g in gpus::all().iter().filter(|g| g.memory_bytes <= 200_000_000_000 || g.memory_kind.is_unified()) {
@@ -412,7 +413,7 @@ pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
         );
     }
     let sel = if s.gpu == "custom" { " selected" } else { "" };
-    let _ = write!(h, "<option value=\"custom\"{sel}>{}</option></select>", esc(t.custom));
+    let _ = write!(h, "<option value=\"custom\"{sel}>{}</option></select></div>", esc(t.custom));
     if s.gpu == "custom" {
         number(&mut h, prefix, "vram", t.vram, "GB", &plain(s.vram_gb));
         number(&mut h, prefix, "bw", t.bandwidth, "GB/s", &plain(s.bw_gbs));
@@ -422,14 +423,14 @@ pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
         let current = s.mem_gb.unwrap_or(*options.last().unwrap_or(&0));
         let _ = write!(
             h,
-            "<label for=\"{prefix}-mem\">{}</label><select id=\"{prefix}-mem\" data-k=\"mem\">",
+            "<div class=\"local-field\"><label for=\"{prefix}-mem\">{}</label><select id=\"{prefix}-mem\" data-k=\"mem\">",
             esc(t.unified_memory)
         );
         for m in options {
             let sel = if m == current { " selected" } else { "" };
             let _ = write!(h, "<option value=\"{m}\"{sel}>{m} GB</option>");
         }
-        h.push_str("</select>");
+        h.push_str("</select></div>");
     } else {
         number(&mut h, prefix, "ram", t.ram, "GB", &s.ram_gb.to_string());
     }
@@ -450,21 +451,21 @@ pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
     number(&mut h, prefix, "ctx", t.context, t.tokens, &s.context.to_string());
     let _ = write!(
         h,
-        "<label for=\"{prefix}-kv\">{}</label><select id=\"{prefix}-kv\" data-k=\"kv\">",
+        "<div class=\"local-field\"><label for=\"{prefix}-kv\">{}</label><select id=\"{prefix}-kv\" data-k=\"kv\">",
         esc(t.kv)
     );
     for k in KV {
         let sel = if k == s.kv { " selected" } else { "" };
         let _ = write!(h, "<option value=\"{k}\"{sel}>{}</option>", k.to_ascii_uppercase());
     }
-    h.push_str("</select>");
+    h.push_str("</select></div>");
     format!("<div class=\"local-controls\">{h}</div>")
 }
 
 fn number(h: &mut String, prefix: &str, key: &str, label: &str, unit: &str, value: &str) {
     let _ = write!(
         h,
-        "<label for=\"{prefix}-{key}\">{} ({})</label><input type=\"number\" id=\"{prefix}-{key}\" data-k=\"{key}\" min=\"0\" value=\"{}\">",
+        "<div class=\"local-field\"><label for=\"{prefix}-{key}\">{} ({})</label><input type=\"number\" id=\"{prefix}-{key}\" data-k=\"{key}\" min=\"0\" value=\"{}\"></div>",
         esc(label),
         esc(unit),
         esc(value)

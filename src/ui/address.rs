@@ -17,6 +17,11 @@ pub fn parse_offline_hash(hash: &str) -> Here {
     Here { path: path.to_string(), query: query.to_string(), fragment: fragment.to_string() }
 }
 
+/// `url` without its `#fragment`.
+pub fn without_fragment(url: &str) -> &str {
+    url.split_once('#').map_or(url, |(before, _)| before)
+}
+
 /// Whether a path below the root is one of the site's pages (not a file it links, such as the
 /// offline download or the search index).
 pub fn is_page(inside: &str) -> bool {
@@ -86,5 +91,7 @@ mod tests {
         assert_eq!(parse_offline_hash("").path, "");
         assert!(is_page("en/chapters/cuda/") && is_page("") && is_page("en/index.html#x"));
         assert!(!is_page("gpu-primer-offline.html") && !is_page("en/search-index.json"));
+        assert_eq!(without_fragment("http://x/en/glossary/#term-mig"), "http://x/en/glossary/");
+        assert_eq!(without_fragment("http://x/en/?a=1"), "http://x/en/?a=1");
     }
 }

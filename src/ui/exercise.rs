@@ -1,7 +1,8 @@
 //! Checking the exercises of a chapter page. The cards are in the page already
 //! (`exercises::card_html`: question, answer field, key in `data-key` / `data-tolerance`,
 //! worked solution in a `<details>`); this listens on the document for Check (and Enter in an
-//! answer field), writes the verdict, shows the hint after a wrong try, opens the solution, and
+//! answer field), writes the verdict, shows the hint after a wrong try (the worked solution
+//! stays closed until the reader opens it: a wrong try, even a 0, gives nothing away), and
 //! keeps the chapter's progress in localStorage (`gpu-primer.exercises.{slug}`, one solved id per
 //! line), with the reset button. A fragment `#exercise-ID` focuses that card.
 
@@ -172,9 +173,6 @@ fn check(card: &web_sys::Element, lang: Lang) {
         if let Some(hint) = card.query_selector(".exercise-hint").ok().flatten() {
             let _ = hint.remove_attribute("hidden");
         }
-    }
-    if let Some(solution) = card.query_selector(".exercise-solution").ok().flatten() {
-        let _ = solution.set_attribute("open", "");
     }
     if let (true, Some(slug), Some(id)) = (ok, chapter_slug(), card.get_attribute("data-exercise")) {
         let mut done = solved(&slug);

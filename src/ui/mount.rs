@@ -166,6 +166,7 @@ fn observe(slots: Vec<web_sys::HtmlElement>, lang: Lang) {
 pub fn start() {
     super::nav::start(super::nav::Mounts { unmount_all, mount_page });
     super::nav::landed();
+    super::chrome::start();
     mount_page();
     // A print button on the worksheet pages, in any page that has one.
     let print = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(|ev: web_sys::MouseEvent| {

@@ -11,9 +11,9 @@
 //! the hash `#/{path}?{query}#{fragment}`, and pages come from the file's own store
 //! (`gpuPrimerOffline.page(path)`, written by `tools/single-file.mjs`).
 
-use super::address::{is_page, parse_offline_hash, Here};
+use super::address::{is_page, parse_offline_hash, without_fragment, Here};
 use crate::route::Target;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Function, Promise, Reflect};
@@ -109,6 +109,7 @@ pub fn replace_query(query: &str) {
     };
     let state = history.state().unwrap_or(JsValue::NULL);
     let _ = history.replace_state_with_url(&state, "", Some(&url));
+    shown_here();
 }
 
 /// What a page swap asks of the components: to unmount the old page's and mount the new
@@ -125,12 +126,28 @@ thread_local! {
     static GENERATION: Cell<u32> = const { Cell::new(0) };
     /// The components' mounting, for the swaps (set by [`start`]).
     static MOUNTS: Cell<Option<Mounts>> = const { Cell::new(None) };
+    /// The address of the page the document shows, without its fragment: a history move that
+    /// changes only the fragment (a link to a place on this page, back from it) shows no new page.
+    static SHOWN: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// The address bar, without its fragment.
+fn address() -> Option<String> {
+    web_sys::window()?.location().href().ok().map(|h| without_fragment(&h).to_string())
+}
+
+/// The address is the page the document shows (after a load, a swap, a query replaced).
+fn shown_here() {
+    if let Some(here) = address() {
+        SHOWN.with(|s| *s.borrow_mut() = here);
+    }
 }
 
 /// Starts listening: clicks on in-site links, back/forward, and (offline) hash changes; a
 /// page swapped in is mounted with `mounts`.
 pub fn start(mounts: Mounts) {
     MOUNTS.with(|m| m.set(Some(mounts)));
+    shown_here();
     let Some(window) = web_sys::window() else { return };
     if let Ok(history) = window.history() {
         let _ = history.set_scroll_restoration(web_sys::ScrollRestoration::Manual);
@@ -140,7 +157,7 @@ pub fn start(mounts: Mounts) {
     click.forget();
     let pop = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
         if !offline() {
-            go(None, Restore::Saved);
+            on_history_move();
         }
     });
     let _ = window.add_event_listener_with_callback("popstate", pop.as_ref().unchecked_ref());
@@ -158,43 +175,6 @@ pub fn start(mounts: Mounts) {
     let hide = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| save_scroll());
     let _ = window.add_event_listener_with_callback("pagehide", hide.as_ref().unchecked_ref());
     hide.forget();
-    quiet_term_tips(&window);
-}
-
-/// Escape hides a glossary term's definition that hover or focus shows (the stylesheet's
-/// tooltip, WCAG 1.4.13: dismissible without moving the pointer or the focus); it shows again
-/// once the pointer or the focus has left the term and come back.
-fn quiet_term_tips(window: &web_sys::Window) {
-    let mark = |selector: &str, quiet: bool| {
-        let Some(list) =
-            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector_all(selector).ok())
-        else {
-            return;
-        };
-        for i in 0..list.length() {
-            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                let _ = if quiet {
-                    el.set_attribute("data-quiet", "")
-                } else {
-                    el.remove_attribute("data-quiet")
-                };
-            }
-        }
-    };
-    let key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-        if e.key() == "Escape" {
-            mark(".term:hover, .term:focus-within", true);
-        }
-    });
-    let _ = window.add_event_listener_with_callback("keydown", key.as_ref().unchecked_ref());
-    key.forget();
-    let back = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-        mark(".term[data-quiet]:not(:hover):not(:focus-within)", false);
-    });
-    for event in ["pointerover", "focusin"] {
-        let _ = window.add_event_listener_with_callback(event, back.as_ref().unchecked_ref());
-    }
-    back.forget();
 }
 
 /// What a navigation does with the scroll position.
@@ -256,7 +236,10 @@ fn on_click(ev: web_sys::MouseEvent) {
         format!("{}{q}", here.path) == path_and_query
     };
     if same_page && inside.contains('#') {
-        return; // a place on this page: the browser scrolls to it
+        // A place on this page: the browser scrolls to it, in a new history entry; back
+        // returns to where the reader is now.
+        save_scroll();
+        return;
     }
     ev.prevent_default();
     save_scroll();
@@ -315,6 +298,50 @@ fn saved_scroll() -> Option<f64> {
     Reflect::get(&state, &"scrollY".into()).ok()?.as_f64()
 }
 
+/// Back or forward (or a move to a fragment, which the browser reports the same way): a new
+/// page is loaded; on the page shown, only the place changes (where the reader was in that
+/// history entry, else the fragment's element).
+fn on_history_move() {
+    let same_page = address().is_some_and(|a| SHOWN.with(|s| *s.borrow() == a));
+    if !same_page {
+        go(None, Restore::Saved);
+        return;
+    }
+    let fragment = current().fragment;
+    match (saved_scroll(), web_sys::window()) {
+        (Some(y), Some(w)) => {
+            let _ = mark_fragment(&fragment);
+            w.scroll_to_with_x_and_y(0.0, y);
+        }
+        _ => scroll_to_fragment(&fragment),
+    }
+}
+
+/// Lets the browser load `url` itself (a page of the other bundle, or one the app could not
+/// fetch). The address already is `url` (pushed by the click, or the history entry moved to):
+/// replacing it with itself plus a fragment would only move to the fragment, a same-document
+/// navigation that reports itself as a history move and would start this again without end;
+/// the page is reloaded instead.
+fn load(url: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
+    if address().is_some_and(|a| a == without_fragment(url)) {
+        // After a reload the browser scrolls nowhere (this site restores positions itself):
+        // the new page is told to ([`landed`]), keeping the position saved in the entry.
+        if let Ok(history) = window.history() {
+            let state = web_sys::js_sys::Object::new();
+            if let Some(y) = saved_scroll() {
+                let _ = Reflect::set(&state, &"scrollY".into(), &y.into());
+            }
+            let _ = Reflect::set(&state, &LOADED.into(), &true.into());
+            let _ = history.replace_state(&state, "");
+        }
+        let _ = location.reload();
+    } else {
+        let _ = location.replace(url);
+    }
+}
+
 /// Loads the page at `url` (the current address when `None`) and swaps it in.
 fn go(url: Option<String>, restore: Restore) {
     let generation = GENERATION.with(|g| {
@@ -335,12 +362,8 @@ fn go(url: Option<String>, restore: Restore) {
                 swap(&next);
                 after_swap(restore);
             }
-            None if !offline() => {
-                // Not a page we can swap in: let the browser load it.
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().replace(&url);
-                }
-            }
+            // Not a page we can swap in: the browser loads it.
+            None if !offline() => load(&url),
             None => {}
         }
     });
@@ -370,9 +393,45 @@ async fn offline_page(path: &str) -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
-/// `href` (the other language's page) with this page's query and fragment.
+/// The place the reader is at on this page, for the same page in the other language: the
+/// fragment when there is one, else the last section heading (a chapter's `s-N`), glossary
+/// entry or exercise whose top is above the upper quarter of the screen under the header (the
+/// two languages' pages have the same ids in the same order); none at the top of the page.
+fn reading_place(here: &Here) -> String {
+    if !here.fragment.is_empty() {
+        return here.fragment.clone();
+    }
+    let (Some(doc), Some(w)) = (document(), web_sys::window()) else { return String::new() };
+    if w.scroll_y().unwrap_or(0.0) < 1.0 {
+        return String::new();
+    }
+    let header = doc
+        .query_selector(".site-header")
+        .ok()
+        .flatten()
+        .map_or(0.0, |h| h.get_bounding_client_rect().bottom());
+    let Ok(list) = doc.query_selector_all(
+        "main h2[id], main h3[id], main h4[id], main .term-card[id], main section.exercise[id]",
+    ) else {
+        return String::new();
+    };
+    let height = w.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(header);
+    let line = header + (height - header).max(0.0) / 4.0;
+    let mut place = String::new();
+    for i in 0..list.length() {
+        let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        if el.get_bounding_client_rect().top() > line {
+            break;
+        }
+        place = el.id();
+    }
+    place
+}
+
+/// `href` (the other language's page) with this page's query and the reader's place on it.
 fn with_state(href: &str) -> String {
-    let here = current();
+    let mut here = current();
+    here.fragment = reading_place(&here);
     if href.starts_with("#/") {
         let mut target = Target::from_hash(href);
         target.query = here.query;
@@ -461,6 +520,7 @@ fn swap(Next { doc: next, rules }: &Next) {
             }
         }
     }
+    shown_here();
     if let Some(m) = mounts {
         (m.mount_page)();
     }
@@ -538,10 +598,36 @@ pub fn landed() {
         on_offline_hash();
     } else if hash.starts_with("#/") {
         let _ = location.replace(&href(&hash));
+    } else if let Some(saved) = take_loaded_mark() {
+        // Loaded by the app ([`load`]): a reload, after which the browser keeps the top. Back
+        // or forward to the entry: where the reader was; a new page: its fragment.
+        let fragment = hash.strip_prefix('#').unwrap_or("");
+        match (saved, web_sys::window()) {
+            (Some(y), Some(w)) => {
+                let _ = mark_fragment(fragment);
+                w.scroll_to_with_x_and_y(0.0, y);
+            }
+            _ => scroll_to_fragment(fragment),
+        }
     } else {
         // The browser has scrolled to the fragment's element; the app marks it.
         let _ = mark_fragment(hash.strip_prefix('#').unwrap_or(""));
     }
+}
+
+/// The mark [`load`] leaves in the history entry it reloads: the new page goes to the place
+/// the reader had there, else to its fragment, as a page the browser navigated to would.
+const LOADED: &str = "gpuPrimerLoaded";
+
+/// `Some(the scroll position saved in this entry)` when the entry carries [`LOADED`], which is
+/// taken off; `None` for a page the browser loaded by itself.
+fn take_loaded_mark() -> Option<Option<f64>> {
+    let history = web_sys::window()?.history().ok()?;
+    let state = history.state().ok()?;
+    Reflect::get(&state, &LOADED.into()).ok()?.is_truthy().then_some(())?;
+    let saved = saved_scroll();
+    let _ = history.replace_state(&JsValue::NULL, "");
+    Some(saved)
 }
 
 /// Goes to the in-site link `hash` (in the hash form) as a click on it would.

@@ -1,9 +1,37 @@
 // Checks that run inside a page (passed to page.evaluate, so each function is self-contained):
 // WCAG contrast of every text against what it is drawn on, chart text inside its chart, boxes
-// that scroll sideways without a cue. And the list of every page of the built site.
-import { readdirSync, statSync } from 'node:fs';
+// that scroll sideways without a cue, labels away from their controls; axe-core's rules on the
+// page as shown. And the list of every page of the built site.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST } from './harness.mjs';
+
+const AXE = readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations on the page shown (every rule it runs by default, and the name that
+ * must contain a control's visible text, `label-content-name-mismatch`), one line per rule and
+ * element. Not run: `color-contrast` (`lowContrast` measures text against what is drawn under
+ * it, SVG charts included, which axe leaves out); on an embed page (one widget, for another
+ * site's page to frame under its own headings) `page-has-heading-one`; and
+ * `scrollable-region-focusable` (a code block or table that scrolls sideways with nothing to
+ * focus in it: Chromium, which these tests drive, makes such a box focusable itself since
+ * version 130; giving the boxes a tab stop in every browser is not done yet).
+ */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const embed = document.documentElement.dataset.page === 'embed';
+    const rules = {
+      'color-contrast': { enabled: false },
+      'scrollable-region-focusable': { enabled: false },
+      'label-content-name-mismatch': { enabled: true },
+      ...(embed ? { 'page-has-heading-one': { enabled: false } } : {}),
+    };
+    const result = await window.axe.run(document, { rules, resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n').slice(1).join(' ').trim()})`));
+  });
+}
 
 /** Every page of the built site in `lang` (its site paths, `en/chapters/cuda/`), from dist/. */
 export function sitePages(lang) {
@@ -164,6 +192,65 @@ export function scrollWithoutCue() {
     if (!/radial-gradient/.test(cs.backgroundImage)) {
       out.push(`${el.tagName.toLowerCase()}.${typeof el.className === 'string' ? el.className : ''} scrolls ${el.scrollWidth} px in ${el.clientWidth} px without a cue`);
     }
+  }
+  return out;
+}
+
+/**
+ * Labels that a reader would read as another field's: every visible `<label>` with a control
+ * (`for` or nested) whose text is over another control, farther from its own control than
+ * from another one, not next to its own (within `near` px, above it or beside it), or under it.
+ * A control whose own name (`aria-label`) holds the label's text is the label's too.
+ * Measured on the label's text as drawn (a block label's box spans its column). One line per
+ * problem: the label's text, what is wrong, and the control's id.
+ */
+export function labelProblems(near = 40) {
+  const shown = (el) => {
+    if (!el.getClientRects().length || el.closest('[hidden], details:not([open]) > :not(summary)')) return false;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== 'visible' || Number(cs.opacity) === 0) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 2 && r.height > 2;
+  };
+  const textBox = (label) => {
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    // Only the label's own text, not a control nested in it.
+    const own = label.control && label.contains(label.control) ? label.control.getBoundingClientRect() : null;
+    const parts = own ? rects.filter((r) => !(r.left >= own.left - 1 && r.right <= own.right + 1 && r.top >= own.top - 1 && r.bottom <= own.bottom + 1)) : rects;
+    if (!parts.length) return null;
+    return {
+      left: Math.min(...parts.map((r) => r.left)), right: Math.max(...parts.map((r) => r.right)),
+      top: Math.min(...parts.map((r) => r.top)), bottom: Math.max(...parts.map((r) => r.bottom)),
+    };
+  };
+  const gap = (a, b) => {
+    const dx = Math.max(0, a.left - b.right, b.left - a.right);
+    const dy = Math.max(0, a.top - b.bottom, b.top - a.bottom);
+    return Math.hypot(dx, dy);
+  };
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const controls = [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')].filter(shown)
+    .map((c) => ({ c, r: c.getBoundingClientRect() }));
+  const name = (c) => `${c.tagName.toLowerCase()}${c.id ? `#${c.id}` : ''}${c.dataset.k ? `[data-k=${c.dataset.k}]` : ''}`;
+  const out = [];
+  for (const label of document.querySelectorAll('label')) {
+    const own = label.control;
+    if (!own || !shown(label) || !shown(own)) continue;
+    const box = textBox(label);
+    if (!box) continue;
+    const text = label.textContent.trim().replace(/\s+/g, ' ').slice(0, 40);
+    const mine = own.getBoundingClientRect();
+    const d = gap(box, mine);
+    for (const { c, r } of controls) {
+      // A control the label names too (a slider's number field: "Context length (tokens)").
+      if (c === own || label.contains(c) || (c.getAttribute('aria-label') || '').includes(text)) continue;
+      if (overlap(box, r) > 4) out.push(`"${text}" is over ${name(c)}`);
+      else if (gap(box, r) + 1 < d) out.push(`"${text}" is ${gap(box, r).toFixed(0)} px from ${name(c)}, ${d.toFixed(0)} px from its own ${name(own)}`);
+    }
+    if (d > near) out.push(`"${text}" is ${d.toFixed(0)} px from its own ${name(own)}`);
+    if (mine.bottom <= box.top + 1) out.push(`"${text}" is under its own ${name(own)}`);
   }
   return out;
 }

@@ -4,11 +4,13 @@
 // chart and is drawn at 8 px or more, and every text meets WCAG AA contrast with what it is drawn
 // on (native fields included); at 1280 px in the light scheme, the same contrast and chart text.
 // And on a wide screen the shared-cluster and cloud tools use the width: nothing is hidden
-// behind a sideways scroll.
+// behind a sideways scroll. At both widths axe-core's rules hold on every page (issue 30: the
+// language switch's name holds its visible text in its own language, the cluster tool's lists,
+// table heads with names, landmarks with their own labels, the planner's heading order).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, newPage, finish } from './harness.mjs';
-import { sitePages, readDown, lowContrast, chartTextProblems, scrollWithoutCue } from './audit.mjs';
+import { sitePages, readDown, lowContrast, chartTextProblems, scrollWithoutCue, axeViolations } from './audit.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -18,7 +20,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 const MIN_CHART_PX = 8;
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: at 390 px, dark, no page scrolls sideways; cues, chart text and contrast hold on every page`, async () => {
+  test(`${lang}: at 390 px, dark, no page scrolls sideways; cues, chart text, contrast and axe's rules hold on every page`, async () => {
     const page = await newPage(browser, { viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
     // The not-found page is in both languages at once: walked with the English pages.
     const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
@@ -32,12 +34,13 @@ for (const lang of ['en', 'zh']) {
       for (const f of await page.evaluate(scrollWithoutCue)) failures.push(`${path}: ${f}`);
       for (const f of await page.evaluate(chartTextProblems, MIN_CHART_PX)) failures.push(`${path}: ${f}`);
       for (const f of await page.evaluate(lowContrast)) failures.push(`${path} (dark): ${f}`);
+      for (const f of await axeViolations(page)) failures.push(`${path} (390): ${f}`);
     }
     assert.deepEqual(failures, []);
     await finish(page);
   });
 
-  test(`${lang}: at 1280 px, light, chart text and contrast hold on every page`, async () => {
+  test(`${lang}: at 1280 px, light, chart text, contrast and axe's rules hold on every page`, async () => {
     const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const failures = [];
     for (const path of [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])]) {
@@ -46,6 +49,7 @@ for (const lang of ['en', 'zh']) {
       for (const f of await page.evaluate(scrollWithoutCue)) failures.push(`${path}: ${f}`);
       for (const f of await page.evaluate(chartTextProblems, 0)) failures.push(`${path}: ${f}`);
       for (const f of await page.evaluate(lowContrast)) failures.push(`${path} (light): ${f}`);
+      for (const f of await axeViolations(page)) failures.push(`${path} (1280): ${f}`);
     }
     assert.deepEqual(failures, []);
     await finish(page);
@@ -67,6 +71,26 @@ test('on a wide screen the shared-cluster and cloud tools use the width: no tabl
       assert.deepEqual(hidden, [], `${lang} ${tool}: tables scroll sideways at 1920`);
     }
     // The teams and bills are tables of the results and controls; on a phone they scroll, with a cue.
+  }
+  await finish(page);
+});
+
+test('axe finds what issue 30 found: the old language switch, a second unnamed nav, an empty table head', async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url}zh/chapters/introduction/`);
+  await readDown(page);
+  assert.deepEqual(await axeViolations(page), [], 'the page as built');
+  await page.evaluate(() => {
+    const a = document.getElementById('lang-switch');
+    a.replaceChildren('English');
+    a.setAttribute('lang', 'en');
+    a.setAttribute('aria-label', '切换到英文版');
+    document.querySelector('nav.pager').setAttribute('aria-label', document.querySelector('nav.chapter-nav').getAttribute('aria-label'));
+    document.querySelector('.prose table thead td, .prose table thead th').outerHTML = '<th></th>';
+  });
+  const found = (await axeViolations(page)).map((v) => v.split(':')[0]);
+  for (const rule of ['label-content-name-mismatch', 'landmark-unique', 'empty-table-header']) {
+    assert.ok(found.includes(rule), `${rule} in ${found}`);
   }
   await finish(page);
 });

@@ -1,4 +1,5 @@
-// Exercises that check: every chapter in both languages answers wrong, then right; progress
+// Exercises that check: every chapter in both languages answers wrong (0: the worked solution
+// stays closed, issue 30), then right, and opens the solution when asked; progress
 // persists and resets; a link opens one exercise; the worksheet hides answers, the key shows them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,7 +37,13 @@ async function wrongValue(card, key) {
   return String(Number(key) * 2 + 7);
 }
 
-test('every chapter, both languages: one exercise wrong (hint shown), then right', async () => {
+/** A wrong answer for `card`: 0 typed (what a reader fishing for the key types), or a wrong option. */
+async function zeroOrWrong(card, key) {
+  if (await card.locator('input[type=radio]').count()) return wrongValue(card, key);
+  return Number(key.replace(/,/g, '')) === 0 ? '1' : '0';
+}
+
+test('every chapter, both languages: one exercise wrong (hint shown, solution closed), then right; the solution opens when asked', async () => {
   const page = await newPage(browser);
   let seen = 0;
   for (const lang of ['zh', 'en']) {
@@ -50,14 +57,30 @@ test('every chapter, both languages: one exercise wrong (hint shown), then right
       assert.ok(key, `${lang}/${slug}: data-answer is set from the engine`);
       assert.equal(await card.locator('button.exercise-check').innerText(), WORDS[lang].check);
       assert.equal(await card.locator('.exercise-hint').isVisible(), false, 'no hint before a try');
-      await answer(card, await wrongValue(card, key));
+      await answer(card, await zeroOrWrong(card, key));
       assert.equal(await card.getAttribute('data-result'), 'wrong', `${lang}/${slug}`);
       assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].wrong);
       assert.ok(await card.locator('.exercise-hint').isVisible(), `${lang}/${slug}: hint after a wrong try`);
-      assert.ok(await card.locator('details.exercise-solution[open]').isVisible(), 'the solution opens after a try');
+      const solution = card.locator('details.exercise-solution');
+      assert.equal(await solution.evaluate((d) => d.open), false, `${lang}/${slug}: a wrong try does not open the solution`);
+      assert.equal(await solution.locator('p').first().isVisible(), false, `${lang}/${slug}: the worked solution is not shown`);
       await answer(card, key);
       assert.equal(await card.getAttribute('data-result'), 'correct', `${lang}/${slug}`);
       assert.equal(await card.locator('.exercise-verdict').innerText(), WORDS[lang].correct);
+      assert.equal(await solution.evaluate((d) => d.open), false, `${lang}/${slug}: nor does a right one`);
+      // The reader asks for it.
+      await solution.locator('summary').click();
+      assert.equal(await solution.evaluate((d) => d.open), true, `${lang}/${slug}: the solution opens when asked`);
+      assert.ok(await solution.locator('p').first().isVisible());
+      // Typing 0 into every other exercise of the chapter gives no key away.
+      const others = await cards.count();
+      for (let i = 0; i < others; i++) {
+        const other = cards.nth(i);
+        if (i === seen % others) continue;
+        await answer(other, await zeroOrWrong(other, await other.getAttribute('data-answer')));
+        assert.equal(await other.getAttribute('data-result'), 'wrong', `${lang}/${slug} #${i}`);
+      }
+      assert.equal(await page.locator('details.exercise-solution[open]').count(), 1, `${lang}/${slug}: only the solution asked for is open`);
       const text = await page.locator('article.chapter').innerText();
       assert.ok(!/NaN|undefined|\{key\}|\{r:/.test(text), `${lang}/${slug}: no unfilled numbers`);
       seen += 1;
@@ -135,7 +158,8 @@ test('Enter checks a typed number; a roofline exercise opens the estimator on it
   await card.locator('input[data-role=answer]').fill(await card.getAttribute('data-answer'));
   await card.locator('input[data-role=answer]').press('Enter');
   assert.equal(await card.getAttribute('data-result'), 'correct');
-  assert.ok(await card.locator('details.exercise-solution[open]').isVisible(), 'a try opens the worked solution');
+  assert.equal(await card.locator('details.exercise-solution').evaluate((d) => d.open), false, 'a try opens no solution');
+  await card.locator('details.exercise-solution summary').click();
   await card.locator('a.exercise-open').click();
   await page.waitForSelector('html[data-live] article[data-page=estimate] #gpu');
   assert.match(page.url(), /\/en\/estimate\/\?v=1&s=/);

@@ -43,7 +43,7 @@ const ALLOW = {
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
     'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
-    'top', 'k', 'r', 'JSON', 'URL', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
+    'top', 'k', 'r', 'JSON', 'URL', 'HTML', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
   names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'SGLang', 'Megatron', 'DeepSpeed',
     'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames,

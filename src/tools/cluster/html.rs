@@ -83,7 +83,17 @@ fn add(action: &str, label: &str) -> String {
 }
 
 fn table(head: &[&str], body: &str) -> String {
-    let th: String = head.iter().map(|h| format!("<th scope=\"col\">{}</th>", esc(h))).collect();
+    // A column without a head (the remove buttons') has an empty cell there, not an empty header.
+    let th: String = head
+        .iter()
+        .map(|h| {
+            if h.is_empty() {
+                "<td></td>".to_string()
+            } else {
+                format!("<th scope=\"col\">{}</th>", esc(h))
+            }
+        })
+        .collect();
     format!("<div class=\"cl-scroll\"><table class=\"cl-table\"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>")
 }
 
@@ -260,10 +270,12 @@ pub fn field_key(f: Field) -> String {
     }
 }
 
+/// One headline of the month: its name, its value, and (a second description of the same
+/// name, so that the list holds only names and descriptions) its note and math.
 fn headline(key: &str, label: &str, shown: &str, raw: f64, note: &str, math: &str) -> String {
     let note = if note.is_empty() { String::new() } else { format!("<p class=\"hint\">{}</p>", esc(note)) };
     format!(
-        "<div class=\"cl-headline\" data-k=\"{key}\"><dt>{}</dt><dd data-value=\"{raw}\">{}</dd>{note}{math}</div>",
+        "<div class=\"cl-headline\" data-k=\"{key}\"><dt>{}</dt><dd data-value=\"{raw}\">{}</dd><dd class=\"cl-more\">{note}{math}</dd></div>",
         esc(label),
         esc(shown)
     )

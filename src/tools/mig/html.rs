@@ -146,7 +146,7 @@ pub fn hand_html(
         format!("<p class=\"hint\">{}</p>", esc(t.no_instances))
     } else {
         format!(
-            "<div class=\"mig-scroll\"><table class=\"mig-table mig-shares\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>\
+            "<div class=\"mig-scroll\"><table class=\"mig-table mig-shares\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><td></td></tr></thead><tbody>{rows}</tbody></table></div>\
              <p><button class=\"button secondary\" data-act=\"clear\">{}</button></p><p class=\"hint\">{}</p>",
             esc(t.instance),
             esc(t.memory),
@@ -212,7 +212,7 @@ pub fn workloads_html(lang: Lang, workloads: &[Workload]) -> String {
         String::new()
     };
     format!(
-        "<div class=\"mig-scroll\"><table class=\"mig-table mig-workloads\"><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th></th></tr></thead><tbody>{rows}</tbody></table></div>{add}",
+        "<div class=\"mig-scroll\"><table class=\"mig-table mig-workloads\"><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><td></td></tr></thead><tbody>{rows}</tbody></table></div>{add}",
         esc(t.model),
         esc(t.weights),
         esc(t.kv),
@@ -378,6 +378,8 @@ mod tests {
             assert!(results.contains("data-gpus=\"5\""), "{results}");
             assert!(results.contains(t.whole_gpus.0) && !results.contains("NaN"));
             assert_eq!(compare_html(lang).matches("<tr>").count(), 7);
+            // Every column has a head a screen reader can announce (axe's empty-table-header).
+            assert!(!compare_html(lang).contains("<th scope=\"col\"></th>"));
             assert!(results_html(lang, gpu, &mig, &[]).contains(t.empty_list));
         }
     }

@@ -183,7 +183,7 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
     step_weights(&mut out, lang, s, plan);
     step_state(&mut out, lang, plan);
     step_context(&mut out, lang, s, plan);
-    let _ = write!(out, "<li><h3>{}</h3><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
+    let _ = write!(out, "<li><h2>{}</h2><p>{}</p>", esc(t.step_shard), esc(t.step_shard_lead));
     across_nodes(&mut out, lang, s, plan);
     table(&mut out, lang, s, plan);
     if let Some((c, cap)) = plan.chosen() {
@@ -349,7 +349,7 @@ fn weight_format(s: &PlanState, r: &crate::engine::Report) -> String {
 
 fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
-    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_weights));
+    let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_weights));
     let Some(r) = plan.candidates.first().and_then(|c| c.report.as_ref()) else {
         if let Some(Candidate { verdict: Verdict::Engine(e), .. }) = plan.candidates.first() {
             let _ = write!(out, "<p class=\"error\">{}</p>", esc(&engine_error(lang, e)));
@@ -409,7 +409,7 @@ fn step_weights(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
 
 fn step_state(out: &mut String, lang: Lang, plan: &Plan) {
     let t = lang.plan();
-    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_state));
+    let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_state));
     match first_fitting(plan).and_then(|c| c.report.as_ref().map(|r| (t.tp_words(lang, c.layout()), r))) {
         Some((tp, r)) => {
             let m = &r.memory_per_gpu_bytes;
@@ -437,7 +437,7 @@ fn step_state(out: &mut String, lang: Lang, plan: &Plan) {
 
 fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
-    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_context));
+    let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_context));
     let Some(r) = plan.candidates.iter().find_map(|c| c.report.as_ref()) else {
         out.push_str("</li>");
         return;
@@ -710,7 +710,7 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, 
 
 fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
-    let _ = write!(out, "<li><h3>{}</h3>", esc(t.step_confirm));
+    let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_confirm));
     let Some((c, cap)) = plan.chosen() else {
         let _ = write!(out, "<p>{}</p></li>", esc(t.confirm_none));
         return;

@@ -729,7 +729,7 @@ pub fn Compare() -> impl IntoView {
             <div class="panel compare" id="compare">
                 <h2>{e.compare}</h2>
                 <table class="compare-table">
-                    <thead><tr><th></th><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
+                    <thead><tr><td></td><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
                     <tbody>
                         {row(e.model, a.model.name.clone(), b.model.name.clone())}
                         {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}

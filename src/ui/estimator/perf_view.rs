@@ -94,7 +94,7 @@ pub fn PerformanceView() -> impl IntoView {
                     <ShowMath key="bound" />
                 </div>
                 <table class="key-numbers perf-table">
-                    <thead><tr><th></th><th>{e.expected}</th><th title=e.roofline_best_note>{e.roofline_best}</th><th></th></tr></thead>
+                    <thead><tr><td></td><th>{e.expected}</th><th title=e.roofline_best_note>{e.roofline_best}</th><td></td></tr></thead>
                     <tbody>
                         {rows.into_iter().enumerate().map(|(i, (label, key, id))| {
                             let expected = cell(Box::new(move |t| t.rows.get(i).map(|r| r.expected.clone())));

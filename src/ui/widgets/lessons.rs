@@ -554,7 +554,7 @@ fn all_reduce_view(lang: Lang, v: &Values) -> String {
         crate::ui::browser::chart_width(),
     );
     let table = format!(
-        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th></th><th>{}</th><th>{}</th><th>busbw</th></tr></thead><tbody>{rows}</tbody></table></div>",
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><td></td><th>{}</th><th>{}</th><th>busbw</th></tr></thead><tbody>{rows}</tbody></table></div>",
         escape(w.expected),
         escape(w.bound)
     );
