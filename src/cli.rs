@@ -22,7 +22,8 @@ Commands:
   list gpus|models [--json]
                          The catalog's GPUs (id, name, memory, bandwidth) or models (id,
                          name, family, parameters, published weight format), as a table or JSON
-  bench [N]              Time N full evaluations (default 20000), print microseconds each
+  bench [N] [MODEL]      Time N full evaluations (default 20000), print microseconds each
+                         (MODEL: only that one of the three scenarios, for a profiler)
   site DIST [--site-url URL] [--catalog FILE] [--trunk-reload]
                          Write every page of the site into DIST (where Trunk built the app):
                          chapters, tools, glossary, search indexes, the print page; with the
@@ -51,7 +52,7 @@ pub fn run(args: &[String]) -> i32 {
             0
         }
         Some("estimate") => estimate(args.get(1).map(String::as_str), &mut out),
-        Some("bench") => bench(args.get(1).map(String::as_str), &mut out),
+        Some("bench") => bench(args.get(1).map(String::as_str), args.get(2).map(String::as_str), &mut out),
         Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
         Some("list") => list(&args[1..], &mut out),
         Some("site") => site(&args[1..], &mut out),
@@ -372,9 +373,9 @@ fn validate(format: Option<&str>, out: &mut impl Write) -> i32 {
     }
 }
 
-/// `bench [N]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
+/// `bench [N] [MODEL]`: times N full evaluations (sizing, solvers, time model with three 1-1024 GPU
 /// scaling curves and the roofline series, derivations).
-fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
+fn bench(n: Option<&str>, only: Option<&str>, out: &mut impl Write) -> i32 {
     use gpu_primer::catalog::evaluate;
     use gpu_primer::engine::{ModelSpec, Scenario};
     let n: u32 = match n.map(str::parse).unwrap_or(Ok(20_000)) {
@@ -385,7 +386,11 @@ fn bench(n: Option<&str>, out: &mut impl Write) -> i32 {
         }
     };
     let cases = [("llama-3.1-70b", 8u64), ("llama-3.1-8b", 1), ("deepseek-v3", 8)];
-    for (model, gpus) in cases {
+    if only.is_some_and(|m| !cases.iter().any(|(c, _)| *c == m)) {
+        eprintln!("bench: MODEL must be one of llama-3.1-70b, llama-3.1-8b, deepseek-v3");
+        return 2;
+    }
+    for (model, gpus) in cases.into_iter().filter(|(m, _)| only.is_none_or(|o| o == *m)) {
         let mut s = Scenario::new(ModelSpec::Id(model.to_owned()));
         s.gpus = gpus;
         s.tensor_parallel = gpus;

@@ -65,7 +65,7 @@ const ENGINE: Tree = Tree {
     layers: &[
         (
             "numbers, errors, JSON reading, number formats, assumptions, the words a formula is recorded with",
-            &["num", "checked", "error", "json_read", "closest", "precision", "assumption", "workload", "bound"],
+            &["num", "checked", "error", "json_read", "closest", "precision", "assumption", "workload", "bound", "stack"],
         ),
         ("the record of how a number was obtained", &["derivation"]),
         (

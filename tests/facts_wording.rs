@@ -85,6 +85,20 @@ const ALLOWED: &[&str] = &[
     "qk_rope_head_dim",
     "MLA",
     "tp",
+    // Expert parallelism's symbols (the MoE derivations): ep, moe_tp, the EP group, the
+    // redundant experts R, the tokens T_moe, the experts touched X, the padding block BM, one
+    // expert's parameters P_e, the fixed cost t0, a time t, η_c.
+    "ep",
+    "EP",
+    "moe_tp",
+    "R",
+    "T_moe",
+    "X",
+    "BM",
+    "P_e",
+    "t0",
+    "t",
+    "c",
     "ZeRO",
     "dp",
     "pp",

@@ -102,8 +102,11 @@ fn derivations_name_the_precision_and_the_fused_step() {
             lang,
         )
         .values;
-        assert!(g.contains("bf16") && g.contains(&(2 * EMBEDDING).to_string()), "{g}");
-        assert!(o.contains(" 4 ") && o.contains(&(4 * P).to_string()), "{o}");
+        assert!(
+            g.contains("bf16") && g.contains(&gpu_primer::i18n::facts::bytes(u128::from(2 * EMBEDDING))),
+            "{g}"
+        );
+        assert!(o.contains(" 4 ") && o.contains(&gpu_primer::i18n::facts::bytes(u128::from(4 * P))), "{o}");
     }
 }
 

@@ -50,7 +50,7 @@ fn logits_of_a_128k_vocabulary_by_hand() {
     );
     let d = r.derivation("memory_per_gpu_bytes.logits").expect("a derivation");
     let en = gpu_primer::i18n::facts::derivation(d, gpu_primer::i18n::Lang::En);
-    assert!(en.values.contains("1050673152 + 4096 upcast tokens (loss chunks 0)"), "{}", en.values);
+    assert!(en.values.contains("1.05 GB + 4,096 upcast tokens (loss chunks 0)"), "{}", en.values);
 }
 
 #[test]
@@ -119,7 +119,11 @@ fn paged_states_sit_on_the_device_while_it_has_room() {
     assert_eq!(paged.host_memory_bytes, 0);
     let d = paged.derivation("memory_per_gpu_bytes.optimizer").unwrap();
     let en = gpu_primer::i18n::facts::derivation(d, gpu_primer::i18n::Lang::En);
-    assert!(en.values.contains(&(2 * P).to_string()) && en.formula.contains("unified memory"), "{en:?}");
+    assert!(
+        en.values.contains(&gpu_primer::i18n::facts::bytes(u128::from(2 * P)))
+            && en.formula.contains("unified memory"),
+        "{en:?}"
+    );
     // The time model still moves the states: the step reads and writes them.
     let t = |r: &Report| r.performance.phases.training.as_ref().unwrap().bytes;
     assert_eq!(t(&paged), t(&plain));
@@ -151,7 +155,10 @@ fn a_device_that_runs_short_pages_the_rest_to_the_host() {
     assert!(fits.values.contains(&gpu_primer::i18n::facts::bytes(u128::from(rest))), "{fits:?}");
     let host = paged.derivation("host_memory_bytes").unwrap();
     let zh = gpu_primer::i18n::facts::derivation(host, gpu_primer::i18n::Lang::Zh);
-    assert!(zh.values.contains(&paged.host_memory_bytes.to_string()), "{zh:?}");
+    assert!(
+        zh.values.contains(&gpu_primer::i18n::facts::bytes(u128::from(paged.host_memory_bytes))),
+        "{zh:?}"
+    );
 }
 
 #[test]

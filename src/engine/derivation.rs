@@ -40,6 +40,9 @@ pub enum PhaseQty {
     Time,
     /// The host part of partial offload (`expected.host_s`).
     Host,
+    /// The routed experts' grouped GEMMs as their kernel family runs them
+    /// (`moe.grouped_gemm_s`).
+    Moe,
 }
 
 /// The report path a derivation explains (one variant per path; phases parameterised).
@@ -66,6 +69,8 @@ pub enum DerivKey {
     /// Bytes kept in host memory.
     HostMemory,
     LayoutDataParallel,
+    /// Routed experts one GPU holds under expert parallelism.
+    LayoutExpertsPerGpu,
     SolverMaxContext,
     SolverMaxBatch,
     SolverMinGpus,
@@ -114,6 +119,7 @@ impl DerivKey {
             DerivKey::Fits => "fits",
             DerivKey::HostMemory => "host_memory_bytes",
             DerivKey::LayoutDataParallel => "layout.data_parallel",
+            DerivKey::LayoutExpertsPerGpu => "layout.experts_per_gpu",
             DerivKey::SolverMaxContext => "solvers.max_context_tokens",
             DerivKey::SolverMaxBatch => "solvers.max_batch",
             DerivKey::SolverMinGpus => "solvers.min_gpus",
@@ -130,6 +136,7 @@ impl DerivKey {
                     PhaseQty::TimeBound => "time_s_bound",
                     PhaseQty::Time => "time_s",
                     PhaseQty::Host => "expected.host_s",
+                    PhaseQty::Moe => "moe.grouped_gemm_s",
                 };
                 return format!("phases.{}.{q}", p.path());
             }
@@ -244,13 +251,20 @@ pub enum Formula {
     MinCpuMoe,
     /// The host part of a phase under partial offload.
     PhaseHost,
+    /// Experts per GPU under expert parallelism: ceil((E + R)/ep), each split max(1, tp/ep) ways.
+    ExpertsPerGpu,
+    /// One MoE layer's grouped GEMMs on one GPU, its kernel family's measured costs, times the
+    /// layers.
+    MoeGroupedGemm,
     /// The compute path a checkpoint's own format chooses (block FP8 → FP8 GEMMs).
     ComputePathCheckpoint,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 65] = [
+    pub const ALL: [Formula; 67] = [
+        Formula::ExpertsPerGpu,
+        Formula::MoeGroupedGemm,
         Formula::ComputePathCheckpoint,
         Formula::MinCpuMoe,
         Formula::WeightsTable,

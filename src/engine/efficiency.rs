@@ -56,6 +56,12 @@ pub struct Efficiency {
     /// this engine's FLOPs and the rest of its prefill time, 0.28 of the card's 660.6 TOPS
     /// (`tests/validation_llama.rs` solves it; that row is not among the validation's).
     pub quantized_matmul_flops: f64,
+    /// Share of a serving step's wall time the GPU waits for the CPU (API server, scheduler,
+    /// input preparation): a step takes `t_gpu / (1 − share)`. Default: the serving stack's
+    /// (`serving_stack`; 0 for vLLM V1, SGLang and TensorRT-LLM, whose CPU work overlaps the GPU's:
+    /// vLLM V1 blog 2025-01-27, SGLang v0.4 blog 2024-12-04; 0.62 for vLLM 0.5.3, whose GPU ran 38%
+    /// of the time: vLLM v0.6.0 blog 2024-09-05).
+    pub cpu_share_of_step: f64,
 }
 
 impl Default for Efficiency {
@@ -74,6 +80,7 @@ impl Default for Efficiency {
             host_memory_bandwidth: 0.7,
             pcie_bandwidth: 0.8,
             quantized_matmul_flops: 0.28,
+            cpu_share_of_step: 0.0,
         }
     }
 }
@@ -95,10 +102,11 @@ pub enum Factor {
     HostMemoryBandwidth,
     PcieBandwidth,
     QuantizedMatmulFlops,
+    CpuShareOfStep,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 13] = [
+    pub const ALL: [Factor; 14] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -112,6 +120,7 @@ impl Factor {
         Factor::HostMemoryBandwidth,
         Factor::PcieBandwidth,
         Factor::QuantizedMatmulFlops,
+        Factor::CpuShareOfStep,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -130,6 +139,7 @@ impl Factor {
             Factor::HostMemoryBandwidth => "host_memory_bandwidth",
             Factor::PcieBandwidth => "pcie_bandwidth",
             Factor::QuantizedMatmulFlops => "quantized_matmul_flops",
+            Factor::CpuShareOfStep => "cpu_share_of_step",
         }
     }
 
@@ -149,6 +159,7 @@ impl Factor {
             Factor::HostMemoryBandwidth => e.host_memory_bandwidth,
             Factor::PcieBandwidth => e.pcie_bandwidth,
             Factor::QuantizedMatmulFlops => e.quantized_matmul_flops,
+            Factor::CpuShareOfStep => e.cpu_share_of_step,
         }
     }
 
@@ -184,6 +195,7 @@ impl Efficiency {
         frac("host_memory_bandwidth", self.host_memory_bandwidth)?;
         frac("pcie_bandwidth", self.pcie_bandwidth)?;
         frac("quantized_matmul_flops", self.quantized_matmul_flops)?;
+        in_range("cpu_share_of_step", self.cpu_share_of_step, 0.0, 0.95)?;
         Ok(())
     }
 
@@ -272,10 +284,11 @@ pub struct EfficiencyOverrides {
     pub host_memory_bandwidth: Option<f64>,
     pub pcie_bandwidth: Option<f64>,
     pub quantized_matmul_flops: Option<f64>,
+    pub cpu_share_of_step: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 14] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -289,6 +302,7 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 13] = [
     "host_memory_bandwidth",
     "pcie_bandwidth",
     "quantized_matmul_flops",
+    "cpu_share_of_step",
 ];
 
 impl EfficiencyOverrides {
@@ -310,6 +324,7 @@ impl EfficiencyOverrides {
                 "host_memory_bandwidth" => &mut o.host_memory_bandwidth,
                 "pcie_bandwidth" => &mut o.pcie_bandwidth,
                 "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
+                "cpu_share_of_step" => &mut o.cpu_share_of_step,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -337,7 +352,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 13] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 14] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -355,6 +370,7 @@ impl EfficiencyOverrides {
             ("host_memory_bandwidth", self.host_memory_bandwidth, &mut e.host_memory_bandwidth),
             ("pcie_bandwidth", self.pcie_bandwidth, &mut e.pcie_bandwidth),
             ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
+            ("cpu_share_of_step", self.cpu_share_of_step, &mut e.cpu_share_of_step),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {
@@ -375,7 +391,7 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 13);
+        assert_eq!(Factor::ALL.len(), 14);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

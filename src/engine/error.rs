@@ -99,6 +99,12 @@ pub enum ErrorKind {
     LayoutMismatch { gpus: u64, group: u64, dp: u64 },
     /// expert_parallel must be at most gpus.
     MoreThanGpus { gpus: u64, got: u64 },
+    /// expert_parallel must divide a pipeline stage's GPUs (tp × dp) and divide or be a
+    /// multiple of tensor_parallel.
+    ExpertParallelSplit { stage_gpus: u64, tp: u64, got: u64 },
+    /// expert_parallel must be at most the routed experts (with the redundant ones); 1 for a
+    /// dense model.
+    MoreThanExperts { experts: u64, got: u64 },
     /// A LoRA target that is not a module name.
     NotALoraTarget { allowed: Vec<String>, got: String },
     /// Full training needs float weights.
@@ -197,6 +203,14 @@ impl fmt::Display for ErrorKind {
                 "tensor_parallel × pipeline_parallel × data_parallel must equal gpus ({gpus}), got {group} × {dp}"
             ),
             K::MoreThanGpus { gpus, got } => write!(f, "must be at most gpus ({gpus}), got {got}"),
+            K::ExpertParallelSplit { stage_gpus, tp, got } => write!(
+                f,
+                "must divide the GPUs of a pipeline stage, tensor_parallel × data_parallel ({stage_gpus}), and divide or be a multiple of tensor_parallel ({tp}), got {got}"
+            ),
+            K::MoreThanExperts { experts, got } => write!(
+                f,
+                "must be between 1 and the routed experts plus redundant_experts ({experts}; a dense model has none to spread: 1), got {got}"
+            ),
             K::NotALoraTarget { allowed, got } => {
                 write!(f, "must be among {} or all-linear, got '{got}'", allowed.join(", "))
             }

@@ -154,6 +154,14 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
             ErrorKind::MoreStagesThanLayers { layers: a.layers, got: s.pipeline_parallel },
         ));
     }
+    // Expert parallelism spreads the routed experts: no more GPUs than expert copies.
+    let experts = a.moe.as_ref().map_or(0, |m| m.routed_experts.saturating_add(s.redundant_experts));
+    if s.expert_parallel > experts.max(1) {
+        return Err(ScenarioError::new(
+            "expert_parallel",
+            ErrorKind::MoreThanExperts { experts, got: s.expert_parallel },
+        ));
+    }
     Ok(())
 }
 
@@ -207,7 +215,9 @@ fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<
     let scenario = sized.scenario(s, &arch, &gpu, lookup);
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
     let load = if with_load { super::perf::load::load_report(&scenario, sized.usable)? } else { None };
+    let experts = sized.inputs.experts(&arch);
     let mut r = report(s, model, sized, performance, assumptions, derivations);
+    (r.layout.experts_per_gpu, r.layout.expert_tensor_parallel) = (experts.per_gpu, experts.moe_tp);
     r.load = load;
     Ok(r)
 }
@@ -464,6 +474,10 @@ fn report(
             pipeline_parallel: x.pp,
             data_parallel: x.dp,
             heaviest_stage: z.memory.stage,
+            expert_parallel: x.ep,
+            experts_per_gpu: 0,
+            expert_tensor_parallel: 1,
+            redundant_experts: x.redundant_experts,
         },
         solvers: z.solvers,
         assumptions,

@@ -18,7 +18,7 @@
 //!
 //! | Layer | What | Modules |
 //! |---|---|---|
-//! | 1 | numbers, errors, JSON reading, number formats (dtypes, compute paths, ggml block types, llama.cpp file types), assumptions, and the words a formula is recorded with (the workload, the bound's terms) | [`num`], [`checked`], [`error`], [`json_read`], [`closest`], [`precision`], [`assumption`], [`workload`], [`bound`] |
+//! | 1 | numbers, errors, JSON reading, number formats (dtypes, compute paths, ggml block types, llama.cpp file types), assumptions, and the words a formula is recorded with (the workload, the bound's terms) | [`num`], [`checked`], [`error`], [`json_read`], [`closest`], [`precision`], [`assumption`], [`workload`], [`bound`], [`stack`] |
 //! | 2 | the record of how a number was obtained: keys, formulas, values, sources | [`derivation`] |
 //! | 3 | things: GPUs, the links between them and their achieved efficiencies, model architectures and their tensor tables, GGUF files | [`gpu`], [`links`], [`efficiency`], [`model`], [`gguf`] |
 //! | 4 | inputs: the scenario, its hardware resolved, the catalog lookup | [`scenario`], [`hardware`], [`lookup`] |
@@ -92,6 +92,7 @@ pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
+pub mod stack;
 pub mod workload;
 
 pub use assumption::Assumption;

@@ -58,6 +58,14 @@ pub struct Layout {
     pub data_parallel: u64,
     /// The pipeline stage the memory figures describe (the heaviest, 0-based).
     pub heaviest_stage: u64,
+    /// GPUs the routed experts are spread over.
+    pub expert_parallel: u64,
+    /// Routed experts one GPU holds, `ceil((experts + redundant) / expert_parallel)` (0 for a
+    /// dense model).
+    pub experts_per_gpu: u64,
+    /// Ways each held expert is split, `max(1, tensor_parallel / expert_parallel)`.
+    pub expert_tensor_parallel: u64,
+    pub redundant_experts: u64,
 }
 
 /// Inverse questions, answered for the chosen GPU and safety margin (null = impossible).

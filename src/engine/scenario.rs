@@ -10,6 +10,7 @@ use super::json_read::{de, opt, Read};
 use super::model::quant::Quantization;
 use super::precision::compute::ComputeDtype;
 use super::precision::Dtype;
+use super::stack::{BenchTool, EpComm, LlamaBackend, MoeKernel, PrefillPolicy, ServingStack, WeightKernel};
 use super::workload::{Mode, Optimizer, Recompute, TrainingPrecision};
 #[cfg(test)]
 use serde::Deserialize;
@@ -209,6 +210,47 @@ pub struct Scenario {
     /// device: the share of its own its CPU cores reach, `perf::offload::UNIFIED_CPU_SHARE`).
     #[serde(default)]
     pub host_memory_bandwidth_bytes_per_s: Option<f64>,
+    /// Redundant copies of hot experts spread over the expert-parallel group (DeepSeek's EPLB):
+    /// each GPU holds `ceil((experts + redundant) / expert_parallel)`. Default 0.
+    #[serde(default)]
+    pub redundant_experts: u64,
+    /// The serving engine and version (`vllm_v1`, `vllm_v0_5`, `sglang`, `trtllm`): it sets the
+    /// MoE kernel family, the prefill policy and the CPU share of a step. Default `vllm_v1`.
+    #[serde(default)]
+    pub serving_stack: ServingStack,
+    /// The routed experts' kernel family (`triton_fused`, `deepgemm`, `cutlass_grouped`).
+    /// Default: the serving stack's.
+    #[serde(default)]
+    pub moe_kernel: Option<MoeKernel>,
+    /// Dispatch and combine with expert parallelism (`nccl`, `deepep_normal`,
+    /// `deepep_low_latency`). Default `nccl`.
+    #[serde(default)]
+    pub ep_comm: Option<EpComm>,
+    /// How the scheduler mixes prompts with running sequences (`mixed`, `prefill_first`).
+    /// Default: the serving stack's.
+    #[serde(default)]
+    pub prefill_policy: Option<PrefillPolicy>,
+    /// The slowest expert-parallel rank's load over the mean (1 to 8). Default: the larger of
+    /// the statistical imbalance and the measured routing skew (1.2, or 1.05 with redundant
+    /// experts).
+    #[serde(default)]
+    pub expert_imbalance: Option<f64>,
+    /// The weight-only kernel of quantised decode (`marlin`, `machete`, `exllamav2`, `awq_gemv`,
+    /// `bnb_nf4`, `llama_cpp_mmvq`). Default: the engine's MARLIN-derived
+    /// `efficiency.quantized_weight_bandwidth`.
+    #[serde(default)]
+    pub weight_kernel: Option<WeightKernel>,
+    /// llama.cpp's back end for a GGUF model (`cuda`, `metal`, `rocm`, `rocm_rocblas`,
+    /// `vulkan_coopmat`, `vulkan`). Default by the GPU's vendor: CUDA, Metal, ROCm.
+    #[serde(default)]
+    pub llama_backend: Option<LlamaBackend>,
+    /// Requests a closed loop sends in all (the benchmarks' `--num-prompts`). Default 10 × users.
+    #[serde(default)]
+    pub benchmark_requests: Option<u64>,
+    /// The client measuring a closed loop (`vllm_bench`: every request from a start together;
+    /// `genai_perf`: the steady state). Default `vllm_bench`.
+    #[serde(default)]
+    pub bench_tool: BenchTool,
 }
 
 /// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
@@ -296,6 +338,16 @@ impl Scenario {
             "host_memory_bytes" => self.host_memory_bytes = opt(v, de)?,
             "host_reserve_bytes" => self.host_reserve_bytes = de(v)?,
             "host_memory_bandwidth_bytes_per_s" => self.host_memory_bandwidth_bytes_per_s = opt(v, de)?,
+            "redundant_experts" => self.redundant_experts = de(v)?,
+            "serving_stack" => self.serving_stack = de(v)?,
+            "moe_kernel" => self.moe_kernel = opt(v, de)?,
+            "ep_comm" => self.ep_comm = opt(v, de)?,
+            "prefill_policy" => self.prefill_policy = opt(v, de)?,
+            "expert_imbalance" => self.expert_imbalance = opt(v, de)?,
+            "weight_kernel" => self.weight_kernel = opt(v, de)?,
+            "llama_backend" => self.llama_backend = opt(v, de)?,
+            "benchmark_requests" => self.benchmark_requests = opt(v, de)?,
+            "bench_tool" => self.bench_tool = de(v)?,
             _ => {}
         }
         Ok(())
@@ -377,6 +429,19 @@ impl Scenario {
             range("gpu_layers", n, 0, 100_000)?;
         }
         range("n_cpu_moe", self.n_cpu_moe, 0, 100_000)?;
+        range("redundant_experts", self.redundant_experts, 0, 4096)?;
+        if let Some(i) = self.expert_imbalance {
+            if !(i.is_finite() && (1.0..=8.0).contains(&i)) {
+                return Err(ScenarioError::new(
+                    "expert_imbalance",
+                    ErrorKind::OutOfRange { min: 1.0, max: 8.0, got: i },
+                ));
+            }
+        }
+        if let Some(n) = self.benchmark_requests {
+            let least = self.concurrent_users.unwrap_or(0).max(1);
+            range("benchmark_requests", n, least, 1_000_000)?;
+        }
         if let Some(m) = self.host_memory_bytes {
             range("host_memory_bytes", m, 1, 1 << 50)?;
         }
@@ -438,6 +503,16 @@ impl Scenario {
             return Err(ScenarioError::new(
                 "expert_parallel",
                 ErrorKind::MoreThanGpus { gpus: self.gpus, got: self.expert_parallel },
+            ));
+        }
+        // The EP group lies within a pipeline stage's tp × dp GPUs, and holds whole tensor-parallel
+        // groups (vLLM: EP = TP × DP) or splits one (SGLang: ep ≤ tp, each expert tp/ep ways).
+        let (ep, tp, stage) =
+            (self.expert_parallel, self.tensor_parallel, self.gpus / self.pipeline_parallel.max(1));
+        if !stage.is_multiple_of(ep) || !(tp.is_multiple_of(ep) || ep.is_multiple_of(tp)) {
+            return Err(ScenarioError::new(
+                "expert_parallel",
+                ErrorKind::ExpertParallelSplit { stage_gpus: stage, tp, got: ep },
             ));
         }
         Ok(())
@@ -644,6 +719,16 @@ fn defaults(model: ModelSpec) -> Scenario {
         host_memory_bytes: None,
         host_reserve_bytes: 0,
         host_memory_bandwidth_bytes_per_s: None,
+        redundant_experts: 0,
+        serving_stack: ServingStack::VllmV1,
+        moe_kernel: None,
+        ep_comm: None,
+        prefill_policy: None,
+        expert_imbalance: None,
+        weight_kernel: None,
+        llama_backend: None,
+        benchmark_requests: None,
+        bench_tool: BenchTool::VllmBench,
     }
 }
 

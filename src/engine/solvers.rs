@@ -5,7 +5,7 @@
 //! tensor parallelism inside a node (up to 8, dividing the heads), pipeline stages beyond it,
 //! and for training with ZeRO also data-parallel replicas at the scenario's tp × pp.
 
-use super::memory::{memory_per_gpu, Inputs};
+use super::memory::{memory_per_gpu, memory_per_gpu_with, weights_by_stage, Inputs};
 use super::model::Architecture;
 use serde::Serialize;
 
@@ -44,14 +44,17 @@ fn largest(max: u64, ok: impl Fn(u64) -> bool) -> Option<u64> {
 
 /// Longest context that fits at the scenario's batch, never beyond the model's own limit
 /// (`max_position_embeddings`) when the config states one.
+/// The weights are sized once: they do not depend on the context.
 pub fn max_context_tokens(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
     let limit = a.max_position_embeddings.filter(|m| *m > 0).map_or(MAX_CONTEXT, |m| m.min(MAX_CONTEXT));
-    largest(limit, |c| fits(a, &Inputs { context: c, ..*x }, usable))
+    let w = weights_by_stage(a, x);
+    largest(limit, |c| memory_per_gpu_with(a, &Inputs { context: c, ..*x }, &w).total <= usable)
 }
 
-/// Largest batch that fits at the scenario's context.
+/// Largest batch that fits at the scenario's context (the weights sized once).
 pub fn max_batch(a: &Architecture, x: &Inputs, usable: u128) -> Option<u64> {
-    largest(MAX_BATCH, |b| fits(a, &Inputs { batch: b, ..*x }, usable))
+    let w = weights_by_stage(a, x);
+    largest(MAX_BATCH, |b| memory_per_gpu_with(a, &Inputs { batch: b, ..*x }, &w).total <= usable)
 }
 
 /// Most of the model llama.cpp can offload at the scenario's context and batch, counted as its

@@ -253,6 +253,10 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "pipeline_parallel" => l.pipeline_parallel,
                 "data_parallel" => l.data_parallel,
                 "heaviest_stage" => l.heaviest_stage,
+                "expert_parallel" => l.expert_parallel,
+                "experts_per_gpu" => l.experts_per_gpu,
+                "expert_tensor_parallel" => l.expert_tensor_parallel,
+                "redundant_experts" => l.redundant_experts,
                 _ => return None,
             })
         }
@@ -382,10 +386,37 @@ fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
             "data_parallel_sync_s" => ph.data_parallel_sync_s,
             "data_parallel_exposed_s" => ph.data_parallel_exposed_s,
             "pipeline_bubble_fraction" => ph.pipeline_bubble_fraction,
+            "cpu_exposed_s" => ph.cpu_exposed_s,
             _ => return None,
         }),
+        ("moe", _) => moe_value(ph.moe.as_ref()?, rest),
         _ => None,
     }
+}
+
+/// A number of a phase's routed experts (`phases.NAME.moe.` paths).
+fn moe_value(m: &crate::engine::perf::timing::MoeTiming, field: &str) -> Option<f64> {
+    let l = &m.layer;
+    let v = match field {
+        "layers" => m.layers,
+        "grouped_gemm_s" => m.grouped_gemm_s,
+        "fixed_s" => m.fixed_s,
+        "layer.tokens" => l.tokens,
+        "layer.pairs" => l.pairs,
+        "layer.touched" => l.touched,
+        "layer.tokens_per_expert" => l.tokens_per_expert,
+        "layer.weight_bytes" => l.weight_bytes,
+        "layer.flops" => l.flops,
+        "layer.padded_flops" => l.padded_flops,
+        "layer.memory_s" => l.memory_s,
+        "layer.compute_s" => l.compute_s,
+        "layer.fixed_s" => l.fixed_s,
+        "layer.imbalance" => l.imbalance,
+        "layer.expected_s" => l.expected_s,
+        "layer.bound_bytes" => l.bound_bytes,
+        _ => return None,
+    };
+    v.is_finite().then_some(v)
 }
 
 fn report_number(scenario: &str, path: &str) -> Result<f64, String> {
@@ -793,6 +824,7 @@ mod tests {
             r#"{"model": "llama-3.1-405b", "gpu": "a10g"}"#,
             r#"{"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "gpu_layers": 30, "host_memory_bytes": 64e9}"#,
             r#"{"model": "qwen3-30b-a3b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "n_cpu_moe": 20, "kv_dtype": "q8_0"}"#,
+            r#"{"model": "qwen3-30b-a3b", "gpus": 2, "expert_parallel": 2, "batch": 8, "serving_stack": "vllm_v0_5"}"#,
         ];
         let mut checked = 0;
         for json in scenarios {

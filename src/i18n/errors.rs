@@ -111,6 +111,12 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
             "tensor_parallel × pipeline_parallel × data_parallel 应等于 gpus（{gpus}），实际为 {group} × {dp}"
         ),
         K::MoreThanGpus { gpus, got } => format!("不能超过 gpus（{gpus}），实际为 {got}"),
+        K::ExpertParallelSplit { stage_gpus, tp, got } => format!(
+            "应整除一个流水线阶段的 GPU 数 tensor_parallel × data_parallel（{stage_gpus}），并整除 tensor_parallel（{tp}）或为其倍数，实际为 {got}"
+        ),
+        K::MoreThanExperts { experts, got } => format!(
+            "应在 1 到路由专家数加 redundant_experts（{experts}；稠密模型没有可分布的专家：1）之间，实际为 {got}"
+        ),
         K::NotALoraTarget { allowed, got } => {
             format!("应为 {} 或 all-linear 之一，实际为“{got}”", allowed.join("、"))
         }

@@ -176,6 +176,14 @@ pub struct EstimatorStrings {
     pub topology_nvswitch: &'static str,
     pub topology_efa: &'static str,
     pub topology_pcie: &'static str,
+    /// The serving engine and version the times assume.
+    pub serving_stack: &'static str,
+    /// The routed experts' kernel family (MoE models).
+    pub moe_kernel: &'static str,
+    /// "the serving stack's" choice of the kernel family.
+    pub moe_kernel_default: &'static str,
+    /// GPUs the routed experts are spread over (MoE models).
+    pub expert_parallel: &'static str,
     pub price: &'static str,
     pub price_unit: &'static str,
     pub output_tokens: &'static str,
@@ -414,6 +422,10 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     topology_nvswitch: "NVLink/NVSwitch 节点 + InfiniBand",
     topology_efa: "NVSwitch 节点 + AWS EFA",
     topology_pcie: "仅 PCIe",
+    serving_stack: "推理服务框架",
+    moe_kernel: "专家层 kernel",
+    moe_kernel_default: "随服务框架",
+    expert_parallel: "专家并行（GPU 数）",
     price: "每 GPU 小时价格",
     price_unit: "美元",
     output_tokens: "每条输出 token",
@@ -643,6 +655,10 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     topology_nvswitch: "NVLink/NVSwitch nodes + InfiniBand",
     topology_efa: "NVSwitch nodes + AWS EFA",
     topology_pcie: "PCIe only",
+    serving_stack: "Serving stack",
+    moe_kernel: "Expert kernel",
+    moe_kernel_default: "the stack's",
+    expert_parallel: "Expert parallelism (GPUs)",
     price: "Price per GPU-hour",
     price_unit: "USD",
     output_tokens: "Output tokens per request",

@@ -374,6 +374,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxGpuLayers => "largest -ngl in 0..=layers + 1 (the output layer first, then the last layers) whose GPU share ≤ usable (binary search: memory grows with -ngl)",
             F::MinCpuMoe => "smallest --n-cpu-moe m in 0..=layers (the routed experts of the first m layers in host memory, every layer on the GPU) whose GPU share ≤ usable (binary search: memory falls as m grows); what llama.cpp's --fit does before moving whole layers",
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
+            F::ExpertsPerGpu => "experts per GPU = ceil((E + R) / ep) of the E routed experts and R redundant copies, each split moe_tp = max(1, tp / ep) ways; the attention stays split by tp (data-parallel inside the EP group when ep > tp)",
+            F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
         },
         Lang::Zh => match f {
             F::ParamsTotal => "嵌入 V·h + lm_head（未共享时为 V·h）+ Σ_层（注意力 + MLP/专家 + 归一化 + 偏置）+ 末层归一化",
@@ -441,6 +443,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxGpuLayers => "在 0..=层数 + 1 中（先放输出层，再放最后几层）找 GPU 部分 ≤ 可用量的最大 -ngl（二分查找：显存随 -ngl 增长）",
             F::MinCpuMoe => "在 0..=层数 中找 GPU 部分 ≤ 可用量的最小 --n-cpu-moe m（前 m 层的路由专家留在主机内存，所有层都在 GPU 上；二分查找：m 越大显存越少）；llama.cpp 的 --fit 在移走整层之前先这样做",
             F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨越 PCIe k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载；混合专家层只拷其 token 路由到的专家；统一内存上是一次内存拷贝，按主机带宽计 2 × 字节数）",
+            F::ExpertsPerGpu => "每张 GPU 的专家数 = ceil((E + R) / ep)：E 个路由专家加 R 个冗余副本，每个再切成 moe_tp = max(1, tp / ep) 份；注意力仍按 tp 切分（ep > tp 时在 EP 组内做数据并行）",
+            F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
         },
     }
 }
@@ -541,6 +545,14 @@ fn template(f: Formula) -> T {
         F::PhaseHost => T::Words {
             en: "CPU {} at {} × {} + PCIe {} at {} × {} + {} crossings × 10 µs; op offload {} → {}",
             zh: "CPU 读 {}，{} × {} + PCIe {}，{} × {} + {} 次跨越 × 10 µs；算子卸载 {} → {}",
+        },
+        F::ExpertsPerGpu => T::Words {
+            en: "ceil(({} experts + {} redundant) / ep {}) = {} per GPU, each split max(1, tp {} / ep) = {} ways",
+            zh: "ceil(({} 个专家 + {} 个冗余) / ep {}) = 每张 GPU {} 个，每个切成 max(1, tp {} / ep) = {} 份",
+        },
+        F::MoeGroupedGemm => T::Words {
+            en: "kernel {}: T_moe {} tokens, X {} experts touched, W {} at {} × η_b {} = {}; {} on padded rows at {} × η_c {} = {}; t0 {} + I {} × max → {} per layer × {} layers = {}",
+            zh: "kernel {}：T_moe {} 个 token，触及 {} 个专家，W {}，{} × η_b {} = {}；补齐后的行 {}，{} × η_c {} = {}；t0 {} + I {} × max → 每层 {} × {} 层 = {}",
         },
     }
 }
@@ -695,6 +707,8 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::QuantizedMatmulFlops, Lang::En) => "llama.cpp multiplies quantised weights with its MMQ kernels on the int8 tensor cores, reaching a small share of their peak: Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s (512-token micro-batches) on an RTX 4090 in llama.cpp PR #7676 (June 2024), 0.28 of its 660.6 TOPS with this engine's FLOPs and the rest of its prefill time. Applied to the int8 path with llama.cpp file types.",
         (Factor::QuantizedMatmulFlops, Lang::Zh) => "llama.cpp 用 MMQ kernel 在 int8 Tensor Core 上乘量化权重，只达到峰值的一小部分：llama.cpp PR #7676（2024 年 6 月）在 RTX 4090 上预填充 Llama-3-8B Q4_0 为 10,358.75 token/s（512 token 微批），按本引擎的 FLOP 与预填充的其余各项计，为其 660.6 TOPS 的 0.28。用于 llama.cpp 文件类型的 int8 路径。",
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
+        (Factor::CpuShareOfStep, Lang::En) => "Share of a serving step the GPU waits for the CPU (API server, scheduler, input preparation); a step takes t_gpu / (1 − share). Set by serving_stack: 0 for vLLM V1, SGLang and TensorRT-LLM, whose CPU work runs beside the GPU's (vLLM blog \"vLLM V1\", 2025-01-27; LMSYS blog \"SGLang v0.4\", 2024-12-04); 0.62 for vLLM 0.5.3, whose GPU was busy 38% of the time on Llama 3 8B on one H100 (vLLM v0.6.0 blog, 2024-09-05).",
+        (Factor::CpuShareOfStep, Lang::Zh) => "服务一步中 GPU 等待 CPU（API 服务器、调度器、准备输入）的时间占比；一步耗时 t_gpu / (1 − 占比)。由 serving_stack 设定：vLLM V1、SGLang 和 TensorRT-LLM 为 0，它们的 CPU 工作与 GPU 并行（vLLM 博客“vLLM V1”，2025-01-27；LMSYS 博客“SGLang v0.4”，2024-12-04）；vLLM 0.5.3 为 0.62，在一张 H100 上跑 Llama 3 8B 时 GPU 只有 38% 的时间在忙（vLLM v0.6.0 博客，2024-09-05）。",
     }
 }
 

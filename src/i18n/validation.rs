@@ -97,6 +97,22 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         "ttft_fixed_concurrency" => {
             ("time to first token at a fixed number of users", "固定并发用户数下的首 token 时间")
         }
+        "moe_itl_fixed_concurrency" => (
+            "time between tokens at a fixed number of users, mixture-of-experts",
+            "固定并发用户数下的 token 间隔（混合专家）",
+        ),
+        "moe_ttft_fixed_concurrency" => (
+            "time to first token at a fixed number of users, mixture-of-experts",
+            "固定并发用户数下的首 token 时间（混合专家）",
+        ),
+        "moe_throughput_fixed_concurrency" => (
+            "serving throughput at a fixed number of users, mixture-of-experts",
+            "固定并发用户数下的服务吞吐（混合专家）",
+        ),
+        "decode_throughput_bs1_int4_kernels" => (
+            "decode throughput, batch 1, named int4 kernel (ExLlamaV2, AWQ GEMV)",
+            "解码吞吐（batch 1，指定的 int4 kernel：ExLlamaV2、AWQ GEMV）",
+        ),
         "training_mfu" => ("training MFU", "训练 MFU"),
         "llama_bench" => ("llama-bench run", "llama-bench 测试"),
         "gguf_model_size" => ("model size in a llama.cpp file type", "llama.cpp 文件类型下的模型大小"),

@@ -52,6 +52,7 @@ impl<'a> Row<'a> {
         ["inference", "decode", "e2e"].iter().any(|p| k.starts_with(p))
             || k.contains("ttft")
             || k.contains("first_token")
+            || k.contains("fixed_concurrency")
     }
 }
 
@@ -62,6 +63,7 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
     set_gpu(&mut s, &row)?;
     set_precision(&mut s, &row);
     let dp = set_layout(&mut s, &row)?;
+    set_software(&mut s, &row);
     match row.kind.as_str() {
         "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
             serving::generation(&row, s)
@@ -131,6 +133,44 @@ fn set_precision(s: &mut Scenario, row: &Row) {
     s.kv_dtype = kv;
     if let Some(g) = group {
         s.int4_group_size = g;
+    }
+}
+
+/// The software a serving row ran, as its conditions name it: the stack from `engine` (SGLang;
+/// TensorRT-LLM and NIM, which runs it; vLLM 0.5 and earlier; other vLLM versions are V1), the
+/// client from `bench_tool` or the engine (NIM's tables are genai-perf's), and the MoE and
+/// weight-only kernel families, expert parallelism and its dispatch when stated.
+fn set_software(s: &mut Scenario, row: &Row) {
+    use crate::engine::stack::{BenchTool, ServingStack};
+    let c = &row.c;
+    let engine = [text(c, "engine"), text(c, "framework")].join(" ").to_ascii_lowercase();
+    s.serving_stack = if engine.contains("sglang") {
+        ServingStack::Sglang
+    } else if engine.contains("tensorrt") || engine.contains("trt") || engine.contains("nim") {
+        ServingStack::Trtllm
+    } else if ["vllm 0.5", "vllm v0.5", "vllm 0.4", "vllm v0.4"].iter().any(|v| engine.contains(v)) {
+        ServingStack::VllmV05
+    } else {
+        ServingStack::VllmV1
+    };
+    let tool = text(c, "bench_tool").to_ascii_lowercase();
+    if tool.contains("genai") || (tool.is_empty() && engine.contains("nim")) {
+        s.bench_tool = BenchTool::GenaiPerf;
+    }
+    fn read<T: serde::de::DeserializeOwned>(c: &Value, key: &str) -> Option<T> {
+        c.get(key).and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+    s.moe_kernel = read(c, "moe_kernel");
+    s.weight_kernel = read(c, "weight_kernel");
+    s.ep_comm = read(c, "ep_comm");
+    if let Some(ep) = num(c, &["expert_parallel", "ep", "EP"]) {
+        s.expert_parallel = ep as u64;
+    }
+    if let Some(r) = num(c, &["redundant_experts"]) {
+        s.redundant_experts = r as u64;
+    }
+    if let Some(n) = num(c, &["num_prompts", "benchmark_requests"]) {
+        s.benchmark_requests = Some(n as u64);
     }
 }
 

@@ -358,6 +358,11 @@ enum Metric {
     TtftUnderLoadMs {
         p95: bool,
     },
+    /// Output tokens per second of a closed loop over its whole run (the benchmarks' "output
+    /// token throughput": generated tokens over the duration); `per_gpu` divides by the GPUs.
+    ThroughputAtConcurrency {
+        per_gpu: bool,
+    },
     /// Decode tokens/s of one sequence at the average step (llama-bench `tgN`).
     DecodeTokensPerS,
     /// Prompt tokens/s of one sequence (llama-bench `ppN`).
@@ -435,6 +440,15 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
             let l = r.load.as_ref();
             let v = l.and_then(|l| if p95 { l.ttft_p95_s } else { l.ttft_mean_s });
             (v.unwrap_or(0.0) * 1e3, None, false)
+        }
+        Metric::ThroughputAtConcurrency { per_gpu } => {
+            let k = if per_gpu { gpus } else { 1.0 };
+            let l = r.load.as_ref();
+            (
+                l.and_then(|l| l.run_output_tokens_per_s).unwrap_or(0.0) / k,
+                l.map(|l| l.throughput_bound_tokens_per_s / k),
+                true,
+            )
         }
         Metric::DecodeTokensPerS => {
             (t.throughput.decode_tokens_per_s, Some(t.throughput.decode_tokens_per_s_bound), true)

@@ -51,4 +51,10 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "memory-bandwidth-8b-b32-4k",
         r#"{"model": "llama-3-8b", "context_tokens": 4096, "prompt_tokens": 4094, "batch": 32, "gpu": "h100-sxm"}"#,
     ),
+    // A mixture-of-experts decode step as a serving engine runs its experts: DeepSeek-V3 (its own
+    // block-FP8 weights) on eight H200s at TP 8, batch 16, Triton's fused MoE (vLLM V1's default).
+    (
+        "memory-bandwidth-deepseek-b16",
+        r#"{"model": "deepseek-v3", "gpu": "h200-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 16, "context_tokens": 1100, "prompt_tokens": 1000}"#,
+    ),
 ];

@@ -33,7 +33,29 @@ pub(super) fn sizing_derivations(
     dv.extend(memory_lines::memory_line_derivations(a, z));
     dv.extend(gpu_memory_derivations(s, gpu, z));
     dv.extend(solver_derivations(s, a, z));
+    if let Some(m) = a.moe.as_ref() {
+        dv.extend([experts_per_gpu(m.routed_experts, &z.inputs, a)]);
+    }
     dv
+}
+
+/// `layout.experts_per_gpu`: expert parallelism's share of the routed experts
+/// ([`crate::engine::memory::expert_parallel::ExpertLayout`]).
+fn experts_per_gpu(experts: u64, x: &crate::engine::memory::Inputs, a: &Architecture) -> Entry {
+    let l = x.experts(a);
+    entry(
+        DerivKey::LayoutExpertsPerGpu,
+        Formula::ExpertsPerGpu,
+        vec![
+            Val::int(experts),
+            Val::int(x.redundant_experts),
+            Val::int(l.ep),
+            Val::int(l.per_gpu),
+            Val::int(x.tp),
+            Val::int(l.moe_tp),
+        ],
+        Source::cited("vLLM docs, Expert Parallel Deployment (EP = TP × DP, whole experts per rank); SGLang server_args.py ep_size (each expert tp/ep ways); DeepSeek, Day 6: DeepSeek-V3/R1 Inference System Overview (2025-03-01: redundant experts)"),
+    )
 }
 
 /// `params.total` (the sum of the parts), `params.active` (total less the experts not routed

@@ -5,6 +5,7 @@
 //! whether the job fits.
 
 pub mod activations;
+pub mod expert_parallel;
 pub mod logits;
 pub mod lora;
 pub mod model_states;
@@ -35,6 +36,10 @@ pub struct Inputs {
     pub tp: u64,
     pub pp: u64,
     pub dp: u64,
+    /// GPUs the routed experts are spread over (`expert_parallel`; [`expert_parallel`]).
+    pub ep: u64,
+    /// Redundant expert copies over the EP group (`redundant_experts`).
+    pub redundant_experts: u64,
     pub sequence_parallel: bool,
     pub optimizer: Optimizer,
     pub precision: TrainingPrecision,
@@ -73,6 +78,8 @@ impl Inputs {
             tp: s.tensor_parallel,
             pp: s.pipeline_parallel,
             dp: s.data_parallel(),
+            ep: s.expert_parallel,
+            redundant_experts: s.redundant_experts,
             sequence_parallel: s.sequence_parallel,
             optimizer: s.optimizer,
             precision: s.training_precision,
@@ -101,6 +108,11 @@ impl Inputs {
     /// Whether the run trains anything (training, LoRA, QLoRA).
     pub fn trains(&self) -> bool {
         self.mode != Mode::Inference
+    }
+
+    /// How one GPU holds the routed experts of `a` ([`expert_parallel::ExpertLayout`]).
+    pub fn experts(&self, a: &Architecture) -> expert_parallel::ExpertLayout {
+        expert_parallel::ExpertLayout::of_model(a, self.tp, self.ep, self.redundant_experts)
     }
 }
 
@@ -208,14 +220,11 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
     if let Some(t) = &a.tensor_table {
         let (from, to) =
             (u32::try_from(layers.start).unwrap_or(u32::MAX), u32::try_from(layers.end).unwrap_or(u32::MAX));
-        return t
-            .bytes(crate::engine::model::tensors::Part::LayersExperts { from, to })
-            .div_ceil(u128::from(x.tp.max(1)));
+        return x.experts(a).share(t.bytes(crate::engine::model::tensors::Part::LayersExperts { from, to }));
     }
-    let params: u128 = layers
-        .map(|i| super::model::params::layer_params(a, i).expert_matrices)
-        .sum::<u128>()
-        .div_ceil(u128::from(x.tp.max(1)));
+    let params = x
+        .experts(a)
+        .share(layers.map(|i| super::model::params::layer_params(a, i).expert_matrices).sum::<u128>());
     match quant_weights::active(a, x) {
         Some(q) => {
             let format = q.formats.get(super::model::quant::ModuleClass::Experts);
@@ -225,11 +234,23 @@ pub fn expert_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>
     }
 }
 
+/// The weights one GPU of pipeline stage `stage` holds (less the experts kept in host memory).
+pub fn stage_weights_of(a: &Architecture, x: &Inputs, stage: u64) -> weights::StageWeights {
+    let GpuShare { layers, first, last, host_experts } = gpu_share(a, x, stage);
+    let mut w = weights::stage_weights(a, x, layers, first, last);
+    w.bytes = w.bytes.saturating_sub(expert_bytes(a, x, host_experts));
+    w
+}
+
 /// Memory of one pipeline stage.
 pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
-    let GpuShare { layers, first, last, host_experts } = gpu_share(a, x, stage);
-    let mut w = weights::stage_weights(a, x, layers.clone(), first, last);
-    w.bytes = w.bytes.saturating_sub(expert_bytes(a, x, host_experts));
+    stage_memory_with(a, x, stage, stage_weights_of(a, x, stage))
+}
+
+/// [`stage_memory`] with the stage's weights already sized ([`stage_weights_of`]): they depend
+/// on the layout and formats, not on the context or the batch a solver probes.
+pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {
+    let GpuShare { layers, last, .. } = gpu_share(a, x, stage);
     let kv_cache = if x.trains() {
         0
     } else {
@@ -318,6 +339,22 @@ pub fn host_parts(a: &Architecture, x: &Inputs) -> HostParts {
 pub fn memory_per_gpu(a: &Architecture, x: &Inputs) -> StageMemory {
     let stages = x.pp.min(a.layers.max(1));
     (0..stages).map(|s| stage_memory(a, x, s)).max_by_key(|m| m.total).unwrap_or_default()
+}
+
+/// Each pipeline stage's weights on one GPU ([`stage_weights_of`]), for [`memory_per_gpu_with`].
+pub fn weights_by_stage(a: &Architecture, x: &Inputs) -> Vec<weights::StageWeights> {
+    (0..x.pp.min(a.layers.max(1))).map(|s| stage_weights_of(a, x, s)).collect()
+}
+
+/// [`memory_per_gpu`] with each stage's weights already sized ([`weights_by_stage`] of inputs
+/// that differ from `x` in context or batch only).
+pub fn memory_per_gpu_with(a: &Architecture, x: &Inputs, weights: &[weights::StageWeights]) -> StageMemory {
+    weights
+        .iter()
+        .zip(0u64..)
+        .map(|(w, s)| stage_memory_with(a, x, s, *w))
+        .max_by_key(|m| m.total)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

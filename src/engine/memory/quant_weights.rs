@@ -8,6 +8,7 @@
 //! nf4 itself; training dequantises). Tensor parallelism splits the matrices as in
 //! [`super::weights`]; the router is replicated.
 
+use super::expert_parallel::ExpertLayout;
 use super::weights::StageWeights;
 use super::Inputs;
 use crate::engine::derivation::{Formula, Source, Val};
@@ -80,11 +81,13 @@ impl MixedParams {
     }
 }
 
-/// What one GPU of a stage holding `layers` stores, by class (`tp` splits the matrices).
+/// What one GPU of a stage holding `layers` stores, by class (`tp` splits the matrices, the
+/// routed experts are held as `experts` lays them out, [`super::expert_parallel`]).
 pub fn stage_params(
     a: &Architecture,
     q: &Quantization,
     tp: u64,
+    experts: &ExpertLayout,
     layers: std::ops::Range<usize>,
     first: bool,
     last: bool,
@@ -94,21 +97,43 @@ pub fn stage_params(
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut p = MixedParams::default();
     let mut largest = 0u128;
-    for i in layers {
+    // One layer's parameters, `count` times over (the same format in each: no kept layers).
+    let mut add_layer = |p: &mut MixedParams, i: usize, layer: Option<u64>, count: u128| {
         let l = layer_params(a, i);
-        let layer = Some(u64::try_from(i).unwrap_or(u64::MAX));
         let router = match &a.moe {
             Some(m) if a.is_moe_layer(i) => h * u128::from(m.routed_experts),
             _ => 0,
         };
-        let (att, mlp, exp) =
-            (l.attention_matrices.div_ceil(tp), l.mlp_matrices.div_ceil(tp), l.expert_matrices.div_ceil(tp));
-        p.add(q, ModuleClass::Attention, layer, att);
-        p.add(q, ModuleClass::Mlp, layer, mlp);
-        p.add(q, ModuleClass::Experts, layer, exp);
-        p.add(q, ModuleClass::Router, layer, router);
-        p.small += l.small.saturating_sub(router);
+        let (att, mlp, exp) = (
+            l.attention_matrices.div_ceil(tp),
+            l.mlp_matrices.div_ceil(tp),
+            experts.share(l.expert_matrices),
+        );
+        p.add(q, ModuleClass::Attention, layer, count * att);
+        p.add(q, ModuleClass::Mlp, layer, count * mlp);
+        p.add(q, ModuleClass::Experts, layer, count * exp);
+        p.add(q, ModuleClass::Router, layer, count * router);
+        p.small += count * l.small.saturating_sub(router);
         largest = largest.max(att + mlp + exp + l.small);
+    };
+    // Without per-layer formats, a layer's parameters depend only on whether it is an MoE layer
+    // (as `super::weights::stage_weights` counts them): each kind is counted once. Gemma 4's and
+    // the hybrid models' layers differ in more than that: counted one by one.
+    if q.kept_layers.is_empty() && a.gemma4.is_none() && a.hybrid.is_none() {
+        let moe = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
+        let dense = layers.len() as u128 - moe;
+        for (count, probe) in [
+            (dense, layers.clone().find(|i| !a.is_moe_layer(*i))),
+            (moe, layers.clone().find(|i| a.is_moe_layer(*i))),
+        ] {
+            if let Some(i) = probe {
+                add_layer(&mut p, i, None, count);
+            }
+        }
+    } else {
+        for i in layers {
+            add_layer(&mut p, i, Some(u64::try_from(i).unwrap_or(u64::MAX)), 1);
+        }
     }
     if first {
         p.add(q, ModuleClass::Embedding, None, embedding.div_ceil(tp));
@@ -139,20 +164,22 @@ pub fn stage_weights_mixed(
     first: bool,
     last: bool,
 ) -> StageWeights {
-    let (p, largest) = stage_params(a, q, x.tp, layers, first, last);
+    let (p, largest) = stage_params(a, q, x.tp, &x.experts(a), layers, first, last);
     let c = |k| p.quantised.get(k) + p.kept.get(k);
     StageWeights {
         params: p.total(),
         matrix_params: c(ModuleClass::Attention) + c(ModuleClass::Mlp) + c(ModuleClass::Experts),
         bytes: p.bytes(q, a.hidden),
         largest_layer_params: largest,
+        expert_params: c(ModuleClass::Experts),
+        expert_bytes: p.class_bytes(q, ModuleClass::Experts, a.hidden),
     }
 }
 
 /// The whole model on one GPU (tp 1, every layer): for the time model and the report.
 pub fn whole_model(a: &Architecture, q: &Quantization) -> MixedParams {
     let layers = usize::try_from(a.layers).unwrap_or(usize::MAX);
-    stage_params(a, q, 1, 0..layers, true, true).0
+    stage_params(a, q, 1, &ExpertLayout::of_model(a, 1, 1, 0), 0..layers, true, true).0
 }
 
 /// The report's account of a config's quantisation (`model.quantization`).
@@ -249,7 +276,7 @@ pub fn mixed_weights_derivation(
 ) -> (Formula, Vec<Val>, Source) {
     let layers = super::stage_layers(a.layers, x.pp, stage);
     let last = stage + 1 >= x.pp.min(a.layers.max(1));
-    let (p, _) = stage_params(a, q, x.tp, layers, stage == 0, last);
+    let (p, _) = stage_params(a, q, x.tp, &x.experts(a), layers, stage == 0, last);
     let mut values =
         vec![Val::int(stage), Val::int(x.pp), Val::int(x.tp), Val::Id(q.method.name().to_owned())];
     for c in CLASSES {

@@ -6,6 +6,7 @@
 //! output layer)`, each tensor `elements / block(type) × bytes(type)`; matrices are split over
 //! the tensor-parallel group like the other formats ([`super::weights`]).
 
+use super::expert_parallel::ExpertLayout;
 use super::weights::StageWeights;
 use crate::engine::model::tensors::TensorTable;
 use crate::engine::model::tensors::{Part, Role};
@@ -17,10 +18,12 @@ fn layer_parts(layers: &std::ops::Range<usize>) -> [Part; 2] {
     [Part::LayersDense { from, to }, Part::LayersExperts { from, to }]
 }
 
-/// What one GPU of a stage holding `layers` stores (`tp` splits the matrices).
+/// What one GPU of a stage holding `layers` stores (`tp` splits the matrices, the routed
+/// experts are held as `experts` lays them out, [`super::expert_parallel`]).
 pub fn stage_weights_table(
     t: &TensorTable,
     tp: u64,
+    experts: &ExpertLayout,
     layers: std::ops::Range<usize>,
     first: bool,
     last: bool,
@@ -53,10 +56,17 @@ pub fn stage_weights_table(
         .chain(first.then(|| t.elements(Part::TokenEmbd)))
         .max()
         .unwrap_or(0);
+    // The routed experts as expert parallelism holds them, the rest over TP.
+    let [_, expert_part] = layer_parts(&layers);
+    let (expert_bytes, expert_params) = (t.bytes(expert_part), t.elements(expert_part));
+    let split =
+        |all: u128, of_experts: u128| all.saturating_sub(of_experts).div_ceil(tp) + experts.share(of_experts);
     StageWeights {
-        params: params.div_ceil(tp),
-        matrix_params: params.saturating_sub(vectors).div_ceil(tp),
-        bytes: bytes.div_ceil(tp),
+        params: split(params, expert_params),
+        matrix_params: split(params.saturating_sub(vectors), expert_params),
+        bytes: split(bytes, expert_bytes),
         largest_layer_params: largest.div_ceil(tp),
+        expert_params: experts.share(expert_params),
+        expert_bytes: experts.share(expert_bytes),
     }
 }

@@ -1,7 +1,8 @@
 //! Weight bytes on one GPU.
 //!
 //! Decoder-layer matrices are split over the tensor-parallel group (Megatron column/row
-//! parallel linears; Shoeybi et al. 2019) and stored in `weight_dtype`. The embedding and
+//! parallel linears; Shoeybi et al. 2019) and stored in `weight_dtype`; the routed experts are
+//! held as expert parallelism spreads them ([`super::expert_parallel`]). The embedding and
 //! output head are vocab-parallel (also split by TP) and sit on the first and last pipeline
 //! stage; a tied head is stored again on the last stage when pp > 1 (Megatron keeps a copy).
 //! Norms, biases and routers are replicated. Quantised checkpoints (GPTQ, AWQ, bitsandbytes,
@@ -24,6 +25,10 @@ pub struct StageWeights {
     /// Parameters of the largest layer held here (a decoder layer, the embedding or the
     /// head): the gradients alive at once when the optimizer runs inside the backward pass.
     pub largest_layer_params: u128,
+    /// Of `params`, the routed experts' (as expert parallelism holds them).
+    pub expert_params: u128,
+    /// Of `bytes`, the routed experts'.
+    pub expert_bytes: u128,
 }
 
 /// The format of the small tensors: the weight format if it is a 16/32-bit float, else bf16.
@@ -45,17 +50,24 @@ pub fn stage_weights(
 ) -> StageWeights {
     // A llama.cpp tensor table (a GGUF file, or a file type): every tensor in its own type.
     if let Some(t) = &a.tensor_table {
-        return super::table_weights::stage_weights_table(t, x.tp, layers, first, last);
+        return super::table_weights::stage_weights_table(t, x.tp, &x.experts(a), layers, first, last);
     }
     // The checkpoint's quantization_config sets the format (when the reader chose none).
     if let Some(q) = super::quant_weights::active(a, x) {
         return super::quant_weights::stage_weights_mixed(a, q, x, layers, first, last);
     }
     let tp = u128::from(x.tp.max(1));
+    let experts = x.experts(a);
+    // A layer's matrices on this GPU: attention and dense MLP over TP, the routed experts as
+    // expert parallelism holds them.
+    let held = |l: &crate::engine::model::params::LayerParams| {
+        (l.attention_matrices + l.mlp_matrices).div_ceil(tp) + experts.share(l.expert_matrices)
+    };
     let (embedding, lm_head, positions, final_norm) = outer_params(a);
     let mut matrices = 0u128;
     let mut small = 0u128;
     let mut largest = 0u128;
+    let mut expert_params = 0u128;
     // A layer's parameters depend only on whether it is an MoE layer: count each kind once.
     let moe_layers = layers.clone().filter(|i| a.is_moe_layer(*i)).count() as u128;
     let dense_layers = layers.len() as u128 - moe_layers;
@@ -72,16 +84,18 @@ pub fn stage_weights(
     };
     for i in layers.clone().filter(|_| per_layer) {
         let l = layer_params(a, i);
-        matrices += l.matrices().div_ceil(tp);
+        matrices += held(&l);
+        expert_params += experts.share(l.expert_matrices);
         small += l.small;
-        largest = largest.max(l.matrices().div_ceil(tp) + l.small);
+        largest = largest.max(held(&l) + l.small);
     }
     for (count, probe) in kinds {
         if let Some(i) = probe {
             let l = layer_params(a, i);
-            matrices += count * l.matrices().div_ceil(tp);
+            matrices += count * held(&l);
+            expert_params += count * experts.share(l.expert_matrices);
             small += count * l.small;
-            largest = largest.max(l.matrices().div_ceil(tp) + l.small);
+            largest = largest.max(held(&l) + l.small);
         }
     }
     if first {
@@ -104,7 +118,14 @@ pub fn stage_weights(
     }
     let bytes =
         x.weight.bytes_for(matrices, x.group) + small_tensor_dtype(x.weight).bytes_for(small, x.group);
-    StageWeights { params: matrices + small, matrix_params: matrices, bytes, largest_layer_params: largest }
+    StageWeights {
+        params: matrices + small,
+        matrix_params: matrices,
+        bytes,
+        largest_layer_params: largest,
+        expert_params,
+        expert_bytes: x.weight.bytes_for(expert_params, x.group),
+    }
 }
 
 #[cfg(test)]

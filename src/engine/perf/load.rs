@@ -17,7 +17,9 @@
 pub mod sim;
 
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
-use super::timing::{kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase};
+use super::timing::{
+    dense_gemm_and_weights, kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase,
+};
 use crate::engine::checked::perf_error;
 use crate::engine::checked::{finite, PerfError};
 use crate::engine::efficiency::Efficiency;
@@ -26,7 +28,7 @@ use crate::engine::hardware::TopologyKind;
 use crate::engine::links::Topology;
 use crate::engine::memory::Inputs;
 use crate::engine::num::{u32_sat, u64_from_f64, usize_sat};
-use crate::engine::perf::performance::{model_shape, time_model_inputs, SizedScenario};
+use crate::engine::perf::performance::{at_context, served_shape, time_model_inputs, SizedScenario};
 use serde::Serialize;
 use sim::{simulate, SimInputs, StepMix, StepTime};
 use std::cell::Cell;
@@ -83,6 +85,9 @@ pub struct LoadReport {
     pub busy_fraction: Option<f64>,
     /// Output tokens per second served (at saturation when not stable).
     pub throughput_tokens_per_s: f64,
+    /// Output tokens of the whole simulated run over its duration, first send to last token, as
+    /// the serving benchmarks print their "output token throughput" (null when not stable).
+    pub run_output_tokens_per_s: Option<f64>,
     /// Roofline bound on output tokens per second: `max_seqs` sequences per decode step at peak
     /// rates, no context cached, whole deployment. The throughput can never exceed it.
     pub throughput_bound_tokens_per_s: f64,
@@ -148,8 +153,11 @@ impl<'a> EngineStep<'a> {
         topo: Topology,
         eff: Efficiency,
     ) -> Result<Self, PerfError> {
+        // The per-FLOP and per-byte seconds of the dense kernels (the routed experts are timed
+        // by their kernel family apart, in `step`).
         let probe = PhaseWork { flops: 1e12, bytes: 1e9, expected_bytes: 1e9, tokens: 1.0 };
-        let t = phase_timing(&probe, shape, Phase::Decode, &hw, &par, &topo, &eff)?;
+        let dense = ModelShape { moe: None, ..shape.clone() };
+        let t = phase_timing(&probe, &dense, Phase::Decode, &hw, &par, &topo, &eff)?;
         Ok(EngineStep {
             shape,
             hw,
@@ -192,7 +200,22 @@ impl<'a> EngineStep<'a> {
         Ok((t.expected.total_s, t.bound.total_s))
     }
 
-    /// Communication and overhead seconds of a step of `tokens` tokens.
+    /// Seconds of the routed experts' grouped GEMMs in a step of `tokens` tokens, as
+    /// [`phase_timing`] adds them: `L/pp · I · max(memory, compute)` of one MoE layer.
+    fn grouped_gemm_s(&self, tokens: f64) -> Result<f64, PerfError> {
+        let Some(run) = self.shape.moe.as_ref().filter(|_| self.shape.experts > 0) else { return Ok(0.0) };
+        let l = super::moe::moe_layer_time(
+            run,
+            tokens,
+            self.hw.peak_flops_per_s,
+            self.hw.memory_bandwidth_bytes_per_s,
+        )?;
+        let layers = f64::from(run.layers) / f64::from(self.par.pipeline.max(1));
+        Ok(layers * l.imbalance * l.memory_s.max(l.compute_s))
+    }
+
+    /// Communication and overhead seconds of a step of `tokens` tokens (without the CPU's share,
+    /// which `step` applies to the whole step).
     fn fixed_s(&self, tokens: u64) -> Result<f64, PerfError> {
         let slot = self.fixed.get(usize_sat(tokens % 64));
         if let Some((t, v)) = slot.map(Cell::get) {
@@ -202,7 +225,7 @@ impl<'a> EngineStep<'a> {
         }
         let w = PhaseWork { flops: 0.0, bytes: 0.0, expected_bytes: 0.0, tokens: tokens as f64 };
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
-        let v = t.expected.communication_s + t.expected.overhead_s;
+        let v = t.expected.communication_s + t.expected.overhead_s - t.cpu_exposed_s;
         if let Some(c) = slot {
             c.set((tokens, v));
         }
@@ -213,13 +236,16 @@ impl<'a> EngineStep<'a> {
 impl StepTime for EngineStep<'_> {
     fn step(&self, mix: &StepMix) -> Result<(f64, bool), PerfError> {
         let w = self.work(mix);
-        let q = w.expected_bytes.max(w.bytes);
-        let (c, m) = (self.k_compute * w.flops, self.k_memory * q);
+        // The routed experts apart (their kernel family's grouped GEMMs), the rest as one roofline.
+        let (ef, _, eb) = self.shape.routed_expert_work(w.tokens);
+        let (flops, q) = ((w.flops - ef).max(0.0), (w.expected_bytes.max(w.bytes) - eb).max(0.0));
+        let (c, m) = (self.k_compute * flops, self.k_memory * q);
         // GEMMs, then attention over the caches: kernels in sequence, as phase_timing times them.
-        let (gemm, weights) =
-            (2.0 * self.shape.params_active * w.tokens, self.shape.expected_weight_bytes(w.tokens));
-        let core = kernels_in_sequence_s(self.k_compute, self.k_memory, w.flops, q, gemm, weights);
-        let t = finite("step time", core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?)?;
+        let (gemm, weights) = dense_gemm_and_weights(self.shape, w.tokens, 1.0);
+        let core = kernels_in_sequence_s(self.k_compute, self.k_memory, flops, q, gemm, weights)
+            + self.grouped_gemm_s(w.tokens)?;
+        let gpu = core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?;
+        let t = finite("step time", gpu / (1.0 - self.eff.cpu_share_of_step))?;
         Ok((t, c >= m))
     }
 }
@@ -236,6 +262,14 @@ pub struct LoadSetup {
     /// first launches): the efficiency factor `request_overhead_s`, the same one TTFT carries
     /// without load. It occupies no GPU step; it is added to TTFT and to the time in system.
     pub first_token_s: f64,
+    /// The scheduler runs waiting prompts in steps of their own (`prefill_policy`).
+    pub prefill_first: bool,
+    /// Requests a closed loop sends in all, whole deployment (`benchmark_requests`; `None`:
+    /// 10 × users).
+    pub benchmark_requests: Option<u64>,
+    /// A closed loop's latencies over its steady state (genai-perf's windows), not over every
+    /// request (vLLM's and SGLang's benchmarks).
+    pub steady_state: bool,
 }
 
 /// Requests per run for a prompt of `prompt` tokens and budget `budget`: fewer when prompts
@@ -251,6 +285,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
         rate_per_s: rate,
         users: 0,
         spread_s: 0.0,
+        prefill_first: c.prefill_first,
         prompt_tokens: c.prompt,
         output_tokens: c.output,
         max_seqs: c.max_seqs,
@@ -377,7 +412,7 @@ fn users_curve(st: &EngineStep, c: &LoadSetup, cycle: f64) -> Result<Vec<LoadPoi
         .into_iter()
         .map(|users| {
             let share = users_per_replica(users, c.replicas);
-            let r = simulate(&closed_inputs(c, share, cycle), st)?;
+            let r = simulate(&closed_inputs(c, share, users, cycle), st)?;
             Ok(point(Some(users), r.steady_completions_per_s * users as f64 / share as f64, &r))
         })
         .collect()
@@ -419,6 +454,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         utilization,
         busy_fraction: run.as_ref().map(|r| r.busy_fraction),
         throughput_tokens_per_s: throughput,
+        run_output_tokens_per_s: run.as_ref().map(|r| r.output_tokens_per_s * dp),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(ttft, 50.0),
         ttft_p95_s: pct(ttft, 95.0),
@@ -457,26 +493,41 @@ fn users_per_replica(users: u64, replicas: u64) -> u64 {
 }
 
 /// About one request's time from send to last token: its prompt in one mixed step and its
-/// output at full-batch decode steps, plus the fixed cost (the spread of a closed loop's first
-/// sends, [`sim::SimInputs::spread_s`]).
+/// output at full-batch decode steps, plus the fixed cost (the spread of a steady-state closed
+/// loop's first sends, [`sim::SimInputs::spread_s`]).
 fn cycle_s(c: &LoadSetup, mixed_step_s: f64, decode_step_s: f64) -> f64 {
     c.first_token_s + mixed_step_s + c.output as f64 * decode_step_s
 }
 
-/// The closed-loop run's inputs: enough requests for several turnovers of the users (at least
-/// [`REQUESTS`], four per user), the first `users` and a tenth of the run left out as warm-up,
-/// the last `users` as the drain.
-fn closed_inputs(c: &LoadSetup, users: u64, cycle_s: f64) -> SimInputs {
-    let base = (REQUESTS as u64).max(users.saturating_mul(4));
-    let n = requests_for(c.prompt, c.budget, base);
-    let tenth = u64_from_f64((n as f64 * WARMUP_FRACTION).floor());
-    SimInputs {
-        users,
-        spread_s: cycle_s,
-        warmup: usize_sat(users.max(tenth)),
-        cooldown: usize_sat(users),
-        ..sim_inputs(c, 0.0, n)
+/// Requests a closed loop of `users` (whole deployment) sends in all when the reader gives no
+/// `benchmark_requests`: 10 per user, the convention of the sweeps in vLLM PR #28992 (4 users
+/// 40 prompts … 128 users 1,280).
+pub const REQUESTS_PER_USER: u64 = 10;
+
+/// The closed-loop run's inputs for one replica holding `share` of `users` users, as the serving
+/// benchmarks run a fixed concurrency: every user's first request sent at 0, `--num-prompts`
+/// requests in all (`benchmark_requests` over the replicas, default [`REQUESTS_PER_USER`] per
+/// user) and every one of them measured, the first wave included (the benchmarks print the mean
+/// over all requests); fewer requests when prompts take many chunks ([`requests_for`]).
+/// A steady-state measurement (genai-perf) starts the users at random phases over about one
+/// request's time ([`cycle_s`]) and leaves out the first `users` requests and a tenth of the run
+/// as warm-up and the last `users` as the drain, over at least [`REQUESTS`] requests.
+fn closed_inputs(c: &LoadSetup, share: u64, users: u64, cycle: f64) -> SimInputs {
+    let total = c.benchmark_requests.unwrap_or(users.saturating_mul(REQUESTS_PER_USER));
+    let base = u64_from_f64((total as f64 * share as f64 / users.max(1) as f64).ceil()).max(share);
+    if c.steady_state {
+        let n = requests_for(c.prompt, c.budget, base.max(REQUESTS as u64).max(share.saturating_mul(4)));
+        let tenth = u64_from_f64((n as f64 * WARMUP_FRACTION).floor());
+        return SimInputs {
+            users: share,
+            spread_s: cycle,
+            warmup: usize_sat(share.max(tenth)),
+            cooldown: usize_sat(share),
+            ..sim_inputs(c, 0.0, n)
+        };
     }
+    let n = requests_for(c.prompt, c.budget, base);
+    SimInputs { users: share, warmup: 0, cooldown: 0, ..sim_inputs(c, 0.0, n) }
 }
 
 /// The closed loop at `users` users (whole deployment) on top of the rate-independent half `h`:
@@ -492,7 +543,7 @@ fn closed_loop_at(
 ) -> Result<LoadReport, PerfError> {
     let share = users_per_replica(users, c.replicas);
     let scale = users as f64 / share as f64;
-    let x = closed_inputs(c, share, cycle_s(c, h.mixed_step_s, h.decode_step_s));
+    let x = closed_inputs(c, share, users, cycle_s(c, h.mixed_step_s, h.decode_step_s));
     let r = if c.max_seqs > 0 { Some(simulate(&x, st)?) } else { None };
     let rate = r.as_ref().map_or(0.0, |r| r.steady_completions_per_s * scale);
     let pct = |p: f64, tpot: bool| {
@@ -507,6 +558,7 @@ fn closed_loop_at(
         utilization: if h.max_rate > 0.0 { finite("utilization", rate / h.max_rate)? } else { 0.0 },
         busy_fraction: r.as_ref().map(|r| r.busy_fraction),
         throughput_tokens_per_s: finite("throughput", rate * c.output as f64)?,
+        run_output_tokens_per_s: r.as_ref().map(|r| r.output_tokens_per_s * scale),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(50.0, false),
         ttft_p95_s: pct(95.0, false),
@@ -641,7 +693,9 @@ fn with_setup<T>(
 ) -> Result<Option<T>, ScenarioError> {
     let s = z.scenario;
     let pe = |e: PerfError| perf_error("load", e);
-    let (eff, _, path) = time_model_inputs(s, z.gpu, z.published())?;
+    let (listed, _, path) = time_model_inputs(s, z.gpu, z.published())?;
+    // The compute path's GEMM fraction, as the phases take it (8-bit paths: fp8_tensor_flops).
+    let eff = listed.for_path_and_weights(path.used, z.inputs.weight);
     let first_token_s = eff.request_overhead_s;
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
@@ -667,9 +721,21 @@ fn with_setup<T>(
     );
     let budget = s.prefill_chunk_tokens.max(1);
     let max_seqs = x.batch.min(kv_limit.unwrap_or(0)).min(budget);
-    let shape = model_shape(z.arch, z.counts, x, prompt.saturating_add(output / 2));
+    let shape = at_context(&served_shape(z, &path), z.arch, x, prompt.saturating_add(output / 2));
     let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
-    let setup = LoadSetup { prompt, output, max_seqs, budget, replicas: x.dp.max(1), first_token_s };
+    let prefill_first = s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy)
+        == crate::engine::stack::PrefillPolicy::PrefillFirst;
+    let setup = LoadSetup {
+        prompt,
+        output,
+        max_seqs,
+        budget,
+        replicas: x.dp.max(1),
+        first_token_s,
+        prefill_first,
+        benchmark_requests: s.benchmark_requests,
+        steady_state: s.bench_tool == crate::engine::stack::BenchTool::GenaiPerf,
+    };
     f(&st, &setup, kv_limit)
 }
 
@@ -693,6 +759,7 @@ mod tests {
             rate_per_s: rate,
             users: 0,
             spread_s: 0.0,
+            prefill_first: false,
             prompt_tokens: 100,
             output_tokens: output,
             max_seqs,
@@ -883,7 +950,17 @@ mod tests {
     }
 
     fn setup() -> LoadSetup {
-        LoadSetup { prompt: 512, output: 128, max_seqs: 32, budget: 2048, replicas: 1, first_token_s: 0.0 }
+        LoadSetup {
+            prompt: 512,
+            output: 128,
+            max_seqs: 32,
+            budget: 2048,
+            replicas: 1,
+            first_token_s: 0.0,
+            prefill_first: false,
+            benchmark_requests: None,
+            steady_state: false,
+        }
     }
 
     #[test]
@@ -991,7 +1068,17 @@ mod tests {
         let c = setup();
         assert_eq!(load_model(&st, &c, 3.0).unwrap(), load_model(&st, &c, 3.0).unwrap());
         for c in [
-            LoadSetup { prompt: 1, output: 1, max_seqs: 1, budget: 1, replicas: 1, first_token_s: 0.0 },
+            LoadSetup {
+                prompt: 1,
+                output: 1,
+                max_seqs: 1,
+                budget: 1,
+                replicas: 1,
+                first_token_s: 0.0,
+                prefill_first: false,
+                benchmark_requests: None,
+                steady_state: false,
+            },
             LoadSetup {
                 prompt: 1_000_000,
                 output: 1,
@@ -999,6 +1086,9 @@ mod tests {
                 budget: 1,
                 replicas: 1,
                 first_token_s: 0.0,
+                prefill_first: false,
+                benchmark_requests: None,
+                steady_state: false,
             },
             LoadSetup {
                 prompt: 100_000,
@@ -1007,6 +1097,9 @@ mod tests {
                 budget: 8192,
                 replicas: 7,
                 first_token_s: 0.0,
+                prefill_first: false,
+                benchmark_requests: None,
+                steady_state: false,
             },
             LoadSetup {
                 prompt: 1,
@@ -1015,6 +1108,9 @@ mod tests {
                 budget: 1000,
                 replicas: 1,
                 first_token_s: 0.0,
+                prefill_first: false,
+                benchmark_requests: None,
+                steady_state: false,
             },
         ] {
             for rate in [1e-6, 1.0, 1e6] {

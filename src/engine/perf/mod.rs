@@ -6,6 +6,7 @@
 pub mod collectives;
 pub mod kernels;
 pub mod load;
+pub mod moe;
 pub mod offload;
 pub mod on_chip;
 pub mod performance;

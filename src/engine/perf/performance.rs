@@ -84,7 +84,14 @@ pub fn path_label(p: &ComputePath) -> String {
 
 /// The model as the time formulas see it, with KV and attention sized for `context` cached tokens.
 pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: u64) -> ModelShape {
-    let whole = Inputs { tp: 1, ..*x };
+    at_context(&weight_shape(a, counts, x), a, x, context)
+}
+
+/// [`model_shape`]'s context-free part: parameters, weight bytes by kind, experts, widths (the
+/// KV and attention fields left for [`at_context`]). Sizing the weights walks the model's layer
+/// kinds, so an evaluation computes this once and sizes each context from it.
+pub fn weight_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs) -> ModelShape {
+    let whole = Inputs { tp: 1, ep: 1, redundant_experts: 0, ..*x };
     let w = stage_weights(a, &whole, 0..usize_sat(a.layers), true, true);
     let small = small_tensor_dtype(x.weight);
     let gathered = if a.tied_embeddings { 0 } else { counts.embedding } + counts.positions;
@@ -106,6 +113,40 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
         expert_bytes = t.bytes(Part::LayersExperts { from: 0, to: u32::MAX });
     }
     let dense = w.bytes.saturating_sub(gathered_bytes).saturating_sub(expert_bytes).max(1);
+    let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
+    let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
+    // Feed-forward width per token: MoE layers run top-k experts plus the shared ones.
+    let ffn = a.moe.as_ref().map_or(a.intermediate, |m| {
+        m.experts_per_token.min(m.routed_experts) * m.expert_intermediate + m.shared_intermediate
+    });
+    ModelShape {
+        params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
+        params_active: flop_params,
+        layers: u32_sat(a.layers.max(1)),
+        attention_width: 1,
+        hidden: u32_sat(a.hidden.max(1)),
+        kv_bytes_per_token: 0.0,
+        dense_weight_bytes: dense as f64,
+        expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
+        experts: u32_sat(experts),
+        experts_per_token: u32_sat(k.min(experts)),
+        activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
+        state_bytes_per_sequence: crate::engine::model::hybrid::recurrent_state_bytes(
+            a,
+            0..usize_sat(a.layers),
+            1,
+            1,
+            x.activation,
+        ) as f64,
+        ffn_width: u32_sat(ffn),
+        moe: None,
+    }
+}
+
+/// `base` ([`weight_shape`]) with its KV bytes per token and attention width for `context`
+/// cached tokens: sliding windows cap the keys, hybrid models' attention layers alone score them,
+/// Gemma 4's KV-shared layers read their source's cache.
+pub fn at_context(base: &ModelShape, a: &Architecture, x: &Inputs, context: u64) -> ModelShape {
     let full_kv = kv_cache_bytes_per_token(a, x.kv, x.group) as f64;
     let c = context.max(1);
     let kv_eff = kv_cache_bytes(a, 0..usize_sat(a.layers), c, 1, 1, 1, x.kv, x.group) as f64 / c as f64;
@@ -126,33 +167,89 @@ pub fn model_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, context: 
         Some(g) => crate::engine::model::gemma4::attention_width(a, g, c),
         None => width,
     };
-    let (experts, k) = a.moe.as_ref().map_or((0, 0), |m| (m.routed_experts, m.experts_per_token));
-    let flop_params = counts.active.saturating_sub(gathered).max(1) as f64;
-    // Feed-forward width per token: MoE layers run top-k experts plus the shared ones.
-    let ffn = a.moe.as_ref().map_or(a.intermediate, |m| {
-        m.experts_per_token.min(m.routed_experts) * m.expert_intermediate + m.shared_intermediate
-    });
     ModelShape {
-        params_total: (counts.total.saturating_sub(gathered)).max(1) as f64,
-        params_active: flop_params,
-        layers: u32_sat(a.layers.max(1)),
         attention_width: u32_from_f64(width.round().clamp(1.0, f64::from(u32::MAX))),
-        hidden: u32_sat(a.hidden.max(1)),
         kv_bytes_per_token: kv_eff,
-        dense_weight_bytes: dense as f64,
-        expert_weight_bytes: if experts > 0 { expert_bytes as f64 } else { 0.0 },
-        experts: u32_sat(experts),
-        experts_per_token: u32_sat(k.min(experts)),
-        activation_bytes: x.activation.bytes_for(1000, x.group) as f64 / 1000.0,
-        state_bytes_per_sequence: crate::engine::model::hybrid::recurrent_state_bytes(
-            a,
-            0..usize_sat(a.layers),
-            1,
-            1,
-            x.activation,
-        ) as f64,
-        ffn_width: u32_sat(ffn),
+        ..base.clone()
     }
+}
+
+/// Kernels an MoE layer launches beyond a dense layer's 10 (`kernels_per_layer`): the router
+/// GEMM and the top-k selection outside the fused experts (vLLM `fused_moe/layer.py`); the
+/// fused experts' own kernels (alignment, activation quantisation, SiLU, weighted sum) are in
+/// the kernel family's measured `t0`. An estimate counted from the modelling code, like
+/// `kernels_per_layer`.
+pub const MOE_EXTRA_KERNELS: f64 = 2.0;
+/// Kernels an MLA attention block launches beyond a GQA block's: the q_a and kv_a norms and the
+/// absorbed `W_UK`/`W_UV` batched GEMMs (vLLM `models/deepseek_v2.py`). An estimate.
+pub const MLA_EXTRA_KERNELS: f64 = 4.0;
+
+/// Whether the matrices are FP8 with a scale per block (DeepSeek-V3's 128 × 128), which
+/// Triton's fused MoE reads at its own measured share ([`crate::engine::stack::MoeKernel::costs`]).
+fn block_scaled_fp8(a: &Architecture, x: &Inputs) -> bool {
+    let f = crate::engine::memory::quant_weights::matrix_format(a, x);
+    f.kind == crate::engine::model::quant::FormatKind::Fp8 && f.scale_bits > 0 && f.group > 1
+}
+
+/// How the scenario's serving stack runs the routed experts of `shape`'s model
+/// ([`super::moe::MoeRun`]): the expert-parallel layout, the kernel family's measured costs at
+/// this model's expert slice (`H·I/moe_tp`) and weight scaling, the load imbalance and the
+/// dispatch/combine. `None` for a dense model, in training, and for llama.cpp's files, whose
+/// experts stay in the dense roofline as its MMVQ/MMQ kernels read them.
+pub fn moe_run(
+    a: &Architecture,
+    x: &Inputs,
+    s: &Scenario,
+    gpu: &Gpu,
+    path: &ComputePath,
+    shape: &ModelShape,
+) -> Option<super::moe::MoeRun> {
+    use crate::engine::stack::{log_interpolate, EpComm};
+    let m = a.moe.as_ref()?;
+    let llama_cpp = a.tensor_table.is_some() || x.weight.file_type().is_some();
+    if llama_cpp || x.trains() || m.routed_experts == 0 || shape.expert_weight_bytes <= 0.0 {
+        return None;
+    }
+    let layers = (0..usize_sat(a.layers)).filter(|i| a.is_moe_layer(*i)).count();
+    let first = (0..usize_sat(a.layers)).find(|i| a.is_moe_layer(*i))?;
+    let e = m.routed_experts as f64;
+    let expert_params = crate::engine::model::params::layer_params(a, first).expert_matrices as f64 / e;
+    let layout = x.experts(a);
+    let kernel = s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel);
+    let costs = kernel.costs(block_scaled_fp8(a, x));
+    let slice = (a.hidden * m.expert_intermediate) as f64 / layout.moe_tp as f64;
+    let peak16 = [ComputeDtype::Bf16, ComputeDtype::Fp16]
+        .into_iter()
+        .filter_map(|d| gpu.compute_path(d).filter(|p| p.used == d).map(|p| p.peak_flops_per_s))
+        .fold(0.0, f64::max);
+    let peak16 = if peak16 > 0.0 { peak16 } else { path.peak_flops_per_s };
+    let compute_share =
+        (log_interpolate(costs.compute_16bit, slice) * peak16 / path.peak_flops_per_s.max(1.0)).min(1.0);
+    let mla = a.attention.mla.is_some();
+    let layers = u32_sat(layers as u64);
+    let extra = MOE_EXTRA_KERNELS
+        + if mla { MLA_EXTRA_KERNELS * f64::from(u32_sat(a.layers)) / f64::from(layers.max(1)) } else { 0.0 };
+    Some(super::moe::MoeRun {
+        layers,
+        experts: e,
+        experts_per_token: m.experts_per_token.min(m.routed_experts) as f64,
+        per_gpu: layout.per_gpu as f64,
+        moe_tp: layout.moe_tp as f64,
+        ep: u32_sat(layout.ep),
+        pooled: (layout.ep as f64 / x.tp.max(1) as f64).max(1.0),
+        expert_params,
+        expert_bytes: shape.expert_weight_bytes / (e * f64::from(layers.max(1))),
+        hidden: a.hidden as f64,
+        activation_bytes: shape.activation_bytes,
+        fixed_s: costs.fixed_s,
+        bandwidth_share: log_interpolate(costs.bandwidth, slice),
+        compute_share,
+        block_rows: costs.block_rows,
+        imbalance: s.expert_imbalance,
+        redundant: x.redundant_experts > 0,
+        comm: s.ep_comm.unwrap_or(EpComm::Nccl),
+        extra_kernels: extra,
+    })
 }
 
 fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseReport {
@@ -179,6 +276,8 @@ fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseRepo
         data_parallel_sync_s: t.data_parallel_sync_s,
         data_parallel_exposed_s: t.data_parallel_exposed_s,
         pipeline_bubble_fraction: t.pipeline_bubble_fraction,
+        moe: t.moe,
+        cpu_exposed_s: t.cpu_exposed_s,
     }
 }
 
@@ -214,6 +313,7 @@ pub fn performance(
         dv.insert(DerivKey::ServingCostPerMillion, c);
     }
     assumptions_out.extend(assumptions(z, &setup, &scaling));
+    let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
         Some(t) => (t.dominant, t.dominance_ratio),
         None => (phases.decode.dominant, phases.decode.dominance_ratio),
@@ -237,7 +337,33 @@ pub fn performance(
         scaling,
         serving,
         efficiency: efficiency_factors(&setup.listed, &setup.overridden, z.gpu),
+        stack,
     })
+}
+
+/// The software the times assume ([`StackReport`]).
+fn stack_report(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> StackReport {
+    let s = z.scenario;
+    let run = p.decode_full.moe.as_ref();
+    let kernel = run.map(|_| s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel));
+    let block_scaled = block_scaled_fp8(z.arch, z.inputs);
+    let llama_cpp = z.inputs.weight.file_type().is_some();
+    StackReport {
+        serving_stack: s.serving_stack,
+        settings: s.serving_stack.settings(),
+        moe_kernel: kernel,
+        moe_costs: kernel.map(|k| k.costs(block_scaled)),
+        moe_resolved: run.map(|r| (r.fixed_s, r.bandwidth_share, r.compute_share)),
+        ep_comm: s.ep_comm.unwrap_or_default(),
+        prefill_policy: s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy),
+        bench_tool: s.bench_tool,
+        expert_imbalance: s.expert_imbalance,
+        weight_kernel: s.weight_kernel,
+        llama_backend: llama_cpp.then(|| {
+            s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&z.gpu.vendor))
+        }),
+        llama_moe_tiles: c.moe_tiles,
+    }
 }
 
 /// What every step shares: hardware path, links, request shape, layout.
@@ -261,6 +387,43 @@ struct Setup {
     par: Parallelism,
     batch: f64,
     decode_ctx: f64,
+    /// Where the MoE kernel family's costs come from (empty without one).
+    moe_source: &'static str,
+    /// llama.cpp's prompt processing of an MoE model whose back end pads every expert's tokens
+    /// to the micro-batch's tile: the useful share of the experts' tile columns and the
+    /// experts' share of the prompt's FLOPs ([`llama_moe_tiles`]).
+    moe_tiles: Option<(f64, f64)>,
+}
+
+/// A GGUF MoE model's prompt processing on a back end whose `mul_mat_id` pads each expert's
+/// tokens to the tile chosen from the micro-batch's total ([`LlamaBackend::moe_token_tile`]):
+/// `(u, f_e)`, the useful share of the experts' tile columns `u = n_e / (ceil(n_e/BN)·BN)` with
+/// `n_e = n·k/E` tokens per expert of a micro-batch of `n = min(prompt·batch, prefill_chunk_tokens)`
+/// (llama.cpp's `n_ubatch`), and the routed experts' share of the active parameters `f_e`.
+/// The expected compute fraction becomes `e / ((1 − f_e) + f_e/u)`. Worked: Qwen3-30B-A3B
+/// (E 128, k 8) at `-b 256`: n_e = 16 in a 128-column tile, u = 0.125; its experts are 2.42 of
+/// 3.34 B active parameters (f_e 0.72): the fraction falls to 0.15 of its dense value.
+///
+/// [`LlamaBackend::moe_token_tile`]: crate::engine::stack::LlamaBackend::moe_token_tile
+pub fn llama_moe_tiles(
+    a: &Architecture,
+    s: &Scenario,
+    gpu: &Gpu,
+    counts: &ParamCounts,
+) -> Option<(f64, f64)> {
+    let m = a.moe.as_ref()?;
+    if s.resolved_weight_dtype().file_type().is_none() || m.routed_experts == 0 {
+        return None;
+    }
+    let backend = s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&gpu.vendor));
+    let (prompt, _) = s.resolved_prompt_output();
+    let n = (prompt.saturating_mul(s.batch)).min(s.prefill_chunk_tokens).max(1) as f64;
+    let tile = backend.moe_token_tile(n)?;
+    let per_expert = n * m.experts_per_token.min(m.routed_experts) as f64 / m.routed_experts as f64;
+    let padded = (per_expert / tile).ceil().max(1.0) * tile;
+    let active_experts = counts.active as f64 - (counts.total - counts.experts) as f64;
+    let f_e = (active_experts / counts.active.max(1) as f64).clamp(0.0, 1.0);
+    Some(((per_expert / padded).clamp(1e-3, 1.0), f_e))
 }
 
 /// The time model's own input checks: the efficiency overrides (resolved, with the names of
@@ -271,11 +434,49 @@ pub(crate) fn time_model_inputs(
     gpu: &Gpu,
     published: Option<&Quantization>,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
-    let (eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
+    let (mut eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
+    stack_efficiency(s, gpu, &mut eff, &overridden);
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu, published))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
     Ok((eff, overridden, path))
+}
+
+/// The factors the scenario's software sets where the reader did not override them: the serving
+/// stack's CPU share of a step ([`crate::engine::stack::ServingStack::settings`]), the named
+/// weight-only kernel's share of bandwidth on quantised weights
+/// ([`crate::engine::stack::WeightKernel::read_share`]), and on an RDNA GPU llama.cpp's back end's
+/// share of the 16-bit peak in prompt processing ([`crate::engine::stack::LlamaBackend::prompt_share`]).
+fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &[&str]) {
+    let free = |f: &str| !overridden.contains(&f);
+    if free("cpu_share_of_step") {
+        eff.cpu_share_of_step = s.serving_stack.settings().cpu_share_of_step;
+    }
+    if let Some(k) = s.weight_kernel.filter(|_| free("quantized_weight_bandwidth")) {
+        eff.quantized_weight_bandwidth = k.read_share(&gpu.architecture);
+    }
+    let llama_cpp = s.resolved_weight_dtype().file_type().is_some();
+    let backend = s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&gpu.vendor));
+    if let Some(share) = backend.prompt_share().filter(|_| llama_cpp && gpu.architecture.contains("RDNA")) {
+        if free("tensor_flops") {
+            eff.tensor_flops = share;
+        }
+        // The share is of the 16-bit peak; on a GPU whose int8 peak is higher the MMQ path's
+        // fraction of that peak is smaller by their ratio.
+        let peak = |d| gpu.compute_path(d).filter(|p| p.used == d).map_or(0.0, |p| p.peak_flops_per_s);
+        let (p16, p8) = (peak(ComputeDtype::Fp16), peak(ComputeDtype::Int8));
+        if free("quantized_matmul_flops") && p16 > 0.0 {
+            eff.quantized_matmul_flops = if p8 > p16 { share * p16 / p8 } else { share };
+        }
+    }
+}
+
+/// The model as the time formulas see it, context-free ([`weight_shape`]), with its routed
+/// experts as the serving stack runs them ([`moe_run`]); [`at_context`] sizes it for a context.
+pub fn served_shape(z: &SizedScenario, path: &ComputePath) -> ModelShape {
+    let mut shape = weight_shape(z.arch, z.counts, z.inputs);
+    shape.moe = moe_run(z.arch, z.inputs, z.scenario, z.gpu, path, &shape);
+    shape
 }
 
 /// Step 1: the compute path, the links, the request shape and the layout.
@@ -316,6 +517,12 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         par,
         batch: x.batch as f64,
         decode_ctx: prompt as f64 + output as f64 / 2.0,
+        moe_tiles: llama_moe_tiles(z.arch, s, gpu, z.counts),
+        moe_source: s
+            .moe_kernel
+            .unwrap_or(s.serving_stack.settings().moe_kernel)
+            .costs(block_scaled_fp8(z.arch, x))
+            .source,
     })
 }
 
@@ -373,8 +580,11 @@ fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) 
 /// The factors of an inference phase whose weight reads run at `c.weight_read` of the
 /// bandwidth (dequantising kernels), the rest of its traffic at the full fraction.
 fn weight_reads(c: &Setup, shape: &ModelShape, w: &PhaseWork) -> Efficiency {
-    let total = w.expected_bytes.max(w.bytes);
-    let share = if total > 0.0 { shape.expected_weight_bytes(w.tokens) / total } else { 0.0 };
+    // The routed experts' reads, when their kernel family times them, are not in this stream.
+    let (_, _, experts) = shape.routed_expert_work(w.tokens);
+    let total = w.expected_bytes.max(w.bytes) - experts;
+    let weights = shape.expected_weight_bytes(w.tokens) - experts;
+    let share = if total > 0.0 { weights / total } else { 0.0 };
     c.eff.with_weight_reads(share, c.weight_read)
 }
 
@@ -436,7 +646,10 @@ fn timed_prefill(c: &Setup, o: &Offloaded, full: &ModelShape) -> Result<Timed, S
     let host = offload::host_time(full, &o.share, tokens, c.batch, 0.0, &o.link, &c.eff);
     let gpu = o.gpu_part(full, &host);
     let work = prefill_work(&gpu, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
-    let eff = weight_reads(c, &gpu, &work);
+    let mut eff = weight_reads(c, &gpu, &work);
+    if let Some((u, f_e)) = c.moe_tiles {
+        eff.tensor_flops /= (1.0 - f_e) + f_e / u;
+    }
     let t = phase_timing(&work, &gpu, Phase::Prefill, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?;
     Ok(Timed { timing: with_host(t, &host, work.tokens, c.dp as f64), work, host })
 }
@@ -456,7 +669,7 @@ fn timed_decode(c: &Setup, o: &Offloaded, full: &ModelShape, batch: f64) -> Resu
 /// machine).
 pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
     let c = setup(z)?;
-    let full = model_shape(z.arch, z.counts, z.inputs, u64_from_f64(c.decode_ctx.round()));
+    let full = at_context(&served_shape(z, &c.path), z.arch, z.inputs, u64_from_f64(c.decode_ctx.round()));
     let d = timed_decode(&c, &Offloaded::of(z), &full, c.batch)?;
     Ok((d.timing.expected_tokens_per_s, d.timing.bound_tokens_per_s))
 }
@@ -467,8 +680,9 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (hw, par, topo, eff) = (&c.hw, &c.par, &c.topo, &c.eff);
     // Partial offload: the GPU times its own share; the host's runs after it.
     let offloaded = Offloaded::of(z);
-    let pre_shape = model_shape(a, z.counts, x, c.prompt);
-    let dec_shape = model_shape(a, z.counts, x, u64_from_f64(c.decode_ctx.round()));
+    let base = served_shape(z, &c.path);
+    let pre_shape = at_context(&base, a, x, c.prompt);
+    let dec_shape = at_context(&base, a, x, u64_from_f64(c.decode_ctx.round()));
     let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } = timed_prefill(c, &offloaded, &pre_shape)?;
     let Timed { work: dec_w, timing: dec_t, host: dec_host, .. } =
         timed_decode(c, &offloaded, &dec_shape, c.batch)?;
@@ -478,7 +692,7 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
     let (grad, opt) =
         train_states(z, z.trainable, if x.full_training() { x.weight } else { adapter_dtype(x.precision) });
-    let train_shape = model_shape(a, z.counts, x, s.context_tokens);
+    let train_shape = at_context(&ModelShape { moe: None, ..base }, a, x, s.context_tokens);
     let training = if x.trains() {
         let mut w = training_step_work(
             &train_shape,
@@ -783,6 +997,11 @@ fn derivations(
             host_derivation(name, h, &p.link, e, &mut put);
         }
     }
+    for (name, ph) in [(PhaseName::Prefill, &p.prefill), (PhaseName::Decode, &p.decode)] {
+        if let (Some(m), Some(run)) = (&ph.moe, p.decode_full.moe.as_ref()) {
+            moe_derivation(z.scenario, name, m, run, c, &mut put);
+        }
+    }
     if let Some(t) = &p.training {
         phase_derivations(z.scenario, e, PhaseName::Training, t, p.training_extra, &mut put);
     }
@@ -924,6 +1143,46 @@ fn phase_derivations(
             Val::Ratio(r.dominance_ratio),
         ],
         Source::cited("the article's bound; kernels in sequence and activation traffic: Yuan et al. 2024 (arXiv:2402.16363, LLM-Viewer)"),
+    );
+}
+
+/// Step 8b'': the routed experts of a phase as their kernel family runs them
+/// ([`super::moe::moe_layer_time`]).
+fn moe_derivation(
+    s: &Scenario,
+    name: PhaseName,
+    m: &super::timing::MoeTiming,
+    run: &super::moe::MoeRun,
+    c: &Setup,
+    put: &mut Put,
+) {
+    let l = &m.layer;
+    let kernel = s.moe_kernel.unwrap_or(s.serving_stack.settings().moe_kernel);
+    put(
+        DerivKey::Phase(name, PhaseQty::Moe),
+        Formula::MoeGroupedGemm,
+        vec![
+            Val::Id(kernel.key().into()),
+            Val::Count(crate::engine::num::u128_from_f64(l.tokens.round())),
+            Val::Fixed(l.touched, 1),
+            Val::Bytes(crate::engine::num::u128_from_f64(l.weight_bytes.round())),
+            Val::ByteRate(c.hw.memory_bandwidth_bytes_per_s),
+            Val::Fixed(run.bandwidth_share, 3),
+            Val::Secs(l.memory_s),
+            Val::Flops(l.padded_flops),
+            Val::FlopRate(c.hw.peak_flops_per_s),
+            Val::Fixed(run.compute_share, 3),
+            Val::Secs(l.compute_s),
+            Val::Secs(l.fixed_s),
+            Val::Fixed(l.imbalance, 3),
+            Val::Secs(l.expected_s),
+            Val::Fixed(m.layers, 1),
+            Val::Secs(m.grouped_gemm_s + m.fixed_s),
+        ],
+        Source::Cited(format!(
+            "{}; routing skew: LMSYS, Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs (2025-05-05)",
+            c.moe_source
+        )),
     );
 }
 

@@ -45,6 +45,10 @@ pub struct ModelShape {
     /// no feed-forward traffic counted).
     #[serde(default)]
     pub ffn_width: u32,
+    /// The routed experts as a serving engine's kernel family runs them ([`super::moe`]); `None`:
+    /// a dense model, or experts priced like the dense layers (llama.cpp's files).
+    #[serde(default)]
+    pub moe: Option<super::moe::MoeRun>,
 }
 
 /// FLOPs and bytes of one phase, with its arithmetic intensity.
@@ -130,6 +134,23 @@ impl ModelShape {
     /// Weight bytes the expected model reads in one forward pass over `tokens` tokens.
     pub fn expected_weight_bytes(&self, tokens: f64) -> f64 {
         self.weight_bytes_read(tokens).1
+    }
+
+    /// The routed experts' part of a phase's work over `tokens` tokens of one replica, whole
+    /// model: `(FLOPs 2·k·P_e·L·T, bound bytes k·B_e·L, expected bytes X·B_e·L)`; zeros without a
+    /// [`super::moe::MoeRun`] (the experts then stay in the dense roofline).
+    pub fn routed_expert_work(&self, tokens: f64) -> (f64, f64, f64) {
+        let Some(run) = &self.moe else { return (0.0, 0.0, 0.0) };
+        if self.experts == 0 {
+            return (0.0, 0.0, 0.0);
+        }
+        let per_expert = self.expert_weight_bytes / f64::from(self.experts);
+        let k = f64::from(self.experts_per_token);
+        (
+            2.0 * k * run.expert_params * f64::from(run.layers) * tokens.max(0.0),
+            per_expert * k,
+            per_expert * self.experts_touched(tokens),
+        )
     }
 
     /// Weight bytes read by one forward pass over `tokens` tokens: `(bound, expected)`.
@@ -243,6 +264,7 @@ pub(crate) mod tests {
             activation_bytes: 2.0,
             state_bytes_per_sequence: 0.0,
             ffn_width: 11008,
+            moe: None,
         }
     }
 

@@ -26,6 +26,7 @@ fn model() -> impl Strategy<Value = ModelShape> {
             activation_bytes: 2.0,
             state_bytes_per_sequence: 0.0,
             ffn_width: 4 * hidden,
+            moe: None,
         }
     })
 }

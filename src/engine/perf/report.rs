@@ -131,6 +131,37 @@ pub struct PhaseReport {
     pub data_parallel_sync_s: f64,
     pub data_parallel_exposed_s: f64,
     pub pipeline_bubble_fraction: f64,
+    /// The routed experts as their kernel family runs them (null: a dense model, training, or
+    /// llama.cpp, whose experts stay in the dense roofline).
+    pub moe: Option<super::timing::MoeTiming>,
+    /// Seconds the GPU waits for the serving stack's CPU work (`efficiency.cpu_share_of_step`).
+    pub cpu_exposed_s: f64,
+}
+
+/// The software the time model assumes, each setting with where it comes from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StackReport {
+    pub serving_stack: crate::engine::stack::ServingStack,
+    /// What the stack sets, with its source and date.
+    pub settings: crate::engine::stack::StackSettings,
+    /// The routed experts' kernel family (null: a dense model or llama.cpp).
+    pub moe_kernel: Option<crate::engine::stack::MoeKernel>,
+    /// Its measured costs, with their source (null as `moe_kernel`).
+    pub moe_costs: Option<crate::engine::stack::GroupedGemmCosts>,
+    /// The costs at this model's expert slice: `(t0 s, η_b, η_c of the compute path)`.
+    pub moe_resolved: Option<(f64, f64, f64)>,
+    pub ep_comm: crate::engine::stack::EpComm,
+    pub prefill_policy: crate::engine::stack::PrefillPolicy,
+    pub bench_tool: crate::engine::stack::BenchTool,
+    /// The slowest EP rank's load the reader gave (null: the default, per step).
+    pub expert_imbalance: Option<f64>,
+    /// The weight-only kernel family named (null: `efficiency.quantized_weight_bandwidth`).
+    pub weight_kernel: Option<crate::engine::stack::WeightKernel>,
+    /// llama.cpp's back end (a GGUF model only).
+    pub llama_backend: Option<crate::engine::stack::LlamaBackend>,
+    /// llama.cpp MoE prompt processing padded to the micro-batch's tile: `(useful share of the
+    /// experts' tile columns, the experts' share of the active parameters)`.
+    pub llama_moe_tiles: Option<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -244,4 +275,6 @@ pub struct Performance {
     pub scaling: ScalingCurves,
     pub serving: Serving,
     pub efficiency: Vec<EfficiencyFactor>,
+    /// The serving stack and kernel families the times assume.
+    pub stack: StackReport,
 }

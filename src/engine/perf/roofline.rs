@@ -96,12 +96,28 @@ impl BoundTime {
     }
 }
 
-/// The largest of the terms (ties go to the earlier one) and its ratio to the next.
-fn dominant_of<const N: usize>(mut v: [(f64, Term); N]) -> (Term, Option<f64>) {
-    crate::engine::num::sort_stable_by(&mut v, |a, b| b.0.total_cmp(&a.0).is_lt());
-    let first = v.first().copied().unwrap_or((0.0, Term::Compute));
-    let second = v.get(1).map_or(0.0, |s| s.0);
-    (first.1, (second > 0.0).then(|| first.0 / second).filter(|r| r.is_finite()))
+/// The largest of the terms (ties go to the earlier one) and its ratio to the next: one pass
+/// keeping the largest and the second largest (what a stable sort by size would put first).
+fn dominant_of<const N: usize>(v: [(f64, Term); N]) -> (Term, Option<f64>) {
+    let mut first: Option<(f64, Term)> = None;
+    let mut second = 0.0f64;
+    for (t, term) in v {
+        match first {
+            Some((f, _)) if t.total_cmp(&f).is_le() => {
+                if t.total_cmp(&second).is_gt() {
+                    second = t;
+                }
+            }
+            _ => {
+                if let Some((f, _)) = first {
+                    second = f;
+                }
+                first = Some((t, term));
+            }
+        }
+    }
+    let (top, term) = first.unwrap_or((0.0, Term::Compute));
+    (term, (second > 0.0).then(|| top / second).filter(|r| r.is_finite()))
 }
 
 /// The dominant term: the largest of compute, memory, communication and overhead (ties go to

@@ -8,12 +8,14 @@
 //! layer forward, two backward); GPipe (Huang et al. 2019) bubble `(p-1)/(m+p-1)`;
 //! GShard (Lepikhin et al. 2020) two all-to-alls per MoE layer forward.
 
-use super::collectives::{hierarchical_time, Algorithm, Collective};
+use super::collectives::{hierarchical_time, Algorithm, Collective, CommTime};
+use super::moe::{moe_layer_time, MoeLayerTime, MoeRun};
 use super::phases::{ModelShape, PhaseWork};
 use super::roofline::{bound_time, compute_time, expected_time, memory_time, ridge_point, BoundTime};
 use crate::engine::checked::{finite, non_negative, positive, PerfError};
 use crate::engine::efficiency::Efficiency;
 use crate::engine::links::Topology;
+use crate::engine::stack::EpComm;
 use serde::{Deserialize, Serialize};
 
 /// Peak figures of one GPU for the dtype in use.
@@ -93,6 +95,26 @@ pub struct PhaseTiming {
     /// Expected seconds of the element-wise kernels' activation traffic
     /// ([`super::phases::ModelShape::activation_traffic_bytes`]).
     pub activation_traffic_s: f64,
+    /// The routed experts as their kernel family runs them (inference phases of an MoE model).
+    #[serde(default)]
+    pub moe: Option<MoeTiming>,
+    /// Expected seconds the GPU waits for the serving stack's CPU work
+    /// (`efficiency.cpu_share_of_step`).
+    #[serde(default)]
+    pub cpu_exposed_s: f64,
+}
+
+/// The routed experts' part of a phase's expected time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoeTiming {
+    /// One MoE layer on one GPU.
+    pub layer: MoeLayerTime,
+    /// MoE layers of a pipeline stage.
+    pub layers: f64,
+    /// Grouped-GEMM seconds of the phase, `slots · L · I · max(memory, compute)`.
+    pub grouped_gemm_s: f64,
+    /// Fixed seconds of the phase, `slots · L · t0`.
+    pub fixed_s: f64,
 }
 
 /// Expected compute-and-memory seconds of an inference step whose kernels run one after
@@ -154,9 +176,24 @@ pub fn phase_timing(
     }
     let (tp, pp, m) = (par.tensor, par.pipeline, par.micro_batches);
     let share = 1.0 / (f64::from(tp) * f64::from(pp) * f64::from(m));
-    let flops = non_negative("work.flops", work.flops)? * share;
-    let bytes = non_negative("work.bytes", work.bytes)? * share;
-    let exp_bytes = non_negative("work.expected_bytes", work.expected_bytes)?.max(work.bytes) * share;
+    non_negative("work.flops", work.flops)?;
+    non_negative("work.bytes", work.bytes)?;
+    non_negative("work.expected_bytes", work.expected_bytes)?;
+    let micro_tokens = work.tokens / f64::from(m);
+    // An inference phase's routed experts as their kernel family runs them, apart from the dense
+    // roofline ([`super::moe`]); training keeps the single roofline.
+    let experts = match phase {
+        Phase::Training { .. } => None,
+        _ => model.moe.as_ref().filter(|_| model.experts > 0),
+    };
+    let moe = match experts {
+        Some(run) => Some(MoeStage::of(run, model, work, micro_tokens, f, b, pp)?),
+        None => None,
+    };
+    let routed = moe.as_ref().map_or((0.0, 0.0, 0.0), |s| s.work);
+    let flops = (work.flops - routed.0).max(0.0) * share;
+    let bytes = (work.bytes - routed.1).max(0.0) * share;
+    let exp_bytes = (work.expected_bytes.max(work.bytes) - routed.2).max(0.0) * share;
 
     // Communication per stage per micro-batch.
     let (passes, ar_per_layer): (f64, f64) = match phase {
@@ -165,7 +202,6 @@ pub fn phase_timing(
         _ => (1.0, 2.0),
     };
     let layers_per_stage = f64::from(model.layers) / f64::from(pp);
-    let micro_tokens = work.tokens / f64::from(m);
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
     let tp_one = hierarchical_time(Collective::AllReduce, Algorithm::Ring, act, tp, topology, eff)?;
     let tp_n = ar_per_layer * layers_per_stage;
@@ -179,29 +215,42 @@ pub fn phase_timing(
             &strided(topology, tp),
             eff,
         )?;
-        let n = 2.0 * passes.min(2.0) * layers_per_stage;
-        (n * t.expected_s, n * t.bound_s)
+        match &moe {
+            // Dispatch and combine once per MoE layer, at the slowest rank's load.
+            Some(s) => (s.dispatch_combine_s(&t, micro_tokens, topology)?, 2.0 * s.layers * t.bound_s),
+            None => {
+                let n = 2.0 * passes.min(2.0) * layers_per_stage;
+                (n * t.expected_s, n * t.bound_s)
+            }
+        }
     } else {
         (0.0, 0.0)
     };
     let comm_exp = tp_n * tp_one.expected_s + ep_exp;
     let comm_bound = tp_n * tp_one.bound_s + ep_bound;
 
-    // Compute, memory and launch overhead per stage per micro-batch.
-    let c_b = compute_time(flops, f)?;
-    let m_b = memory_time(bytes, b)?;
-    let c_e = compute_time(flops, f * eff.tensor_flops)?;
-    let m_e = memory_time(exp_bytes, b * eff.memory_bandwidth)?;
-    let launch = passes * eff.launch_overhead_s(layers_per_stage)?;
-    // Inference: kernels in sequence (GEMMs, then attention over the caches) and the
-    // element-wise kernels' activation traffic; training keeps the single roofline.
+    // Compute, memory and launch overhead per stage per micro-batch; the routed experts' bound
+    // is their FLOPs and their least weight bytes at peak rates.
+    let (moe_flops, moe_bytes) = moe.as_ref().map_or((0.0, 0.0), |s| (s.flops(), s.bound_bytes()));
+    let c_b = compute_time(flops + moe_flops, f)?;
+    let m_b = memory_time(bytes + moe_bytes, b)?;
+    let (moe_c, moe_m) = moe.as_ref().map_or((0.0, 0.0), |s| (s.compute_s(), s.memory_s()));
+    let c_e = compute_time(flops, f * eff.tensor_flops)? + moe_c;
+    let m_e = memory_time(exp_bytes, b * eff.memory_bandwidth)? + moe_m;
+    let extra_kernels = moe.as_ref().map_or(0.0, |s| s.layers * s.run.extra_kernels);
+    let launch = passes * eff.launch_overhead_s(layers_per_stage)?
+        + passes * extra_kernels * eff.kernel_launch_s
+        + moe.as_ref().map_or(0.0, |s| s.layers * s.time.fixed_s);
+    // Inference: kernels in sequence (GEMMs, then attention over the caches, the routed experts'
+    // grouped GEMMs) and the element-wise kernels' activation traffic; training keeps the single
+    // roofline.
     let (sequence, activation) = match phase {
         Phase::Training { .. } => (0.0, 0.0),
         _ => {
             let (kc, km) = (1.0 / (f * eff.tensor_flops), 1.0 / (b * eff.memory_bandwidth));
-            let gemm = 2.0 * model.params_active * work.tokens * share;
-            let weights = model.expected_weight_bytes(work.tokens) * share;
-            let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights);
+            let (gemm, weights) = dense_gemm_and_weights(model, work.tokens, share);
+            let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights)
+                + moe.as_ref().map_or(0.0, MoeStage::grouped_gemm_s);
             let act = model.activation_traffic_bytes(micro_tokens, tp) / f64::from(pp);
             (
                 finite("kernel sequence", (serial - c_e.max(m_e)).max(0.0))?,
@@ -233,7 +282,15 @@ pub fn phase_timing(
     let mf = f64::from(m);
     let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
     let overhead = slots * (launch + sequence + activation);
-    let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead)?;
+    // A serving stack's CPU work the GPU waits for: the step takes `t_gpu / (1 − share)`.
+    let cpu = match phase {
+        Phase::Training { .. } => 0.0,
+        _ => {
+            let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
+            finite("cpu time", gpu * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?
+        }
+    };
+    let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead + cpu)?;
     let replicas = f64::from(par.data);
     let rate = |t: f64| if t > 0.0 { finite("throughput", work.tokens * replicas / t) } else { Ok(0.0) };
     Ok(PhaseTiming {
@@ -250,7 +307,105 @@ pub fn phase_timing(
         data_parallel_exposed_s: dp_exposed,
         kernel_sequence_s: slots * sequence,
         activation_traffic_s: slots * activation,
+        moe: moe.map(|s| MoeTiming {
+            layer: s.time,
+            layers: s.layers,
+            grouped_gemm_s: slots * s.grouped_gemm_s(),
+            fixed_s: slots * s.layers * s.time.fixed_s,
+        }),
+        cpu_exposed_s: cpu,
     })
+}
+
+/// The dense GEMMs' FLOPs and expected weight bytes of a phase over `tokens` tokens, per GPU at
+/// `share`: all the active parameters' and weights, less the routed experts' when their kernel
+/// family times them ([`ModelShape::routed_expert_work`]).
+pub fn dense_gemm_and_weights(model: &ModelShape, tokens: f64, share: f64) -> (f64, f64) {
+    let (ef, _, eb) = model.routed_expert_work(tokens);
+    let gemm = (2.0 * model.params_active * tokens - ef).max(0.0) * share;
+    let weights = (model.expected_weight_bytes(tokens) - eb).max(0.0) * share;
+    (gemm, weights)
+}
+
+/// The routed experts of one pipeline stage at one step: their layers, one layer's time on one
+/// GPU, and the phase's expert work they take out of the dense roofline.
+struct MoeStage<'a> {
+    run: &'a MoeRun,
+    /// MoE layers of the stage (`L_moe / pp`).
+    layers: f64,
+    time: MoeLayerTime,
+    /// `(FLOPs, bound bytes, expected bytes)` of the routed experts in the phase's work.
+    work: (f64, f64, f64),
+}
+
+impl<'a> MoeStage<'a> {
+    fn of(
+        run: &'a MoeRun,
+        model: &ModelShape,
+        work: &PhaseWork,
+        micro_tokens: f64,
+        peak_flops: f64,
+        bandwidth: f64,
+        pp: u32,
+    ) -> Result<MoeStage<'a>, PerfError> {
+        Ok(MoeStage {
+            run,
+            layers: f64::from(run.layers) / f64::from(pp.max(1)),
+            time: moe_layer_time(run, micro_tokens, peak_flops, bandwidth)?,
+            work: model.routed_expert_work(work.tokens),
+        })
+    }
+
+    /// Useful FLOPs of the stage's routed experts on one GPU.
+    fn flops(&self) -> f64 {
+        self.layers * self.time.flops
+    }
+
+    /// Least weight bytes of the stage's routed experts on one GPU.
+    fn bound_bytes(&self) -> f64 {
+        self.layers * self.time.bound_bytes
+    }
+
+    /// Compute seconds of the stage's grouped GEMMs (slowest rank).
+    fn compute_s(&self) -> f64 {
+        self.layers * self.time.imbalance * self.time.compute_s
+    }
+
+    /// Weight-read seconds of the stage's grouped GEMMs (slowest rank).
+    fn memory_s(&self) -> f64 {
+        self.layers * self.time.imbalance * self.time.memory_s
+    }
+
+    /// `L · I · max(memory, compute)`: the grouped GEMMs in sequence with the other kernels.
+    fn grouped_gemm_s(&self) -> f64 {
+        self.layers * self.time.imbalance * self.time.memory_s.max(self.time.compute_s)
+    }
+
+    /// Expected dispatch + combine seconds of the stage: per MoE layer, NCCL's all-to-all twice
+    /// (`t`) or DeepEP's kernels ([`super::moe::deepep_time`]), on the slowest rank.
+    fn dispatch_combine_s(
+        &self,
+        t: &CommTime,
+        micro_tokens: f64,
+        topology: &Topology,
+    ) -> Result<f64, PerfError> {
+        let r = self.run;
+        let per_layer = match r.comm {
+            EpComm::Nccl => 2.0 * t.expected_s,
+            comm => {
+                let ep = f64::from(r.ep);
+                let link = if r.ep <= topology.gpus_per_node {
+                    topology.intra_node.bytes_per_s_per_direction
+                } else {
+                    topology.inter_node.map_or(topology.intra_node.bytes_per_s_per_direction, |l| {
+                        l.bytes_per_s_per_direction
+                    })
+                };
+                super::moe::deepep_time(comm, ep, micro_tokens, r.experts_per_token, r.hidden, link)
+            }
+        };
+        finite("dispatch and combine", self.layers * self.time.imbalance * per_layer)
+    }
 }
 
 #[cfg(test)]

@@ -429,6 +429,7 @@ pub fn HardwareControls() -> impl IntoView {
                 value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.hardware.topology.clone())).unwrap_or_default())
                 set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.topology = Some(t)) })
             />
+            <StackControls />
             <Slider
                 id="price"
                 label=e.price
@@ -439,6 +440,54 @@ pub fn HardwareControls() -> impl IntoView {
                 out_of_range=e.number_out_of_range
             />
         </fieldset>
+    }
+}
+
+/// The serving stack, and for an MoE model the experts' kernel family and expert parallelism
+/// (`serving_stack`, `moe_kernel`, `expert_parallel`).
+#[component]
+fn StackControls() -> impl IntoView {
+    use crate::engine::stack::{MoeKernel, ServingStack};
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    // Proper names, the same in both languages.
+    let stack_name = |s: ServingStack| match s {
+        ServingStack::VllmV1 => "vLLM V1 (2025)",
+        ServingStack::VllmV05 => "vLLM 0.5 (2024)",
+        ServingStack::Sglang => "SGLang",
+        ServingStack::Trtllm => "TensorRT-LLM 1.0",
+    };
+    let kernel_name = |k: MoeKernel| match k {
+        MoeKernel::TritonFused => "Triton fused_moe",
+        MoeKernel::Deepgemm => "DeepGEMM",
+        MoeKernel::CutlassGrouped => "CUTLASS grouped GEMM",
+    };
+    let stacks: Vec<(String, String)> =
+        ServingStack::ALL.iter().map(|s| (s.key().to_owned(), stack_name(*s).to_owned())).collect();
+    let mut kernels = vec![(String::new(), e.moe_kernel_default.to_owned())];
+    kernels.extend(MoeKernel::ALL.iter().map(|k| (k.key().to_owned(), kernel_name(*k).to_owned())));
+    let moe = Memo::new(move |_| ctx.with_shown(|r| r.is_some_and(|r| r.params.experts > 0)));
+    view! {
+        <Select
+            id="serving-stack"
+            label=e.serving_stack
+            options=stacks
+            value=Signal::derive(move || ctx.with_scenario(|s| s.serving_stack.key().to_owned()))
+            set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.serving_stack = t) })
+        />
+        {move || moe.get().then(|| {
+            let kernels = kernels.clone();
+            view! {
+                <Select
+                    id="moe-kernel"
+                    label=e.moe_kernel
+                    options=kernels
+                    value=Signal::derive(move || ctx.with_scenario(|s| s.moe_kernel.map_or(String::new(), |k| k.key().to_owned())))
+                    set=Callback::new(move |v: String| ctx.edit(|s| s.moe_kernel = parse_name(&v)))
+                />
+                {int_slider(ctx, "expert-parallel", e.expert_parallel, e.u_ways, powers_of_two(1, 64), |s| s.expert_parallel, |s, v| s.expert_parallel = v.max(1))}
+            }
+        })}
     }
 }
 

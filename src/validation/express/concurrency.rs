@@ -33,13 +33,28 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
-    let ms = ms_per_token(row, v);
     let note = Note::AtConcurrency { users, prompt, output, max_seqs, p95 };
+    let moe = row.kind.starts_with("moe_");
+    if row.kind.contains("throughput") {
+        // Output tokens over the run's duration, as the benchmarks print it (per GPU when the
+        // unit says so).
+        let per_gpu = row.unit.contains("per GPU");
+        let unit = if per_gpu { RowUnit::OutputTokensPerSPerGpu } else { RowUnit::OutputTokensPerS };
+        return Ok(vec![Case::new(
+            "moe_throughput_fixed_concurrency",
+            Metric::ThroughputAtConcurrency { per_gpu },
+            v,
+            unit,
+            s,
+            note,
+        )]);
+    }
+    let ms = ms_per_token(row, v);
     // The time to first token of each request, queueing for a slot included: the mean, as
     // NIM's tables give it (requests that wait behind another's prompt pull it above the median).
-    let case = if row.kind.starts_with("ttft") {
+    let case = if row.kind.trim_start_matches("moe_").starts_with("ttft") {
         Case::new(
-            "ttft_fixed_concurrency",
+            if moe { "moe_ttft_fixed_concurrency" } else { "ttft_fixed_concurrency" },
             Metric::TtftUnderLoadMs { p95 },
             ms,
             RowUnit::MsToFirstTokenUnderLoad,
@@ -48,7 +63,7 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
         )
     } else {
         Case::new(
-            "itl_fixed_concurrency",
+            if moe { "moe_itl_fixed_concurrency" } else { "itl_fixed_concurrency" },
             Metric::TpotUnderLoadMs { p95 },
             ms,
             RowUnit::MsPerOutputTokenUnderLoad,

@@ -58,6 +58,11 @@ pub(super) fn bench(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
     let flash_attention = c.get("flash_attn").and_then(serde_json::Value::as_bool);
     s.flash_attention = flash_attention == Some(true);
     s.gpu_layers = num(c, &["ngl"]).map(|n| n as u64);
+    s.llama_backend = Some(engine_backend(backend, &text(c, "matrix_cores")));
+    // llama.cpp's micro-batch: n_ubatch (default 512), at most n_batch (default 2048).
+    let ubatch =
+        num(c, &["n_ubatch", "ub"]).unwrap_or(512.0).min(num(c, &["n_batch", "b"]).unwrap_or(2048.0));
+    s.prefill_chunk_tokens = ubatch.max(1.0) as u64;
     let metric = match test {
         LlamaTest::Tg(n) => {
             (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(0), Some(n), n);
@@ -79,6 +84,20 @@ pub(super) fn bench(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason> {
             .map_or(ComputeDtype::Fp16, |g| s.compute_dtype_on(g, None)),
     };
     Ok(vec![Case::new(kind(test, backend), metric, v, RowUnit::TokensPerS, s, note)])
+}
+
+/// The engine's back end for a row's: Vulkan with cooperative matrices unless the row's
+/// llama-bench header says `matrix cores: none` (llama.cpp uses `VK_KHR_cooperative_matrix`
+/// wherever the driver exposes it, as RDNA 3 and later drivers do).
+fn engine_backend(b: LlamaBackend, matrix_cores: &str) -> crate::engine::stack::LlamaBackend {
+    use crate::engine::stack::LlamaBackend as E;
+    match b {
+        LlamaBackend::Cuda => E::Cuda,
+        LlamaBackend::Metal => E::Metal,
+        LlamaBackend::Rocm => E::Rocm,
+        LlamaBackend::Vulkan if matrix_cores.trim().eq_ignore_ascii_case("none") => E::Vulkan,
+        LlamaBackend::Vulkan => E::VulkanCoopmat,
+    }
 }
 
 /// The size llama.cpp reports for the model in a file type (llama-bench's size column, the

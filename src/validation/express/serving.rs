@@ -24,6 +24,15 @@ pub(super) fn generation(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason
     let output = num(c, &["output_len"]).unwrap_or(200.0) as u64;
     (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(output), prompt + output);
     let note = Note::PromptOutput { prompt, output, output_assumed: c.get("output_len").is_none() };
+    // A per-token latency of the generation stage (TinyChat's tables): the average decode step.
+    if row.unit.contains("ms per token") && v > 0.0 {
+        let kind = if s.weight_kernel.is_some() {
+            "decode_throughput_bs1_int4_kernels"
+        } else {
+            "decode_throughput_bs1"
+        };
+        return Ok(vec![Case::new(kind, Metric::DecodeTokensPerS, 1000.0 / v, RowUnit::TokensPerS, s, note)]);
+    }
     if row.kind == "e2e_latency_batched" {
         return Ok(vec![Case::new(
             "e2e_latency_batched",
@@ -35,7 +44,12 @@ pub(super) fn generation(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason
         )]);
     }
     let per_gpu = row.unit.contains("per GPU") || row.unit.contains("per-GPU");
-    let kind = if row.kind.ends_with("bs1") { "decode_throughput_bs1" } else { "decode_throughput_batched" };
+    // A named weight-only kernel family (ExLlamaV2, AWQ's GEMV, ...) is its own kind.
+    let kind = match (row.kind.ends_with("bs1"), s.weight_kernel.is_some()) {
+        (true, true) => "decode_throughput_bs1_int4_kernels",
+        (true, false) => "decode_throughput_bs1",
+        _ => "decode_throughput_batched",
+    };
     let unit = if per_gpu { RowUnit::OutputTokensPerSPerGpu } else { RowUnit::OutputTokensPerS };
     Ok(vec![Case::new(kind, Metric::GenerationTokensPerS { per_gpu }, v, unit, s, note)])
 }

@@ -59,17 +59,21 @@ pub struct SimInputs {
     /// Requests per second arriving at this replica; 0 = saturated (every request waiting at 0).
     /// Not used in a closed loop.
     pub rate_per_s: f64,
-    /// Users in a closed loop (0: open loop at `rate_per_s`): the first `users` requests arrive
-    /// at 0, and each completion sends the next request, which reaches the scheduler
-    /// `first_token_fixed_s` later (the users think no time).
+    /// Users in a closed loop (0: open loop at `rate_per_s`): the first `users` requests are
+    /// sent at 0, as the serving benchmarks start (`vllm bench serve --max-concurrency` and
+    /// `sglang.bench_serving` create every request up front behind a semaphore of that size), and
+    /// each completion sends the next request; a request reaches the scheduler after its delay
+    /// (exponential, mean `first_token_fixed_s`, [`request_delays`]).
     pub users: u64,
-    /// A closed loop's first requests are sent at times drawn uniformly (fixed seed) from
-    /// `[0, spread_s)`; 0: all at once. Identical requests sent at once stay in lockstep in a
-    /// deterministic run (a pair prefilled in the same step finishes in the same step, every
-    /// round), which no real benchmark keeps: its timing jitter spreads the users over the
-    /// cycle. Spreading the first sends over about one request's time gives them the random
-    /// phases they settle into.
+    /// A closed loop's first sends drawn uniformly (fixed seed) from `[0, spread_s)`; 0: all at
+    /// once, as the benchmarks start. A steady-state measurement (genai-perf's windows) sees the
+    /// users at the random phases a long run settles into; spreading the first sends over about
+    /// one request's time starts them there.
     pub spread_s: f64,
+    /// A prefill-first scheduler (SGLang's default, vLLM before chunked prefill): while prompts
+    /// wait, a step runs them alone and the running sequences get no token; otherwise each step
+    /// gives every running sequence a token and fills the rest of the budget with prompt chunks.
+    pub prefill_first: bool,
     pub prompt_tokens: u64,
     pub output_tokens: u64,
     /// Most requests admitted at once (>= 1).
@@ -84,7 +88,7 @@ pub struct SimInputs {
     pub cooldown: usize,
     pub seed: u64,
     /// Fixed seconds per request before its first token (tokenisation, scheduling, sampling)
-    /// that occupy no GPU step: added to TTFT and time in system.
+    /// that occupy no GPU step: added to TTFT and time in system (a closed loop's mean delay).
     pub first_token_fixed_s: f64,
 }
 
@@ -233,20 +237,75 @@ fn stretch_time(k: u64, t0: f64, d: f64) -> f64 {
 }
 
 /// Arrival times before the run: Poisson at `rate_per_s` (open loop), or, in a closed loop, the
-/// `users` first requests at 0 and every later one unknown (infinite) until a completion sends it.
-fn initial_arrivals(x: &SimInputs) -> Vec<f64> {
+/// `users` first requests sent at 0 (reaching the scheduler after their delay) and every later
+/// one unknown (infinite) until a completion sends it.
+fn initial_arrivals(x: &SimInputs, delay: &[f64]) -> Vec<f64> {
     if x.users == 0 {
         return arrivals(x.requests, x.rate_per_s, x.seed);
     }
     let first = x.requests.min(crate::engine::num::usize_sat(x.users));
     let mut state = x.seed;
     let spread = if x.spread_s.is_finite() { x.spread_s.max(0.0) } else { 0.0 };
-    let mut a: Vec<f64> =
-        (0..first).map(|_| spread * ((splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64)).collect();
-    // Requests arrive in index order.
-    crate::engine::num::sort_stable_by(&mut a, |p, q| p < q);
+    let mut a: Vec<f64> = delay
+        .iter()
+        .take(first)
+        .map(|d| d + spread * ((splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64))
+        .collect();
     a.resize(x.requests, f64::INFINITY);
     a
+}
+
+/// Each request's delay between its send and the scheduler (the per-request fixed cost): in a
+/// closed loop drawn from an exponential law of mean `first_token_fixed_s` (the run's fixed seed;
+/// a client's and the server's per-request jitter, which keeps identical requests from moving in
+/// lockstep; the exponential is the maximum-entropy law of a positive delay of known mean, a
+/// modelling choice, not a measurement), in an open loop the mean itself.
+fn request_delays(x: &SimInputs) -> Vec<f64> {
+    let mean = if x.first_token_fixed_s.is_finite() { x.first_token_fixed_s.max(0.0) } else { 0.0 };
+    if x.users == 0 {
+        return vec![mean; x.requests];
+    }
+    let mut state = x.seed ^ 0x5EED_DE1A_7000_0001;
+    (0..x.requests)
+        .map(|_| {
+            // U in (0, 1]: ln(U) is finite.
+            let u = ((splitmix(&mut state) >> 11) + 1) as f64 / (1u64 << 53) as f64;
+            -mean * u.ln()
+        })
+        .collect()
+}
+
+/// Requests not yet arrived, earliest last (popped from the end): a list kept sorted by arrival
+/// time, ties in the order they were sent.
+#[derive(Debug, Default)]
+struct Upcoming {
+    items: Vec<(f64, usize)>,
+}
+
+impl Upcoming {
+    fn of(arr: &[f64]) -> Upcoming {
+        let mut items: Vec<(f64, usize)> =
+            arr.iter().enumerate().filter(|(_, a)| a.is_finite()).map(|(i, a)| (*a, i)).collect();
+        items.reverse();
+        // Sorted descending by time (ties: the higher id first, so the lower pops first).
+        crate::engine::num::sort_stable_by(&mut items, |p, q| p.0 > q.0);
+        Upcoming { items }
+    }
+
+    /// The earliest arrival time (infinite when none).
+    fn next(&self) -> f64 {
+        self.items.last().map_or(f64::INFINITY, |x| x.0)
+    }
+
+    fn pop(&mut self) -> Option<(f64, usize)> {
+        self.items.pop()
+    }
+
+    /// Adds a request arriving at `t`, after any already there at the same time.
+    fn insert(&mut self, t: f64, id: usize) {
+        let at = self.items.partition_point(|x| x.0 > t);
+        self.items.insert(at, (t, id));
+    }
 }
 
 /// The state of a run: the requests' times, the scheduler's queues and the clock.
@@ -257,15 +316,25 @@ struct Sim<'a> {
     output: u64,
     cap: usize,
     budget: u64,
-    /// Arrival of each request (a closed loop fills them in as requests complete).
+    /// Arrival of each request at the scheduler (a closed loop fills them in as it sends them).
     arr: Vec<f64>,
+    /// Each request's delay between its send and its arrival ([`request_delays`]).
+    delay: Vec<f64>,
     first: Vec<f64>,
     done_at: Vec<f64>,
     now: f64,
+    /// Steps run.
     step: u64,
-    /// Requests with arrival <= now.
+    /// Steps that gave the running sequences no token (a prefill-first scheduler's prompt steps).
+    stalls: u64,
+    /// Requests not yet arrived, by arrival time.
+    upcoming: Upcoming,
+    /// Requests arrived and not yet admitted, in arrival order.
+    waiting: Queue<usize>,
+    /// Requests arrived so far.
     arrived: usize,
-    next_admit: usize,
+    /// Requests sent so far (a closed loop's next request id).
+    sent: usize,
     // Queues as vectors with a moving front (each request enters each at most once).
     prefilling: Queue<Admitted>,
     decoding: Queue<Decoding>,
@@ -291,6 +360,10 @@ impl<'a> Sim<'a> {
     fn new(x: &'a SimInputs, st: &'a dyn StepTime) -> Sim<'a> {
         let n = x.requests;
         let cap = x.max_seqs.max(1);
+        let delay = request_delays(x);
+        let arr = initial_arrivals(x, &delay);
+        let upcoming = Upcoming::of(&arr);
+        let sent = if x.users == 0 { n } else { n.min(crate::engine::num::usize_sat(x.users)) };
         Sim {
             x,
             st,
@@ -298,13 +371,17 @@ impl<'a> Sim<'a> {
             output: x.output_tokens.max(1),
             cap: crate::engine::num::usize_sat(cap),
             budget: x.step_token_budget.max(cap),
-            arr: initial_arrivals(x),
+            arr,
+            delay,
             first: vec![f64::NAN; n],
             done_at: vec![f64::NAN; n],
             now: 0.0,
             step: 0,
+            stalls: 0,
+            upcoming,
+            waiting: Queue::default(),
             arrived: 0,
-            next_admit: 0,
+            sent,
             prefilling: Queue::default(),
             decoding: Queue::default(),
             cached_sum: 0.0,
@@ -316,8 +393,9 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn at(&self, i: usize) -> f64 {
-        self.arr.get(i).copied().unwrap_or(f64::INFINITY)
+    /// Decode steps run so far: the steps that gave the running sequences a token.
+    fn clock(&self) -> u64 {
+        self.step - self.stalls.min(self.step)
     }
 
     fn admitted(&self) -> usize {
@@ -328,41 +406,60 @@ impl<'a> Sim<'a> {
         self.arrived.saturating_sub(self.completed) as f64
     }
 
+    /// Moves the arrivals up to `t` into the waiting queue, in arrival order; each arriving
+    /// within the last `dt` before `t` adds to the area under the count from its arrival.
+    fn arrive_until(&mut self, t: f64) {
+        while self.upcoming.next() <= t {
+            let Some((a, id)) = self.upcoming.pop() else { break };
+            self.area += (t - a).max(0.0);
+            self.waiting.push_back(id);
+            self.arrived += 1;
+        }
+    }
+
     /// Time passes by `dt`: the requests in the system add to the area under the count, and each
     /// request arriving within `dt` counts from its arrival.
     fn advance(&mut self, in_system: f64, dt: f64) {
         let end = self.now + dt;
         self.area += in_system * dt;
-        while self.arrived < self.arr.len() && self.at(self.arrived) <= end {
-            self.area += end - self.at(self.arrived);
-            self.arrived += 1;
-        }
+        self.arrive_until(end);
         self.now = end;
     }
 
     /// Counts the arrivals up to now (jumping to the next one when nothing is admitted or
     /// waiting) and admits waiting requests, first come first served, while there is room.
     fn admit(&mut self) {
-        if self.admitted() == 0 && self.next_admit >= self.arrived {
-            self.now = self.now.max(self.at(self.arrived));
+        if self.admitted() == 0 && self.waiting.len() == 0 {
+            let next = self.upcoming.next();
+            if next.is_finite() {
+                self.now = self.now.max(next);
+            }
         }
-        while self.arrived < self.arr.len() && self.at(self.arrived) <= self.now {
-            self.arrived += 1;
-        }
-        while self.admitted() < self.cap && self.next_admit < self.arrived {
-            self.prefilling.push_back(Admitted { id: self.next_admit, done: 0 });
-            self.next_admit += 1;
+        let now = self.now;
+        self.arrive_until(now);
+        while self.admitted() < self.cap {
+            let Some(id) = self.waiting.pop_front() else { break };
+            self.prefilling.push_back(Admitted { id, done: 0 });
         }
     }
 
+    /// Whether the next step runs prompts alone (a prefill-first scheduler with prompts waiting).
+    fn prefill_only(&self) -> bool {
+        self.x.prefill_first && self.prefilling.len() > 0
+    }
+
     /// The next step: one decode token per running sequence, then prompt chunks, oldest first,
-    /// in the rest of the token budget.
+    /// in the rest of the token budget (a prefill-first scheduler: the prompts alone while any
+    /// wait, else the decodes alone).
     fn plan(&self) -> Plan {
-        let ndec = self.decoding.len() as u64;
+        let prefill_only = self.prefill_only();
+        let ndec = if prefill_only { 0 } else { self.decoding.len() as u64 };
         let mut left = self.budget.saturating_sub(ndec);
-        let mut mix = StepMix { decode_seqs: ndec, decode_cached_sum: self.cached_sum, ..StepMix::default() };
+        let cached = if prefill_only { 0.0 } else { self.cached_sum };
+        let mut mix = StepMix { decode_seqs: ndec, decode_cached_sum: cached, ..StepMix::default() };
         let mut chunks = Vec::new();
-        for (slot, a) in self.prefilling.iter().enumerate() {
+        let prompts = if self.x.prefill_first && !prefill_only { 0 } else { self.prefilling.len() };
+        for (slot, a) in self.prefilling.iter().take(prompts).enumerate() {
             if left == 0 {
                 break;
             }
@@ -385,7 +482,7 @@ impl<'a> Sim<'a> {
     /// roofline term dominates at both ends, and cut at the first step whose end reaches an
     /// arrival that could join. Returns the steps and the time they take.
     fn stretch(&self, mix: &StepMix, last_step: u64) -> Result<(u64, f64), PerfError> {
-        let mut k = (last_step + 1).saturating_sub(self.step).max(1);
+        let mut k = (last_step + 1).saturating_sub(self.clock()).max(1);
         let m = mix.decode_seqs as f64;
         let (t0, c0) = self.st.step(mix)?;
         let (t0, d) = loop {
@@ -399,7 +496,7 @@ impl<'a> Sim<'a> {
             }
             k = k.div_ceil(2);
         };
-        let next = self.at(self.arrived);
+        let next = self.upcoming.next();
         if self.admitted() < self.cap && next.is_finite() {
             // Smallest j in 1..=k whose end reaches the arrival (binary search).
             let (mut lo, mut hi) = (1u64, k);
@@ -420,12 +517,12 @@ impl<'a> Sim<'a> {
     fn decode_only(&mut self, mix: &StepMix, in_system: f64) -> Result<Option<u64>, PerfError> {
         let Some(oldest) = self.decoding.front().copied() else {
             // Nothing to run and nothing admitted: wait for the next arrival.
-            let next = self.at(self.arrived);
+            let next = self.upcoming.next();
             if !next.is_finite() {
                 return Ok(None);
             }
-            self.area += in_system * (next - self.now);
-            self.now = next;
+            self.area += in_system * (next - self.now).max(0.0);
+            self.now = self.now.max(next);
             return Ok(Some(0));
         };
         let (k, dt) = self.stretch(mix, oldest.last_step)?;
@@ -442,6 +539,8 @@ impl<'a> Sim<'a> {
         self.busy += t;
         self.advance(in_system, t);
         self.cached_sum += p.mix.decode_seqs as f64;
+        // A step without the running sequences gives them no token: their last decode step moves.
+        let stall = u64::from(p.mix.decode_seqs == 0 && self.decoding.len() > 0);
         let mut finished = 0usize;
         for (slot, c) in &p.chunks {
             if let Some(a) = self.prefilling.get_mut(*slot) {
@@ -451,6 +550,10 @@ impl<'a> Sim<'a> {
                 }
             }
         }
+        // The decode clock after this step; a prompt finished in a step without decodes gets its
+        // later tokens from the next decode step on.
+        let clock = self.clock();
+        let prefill_only = u64::from(p.mix.decode_seqs == 0 && self.x.prefill_first);
         // Prompts finish in order (oldest first gets budget first).
         for _ in 0..finished {
             let Some(a) = self.prefilling.pop_front() else { break };
@@ -460,44 +563,39 @@ impl<'a> Sim<'a> {
             if self.output <= 1 {
                 self.complete(a.id);
             } else {
-                self.decoding.push_back(Decoding { id: a.id, last_step: self.step + self.output - 1 });
+                let last = (clock + self.output - 1).saturating_sub(prefill_only);
+                self.decoding.push_back(Decoding { id: a.id, last_step: last });
                 self.cached_sum += self.prompt as f64;
             }
         }
+        self.stalls += stall.max(prefill_only);
         Ok(1)
     }
 
     /// Request `id` has its last token now. In a closed loop its user sends the next request,
-    /// which reaches the scheduler after the per-request fixed cost.
+    /// which reaches the scheduler after that request's delay ([`request_delays`]).
     fn complete(&mut self, id: usize) {
         if let Some(t) = self.done_at.get_mut(id) {
             *t = self.now;
         }
         self.completions.push(self.now);
-        if self.x.users > 0 {
-            let next = crate::engine::num::usize_sat(self.x.users).saturating_add(self.completed);
-            let send = self.now + self.x.first_token_fixed_s;
-            // Requests are identical and arrive in index order: the request sent now takes the
-            // place of the first one still to arrive later (a first send of the spread), and
-            // those move one place on. Nothing has been admitted from these places yet.
-            let at = self
-                .arr
-                .get(self.arrived..next)
-                .map_or(next, |pending| self.arrived + pending.partition_point(|a| *a <= send));
-            if let Some(slots) = self.arr.get_mut(at..=next) {
-                slots.rotate_right(1);
-                if let Some(a) = slots.first_mut() {
-                    *a = send;
-                }
+        if self.x.users > 0 && self.sent < self.arr.len() {
+            let next = self.sent;
+            let arrive = self.now + self.delay.get(next).copied().unwrap_or(0.0);
+            if let Some(a) = self.arr.get_mut(next) {
+                *a = arrive;
             }
+            self.upcoming.insert(arrive, next);
+            self.sent += 1;
         }
         self.completed += 1;
     }
 
     /// Sequences whose last token came in the step just run leave.
     fn retire(&mut self) {
+        let clock = self.clock();
         while let Some(d) = self.decoding.front().copied() {
-            if d.last_step > self.step.saturating_sub(1) {
+            if d.last_step > clock.saturating_sub(1) {
                 break;
             }
             self.decoding.pop_front();
@@ -535,9 +633,17 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
     let mut sim = Sim::new(x, st);
     while sim.completed < x.requests && sim.iterate()? {}
     let arr: Vec<f64> = sim.arr.iter().map(|a| if a.is_finite() { *a } else { sim.now }).collect();
-    let times = Times { arr: &arr, first: &sim.first, done_at: &sim.done_at, completions: &sim.completions };
+    let times = Times {
+        arr: &arr,
+        delay: &sim.delay,
+        first: &sim.first,
+        done_at: &sim.done_at,
+        completions: &sim.completions,
+    };
     let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)?;
-    let span = sim.now - arr.first().copied().unwrap_or(0.0);
+    // From the first arrival (requests arrive out of index order in a closed loop).
+    let start = arr.iter().copied().fold(f64::INFINITY, f64::min);
+    let span = if start.is_finite() { sim.now - start } else { 0.0 };
     r.busy_fraction = if span > 0.0 { (sim.busy / span).clamp(0.0, 1.0) } else { 0.0 };
     Ok(r)
 }
@@ -545,6 +651,8 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
 /// The per-request times of a run.
 struct Times<'a> {
     arr: &'a [f64],
+    /// Each request's delay between its send and its arrival.
+    delay: &'a [f64],
     first: &'a [f64],
     done_at: &'a [f64],
     /// Completion times in the order they happened (non-decreasing).
@@ -571,9 +679,11 @@ fn summarise(
     let latencies = x.rate_per_s > 0.0 || x.users > 0;
     let kept = x.warmup..n.saturating_sub(x.cooldown);
     for (i, ((a, f), d)) in arr.iter().zip(first).zip(done_at).enumerate() {
-        sojourn += d - a + fixed;
+        // From the send: the request's delay before the scheduler, then its wait and prefill.
+        let delay = t.delay.get(i).copied().unwrap_or(fixed);
+        sojourn += d - a + delay;
         if latencies && kept.contains(&i) {
-            ttft.push(f - a + fixed);
+            ttft.push(f - a + delay);
             if output >= 2 {
                 tpot.push((d - f) / (output - 1) as f64);
             }

@@ -1,0 +1,374 @@
+//! The routed experts of an MoE layer as a serving engine runs them: a grouped GEMM over the
+//! experts a step's tokens are routed to, its tokens moved to and from the GPUs that hold those
+//! experts (dispatch and combine), on the slowest rank of the expert-parallel group.
+//!
+//! For one MoE layer on one GPU with `T` tokens entering the layer, top-`k` of `E` experts,
+//! `ep`-way expert parallelism holding `n = ceil((E + R)/ep)` experts split `moe_tp` ways
+//! ([`crate::engine::memory::expert_parallel`]):
+//! - tokens pooled over the attention replicas of the EP group: `T_moe = T · g`, `g = max(1,
+//!   ep/tp)` (vLLM and SGLang run attention data-parallel inside the EP group);
+//! - token–expert pairs per GPU `P = T_moe · k / ep`, experts touched per GPU `X = n·(1 −
+//!   (1 − k/E)^T_moe)` (uniform routing);
+//! - weights read `W = X · B_e / moe_tp`, FLOPs `F = 2·P·P_e/moe_tp` on rows padded to the kernel's
+//!   block, `R = P + (BM/2)·X` (half a block of residue per touched expert);
+//! - time `t = t0 + I·max(W / (B·η_b), F_R / (F_peak·η_c))`, `I` the slowest rank's load over
+//!   the mean (1 without expert parallelism), with `(t0, η_b, η_c, BM)` the kernel family's
+//!   measured costs ([`crate::engine::stack::MoeKernel::costs`]).
+//!
+//! The bound stays the roofline's: the routed experts' FLOPs and the least weight bytes (`k/ep`
+//! experts' worth) at peak rates, so the expected time, whose every efficiency is at most 1 and
+//! every extra term at least 0, never falls below it.
+
+use crate::engine::checked::{finite, non_negative, PerfError};
+use crate::engine::stack::EpComm;
+use serde::{Deserialize, Serialize};
+
+/// How a deployment runs the routed experts of a model: the layout, the kernel family's costs
+/// resolved for this model and GPU, the load imbalance and the dispatch/combine.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoeRun {
+    /// MoE layers in the whole model.
+    pub layers: u32,
+    /// Routed experts `E`.
+    pub experts: f64,
+    /// Experts per token `k`.
+    pub experts_per_token: f64,
+    /// Experts one GPU holds, `ceil((E + R)/ep)`.
+    pub per_gpu: f64,
+    /// Ways each held expert is split.
+    pub moe_tp: f64,
+    /// GPUs the experts are spread over.
+    pub ep: u32,
+    /// Attention replicas whose tokens meet in one MoE layer, `g = max(1, ep/tp)`.
+    pub pooled: f64,
+    /// Parameters of one routed expert in one layer (`3·H·I` gated).
+    pub expert_params: f64,
+    /// Bytes of one routed expert in one layer, in its stored format.
+    pub expert_bytes: f64,
+    /// Hidden size (the dispatched activation per token).
+    pub hidden: f64,
+    /// Bytes per dispatched activation element (2 for BF16).
+    pub activation_bytes: f64,
+    /// `t0`: seconds per MoE layer whatever the tokens.
+    pub fixed_s: f64,
+    /// `η_b`: share of bandwidth while the experts' weights stream.
+    pub bandwidth_share: f64,
+    /// `η_c`: share of the compute path's peak while compute-bound.
+    pub compute_share: f64,
+    /// `BM`: rows each expert's tokens are padded to.
+    pub block_rows: f64,
+    /// The reader's load imbalance (`None`: [`default_imbalance`]).
+    pub imbalance: Option<f64>,
+    /// Whether redundant experts (EPLB) balance the load.
+    pub redundant: bool,
+    pub comm: EpComm,
+    /// Kernels an MoE layer launches beyond a dense layer's (router GEMM, top-k), with MLA's
+    /// extra kernels on MLA models, per MoE layer.
+    pub extra_kernels: f64,
+}
+
+/// Expected distinct experts one GPU touches when `tokens` tokens each pick `k` of `experts`
+/// uniformly and the GPU holds `per_gpu` of them.
+///
+/// # Formula
+/// `X = n · (1 − (1 − k/E)^T)`. Worked: DeepSeek-V3 (E 256, k 8), all experts on the GPU:
+/// T = 1, 4, 16, 64, 128 → 8, 30.5, 102, 222.4, 251.6.
+pub fn experts_touched(experts: f64, k: f64, per_gpu: f64, tokens: f64) -> f64 {
+    if !(experts > 0.0 && k > 0.0 && tokens > 0.0) {
+        return 0.0;
+    }
+    let miss = (1.0 - (k / experts).min(1.0)).max(0.0);
+    per_gpu.max(0.0) * (1.0 - miss.powf(tokens))
+}
+
+/// Rows a grouped GEMM computes for `pairs` token–expert pairs over `touched` experts when each
+/// expert's rows are padded to a multiple of `block_rows`: half a block of residue per touched
+/// expert (Triton's `moe_align_block_size`; DeepGEMM's contiguous layout aligns each expert to
+/// 128 rows).
+///
+/// # Formula
+/// `R = P + (BM/2)·X`. Worked: Qwen3-30B-A3B at 4,096 tokens on one GPU: P = 32,768, X = 128,
+/// BM = 64: 32,768 + 4,096 = 36,864 rows (12.5% padding).
+pub fn padded_rows(pairs: f64, touched: f64, block_rows: f64) -> f64 {
+    pairs.max(0.0) + block_rows.max(0.0) / 2.0 * touched.max(0.0)
+}
+
+/// The expected busiest rank's tokens over the mean when `tokens` tokens each send `k` copies
+/// to `ep` ranks uniformly: each rank receives a Binomial count of mean `μ = T·k/ep` and
+/// variance about `μ(1 − 1/ep)`, and the expected maximum of `ep` of them is about
+/// `μ + σ·sqrt(2 ln ep)` (the Gaussian extreme-value approximation).
+///
+/// # Formula
+/// `I_stat = 1 + sqrt(2·ln(ep)·(ep − 1)/(T·k))`. Worked: T 16, k 8, ep 8: 1 + sqrt(2·2.079·7/128)
+/// = 1.477; 128 tokens on each of 72 ranks (T = 9,216), k 8, ep 72: 1.091.
+pub fn statistical_imbalance(tokens: f64, k: f64, ep: f64) -> f64 {
+    if !(ep > 1.0 && tokens > 0.0 && k > 0.0) {
+        return 1.0;
+    }
+    1.0 + (2.0 * ep.ln() * (ep - 1.0) / (tokens * k)).sqrt()
+}
+
+/// Measured skew of real routing over perfectly balanced experts with expert parallelism: the
+/// default expert placement ran 20% slower than DeepSeek's balanced profile, and a simulated
+/// perfect EPLB came within 5% (LMSYS, "Deploying DeepSeek with PD Disaggregation and
+/// Large-scale Expert Parallelism on 96 H100 GPUs", 2025-05-05, prefill at EP 32).
+pub const ROUTING_SKEW: f64 = 1.2;
+/// The same with redundant experts placed by EPLB.
+pub const ROUTING_SKEW_EPLB: f64 = 1.05;
+
+/// The slowest EP rank's load over the mean: 1 without expert parallelism (every GPU holds a
+/// slice of every expert), else the larger of the statistical imbalance and the measured skew.
+///
+/// # Formula
+/// `I = max(I_stat, 1.2)`, or `max(I_stat, 1.05)` with redundant experts. Worked: T 16, k 8,
+/// ep 8: max(1.477, 1.2) = 1.477.
+pub fn default_imbalance(tokens: f64, k: f64, ep: f64, redundant: bool) -> f64 {
+    if ep <= 1.0 {
+        return 1.0;
+    }
+    let skew = if redundant { ROUTING_SKEW_EPLB } else { ROUTING_SKEW };
+    statistical_imbalance(tokens, k, ep).max(skew)
+}
+
+/// One MoE layer on one GPU, and its parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoeLayerTime {
+    /// Tokens entering the layer on this GPU's EP group (`T_moe`).
+    pub tokens: f64,
+    /// Token–expert pairs on this GPU (`P`).
+    pub pairs: f64,
+    /// Experts touched on this GPU (`X`).
+    pub touched: f64,
+    /// Mean tokens per touched expert (`P / X`).
+    pub tokens_per_expert: f64,
+    /// Weight bytes read (`W`).
+    pub weight_bytes: f64,
+    /// Useful FLOPs (`F`).
+    pub flops: f64,
+    /// FLOPs on the padded rows.
+    pub padded_flops: f64,
+    /// `W / (B·η_b)`.
+    pub memory_s: f64,
+    /// `F_R / (F_peak·η_c)`.
+    pub compute_s: f64,
+    /// `t0`.
+    pub fixed_s: f64,
+    /// `I`.
+    pub imbalance: f64,
+    /// `t0 + I·max(memory, compute)`.
+    pub expected_s: f64,
+    /// Least weight bytes any step reads (`k/ep` experts' worth over `moe_tp`), for the bound.
+    pub bound_bytes: f64,
+}
+
+/// One MoE layer on one GPU for `tokens` tokens of one attention replica, at `peak_flops`
+/// FLOP/s and `bandwidth` bytes/s. See the module doc for the formula.
+///
+/// Worked (vLLM PR #24700's Qwen3-30B-A3B FP8 on an H100: E 128, k 8, 3·2048·768 parameters of
+/// one byte per expert, t0 32 µs, η_b 0.75): 16 tokens touch 82.4 experts, 388.9 MB, read in
+/// 154.7 µs at 0.75 × 3.35 TB/s: 187 µs; measured 185.4 µs.
+pub fn moe_layer_time(
+    run: &MoeRun,
+    tokens: f64,
+    peak_flops: f64,
+    bandwidth: f64,
+) -> Result<MoeLayerTime, PerfError> {
+    let t = non_negative("moe tokens", tokens)? * run.pooled.max(1.0);
+    let (k, ep, tp) = (run.experts_per_token, f64::from(run.ep.max(1)), run.moe_tp.max(1.0));
+    let pairs = t * k / ep;
+    let touched = experts_touched(run.experts, k, run.per_gpu, t);
+    let weight_bytes = touched * run.expert_bytes / tp;
+    let flops = 2.0 * pairs * run.expert_params / tp;
+    let padded_flops = 2.0 * padded_rows(pairs, touched, run.block_rows) * run.expert_params / tp;
+    let memory_s = finite("moe memory time", weight_bytes / (bandwidth * run.bandwidth_share.max(1e-6)))?;
+    let compute_s = finite("moe compute time", padded_flops / (peak_flops * run.compute_share.max(1e-6)))?;
+    let imbalance = run.imbalance.unwrap_or_else(|| default_imbalance(t, k, ep, run.redundant));
+    let fixed_s = if t > 0.0 { run.fixed_s } else { 0.0 };
+    Ok(MoeLayerTime {
+        tokens: t,
+        pairs,
+        touched,
+        tokens_per_expert: if touched > 0.0 { pairs / touched } else { 0.0 },
+        weight_bytes,
+        flops,
+        padded_flops,
+        memory_s,
+        compute_s,
+        fixed_s,
+        imbalance,
+        expected_s: finite("moe layer time", fixed_s + imbalance * memory_s.max(compute_s))?,
+        bound_bytes: if t > 0.0 { (k / ep).min(run.per_gpu) * run.expert_bytes / tp } else { 0.0 },
+    })
+}
+
+/// Payload bytes per token and destination of DeepEP's dispatch: the FP8 activation, its
+/// per-128 scales and 16 bytes of metadata, `H + 4·H/128 + 16` (AIConfigurator,
+/// DEEPEP_LL_MODELING.md); the combine sends `2·H` (BF16).
+/// Worked: H 7168 → 7,408 bytes dispatched, 14,336 combined.
+pub fn deepep_payload(hidden: f64) -> (f64, f64) {
+    (hidden + 4.0 * hidden / 128.0 + 16.0, 2.0 * hidden)
+}
+
+/// Expected distinct ranks a token's `k` experts live on among `ep` (uniform routing):
+/// `D = ep·(1 − (1 − 1/ep)^k)`, at most `min(k, ep)`. Worked: k 8, ep 8: 5.25.
+pub fn destinations(k: f64, ep: f64) -> f64 {
+    if ep <= 1.0 {
+        return 0.0;
+    }
+    (ep * (1.0 - (1.0 - 1.0 / ep).powf(k))).min(k.min(ep))
+}
+
+/// `(dispatch GB/s, combine GB/s)` of DeepEP's low-latency kernels at `ep` ranks, interpolated
+/// in `ln ep` between the measured EP sizes ([`crate::engine::stack::DEEPEP_LOW_LATENCY`]) and
+/// clamped outside them.
+pub fn deepep_low_latency_bandwidth(ep: f64) -> (f64, f64) {
+    let table = crate::engine::stack::DEEPEP_LOW_LATENCY;
+    let mut prev = (8.0, 98e9, 127e9);
+    for row in table {
+        if ep <= row.0 {
+            if ep <= prev.0 || row.0 <= prev.0 {
+                return (row.1, row.2);
+            }
+            let t = (ep.ln() - prev.0.ln()) / (row.0.ln() - prev.0.ln());
+            return (prev.1 + t * (row.1 - prev.1), prev.2 + t * (row.2 - prev.2));
+        }
+        prev = row;
+    }
+    (prev.1, prev.2)
+}
+
+/// Dispatch plus combine seconds of DeepEP's kernels for one MoE layer: `tokens` of this rank,
+/// each sent to [`destinations`] ranks. Low-latency: at the measured RDMA bandwidth of the EP
+/// size; normal: at its measured share of the link (`link_bytes_per_s`, NVLink within a node,
+/// the NIC across).
+///
+/// # Formula
+/// `t = T·D·(p_dispatch / β_d + p_combine / β_c)`. Worked: DeepEP's own low-latency case, 128
+/// tokens, k 8, EP 8, H 7168: D 5.25 → 128·5.25·7,408 B / 98 GB/s = 50.8 µs dispatch and
+/// 128·5.25·14,336 / 127 GB/s = 75.9 µs combine (the README's 77 and 114 µs count every top-k
+/// copy, 8 per token: 77.4 and 115.6).
+pub fn deepep_time(comm: EpComm, ep: f64, tokens: f64, k: f64, hidden: f64, link_bytes_per_s: f64) -> f64 {
+    let (pd, pc) = deepep_payload(hidden);
+    let sent = tokens.max(0.0) * destinations(k, ep);
+    match comm {
+        EpComm::DeepepLowLatency => {
+            let (bd, bc) = deepep_low_latency_bandwidth(ep);
+            sent * (pd / bd + pc / bc)
+        }
+        EpComm::DeepepNormal | EpComm::Nccl => {
+            let share = if ep <= 8.0 {
+                crate::engine::stack::DEEPEP_NORMAL_SHARE.0
+            } else {
+                crate::engine::stack::DEEPEP_NORMAL_SHARE.1
+            };
+            sent * (pd + pc) / (link_bytes_per_s.max(1.0) * share)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stack::MoeKernel;
+
+    fn qwen3_30b_fp8() -> MoeRun {
+        let c = MoeKernel::TritonFused.costs(false);
+        MoeRun {
+            layers: 48,
+            experts: 128.0,
+            experts_per_token: 8.0,
+            per_gpu: 128.0,
+            moe_tp: 1.0,
+            ep: 1,
+            pooled: 1.0,
+            expert_params: 3.0 * 2048.0 * 768.0,
+            expert_bytes: 3.0 * 2048.0 * 768.0,
+            hidden: 2048.0,
+            activation_bytes: 2.0,
+            fixed_s: c.fixed_s,
+            bandwidth_share: 0.75,
+            compute_share: 0.22 * 989e12 / 1979e12,
+            block_rows: c.block_rows,
+            imbalance: None,
+            redundant: false,
+            comm: EpComm::Nccl,
+            extra_kernels: 2.0,
+        }
+    }
+
+    #[test]
+    fn experts_touched_worked() {
+        let want = [(1.0, 8.0), (4.0, 30.5), (16.0, 102.0), (64.0, 222.4), (128.0, 251.6)];
+        for (t, x) in want {
+            let got = experts_touched(256.0, 8.0, 256.0, t);
+            assert!((got - x).abs() < 0.1, "{t}: {got}");
+        }
+        // Spread over 8 GPUs: an eighth of each.
+        assert!((experts_touched(256.0, 8.0, 32.0, 16.0) - 102.0 / 8.0).abs() < 0.02);
+        assert_eq!(experts_touched(0.0, 8.0, 1.0, 16.0), 0.0);
+        assert_eq!(experts_touched(256.0, 8.0, 256.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn the_qwen3_fp8_kernel_table_is_reproduced() {
+        // vLLM PR #24700 on an H100: 16 tokens, measured 185.4 µs.
+        let r = moe_layer_time(&qwen3_30b_fp8(), 16.0, 1979e12, 3.35e12).unwrap();
+        assert!((r.touched - 82.4).abs() < 0.1, "{}", r.touched);
+        assert!((r.weight_bytes - 388.9e6).abs() < 0.2e6, "{}", r.weight_bytes);
+        assert!((r.expected_s * 1e6 - 186.7).abs() < 1.0, "{}", r.expected_s * 1e6);
+        assert!((r.expected_s * 1e6 - 185.4).abs() / 185.4 < 0.02);
+        // 4,096 tokens: compute-bound at 0.22 of 989 TFLOPS on 12.5% padded rows: 1.65 ms
+        // (measured 1,647.6 µs, the point the share was read from).
+        let big = moe_layer_time(&qwen3_30b_fp8(), 4096.0, 1979e12, 3.35e12).unwrap();
+        assert!(big.compute_s > big.memory_s);
+        assert!((big.padded_flops / big.flops - 36_864.0 / 32_768.0).abs() < 1e-9);
+        assert!((big.expected_s * 1e6 - 1647.6).abs() / 1647.6 < 0.02, "{}", big.expected_s * 1e6);
+        // No imbalance without expert parallelism.
+        assert_eq!(big.imbalance, 1.0);
+    }
+
+    #[test]
+    fn expert_parallelism_pools_tokens_and_divides_experts() {
+        // EP 8 over 8 replicas (TP 1): each GPU holds 16 experts and sees 8 × 16 tokens.
+        let run = MoeRun { per_gpu: 16.0, ep: 8, pooled: 8.0, ..qwen3_30b_fp8() };
+        let r = moe_layer_time(&run, 16.0, 1979e12, 3.35e12).unwrap();
+        assert_eq!(r.tokens, 128.0);
+        assert_eq!(r.pairs, 128.0);
+        assert!((r.touched - 16.0 * (1.0 - (1.0f64 - 8.0 / 128.0).powi(128))).abs() < 1e-9);
+        // The slowest rank: max(1 + sqrt(2 ln 8 · 7 / 1024), 1.2) = 1.2.
+        assert!((r.imbalance - 1.2).abs() < 1e-12);
+        let own = MoeRun { imbalance: Some(1.0), ..run };
+        assert!(moe_layer_time(&own, 16.0, 1979e12, 3.35e12).unwrap().expected_s < r.expected_s);
+    }
+
+    #[test]
+    fn imbalance_worked() {
+        assert!((statistical_imbalance(16.0, 8.0, 8.0) - 1.477).abs() < 0.001);
+        assert!((statistical_imbalance(9216.0, 8.0, 72.0) - 1.091).abs() < 0.001);
+        assert_eq!(default_imbalance(16.0, 8.0, 1.0, false), 1.0);
+        assert!((default_imbalance(1e6, 8.0, 8.0, false) - 1.2).abs() < 1e-12);
+        assert!((default_imbalance(1e6, 8.0, 8.0, true) - 1.05).abs() < 1e-12);
+    }
+
+    #[test]
+    fn deepep_worked() {
+        assert_eq!(deepep_payload(7168.0), (7408.0, 14336.0));
+        assert!((destinations(8.0, 8.0) - 5.25).abs() < 0.01);
+        let (d, c) = deepep_low_latency_bandwidth(8.0);
+        assert_eq!((d, c), (98e9, 127e9));
+        // Between 8 and 16 ranks in ln ep: 11.3 ranks is halfway.
+        let mid = deepep_low_latency_bandwidth(8.0 * 2f64.sqrt());
+        assert!((mid.0 - 80.5e9).abs() < 1e6, "{}", mid.0);
+        assert_eq!(deepep_low_latency_bandwidth(1000.0), (39e9, 40e9));
+        // Every top-k copy sent (D = 8): 128 × 8 × 7,408 / 98e9 = 77.4 µs dispatch.
+        assert!((128.0f64 * 8.0 * 7408.0 / 98e9 * 1e6 - 77.4).abs() < 0.1);
+        let t = deepep_time(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, 7168.0, 160e9);
+        assert!((t * 1e6 - (50.8 + 75.9)).abs() < 0.5, "{}", t * 1e6);
+    }
+
+    #[test]
+    fn padded_rows_worked() {
+        assert_eq!(padded_rows(32_768.0, 128.0, 64.0), 36_864.0);
+        assert_eq!(padded_rows(-1.0, -1.0, 64.0), 0.0);
+    }
+}
