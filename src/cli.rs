@@ -24,10 +24,12 @@ Commands:
                          name, family, parameters, published weight format), as a table or JSON
   bench [N] [MODEL]      Time N full evaluations (default 20000), print microseconds each
                          (MODEL: only that one of the three scenarios, for a profiler)
-  site DIST [--site-url URL] [--trunk-reload]
+  site DIST [--site-url URL] [--catalog FILE] [--trunk-reload]
                          Write every page of the site into DIST (where Trunk built the app):
                          chapters, tools, glossary, search indexes, the print page; with the
                          site's public address, absolute canonical links and sitemap.xml too;
+                         --catalog: a team catalog (JSON: your GPUs and prices per GPU-hour,
+                         docs/site.md) checked, then listed in every tool beside the standard one;
                          --trunk-reload: every page carries the reload script `trunk serve`
                          put into DIST/index.html (Trunk's post_build hook, scripts/pages.sh)
   help, --help, -h       Show this help
@@ -61,10 +63,12 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// `site DIST [--site-url URL] [--trunk-reload]`: the prerendered pages (see `gpu_primer::site`).
+/// `site DIST [--site-url URL] [--catalog FILE] [--trunk-reload]`: the prerendered pages (see
+/// `gpu_primer::site`).
 fn site(args: &[String], out: &mut impl Write) -> i32 {
     let mut dist = None;
     let mut site_url = None;
+    let mut team_catalog = None;
     let mut trunk_reload = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -77,6 +81,19 @@ fn site(args: &[String], out: &mut impl Write) -> i32 {
                     return 2;
                 }
             },
+            "--catalog" => {
+                match rest.next().map(|p| (std::path::PathBuf::from(p), std::fs::read_to_string(p))) {
+                    Some((path, Ok(text))) => team_catalog = Some((path, text)),
+                    Some((path, Err(e))) => {
+                        eprintln!("gpu-primer: --catalog {}: {e}", path.display());
+                        return 2;
+                    }
+                    None => {
+                        eprintln!("gpu-primer: --catalog needs a team catalog file (JSON, see docs/site.md)");
+                        return 2;
+                    }
+                }
+            }
             other if dist.is_none() && !other.starts_with("--") => {
                 dist = Some(std::path::PathBuf::from(other))
             }
@@ -90,7 +107,7 @@ fn site(args: &[String], out: &mut impl Write) -> i32 {
         eprintln!("gpu-primer: site needs the directory Trunk built the app into (DIST)");
         return 2;
     };
-    match gpu_primer::site::build(&gpu_primer::site::Options { dist, site_url, trunk_reload }) {
+    match gpu_primer::site::build(&gpu_primer::site::Options { dist, site_url, trunk_reload, team_catalog }) {
         Ok(s) => {
             let sitemap = if s.sitemap { ", sitemap.xml" } else { "" };
             let _ =

@@ -29,6 +29,7 @@ fn built() -> (PathBuf, site::Summary) {
         dist: dir.clone(),
         site_url: Some("https://example.org/docs/gpu/".into()),
         trunk_reload: false,
+        team_catalog: None,
     };
     let summary = site::build(&options).unwrap();
     (dir, summary)
@@ -208,7 +209,7 @@ fn trunk_serve_gives_every_page_the_one_build_and_its_reload_script() {
         "<!doctype html><!-- Trunk's frame --><html><head><script type=\"module\">\nimport init, * as bindings from '/gpu-primer-1.js';\nconst wasm = await init({{ module_or_path: '/gpu-primer-2_bg.wasm' }});\n</script></head><body>{reload}</body></html>"
     );
     std::fs::write(dir.join("index.html"), frame).unwrap();
-    let options = Options { dist: dir.clone(), site_url: None, trunk_reload: true };
+    let options = Options { dist: dir.clone(), site_url: None, trunk_reload: true, team_catalog: None };
     let summary = site::build(&options).unwrap();
     assert!(summary.pages > 100);
     for page in ["en/chapters/cuda/index.html", "zh/estimate/index.html", "en/plan/index.html", "index.html"]

@@ -15,20 +15,35 @@ pub use crate::engine::gpu::*;
 
 static GPUS: OnceLock<Vec<Gpu>> = OnceLock::new();
 
-/// Every catalog GPU, parsed once from the embedded data file.
+/// Every catalog GPU, parsed once from the embedded data file, followed by the team's GPUs when
+/// a team catalog was installed before ([`super::team`]).
 pub fn all() -> &'static [Gpu] {
     GPUS.get_or_init(|| {
-        // The file is embedded at compile time and checked by the tests below, so a parse error
-        // can only come from a broken build; fall back to an empty catalog rather than panic.
-        // Each entry is read by `Gpu::from_json`, the reader of a custom GPU given inline in a
-        // scenario, so the wasm holds one GPU reader.
-        let Ok(serde_json::Value::Array(list)) =
-            serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog/gpus.json")))
-        else {
-            return Vec::new();
-        };
-        list.iter().filter_map(|v| Gpu::from_json(v).ok()).collect()
+        let mut list = embedded();
+        if let Some(team) = super::team::get() {
+            list.extend(team.gpus.iter().cloned());
+        }
+        list
     })
+}
+
+/// The embedded catalog's GPUs alone, parsed afresh (what a team catalog is checked against).
+pub fn embedded() -> Vec<Gpu> {
+    // The file is embedded at compile time and checked by the tests below, so a parse error
+    // can only come from a broken build; fall back to an empty catalog rather than panic.
+    // Each entry is read by `Gpu::from_json`, the reader of a custom GPU given inline in a
+    // scenario, so the wasm holds one GPU reader.
+    let Ok(serde_json::Value::Array(list)) =
+        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog/gpus.json")))
+    else {
+        return Vec::new();
+    };
+    list.iter().filter_map(|v| Gpu::from_json(v).ok()).collect()
+}
+
+/// Whether [`all`] was read already (a team catalog installed after it would not be in it).
+pub fn is_loaded() -> bool {
+    GPUS.get().is_some()
 }
 
 /// A catalog GPU by id (e.g. `h100-sxm`).

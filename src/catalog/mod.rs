@@ -11,6 +11,7 @@ pub mod mig;
 pub mod models;
 pub mod on_chip;
 mod prices;
+pub mod team;
 
 use crate::engine::gpu::Gpu;
 use crate::engine::links::Link;

@@ -7,7 +7,12 @@
 static PRICES: &[(&str, f64, &str)] = include!(concat!(env!("OUT_DIR"), "/prices.rs"));
 
 /// The cheapest dated on-demand price per GPU-hour for a catalog GPU id, with its source text.
+/// A team catalog's price for the GPU comes first ([`super::team`]).
 pub fn default_price_per_gpu_hour(gpu_id: &str) -> Option<(f64, String)> {
+    let team = super::team::get().and_then(|t| t.prices.iter().find(|(id, _, _)| id == gpu_id));
+    if let Some((_, p, source)) = team {
+        return Some((*p, source.clone()));
+    }
     PRICES.iter().find(|(id, _, _)| *id == gpu_id).map(|(_, p, text)| (*p, (*text).to_owned()))
 }
 

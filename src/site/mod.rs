@@ -45,6 +45,11 @@ pub struct Options {
     /// Development (`trunk serve`): every page carries the reload script Trunk put into the
     /// `index.html` it built, so that a rebuild reloads whichever page is open.
     pub trunk_reload: bool,
+    /// A team catalog (`--catalog FILE`): its path and JSON text. Checked and installed before
+    /// anything reads the catalog, so the pages are drawn with the team's GPUs and prices; its
+    /// text goes into every page for the app to install at start
+    /// (`catalog::team::ELEMENT_ID`), and beside the pages as `team-catalog.json`.
+    pub team_catalog: Option<(PathBuf, String)>,
 }
 
 /// What went wrong, naming the file or the input.
@@ -58,6 +63,8 @@ pub enum SiteError {
     BadSiteUrl(String),
     /// A number placeholder in a chapter does not fill (`content::numbers`).
     Content(String),
+    /// The team catalog (`--catalog`) has these problems, each naming its entry and field.
+    TeamCatalog(PathBuf, Vec<crate::catalog::team::TeamError>),
 }
 
 impl fmt::Display for SiteError {
@@ -68,6 +75,11 @@ impl fmt::Display for SiteError {
                 write!(f, "{what} (build the bundles first: scripts/serve.sh or scripts/test.sh does)")
             }
             SiteError::Content(what) => write!(f, "chapter text: {what}"),
+            SiteError::TeamCatalog(path, errors) => {
+                let n = errors.len();
+                write!(f, "--catalog {}: {n} problem{}", path.display(), if n == 1 { "" } else { "s" })?;
+                errors.iter().try_for_each(|e| write!(f, "\n  {e}"))
+            }
             SiteError::BadSiteUrl(url) => {
                 write!(f, "--site-url: expected an http:// or https:// address, got '{url}'")
             }
@@ -92,6 +104,18 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
         Some(url) => return Err(SiteError::BadSiteUrl(url.to_string())),
         None => None,
     };
+    // Before anything reads the catalog: the pages are drawn with the team's GPUs.
+    let team_script = match &options.team_catalog {
+        Some((path, text)) => {
+            crate::catalog::team::install_text(text).map_err(|e| SiteError::TeamCatalog(path.clone(), e))?;
+            Some(format!(
+                "<script type=\"application/json\" id=\"{}\">{}</script>",
+                crate::catalog::team::ELEMENT_ID,
+                crate::catalog::team::script_safe(text.trim())
+            ))
+        }
+        None => None,
+    };
     crate::content::numbers::check_chapters().map_err(SiteError::Content)?;
     let dist = options.dist.as_path();
     let reload = if options.trunk_reload { trunk_reload_script(dist) } else { None };
@@ -112,6 +136,10 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
             },
             _ => html,
         };
+        let html = match &team_script {
+            Some(script) => after_body_open(&html, script),
+            None => html,
+        };
         let html = match &reload {
             Some(script) => html.replacen("</body>", &format!("{script}</body>"), 1),
             None => html,
@@ -122,6 +150,9 @@ pub fn build(options: &Options) -> Result<Summary, SiteError> {
     for lang in crate::i18n::Lang::ALL {
         let index = search_index::index(lang).to_json();
         write(dist, &format!("{}/search-index.json", lang.code()), &index, &mut summary)?;
+    }
+    if let Some((_, text)) = &options.team_catalog {
+        write(dist, "team-catalog.json", text, &mut summary)?;
     }
     if let Some(url) = site_url {
         write(dist, "sitemap.xml", &sitemap::xml(url, &all_routes()), &mut summary)?;
@@ -143,6 +174,18 @@ fn trunk_reload_script(dist: &Path) -> Option<String> {
     let start = html.get(..marker)?.rfind("<script")?;
     let end = marker + html.get(marker..)?.find("</script>")? + "</script>".len();
     html.get(start..end).map(str::to_string)
+}
+
+/// `html` with `element` first in its `<body>` (where the offline file keeps it too: it carries
+/// each page's body).
+fn after_body_open(html: &str, element: &str) -> String {
+    let open = html.find("<body").and_then(|at| html.get(at..)?.find('>').map(|end| at + end + 1));
+    match open {
+        Some(at) => {
+            format!("{}{element}{}", html.get(..at).unwrap_or_default(), html.get(at..).unwrap_or_default())
+        }
+        None => html.to_owned(),
+    }
 }
 
 /// `html` with its stylesheet link replaced by the stylesheet itself.
@@ -189,12 +232,27 @@ mod tests {
             dist: PathBuf::from("/nonexistent"),
             site_url: Some("example.org".into()),
             trunk_reload: false,
+            team_catalog: None,
         };
         let e = build(&options).unwrap_err();
         assert!(e.to_string().contains("--site-url") && e.to_string().contains("example.org"), "{e}");
-        let options =
-            Options { dist: PathBuf::from("/nonexistent-dist"), site_url: None, trunk_reload: false };
+        let options = Options {
+            dist: PathBuf::from("/nonexistent-dist"),
+            site_url: None,
+            trunk_reload: false,
+            team_catalog: None,
+        };
         assert!(build(&options).unwrap_err().to_string().contains("bundles"));
+    }
+
+    #[test]
+    fn an_element_goes_first_in_the_body() {
+        let html = "<html><head></head><body data-embed>\n<main></main></body></html>";
+        assert_eq!(
+            after_body_open(html, "<script id=\"t\"></script>"),
+            "<html><head></head><body data-embed><script id=\"t\"></script>\n<main></main></body></html>"
+        );
+        assert_eq!(after_body_open("<p>", "x"), "<p>");
     }
 
     #[test]

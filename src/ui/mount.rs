@@ -164,6 +164,13 @@ fn observe(slots: Vec<web_sys::HtmlElement>, lang: Lang) {
 
 /// The app's start: mounts the page it is loaded on and takes over in-site navigation.
 pub fn start() {
+    // The team catalog the site was built with (`site --catalog`), before anything reads the
+    // catalog; the site checked it, so a problem here can only be a hand-edited page: ignored.
+    if let Some(text) =
+        document().get_element_by_id(crate::catalog::team::ELEMENT_ID).and_then(|e| e.text_content())
+    {
+        let _ = crate::catalog::team::install_text(&text);
+    }
     super::nav::start(super::nav::Mounts { unmount_all, mount_page });
     super::nav::landed();
     super::chrome::start();

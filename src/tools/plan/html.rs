@@ -49,7 +49,13 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
     labelled(&mut out, "plan-kv", t.kv, &select("plan-kv", "kv", &o));
     let mut o = String::new();
     for g in gpus::all() {
-        option(&mut o, &g.id, &g.name, g.id == s.gpu);
+        // A GPU of the team catalog the site was built with says so (`site --catalog`).
+        let name = if catalog::team::is_team_gpu(&g.id) {
+            format!("{} · {}", g.name, lang.est().team_catalog)
+        } else {
+            g.name.clone()
+        };
+        option(&mut o, &g.id, &name, g.id == s.gpu);
     }
     labelled(&mut out, "plan-gpu", t.gpu, &select("plan-gpu", "gpu", &o));
     let mut o = String::new();
@@ -802,12 +808,18 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(&format!("GPUs = replicas × TP × PP = {} × {} × {} = {}", cap.replicas, c.tp, c.pp, cap.gpus))
     );
     if let (Some((price, source)), Some(cost)) = (&cap.price, cap.cost_per_month()) {
+        let team = catalog::team::get().is_some_and(|t| t.prices.iter().any(|(id, _, _)| *id == s.gpu));
+        let source = if team {
+            format!("{}{}{source}", lang.est().team_catalog, lang.colon())
+        } else {
+            source.clone()
+        };
         let _ = write!(
             out,
             "<p><code>{}</code></p><p class=\"hint\">{}<span data-source>{}</span></p>",
             esc(&format!("{} × {} × {} h = {}", cap.gpus, usd(*price), plain(HOURS_PER_MONTH), usd(cost))),
             esc(t.price_from),
-            esc(source)
+            esc(&source)
         );
     }
     let _ = write!(

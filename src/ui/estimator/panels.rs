@@ -3,7 +3,7 @@
 use super::controls::{Scale, Select, Slider, Toggle};
 use super::memory_view::{bar_view, Bar};
 use super::{Ctx, Side};
-use crate::catalog::gpus;
+use crate::catalog::{gpus, team};
 use crate::charts::format::{format_bytes, format_rate, format_seconds, ByteUnit};
 use crate::engine::efficiency::EfficiencyOverrides;
 use crate::engine::hardware::GpuSpec;
@@ -288,6 +288,18 @@ pub fn WorkloadControls() -> impl IntoView {
     }
 }
 
+/// A GPU as the menus name it: its name and memory, a custom GPU without a name of its own
+/// in the page's language, and a GPU of the team's catalog marked as such.
+pub fn gpu_label(g: &gpus::Gpu, e: &EstimatorStrings) -> String {
+    let name = if g.id == "custom" && g.name == gpus::Gpu::default().name { e.custom_gpu } else { &g.name };
+    let label = format!("{name} · {}", format_bytes(g.memory_bytes, ByteUnit::Gb));
+    if team::is_team_gpu(&g.id) {
+        format!("{label} · {}", e.team_catalog)
+    } else {
+        label
+    }
+}
+
 /// The catalog id behind the scenario's GPU (a MIG slice's parent), and the slice's profile.
 fn gpu_choice(s: &Scenario) -> (String, Option<String>) {
     match &s.gpu {
@@ -303,14 +315,16 @@ fn gpu_choice(s: &Scenario) -> (String, Option<String>) {
 pub fn HardwareControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
-    let mut options: Vec<(String, String)> = gpus::all()
-        .iter()
-        .map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb))))
-        .collect();
-    let custom_present = move || ctx.with_scenario(|s| gpu_choice(s).0 == "custom");
-    if custom_present() {
-        options.push(("custom".into(), e.custom_gpu.into()));
-    }
+    let options: Vec<(String, String)> =
+        gpus::all().iter().map(|g| (g.id.clone(), gpu_label(g, e))).collect();
+    // A custom GPU (imported, or given in the address) is a choice of its own, by its name; the
+    // menu is redrawn when it comes or goes.
+    let custom = Memo::new(move |_| {
+        ctx.with_scenario(|s| match &s.gpu {
+            GpuSpec::Custom(g) if parse_slice_id(&g.id).is_none() => Some(gpu_label(g, e)),
+            _ => None,
+        })
+    });
     // Memos: the GPU's facts and its MIG profiles are rebuilt when they change (another GPU), not
     // on every edit.
     let facts = Memo::new(move |_| {
@@ -335,7 +349,13 @@ pub fn HardwareControls() -> impl IntoView {
                     mark("peak_flops"),
                 );
                 let uncertain = (!h.uncertain.is_empty()).then(|| h.uncertain.join(", "));
-                (text, uncertain, h.retrieved.clone(), h.source.clone())
+                let team = ctx.with_scenario(|s| team::is_team_gpu(&gpu_choice(s).0));
+                let source = if team {
+                    format!("{}{}{}", e.team_catalog, ctx.lang.colon(), h.source)
+                } else {
+                    h.source.clone()
+                };
+                (text, uncertain, h.retrieved.clone(), source)
             })
         })
     });
@@ -348,13 +368,19 @@ pub fn HardwareControls() -> impl IntoView {
     view! {
         <fieldset class="group hardware">
             <legend>{e.hardware}</legend>
-            <Select
-                id="gpu"
-                label=e.gpu
-                options=options
-                value=Signal::derive(move || ctx.with_scenario(|s| gpu_choice(s).0))
-                set=Callback::new(move |v: String| if v != "custom" { ctx.edit(|s| { s.gpu = GpuSpec::Id(v); s.gpu_memory_bytes = None; }) })
-            />
+            {move || {
+                let mut options = options.clone();
+                options.extend(custom.get().map(|name| ("custom".to_owned(), name)));
+                view! {
+                    <Select
+                        id="gpu"
+                        label=e.gpu
+                        options=options
+                        value=Signal::derive(move || ctx.with_scenario(|s| gpu_choice(s).0))
+                        set=Callback::new(move |v: String| if v != "custom" { ctx.edit(|s| { s.gpu = GpuSpec::Id(v); s.gpu_memory_bytes = None; }) })
+                    />
+                }
+            }}
             {move || {
                 let profiles = mig_options.get();
                 (!profiles.is_empty()).then(|| {

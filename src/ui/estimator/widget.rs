@@ -9,7 +9,6 @@ use super::panels::int_slider;
 use super::perf_view::PerformanceView;
 use super::Ctx;
 use crate::catalog::gpus;
-use crate::charts::format::{format_bytes, ByteUnit};
 use crate::engine::hardware::GpuSpec;
 use crate::engine::precision::Dtype;
 use crate::estimator::edits;
@@ -68,13 +67,11 @@ fn dtype_select(ctx: Ctx) -> impl IntoView {
 
 fn gpu_select(ctx: Ctx) -> impl IntoView {
     let e = ctx.lang.est();
-    let mut options: Vec<(String, String)> = gpus::all()
-        .iter()
-        .map(|g| (g.id.clone(), format!("{} · {}", g.name, format_bytes(g.memory_bytes, ByteUnit::Gb))))
-        .collect();
+    let mut options: Vec<(String, String)> =
+        gpus::all().iter().map(|g| (g.id.clone(), super::panels::gpu_label(g, e))).collect();
     // A preset on a MIG slice or a custom GPU keeps it as the first choice.
     if let Some((id, name)) = ctx.with_scenario(|s| match &s.gpu {
-        GpuSpec::Custom(g) => Some((g.id.clone(), g.name.clone())),
+        GpuSpec::Custom(g) => Some((g.id.clone(), super::panels::gpu_label(g, e))),
         GpuSpec::Id(_) => None,
     }) {
         options.insert(0, (id, name));
