@@ -224,7 +224,7 @@ test('busy is a share of time, the headroom holds, a published FP8 checkpoint is
     const r = await chosenRow(page);
     assert.ok(r.share <= 80 && r.busy <= 100, JSON.stringify(r));
     // 1,024 + 256 tokens with half the layers in a 128-token window: 51.9 MB, not 94.4 MB.
-    const kv = await page.locator('#plan-kv').innerText();
+    const kv = await page.locator('#plan-kv-per-request').innerText();
     assert.match(kv, /51\.9 MB/);
     assert.ok(!/94\.4 MB/.test(kv), kv);
     await page.goto(`${server.url}${lang}/plan/?m=qwen3-235b-a22b&w=fp8&gpu=h100-sxm&tpot=100&ttft=5&rate=2`);

@@ -460,7 +460,7 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         window.map_or_else(String::new, |w| format!("{}{}{}", t.kv_window.0, group_digits(w), t.kv_window.1));
     let _ = write!(
         out,
-        "<p id=\"plan-kv\">{}</p>",
+        "<p id=\"plan-kv-per-request\">{}</p>",
         esc(&format!(
             "{}{}{}{}{}{}{}{capped}",
             t.kv_per.0,
