@@ -11,7 +11,7 @@ pub const SOLUTIONS: &[Solution] = &[
     Solution {
         id: "train-8b-zero3-min-gpus",
         // ZeRO-3: states / n + activations + logits + overhead ≤ 90% of 80 GB; fewest n
-        given: &[8.03e9, 16.0, 22.0, 3.15, 1.0, 10.0, 80.0],
+        given: &[8.03e9, 16.0, 22.0, 5.25, 1.0, 10.0, 80.0],
         solve: |g| {
             let states_gb = g[0] * g[1] / 1e9;
             let overhead_gb = g[4] * 1.073741824; // 1 GiB

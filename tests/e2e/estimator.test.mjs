@@ -345,11 +345,12 @@ test('chunked loss, offloading and a paged optimizer lower the logits, activatio
   // Llama 3.1 8B full fine-tune, all bf16, batch 2 × 2,048 tokens, full recompute.
   await open(page, `en/estimate/?v=1&s=${b64({ model: 'llama-3.1-8b', mode: 'training', gpu: 'h200-sxm', batch: 2, context_tokens: 2048, training_precision: 'bf16', recompute: 'full' })}`);
   await page.waitForSelector('#loss-chunks');
-  // Logits: 2 × 2048 × 128,256 in bf16 + the same in fp32 for the loss.
+  // Logits: 2 × 2048 × 128,256 in bf16 + two fp32 arrays of them for an upcasting loss (the
+  // copy and its log-softmax); with 8 chunks, the fp32 arrays of one chunk at a time.
   const L = 2 * 2048 * 128256;
-  assert.equal(await bytes(page, 'memory_per_gpu_bytes.logits'), L * 2 + L * 4);
+  assert.equal(await bytes(page, 'memory_per_gpu_bytes.logits'), L * 2 + 2 * L * 4);
   await page.selectOption('#loss-chunks', '8');
-  await page.waitForFunction((v) => document.querySelector('tr[data-key="memory_per_gpu_bytes.logits"] td.num').getAttribute('data-bytes') === String(v), L * 2 + (L / 8) * 4);
+  await page.waitForFunction((v) => document.querySelector('tr[data-key="memory_per_gpu_bytes.logits"] td.num').getAttribute('data-bytes') === String(v), L * 2 + 2 * (L / 8) * 4);
   const acts = await bytes(page, 'memory_per_gpu_bytes.activations');
   await page.check('#activation-offload');
   await page.waitForFunction((v) => Number(document.querySelector('tr[data-key="memory_per_gpu_bytes.activations"] td.num').getAttribute('data-bytes')) < v, acts);

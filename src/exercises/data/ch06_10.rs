@@ -324,16 +324,16 @@ pub static TRAINING: &[Exercise] = &[
         id: "train-8b-zero3-min-gpus",
         answer: report(L31_8B_TRAIN_Z3, "solvers.min_gpus.gpus", 1.0, 0, 0.0),
         zh: num(
-            "同样的全量微调（80.3 亿参数，权重、梯度和 Adam 状态合计每参数 16 字节），用 ZeRO-3（FSDP 全切分）把全部模型状态均分到多张 H100 80GB 上。每张卡另有 22.0 GB 激活（序列长度 4,096、每卡微批 1、不做重计算）、3.15 GB logits 和 1 GiB 运行时开销，并留出 80 GB 的 10% 不用。最少要几张卡？",
+            "同样的全量微调（80.3 亿参数，权重、梯度和 Adam 状态合计每参数 16 字节），用 ZeRO-3（FSDP 全切分）把全部模型状态均分到多张 H100 80GB 上。每张卡另有 22.0 GB 激活（序列长度 4,096、每卡微批 1、不做重计算）、5.25 GB logits 和 1 GiB 运行时开销，并留出 80 GB 的 10% 不用。最少要几张卡？",
             "张 GPU",
-            "每卡：8.03e9 × 16 B ÷ n + 22.0 + 3.15 + 1.07 GB，必须放进 72 GB。",
-            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 45.8 GB；{r:params.total:16e-9:1} GB ÷ 45.8 GB ≈ 2.8，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 26.2 ≈ 90.5 GB。",
+            "每卡：8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB，必须放进 72 GB。",
+            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB；{r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 28.3 ≈ 92.5 GB。",
         ),
         en: num(
-            "The same full fine-tune (8.03 billion parameters, 16 bytes per parameter for weights, gradients and Adam states together) with ZeRO stage 3 (FSDP full shard) spreads all model states evenly over H100 80GB GPUs. Each GPU also holds 22.0 GB of activations (sequence length 4,096, micro-batch 1, nothing recomputed), 3.15 GB of logits and 1 GiB of runtime overhead, and keeps 10% of its 80 GB free. What is the fewest GPUs?",
+            "The same full fine-tune (8.03 billion parameters, 16 bytes per parameter for weights, gradients and Adam states together) with ZeRO stage 3 (FSDP full shard) spreads all model states evenly over H100 80GB GPUs. Each GPU also holds 22.0 GB of activations (sequence length 4,096, micro-batch 1, nothing recomputed), 5.25 GB of logits and 1 GiB of runtime overhead, and keeps 10% of its 80 GB free. What is the fewest GPUs?",
             "GPUs",
-            "Per GPU: 8.03e9 × 16 B ÷ n + 22.0 + 3.15 + 1.07 GB must fit in 72 GB.",
-            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 45.8 GB; {r:params.total:16e-9:1} GB ÷ 45.8 GB ≈ 2.8, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 26.2 ≈ 90.5 GB.",
+            "Per GPU: 8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB must fit in 72 GB.",
+            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB; {r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 28.3 ≈ 92.5 GB.",
         ),
     },
     Exercise {
