@@ -437,14 +437,14 @@ pub fn controls_html(lang: Lang, s: &LocalState, prefix: &str) -> String {
     if !unified(s) {
         let _ = write!(
             h,
-            "<label for=\"{prefix}-os\">{}</label><select id=\"{prefix}-os\" data-k=\"os\">",
+            "<div class=\"local-field\"><label for=\"{prefix}-os\">{}</label><select id=\"{prefix}-os\" data-k=\"os\">",
             esc(t.os)
         );
         for (sys, name) in [System::Windows, System::Linux].into_iter().zip(t.os_options) {
             let sel = if sys == s.system { " selected" } else { "" };
             let _ = write!(h, "<option value=\"{}\"{sel}>{}</option>", sys.key(), esc(name));
         }
-        h.push_str("</select>");
+        h.push_str("</select></div>");
     }
     let keep = s.keep_gb.unwrap_or_else(|| rule_reserve_bytes(s) as f64 / GIB as f64);
     number(&mut h, prefix, "keep", t.keep, "GB", &plain(keep));

@@ -59,7 +59,9 @@ const ALLOW = {
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream',
     'MARLIN', 'Frantar', 'PPoPP',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
-    'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules'],
+    'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
+    // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.
+    'LMSYS', 'API'],
   // llama.cpp on the reader's machine: the project, its file format and tools (llama-bench's tg and
   // pp tests, llama-quantize), its flags (-ngl, --n-cpu-moe, --fit), its MMQ kernels, the back ends
   // it runs on, the apps built on it, and mmap, how it maps a file's weights.
