@@ -272,9 +272,14 @@ fn stated(r: &crate::validation::StatedRun, lang: Lang) -> String {
     use crate::engine::workload::{FlopConvention, LowPrecisionRecipe};
     use crate::validation::MemoryStatistic;
     let zh = lang == Lang::Zh;
-    let mut parts = vec![r.framework.clone()];
+    // The framework as the source names it, quoted on zh pages (a name, not a sentence).
+    let mut parts = vec![if zh { format!("“{}”", r.framework) } else { r.framework.clone() }];
     if r.context_parallel > 1 {
-        parts.push(format!("cp {}", r.context_parallel));
+        parts.push(if zh {
+            format!("上下文并行 {}", r.context_parallel)
+        } else {
+            format!("cp {}", r.context_parallel)
+        });
     }
     if r.virtual_pipeline_stages > 1 {
         parts.push(if zh {
@@ -304,7 +309,7 @@ fn stated(r: &crate::validation::StatedRun, lang: Lang) -> String {
             FlopConvention::Palm => "palm",
             FlopConvention::WithEmbedding => "with_embedding",
         };
-        parts.push(if zh { format!("FLOP 口径 {name}") } else { format!("FLOP convention {name}") });
+        parts.push(if zh { format!("FLOP 口径“{name}”") } else { format!("FLOP convention {name}") });
     }
     if let Some(st) = r.statistic {
         parts.push(match (st, zh) {

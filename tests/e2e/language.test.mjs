@@ -61,7 +61,11 @@ const ALLOW = {
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
     'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
     // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.
-    'LMSYS', 'API'],
+    'LMSYS', 'API',
+    // The validation page's kernel and network names: weight-only kernels (AWQ GEMV), the attention
+    // kernel a training row names (FlexAttention), RDMA over Ethernet at 200 Gb/s (RoCE).
+    // and PyTorch's compiler, torch.compile.
+    'AWQ', 'GEMV', 'FlexAttention', 'RoCE', 'Gb', 'compile'],
   // llama.cpp on the reader's machine: the project, its file format and tools (llama-bench's tg and
   // pp tests, llama-quantize), its flags (-ngl, --n-cpu-moe, --fit), its MMQ kernels, the back ends
   // it runs on, the apps built on it, and mmap, how it maps a file's weights.
