@@ -100,13 +100,13 @@ pub static NVLINK: &[Exercise] = &[
             0.02,
         ),
         zh: num(
-            "Llama-3-70B（hidden 8,192，80 层）在 H100 SXM 上做 8 路张量并行。4,096 token 的预填充每层对 BF16 激活做两次 all-reduce。按 370 GB/s 的 busbw，预填充的通信一共多少毫秒？",
+            "Llama-3-70B（hidden 8,192，80 层）在 H100 SXM 上做 8 路张量并行。4,096 token 的预填充每层对 BF16 激活做两次 all-reduce。按环形算法（NCCL_ALGO=Ring）实测的 370 GB/s busbw，预填充的通信一共多少毫秒？",
             "ms",
             "一个激活张量 4,096 × 8,192 × 2 B；每次 all-reduce 每卡发送 2 × 7/8 倍；共 80 × 2 次。",
             "一个张量约 67.1 MB，每次 all-reduce 每卡约 117 MB，160 次共约 18.8 GB，÷ 370 GB/s ≈ {key} ms。",
         ),
         en: num(
-            "Llama-3-70B (hidden size 8,192, 80 layers) runs with tensor parallelism 8 on H100 SXM. A 4,096-token prefill does two all-reduces of the BF16 activations per layer. At 370 GB/s busbw, how many milliseconds of communication does the prefill take?",
+            "Llama-3-70B (hidden size 8,192, 80 layers) runs with tensor parallelism 8 on H100 SXM. A 4,096-token prefill does two all-reduces of the BF16 activations per layer. At the 370 GB/s busbw measured with the ring algorithm (NCCL_ALGO=Ring), how many milliseconds of communication does the prefill take?",
             "ms",
             "One activation tensor is 4,096 × 8,192 × 2 B; each all-reduce sends 2 × 7/8 of it per GPU; there are 80 × 2 of them.",
             "One tensor is about 67.1 MB, each all-reduce sends about 117 MB per GPU, 160 of them about 18.8 GB, ÷ 370 GB/s ≈ {key} ms.",

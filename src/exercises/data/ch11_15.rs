@@ -43,13 +43,13 @@ pub static BOTTLENECKS: &[Exercise] = &[
         id: "bottle-allreduce-nvswitch",
         answer: engine(Calc::AllReduce { bytes: 16.06e9, ranks: 8, bus_bytes_per_s: 370e9 }, 1e3, 0, 0.02),
         zh: num(
-            "在 8 张 GPU 上数据并行训练 8.03B 模型，每步用环形 all-reduce 同步 16.06 GB 的 BF16 梯度。在 NVSwitch 上按 370 GB/s 的 busbw，要多少毫秒？",
+            "在 8 张 GPU 上数据并行训练 8.03B 模型，每步用环形 all-reduce 同步 16.06 GB 的 BF16 梯度。在 NVSwitch 上按环形算法（NCCL_ALGO=Ring）实测的 370 GB/s busbw，要多少毫秒？",
             "ms",
             "每卡流量 2 × 7/8 × 16.06 GB，除以 busbw。",
             "2 × 7/8 × 16.06 ≈ 28.1 GB，÷ 370 GB/s ≈ {key} ms。若计算每步 400 ms 且不重叠，通信约占 16%。",
         ),
         en: num(
-            "Data-parallel training of an 8.03B model on 8 GPUs synchronises 16.06 GB of BF16 gradients per step with a ring all-reduce. At 370 GB/s bus bandwidth (NVSwitch), how many milliseconds does it take?",
+            "Data-parallel training of an 8.03B model on 8 GPUs synchronises 16.06 GB of BF16 gradients per step with a ring all-reduce. At the 370 GB/s bus bandwidth measured on NVSwitch with the ring algorithm (NCCL_ALGO=Ring), how many milliseconds does it take?",
             "ms",
             "Per GPU: 2 × 7/8 × 16.06 GB, divided by busbw.",
             "2 × 7/8 × 16.06 ≈ 28.1 GB ÷ 370 GB/s ≈ {key} ms. With 400 ms of compute per step and no overlap, communication is about 16% of the step.",
