@@ -155,6 +155,8 @@ const PINNED_IDS: &[&str] = &[
     "mem-adam-optimizer-7b",
     "mem-70b-int4-requests",
     "mem-70b-kv-per-token",
+    "mem-oom-fragmentation",
+    "mem-nvidia-smi-total",
     "bw-a100-ridge",
     "bw-a100-attainable-10",
     "bw-7b-int4-a100-bound",

@@ -145,6 +145,48 @@ pub static MEMORY_CAPACITY: &[Exercise] = &[
             "2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B = {key} KiB. Grouped-query attention lets 64 query heads share 8 KV heads; with a K and V per head it would be 8 times as much.",
         ),
     },
+    Exercise {
+        id: "mem-oom-fragmentation",
+        answer: choice(&["other-process", "smaller-batch", "expandable-segments", "fewer-contexts"], "expandable-segments"),
+        zh: pick(
+            "一个微调任务报错退出：“Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.22 GiB of which 1.40 GiB is free. Process 4242 has 77.80 GiB memory in use. Of the allocated memory 61.30 GiB is allocated by PyTorch, and 15.90 GiB is reserved by PyTorch but unallocated.” 应该先试什么？",
+            &[
+                "找到并停掉占着显存的另一个进程",
+                "调小 batch：张量把卡占满了",
+                "设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：缓存里的空闲显存碎成了小段",
+                "少开几个进程：缺的显存被 CUDA 上下文占了",
+            ],
+            "做两次减法：总量 − 空闲 − 本进程占用；本进程占用 − 已分配 − reserved 未分配。再拿 reserved 未分配的部分和请求的大小比。",
+            "79.22 − 1.40 − 77.80 = 0.02 GiB：没有别的进程占显存。77.80 − 61.30 − 15.90 = 0.60 GiB 在 PyTorch 之外，是 CUDA 上下文，小到可以不管。张量占 61.30 GiB，而分配器的缓存里空着 15.90 GiB，几乎是请求的 4.00 GiB 的四倍，却碎成了没有一段够大的小块：这是碎片。expandable_segments 让分配器改为扩展一个段；如果报错还在，再调小 batch。",
+        ),
+        en: pick(
+            "A fine-tuning job stops with: “Tried to allocate 4.00 GiB. GPU 0 has a total capacity of 79.22 GiB of which 1.40 GiB is free. Process 4242 has 77.80 GiB memory in use. Of the allocated memory 61.30 GiB is allocated by PyTorch, and 15.90 GiB is reserved by PyTorch but unallocated.” What should you try first?",
+            &[
+                "Find and stop the other process that holds the memory",
+                "Lower the batch: the tensors fill the card",
+                "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the cache holds free memory in pieces",
+                "Start fewer processes: the CUDA context takes the missing memory",
+            ],
+            "Subtract twice: total − free − this process's use; this process's use − allocated − reserved but unallocated. Then compare what is reserved but unallocated with the request.",
+            "79.22 − 1.40 − 77.80 = 0.02 GiB: no other process holds memory. 77.80 − 61.30 − 15.90 = 0.60 GiB sit outside PyTorch, the CUDA context, too little to matter. The tensors take 61.30 GiB, while 15.90 GiB lie free in the allocator's cache, almost four times the 4.00 GiB asked for, but in pieces none of which is large enough: fragmentation. expandable_segments lets the allocator grow one segment instead; if the error stays, lower the batch.",
+        ),
+    },
+    Exercise {
+        id: "mem-nvidia-smi-total",
+        answer: choice(&["74.5-80", "79.65-85.52", "81.56-81.56", "80-80"], "79.65-85.52"),
+        zh: pick(
+            "一张以“80 GB”出售的 H100，nvidia-smi 显示总显存为 81,559 MiB。换算成 GiB 和十进制 GB 各是多少？",
+            &["74.5 GiB，80 GB", "79.65 GiB，85.52 GB", "81.56 GiB，81.56 GB", "80 GiB，80 GB"],
+            "1 MiB = 1,048,576 字节，1 GiB = 1,024 MiB，1 GB = 10⁹ 字节。",
+            "81,559 ÷ 1,024 ≈ 79.65 GiB；81,559 × 1,048,576 B ≈ 85.52 GB，比标称的 80 GB 还多。CUDA 报告的总量还要少一点（驱动保留了一部分），而估算器从十进制的 80 GB（74.5 GiB）做规划。",
+        ),
+        en: pick(
+            "nvidia-smi shows the total memory of an H100 sold as “80 GB” as 81,559 MiB. How much is that in GiB and in decimal GB?",
+            &["74.5 GiB, 80 GB", "79.65 GiB, 85.52 GB", "81.56 GiB, 81.56 GB", "80 GiB, 80 GB"],
+            "1 MiB = 1,048,576 bytes, 1 GiB = 1,024 MiB, 1 GB = 10⁹ bytes.",
+            "81,559 ÷ 1,024 ≈ 79.65 GiB, and 81,559 × 1,048,576 B ≈ 85.52 GB: more than the nominal 80 GB. CUDA reports a little less as its total (the driver keeps some), and the estimator plans from the decimal 80 GB (74.5 GiB).",
+        ),
+    },
 ];
 
 const L2_7B_INT4_A100: &str = r#"{"model": "llama-2-7b", "weight_dtype": "int4", "int4_group_size": 32, "batch": 1, "context_tokens": 512, "gpu": "a100-sxm-80gb"}"#;
