@@ -165,6 +165,7 @@ const PINNED_IDS: &[&str] = &[
     "cuda-saxpy-h100",
     "cuda-launch-overhead",
     "cuda-shared-memory-scope",
+    "cuda-occupancy-registers",
     "tc-gemm-a100-bf16",
     "tc-gemm-a100-tf32",
     "tc-amdahl-bf16",

@@ -324,6 +324,21 @@ pub static CUDA: &[Exercise] = &[
             "It lives on the SM and is allocated when a block is scheduled there.",
             "Among the threads of one block. Shared memory is on the SM the block runs on, allocated when the block starts and freed when it ends; different blocks usually exchange data through global memory (since Hopper, the blocks of one thread block cluster can also reach each other's shared memory: distributed shared memory).",
         ),
+    },    Exercise {
+        id: "cuda-occupancy-registers",
+        answer: choice(&["16", "32", "48", "64"], "16"),
+        zh: pick(
+            "一个 kernel 每块 128 个线程，每个线程用 128 个寄存器，运行在 H100 上（每个 SM 有 65,536 个寄存器，最多 64 个 warp、32 个线程块；这个 kernel 不用共享内存）。一个 SM 上最多能驻留多少个 warp？",
+            &["16 个（占用率 25%）", "32 个（50%）", "48 个（75%）", "64 个（100%）"],
+            "每块寄存器数 = 线程数 × 每线程寄存器数；能放的块数 = 65,536 ÷ 每块寄存器数；warp 数 = 块数 × 每块线程数 ÷ 32。再和 warp 上限、块数上限比一比。",
+            "128 × 128 = 16,384 个寄存器一块，65,536 ÷ 16,384 = 4 个块，每块 128 ÷ 32 = 4 个 warp：共 16 个 warp，占用率 25%。warp 上限（64 ÷ 4 = 16 个块）和块数上限（32）都没碰到，是寄存器说了算。每个线程的寄存器减到 64 个，驻留的 warp 就翻倍到 32 个，前提是编译器不必因此把寄存器溢出到本地内存。",
+        ),
+        en: pick(
+            "A kernel runs 128 threads per block and uses 128 registers per thread on an H100 (65,536 registers, at most 64 warps and 32 blocks per SM; the kernel uses no shared memory). How many warps can be resident on one SM?",
+            &["16 (25% occupancy)", "32 (50%)", "48 (75%)", "64 (100%)"],
+            "Registers per block = threads × registers per thread; blocks that fit = 65,536 ÷ registers per block; warps = blocks × threads per block ÷ 32. Then compare with the warp and block limits.",
+            "128 × 128 = 16,384 registers per block, so 65,536 ÷ 16,384 = 4 blocks fit, each of 128 ÷ 32 = 4 warps: 16 warps, 25% occupancy. Neither the warp limit (64 ÷ 4 = 16 blocks) nor the block limit (32) is reached; the registers decide. At 64 registers per thread the resident warps double to 32, provided the compiler need not spill registers to local memory for it.",
+        ),
     },
 ];
 
