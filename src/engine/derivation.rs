@@ -362,12 +362,16 @@ pub enum Formula {
     StepLaunch,
     /// The compute path a checkpoint's own format chooses (block FP8 → FP8 GEMMs).
     ComputePathCheckpoint,
+    /// The compute path of a llama.cpp file type on an RDNA GPU, with its back end's measured
+    /// share of the 16-bit peak on that generation.
+    ComputePathLlamaBackend,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 88] = [
+    pub const ALL: [Formula; 89] = [
         Formula::ExpertsPerGpu,
+        Formula::ComputePathLlamaBackend,
         Formula::MoeGroupedGemm,
         Formula::ComputePathCheckpoint,
         Formula::TrainingStepTime,

@@ -416,6 +416,40 @@ impl WeightKernel {
     }
 }
 
+/// An AMD RDNA generation, as llama.cpp's kernels are tuned for it (a gfx target family: gfx110x,
+/// gfx115x, gfx120x), read from the catalog's architecture. RDNA 1 and 2 (no WMMA) have no measured
+/// share of their own and take RDNA 3's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rdna {
+    Rdna3,
+    /// RDNA 3.5 (Strix Halo's Radeon 8060S, gfx1151).
+    Rdna35,
+    Rdna4,
+}
+
+impl Rdna {
+    /// The generation of a catalog architecture (`None` outside RDNA).
+    pub fn of(architecture: &str) -> Option<Rdna> {
+        if !architecture.contains("RDNA") {
+            None
+        } else if architecture.contains("RDNA 3.5") {
+            Some(Rdna::Rdna35)
+        } else if architecture.contains("RDNA 4") {
+            Some(Rdna::Rdna4)
+        } else {
+            Some(Rdna::Rdna3)
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Rdna::Rdna3 => "RDNA 3",
+            Rdna::Rdna35 => "RDNA 3.5",
+            Rdna::Rdna4 => "RDNA 4",
+        }
+    }
+}
+
 /// llama.cpp's GPU back end, as llama-bench prints it (`backend`, and for Vulkan whether the
 /// driver exposes matrix cores: `matrix cores: KHR_coopmat | none`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -451,37 +485,58 @@ impl LlamaBackend {
     }
 
     /// The share of the GPU's 16-bit matrix peak llama.cpp's prompt processing reaches on a
-    /// dense model with this back end on AMD RDNA (`None`: the engine's own GEMM fractions, as
-    /// on CUDA and Metal). From llama-bench pp512 rates × FLOPs per token (twice the matrix
-    /// parameters, plus attention) over the catalog's FP16 peak, each from a source the
-    /// validation does not compare against:
-    /// - ROCm: Radeon 8060S (RDNA 3.5) Llama-3-8B Q4_0 815.22 tokens/s × 15.1 GFLOP = 0.21 of
-    ///   59.4 TFLOPS (llama.cpp PR #18749, 2026-01-11);
-    /// - Vulkan with KHR_coopmat: RX 9070 XT Llama-3.1-8B Q4_K_M 4,802 tokens/s × 15.1 GFLOP
-    ///   = 0.37 of 194.6 TFLOPS (vulkanforge wiki, llama.cpp b9174, 2026-06);
+    /// dense model with this back end on an AMD RDNA generation (`None`: the engine's own GEMM
+    /// fractions, as on CUDA and Metal). llama.cpp tunes its kernels per gfx target (ROCm's MMQ
+    /// tiles per RDNA generation: PRs #17576, #18666, #26284; Vulkan's AMD coopmat tiles: PR
+    /// #18749, tuned on the Radeon 8060S), so each generation takes the share measured on it.
+    /// From llama-bench rates × FLOPs per token (twice the matrix parameters, plus attention at
+    /// the mean context) over the catalog's FP16 peak, each from a source the validation does not
+    /// compare against:
+    /// - ROCm, RDNA 3.5: Radeon 8060S Llama-3-8B Q4_0 pp512 815.22 tokens/s × 15.1 GFLOP = 0.21
+    ///   of 59.4 TFLOPS (llama.cpp PR #18749, its ROCm column, 2026-01-11);
+    /// - ROCm, RDNA 3: RX 7900 XTX Llama-3-8B Q4_K_M pp2048 at `-ub 512` 3,226.54 tokens/s ×
+    ///   15.6 GFLOP = 0.41 of 122.9 TFLOPS (llama.cpp PR #26284, WMMA-MMQ);
+    /// - ROCm, RDNA 4: Radeon AI PRO R9700 the same test 4,095.11 tokens/s × 15.6 GFLOP = 0.33
+    ///   of its 191 TFLOPS FP16 (AMD's R9700 specification; the same PR);
+    /// - Vulkan with KHR_coopmat, RDNA 3.5: Radeon 8060S Llama-3-8B Q4_0 pp512 875.24 tokens/s
+    ///   × 15.1 GFLOP = 0.22 of 59.4 TFLOPS (PR #18749, after its AMD coopmat tuning);
+    /// - Vulkan with KHR_coopmat, RDNA 3 and 4: RX 9070 XT Llama-3.1-8B Q4_K_M 4,802 tokens/s ×
+    ///   15.1 GFLOP = 0.37 of 194.6 TFLOPS (vulkanforge wiki, llama.cpp b9174, 2026-06);
     /// - Vulkan without matrix cores: RX 7900 XT Qwen2.5-14B 335.6 tokens/s × 28.2 GFLOP =
     ///   0.092 of 103.2 TFLOPS (geerlingguy/ai-benchmarks #23, 2025-09).
-    pub fn prompt_share(self) -> Option<f64> {
-        match self {
-            LlamaBackend::Cuda | LlamaBackend::Metal => None,
-            LlamaBackend::Rocm => Some(0.21),
-            LlamaBackend::VulkanCoopmat => Some(0.37),
-            LlamaBackend::Vulkan => Some(0.092),
+    pub fn prompt_share(self, generation: Rdna) -> Option<f64> {
+        match (self, generation) {
+            (LlamaBackend::Cuda | LlamaBackend::Metal, _) => None,
+            (LlamaBackend::Rocm, Rdna::Rdna35) => Some(0.21),
+            (LlamaBackend::Rocm, Rdna::Rdna3) => Some(0.41),
+            (LlamaBackend::Rocm, Rdna::Rdna4) => Some(0.33),
+            (LlamaBackend::VulkanCoopmat, Rdna::Rdna35) => Some(0.22),
+            (LlamaBackend::VulkanCoopmat, Rdna::Rdna3 | Rdna::Rdna4) => Some(0.37),
+            (LlamaBackend::Vulkan, _) => Some(0.092),
         }
     }
 
     /// Where [`LlamaBackend::prompt_share`] comes from.
-    pub fn source(self) -> &'static str {
-        match self {
-            LlamaBackend::Cuda => "the engine's MMQ fraction (llama.cpp PR #7676)",
-            LlamaBackend::Metal => "the engine's Apple GPU profile",
-            LlamaBackend::Rocm => {
-                "llama.cpp PR #18749 (Radeon 8060S, ROCm, Llama-3-8B Q4_0 pp512 815.22 tokens/s, 2026-01-11)"
+    pub fn source(self, generation: Rdna) -> &'static str {
+        match (self, generation) {
+            (LlamaBackend::Cuda, _) => "the engine's MMQ fraction (llama.cpp PR #7676)",
+            (LlamaBackend::Metal, _) => "the engine's Apple GPU profile",
+            (LlamaBackend::Rocm, Rdna::Rdna35) => {
+                "llama.cpp PR #18749, ROCm column (Radeon 8060S, Llama-3-8B Q4_0 pp512 815.22 tokens/s, 2026-01-11)"
             }
-            LlamaBackend::VulkanCoopmat => {
+            (LlamaBackend::Rocm, Rdna::Rdna3) => {
+                "llama.cpp PR #26284 (RX 7900 XTX, Llama-3-8B Q4_K_M pp2048 -ub 512, 3,226.54 tokens/s)"
+            }
+            (LlamaBackend::Rocm, Rdna::Rdna4) => {
+                "llama.cpp PR #26284 (Radeon AI PRO R9700, Llama-3-8B Q4_K_M pp2048 -ub 512, 4,095.11 tokens/s; 191 TFLOPS FP16, AMD specification)"
+            }
+            (LlamaBackend::VulkanCoopmat, Rdna::Rdna35) => {
+                "llama.cpp PR #18749, Vulkan after tuning (Radeon 8060S KHR_coopmat, Llama-3-8B Q4_0 pp512 875.24 tokens/s, 2026-01-11)"
+            }
+            (LlamaBackend::VulkanCoopmat, Rdna::Rdna3 | Rdna::Rdna4) => {
                 "maeddesg/vulkanforge wiki, Benchmarks (RX 9070 XT, llama.cpp b9174 KHR_coopmat, 2026-06)"
             }
-            LlamaBackend::Vulkan => {
+            (LlamaBackend::Vulkan, _) => {
                 "geerlingguy/ai-benchmarks issue #23 (RX 7900 XT, RADV, matrix cores: none, 2025-09)"
             }
         }
@@ -586,6 +641,26 @@ mod tests {
         assert_eq!(LlamaBackend::Vulkan.moe_token_tile(8.0), Some(32.0));
         assert_eq!(LlamaBackend::Cuda.moe_token_tile(256.0), None);
         // RX 7900 XT, Qwen2.5-14B: 335.6 × 28.2e9 / 103.2e12 = 0.0917.
-        assert!((335.6 * 28.2e9 / 103.2e12 - LlamaBackend::Vulkan.prompt_share().unwrap()).abs() < 0.001);
+        assert!(
+            (335.6 * 28.2e9 / 103.2e12 - LlamaBackend::Vulkan.prompt_share(Rdna::Rdna3).unwrap()).abs()
+                < 0.001
+        );
+    }
+
+    /// Each RDNA generation takes the share measured on it: RX 7900 XTX (RDNA 3) on ROCm
+    /// 3,226.54 tokens/s × 15.6 GFLOP / 122.88 TFLOPS = 0.410; R9700 (RDNA 4) 4,095.11 × 15.6 /
+    /// 191 = 0.334; the 8060S (RDNA 3.5) on Vulkan with coopmat 875.24 × 15.1 / 59.39 = 0.2225.
+    #[test]
+    fn rdna_generations_take_their_own_prompt_share() {
+        assert_eq!(Rdna::of("RDNA 3 (Navi 31)"), Some(Rdna::Rdna3));
+        assert_eq!(Rdna::of("RDNA 3.5 iGPU (40 CU) + 16 Zen 5"), Some(Rdna::Rdna35));
+        assert_eq!(Rdna::of("RDNA 4 (Navi 48)"), Some(Rdna::Rdna4));
+        assert_eq!(Rdna::of("CDNA 2 (Aldebaran, 1 GCD)"), None);
+        let near = |got: Option<f64>, want: f64| (got.unwrap() - want).abs() < 0.005;
+        assert!(near(LlamaBackend::Rocm.prompt_share(Rdna::Rdna3), 3226.54 * 15.6e9 / 122.88e12));
+        assert!(near(LlamaBackend::Rocm.prompt_share(Rdna::Rdna4), 4095.11 * 15.6e9 / 191e12));
+        assert!(near(LlamaBackend::Rocm.prompt_share(Rdna::Rdna35), 815.22 * 15.1e9 / 59.392e12));
+        assert!(near(LlamaBackend::VulkanCoopmat.prompt_share(Rdna::Rdna35), 875.24 * 15.1e9 / 59.392e12));
+        assert_eq!(LlamaBackend::Cuda.prompt_share(Rdna::Rdna3), None);
     }
 }

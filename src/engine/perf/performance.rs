@@ -470,9 +470,7 @@ fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &
     if let Some(k) = s.weight_kernel.filter(|_| free("quantized_weight_bandwidth")) {
         eff.quantized_weight_bandwidth = k.read_share(&gpu.architecture);
     }
-    let llama_cpp = s.resolved_weight_dtype().file_type().is_some();
-    let backend = s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&gpu.vendor));
-    if let Some(share) = backend.prompt_share().filter(|_| llama_cpp && gpu.architecture.contains("RDNA")) {
+    if let Some((_, _, share)) = llama_prompt_share(s, gpu) {
         if free("tensor_flops") {
             eff.tensor_flops = share;
         }
@@ -484,6 +482,19 @@ fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &
             eff.quantized_matmul_flops = if p8 > p16 { share * p16 / p8 } else { share };
         }
     }
+}
+
+/// llama.cpp's back end on an RDNA GPU and the share of the 16-bit peak its prompt processing
+/// reaches there ([`crate::engine::stack::LlamaBackend::prompt_share`]); `None` for a model that is
+/// not a llama.cpp file type, outside RDNA, or on a back end that keeps the engine's fractions.
+pub(crate) fn llama_prompt_share(
+    s: &Scenario,
+    gpu: &Gpu,
+) -> Option<(crate::engine::stack::LlamaBackend, crate::engine::stack::Rdna, f64)> {
+    s.resolved_weight_dtype().file_type()?;
+    let generation = crate::engine::stack::Rdna::of(&gpu.architecture)?;
+    let backend = s.llama_backend.unwrap_or(crate::engine::stack::LlamaBackend::default_for(&gpu.vendor));
+    Some((backend, generation, backend.prompt_share(generation)?))
 }
 
 /// The model as the time formulas see it, context-free ([`weight_shape`]), with its routed
@@ -1091,12 +1102,21 @@ fn hardware_derivations(z: &SizedScenario, c: &Setup, p: &PhaseSet, put: &mut Pu
             Source::Cited(z.gpu.source.clone()),
         ),
     };
-    put(
-        DerivKey::HardwareComputePath,
-        formula,
-        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::FlopRate(hw.peak_flops_per_s)],
-        source,
-    );
+    let mut values =
+        vec![chosen, Val::Id(z.gpu.id.clone()), Val::Path(c.path), Val::FlopRate(hw.peak_flops_per_s)];
+    let (formula, source) = match llama_prompt_share(z.scenario, z.gpu) {
+        Some((backend, generation, share)) => {
+            values.extend([
+                Val::Id(backend.key().into()),
+                Val::Id(generation.key().into()),
+                Val::Fixed(share, 2),
+                Val::Num(c.eff.tensor_flops),
+            ]);
+            (Formula::ComputePathLlamaBackend, Source::cited(backend.source(generation)))
+        }
+        None => (formula, source),
+    };
+    put(DerivKey::HardwareComputePath, formula, values, source);
     let inter = c
         .topo
         .inter_node
