@@ -324,7 +324,8 @@ pub static CUDA: &[Exercise] = &[
             "It lives on the SM and is allocated when a block is scheduled there.",
             "Among the threads of one block. Shared memory is on the SM the block runs on, allocated when the block starts and freed when it ends; different blocks usually exchange data through global memory (since Hopper, the blocks of one thread block cluster can also reach each other's shared memory: distributed shared memory).",
         ),
-    },    Exercise {
+    },
+    Exercise {
         id: "cuda-occupancy-registers",
         answer: choice(&["16", "32", "48", "64"], "16"),
         zh: pick(
