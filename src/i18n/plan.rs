@@ -24,12 +24,14 @@ pub struct PlanStrings {
     pub tpot_target: &'static str,
     /// Labels of the percentile menus of the two targets (TTFT, TPOT).
     pub target_pct: [&'static str; 2],
+    /// The prefix-reuse inputs: shared prefix tokens, hit rate in percent.
+    pub prefix: [&'static str; 2],
     /// The chart's second line when the two targets name different percentiles.
     pub pct_of_target: &'static str,
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 16],
+    pub fields: [&'static str; 18],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -298,6 +300,8 @@ impl PlanStrings {
             Field::Network => 13,
             Field::TtftPct => 14,
             Field::TpotPct => 15,
+            Field::Prefix => 16,
+            Field::HitRate => 17,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -331,6 +335,7 @@ static ZH: PlanStrings = PlanStrings {
     ttft_target: "首 token 时间目标（秒）",
     tpot_target: "每个输出 token 时间目标（毫秒）",
     target_pct: ["首 token 时间目标的百分位", "每 token 时间目标的百分位"],
+    prefix: ["共享前缀（token，不超过输入长度）", "前缀缓存命中率（%）"],
     pct_of_target: "目标的百分位",
     headroom: "余量（%）",
     max_seqs: "每副本最多并发序列数",
@@ -351,6 +356,8 @@ static ZH: PlanStrings = PlanStrings {
         "节点间网络",
         "首 token 时间目标的百分位",
         "每 token 时间目标的百分位",
+        "共享前缀",
+        "前缀缓存命中率",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -468,6 +475,7 @@ static EN: PlanStrings = PlanStrings {
     ttft_target: "Time to first token target (s)",
     tpot_target: "Time per output token target (ms)",
     target_pct: ["Percentile of the time to first token target", "Percentile of the time per output token target"],
+    prefix: ["Shared prefix (tokens, at most the prompt)", "Prefix cache hit rate (%)"],
     pct_of_target: "the target's percentile",
     headroom: "Headroom (%)",
     max_seqs: "Most concurrent sequences per replica",
@@ -488,6 +496,8 @@ static EN: PlanStrings = PlanStrings {
         "network between nodes",
         "percentile of the time to first token target",
         "percentile of the time per output token target",
+        "shared prefix",
+        "prefix cache hit rate",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",

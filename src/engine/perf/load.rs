@@ -136,7 +136,8 @@ pub struct LoadReport {
     /// A step of `max_seqs − 1` decodes plus one fresh prompt chunk (what an arrival costs the
     /// running sequences' next token).
     pub mixed_step_s: f64,
-    /// Tokens of that chunk: min(prompt, budget − (max_seqs − 1)).
+    /// Tokens of that chunk: min(prompt − cached, budget − (max_seqs − 1)), after the cached
+    /// prefix.
     pub mixed_chunk_tokens: u64,
     /// Mean step time with a full queue (the saturated run).
     pub saturated_step_s: f64,
@@ -278,6 +279,8 @@ impl StepTime for EngineStep<'_> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadSetup {
     pub prompt: u64,
+    /// Tokens of each prompt found in the prefix cache (`memory::prefix`).
+    pub cached: u64,
     pub output: u64,
     pub max_seqs: u64,
     pub budget: u64,
@@ -311,6 +314,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
         spread_s: 0.0,
         prefill_first: c.prefill_first,
         prompt_tokens: c.prompt,
+        cached_tokens: c.cached,
         output_tokens: c.output,
         max_seqs: c.max_seqs,
         step_token_budget: c.budget,
@@ -712,13 +716,16 @@ fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
     let decode_mix =
         StepMix { decode_seqs: c.max_seqs, decode_cached_sum: cap * full_cached, ..StepMix::default() };
     let (decode_step_s, _) = st.step(&decode_mix)?;
-    let chunk = c.prompt.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
+    // The chunk after the cached prefix, whose attention reads it.
+    let fresh = c.prompt.saturating_sub(c.cached.min(c.prompt.saturating_sub(1)));
+    let chunk = fresh.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
+    let past = (c.prompt - fresh) as f64;
     let mixed = StepMix {
         decode_seqs: c.max_seqs.saturating_sub(1),
         decode_cached_sum: (cap - 1.0).max(0.0) * full_cached,
         prefill_tokens: chunk,
-        prefill_positions: chunk as f64 * (chunk as f64 + 1.0) / 2.0,
-        prefill_past: 0.0,
+        prefill_positions: chunk as f64 * past + chunk as f64 * (chunk as f64 + 1.0) / 2.0,
+        prefill_past: past,
     };
     let (mixed_step_s, _) = st.step(&mixed)?;
     Ok(LoadCurve {
@@ -777,6 +784,7 @@ fn with_setup<T>(
         == crate::engine::stack::PrefillPolicy::PrefillFirst;
     let setup = LoadSetup {
         prompt,
+        cached: crate::engine::memory::prefix::scenario_cached_tokens(s),
         output,
         max_seqs,
         budget,
@@ -811,6 +819,7 @@ mod tests {
             spread_s: 0.0,
             prefill_first: false,
             prompt_tokens: 100,
+            cached_tokens: 0,
             output_tokens: output,
             max_seqs,
             step_token_budget: 8192,
@@ -1042,6 +1051,7 @@ mod tests {
     fn setup() -> LoadSetup {
         LoadSetup {
             prompt: 512,
+            cached: 0,
             output: 128,
             max_seqs: 32,
             budget: 2048,
@@ -1160,6 +1170,7 @@ mod tests {
         for c in [
             LoadSetup {
                 prompt: 1,
+                cached: 0,
                 output: 1,
                 max_seqs: 1,
                 budget: 1,
@@ -1171,6 +1182,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 1_000_000,
+                cached: 0,
                 output: 1,
                 max_seqs: 1,
                 budget: 1,
@@ -1182,6 +1194,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 100_000,
+                cached: 0,
                 output: 100_000,
                 max_seqs: 8192,
                 budget: 8192,
@@ -1193,6 +1206,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 1,
+                cached: 0,
                 output: 5000,
                 max_seqs: 1000,
                 budget: 1000,

@@ -94,6 +94,12 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         ),
         ("in", t.prompt, number("in", s.prompt_tokens.to_string(), u(state::PROMPT), "1")),
         ("out", t.output, number("out", s.output_tokens.to_string(), u(state::OUTPUT), "1")),
+        (
+            "pre",
+            t.prefix[0],
+            number("pre", s.prefix_shared.to_string(), ("0".into(), state::PROMPT.1.to_string()), "1"),
+        ),
+        ("hit", t.prefix[1], number("hit", plain(s.hit_pct), f(state::HIT), "any")),
         ("ttft", t.ttft_target, number("ttft", plain(s.ttft_s), f(state::TTFT), "any")),
         ("ttftp", t.target_pct[0], pct_menu("ttftp", s.ttft_pct)),
         ("tpot", t.tpot_target, number("tpot", plain(s.tpot_ms), f(state::TPOT), "any")),

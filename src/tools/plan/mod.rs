@@ -157,6 +157,8 @@ pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
     x.context_tokens = s.prompt_tokens.saturating_add(s.output_tokens);
     x.prompt_tokens = Some(s.prompt_tokens);
     x.output_tokens = Some(s.output_tokens);
+    x.prefix_shared_tokens = s.prefix_shared.min(s.prompt_tokens);
+    x.prefix_hit_rate = (s.hit_pct > 0.0).then(|| (s.hit_pct / 100.0).clamp(0.0, 1.0));
     x.batch = seqs;
     x
 }

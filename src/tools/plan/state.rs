@@ -2,7 +2,8 @@
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
 //! ttft=S&tpot=MS&head=PERCENT&seqs=N[&ttftp=50|90|95|99][&tpotp=50|90|95|99][&net=ib|efa]
-//! [&cfg=BASE64URL]`; a link without `ttftp`/`tpotp` (every link before they existed) means p95,
+//! [&pre=TOKENS][&hit=PERCENT][&cfg=BASE64URL]` (`pre`: a shared prefix, at most the prompt;
+//! `hit`: the prefix cache's hit rate, both absent when 0); a link without `ttftp`/`tpotp` (every link before they existed) means p95,
 //! the planner's only percentile then. A value that does not parse or is out of
 //! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
 //! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
@@ -93,6 +94,10 @@ pub struct PlanState {
     pub tpot_ms: f64,
     pub ttft_pct: Pct,
     pub tpot_pct: Pct,
+    /// Tokens of a shared prefix every request starts with (at most the prompt).
+    pub prefix_shared: u64,
+    /// The prefix cache's hit rate, percent.
+    pub hit_pct: f64,
     /// The share of each replica's capacity kept free at peak, percent: a replica runs at no
     /// more than (1 − headroom) of the load its targets allow (below 100).
     pub headroom_pct: f64,
@@ -120,6 +125,8 @@ impl Default for PlanState {
             tpot_ms: 50.0,
             ttft_pct: Pct::P95,
             tpot_pct: Pct::P95,
+            prefix_shared: 0,
+            hit_pct: 0.0,
             headroom_pct: 20.0,
             max_seqs: 256,
             config: None,
@@ -142,6 +149,8 @@ pub enum Field {
     Tpot,
     TtftPct,
     TpotPct,
+    Prefix,
+    HitRate,
     Headroom,
     MaxSeqs,
     Config,
@@ -157,6 +166,7 @@ pub const OUTPUT: (u64, u64) = (1, 65_536);
 pub const TTFT: (f64, f64) = (0.01, 600.0);
 pub const TPOT: (f64, f64) = (1.0, 10_000.0);
 pub const HEADROOM: (f64, f64) = (0.0, 90.0);
+pub const HIT: (f64, f64) = (0.0, 100.0);
 pub const SEQS: (u64, u64) = (1, 4096);
 
 fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
@@ -190,7 +200,15 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
             true
         }
         "users" => in_u64(v, USERS).map(|x| s.peak_users = Some(x)).is_some(),
-        "in" => in_u64(v, PROMPT).map(|x| s.prompt_tokens = x).is_some(),
+        "in" => in_u64(v, PROMPT)
+            .map(|x| {
+                s.prompt_tokens = x;
+                s.prefix_shared = s.prefix_shared.min(x);
+            })
+            .is_some(),
+        // A shared prefix longer than the prompt is refused.
+        "pre" => in_u64(v, (0, s.prompt_tokens)).map(|x| s.prefix_shared = x).is_some(),
+        "hit" => in_f64(v, HIT).map(|x| s.hit_pct = x).is_some(),
         "out" => in_u64(v, OUTPUT).map(|x| s.output_tokens = x).is_some(),
         "ttft" => in_f64(v, TTFT).map(|x| s.ttft_s = x).is_some(),
         "tpot" => in_f64(v, TPOT).map(|x| s.tpot_ms = x).is_some(),
@@ -221,6 +239,8 @@ fn field_of(key: &str) -> Option<Field> {
         "tpot" => Field::Tpot,
         "ttftp" => Field::TtftPct,
         "tpotp" => Field::TpotPct,
+        "pre" => Field::Prefix,
+        "hit" => Field::HitRate,
         "head" => Field::Headroom,
         "seqs" => Field::MaxSeqs,
         "cfg" => Field::Config,
@@ -309,8 +329,15 @@ pub fn encode(s: &PlanState) -> String {
         .as_ref()
         .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
         .unwrap_or_default();
+    let mut reuse = String::new();
+    if s.prefix_shared > 0 {
+        reuse.push_str(&format!("&pre={}", s.prefix_shared));
+    }
+    if s.hit_pct > 0.0 {
+        reuse.push_str(&format!("&hit={}", plain(s.hit_pct)));
+    }
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&ttftp={}&tpotp={}&head={}&seqs={}{}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}{reuse}&ttft={}&tpot={}&ttftp={}&tpotp={}&head={}&seqs={}{}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -405,6 +432,14 @@ mod tests {
         let (s, bad) = parse("ttftp=99&tpotp=p50");
         assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P99, Pct::P50, vec![]));
         assert_eq!(parse(&encode(&s)), (s, vec![]));
+        // Prefix reuse: kept in the link, a prefix longer than the prompt or a rate past 100%
+        // named; a shorter prompt shortens the prefix.
+        let (mut s, bad) = parse("in=2000&pre=1500&hit=40");
+        assert_eq!((s.prefix_shared, s.hit_pct, bad), (1500, 40.0, vec![]));
+        assert_eq!(parse(&encode(&s)), (s.clone(), vec![]));
+        assert!(set(&mut s, "in", "1000") && s.prefix_shared == 1000);
+        let (s, bad) = parse("in=1000&pre=1500&hit=140");
+        assert_eq!((s.prefix_shared, s.hit_pct, bad), (0, 0.0, vec![Field::Prefix, Field::HitRate]));
         // A percentile not offered is reset and named.
         let (s, bad) = parse("ttftp=97&tpotp=x");
         assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P95, Pct::P95, vec![Field::TtftPct, Field::TpotPct]));

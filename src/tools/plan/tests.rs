@@ -470,3 +470,16 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
         assert!(html.contains(&crate::html::escape(lang.plan().load_at.0)), "{lang:?}");
     }
 }
+
+#[test]
+fn the_workloads_prefix_reuse_reaches_the_engine_and_raises_a_replicas_capacity() {
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&in=4000&out=200&pre=3000&hit=50");
+    let x = scenario_at(&s, Layout::tp(1), 64);
+    assert_eq!((x.prefix_shared_tokens, x.prefix_hit_rate), (3000, Some(0.5)));
+    assert!(x.validate().is_ok());
+    // The same replica without reuse sustains fewer requests per second: every prompt is
+    // prefilled whole.
+    let cold = state("m=llama-3.1-8b&gpu=h100-sxm&in=4000&out=200");
+    let rate = |s: &PlanState| load::load_at(&scenario_at(s, Layout::tp(1), 64), 0.0).unwrap().max_rate_per_s;
+    assert!(rate(&s) > 1.2 * rate(&cold), "{} {}", rate(&s), rate(&cold));
+}

@@ -75,6 +75,10 @@ pub struct SimInputs {
     /// gives every running sequence a token and fills the rest of the budget with prompt chunks.
     pub prefill_first: bool,
     pub prompt_tokens: u64,
+    /// Tokens of each prompt already in the prefix cache (< prompt): an admitted request starts
+    /// with them done, so its chunks cover only the rest, whose attention reads them
+    /// (`memory::prefix`).
+    pub cached_tokens: u64,
     pub output_tokens: u64,
     /// Most requests admitted at once (>= 1).
     pub max_seqs: u64,
@@ -505,7 +509,8 @@ impl<'a> Sim<'a> {
         self.arrive_until(now);
         while self.admitted() < self.cap {
             let Some(id) = self.waiting.pop_front() else { break };
-            self.prefilling.push_back(Admitted { id, done: 0 });
+            let done = self.x.cached_tokens.min(self.prompt.saturating_sub(1));
+            self.prefilling.push_back(Admitted { id, done });
         }
     }
 
