@@ -230,28 +230,19 @@ pub enum Verdict {
     /// The engine refused the scenario at this degree (e.g. the heads do not divide).
     Engine(EngineError),
     /// Weights, runtime and one sequence need more than a GPU's usable memory.
-    DoesNotFit {
-        needed_bytes: u64,
-        usable_bytes: u64,
-    },
+    DoesNotFit { needed_bytes: u64, usable_bytes: u64 },
     /// It would fit once quantised, but only online quantisation remains (no published
     /// checkpoint in that format) and the 16-bit checkpoint the engine loads first needs more
     /// than a GPU's usable memory at this degree.
-    LoadDoesNotFit {
-        needed_bytes: u64,
-        usable_bytes: u64,
-    },
+    LoadDoesNotFit { needed_bytes: u64, usable_bytes: u64 },
     /// Even at a light load a target is missed (`value` is the target's percentile there, seconds).
-    Misses {
-        limit: Limit,
-        value: Option<f64>,
-    },
-    Meets(Capacity),
+    Misses { limit: Limit, value: Option<f64> },
+    /// Boxed: a capacity carries its load point's percentiles, far larger than the other
+    /// variants.
+    Meets(Box<Capacity>),
     /// Not searched: even with every replica at its sustainable rate this degree needs
     /// `at_least_gpus`, more than the plan.
-    NotNeeded {
-        at_least_gpus: u64,
-    },
+    NotNeeded { at_least_gpus: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -559,7 +550,7 @@ where
                         best = Some(key);
                         chosen = Some(*i);
                     }
-                    Verdict::Meets(cap)
+                    Verdict::Meets(Box::new(cap))
                 }
                 Err(e) => Verdict::Engine(e),
             },

@@ -180,7 +180,7 @@ pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
 /// inter-token latency is the gap that 99% of tokens waited at most). `None` for no weight.
 pub fn weighted_percentile(sorted: &[(f64, f64)], p: f64) -> Option<f64> {
     let total: f64 = sorted.iter().map(|x| x.1).sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return None;
     }
     let want = p.clamp(0.0, 100.0) / 100.0 * total;
