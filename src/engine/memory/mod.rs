@@ -314,9 +314,12 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
 
 /// KV cache of `x.batch` sequences of `x.context` tokens on one GPU holding `layers`, a shared
 /// prefix of `p = x.shared_prefix` tokens (whole blocks) stored once: `kv(context − p) × batch +
-/// kv(p)` ([`prefix`]).
+/// kv(p)` ([`prefix`]); none on a model with sliding-window layers.
 fn prefix_kv_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>) -> u128 {
-    let p = if x.batch > 0 { x.shared_prefix.min(x.context) } else { 0 };
+    // A sliding-window layer keeps only the last tokens of each sequence, not the prefix: a
+    // model with such layers is counted without sharing (an upper bound).
+    let sliding = a.sliding_window.is_some() || a.gemma4.is_some();
+    let p = if x.batch > 0 && !sliding { x.shared_prefix.min(x.context) } else { 0 };
     let kv = |tokens: u64, seqs: u64| {
         kv_cache_bytes(a, layers.clone(), tokens, seqs, x.kv_block_tokens, x.tp, x.kv, x.group)
     };

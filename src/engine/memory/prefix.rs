@@ -24,8 +24,9 @@
 //! sequence (vLLM's block hash table, SGLang's radix tree), so the KV cache holds
 //! `⌊s/B⌋·B` tokens once plus `context − ⌊s/B⌋·B` per sequence (B = `kv_block_tokens`; a partial
 //! last block is not shared). A hit rate alone does not say which running sequences share blocks
-//! (a session's history is its own), so it saves compute, not memory. Sliding-window layers are
-//! counted the same way, an upper bound for them.
+//! (a session's history is its own), so it saves compute, not memory. A model with
+//! sliding-window layers (which keep only each sequence's last tokens) is counted without the
+//! sharing: an upper bound on its KV cache.
 
 use crate::engine::scenario::Scenario;
 
