@@ -89,6 +89,13 @@ fn bad_rates_are_named_by_the_command_line() {
         "ttft_p95_s",
         "tpot_p50_s",
         "tpot_p95_s",
+        "ttft_p90_s",
+        "ttft_p99_s",
+        "tpot_p90_s",
+        "tpot_p99_s",
+        "itl_p50_s",
+        "itl_p99_s",
+        "itl_mean_s",
     ] {
         assert!(r["load"].get(key).is_some(), "load.{key}");
     }

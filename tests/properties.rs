@@ -154,6 +154,33 @@ proptest! {
         prop_assert!(wider.total >= base.total);
     }
 
+    /// Prefix reuse (`memory::prefix`): a higher hit rate never lengthens the time to first
+    /// token, a longer shared prefix never grows the KV cache nor shrinks the sequences that fit.
+    #[test]
+    fn prefix_reuse_never_costs_time_or_memory(
+        model in prop::sample::select(model_ids()),
+        prompt in 16u64..16_384, output in 1u64..2048,
+        h in 0.0f64..=1.0, dh in 0.0f64..=1.0, shared in 0.0f64..=1.0, ds in 0.0f64..=1.0,
+    ) {
+        let mut s = Scenario::new(ModelSpec::Id(model.to_owned()));
+        (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(output), prompt + output);
+        s.batch = 8;
+        let run = |s: &Scenario| evaluate(s).unwrap_or_else(|e| panic!("{model}, prompt {prompt}: {e}"));
+        let (h2, s1) = ((h + dh).min(1.0), (shared * prompt as f64) as u64);
+        let s2 = s1 + (ds * (prompt - s1) as f64) as u64;
+        s.prefix_hit_rate = Some(h);
+        let a = run(&s).performance.time.time_to_first_token_s;
+        s.prefix_hit_rate = Some(h2);
+        let b = run(&s).performance.time.time_to_first_token_s;
+        prop_assert!(b <= a * (1.0 + 1e-12), "h {h} → {h2}: {a} → {b}");
+        s.prefix_hit_rate = None;
+        s.prefix_shared_tokens = s1;
+        let (m1, n1) = { let r = run(&s); (r.memory_per_gpu_bytes.kv_cache, r.solvers.max_batch) };
+        s.prefix_shared_tokens = s2;
+        let (m2, n2) = { let r = run(&s); (r.memory_per_gpu_bytes.kv_cache, r.solvers.max_batch) };
+        prop_assert!(m2 <= m1 && n2 >= n1, "s {s1} → {s2}: {m1} → {m2}, {n1:?} → {n2:?}");
+    }
+
     #[test]
     fn more_tensor_parallel_never_means_more_weights_per_gpu(tp_exp in 0u32..4) {
         let tp = 1u64 << tp_exp;

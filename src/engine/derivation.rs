@@ -152,6 +152,10 @@ pub enum DerivKey {
     RooflineRidgePoint,
     Phase(PhaseName, PhaseQty),
     TimePrefill,
+    /// Prompt tokens per request found in the prefix cache.
+    TimePrefixCached,
+    /// The prefix cache's hit rate.
+    TimePrefixHitRate,
     TimeDecodeStep,
     TimeToFirstToken,
     TimePerOutputToken,
@@ -217,6 +221,8 @@ impl DerivKey {
                 return format!("phases.{}.{q}", p.path());
             }
             DerivKey::TimePrefill => "time.prefill_s",
+            DerivKey::TimePrefixCached => "time.prefix_cached_tokens",
+            DerivKey::TimePrefixHitRate => "time.prefix_hit_rate",
             DerivKey::TimeDecodeStep => "time.decode_step_s",
             DerivKey::TimeToFirstToken => "time.time_to_first_token_s",
             DerivKey::TimePerOutputToken => "time.time_per_output_token_s",
@@ -365,11 +371,17 @@ pub enum Formula {
     /// The compute path of a llama.cpp file type on an RDNA GPU, with its back end's measured
     /// share of the 16-bit peak on that generation.
     ComputePathLlamaBackend,
+    /// Prompt tokens found in the prefix cache, and the shared prefix stored once.
+    PrefixCached,
+    /// The hit rate of a multi-turn session.
+    SessionHitRate,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 89] = [
+    pub const ALL: [Formula; 91] = [
+        Formula::PrefixCached,
+        Formula::SessionHitRate,
         Formula::ExpertsPerGpu,
         Formula::ComputePathLlamaBackend,
         Formula::MoeGroupedGemm,

@@ -299,6 +299,25 @@ pub struct Scenario {
     /// The FLOP convention of the reported MFU. Default `megatron_causal`.
     #[serde(default)]
     pub flop_convention: FlopConvention,
+    /// Tokens at the start of every prompt that every request shares (a system prompt), cached
+    /// once and stored once per replica (`memory::prefix`). Default 0; at most the prompt.
+    #[serde(default)]
+    pub prefix_shared_tokens: u64,
+    /// Share of each prompt's tokens found in the prefix cache, in [0, 1] (a measured
+    /// `vllm:prefix_cache_hits / queries`). Absent: the session's (`session_turns`), else 0.
+    #[serde(default)]
+    pub prefix_hit_rate: Option<f64>,
+    /// Turns of a multi-turn session (each turn resends the conversation so far); 0: none.
+    /// The hit rate follows from the turns, `session_turn_tokens` and
+    /// `session_turn_output_tokens` (`memory::prefix::session_hit_rate`).
+    #[serde(default)]
+    pub session_turns: u64,
+    /// Tokens the user appends each turn.
+    #[serde(default)]
+    pub session_turn_tokens: u64,
+    /// Tokens generated each turn. Default: the scenario's output tokens.
+    #[serde(default)]
+    pub session_turn_output_tokens: Option<u64>,
 }
 
 /// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
@@ -407,6 +426,11 @@ impl Scenario {
             "tp_comm_overlap" => self.tp_comm_overlap = de(v)?,
             "allocator_reserve_bytes" => self.allocator_reserve_bytes = de(v)?,
             "flop_convention" => self.flop_convention = de(v)?,
+            "prefix_shared_tokens" => self.prefix_shared_tokens = de(v)?,
+            "prefix_hit_rate" => self.prefix_hit_rate = opt(v, de)?,
+            "session_turns" => self.session_turns = de(v)?,
+            "session_turn_tokens" => self.session_turn_tokens = de(v)?,
+            "session_turn_output_tokens" => self.session_turn_output_tokens = opt(v, de)?,
             _ => {}
         }
         Ok(())
@@ -528,6 +552,27 @@ impl Scenario {
                     "output_tokens",
                     ErrorKind::PromptPlusOutput { context: self.context_tokens, prompt: p, output: o },
                 ));
+            }
+        }
+        self.validate_prefix()
+    }
+
+    /// Prefix reuse: a shared prefix within the prompt, a hit rate in [0, 1], a session of at
+    /// least one turn that appends at least one token.
+    fn validate_prefix(&self) -> Result<(), ScenarioError> {
+        let (prompt, _) = self.resolved_prompt_output();
+        range("prefix_shared_tokens", self.prefix_shared_tokens, 0, prompt)?;
+        if let Some(h) = self.prefix_hit_rate {
+            fraction("prefix_hit_rate", h, 1.0)?;
+        }
+        let session = self.session_turns > 0
+            || self.session_turn_tokens > 0
+            || self.session_turn_output_tokens.is_some();
+        if session {
+            range("session_turns", self.session_turns, 1, 100_000)?;
+            range("session_turn_tokens", self.session_turn_tokens, 1, self.context_tokens.max(1))?;
+            if let Some(o) = self.session_turn_output_tokens {
+                range("session_turn_output_tokens", o, 0, self.context_tokens)?;
             }
         }
         Ok(())
@@ -870,6 +915,11 @@ fn defaults(model: ModelSpec) -> Scenario {
         tp_comm_overlap: false,
         allocator_reserve_bytes: 0,
         flop_convention: FlopConvention::MegatronCausal,
+        prefix_shared_tokens: 0,
+        prefix_hit_rate: None,
+        session_turns: 0,
+        session_turn_tokens: 0,
+        session_turn_output_tokens: None,
     }
 }
 
@@ -1075,6 +1125,11 @@ mod tests {
             "tp_comm_overlap",
             "allocator_reserve_bytes",
             "flop_convention",
+            "prefix_shared_tokens",
+            "prefix_hit_rate",
+            "session_turns",
+            "session_turn_tokens",
+            "session_turn_output_tokens",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

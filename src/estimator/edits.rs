@@ -5,7 +5,9 @@
 //! - [`set_gpus`], [`set_tensor_parallel`], [`set_pipeline_parallel`]: the GPU count stays a
 //!   multiple of tensor × pipeline parallelism (the engine refuses anything else).
 //! - [`spread_over_gpus`]: a chapter widget's single GPU slider picks the layout itself.
-//! - [`set_context_tokens`], [`set_output_tokens`]: generated tokens stay inside the context.
+//! - [`set_context_tokens`], [`set_output_tokens`]: generated tokens stay inside the context,
+//!   and a shared prefix inside the prompt ([`set_prefix_shared`]).
+//! - [`set_prefix_hit_rate`]: a hit rate in percent, clamped to [0, 100] (0: none).
 
 use crate::catalog::resolve_model;
 use crate::engine::precision::Dtype;
@@ -80,6 +82,7 @@ pub fn set_context_tokens(s: &mut Scenario, tokens: u64) {
         s.output_tokens = Some((tokens / 2).max(1));
     }
     s.prompt_tokens = None;
+    keep_prefix_in_prompt(s);
 }
 
 /// Sets the generated tokens per sequence: at least 1 and below the context, so at least one
@@ -87,6 +90,26 @@ pub fn set_context_tokens(s: &mut Scenario, tokens: u64) {
 pub fn set_output_tokens(s: &mut Scenario, tokens: u64) {
     s.output_tokens = Some(tokens.max(1).min(s.context_tokens.saturating_sub(1).max(1)));
     s.prompt_tokens = None;
+    keep_prefix_in_prompt(s);
+}
+
+/// A shared prefix longer than the prompt becomes the whole prompt (the engine refuses more).
+fn keep_prefix_in_prompt(s: &mut Scenario) {
+    let (prompt, _) = s.resolved_prompt_output();
+    s.prefix_shared_tokens = s.prefix_shared_tokens.min(prompt);
+}
+
+/// Sets the shared prefix (a system prompt every request starts with), at most the prompt.
+pub fn set_prefix_shared(s: &mut Scenario, tokens: u64) {
+    s.prefix_shared_tokens = tokens;
+    keep_prefix_in_prompt(s);
+}
+
+/// Sets the prefix cache's hit rate from a percentage, clamped to [0, 100]; 0 (or not a number)
+/// means none given.
+pub fn set_prefix_hit_rate(s: &mut Scenario, percent: f64) {
+    let h = if percent.is_finite() { (percent / 100.0).clamp(0.0, 1.0) } else { 0.0 };
+    s.prefix_hit_rate = (h > 0.0).then_some(h);
 }
 
 /// Sets the Poisson arrival rate (0: off); a rate replaces a closed loop of users.
@@ -113,6 +136,29 @@ mod tests {
 
     fn scenario(model: &str) -> Scenario {
         Scenario::new(ModelSpec::Id(model.into()))
+    }
+
+    #[test]
+    fn prefix_controls_clamp_and_follow_the_prompt() {
+        let mut s = scenario("llama-3.1-8b");
+        s.context_tokens = 4096;
+        set_output_tokens(&mut s, 1024);
+        set_prefix_shared(&mut s, 10_000);
+        assert_eq!(s.prefix_shared_tokens, 3072);
+        // A longer output shortens the prompt, and the prefix with it.
+        set_output_tokens(&mut s, 3000);
+        assert_eq!(s.prefix_shared_tokens, 1096);
+        set_context_tokens(&mut s, 1024);
+        assert_eq!(s.prefix_shared_tokens, 512);
+        assert!(s.validate().is_ok());
+        set_prefix_hit_rate(&mut s, 150.0);
+        assert_eq!(s.prefix_hit_rate, Some(1.0));
+        set_prefix_hit_rate(&mut s, 42.0);
+        assert_eq!(s.prefix_hit_rate, Some(0.42));
+        for off in [0.0, -5.0, f64::NAN] {
+            set_prefix_hit_rate(&mut s, off);
+            assert_eq!(s.prefix_hit_rate, None);
+        }
     }
 
     #[test]

@@ -194,10 +194,23 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
     );
     row(&mut t, "throughput", l.throughput, &rate(r.throughput_tokens_per_s, l.tok_s));
     row(&mut t, "throughput-bound", l.throughput_bound, &rate(r.throughput_bound_tokens_per_s, l.tok_s));
-    row(&mut t, "ttft-p50", &format!("{} {}", l.ttft, l.p50), &secs(r.ttft_p50_s, l));
-    row(&mut t, "ttft-p95", &format!("{} {}", l.ttft, l.p95), &secs(r.ttft_p95_s, l));
-    row(&mut t, "tpot-p50", &format!("{} {}", l.tpot, l.p50), &secs(r.tpot_p50_s, l));
-    row(&mut t, "tpot-p95", &format!("{} {}", l.tpot, l.p95), &secs(r.tpot_p95_s, l));
+    let rows = [
+        ("ttft-p50", l.ttft, l.p50, r.ttft_p50_s),
+        ("ttft-p90", l.ttft, l.p90, r.ttft_p90_s),
+        ("ttft-p95", l.ttft, l.p95, r.ttft_p95_s),
+        ("ttft-p99", l.ttft, l.p99, r.ttft_p99_s),
+        ("tpot-p50", l.tpot, l.p50, r.tpot_p50_s),
+        ("tpot-p90", l.tpot, l.p90, r.tpot_p90_s),
+        ("tpot-p95", l.tpot, l.p95, r.tpot_p95_s),
+        ("tpot-p99", l.tpot, l.p99, r.tpot_p99_s),
+        ("itl-mean", l.itl, l.mean, r.itl_mean_s),
+        ("itl-p50", l.itl, l.p50, r.itl_p50_s),
+        ("itl-p90", l.itl, l.p90, r.itl_p90_s),
+        ("itl-p99", l.itl, l.p99, r.itl_p99_s),
+    ];
+    for (key, what, at, v) in rows {
+        row(&mut t, key, &format!("{what} {at}"), &secs(v, l));
+    }
     row(&mut t, "e2e", l.time_in_system, &secs(r.mean_time_in_system_s, l));
     row(&mut t, "max-seqs", l.max_seqs, &format!("{} {}", r.max_seqs, l.seqs));
     t.push_str("</tbody></table>");

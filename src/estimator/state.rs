@@ -457,6 +457,27 @@ mod tests {
     }
 
     #[test]
+    fn prefix_reuse_travels_in_the_link_and_bad_values_are_named() {
+        let v = json!({"model": "llama-3.1-8b", "prompt_tokens": 2000, "output_tokens": 200,
+            "prefix_shared_tokens": 1500, "prefix_hit_rate": 0.6});
+        let s = scenario(v);
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert!(notices.is_empty());
+        assert_eq!((back.scenario.prefix_shared_tokens, back.scenario.prefix_hit_rate), (1500, Some(0.6)));
+        // A prefix longer than the prompt (4096-token context less 256 generated), a hit rate
+        // past 1 and a session of 0 turns: each dropped and named, the rest kept.
+        let (s, notices) = repair(&json!({"model": "llama-3.1-8b", "prefix_shared_tokens": 5000,
+            "prefix_hit_rate": 1.5, "session_turn_tokens": 100, "batch": 4}));
+        let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        assert_eq!(
+            (s.prefix_shared_tokens, s.prefix_hit_rate, s.session_turn_tokens, s.batch),
+            (0, None, 0, 4)
+        );
+        assert_eq!(fields, ["prefix_hit_rate", "prefix_shared_tokens", "session_turn_tokens"]);
+    }
+
+    #[test]
     fn training_precision_and_fused_optimizer_travel_in_the_link() {
         let s = scenario(json!({"model": "llama-3.1-8b", "mode": "lora", "training_precision": "bf16",
             "optimizer_in_backward": true, "optimizer": "adam_8bit"}));

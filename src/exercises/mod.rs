@@ -321,6 +321,8 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "time_per_output_token_s" => f(t.time_per_output_token_s),
                 "generation_s" => f(t.generation_s),
                 "generation_s_bound" => f(t.generation_s_bound),
+                "prefix_cached_tokens" => n(t.prefix_cached_tokens),
+                "prefix_hit_rate" => f(t.prefix_hit_rate),
                 _ => None,
             }
         }

@@ -383,6 +383,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
             F::ExpertsPerGpu => "experts per GPU = ceil((E + R) / ep) of the E routed experts and R redundant copies, each split moe_tp = max(1, tp / ep) ways; the attention stays split by tp (data-parallel inside the EP group when ep > tp)",
             F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
+            F::PrefixCached => "cached = min(prompt − 1, max(s, round(h × prompt))): prefill computes only prompt − cached tokens, their attention still reading the cached ones (vLLM recomputes at least the last token); a shared prefix's whole blocks, ⌊s / B⌋ × B tokens, are stored once per replica, not once per sequence",
+            F::SessionHitRate => "a session of T turns, each appending a tokens and generating o: turn k sends s + (k − 1)(a + o) + a tokens, of which s + (k − 1)(a + o) are cached; h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
         },
         Lang::Zh => match f {
             F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::Zh).unwrap_or_default(),
@@ -457,6 +459,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨越 PCIe k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载；混合专家层只拷其 token 路由到的专家；统一内存上是一次内存拷贝，按主机带宽计 2 × 字节数）",
             F::ExpertsPerGpu => "每张 GPU 的专家数 = ceil((E + R) / ep)：E 个路由专家加 R 个冗余副本，每个再切成 moe_tp = max(1, tp / ep) 份；注意力仍按 tp 切分（ep > tp 时在 EP 组内做数据并行）",
             F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
+            F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
+            F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
         },
     }
 }
@@ -551,6 +555,14 @@ fn template(f: Formula) -> T {
         F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
         F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} in unified memory; on the device min({}, {} − {}) = {}", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {}；设备上 min({}, {} − {}) = {}" },
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
+        F::PrefixCached => T::Words {
+            en: "prompt {}, shared prefix s {}, hit rate h {} → cached {}, computed {}; stored once {} tokens",
+            zh: "提示词 {}，共享前缀 s {}，命中率 h {} → 已缓存 {}，需计算 {}；只存一份的 {} 个 token",
+        },
+        F::SessionHitRate => T::Words {
+            en: "T {} turns, a {}, o {}, s {} → h = {}; mean prompt {} tokens",
+            zh: "T {} 轮，a {}，o {}，s {} → h = {}；平均提示词 {} 个 token",
+        },
         F::KvPerTokenByLayerKind => T::Words {
             en: "({} × {} × 2·{} + {} × {} × 2·{}) × {} bits/8 = {}",
             zh: "（{} × {} × 2·{} + {} × {} × 2·{}）× {} 位/8 = {}",

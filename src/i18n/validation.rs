@@ -105,6 +105,14 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             "time to first token at a fixed number of users, mixture-of-experts",
             "固定并发用户数下的首 token 时间（混合专家）",
         ),
+        "prefix_throughput_fixed_concurrency" => (
+            "serving throughput at a fixed number of users, prefix cache hit rate stated",
+            "固定并发用户数下的服务吞吐（给定前缀缓存命中率）",
+        ),
+        "prefix_ttft_fixed_concurrency" => (
+            "time to first token at a fixed number of users, prefix cache hit rate stated",
+            "固定并发用户数下的首 token 时间（给定前缀缓存命中率）",
+        ),
         "moe_throughput_fixed_concurrency" => (
             "serving throughput at a fixed number of users, mixture-of-experts",
             "固定并发用户数下的服务吞吐（混合专家）",

@@ -13,6 +13,7 @@ pub mod logits;
 pub mod lora;
 pub mod model_states;
 pub mod offload;
+pub mod prefix;
 pub mod quant_weights;
 pub mod table_weights;
 pub mod weights;
@@ -86,6 +87,8 @@ pub struct Inputs {
     /// The GPU's FP8 GEMMs need a transposed copy of each weight (Hopper, Ada; not Blackwell):
     /// set from the GPU by [`Inputs::on_gpu`], true without one.
     pub fp8_transpose: bool,
+    /// Tokens of a shared prefix stored once per replica, whole blocks ([`prefix`]; 0: none).
+    pub shared_prefix: u64,
 }
 
 impl Inputs {
@@ -130,6 +133,7 @@ impl Inputs {
             loss_impl: s.loss_impl,
             allocator_reserve: s.allocator_reserve_bytes,
             fp8_transpose: true,
+            shared_prefix: prefix::shared_block_tokens(s),
         }
     }
 
@@ -308,15 +312,30 @@ pub fn stage_memory(a: &Architecture, x: &Inputs, stage: u64) -> StageMemory {
     stage_memory_with(a, x, stage, stage_weights_of(a, x, stage))
 }
 
+/// KV cache of `x.batch` sequences of `x.context` tokens on one GPU holding `layers`, a shared
+/// prefix of `p = x.shared_prefix` tokens (whole blocks) stored once: `kv(context − p) × batch +
+/// kv(p)` ([`prefix`]); none on a model with sliding-window layers.
+fn prefix_kv_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>) -> u128 {
+    // A sliding-window layer keeps only the last tokens of each sequence, not the prefix: a
+    // model with such layers is counted without sharing (an upper bound).
+    let sliding = a.sliding_window.is_some() || a.gemma4.is_some();
+    let p = if x.batch > 0 && !sliding { x.shared_prefix.min(x.context) } else { 0 };
+    let kv = |tokens: u64, seqs: u64| {
+        kv_cache_bytes(a, layers.clone(), tokens, seqs, x.kv_block_tokens, x.tp, x.kv, x.group)
+    };
+    let own = kv(x.context - p, x.batch);
+    if p == 0 {
+        own
+    } else {
+        own.saturating_add(kv(p, 1))
+    }
+}
+
 /// [`stage_memory`] with the stage's weights already sized ([`stage_weights_of`]): they depend
 /// on the layout and formats, not on the context or the batch a solver probes.
 pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {
     let GpuShare { layers, first, last, .. } = gpu_share(a, x, stage);
-    let kv_cache = if x.trains() {
-        0
-    } else {
-        kv_cache_bytes(a, layers.clone(), x.context, x.batch, x.kv_block_tokens, x.tp, x.kv, x.group)
-    };
+    let kv_cache = if x.trains() { 0 } else { prefix_kv_bytes(a, x, layers.clone()) };
     let recurrent_state =
         if x.trains() { 0 } else { recurrent_state_bytes(a, layers.clone(), x.batch, x.tp, x.activation) };
     let activations = if x.trains() {

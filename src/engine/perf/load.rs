@@ -51,10 +51,16 @@ pub struct LoadPoint {
     /// The rate requests arrive at (a closed loop: the rate its users send at).
     pub arrival_rate_per_s: f64,
     pub ttft_p50_s: f64,
+    pub ttft_p90_s: f64,
     pub ttft_p95_s: f64,
+    pub ttft_p99_s: f64,
     /// Null when requests generate a single token.
     pub tpot_p50_s: Option<f64>,
+    pub tpot_p90_s: Option<f64>,
     pub tpot_p95_s: Option<f64>,
+    pub tpot_p99_s: Option<f64>,
+    /// p99 of the gaps between consecutive tokens, over tokens ([`LoadReport::itl_p99_s`]).
+    pub itl_p99_s: Option<f64>,
 }
 
 /// The report's `load` section (null when the scenario sets neither an arrival rate nor
@@ -92,12 +98,30 @@ pub struct LoadReport {
     /// rates, no context cached, whole deployment. The throughput can never exceed it.
     pub throughput_bound_tokens_per_s: f64,
     pub ttft_p50_s: Option<f64>,
+    pub ttft_p90_s: Option<f64>,
     pub ttft_p95_s: Option<f64>,
+    pub ttft_p99_s: Option<f64>,
     /// Mean time to first token: what serving benchmarks print as the average (genai-perf,
     /// AIPerf, NIM's tables), above the median when some requests wait behind another's prompt.
     pub ttft_mean_s: Option<f64>,
+    /// Time per output token of each request, (last − first token) / (output − 1), at the
+    /// percentiles over requests (null when not stable or with one output token).
     pub tpot_p50_s: Option<f64>,
+    pub tpot_p90_s: Option<f64>,
     pub tpot_p95_s: Option<f64>,
+    pub tpot_p99_s: Option<f64>,
+    /// Inter-token latency: the gap between consecutive tokens of a sequence, at percentiles over
+    /// every token (not over requests). A request's TPOT averages its gaps; a step that also
+    /// carries a prompt chunk (chunked prefill) or runs prompts alone (prefill first) makes some
+    /// gaps long, so the ITL's tail (p99) is what a reader sees as a stall in the stream, well
+    /// above the TPOT's (vLLM's benchmark reports both: `benchmark_serving.py`, "ITL" and
+    /// "TPOT"; Agrawal et al. 2024 (Sarathi-Serve) §2: generation stalls under prefill
+    /// interference). Null when not stable or with one output token.
+    pub itl_p50_s: Option<f64>,
+    pub itl_p90_s: Option<f64>,
+    pub itl_p99_s: Option<f64>,
+    /// Mean inter-token latency over tokens.
+    pub itl_mean_s: Option<f64>,
     /// Mean time from arrival to the last token (null when not stable).
     pub mean_time_in_system_s: Option<f64>,
     /// Sequences admitted at once per replica: min(batch, kv_limit, step_token_budget).
@@ -112,7 +136,8 @@ pub struct LoadReport {
     /// A step of `max_seqs − 1` decodes plus one fresh prompt chunk (what an arrival costs the
     /// running sequences' next token).
     pub mixed_step_s: f64,
-    /// Tokens of that chunk: min(prompt, budget − (max_seqs − 1)).
+    /// Tokens of that chunk: min(prompt − cached, budget − (max_seqs − 1)), after the cached
+    /// prefix.
     pub mixed_chunk_tokens: u64,
     /// Mean step time with a full queue (the saturated run).
     pub saturated_step_s: f64,
@@ -121,7 +146,7 @@ pub struct LoadReport {
     pub seed: u64,
     /// The first-token fixed cost used (seconds per request).
     pub first_token_fixed_s: f64,
-    /// p50/p95 TTFT and TPOT at fractions of the sustainable rate; for a closed loop, at
+    /// p50/p90/p95/p99 TTFT and TPOT, and p99 ITL, at fractions of the sustainable rate; for a closed loop, at
     /// numbers of users ([`users_grid`]).
     pub curve: Vec<LoadPoint>,
 }
@@ -254,6 +279,8 @@ impl StepTime for EngineStep<'_> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoadSetup {
     pub prompt: u64,
+    /// Tokens of each prompt found in the prefix cache (`memory::prefix`).
+    pub cached: u64,
     pub output: u64,
     pub max_seqs: u64,
     pub budget: u64,
@@ -287,6 +314,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
         spread_s: 0.0,
         prefill_first: c.prefill_first,
         prompt_tokens: c.prompt,
+        cached_tokens: c.cached,
         output_tokens: c.output,
         max_seqs: c.max_seqs,
         step_token_budget: c.budget,
@@ -424,10 +452,20 @@ fn point(users: Option<u64>, rate: f64, r: &sim::SimResult) -> LoadPoint {
         concurrent_users: users,
         arrival_rate_per_s: rate,
         ttft_p50_s: sim::percentile(&r.ttft_s, 50.0).unwrap_or(0.0),
+        ttft_p90_s: sim::percentile(&r.ttft_s, 90.0).unwrap_or(0.0),
         ttft_p95_s: sim::percentile(&r.ttft_s, 95.0).unwrap_or(0.0),
+        ttft_p99_s: sim::percentile(&r.ttft_s, 99.0).unwrap_or(0.0),
         tpot_p50_s: sim::percentile(&r.tpot_s, 50.0),
+        tpot_p90_s: sim::percentile(&r.tpot_s, 90.0),
         tpot_p95_s: sim::percentile(&r.tpot_s, 95.0),
+        tpot_p99_s: sim::percentile(&r.tpot_s, 99.0),
+        itl_p99_s: itl(r, 99.0),
     }
+}
+
+/// Percentile `p` of a run's inter-token latencies (none with one output token).
+fn itl(r: &sim::SimResult, p: f64) -> Option<f64> {
+    sim::weighted_percentile(&r.itl_s, p)
 }
 
 /// The run at `rate` (whole deployment) on top of the rate-independent half `h`, which must
@@ -457,10 +495,18 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         run_output_tokens_per_s: run.as_ref().map(|r| r.output_tokens_per_s * dp),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(ttft, 50.0),
+        ttft_p90_s: pct(ttft, 90.0),
         ttft_p95_s: pct(ttft, 95.0),
+        ttft_p99_s: pct(ttft, 99.0),
         ttft_mean_s: ttft.and_then(|v| sim::mean(v)),
         tpot_p50_s: pct(tpot, 50.0),
+        tpot_p90_s: pct(tpot, 90.0),
         tpot_p95_s: pct(tpot, 95.0),
+        tpot_p99_s: pct(tpot, 99.0),
+        itl_p50_s: run.as_ref().and_then(|r| itl(r, 50.0)),
+        itl_p90_s: run.as_ref().and_then(|r| itl(r, 90.0)),
+        itl_p99_s: run.as_ref().and_then(|r| itl(r, 99.0)),
+        itl_mean_s: run.as_ref().and_then(|r| sim::weighted_mean(&r.itl_s)),
         mean_time_in_system_s: run.as_ref().map(|r| r.mean_time_in_system_s),
         max_seqs: c.max_seqs,
         kv_limit_seqs: None,
@@ -561,10 +607,18 @@ fn closed_loop_at(
         run_output_tokens_per_s: r.as_ref().map(|r| r.output_tokens_per_s * scale),
         throughput_bound_tokens_per_s: h.throughput_bound_tokens_per_s,
         ttft_p50_s: pct(50.0, false),
+        ttft_p90_s: pct(90.0, false),
         ttft_p95_s: pct(95.0, false),
+        ttft_p99_s: pct(99.0, false),
         ttft_mean_s: r.as_ref().and_then(|r| sim::mean(&r.ttft_s)),
         tpot_p50_s: pct(50.0, true),
+        tpot_p90_s: pct(90.0, true),
         tpot_p95_s: pct(95.0, true),
+        tpot_p99_s: pct(99.0, true),
+        itl_p50_s: r.as_ref().and_then(|r| itl(r, 50.0)),
+        itl_p90_s: r.as_ref().and_then(|r| itl(r, 90.0)),
+        itl_p99_s: r.as_ref().and_then(|r| itl(r, 99.0)),
+        itl_mean_s: r.as_ref().and_then(|r| sim::weighted_mean(&r.itl_s)),
         mean_time_in_system_s: r.as_ref().map(|r| r.mean_time_in_system_s),
         max_seqs: c.max_seqs,
         kv_limit_seqs: None,
@@ -662,13 +716,16 @@ fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
     let decode_mix =
         StepMix { decode_seqs: c.max_seqs, decode_cached_sum: cap * full_cached, ..StepMix::default() };
     let (decode_step_s, _) = st.step(&decode_mix)?;
-    let chunk = c.prompt.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
+    // The chunk after the cached prefix, whose attention reads it.
+    let fresh = c.prompt.saturating_sub(c.cached.min(c.prompt.saturating_sub(1)));
+    let chunk = fresh.min(c.budget.saturating_sub(c.max_seqs.saturating_sub(1))).max(1);
+    let past = (c.prompt - fresh) as f64;
     let mixed = StepMix {
         decode_seqs: c.max_seqs.saturating_sub(1),
         decode_cached_sum: (cap - 1.0).max(0.0) * full_cached,
         prefill_tokens: chunk,
-        prefill_positions: chunk as f64 * (chunk as f64 + 1.0) / 2.0,
-        prefill_past: 0.0,
+        prefill_positions: chunk as f64 * past + chunk as f64 * (chunk as f64 + 1.0) / 2.0,
+        prefill_past: past,
     };
     let (mixed_step_s, _) = st.step(&mixed)?;
     Ok(LoadCurve {
@@ -727,6 +784,7 @@ fn with_setup<T>(
         == crate::engine::stack::PrefillPolicy::PrefillFirst;
     let setup = LoadSetup {
         prompt,
+        cached: crate::engine::memory::prefix::scenario_cached_tokens(s),
         output,
         max_seqs,
         budget,
@@ -761,6 +819,7 @@ mod tests {
             spread_s: 0.0,
             prefill_first: false,
             prompt_tokens: 100,
+            cached_tokens: 0,
             output_tokens: output,
             max_seqs,
             step_token_budget: 8192,
@@ -789,6 +848,46 @@ mod tests {
         }
         assert!((r.mean_time_in_system_s - 3e-3).abs() < 1e-9);
         assert_eq!(r.steps, 3 * 400);
+    }
+
+    /// A step that carries a prompt chunk takes 10 ms, a decode-only step 1 ms.
+    struct Lumpy;
+    impl StepTime for Lumpy {
+        fn step(&self, m: &StepMix) -> Result<(f64, bool), PerfError> {
+            Ok((if m.prefill_tokens > 0 { 1e-2 } else { 1e-3 }, false))
+        }
+    }
+
+    #[test]
+    fn inter_token_gaps_add_up_to_each_requests_decode_time_and_keep_the_stalls() {
+        // 20 requests/s of 21 output tokens (about 30 ms each): every arrival's prompt step
+        // stretches the gap of each running sequence to 10 ms. Over all requests (no warm-up),
+        // Σ gaps = Σ (last − first token), so the mean ITL over tokens is the mean TPOT.
+        let x = SimInputs { warmup: 0, ..inputs(20.0, 8, 21) };
+        let r = simulate(&x, &Lumpy).unwrap();
+        let tpot_mean = sim::mean(&r.tpot_s).unwrap();
+        let itl_mean = sim::weighted_mean(&r.itl_s).unwrap();
+        assert!((itl_mean / tpot_mean - 1.0).abs() < 1e-9, "{itl_mean} {tpot_mean}");
+        let tokens: f64 = r.itl_s.iter().map(|g| g.1).sum();
+        assert!((tokens - 400.0 * 20.0).abs() < 1e-9, "{tokens}");
+        // Most gaps are a decode step; the tail is the prompt step, which the per-request mean
+        // (TPOT) dilutes over 20 gaps.
+        let itl = |p: f64| sim::weighted_percentile(&r.itl_s, p).unwrap();
+        assert_eq!((itl(50.0), itl(99.0)), (1e-3, 1e-2));
+        let tpot_p99 = percentile(&r.tpot_s, 99.0).unwrap();
+        assert!(tpot_p99 < 5e-3, "{tpot_p99}");
+        // A saturated run measures no latencies.
+        assert!(simulate(&inputs(0.0, 8, 21), &Lumpy).unwrap().itl_s.is_empty());
+    }
+
+    #[test]
+    fn weighted_percentiles_by_hand() {
+        // 97 tokens waited 1 ms, 3 waited 10 ms: p97 is 1 ms, p98 and p99 are 10 ms.
+        let v = [(1e-3, 97.0), (1e-2, 3.0)];
+        let p = |q: f64| sim::weighted_percentile(&v, q).unwrap();
+        assert_eq!((p(50.0), p(97.0), p(98.0), p(99.0)), (1e-3, 1e-3, 1e-2, 1e-2));
+        assert!((sim::weighted_mean(&v).unwrap() - 0.00127).abs() < 1e-15);
+        assert_eq!(sim::weighted_percentile(&[], 50.0), None);
     }
 
     #[test]
@@ -952,6 +1051,7 @@ mod tests {
     fn setup() -> LoadSetup {
         LoadSetup {
             prompt: 512,
+            cached: 0,
             output: 128,
             max_seqs: 32,
             budget: 2048,
@@ -1070,6 +1170,7 @@ mod tests {
         for c in [
             LoadSetup {
                 prompt: 1,
+                cached: 0,
                 output: 1,
                 max_seqs: 1,
                 budget: 1,
@@ -1081,6 +1182,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 1_000_000,
+                cached: 0,
                 output: 1,
                 max_seqs: 1,
                 budget: 1,
@@ -1092,6 +1194,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 100_000,
+                cached: 0,
                 output: 100_000,
                 max_seqs: 8192,
                 budget: 8192,
@@ -1103,6 +1206,7 @@ mod tests {
             },
             LoadSetup {
                 prompt: 1,
+                cached: 0,
                 output: 5000,
                 max_seqs: 1000,
                 budget: 1000,

@@ -393,6 +393,10 @@ struct Setup {
     kind: TopologyKind,
     topo: Topology,
     prompt: u64,
+    /// Prompt tokens found in the prefix cache (at most prompt − 1).
+    cached: u64,
+    /// The prefix cache's hit rate (`memory::prefix::hit_rate`).
+    hit_rate: f64,
     output: u64,
     micro_batches: u64,
     dp: u64,
@@ -537,6 +541,8 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         kind,
         topo,
         prompt,
+        cached: crate::engine::memory::prefix::scenario_cached_tokens(s).min(prompt.saturating_sub(1)),
+        hit_rate: crate::engine::memory::prefix::hit_rate(s),
         output,
         micro_batches: s.resolved_micro_batches(),
         dp,
@@ -666,11 +672,14 @@ impl Offloaded {
 }
 
 /// Prefill of the scenario's prompts, timed ([`Timed`]).
+/// With a prefix cache only the `prompt − cached` new tokens are computed, their attention
+/// reading the `cached` ones (`memory::prefix`).
 fn timed_prefill(c: &Setup, o: &Offloaded, full: &ModelShape) -> Result<Timed, ScenarioError> {
-    let tokens = c.prompt as f64 * c.batch;
-    let host = offload::host_time(full, &o.share, tokens, c.batch, 0.0, &o.link, &c.eff);
+    let (new, past) = ((c.prompt - c.cached) as f64, c.cached as f64);
+    let tokens = new * c.batch;
+    let host = offload::host_time(full, &o.share, tokens, c.batch, past, &o.link, &c.eff);
     let gpu = o.gpu_part(full, &host);
-    let work = prefill_work(&gpu, c.prompt as f64, c.batch, 0.0).map_err(pe)?;
+    let work = prefill_work(&gpu, new, c.batch, past).map_err(pe)?;
     let mut eff = weight_reads(c, &gpu, &work);
     if let Some((u, f_e)) = c.moe_tiles {
         eff.tensor_flops /= (1.0 - f_e) + f_e / u;
@@ -943,6 +952,8 @@ fn times(c: &Setup, p: &PhaseSet) -> Times {
         time_per_output_token_s: dec.time_s,
         generation_s: pre.time_s + c.output as f64 * dec.time_s,
         generation_s_bound: pre.time_s_bound + c.output as f64 * dec.time_s_bound,
+        prefix_cached_tokens: c.cached,
+        prefix_hit_rate: c.hit_rate,
     }
 }
 
@@ -1286,12 +1297,47 @@ fn host_derivation(
     );
 }
 
+/// Prefix reuse, when the scenario has any: the cached tokens and the session's hit rate.
+fn prefix_derivations(s: &Scenario, c: &Setup, put: &mut Put) {
+    use crate::engine::memory::prefix;
+    let src = || {
+        Source::cited(
+            "vLLM automatic prefix caching (docs.vllm.ai, design/prefix_caching); SGLang RadixAttention (Zheng et al., NeurIPS 2024)",
+        )
+    };
+    if s.session_turns > 0 && s.prefix_hit_rate.is_none() {
+        let o = s.session_turn_output_tokens.unwrap_or(c.output);
+        let (t, a, sh) = (s.session_turns, s.session_turn_tokens, s.prefix_shared_tokens);
+        let values = vec![
+            Val::int(t),
+            Val::int(a),
+            Val::int(o),
+            Val::int(sh),
+            Val::Fixed(c.hit_rate, 3),
+            Val::Num(prefix::session_mean_prompt(t, a, o, sh).round()),
+        ];
+        put(DerivKey::TimePrefixHitRate, Formula::SessionHitRate, values, src());
+    }
+    if c.cached > 0 || s.prefix_shared_tokens > 0 {
+        let values = vec![
+            Val::int(c.prompt),
+            Val::int(s.prefix_shared_tokens),
+            Val::Fixed(c.hit_rate, 3),
+            Val::int(c.cached),
+            Val::int(c.prompt - c.cached),
+            Val::int(prefix::shared_block_tokens(s)),
+        ];
+        put(DerivKey::TimePrefixCached, Formula::PrefixCached, values, src());
+    }
+}
+
 /// Step 8c: prefill, decode step, first token, per output token, generation.
 fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
     let art = || Source::ArticleBound;
+    prefix_derivations(s, c, put);
     let prefill = vec![
         Val::int(s.batch),
-        Val::int(c.prompt),
+        Val::int(c.prompt - c.cached),
         Val::Secs(time.prefill_s),
         Val::Secs(time.prefill_s_bound),
     ];

@@ -76,6 +76,11 @@ pub struct Times {
     /// prefill + output_tokens × decode step: one batch from prompt to last token.
     pub generation_s: f64,
     pub generation_s_bound: f64,
+    /// Prompt tokens per request found in the prefix cache (`memory::prefix`): prefill computes
+    /// only the rest. 0 without prefix reuse.
+    pub prefix_cached_tokens: u64,
+    /// The prefix cache's hit rate: `prefix_hit_rate`, else a session's, else 0.
+    pub prefix_hit_rate: f64,
 }
 
 /// Tokens per second over the whole deployment unless named per user.

@@ -26,6 +26,15 @@ fn select(id: &str, key: &str, options: &str) -> String {
     format!("<select id=\"{id}\" data-k=\"{key}\">{options}</select>")
 }
 
+/// A target's percentile menu (p50, p90, p95, p99).
+fn pct_menu(key: &str, now: state::Pct) -> String {
+    let mut o = String::new();
+    for p in state::Pct::ALL {
+        option(&mut o, p.key(), &format!("p{}", p.key()), p == now);
+    }
+    select(&format!("plan-{key}"), key, &o)
+}
+
 /// The controls (static: the page updates its state, not their markup).
 pub fn controls_html(lang: Lang, s: &PlanState) -> String {
     let t = lang.plan();
@@ -85,8 +94,16 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         ),
         ("in", t.prompt, number("in", s.prompt_tokens.to_string(), u(state::PROMPT), "1")),
         ("out", t.output, number("out", s.output_tokens.to_string(), u(state::OUTPUT), "1")),
-        ("ttft", t.ttft_target, number("ttft", plain(s.ttft_p95_s), f(state::TTFT), "any")),
-        ("tpot", t.tpot_target, number("tpot", plain(s.tpot_p95_ms), f(state::TPOT), "any")),
+        (
+            "pre",
+            t.prefix[0],
+            number("pre", s.prefix_shared.to_string(), ("0".into(), state::PROMPT.1.to_string()), "1"),
+        ),
+        ("hit", t.prefix[1], number("hit", plain(s.hit_pct), f(state::HIT), "any")),
+        ("ttft", t.ttft_target, number("ttft", plain(s.ttft_s), f(state::TTFT), "any")),
+        ("ttftp", t.target_pct[0], pct_menu("ttftp", s.ttft_pct)),
+        ("tpot", t.tpot_target, number("tpot", plain(s.tpot_ms), f(state::TPOT), "any")),
+        ("tpotp", t.target_pct[1], pct_menu("tpotp", s.tpot_pct)),
         ("head", t.headroom, number("head", plain(s.headroom_pct), f(state::HEADROOM), "any")),
         ("seqs", t.max_seqs, number("seqs", s.max_seqs.to_string(), u(state::SEQS), "1")),
     ];
@@ -157,13 +174,14 @@ fn rate(v: f64) -> String {
 }
 
 /// What breaks first; the end of a search over users is its upper bound, not saturation.
-fn limit_text(lang: Lang, l: Limit, users: bool) -> &'static str {
+/// A target's name with its percentile ("p90 time to first token").
+fn limit_text(lang: Lang, s: &PlanState, l: Limit, users: bool) -> String {
     let t = lang.plan();
     match l {
-        Limit::Ttft => t.limit_ttft,
-        Limit::Tpot => t.limit_tpot,
-        Limit::Saturation if users => lang.plan_users().limit_queue,
-        Limit::Saturation => t.limit_saturation,
+        Limit::Ttft => format!("p{}{}", s.ttft_pct.key(), t.limit_ttft),
+        Limit::Tpot => format!("p{}{}", s.tpot_pct.key(), t.limit_tpot),
+        Limit::Saturation if users => lang.plan_users().limit_queue.to_owned(),
+        Limit::Saturation => t.limit_saturation.to_owned(),
     }
 }
 
@@ -263,13 +281,17 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         esc(&t.headline(lang, cap.replicas, c.layout(), cap.gpus)),
         esc(&format!("{}{}", gpu_name(s), cost)),
         esc(&format!(
-            "{}{taken}{}{}{}{}{}{}",
+            "{}{taken}{}{}{}{}{}{}{}{}{}{}",
             t.at_peak_pre,
             t.at_peak_load(lang, load_share(cap), &rate(cap.sustainable_rate_per_s), busy(cap)),
-            t.at_peak_ttft,
-            secs(cap.at_peak.ttft_p95_s),
-            t.at_peak_tpot,
-            ms(cap.at_peak.tpot_p95_s),
+            t.at_peak_ttft.0,
+            s.ttft_pct.key(),
+            t.at_peak_ttft.1,
+            secs(cap.at_peak.ttft(s.ttft_pct)),
+            t.at_peak_tpot.0,
+            s.tpot_pct.key(),
+            t.at_peak_tpot.1,
+            ms(cap.at_peak.tpot(s.tpot_pct)),
             t.at_peak_end
         )),
         esc(t.busy_note)
@@ -578,10 +600,13 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         let label = if c.pp > 1 { format!("{} × {}", c.tp, c.pp) } else { c.tp.to_string() };
         let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", esc(&label));
         match &c.verdict {
-            Verdict::Meets(cap) => row(out, lang, users, cap),
+            Verdict::Meets(cap) => row(out, lang, s, cap),
             other => {
-                let _ =
-                    write!(out, "<td colspan=\"9\" class=\"muted\">{}</td>", esc(&verdict_text(lang, other)));
+                let _ = write!(
+                    out,
+                    "<td colspan=\"9\" class=\"muted\">{}</td>",
+                    esc(&verdict_text(lang, s, other))
+                );
             }
         }
         out.push_str("</tr>");
@@ -589,13 +614,13 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     out.push_str("</tbody></table></div>");
 }
 
-fn row(out: &mut String, lang: Lang, users: bool, cap: &Capacity) {
+fn row(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
     let cost = cap.cost_per_month().map_or_else(|| "—".to_owned(), usd);
     let cells = [
         group_digits(cap.seqs),
         rate(cap.sustainable_per_replica),
         rate(cap.per_replica),
-        limit_text(lang, cap.limit, users).to_owned(),
+        limit_text(lang, s, cap.limit, s.peak_users.is_some()),
         group_digits(cap.replicas),
         group_digits(cap.gpus),
         format!("{}%", format_sig3(load_share(cap))),
@@ -608,7 +633,7 @@ fn row(out: &mut String, lang: Lang, users: bool, cap: &Capacity) {
 }
 
 /// Why a degree gives no plan, in the page's language.
-pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
+pub fn verdict_text(lang: Lang, s: &PlanState, v: &Verdict) -> String {
     let t = lang.plan();
     match v {
         Verdict::Engine(e) => engine_error(lang, e),
@@ -629,7 +654,7 @@ pub fn verdict_text(lang: Lang, v: &Verdict) -> String {
                 Limit::Tpot => ms(*value),
                 Limit::Saturation => String::new(),
             };
-            format!("{}{}{}{shown}", t.misses.0, limit_text(lang, *limit, false), t.misses.1)
+            format!("{}{}{}{shown}", t.misses.0, limit_text(lang, s, *limit, false), t.misses.1)
         }
         Verdict::NotNeeded { at_least_gpus } => {
             format!("{}{}{}", t.not_needed.0, group_digits(*at_least_gpus), t.not_needed.1)
@@ -652,7 +677,7 @@ fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
             t.1,
             rate(cap.per_replica),
             t.2,
-            limit_text(lang, cap.limit, users),
+            limit_text(lang, s, cap.limit, users),
             t.3,
             rate(cap.sustainable_per_replica * n),
             t.4
@@ -676,27 +701,43 @@ fn breaks(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
 
 fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, width: u32) -> String {
     let t = lang.plan();
-    let pts = |f: fn(&super::LoadPoint) -> Option<f64>, scale: f64| {
+    let pts = |f: &dyn Fn(&super::LoadPoint) -> Option<f64>, scale: f64| {
         plan.curve.iter().filter_map(|p| f(p).map(|v| (p.rate_per_s, v * scale))).collect::<Vec<_>>()
     };
     let chart = LatencyLoadChart {
         title: format!("{}{}", t.chart_title, t.tp_words(lang, c.layout())),
         x_label: if s.peak_users.is_some() { lang.plan_users().chart_x } else { t.chart_x }.to_owned(),
-        legend: [t.p50.to_owned(), t.p95.to_owned()],
+        legend: [
+            t.p50.to_owned(),
+            if s.ttft_pct == s.tpot_pct {
+                format!("p{}", s.ttft_pct.key())
+            } else {
+                t.pct_of_target.to_owned()
+            },
+        ],
         panels: vec![
             LatencyPanel {
                 y_label: t.chart_ttft.to_owned(),
-                p50: pts(|p| p.ttft_p50_s, 1.0),
-                p95: pts(|p| p.ttft_p95_s, 1.0),
-                target: Some((s.ttft_p95_s, format!("{}{}", t.target, format_seconds(s.ttft_p95_s)))),
-                at_marker: [cap.at_peak.ttft_p50_s, cap.at_peak.ttft_p95_s],
+                p50: pts(&|p| p.ttft(state::Pct::P50), 1.0),
+                p95: pts(&|p| p.ttft(s.ttft_pct), 1.0),
+                target: Some((
+                    s.ttft_s,
+                    format!("{}p{} {}", t.target, s.ttft_pct.key(), format_seconds(s.ttft_s)),
+                )),
+                at_marker: [cap.at_peak.ttft(state::Pct::P50), cap.at_peak.ttft(s.ttft_pct)],
             },
             LatencyPanel {
                 y_label: t.chart_tpot.to_owned(),
-                p50: pts(|p| p.tpot_p50_s, 1e3),
-                p95: pts(|p| p.tpot_p95_s, 1e3),
-                target: Some((s.tpot_p95_ms, format!("{}{} ms", t.target, plain(s.tpot_p95_ms)))),
-                at_marker: [cap.at_peak.tpot_p50_s.map(|v| v * 1e3), cap.at_peak.tpot_p95_s.map(|v| v * 1e3)],
+                p50: pts(&|p| p.tpot(state::Pct::P50), 1e3),
+                p95: pts(&|p| p.tpot(s.tpot_pct), 1e3),
+                target: Some((
+                    s.tpot_ms,
+                    format!("{}p{} {} ms", t.target, s.tpot_pct.key(), plain(s.tpot_ms)),
+                )),
+                at_marker: [
+                    cap.at_peak.tpot(state::Pct::P50).map(|v| v * 1e3),
+                    cap.at_peak.tpot(s.tpot_pct).map(|v| v * 1e3),
+                ],
             },
         ],
         marker: Some((super::demand(s) / cap.replicas.max(1) as f64, t.planned.to_owned())),

@@ -22,10 +22,19 @@ pub struct LoadPoint {
     /// Share of wall time its GPUs run steps (at most 1; none when not stable).
     pub busy: Option<f64>,
     pub mean_concurrency: Option<f64>,
-    pub ttft_p50_s: Option<f64>,
-    pub ttft_p95_s: Option<f64>,
-    pub tpot_p50_s: Option<f64>,
-    pub tpot_p95_s: Option<f64>,
+    /// Time to first token and time per output token at p50, p90, p95 and p99
+    /// ([`super::state::Pct::ALL`]'s order).
+    pub ttft_s: [Option<f64>; 4],
+    pub tpot_s: [Option<f64>; 4],
+}
+
+impl LoadPoint {
+    pub fn ttft(&self, p: super::state::Pct) -> Option<f64> {
+        self.ttft_s.get(p as usize).copied().flatten()
+    }
+    pub fn tpot(&self, p: super::state::Pct) -> Option<f64> {
+        self.tpot_s.get(p as usize).copied().flatten()
+    }
 }
 
 /// The engine's load report for replica `x` at `rate` requests per second (a rate of 0 asks for
@@ -43,10 +52,8 @@ pub fn load_at(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
         sustainable_rate_per_s: l.max_sustainable_rate_per_s,
         busy: l.busy_fraction,
         mean_concurrency: l.mean_concurrency,
-        ttft_p50_s: l.ttft_p50_s,
-        ttft_p95_s: l.ttft_p95_s,
-        tpot_p50_s: l.tpot_p50_s,
-        tpot_p95_s: l.tpot_p95_s,
+        ttft_s: [l.ttft_p50_s, l.ttft_p90_s, l.ttft_p95_s, l.ttft_p99_s],
+        tpot_s: [l.tpot_p50_s, l.tpot_p90_s, l.tpot_p95_s, l.tpot_p99_s],
     })
 }
 
@@ -73,9 +80,7 @@ pub fn users_at(x: &Scenario, users: f64) -> Result<LoadPoint, EngineError> {
         sustainable_rate_per_s: l.max_sustainable_rate_per_s,
         busy: l.busy_fraction,
         mean_concurrency: l.mean_concurrency,
-        ttft_p50_s: l.ttft_p50_s,
-        ttft_p95_s: l.ttft_p95_s,
-        tpot_p50_s: l.tpot_p50_s,
-        tpot_p95_s: l.tpot_p95_s,
+        ttft_s: [l.ttft_p50_s, l.ttft_p90_s, l.ttft_p95_s, l.ttft_p99_s],
+        tpot_s: [l.tpot_p50_s, l.tpot_p90_s, l.tpot_p95_s, l.tpot_p99_s],
     })
 }

@@ -4,8 +4,9 @@
 //!
 //! For each tensor-parallel degree of one node (1, 2, 4, 8) the engine sizes a replica (the
 //! memory, the most sequences its KV cache holds) and the engine's serving-under-load model
-//! gives its p95 latencies at a request rate. Latencies do not fall as load grows, so the highest
-//! per-replica rate that meets both p95 targets is found by bisection between a light load (which
+//! gives its latency percentiles at a request rate (each target names its own: p50, p90, p95 or
+//! p99). Latencies do not fall as load grows, so the highest
+//! per-replica rate that meets both targets is found by bisection between a light load (which
 //! must meet them, or the degree cannot) and the replica's sustainable rate (where the queue stops
 //! draining). The headroom is the share of that capacity each replica keeps free at peak:
 //! replicas = ⌈peak ÷ ((1 − headroom) × that rate)⌉, so a plan with 20% headroom runs each
@@ -156,6 +157,8 @@ pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
     x.context_tokens = s.prompt_tokens.saturating_add(s.output_tokens);
     x.prompt_tokens = Some(s.prompt_tokens);
     x.output_tokens = Some(s.output_tokens);
+    x.prefix_shared_tokens = s.prefix_shared.min(s.prompt_tokens);
+    x.prefix_hit_rate = (s.hit_pct > 0.0).then(|| (s.hit_pct / 100.0).clamp(0.0, 1.0));
     x.batch = seqs;
     x
 }
@@ -163,9 +166,9 @@ pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
 /// What stops a replica from taking more load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
-    /// The p95 time to first token passes its target.
+    /// The time to first token at its target's percentile passes the target.
     Ttft,
-    /// The p95 time per output token passes its target.
+    /// The time per output token at its target's percentile passes the target.
     Tpot,
     /// Requests arrive faster than the replica finishes them: the queue grows without bound.
     Saturation,
@@ -176,9 +179,9 @@ pub fn missed(p: &LoadPoint, s: &PlanState) -> Option<Limit> {
     if !p.stable {
         return Some(Limit::Saturation);
     }
-    match (p.ttft_p95_s, p.tpot_p95_s) {
-        (Some(ttft), _) if ttft > s.ttft_p95_s => Some(Limit::Ttft),
-        (_, Some(tpot)) if tpot * 1e3 > s.tpot_p95_ms => Some(Limit::Tpot),
+    match (p.ttft(s.ttft_pct), p.tpot(s.tpot_pct)) {
+        (Some(ttft), _) if ttft > s.ttft_s => Some(Limit::Ttft),
+        (_, Some(tpot)) if tpot * 1e3 > s.tpot_ms => Some(Limit::Tpot),
         (Some(_), Some(_)) => None,
         _ => Some(Limit::Saturation),
     }
@@ -194,7 +197,7 @@ pub struct Capacity {
     /// The top of the search's axis: requests per second one replica finishes at full load, or
     /// over users the most users searched (4 × its sequences).
     pub sustainable_per_replica: f64,
-    /// The highest load per replica (requests/s, or users) that meets both p95 targets.
+    /// The highest load per replica (requests/s, or users) that meets both targets at their percentiles.
     pub per_replica: f64,
     /// Requests per second a replica completes at `per_replica`: its capacity within the targets.
     pub capacity_per_s: f64,
@@ -227,28 +230,19 @@ pub enum Verdict {
     /// The engine refused the scenario at this degree (e.g. the heads do not divide).
     Engine(EngineError),
     /// Weights, runtime and one sequence need more than a GPU's usable memory.
-    DoesNotFit {
-        needed_bytes: u64,
-        usable_bytes: u64,
-    },
+    DoesNotFit { needed_bytes: u64, usable_bytes: u64 },
     /// It would fit once quantised, but only online quantisation remains (no published
     /// checkpoint in that format) and the 16-bit checkpoint the engine loads first needs more
     /// than a GPU's usable memory at this degree.
-    LoadDoesNotFit {
-        needed_bytes: u64,
-        usable_bytes: u64,
-    },
-    /// Even at a light load a target is missed (`value` is the p95 there, seconds).
-    Misses {
-        limit: Limit,
-        value: Option<f64>,
-    },
-    Meets(Capacity),
+    LoadDoesNotFit { needed_bytes: u64, usable_bytes: u64 },
+    /// Even at a light load a target is missed (`value` is the target's percentile there, seconds).
+    Misses { limit: Limit, value: Option<f64> },
+    /// Boxed: a capacity carries its load point's percentiles, far larger than the other
+    /// variants.
+    Meets(Box<Capacity>),
     /// Not searched: even with every replica at its sustainable rate this degree needs
     /// `at_least_gpus`, more than the plan.
-    NotNeeded {
-        at_least_gpus: u64,
-    },
+    NotNeeded { at_least_gpus: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -384,8 +378,8 @@ where
     }
     if let Some(limit) = missed(&idle, s) {
         let value = match limit {
-            Limit::Ttft => idle.ttft_p95_s,
-            Limit::Tpot => idle.tpot_p95_s,
+            Limit::Ttft => idle.ttft(s.ttft_pct),
+            Limit::Tpot => idle.tpot(s.tpot_pct),
             Limit::Saturation => None,
         };
         return (report, Err(Verdict::Misses { limit, value }));
@@ -556,7 +550,7 @@ where
                         best = Some(key);
                         chosen = Some(*i);
                     }
-                    Verdict::Meets(cap)
+                    Verdict::Meets(Box::new(cap))
                 }
                 Err(e) => Verdict::Engine(e),
             },

@@ -1,7 +1,10 @@
 //! The planner's state in the URL and its repair.
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
-//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&net=ib|efa][&cfg=BASE64URL]`; a value that does not parse or is out of
+//! ttft=S&tpot=MS&head=PERCENT&seqs=N[&ttftp=50|90|95|99][&tpotp=50|90|95|99][&net=ib|efa]
+//! [&pre=TOKENS][&hit=PERCENT][&cfg=BASE64URL]` (`pre`: a shared prefix, at most the prompt;
+//! `hit`: the prefix cache's hit rate, both absent when 0); a link without `ttftp`/`tpotp` (every link before they existed) means p95,
+//! the planner's only percentile then. A value that does not parse or is out of
 //! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
 //! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
 
@@ -45,6 +48,31 @@ impl Net {
     }
 }
 
+/// The percentile a latency target is met at (over the requests of the load simulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pct {
+    P50,
+    P90,
+    P95,
+    P99,
+}
+
+impl Pct {
+    pub const ALL: [Pct; 4] = [Pct::P50, Pct::P90, Pct::P95, Pct::P99];
+    /// Its number, as in the URL and as printed after "p".
+    pub fn key(self) -> &'static str {
+        match self {
+            Pct::P50 => "50",
+            Pct::P90 => "90",
+            Pct::P95 => "95",
+            Pct::P99 => "99",
+        }
+    }
+    fn of(v: &str) -> Option<Pct> {
+        Pct::ALL.into_iter().find(|p| p.key() == v.trim().trim_start_matches(['p', 'P']))
+    }
+}
+
 /// What the reader plans for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanState {
@@ -60,10 +88,16 @@ pub struct PlanState {
     pub peak_users: Option<u64>,
     pub prompt_tokens: u64,
     pub output_tokens: u64,
-    /// p95 time to first token target, seconds.
-    pub ttft_p95_s: f64,
-    /// p95 time per output token target, milliseconds.
-    pub tpot_p95_ms: f64,
+    /// Time to first token target, seconds, at percentile `ttft_pct`.
+    pub ttft_s: f64,
+    /// Time per output token target, milliseconds, at percentile `tpot_pct`.
+    pub tpot_ms: f64,
+    pub ttft_pct: Pct,
+    pub tpot_pct: Pct,
+    /// Tokens of a shared prefix every request starts with (at most the prompt).
+    pub prefix_shared: u64,
+    /// The prefix cache's hit rate, percent.
+    pub hit_pct: f64,
     /// The share of each replica's capacity kept free at peak, percent: a replica runs at no
     /// more than (1 − headroom) of the load its targets allow (below 100).
     pub headroom_pct: f64,
@@ -87,8 +121,12 @@ impl Default for PlanState {
             peak_users: None,
             prompt_tokens: 1024,
             output_tokens: 256,
-            ttft_p95_s: 1.0,
-            tpot_p95_ms: 50.0,
+            ttft_s: 1.0,
+            tpot_ms: 50.0,
+            ttft_pct: Pct::P95,
+            tpot_pct: Pct::P95,
+            prefix_shared: 0,
+            hit_pct: 0.0,
             headroom_pct: 20.0,
             max_seqs: 256,
             config: None,
@@ -109,6 +147,10 @@ pub enum Field {
     Output,
     Ttft,
     Tpot,
+    TtftPct,
+    TpotPct,
+    Prefix,
+    HitRate,
     Headroom,
     MaxSeqs,
     Config,
@@ -124,6 +166,7 @@ pub const OUTPUT: (u64, u64) = (1, 65_536);
 pub const TTFT: (f64, f64) = (0.01, 600.0);
 pub const TPOT: (f64, f64) = (1.0, 10_000.0);
 pub const HEADROOM: (f64, f64) = (0.0, 90.0);
+pub const HIT: (f64, f64) = (0.0, 100.0);
 pub const SEQS: (u64, u64) = (1, 4096);
 
 fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
@@ -157,10 +200,20 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
             true
         }
         "users" => in_u64(v, USERS).map(|x| s.peak_users = Some(x)).is_some(),
-        "in" => in_u64(v, PROMPT).map(|x| s.prompt_tokens = x).is_some(),
+        "in" => in_u64(v, PROMPT)
+            .map(|x| {
+                s.prompt_tokens = x;
+                s.prefix_shared = s.prefix_shared.min(x);
+            })
+            .is_some(),
+        // A shared prefix longer than the prompt is refused.
+        "pre" => in_u64(v, (0, s.prompt_tokens)).map(|x| s.prefix_shared = x).is_some(),
+        "hit" => in_f64(v, HIT).map(|x| s.hit_pct = x).is_some(),
         "out" => in_u64(v, OUTPUT).map(|x| s.output_tokens = x).is_some(),
-        "ttft" => in_f64(v, TTFT).map(|x| s.ttft_p95_s = x).is_some(),
-        "tpot" => in_f64(v, TPOT).map(|x| s.tpot_p95_ms = x).is_some(),
+        "ttft" => in_f64(v, TTFT).map(|x| s.ttft_s = x).is_some(),
+        "tpot" => in_f64(v, TPOT).map(|x| s.tpot_ms = x).is_some(),
+        "ttftp" => Pct::of(v).map(|p| s.ttft_pct = p).is_some(),
+        "tpotp" => Pct::of(v).map(|p| s.tpot_pct = p).is_some(),
         "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
         "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
         "net" => [Net::Ib, Net::Efa].into_iter().find(|n| n.key() == v).map(|n| s.net = n).is_some(),
@@ -184,6 +237,10 @@ fn field_of(key: &str) -> Option<Field> {
         "out" => Field::Output,
         "ttft" => Field::Ttft,
         "tpot" => Field::Tpot,
+        "ttftp" => Field::TtftPct,
+        "tpotp" => Field::TpotPct,
+        "pre" => Field::Prefix,
+        "hit" => Field::HitRate,
         "head" => Field::Headroom,
         "seqs" => Field::MaxSeqs,
         "cfg" => Field::Config,
@@ -272,8 +329,15 @@ pub fn encode(s: &PlanState) -> String {
         .as_ref()
         .map(|c| format!("&cfg={}", URL_SAFE_NO_PAD.encode(c.to_string())))
         .unwrap_or_default();
+    let mut reuse = String::new();
+    if s.prefix_shared > 0 {
+        reuse.push_str(&format!("&pre={}", s.prefix_shared));
+    }
+    if s.hit_pct > 0.0 {
+        reuse.push_str(&format!("&hit={}", plain(s.hit_pct)));
+    }
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}&ttft={}&tpot={}&head={}&seqs={}{}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}{reuse}&ttft={}&tpot={}&ttftp={}&tpotp={}&head={}&seqs={}{}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -282,8 +346,10 @@ pub fn encode(s: &PlanState) -> String {
         s.peak_users.map(|u| format!("&users={u}")).unwrap_or_default(),
         s.prompt_tokens,
         s.output_tokens,
-        plain(s.ttft_p95_s),
-        plain(s.tpot_p95_ms),
+        plain(s.ttft_s),
+        plain(s.tpot_ms),
+        s.ttft_pct.key(),
+        s.tpot_pct.key(),
         plain(s.headroom_pct),
         s.max_seqs,
         if s.net == Net::Ib { String::new() } else { format!("&net={}", s.net.key()) }
@@ -356,5 +422,26 @@ mod tests {
         assert_eq!(bad, [Field::Prompt]);
         // Escapes from a pasted URL.
         assert_eq!(parse("rate=%31%32").0.peak_rate, 12.0);
+    }
+
+    #[test]
+    fn a_targets_percentile_is_read_and_an_old_link_means_p95() {
+        // A link from before the percentiles: both targets at p95, as the planner then meant.
+        let (s, bad) = parse("ttft=2&tpot=40");
+        assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P95, Pct::P95, vec![]));
+        let (s, bad) = parse("ttftp=99&tpotp=p50");
+        assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P99, Pct::P50, vec![]));
+        assert_eq!(parse(&encode(&s)), (s, vec![]));
+        // Prefix reuse: kept in the link, a prefix longer than the prompt or a rate past 100%
+        // named; a shorter prompt shortens the prefix.
+        let (mut s, bad) = parse("in=2000&pre=1500&hit=40");
+        assert_eq!((s.prefix_shared, s.hit_pct, bad), (1500, 40.0, vec![]));
+        assert_eq!(parse(&encode(&s)), (s.clone(), vec![]));
+        assert!(set(&mut s, "in", "1000") && s.prefix_shared == 1000);
+        let (s, bad) = parse("in=1000&pre=1500&hit=140");
+        assert_eq!((s.prefix_shared, s.hit_pct, bad), (0, 0.0, vec![Field::Prefix, Field::HitRate]));
+        // A percentile not offered is reset and named.
+        let (s, bad) = parse("ttftp=97&tpotp=x");
+        assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P95, Pct::P95, vec![Field::TtftPct, Field::TpotPct]));
     }
 }

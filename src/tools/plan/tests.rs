@@ -4,8 +4,9 @@
 use super::state::{self, parse, PlanState};
 use super::*;
 
-/// A replica that finishes 10 × TP requests per second; its p95 latencies grow as 1 / (1 − ρ)
-/// with ρ = rate ÷ capacity: TTFT 0.2 s and TPOT 20 ms when idle.
+/// A replica that finishes 10 × TP requests per second; its latencies grow as 1 / (1 − ρ)
+/// with ρ = rate ÷ capacity: at p50, p90, p95 and p99 TTFT 0.1, 0.18, 0.2 and 0.3 s and TPOT
+/// 10, 18, 20 and 30 ms when idle.
 fn queue(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
     let mu = 10.0 * x.tensor_parallel as f64;
     let rho = rate / mu;
@@ -20,10 +21,8 @@ fn queue(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
         sustainable_rate_per_s: mu,
         busy: stable.then_some(rho),
         mean_concurrency: stable.then(|| rho / (1.0 - rho)),
-        ttft_p50_s: grow(0.1),
-        ttft_p95_s: grow(0.2),
-        tpot_p50_s: grow(0.01),
-        tpot_p95_s: grow(0.02),
+        ttft_s: [grow(0.1), grow(0.18), grow(0.2), grow(0.3)],
+        tpot_s: [grow(0.01), grow(0.018), grow(0.02), grow(0.03)],
     })
 }
 
@@ -77,7 +76,8 @@ fn the_search_finds_the_rate_where_the_first_target_breaks() {
     assert!(p
         .curve
         .windows(2)
-        .all(|w| w[0].rate_per_s <= w[1].rate_per_s && w[0].tpot_p95_s <= w[1].tpot_p95_s));
+        .all(|w| w[0].rate_per_s <= w[1].rate_per_s
+            && w[0].tpot(state::Pct::P95) <= w[1].tpot(state::Pct::P95)));
 }
 
 #[test]
@@ -97,6 +97,23 @@ fn headroom_adds_replicas_and_a_target_missed_when_idle_is_named() {
         // The idle point (rate 0).
         assert!((value.unwrap() - 0.02).abs() < 1e-12);
     }
+}
+
+#[test]
+fn each_target_is_met_at_its_own_percentile() {
+    // TPOT at p99: 0.03 / (1 − ρ) ≤ 0.05 ⇔ ρ ≤ 0.4, 4 req/s per GPU of TP (p95 allowed 6).
+    // TTFT at p50: 0.1 / (1 − ρ) ≤ 1 ⇔ ρ ≤ 0.9, not binding.
+    let s = state("m=llama-3.1-8b&rate=20&head=0&ttft=1&tpot=50&tpotp=99&ttftp=50");
+    let p = plan_with(&s, &queue);
+    let Verdict::Meets(cap) = &p.candidates[0].verdict else { panic!("{:?}", p.candidates[0].verdict) };
+    assert!(cap.per_replica <= 4.0 + 1e-9 && cap.per_replica > 4.0 - 10.0 / 128.0, "{}", cap.per_replica);
+    assert_eq!(cap.limit, Limit::Tpot);
+    // TTFT at p99 with a 0.5 s target: 0.3 / (1 − ρ) ≤ 0.5 ⇔ ρ ≤ 0.4 binds before TPOT at p50
+    // (0.01 / (1 − ρ) ≤ 0.05 ⇔ ρ ≤ 0.8).
+    let s = state("m=llama-3.1-8b&rate=20&head=0&ttft=0.5&tpot=50&tpotp=50&ttftp=99");
+    let Verdict::Meets(cap) = &plan_with(&s, &queue).candidates[0].verdict else { panic!() };
+    assert_eq!(cap.limit, Limit::Ttft);
+    assert!(cap.per_replica <= 4.0 + 1e-9 && cap.per_replica > 4.0 - 10.0 / 128.0);
 }
 
 #[test]
@@ -156,7 +173,7 @@ fn the_engine_plans_the_default_service() {
     assert!(p.curve.len() >= CURVE_POINTS / 2);
     // p95 time per output token does not fall as load grows (the engine's invariant, up to the
     // simulation's sampling near saturation: 0.5%).
-    let tpot: Vec<f64> = p.curve.iter().filter_map(|q| q.tpot_p95_s).collect();
+    let tpot: Vec<f64> = p.curve.iter().filter_map(|q| q.tpot(state::Pct::P95)).collect();
     assert!(tpot.windows(2).all(|w| w[1] >= w[0] * 0.995), "{tpot:?}");
 }
 
@@ -452,4 +469,17 @@ fn a_published_quantised_checkpoint_is_served_and_load_time_memory_is_checked() 
         assert!(html.contains(&crate::html::escape(lang.plan().load_no_fit.0)), "{lang:?}");
         assert!(html.contains(&crate::html::escape(lang.plan().load_at.0)), "{lang:?}");
     }
+}
+
+#[test]
+fn the_workloads_prefix_reuse_reaches_the_engine_and_raises_a_replicas_capacity() {
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&in=4000&out=200&pre=3000&hit=50");
+    let x = scenario_at(&s, Layout::tp(1), 64);
+    assert_eq!((x.prefix_shared_tokens, x.prefix_hit_rate), (3000, Some(0.5)));
+    assert!(x.validate().is_ok());
+    // The same replica without reuse sustains fewer requests per second: every prompt is
+    // prefilled whole.
+    let cold = state("m=llama-3.1-8b&gpu=h100-sxm&in=4000&out=200");
+    let rate = |s: &PlanState| load::load_at(&scenario_at(s, Layout::tp(1), 64), 0.0).unwrap().max_rate_per_s;
+    assert!(rate(&s) > 1.2 * rate(&cold), "{} {}", rate(&s), rate(&cold));
 }

@@ -271,6 +271,19 @@ pub fn WorkloadControls() -> impl IntoView {
                     out_of_range=e.number_out_of_range
                 />
                 <p class="derived">{e.prompt_derived} {ctx.lang.colon()} {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
+                {int_slider(ctx, "prefix-shared", e.prefix_shared, e.u_tokens,
+                    std::iter::once(0).chain(nice_values(16, 1 << 20)).collect(),
+                    |s| s.prefix_shared_tokens, edits::set_prefix_shared)}
+                <Slider
+                    id="prefix-hit"
+                    label=e.prefix_hit
+                    unit=e.u_percent
+                    scale=Scale::Linear { min: 0.0, max: 100.0, step: 1.0 }
+                    value=Signal::derive(move || ctx.with_scenario(|s| (s.prefix_hit_rate.unwrap_or(0.0) * 100.0).round()))
+                    set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_prefix_hit_rate(s, v)))
+                    out_of_range=e.number_out_of_range
+                />
+                <p class="hint">{e.prefix_note}</p>
                 <Slider
                     id="arrival-rate"
                     label=ctx.lang.load().rate_control

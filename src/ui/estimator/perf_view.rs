@@ -171,6 +171,20 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.prefill_s_bound)),
             id: "prefill-time",
         });
+        if p.time.prefix_cached_tokens > 0 {
+            rows.push(Row {
+                label: e.prefix_cached,
+                key: "time.prefix_cached_tokens",
+                expected: format!(
+                    "{} {} ({}%)",
+                    p.time.prefix_cached_tokens,
+                    e.u_tokens,
+                    format_sig3(p.time.prefix_hit_rate * 100.0)
+                ),
+                bound: String::new(),
+                id: "prefix-cached",
+            });
+        }
         rows.push(Row {
             label: e.decode_step,
             key: "time.decode_step_s",

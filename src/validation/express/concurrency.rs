@@ -33,8 +33,23 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
+    // Prefix reuse the row states: a shared prefix and/or the hit rate vLLM's counters gave.
+    if let Some(p) = num(c, &["prefix_shared_tokens", "prefix_len"]) {
+        s.prefix_shared_tokens = p as u64;
+    }
+    s.prefix_hit_rate = num(c, &["prefix_hit_rate"]);
     let note = Note::AtConcurrency { users, prompt, output, max_seqs, p95 };
     let moe = row.kind.starts_with("moe_");
+    if row.kind.starts_with("prefix_") {
+        let (kind, metric, unit, v) = if row.kind.contains("throughput") {
+            let m = Metric::ThroughputAtConcurrency { per_gpu: false };
+            ("prefix_throughput_fixed_concurrency", m, RowUnit::OutputTokensPerS, v)
+        } else {
+            let m = Metric::TtftUnderLoadMs { p95 };
+            ("prefix_ttft_fixed_concurrency", m, RowUnit::MsToFirstTokenUnderLoad, ms_per_token(row, v))
+        };
+        return Ok(vec![Case::new(kind, metric, v, unit, s, note)]);
+    }
     if row.kind.contains("throughput") {
         // Output tokens over the run's duration, as the benchmarks print it (per GPU when the
         // unit says so).

@@ -75,6 +75,10 @@ pub struct SimInputs {
     /// gives every running sequence a token and fills the rest of the budget with prompt chunks.
     pub prefill_first: bool,
     pub prompt_tokens: u64,
+    /// Tokens of each prompt already in the prefix cache (< prompt): an admitted request starts
+    /// with them done, so its chunks cover only the rest, whose attention reads them
+    /// (`memory::prefix`).
+    pub cached_tokens: u64,
     pub output_tokens: u64,
     /// Most requests admitted at once (>= 1).
     pub max_seqs: u64,
@@ -113,6 +117,12 @@ pub struct SimResult {
     pub ttft_s: Vec<f64>,
     /// Per request after the warm-up with >= 2 output tokens: (last − first token) / (output − 1).
     pub tpot_s: Vec<f64>,
+    /// Inter-token latencies: (gap in seconds, tokens that saw it), sorted by gap. Each decode
+    /// step is one gap for each running sequence; a prefill-first scheduler's prompt-only steps
+    /// lengthen the next gap. Kept while the run is past its warm-up and before its cool-down
+    /// (counted in completions); a decode-only stretch of k steps is two entries: its first step,
+    /// and the other k − 1 at their mean (the steps' times are linear in the step index).
+    pub itl_s: Vec<(f64, f64)>,
     pub steps: u64,
     pub iterations: u64,
 }
@@ -165,17 +175,59 @@ pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     Some(a + (b - a) * (rank - lo as f64))
 }
 
+/// Percentile `p` (0..=100) of weighted values sorted ascending: the smallest value whose
+/// cumulative weight reaches `p`% of the total (the nearest-rank definition over tokens: p99 of
+/// inter-token latency is the gap that 99% of tokens waited at most). `None` for no weight.
+pub fn weighted_percentile(sorted: &[(f64, f64)], p: f64) -> Option<f64> {
+    let total: f64 = sorted.iter().map(|x| x.1).sum();
+    if total.is_nan() || total <= 0.0 {
+        return None;
+    }
+    let want = p.clamp(0.0, 100.0) / 100.0 * total;
+    let mut sum = 0.0;
+    for (v, w) in sorted {
+        sum += w;
+        if sum >= want {
+            return Some(*v);
+        }
+    }
+    sorted.last().map(|x| x.0)
+}
+
+/// The weighted mean of (value, weight) pairs (none without weight).
+pub fn weighted_mean(v: &[(f64, f64)]) -> Option<f64> {
+    let w: f64 = v.iter().map(|x| x.1).sum();
+    (w > 0.0).then(|| v.iter().map(|x| x.0 * x.1).sum::<f64>() / w)
+}
+
 /// Sorts ascending (`f64::total_cmp`, stable): a binary insertion sort. The latencies of a run
 /// (hundreds, in no particular order) cost n·log n comparisons and block moves instead of the
 /// plain insertion sort's n²/4 swaps, which a CPU profile of the estimator showed as the largest
 /// part of a simulation; with far less wasm than the standard library's sort.
-fn sort(v: &mut [f64]) {
+fn sort<T: Copy + Key>(v: &mut [T]) {
     for i in 1..v.len() {
         let Some(&x) = v.get(i) else { break };
-        let at = v.get(..i).map_or(i, |done| done.partition_point(|a| a.total_cmp(&x).is_le()));
+        let at = v.get(..i).map_or(i, |done| done.partition_point(|a| a.key().total_cmp(&x.key()).is_le()));
         if let Some(block) = v.get_mut(at..=i) {
             block.rotate_right(1);
         }
+    }
+}
+
+/// The number a value is sorted by.
+trait Key {
+    fn key(&self) -> f64;
+}
+
+impl Key for f64 {
+    fn key(&self) -> f64 {
+        *self
+    }
+}
+
+impl Key for (f64, f64) {
+    fn key(&self) -> f64 {
+        self.0
     }
 }
 
@@ -347,6 +399,10 @@ struct Sim<'a> {
     busy: f64,
     iterations: u64,
     completions: Vec<f64>,
+    /// Inter-token gaps seen so far ([`SimResult::itl_s`], unsorted).
+    gaps: Vec<(f64, f64)>,
+    /// Time of prompt-only steps since the running sequences' last token.
+    stalled_s: f64,
 }
 
 /// What the step about to run holds: its mix and the prompt chunks (slot in the prefill queue,
@@ -390,6 +446,20 @@ impl<'a> Sim<'a> {
             busy: 0.0,
             iterations: 0,
             completions: Vec::with_capacity(n),
+            gaps: Vec::new(),
+            stalled_s: 0.0,
+        }
+    }
+
+    /// Records a gap of `gap` seconds seen by `tokens` tokens, when the run is measured (past the
+    /// warm-up, before the cool-down, not the saturated run).
+    fn gap(&mut self, gap: f64, tokens: f64) {
+        let x = self.x;
+        let measured = (x.rate_per_s > 0.0 || x.users > 0)
+            && self.completed >= x.warmup
+            && self.completed < x.requests.saturating_sub(x.cooldown);
+        if measured && tokens > 0.0 {
+            self.gaps.push((gap, tokens));
         }
     }
 
@@ -439,7 +509,8 @@ impl<'a> Sim<'a> {
         self.arrive_until(now);
         while self.admitted() < self.cap {
             let Some(id) = self.waiting.pop_front() else { break };
-            self.prefilling.push_back(Admitted { id, done: 0 });
+            let done = self.x.cached_tokens.min(self.prompt.saturating_sub(1));
+            self.prefilling.push_back(Admitted { id, done });
         }
     }
 
@@ -480,8 +551,8 @@ impl<'a> Sim<'a> {
 
     /// Steps of a decode-only stretch: up to the oldest sequence's last step, halved until one
     /// roofline term dominates at both ends, and cut at the first step whose end reaches an
-    /// arrival that could join. Returns the steps and the time they take.
-    fn stretch(&self, mix: &StepMix, last_step: u64) -> Result<(u64, f64), PerfError> {
+    /// arrival that could join. Returns the steps, the time they take and the first one's time.
+    fn stretch(&self, mix: &StepMix, last_step: u64) -> Result<(u64, f64, f64), PerfError> {
         let mut k = (last_step + 1).saturating_sub(self.clock()).max(1);
         let m = mix.decode_seqs as f64;
         let (t0, c0) = self.st.step(mix)?;
@@ -510,7 +581,7 @@ impl<'a> Sim<'a> {
             }
             k = lo;
         }
-        Ok((k, finite("load simulation time", stretch_time(k, t0, d))?))
+        Ok((k, finite("load simulation time", stretch_time(k, t0, d))?, t0))
     }
 
     /// Runs a decode-only stretch; `false` when there is nothing to run and nothing will arrive.
@@ -525,7 +596,14 @@ impl<'a> Sim<'a> {
             self.now = self.now.max(next);
             return Ok(Some(0));
         };
-        let (k, dt) = self.stretch(mix, oldest.last_step)?;
+        let (k, dt, first) = self.stretch(mix, oldest.last_step)?;
+        // The stretch's first step carries the stall before it; the others their mean time.
+        let m = mix.decode_seqs as f64;
+        self.gap(first + self.stalled_s, m);
+        self.stalled_s = 0.0;
+        if k > 1 {
+            self.gap((dt - first) / (k - 1) as f64, (k - 1) as f64 * m);
+        }
         self.busy += dt;
         self.advance(in_system, dt);
         self.cached_sum += k as f64 * mix.decode_seqs as f64;
@@ -541,6 +619,12 @@ impl<'a> Sim<'a> {
         self.cached_sum += p.mix.decode_seqs as f64;
         // A step without the running sequences gives them no token: their last decode step moves.
         let stall = u64::from(p.mix.decode_seqs == 0 && self.decoding.len() > 0);
+        if stall == 1 {
+            self.stalled_s += t;
+        } else {
+            self.gap(t + self.stalled_s, p.mix.decode_seqs as f64);
+            self.stalled_s = 0.0;
+        }
         let mut finished = 0usize;
         for (slot, c) in &p.chunks {
             if let Some(a) = self.prefilling.get_mut(*slot) {
@@ -641,6 +725,11 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
         completions: &sim.completions,
     };
     let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)?;
+    sort(&mut sim.gaps);
+    if sim.gaps.iter().any(|g| !g.0.is_finite()) {
+        return Err(PerfError::Overflow { quantity: "load simulation latencies" });
+    }
+    r.itl_s = sim.gaps;
     // From the first arrival (requests arrive out of index order in a closed loop).
     let start = arr.iter().copied().fold(f64::INFINITY, f64::min);
     let span = if start.is_finite() { sim.now - start } else { 0.0 };
@@ -708,6 +797,7 @@ fn summarise(
         steady_completions_per_s: steady,
         ttft_s: ttft,
         tpot_s: tpot,
+        itl_s: Vec::new(),
         steps,
         iterations,
     };
