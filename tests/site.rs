@@ -10,21 +10,11 @@ use gpu_primer::site::{self, Options};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+#[path = "support/app_stand_ins.rs"]
+mod app_stand_ins;
+
 fn built() -> (PathBuf, site::Summary) {
-    let dir = std::env::temp_dir().join(format!("gpu-primer-site-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("style-0.css"), "/* stand-in */").unwrap();
-    // Each bundle as Trunk builds it: its frame names the glue and the wasm (hashed apart).
-    for (bundle, n) in [("course", 1), ("estimator", 3), ("tools", 2)] {
-        let app = dir.join("app").join(bundle);
-        std::fs::create_dir_all(&app).unwrap();
-        let (glue, wasm) = (format!("gpu-primer-{n}.js"), format!("gpu-primer-{n}{n}_bg.wasm"));
-        std::fs::write(app.join(&glue), "/* stand-in */").unwrap();
-        std::fs::write(app.join(&wasm), "/* stand-in */").unwrap();
-        let frame = format!("<script type=\"module\">import init, * as bindings from '/{glue}';\nconst wasm = await init({{ module_or_path: '/{wasm}' }});</script>");
-        std::fs::write(app.join("index.html"), frame).unwrap();
-    }
+    let dir = app_stand_ins::dist_with_app("site");
     let options = Options {
         dist: dir.clone(),
         site_url: Some("https://example.org/docs/gpu/".into()),

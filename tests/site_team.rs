@@ -10,22 +10,12 @@ use std::process::Command;
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team-catalog.json");
 
+#[path = "support/app_stand_ins.rs"]
+mod app_stand_ins;
+
 /// A directory holding stand-ins of the app's files, as Trunk builds them.
 fn dist(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gpu-primer-team-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("style-0.css"), "/* stand-in */").unwrap();
-    for (bundle, n) in [("course", 1), ("estimator", 3), ("tools", 2)] {
-        let app = dir.join("app").join(bundle);
-        std::fs::create_dir_all(&app).unwrap();
-        let (glue, wasm) = (format!("gpu-primer-{n}.js"), format!("gpu-primer-{n}{n}_bg.wasm"));
-        std::fs::write(app.join(&glue), "/* stand-in */").unwrap();
-        std::fs::write(app.join(&wasm), "/* stand-in */").unwrap();
-        let frame = format!("<script type=\"module\">import init, * as bindings from '/{glue}';\nconst wasm = await init({{ module_or_path: '/{wasm}' }});</script>");
-        std::fs::write(app.join("index.html"), frame).unwrap();
-    }
-    dir
+    app_stand_ins::dist_with_app(&format!("team-{name}"))
 }
 
 fn site(dir: &Path, catalog: &str) -> (i32, String, String) {

@@ -28,20 +28,19 @@ const DASH: &str = "—";
 /// `v` with three significant digits, trailing zeros trimmed: 1.234 → "1.23", 12.34 → "12.3",
 /// 123.4 → "123", 1234 → "1234", 0.5 → "0.5".
 pub fn format_sig3(v: f64) -> String {
+    format_significant(v, 3)
+}
+
+/// `v` with `sig` significant figures, trailing zeros of the decimals dropped (never in
+/// exponent form; a whole number keeps all its digits): (989.5, 4) → "989.5", (3.35, 4) →
+/// "3.35", (450.0, 4) → "450", (17.09, 3) → "17.1", (0.01234, 3) → "0.0123"; "-0" reads "0".
+pub fn format_significant(v: f64, sig: i32) -> String {
     if !v.is_finite() {
         return DASH.to_string();
     }
     let a = v.abs();
-    let decimals = if a == 0.0 || a >= 100.0 {
-        0
-    } else if a >= 10.0 {
-        1
-    } else if a >= 1.0 {
-        2
-    } else {
-        // 0.0123 → 4 decimals: three significant digits below one.
-        (2 - a.log10().floor() as i32).clamp(0, 12) as usize
-    };
+    let magnitude = if a == 0.0 { 0 } else { a.log10().floor() as i32 };
+    let decimals = (sig - 1 - magnitude).clamp(0, 12) as usize;
     let s = format!("{v:.decimals$}");
     let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
     if s == "-0" {
@@ -166,8 +165,9 @@ pub fn format_tokens(n: u64) -> String {
 }
 
 /// An integer with thousands separators: 8030261248 → "8,030,261,248" (the estimator's parameter
-/// counts and the lesson widgets' block and warp counts).
-pub fn group_digits(n: u64) -> String {
+/// counts, the lesson widgets' block and warp counts, the derivations' counts and bytes).
+pub fn group_digits(n: impl Into<u128>) -> String {
+    let n: u128 = n.into();
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
@@ -185,11 +185,11 @@ mod tests {
 
     #[test]
     fn thousands_separators() {
-        assert_eq!(group_digits(0), "0");
-        assert_eq!(group_digits(999), "999");
-        assert_eq!(group_digits(1000), "1,000");
-        assert_eq!(group_digits(39_063), "39,063");
-        assert_eq!(group_digits(8_030_261_248), "8,030,261,248");
+        assert_eq!(group_digits(0u64), "0");
+        assert_eq!(group_digits(999u64), "999");
+        assert_eq!(group_digits(1000u64), "1,000");
+        assert_eq!(group_digits(39_063u64), "39,063");
+        assert_eq!(group_digits(8_030_261_248u64), "8,030,261,248");
     }
 
     #[test]

@@ -7,18 +7,7 @@
 
 use super::Lang;
 
-/// `n` with a `,` between thousands: 8030261248 → "8,030,261,248".
-pub fn grouped(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::charts::format::group_digits as grouped;
 
 /// A number already printed (`3968.5`, `0.85`, `-1234`) with its integer part grouped:
 /// "3,968.5", "0.85", "-1,234"; anything that is not a plain decimal number is returned as is.
@@ -34,21 +23,9 @@ pub fn group_integer_part(s: &str) -> String {
     }
 }
 
-/// `x` with `sig` significant figures, trailing zeros of the decimals dropped:
-/// (989.5, 4) → "989.5", (3.35, 4) → "3.35", (450.0, 4) → "450", (17.09, 3) → "17.1".
+/// `x` with `sig` significant figures (the charts' formatter: one rule site-wide).
 fn significant(x: f64, sig: i32) -> String {
-    if !x.is_finite() {
-        return "—".to_owned();
-    }
-    let a = x.abs();
-    let magnitude = if a == 0.0 { 0 } else { a.log10().floor() as i32 };
-    let decimals = (sig - 1 - magnitude).clamp(0, 12) as usize;
-    let s = format!("{x:.decimals$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        s
-    }
+    crate::charts::format::format_significant(x, sig)
 }
 
 /// `x` scaled by 1000s to a prefix of `prefixes` (the first is none), `sig` significant
@@ -223,9 +200,9 @@ mod tests {
 
     #[test]
     fn counts_in_full_then_by_magnitude() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(4096), "4,096");
-        assert_eq!(grouped(16_060_522_496), "16,060,522,496");
+        assert_eq!(grouped(0u128), "0");
+        assert_eq!(grouped(4096u128), "4,096");
+        assert_eq!(grouped(16_060_522_496u128), "16,060,522,496");
         assert_eq!(count(884_736, Lang::En), "884,736");
         assert_eq!(count(18_874_368, Lang::En), "18.9 M");
         assert_eq!(count(18_874_368, Lang::Zh), "1887 万");

@@ -781,38 +781,31 @@ fn training_phase_report(
     path: &ComputePath,
     hw: &Hardware,
 ) -> PhaseReport {
-    let (dom, ratio) = t.expected.dominant();
-    PhaseReport {
-        flops: w.flops,
-        bytes: w.bytes,
-        expected_bytes: w.expected_bytes.max(w.bytes),
-        tokens: w.tokens,
+    // The training model prices a step's operations itself: no serving stack's CPU share, no
+    // kernel-sequence or activation-traffic terms of the inference phases, and its grouped
+    // expert GEMMs are in its own breakdown.
+    let timing = PhaseTiming {
+        bound: t.bound,
+        expected: t.expected,
+        bound_tokens_per_s: t.tokens_per_s_bound,
+        expected_tokens_per_s: t.tokens_per_s,
         arithmetic_intensity: if w.bytes > 0.0 { w.flops / w.bytes } else { 0.0 },
         ridge_point: if hw.memory_bandwidth_bytes_per_s > 0.0 {
             hw.peak_flops_per_s / hw.memory_bandwidth_bytes_per_s
         } else {
             0.0
         },
-        compute_path: path_label(path),
-        path: *path,
-        bound: t.bound,
-        expected: t.expected,
-        dominant: dom,
-        dominance_ratio: ratio,
-        time_s: t.expected.total_s,
-        time_s_bound: t.bound.total_s,
-        tokens_per_s: t.tokens_per_s,
-        tokens_per_s_bound: t.tokens_per_s_bound,
+        pipeline_bubble_fraction: t.pipeline_bubble_fraction,
         tensor_parallel_comm_s: t.tensor_parallel_comm_s,
         expert_parallel_comm_s: t.expert_parallel_comm_s,
         data_parallel_sync_s: t.data_parallel_sync_s,
         data_parallel_exposed_s: t.data_parallel_exposed_s,
-        pipeline_bubble_fraction: t.pipeline_bubble_fraction,
-        // The training model prices a step's operations itself: no serving stack's CPU share,
-        // and its grouped expert GEMMs are in its own breakdown.
-        cpu_exposed_s: 0.0,
+        kernel_sequence_s: 0.0,
+        activation_traffic_s: 0.0,
         moe: None,
-    }
+        cpu_exposed_s: 0.0,
+    };
+    phase_report(w, &timing, path)
 }
 
 /// Step 3: the phases on the roofline, and the decode point moving with batch.
