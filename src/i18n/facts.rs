@@ -417,7 +417,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MaxBatch => "总量 ≤ 可用量时最大的 batch（二分查找）",
             F::MinGpus => "总量 ≤ 可用量时最少的 GPU 数：先取整除头数且 ≤ 8 的 tp，再加 pp；训练时用 ZeRO 数据并行",
             F::ComputePath => "compute_dtype 对应的 Tensor Core 路径（没有时退回 fp32 向量单元）",
-            F::ComputePathLlamaBackend => "llama.cpp 的内核按 GPU 代际分别调优，所以它的后端处理提示词时，在每一代 RDNA 上达到 16 位峰值的一个实测比例（llama-bench 的提示词速率 × 每个 token 的 FLOPs / 峰值）；量化权重若走峰值更高的 int8 路径，则按该比例 × fp16 峰值 / int8 峰值",
+            F::ComputePathLlamaBackend => "llama.cpp 的 kernel 按 GPU 代际分别调优，所以它的后端处理提示词时，在每一代 RDNA 上达到 16 位峰值的一个实测比例（llama-bench 的提示词速率 × 每个 token 的 FLOPs / 峰值）；量化权重若走峰值更高的 int8 路径，则按该比例 × fp16 峰值 / int8 峰值",
             F::ComputePathCheckpoint => "由检查点的 quantization_config 决定矩阵乘走哪条路径：权重和激活都是 FP8（分块 FP8）时，GPU 有 FP8 Tensor Core 就走 FP8，和 vLLM、SGLang 的做法一样；没有时按 16 位矩阵乘算（只有权重是 FP8）",
             F::Topology => "节点内每卡单向链路带宽；超出 gpus_per_node 后取每卡分到的网卡带宽",
             F::RidgePoint => "I* = F / B（每字节 FLOP）",
