@@ -186,6 +186,14 @@ enum Restore {
     Saved,
 }
 
+/// Whether this page is an embed (`<body data-embed>`, `site::frame`).
+fn in_embed() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .is_some_and(|b| b.has_attribute("data-embed"))
+}
+
 fn on_click(ev: web_sys::MouseEvent) {
     if ev.default_prevented()
         || ev.button() != 0
@@ -203,8 +211,11 @@ fn on_click(ev: web_sys::MouseEvent) {
     else {
         return;
     };
+    // An embed's links open outside its frame (its `<base target="_blank">`): the browser
+    // follows them, to the full site's pages.
     if anchor.has_attribute("download")
         || anchor.get_attribute("target").is_some_and(|t| !t.is_empty() && t != "_self")
+        || in_embed()
     {
         return;
     }
