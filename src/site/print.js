@@ -16,7 +16,6 @@
   var MM = 96 / 25.4;
   var PAGE_W = 180 * MM;
   var PAGE_H = 267 * MM;
-  var MEASURE = 'print-measure';
 
   function px(value) {
     var m = /^([\d.]+)(px|rem|em)$/.exec(value.trim());
@@ -38,61 +37,63 @@
     });
   }
 
-  // `selector` under html.print-measure, with the specificity it has on paper (plus the class
-  // where it names the root).
-  function scoped(selector) {
-    return selector.split(',').map(function (s) {
-      s = s.trim();
-      var root = /^(:root|html)/.exec(s);
-      if (root) return 'html.' + MEASURE + s.slice(root[0].length);
-      return ':where(html.' + MEASURE + ') ' + s;
-    }).join(', ');
-  }
-
-  // Once: every rule that applies on paper and not on this screen, copied right after its
-  // media rule under html.print-measure (through the CSSOM, which the page's
-  // Content-Security-Policy allows).
-  var copied = false;
-  function copyPaperRules() {
-    if (copied) return;
-    copied = true;
+  // Switches every media rule of the page's style sheets to what it is on paper ('all' or
+  // 'not all', through the CSSOM, which the page's Content-Security-Policy allows); returns
+  // the function that switches them back.
+  function paperMedia() {
+    var saved = [];
     Array.prototype.forEach.call(doc.styleSheets, function (sheet) {
       var rules;
       try { rules = sheet.cssRules; } catch (e) { return; }
-      for (var i = rules.length - 1; i >= 0; i--) {
-        var r = rules[i];
-        if (!(r instanceof CSSMediaRule)) continue;
-        if (!matchesOnPaper(r.media.mediaText) || window.matchMedia(r.media.mediaText).matches) continue;
-        var text = '';
-        Array.prototype.forEach.call(r.cssRules, function (inner) {
-          if (inner instanceof CSSStyleRule) {
-            text += scoped(inner.selectorText) + '{' + inner.style.cssText + '}';
-          }
-        });
-        if (text) {
-          try { sheet.insertRule('@media all{' + text + '}', i + 1); } catch (e) { /* skipped */ }
-        }
-      }
+      Array.prototype.forEach.call(rules, function (r) {
+        if (!(r instanceof CSSMediaRule)) return;
+        saved.push([r, r.media.mediaText]);
+        r.media.mediaText = matchesOnPaper(r.media.mediaText) ? 'all' : 'not all';
+      });
     });
+    return function () {
+      saved.forEach(function (s) { s[0].media.mediaText = s[1]; });
+    };
   }
 
   var BLOCK = /^(block|list-item|flow-root|table|flex|grid)$/;
 
-  // The pieces of `el` in order: a box kept whole, a run of lines, or a heading.
-  function pieces(el, out) {
+  // The pieces of `el` in order: a box kept whole, a run of lines, or a heading. `tall`: `el`
+  // is inside a box to keep whole that is taller than a page, where every break breaks that
+  // box: Chromium then fills each page, whole boxes inside included.
+  function pieces(el, out, tall) {
     Array.prototype.forEach.call(el.children, function (c) {
       var cs = getComputedStyle(c);
       if (cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed') return;
       var r = c.getBoundingClientRect();
       if (r.height === 0) return;
       var heading = /^H[1-6]$/.test(c.tagName);
-      var whole = cs.breakInside === 'avoid' || cs.breakInside === 'avoid-page' ||
-        /^(table|flex|grid|inline-block)$/.test(cs.display) || /^(svg|img|tr|figure|pre)$/i.test(c.tagName);
+      var avoid = cs.breakInside === 'avoid' || cs.breakInside === 'avoid-page';
+      // Flex and grid boxes break between their rows too, where a box around them must break.
+      var whole = (avoid && !tall) || (!tall && /^(flex|grid)$/.test(cs.display)) ||
+        /^(table|inline-block|inline-flex|inline-grid)$/.test(cs.display) || /^(svg|img|tr|figure|pre|select|textarea)$/i.test(c.tagName);
+      if (cs.display === 'table' && r.height > PAGE_H) {
+        // A table taller than a page: it starts a page (as any box kept whole), then breaks
+        // between rows, and its header row is printed again at the top of each page.
+        if (avoid && !tall) out.push({ top: r.top, bottom: r.top, fresh: true });
+        var head = c.tHead ? c.tHead.getBoundingClientRect().height : 0;
+        var first = true;
+        Array.prototype.forEach.call(c.rows, function (row) {
+          if (row.parentElement === c.tHead) return;
+          var rr = row.getBoundingClientRect();
+          out.push({ top: first ? r.top : rr.top, bottom: rr.bottom, whole: true, heading: false, lh: 0, repeat: head });
+          first = false;
+        });
+        return;
+      }
       var blockChildren = Array.prototype.some.call(c.children, function (k) {
         return BLOCK.test(getComputedStyle(k).display);
       });
       if (!heading && (!whole || r.height > PAGE_H) && blockChildren) {
-        pieces(c, out);
+        // A box to keep whole that is taller than a page starts a page (Chromium breaks before
+        // it rather than inside it where it can), then breaks inside.
+        if (whole && !tall) out.push({ top: r.top, bottom: r.top, fresh: true });
+        pieces(c, out, tall || whole);
         return;
       }
       var lh = parseFloat(cs.lineHeight);
@@ -104,12 +105,23 @@
   // How many pages `section` takes from the top of a page.
   function pagesOf(section) {
     var list = [];
-    pieces(section, list);
+    pieces(section, list, false);
     var page = 1;
     var y = 0;
     var prev = section.getBoundingClientRect().top;
     var last = null;
     list.forEach(function (p) {
+      if (p.fresh) {
+        // Its border and padding stay at the top of the page (only margins are dropped).
+        if (y > 0) { page += 1; y = 0.01; last = null; prev = p.top; }
+        return;
+      }
+      if (p.top < prev - 0.5) {
+        // Beside the piece before it (a grid or flex row): only what reaches lower counts.
+        y += Math.max(0, p.bottom - prev);
+        prev = Math.max(prev, p.bottom);
+        return;
+      }
       var h = p.bottom - p.top;
       var gap = Math.max(0, p.top - prev);
       var before = y === 0 && page > 1 ? 0 : gap;
@@ -132,9 +144,10 @@
         last = null;
         return;
       }
-      // The whole piece moves to the next page, with the heading just before it.
+      // The whole piece moves to the next page, with the heading just before it (or its
+      // table's header row).
       page += 1;
-      y = 0;
+      y = p.repeat || 0;
       if (last && last.heading && last.page === page - 1 && last.at > 0) y = last.h + gap;
       var left = h;
       while (y + left > PAGE_H + 0.5 && !p.whole) {
@@ -152,9 +165,8 @@
 
   function number() {
     var html = doc.documentElement;
-    copyPaperRules();
     var width = html.style.getPropertyValue('width');
-    html.classList.add(MEASURE);
+    var restore = paperMedia();
     html.style.setProperty('width', PAGE_W + 'px');
     try {
       var chapters = Array.prototype.filter.call(doc.querySelectorAll('.print-chapter'), function (s) {
@@ -171,7 +183,7 @@
         next += pagesOf(s);
       });
     } finally {
-      html.classList.remove(MEASURE);
+      restore();
       if (width) html.style.setProperty('width', width); else html.style.removeProperty('width');
     }
   }

@@ -9,7 +9,9 @@
 mod embed;
 mod lessons;
 
-pub use embed::{iframe_snippet, EmbedCode};
+#[cfg(not(target_arch = "wasm32"))]
+pub use embed::iframe_snippet;
+pub use embed::EmbedCode;
 pub use lessons::title;
 
 use crate::i18n::Lang;
