@@ -75,7 +75,7 @@
       if (cs.display === 'table' && r.height > PAGE_H) {
         // A table taller than a page: it starts a page (as any box kept whole), then breaks
         // between rows, and its header row is printed again at the top of each page.
-        if (avoid && !tall) out.push({ top: r.top, bottom: r.top, fresh: true });
+        if (avoid) out.push({ top: r.top, bottom: r.top, fresh: true });
         var head = c.tHead ? c.tHead.getBoundingClientRect().height : 0;
         var first = true;
         Array.prototype.forEach.call(c.rows, function (row) {
@@ -92,7 +92,7 @@
       if (!heading && (!whole || r.height > PAGE_H) && blockChildren) {
         // A box to keep whole that is taller than a page starts a page (Chromium breaks before
         // it rather than inside it where it can), then breaks inside.
-        if (whole && !tall) out.push({ top: r.top, bottom: r.top, fresh: true });
+        if (avoid) out.push({ top: r.top, bottom: r.top, fresh: true });
         pieces(c, out, tall || whole);
         return;
       }
