@@ -291,5 +291,10 @@ mod tests {
         embed.app = true;
         let html = document(&embed, &assets(), None);
         assert!(html.contains("<body data-embed>") && !html.contains("site-header"));
+        // Its links open outside the frame; its script (theme, height for the host) runs first.
+        let base = html.find("<base target=\"_blank\">").unwrap_or(usize::MAX);
+        let script = html.find(EMBED_SCRIPT).unwrap_or(usize::MAX);
+        assert!(base < script && script < html.find("<script type=\"module\"").unwrap_or(0));
+        assert!(!document(&page(Route::Chapter(Lang::En, "cuda")), &assets(), None).contains("<base"));
     }
 }

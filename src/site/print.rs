@@ -133,6 +133,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_chapter_can_be_chosen_and_has_its_line_in_the_contents() {
+        for lang in Lang::ALL {
+            let html = course(lang);
+            for chapter in content::chapters() {
+                let (n, slug) = (chapter.number, chapter.slug);
+                assert!(html.contains(&format!("id=\"pick-{n}\" value=\"{n}\"")), "{slug}");
+                assert!(
+                    html.contains(&format!(":has(#pick-{n}:checked) #{slug}{{display:block}}")),
+                    "{slug}"
+                );
+                assert!(
+                    html.contains(&format!("<span class=\"toc-page\" data-chapter=\"{slug}\">")),
+                    "{slug}"
+                );
+                assert!(html.contains(&format!("id=\"{slug}\" data-number=\"{n}\"")), "{slug}");
+            }
+            assert!(html.contains(PRINT_SCRIPT) && html.contains("beforeprint"));
+        }
+    }
+
+    #[test]
     fn chapter_links_stay_on_the_page_and_ids_are_unique() {
         let body = "<h2 id=\"s-1\">A</h2><a href=\"#s-1\">x</a><a href=\"#/en/chapters/cuda\">c</a>\
                     <a href=\"#/en/chapters/cuda?s=s-2\">d</a><a href=\"#/en/estimate/\">e</a>";
