@@ -98,6 +98,17 @@ pub fn replace_query(query: &str) {
     let Some(window) = web_sys::window() else { return };
     let Ok(history) = window.history() else { return };
     let here = current();
+    // An embed keeps its `theme=` (the page's, not the widget's state): a reload shows the
+    // same colours.
+    let theme = here.query.split('&').find(|p| p.starts_with("theme=")).filter(|_| in_embed());
+    let with_theme;
+    let query = match theme {
+        Some(t) if !query.split('&').any(|p| p.starts_with("theme=")) => {
+            with_theme = if query.is_empty() { t.to_string() } else { format!("{query}&{t}") };
+            with_theme.as_str()
+        }
+        _ => query,
+    };
     let url = if offline() {
         let q = if query.is_empty() { String::new() } else { format!("?{query}") };
         let f = if here.fragment.is_empty() { String::new() } else { format!("#{}", here.fragment) };
