@@ -4,13 +4,17 @@
 // lists every embeddable widget with its parameters and code, readable without scripts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve, launch, newPage, finish } from './harness.mjs';
 
-let server, browser;
-before(async () => { server = await serve(); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-const HOST = 'http://docs.example.test/';
+// The team's docs site: another origin (another port; both on 127.0.0.1, as Chromium lets a
+// local page frame only local pages).
+const DOCS = mkdtempSync(join(tmpdir(), 'gpu-primer-docs-'));
+let server, docs, browser;
+before(async () => { server = await serve(); docs = await serve(DOCS); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); await docs?.close(); });
 
 /** The embed code the list page offers for `kind` in `lang`, as a reader copies it. */
 async function codeFor(page, lang, kind) {
@@ -20,13 +24,12 @@ async function codeFor(page, lang, kind) {
   return code.textContent();
 }
 
-/** Serves a docs page at HOST (another origin) with `body` in it, and opens it. */
+/** A docs page on the other origin with `body` in it, opened. */
 async function host(page, body) {
-  await page.route(`${HOST}**`, (route) => route.fulfill({
-    contentType: 'text/html; charset=utf-8',
-    body: `<!doctype html><html><head><meta charset="utf-8"><title>Team docs</title></head><body style="margin:0"><h1>Our GPUs</h1>${body}<p>After the widget.</p></body></html>`,
-  }));
-  await page.goto(HOST);
+  const name = `docs-${Math.random().toString(36).slice(2)}.html`;
+  writeFileSync(join(DOCS, name), `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Team docs</title></head><body><h1>Our GPUs</h1>${body}<p>After the widget.</p></body></html>`);
+  // (The frame's own goto: the harness's waits for the site's app, which a docs page does not have.)
+  await page.mainFrame().goto(`${docs.url}${name}`);
 }
 
 const frameHeight = (page) => page.evaluate(() => Number(document.querySelector('iframe[data-gpu-primer]').getAttribute('height')));
