@@ -12,9 +12,9 @@ use crate::route::{Route, Target};
 /// chapter's number, title and, once the script below has run at print time, its first page),
 /// a checkbox per chapter to print only those ticked, and every chapter, each starting a page.
 ///
-/// Choosing chapters works without scripts: the page's own rules ([`choice_rules`], CSS
-/// `:has()`) hide every chapter that is not ticked once one is. `?chapters=1,3` ticks chapters 1
-/// and 3 ([`PRINT_SCRIPT`]).
+/// Choosing chapters works without scripts: the stylesheet's rules (CSS `:has()`, the K-th box
+/// for the K-th chapter, up to 20, which a test checks) hide every chapter that is not ticked once one
+/// is. `?chapters=1,3` ticks chapters 1 and 3 ([`PRINT_SCRIPT`]).
 pub fn course(lang: Lang) -> String {
     let s = lang.strings();
     let c = lang.course();
@@ -46,7 +46,6 @@ pub fn course(lang: Lang) -> String {
         ));
     }
     out.push_str("</ol></nav>");
-    out.push_str(&format!("<style>{}</style>", choice_rules()));
     for chapter in content::chapters() {
         let page = chapter.page(lang);
         let body = super::chapter::body(lang, chapter, &Route::Chapter(lang, chapter.slug));
@@ -63,23 +62,9 @@ pub fn course(lang: Lang) -> String {
     out
 }
 
-/// Once a chapter's box is ticked, only the ticked chapters are shown and printed (and, on
-/// paper, only their lines of the table of contents): one rule per chapter, from its box to
-/// its section, in the order both are written.
-fn choice_rules() -> String {
-    let mut out = String::from(".print-course:has(.pick:checked) .print-chapter{display:none}");
-    for chapter in content::chapters() {
-        out.push_str(&format!(
-            ".print-course:has(#pick-{n}:checked) #{slug}{{display:block}}",
-            n = chapter.number,
-            slug = chapter.slug
-        ));
-    }
-    out.push_str(
-        "@media print{.print-course:has(.pick:checked) .toc-list li:not(:has(.pick:checked)){display:none}}",
-    );
-    out
-}
+/// How many chapters the stylesheet's choice rules cover (`assets/style.css`, `.print-course`).
+#[cfg(test)]
+const MAX_CHAPTERS: usize = 20;
 
 /// The print page's script (inline: `tools/csp.mjs` allows it by its hash).
 ///
@@ -140,17 +125,19 @@ mod tests {
                 let (n, slug) = (chapter.number, chapter.slug);
                 assert!(html.contains(&format!("id=\"pick-{n}\" value=\"{n}\"")), "{slug}");
                 assert!(
-                    html.contains(&format!(":has(#pick-{n}:checked) #{slug}{{display:block}}")),
-                    "{slug}"
-                );
-                assert!(
                     html.contains(&format!("<span class=\"toc-page\" data-chapter=\"{slug}\">")),
                     "{slug}"
                 );
                 assert!(html.contains(&format!("id=\"{slug}\" data-number=\"{n}\"")), "{slug}");
             }
             assert!(html.contains(PRINT_SCRIPT) && html.contains("beforeprint"));
+            assert!(!html.contains("<style"), "no inline style: the offline file would refuse it");
         }
+        // The stylesheet shows the K-th chapter for the K-th box, for every chapter there is.
+        let css = include_str!("../../assets/style.css");
+        assert!(content::chapters().len() <= MAX_CHAPTERS);
+        let k = MAX_CHAPTERS;
+        assert!(css.contains(&format!("li:nth-child({k}) .pick:checked) > .print-chapter:nth-of-type({k})")));
     }
 
     #[test]
