@@ -19,6 +19,7 @@
 //! | `{lang}/plan/?…`                  | the capacity planner               |
 //! | `{lang}/validation/`              | engine vs published figures        |
 //! | `{lang}/glossary/` (`#term-id`)   | the glossary                       |
+//! | `{lang}/embed/`                   | every embeddable widget, its code  |
 //! | `{lang}/embed/{kind}/?…`          | one widget alone, to embed         |
 //! | `{lang}/lab/bandwidth/?…`         | the WebGPU lab                     |
 //! | `{lang}/tools/`, `{lang}/tools/{tool}/?…` | the decision tools         |
@@ -113,6 +114,8 @@ pub enum Route {
     Validation(Lang),
     /// The glossary; `#term-id` is one entry.
     Glossary(Lang),
+    /// Every widget that can be embedded, its parameters and its embed code.
+    Embeds(Lang),
     /// One widget of [`WIDGET_KINDS`] without the site's frame; its state is the query.
     Embed(Lang, &'static str),
     /// The WebGPU lab: bandwidth and FLOP/s measured on the reader's GPU.
@@ -147,6 +150,7 @@ impl Route {
             ["validation"] => Route::Validation(lang),
             ["glossary"] => Route::Glossary(lang),
             ["print"] => Route::Print(lang),
+            ["embed"] => Route::Embeds(lang),
             ["lab", "bandwidth"] => Route::Lab(lang),
             ["tools"] => Route::Tools(lang),
             ["plan"] => Route::Plan(lang),
@@ -186,6 +190,7 @@ impl Route {
             | Route::Tools(l)
             | Route::Tool(l, _)
             | Route::Plan(l)
+            | Route::Embeds(l)
             | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
         }
@@ -205,6 +210,7 @@ impl Route {
             Route::Tools(_) => Route::Tools(lang),
             Route::Tool(_, t) => Route::Tool(lang, *t),
             Route::Plan(_) => Route::Plan(lang),
+            Route::Embeds(_) => Route::Embeds(lang),
             Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
     }
@@ -225,6 +231,7 @@ impl Route {
             Route::Tools(l) => format!("{}/tools/", l.code()),
             Route::Tool(l, t) => format!("{}/tools/{}/", l.code(), t.slug()),
             Route::Plan(l) => format!("{}/plan/", l.code()),
+            Route::Embeds(l) => format!("{}/embed/", l.code()),
             Route::Embed(l, kind) => format!("{}/embed/{kind}/", l.code()),
             Route::NotFound(_) => "404.html".to_string(),
         }
@@ -403,6 +410,7 @@ mod tests {
                 Route::Lab(lang),
                 Route::Tools(lang),
                 Route::Plan(lang),
+                Route::Embeds(lang),
             ]);
             routes.extend(Tool::ALL.map(|t| Route::Tool(lang, t)));
             routes.extend(WIDGET_KINDS.iter().map(|k| Route::Embed(lang, k)));

@@ -60,5 +60,10 @@ fn every_chart_colour_has_its_dark_value() {
             "{colour} has no dark-screen value in assets/style.css"
         );
     }
-    assert!(CSS.contains("@media screen and (prefers-color-scheme: dark) {\n  svg.plot"));
+    // On a dark screen by the system's scheme (unless the page asks for light), and on a page
+    // that asks for dark (an embed's `?theme=dark`).
+    assert!(CSS.contains(
+        "@media screen and (prefers-color-scheme: dark) {\n  :where(:root:not([data-theme=\"light\"])) svg.plot"
+    ));
+    assert!(CSS.contains("@media screen {\n  :where(:root[data-theme=\"dark\"]) svg.plot"));
 }

@@ -533,7 +533,8 @@ fn fill_field(ex: &Exercise, field: &str) -> Result<String, String> {
 /// An exercise card, as the chapter page carries it: `<section data-exercise=ID>` with the key
 /// as a reader would type it (`data-answer`) and what the page checks an answer against
 /// (`data-key`, and `data-tolerance` for a number: see [`check`]), the title with its number and
-/// `link`, the question, the answer input (a number) or options (a choice), the Check button and
+/// `link`, the question, the answer input (a number) or options (a choice), a box to write the
+/// answer in (`answer-space`: shown on paper only, by the print rules), the Check button and
 /// verdict the app drives (`needs-js`: not offered without scripts), the hint it shows after a
 /// wrong try, and the worked solution in a `<details>` that opens without any script, with a
 /// link to the estimator on the exercise's scenario (`estimator`, when it has one). Every text
@@ -592,7 +593,8 @@ pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str, estimator
     format!(
         "<section class=\"exercise\" tabindex=\"-1\" id=\"exercise-{id}\" data-exercise=\"{id}\" data-answer=\"{}\"{key}>\
          <h3 class=\"exercise-title\">{} {number}<a class=\"exercise-link\" href=\"{}\" title=\"{link_label}\" \
-         aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"exercise-actions needs-js\">\
+         aria-label=\"{link_label}\">#</a></h3><p class=\"exercise-question\">{}</p>{answer}<div class=\"answer-space\" aria-hidden=\"true\">\
+         <span>{}</span><span>{}</span></div><div class=\"exercise-actions needs-js\">\
          <button type=\"button\" class=\"exercise-check\">{}</button>\
          <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\"></span></div><p class=\"exercise-hint\" hidden>\
          <strong>{}</strong>{}</p><details class=\"exercise-solution\"><summary>{}</summary><p>{}</p>{open}</details></section>",
@@ -600,6 +602,8 @@ pub fn card_html(lang: Lang, ex: &Exercise, number: usize, link: &str, estimator
         esc(x.exercise),
         esc(link),
         esc(t.question),
+        esc(lang.embeds().answer_here.trim_end()),
+        esc(if matches!(ex.answer, Answer::Number { .. }) { t.unit } else { "" }),
         esc(x.check),
         esc(x.hint),
         esc(t.hint),

@@ -4,6 +4,7 @@
 //! a string added to one language and not the other is a compile error.
 
 mod course;
+mod embeds;
 pub mod errors;
 mod estimator;
 mod exercises;
@@ -29,6 +30,7 @@ mod training;
 pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
+pub use embeds::EmbedsStrings;
 pub use estimator::{inferred_notice_html, users_wait, EstimatorStrings};
 pub use exercises::ExerciseStrings;
 pub use figures::FigureStrings;

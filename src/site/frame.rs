@@ -65,6 +65,13 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
         "<link rel=\"icon\" href=\"{ICON}\">\n<link rel=\"stylesheet\" href=\"{root}{}\">\n",
         assets.css
     ));
+    if page.kind == "embed" {
+        // Links open outside the frame (the app's router leaves an embed's links to the
+        // browser: `ui::nav`); the theme and the height for the host page (see EMBED_SCRIPT).
+        out.push_str("<base target=\"_blank\">\n<script>");
+        out.push_str(EMBED_SCRIPT);
+        out.push_str("</script>\n");
+    }
     if page.app {
         out.push_str(&format!(
             "<script type=\"module\" src=\"{root}{}\"></script>\n",
@@ -98,22 +105,42 @@ pub fn document(page: &Page, assets: &Assets, site_url: Option<&str>) -> String 
     out
 }
 
-/// The links to the whole course on one page and to the offline file (`root`: the page's way
-/// to the site root), as the footer and the home page carry them. The offline file is written
+/// The links to the whole course on one page, to the offline file (`root`: the page's way to
+/// the site root) and to the list of embeddable widgets, as the footer and the home page carry
+/// them. The offline file is written
 /// after the pages (`tools/single-file.mjs`), which then shows its link with the file's size;
 /// until then (a site built without it, `trunk serve`) the link stays hidden.
 pub fn course_files(lang: Lang, root: &str) -> String {
     let c = lang.course();
     format!(
         "<ul class=\"course-files\"><li><a href=\"{}\">{}</a></li><li class=\"offline\" hidden>\
-         <a class=\"offline-link\" href=\"{root}{OFFLINE_FILE}\" download>{}{}<span class=\"offline-size\"></span>{}</a></li></ul>",
+         <a class=\"offline-link\" href=\"{root}{OFFLINE_FILE}\" download>{}{}<span class=\"offline-size\"></span>{}</a></li>\
+         <li><a class=\"embeds-link\" href=\"{}\">{}</a></li></ul>",
         Route::Print(lang).to_hash(),
         esc(c.print_link),
         esc(c.offline_link),
         esc(c.offline_size.0),
         esc(c.offline_size.1),
+        Route::Embeds(lang).to_hash(),
+        esc(lang.embeds().link),
     )
 }
+
+/// The embed page's own script (inline: `tools/csp.mjs` allows it by its hash), run before the
+/// page is drawn:
+/// - `?theme=light|dark` sets `data-theme` on `<html>`, which the stylesheet's dark rules follow
+///   (`auto`, or no parameter: the reader's system scheme, `prefers-color-scheme`);
+/// - inside a frame, the page posts its content height to the host page, on load and on every
+///   resize of `<body>` (a `ResizeObserver`): `{type: "gpu-primer:height", height}` in CSS
+///   pixels, to any origin (the height is all it says). The host's listener, in the embed code
+///   (`HOST_LISTENER` in `ui::widgets::embed`), checks that the message comes from its iframe.
+pub const EMBED_SCRIPT: &str = "(function(){var d=document,t=new URLSearchParams(location.search).get('theme');\
+if(t==='light'||t==='dark')d.documentElement.setAttribute('data-theme',t);\
+if(window.parent===window)return;var last=-1;function post(){var b=d.body;if(!b)return;var s=getComputedStyle(b);\
+var h=Math.ceil(b.getBoundingClientRect().height+parseFloat(s.marginTop)+parseFloat(s.marginBottom));\
+if(h!==last){last=h;window.parent.postMessage({type:'gpu-primer:height',height:h},'*');}}\
+addEventListener('load',post);d.addEventListener('DOMContentLoaded',function(){post();\
+if(window.ResizeObserver)new ResizeObserver(post).observe(d.body);});})();";
 
 /// The offline file's name, beside the site's root page.
 pub const OFFLINE_FILE: &str = "gpu-primer-offline.html";
@@ -264,5 +291,10 @@ mod tests {
         embed.app = true;
         let html = document(&embed, &assets(), None);
         assert!(html.contains("<body data-embed>") && !html.contains("site-header"));
+        // Its links open outside the frame; its script (theme, height for the host) runs first.
+        let base = html.find("<base target=\"_blank\">").unwrap_or(usize::MAX);
+        let script = html.find(EMBED_SCRIPT).unwrap_or(usize::MAX);
+        assert!(base < script && script < html.find("<script type=\"module\"").unwrap_or(0));
+        assert!(!document(&page(Route::Chapter(Lang::En, "cuda")), &assets(), None).contains("<base"));
     }
 }

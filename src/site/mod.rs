@@ -16,6 +16,7 @@
 
 mod assets;
 mod chapter;
+mod embeds;
 mod frame;
 mod glossary;
 mod home;

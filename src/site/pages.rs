@@ -22,6 +22,7 @@ pub fn all_routes() -> Vec<Route> {
         }
         out.extend([
             Route::Print(lang),
+            Route::Embeds(lang),
             Route::Glossary(lang),
             Route::Estimate(lang),
             Route::Plan(lang),
@@ -35,10 +36,12 @@ pub fn all_routes() -> Vec<Route> {
     out
 }
 
-/// The page of `route`, with the bundle its live parts need.
+/// The page of `route`, with the bundle its live parts need. A page without the app (the print
+/// page, the embed list, the root, 404) is in no bundle: the app's navigation leaves it to the
+/// browser, which runs the page's own inline script (a body the app swaps in would not).
 pub fn page(route: &Route) -> Page {
     let mut page = content_of(route);
-    page.bundle = bundle_for(&page.main);
+    page.bundle = if page.app { bundle_for(&page.main) } else { "none" };
     page
 }
 
@@ -105,6 +108,14 @@ fn content_of(route: &Route) -> Page {
             page.title = c.print_title.to_string();
             page.description = c.print_intro.to_string();
             page.main = super::print::course(lang);
+            page.app = false;
+        }
+        Route::Embeds(_) => {
+            let e = lang.embeds();
+            page.kind = "embeds";
+            page.title = e.title.to_string();
+            page.description = e.intro.to_string();
+            page.main = super::embeds::page_html(lang);
             page.app = false;
         }
         Route::Glossary(_) => {
@@ -253,5 +264,7 @@ mod tests {
         assert_eq!(page(&Route::Embed(Lang::En, "cloud")).bundle, "tools");
         assert_eq!(page(&Route::Embed(Lang::En, "memory")).bundle, "course");
         assert_eq!(page(&Route::Glossary(Lang::En)).bundle, "course");
+        assert_eq!(page(&Route::Print(Lang::En)).bundle, "none", "its script runs on a page load");
+        assert_eq!(page(&Route::Embeds(Lang::Zh)).bundle, "none");
     }
 }

@@ -98,6 +98,17 @@ pub fn replace_query(query: &str) {
     let Some(window) = web_sys::window() else { return };
     let Ok(history) = window.history() else { return };
     let here = current();
+    // An embed keeps its `theme=` (the page's, not the widget's state): a reload shows the
+    // same colours.
+    let theme = here.query.split('&').find(|p| p.starts_with("theme=")).filter(|_| in_embed());
+    let with_theme;
+    let query = match theme {
+        Some(t) if !query.split('&').any(|p| p.starts_with("theme=")) => {
+            with_theme = if query.is_empty() { t.to_string() } else { format!("{query}&{t}") };
+            with_theme.as_str()
+        }
+        _ => query,
+    };
     let url = if offline() {
         let q = if query.is_empty() { String::new() } else { format!("?{query}") };
         let f = if here.fragment.is_empty() { String::new() } else { format!("#{}", here.fragment) };
@@ -186,6 +197,14 @@ enum Restore {
     Saved,
 }
 
+/// Whether this page is an embed (`<body data-embed>`, `site::frame`).
+fn in_embed() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .is_some_and(|b| b.has_attribute("data-embed"))
+}
+
 fn on_click(ev: web_sys::MouseEvent) {
     if ev.default_prevented()
         || ev.button() != 0
@@ -203,8 +222,11 @@ fn on_click(ev: web_sys::MouseEvent) {
     else {
         return;
     };
+    // An embed's links open outside its frame (its `<base target="_blank">`): the browser
+    // follows them, to the full site's pages.
     if anchor.has_attribute("download")
         || anchor.get_attribute("target").is_some_and(|t| !t.is_empty() && t != "_self")
+        || in_embed()
     {
         return;
     }

@@ -75,6 +75,11 @@ async function walk(page, base) {
       [`${lang}/tools/`, 'article[data-page=tools]'],
       [`${lang}/plan/`, 'html[data-live] article[data-page=plan]'],
       [`${lang}/print/`, 'article[data-page=print]'],
+      // The embed pages need a hosted site: the offline file leaves them out.
+      ...(offline ? [] : [
+        [`${lang}/embed/`, 'article[data-page=embeds]'],
+        [`${lang}/embed/cuda-grid/?theme=dark&n=1000`, 'html[data-live] [data-k=blocks]'],
+      ]),
       [`${lang}/chapters/${slugs[2]}/worksheet/`, 'article[data-page=worksheet]'],
       [`${lang}/no-such-page/`, 'article[data-page=not-found]'],
     ]) {

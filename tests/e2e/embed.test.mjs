@@ -60,6 +60,8 @@ test('copy embed code: an iframe for the page under its sub-path, selected when 
   await page.waitForSelector('#all-reduce-embed');
   const snippet = await page.inputValue('#all-reduce-embed');
   assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/docs\/gpu\/en\/embed\/all-reduce\/\?ranks=64&amp;mb=1000" title="[^"]+" /);
+  // With the host page's listener that sets the iframe's height (embed-host.test.mjs).
+  assert.match(snippet, /data-gpu-primer><\/iframe>\n<script>[\s\S]*"gpu-primer:height"[\s\S]*<\/script>$/);
   await page.waitForFunction(() => document.querySelector('.embed-status')?.textContent !== '');
   const status = await page.locator('aside.widget[data-widget="all-reduce"] .embed-status').innerText();
   if (/Could not/.test(status)) {

@@ -36,10 +36,28 @@ fn embed_url(lang: Lang, kind: &str, query: &str) -> Option<String> {
     }
 }
 
-/// The `<iframe>` for the embed page at `src`.
+/// The script the embed code carries for the host page: it listens for the height an embed
+/// page posts (`site::frame::EMBED_SCRIPT`: `{type: "gpu-primer:height", height}`) and sets it
+/// on the `<iframe data-gpu-primer>` whose window sent it, only when the message comes from
+/// that iframe's origin (a message from anywhere else changes nothing). The same script twice
+/// on a page (two embeds) sets each height twice to the same value: harmless.
+pub const HOST_LISTENER: &str = "<script>\n\
+/* gpu-primer embeds: each iframe takes the height of its content. */\n\
+addEventListener(\"message\", function (e) {\n\
+  var d = e.data;\n\
+  if (!d || d.type !== \"gpu-primer:height\" || !(d.height > 0)) return;\n\
+  document.querySelectorAll(\"iframe[data-gpu-primer]\").forEach(function (f) {\n\
+    if (f.contentWindow === e.source && new URL(f.src, location.href).origin === e.origin)\n\
+      f.height = String(Math.min(Math.ceil(d.height), 20000));\n\
+  });\n\
+});\n\
+</script>";
+
+/// The embed code for the embed page at `src`: the `<iframe>` (600 px high until its page says
+/// its height) and [`HOST_LISTENER`].
 pub fn iframe_snippet(src: &str, title: &str) -> String {
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"600\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"600\" loading=\"lazy\" data-gpu-primer></iframe>\n{HOST_LISTENER}",
         escape(src),
         escape(title)
     )
@@ -53,14 +71,14 @@ enum Copied {
     NotHosted,
 }
 
-/// The "copy embed code" button; after a click, the snippet in a read-only field (selected
+/// The "copy embed code" button; after a click, the embed code in a read-only field (selected
 /// when the clipboard could not be written) and what happened.
 #[component]
 pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<String>) -> impl IntoView {
     let w = lang.wid();
     let (snippet, set_snippet) = signal(String::new());
     let (copied, set_copied) = signal(Copied::Not);
-    let field = NodeRef::<leptos::html::Input>::new();
+    let field = NodeRef::<leptos::html::Textarea>::new();
     let select_field = move || {
         if let Some(f) = field.get_untracked() {
             f.select();
@@ -102,9 +120,9 @@ pub fn EmbedCode(lang: Lang, kind: &'static str, #[prop(into)] query: Signal<Str
             <button type="button" class="copy-embed" on:click=on_click>{w.copy_embed}</button>
             <span class="hint embed-status" role="status">{status}</span>
             <label class="visually-hidden" for=format!("{kind}-embed")>{w.embed_label}</label>
-            <input id=format!("{kind}-embed") class="share-url embed-snippet" type="text" readonly=true
-                hidden=move || snippet.with(String::is_empty)
-                node_ref=field prop:value=move || snippet.get() on:focus=move |_| select_field() />
+            <textarea id=format!("{kind}-embed") class="share-url embed-snippet" readonly=true rows="6"
+                spellcheck="false" hidden=move || snippet.with(String::is_empty)
+                node_ref=field prop:value=move || snippet.get() on:focus=move |_| select_field()></textarea>
         </div>
     }
 }

@@ -9,6 +9,8 @@
 mod embed;
 mod lessons;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use embed::iframe_snippet;
 pub use embed::EmbedCode;
 pub use lessons::title;
 
@@ -49,6 +51,38 @@ impl Param {
                 .is_ok_and(|v| v >= *min && v <= *max && (!*whole || v.fract() == 0.0)),
         }
     }
+}
+
+/// What a lesson widget's parameter takes, for the embed list (`site::embeds`).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Allowed {
+    /// One of these values.
+    OneOf(Vec<String>),
+    /// A number in `[min, max]`; `whole`: an integer.
+    Range { min: f64, max: f64, whole: bool },
+}
+
+/// A lesson widget's parameter as the embed list shows it: its query key, its label (what it
+/// means, as the widget's own field names it), what it takes and its default (the chapter's
+/// example). Empty for a kind that is not a lesson widget.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn param_docs(kind: &str, lang: Lang) -> Vec<(&'static str, &'static str, Allowed, &'static str)> {
+    if !is_lesson(kind) {
+        return Vec::new();
+    }
+    let defaults = lessons::defaults(kind);
+    lessons::params(kind, lang)
+        .into_iter()
+        .map(|p| {
+            let allowed = match p.input {
+                Input::Select(options) => Allowed::OneOf(options.into_iter().map(|(v, _)| v).collect()),
+                Input::Number { min, max, whole } => Allowed::Range { min, max, whole },
+            };
+            let default = defaults.iter().find(|(k, _)| *k == p.key).map_or("", |(_, v)| *v);
+            (p.key, p.label, allowed, default)
+        })
+        .collect()
 }
 
 /// The current values, in the order of the widget's parameters.
