@@ -41,7 +41,7 @@ const ALLOW = {
     'GOP', 'TOP', 'POP', 'TOPS'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
-    'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
+    'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'ITL', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
     'top', 'k', 'r', 'JSON', 'URL', 'HTML', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
