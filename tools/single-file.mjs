@@ -131,7 +131,11 @@ function composeChapter(chapterPage, slug, lang) {
       l !== lang ? whole : `href="#/${lang}/print/#${!f ? s : f.startsWith('s-') ? `${s}-${f}` : f}"`);
 }
 function printRecipe(page, lang) {
-  const heads = [...page.matchAll(/<section class="print-chapter chapter" id="([a-z0-9-]+)"><p class="eyebrow">[^<]*<\/p><h1>[^<]*<\/h1>/g)];
+  const heads = [...page.matchAll(/<section class="print-chapter chapter" id="([a-z0-9-]+)"(?: data-number="\d+")?><p class="eyebrow">[^<]*<\/p><h1>[^<]*<\/h1>/g)];
+  // A chapter whose heading this pattern misses would be stored whole without a word (the
+  // print page's chapter numbers did that once: 300 KB more in the file).
+  const sections = (page.match(/<section class="print-chapter\b/g) || []).length;
+  if (heads.length !== sections) fail(`${lang}/print/: ${heads.length} of ${sections} chapters' headings read; the pattern is out of date`);
   let out = '', at = 0;
   for (const [i, m] of heads.entries()) {
     const bodyStart = m.index + m[0].length;
