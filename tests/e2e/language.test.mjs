@@ -58,6 +58,8 @@ const ALLOW = {
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream',
     'MARLIN', 'Frantar', 'PPoPP',
+    // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring).
+    'NVLS', 'Ring',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
     'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
     // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.
