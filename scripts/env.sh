@@ -9,7 +9,8 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$ROOT/tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-say() { printf '\033[1m[gpu-primer]\033[0m %s\n' "$*" >&2; }
+# Each line carries the time of day, so a CI log tells where its minutes went.
+say() { printf '\033[1m[gpu-primer %s]\033[0m %s\n' "$(date +%T)" "$*" >&2; }
 die() { printf '\033[1;31m[gpu-primer] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 have_rustup_wasm_target() {

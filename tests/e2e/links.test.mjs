@@ -1,9 +1,10 @@
 // Every in-site link leads to its page (issue 30): a link from a page of one bundle into a page of
 // the other, with a #fragment (every glossary link of the MIG, cloud, bottlenecks and sharing
 // chapters, the estimator, the planner and the tools; every search result with a #), changed the
-// address, kept the old page and re-navigated to the same URL without end. Here every in-site
-// link of every page is followed, one per distinct (source page's bundle, target page, with or
-// without a fragment, glossary term or not), plus a link with a fragment from each bundle into
+// address, kept the old page and re-navigated to the same URL without end. Here the links of
+// every page are read, each fragment is checked against its page's elements, and one link is
+// followed per distinct (source page's bundle, kind of target page, with or without a
+// fragment, glossary term or not), plus a link with a fragment from each bundle into
 // each bundle and search results with a fragment across bundles: the target page's own title is
 // shown, the fragment's element is in view, and a click makes at most a few navigations.
 import { test, before, after } from 'node:test';
@@ -35,7 +36,19 @@ function targetOf(from, href) {
   return { path, fragment: decodeURIComponent(url.hash.slice(1)) };
 }
 
-/** One link per distinct (source bundle, target page, fragment or not, glossary term or not). */
+/**
+ * A target page's kind, as the router sees it: its bundle and its place in the site (a chapter,
+ * a tool, an exercise sheet, an embed, the glossary...). Every page of a kind is served by the
+ * same code along the same path, so one link into each kind stands for all of them (that every
+ * link reaches a page that exists, and every fragment an element on it, is read from the files
+ * for every link: the test below and tests/site.rs).
+ */
+function kindOf(path) {
+  const parts = path.split('/').filter(Boolean);
+  return `${INFO[path].bundle}:${parts.length <= 1 ? parts.join('/') || 'root' : `${parts[0]}/${parts[1]}${parts.length > 2 ? '/…' : ''}`}`;
+}
+
+/** One link per distinct (source bundle, kind of target page, fragment or not, glossary term or not). */
 function linksToFollow() {
   const chosen = new Map();
   for (const from of PAGES) {
@@ -47,7 +60,7 @@ function linksToFollow() {
       const target = targetOf(from, href);
       if (!target || !INFO[target.path]) continue;
       const term = html.slice(Math.max(0, m.index - 20), m.index).endsWith('<span class="term">');
-      const key = `${INFO[from].bundle} → ${target.path}${target.fragment ? ' #' : ''}${term ? ' (term)' : ''}`;
+      const key = `${INFO[from].bundle} → ${kindOf(target.path)}${target.fragment ? ' #' : ''}${term ? ' (term)' : ''}`;
       if (!chosen.has(key)) chosen.set(key, { from, href, ...target });
     }
   }
@@ -121,12 +134,32 @@ function counted(page) {
   return counter;
 }
 
+test('every fragment of every in-site link names an element of its page', () => {
+  const ids = new Map();
+  const idsOf = (path) => {
+    if (!ids.has(path)) ids.set(path, new Set([...file(path).matchAll(/\sid="([^"]*)"/g)].map((m) => unescape(m[1]))));
+    return ids.get(path);
+  };
+  let checked = 0;
+  const missing = [];
+  for (const from of PAGES) {
+    for (const m of file(from).matchAll(/<a\b[^>]*?\shref="([^"]*)"/g)) {
+      const target = targetOf(from, unescape(m[1]));
+      if (!target?.fragment || !INFO[target.path]) continue;
+      checked += 1;
+      if (!idsOf(target.path).has(target.fragment)) missing.push(`${from}: ${m[1]}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+  assert.ok(checked > 500, `${checked} fragments checked`);
+});
+
 test('every in-site link of every page leads to its page, across bundles and with fragments', async () => {
   const links = linksToFollow();
   const fromBundles = new Set([...links.keys()].map((k) => k.split(' → ')[0]));
   assert.deepEqual([...fromBundles].sort(), ['course', 'estimator', 'none', 'tools']);
-  assert.ok([...links.keys()].some((k) => k.startsWith('tools') && k.includes('glossary/ # (term)')), 'a glossary term of a tools chapter');
-  assert.ok(links.size > 250, `${links.size} links`);
+  assert.ok([...links.keys()].some((k) => k.startsWith('tools') && k.includes('glossary # (term)')), 'a glossary term of a tools chapter');
+  assert.ok(links.size > 80, `${links.size} links`);
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
   const counter = counted(page);
   for (const [key, link] of links) {
