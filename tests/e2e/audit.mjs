@@ -43,11 +43,12 @@ export function sitePages(lang) {
   return walk(lang).sort();
 }
 
-/** Scrolls down the whole page (so the app mounts every part as a reader would reach it), then
- * back to the top, and lets the charts that redraw after a frame draw. */
+/** Scrolls down the whole page a screen at a time (so the app mounts every part as a reader
+ * would reach it: a part mounts within half a screen of the view, src/ui/mount.rs), then back to
+ * the top, and lets the charts that redraw after a frame draw. */
 export async function readDown(page) {
   await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += 600) {
+    for (let y = 0; y < document.body.scrollHeight; y += innerHeight) {
       scrollTo(0, y);
       await new Promise((r) => setTimeout(r, 40));
     }

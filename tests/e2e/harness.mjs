@@ -31,7 +31,14 @@ export async function serve(dir = DIST, prefix = '/') {
       const info = await stat(file);
       const path = info.isDirectory() ? join(file, 'index.html') : file;
       const body = await readFile(path);
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] || 'application/octet-stream' });
+      // A file named by its content (Trunk's gpu-primer-HASH_bg.wasm, boot-course-HASH.js,
+      // style-HASH.css) never changes under its name: cached for good, as a static host serves it,
+      // so a test that walks many pages does not fetch and compile the same wasm on each.
+      const immutable = /-[0-9a-f]{12,}(_bg)?\.(wasm|js|css)$/.test(path) && process.env.NOCACHE !== '1';
+      res.writeHead(200, {
+        'content-type': TYPES[extname(path)] || 'application/octet-stream',
+        ...(immutable ? { 'cache-control': 'public, max-age=31536000, immutable' } : {}),
+      });
       res.end(body);
     } catch {
       // As static hosts do (GitHub Pages, Netlify): the site's own 404.html, status 404.
