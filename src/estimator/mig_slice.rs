@@ -57,6 +57,15 @@ pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
     g
 }
 
+/// The slice a scenario names by its id (`a100-sxm-80gb/mig-1g.10gb`), as the GPU [`mig_slice`]
+/// derives, so that a chapter's worked numbers and the widget opened at the same slice compute
+/// on one GPU; `None` for any other GPU.
+pub fn slice_by_id(id: &str) -> Option<Gpu> {
+    let (parent, profile) = parse_slice_id(id)?;
+    let gpu = crate::catalog::gpus::find(parent)?;
+    profiles(gpu).iter().find(|p| p.name == profile).map(|p| mig_slice(gpu, p))
+}
+
 /// The parent id and profile name of a slice id made by [`mig_slice`].
 pub fn parse_slice_id(id: &str) -> Option<(&str, &str)> {
     id.split_once(SLICE_SEPARATOR)
