@@ -359,13 +359,13 @@ pub static SHARING_GPUS: &[Exercise] = &[
             "接上题：在 H100 80 GB 的 MIG 配置里，最小的合理选择是哪个？",
             &["1g.10gb", "1g.20gb", "3g.40gb"],
             "权重、KV cache 和运行时加起来约 11–12 GB。",
-            "1g.20gb（1/7 的算力，2/8 的显存）放得下还有余量。只有在七分之一的算力满足不了延迟目标时，才考虑 2g.20gb 或 3g.40gb。",
+            "1g.20gb（1/7 的计算切片，即 H100 的 132 个 SM 中的 26 个；2/8 的显存）放得下还有余量。只有在这些 SM 满足不了延迟目标时，才考虑 2g.20gb 或 3g.40gb。",
         ),
         en: pick(
             "Continuing: which H100 80 GB MIG profile is the smallest sensible choice?",
             &["1g.10gb", "1g.20gb", "3g.40gb"],
             "Weights, KV cache and runtime add up to about 11–12 GB.",
-            "1g.20gb (1/7 of compute, 2/8 of memory) fits with headroom. Choose 2g.20gb or 3g.40gb only if a seventh of the compute cannot meet the latency target.",
+            "1g.20gb (1/7 of the compute slices, which on H100 is 26 of its 132 SMs, and 2/8 of the memory) fits with headroom. Choose 2g.20gb or 3g.40gb only if those SMs cannot meet the latency target.",
         ),
     },
 ];
