@@ -2,19 +2,27 @@
 //! chapter opens at a preset; the paragraphs of its section state numbers of named scenarios
 //! (`{r:SCENARIO:PATH:…}`). When the section cites scenarios, the widget opens at one of them
 //! (every number the section cites of that scenario is the widget's number too), or the section
-//! says, in both languages, what the widget shows instead (the phrases in [`NAMED`]).
+//! says, in both languages, what the widget shows instead (the phrases in [`NAMED`]). A cloud
+//! selector is compared on the instances whose per-GPU price a cited scenario charges: their
+//! rows' cost per million tokens against the cost that scenario's throughput gives.
 
 use gpu_primer::catalog::evaluate;
 use gpu_primer::content::numbers::scenario as named_scenario;
 use gpu_primer::content::{chapters, Segment};
+use gpu_primer::engine::hardware::GpuSpec;
 use gpu_primer::engine::Scenario;
 use gpu_primer::estimator::presets;
 use gpu_primer::exercises::{parse_scenario, report_value};
-use gpu_primer::tools::diagnose;
+use gpu_primer::tools::{cloud, diagnose};
 
 /// A widget that opens at another scenario than its section cites: (chapter slug, widget, the
 /// words of the English section that name the difference, the same in Chinese).
-const NAMED: &[(&str, &str, &str, &str)] = &[];
+const NAMED: &[(&str, &str, &str, &str)] = &[(
+    "cloud-gpus",
+    "cloud:8b-chat",
+    "It sizes one service of 32 concurrent requests per instance, not 32 per GPU as above",
+    "它为每个实例配置一个共 32 个并发请求的服务，而不是像上面那样每张 GPU 32 个",
+)];
 
 /// Kinds of widget whose preset is an estimator scenario (`{{widget:KIND:PRESET}}`).
 const ESTIMATOR_KINDS: [&str; 2] = ["memory", "kv-cache"];
@@ -78,6 +86,39 @@ fn preset_scenario(widget: &str) -> Option<Scenario> {
     presets::find(preset).map(presets::Preset::scenario)
 }
 
+/// The rows of a cloud widget that price a cited scenario's GPU at its per-GPU price but cost
+/// another amount per million tokens than the scenario's throughput at that price (1% apart).
+fn cloud_rows_that_differ(widget: &str, names: &[(&str, Vec<&str>)]) -> Option<Vec<String>> {
+    let (kind, preset) = widget.split_once(':')?;
+    (kind == "cloud").then_some(())?;
+    let rows = cloud::rows(&cloud::preset(preset)?);
+    let mut out = Vec::new();
+    for (name, _) in names {
+        let Some(s) = named_scenario(name).and_then(|j| parse_scenario(j).ok()) else { continue };
+        let (Some(price), GpuSpec::Id(gpu)) = (s.price_per_gpu_hour, &s.gpu) else { continue };
+        let Some(tps) = evaluate(&s).ok().and_then(|r| report_value(&r, "throughput.decode_tokens_per_s"))
+        else {
+            continue;
+        };
+        let prose = price / (tps * 3600.0) * 1e6;
+        for row in &rows {
+            let cloud::Source::Catalog(i) = &row.source else { continue };
+            let priced = i.price_per_gpu_hour().is_some_and(|p| (p - price).abs() < 1e-6 * price);
+            if i.gpu_id() != Some(gpu.as_str()) || !priced {
+                continue;
+            }
+            let cost = row.assessment.as_ref().ok().and_then(|a| a.choice.as_ref()?.cost_per_million_tokens);
+            if cost.is_none_or(|c| (c - prose).abs() > 0.01 * prose) {
+                out.push(format!(
+                    "{}: {cost:?} per million tokens, the prose's {name} {prose:.2}",
+                    i.instance
+                ));
+            }
+        }
+    }
+    Some(out)
+}
+
 #[test]
 fn a_widget_opens_at_the_scenario_its_section_cites_or_says_why_not() {
     let mut problems = Vec::new();
@@ -87,18 +128,28 @@ fn a_widget_opens_at_the_scenario_its_section_cites_or_says_why_not() {
         let zh = widgets_with_sections(ch.zh.segments);
         assert_eq!(en.len(), zh.len(), "{}: widgets differ between languages", ch.slug);
         for ((widget, en_html), (_, zh_html)) in en.iter().zip(&zh) {
-            let Some(opens) = preset_scenario(widget) else { continue };
             let names = cited(en_html);
             if names.is_empty() {
-                continue;
-            }
-            checked += 1;
-            if names.iter().any(|(n, paths)| same_numbers(n, paths, &opens)) {
                 continue;
             }
             let said = NAMED.iter().any(|(slug, w, en_words, zh_words)| {
                 *slug == ch.slug && w == widget && en_html.contains(en_words) && zh_html.contains(zh_words)
             });
+            if let Some(rows) = cloud_rows_that_differ(widget, &names) {
+                checked += 1;
+                if !rows.is_empty() && !said {
+                    problems.push(format!(
+                        "{}: {{{{widget:{widget}}}}} {rows:?}, and the section does not say why",
+                        ch.slug
+                    ));
+                }
+                continue;
+            }
+            let Some(opens) = preset_scenario(widget) else { continue };
+            checked += 1;
+            if names.iter().any(|(n, paths)| same_numbers(n, paths, &opens)) {
+                continue;
+            }
             if !said {
                 let names: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
                 problems.push(format!(
@@ -108,7 +159,7 @@ fn a_widget_opens_at_the_scenario_its_section_cites_or_says_why_not() {
             }
         }
     }
-    assert!(checked >= 3, "only {checked} widgets checked");
+    assert!(checked >= 4, "only {checked} widgets checked");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -127,6 +178,16 @@ fn sections_and_citations_are_read() {
     assert_eq!(names(cited(&w[1].1)), vec!["b", "c"]);
     assert!(preset_scenario("memory:70b-fp16").is_some() && preset_scenario("local").is_none());
     assert!(preset_scenario("diagnose:decode").is_some());
+}
+
+/// Chapter 9's selector serves 32 requests per instance, so its p5.48xlarge row costs more per
+/// million tokens than the section's eight replicas of 32: a difference the section must name.
+#[test]
+fn the_cloud_selector_is_compared_row_by_row() {
+    let names = vec![("cloud-gpus-8b-h100", vec!["throughput.decode_tokens_per_s"])];
+    let rows = cloud_rows_that_differ("cloud:8b-chat", &names).unwrap();
+    assert!(rows.iter().any(|r| r.starts_with("p5.48xlarge")), "{rows:?}");
+    assert!(cloud_rows_that_differ("memory:70b-fp16", &names).is_none());
 }
 
 /// The comparison tells scenarios apart by the numbers cited: chapter 13's 70B estimate is not
