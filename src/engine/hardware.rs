@@ -142,6 +142,20 @@ impl TopologyKind {
         }
     }
 
+    /// The links the collective model uses for a run on `gpus` GPUs, `gpus_per_node` per node:
+    /// as [`TopologyKind::topology`], except that NVLink-bridged cards talk over their bridge
+    /// when the run's GPUs on a node are one bridged pair (2 GPUs of 8 per node included).
+    pub fn topology_for(self, gpu: &Gpu, gpus_per_node: u32, gpus: u32, lookup: &dyn Lookup) -> Topology {
+        let t = self.topology(gpu, gpus_per_node, lookup);
+        let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+        match self {
+            TopologyKind::NvlinkBridge if gpus.min(t.gpus_per_node) <= BRIDGED_GPUS && nvlink > 0.0 => {
+                Topology { intra_node: Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 }, ..t }
+            }
+            _ => t,
+        }
+    }
+
     /// The links the collective model uses, with `gpus_per_node` GPUs per node.
     pub fn topology(self, gpu: &Gpu, gpus_per_node: u32, lookup: &dyn Lookup) -> Topology {
         let preset = match self {
@@ -245,6 +259,13 @@ mod tests {
         let pcie = TopologyKind::Pcie.topology(nvl, 4, &Catalog);
         assert_eq!(four, pcie);
         assert!(four.intra_node.bytes_per_s_per_direction < 100e9, "{four:?}");
+        // Two GPUs of a node of 8 bridged cards: their own bridge; all 8: PCIe.
+        let two_of_eight = TopologyKind::NvlinkBridge.topology_for(nvl, 8, 2, &Catalog);
+        assert_eq!(two_of_eight.intra_node, pair.intra_node);
+        assert_eq!(
+            TopologyKind::NvlinkBridge.topology_for(nvl, 8, 8, &Catalog),
+            TopologyKind::Pcie.topology(nvl, 8, &Catalog)
+        );
         // A card without NVLink has no bridge: PCIe.
         let l40s = crate::catalog::gpus::find("l40s").unwrap();
         assert_eq!(
