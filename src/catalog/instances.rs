@@ -77,11 +77,14 @@ impl Instance {
         GPU_NAMES.iter().find(|(_, name)| *name == self.gpu_model).map(|(id, _)| *id)
     }
 
-    /// How the instance joins its GPUs, for the time model: NVLink (through NVSwitch or an HGX
-    /// board) as `Nvswitch` (`NvswitchEfa` on AWS, whose nodes talk over EFA), else PCIe.
+    /// How the instance joins its GPUs, for the time model: an NVLink bridge between a pair of
+    /// PCIe cards as `NvlinkBridge`; NVLink (through NVSwitch or an HGX board) as `Nvswitch`
+    /// (`NvswitchEfa` on AWS, whose nodes talk over EFA); else PCIe.
     pub fn topology(&self) -> TopologyKind {
         let intra = self.intra_node_interconnect.to_ascii_lowercase();
-        if intra.contains("nvswitch") || intra.contains("nvlink3") || intra.contains("nvlink4") {
+        if intra.contains("nvlink bridge") {
+            TopologyKind::NvlinkBridge
+        } else if intra.contains("nvswitch") || intra.contains("nvlink3") || intra.contains("nvlink4") {
             if self.provider == "AWS" {
                 TopologyKind::NvswitchEfa
             } else {
@@ -134,6 +137,9 @@ mod tests {
         assert_eq!(find("p5.48xlarge").unwrap().topology(), TopologyKind::NvswitchEfa);
         assert_eq!(find("g6.24xlarge").unwrap().topology(), TopologyKind::Pcie);
         assert_eq!(find("a2-highgpu-8g").unwrap().topology(), TopologyKind::Nvswitch);
+        // Two H100 NVL joined by their bridge (issue 33, class 4): NVLink between the pair.
+        let nc80 = all().iter().find(|i| i.key() == "Standard_NC80adis_H100_v5").unwrap();
+        assert_eq!(nc80.topology(), TopologyKind::NvlinkBridge);
         let known = all().iter().filter(|i| i.gpu_id().is_some()).count();
         assert!(known >= 55, "{known} instances name a catalog GPU");
         for i in all() {

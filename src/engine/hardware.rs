@@ -114,6 +114,12 @@ pub enum TopologyKind {
     NvswitchEfa,
     /// PCIe only inside the node; nodes joined by InfiniBand HDR (200 Gbit/s per GPU).
     Pcie,
+    /// PCIe cards joined in pairs by an NVLink bridge (H100 NVL, A100 PCIe; Azure's
+    /// NC80adis_H100_v5): a collective of at most 2 GPUs runs at the GPU's NVLink rate (H100 NVL:
+    /// 600 GB/s bidirectional per NVIDIA's H100 product page, as the catalog's `h100-nvl` records it),
+    /// a larger group
+    /// crosses PCIe between the pairs, so its slowest link is PCIe; nodes joined as `Pcie`'s.
+    NvlinkBridge,
 }
 
 impl TopologyKind {
@@ -132,6 +138,21 @@ impl TopologyKind {
             TopologyKind::Nvswitch => "nvswitch",
             TopologyKind::NvswitchEfa => "nvswitch_efa",
             TopologyKind::Pcie => "pcie",
+            TopologyKind::NvlinkBridge => "nvlink_bridge",
+        }
+    }
+
+    /// The links the collective model uses for a run on `gpus` GPUs, `gpus_per_node` per node:
+    /// as [`TopologyKind::topology`], except that NVLink-bridged cards talk over their bridge
+    /// when the run's GPUs on a node are one bridged pair (2 GPUs of 8 per node included).
+    pub fn topology_for(self, gpu: &Gpu, gpus_per_node: u32, gpus: u32, lookup: &dyn Lookup) -> Topology {
+        let t = self.topology(gpu, gpus_per_node, lookup);
+        let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+        match self {
+            TopologyKind::NvlinkBridge if gpus.min(t.gpus_per_node) <= BRIDGED_GPUS && nvlink > 0.0 => {
+                Topology { intra_node: Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 }, ..t }
+            }
+            _ => t,
         }
     }
 
@@ -140,11 +161,22 @@ impl TopologyKind {
         let preset = match self {
             TopologyKind::Nvswitch => TopologyPreset::NvSwitchInfiniBand,
             TopologyKind::NvswitchEfa => TopologyPreset::NvSwitchEfa,
-            TopologyKind::Pcie => TopologyPreset::PcieOnly,
+            TopologyKind::Pcie | TopologyKind::NvlinkBridge => TopologyPreset::PcieOnly,
         };
-        Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu, lookup) }
+        let t = Topology { gpus_per_node: gpus_per_node.max(1), ..topology_preset(preset, gpu, lookup) };
+        let nvlink = gpu.nvlink_bytes_per_s_per_direction();
+        match self {
+            TopologyKind::NvlinkBridge if t.gpus_per_node <= BRIDGED_GPUS && nvlink > 0.0 => {
+                Topology { intra_node: Link { bytes_per_s_per_direction: nvlink, latency_s: 2e-6 }, ..t }
+            }
+            _ => t,
+        }
     }
 }
+
+/// GPUs one NVLink bridge joins: the H100 NVL and A100 PCIe bridges are 2-way (NVIDIA H100 and
+/// A100 product pages, as the catalog's `h100-nvl` and `a100-pcie-80gb` notes record them).
+pub const BRIDGED_GPUS: u32 = 2;
 
 /// Topologies offered by the scaling widget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -209,7 +241,36 @@ mod tests {
         assert_eq!(TopologyKind::default_for(find("h100-sxm")), TopologyKind::Nvswitch);
         assert_eq!(TopologyKind::default_for(find("l4")), TopologyKind::Pcie);
         assert_eq!(TopologyKind::default_for(find("h100-nvl")), TopologyKind::Pcie);
+        let t: TopologyKind = serde_json::from_str(r#""nvlink_bridge""#).unwrap();
+        assert_eq!(t, TopologyKind::NvlinkBridge);
+        assert_eq!(t.name(), "nvlink_bridge");
         let t: TopologyKind = serde_json::from_str(r#""multi_node_efa""#).unwrap();
         assert_eq!(t, TopologyKind::NvswitchEfa);
+    }
+
+    /// Two H100 NVL on their bridge talk at the bridge's 600 GB/s (300 GB/s per direction, the
+    /// catalog's NVLink figure); a group of 4 bridged cards crosses PCIe Gen5 between its pairs.
+    #[test]
+    fn an_nvlink_bridge_joins_a_pair() {
+        let nvl = crate::catalog::gpus::find("h100-nvl").unwrap();
+        let pair = TopologyKind::NvlinkBridge.topology(nvl, 2, &Catalog);
+        assert!((pair.intra_node.bytes_per_s_per_direction - 300e9).abs() < 1.0, "{pair:?}");
+        let four = TopologyKind::NvlinkBridge.topology(nvl, 4, &Catalog);
+        let pcie = TopologyKind::Pcie.topology(nvl, 4, &Catalog);
+        assert_eq!(four, pcie);
+        assert!(four.intra_node.bytes_per_s_per_direction < 100e9, "{four:?}");
+        // Two GPUs of a node of 8 bridged cards: their own bridge; all 8: PCIe.
+        let two_of_eight = TopologyKind::NvlinkBridge.topology_for(nvl, 8, 2, &Catalog);
+        assert_eq!(two_of_eight.intra_node, pair.intra_node);
+        assert_eq!(
+            TopologyKind::NvlinkBridge.topology_for(nvl, 8, 8, &Catalog),
+            TopologyKind::Pcie.topology(nvl, 8, &Catalog)
+        );
+        // A card without NVLink has no bridge: PCIe.
+        let l40s = crate::catalog::gpus::find("l40s").unwrap();
+        assert_eq!(
+            TopologyKind::NvlinkBridge.topology(l40s, 2, &Catalog),
+            TopologyKind::Pcie.topology(l40s, 2, &Catalog)
+        );
     }
 }

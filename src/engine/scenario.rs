@@ -105,7 +105,8 @@ pub struct Scenario {
     /// GPUs the routed experts of an MoE model are spread over (all-to-all per MoE layer). Default 1.
     #[serde(default = "default_one")]
     pub expert_parallel: u64,
-    /// `nvswitch` | `nvswitch_efa` | `pcie` (aliases `multi_node_ib`, `multi_node_efa`).
+    /// `nvswitch` | `nvswitch_efa` | `pcie` | `nvlink_bridge` (aliases `multi_node_ib`,
+    /// `multi_node_efa`).
     /// Default: `pcie` for PCIe cards, `nvswitch` for SXM/OAM GPUs with NVLink.
     #[serde(default)]
     pub topology: Option<TopologyKind>,

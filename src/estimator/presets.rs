@@ -83,6 +83,15 @@ pub const PRESETS: &[Preset] = &[
         mig: None,
     },
     Preset {
+        id: "70b-32x8k-tp4",
+        title_zh: "四张 H100 上的 70B：32 个 8K 请求",
+        title_en: "A 70B model for 32 requests of 8K on four H100s",
+        note_zh: "第 13 章的估算示例：BF16 权重与 KV cache，4 卡张量并行，每卡留出 10% 空闲。",
+        note_en: "Chapter 13's worked estimate: BF16 weights and KV cache, tensor parallel over 4 GPUs, 10% of each kept free.",
+        scenario: r#"{"model": "llama-3.1-70b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4}"#,
+        mig: None,
+    },
+    Preset {
         id: "lora-l4",
         title_zh: "在一张 L4 上做 LoRA 微调",
         title_en: "A LoRA fine-tune on one L4",

@@ -175,9 +175,17 @@ pub fn find(id: &str) -> Option<&'static Exercise> {
     data::CHAPTERS.iter().flat_map(|(_, list)| list.iter()).find(|e| e.id == id)
 }
 
+/// A scenario from its JSON; a MIG slice named by its id (`a100-sxm-80gb/mig-1g.10gb`) becomes the
+/// slice the estimator's MIG presets open at (`estimator::mig_slice`).
 pub fn parse_scenario(json: &str) -> Result<Scenario, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("scenario JSON: {e}"))?;
-    Scenario::from_json(&v).map_err(|e| format!("scenario: {e}"))
+    let mut s = Scenario::from_json(&v).map_err(|e| format!("scenario: {e}"))?;
+    if let crate::engine::hardware::GpuSpec::Id(id) = &s.gpu {
+        if let Some(g) = crate::estimator::mig_slice::slice_by_id(id) {
+            s.gpu = crate::engine::hardware::GpuSpec::Custom(Box::new(g));
+        }
+    }
+    Ok(s)
 }
 
 /// The number at a dotted `path` of a report, the same number as at that path of the report's

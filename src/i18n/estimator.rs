@@ -182,6 +182,8 @@ pub struct EstimatorStrings {
     pub topology_nvswitch: &'static str,
     pub topology_efa: &'static str,
     pub topology_pcie: &'static str,
+    /// PCIe cards joined in pairs by an NVLink bridge.
+    pub topology_bridge: &'static str,
     /// The serving engine and version the times assume.
     pub serving_stack: &'static str,
     /// The routed experts' kernel family (MoE models).
@@ -437,6 +439,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     topology_nvswitch: "NVLink/NVSwitch 节点 + InfiniBand",
     topology_efa: "NVSwitch 节点 + AWS EFA",
     topology_pcie: "仅 PCIe",
+    topology_bridge: "PCIe 卡两两以 NVLink 桥接",
     serving_stack: "推理服务框架",
     moe_kernel: "专家层 kernel",
     moe_kernel_default: "随服务框架",
@@ -677,6 +680,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     topology_nvswitch: "NVLink/NVSwitch nodes + InfiniBand",
     topology_efa: "NVSwitch nodes + AWS EFA",
     topology_pcie: "PCIe only",
+    topology_bridge: "PCIe cards in NVLink-bridged pairs",
     serving_stack: "Serving stack",
     moe_kernel: "Expert kernel",
     moe_kernel_default: "the stack's",

@@ -23,7 +23,7 @@ pub struct DerivationText {
     pub cited: bool,
 }
 
-/// A topology id (`nvswitch`, `nvswitch_efa`, `pcie`) as the estimator's topology picker words it;
+/// A topology id (`nvswitch`, `nvswitch_efa`, `pcie`, `nvlink_bridge`) as the estimator's topology picker words it;
 /// an unknown id as is.
 pub fn topology_name(id: &str, lang: Lang) -> &str {
     let e = lang.est();
@@ -31,6 +31,7 @@ pub fn topology_name(id: &str, lang: Lang) -> &str {
         "nvswitch" => e.topology_nvswitch,
         "nvswitch_efa" => e.topology_efa,
         "pcie" => e.topology_pcie,
+        "nvlink_bridge" => e.topology_bridge,
         other => other,
     }
 }

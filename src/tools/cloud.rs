@@ -616,6 +616,15 @@ fn links_cell(lang: Lang, i: &Instance) -> String {
     let inside = match (i.gpu_count, i.topology()) {
         (Some(1), _) | (None, _) => t.single_gpu.to_owned(),
         (_, TopologyKind::Pcie) => "PCIe".to_owned(),
+        (_, TopologyKind::NvlinkBridge) => {
+            let nvlink = i
+                .gpu_id()
+                .and_then(gpus::find)
+                .and_then(|g| g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s))
+                .map(|bw| format!(" {}", format_rate(bw, "B/s")))
+                .unwrap_or_default();
+            format!("{}{nvlink}", t.nvlink_bridge)
+        }
         _ => {
             let nvlink = i
                 .gpu_id()

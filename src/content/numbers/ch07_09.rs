@@ -1,11 +1,12 @@
 //! Named scenarios for the chapters' `{r:NAME:PATH:SCALE:DECIMALS}` placeholders (names start
 //! with the chapter's slug).
 
-/// An A100 80GB SXM `1g.10gb` MIG slice as its own GPU, the way the MIG planner sizes one
-/// (`estimator::mig_slice`): 1/8 of the memory and of the 2,039 GB/s, 1/7 of the 312 TFLOPS.
+/// An A100 80GB SXM `1g.10gb` MIG slice as its own GPU, by its id: `exercises::parse_scenario`
+/// makes it the GPU `estimator::mig_slice` derives (1/8 of the memory and of the 2,039 GB/s, 1/7
+/// of the peaks, the parent's measured efficiencies), the one chapter 8's widget opens at.
 macro_rules! a100_1g10gb {
     () => {
-        r#"{"name": "A100 80GB SXM MIG 1g.10gb", "memory_bytes": 10000000000, "memory_bandwidth_bytes_per_s": 254875000000, "peak_flops": {"bf16": 44571428571428.57, "fp16": 44571428571428.57}}"#
+        r#""a100-sxm-80gb/mig-1g.10gb""#
     };
 }
 

@@ -759,7 +759,7 @@ fn with_setup<T>(
         memory_bandwidth_bytes_per_s: z.gpu.memory_bandwidth_bytes_per_s,
     };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(z.gpu));
-    let topo = kind.topology(z.gpu, u32_sat(s.gpus_per_node.max(1)), z.lookup);
+    let topo = kind.topology_for(z.gpu, u32_sat(s.gpus_per_node.max(1)), u32_sat(s.gpus.max(1)), z.lookup);
     let x = z.inputs;
     let par = Parallelism {
         tensor: u32_sat(x.tp.max(1)),

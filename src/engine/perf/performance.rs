@@ -520,7 +520,7 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         memory_bandwidth_bytes_per_s: gpu.memory_bandwidth_bytes_per_s,
     };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(gpu));
-    let topo = kind.topology(gpu, u32_of(s.gpus_per_node), z.lookup);
+    let topo = kind.topology_for(gpu, u32_of(s.gpus_per_node), u32_of(s.gpus), z.lookup);
     let (prompt, output) = s.resolved_prompt_output();
     let dp = x.replicas();
     let par = Parallelism {

@@ -29,7 +29,7 @@ pub struct HardwareInfo {
     pub uncertain: Vec<String>,
     pub source: String,
     pub retrieved: String,
-    /// `nvswitch` | `nvswitch_efa` | `pcie`.
+    /// `nvswitch` | `nvswitch_efa` | `pcie` | `nvlink_bridge`.
     pub topology: String,
     pub gpus_per_node: u32,
     pub intra_node_bytes_per_s_per_direction: f64,

@@ -117,13 +117,13 @@ pub static MEMORY_CAPACITY: &[Exercise] = &[
         id: "mem-70b-int4-requests",
         answer: report(L31_70B_INT4_4K, "solvers.max_batch", 1.0, 0, 0.0),
         zh: num(
-            "Llama-3.1-70B（80 层，8 个 KV 头，head_dim 128）量化为 4 bit 权重，在一张 80 GB 的 H100 上服务，KV cache 用 BF16。权重占 39.77 GB（含分组缩放因子，embedding 和输出层保持 16 位），一个预填充分块的激活占 1.38 GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 4,096 token 的请求？",
+            "Llama-3.1-70B（80 层，8 个 KV 头，head_dim 128）量化为 4 bit 权重，在一张 80 GB 的 H100 上服务，KV cache 用 BF16。权重占 39.77 GB（含分组缩放因子，embedding 和输出层保持 16 位），一个预填充分块的激活占 1.38 GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 4,096 token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "可用显存 = 80 GB × 0.9 − 权重 − 激活 − 开销；每个请求的 KV = 4,096 × 每 token KV 字节。结果向下取整。",
             "每 token KV = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B（320 KiB），一个 4,096 token 的请求要 {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB。可用的 {r:usable_gpu_memory_bytes:1e-9:0} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，激活 1.38 GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
         ),
         en: num(
-            "Llama-3.1-70B (80 layers, 8 KV heads, head_dim 128) is quantized to 4-bit weights and served on one 80 GB H100 with a BF16 KV cache. The weights take 39.77 GB (with their group scales, and the embeddings and output layer in 16 bits), a prefill chunk's activations 1.38 GB and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent 4,096-token requests fit?",
+            "Llama-3.1-70B (80 layers, 8 KV heads, head_dim 128) is quantized to 4-bit weights and served on one 80 GB H100 with a BF16 KV cache. The weights take 39.77 GB (with their group scales, and the embeddings and output layer in 16 bits), a prefill chunk's activations 1.38 GB and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent 4,096-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "Usable memory = 80 GB × 0.9 − weights − activations − overhead; each request holds 4,096 × the KV bytes per token. Round down.",
             "KV per token = 2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B (320 KiB), so one 4,096-token request needs {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB. Of the {r:usable_gpu_memory_bytes:1e-9:0} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations 1.38 GB and the runtime 1 GiB (1.07 GB); what is left holds {key} requests.",

@@ -175,13 +175,13 @@ pub static MIG: &[Exercise] = &[
         id: "mig-8b-int4-10gb-requests",
         answer: report(L31_8B_INT4_10GB, "solvers.max_batch", 1.0, 0, 0.0),
         zh: num(
-            "4 bit 的 Llama-3.1-8B（连同 16 位的嵌入层，权重约 5.73 GB，下一题会算出来）放在 10 GB 的 1g.10gb 实例上，KV cache 用 BF16，每 token 128 KiB。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充 prompt 预留 0.70 GB 激活（两个及以上请求时，每次预填充 8,192 个 token）。能同时服务几个 4,096 token 的请求？",
+            "4 bit 的 Llama-3.1-8B（连同 16 位的嵌入层，权重约 5.73 GB，下一题会算出来）放在 10 GB 的 1g.10gb 实例上，KV cache 用 BF16，每 token 128 KiB。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充 prompt 预留 0.70 GB 激活（两个及以上请求时，每次预填充 8,192 个 token）。能同时服务几个 4,096 token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "剩余 = 10 GB × 0.9 − 权重 − 1 GiB − 激活；每个请求的 KV 是 4,096 × 128 KiB，向下取整。",
             "可用 {r:usable_gpu_memory_bytes:1e-9:1} GB，减去权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB、开销 1.07 GB 和激活 0.70 GB，剩约 1.49 GB；每个 4,096 token 的请求需要约 0.54 GB KV cache，所以能放 {key} 个请求。",
         ),
         en: num(
-            "Llama-3.1-8B in 4-bit (about 5.73 GB of weights with its 16-bit embeddings, as the next exercise works out) runs on a 10 GB 1g.10gb instance with a BF16 KV cache of 128 KiB per token. With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, and, for two or more requests, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 4,096-token requests fit?",
+            "Llama-3.1-8B in 4-bit (about 5.73 GB of weights with its 16-bit embeddings, as the next exercise works out) runs on a 10 GB 1g.10gb instance with a BF16 KV cache of 128 KiB per token. With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, and, for two or more requests, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 4,096-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "Left = 10 GB × 0.9 − weights − 1 GiB − activations; each request holds 4,096 × 128 KiB of KV; round down.",
             "Of {r:usable_gpu_memory_bytes:1e-9:1} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the overhead 1.07 GB and the activations 0.70 GB, leaving about 1.49 GB; each 4,096-token request needs about 0.54 GB of KV cache, so {key} requests fit.",
@@ -226,13 +226,13 @@ pub static CLOUD_GPUS: &[Exercise] = &[
         id: "cloud-l4-8k-requests",
         answer: report(r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "gpu": "l4"}"#, "solvers.max_batch", 1.0, 0, 0.0),
         zh: num(
-            "Llama-3.1-8B（80.3 亿参数，BF16 权重，每 token 128 KiB 的 BF16 KV cache）放在一张 L4 24 GB（GCP g2-standard-4）上，服务需要同时处理 16 个请求。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充预留 0.70 GB 激活（每次 8,192 个 prompt token）。最多同时服务几个 8,192 token 的请求？",
+            "Llama-3.1-8B（80.3 亿参数，BF16 权重，每 token 128 KiB 的 BF16 KV cache）放在一张 L4 24 GB（GCP g2-standard-4）上，服务需要同时处理 16 个请求。按引擎的默认假设：留 10% 余量、1 GiB 运行时开销，再为预填充预留 0.70 GB 激活（每次 8,192 个 prompt token）。最多同时服务几个 8,192 token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "剩余 = 24 GB × 0.9 − 16.06 GB 权重 − 1 GiB − 激活；每个请求 8,192 × 128 KiB ≈ 1.07 GB KV，向下取整。",
             "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，可用 {r:usable_gpu_memory_bytes:1e-9:1} GB，每请求 KV 约 1.07 GB，只能放 {key} 个。要 16 个并发就需要更大的卡，比如 Azure NC24ads A100 v4 的 80 GB A100。",
         ),
         en: num(
-            "Llama-3.1-8B (8.03 billion parameters, BF16 weights, 128 KiB of BF16 KV cache per token) on a single L4 24 GB (GCP g2-standard-4), for a service that must handle 16 concurrent requests. With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 8,192-token requests fit?",
+            "Llama-3.1-8B (8.03 billion parameters, BF16 weights, 128 KiB of BF16 KV cache per token) on a single L4 24 GB (GCP g2-standard-4), for a service that must handle 16 concurrent requests. With the engine's defaults (10% of memory kept free, 1 GiB of runtime overhead, 0.70 GB of activations for prefilling 8,192 prompt tokens at a time), how many concurrent 8,192-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "Left = 24 GB × 0.9 − 16.06 GB of weights − 1 GiB − activations; 8,192 × 128 KiB ≈ 1.07 GB of KV per request; round down.",
             "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB of {r:usable_gpu_memory_bytes:1e-9:1} GB usable and each request needs about 1.07 GB of KV, so only {key} fit. For 16 concurrent requests you need a bigger card, such as the 80 GB A100 of Azure NC24ads A100 v4.",
@@ -248,13 +248,13 @@ pub static CLOUD_GPUS: &[Exercise] = &[
             0.0,
         ),
         zh: num(
-            "同样的服务（80.3 亿个 BF16 参数，每 token 128 KiB KV，留 10% 余量、1 GiB 开销、0.70 GB 激活）放在 A100 80GB PCIe（Azure NC24ads A100 v4）上，最多能同时服务几个 8,192 token 的请求？",
+            "同样的服务（80.3 亿个 BF16 参数，每 token 128 KiB KV，留 10% 余量、1 GiB 开销、0.70 GB 激活）放在 A100 80GB PCIe（Azure NC24ads A100 v4）上，最多能同时服务几个 8,192 token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "可用显存变成 72 GB，其余不变。",
             "可用 {r:usable_gpu_memory_bytes:1e-9:0} GB，扣掉权重、开销和激活后能放 {key} 个 8K 请求，需要的 16 个绰绰有余。",
         ),
         en: num(
-            "The same service (8.03 billion BF16 parameters, 128 KiB of KV per token, 10% margin, 1 GiB of overhead, 0.70 GB of activations) on an A100 80GB PCIe (Azure NC24ads A100 v4): how many concurrent 8,192-token requests fit?",
+            "The same service (8.03 billion BF16 parameters, 128 KiB of KV per token, 10% margin, 1 GiB of overhead, 0.70 GB of activations) on an A100 80GB PCIe (Azure NC24ads A100 v4): how many concurrent 8,192-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "Usable memory is now 72 GB; the rest is unchanged.",
             "With {r:usable_gpu_memory_bytes:1e-9:0} GB usable, after weights, overhead and activations {key} requests of 8K fit, far more than the 16 needed.",

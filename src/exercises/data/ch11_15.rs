@@ -170,13 +170,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             0.0,
         ),
         zh: num(
-            "同样的模型和 GPU（80.3 亿参数的 BF16 权重，KV cache 每 token 131,072 字节，激活峰值 0.70 GB，运行时开销 1 GiB 即 1.07 GB），但每个请求用 32,768 个 token。在 72 GB 预算内最多能同时服务几个？",
+            "同样的模型和 GPU（80.3 亿参数的 BF16 权重，KV cache 每 token 131,072 字节，激活峰值 0.70 GB，运行时开销 1 GiB 即 1.07 GB），但每个请求用 32,768 个 token。在 72 GB 预算内最多能同时服务几个？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "每请求 KV = 131,072 × 32,768 字节 ≈ 4.29 GB。",
             "72 − {r:memory_per_gpu_bytes.weights:1e-9:2} − 0.70 − 1.07 ≈ 54.2 GB 留给 KV，每请求 4.29 GB（4 GiB），54.2 / 4.29 ≈ 12.6，向下取整能放 {key} 个。8K 时能放 {x:cap-8b-8k-requests} 个：上下文翻四倍，容量约降到四分之一。",
         ),
         en: num(
-            "Same model and GPU (8.03 billion parameters in BF16, 131,072 bytes of KV cache per token, a 0.70 GB activation peak and 1 GiB, or 1.07 GB, of runtime overhead), but each request now uses 32,768 tokens. Within the 72 GB budget, how many such requests fit at once?",
+            "Same model and GPU (8.03 billion parameters in BF16, 131,072 bytes of KV cache per token, a 0.70 GB activation peak and 1 GiB, or 1.07 GB, of runtime overhead), but each request now uses 32,768 tokens. Within the 72 GB budget, how many such requests fit at once? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "KV per request = 131,072 × 32,768 bytes ≈ 4.29 GB.",
             "72 − {r:memory_per_gpu_bytes.weights:1e-9:2} − 0.70 − 1.07 ≈ 54.2 GB is left for KV at 4.29 GB (4 GiB) per request: 54.2 / 4.29 ≈ 12.6, so {key} fit. At 8K {x:cap-8b-8k-requests} would: quadrupling the context cuts capacity about fourfold.",
@@ -192,13 +192,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             0.0,
         ),
         zh: num(
-            "还是 Llama-3.1-8B 在一张 H100 80 GB 上，每个请求 8,192 个 token。按引擎的默认假设（80.3 亿参数的 BF16 权重，KV cache 每 token 131,072 字节，激活峰值 0.70 GB，运行时开销 1 GiB 即 1.07 GB，预算为 80 GB 的 90% 即 72 GB），最多能同时服务几个请求？",
+            "还是 Llama-3.1-8B 在一张 H100 80 GB 上，每个请求 8,192 个 token。按引擎的默认假设（80.3 亿参数的 BF16 权重，KV cache 每 token 131,072 字节，激活峰值 0.70 GB，运行时开销 1 GiB 即 1.07 GB，预算为 80 GB 的 90% 即 72 GB），最多能同时服务几个请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "每请求 KV 约 1.07 GB；可用 72 GB。",
             "扣掉权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB、开销和激活后剩 72 − 16.06 − 0.70 − 1.07 ≈ 54.17 GB，按每请求 8,192 × 131,072 字节 ≈ 1.074 GB 算，54.17 / 1.074 ≈ 50.4，能放 {key} 个请求。",
         ),
         en: num(
-            "Again Llama-3.1-8B on one H100 80 GB, 8,192 tokens per request. With the engine's defaults (8.03 billion parameters in BF16, 131,072 bytes of KV cache per token, a 0.70 GB activation peak, 1 GiB, or 1.07 GB, of runtime overhead, and a budget of 90% of 80 GB, 72 GB), how many concurrent requests fit?",
+            "Again Llama-3.1-8B on one H100 80 GB, 8,192 tokens per request. With the engine's defaults (8.03 billion parameters in BF16, 131,072 bytes of KV cache per token, a 0.70 GB activation peak, 1 GiB, or 1.07 GB, of runtime overhead, and a budget of 90% of 80 GB, 72 GB), how many concurrent requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "About 1.07 GB of KV per request; 72 GB usable.",
             "After {r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights, overhead and activations, 72 − 16.06 − 0.70 − 1.07 ≈ 54.17 GB is left; at 8,192 × 131,072 bytes ≈ 1.074 GB per request, 54.17 / 1.074 ≈ 50.4, so {key} requests fit.",
@@ -214,13 +214,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             0.0,
         ),
         zh: num(
-            "Llama-3.1-70B 量化到 4 bit，在一张 H100 80 GB 上服务：684.5 亿个线性层权重每个 4.156 bit（4 bit 数值，加上每 128 个一组的 16 bit 缩放因子和 4 bit 零点），21.0 亿个嵌入层和输出层权重留在 BF16。KV cache 用 BF16，每 token 327,680 字节（320 KiB）；引擎再计 1.38 GB 的激活峰值和 1 GiB（1.07 GB）的运行时开销。在 72 GB 预算内能同时服务几个 8,192 token 的请求？",
+            "Llama-3.1-70B 量化到 4 bit，在一张 H100 80 GB 上服务：684.5 亿个线性层权重每个 4.156 bit（4 bit 数值，加上每 128 个一组的 16 bit 缩放因子和 4 bit 零点），21.0 亿个嵌入层和输出层权重留在 BF16。KV cache 用 BF16，每 token 327,680 字节（320 KiB）；引擎再计 1.38 GB 的激活峰值和 1 GiB（1.07 GB）的运行时开销。在 72 GB 预算内能同时服务几个 8,192 token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             "个请求",
             "每请求 KV = 8,192 × 327,680 字节 ≈ 2.68 GB。",
             "权重 684.5 亿 × 4.156 / 8 + 21.0 亿 × 2 ≈ {r:memory_per_gpu_bytes.weights:1e-9:1} GB；72 − {r:memory_per_gpu_bytes.weights:1e-9:1} − 1.38 − 1.07 ≈ 29.8 GB 留给 KV，每请求约 2.68 GB，29.8 / 2.68 ≈ 11.1，能放 {key} 个。",
         ),
         en: num(
-            "Llama-3.1-70B is quantized to 4-bit and served on one H100 80 GB: its 68.45 billion linear-layer weights take 4.156 bits each (4-bit values plus a 16-bit scale and a 4-bit zero point per group of 128), and its 2.10 billion embedding and output weights stay in BF16. The KV cache is BF16 at 327,680 bytes (320 KiB) per token; the engine adds an activation peak of 1.38 GB and 1 GiB (1.07 GB) of runtime overhead. Within the 72 GB budget, how many requests of 8,192 tokens fit?",
+            "Llama-3.1-70B is quantized to 4-bit and served on one H100 80 GB: its 68.45 billion linear-layer weights take 4.156 bits each (4-bit values plus a 16-bit scale and a 4-bit zero point per group of 128), and its 2.10 billion embedding and output weights stay in BF16. The KV cache is BF16 at 327,680 bytes (320 KiB) per token; the engine adds an activation peak of 1.38 GB and 1 GiB (1.07 GB) of runtime overhead. Within the 72 GB budget, how many requests of 8,192 tokens fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             "requests",
             "KV per request = 8,192 × 327,680 bytes ≈ 2.68 GB.",
             "Weights 68.45e9 × 4.156 / 8 + 2.10e9 × 2 ≈ {r:memory_per_gpu_bytes.weights:1e-9:1} GB; 72 − {r:memory_per_gpu_bytes.weights:1e-9:1} − 1.38 − 1.07 ≈ 29.8 GB is left for KV at about 2.68 GB per request: 29.8 / 2.68 ≈ 11.1, so {key} requests.",
@@ -359,13 +359,13 @@ pub static SHARING_GPUS: &[Exercise] = &[
             "接上题：在 H100 80 GB 的 MIG 配置里，最小的合理选择是哪个？",
             &["1g.10gb", "1g.20gb", "3g.40gb"],
             "权重、KV cache 和运行时加起来约 11–12 GB。",
-            "1g.20gb（1/7 的算力，2/8 的显存）放得下还有余量。只有在七分之一的算力满足不了延迟目标时，才考虑 2g.20gb 或 3g.40gb。",
+            "1g.20gb（1/7 的计算切片，即 H100 的 132 个 SM 中的 26 个；2/8 的显存）放得下还有余量。只有在这些 SM 满足不了延迟目标时，才考虑 2g.20gb 或 3g.40gb。",
         ),
         en: pick(
             "Continuing: which H100 80 GB MIG profile is the smallest sensible choice?",
             &["1g.10gb", "1g.20gb", "3g.40gb"],
             "Weights, KV cache and runtime add up to about 11–12 GB.",
-            "1g.20gb (1/7 of compute, 2/8 of memory) fits with headroom. Choose 2g.20gb or 3g.40gb only if a seventh of the compute cannot meet the latency target.",
+            "1g.20gb (1/7 of the compute slices, which on H100 is 26 of its 132 SMs, and 2/8 of the memory) fits with headroom. Choose 2g.20gb or 3g.40gb only if those SMs cannot meet the latency target.",
         ),
     },
 ];

@@ -159,7 +159,7 @@ pub fn share(gpu: &Gpu, mig: &MigGpu, p: Placement) -> Option<InstanceShare> {
         memory_slices: slices.memory,
         compute_slices: slices.compute,
         memory_bytes: g.memory_bytes,
-        sm_count: profile.sm_count,
+        sm_count: crate::estimator::mig_slice::listed_sm_count(gpu, profile),
         bandwidth_bytes_per_s: g.memory_bandwidth_bytes_per_s,
         l2_bytes: g.l2_bytes,
     })

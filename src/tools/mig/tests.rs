@@ -53,8 +53,14 @@ fn an_instance_gets_its_slices_share() {
     assert_eq!(s.l2_bytes, Some(25 * 1024 * 1024));
     assert_eq!(s.sm_count, Some(60));
     assert_eq!((s.memory_slices, s.compute_slices, s.start), (4, 3, 4));
-    // 2g.20gb has no SM count in the catalog: the view shows 2/7 of the compute slices.
+    // 2g.20gb: 32 SMs as nvidia-smi mig -lgip lists them on H100 SXM.
     let two = share(h, &m, Placement { profile: m.profile_index("2g.20gb").unwrap(), start: 0 }).unwrap();
+    assert_eq!((two.sm_count, two.compute_slices), (Some(32), 2));
+    // H100 PCIe (114 SMs): the SXM listing does not apply, the view shows 2/7 of the compute slices.
+    let pcie = gpus::find("h100-pcie").unwrap();
+    let mp = gpu_tables("h100-pcie").unwrap();
+    let two =
+        share(pcie, &mp, Placement { profile: mp.profile_index("2g.20gb").unwrap(), start: 0 }).unwrap();
     assert_eq!((two.sm_count, two.compute_slices), (None, 2));
 }
 

@@ -527,7 +527,9 @@ fn across_nodes(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let (net, name) = match kind {
         crate::engine::hardware::TopologyKind::Nvswitch => ("ib-ndr", t.net_names[0]),
         crate::engine::hardware::TopologyKind::NvswitchEfa => ("efa-p5", t.net_names[1]),
-        crate::engine::hardware::TopologyKind::Pcie => ("ib-hdr", t.net_names[2]),
+        crate::engine::hardware::TopologyKind::Pcie | crate::engine::hardware::TopologyKind::NvlinkBridge => {
+            ("ib-hdr", t.net_names[2])
+        }
     };
     let ic = catalog::interconnects::find(net);
     let inter = ic.map_or(0.0, |i| i.bytes_per_s_per_direction);

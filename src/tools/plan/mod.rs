@@ -121,7 +121,7 @@ pub fn layouts_across(nodes: u64) -> [Layout; 2] {
 pub fn topology(s: &PlanState) -> TopologyKind {
     let default = gpus::find(&s.gpu).map_or(TopologyKind::Nvswitch, TopologyKind::default_for);
     match (default, s.net) {
-        (TopologyKind::Pcie, _) => TopologyKind::Pcie,
+        (TopologyKind::Pcie | TopologyKind::NvlinkBridge, _) => TopologyKind::Pcie,
         (_, state::Net::Ib) => TopologyKind::Nvswitch,
         (_, state::Net::Efa) => TopologyKind::NvswitchEfa,
     }

@@ -438,6 +438,7 @@ pub fn HardwareControls() -> impl IntoView {
                     ("nvswitch".into(), e.topology_nvswitch.into()),
                     ("nvswitch_efa".into(), e.topology_efa.into()),
                     ("pcie".into(), e.topology_pcie.into()),
+                    ("nvlink_bridge".into(), e.topology_bridge.into()),
                 ]
                 value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.hardware.topology.clone())).unwrap_or_default())
                 set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.topology = Some(t)) })
