@@ -16,6 +16,7 @@ pub const WIDGETS: &[&str] = &[
     "gpu-ladder",
     "all-reduce",
     "state-vs-kv",
+    "prefix-reuse",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

@@ -109,6 +109,15 @@ pub const PRESETS: &[Preset] = &[
         scenario: r#"{"model": "qwen3-next-80b-a3b", "context_tokens": 131072, "batch": 16, "gpu": "h200-sxm", "gpus": 2, "tensor_parallel": 2}"#,
         mig: None,
     },
+    Preset {
+        id: "phases-8b",
+        title_zh: "prefill 与 decode：同一个模型的两个阶段",
+        title_en: "Prefill and decode: two phases of one model",
+        note_zh: "Llama-3.1-8B（BF16）在 H100 SXM 上：2,048 个 token 的提示，再生成 256 个。prefill 受算力限制，决定 TTFT；decode 受带宽限制，决定 TPOT。拖动 batch，看哪一个变了。",
+        note_en: "Llama-3.1-8B (BF16) on an H100 SXM: a 2,048-token prompt, then 256 generated tokens. Prefill is compute-bound and sets the TTFT; decode is memory-bound and sets the TPOT. Move the batch and see which one changes.",
+        scenario: r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 1, "gpu": "h100-sxm"}"#,
+        mig: None,
+    },
 ];
 
 pub fn find(id: &str) -> Option<&'static Preset> {
@@ -172,6 +181,7 @@ mod chapter_widgets {
                             "gpu-ladder",
                             "all-reduce",
                             "state-vs-kv",
+                            "prefix-reuse",
                         ];
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {

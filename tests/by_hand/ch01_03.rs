@@ -85,4 +85,16 @@ pub const SOLUTIONS: &[Solution] = &[
             bytes / (g[5] * 1e12) * 1e3
         },
     },
+    Solution {
+        id: "bw-8b-prefill-2k-bound",
+        // (2 × (parameters − embedding) × tokens + 2 × layers × hidden × tokens²) / peak, in ms.
+        given: &[8.03e9, 5.25e8, 2048.0, 32.0, 4096.0, 989.5],
+        solve: |g| (2.0 * (g[0] - g[1]) * g[2] + 2.0 * g[3] * g[4] * g[2] * g[2]) / (g[5] * 1e12) * 1e3,
+    },
+    Solution {
+        id: "bw-8b-decode-b64-throughput",
+        // sequences × bandwidth / (weights but the embedding × 2 bytes + sequences × context × KV).
+        given: &[8.03e9, 5.25e8, 64.0, 2177.0, 128.0, 3.35],
+        solve: |g| g[2] * g[5] * 1e12 / ((g[0] - g[1]) * 2.0 + g[2] * g[3] * g[4] * KIB),
+    },
 ];

@@ -47,4 +47,29 @@ pub const SOLUTIONS: &[Solution] = &[
         given: &[8.0, 4096.0, 131_072.0],
         solve: |g| g[0] * g[1] * g[2] / 1e9,
     },
+    Solution {
+        id: "cap-session-hit-rate",
+        // h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a), in percent.
+        given: &[1000.0, 8.0, 200.0, 300.0],
+        solve: |g| {
+            let cached = g[0] + (g[2] + g[3]) * (g[1] - 1.0) / 2.0;
+            cached / (cached + g[2]) * 100.0
+        },
+    },
+    Solution {
+        id: "cap-shared-prefix-kv",
+        // (requests × (context − shared) + shared) × KV per token, in GB.
+        given: &[32.0, 4352.0, 2048.0, 128.0],
+        solve: |g| (g[0] * (g[1] - g[2]) + g[2]) * g[3] * 1024.0 / 1e9,
+    },
+    Solution {
+        id: "cap-prefix-90-prefill",
+        // (2 × (parameters − embedding) × new tokens + 2 × layers × hidden × (prompt² − cached²))
+        // / peak, in ms.
+        given: &[8.03e9, 5.25e8, 4096.0, 3686.0, 32.0, 4096.0, 989.5],
+        solve: |g| {
+            let flops = 2.0 * (g[0] - g[1]) * (g[2] - g[3]) + 2.0 * g[4] * g[5] * (g[2] * g[2] - g[3] * g[3]);
+            flops / (g[6] * 1e12) * 1e3
+        },
+    },
 ];

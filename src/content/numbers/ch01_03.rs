@@ -57,4 +57,18 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "memory-bandwidth-deepseek-b16",
         r#"{"model": "deepseek-v3", "gpu": "h200-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 16, "context_tokens": 1100, "prompt_tokens": 1000}"#,
     ),
+    // Prefill and decode as two phases: Llama-3.1-8B in BF16 on an H100 SXM, a 2,048-token prompt
+    // and 256 generated tokens, at batch 1 and 64, and under load (6 requests/s arriving).
+    (
+        "memory-bandwidth-phases-b1",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 1, "gpu": "h100-sxm"}"#,
+    ),
+    (
+        "memory-bandwidth-phases-b64",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 64, "gpu": "h100-sxm"}"#,
+    ),
+    (
+        "memory-bandwidth-phases-load",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 64, "gpu": "h100-sxm", "arrival_rate_per_s": 6}"#,
+    ),
 ];

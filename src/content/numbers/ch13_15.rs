@@ -57,4 +57,47 @@ pub static SCENARIOS: &[(&str, &str)] = &[
     // H100 SXM at the p5.48xlarge rate, and the notebooks' A100 80GB PCIe at the Azure NC24ads rate.
     ("sharing-gpus-7b-chat", r#"{"model": "qwen2.5-7b", "context_tokens": 4096, "gpu": "h100-sxm"}"#),
     ("sharing-gpus-a100", r#"{"model": "qwen2.5-7b", "gpu": "a100-pcie-80gb"}"#),
+    // Prefix reuse: Llama-3.1-8B on an H100 SXM, 4,096-token prompts and 256 generated tokens;
+    // one request with 0, half or 90% of its prompt in the prefix cache; under load (3 requests/s,
+    // up to 64 at once); a 2,048-token system prompt every request shares; an 8-turn session.
+    (
+        "capacity-estimation-prefix-h0",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1}"#,
+    ),
+    (
+        "capacity-estimation-prefix-h50",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1, "prefix_hit_rate": 0.5}"#,
+    ),
+    (
+        "capacity-estimation-prefix-h90",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1, "prefix_hit_rate": 0.9}"#,
+    ),
+    (
+        "capacity-estimation-prefix-load-h0",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 64, "arrival_rate_per_s": 3}"#,
+    ),
+    (
+        "capacity-estimation-prefix-load-h90",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 64, "arrival_rate_per_s": 3, "prefix_hit_rate": 0.9}"#,
+    ),
+    (
+        "capacity-estimation-prefix-shared",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1, "prefix_shared_tokens": 2048}"#,
+    ),
+    (
+        "capacity-estimation-session",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 2950, "output_tokens": 300, "context_tokens": 3250, "gpu": "h100-sxm", "batch": 1, "session_turns": 8, "session_turn_tokens": 200, "session_turn_output_tokens": 300, "prefix_shared_tokens": 1000}"#,
+    ),
+    (
+        "capacity-estimation-prefix-32",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 32}"#,
+    ),
+    (
+        "capacity-estimation-prefix-shared-32",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 32, "prefix_shared_tokens": 2048}"#,
+    ),
+    (
+        "capacity-estimation-session-cold",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 2950, "output_tokens": 300, "context_tokens": 3250, "gpu": "h100-sxm", "batch": 1}"#,
+    ),
 ];

@@ -193,6 +193,9 @@ const L2_7B_INT4_A100: &str = r#"{"model": "llama-2-7b", "weight_dtype": "int4",
 const L3_8B_H200_16X8K: &str =
     r#"{"model": "llama-3-8b", "context_tokens": 8192, "batch": 16, "gpu": "h200-sxm"}"#;
 
+const L31_8B_PHASES_B1: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 1, "gpu": "h100-sxm"}"#;
+const L31_8B_PHASES_B64: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 64, "gpu": "h100-sxm"}"#;
+
 pub static MEMORY_BANDWIDTH: &[Exercise] = &[
     Exercise {
         id: "bw-a100-ridge",
@@ -256,6 +259,38 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
             "ms",
             "Bytes per step = the weights without the embedding × 2 + 16 × 8,064 × 128 KiB; divide by 4.8 TB/s.",
             "The full KV cache (8,192 tokens per sequence) is {r:memory_per_gpu_bytes.kv_cache:1e-9:1} GB and the weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB; without the embedding and at the average context a step reads about {r:phases.decode.bytes:1e-9:1} GB, ÷ 4.8 TB/s ≈ {key} ms, about {r:phases.decode.tokens_per_s_bound:1:0} tokens/s in total. Achieved bandwidth is below peak, so real numbers are lower.",
+        ),
+    },
+    Exercise {
+        id: "bw-8b-prefill-2k-bound",
+        answer: report(L31_8B_PHASES_B1, "phases.prefill.time_s_bound", 1e3, 1, 0.03),
+        zh: num(
+            "Llama-3.1-8B（80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不乘）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上处理一个 2,048 个 token 的提示。每个提示 token 对每个参与矩阵乘的参数花 2 FLOPs；因果 attention 另外共花 2 × 层数 × 隐藏维度 × token 数² FLOPs（32 层，隐藏维度 4,096）。prefill 受算力限制，它的时间下限是多少毫秒？",
+            "ms",
+            "FLOPs = 2 × (参数 − embedding) × 2,048 + 2 × 32 × 4,096 × 2,048²，再除以 989.5 TFLOPS。",
+            "FLOPs = 2 × (80.3 亿 − 5.25 亿) × 2,048 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。显存项（读 {r:phases.prefill.bytes:1e-9:1} GB）只有 {r:phases.prefill.bound.memory_s:1e3:1} ms：算术强度 {r:phases.prefill.arithmetic_intensity:1:0} FLOP/字节，远在拐点右边，所以 prefill 受算力限制。按引擎采用的实测 GEMM 效率，实际约需 {r:phases.prefill.time_s:1e3:1} ms。",
+        ),
+        en: num(
+            "Llama-3.1-8B (8.03 billion parameters in BF16, of which the input embedding's 525 million are looked up, not multiplied) reads a 2,048-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS). Each prompt token costs 2 FLOPs per multiplied parameter, and causal attention adds 2 × layers × hidden size × tokens² FLOPs in all (32 layers, hidden size 4,096). Prefill is compute-bound: what is the lower bound on its time, in milliseconds?",
+            "ms",
+            "FLOPs = 2 × (parameters − embedding) × 2,048 + 2 × 32 × 4,096 × 2,048²; divide by 989.5 TFLOPS.",
+            "FLOPs = 2 × (8.03e9 − 5.25e8) × 2,048 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. The memory term (reading {r:phases.prefill.bytes:1e-9:1} GB) is only {r:phases.prefill.bound.memory_s:1e3:1} ms: at {r:phases.prefill.arithmetic_intensity:1:0} FLOP/byte, far right of the ridge point, prefill is compute-bound. At the engine's measured GEMM efficiency it takes about {r:phases.prefill.time_s:1e3:1} ms.",
+        ),
+    },
+    Exercise {
+        id: "bw-8b-decode-b64-throughput",
+        answer: report(L31_8B_PHASES_B64, "throughput.decode_tokens_per_s_bound", 1.0, 0, 0.03),
+        zh: num(
+            "同一个模型（Llama-3.1-8B，80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不读）在 H100 SXM（3.35 TB/s）上同时为 64 条序列做 decode。在平均的一步，每条序列的 KV cache 存有 2,177 个 token，每 token 128 KiB。一步把除 embedding 以外的全部权重读一遍（整批共享），再读每条序列的 KV cache，并为每条序列生成一个 token。按峰值带宽，整卡 decode 吞吐的上限是每秒多少个 token？",
+            "token/s",
+            "每步字节 = (参数 − embedding) × 2 + 64 × 2,177 × 128 KiB；一步的时间 = 字节 ÷ 3.35 TB/s；一步产出 64 个 token。",
+            "每步读 2 × (80.3 亿 − 5.25 亿) + 64 × 2,177 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB，一步至少 {r:phases.decode.time_s_bound:1e3:2} ms，所以整批最多约 {key} token/s。权重只读一遍，由 64 条序列分摊；KV 却是每条序列各读各的，在这一步里已经超过权重。按引擎的实测带宽和开销，一步约 {r:phases.decode.time_s:1e3:1} ms，约 {r:phases.decode.tokens_per_s:1:0} token/s。",
+        ),
+        en: num(
+            "The same model (Llama-3.1-8B, 8.03 billion parameters in BF16; the input embedding's 525 million looked up, not read) decodes 64 sequences at once on an H100 SXM (3.35 TB/s). At the average step each sequence's KV cache holds 2,177 tokens of 128 KiB each. A step reads every weight except the embedding once (shared by the whole batch), then every sequence's KV cache, and gives each sequence one token. At peak bandwidth, what is the upper bound on the GPU's decode throughput in tokens per second?",
+            "tokens/s",
+            "Bytes per step = (parameters − embedding) × 2 + 64 × 2,177 × 128 KiB; a step takes bytes ÷ 3.35 TB/s and yields 64 tokens.",
+            "A step reads 2 × (8.03e9 − 5.25e8) + 64 × 2,177 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB, so it takes at least {r:phases.decode.time_s_bound:1e3:2} ms and the batch gets at most about {key} tokens/s. The weights are read once for all 64 sequences; the KV cache is read per sequence, and in this step it already outweighs the weights. At the engine's measured bandwidth and overheads a step takes about {r:phases.decode.time_s:1e3:1} ms, about {r:phases.decode.tokens_per_s:1:0} tokens/s.",
         ),
     },
 ];

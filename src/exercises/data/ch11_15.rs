@@ -143,6 +143,10 @@ pub static LEARNING_PATH: &[Exercise] = &[
 const L31_8B_32X8K: &str =
     r#"{"model": "llama-3.1-8b", "context_tokens": 8192, "batch": 32, "gpu": "h100-sxm"}"#;
 
+const L31_8B_SESSION: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2950, "output_tokens": 300, "context_tokens": 3250, "gpu": "h100-sxm", "batch": 1, "session_turns": 8, "session_turn_tokens": 200, "session_turn_output_tokens": 300, "prefix_shared_tokens": 1000}"#;
+const L31_8B_SHARED_32: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 32, "prefix_shared_tokens": 2048}"#;
+const L31_8B_PREFIX_H90: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1, "prefix_hit_rate": 0.9}"#;
+
 pub static CAPACITY_ESTIMATION: &[Exercise] = &[
     Exercise {
         id: "cap-8b-32x8k-total",
@@ -224,6 +228,54 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             "requests",
             "KV per request = 8,192 × 327,680 bytes ≈ 2.68 GB.",
             "Weights 68.45e9 × 4.156 / 8 + 2.10e9 × 2 ≈ {r:memory_per_gpu_bytes.weights:1e-9:1} GB; 72 − {r:memory_per_gpu_bytes.weights:1e-9:1} − 1.38 − 1.07 ≈ 29.8 GB is left for KV at about 2.68 GB per request: 29.8 / 2.68 ≈ 11.1, so {key} requests.",
+        ),
+    },
+    Exercise {
+        id: "cap-session-hit-rate",
+        answer: report(L31_8B_SESSION, "time.prefix_hit_rate", 100.0, 1, 0.01),
+        zh: num(
+            "一个对话服务的每个会话都以 1,000 个 token 的共享系统提示开头，之后共 8 轮：每轮用户追加 200 个 token，模型生成 300 个 token，下一轮把之前的全部内容连同新问题一起发送。服务开启了前缀缓存，之前发过的内容都能命中。整个会话平均下来，提示 token 的命中率是百分之多少？",
+            "%",
+            "第 k 轮发送 1,000 + (k − 1) × (200 + 300) + 200 个 token，其中只有新追加的 200 个需要计算。把 8 轮的命中 token 和发送 token 分别加起来再相除，或用 h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)。",
+            "平均每轮命中 1,000 + 500 × 7 / 2 = 2,750 个 token，平均提示 2,750 + 200 = 2,950 个 token，h = 2,750 / 2,950 ≈ {key}%。单个请求时，这让平均 TTFT 降到 {r:time.time_to_first_token_s:1e3:1} ms：prefill 只算每轮新追加的 200 个 token。会话越长，命中率越接近 100%。",
+        ),
+        en: num(
+            "Every session of a chat service starts with a shared 1,000-token system prompt, then runs 8 turns: each turn the user appends 200 tokens and the model generates 300, and the next turn resends everything so far with the new question. Prefix caching is on and everything sent before is found in the cache. Over the whole session, what percentage of prompt tokens hit the cache?",
+            "%",
+            "Turn k sends 1,000 + (k − 1) × (200 + 300) + 200 tokens, of which only the new 200 need computing. Add up the cached and the sent tokens over the 8 turns and divide, or use h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a).",
+            "On average a turn finds 1,000 + 500 × 7 / 2 = 2,750 tokens cached in a mean prompt of 2,750 + 200 = 2,950 tokens: h = 2,750 / 2,950 ≈ {key}%. For a lone request that brings the mean TTFT down to {r:time.time_to_first_token_s:1e3:1} ms: prefill computes only each turn's new 200 tokens. The longer the session, the closer the hit rate comes to 100%.",
+        ),
+    },
+    Exercise {
+        id: "cap-shared-prefix-kv",
+        answer: report(L31_8B_SHARED_32, "memory_per_gpu_bytes.kv_cache", 1e-9, 2, 0.02),
+        zh: num(
+            "Llama-3.1-8B 在 H100 上服务 32 个请求，每个请求的上下文为 4,352 个 token，其中开头 2,048 个 token 是所有请求共享的系统提示（正好是整数个 KV 块）。KV cache 为 BF16，每 token 128 KiB。开启前缀缓存后，共享前缀每个副本只存一份。这 32 个请求的 KV cache 共占多少 GB？",
+            "GB",
+            "存储的 token 数 = 32 × (4,352 − 2,048) + 2,048，再乘以 128 KiB。",
+            "32 × (4,352 − 2,048) + 2,048 = 75,776 个 token，× 131,072 字节 ≈ {key} GB；不共享时是 32 × 4,352 个 token，接近它的两倍。省下的显存可以容纳更多并发请求。",
+        ),
+        en: num(
+            "Llama-3.1-8B serves 32 requests on an H100, each with a 4,352-token context whose first 2,048 tokens are a system prompt every request shares (a whole number of KV blocks). The KV cache is BF16 at 128 KiB per token. With prefix caching the shared prefix is stored once per replica. How many GB of KV cache do the 32 requests take?",
+            "GB",
+            "Tokens stored = 32 × (4,352 − 2,048) + 2,048; multiply by 128 KiB.",
+            "32 × (4,352 − 2,048) + 2,048 = 75,776 tokens × 131,072 bytes ≈ {key} GB; without sharing, 32 × 4,352 tokens would take nearly twice as much. The memory saved holds more concurrent requests.",
+        ),
+    },
+    Exercise {
+        id: "cap-prefix-90-prefill",
+        answer: report(L31_8B_PREFIX_H90, "phases.prefill.time_s_bound", 1e3, 2, 0.03),
+        zh: num(
+            "Llama-3.1-8B（80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不乘）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上收到一个 4,096 个 token 的提示，其中前 3,686 个 token 已在前缀缓存里。prefill 只算剩下的 token：每个 token 对每个参与矩阵乘的参数花 2 FLOPs，它们对整个提示的因果 attention 共花 2 × 层数 × 隐藏维度 × (4,096² − 3,686²) FLOPs（32 层，隐藏维度 4,096）。prefill 的时间下限是多少毫秒？",
+            "ms",
+            "FLOPs = 2 × (参数 − embedding) × (4,096 − 3,686) + 2 × 32 × 4,096 × (4,096² − 3,686²)，再除以 989.5 TFLOPS。",
+            "2 × (80.3 亿 − 5.25 亿) × 410 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。只算了 10% 的 token，attention 却仍要读整个提示，所以时间比完整 prefill 的十分之一略多。按实测效率约需 {r:time.prefill_s:1e3:1} ms，TTFT 约 {r:time.time_to_first_token_s:1e3:1} ms。",
+        ),
+        en: num(
+            "Llama-3.1-8B (8.03 billion parameters in BF16; the input embedding's 525 million looked up, not multiplied) gets a 4,096-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS), of which the first 3,686 tokens are in the prefix cache. Prefill computes only the rest: 2 FLOPs per multiplied parameter per token, and their causal attention over the whole prompt costs 2 × layers × hidden size × (4,096² − 3,686²) FLOPs (32 layers, hidden size 4,096). What is the lower bound on the prefill time, in milliseconds?",
+            "ms",
+            "FLOPs = 2 × (parameters − embedding) × (4,096 − 3,686) + 2 × 32 × 4,096 × (4,096² − 3,686²); divide by 989.5 TFLOPS.",
+            "2 × (8.03e9 − 5.25e8) × 410 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. Only a tenth of the tokens are computed, but their attention still reads the whole prompt, so the time is a little more than a tenth of the full prefill's. At measured efficiency it takes about {r:time.prefill_s:1e3:1} ms, and the TTFT is about {r:time.time_to_first_token_s:1e3:1} ms.",
         ),
     },
 ];

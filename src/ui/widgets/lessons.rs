@@ -47,6 +47,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "spec-sheet" => w.spec_title,
         "gpu-ladder" => w.ladder_title,
         "state-vs-kv" => w.sk_title,
+        "prefix-reuse" => w.pr_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -129,6 +130,36 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 input: Input::Number { min: 1.0, max: 1e6, whole: true },
             },
         ],
+        "prefix-reuse" => vec![
+            Param {
+                key: "model",
+                label: e.model,
+                input: Input::Select(
+                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
+                ),
+            },
+            gpu(|_| true),
+            Param {
+                key: "prompt",
+                label: w.pr_prompt,
+                input: Input::Number { min: 2.0, max: 1e6, whole: true },
+            },
+            Param {
+                key: "shared",
+                label: e.prefix_shared,
+                input: Input::Number { min: 0.0, max: 1e6, whole: true },
+            },
+            Param {
+                key: "hit",
+                label: w.pr_hit,
+                input: Input::Number { min: 0.0, max: 100.0, whole: false },
+            },
+            Param {
+                key: "seqs",
+                label: w.sequences,
+                input: Input::Number { min: 1.0, max: 1e5, whole: true },
+            },
+        ],
         _ => vec![
             Param {
                 key: "ranks",
@@ -157,6 +188,16 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
         "gpu-ladder" => &[("model", "llama-3.1-8b"), ("w", "bf16"), ("ctx", "4096")],
         // Chapter 2: Qwen3-Next-80B-A3B, 16 sequences of 128K tokens.
         "state-vs-kv" => &[("model", "qwen3-next-80b-a3b"), ("ctx", "131072"), ("seqs", "16")],
+        // Chapter 13: Llama-3.1-8B on an H100, 4,096-token prompts whose first 2,048 tokens every
+        // request shares, 32 at once.
+        "prefix-reuse" => &[
+            ("model", "llama-3.1-8b"),
+            ("gpu", "h100-sxm"),
+            ("prompt", "4096"),
+            ("shared", "2048"),
+            ("hit", "0"),
+            ("seqs", "32"),
+        ],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -169,6 +210,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "spec-sheet" => spec_sheet(lang, v),
         "gpu-ladder" => gpu_ladder(lang, v),
         "state-vs-kv" => state_vs_kv(lang, v),
+        "prefix-reuse" => prefix_reuse(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -619,6 +661,86 @@ fn state_vs_kv(lang: Lang, v: &Values) -> String {
     [note(w.sk_note), numbers(&rows), math(lang, &lines)].concat()
 }
 
+/// Output tokens per request in the prefix-reuse widget (the chapter's example).
+const PREFIX_OUTPUT_TOKENS: u64 = 256;
+
+/// The prefix-reuse widget's scenario: `batch` requests of the reader's prompt (+ 256 output
+/// tokens), a shared prefix and a hit rate (a fraction; `None`: none given).
+fn prefix_scenario(v: &Values, batch: u64, shared: u64, hit: Option<f64>) -> Scenario {
+    let prompt = crate::engine::num::u64_from_f64(num(v, "prompt"));
+    let mut s = Scenario::new(ModelSpec::Id(get(v, "model").to_string()));
+    s.gpu = GpuSpec::Id(get(v, "gpu").to_string());
+    s.prompt_tokens = Some(prompt);
+    s.output_tokens = Some(PREFIX_OUTPUT_TOKENS);
+    s.context_tokens = prompt.saturating_add(PREFIX_OUTPUT_TOKENS);
+    s.batch = batch;
+    s.prefix_shared_tokens = shared;
+    s.prefix_hit_rate = hit;
+    s
+}
+
+/// Chapter 13: prefix reuse (`engine::memory::prefix`). One request's TTFT with and without
+/// reuse and at several hit rates, and the KV cache and the requests that fit with and without
+/// the shared prefix stored once, each the engine's report.
+fn prefix_reuse(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let shared = crate::engine::num::u64_from_f64(num(v, "shared"));
+    let seqs = crate::engine::num::u64_from_f64(num(v, "seqs")).max(1);
+    let hit = (num(v, "hit") / 100.0).clamp(0.0, 1.0);
+    let run =
+        |batch: u64, shared: u64, hit: f64| catalog::evaluate(&prefix_scenario(v, batch, shared, Some(hit)));
+    let (one, cold, all, all_cold) =
+        match (run(1, shared, hit), run(1, 0, 0.0), run(seqs, shared, hit), run(seqs, 0, 0.0)) {
+            (Ok(a), Ok(b), Ok(c), Ok(d)) => (a, b, c, d),
+            (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => {
+                return format!(
+                    "<p class=\"field-error\" role=\"alert\">{}</p>",
+                    escape(&errors::scenario_error(e.scenario_error(), lang))
+                )
+            }
+        };
+    let b = |x: u64| format_bytes_f64(x as f64, ByteUnit::Gb);
+    let t = &one.performance.time;
+    let fit = |r: &crate::engine::Report| r.solvers.max_batch.unwrap_or(0);
+    let rows = [
+        row("cached", w.pr_cached, &group_digits(t.prefix_cached_tokens), t.prefix_cached_tokens as f64),
+        row("ttft", w.pr_ttft, &format_seconds(t.time_to_first_token_s), t.time_to_first_token_s),
+        row(
+            "ttft-cold",
+            w.pr_ttft_cold,
+            &format_seconds(cold.performance.time.time_to_first_token_s),
+            cold.performance.time.time_to_first_token_s,
+        ),
+        row("kv", w.pr_kv, &b(all.memory_per_gpu_bytes.kv_cache), all.memory_per_gpu_bytes.kv_cache as f64),
+        row(
+            "kv-cold",
+            w.pr_kv_cold,
+            &b(all_cold.memory_per_gpu_bytes.kv_cache),
+            all_cold.memory_per_gpu_bytes.kv_cache as f64,
+        ),
+        row("fit", w.pr_fit, &group_digits(fit(&one)), fit(&one) as f64),
+        row("fit-cold", w.pr_fit_cold, &group_digits(fit(&cold)), fit(&cold) as f64),
+    ];
+    let curve: Vec<String> = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0]
+        .iter()
+        .filter_map(|&h| run(1, shared, h).ok().map(|r| (h, r.performance.time.time_to_first_token_s)))
+        .map(|(h, ttft)| format!("{} → {}", format_percent(h), format_seconds(ttft)))
+        .collect();
+    let prompt = crate::engine::num::u64_from_f64(num(v, "prompt"));
+    let lines = [
+        format!(
+            "min({} − 1, max({}, {} × {})) = {}",
+            group_digits(prompt),
+            group_digits(shared),
+            format_percent(hit),
+            group_digits(prompt),
+            group_digits(t.prefix_cached_tokens)
+        ),
+        format!("{} {}", w.pr_curve, curve.join(" · ")),
+    ];
+    [note(w.pr_note), numbers(&rows), math(lang, &lines)].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,5 +765,29 @@ mod tests {
             kv_line(p.kv_per_token, 1280, p.kv, &b, "windows"),
             format!("KV = {} × 1,280 = {}", b(p.kv_per_token), b(p.kv))
         );
+    }
+
+    /// The prefix-reuse widget shows the engine's numbers: with half the prompt shared, the
+    /// cached tokens are the shared prefix, the TTFT is below the cold one, the shared blocks are
+    /// stored once, and more requests fit.
+    #[test]
+    fn the_prefix_widget_shows_the_engines_reuse() {
+        let v: Values = defaults("prefix-reuse").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
+        let html = prefix_reuse(Lang::En, &v);
+        let value = |k: &str| -> f64 {
+            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
+            let rest = &html[at + k.len() + 22..];
+            rest[..rest.find('"').expect("quote")].parse().expect("number")
+        };
+        let s = prefix_scenario(&v, 32, 2048, Some(0.0));
+        let r = catalog::evaluate(&s).expect("the chapter's example evaluates");
+        assert_eq!(value("cached"), 2048.0);
+        assert_eq!(value("kv"), r.memory_per_gpu_bytes.kv_cache as f64);
+        assert!(value("ttft") < value("ttft-cold"), "{html}");
+        assert!(value("kv") < value("kv-cold") && value("fit") > value("fit-cold"), "{html}");
+        // A shared prefix longer than the prompt is named, not computed.
+        let mut bad = v.clone();
+        bad.iter_mut().filter(|(k, _)| *k == "shared").for_each(|(_, x)| *x = "5000".into());
+        assert!(prefix_reuse(Lang::En, &bad).contains("field-error"));
     }
 }
