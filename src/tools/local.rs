@@ -283,12 +283,14 @@ pub fn memory_options_gb(s: &LocalState) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-/// A memory size as sold, in bytes, as the reader's machine reports it: "24 GB" of GDDR, HBM or
-/// LPDDR, like a "32 GB" DIMM kit, holds 24 GiB (chips come in powers of two; an RTX 4090
-/// reports 24,564 MiB, RLinf/RLinf issue #255, 2025-11-12; a 16 GB Mac's Metal budget is 2/3
-/// of 16 GiB). This tool asks what runs on that machine, so it starts from what the machine
-/// reports; the catalog and the estimator keep the site's convention, the vendor's figure in
-/// decimal (80 GB = 80×10⁹ B, chapter 2), and the method text names the difference.
+/// A memory size as sold, in bytes, at its binary size: "24 GB" of GDDR, HBM or LPDDR, like a
+/// "32 GB" DIMM kit, is taken as 24 GiB (chips come in powers of two; an RTX 4090 reports
+/// 24,564 MiB, a little less, RLinf/RLinf issue #255, 2025-11-12; a 16 GB Mac's Metal budget is
+/// 2/3 of 16 GiB). This tool asks what runs on the reader's machine, so it takes this size,
+/// close to what such a machine reports (not exactly: the driver and, on GDDR with ECC on, the
+/// check bits take some); the catalog and the estimator keep the site's convention, the
+/// vendor's figure in decimal (80 GB = 80×10⁹ B, chapter 2), and the method text names the
+/// difference.
 pub fn as_sold(gb: f64) -> u64 {
     (gb * GIB as f64) as u64
 }
