@@ -183,7 +183,7 @@ fn validate_speculation(
     a: &Architecture,
     draft: Option<&Architecture>,
 ) -> Result<(), ScenarioError> {
-    let Some(spec) = super::speculation::resolve(s) else { return Ok(()) };
+    let Some(spec) = s.speculation() else { return Ok(()) };
     let modules = a.extras.mtp_layers;
     if spec.method == super::workload::SpecMethod::Mtp && spec.draft_tokens > modules {
         let field = if modules == 0 { "speculative_method" } else { "speculative_draft_tokens" };
@@ -334,7 +334,7 @@ impl Sizing {
 /// Step 2: parameter counts, KV cache per token, memory on the heaviest GPU, fit and solvers.
 fn size(s: &Scenario, a: &Architecture, gpu: &Gpu, draft: Option<&Architecture>) -> Sizing {
     let mut x = Inputs::on_gpu(s, gpu);
-    if let Some(spec) = super::speculation::resolve(s) {
+    if let Some(spec) = s.speculation() {
         x.drafter = super::memory::speculative::drafter(a, draft, &spec, &x);
     }
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);

@@ -459,7 +459,8 @@ impl Scenario {
             "speculative_acceptance" => self.speculative_acceptance = opt(v, de)?,
             "speculative_acceptance_length" => self.speculative_acceptance_length = opt(v, de)?,
             "speculative_draft_model" => {
-                self.speculative_draft_model = opt(v, |v| Ok(ModelSpec::from_json(v)))?
+                self.speculative_draft_model =
+                    opt(v, |v| Ok(ModelSpec::from_json(&super::json_read::whole_numbers_as_integers(v))))?
             }
             _ => {}
         }
@@ -476,7 +477,27 @@ impl Scenario {
         self.validate_layout()?;
         self.validate_training()?;
         self.validate_llama_cpp()?;
-        crate::engine::speculation::validate(self)
+        if self.mode == Mode::Inference {
+            crate::engine::speculation::validate(&self.spec_keys())?;
+        }
+        Ok(())
+    }
+
+    /// The speculative-decoding keys as `speculation` reads them (no method outside inference).
+    pub fn spec_keys(&self) -> crate::engine::speculation::SpecKeys<'_> {
+        crate::engine::speculation::SpecKeys {
+            method: self.speculative_method.filter(|_| self.mode == Mode::Inference),
+            draft_tokens: self.speculative_draft_tokens,
+            acceptance_rate: self.speculative_acceptance_rate,
+            acceptance: self.speculative_acceptance.as_deref(),
+            acceptance_length: self.speculative_acceptance_length,
+            draft_model: self.speculative_draft_model.is_some(),
+        }
+    }
+
+    /// The scenario's speculative decoding, resolved (`speculation::resolve`).
+    pub fn speculation(&self) -> Option<crate::engine::speculation::Speculation> {
+        crate::engine::speculation::resolve(&self.spec_keys())
     }
 
     /// llama.cpp's rules: its KV cache takes a few formats, a block-quantised V cache needs flash

@@ -18,9 +18,22 @@
 //! `memory::speculative`.
 
 use super::error::{ErrorKind, ScenarioError};
-use super::scenario::Scenario;
-use super::workload::{Mode, SpecMethod};
+use super::workload::SpecMethod;
 use serde::Serialize;
+
+/// The scenario's speculative keys (`Scenario::spec_keys`), read here without the scenario so
+/// that the scenario's own checks can call [`validate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpecKeys<'a> {
+    /// `speculative_method`, `None` outside inference.
+    pub method: Option<SpecMethod>,
+    pub draft_tokens: Option<u64>,
+    pub acceptance_rate: Option<f64>,
+    pub acceptance: Option<&'a [f64]>,
+    pub acceptance_length: Option<f64>,
+    /// Whether `speculative_draft_model` is set.
+    pub draft_model: bool,
+}
 
 /// Most draft tokens per step the engine takes for any method (a range, like the other keys'):
 /// past it every published acceptance has fallen below a few percent per position.
@@ -138,8 +151,8 @@ pub fn expected_tokens_cumulative(rates: &[f64]) -> f64 {
 
 /// The scenario's speculation, or `None` without a method (or outside inference). Total: a
 /// scenario that failed [`validate`] still resolves to something in range.
-pub fn resolve(s: &Scenario) -> Option<Speculation> {
-    let method = s.speculative_method.filter(|_| s.mode == Mode::Inference)?;
+pub fn resolve(s: &SpecKeys) -> Option<Speculation> {
+    let method = s.method?;
     let gamma = draft_tokens(s, method);
     let mut out = Speculation {
         method,
@@ -150,13 +163,13 @@ pub fn resolve(s: &Scenario) -> Option<Speculation> {
         from: AcceptanceFrom::Rate,
     };
     let cap = gamma as f64 + 1.0;
-    if let Some(e) = s.speculative_acceptance_length {
+    if let Some(e) = s.acceptance_length {
         out.expected_tokens = e;
         out.from = AcceptanceFrom::Length;
-    } else if let Some(a) = s.speculative_acceptance_rate {
+    } else if let Some(a) = s.acceptance_rate {
         out.expected_tokens = expected_tokens_iid(a, gamma);
         out.acceptance_rate = Some(a);
-    } else if let Some(rates) = &s.speculative_acceptance {
+    } else if let Some(rates) = s.acceptance {
         out.per_position = rates.iter().copied().take(usize::try_from(gamma).unwrap_or(usize::MAX)).collect();
         out.expected_tokens = expected_tokens_cumulative(&out.per_position);
         out.from = AcceptanceFrom::PerPosition;
@@ -169,9 +182,9 @@ pub fn resolve(s: &Scenario) -> Option<Speculation> {
 }
 
 /// γ: the scenario's, else the per-position list's length, else the method's default.
-fn draft_tokens(s: &Scenario, m: SpecMethod) -> u64 {
-    let listed = s.speculative_acceptance.as_ref().map(|v| v.len() as u64).filter(|n| *n > 0);
-    s.speculative_draft_tokens.or(listed).unwrap_or_else(|| method_default(m)).clamp(1, MAX_DRAFT_TOKENS)
+fn draft_tokens(s: &SpecKeys, m: SpecMethod) -> u64 {
+    let listed = s.acceptance.map(|v| v.len() as u64).filter(|n| *n > 0);
+    s.draft_tokens.or(listed).unwrap_or_else(|| method_default(m)).clamp(1, MAX_DRAFT_TOKENS)
 }
 
 /// A method's published acceptance at γ draft tokens: `(E, α, per-position, source)`, or `None`
@@ -201,26 +214,26 @@ fn published(m: SpecMethod, gamma: u64) -> Option<(f64, Option<f64>, Vec<f64>, A
 /// 1..=[`MAX_DRAFT_TOKENS`], an acceptance rate in (0, 1), per-position rates in (0, 1), one per
 /// draft token and non-increasing, an acceptance length in [1, γ + 1], a draft model for
 /// `draft_model`, and an acceptance where no published default exists.
-pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
-    let any = s.speculative_draft_tokens.is_some()
-        || s.speculative_acceptance_rate.is_some()
-        || s.speculative_acceptance.is_some()
-        || s.speculative_acceptance_length.is_some()
-        || s.speculative_draft_model.is_some();
-    let Some(method) = s.speculative_method else {
+pub fn validate(s: &SpecKeys) -> Result<(), ScenarioError> {
+    let any = s.draft_tokens.is_some()
+        || s.acceptance_rate.is_some()
+        || s.acceptance.is_some()
+        || s.acceptance_length.is_some()
+        || s.draft_model;
+    let Some(method) = s.method else {
         return if any { Err(ScenarioError::new("speculative_method", ErrorKind::Missing)) } else { Ok(()) };
     };
-    if let Some(g) = s.speculative_draft_tokens {
+    if let Some(g) = s.draft_tokens {
         range("speculative_draft_tokens", g, 1, MAX_DRAFT_TOKENS)?;
     }
     let gamma = draft_tokens(s, method);
-    if let Some(a) = s.speculative_acceptance_rate {
+    if let Some(a) = s.acceptance_rate {
         open_fraction("speculative_acceptance_rate", a)?;
     }
-    if let Some(rates) = &s.speculative_acceptance {
-        per_position(rates, s.speculative_draft_tokens.unwrap_or(rates.len() as u64))?;
+    if let Some(rates) = s.acceptance {
+        per_position(rates, s.draft_tokens.unwrap_or(rates.len() as u64))?;
     }
-    if let Some(e) = s.speculative_acceptance_length {
+    if let Some(e) = s.acceptance_length {
         let max = gamma as f64 + 1.0;
         if !(e.is_finite() && (1.0..=max).contains(&e)) {
             return Err(ScenarioError::new(
@@ -229,12 +242,10 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ));
         }
     }
-    if method == SpecMethod::DraftModel && s.speculative_draft_model.is_none() {
+    if method == SpecMethod::DraftModel && !s.draft_model {
         return Err(ScenarioError::new("speculative_draft_model", ErrorKind::Missing));
     }
-    let given = s.speculative_acceptance_rate.is_some()
-        || s.speculative_acceptance.is_some()
-        || s.speculative_acceptance_length.is_some();
+    let given = s.acceptance_rate.is_some() || s.acceptance.is_some() || s.acceptance_length.is_some();
     if !given && published(method, gamma).is_none() {
         return Err(ScenarioError::new(
             "speculative_acceptance_rate",
@@ -286,11 +297,9 @@ fn open_fraction(field: &str, v: f64) -> Result<(), ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::scenario::ModelSpec;
 
-    fn spec(edit: impl FnOnce(&mut Scenario)) -> Scenario {
-        let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
-        s.speculative_method = Some(SpecMethod::Eagle3);
+    fn spec(edit: impl FnOnce(&mut SpecKeys<'static>)) -> SpecKeys<'static> {
+        let mut s = SpecKeys { method: Some(SpecMethod::Eagle3), ..SpecKeys::default() };
         edit(&mut s);
         s
     }
@@ -311,11 +320,11 @@ mod tests {
     fn defaults_per_method_name_their_source() {
         let r = resolve(&spec(|_| ())).unwrap();
         assert_eq!((r.draft_tokens, r.expected_tokens, r.from), (4, 3.08, AcceptanceFrom::PublishedEagle3));
-        let r = resolve(&spec(|s| s.speculative_method = Some(SpecMethod::Mtp))).unwrap();
+        let r = resolve(&spec(|s| s.method = Some(SpecMethod::Mtp))).unwrap();
         assert_eq!((r.draft_tokens, r.acceptance_rate), (1, Some(0.85)));
         let r = resolve(&spec(|s| {
-            s.speculative_method = Some(SpecMethod::Ngram);
-            s.speculative_draft_tokens = Some(3);
+            s.method = Some(SpecMethod::Ngram);
+            s.draft_tokens = Some(3);
         }))
         .unwrap();
         assert!((r.expected_tokens - 3.25).abs() < 1e-12, "{}", r.expected_tokens);
@@ -323,51 +332,42 @@ mod tests {
             let from = published(m, method_default(m)).map(|p| p.3);
             assert_eq!(from.and_then(AcceptanceFrom::source).is_some(), m != SpecMethod::DraftModel);
         }
-        assert!(resolve(&Scenario::new(ModelSpec::Id("llama-3.1-8b".into()))).is_none());
+        assert!(resolve(&SpecKeys::default()).is_none());
     }
 
     #[test]
     fn bad_speculative_input_is_named() {
-        let err = |edit: fn(&mut Scenario)| validate(&spec(edit)).unwrap_err();
-        let e = err(|s| s.speculative_acceptance_rate = Some(1.0));
+        let err = |edit: fn(&mut SpecKeys<'static>)| validate(&spec(edit)).unwrap_err();
+        let e = err(|s| s.acceptance_rate = Some(1.0));
         assert_eq!(
             (e.field.as_str(), e.kind),
             ("speculative_acceptance_rate", ErrorKind::OpenFraction { got: 1.0 })
         );
-        assert_eq!(err(|s| s.speculative_acceptance_rate = Some(0.0)).field, "speculative_acceptance_rate");
-        assert_eq!(
-            err(|s| s.speculative_acceptance_rate = Some(f64::NAN)).field,
-            "speculative_acceptance_rate"
-        );
-        assert_eq!(err(|s| s.speculative_draft_tokens = Some(0)).field, "speculative_draft_tokens");
-        assert_eq!(err(|s| s.speculative_draft_tokens = Some(33)).field, "speculative_draft_tokens");
-        let e = err(|s| s.speculative_acceptance = Some(vec![0.5, 0.6]));
+        assert_eq!(err(|s| s.acceptance_rate = Some(0.0)).field, "speculative_acceptance_rate");
+        assert_eq!(err(|s| s.acceptance_rate = Some(f64::NAN)).field, "speculative_acceptance_rate");
+        assert_eq!(err(|s| s.draft_tokens = Some(0)).field, "speculative_draft_tokens");
+        assert_eq!(err(|s| s.draft_tokens = Some(33)).field, "speculative_draft_tokens");
+        let e = err(|s| s.acceptance = Some(&[0.5, 0.6]));
         assert_eq!(e.kind, ErrorKind::AcceptanceRises { position: 1 });
         let e = err(|s| {
-            s.speculative_draft_tokens = Some(3);
-            s.speculative_acceptance = Some(vec![0.5, 0.4]);
+            s.draft_tokens = Some(3);
+            s.acceptance = Some(&[0.5, 0.4]);
         });
         assert_eq!(e.kind, ErrorKind::AcceptancePerDraftToken { draft_tokens: 3, got: 2 });
-        assert_eq!(
-            err(|s| s.speculative_acceptance_length = Some(5.5)).field,
-            "speculative_acceptance_length"
-        );
-        assert_eq!(
-            err(|s| s.speculative_method = Some(SpecMethod::DraftModel)).field,
-            "speculative_draft_model"
-        );
-        let e = err(|s| s.speculative_draft_tokens = Some(9));
+        assert_eq!(err(|s| s.acceptance_length = Some(5.5)).field, "speculative_acceptance_length");
+        assert_eq!(err(|s| s.method = Some(SpecMethod::DraftModel)).field, "speculative_draft_model");
+        let e = err(|s| s.draft_tokens = Some(9));
         assert_eq!(e.kind, ErrorKind::NoPublishedAcceptance { method: SpecMethod::Eagle3, draft_tokens: 9 });
         let e = validate(&spec(|s| {
-            s.speculative_method = None;
-            s.speculative_acceptance_rate = Some(0.7);
+            s.method = None;
+            s.acceptance_rate = Some(0.7);
         }))
         .unwrap_err();
         assert_eq!(e.field, "speculative_method");
         // Given an acceptance, any γ in range is fine.
         assert!(validate(&spec(|s| {
-            s.speculative_draft_tokens = Some(9);
-            s.speculative_acceptance_rate = Some(0.7);
+            s.draft_tokens = Some(9);
+            s.acceptance_rate = Some(0.7);
         }))
         .is_ok());
     }

@@ -969,7 +969,7 @@ fn speculative(
     p: &PhaseSet,
 ) -> Result<Option<SpeculativeReport>, ScenarioError> {
     use super::speculative::{drafter_shape, verify_step_work, SpecBatchPoint, StepTimes};
-    let Some(spec) = crate::engine::speculation::resolve(z.scenario) else { return Ok(None) };
+    let Some(spec) = z.scenario.speculation() else { return Ok(None) };
     let x = z.inputs;
     let ctx = u64_from_f64(c.decode_ctx.round());
     let draft = z.draft.map(|d| at_context(&weight_shape(d, &count_params(d), x), d, x, ctx));

@@ -314,7 +314,3 @@ mod tests {
         assert_eq!(w.tokens, 4.0);
     }
 }
-
-#[cfg(test)]
-#[path = "speculative_tests.rs"]
-mod scenario_tests;

@@ -1,15 +1,15 @@
 //! Speculative decoding through `evaluate`: the worked defaults, the crossover against batch,
 //! the drafter's memory, bad input against the model, and properties over random inputs.
 
-use crate::engine::error::ErrorKind;
-use crate::engine::scenario::{ModelSpec, Scenario};
-use crate::engine::workload::SpecMethod;
-use crate::engine::Report;
+use gpu_primer::engine::error::ErrorKind;
+use gpu_primer::engine::perf::speculative::SpecBatchPoint;
+use gpu_primer::engine::workload::SpecMethod;
+use gpu_primer::engine::{EngineError, ModelSpec, Report, Scenario};
 use proptest::prelude::*;
 
 fn serving(model: &str, edit: impl FnOnce(&mut Scenario)) -> Scenario {
     let mut s = Scenario::new(ModelSpec::Id(model.into()));
-    s.gpu = crate::engine::hardware::GpuSpec::Id("h100-sxm".into());
+    s.gpu = gpu_primer::engine::hardware::GpuSpec::Id("h100-sxm".into());
     s.prompt_tokens = Some(1024);
     s.output_tokens = Some(256);
     s.context_tokens = 1280;
@@ -18,7 +18,7 @@ fn serving(model: &str, edit: impl FnOnce(&mut Scenario)) -> Scenario {
 }
 
 fn eval(s: &Scenario) -> Report {
-    crate::catalog::evaluate(s).expect("the scenario evaluates")
+    gpu_primer::catalog::evaluate(s).expect("the scenario evaluates")
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn eagle3_at_batch_one_pays_and_the_gain_shrinks_with_batch() {
     );
     // Per user, the gain at batch 1 is larger than at batch 512, where the verify pass of
     // 5 tokens per sequence is compute-bound.
-    let gain = |p: &super::SpecBatchPoint| p.per_user_tokens_per_s / p.per_user_tokens_per_s_without;
+    let gain = |p: &SpecBatchPoint| p.per_user_tokens_per_s / p.per_user_tokens_per_s_without;
     let (first, last) = (sp.by_batch.first().unwrap(), sp.by_batch.last().unwrap());
     assert!(gain(first) > gain(last) * 1.3, "{} vs {}", gain(first), gain(last));
     assert!(r.derivations.keys().any(|k| k.path() == "speculative.time_per_output_token_s"));
@@ -86,13 +86,13 @@ fn a_draft_model_adds_its_weights_and_kv_and_must_be_smaller() {
         sp.drafter_weight_bytes_per_gpu
     );
     assert!(sp.times.draft_s > 0.0 && sp.speedup > 1.0);
-    let err = crate::catalog::evaluate(&serving("llama-3.2-1b", |s| {
+    let err = gpu_primer::catalog::evaluate(&serving("llama-3.2-1b", |s| {
         s.speculative_method = Some(SpecMethod::DraftModel);
         s.speculative_draft_model = Some(ModelSpec::Id("llama-3.1-8b".into()));
         s.speculative_acceptance_rate = Some(0.7);
     }))
     .unwrap_err();
-    let crate::engine::EngineError::Invalid(e) = err;
+    let EngineError::Invalid(e) = err;
     assert_eq!(e.field, "speculative_draft_model");
     assert!(matches!(e.kind, ErrorKind::DraftLargerThanTarget { .. }));
 }
@@ -102,8 +102,8 @@ fn mtp_needs_the_modules_the_checkpoint_ships() {
     let err = |model: &str, edit: fn(&mut Scenario)| {
         let mut s = serving(model, |s| s.speculative_method = Some(SpecMethod::Mtp));
         edit(&mut s);
-        match crate::catalog::evaluate(&s) {
-            Err(crate::engine::EngineError::Invalid(e)) => e,
+        match gpu_primer::catalog::evaluate(&s) {
+            Err(EngineError::Invalid(e)) => e,
             other => panic!("{other:?}"),
         }
     };
@@ -121,7 +121,7 @@ fn deepseek_mtp_counts_its_module_in_memory() {
     let edit = |s: &mut Scenario| {
         s.gpus = 8;
         s.tensor_parallel = 8;
-        s.gpu = crate::engine::hardware::GpuSpec::Id("h200-sxm".into());
+        s.gpu = gpu_primer::engine::hardware::GpuSpec::Id("h200-sxm".into());
     };
     let plain = eval(&serving("deepseek-v3", edit));
     let r = eval(&serving("deepseek-v3", |s| {
