@@ -468,7 +468,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
             F::SpecAcceptancePerPosition => "投机解码：E = 1 + Σ a_k，a_k 为前 k 个草稿全部被接受的步数占比（逐位置累计接受率，vLLM 的统计方式）",
             F::SpecAcceptanceLength => "投机解码：E 为目标模型每步平均产出的 token 数（实测的接受长度，在 1 到 γ + 1 之间）",
-            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次）；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，验证变成计算受限时低于 1",
+            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次）；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，验证变成受算力限制时低于 1",
         },
     }
 }
@@ -665,6 +665,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{}参数）计入总数，每个 token 只查表取行，不在每步整表读取",
             q::count(u128::from(*per_layer_table), lang)
         ),
+        (Assumption::SpeculationNotInLoad, Lang::En) => {
+            "speculative decoding is in the times, throughput and memory above; the serving-under-load model does not use it yet (one token per sequence per step)".into()
+        }
+        (Assumption::SpeculationNotInLoad, Lang::Zh) => {
+            "上面的时间、吞吐和显存已计入投机解码；负载下的服务模型尚未计入（每步每个序列一个 token）".into()
+        }
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
         }

@@ -332,6 +332,9 @@ pub fn performance(
         dv.insert(DerivKey::ServingCostPerMillion, c);
     }
     assumptions_out.extend(assumptions(z, &setup, &scaling));
+    if speculative.is_some() {
+        assumptions_out.push(Assumption::SpeculationNotInLoad);
+    }
     let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
         Some(t) => (t.dominant, t.dominance_ratio),
