@@ -75,7 +75,7 @@ pub fn drafter_shape(
         } else {
             (0.0, 0.0)
         };
-        let moe = target.moe.clone().filter(|_| experts && target.experts > 0).map(|mut r| {
+        let moe = target.moe.filter(|_| experts && target.experts > 0).map(|mut r| {
             r.layers = 1;
             r
         });
