@@ -131,6 +131,9 @@ fn deepseek_mtp_counts_its_module_in_memory() {
     let sp = r.performance.speculative.as_ref().unwrap();
     // One module: 11.6 B parameters (the README's 14 B with its embedding and head copies).
     assert!((sp.drafter_params as f64 / 1e9 - 11.7).abs() < 0.4, "{}", sp.drafter_params);
+    // The parameter count names it beside the model's published total.
+    assert_eq!((r.params.drafter, r.params.total), (sp.drafter_params, plain.params.total));
+    assert_eq!(plain.params.drafter, 0);
     assert!(r.memory_per_gpu_bytes.weights > plain.memory_per_gpu_bytes.weights);
     assert!((sp.expected_tokens_per_step - 1.85).abs() < 1e-12);
     assert!(sp.speedup > 1.0 && sp.speedup <= 1.85, "{}", sp.speedup);

@@ -501,6 +501,7 @@ fn report(
             mlp: to_u64(c.mlp),
             experts: to_u64(c.experts),
             other: to_u64(c.other + c.positions),
+            drafter: to_u64(x.drafter.params),
         },
         kv_cache_bytes_per_token: to_u64(z.kv_per_token),
         recurrent_state_bytes_per_sequence: to_u64(z.state_per_sequence),

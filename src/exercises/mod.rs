@@ -207,6 +207,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "mlp" => q.mlp,
                 "experts" => q.experts,
                 "other" => q.other,
+                "drafter" => q.drafter,
                 _ => return None,
             })
         }
