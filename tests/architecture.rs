@@ -72,7 +72,7 @@ const ENGINE: Tree = Tree {
             "things: GPUs, their links and efficiencies, model architectures and their tensors, GGUF files",
             &["gpu", "links", "efficiency", "model", "gguf"],
         ),
-        ("inputs: the scenario, its hardware resolved, the catalog lookup", &["scenario", "hardware", "lookup"]),
+        ("inputs: the scenario, its hardware resolved, the catalog lookup", &["scenario", "hardware", "lookup", "speculation"]),
         ("computations: memory, time, the solvers", &["memory", "perf", "solvers"]),
         (
             "the report, evaluate, and the tools' arithmetic",

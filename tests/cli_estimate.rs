@@ -58,3 +58,28 @@ fn bad_input_exits_2_naming_the_field() {
     assert_bad(r#"{"model": {"model_type": "llama", "hidden_size": 4096}}"#, "model.num_hidden_layers");
     assert_bad(r#"{"context_tokens": 5}"#, "model");
 }
+
+#[test]
+fn speculative_keys_in_and_out() {
+    let (code, stdout, _) = run(
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "speculative_method": "eagle3", "speculative_draft_tokens": 3, "speculative_acceptance_rate": 0.8}"#,
+    );
+    assert_eq!(code, 0);
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let sp = &r["speculative"];
+    assert_eq!(sp["method"], "eagle3");
+    assert_eq!(sp["draft_tokens"], 3);
+    // Leviathan et al.'s Eq. 1: (1 − 0.8⁴) / 0.2 = 2.952.
+    assert!((sp["expected_tokens_per_step"].as_f64().unwrap() - 2.952).abs() < 1e-9);
+    assert_eq!(sp["acceptance_from"], "rate");
+    assert_eq!(r["time"]["time_per_output_token_s"], sp["time_per_output_token_s"]);
+    assert_eq!(sp["by_batch"].as_array().unwrap().len(), 10);
+    assert!(r["derivations"]["speculative.time_per_output_token_s"].is_object());
+    assert_bad(
+        r#"{"model": "llama-3.1-8b", "speculative_method": "eagle3", "speculative_acceptance_rate": 1.2}"#,
+        "speculative_acceptance_rate",
+    );
+    assert_bad(r#"{"model": "llama-3.1-8b", "speculative_method": "mtp"}"#, "speculative_method");
+    assert_bad(r#"{"model": "llama-3.1-8b", "speculative_method": "warp"}"#, "speculative_method");
+    assert_bad(r#"{"model": "llama-3.1-8b", "speculative_acceptance_length": 2.5}"#, "speculative_method");
+}

@@ -37,6 +37,11 @@ fn reports() -> Vec<(String, Report)> {
         json!({"model": "qwen3-30b-a3b", "weight_dtype": "iq4_xs", "gpu": "rtx-4090", "n_cpu_moe": 12, "kv_dtype": "q8_0", "batch": 64}),
         json!({"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "apple-m4-max-40c"}),
         json!({"model": "llama-3.1-405b", "weight_dtype": "int4", "kv_dtype": "fp8", "batch": 64, "context_tokens": 200000}),
+        json!({"model": "llama-3.1-8b", "gpu": "h100-sxm", "speculative_method": "eagle3"}),
+        json!({"model": "llama-3.1-8b", "gpu": "h100-sxm", "speculative_method": "ngram", "batch": 32}),
+        json!({"model": "llama-3.1-70b", "gpus": 4, "tensor_parallel": 4, "speculative_method": "draft_model",
+            "speculative_draft_model": "llama-3.2-1b", "speculative_acceptance_rate": 0.7}),
+        json!({"model": "deepseek-v3", "gpus": 8, "tensor_parallel": 8, "gpu": "h200-sxm", "speculative_method": "mtp"}),
     ];
     let mut out: Vec<(String, Report)> = cases
         .into_iter()

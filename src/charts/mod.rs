@@ -22,6 +22,7 @@ pub mod latency_load;
 pub mod memory_bar;
 pub mod roofline;
 pub mod scaling;
+pub mod speculation;
 #[cfg(any(test, not(target_arch = "wasm32")))]
 pub mod text_fit;
 
@@ -34,6 +35,7 @@ pub use kv_growth::{kv_growth_svg, KvCapacity, KvGrowthChart, KvLine};
 pub use memory_bar::{memory_bar_svg, MemoryBarChart, MemoryLabels, MemoryRow};
 pub use roofline::{roofline_svg, ExpectedRoof, RooflineChart, RooflinePoint};
 pub use scaling::{scaling_svg, ScalingChart, ScalingPoint, ScalingSeries};
+pub use speculation::{speculation_svg, SpecPoint, SpeculationChart};
 
 /// Width of a desktop chart (px of viewBox).
 pub const DESKTOP_WIDTH: u32 = 640;

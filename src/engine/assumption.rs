@@ -14,6 +14,9 @@ pub enum Assumption {
     ContextBeyondModel { context: u64, limit: u64 },
     /// Embeddings, head, norms, biases and routers stay in 16 bits in quantised checkpoints.
     SmallTensorsIn16Bits,
+    /// Speculative decoding is in the static times and memory, not yet in the load model, whose
+    /// steps emit one token per sequence.
+    SpeculationNotInLoad,
     /// Inference: paged KV cache blocks and the prefill chunk.
     PagedKvAndChunk { block_tokens: u64, chunk_tokens: u64 },
     /// Training: no dropout, 1F1B schedule, 16-bit logits with fp32 for the loss.

@@ -156,6 +156,10 @@ pub enum DerivKey {
     TimePrefixCached,
     /// The prefix cache's hit rate.
     TimePrefixHitRate,
+    /// Speculative decoding: tokens emitted per target step, E.
+    SpeculativeExpectedTokens,
+    /// Speculative decoding: the step and the time per output token.
+    SpeculativeTimePerOutputToken,
     TimeDecodeStep,
     TimeToFirstToken,
     TimePerOutputToken,
@@ -223,6 +227,8 @@ impl DerivKey {
             DerivKey::TimePrefill => "time.prefill_s",
             DerivKey::TimePrefixCached => "time.prefix_cached_tokens",
             DerivKey::TimePrefixHitRate => "time.prefix_hit_rate",
+            DerivKey::SpeculativeExpectedTokens => "speculative.expected_tokens_per_step",
+            DerivKey::SpeculativeTimePerOutputToken => "speculative.time_per_output_token_s",
             DerivKey::TimeDecodeStep => "time.decode_step_s",
             DerivKey::TimeToFirstToken => "time.time_to_first_token_s",
             DerivKey::TimePerOutputToken => "time.time_per_output_token_s",
@@ -375,11 +381,23 @@ pub enum Formula {
     PrefixCached,
     /// The hit rate of a multi-turn session.
     SessionHitRate,
+    /// E from an i.i.d. acceptance rate (Leviathan et al. 2023).
+    SpecAcceptanceIid,
+    /// E from cumulative per-position acceptance.
+    SpecAcceptancePerPosition,
+    /// E given as a measured acceptance length.
+    SpecAcceptanceLength,
+    /// The speculative step and the time per output token.
+    SpecStep,
 }
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 91] = [
+    pub const ALL: [Formula; 95] = [
+        Formula::SpecAcceptanceIid,
+        Formula::SpecAcceptancePerPosition,
+        Formula::SpecAcceptanceLength,
+        Formula::SpecStep,
         Formula::PrefixCached,
         Formula::SessionHitRate,
         Formula::ExpertsPerGpu,

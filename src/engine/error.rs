@@ -6,6 +6,7 @@
 //! words every kind in Chinese and English for the web pages.
 
 use super::precision::Dtype;
+use super::workload::SpecMethod;
 use std::fmt;
 
 /// Invalid input: which field, and what was wrong with it.
@@ -140,6 +141,20 @@ pub enum ErrorKind {
     RecipeNeedsPath { recipe: &'static str, needs: &'static str },
     /// An attention kernel family that does not run on this GPU's architecture.
     KernelNeedsArchitecture { kernel: &'static str, needs: &'static str, architecture: String },
+    /// A probability strictly between 0 and 1 (an acceptance rate).
+    OpenFraction { got: f64 },
+    /// Per-position acceptance rates must be one per draft token.
+    AcceptancePerDraftToken { draft_tokens: u64, got: u64 },
+    /// Cumulative per-position acceptance cannot rise: position `position` (from 0) is higher
+    /// than the one before.
+    AcceptanceRises { position: u64 },
+    /// No published acceptance for this method at this many draft tokens: the reader gives one.
+    NoPublishedAcceptance { method: SpecMethod, draft_tokens: u64 },
+    /// Multi-token prediction drafts at most one token per module the checkpoint ships
+    /// (`modules`, 0 when it ships none).
+    MoreThanMtpModules { modules: u64, got: u64 },
+    /// A draft model must be smaller than the target (parameters).
+    DraftLargerThanTarget { draft: u64, target: u64 },
     /// A value the engine cannot use, described by serde (only for shapes not classified above).
     Invalid { detail: String },
 }
@@ -269,6 +284,31 @@ impl fmt::Display for ErrorKind {
             K::KernelNeedsArchitecture { kernel, needs, architecture } => {
                 write!(f, "{kernel} runs on {needs} GPUs, not on {architecture}")
             }
+            K::OpenFraction { got } => write!(f, "must be between 0 and 1, both excluded, got {got}"),
+            K::AcceptancePerDraftToken { draft_tokens, got } => {
+                write!(f, "needs one rate per draft token ({draft_tokens}), got {got}")
+            }
+            K::AcceptanceRises { position } => write!(
+                f,
+                "must not rise from one position to the next (cumulative acceptance), but position {position} is higher than position {}",
+                position.saturating_sub(1)
+            ),
+            K::NoPublishedAcceptance { method, draft_tokens } => write!(
+                f,
+                "is required: no published acceptance for {} at {draft_tokens} draft tokens (give a rate in (0, 1), per-position rates or an acceptance length)",
+                method.key()
+            ),
+            K::MoreThanMtpModules { modules: 0, .. } => {
+                write!(f, "the model ships no multi-token-prediction module (mtp needs one)")
+            }
+            K::MoreThanMtpModules { modules, got } => write!(
+                f,
+                "must be at most the multi-token-prediction modules the checkpoint ships ({modules}), got {got}"
+            ),
+            K::DraftLargerThanTarget { draft, target } => write!(
+                f,
+                "a draft model must be smaller than the target: {draft} parameters against {target}"
+            ),
             K::Invalid { detail } => write!(f, "{detail}"),
         }
     }

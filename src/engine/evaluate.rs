@@ -100,6 +100,8 @@ pub struct Resolved<'a> {
     pub gpu: Cow<'a, Gpu>,
     pub arch: Cow<'a, Architecture>,
     pub model: ModelInfo,
+    /// The draft model of speculative decoding (`speculative_method: draft_model`).
+    pub draft: Option<Cow<'a, Architecture>>,
 }
 
 /// Step 1: validate the scenario on its own, resolve the GPU and the model against `lookup`,
@@ -110,7 +112,16 @@ pub fn resolve<'a>(s: &'a Scenario, lookup: &'a dyn Lookup) -> Result<Resolved<'
     let (arch, model) = resolve_model(&s.model, lookup)?;
     let arch = with_tensor_table(s, arch);
     validate_against_model(s, &arch)?;
-    Ok(Resolved { gpu, arch, model })
+    let draft = match (&s.speculative_method, &s.speculative_draft_model) {
+        (Some(super::workload::SpecMethod::DraftModel), Some(spec)) => {
+            let (d, _) = resolve_model(spec, lookup)
+                .map_err(|e| ScenarioError::new("speculative_draft_model", e.kind))?;
+            Some(d)
+        }
+        _ => None,
+    };
+    validate_speculation(s, &arch, draft.as_deref())?;
+    Ok(Resolved { gpu, arch, model, draft })
 }
 
 /// The tensor table the weights follow: a chosen llama.cpp file type writes the model's tensors
@@ -165,6 +176,35 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
     Ok(())
 }
 
+/// Speculative decoding against the model: MTP drafts at most one token per module the
+/// checkpoint ships, and a draft model is smaller than the target.
+fn validate_speculation(
+    s: &Scenario,
+    a: &Architecture,
+    draft: Option<&Architecture>,
+) -> Result<(), ScenarioError> {
+    let Some(spec) = s.speculation() else { return Ok(()) };
+    let modules = a.extras.mtp_layers;
+    if spec.method == super::workload::SpecMethod::Mtp && spec.draft_tokens > modules {
+        let field = if modules == 0 { "speculative_method" } else { "speculative_draft_tokens" };
+        return Err(ScenarioError::new(
+            field,
+            ErrorKind::MoreThanMtpModules { modules, got: spec.draft_tokens },
+        ));
+    }
+    if let Some(d) = draft {
+        let (dp, tp) = (count_params(d).total, count_params(a).total);
+        if dp >= tp {
+            let n = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+            return Err(ScenarioError::new(
+                "speculative_draft_model",
+                ErrorKind::DraftLargerThanTarget { draft: n(dp), target: n(tp) },
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Evaluates a scenario, resolving its catalog ids (model, GPU, network, price) with `lookup`.
 pub fn evaluate_with(s: &Scenario, lookup: &dyn Lookup) -> Result<Report, EngineError> {
     evaluate_parts(s, lookup, true)
@@ -185,9 +225,9 @@ pub fn load_with(
     lookup: &dyn Lookup,
     previous: Option<&super::perf::load::LoadCurve>,
 ) -> Result<Option<(super::perf::load::LoadReport, super::perf::load::LoadCurve)>, EngineError> {
-    let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
-    let sized = size(s, &arch, &gpu);
-    let scenario = sized.scenario(s, &arch, &gpu, lookup);
+    let Resolved { gpu, arch, draft, .. } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu, draft.as_deref());
+    let scenario = sized.scenario(s, &arch, &gpu, lookup, draft.as_deref());
     Ok(super::perf::load::load_report_reusing(&scenario, sized.usable, previous)?)
 }
 
@@ -198,21 +238,21 @@ pub fn static_batch_users_wait_with(
     s: &Scenario,
     lookup: &dyn Lookup,
 ) -> Result<Option<super::perf::load::LoadReport>, EngineError> {
-    let Resolved { gpu, arch, .. } = resolve(s, lookup)?;
-    let sized = size(s, &arch, &gpu);
-    let scenario = sized.scenario(s, &arch, &gpu, lookup);
+    let Resolved { gpu, arch, draft, .. } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu, draft.as_deref());
+    let scenario = sized.scenario(s, &arch, &gpu, lookup, draft.as_deref());
     Ok(super::perf::load::static_batch_users_wait(&scenario, sized.usable)?)
 }
 
 fn evaluate_parts(s: &Scenario, lookup: &dyn Lookup, with_load: bool) -> Result<Report, EngineError> {
-    let Resolved { gpu, arch, mut model } = resolve(s, lookup)?;
-    let sized = size(s, &arch, &gpu);
+    let Resolved { gpu, arch, mut model, draft } = resolve(s, lookup)?;
+    let sized = size(s, &arch, &gpu, draft.as_deref());
     model.quantization = super::memory::quant_weights::quant_info(&arch, &sized.inputs, s.weight_dtype);
     model.gguf = gguf_info(s, &arch);
     model.layers = arch.layers;
     let mut derivations = sizing_derivations(s, &arch, &gpu, &sized);
     let mut assumptions = sizing_assumptions(s, &arch, &sized.inputs);
-    let scenario = sized.scenario(s, &arch, &gpu, lookup);
+    let scenario = sized.scenario(s, &arch, &gpu, lookup, draft.as_deref());
     let performance = performance(&scenario, &mut derivations, &mut assumptions)?;
     let load = if with_load { super::perf::load::load_report(&scenario, sized.usable)? } else { None };
     let experts = sized.inputs.experts(&arch);
@@ -276,8 +316,10 @@ impl Sizing {
         arch: &'a Architecture,
         gpu: &'a Gpu,
         lookup: &'a dyn Lookup,
+        draft: Option<&'a Architecture>,
     ) -> SizedScenario<'a> {
         SizedScenario {
+            draft,
             scenario: s,
             arch,
             counts: &self.counts,
@@ -290,8 +332,11 @@ impl Sizing {
 }
 
 /// Step 2: parameter counts, KV cache per token, memory on the heaviest GPU, fit and solvers.
-fn size(s: &Scenario, a: &Architecture, gpu: &Gpu) -> Sizing {
-    let x = Inputs::on_gpu(s, gpu);
+fn size(s: &Scenario, a: &Architecture, gpu: &Gpu, draft: Option<&Architecture>) -> Sizing {
+    let mut x = Inputs::on_gpu(s, gpu);
+    if let Some(spec) = s.speculation() {
+        x.drafter = super::memory::speculative::drafter(a, draft, &spec, &x);
+    }
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let gpu_budget = gpu.memory_kind.gpu_budget(gpu_memory_bytes);
     let counts = count_params(a);
@@ -456,6 +501,7 @@ fn report(
             mlp: to_u64(c.mlp),
             experts: to_u64(c.experts),
             other: to_u64(c.other + c.positions),
+            drafter: to_u64(x.drafter.params),
         },
         kv_cache_bytes_per_token: to_u64(z.kv_per_token),
         recurrent_state_bytes_per_sequence: to_u64(z.state_per_sequence),

@@ -90,6 +90,7 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
         let placed = Scenario { gpu_layers, n_cpu_moe, ..s.clone() };
         let counts = count_params(&arch);
         let z = SizedScenario {
+            draft: None,
             scenario: &placed,
             arch: &arch,
             counts: &counts,

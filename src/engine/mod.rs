@@ -21,7 +21,7 @@
 //! | 1 | numbers, errors, JSON reading, number formats (dtypes, compute paths, ggml block types, llama.cpp file types), assumptions, and the words a formula is recorded with (the workload, the bound's terms) | [`num`], [`checked`], [`error`], [`json_read`], [`closest`], [`precision`], [`assumption`], [`workload`], [`bound`], [`stack`] |
 //! | 2 | the record of how a number was obtained: keys, formulas, values, sources | [`derivation`] |
 //! | 3 | things: GPUs, the links between them and their achieved efficiencies, model architectures and their tensor tables, GGUF files | [`gpu`], [`links`], [`efficiency`], [`model`], [`gguf`] |
-//! | 4 | inputs: the scenario, its hardware resolved, the catalog lookup | [`scenario`], [`hardware`], [`lookup`] |
+//! | 4 | inputs: the scenario, its hardware resolved, the catalog lookup | [`scenario`], [`hardware`], [`lookup`], [`speculation`] |
 //! | 5 | computations: memory, time (roofline, collectives, phases, load simulation), the solvers | [`memory`], [`perf`], [`solvers`] |
 //! | 6 | the report, `evaluate`, and the tools' arithmetic (fit, headroom, local, cloud, cluster, MIG, diagnosis, lab, launch, peaks, all-reduce) | [`report`], [`evaluate`], [`fit`], [`headroom`], [`local`], [`cloud`], [`cluster`], [`mig`], [`diagnose`], [`lab`], [`launch`], [`peaks`], [`allreduce`] |
 //! | 7 | this module: the names code outside the engine imports | `mod` |
@@ -92,6 +92,7 @@ pub mod precision;
 pub mod report;
 pub mod scenario;
 pub mod solvers;
+pub mod speculation;
 pub mod stack;
 pub mod workload;
 

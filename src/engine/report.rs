@@ -44,6 +44,10 @@ pub struct Params {
     pub mlp: u64,
     pub experts: u64,
     pub other: u64,
+    /// A speculative decoder's drafter loaded beside the model, not in `total` (which is the
+    /// model's, as published): a draft model's parameters, an EAGLE-3 head's, or the MTP
+    /// modules the checkpoint ships (DeepSeek-V3: 11.6 B beside the 671 B). 0 without one.
+    pub drafter: u64,
 }
 
 /// Bytes on the heaviest GPU, by component (the engine's [`MemoryBreakdown`] in `u64`).

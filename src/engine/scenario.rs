@@ -13,7 +13,7 @@ use super::precision::Dtype;
 use super::stack::{BenchTool, EpComm, LlamaBackend, MoeKernel, PrefillPolicy, ServingStack, WeightKernel};
 use super::workload::{
     AttentionKernel, FlopConvention, LossImpl, LowPrecisionRecipe, Mode, Optimizer, OptimizerImpl, Recompute,
-    TrainingPrecision,
+    SpecMethod, TrainingPrecision,
 };
 #[cfg(test)]
 use serde::Deserialize;
@@ -319,6 +319,28 @@ pub struct Scenario {
     /// Tokens generated each turn. Default: the scenario's output tokens.
     #[serde(default)]
     pub session_turn_output_tokens: Option<u64>,
+    /// Speculative decoding: how tokens are drafted (`perf::speculative`); absent: none.
+    #[serde(default)]
+    pub speculative_method: Option<SpecMethod>,
+    /// Tokens drafted per target step, γ (vLLM `num_speculative_tokens`). Default: the method's
+    /// (`perf::speculative::method_default`).
+    #[serde(default)]
+    pub speculative_draft_tokens: Option<u64>,
+    /// Probability α that a drafted token is accepted, i.i.d. per position, in (0, 1).
+    #[serde(default)]
+    pub speculative_acceptance_rate: Option<f64>,
+    /// Acceptance per draft position, cumulative (position k: the share of steps whose first k
+    /// drafts were all accepted, as vLLM's `acceptance rate at token k` counts it), non-increasing,
+    /// each in (0, 1), one per draft token.
+    #[serde(default)]
+    pub speculative_acceptance: Option<Vec<f64>>,
+    /// Mean tokens each target step emits, E (vLLM's and SGLang's `mean acceptance length`), in
+    /// [1, γ + 1].
+    #[serde(default)]
+    pub speculative_acceptance_length: Option<f64>,
+    /// The draft model (`speculative_method: draft_model`): a catalog id or a config.json.
+    #[serde(default)]
+    pub speculative_draft_model: Option<ModelSpec>,
 }
 
 /// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
@@ -432,6 +454,15 @@ impl Scenario {
             "session_turns" => self.session_turns = de(v)?,
             "session_turn_tokens" => self.session_turn_tokens = de(v)?,
             "session_turn_output_tokens" => self.session_turn_output_tokens = opt(v, de)?,
+            "speculative_method" => self.speculative_method = opt(v, de)?,
+            "speculative_draft_tokens" => self.speculative_draft_tokens = opt(v, de)?,
+            "speculative_acceptance_rate" => self.speculative_acceptance_rate = opt(v, de)?,
+            "speculative_acceptance" => self.speculative_acceptance = opt(v, de)?,
+            "speculative_acceptance_length" => self.speculative_acceptance_length = opt(v, de)?,
+            "speculative_draft_model" => {
+                self.speculative_draft_model =
+                    opt(v, |v| Ok(ModelSpec::from_json(&super::json_read::whole_numbers_as_integers(v))))?
+            }
             _ => {}
         }
         Ok(())
@@ -446,7 +477,28 @@ impl Scenario {
         self.validate_price_and_hardware()?;
         self.validate_layout()?;
         self.validate_training()?;
-        self.validate_llama_cpp()
+        self.validate_llama_cpp()?;
+        if self.mode == Mode::Inference {
+            crate::engine::speculation::validate(&self.spec_keys())?;
+        }
+        Ok(())
+    }
+
+    /// The speculative-decoding keys as `speculation` reads them (no method outside inference).
+    pub fn spec_keys(&self) -> crate::engine::speculation::SpecKeys<'_> {
+        crate::engine::speculation::SpecKeys {
+            method: self.speculative_method.filter(|_| self.mode == Mode::Inference),
+            draft_tokens: self.speculative_draft_tokens,
+            acceptance_rate: self.speculative_acceptance_rate,
+            acceptance: self.speculative_acceptance.as_deref(),
+            acceptance_length: self.speculative_acceptance_length,
+            draft_model: self.speculative_draft_model.is_some(),
+        }
+    }
+
+    /// The scenario's speculative decoding, resolved (`speculation::resolve`).
+    pub fn speculation(&self) -> Option<crate::engine::speculation::Speculation> {
+        crate::engine::speculation::resolve(&self.spec_keys())
     }
 
     /// llama.cpp's rules: its KV cache takes a few formats, a block-quantised V cache needs flash
@@ -921,6 +973,12 @@ fn defaults(model: ModelSpec) -> Scenario {
         session_turns: 0,
         session_turn_tokens: 0,
         session_turn_output_tokens: None,
+        speculative_method: None,
+        speculative_draft_tokens: None,
+        speculative_acceptance_rate: None,
+        speculative_acceptance: None,
+        speculative_acceptance_length: None,
+        speculative_draft_model: None,
     }
 }
 
@@ -1131,6 +1189,12 @@ mod tests {
             "session_turns",
             "session_turn_tokens",
             "session_turn_output_tokens",
+            "speculative_method",
+            "speculative_draft_tokens",
+            "speculative_acceptance_rate",
+            "speculative_acceptance",
+            "speculative_acceptance_length",
+            "speculative_draft_model",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

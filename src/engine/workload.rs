@@ -212,3 +212,38 @@ pub enum FlopConvention {
     /// input embedding too.
     WithEmbedding,
 }
+
+/// How a speculative decoder proposes the tokens the target model verifies
+/// (`perf::speculative`). The names are vLLM's `speculative_config.method` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecMethod {
+    /// A smaller model of the same tokenizer drafts γ tokens, one decode step each (Leviathan et
+    /// al. 2023; vLLM `draft_model`, SGLang `STANDALONE`).
+    DraftModel,
+    /// An EAGLE-3 head: one decoder layer fed the target's hidden states (Li et al. 2025; vLLM
+    /// `eagle3`, SGLang `EAGLE3`).
+    Eagle3,
+    /// The multi-token-prediction modules the checkpoint ships (DeepSeek-V3 §2.2; vLLM
+    /// `deepseek_mtp`/`mtp`).
+    Mtp,
+    /// Prompt lookup: the γ tokens that followed the last n-gram's earlier occurrence (vLLM
+    /// `ngram`, SGLang `NGRAM`); no model.
+    Ngram,
+}
+
+impl SpecMethod {
+    /// The value as the scenario's JSON writes it.
+    pub fn key(self) -> &'static str {
+        match self {
+            SpecMethod::DraftModel => "draft_model",
+            SpecMethod::Eagle3 => "eagle3",
+            SpecMethod::Mtp => "mtp",
+            SpecMethod::Ngram => "ngram",
+        }
+    }
+
+    /// Every method, in the order the estimator lists them.
+    pub const ALL: [SpecMethod; 4] =
+        [SpecMethod::Eagle3, SpecMethod::Mtp, SpecMethod::Ngram, SpecMethod::DraftModel];
+}

@@ -7,7 +7,7 @@
 //! rebuilds per edit.
 
 use super::kv_growth::{default_batches, default_contexts, kv_growth, room_for_kv};
-use crate::charts::{bound_bars, kv_growth as kvc, roofline, scaling, ByteUnit};
+use crate::charts::{bound_bars, kv_growth as kvc, roofline, scaling, speculation, ByteUnit};
 use crate::engine::perf::roofline::BoundTime;
 use crate::engine::perf::scaling::ScalingPoint as EnginePoint;
 use crate::engine::{Report, Scenario};
@@ -30,6 +30,36 @@ pub fn attainable_flops_per_s(intensity: f64, bandwidth_bytes_per_s: f64, peak_f
 /// `memory_bandwidth`…), 1 when the report does not list it.
 pub fn efficiency(r: &Report, field: &str) -> f64 {
     r.performance.efficiency.iter().find(|x| x.field == field).map_or(1.0, |x| x.value)
+}
+
+/// Tokens/s per user and per GPU with and without speculative decoding against batch
+/// (`performance.speculative.by_batch`), or `None` without speculation.
+pub fn speculation_chart(r: &Report, e: &EstimatorStrings) -> Option<speculation::SpeculationChart> {
+    let sp = r.performance.speculative.as_ref()?;
+    let [user, gpu] = e.chart_spec_panels;
+    let [with, without] = e.chart_spec_legend;
+    Some(speculation::SpeculationChart {
+        title: format!(
+            "{} · γ {} · E {:.2}",
+            e.chart_spec_title, sp.draft_tokens, sp.expected_tokens_per_step
+        ),
+        x_label: e.chart_spec_x.into(),
+        panels: [user.into(), gpu.into()],
+        legend: [with.into(), without.into()],
+        points: sp
+            .by_batch
+            .iter()
+            .map(|p| speculation::SpecPoint {
+                batch: p.batch,
+                per_user: p.per_user_tokens_per_s,
+                per_user_without: p.per_user_tokens_per_s_without,
+                per_gpu: p.per_gpu_tokens_per_s,
+                per_gpu_without: p.per_gpu_tokens_per_s_without,
+            })
+            .collect(),
+        crossover: sp.crossover_batch.map(|b| (b, e.chart_spec_crossover.into())),
+        no_data: e.chart_no_data.into(),
+    })
 }
 
 /// Bound-vs-expected bars of the decode step (the training step when training).

@@ -8,11 +8,14 @@
 //! - [`set_context_tokens`], [`set_output_tokens`]: generated tokens stay inside the context,
 //!   and a shared prefix inside the prompt ([`set_prefix_shared`]).
 //! - [`set_prefix_hit_rate`]: a hit rate in percent, clamped to [0, 100] (0: none).
+//! - [`set_spec_method`], [`set_spec_draft_tokens`], [`set_spec_acceptance`]: speculative
+//!   decoding; draft tokens stay where the method has a published acceptance unless the reader
+//!   gives one, an acceptance in percent is clamped to [1, 99] (0: the method's default).
 
 use crate::catalog::resolve_model;
 use crate::engine::precision::Dtype;
 use crate::engine::solvers::tp_allowed;
-use crate::engine::workload::Mode;
+use crate::engine::workload::{Mode, SpecMethod};
 use crate::engine::Scenario;
 
 /// Sets the workload mode. Quantised weights cannot be trained, so training and LoRA drop an
@@ -112,6 +115,65 @@ pub fn set_prefix_hit_rate(s: &mut Scenario, percent: f64) {
     s.prefix_hit_rate = (h > 0.0).then_some(h);
 }
 
+/// Chooses the speculative method (`None`: off). A new method starts from its own defaults (its
+/// draft tokens and published acceptance), so the reader's earlier numbers for another method do
+/// not carry over; a draft model keeps the model it names.
+pub fn set_spec_method(s: &mut Scenario, m: Option<SpecMethod>) {
+    if s.speculative_method != m {
+        s.speculative_draft_tokens = None;
+        s.speculative_acceptance_rate = None;
+        s.speculative_acceptance = None;
+        s.speculative_acceptance_length = None;
+    }
+    s.speculative_method = m;
+    if m != Some(SpecMethod::DraftModel) {
+        s.speculative_draft_model = None;
+    }
+}
+
+/// The draft tokens a method has a published acceptance for (`engine::speculation`): EAGLE-3
+/// K 2..7, n-gram 1..5, MTP 1..32 (the engine checks the modules the model ships); with the
+/// reader's own acceptance, 1..32.
+fn spec_token_range(s: &Scenario) -> (u64, u64) {
+    let max = crate::engine::speculation::MAX_DRAFT_TOKENS;
+    let given = s.speculative_acceptance_rate.is_some()
+        || s.speculative_acceptance.is_some()
+        || s.speculative_acceptance_length.is_some();
+    match s.speculative_method {
+        _ if given => (1, max),
+        Some(SpecMethod::Eagle3) => (2, 7),
+        Some(SpecMethod::Ngram) => (1, 5),
+        _ => (1, max),
+    }
+}
+
+/// Sets the draft tokens γ, clamped to [`spec_token_range`].
+pub fn set_spec_draft_tokens(s: &mut Scenario, g: u64) {
+    let (lo, hi) = spec_token_range(s);
+    s.speculative_draft_tokens = Some(g.clamp(lo, hi));
+    if let Some(rates) = &s.speculative_acceptance {
+        if rates.len() as u64 != g.clamp(lo, hi) {
+            s.speculative_acceptance = None;
+        }
+    }
+}
+
+/// Sets an i.i.d. acceptance rate from a percentage, clamped to [1, 99] (the engine takes (0, 1));
+/// 0 (or not a number) returns to the method's published default, and the draft tokens back
+/// into its range.
+pub fn set_spec_acceptance(s: &mut Scenario, percent: f64) {
+    s.speculative_acceptance = None;
+    s.speculative_acceptance_length = None;
+    if percent.is_finite() && percent > 0.0 {
+        s.speculative_acceptance_rate = Some(percent.clamp(1.0, 99.0) / 100.0);
+    } else {
+        s.speculative_acceptance_rate = None;
+        if let Some(g) = s.speculative_draft_tokens {
+            set_spec_draft_tokens(s, g);
+        }
+    }
+}
+
 /// Sets the Poisson arrival rate (0: off); a rate replaces a closed loop of users.
 pub fn set_arrival_rate(s: &mut Scenario, rate: f64) {
     s.arrival_rate_per_s = (rate > 0.0).then_some(rate);
@@ -159,6 +221,34 @@ mod tests {
             set_prefix_hit_rate(&mut s, off);
             assert_eq!(s.prefix_hit_rate, None);
         }
+    }
+
+    #[test]
+    fn speculative_controls_clamp_to_what_the_engine_takes() {
+        let mut s = scenario("llama-3.1-8b");
+        set_spec_method(&mut s, Some(SpecMethod::Eagle3));
+        // EAGLE-3's published acceptance covers K 2..7: 12 is clamped to 7, 1 to 2.
+        set_spec_draft_tokens(&mut s, 12);
+        assert_eq!(s.speculative_draft_tokens, Some(7));
+        set_spec_draft_tokens(&mut s, 1);
+        assert_eq!(s.speculative_draft_tokens, Some(2));
+        assert!(s.validate().is_ok());
+        // The reader's own acceptance opens 1..32; 150 % is clamped to 99 %.
+        set_spec_acceptance(&mut s, 150.0);
+        assert_eq!(s.speculative_acceptance_rate, Some(0.99));
+        set_spec_draft_tokens(&mut s, 40);
+        assert_eq!(s.speculative_draft_tokens, Some(32));
+        assert!(s.validate().is_ok());
+        // Back to the default: the draft tokens return into the published range.
+        set_spec_acceptance(&mut s, 0.0);
+        assert_eq!((s.speculative_acceptance_rate, s.speculative_draft_tokens), (None, Some(7)));
+        assert!(s.validate().is_ok());
+        // Another method starts from its own defaults.
+        set_spec_method(&mut s, Some(SpecMethod::Ngram));
+        assert_eq!(s.speculative_draft_tokens, None);
+        assert!(s.validate().is_ok());
+        set_spec_method(&mut s, None);
+        assert!(s.speculative_method.is_none() && s.validate().is_ok());
     }
 
     #[test]

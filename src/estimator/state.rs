@@ -478,6 +478,34 @@ mod tests {
     }
 
     #[test]
+    fn speculation_travels_in_the_link_and_bad_values_are_named() {
+        let v = json!({"model": "llama-3.1-8b", "speculative_method": "eagle3", "speculative_draft_tokens": 3,
+            "speculative_acceptance_rate": 0.7});
+        let s = scenario(v);
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert!(notices.is_empty());
+        let b = &back.scenario;
+        assert_eq!(
+            (b.speculative_method, b.speculative_draft_tokens, b.speculative_acceptance_rate),
+            (Some(crate::engine::workload::SpecMethod::Eagle3), Some(3), Some(0.7))
+        );
+        // An acceptance rate of 1, per-position rates that rise and 40 draft tokens: each dropped
+        // and named, the method and the rest kept.
+        let (s, notices) = repair(&json!({"model": "llama-3.1-8b", "speculative_method": "ngram",
+            "speculative_acceptance_rate": 1.0, "speculative_acceptance": [0.5, 0.7],
+            "speculative_draft_tokens": 40, "batch": 4}));
+        let mut fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        fields.sort_unstable();
+        assert_eq!(s.speculative_method, Some(crate::engine::workload::SpecMethod::Ngram));
+        assert_eq!((s.speculative_acceptance_rate, s.speculative_draft_tokens, s.batch), (None, None, 4));
+        assert_eq!(
+            fields,
+            ["speculative_acceptance", "speculative_acceptance_rate", "speculative_draft_tokens"]
+        );
+    }
+
+    #[test]
     fn training_precision_and_fused_optimizer_travel_in_the_link() {
         let s = scenario(json!({"model": "llama-3.1-8b", "mode": "lora", "training_precision": "bf16",
             "optimizer_in_backward": true, "optimizer": "adam_8bit"}));

@@ -215,6 +215,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "mlp" => q.mlp,
                 "experts" => q.experts,
                 "other" => q.other,
+                "drafter" => q.drafter,
                 _ => return None,
             })
         }
@@ -331,6 +332,32 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "generation_s_bound" => f(t.generation_s_bound),
                 "prefix_cached_tokens" => n(t.prefix_cached_tokens),
                 "prefix_hit_rate" => f(t.prefix_hit_rate),
+                _ => None,
+            }
+        }
+        ("speculative", k) => {
+            let sp = p.speculative.as_ref()?;
+            let t = &sp.times;
+            match k {
+                "draft_tokens" => n(sp.draft_tokens),
+                "expected_tokens_per_step" => f(sp.expected_tokens_per_step),
+                "acceptance_rate" => o(sp.acceptance_rate),
+                "times.verify_s" => f(t.verify_s),
+                "times.verify_s_bound" => f(t.verify_s_bound),
+                "times.draft_s" => f(t.draft_s),
+                "times.draft_s_bound" => f(t.draft_s_bound),
+                "times.decode_s" => f(t.decode_s),
+                "times.decode_s_bound" => f(t.decode_s_bound),
+                "step_s" => f(sp.step_s),
+                "step_s_bound" => f(sp.step_s_bound),
+                "time_per_output_token_s" => f(sp.time_per_output_token_s),
+                "time_per_output_token_s_bound" => f(sp.time_per_output_token_s_bound),
+                "time_per_output_token_s_without" => f(sp.time_per_output_token_s_without),
+                "speedup" => f(sp.speedup),
+                "drafter_params" => n(sp.drafter_params),
+                "drafter_weight_bytes_per_gpu" => n(sp.drafter_weight_bytes_per_gpu),
+                "drafter_kv_bytes_per_gpu" => n(sp.drafter_kv_bytes_per_gpu),
+                "crossover_batch" => sp.crossover_batch.and_then(n),
                 _ => None,
             }
         }
@@ -816,7 +843,8 @@ mod tests {
     /// and covers every number of the sections it names (a new report field must be added).
     #[test]
     fn report_value_matches_the_report_json() {
-        const COVERED: [&str; 17] = [
+        const COVERED: [&str; 18] = [
+            "speculative.",
             "gpu_budget_bytes",
             "host_memory_bytes",
             "offload.",
@@ -843,6 +871,7 @@ mod tests {
             r#"{"model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "gpu_layers": 30, "host_memory_bytes": 64e9}"#,
             r#"{"model": "qwen3-30b-a3b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "n_cpu_moe": 20, "kv_dtype": "q8_0"}"#,
             r#"{"model": "qwen3-30b-a3b", "gpus": 2, "expert_parallel": 2, "batch": 8, "serving_stack": "vllm_v0_5"}"#,
+            r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 4, "speculative_method": "eagle3", "speculative_acceptance_rate": 0.5, "speculative_draft_tokens": 7}"#,
         ];
         let mut checked = 0;
         for json in scenarios {

@@ -152,6 +152,25 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::KernelNeedsArchitecture { kernel, needs, architecture } => {
             format!("{kernel} 只在 {needs} GPU 上运行，不能用于 {architecture}")
         }
+        K::OpenFraction { got } => format!("应在 0 到 1 之间（不含 0 和 1），实际为 {got}"),
+        K::AcceptancePerDraftToken { draft_tokens, got } => {
+            format!("每个草稿 token 需要一个接受率（共 {draft_tokens} 个），实际为 {got} 个")
+        }
+        K::AcceptanceRises { position } => format!(
+            "累计接受率不能随位置上升，但位置 {position} 高于位置 {}",
+            position.saturating_sub(1)
+        ),
+        K::NoPublishedAcceptance { method, draft_tokens } => format!(
+            "必须给出：{} 在 {draft_tokens} 个草稿 token 时没有公开的接受率（请给出 (0, 1) 内的接受率、逐位置接受率或接受长度）",
+            method.key()
+        ),
+        K::MoreThanMtpModules { modules: 0, .. } => "该模型没有多 token 预测（MTP）模块，mtp 需要至少一个".into(),
+        K::MoreThanMtpModules { modules, got } => {
+            format!("不能超过检查点自带的多 token 预测模块数（{modules}），实际为 {got}")
+        }
+        K::DraftLargerThanTarget { draft, target } => {
+            format!("草稿模型必须比目标模型小：{draft} 个参数，目标模型 {target} 个")
+        }
         K::Invalid { .. } => "取值无效".into(),
     }
 }

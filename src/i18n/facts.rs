@@ -386,6 +386,10 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
             F::PrefixCached => "cached = min(prompt − 1, max(s, round(h × prompt))): prefill computes only prompt − cached tokens, their attention still reading the cached ones (vLLM recomputes at least the last token); a shared prefix's whole blocks, ⌊s / B⌋ × B tokens, are stored once per replica, not once per sequence",
             F::SessionHitRate => "a session of T turns, each appending a tokens and generating o: turn k sends s + (k − 1)(a + o) + a tokens, of which s + (k − 1)(a + o) are cached; h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
+            F::SpecAcceptanceIid => "speculative decoding: a target step verifies γ drafted tokens plus its own and emits E = (1 − α^(γ+1)) / (1 − α) on average when each draft is accepted with probability α independently (Leviathan et al. 2023, Eq. 1)",
+            F::SpecAcceptancePerPosition => "speculative decoding: E = 1 + Σ a_k, a_k the share of steps whose first k drafts were all accepted (cumulative per-position acceptance, as vLLM counts it)",
+            F::SpecAcceptanceLength => "speculative decoding: E, the mean tokens a target step emits (a measured acceptance length, between 1 and γ + 1)",
+            F::SpecStep => "speculative step: T_step = T_verify(b, γ + 1) + γ · T_draft(b), the verify pass timed like a decode step of γ + 1 tokens per sequence (weights read once); time per output token = T_step / E; speed-up = T_decode / (T_step / E), at most E, below 1 when the verify pass is compute-bound",
         },
         Lang::Zh => match f {
             F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::Zh).unwrap_or_default(),
@@ -462,6 +466,10 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
             F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
             F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
+            F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
+            F::SpecAcceptancePerPosition => "投机解码：E = 1 + Σ a_k，a_k 为前 k 个草稿全部被接受的步数占比（逐位置累计接受率，vLLM 的统计方式）",
+            F::SpecAcceptanceLength => "投机解码：E 为目标模型每步平均产出的 token 数（实测的接受长度，在 1 到 γ + 1 之间）",
+            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次）；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，验证变成受算力限制时低于 1",
         },
     }
 }
@@ -560,6 +568,22 @@ fn template(f: Formula) -> T {
             en: "prompt {}, shared prefix s {}, hit rate h {} → cached {}, computed {}; stored once {} tokens",
             zh: "提示词 {}，共享前缀 s {}，命中率 h {} → 已缓存 {}，需计算 {}；只存一份的 {} 个 token",
         },
+        F::SpecAcceptanceIid => T::Words {
+            en: "α {}, γ {} → E = {} tokens per target step",
+            zh: "α {}，γ {} → E = 每个目标步 {} 个 token",
+        },
+        F::SpecAcceptancePerPosition => T::Words {
+            en: "1 + ({}) → E = {} tokens per target step",
+            zh: "1 + （{}）→ E = 每个目标步 {} 个 token",
+        },
+        F::SpecAcceptanceLength => T::Words {
+            en: "γ {} draft tokens, E = {} tokens per target step",
+            zh: "γ = {} 个草稿 token，E = 每个目标步 {} 个 token",
+        },
+        F::SpecStep => T::Words {
+            en: "batch {}: verify {} tokens per sequence {} + {} drafts × {} = step {}; / E {} = {} per output token (without speculation {}; speed-up {}×)",
+            zh: "batch {}：每个序列验证 {} 个 token {} + {} 次草稿 × {} = 一步 {}；/ E {} = 每个输出 token {}（不用投机解码 {}；加速 {}×）",
+        },
         F::SessionHitRate => T::Words {
             en: "T {} turns, a {}, o {}, s {} → h = {}; mean prompt {} tokens",
             zh: "T {} 轮，a {}，o {}，s {} → h = {}；平均提示词 {} 个 token",
@@ -642,6 +666,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "只计文本解码器：多模态检查点里的视觉和音频编码器不计入；逐层嵌入表（{}参数）计入总数，每个 token 只查表取行，不在每步整表读取",
             q::count(u128::from(*per_layer_table), lang)
         ),
+        (Assumption::SpeculationNotInLoad, Lang::En) => {
+            "speculative decoding is in the times, throughput and memory above; the serving-under-load model does not use it yet (one token per sequence per step)".into()
+        }
+        (Assumption::SpeculationNotInLoad, Lang::Zh) => {
+            "上面的时间、吞吐和显存已计入投机解码；负载下的服务模型尚未计入（每步每个序列一个 token）".into()
+        }
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
         }

@@ -105,6 +105,10 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             "time to first token at a fixed number of users, mixture-of-experts",
             "固定并发用户数下的首 token 时间（混合专家）",
         ),
+        "speculative_tpot_bs1" => (
+            "time per output token at batch 1 with speculative decoding, acceptance length stated",
+            "batch 1 下使用投机解码的每个输出 token 时间（给定接受长度）",
+        ),
         "prefix_throughput_fixed_concurrency" => (
             "serving throughput at a fixed number of users, prefix cache hit rate stated",
             "固定并发用户数下的服务吞吐（给定前缀缓存命中率）",
@@ -373,8 +377,8 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
 /// Why a measurement cannot be expressed, in `lang`.
 pub fn reason(r: &Reason, lang: Lang) -> String {
     match (r, lang) {
-        (Reason::SpeculativeDecoding, Lang::En) => "speculative decoding is not modelled".into(),
-        (Reason::SpeculativeDecoding, Lang::Zh) => "未建模投机解码".into(),
+        (Reason::SpeculativeDecoding, Lang::En) => "speculative decoding without a stated method and acceptance length is not expressed".into(),
+        (Reason::SpeculativeDecoding, Lang::Zh) => "未给出方法和接受长度的投机解码无法表达".into(),
         (Reason::BeyondSustainableRate { sustainable }, Lang::En) => format!(
             "the measured rate is past the {} requests/s the load model sustains (latencies unbounded)",
             crate::charts::format::format_sig3(*sustainable)

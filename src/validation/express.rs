@@ -73,10 +73,12 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
     set_precision(&mut s, &row);
     let dp = set_layout(&mut s, &row)?;
     set_software(&mut s, &row);
+    set_speculation(&mut s, &row);
     match row.kind.as_str() {
-        "decode_throughput_bs1" | "decode_throughput_batched" | "e2e_latency_batched" => {
-            serving::generation(&row, s)
-        }
+        "decode_throughput_bs1"
+        | "decode_throughput_batched"
+        | "e2e_latency_batched"
+        | "speculative_tpot_bs1" => serving::generation(&row, s),
         k if k.starts_with("inference") && k.contains("memory") => serving::inference_memory(&row, s),
         "training_iteration_time" => training::iteration_time(&row, s, dp),
         "training_throughput" if row.unit.contains("TFLOPs/GPU") => training::model_tflops(&row, s),
@@ -92,10 +94,12 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
 
 /// The model: the catalog id the name contains, else a GPT-2 style config from the conditions'
 /// `hidden`, `layers`, `attention_heads` and `vocab` (`seq_len` positions, 2048 unstated).
-/// Speculative decoding (a draft model) is not expressed.
+/// Speculative decoding is expressed when the conditions state its method and acceptance
+/// ([`set_speculation`]); a row that names a draft without them is not.
 fn model_spec(row: &Row) -> Result<ModelSpec, Reason> {
     let lower = row.model.to_ascii_lowercase();
-    if lower.contains("speculative") || lower.contains("draft") {
+    let stated = row.c.get("speculative_method").is_some() && acceptance(&row.c).is_some();
+    if (lower.contains("speculative") || lower.contains("draft")) && !stated {
         return Err(Reason::SpeculativeDecoding);
     }
     if let Some(id) = model_id(&row.model) {
@@ -180,6 +184,29 @@ fn set_software(s: &mut Scenario, row: &Row) {
     }
     if let Some(n) = num(c, &["num_prompts", "benchmark_requests"]) {
         s.benchmark_requests = Some(n as u64);
+    }
+}
+
+/// The acceptance a row states: its mean acceptance length (`acceptance_length`, as vLLM and
+/// SGLang print it) or an i.i.d. rate (`acceptance_rate`).
+fn acceptance(c: &Value) -> Option<(Option<f64>, Option<f64>)> {
+    let (length, rate) = (num(c, &["acceptance_length"]), num(c, &["acceptance_rate"]));
+    (length.is_some() || rate.is_some()).then_some((length, rate))
+}
+
+/// Speculative decoding as the row states it: `speculative_method` (vLLM's method names),
+/// `num_speculative_tokens` and the measured acceptance; the run's own acceptance is an input,
+/// as a prefix-cache hit rate is, never a fitted constant.
+fn set_speculation(s: &mut Scenario, row: &Row) {
+    let c = &row.c;
+    let Some(method) = c.get("speculative_method").and_then(|v| serde_json::from_value(v.clone()).ok())
+    else {
+        return;
+    };
+    s.speculative_method = Some(method);
+    s.speculative_draft_tokens = num(c, &["num_speculative_tokens", "draft_tokens"]).map(|g| g as u64);
+    if let Some((length, rate)) = acceptance(c) {
+        (s.speculative_acceptance_length, s.speculative_acceptance_rate) = (length, rate);
     }
 }
 

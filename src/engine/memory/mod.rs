@@ -15,6 +15,7 @@ pub mod model_states;
 pub mod offload;
 pub mod prefix;
 pub mod quant_weights;
+pub mod speculative;
 pub mod table_weights;
 pub mod weights;
 
@@ -89,6 +90,9 @@ pub struct Inputs {
     pub fp8_transpose: bool,
     /// Tokens of a shared prefix stored once per replica, whole blocks ([`prefix`]; 0: none).
     pub shared_prefix: u64,
+    /// A speculative decoder's drafter, whole model ([`speculative`]; zero: none). Set by the
+    /// evaluation, which resolves a draft model.
+    pub drafter: speculative::Drafter,
 }
 
 impl Inputs {
@@ -134,6 +138,7 @@ impl Inputs {
             allocator_reserve: s.allocator_reserve_bytes,
             fp8_transpose: true,
             shared_prefix: prefix::shared_block_tokens(s),
+            drafter: speculative::Drafter::default(),
         }
     }
 
@@ -335,7 +340,10 @@ fn prefix_kv_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>)
 /// on the layout and formats, not on the context or the batch a solver probes.
 pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {
     let GpuShare { layers, first, last, .. } = gpu_share(a, x, stage);
-    let kv_cache = if x.trains() { 0 } else { prefix_kv_bytes(a, x, layers.clone()) };
+    let (draft_weights, draft_kv) =
+        if last && !x.trains() { speculative::per_gpu(&x.drafter, x) } else { (0, 0) };
+    let kv_cache =
+        if x.trains() { 0 } else { prefix_kv_bytes(a, x, layers.clone()).saturating_add(draft_kv) };
     let recurrent_state =
         if x.trains() { 0 } else { recurrent_state_bytes(a, layers.clone(), x.batch, x.tp, x.activation) };
     let activations = if x.trains() {
@@ -355,7 +363,7 @@ pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::S
     let mut states = model_states::stage_model_states(a, x, &w, layers);
     states.weights = states.weights.saturating_sub(primary_saving);
     let mut m = MemoryBreakdown {
-        weights: states.weights,
+        weights: states.weights.saturating_add(draft_weights),
         kv_cache,
         activations,
         logits,

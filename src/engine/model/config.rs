@@ -298,6 +298,11 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
             .and_then(|a| super::hybrid::apply(&f, a))
             .and_then(|a| super::families::apply(&f, a))
             .and_then(|a| super::gemma4::apply(&f, a))?;
+        // DeepSeek-V3/R1 ship their multi-token-prediction module the same way (not counted in
+        // the main model, kept for speculative decoding).
+        if a.extras.mtp_layers == 0 {
+            a.extras.mtp_layers = f.int(&["num_nextn_predict_layers"], 0, MAX_LAYERS)?.unwrap_or(0);
+        }
         a.quantization = super::quant::read(top)?;
         read_gguf(top, &mut a)?;
         return Ok(a);

@@ -15,6 +15,7 @@ pub mod report;
 pub mod roofline;
 pub mod scaling;
 pub mod serving;
+pub mod speculative;
 pub mod timing;
 pub mod training;
 

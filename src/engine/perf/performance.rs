@@ -17,6 +17,7 @@ use super::report::*;
 use super::roofline::attainable_flops;
 use super::scaling::{communication_dominates_from, default_gpu_counts, scaling_curve, Strategy};
 use super::serving::serving_estimate;
+use super::speculative::SpeculativeReport;
 use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
 use super::training::derive::training_derivations;
 use super::training::run::{check_training_gpu, training_report, training_run, TrainingRun};
@@ -35,7 +36,7 @@ use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_par
 use crate::engine::memory::weights::{small_tensor_dtype, stage_weights};
 use crate::engine::memory::Inputs;
 use crate::engine::model::kv_cache::{kv_cache_bytes, kv_cache_bytes_per_token};
-use crate::engine::model::params::ParamCounts;
+use crate::engine::model::params::{count_params, ParamCounts};
 use crate::engine::model::quant::Quantization;
 use crate::engine::model::Architecture;
 use crate::engine::num::{u32_from_f64, u32_sat, u64_from_f64, usize_sat};
@@ -56,6 +57,8 @@ pub struct SizedScenario<'a> {
     /// The catalog the scenario's ids resolve against (network links, default price).
     pub lookup: &'a dyn Lookup,
     pub trainable: u128,
+    /// The draft model of speculative decoding, resolved (`speculative_method: draft_model`).
+    pub draft: Option<&'a Architecture>,
 }
 
 impl SizedScenario<'_> {
@@ -304,16 +307,21 @@ pub fn performance(
 ) -> Result<Performance, ScenarioError> {
     let setup = setup(z)?;
     let phases = phases(z, &setup)?;
+    let speculative = speculative(z, &setup, &phases)?;
+    let tpot = Tpot::of(&phases.decode, speculative.as_ref());
     let roofline = roofline(&setup, &phases)?;
     let scaling = scaling(z, &setup, &phases)?;
-    let (serving, cost) = serving(z, &setup, &phases)?;
-    let time = times(&setup, &phases);
-    let throughput = throughput(&setup, &phases, &time, serving.concurrency);
+    let (serving, cost) = serving(z, &setup, &phases, tpot)?;
+    let time = times(&setup, &phases, tpot);
+    let throughput = throughput(&setup, &phases, &time, serving.concurrency, tpot);
     let training = phases
         .train_timing
         .as_ref()
         .map(|t| training_report(z.scenario, &phases.train_run, t, z.scenario.gpus as f64));
     derivations(z, &setup, &phases, &time, &throughput, dv);
+    if let Some(r) = &speculative {
+        super::speculative::derivations(r, z.scenario.batch, dv);
+    }
     if let (Some(t), Some(r)) = (&phases.train_timing, &training) {
         let mut put = |k: DerivKey, f: Formula, values: Vec<Val>, source: Source| {
             dv.insert(k, Derivation::new(f, values, source));
@@ -324,6 +332,9 @@ pub fn performance(
         dv.insert(DerivKey::ServingCostPerMillion, c);
     }
     assumptions_out.extend(assumptions(z, &setup, &scaling));
+    if speculative.is_some() {
+        assumptions_out.push(Assumption::SpeculationNotInLoad);
+    }
     let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
         Some(t) => (t.dominant, t.dominance_ratio),
@@ -350,6 +361,7 @@ pub fn performance(
         efficiency: efficiency_factors(&setup.listed, &setup.overridden, z.gpu),
         stack,
         training,
+        speculative,
     })
 }
 
@@ -892,6 +904,7 @@ fn serving(
     z: &SizedScenario,
     c: &Setup,
     p: &PhaseSet,
+    tpot: Tpot,
 ) -> Result<(Serving, Option<Derivation>), ScenarioError> {
     let s = z.scenario;
     let concurrency = z.inputs.batch.saturating_mul(c.dp);
@@ -905,7 +918,7 @@ fn serving(
     let deployment_price = price.map(|p| p * s.gpus as f64);
     let sv = serving_estimate(
         p.prefill.time_s,
-        p.decode.time_s,
+        tpot.expected_s,
         concurrency as f64,
         c.output as f64,
         deployment_price,
@@ -931,8 +944,78 @@ fn serving(
     Ok((serving, cost))
 }
 
+/// The time per output token: the decode step's, or with speculative decoding `T_step / E`
+/// ([`super::speculative`]).
+#[derive(Clone, Copy)]
+struct Tpot {
+    expected_s: f64,
+    bound_s: f64,
+}
+
+impl Tpot {
+    fn of(dec: &PhaseReport, spec: Option<&SpeculativeReport>) -> Tpot {
+        match spec {
+            Some(r) => {
+                Tpot { expected_s: r.time_per_output_token_s, bound_s: r.time_per_output_token_s_bound }
+            }
+            None => Tpot { expected_s: dec.time_s, bound_s: dec.time_s_bound },
+        }
+    }
+}
+
+/// Step 2b: speculative decoding, when the scenario asks for it: the verify pass, the drafter's
+/// passes and the plain decode step at the scenario's batch and at batches 1 to 512
+/// ([`super::speculative`]).
+fn speculative(
+    z: &SizedScenario,
+    c: &Setup,
+    p: &PhaseSet,
+) -> Result<Option<SpeculativeReport>, ScenarioError> {
+    use super::speculative::{drafter_shape, verify_step_work, SpecBatchPoint, StepTimes};
+    let Some(spec) = z.scenario.speculation() else { return Ok(None) };
+    let x = z.inputs;
+    let ctx = u64_from_f64(c.decode_ctx.round());
+    let draft = z.draft.map(|d| at_context(&weight_shape(d, &count_params(d), x), d, x, ctx));
+    let bytes_per_param = x.weight.bytes_for(1 << 20, x.group) as f64 / f64::from(1u32 << 20);
+    let target = &p.decode_full;
+    let drafter = drafter_shape(&spec, z.arch, z.counts, target, draft.as_ref(), bytes_per_param);
+    let n = spec.draft_tokens as f64 + 1.0;
+    let timed = |w: &PhaseWork, m: &ModelShape| {
+        phase_timing(w, m, Phase::Decode, &c.hw, &c.par, &c.topo, &weight_reads(c, m, w)).map_err(pe)
+    };
+    let at = |b: f64| -> Result<StepTimes, ScenarioError> {
+        let dec = timed(&decode_step_work(target, b, c.decode_ctx).map_err(pe)?, target)?;
+        let ver = timed(&verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?, target)?;
+        let (draft_s, draft_s_bound) = match &drafter {
+            Some(d) => {
+                let t = timed(&decode_step_work(d, b, c.decode_ctx).map_err(pe)?, d)?;
+                (t.expected.total_s, t.bound.total_s)
+            }
+            None => (0.0, 0.0),
+        };
+        Ok(StepTimes {
+            verify_s: ver.expected.total_s,
+            verify_s_bound: ver.bound.total_s,
+            draft_s,
+            draft_s_bound,
+            decode_s: dec.expected.total_s,
+            decode_s_bound: dec.bound.total_s,
+        })
+    };
+    let gpus = f64::from(c.par.tensor) * f64::from(c.par.pipeline);
+    let mut by_batch = Vec::with_capacity(10);
+    for i in 0..10 {
+        let b = 1u64 << i;
+        by_batch.push(SpecBatchPoint::of(b, &at(b as f64)?, &spec, gpus));
+    }
+    let (w, kv) = crate::engine::memory::speculative::per_gpu(&x.drafter, x);
+    let n64 = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+    let drafter_bytes = (n64(x.drafter.params), n64(w), n64(kv));
+    Ok(Some(SpeculativeReport::new(&spec, at(c.batch)?, by_batch, drafter_bytes)))
+}
+
 /// Step 6: the headline times.
-fn times(c: &Setup, p: &PhaseSet) -> Times {
+fn times(c: &Setup, p: &PhaseSet, tpot: Tpot) -> Times {
     let (pre, dec) = (&p.prefill, &p.decode);
     Times {
         prefill_s: pre.time_s,
@@ -942,25 +1025,31 @@ fn times(c: &Setup, p: &PhaseSet) -> Times {
         step_s: p.training.as_ref().map(|t| t.time_s),
         step_s_bound: p.training.as_ref().map(|t| t.time_s_bound),
         time_to_first_token_s: pre.time_s + c.eff.request_overhead_s,
-        time_per_output_token_s: dec.time_s,
-        generation_s: pre.time_s + c.output as f64 * dec.time_s,
-        generation_s_bound: pre.time_s_bound + c.output as f64 * dec.time_s_bound,
+        time_per_output_token_s: tpot.expected_s,
+        generation_s: pre.time_s + c.output as f64 * tpot.expected_s,
+        generation_s_bound: pre.time_s_bound + c.output as f64 * tpot.bound_s,
         prefix_cached_tokens: c.cached,
         prefix_hit_rate: c.hit_rate,
     }
 }
 
 /// Step 7: tokens per second.
-fn throughput(c: &Setup, p: &PhaseSet, time: &Times, concurrency: u64) -> Throughput {
+fn throughput(c: &Setup, p: &PhaseSet, time: &Times, concurrency: u64, tpot: Tpot) -> Throughput {
     let (pre, dec) = (&p.prefill, &p.decode);
     let out_total = concurrency as f64 * c.output as f64;
+    // Without speculation `b·dp / TPOT` is the decode phase's own rate.
+    let (speculating, seqs) = (tpot.expected_s != dec.time_s, c.batch * c.dp as f64);
     Throughput {
-        decode_tokens_per_s: dec.tokens_per_s,
-        decode_tokens_per_s_bound: dec.tokens_per_s_bound,
+        decode_tokens_per_s: if speculating { ratio(seqs, tpot.expected_s) } else { dec.tokens_per_s },
+        decode_tokens_per_s_bound: if speculating {
+            ratio(seqs, tpot.bound_s)
+        } else {
+            dec.tokens_per_s_bound
+        },
         prefill_tokens_per_s: pre.tokens_per_s,
         prefill_tokens_per_s_bound: pre.tokens_per_s_bound,
-        per_user_tokens_per_s: ratio(1.0, dec.time_s),
-        per_user_tokens_per_s_bound: ratio(1.0, dec.time_s_bound),
+        per_user_tokens_per_s: ratio(1.0, tpot.expected_s),
+        per_user_tokens_per_s_bound: ratio(1.0, tpot.bound_s),
         generation_tokens_per_s: ratio(out_total, time.generation_s),
         generation_tokens_per_s_bound: ratio(out_total, time.generation_s_bound),
         tokens_per_s: p.training.as_ref().map(|t| t.tokens_per_s),
@@ -1361,7 +1450,7 @@ fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
     let generation = vec![
         Val::Secs(time.prefill_s),
         Val::int(c.output),
-        Val::Secs(time.decode_step_s),
+        Val::Secs(time.time_per_output_token_s),
         Val::Secs(time.generation_s),
     ];
     put(DerivKey::TimeGeneration, Formula::GenerationTime, generation, Source::Definition);
@@ -1378,13 +1467,13 @@ fn throughput_derivations(s: &Scenario, c: &Setup, time: &Times, tp: &Throughput
     put(
         DerivKey::ThroughputDecode,
         Formula::DecodeTokensPerS,
-        rate(time.decode_step_s, tp.decode_tokens_per_s),
+        rate(time.time_per_output_token_s, tp.decode_tokens_per_s),
         def(),
     );
     put(
         DerivKey::ThroughputDecodeBound,
         Formula::DecodeTokensPerSBound,
-        rate(time.decode_step_s_bound, tp.decode_tokens_per_s_bound),
+        rate(ratio(s.batch as f64 * c.dp as f64, tp.decode_tokens_per_s_bound), tp.decode_tokens_per_s_bound),
         def(),
     );
     put(

@@ -285,4 +285,8 @@ pub struct Performance {
     /// The training step by operation, tokens per second per GPU, MFU and HFU (training, lora
     /// and qlora; null in inference).
     pub training: Option<super::training::run::TrainingReport>,
+    /// Speculative decoding's verify and draft passes, acceptance, speed-up and the curve
+    /// against batch (null without `speculative_method`); `time.time_per_output_token_s` and
+    /// the throughputs already include it.
+    pub speculative: Option<super::speculative::SpeculativeReport>,
 }

@@ -5,7 +5,9 @@
 
 use super::Ctx;
 use crate::charts;
-use crate::estimator::chart_inputs::{bound_chart, kv_chart, roofline_chart, scaling_chart};
+use crate::estimator::chart_inputs::{
+    bound_chart, kv_chart, roofline_chart, scaling_chart, speculation_chart,
+};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -161,6 +163,16 @@ pub fn KvChart() -> impl IntoView {
     figure("chart-kv", input, charts::kv_growth_svg)
 }
 
+/// Tokens/s per user and per GPU with and without speculative decoding against batch (drawn only
+/// when the scenario speculates).
+#[component]
+pub fn SpeculationChart() -> impl IntoView {
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    let input = move || ctx.with_shown(|r| r.and_then(|r| speculation_chart(r, e)));
+    figure("chart-speculation", input, charts::speculation_svg)
+}
+
 /// Under the scaling chart: which tensor-parallel degrees it draws (those the engine accepts)
 /// and where communication takes over among them.
 #[component]
@@ -187,7 +199,7 @@ pub fn ScalingNote() -> impl IntoView {
     }
 }
 
-/// All four charts, for the estimator page.
+/// The charts, for the estimator page (the speculation chart only when the scenario speculates).
 #[component]
 pub fn Charts() -> impl IntoView {
     let e = expect_context::<Ctx>().lang.est();
@@ -197,6 +209,7 @@ pub fn Charts() -> impl IntoView {
             <BoundChart />
             <RooflineChart />
             <KvChart />
+            <SpeculationChart />
             <ScalingChart />
             <ScalingNote />
         </div>

@@ -9,7 +9,7 @@ use crate::engine::efficiency::EfficiencyOverrides;
 use crate::engine::hardware::GpuSpec;
 use crate::engine::precision::file_type::FileType;
 use crate::engine::precision::Dtype;
-use crate::engine::workload::Mode;
+use crate::engine::workload::{Mode, SpecMethod};
 use crate::engine::Scenario;
 use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
@@ -127,6 +127,18 @@ fn dtype_options() -> Vec<(String, String)> {
 }
 
 /// A slider bound to an integer field of the active scenario.
+/// The speculative methods the estimator offers (a draft model needs a second model and an
+/// acceptance: the CLI and the link take it).
+fn spec_method_options(e: &EstimatorStrings) -> Vec<(String, String)> {
+    let [off, eagle, mtp, ngram] = e.spec_methods;
+    vec![
+        ("off".into(), off.into()),
+        (SpecMethod::Eagle3.key().into(), eagle.into()),
+        (SpecMethod::Mtp.key().into(), mtp.into()),
+        (SpecMethod::Ngram.key().into(), ngram.into()),
+    ]
+}
+
 pub(super) fn int_slider(
     ctx: Ctx,
     id: &'static str,
@@ -284,6 +296,39 @@ pub fn WorkloadControls() -> impl IntoView {
                     out_of_range=e.number_out_of_range
                 />
                 <p class="hint">{e.prefix_note}</p>
+                <Select
+                    id="spec-method"
+                    label=e.spec_method
+                    options=spec_method_options(e)
+                    value=Signal::derive(move || ctx.with_scenario(|s| s.speculative_method.map_or("off", |m| m.key()).to_owned()))
+                    set=Callback::new(move |v: String| {
+                        let m = SpecMethod::ALL.into_iter().find(|m| m.key() == v);
+                        ctx.edit(|s| edits::set_spec_method(s, m))
+                    })
+                />
+                {move || ctx.with_scenario(|s| s.speculative_method.is_some()).then(|| view! {
+                    <Slider
+                        id="spec-tokens"
+                        label=e.spec_tokens
+                        unit=e.u_tokens
+                        scale=Scale::Linear { min: 1.0, max: 32.0, step: 1.0 }
+                        value=Signal::derive(move || ctx.with_shown(|r| r.and_then(|r| r.performance.speculative.as_ref().map(|p| p.draft_tokens as f64))).unwrap_or(1.0))
+                        set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_spec_draft_tokens(s, v.max(1.0) as u64)))
+                        out_of_range=e.number_out_of_range
+                    />
+                    <Slider
+                        id="spec-acceptance"
+                        label=e.spec_acceptance
+                        unit=e.u_percent
+                        scale=Scale::Linear { min: 0.0, max: 99.0, step: 1.0 }
+                        value=Signal::derive(move || ctx.with_scenario(|s| (s.speculative_acceptance_rate.unwrap_or(0.0) * 100.0).round()))
+                        set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_spec_acceptance(s, v)))
+                        out_of_range=e.number_out_of_range
+                    />
+                    <p class="hint">{e.spec_note}</p>
+                    {move || ctx.with_shown(|r| r.and_then(|r| r.performance.speculative.as_ref().filter(|p| p.acceptance_uncertain).and_then(|p| p.acceptance_source)))
+                        .map(|src| view! { <p class="hint uncertain">{e.spec_uncertain} " " {src}</p> })}
+                })}
                 <Slider
                     id="arrival-rate"
                     label=ctx.lang.load().rate_control

@@ -192,6 +192,26 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.decode_step_s_bound)),
             id: "decode-step",
         });
+        if let Some(sp) = &p.speculative {
+            rows.push(Row {
+                label: e.spec_tokens_per_step,
+                key: "speculative.expected_tokens_per_step",
+                expected: format!("{} (γ {})", format_sig3(sp.expected_tokens_per_step), sp.draft_tokens),
+                bound: String::new(),
+                id: "spec-tokens-per-step",
+            });
+            rows.push(Row {
+                label: e.spec_tpot,
+                key: "speculative.time_per_output_token_s",
+                expected: format!(
+                    "{} (×{})",
+                    format_seconds(sp.time_per_output_token_s),
+                    format_sig3(sp.speedup)
+                ),
+                bound: bound_cell(Bounded::Time, &format_seconds(sp.time_per_output_token_s_bound)),
+                id: "spec-tpot",
+            });
+        }
         rows.push(Row {
             label: e.ttft,
             key: "time.time_to_first_token_s",

@@ -24,9 +24,12 @@ pub(super) fn generation(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason
     let output = num(c, &["output_len"]).unwrap_or(200.0) as u64;
     (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(prompt), Some(output), prompt + output);
     let note = Note::PromptOutput { prompt, output, output_assumed: c.get("output_len").is_none() };
-    // A per-token latency of the generation stage (TinyChat's tables): the average decode step.
+    // A per-token latency of the generation stage (TinyChat's tables): the average decode step;
+    // with speculative decoding, the step over the tokens it emits.
     if row.unit.contains("ms per token") && v > 0.0 {
-        let kind = if s.weight_kernel.is_some() {
+        let kind = if s.speculative_method.is_some() {
+            "speculative_tpot_bs1"
+        } else if s.weight_kernel.is_some() {
             "decode_throughput_bs1_int4_kernels"
         } else {
             "decode_throughput_bs1"

@@ -240,6 +240,7 @@ pub(crate) mod tests {
             _ => counts.total,
         };
         let z = SizedScenario {
+            draft: None,
             scenario: &s,
             arch: &r.arch,
             counts: &counts,
