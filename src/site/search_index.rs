@@ -205,6 +205,18 @@ fn push_text(out: &mut [(String, String)], raw: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::OnceLock;
+
+    /// Each language's index, built once for all the tests here (building one renders every
+    /// chapter: seconds in a debug build).
+    fn built(lang: Lang) -> &'static Index {
+        static ZH: OnceLock<Index> = OnceLock::new();
+        static EN: OnceLock<Index> = OnceLock::new();
+        match lang {
+            Lang::Zh => ZH.get_or_init(|| index(Lang::Zh)),
+            Lang::En => EN.get_or_init(|| index(Lang::En)),
+        }
+    }
 
     /// The index and the query are folded with ASCII lower case (the wasm then carries no
     /// Unicode case table); that is the same as full lower case as long as the indexed text
@@ -212,7 +224,7 @@ mod tests {
     #[test]
     fn ascii_lower_case_is_full_lower_case_for_the_indexed_text() {
         for lang in [Lang::Zh, Lang::En] {
-            for text in index(lang).texts() {
+            for text in built(lang).texts() {
                 assert_eq!(text.to_lowercase(), text.to_ascii_lowercase(), "{text}");
             }
         }
@@ -220,24 +232,24 @@ mod tests {
 
     #[test]
     fn chinese_is_matched_by_characters() {
-        let hits = index(Lang::Zh).search("显存");
+        let hits = built(Lang::Zh).search("显存");
         assert!(hits.len() >= 5, "{hits:?}");
         for query in ["KV 缓存", "kv缓存"] {
-            let hits = index(Lang::Zh).search(query);
+            let hits = built(Lang::Zh).search(query);
             assert!(
                 hits.iter().any(|h| h.kind == HitKind::Term && h.href == "#/zh/glossary/#term-kv-cache"),
                 "{query}: {hits:?}"
             );
         }
         // No spaces in the query or the text: still found.
-        let hits = index(Lang::Zh).search("算术强度");
+        let hits = built(Lang::Zh).search("算术强度");
         assert!(!hits.is_empty());
         assert!(hits.iter().all(|h| h.href.starts_with("#/zh/")));
     }
 
     #[test]
     fn english_is_case_insensitive_and_titles_rank_first() {
-        let hits = index(Lang::En).search("tensor core");
+        let hits = built(Lang::En).search("tensor core");
         assert!(!hits.is_empty());
         let first = &hits[0];
         assert_eq!(first.kind, HitKind::Chapter, "{first:?}");
@@ -253,9 +265,9 @@ mod tests {
 
     #[test]
     fn all_tokens_are_required_and_snippets_show_the_match() {
-        assert!(index(Lang::En).search("nvlink zzzzqqq").is_empty());
-        assert!(index(Lang::En).search("   ").is_empty());
-        let hits = index(Lang::En).search("ridge point h100");
+        assert!(built(Lang::En).search("nvlink zzzzqqq").is_empty());
+        assert!(built(Lang::En).search("   ").is_empty());
+        let hits = built(Lang::En).search("ridge point h100");
         assert!(!hits.is_empty());
         let body = hits.iter().find(|h| h.score == 100).expect("a body hit");
         assert!(
@@ -267,13 +279,13 @@ mod tests {
 
     #[test]
     fn sections_link_to_their_ids_and_tools_are_found() {
-        let hits = index(Lang::En).search("estimator");
+        let hits = built(Lang::En).search("estimator");
         assert!(hits.iter().any(|h| h.kind == HitKind::Tool && h.href == "#/en/estimate/"), "{hits:?}");
-        let hits = index(Lang::Zh).search("估算器");
+        let hits = built(Lang::Zh).search("估算器");
         assert!(hits.iter().any(|h| h.href == "#/zh/estimate/"));
         let c = &content::chapters()[1];
         let heading = c.en.headings[0].1;
-        let hits = index(Lang::En).search(heading);
+        let hits = built(Lang::En).search(heading);
         assert!(hits.iter().any(|h| h.href == format!("#/en/chapters/{}/#s-1", c.slug)), "{hits:?}");
     }
 
@@ -282,7 +294,7 @@ mod tests {
     #[test]
     fn every_tool_is_found_by_its_name_in_both_languages() {
         for lang in Lang::ALL {
-            let index = index(lang);
+            let index = built(lang);
             for page in pages() {
                 let href = page.route(lang).to_hash();
                 let keys = [page.keys(Lang::Zh), page.keys(Lang::En)].join("|");
@@ -320,12 +332,12 @@ mod tests {
     #[test]
     fn a_typo_still_finds_the_chapter_and_the_term() {
         for lang in Lang::ALL {
-            let hits = index(lang).search("nvlnk");
+            let hits = built(lang).search("nvlnk");
             assert_eq!(hits.first().map(|h| h.kind), Some(HitKind::Chapter), "{hits:?}");
             assert!(hits.first().is_some_and(|h| h.href.ends_with("/chapters/nvlink/")), "{hits:?}");
             assert!(hits.iter().any(|h| h.kind == HitKind::Term && h.title == "NVLink"), "{hits:?}");
         }
-        let hits = index(Lang::En).search("bandwith");
+        let hits = built(Lang::En).search("bandwith");
         assert!(hits.first().is_some_and(|h| h.href == "#/en/chapters/memory-bandwidth/"), "{hits:?}");
     }
 
@@ -335,7 +347,7 @@ mod tests {
     #[test]
     fn a_glossary_term_outranks_exercise_and_reference_headings() {
         for lang in Lang::ALL {
-            let index = index(lang);
+            let index = built(lang);
             let generic: Vec<&str> = content::chapters()
                 .iter()
                 .flat_map(|c| c.page(lang).headings.iter().map(|(_, h)| *h))
