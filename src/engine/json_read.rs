@@ -68,11 +68,28 @@ pub fn wrong_type(v: &Value, expected: Expected) -> ErrorKind {
         Value::Bool(b) => b.to_string(),
         // serde_json writes a float in its shortest form (`1e+300`, `4096.0`), as Display does.
         Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("{s:?}"),
+        Value::String(s) => quoted(s),
         Value::Array(_) => "sequence".to_owned(),
         Value::Object(_) => "map".to_owned(),
     };
     ErrorKind::WrongType { expected, got }
+}
+
+/// A string in double quotes with Rust's escapes, as `{s:?}` writes it (spelled out: the wasm
+/// build formats no `Debug`, scripts/env.sh `-Zfmt-debug=none`): each character as
+/// `char::escape_debug` writes it, except a single quote, which a string's Debug leaves alone.
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if c == '\'' {
+            out.push(c);
+        } else {
+            out.extend(c.escape_debug());
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A struct read like serde's derive with `#[serde(default, deny_unknown_fields)]`: an object's
@@ -103,5 +120,17 @@ pub fn fields(v: &Value, names: &[&str], mut set: impl FnMut(&str, &Value) -> Re
             Ok(())
         }
         other => Err(wrong_type(other, Expected::Object)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quoted_is_the_debug_form() {
+        for s in
+            ["", "fp8", "a\"b", "it's", "back\\slash", "tab\there\nnew", "\u{7}\u{301}é中文", "\u{200b}x"]
+        {
+            assert_eq!(super::quoted(s), format!("{s:?}"));
+        }
     }
 }

@@ -16,6 +16,34 @@ pub fn section(b: Bottleneck) -> &'static str {
     }
 }
 
+/// A bottleneck's name in the results' `data-bottleneck` attribute (the variant's name, as the
+/// browser tests and the stylesheet read it; spelled out because the wasm build formats no
+/// `Debug`: scripts/env.sh `-Zfmt-debug=none`).
+pub fn bottleneck_key(b: Bottleneck) -> &'static str {
+    match b {
+        Bottleneck::Capacity => "Capacity",
+        Bottleneck::ComputeUnderused => "ComputeUnderused",
+        Bottleneck::MemoryBandwidth => "MemoryBandwidth",
+        Bottleneck::Communication => "Communication",
+        Bottleneck::DataInput => "DataInput",
+        Bottleneck::ServiceChain => "ServiceChain",
+    }
+}
+
+/// A signal's name in the `data-signal` attribute (the variant's name, as `bottleneck_key`).
+pub fn signal_key(s: Signal) -> &'static str {
+    match s {
+        Signal::OutOfMemory => "OutOfMemory",
+        Signal::GpuUtilization => "GpuUtilization",
+        Signal::SmActivity => "SmActivity",
+        Signal::BandwidthShare => "BandwidthShare",
+        Signal::CommunicationShare => "CommunicationShare",
+        Signal::LoaderWaitShare => "LoaderWaitShare",
+        Signal::ModelLatencyShare => "ModelLatencyShare",
+        Signal::MultiGpu => "MultiGpu",
+    }
+}
+
 /// Position of an enum value in its `ALL`-like order, for the i18n arrays.
 fn nth<T: PartialEq + Copy, const N: usize>(order: [T; N], v: T) -> usize {
     order.iter().position(|x| *x == v).unwrap_or(0)
@@ -329,7 +357,7 @@ fn evidence_html(lang: Lang, o: &Observations, r: &Rule, derived: bool) -> Strin
             format!("{name} {v} {op} {}{from}", format_percent(r.threshold))
         }
     };
-    format!("<li data-signal=\"{:?}\">{}</li>", r.signal, esc(&text))
+    format!("<li data-signal=\"{}\">{}</li>", signal_key(r.signal), esc(&text))
 }
 
 fn remedies_html(lang: Lang, b: Bottleneck, oom_at: Option<OomAt>) -> String {
@@ -524,7 +552,8 @@ pub fn results_html(lang: Lang, s: &State, full_link: bool) -> String {
             .map(|sig| {
                 let (name, how) = signal_text(lang, *sig);
                 format!(
-                    "<li data-signal=\"{sig:?}\"><strong>{}</strong>{}{}</li>",
+                    "<li data-signal=\"{}\"><strong>{}</strong>{}{}</li>",
+                    signal_key(*sig),
                     esc(name),
                     lang.colon(),
                     rich(how)
@@ -571,10 +600,10 @@ fn findings_html(lang: Lang, s: &State, obs: &Observations, d: &Diagnosis, deriv
             };
             let evidence: String = f.evidence.iter().map(|r| evidence_html(lang, obs, r, derived)).collect();
             format!(
-                "<li class=\"dg-finding\" data-bottleneck=\"{:?}\" data-strength=\"{class}\"><h3>{} <span class=\"dg-strength {class}\">{}</span></h3>\
+                "<li class=\"dg-finding\" data-bottleneck=\"{}\" data-strength=\"{class}\"><h3>{} <span class=\"dg-strength {class}\">{}</span></h3>\
                  <p>{}</p><p class=\"dg-label\">{}</p><ul class=\"dg-evidence\">{evidence}</ul>{}\
                  <p class=\"dg-links\">{} <a href=\"{chapter}{}\">{}</a>{}</p></li>",
-                f.bottleneck,
+                bottleneck_key(f.bottleneck),
                 esc(name),
                 esc(strength),
                 esc(meaning),

@@ -258,3 +258,15 @@ fn findings_link_their_widget_with_the_workload() {
     assert!(!html.contains("data-widget-link"));
     assert!(html.contains("#/en/chapters/bottlenecks?s=s-8"));
 }
+
+#[test]
+fn attribute_keys_are_the_variant_names() {
+    // The wasm build formats no Debug (-Zfmt-debug=none): the keys are spelled out, and must stay
+    // the names the browser tests and the stylesheet select on.
+    for b in B::ALL {
+        assert_eq!(bottleneck_key(b), format!("{b:?}"));
+    }
+    for s in SIGNALS {
+        assert_eq!(signal_key(s), format!("{s:?}"));
+    }
+}
