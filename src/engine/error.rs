@@ -303,7 +303,7 @@ impl fmt::Display for ErrorKind {
             }
             K::MoreThanMtpModules { modules, got } => write!(
                 f,
-                "must be at most the multi-token-prediction modules the checkpoint ships ({modules}), got {got}"
+                "must be at most {modules}, the multi-token-prediction modules the checkpoint ships, got {got}: this estimator models at most one draft token per module; engines can chain a module for more steps (SGLang --speculative-num-steps), with lower acceptance at later positions"
             ),
             K::DraftLargerThanTarget { draft, target } => write!(
                 f,

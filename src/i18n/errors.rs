@@ -166,7 +166,9 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         ),
         K::MoreThanMtpModules { modules: 0, .. } => "该模型没有多 token 预测（MTP）模块，mtp 需要至少一个".into(),
         K::MoreThanMtpModules { modules, got } => {
-            format!("不能超过检查点自带的多 token 预测模块数（{modules}），实际为 {got}")
+            format!(
+                "不能超过检查点自带的多 token 预测模块数（{modules}），实际为 {got}：本估算器每个模块最多只算一个草稿 token；推理引擎可以让一个模块连续起草多步（SGLang 的 “--speculative-num-steps”），靠后位置的接受率更低"
+            )
         }
         K::DraftLargerThanTarget { draft, target } => {
             format!("草稿模型必须比目标模型小：{draft} 个参数，目标模型 {target} 个")

@@ -60,6 +60,9 @@ const ALLOW = {
   cited: ['Azure', 'AI', 'benchmarking', 'guide', 'ND', 'CUDA', 'C', 'Best', 'Practices', 'Guide', 'Graphs', 'Li',
     'et', 'al', 'Kwon', 'Williams', 'VLDB', 'NCCL', 'nccl', 'tests', 'issue', 'busbw', 'BabelStream',
     'MARLIN', 'Frantar', 'PPoPP',
+    // Speculative decoding's α as Leviathan et al. define it; chunked prefill's paper (SARATHI,
+    // Agrawal et al.); the benchmark tools whose "ITL" is a TPOT (genai-perf, NVIDIA NIM).
+    'Leviathan', 'SARATHI', 'Agrawal', 'genai', 'perf', 'NIM',
     // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring).
     'NVLS', 'Ring',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
