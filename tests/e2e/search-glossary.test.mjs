@@ -26,11 +26,20 @@ const TOOLS = [
 /** Types `query` into the open search field and returns the results as [kind, title, data-href]. */
 async function search(page, query) {
   await page.fill('#site-search', query);
+  // Every query here has hits: wait for them (on a loaded machine the index can still be
+  // loading when the list first shows), then until the list holds still (not the last query's).
   await page.waitForFunction((q) => document.querySelector('#site-search').value === q
-    && document.querySelector('#search-results li'), query);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30))));
-  return page.locator('#search-results li[role=option] a').evaluateAll((as) => as.map((a) =>
+    && document.querySelector('#search-results li[role=option]'), query);
+  const read = () => page.locator('#search-results li[role=option] a').evaluateAll((as) => as.map((a) =>
     [a.querySelector('.hit-kind').textContent, a.querySelector('.hit-title').textContent, a.dataset.href]));
+  let hits = await read();
+  for (let i = 0; i < 20; i++) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30))));
+    const again = await read();
+    if (JSON.stringify(again) === JSON.stringify(hits)) break;
+    hits = again;
+  }
+  return hits;
 }
 
 async function openSearch(page, phone) {
