@@ -233,6 +233,24 @@ pub(crate) fn px(p: (f64, f64)) -> (i32, i32) {
     (c(p.0), c(p.1))
 }
 
+/// A dashed vertical marker at `x` from `top` to `bottom` with its bold label beside it, on the
+/// side with room (to the right unless the left has more and the label does not fit), wrapped
+/// where neither side has room: the scaling chart's "communication dominates" and the
+/// speculation chart's crossover.
+pub(crate) fn marker(a: &Area<'_>, t: &Theme, x: f64, (top, bottom): (f64, f64), label: &str) {
+    line(a, &[(x, top), (x, bottom)], palette::COMMUNICATION, 2, true);
+    let (room_right, room_left) = (t.w() - 2.0 - x - 5.0, x - 5.0 - 2.0);
+    let (anchor, dx, room) = if bold_width(label, t.small) <= room_right || room_right >= room_left {
+        (Anchor::Start, 5.0, room_right)
+    } else {
+        (Anchor::End, -5.0, room_left)
+    };
+    for (k, row) in wrap(label, t.small, room, true).iter().enumerate() {
+        let y = top + t.small + k as f64 * t.small * 1.25;
+        text(a, row, (x + dx, y), t.small, palette::COMMUNICATION, anchor, true);
+    }
+}
+
 pub(crate) fn line(a: &Area<'_>, pts: &[(f64, f64)], color: &str, width: u32, dashed: bool) {
     if pts.len() < 2 {
         return;

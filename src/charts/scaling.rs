@@ -156,20 +156,8 @@ pub fn scaling_svg(c: &ScalingChart, width: u32) -> String {
         }
         if let Some(n) = c.communication_dominates_at.filter(|n| *n > 0 && f64::from(*n) <= xhi) {
             let x = xs.map(f64::from(n));
-            canvas::line(a, &[(x, upper.top), (x, lower.bottom)], palette::COMMUNICATION, 2, true);
             let label = format!("{} ({n})", c.communication_label.trim());
-            // Beside the line, on the side with room; wrapped where neither side has room.
-            let (room_right, room_left) = (t.w() - 2.0 - x - 5.0, x - 5.0 - 2.0);
-            let (anchor, dx, room) =
-                if canvas::bold_width(&label, t.small) <= room_right || room_right >= room_left {
-                    (Anchor::Start, 5.0, room_right)
-                } else {
-                    (Anchor::End, -5.0, room_left)
-                };
-            for (k, line) in canvas::wrap(&label, t.small, room, true).iter().enumerate() {
-                let y = upper.top + t.small + k as f64 * t.small * 1.25;
-                canvas::text(a, line, (x + dx, y), t.small, palette::COMMUNICATION, anchor, true);
-            }
+            canvas::marker(a, &t, x, (upper.top, lower.bottom), &label);
         }
     })
 }

@@ -120,19 +120,8 @@ pub fn speculation_svg(c: &SpeculationChart, width: u32) -> String {
         }
         if let Some((b, label)) = c.crossover.as_ref().filter(|(b, _)| *b > 0 && (*b as f64) <= xhi) {
             let x = xs.map(*b as f64);
-            canvas::line(a, &[(x, upper.top), (x, lower.bottom)], palette::COMMUNICATION, 2, true);
             let label = format!("{} ({b})", label.trim());
-            let (room_right, room_left) = (t.w() - 2.0 - x - 5.0, x - 5.0 - 2.0);
-            let (anchor, dx, room) =
-                if canvas::bold_width(&label, t.small) <= room_right || room_right >= room_left {
-                    (Anchor::Start, 5.0, room_right)
-                } else {
-                    (Anchor::End, -5.0, room_left)
-                };
-            for (k, line) in canvas::wrap(&label, t.small, room, true).iter().enumerate() {
-                let y = upper.top + t.small + k as f64 * t.small * 1.25;
-                canvas::text(a, line, (x + dx, y), t.small, palette::COMMUNICATION, anchor, true);
-            }
+            canvas::marker(a, &t, x, (upper.top, lower.bottom), &label);
         }
     })
 }

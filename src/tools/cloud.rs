@@ -613,27 +613,19 @@ pub fn add(s: &mut CloudState, name: &str, gpu: &str, count: &str, price: &str) 
 
 fn links_cell(lang: Lang, i: &Instance) -> String {
     let t = lang.cloud();
+    // The GPU's NVLink bandwidth, as " 900 GB/s", where the catalog has it.
+    let nvlink = || {
+        i.gpu_id()
+            .and_then(gpus::find)
+            .and_then(|g| g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s))
+            .map(|bw| format!(" {}", format_rate(bw, "B/s")))
+            .unwrap_or_default()
+    };
     let inside = match (i.gpu_count, i.topology()) {
         (Some(1), _) | (None, _) => t.single_gpu.to_owned(),
         (_, TopologyKind::Pcie) => "PCIe".to_owned(),
-        (_, TopologyKind::NvlinkBridge) => {
-            let nvlink = i
-                .gpu_id()
-                .and_then(gpus::find)
-                .and_then(|g| g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s))
-                .map(|bw| format!(" {}", format_rate(bw, "B/s")))
-                .unwrap_or_default();
-            format!("{}{nvlink}", t.nvlink_bridge)
-        }
-        _ => {
-            let nvlink = i
-                .gpu_id()
-                .and_then(gpus::find)
-                .and_then(|g| g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s))
-                .map(|bw| format!(" {}", format_rate(bw, "B/s")))
-                .unwrap_or_default();
-            format!("NVLink / NVSwitch{nvlink}")
-        }
+        (_, TopologyKind::NvlinkBridge) => format!("{}{}", t.nvlink_bridge, nvlink()),
+        _ => format!("NVLink / NVSwitch{}", nvlink()),
     };
     let between =
         i.inter_node_network_gbps.map_or_else(|| t.not_listed.to_owned(), |g| format!("{} Gbps", plain(g)));
