@@ -162,3 +162,49 @@ fn one_users_wait_beside_the_static_batch() {
     assert!(static_batch_users_wait_with(&train, &gpu_primer::catalog::Catalog).unwrap().is_none());
     eprintln!("static {static_ttft} s, one user p50 {p50} s p95 {p95} s, alone {alone} s, took {took:?}");
 }
+
+/// SGLang's measured per-request cost before the first token (tt-inference-server #356) applies
+/// to MLA models only, adds to the time to first token and nowhere else, and an explicit
+/// `request_overhead_s` still wins.
+#[test]
+fn sglangs_mla_request_overhead_is_deepseeks_only() {
+    use gpu_primer::engine::stack::{ServingStack, SGLANG_MLA_REQUEST_OVERHEAD_S};
+    let ttft = |model: &str, gpus: u64, stack: ServingStack, overhead: Option<f64>| {
+        let mut s = Scenario::new(ModelSpec::Id(model.into()));
+        s.gpu = "h200-sxm".into();
+        s.gpus = gpus;
+        s.tensor_parallel = gpus;
+        s.serving_stack = stack;
+        s.efficiency.request_overhead_s = overhead;
+        let p = evaluate(&s).unwrap().performance;
+        (p.time.time_to_first_token_s, p.time.prefill_s)
+    };
+    let (v, vp) = ttft("deepseek-r1", 8, ServingStack::VllmV1, None);
+    let (g, gp) = ttft("deepseek-r1", 8, ServingStack::Sglang, None);
+    assert_eq!(vp, gp, "the prefill itself is the same");
+    assert!((g - v - (SGLANG_MLA_REQUEST_OVERHEAD_S - 0.015)).abs() < 1e-9, "{g} vs {v}");
+    let (o, _) = ttft("deepseek-r1", 8, ServingStack::Sglang, Some(0.02));
+    assert!((o - (gp + 0.02)).abs() < 1e-9);
+    // A GQA model under SGLang keeps the general default.
+    let (l, lp) = ttft("llama-3.1-8b", 1, ServingStack::Sglang, None);
+    assert!((l - (lp + 0.015)).abs() < 1e-9, "{l} {lp}");
+}
+
+/// The random dataset's range ratio: a ratio out of [0, 1] is named; inside it the closed loop
+/// runs, its tokens per second never above the bound.
+#[test]
+fn length_min_ratio_is_checked_and_runs() {
+    let mut s = chat(None);
+    s.concurrent_users = Some(32);
+    for bad in [-0.1, 1.5, f64::NAN] {
+        s.length_min_ratio = Some(bad);
+        let e = evaluate(&s).unwrap_err().to_string();
+        assert!(e.contains("length_min_ratio"), "{e}");
+    }
+    for r in [0.0, 0.8, 1.0] {
+        s.length_min_ratio = Some(r);
+        let l = evaluate(&s).unwrap().load.unwrap();
+        let t = l.run_output_tokens_per_s.unwrap();
+        assert!(t.is_finite() && t > 0.0 && t <= l.throughput_bound_tokens_per_s, "{r}: {t}");
+    }
+}

@@ -40,7 +40,12 @@ pub fn memory_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<MemoryFit, E
     let gpu_memory_bytes = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     // The time model's own input checks, so that Ok here means Ok from `evaluate`.
     let x = Inputs::on_gpu(s, &gpu);
-    time_model_inputs(s, &gpu, crate::engine::memory::quant_weights::active(&arch, &x))?;
+    time_model_inputs(
+        s,
+        &gpu,
+        crate::engine::memory::quant_weights::active(&arch, &x),
+        arch.attention.mla.is_some(),
+    )?;
     let mem = memory_per_gpu(&arch, &x);
     let usable = usable_bytes(gpu.memory_kind.gpu_budget(gpu_memory_bytes), s.safety_margin);
     Ok(MemoryFit {

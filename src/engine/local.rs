@@ -67,7 +67,12 @@ pub struct LocalFit {
 pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, EngineError> {
     let s = Scenario { gpu_layers: None, ..s.clone() };
     let Resolved { gpu, arch, .. } = resolve(&s, lookup)?;
-    time_model_inputs(&s, &gpu, super::memory::quant_weights::active(&arch, &Inputs::from_scenario(&s)))?;
+    time_model_inputs(
+        &s,
+        &gpu,
+        super::memory::quant_weights::active(&arch, &Inputs::from_scenario(&s)),
+        arch.attention.mla.is_some(),
+    )?;
     let memory = s.gpu_memory_bytes.unwrap_or(gpu.memory_bytes);
     let usable = usable_bytes(gpu.memory_kind.gpu_budget(memory), s.safety_margin);
     let x = Inputs::from_scenario(&s);

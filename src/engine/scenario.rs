@@ -252,6 +252,12 @@ pub struct Scenario {
     /// Requests a closed loop sends in all (the benchmarks' `--num-prompts`). Default 10 × users.
     #[serde(default)]
     pub benchmark_requests: Option<u64>,
+    /// The shortest request's share of `prompt_tokens` and `output_tokens` in a load run: each
+    /// request's lengths drawn uniformly from `[floor(r·L), L]`, as the serving benchmarks' random
+    /// dataset with `--random-range-ratio r` (`sglang.bench_serving`, InferenceX). Default 1:
+    /// every request exactly the stated lengths.
+    #[serde(default)]
+    pub length_min_ratio: Option<f64>,
     /// The client measuring a closed loop (`vllm_bench`: every request from a start together;
     /// `genai_perf`: the steady state). Default `vllm_bench`.
     #[serde(default)]
@@ -437,6 +443,7 @@ impl Scenario {
             "weight_kernel" => self.weight_kernel = opt(v, de)?,
             "llama_backend" => self.llama_backend = opt(v, de)?,
             "benchmark_requests" => self.benchmark_requests = opt(v, de)?,
+            "length_min_ratio" => self.length_min_ratio = opt(v, de)?,
             "bench_tool" => self.bench_tool = de(v)?,
             "context_parallel" => self.context_parallel = de(v)?,
             "virtual_pipeline_stages" => self.virtual_pipeline_stages = de(v)?,
@@ -577,6 +584,14 @@ impl Scenario {
         if let Some(n) = self.benchmark_requests {
             let least = self.concurrent_users.unwrap_or(0).max(1);
             range("benchmark_requests", n, least, 1_000_000)?;
+        }
+        if let Some(r) = self.length_min_ratio {
+            if !(r.is_finite() && (0.0..=1.0).contains(&r)) {
+                return Err(ScenarioError::new(
+                    "length_min_ratio",
+                    ErrorKind::OutOfRange { min: 0.0, max: 1.0, got: r },
+                ));
+            }
         }
         range("context_parallel", self.context_parallel, 1, 1024)?;
         range("virtual_pipeline_stages", self.virtual_pipeline_stages, 1, 1024)?;
@@ -956,6 +971,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         weight_kernel: None,
         llama_backend: None,
         benchmark_requests: None,
+        length_min_ratio: None,
         bench_tool: BenchTool::VllmBench,
         context_parallel: 1,
         virtual_pipeline_stages: 1,

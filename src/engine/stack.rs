@@ -52,6 +52,7 @@ impl ServingStack {
                 moe_kernel: MoeKernel::TritonFused,
                 prefill_policy: PrefillPolicy::Mixed,
                 cpu_share_of_step: 0.0,
+                mla_request_overhead_s: None,
                 source: "vLLM blog, \"vLLM V1: A Major Upgrade to vLLM's Core Architecture\" (2025-01-27: isolated EngineCore, near-zero CPU overhead, chunked prefill always on); vLLM PR #29346 (2025-11-24: Triton is the fused-MoE back end for block-FP8 models at TP 8)",
                 date: "2025",
             },
@@ -59,6 +60,7 @@ impl ServingStack {
                 moe_kernel: MoeKernel::TritonFused,
                 prefill_policy: PrefillPolicy::PrefillFirst,
                 cpu_share_of_step: 0.62,
+                mla_request_overhead_s: None,
                 source: "vLLM blog, \"vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency Reduction\" (2024-09-05: on v0.5.3, Llama 3 8B on one H100, the API server took 33% and scheduling 29% of the execution time, the GPU 38%)",
                 date: "2024-H1",
             },
@@ -66,6 +68,7 @@ impl ServingStack {
                 moe_kernel: MoeKernel::TritonFused,
                 prefill_policy: PrefillPolicy::PrefillFirst,
                 cpu_share_of_step: 0.0,
+                mla_request_overhead_s: Some(SGLANG_MLA_REQUEST_OVERHEAD_S),
                 source: "LMSYS blog, \"SGLang v0.4: Zero-Overhead Batch Scheduler\" (2024-12-04: the CPU scheduler runs one batch ahead, no GPU idle between batches); sglang python/sglang/srt/server_args.py (enable_mixed_chunk = False: a prefill batch runs on its own)",
                 date: "2024-12",
             },
@@ -73,6 +76,7 @@ impl ServingStack {
                 moe_kernel: MoeKernel::CutlassGrouped,
                 prefill_policy: PrefillPolicy::Mixed,
                 cpu_share_of_step: 0.0,
+                mla_request_overhead_s: None,
                 source: "TensorRT-LLM docs/source/performance/perf-overview.md (v1.0, 2025: PyTorch back end, in-flight batching of context and generation requests, CUTLASS MoE)",
                 date: "2025",
             },
@@ -88,9 +92,30 @@ pub struct StackSettings {
     /// Share of a step's wall time the GPU waits for the CPU (API server, scheduler, input
     /// preparation): a step takes `t_gpu / (1 − share)`.
     pub cpu_share_of_step: f64,
+    /// The fixed time each request spends before its first token on an MLA model (DeepSeek-V2/V3
+    /// family), outside the GPU's steps, where the stack's own measurement shows one
+    /// (`efficiency.request_overhead_s` for such a model; absent: the general default).
+    pub mla_request_overhead_s: Option<f64>,
     pub source: &'static str,
     pub date: &'static str,
 }
+
+/// SGLang's fixed cost before the first token of a DeepSeek-R1 request: 0.147 s.
+///
+/// tenstorrent/tt-inference-server issue #356 (2025-07-09) measures DeepSeek-R1-0528 under
+/// SGLang on 16 H100 at one user (128-token outputs): TTFT 179.7, 190.5, 200.4, 199.7 and
+/// 263.9 ms at prompts of 128, 2,048, 3,072, 4,096 and 8,192 tokens. A least-squares line gives
+/// `TTFT ≈ 169.7 ms + 10.6 µs × prompt`: at a zero-token prompt the request still costs one
+/// forward, which the same runs measure as their time per output token (23.1 ms at the 128-token
+/// prompt), so `169.7 − 23.1 = 146.6 ms` is spent outside the GPU's work (the cause is not
+/// profiled in the source). It is not a stall of the running sequences: on 8 H200 under load
+/// (InferenceX #870) SGLang's time per output token stays at the decode step's. Measured on
+/// DeepSeek's MLA + MoE model only, so it applies to MLA models; vLLM's TTFT for the same model
+/// is 55.6 ms at a 128-token prompt on the same 16 GPUs (same issue).
+pub const SGLANG_MLA_REQUEST_OVERHEAD_S: f64 = 0.1466;
+
+/// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it.
+pub const SGLANG_MLA_REQUEST_OVERHEAD_SOURCE: &str = "tenstorrent/tt-inference-server issue #356 (2025-07-09): DeepSeek-R1-0528 under SGLang on 16 H100, one user, TTFT 179.7-263.9 ms at prompts of 128-8,192 tokens = 169.7 ms + 10.6 µs per token, less one forward (the runs' 23.1 ms per output token)";
 
 /// The client that measures a closed loop at a fixed concurrency: it decides which requests
 /// the reported means cover.

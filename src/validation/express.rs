@@ -185,6 +185,8 @@ fn set_software(s: &mut Scenario, row: &Row) {
     if let Some(n) = num(c, &["num_prompts", "benchmark_requests"]) {
         s.benchmark_requests = Some(n as u64);
     }
+    // The random dataset's `--random-range-ratio` (lengths uniform in [L·r, L]).
+    s.length_min_ratio = num(c, &["random_range_ratio", "length_min_ratio"]);
 }
 
 /// The acceptance a row states: its mean acceptance length (`acceptance_length`, as vLLM and

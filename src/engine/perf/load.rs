@@ -294,6 +294,8 @@ pub struct LoadSetup {
     /// Requests a closed loop sends in all, whole deployment (`benchmark_requests`; `None`:
     /// 10 × users).
     pub benchmark_requests: Option<u64>,
+    /// The shortest request's share of the stated lengths (`length_min_ratio`, 1: all equal).
+    pub length_min_ratio: f64,
     /// A closed loop's latencies over its steady state (genai-perf's windows), not over every
     /// request (vLLM's and SGLang's benchmarks).
     pub steady_state: bool,
@@ -316,6 +318,7 @@ fn sim_inputs(c: &LoadSetup, rate: f64, requests: u64) -> SimInputs {
         prompt_tokens: c.prompt,
         cached_tokens: c.cached,
         output_tokens: c.output,
+        length_min_ratio: c.length_min_ratio,
         max_seqs: c.max_seqs,
         step_token_budget: c.budget,
         requests: n,
@@ -750,7 +753,7 @@ fn with_setup<T>(
 ) -> Result<Option<T>, ScenarioError> {
     let s = z.scenario;
     let pe = |e: PerfError| perf_error("load", e);
-    let (listed, _, path) = time_model_inputs(s, z.gpu, z.published())?;
+    let (listed, _, path) = time_model_inputs(s, z.gpu, z.published(), z.arch.attention.mla.is_some())?;
     // The compute path's GEMM fraction, as the phases take it (8-bit paths: fp8_tensor_flops).
     let eff = listed.for_path_and_weights(path.used, z.inputs.weight);
     let first_token_s = eff.request_overhead_s;
@@ -792,6 +795,7 @@ fn with_setup<T>(
         first_token_s,
         prefill_first,
         benchmark_requests: s.benchmark_requests,
+        length_min_ratio: s.length_min_ratio.unwrap_or(1.0),
         steady_state: s.bench_tool == crate::engine::stack::BenchTool::GenaiPerf,
     };
     f(&st, &setup, kv_limit)
@@ -821,6 +825,7 @@ mod tests {
             prompt_tokens: 100,
             cached_tokens: 0,
             output_tokens: output,
+            length_min_ratio: 1.0,
             max_seqs,
             step_token_budget: 8192,
             requests: 400,
@@ -937,6 +942,36 @@ mod tests {
         assert!((r.steady_completions_per_s - 2000.0 / 3.0).abs() < 1e-6, "{}", r.steady_completions_per_s);
         assert!((percentile(&r.ttft_s, 95.0).unwrap() - 4e-3).abs() < 1e-9);
         assert!((r.mean_in_system - 4.0).abs() < 0.1, "{}", r.mean_in_system);
+    }
+
+    /// A step of 1 ms plus 1 µs per prompt token it runs.
+    struct PerToken;
+    impl StepTime for PerToken {
+        fn step(&self, mix: &StepMix) -> Result<(f64, bool), PerfError> {
+            Ok((1e-3 + 1e-6 * mix.prefill_tokens as f64, false))
+        }
+    }
+
+    #[test]
+    fn lengths_that_differ_break_a_closed_loops_waves() {
+        // 64 users of 100-token prompts and 50-token outputs, all admitted at once. Equal
+        // lengths: the users finish together and every wave's 64 prompts share one 7.4 ms step
+        // (6,400 tokens), so each waits for all of them. Lengths drawn from [L/2, L]: after the
+        // first wave requests arrive a few at a time and their prompts run in short steps.
+        let x = |r: f64| SimInputs {
+            users: 64,
+            length_min_ratio: r,
+            requests: 640,
+            warmup: 0,
+            cooldown: 0,
+            max_seqs: 64,
+            output_tokens: 50,
+            ..inputs(0.0, 64, 50)
+        };
+        let mean = |r: f64| sim::mean(&simulate(&x(r), &PerToken).unwrap().ttft_s).unwrap();
+        let (equal, spread) = (mean(1.0), mean(0.5));
+        assert!((equal - 7.4e-3).abs() < 1e-6, "{equal}");
+        assert!(spread < 0.5 * equal, "{spread} vs {equal}");
     }
 
     #[test]
@@ -1059,6 +1094,7 @@ mod tests {
             first_token_s: 0.0,
             prefill_first: false,
             benchmark_requests: None,
+            length_min_ratio: 1.0,
             steady_state: false,
         }
     }
@@ -1178,6 +1214,7 @@ mod tests {
                 first_token_s: 0.0,
                 prefill_first: false,
                 benchmark_requests: None,
+                length_min_ratio: 1.0,
                 steady_state: false,
             },
             LoadSetup {
@@ -1190,6 +1227,7 @@ mod tests {
                 first_token_s: 0.0,
                 prefill_first: false,
                 benchmark_requests: None,
+                length_min_ratio: 1.0,
                 steady_state: false,
             },
             LoadSetup {
@@ -1202,6 +1240,7 @@ mod tests {
                 first_token_s: 0.0,
                 prefill_first: false,
                 benchmark_requests: None,
+                length_min_ratio: 1.0,
                 steady_state: false,
             },
             LoadSetup {
@@ -1214,6 +1253,7 @@ mod tests {
                 first_token_s: 0.0,
                 prefill_first: false,
                 benchmark_requests: None,
+                length_min_ratio: 1.0,
                 steady_state: false,
             },
         ] {

@@ -461,9 +461,10 @@ pub(crate) fn time_model_inputs(
     s: &Scenario,
     gpu: &Gpu,
     published: Option<&Quantization>,
+    mla: bool,
 ) -> Result<(Efficiency, Vec<&'static str>, ComputePath), ScenarioError> {
     let (mut eff, overridden) = s.efficiency.resolve_for(&gpu.efficiency)?;
-    stack_efficiency(s, gpu, &mut eff, &overridden);
+    stack_efficiency(s, gpu, mla, &mut eff, &overridden);
     let path = gpu
         .compute_path(s.compute_dtype_on(gpu, published))
         .ok_or_else(|| ScenarioError::new("gpu.peak_flops", ErrorKind::NoUsablePeak))?;
@@ -474,14 +475,19 @@ pub(crate) fn time_model_inputs(
 }
 
 /// The factors the scenario's software sets where the reader did not override them: the serving
-/// stack's CPU share of a step ([`crate::engine::stack::ServingStack::settings`]), the named
+/// stack's CPU share of a step and, on an MLA model, its per-request fixed cost where the stack
+/// has a measured one ([`crate::engine::stack::ServingStack::settings`]), the named
 /// weight-only kernel's share of bandwidth on quantised weights
 /// ([`crate::engine::stack::WeightKernel::read_share`]), and on an RDNA GPU llama.cpp's back end's
 /// share of the 16-bit peak in prompt processing ([`crate::engine::stack::LlamaBackend::prompt_share`]).
-fn stack_efficiency(s: &Scenario, gpu: &Gpu, eff: &mut Efficiency, overridden: &[&str]) {
+fn stack_efficiency(s: &Scenario, gpu: &Gpu, mla: bool, eff: &mut Efficiency, overridden: &[&str]) {
     let free = |f: &str| !overridden.contains(&f);
+    let stack = s.serving_stack.settings();
     if free("cpu_share_of_step") {
-        eff.cpu_share_of_step = s.serving_stack.settings().cpu_share_of_step;
+        eff.cpu_share_of_step = stack.cpu_share_of_step;
+    }
+    if let Some(t) = stack.mla_request_overhead_s.filter(|_| mla && free("request_overhead_s")) {
+        eff.request_overhead_s = t;
     }
     if let Some(k) = s.weight_kernel.filter(|_| free("quantized_weight_bandwidth")) {
         eff.quantized_weight_bandwidth = k.read_share(&gpu.architecture);
@@ -524,7 +530,8 @@ pub fn served_shape(z: &SizedScenario, path: &ComputePath) -> ModelShape {
 /// Step 1: the compute path, the links, the request shape and the layout.
 fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
     let (s, x, gpu) = (z.scenario, z.inputs, z.gpu);
-    let (listed, overridden, path) = time_model_inputs(s, gpu, z.published())?;
+    let (listed, overridden, path) =
+        time_model_inputs(s, gpu, z.published(), z.arch.attention.mla.is_some())?;
     let eff = listed.for_path_and_weights(path.used, x.weight);
     let weight_read = listed.weight_read_factor(x.weight, path.used);
     let hw = Hardware {
@@ -1439,7 +1446,11 @@ fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
             Val::Secs(c.eff.request_overhead_s),
             Val::Secs(time.time_to_first_token_s),
         ],
-        Source::cited("vLLM benchmark definitions; per-request cost: efficiency.request_overhead_s"),
+        if s.serving_stack.settings().mla_request_overhead_s == Some(c.eff.request_overhead_s) {
+            Source::cited(crate::engine::stack::SGLANG_MLA_REQUEST_OVERHEAD_SOURCE)
+        } else {
+            Source::cited("vLLM benchmark definitions; per-request cost: efficiency.request_overhead_s")
+        },
     );
     put(
         DerivKey::TimePerOutputToken,

@@ -11,7 +11,14 @@
 //!   (vLLM `max_num_seqs`, here already bounded by the KV cache that fits, each admitted request
 //!   holding the KV of its whole prompt and output: no preemption);
 //! - the step that finishes a prompt's last chunk samples its first token; each later step adds
-//!   one token; a request leaves after `output_tokens` tokens.
+//!   one token; a request leaves after its output tokens.
+//!
+//! Every request asks for `prompt_tokens` and `output_tokens`, or, with `length_min_ratio`
+//! r < 1, lengths drawn uniformly from `[floor(r·L), L]` for each (fixed seed): the random
+//! dataset of the serving benchmarks (`sglang.bench_serving` and vLLM's `benchmark_serving.py`
+//! before its symmetric range, `--random-range-ratio`: `randint(int(L·r), L + 1)`). Lengths that
+//! differ keep a closed loop's users from finishing together: after the first wave their next
+//! requests arrive one by one instead of as a burst that queues behind itself.
 //!
 //! Requests arrive in one of two ways. In a closed loop (`users` > 0: the serving benchmarks'
 //! fixed concurrency, vLLM `benchmark_serving --max-concurrency`, genai-perf and NVIDIA NIM's
@@ -80,6 +87,9 @@ pub struct SimInputs {
     /// (`memory::prefix`).
     pub cached_tokens: u64,
     pub output_tokens: u64,
+    /// The shortest request's share of the stated lengths (1: every request exactly
+    /// `prompt_tokens` and `output_tokens`; see the module doc).
+    pub length_min_ratio: f64,
     /// Most requests admitted at once (>= 1).
     pub max_seqs: u64,
     /// Tokens per step (>= max_seqs).
@@ -237,6 +247,8 @@ struct Admitted {
     id: usize,
     /// Prompt tokens already processed.
     done: u64,
+    /// The request's prompt tokens.
+    prompt: u64,
 }
 
 /// A decoding request: leaves at the end of step `last_step`.
@@ -244,6 +256,34 @@ struct Admitted {
 struct Decoding {
     id: usize,
     last_step: u64,
+    /// Tokens it holds in the KV cache when it leaves (prompt + output − 1).
+    held: u64,
+}
+
+/// The running sequences, the one leaving first at the end (a list kept sorted by last step,
+/// descending; ties in the order they started): with lengths that differ, a later sequence may
+/// leave first.
+#[derive(Debug, Default)]
+struct Running {
+    items: Vec<Decoding>,
+}
+
+impl Running {
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// The sequence that leaves first.
+    fn front(&self) -> Option<&Decoding> {
+        self.items.last()
+    }
+    fn pop_front(&mut self) -> Option<Decoding> {
+        self.items.pop()
+    }
+    /// Adds a sequence, after those leaving at the same step.
+    fn push(&mut self, d: Decoding) {
+        let at = self.items.partition_point(|x| x.last_step > d.last_step);
+        self.items.insert(at, d);
+    }
 }
 
 /// A first-in first-out queue: a vector and the index of its front.
@@ -265,9 +305,6 @@ impl<T: Copy> Queue<T> {
     }
     fn push_back(&mut self, v: T) {
         self.items.push(v);
-    }
-    fn front(&self) -> Option<&T> {
-        self.items.get(self.front)
     }
     fn pop_front(&mut self) -> Option<T> {
         let v = self.items.get(self.front).copied();
@@ -327,6 +364,25 @@ fn request_delays(x: &SimInputs) -> Vec<f64> {
         .collect()
 }
 
+/// Each request's (prompt, output) tokens: the stated lengths, or with `length_min_ratio` r < 1
+/// each drawn uniformly from `[floor(r·L), L]` (the benchmarks' `randint(int(L·r), L + 1)`) from
+/// the run's fixed seed. Outputs are at least 1 token. Worked: L 1024, r 0.8 → 819..=1024, mean
+/// 921.5.
+fn request_lengths(x: &SimInputs) -> Vec<(u64, u64)> {
+    let r = if x.length_min_ratio.is_finite() { x.length_min_ratio.clamp(0.0, 1.0) } else { 1.0 };
+    let mut state = x.seed ^ 0x1E46_7400_5EED_0002;
+    let mut draw = |l: u64| {
+        let lo = crate::engine::num::u64_from_f64((l as f64 * r).floor()).min(l);
+        let span = l - lo + 1;
+        if span <= 1 {
+            l
+        } else {
+            lo + splitmix(&mut state) % span
+        }
+    };
+    (0..x.requests).map(|_| (draw(x.prompt_tokens), draw(x.output_tokens).max(1))).collect()
+}
+
 /// Requests not yet arrived, earliest last (popped from the end): a list kept sorted by arrival
 /// time, ties in the order they were sent.
 #[derive(Debug, Default)]
@@ -364,8 +420,8 @@ impl Upcoming {
 struct Sim<'a> {
     x: &'a SimInputs,
     st: &'a dyn StepTime,
-    prompt: u64,
-    output: u64,
+    /// Each request's (prompt, output) tokens ([`request_lengths`]).
+    lengths: Vec<(u64, u64)>,
     cap: usize,
     budget: u64,
     /// Arrival of each request at the scheduler (a closed loop fills them in as it sends them).
@@ -389,7 +445,7 @@ struct Sim<'a> {
     sent: usize,
     // Queues as vectors with a moving front (each request enters each at most once).
     prefilling: Queue<Admitted>,
-    decoding: Queue<Decoding>,
+    decoding: Running,
     /// Σ cached tokens of decoding sequences.
     cached_sum: f64,
     completed: usize,
@@ -423,8 +479,7 @@ impl<'a> Sim<'a> {
         Sim {
             x,
             st,
-            prompt: x.prompt_tokens,
-            output: x.output_tokens.max(1),
+            lengths: request_lengths(x),
             cap: crate::engine::num::usize_sat(cap),
             budget: x.step_token_budget.max(cap),
             arr,
@@ -439,7 +494,7 @@ impl<'a> Sim<'a> {
             arrived: 0,
             sent,
             prefilling: Queue::default(),
-            decoding: Queue::default(),
+            decoding: Running::default(),
             cached_sum: 0.0,
             completed: 0,
             area: 0.0,
@@ -509,8 +564,9 @@ impl<'a> Sim<'a> {
         self.arrive_until(now);
         while self.admitted() < self.cap {
             let Some(id) = self.waiting.pop_front() else { break };
-            let done = self.x.cached_tokens.min(self.prompt.saturating_sub(1));
-            self.prefilling.push_back(Admitted { id, done });
+            let prompt = self.lengths.get(id).map_or(self.x.prompt_tokens, |l| l.0);
+            let done = self.x.cached_tokens.min(prompt.saturating_sub(1));
+            self.prefilling.push_back(Admitted { id, done, prompt });
         }
     }
 
@@ -534,7 +590,7 @@ impl<'a> Sim<'a> {
             if left == 0 {
                 break;
             }
-            let c = (self.prompt - a.done.min(self.prompt)).min(left);
+            let c = (a.prompt - a.done.min(a.prompt)).min(left);
             // A zero-token prompt still takes a step to sample its first token.
             let (past, new) = (a.done as f64, c as f64);
             mix.prefill_tokens += c;
@@ -542,7 +598,7 @@ impl<'a> Sim<'a> {
             mix.prefill_past += past;
             left -= c.min(left);
             chunks.push((slot, c));
-            if c == 0 && self.prompt > 0 {
+            if c == 0 && a.prompt > 0 {
                 break;
             }
         }
@@ -629,7 +685,7 @@ impl<'a> Sim<'a> {
         for (slot, c) in &p.chunks {
             if let Some(a) = self.prefilling.get_mut(*slot) {
                 a.done += c;
-                if a.done >= self.prompt {
+                if a.done >= a.prompt {
                     finished += 1;
                 }
             }
@@ -644,12 +700,13 @@ impl<'a> Sim<'a> {
             if let Some(f) = self.first.get_mut(a.id) {
                 *f = self.now;
             }
-            if self.output <= 1 {
+            let output = self.lengths.get(a.id).map_or(1, |l| l.1);
+            if output <= 1 {
                 self.complete(a.id);
             } else {
-                let last = (clock + self.output - 1).saturating_sub(prefill_only);
-                self.decoding.push_back(Decoding { id: a.id, last_step: last });
-                self.cached_sum += self.prompt as f64;
+                let last = (clock + output - 1).saturating_sub(prefill_only);
+                self.decoding.push(Decoding { id: a.id, last_step: last, held: a.prompt + output - 1 });
+                self.cached_sum += a.prompt as f64;
             }
         }
         self.stalls += stall.max(prefill_only);
@@ -683,7 +740,7 @@ impl<'a> Sim<'a> {
                 break;
             }
             self.decoding.pop_front();
-            self.cached_sum -= (self.prompt + self.output - 1) as f64;
+            self.cached_sum -= d.held as f64;
             self.complete(d.id);
         }
     }
@@ -724,7 +781,8 @@ pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError
         done_at: &sim.done_at,
         completions: &sim.completions,
     };
-    let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), sim.output)?;
+    let outputs: Vec<u64> = sim.lengths.iter().map(|l| l.1).collect();
+    let mut r = summarise(x, &times, sim.now, sim.area, (sim.step, sim.iterations), &outputs)?;
     sort(&mut sim.gaps);
     if sim.gaps.iter().any(|g| !g.0.is_finite()) {
         return Err(PerfError::Overflow { quantity: "load simulation latencies" });
@@ -755,7 +813,7 @@ fn summarise(
     end: f64,
     area: f64,
     (steps, iterations): (u64, u64),
-    output: u64,
+    outputs: &[u64],
 ) -> Result<SimResult, PerfError> {
     let (arr, first, done_at, completions) = (t.arr, t.first, t.done_at, t.completions);
     let n = arr.len();
@@ -773,6 +831,7 @@ fn summarise(
         sojourn += d - a + delay;
         if latencies && kept.contains(&i) {
             ttft.push(f - a + delay);
+            let output = outputs.get(i).copied().unwrap_or(1);
             if output >= 2 {
                 tpot.push((d - f) / (output - 1) as f64);
             }
@@ -792,7 +851,7 @@ fn summarise(
         mean_in_system: if end > 0.0 { (area + fixed * n as f64) / (end + fixed) } else { 0.0 },
         mean_time_in_system_s: if n > 0 { sojourn / n as f64 } else { 0.0 },
         end_s: end,
-        output_tokens_per_s: if span > 0.0 { (n as f64 * output as f64) / span } else { 0.0 },
+        output_tokens_per_s: if span > 0.0 { outputs.iter().sum::<u64>() as f64 / span } else { 0.0 },
         busy_fraction: 0.0,
         steady_completions_per_s: steady,
         ttft_s: ttft,
@@ -846,5 +905,45 @@ mod sort_tests {
                 "sorted input, n = {n}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod length_tests {
+    use super::*;
+
+    fn lengths(r: f64) -> Vec<(u64, u64)> {
+        let x = SimInputs {
+            rate_per_s: 0.0,
+            users: 0,
+            spread_s: 0.0,
+            prefill_first: false,
+            prompt_tokens: 1024,
+            cached_tokens: 0,
+            output_tokens: 1024,
+            length_min_ratio: r,
+            max_seqs: 1,
+            step_token_budget: 1,
+            requests: 4000,
+            warmup: 0,
+            cooldown: 0,
+            seed: 7,
+            first_token_fixed_s: 0.0,
+        };
+        request_lengths(&x)
+    }
+
+    #[test]
+    fn lengths_are_drawn_between_the_ratio_and_the_stated_length() {
+        // r 1: every request exactly as stated.
+        assert!(lengths(1.0).iter().all(|l| *l == (1024, 1024)));
+        // r 0.8: randint(819, 1025), mean 921.5; both ends reached in 4,000 draws.
+        let v = lengths(0.8);
+        assert!(v.iter().all(|l| (819..=1024).contains(&l.0) && (819..=1024).contains(&l.1)));
+        let mean = v.iter().map(|l| l.1 as f64).sum::<f64>() / v.len() as f64;
+        assert!((mean - 921.5).abs() < 5.0, "{mean}");
+        assert!(v.iter().any(|l| l.1 == 819) && v.iter().any(|l| l.1 == 1024));
+        // r 0: SGLang's default, any length from 0 (an output still has 1 token).
+        assert!(lengths(0.0).iter().all(|l| l.0 <= 1024 && (1..=1024).contains(&l.1)));
     }
 }
