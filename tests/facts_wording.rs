@@ -148,6 +148,7 @@ const ALLOWED: &[&str] = &[
     "B",
     "FLOP",
     "P",
+    "P_o",
     "prompt",
     "L",
     "d_attn",

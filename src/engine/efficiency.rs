@@ -53,7 +53,8 @@ pub struct Efficiency {
     /// quantise the activations to 8 bits and use int8 tensor cores) at prompt-sized batches:
     /// Llama-3-8B Q4_0 prefilled 10,358.75 tokens/s with a 512-token micro-batch on an RTX 4090
     /// in the pull request that gave MMQ its tensor cores (llama.cpp PR #7676, June 2024): with
-    /// this engine's FLOPs and the rest of its prefill time, 0.28 of the card's 660.6 TOPS
+    /// this engine's FLOPs (the output layer on the last token only) and the rest of its prefill
+    /// time, 0.26 of the card's 660.6 TOPS
     /// (`tests/validation_llama.rs` solves it; that row is not among the validation's).
     pub quantized_matmul_flops: f64,
     /// Share of a serving step's wall time the GPU waits for the CPU (API server, scheduler,
@@ -86,7 +87,7 @@ impl Default for Efficiency {
             request_overhead_s: 0.015,
             host_memory_bandwidth: 0.7,
             pcie_bandwidth: 0.8,
-            quantized_matmul_flops: 0.28,
+            quantized_matmul_flops: 0.26,
             cpu_share_of_step: 0.0,
             matmul_flops: 0.75,
         }

@@ -87,9 +87,13 @@ pub const SOLUTIONS: &[Solution] = &[
     },
     Solution {
         id: "bw-8b-prefill-2k-bound",
-        // (2 × (parameters − embedding) × tokens + 2 × layers × hidden × tokens²) / peak, in ms.
+        // (2 × (parameters − 2 × embedding) × tokens + 2 × embedding (the output layer, last
+        // token) + 2 × layers × hidden × tokens²) / peak, in ms.
         given: &[8.03e9, 5.25e8, 2048.0, 32.0, 4096.0, 989.5],
-        solve: |g| (2.0 * (g[0] - g[1]) * g[2] + 2.0 * g[3] * g[4] * g[2] * g[2]) / (g[5] * 1e12) * 1e3,
+        solve: |g| {
+            (2.0 * (g[0] - 2.0 * g[1]) * g[2] + 2.0 * g[1] + 2.0 * g[3] * g[4] * g[2] * g[2]) / (g[5] * 1e12)
+                * 1e3
+        },
     },
     Solution {
         id: "bw-8b-decode-b64-throughput",

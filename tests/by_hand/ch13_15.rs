@@ -64,11 +64,13 @@ pub const SOLUTIONS: &[Solution] = &[
     },
     Solution {
         id: "cap-prefix-90-prefill",
-        // (2 × (parameters − embedding) × new tokens + 2 × layers × hidden × (prompt² − cached²))
-        // / peak, in ms.
+        // (2 × (parameters − 2 × embedding) × new tokens + 2 × embedding (the output layer, last
+        // token) + 2 × layers × hidden × (prompt² − cached²)) / peak, in ms.
         given: &[8.03e9, 5.25e8, 4096.0, 3686.0, 32.0, 4096.0, 989.5],
         solve: |g| {
-            let flops = 2.0 * (g[0] - g[1]) * (g[2] - g[3]) + 2.0 * g[4] * g[5] * (g[2] * g[2] - g[3] * g[3]);
+            let flops = 2.0 * (g[0] - 2.0 * g[1]) * (g[2] - g[3])
+                + 2.0 * g[1]
+                + 2.0 * g[4] * g[5] * (g[2] * g[2] - g[3] * g[3]);
             flops / (g[6] * 1e12) * 1e3
         },
     },

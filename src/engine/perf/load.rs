@@ -180,7 +180,7 @@ impl<'a> EngineStep<'a> {
     ) -> Result<Self, PerfError> {
         // The per-FLOP and per-byte seconds of the dense kernels (the routed experts are timed
         // by their kernel family apart, in `step`).
-        let probe = PhaseWork { flops: 1e12, bytes: 1e9, expected_bytes: 1e9, tokens: 1.0 };
+        let probe = PhaseWork { flops: 1e12, bytes: 1e9, expected_bytes: 1e9, tokens: 1.0, logit_rows: 1.0 };
         let dense = ModelShape { moe: None, ..shape.clone() };
         let t = phase_timing(&probe, &dense, Phase::Decode, &hw, &par, &topo, &eff)?;
         Ok(EngineStep {
@@ -203,6 +203,8 @@ impl<'a> EngineStep<'a> {
     pub fn work(&self, m: &StepMix) -> PhaseWork {
         let s = self.shape;
         let t = m.decode_seqs as f64 + m.prefill_tokens as f64;
+        // Logits for every decode token and the last position of each prompt chunk.
+        let logit_rows = (m.decode_seqs + m.prefill_chunks) as f64;
         let per_pos = 4.0 * f64::from(s.layers) * f64::from(s.attention_width);
         let dec_positions = m.decode_cached_sum + m.decode_seqs as f64;
         let (wb, we) = s.weight_bytes_read(t);
@@ -211,10 +213,11 @@ impl<'a> EngineStep<'a> {
         let kv = (dec_positions + m.prefill_tokens as f64) * s.kv_bytes_per_token
             + 2.0 * m.decode_seqs as f64 * s.state_bytes_per_sequence;
         PhaseWork {
-            flops: 2.0 * s.params_active * t + per_pos * (dec_positions + m.prefill_positions),
+            flops: s.weight_flops(t, logit_rows) + per_pos * (dec_positions + m.prefill_positions),
             bytes: wb + kv,
             expected_bytes: we + kv + m.prefill_past * s.kv_bytes_per_token,
             tokens: t,
+            logit_rows,
         }
     }
 
@@ -248,7 +251,8 @@ impl<'a> EngineStep<'a> {
                 return Ok(v);
             }
         }
-        let w = PhaseWork { flops: 0.0, bytes: 0.0, expected_bytes: 0.0, tokens: tokens as f64 };
+        let t = tokens as f64;
+        let w = PhaseWork { flops: 0.0, bytes: 0.0, expected_bytes: 0.0, tokens: t, logit_rows: t };
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
         let v = t.expected.communication_s + t.expected.overhead_s - t.cpu_exposed_s;
         if let Some(c) = slot {
@@ -266,7 +270,7 @@ impl StepTime for EngineStep<'_> {
         let (flops, q) = ((w.flops - ef).max(0.0), (w.expected_bytes.max(w.bytes) - eb).max(0.0));
         let (c, m) = (self.k_compute * flops, self.k_memory * q);
         // GEMMs, then attention over the caches: kernels in sequence, as phase_timing times them.
-        let (gemm, weights) = dense_gemm_and_weights(self.shape, w.tokens, 1.0);
+        let (gemm, weights) = dense_gemm_and_weights(self.shape, w.tokens, w.logit_rows, 1.0);
         let core = kernels_in_sequence_s(self.k_compute, self.k_memory, flops, q, gemm, weights)
             + self.grouped_gemm_s(w.tokens)?;
         let gpu = core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?;
@@ -729,6 +733,7 @@ fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
         prefill_tokens: chunk,
         prefill_positions: chunk as f64 * past + chunk as f64 * (chunk as f64 + 1.0) / 2.0,
         prefill_past: past,
+        prefill_chunks: 1,
     };
     let (mixed_step_s, _) = st.step(&mixed)?;
     Ok(LoadCurve {
@@ -1075,6 +1080,7 @@ mod tests {
                     prefill_tokens: chunk,
                     prefill_positions: chunk as f64 * past + chunk as f64 * (chunk as f64 + 1.0) / 2.0,
                     prefill_past: past,
+                    prefill_chunks: u64::from(chunk > 0),
                 };
                 let (fast, _) = st.step(&mix).unwrap();
                 let (slow, _) = st.times(&mix).unwrap();
@@ -1109,6 +1115,7 @@ mod tests {
             prefill_tokens: 10,
             prefill_positions: 55.0,
             prefill_past: 0.0,
+            prefill_chunks: 1,
         };
         let w = st.work(&mix);
         // 2·P·12 + 4·L·d·(200 + 2 + 55); weights once + KV (202 + 10) tokens.

@@ -144,6 +144,7 @@ pub fn weight_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs) -> Model
         ) as f64,
         ffn_width: u32_sat(ffn),
         moe: None,
+        output_params: if a.tied_embeddings { counts.embedding } else { counts.lm_head } as f64,
     }
 }
 

@@ -49,6 +49,11 @@ pub struct ModelShape {
     /// a dense model, or experts priced like the dense layers (llama.cpp's files).
     #[serde(default)]
     pub moe: Option<super::moe::MoeRun>,
+    /// Parameters of the output layer (`hidden × vocab`, the tied embedding when tied), part of
+    /// `params_active`: multiplied only for the tokens whose next-token logits a step computes
+    /// (0: counted for every token).
+    #[serde(default)]
+    pub output_params: f64,
 }
 
 /// FLOPs and bytes of one phase, with its arithmetic intensity.
@@ -61,6 +66,11 @@ pub struct PhaseWork {
     pub expected_bytes: f64,
     /// Tokens processed (prefill: prompt tokens; decode: batch; training: tokens per step).
     pub tokens: f64,
+    /// Tokens whose next-token logits the phase computes, the output layer's GEMM rows (prefill:
+    /// one per sequence, the prompt's last token, as vLLM's and SGLang's `logits_processor` take
+    /// only the last position of each request; decode and training: every token).
+    #[serde(default)]
+    pub logit_rows: f64,
 }
 
 impl PhaseWork {
@@ -119,6 +129,16 @@ impl ModelShape {
         let (d, f) = (f64::from(self.hidden), f64::from(self.ffn_width));
         let per_layer = 14.0 * d + (4.0 * d + 6.0 * f) / f64::from(tp.max(1));
         tokens.max(0.0) * f64::from(self.layers) * self.activation_bytes * per_layer
+    }
+
+    /// FLOPs of the weight GEMMs over `tokens` tokens of which `logit_rows` go through the
+    /// output layer: `2·(P_active − P_out)·tokens + 2·P_out·logit_rows`. Worked (Llama-3.1-8B,
+    /// P_active 7.50e9 without the input embedding, P_out = 4096 × 128,256 = 5.25e8): a
+    /// 2,048-token prompt is 2·6.98e9·2048 + 2·5.25e8 = 2.86e13 FLOPs, 6.5% below 2·P·tokens.
+    pub fn weight_flops(&self, tokens: f64, logit_rows: f64) -> f64 {
+        let head = self.output_params.clamp(0.0, self.params_active);
+        let rows = logit_rows.clamp(0.0, tokens.max(0.0));
+        2.0 * (self.params_active - head) * tokens + 2.0 * head * rows
     }
 
     /// Expected distinct routed experts touched per MoE layer by `tokens` tokens, uniform
@@ -181,7 +201,9 @@ pub fn prefill_work(
     let b = non_negative("batch", batch)?;
     let past = non_negative("past", past)?;
     let tokens = s * b;
-    let flops = 2.0 * m.params_active * tokens + b * m.attention_flops(past, s);
+    // The output layer runs on each prompt's last token only.
+    let logit_rows = if s > 0.0 { b } else { 0.0 };
+    let flops = m.weight_flops(tokens, logit_rows) + b * m.attention_flops(past, s);
     let (wb, we) = m.weight_bytes_read(tokens);
     let kv = tokens * m.kv_bytes_per_token + b * m.state_bytes_per_sequence;
     Ok(PhaseWork {
@@ -189,6 +211,7 @@ pub fn prefill_work(
         bytes: finite("prefill bytes", wb + kv)?,
         expected_bytes: finite("prefill bytes", we + kv + b * past * m.kv_bytes_per_token)?,
         tokens,
+        logit_rows,
     })
 }
 
@@ -209,6 +232,7 @@ pub fn decode_step_work(m: &ModelShape, batch: f64, context: f64) -> Result<Phas
         bytes: finite("decode bytes", wb + kv)?,
         expected_bytes: finite("decode bytes", we + kv)?,
         tokens: b,
+        logit_rows: b,
     })
 }
 
@@ -240,6 +264,7 @@ pub fn training_step_work(
         bytes: finite("training bytes", bytes)?,
         expected_bytes: finite("training bytes", bytes)?,
         tokens,
+        logit_rows: tokens,
     })
 }
 
@@ -265,7 +290,26 @@ pub(crate) mod tests {
             state_bytes_per_sequence: 0.0,
             ffn_width: 11008,
             moe: None,
+            output_params: 0.0,
         }
+    }
+
+    #[test]
+    fn the_output_layer_runs_on_each_prompts_last_token() {
+        // Llama-2-7B's output layer, 4096 × 32,000 = 1.31e8 parameters.
+        let m = ModelShape { output_params: 1.31e8, ..llama2_7b() };
+        let p = prefill_work(&m, 2048.0, 2.0, 0.0).unwrap();
+        let want =
+            2.0 * (6.74e9 - 1.31e8) * 4096.0 + 2.0 * 1.31e8 * 2.0 + 2.0 * m.attention_flops(0.0, 2048.0);
+        assert!((p.flops - want).abs() < 1e3, "{} vs {want}", p.flops);
+        assert_eq!(p.logit_rows, 2.0);
+        // Decode and training run it on every token: the same FLOPs as without the split.
+        let d = decode_step_work(&m, 8.0, 100.0).unwrap();
+        assert_eq!(d.flops, decode_step_work(&llama2_7b(), 8.0, 100.0).unwrap().flops);
+        assert_eq!(m.weight_flops(10.0, 10.0), 2.0 * 6.74e9 * 10.0);
+        // Rows past the tokens, or negative, are clamped.
+        assert_eq!(m.weight_flops(10.0, 50.0), m.weight_flops(10.0, 10.0));
+        assert_eq!(m.weight_flops(10.0, -1.0), 2.0 * (6.74e9 - 1.31e8) * 10.0);
     }
 
     #[test]

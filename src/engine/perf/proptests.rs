@@ -27,6 +27,7 @@ fn model() -> impl Strategy<Value = ModelShape> {
             state_bytes_per_sequence: 0.0,
             ffn_width: 4 * hidden,
             moe: None,
+            output_params: if moe > 0 { p / 80.0 } else { p / 20.0 },
         }
     })
 }

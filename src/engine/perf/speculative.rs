@@ -46,6 +46,7 @@ pub fn verify_step_work(m: &ModelShape, batch: f64, context: f64, n: f64) -> Res
         bytes: finite("verify bytes", wb + kv)?,
         expected_bytes: finite("verify bytes", we + kv)?,
         tokens,
+        logit_rows: tokens,
     })
 }
 

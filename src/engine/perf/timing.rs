@@ -234,7 +234,7 @@ pub fn phase_timing(
     // GEMMs) and the element-wise kernels' activation traffic.
     let (sequence, activation) = {
         let (kc, km) = (1.0 / (f * eff.tensor_flops), 1.0 / (b * eff.memory_bandwidth));
-        let (gemm, weights) = dense_gemm_and_weights(model, work.tokens, share);
+        let (gemm, weights) = dense_gemm_and_weights(model, work.tokens, work.logit_rows, share);
         let serial = kernels_in_sequence_s(kc, km, flops, exp_bytes, gemm, weights)
             + moe.as_ref().map_or(0.0, MoeStage::grouped_gemm_s);
         let act = model.activation_traffic_bytes(micro_tokens, tp) / f64::from(pp);
@@ -284,9 +284,9 @@ pub fn phase_timing(
 /// The dense GEMMs' FLOPs and expected weight bytes of a phase over `tokens` tokens, per GPU at
 /// `share`: all the active parameters' and weights, less the routed experts' when their kernel
 /// family times them ([`ModelShape::routed_expert_work`]).
-pub fn dense_gemm_and_weights(model: &ModelShape, tokens: f64, share: f64) -> (f64, f64) {
+pub fn dense_gemm_and_weights(model: &ModelShape, tokens: f64, logit_rows: f64, share: f64) -> (f64, f64) {
     let (ef, _, eb) = model.routed_expert_work(tokens);
-    let gemm = (2.0 * model.params_active * tokens - ef).max(0.0) * share;
+    let gemm = (model.weight_flops(tokens, logit_rows) - ef).max(0.0) * share;
     let weights = (model.expected_weight_bytes(tokens) - eb).max(0.0) * share;
     (gemm, weights)
 }

@@ -265,16 +265,16 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-8b-prefill-2k-bound",
         answer: report(L31_8B_PHASES_B1, "phases.prefill.time_s_bound", 1e3, 1, 0.03),
         zh: num(
-            "Llama-3.1-8B（80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不乘）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上处理一个 2,048 个 token 的提示。每个提示 token 对每个参与矩阵乘的参数花 2 FLOPs；因果 attention 另外共花 2 × 层数 × 隐藏维度 × token 数² FLOPs（32 层，隐藏维度 4,096）。prefill 受算力限制，它的时间下限是多少毫秒？",
+            "Llama-3.1-8B（80.3 亿参数，BF16；其中输入 embedding 的 5.25 亿参数只查不乘，同样大小的输出层只为提示的最后一个 token 算出下一个 token 的分布）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上处理一个 2,048 个 token 的提示。每个提示 token 对其余每个参与矩阵乘的参数花 2 FLOPs，最后一个 token 另对输出层每个参数花 2 FLOPs；因果 attention 另外共花 2 × 层数 × 隐藏维度 × token 数² FLOPs（32 层，隐藏维度 4,096）。prefill 受算力限制，它的时间下限是多少毫秒？",
             "ms",
-            "FLOPs = 2 × (参数 − embedding) × 2,048 + 2 × 32 × 4,096 × 2,048²，再除以 989.5 TFLOPS。",
-            "FLOPs = 2 × (80.3 亿 − 5.25 亿) × 2,048 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。显存项（读 {r:phases.prefill.bytes:1e-9:1} GB）只有 {r:phases.prefill.bound.memory_s:1e3:1} ms：算术强度 {r:phases.prefill.arithmetic_intensity:1:0} FLOP/字节，远在拐点右边，所以 prefill 受算力限制。按引擎采用的实测 GEMM 效率，实际约需 {r:phases.prefill.time_s:1e3:1} ms。",
+            "FLOPs = 2 × (参数 − 2 × embedding) × 2,048 + 2 × embedding + 2 × 32 × 4,096 × 2,048²，再除以 989.5 TFLOPS。",
+            "FLOPs = 2 × (80.3 亿 − 2 × 5.25 亿) × 2,048 + 2 × 5.25 亿 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。显存项（读 {r:phases.prefill.bytes:1e-9:1} GB）只有 {r:phases.prefill.bound.memory_s:1e3:1} ms：算术强度 {r:phases.prefill.arithmetic_intensity:1:0} FLOP/字节，远在拐点右边，所以 prefill 受算力限制。按引擎采用的实测 GEMM 效率，实际约需 {r:phases.prefill.time_s:1e3:1} ms。",
         ),
         en: num(
-            "Llama-3.1-8B (8.03 billion parameters in BF16, of which the input embedding's 525 million are looked up, not multiplied) reads a 2,048-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS). Each prompt token costs 2 FLOPs per multiplied parameter, and causal attention adds 2 × layers × hidden size × tokens² FLOPs in all (32 layers, hidden size 4,096). Prefill is compute-bound: what is the lower bound on its time, in milliseconds?",
+            "Llama-3.1-8B (8.03 billion parameters in BF16, of which the input embedding's 525 million are looked up, not multiplied, and the output layer of the same size gives the next token's distribution for the prompt's last token only) reads a 2,048-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS). Each prompt token costs 2 FLOPs per other multiplied parameter, the last one 2 FLOPs per output-layer parameter more, and causal attention adds 2 × layers × hidden size × tokens² FLOPs in all (32 layers, hidden size 4,096). Prefill is compute-bound: what is the lower bound on its time, in milliseconds?",
             "ms",
-            "FLOPs = 2 × (parameters − embedding) × 2,048 + 2 × 32 × 4,096 × 2,048²; divide by 989.5 TFLOPS.",
-            "FLOPs = 2 × (8.03e9 − 5.25e8) × 2,048 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. The memory term (reading {r:phases.prefill.bytes:1e-9:1} GB) is only {r:phases.prefill.bound.memory_s:1e3:1} ms: at {r:phases.prefill.arithmetic_intensity:1:0} FLOP/byte, far right of the ridge point, prefill is compute-bound. At the engine's measured GEMM efficiency it takes about {r:phases.prefill.time_s:1e3:1} ms.",
+            "FLOPs = 2 × (parameters − 2 × embedding) × 2,048 + 2 × embedding + 2 × 32 × 4,096 × 2,048²; divide by 989.5 TFLOPS.",
+            "FLOPs = 2 × (8.03e9 − 2 × 5.25e8) × 2,048 + 2 × 5.25e8 + 2 × 32 × 4,096 × 2,048² ≈ {r:phases.prefill.flops:1e-12:1} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. The memory term (reading {r:phases.prefill.bytes:1e-9:1} GB) is only {r:phases.prefill.bound.memory_s:1e3:1} ms: at {r:phases.prefill.arithmetic_intensity:1:0} FLOP/byte, far right of the ridge point, prefill is compute-bound. At the engine's measured GEMM efficiency it takes about {r:phases.prefill.time_s:1e3:1} ms.",
         ),
     },
     Exercise {

@@ -266,16 +266,16 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
         id: "cap-prefix-90-prefill",
         answer: report(L31_8B_PREFIX_H90, "phases.prefill.time_s_bound", 1e3, 2, 0.03),
         zh: num(
-            "Llama-3.1-8B（80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不乘）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上收到一个 4,096 个 token 的提示，其中前 3,686 个 token 已在前缀缓存里。prefill 只算剩下的 token：每个 token 对每个参与矩阵乘的参数花 2 FLOPs，它们对整个提示的因果 attention 共花 2 × 层数 × 隐藏维度 × (4,096² − 3,686²) FLOPs（32 层，隐藏维度 4,096）。prefill 的时间下限是多少毫秒？",
+            "Llama-3.1-8B（80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不乘，同样大小的输出层只为最后一个 token 计算）在 H100 SXM（稠密 BF16 989.5 TFLOPS）上收到一个 4,096 个 token 的提示，其中前 3,686 个 token 已在前缀缓存里。prefill 只算剩下的 token：每个 token 对其余每个参与矩阵乘的参数花 2 FLOPs，最后一个 token 另对输出层每个参数花 2 FLOPs，它们对整个提示的因果 attention 共花 2 × 层数 × 隐藏维度 × (4,096² − 3,686²) FLOPs（32 层，隐藏维度 4,096）。prefill 的时间下限是多少毫秒？",
             "ms",
-            "FLOPs = 2 × (参数 − embedding) × (4,096 − 3,686) + 2 × 32 × 4,096 × (4,096² − 3,686²)，再除以 989.5 TFLOPS。",
-            "2 × (80.3 亿 − 5.25 亿) × 410 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。只算了 10% 的 token，attention 却仍要读整个提示，所以时间比完整 prefill 的十分之一略多。按实测效率约需 {r:time.prefill_s:1e3:1} ms，TTFT 约 {r:time.time_to_first_token_s:1e3:1} ms。",
+            "FLOPs = 2 × (参数 − 2 × embedding) × (4,096 − 3,686) + 2 × embedding + 2 × 32 × 4,096 × (4,096² − 3,686²)，再除以 989.5 TFLOPS。",
+            "2 × (80.3 亿 − 2 × 5.25 亿) × 410 + 2 × 5.25 亿 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP，÷ 989.5 TFLOPS ≈ {key} ms。只算了 10% 的 token，attention 却仍要读整个提示，所以时间比完整 prefill 的十分之一略多。按实测效率约需 {r:time.prefill_s:1e3:1} ms，TTFT 约 {r:time.time_to_first_token_s:1e3:1} ms。",
         ),
         en: num(
-            "Llama-3.1-8B (8.03 billion parameters in BF16; the input embedding's 525 million looked up, not multiplied) gets a 4,096-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS), of which the first 3,686 tokens are in the prefix cache. Prefill computes only the rest: 2 FLOPs per multiplied parameter per token, and their causal attention over the whole prompt costs 2 × layers × hidden size × (4,096² − 3,686²) FLOPs (32 layers, hidden size 4,096). What is the lower bound on the prefill time, in milliseconds?",
+            "Llama-3.1-8B (8.03 billion parameters in BF16; the input embedding's 525 million looked up, not multiplied, and the output layer of the same size computed for the last token only) gets a 4,096-token prompt on an H100 SXM (989.5 dense BF16 TFLOPS), of which the first 3,686 tokens are in the prefix cache. Prefill computes only the rest: 2 FLOPs per other multiplied parameter per token, 2 FLOPs per output-layer parameter more for the last token, and their causal attention over the whole prompt costs 2 × layers × hidden size × (4,096² − 3,686²) FLOPs (32 layers, hidden size 4,096). What is the lower bound on the prefill time, in milliseconds?",
             "ms",
-            "FLOPs = 2 × (parameters − embedding) × (4,096 − 3,686) + 2 × 32 × 4,096 × (4,096² − 3,686²); divide by 989.5 TFLOPS.",
-            "2 × (8.03e9 − 5.25e8) × 410 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. Only a tenth of the tokens are computed, but their attention still reads the whole prompt, so the time is a little more than a tenth of the full prefill's. At measured efficiency it takes about {r:time.prefill_s:1e3:1} ms, and the TTFT is about {r:time.time_to_first_token_s:1e3:1} ms.",
+            "FLOPs = 2 × (parameters − 2 × embedding) × (4,096 − 3,686) + 2 × embedding + 2 × 32 × 4,096 × (4,096² − 3,686²); divide by 989.5 TFLOPS.",
+            "2 × (8.03e9 − 2 × 5.25e8) × 410 + 2 × 5.25e8 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. Only a tenth of the tokens are computed, but their attention still reads the whole prompt, so the time is a little more than a tenth of the full prefill's. At measured efficiency it takes about {r:time.prefill_s:1e3:1} ms, and the TTFT is about {r:time.time_to_first_token_s:1e3:1} ms.",
         ),
     },
 ];

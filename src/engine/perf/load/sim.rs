@@ -52,6 +52,8 @@ pub struct StepMix {
     pub prefill_positions: f64,
     /// Sum over chunks of the tokens cached before the chunk (read by its attention).
     pub prefill_past: f64,
+    /// Prompt chunks in the step: each ends in one position whose logits are computed.
+    pub prefill_chunks: u64,
 }
 
 /// A step's time, with whether compute (rather than memory) is the larger term: within a run of
@@ -596,6 +598,7 @@ impl<'a> Sim<'a> {
             mix.prefill_tokens += c;
             mix.prefill_positions += new * past + new * (new + 1.0) / 2.0;
             mix.prefill_past += past;
+            mix.prefill_chunks += 1;
             left -= c.min(left);
             chunks.push((slot, c));
             if c == 0 && a.prompt > 0 {
