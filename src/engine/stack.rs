@@ -114,8 +114,10 @@ pub struct StackSettings {
 /// is 55.6 ms at a 128-token prompt on the same 16 GPUs (same issue).
 pub const SGLANG_MLA_REQUEST_OVERHEAD_S: f64 = 0.1466;
 
-/// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it.
-pub const SGLANG_MLA_REQUEST_OVERHEAD_SOURCE: &str = "tenstorrent/tt-inference-server issue #356 (2025-07-09): DeepSeek-R1-0528 under SGLang on 16 H100, one user, TTFT 179.7-263.9 ms at prompts of 128-8,192 tokens = 169.7 ms + 10.6 µs per token, less one forward (the runs' 23.1 ms per output token)";
+/// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it (a title: the
+/// derivation is the constant's doc).
+pub const SGLANG_MLA_REQUEST_OVERHEAD_SOURCE: &str =
+    "tenstorrent/tt-inference-server issue #356, \"DeepSeek-R1-0528: GPU Benchmarks\" (2025-07-09)";
 
 /// The client that measures a closed loop at a fixed concurrency: it decides which requests
 /// the reported means cover.
