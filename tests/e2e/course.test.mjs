@@ -91,8 +91,12 @@ test('/ opens search; it finds a Chinese and an English term and a result naviga
   await page.waitForFunction((h) => location.href === h, want).catch(async (e) => { throw new Error(`${e.message}: at ${page.url()}, want ${want}`); });
   // The next page is swapped in and its app parts mounted (as a reader's next key lands).
   await waitForApp(page);
-  // Escape closes; `/` typed inside a field stays in the field.
-  await page.keyboard.press('/');
+  // Escape closes; `/` typed inside a field stays in the field. The key that opens search is
+  // pressed until the field has focus (the swapped-in page's key handler may land a frame late).
+  for (let i = 0; i < 20 && (await page.evaluate(() => document.activeElement?.id)) !== 'site-search'; i++) {
+    await page.keyboard.press('/');
+    await page.waitForTimeout(100);
+  }
   await page.keyboard.type('nvlink');
   await page.waitForSelector('#search-results:not([hidden])');
   await page.keyboard.press('Escape');
