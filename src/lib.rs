@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod classroom;
 pub mod content;
 pub mod engine;
 pub mod estimator;

@@ -16,7 +16,7 @@
 pub mod check;
 mod data;
 mod typed_number;
-mod units;
+pub mod units;
 
 use crate::engine::links::Link;
 use crate::engine::perf::collectives::{collective_time, Algorithm, Collective};

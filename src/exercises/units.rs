@@ -159,6 +159,12 @@ fn prefixed(k: &str) -> Vec<(Kind, f64)> {
         .collect()
 }
 
+/// What the question's `unit` measures and its size in the kind's base unit (bytes, seconds,
+/// tokens per second, …); `None` for a plain number or a unit this page does not know.
+pub fn kind_and_size(unit: &str) -> Option<(Kind, f64)> {
+    meanings(unit).first().copied()
+}
+
 /// How an answer's unit relates to the question's.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reading {

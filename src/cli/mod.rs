@@ -3,6 +3,8 @@
 //! Contract: output on stdout, a one-line message on stderr and exit code 2 for bad input,
 //! never a panic.
 
+mod export;
+
 use std::io::Write;
 
 const USAGE: &str = "\
@@ -32,6 +34,13 @@ Commands:
                          docs/site.md) checked, then listed in every tool beside the standard one;
                          --trunk-reload: every page carries the reload script `trunk serve`
                          put into DIST/index.html (Trunk's post_build hook, scripts/pages.sh)
+  export moodle|qti|list [--lang zh|en] [--class CODE] [--variants N]
+         [--exercises ID,ID] [--out FILE]
+                         The parametric exercises for a learning-management system, each
+                         with N variants (default 10) drawn from the class code: a Moodle
+                         XML question bank (one category per exercise, for a quiz's random
+                         question) or a QTI 2.1 package (ZIP, --out required); list: which
+                         exercises have parameters
   help, --help, -h       Show this help
   version, --version, -V Show the version
 
@@ -56,6 +65,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("validate") => validate(args.get(1).map(String::as_str), &mut out),
         Some("list") => list(&args[1..], &mut out),
         Some("site") => site(&args[1..], &mut out),
+        Some("export") => export::run(&args[1..], &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
             2

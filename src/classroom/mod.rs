@@ -1,0 +1,23 @@
+//! The classroom: every student their own numbers, keys computed by the engine, and the
+//! course's exercises in the school's learning-management system.
+//!
+//! - [`draw`]: the seed of a variant and the draws from it (the same in the browser and CLI).
+//! - [`variant`]: exercises with parameters and a student's variant, keyed by the engine.
+//! - [`export`]: a set of variants as a Moodle XML question bank or a QTI 2.1 package.
+
+pub mod draw;
+pub mod export;
+mod params_data;
+pub mod variant;
+
+pub use variant::{variant_seed, Parametric, Variant};
+
+/// Every parametric exercise.
+pub fn all() -> &'static [Parametric] {
+    params_data::PARAMETRIC
+}
+
+/// The parametric exercise generalising chapter exercise `id`.
+pub fn find(id: &str) -> Option<&'static Parametric> {
+    all().iter().find(|p| p.id == id)
+}

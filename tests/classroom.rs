@@ -1,0 +1,273 @@
+//! The classroom: parametric exercises, their variants and the LMS exports.
+
+use gpu_primer::classroom::export::{moodle, qti, Request};
+use gpu_primer::classroom::{self, variant_seed, Variant};
+use gpu_primer::exercises::report_value;
+use gpu_primer::i18n::Lang;
+
+const LANGS: [Lang; 2] = [Lang::Zh, Lang::En];
+
+#[test]
+fn the_default_variant_is_the_chapter_exercise() {
+    for p in classroom::all() {
+        let base = p.base().expect("a chapter exercise");
+        let v = p.default_variant().unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        let gpu_primer::exercises::Answer::Number {
+            calc: gpu_primer::exercises::Calc::Report { scenario, .. },
+            ..
+        } = base.answer
+        else {
+            panic!("{}: a report-based key", p.id)
+        };
+        let a: serde_json::Value = serde_json::from_str(scenario).expect("chapter scenario");
+        let b: serde_json::Value = serde_json::from_str(&v.scenario).expect("variant scenario");
+        assert_eq!(a, b, "{}: the default variant's scenario is the chapter's", p.id);
+        let (k1, k2) = (base.key_value().expect("chapter key"), v.key_value().expect("variant key"));
+        assert!((k1 - k2).abs() <= 1e-12 * k1.abs(), "{}: {k1} vs {k2}", p.id);
+    }
+}
+
+/// At least this many exercises per language have parameters (issue 34 asks for 30 in the end).
+#[test]
+fn exercises_with_parameters_exist_in_every_chapter_file_they_name() {
+    assert!(classroom::all().len() >= 6);
+    for p in classroom::all() {
+        assert!(!p.params.is_empty(), "{}", p.id);
+        for q in p.params {
+            assert!(q.choices.len() >= 2, "{}: {} has one value", p.id, q.name);
+            assert!(
+                q.choices.iter().any(|c| c.value == q.default.value),
+                "{}: {}'s default is a choice",
+                p.id,
+                q.name
+            );
+        }
+    }
+}
+
+fn no_field_left(text: &str) -> bool {
+    !text.contains('{') && !text.contains('}') && !text.contains("NaN") && !text.contains("inf")
+}
+
+#[test]
+fn a_thousand_variants_of_every_exercise_are_finite_and_worded() {
+    for p in classroom::all() {
+        let mut distinct = std::collections::BTreeSet::new();
+        for i in 0..1000 {
+            let v = p
+                .variant(variant_seed("CS-101", &format!("student {i}"), p.id))
+                .unwrap_or_else(|e| panic!("{e}"));
+            let key = v.key_value().expect("key");
+            assert!(key.is_finite() && key > 0.0, "{}: {key}", p.id);
+            distinct.insert(v.scenario.clone());
+            if i < 50 {
+                for lang in LANGS {
+                    for text in [v.question(lang), v.hint(lang), v.solution(lang)] {
+                        let text = text.unwrap_or_else(|e| panic!("{e}"));
+                        assert!(no_field_left(&text), "{}: {text}", p.id);
+                    }
+                }
+            }
+        }
+        let combos: usize = p.params.iter().map(|q| q.choices.len()).product();
+        assert!(
+            distinct.len() >= combos.min(1000) / 3,
+            "{}: only {} distinct variants",
+            p.id,
+            distinct.len()
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_numbers() {
+    for p in classroom::all() {
+        let seed = variant_seed("CS-101", "Li Hua", p.id);
+        let (a, b) = (p.variant(seed).expect("a"), p.variant(seed).expect("b"));
+        assert_eq!(a.scenario, b.scenario);
+        assert_eq!(a.key_value(), b.key_value());
+        assert_eq!(a.question(Lang::Zh), b.question(Lang::Zh));
+        // The student's name is trimmed: " Li Hua " is Li Hua.
+        assert_eq!(variant_seed("CS-101", " Li Hua ", p.id), seed);
+    }
+}
+
+fn r(v: &Variant, path: &str) -> f64 {
+    report_value(&v.report, path).unwrap_or_else(|| panic!("{}: no {path}", v.exercise.id))
+}
+
+fn model_shape(v: &Variant) -> (f64, f64, f64) {
+    let id = v.value("model").expect("a model parameter");
+    let m = gpu_primer::catalog::models::find(id).expect("catalog model");
+    let a = &m.architecture;
+    (a.layers as f64, a.attention.kv_heads as f64, a.attention.head_dim as f64)
+}
+
+fn sample(id: &str) -> Vec<Variant> {
+    let p = classroom::find(id).expect(id);
+    (0..200).map(|i| p.variant(variant_seed("by-hand", &i.to_string(), id)).expect("variant")).collect()
+}
+
+/// The by-hand solutions the hints describe, from the numbers the questions state.
+#[test]
+fn sampled_variants_solve_by_hand() {
+    for v in sample("mem-kv-32x8k") {
+        let (l, k, d) = model_shape(&v);
+        let ctx: f64 = v.value("ctx").unwrap().parse().unwrap();
+        let batch: f64 = v.value("batch").unwrap().parse().unwrap();
+        let by_hand = 2.0 * l * k * d * 2.0 * ctx * batch / 1e9;
+        assert!((v.key_value().unwrap() / by_hand - 1.0).abs() < 1e-9, "{}", v.scenario);
+    }
+    for v in sample("mem-70b-kv-per-token") {
+        let (l, k, d) = model_shape(&v);
+        assert_eq!(v.key_value().unwrap(), 2.0 * l * k * d * 2.0 / 1024.0, "{}", v.scenario);
+    }
+    for v in sample("mem-adam-optimizer-7b") {
+        let by_hand = r(&v, "params.total") * 12.0 / 1e9;
+        assert!((v.key_value().unwrap() / by_hand - 1.0).abs() < 0.001, "{}", v.scenario);
+    }
+    for v in sample("mem-70b-int4-requests") {
+        let ctx: f64 = v.value("ctx").unwrap().parse().unwrap();
+        let gpu = gpu_primer::catalog::gpus::find(v.value("gpu").unwrap()).unwrap();
+        // The question states the activations and logits with the memory full (at the key).
+        let full = v.at_max_batch().expect("full");
+        let at_full = |path: &str| report_value(&full, path).expect(path);
+        let left = gpu.memory_bytes as f64 * 0.9
+            - r(&v, "memory_per_gpu_bytes.weights")
+            - at_full("memory_per_gpu_bytes.activations")
+            - at_full("memory_per_gpu_bytes.logits")
+            - 1_073_741_824.0;
+        let by_hand = (left / (ctx * r(&v, "kv_cache_bytes_per_token"))).floor();
+        assert_eq!(v.key_value().unwrap(), by_hand, "{}", v.scenario);
+    }
+    for id in ["intro-8b-decode-bound", "bw-h200-16x8k-step"] {
+        for v in sample(id) {
+            let gpu = gpu_primer::catalog::gpus::find(v.value("gpu").unwrap()).unwrap();
+            let batch: f64 = v.value("batch").map_or(1.0, |b| b.parse().unwrap());
+            let read = 2.0 * (r(&v, "params.total") - r(&v, "params.embedding"))
+                + batch * r(&v, "workload.decode_context_tokens") * r(&v, "kv_cache_bytes_per_token");
+            let step = read / gpu.memory_bandwidth_bytes_per_s;
+            let by_hand = if id == "bw-h200-16x8k-step" { step * 1e3 } else { 1.0 / step };
+            assert!(
+                (v.key_value().unwrap() / by_hand - 1.0).abs() < 0.01,
+                "{}: {} vs {by_hand}",
+                v.scenario,
+                v.key_value().unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn variants_check_answers_as_the_chapter_does() {
+    let p = classroom::find("mem-kv-32x8k").unwrap();
+    let v = p.variant(variant_seed("CS-101", "Ana", p.id)).unwrap();
+    let key = v.key_value().unwrap();
+    assert!(v.is_right(&format!("{key}")));
+    assert!(v.is_right(&format!("{}", key * 1.015)));
+    assert!(!v.is_right(&format!("{}", key * 1.05)));
+}
+
+fn request(lang: Lang) -> Request {
+    Request { exercises: classroom::all().iter().collect(), variants: 5, class: "CS-101".into(), lang }
+}
+
+/// Tags open and close in order (a well-formedness check of the markup the exports write; the
+/// browser tests parse the files with a real XML parser).
+fn balanced(xml: &str) -> Result<(), String> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = xml;
+    while let Some(at) = rest.find('<') {
+        let after = &rest[at + 1..];
+        let end = after.find('>').ok_or("unclosed tag")?;
+        let tag = &after[..end];
+        rest = &after[end + 1..];
+        if tag.starts_with('?') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
+            if open != name {
+                return Err(format!("<{open}> closed by </{name}>"));
+            }
+        } else {
+            stack.push(tag.split_whitespace().next().unwrap_or("").to_string());
+        }
+    }
+    if stack.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("unclosed: {stack:?}"))
+    }
+}
+
+fn between<'a>(s: &'a str, open: &str, close: &str) -> Vec<&'a str> {
+    s.split(open).skip(1).filter_map(|part| part.split(close).next()).collect()
+}
+
+#[test]
+fn the_moodle_bank_holds_each_exercises_variants_in_its_category() {
+    for lang in LANGS {
+        let xml = moodle::bank(&request(lang)).expect("bank");
+        balanced(&xml).unwrap();
+        assert_eq!(xml.matches("<question type=\"category\">").count(), classroom::all().len());
+        assert_eq!(xml.matches("<question type=\"numerical\">").count(), classroom::all().len() * 5);
+        // Each answer's tolerance is the exercise's share of its key, and the first unit is the
+        // question's at multiplier 1.
+        for q in xml.split("<question type=\"numerical\">").skip(1) {
+            let key: f64 = between(q, "format=\"moodle_auto_format\">\n      <text>", "</text>")[0]
+                .parse()
+                .expect("key");
+            let tol: f64 = between(q, "<tolerance>", "</tolerance>")[0].parse().expect("tolerance");
+            let id = between(q, "<idnumber>", "</idnumber>")[0];
+            let ex = id.rsplit_once('-').map(|(e, _)| e).unwrap();
+            let v = classroom::find(ex).unwrap().default_variant().unwrap();
+            assert!((tol - key * v.tolerance()).abs() <= 1e-9 * key.max(1.0), "{id}: {tol} vs {key}");
+            assert_eq!(between(q, "<multiplier>", "</multiplier>")[0], "1");
+            assert!(!q.contains("{"), "{id}: a template field left");
+        }
+    }
+    // Category before its questions, one per exercise.
+    let xml = moodle::bank(&request(Lang::Zh)).unwrap();
+    let first_cat = xml.find("mem-kv-32x8k</text></category>").expect("category");
+    let first_q = xml.find("<idnumber>mem-kv-32x8k-1</idnumber>").expect("question");
+    assert!(first_cat < first_q);
+}
+
+#[test]
+fn the_qti_package_has_a_manifest_and_one_scored_item_per_variant() {
+    let files = qti::files(&request(Lang::En)).expect("package");
+    let (name, manifest) = &files[0];
+    assert_eq!(name, "imsmanifest.xml");
+    let manifest = std::str::from_utf8(manifest).unwrap();
+    balanced(manifest).unwrap();
+    assert_eq!(files.len(), 1 + classroom::all().len() * 5);
+    for (href, item) in &files[1..] {
+        assert!(manifest.contains(&format!("href=\"{href}\"")), "{href} is in the manifest");
+        let item = std::str::from_utf8(item).unwrap();
+        balanced(item).unwrap();
+        assert!(item.contains("baseType=\"float\""));
+        assert!(item.contains("<correctResponse><value>"));
+        assert!(item.contains("toleranceMode=\"relative\"") || item.contains("toleranceMode=\"exact\""));
+    }
+    let zip = qti::package(&request(Lang::Zh)).expect("zip");
+    assert_eq!(&zip[..4], b"PK\x03\x04");
+    assert_eq!(qti::package(&request(Lang::Zh)).unwrap(), zip, "the same request gives the same bytes");
+}
+
+#[test]
+fn the_cli_exports_and_names_what_is_wrong() {
+    let bin = env!("CARGO_BIN_EXE_gpu-primer");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().expect("runs");
+    let ok = run(&["export", "moodle", "--lang", "zh", "--variants", "3", "--exercises", "mem-kv-32x8k"]);
+    assert!(ok.status.success());
+    assert_eq!(String::from_utf8_lossy(&ok.stdout).matches("<question type=\"numerical\">").count(), 3);
+    let bad = run(&["export", "moodle", "--exercises", "no-such"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'no-such' is not a parametric exercise"));
+    let qti = run(&["export", "qti"]);
+    assert_eq!(qti.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&qti.stderr).contains("--out"));
+    let n = run(&["export", "moodle", "--variants", "0"]);
+    assert_eq!(n.status.code(), Some(2));
+}
