@@ -41,7 +41,7 @@ const ALLOW = {
     'GOP', 'TOP', 'POP', 'TOPS'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
-    'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
+    'MLA', 'MLP', 'ZeRO', 'MFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
     // The two phases of inference, as the zh course names them (terminology.json: 分块 prefill).
     'prefill', 'decode', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
