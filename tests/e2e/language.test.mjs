@@ -63,8 +63,9 @@ const ALLOW = {
     // Speculative decoding's α as Leviathan et al. define it; chunked prefill's paper (SARATHI,
     // Agrawal et al.); the benchmark tools whose "ITL" is a TPOT (genai-perf, NVIDIA NIM).
     'Leviathan', 'SARATHI', 'Agrawal', 'genai', 'perf', 'NIM',
-    // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring).
-    'NVLS', 'Ring',
+    // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring), and
+    // PXN, its sending through a NIC of another GPU over NVLink (NCCL_PXN_DISABLE).
+    'NVLS', 'Ring', 'PXN',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
     'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
     // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.
