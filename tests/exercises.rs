@@ -194,6 +194,8 @@ const PINNED_IDS: &[&str] = &[
     "train-rag-extra-kv",
     "bottle-mfu-3000",
     "bottle-7b-a100-bound",
+    "bottle-evidence-bw-share",
+    "bottle-evidence-term",
     "bottle-allreduce-nvswitch",
     "bottle-allreduce-pcie",
     "path-h100-ridge",

@@ -39,6 +39,12 @@ pub const SOLUTIONS: &[Solution] = &[
         solve: |g| g[1] * 1e12 / (g[0] * 2.0),
     },
     Solution {
+        id: "bottle-evidence-bw-share",
+        // (bytes read + bytes written) ÷ measured time ÷ peak bandwidth, in %
+        given: &[0.8, 0.4, 0.45, 3.35],
+        solve: |g| (g[0] + g[1]) * 1e9 / (g[2] * 1e-3) / (g[3] * 1e12) * 100.0,
+    },
+    Solution {
         id: "bottle-allreduce-nvswitch",
         // ring all-reduce: 2 (n − 1) / n × S / busbw, in ms
         given: &[8.0, 16.06, 370.0],

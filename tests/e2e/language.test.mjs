@@ -41,7 +41,7 @@ const ALLOW = {
     'GOP', 'TOP', 'POP', 'TOPS'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
-    'MLA', 'MLP', 'ZeRO', 'MFU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
+    'MLA', 'MLP', 'ZeRO', 'MFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
     // The two phases of inference, as the zh course names them (terminology.json: 分块 prefill).
     'prefill', 'decode', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
@@ -63,8 +63,9 @@ const ALLOW = {
     // Speculative decoding's α as Leviathan et al. define it; chunked prefill's paper (SARATHI,
     // Agrawal et al.); the benchmark tools whose "ITL" is a TPOT (genai-perf, NVIDIA NIM).
     'Leviathan', 'SARATHI', 'Agrawal', 'genai', 'perf', 'NIM',
-    // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring).
-    'NVLS', 'Ring',
+    // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring), and
+    // PXN, its sending through a NIC of another GPU over NVLink (NCCL_PXN_DISABLE).
+    'NVLS', 'Ring', 'PXN',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
     'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
     // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.

@@ -39,6 +39,40 @@ pub static BOTTLENECKS: &[Exercise] = &[
             "{r:memory_per_gpu_bytes.weights:1e-9:2} GB of weights at 2.039 TB/s give a bound of about 151 tokens/s. The engine's {key} also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit, about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
         ),
     },
+    // Evidence from a profiler: bytes and a measured time give the achieved bandwidth, its share
+    // of peak, and which term of the bound sets the kernel's time.
+    Exercise {
+        id: "bottle-evidence-bw-share",
+        answer: engine(Calc::MemoryTime { gpu: "h100-sxm", bytes: 1.2e9 }, 100.0 / 0.45e-3, 0, 0.02),
+        zh: num(
+            "Nsight Compute 报告，H100 SXM（峰值显存带宽 3.35 TB/s）上的一个融合逐元素 kernel 从显存读取 0.8 GB、写回 0.4 GB，耗时 0.45 ms。它达到了峰值带宽的百分之多少？",
+            "%",
+            "搬运的字节数要把读和写都算上；实测带宽 = 字节数 ÷ 耗时，再除以峰值。",
+            "0.8 + 0.4 = 1.2 GB，1.2 GB ÷ 0.45 ms ≈ 2.67 TB/s，÷ 3.35 TB/s ≈ {key}%。换个角度看：1.2 GB ÷ 3.35 TB/s ≈ 0.358 ms 是这个 kernel 耗时的下限，实测的 0.45 ms 只比它多约 26%。",
+        ),
+        en: num(
+            "Nsight Compute reports that a fused elementwise kernel on an H100 SXM (peak memory bandwidth 3.35 TB/s) reads 0.8 GB from memory and writes 0.4 GB back in 0.45 ms. What percentage of the peak bandwidth does it reach?",
+            "%",
+            "The bytes moved count reads and writes; achieved bandwidth = bytes ÷ time, then divide by the peak.",
+            "0.8 + 0.4 = 1.2 GB, and 1.2 GB ÷ 0.45 ms ≈ 2.67 TB/s, ÷ 3.35 TB/s ≈ {key}%. Seen the other way: 1.2 GB ÷ 3.35 TB/s ≈ 0.358 ms is a lower bound on the kernel's time, and the measured 0.45 ms is only about 26% above it.",
+        ),
+    },
+    Exercise {
+        id: "bottle-evidence-term",
+        answer: choice(&["compute", "memory", "communication", "overhead"], "memory"),
+        zh: pick(
+            "同一个 kernel（在 H100 SXM 上 0.45 ms 搬运 1.2 GB，峰值 3.35 TB/s）还做了 0.6 GFLOP 的运算，只用一张 GPU。和大多数逐元素 kernel 一样，它读入 BF16，却在 CUDA 核心上而不是 Tensor Core 上按 FP32 计算，所以它的算力屋顶是 H100 SXM 非 Tensor Core 的 FP32 峰值 67 TFLOPS。max(W/F, Q/B, C/N) 里哪一项决定了它的耗时？",
+            &["计算项 W/F：换用 FP8 Tensor Core", "显存项 Q/B：少搬字节（与相邻 kernel 融合、用更小的格式存激活）", "通信项 C/N：换互联更好的机器", "固定开销：kernel 离两条屋顶都很远，应减少启动次数"],
+            "分别算出 W/F 和 Q/B，和实测的 0.45 ms 比较。",
+            "W/F = 0.6e9 ÷ 67e12 ≈ 9.0 µs，Q/B = 1.2e9 ÷ 3.35e12 ≈ 358 µs：显存项是计算项的 40 倍，而实测的 450 µs 离它只差约 1.26 倍（峰值的 80%）。算术强度 0.6 ÷ 1.2 = 0.5 FLOP/字节，远在 CUDA 核心的拐点（67 ÷ 3.35 = 20 FLOP/字节）左边，离 Tensor Core 的 BF16 拐点（约 295）就更远了。更多的算力毫无用处；即使是完美的 kernel，耗时也至少要 358 µs。要更快，只能少搬字节：把它和相邻的 kernel 融合，让中间结果不落显存，或用更小的格式存激活。单卡任务没有通信项；离屋顶这么近，开销也不是主因。",
+        ),
+        en: pick(
+            "The same kernel (1.2 GB moved in 0.45 ms on an H100 SXM, 3.35 TB/s peak) also performs 0.6 GFLOP of arithmetic, on one GPU. Like most elementwise kernels it loads BF16 but computes in FP32 on the CUDA cores, not the Tensor Cores, so its compute roof is the H100 SXM's non-tensor FP32 peak, 67 TFLOPS. Which term of max(W/F, Q/B, C/N) sets its time?",
+            &["Compute, W/F: switch to FP8 Tensor Cores", "Memory, Q/B: move fewer bytes (fuse it with its neighbours, store activations in a smaller format)", "Communication, C/N: a better-connected machine", "Fixed overhead: the kernel is far from both roofs, launch fewer kernels"],
+            "Work out W/F and Q/B and compare them with the measured 0.45 ms.",
+            "W/F = 0.6e9 ÷ 67e12 ≈ 9.0 µs and Q/B = 1.2e9 ÷ 3.35e12 ≈ 358 µs: the memory term is 40 times the compute term, and the measured 450 µs is within about 1.26 times of it (80% of peak). The intensity is 0.6 ÷ 1.2 = 0.5 FLOP/byte, far left of the CUDA cores' ridge (67 ÷ 3.35 = 20 FLOP/byte), and further still from the Tensor Cores' BF16 ridge (about 295). More FLOPS change nothing; even a perfect kernel takes at least 358 µs. The way to go faster is to move fewer bytes: fuse it with its neighbours so intermediates stay out of memory, or store activations in a smaller format. A one-GPU job has no communication term, and so close to the roof the overhead is not the cause either.",
+        ),
+    },
     Exercise {
         id: "bottle-allreduce-nvswitch",
         answer: engine(Calc::AllReduce { bytes: 16.06e9, ranks: 8, bus_bytes_per_s: 370e9 }, 1e3, 0, 0.02),
