@@ -4,9 +4,14 @@
 //! - [`draw`]: the seed of a variant and the draws from it (the same in the browser and CLI).
 //! - [`variant`]: exercises with parameters and a student's variant, keyed by the engine.
 //! - [`export`]: a set of variants as a Moodle XML question bank or a QTI 2.1 package.
+//! - [`assignment`]: the exercises a teacher picked, carried whole in the students' link.
+//! - [`handin`]: the code a student pastes when done; [`gradebook`]: the teacher's table of them.
 
+pub mod assignment;
 pub mod draw;
 pub mod export;
+pub mod gradebook;
+pub mod handin;
 mod params_data;
 pub mod variant;
 

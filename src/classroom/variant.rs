@@ -204,10 +204,17 @@ impl Variant {
         self.exercise.base().map(|b| b.text(lang).unit).unwrap_or("")
     }
 
-    /// Whether `input` is right, as the chapter's check decides it.
+    /// Whether `input` is right, as the chapter's check decides it: the number read in the
+    /// question's unit of `lang` (another unit of its kind converted), within the tolerance;
+    /// `Err` when it cannot be read as such a number (the page says why).
+    pub fn check(&self, input: &str, lang: Lang) -> Result<bool, crate::exercises::check::Unreadable> {
+        let Ok(key) = self.key_value() else { return Ok(false) };
+        crate::exercises::check::answer_is_right(input, self.unit(lang), key, self.tolerance())
+    }
+
+    /// [`Variant::check`] in English, an unreadable answer counting as wrong.
     pub fn is_right(&self, input: &str) -> bool {
-        self.key_value()
-            .is_ok_and(|key| crate::exercises::check::number_is_right(input, key, self.tolerance()))
+        self.check(input, Lang::En).unwrap_or(false)
     }
 
     pub fn question(&self, lang: Lang) -> Result<String, String> {

@@ -3,6 +3,7 @@
 //! Contract: output on stdout, a one-line message on stderr and exit code 2 for bad input,
 //! never a panic.
 
+mod classroom;
 mod export;
 
 use std::io::Write;
@@ -41,6 +42,12 @@ Commands:
                          XML question bank (one category per exercise, for a quiz's random
                          question) or a QTI 2.1 package (ZIP, --out required); list: which
                          exercises have parameters
+  assign --class CODE --exercises ID,ID [--title T] [--due D] [--hints]
+         [--solutions] [--answer-key]
+                         Print an assignment's token (what the students' link carries)
+  grade TOKEN [FILE]     Read the hand-in codes in FILE (default stdin) for the assignment,
+                         check every answer against each student's key, print the gradebook
+                         as CSV; each code that cannot be used is named on stderr
   help, --help, -h       Show this help
   version, --version, -V Show the version
 
@@ -66,6 +73,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("list") => list(&args[1..], &mut out),
         Some("site") => site(&args[1..], &mut out),
         Some("export") => export::run(&args[1..], &mut out),
+        Some("assign") => classroom::assign(&args[1..], &mut out),
+        Some("grade") => classroom::grade_codes(&args[1..], &mut out),
         Some(other) => {
             eprintln!("gpu-primer: unknown command '{other}' (try --help)");
             2

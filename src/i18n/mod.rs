@@ -3,6 +3,7 @@
 //! `Strings` is a struct with one field per string, and `ZH`/`EN` are constants of it:
 //! a string added to one language and not the other is a compile error.
 
+pub mod classroom;
 mod course;
 mod embeds;
 pub mod errors;
