@@ -236,13 +236,13 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
             "Llama-2-7B 在 A100 80GB SXM（2.039 TB/s）上以批大小 1 解码，权重为 4 bit：32 层共 64.8 亿个权重，每个 4 bit，每 32 个一组另带一个 16 位缩放因子和一个 4 位零点，合计每个权重 4.625 bit；输入 embedding 和输出层（各 1.31 亿参数）保持 BF16，每步只读输出层（embedding 只按行查）。BF16 KV cache 每 token 512 KiB，平均存有 384 个 token（256 个 token 的提示，再生成 256 个）。按峰值带宽，每秒最多多少 token？gpt-fast 用它自己的 4 bit 格式（每组 32 个）在限功耗的 A100 上实测 196.8 token/s，这说明了什么？",
             "token/s",
             "每步读的字节 = 64.8 亿 × 4.625 / 8 + 输出层 1.31 亿 × 2 + 384 × 512 KiB；用带宽除以它。",
-            "权重在显存里共占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；每步要读约 {r:phases.decode.bytes:1e-9:2} GB（4 bit 的各层、输出层和 KV cache），上限约 {key} token/s。实测只到它的约 41%：4 bit kernel 已经吃不满带宽，反量化、缩放因子和 kernel 启动开销变得重要，T_overhead 和 kernel 效率相对于缩小了的显存项变大了。",
+            "权重在显存里共占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB；每步要读约 {r:phases.decode.bytes:1e-9:2} GB（4 bit 的各层、输出层和 KV cache），上限约 {key} token/s。实测只到它的约 41%。差距的一部分来自这张卡本身：同一张限功耗（330 W）的 A100 在 BF16 下也只跑到峰值带宽的约 69%（gpt-fast 自己统计为 1,397 GB/s）。从 69% 再降到约 41% 的部分才归于 4 bit kernel：它已经吃不满带宽，反量化、缩放因子和 kernel 启动开销变得重要，T_overhead 和 kernel 效率相对于缩小了的显存项变大了。",
         ),
         en: num(
             "Llama-2-7B decodes at batch 1 on an A100 80GB SXM (2.039 TB/s) with 4-bit weights: the 6.48 billion weights of its 32 layers take 4 bits each plus a 16-bit scale and a 4-bit zero point per group of 32, 4.625 bits in all; the input embedding and the output layer (131 million parameters each) stay in BF16, and only the output layer is read at each step (the embedding is looked up). The BF16 KV cache takes 512 KiB per token and holds 384 tokens on average (a 256-token prompt, then 256 generated). At peak bandwidth, what is the tokens-per-second bound? gpt-fast measured 196.8 tokens/s with its own 4-bit format (groups of 32) on a power-capped A100: what does that suggest?",
             "tokens/s",
             "Bytes per step = 6.48 billion × 4.625 / 8 + the output layer's 131 million × 2 + 384 × 512 KiB; divide the bandwidth by it.",
-            "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB in memory; a step reads about {r:phases.decode.bytes:1e-9:2} GB (the 4-bit layers, the output layer and the KV cache), so the bound is about {key} tokens/s. The measurement reaches about 41% of it: the 4-bit kernel no longer saturates memory, and dequantization, scales and launch overhead now matter relative to the shrunken memory term.",
+            "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB in memory; a step reads about {r:phases.decode.bytes:1e-9:2} GB (the 4-bit layers, the output layer and the KV cache), so the bound is about {key} tokens/s. The measurement reaches about 41% of it. Part of the gap is the card itself: the same power-capped (330 W) A100 reached only about 69% of peak bandwidth in BF16 (1,397 GB/s by gpt-fast's own count). The rest, from about 69% down to about 41%, is the 4-bit kernel's: it no longer saturates memory, and dequantization, scales and launch overhead now matter relative to the shrunken memory term.",
         ),
     },
     Exercise {
@@ -441,13 +441,13 @@ pub static TENSOR_CORES: &[Exercise] = &[
             "训练中出现一个激活值 70,000。在 FP16 中它会变成什么？",
             &["精确表示", "舍入为最近的可表示值", "溢出为无穷大", "下溢为 0"],
             "FP16 最大的有限值是多少？",
-            "FP16 最大有限值是 65,504，所以溢出为无穷大。BF16 能表示它，但只有 8 位有效位，最近的值是 70,144；FP8 E4M3 最大只有 448，不缩放会饱和或溢出，所以 FP8 方案要先除以缩放因子。",
+            "FP16 最大有限值是 65,504；按就近舍入，大于等于 65,520 的值都舍入为正无穷，所以 70,000 溢出为无穷大。BF16 能表示它，但只有 8 位有效位，最近的值是 70,144；FP8 E4M3 最大只有 448，而且没有无穷大：不缩放时，溢出按转换方式不同要么得到非数（`NaN`），要么饱和为 448，所以 FP8 方案要先除以缩放因子。",
         ),
         en: pick(
             "An activation value of 70,000 appears during training. What becomes of it in FP16?",
             &["It is exact", "It is rounded to the nearest representable value", "It overflows to infinity", "It underflows to zero"],
             "What is FP16's largest finite value?",
-            "FP16's largest finite value is 65,504, so it overflows to infinity. BF16 represents it, but with 8 significant bits the nearest value is 70,144; FP8 E4M3 tops out at 448, so FP8 recipes divide tensors by a scale first.",
+            "FP16's largest finite value is 65,504; under round-to-nearest every value from 65,520 up rounds to +inf, so 70,000 overflows to infinity. BF16 represents it, but with 8 significant bits the nearest value is 70,144; FP8 E4M3 tops out at 448 and has no infinity: an overflow gives NaN or saturates to 448, depending on the conversion, so FP8 recipes divide tensors by a scale first.",
         ),
     },
 ];

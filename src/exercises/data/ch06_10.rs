@@ -161,13 +161,13 @@ pub static MIG: &[Exercise] = &[
         zh: pick(
             "一张 H100 SXM 80GB 切成 7 个 1g.10gb 实例。每个实例有多少个 SM？",
             &["14", "16", "18", "19"],
-            "H100 SXM 有 132 个 SM，但 MIG 的每个计算切片大小固定，并不是 132 ÷ 7。",
+            "H100 SXM 有 132 个 SM，但 MIG 的每种规格都有固定的 SM 数（本章列出了 Hopper 各规格的数），并不是 132 ÷ 7。",
             "每个 1g 实例 16 个 SM（7 × 16 = 112，其余 SM 不分给实例）。显存约 10 GB，带宽约为整卡的八分之一。",
         ),
         en: pick(
             "An H100 SXM 80GB is split into seven 1g.10gb instances. How many SMs does each get?",
             &["14", "16", "18", "19"],
-            "The H100 SXM has 132 SMs, but each MIG compute slice has a fixed size; it is not 132 ÷ 7.",
+            "The H100 SXM has 132 SMs, but each MIG profile has a fixed SM count (the chapter lists Hopper's), not 132 ÷ 7.",
             "16 SMs per 1g instance (7 × 16 = 112; the rest are not given to instances). Each has about 10 GB of memory and roughly an eighth of the bandwidth.",
         ),
     },
@@ -280,13 +280,13 @@ pub static CLOUD_GPUS: &[Exercise] = &[
         id: "cloud-price-per-gpu-hour",
         answer: choice(&["p5", "a3"], "p5"),
         zh: pick(
-            "按表中快照，p5.48xlarge 每小时 $55.04，a3-highgpu-8g 每小时 $88.49，都是 8 张 H100。哪个每 GPU 小时更便宜？",
+            "按表中快照，p5.48xlarge 每小时 $55.04（2026-11-09），a3-highgpu-8g 每小时 $88.49（2025-03-06，早了 20 个月，这里没有更新的 GCP 价格来源），都是 8 张 H100。哪个每 GPU 小时更便宜？",
             &["p5.48xlarge（约 $6.88）", "a3-highgpu-8g（约 $11.06）"],
             "除以 8。",
             "p5.48xlarge：55.04 / 8 = $6.88；a3-highgpu-8g：88.49 / 8 ≈ $11.06。但直接比较并不公平：快照日期（2026-11-09 对 2025-03-06）和地区不同，网络（3,200 对 1,000 Gbps）、CPU、内存和本地盘也不同，折扣和承诺用量都没算；拿不到配额或利用率低时，便宜的单价也不等于便宜的结果。",
         ),
         en: pick(
-            "In the table's snapshots, p5.48xlarge costs $55.04 per hour and a3-highgpu-8g $88.49, both with 8 H100s. Which is cheaper per GPU-hour?",
+            "In the table's snapshots, p5.48xlarge costs $55.04 per hour (2026-11-09) and a3-highgpu-8g $88.49 (2025-03-06, 20 months older: no newer GCP price source is cited here), both with 8 H100s. Which is cheaper per GPU-hour?",
             &["p5.48xlarge (about $6.88)", "a3-highgpu-8g (about $11.06)"],
             "Divide by 8.",
             "p5.48xlarge: 55.04 / 8 = $6.88; a3-highgpu-8g: 88.49 / 8 ≈ $11.06. The raw comparison is unfair, though: the snapshots differ in date (2026-11-09 vs 2025-03-06) and region, the instances differ in network (3,200 vs 1,000 Gbps), CPU, RAM and disk, and discounts are not included; without quota, or at low utilisation, a lower rate is not a cheaper result.",
@@ -327,13 +327,13 @@ pub static TRAINING: &[Exercise] = &[
             "同样的全量微调（80.3 亿参数，权重、梯度和 Adam 状态合计每参数 16 字节），用 ZeRO-3（FSDP 全切分）把全部模型状态均分到多张 H100 80GB 上。每张卡另有 22.0 GB 激活（序列长度 4,096、每卡微批 1、不做重计算）、5.25 GB logits 和 1 GiB 运行时开销，并留出 80 GB 的 10% 不用。最少要几张卡？",
             "张 GPU",
             "每卡：8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB，必须放进 72 GB。",
-            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB；{r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 28.3 ≈ 92.5 GB。",
+            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB；{r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 28.3 ≈ 92.5 GB。这个算法忽略了正在计算的那个单元的全收集（all-gather）缓冲区：这里最大的是输出层，BF16 下约 {r:params.embedding:2e-9:2} GB，它会让 3 张卡在实际中只是勉强够用。",
         ),
         en: num(
             "The same full fine-tune (8.03 billion parameters, 16 bytes per parameter for weights, gradients and Adam states together) with ZeRO stage 3 (FSDP full shard) spreads all model states evenly over H100 80GB GPUs. Each GPU also holds 22.0 GB of activations (sequence length 4,096, micro-batch 1, nothing recomputed), 5.25 GB of logits and 1 GiB of runtime overhead, and keeps 10% of its 80 GB free. What is the fewest GPUs?",
             "GPUs",
             "Per GPU: 8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB must fit in 72 GB.",
-            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB; {r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 28.3 ≈ 92.5 GB.",
+            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB; {r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 28.3 ≈ 92.5 GB. This ignores the all-gather buffer of the unit being computed (the largest here is the output layer, about {r:params.embedding:2e-9:2} GB in BF16), which makes 3 GPUs marginal in practice.",
         ),
     },
     Exercise {

@@ -268,13 +268,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
         id: "cap-session-hit-rate",
         answer: report(L31_8B_SESSION, "time.prefix_hit_rate", 100.0, 1, 0.01),
         zh: num(
-            "一个对话服务的每个会话都以 1,000 个 token 的共享系统提示开头，之后共 8 轮：每轮用户追加 200 个 token，模型生成 300 个 token，下一轮把之前的全部内容连同新问题一起发送。服务开启了前缀缓存，之前发过的内容都能命中。整个会话平均下来，提示 token 的命中率是百分之多少？",
+            "一个对话服务的每个会话都以 1,000 个 token 的共享系统提示开头，之后共 8 轮：每轮用户追加 200 个 token，模型生成 300 个 token，下一轮把之前的全部内容连同新问题一起发送。服务开启了前缀缓存：系统提示在之前的会话里就已缓存（第一轮也能命中），每一轮之前发过的提示和模型生成的回答都已缓存。整个会话平均下来，提示 token 的命中率是百分之多少？",
             "%",
             "第 k 轮发送 1,000 + (k − 1) × (200 + 300) + 200 个 token，其中只有新追加的 200 个需要计算。把 8 轮的命中 token 和发送 token 分别加起来再相除，或用 h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)。",
             "平均每轮命中 1,000 + 500 × 7 / 2 = 2,750 个 token，平均提示 2,750 + 200 = 2,950 个 token，h = 2,750 / 2,950 ≈ {key}%。单个请求时，这让平均 TTFT 降到 {r:time.time_to_first_token_s:1e3:1} ms：prefill 只算每轮新追加的 200 个 token。会话越长，命中率越接近 100%。",
         ),
         en: num(
-            "Every session of a chat service starts with a shared 1,000-token system prompt, then runs 8 turns: each turn the user appends 200 tokens and the model generates 300, and the next turn resends everything so far with the new question. Prefix caching is on and everything sent before is found in the cache. Over the whole session, what percentage of prompt tokens hit the cache?",
+            "Every session of a chat service starts with a shared 1,000-token system prompt, then runs 8 turns: each turn the user appends 200 tokens and the model generates 300, and the next turn resends everything so far with the new question. Prefix caching is on: the system prompt is already cached from earlier sessions (so it hits even in the first turn), and each turn's earlier prompts and the model's earlier answers are cached. Over the whole session, what percentage of prompt tokens hit the cache?",
             "%",
             "Turn k sends 1,000 + (k − 1) × (200 + 300) + 200 tokens, of which only the new 200 need computing. Add up the cached and the sent tokens over the 8 turns and divide, or use h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a).",
             "On average a turn finds 1,000 + 500 × 7 / 2 = 2,750 tokens cached in a mean prompt of 2,750 + 200 = 2,950 tokens: h = 2,750 / 2,950 ≈ {key}%. For a lone request that brings the mean TTFT down to {r:time.time_to_first_token_s:1e3:1} ms: prefill computes only each turn's new 200 tokens. The longer the session, the closer the hit rate comes to 100%.",
