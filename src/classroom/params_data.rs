@@ -98,7 +98,7 @@ const DECODE_FP16_EN: Words = Words {
 };
 
 /// How many requests of a context fit beside BF16 weights (cap-8b-8k-requests,
-/// cloud-l4-8k-requests, cloud-a100-8k-requests).
+/// cap-8b-32k-requests, cloud-l4-8k-requests, cloud-a100-8k-requests).
 const BF16_REQUESTS_ZH: Words = Words {
     question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）以 BF16 权重和 BF16 KV cache 在一张 {g:name}（{g:memory_gb} GB）上服务。权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
     hint: "可用显存 = {g:memory_gb} GB × 0.9 − 权重 − 激活 − logits − 开销；每个请求的 KV = {p:ctx} × 每 token KV 字节（2 × 层数 × KV 头数 × head_dim × 2）。结果向下取整。",
@@ -494,5 +494,124 @@ pub static PARAMETRIC: &[Parametric] = &[
         rules: &[],
         zh: ADAM_ZH,
         en: ADAM_EN,
+    },
+    Parametric {
+        id: "intro-8b-memory-term",
+        params: &[
+            Param { name: "model", default: L3_8B, choices: &[L3_8B, L31_8B, Q25_7B, Q3_8B, MISTRAL_7B, L2_13B, Q25_14B] },
+            Param { name: "gpu", default: H100, choices: DATACENTER_GPUS },
+            Param {
+                name: "ctx",
+                default: n("512", "512"),
+                choices: &[n("512", "512"), n("1024", "1,024"), n("2048", "2,048"), n("4096", "4,096")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "batch": 1, "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
+        rules: &[Rule::Fits, Rule::WithinContext],
+        zh: Words {
+            question: "{m:name}（{r:params.total:1e-8:1} 亿参数，BF16；其中输入 embedding 的 {r:params.embedding:1e-8:2} 亿参数只查不读）在 {g:name}（{g:bandwidth_tbs} TB/s）上以批大小 1 解码：先输入 {r:workload.prompt_tokens:1:0} 个 token 的提示，再生成 {r:workload.output_tokens:1:0} 个 token，KV cache 平均存有 {r:workload.decode_context_tokens:1:0} 个 token，每 token {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。第一章那个式子里的显存项 Q/B 是多少毫秒？",
+            hint: "Q 是一步要读的字节（不含 embedding 的权重，每个 2 字节，加上 {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB 的 KV cache），B 是 {g:bandwidth_tbs} TB/s。",
+            solution: "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，所以单请求解码是受显存带宽限制的。",
+        },
+        en: Words {
+            question: "{m:name} ({r:params.total:1e-9:2} billion parameters in BF16, of which the input embedding's {r:params.embedding:1e-6:0} million are looked up, not read) decodes at batch 1 on an {g:name} ({g:bandwidth_tbs} TB/s): a {r:workload.prompt_tokens:1:0}-token prompt, then {r:workload.output_tokens:1:0} generated tokens, with on average {r:workload.decode_context_tokens:1:0} tokens of {r:kv_cache_bytes_per_token:0.0009765625:0} KiB each in the KV cache. How many milliseconds is the memory term Q/B of the bound?",
+            hint: "Q is the bytes one step reads (the weights without the embedding, 2 bytes each, plus {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB of KV cache); B is {g:bandwidth_tbs} TB/s.",
+            solution: "Q ≈ {r:phases.decode.bytes:1e-9:2} GB, so Q/B ≈ {key} ms. The compute term W/F is only {r:phases.decode.bound.compute_s:1e3:3} ms: single-request decoding is bound by memory bandwidth.",
+        },
+    },
+    Parametric {
+        id: "cap-8b-32k-requests",
+        params: &[
+            Param { name: "model", default: L31_8B, choices: &[L31_8B, Q25_7B, Q25_14B, Q3_8B, MISTRAL_7B] },
+            Param { name: "gpu", default: H100, choices: &[H100, H200, A100_80, H100_NVL] },
+            Param {
+                name: "ctx",
+                default: n("32768", "32,768"),
+                choices: &[n("16384", "16,384"), n("32768", "32,768"), n("65536", "65,536")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        zh: BF16_REQUESTS_ZH,
+        en: BF16_REQUESTS_EN,
+    },
+    Parametric {
+        id: "mig-8b-int4-10gb-requests",
+        params: &[
+            Param { name: "model", default: L31_8B, choices: &[L31_8B, L3_8B, Q25_7B, Q3_8B, MISTRAL_7B] },
+            Param {
+                name: "ctx",
+                default: n("4096", "4,096"),
+                choices: &[n("1024", "1,024"), n("2048", "2,048"), n("4096", "4,096")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "weight_dtype": "int4", "gpu": "h100-sxm", "gpu_memory_bytes": 10000000000, "context_tokens": {p:ctx}}"#,
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        zh: Words {
+            question: "4 bit 的 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）放在 {r:gpu_memory_bytes:1e-9:0} GB 的 1g.10gb 实例上，KV cache 用 BF16。权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB（嵌入层和输出层保持 16 位），一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。能同时服务几个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
+            hint: "剩余 = {r:gpu_memory_bytes:1e-9:0} GB × 0.9 − 权重 − 激活 − logits − 1 GiB；每个请求的 KV 是 {p:ctx} × 每 token KV 字节（2 × 层数 × KV 头数 × head_dim × 2），向下取整。",
+            solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B。可用 {r:usable_gpu_memory_bytes:1e-9:1} GB，减去权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB、激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB、logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB 和开销 1.07 GB，剩下的空间放得下 {key} 个请求。",
+        },
+        en: Words {
+            question: "{m:name} in 4-bit ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) runs on a {r:gpu_memory_bytes:1e-9:0} GB 1g.10gb instance with a BF16 KV cache. The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB (the embedding and output layer in 16 bits), a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
+            hint: "Left = {r:gpu_memory_bytes:1e-9:0} GB × 0.9 − weights − activations − logits − 1 GiB; each request holds {p:ctx} × the KV bytes per token (2 × layers × KV heads × head_dim × 2); round down.",
+            solution: "KV per token = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B. Of {r:usable_gpu_memory_bytes:1e-9:1} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB and the overhead 1.07 GB; what is left holds {key} requests.",
+        },
+    },
+    Parametric {
+        id: "train-rag-extra-kv",
+        params: &[
+            Param { name: "model", default: L31_8B, choices: GQA_MODELS },
+            Param {
+                name: "batch",
+                default: n("32", "32"),
+                choices: &[n("8", "8"), n("16", "16"), n("32", "32"), n("64", "64")],
+            },
+            Param {
+                name: "ctx",
+                default: n("4000", "4,000"),
+                choices: &[n("2000", "2,000"), n("4000", "4,000"), n("8000", "8,000")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "batch": {p:batch}}"#,
+        rules: &[Rule::WithinContext],
+        zh: Words {
+            question: "一个 RAG 服务运行 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，每头维度 {m:head_dim}，BF16 KV cache），每个提示多塞进 {p:ctx} 个检索来的 token。{p:batch} 个并发请求仅因检索就多需要多少 GB 的 KV cache（1 GB = 10⁹ 字节）？",
+            hint: "每 token 2 × {m:layers} 层 × {m:kv_heads} 个 KV 头 × {m:head_dim} × 2 字节，再乘以 {p:ctx} × {p:batch}。",
+            solution: "每 token {r:kv_cache_bytes_per_token:1:0} 字节，每请求 {p:ctx} 个 token，{p:batch} 个请求约 {key} GB，全花在检索来的文本上。",
+        },
+        en: Words {
+            question: "A RAG service runs {m:name} ({m:layers} layers, {m:kv_heads} KV heads of dimension {m:head_dim}) with a BF16 KV cache and adds {p:ctx} retrieved tokens to each prompt. How many extra GB (1 GB = 10⁹ bytes) of KV cache do {p:batch} concurrent requests need because of retrieval alone?",
+            hint: "Per token: 2 × {m:layers} layers × {m:kv_heads} KV heads × {m:head_dim} × 2 bytes; multiply by {p:ctx} × {p:batch}.",
+            solution: "{r:kv_cache_bytes_per_token:1:0} bytes per token, {p:ctx} tokens per request: about {key} GB for {p:batch} requests, all of it spent on retrieved text.",
+        },
+    },
+    Parametric {
+        id: "cap-shared-prefix-kv",
+        params: &[
+            Param { name: "model", default: L31_8B, choices: &[L31_8B, L3_8B, Q25_7B, Q25_14B, Q3_8B, MISTRAL_7B] },
+            Param {
+                name: "batch",
+                default: n("32", "32"),
+                choices: &[n("8", "8"), n("16", "16"), n("32", "32"), n("64", "64")],
+            },
+            Param {
+                name: "prefix",
+                default: n("2048", "2,048"),
+                choices: &[n("1024", "1,024"), n("2048", "2,048"), n("3072", "3,072")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": {p:batch}, "prefix_shared_tokens": {p:prefix}}"#,
+        rules: &[Rule::Fits, Rule::WithinContext],
+        zh: Words {
+            question: "{m:name} 在 H100 上服务 {p:batch} 个请求，每个请求的上下文为 {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 个 token，其中开头 {p:prefix} 个 token 是所有请求共享的系统提示（正好是整数个 KV 块）。KV cache 为 BF16，每 token {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。开启前缀缓存后，共享前缀每个副本只存一份。这 {p:batch} 个请求的 KV cache 共占多少 GB（1 GB = 10⁹ 字节）？",
+            hint: "存储的 token 数 = {p:batch} × (4,352 − {p:prefix}) + {p:prefix}，再乘以 {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。",
+            solution: "{p:batch} × (4,352 − {p:prefix}) + {p:prefix} 个 token，× {r:kv_cache_bytes_per_token:1:0} 字节 ≈ {key} GB；不共享时是 {p:batch} × 4,352 个 token。省下的显存可以容纳更多并发请求。",
+        },
+        en: Words {
+            question: "{m:name} serves {p:batch} requests on an H100, each with a context of {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 tokens whose first {p:prefix} tokens are a system prompt every request shares (a whole number of KV blocks). The KV cache is BF16 at {r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token. With prefix caching the shared prefix is stored once per replica. How many GB (1 GB = 10⁹ bytes) of KV cache do the {p:batch} requests take?",
+            hint: "Tokens stored = {p:batch} × (4,352 − {p:prefix}) + {p:prefix}; multiply by {r:kv_cache_bytes_per_token:0.0009765625:0} KiB.",
+            solution: "{p:batch} × (4,352 − {p:prefix}) + {p:prefix} tokens × {r:kv_cache_bytes_per_token:1:0} bytes ≈ {key} GB; without sharing it would be {p:batch} × 4,352 tokens. The memory saved holds more concurrent requests.",
+        },
     },
 ];
