@@ -30,7 +30,7 @@ fn the_default_variant_is_the_chapter_exercise() {
 /// At least this many exercises per language have parameters (issue 34 asks for 30 in the end).
 #[test]
 fn exercises_with_parameters_exist_in_every_chapter_file_they_name() {
-    assert!(classroom::all().len() >= 6);
+    assert!(classroom::all().len() >= 26);
     for p in classroom::all() {
         assert!(!p.params.is_empty(), "{}", p.id);
         for q in p.params {
@@ -155,6 +155,126 @@ fn sampled_variants_solve_by_hand() {
                 v.key_value().unwrap()
             );
         }
+    }
+}
+
+fn gpu_of(v: &Variant) -> &'static gpu_primer::catalog::gpus::Gpu {
+    gpu_primer::catalog::gpus::find(v.value("gpu").expect("a gpu parameter")).expect("catalog gpu")
+}
+
+fn num(v: &Variant, name: &str) -> f64 {
+    v.value(name).unwrap_or_else(|| panic!("{}: no {name}", v.exercise.id)).parse().expect("a number")
+}
+
+fn close(v: &Variant, by_hand: f64, share: f64) {
+    let key = v.key_value().unwrap();
+    assert!(
+        (key / by_hand - 1.0).abs() < share,
+        "{}: {}: engine {key} vs by hand {by_hand}",
+        v.exercise.id,
+        v.scenario
+    );
+}
+
+/// The by-hand solutions of the exercises added second, from the numbers their questions state.
+#[test]
+fn more_sampled_variants_solve_by_hand() {
+    // Batch-1 decode at peak bandwidth: the weights without the embedding, 2 bytes each (BF16
+    // or FP16), and the average KV cache, over the bandwidth.
+    for id in ["spec-13b-l40s-decode", "spec-13b-a100-decode", "bottle-7b-a100-bound"] {
+        for v in sample(id) {
+            let read = 2.0 * (r(&v, "params.total") - r(&v, "params.embedding"))
+                + r(&v, "workload.decode_context_tokens") * r(&v, "kv_cache_bytes_per_token");
+            close(&v, gpu_of(&v).memory_bandwidth_bytes_per_s / read, 0.01);
+        }
+    }
+    // 4-bit weights in groups of 32 (4.625 bits), the output layer in BF16, the embedding
+    // looked up, and the KV cache.
+    for v in sample("bw-7b-int4-a100-bound") {
+        let (total, emb, head) = (r(&v, "params.total"), r(&v, "params.embedding"), r(&v, "params.lm_head"));
+        let read = (total - emb - head) * 4.625 / 8.0
+            + 2.0 * head
+            + r(&v, "workload.decode_context_tokens") * r(&v, "kv_cache_bytes_per_token");
+        close(&v, gpu_of(&v).memory_bandwidth_bytes_per_s / read, 0.01);
+    }
+    // Prefill: 2 FLOPs per multiplied parameter per prompt token, the output layer once, and
+    // causal attention 2·L·heads·head_dim·T², over the dense BF16 peak.
+    for v in sample("bw-8b-prefill-2k-bound") {
+        let id = v.value("model").unwrap();
+        let a = &gpu_primer::catalog::models::find(id).unwrap().architecture;
+        let t = r(&v, "workload.prompt_tokens");
+        let (total, emb, head) = (r(&v, "params.total"), r(&v, "params.embedding"), r(&v, "params.lm_head"));
+        let d = (a.attention.heads * a.attention.head_dim) as f64;
+        let flops = 2.0 * (total - emb - head) * t + 2.0 * head + 2.0 * a.layers as f64 * d * t * t;
+        let peak = gpu_of(&v).peak_flops.bf16.unwrap();
+        close(&v, flops / peak * 1e3, 0.01);
+    }
+    // A batch of decodes: the weights once for the batch, every sequence's KV cache.
+    for v in sample("bw-8b-decode-b64-throughput") {
+        let batch = num(&v, "batch");
+        let read = 2.0 * (r(&v, "params.total") - r(&v, "params.embedding"))
+            + batch * r(&v, "workload.decode_context_tokens") * r(&v, "kv_cache_bytes_per_token");
+        close(&v, batch * gpu_of(&v).memory_bandwidth_bytes_per_s / read, 0.01);
+    }
+    // 4-bit weights in groups of 128 (4 + 20/128 bits), the embedding and output layer in 16 bits.
+    for v in sample("mig-8b-int4-weights") {
+        let (total, emb, head) = (r(&v, "params.total"), r(&v, "params.embedding"), r(&v, "params.lm_head"));
+        let by_hand = (2.0 * (emb + head) + (total - emb - head) * (4.0 + 20.0 / 128.0) / 8.0) / 1e9;
+        close(&v, by_hand, 0.005);
+    }
+    // Requests that fit: the memory left over one request's KV cache, rounded down.
+    for id in
+        ["cloud-l4-8k-requests", "cloud-a100-8k-requests", "cap-8b-8k-requests", "cap-70b-int4-8k-requests"]
+    {
+        for v in sample(id) {
+            let (l, k, d) = model_shape(&v);
+            let full = v.at_max_batch().expect("full");
+            let at_full = |path: &str| report_value(&full, path).expect(path);
+            // The memory the question states: the GPU's, or the MIG slice's.
+            let left = r(&v, "gpu_memory_bytes") * 0.9
+                - r(&v, "memory_per_gpu_bytes.weights")
+                - at_full("memory_per_gpu_bytes.activations")
+                - at_full("memory_per_gpu_bytes.logits")
+                - 1_073_741_824.0;
+            let by_hand = (left / (num(&v, "ctx") * 2.0 * l * k * d * 2.0)).floor();
+            assert_eq!(v.key_value().unwrap(), by_hand, "{id}: {}", v.scenario);
+        }
+    }
+    // The total: weights at 2 bytes per parameter, the KV cache, activations, logits, 1 GiB.
+    for v in sample("cap-8b-32x8k-total") {
+        let by_hand = (2.0 * r(&v, "params.total")
+            + num(&v, "batch") * num(&v, "ctx") * r(&v, "kv_cache_bytes_per_token")
+            + r(&v, "memory_per_gpu_bytes.activations")
+            + r(&v, "memory_per_gpu_bytes.logits")
+            + 1_073_741_824.0)
+            / 1e9;
+        close(&v, by_hand, 0.005);
+        // The worked solution says the total is inside the 72 GB budget.
+        assert!(v.key_value().unwrap() <= 72.0, "{}", v.scenario);
+    }
+    for v in sample("intro-8b-memory-term") {
+        let read = 2.0 * (r(&v, "params.total") - r(&v, "params.embedding"))
+            + r(&v, "workload.decode_context_tokens") * r(&v, "kv_cache_bytes_per_token");
+        close(&v, read / gpu_of(&v).memory_bandwidth_bytes_per_s * 1e3, 0.01);
+    }
+    for v in sample("train-rag-extra-kv") {
+        let (l, k, d) = model_shape(&v);
+        close(&v, 2.0 * l * k * d * 2.0 * num(&v, "ctx") * num(&v, "batch") / 1e9, 1e-9);
+    }
+    for v in sample("cap-shared-prefix-kv") {
+        let (batch, prefix) = (num(&v, "batch"), num(&v, "prefix"));
+        let tokens = batch * (4352.0 - prefix) + prefix;
+        close(&v, tokens * r(&v, "kv_cache_bytes_per_token") / 1e9, 1e-9);
+    }
+    for v in sample("share-8x4k-kv") {
+        let by_hand = num(&v, "batch") * num(&v, "ctx") * r(&v, "kv_cache_bytes_per_token") / 1e9;
+        close(&v, by_hand, 1e-9);
+    }
+    for v in sample("nvlink-70b-tp8-weights") {
+        close(&v, 2.0 * r(&v, "params.total") / num(&v, "tp") / 1e9, 0.005);
+    }
+    for v in sample("train-8b-optimizer") {
+        close(&v, 12.0 * r(&v, "params.total") / 1e9, 0.001);
     }
 }
 

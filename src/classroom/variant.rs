@@ -13,8 +13,9 @@
 //! may use `{r:PATH:SCALE:DECIMALS}` (a number of the variant's report, as in the chapter's
 //! solutions), `{b:PATH:SCALE:DECIMALS}` (the same number with the batch at the report's
 //! `solvers.max_batch`: what the memory holds when it is full, for questions whose key is that
-//! batch), `{m:FIELD}` (the model: `name`, `layers`, `kv_heads`, `head_dim`),
-//! `{g:FIELD}` (the GPU: `name`, `memory_gb`, `bandwidth_tbs`) and, in solutions, `{key}`.
+//! batch), `{m:FIELD}` (the model: `name`, `layers`, `heads`, `kv_heads`, `head_dim`),
+//! `{g:FIELD}` (the GPU: `name`, `memory_gb`, `bandwidth_tbs`, `bf16_tflops`: the dense BF16
+//! Tensor Core peak a compute-bound question divides by) and, in solutions, `{key}`.
 
 use crate::classroom::draw::{seed_of, Draw};
 use crate::engine::report::Report;
@@ -300,6 +301,11 @@ impl Variant {
                     "memory_gb" => format_number(g.memory_bytes as f64 / 1e9, 0, true),
                     "bandwidth_tbs" => {
                         trim_zeros(&format_number(g.memory_bandwidth_bytes_per_s / 1e12, 3, false))
+                    }
+                    // The dense peak the engine's compute roof takes for BF16 (989.5 on an H100 SXM).
+                    "bf16_tflops" => {
+                        let peak = g.peak_flops.bf16.ok_or("the GPU has no BF16 peak")?;
+                        trim_zeros(&format_number(peak / 1e12, 1, false))
                     }
                     _ => return Err(format!("no GPU field '{rest}'")),
                 })
