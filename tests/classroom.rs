@@ -391,3 +391,29 @@ fn the_cli_exports_and_names_what_is_wrong() {
     let n = run(&["export", "moodle", "--variants", "0"]);
     assert_eq!(n.status.code(), Some(2));
 }
+
+/// A request count has no tolerance, so the numbers its question states, rounded as printed
+/// (memory in whole GB, weights, activations and logits to the MB), must give the same count.
+#[test]
+fn request_counts_follow_from_the_rounded_numbers_as_printed() {
+    use gpu_primer::classroom::variant::Rule;
+    let round = |v: f64, decimals: i32| (v / 1e9 * 10f64.powi(decimals)).round() / 10f64.powi(decimals) * 1e9;
+    let mut checked = 0;
+    for p in classroom::all().iter().filter(|p| p.rules.iter().any(|r| matches!(r, Rule::ClearOfRounding { .. }))) {
+        for i in 0..200 {
+            let v = p.variant(variant_seed("rounded", &i.to_string(), p.id)).expect("variant");
+            let full = v.at_max_batch().expect("full");
+            let at_full = |path: &str| report_value(&full, path).expect(path);
+            let ctx = r(&v, "workload.prompt_tokens") + r(&v, "workload.output_tokens");
+            let left = round(r(&v, "gpu_memory_bytes"), 0) * 0.9
+                - round(r(&v, "memory_per_gpu_bytes.weights"), 3)
+                - round(at_full("memory_per_gpu_bytes.activations"), 3)
+                - round(at_full("memory_per_gpu_bytes.logits"), 3)
+                - 1_073_741_824.0;
+            let by_hand = (left / (ctx * r(&v, "kv_cache_bytes_per_token"))).floor();
+            assert_eq!(v.key_value().unwrap(), by_hand, "{}: {}", p.id, v.scenario);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1000, "{checked}");
+}

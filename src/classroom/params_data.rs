@@ -50,13 +50,13 @@ const fn n(v: &'static str, label: &'static str) -> Choice {
 
 /// How many requests of a context fit beside 4-bit weights (mem-70b-int4-requests, cap-70b-int4-8k-requests).
 const INT4_REQUESTS_ZH: Words = Words {
-        question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）量化为 4 bit 权重，在一张 {g:name}（{g:memory_gb} GB）上服务，KV cache 用 BF16。权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB（含分组缩放因子，embedding 和输出层保持 16 位），一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
-        hint: "可用显存 = {g:memory_gb} GB × 0.9 − 权重 − 激活 − logits − 开销；每个请求的 KV = {p:ctx} × 每 token KV 字节。结果向下取整。",
-        solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B。可用的 {r:usable_gpu_memory_bytes:1e-9:2} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
+        question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）量化为 4 bit 权重，在一张 {g:name}（{g:memory_gb} GB）上服务，KV cache 用 BF16。权重占 {r:memory_per_gpu_bytes.weights:1e-9:3} GB（含分组缩放因子，embedding 和输出层保持 16 位），一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
+        hint: "可用显存 = {g:memory_gb} GB × 0.9 − 权重 − 激活 − logits − 开销；每个请求的 KV = {p:ctx} × 每 token KV 字节（2 × 层数 × KV 头数 × head_dim × 2）。结果向下取整。",
+        solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B。可用的 {r:usable_gpu_memory_bytes:1e-9:2} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:3} GB，激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
     };
 const INT4_REQUESTS_EN: Words = Words {
-        question: "{m:name} ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) is quantized to 4-bit weights and served on one {g:name} ({g:memory_gb} GB) with a BF16 KV cache. The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB (with their group scales, and the embeddings and output layer in 16 bits), a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
-        hint: "Usable memory = {g:memory_gb} GB × 0.9 − weights − activations − logits − overhead; each request holds {p:ctx} × the KV bytes per token. Round down.",
+        question: "{m:name} ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) is quantized to 4-bit weights and served on one {g:name} ({g:memory_gb} GB) with a BF16 KV cache. The weights take {r:memory_per_gpu_bytes.weights:1e-9:3} GB (with their group scales, and the embeddings and output layer in 16 bits), a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
+        hint: "Usable memory = {g:memory_gb} GB × 0.9 − weights − activations − logits − overhead; each request holds {p:ctx} × the KV bytes per token (2 × layers × KV heads × head_dim × 2). Round down.",
         solution: "KV per token = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B. Of the {r:usable_gpu_memory_bytes:1e-9:2} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB and the runtime 1 GiB (1.07 GB); what is left holds {key} requests.",
     };
 
@@ -76,7 +76,7 @@ const DECODE_B1_EN: Words = Words {
 const ADAM_ZH: Words = Words {
             question: "全量微调 {m:name}（{r:params.total:1e-8:1} 亿参数），混合精度 Adam：FP32 主权重加两个矩，共 12 字节/参数。仅优化器状态就占多少 GB（1 GB = 10⁹ 字节）？",
             hint: "参数量 × 12 字节。",
-            solution: "{r:params.total:1e-9:2}e9 × 12 B ≈ {key} GB。再加 BF16 权重 {r:memory_per_gpu_bytes.weights:1e-9:1} GB 和梯度 {r:memory_per_gpu_bytes.gradients:1e-9:1} GB，模型状态约 16 B/参数，还没算激活。",
+            solution: "{r:params.total:1e-8:1} 亿 × 12 B ≈ {key} GB。再加 BF16 权重 {r:memory_per_gpu_bytes.weights:1e-9:1} GB 和梯度 {r:memory_per_gpu_bytes.gradients:1e-9:1} GB，模型状态约 16 B/参数，还没算激活。",
         };
 const ADAM_EN: Words = Words {
             question: "A full fine-tune of {m:name} ({r:params.total:1e-9:2} billion parameters) with mixed-precision Adam keeps an FP32 master copy and two moments: 12 bytes per parameter. How many GB (1 GB = 10⁹ bytes) do the optimizer states alone take?",
@@ -89,23 +89,23 @@ const ADAM_EN: Words = Words {
 const DECODE_FP16_ZH: Words = Words {
     question: "{m:name}（{r:params.total:1e-8:1} 亿参数）以 FP16 权重、批大小 1 在 {g:name}（{g:bandwidth_tbs} TB/s）上解码：先输入 {r:workload.prompt_tokens:1:0} 个 token 的提示，再生成 {r:workload.output_tokens:1:0} 个 token，所以生成过程中 KV cache（16 位，每 token {r:kv_cache_bytes_per_token:0.0009765625:0} KiB）平均存有 {r:workload.decode_context_tokens:1:0} 个 token。每生成一个 token，要读一遍除输入 embedding（{r:params.embedding:1e-8:2} 亿参数，只按行查，不必整表读取）以外的全部权重，外加整个 KV cache。按峰值带宽，每秒最多生成多少个 token？",
     hint: "每个 token 读的字节 = 不含 embedding 的权重 × 2 字节 + {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB；时间 = 字节 ÷ {g:bandwidth_tbs} TB/s，再取倒数。",
-    solution: "权重共 {r:memory_per_gpu_bytes.weights:1e-9:1} GB；去掉 embedding、加上 KV cache，每步读约 {r:phases.decode.bytes:1e-9:2} GB，÷ {g:bandwidth_tbs} TB/s 得 {r:phases.decode.bound.memory_s:1e3:2} ms，上限约 {key} token/s。{g:name} 的稠密 BF16 峰值是 {g:bf16_tflops} TFLOPS，但解码看的是带宽。",
+    solution: "权重共 {r:memory_per_gpu_bytes.weights:1e-9:1} GB；去掉 embedding、加上 KV cache，每步读约 {r:phases.decode.bytes:1e-9:2} GB，÷ {g:bandwidth_tbs} TB/s 得 {r:phases.decode.bound.memory_s:1e3:2} ms，上限约 {key} token/s。{g:name} 的稠密 FP16/BF16 峰值是 {g:bf16_tflops} TFLOPS，但解码看的是带宽。",
 };
 const DECODE_FP16_EN: Words = Words {
     question: "{m:name} ({r:params.total:1e-9:2} billion parameters) decodes at batch 1 with FP16 weights on an {g:name} ({g:bandwidth_tbs} TB/s): a {r:workload.prompt_tokens:1:0}-token prompt, then {r:workload.output_tokens:1:0} generated tokens, so during generation the 16-bit KV cache ({r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token) holds {r:workload.decode_context_tokens:1:0} tokens on average. Each generated token reads every weight once except the input embedding ({r:params.embedding:1e-6:0} million parameters, looked up one row per token rather than read whole), plus the whole KV cache. At peak bandwidth, what is the tokens-per-second bound?",
     hint: "Bytes per token = the weights without the embedding × 2 bytes + {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB; time = bytes ÷ {g:bandwidth_tbs} TB/s; take the inverse.",
-    solution: "The weights take {r:memory_per_gpu_bytes.weights:1e-9:1} GB; without the embedding and with the KV cache a step reads about {r:phases.decode.bytes:1e-9:2} GB, {r:phases.decode.bound.memory_s:1e3:2} ms at {g:bandwidth_tbs} TB/s: a bound of about {key} tokens/s. The {g:name}'s dense BF16 peak is {g:bf16_tflops} TFLOPS, but decoding is about bandwidth.",
+    solution: "The weights take {r:memory_per_gpu_bytes.weights:1e-9:1} GB; without the embedding and with the KV cache a step reads about {r:phases.decode.bytes:1e-9:2} GB, {r:phases.decode.bound.memory_s:1e3:2} ms at {g:bandwidth_tbs} TB/s: a bound of about {key} tokens/s. The {g:name}'s dense FP16/BF16 peak is {g:bf16_tflops} TFLOPS, but decoding is about bandwidth.",
 };
 
 /// How many requests of a context fit beside BF16 weights (cap-8b-8k-requests,
 /// cap-8b-32k-requests, cloud-l4-8k-requests, cloud-a100-8k-requests).
 const BF16_REQUESTS_ZH: Words = Words {
-    question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）以 BF16 权重和 BF16 KV cache 在一张 {g:name}（{g:memory_gb} GB）上服务。权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
+    question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）以 BF16 权重和 BF16 KV cache 在一张 {g:name}（{g:memory_gb} GB）上服务。权重占 {r:memory_per_gpu_bytes.weights:1e-9:3} GB，一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。最多能同时服务多少个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
     hint: "可用显存 = {g:memory_gb} GB × 0.9 − 权重 − 激活 − logits − 开销；每个请求的 KV = {p:ctx} × 每 token KV 字节（2 × 层数 × KV 头数 × head_dim × 2）。结果向下取整。",
-    solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B，每个请求 {p:ctx} 个 token。可用的 {r:usable_gpu_memory_bytes:1e-9:2} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
+    solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B，每个请求 {p:ctx} 个 token。可用的 {r:usable_gpu_memory_bytes:1e-9:2} GB 里，权重占 {r:memory_per_gpu_bytes.weights:1e-9:3} GB，激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时 1 GiB（1.07 GB）；剩下的空间放得下 {key} 个请求。",
 };
 const BF16_REQUESTS_EN: Words = Words {
-    question: "{m:name} ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) is served with BF16 weights and a BF16 KV cache on one {g:name} ({g:memory_gb} GB). The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
+    question: "{m:name} ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) is served with BF16 weights and a BF16 KV cache on one {g:name} ({g:memory_gb} GB). The weights take {r:memory_per_gpu_bytes.weights:1e-9:3} GB, a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
     hint: "Usable memory = {g:memory_gb} GB × 0.9 − weights − activations − logits − overhead; each request holds {p:ctx} × the KV bytes per token (2 × layers × KV heads × head_dim × 2). Round down.",
     solution: "KV per token = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B, {p:ctx} tokens per request. Of the {r:usable_gpu_memory_bytes:1e-9:2} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB and the runtime 1 GiB (1.07 GB); what is left holds {key} requests.",
 };
@@ -129,7 +129,7 @@ pub static PARAMETRIC: &[Parametric] = &[
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "batch": {p:batch}, "gpu": "h100-sxm"}"#,
         rules: &[Rule::WithinContext],
         zh: Words {
-            question: "{m:name}（{m:layers} 层、{m:kv_heads} 个 KV 头、head_dim {m:head_dim}）以 BF16 KV cache 服务 {p:batch} 个并发请求，每个请求的上下文是 {p:ctx} 个 token。KV cache 一共多少 GB（1 GB = 10⁹ 字节）？",
+            question: "{m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）以 BF16 KV cache 服务 {p:batch} 个并发请求，每个请求的上下文是 {p:ctx} 个 token。KV cache 一共多少 GB（1 GB = 10⁹ 字节）？",
             hint: "每个 token 的 KV = 2（K 和 V）× {m:layers} 层 × {m:kv_heads} 个 KV 头 × {m:head_dim} 维 × 2 字节，再乘以 {p:ctx} × {p:batch} 个 token。",
             solution: "每 token 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} 字节，共 {p:ctx} × {p:batch} 个 token，KV cache ≈ {key} GB。",
         },
@@ -224,7 +224,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "weight_dtype": "int4", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: INT4_REQUESTS_ZH,
         en: INT4_REQUESTS_EN,
     },
@@ -244,7 +244,7 @@ pub static PARAMETRIC: &[Parametric] = &[
         en: Words {
             question: "{m:name} decodes at batch 1 on an {g:name} ({g:bandwidth_tbs} TB/s) with 4-bit weights. Of its {r:params.total:1e-9:3} billion parameters, the input embedding ({r:params.embedding:1e-6:0} million) and the output layer ({r:params.lm_head:1e-6:0} million) stay in BF16; every other weight takes 4 bits plus a 16-bit scale and a 4-bit zero point per group of 32, 4.625 bits in all. A step reads these 4-bit weights and the output layer once (the embedding is looked up one row per token, not read whole). The BF16 KV cache takes {r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token and holds {r:workload.decode_context_tokens:1:0} tokens on average (a {r:workload.prompt_tokens:1:0}-token prompt, then {r:workload.output_tokens:1:0} generated). At peak bandwidth, what is the tokens-per-second bound?",
             hint: "Bytes per step = (all parameters − embedding − output layer) × 4.625 / 8 + the output layer × 2 + {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB; divide {g:bandwidth_tbs} TB/s by it.",
-            solution: "The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB in memory; a step reads about {r:phases.decode.bytes:1e-9:2} GB (the 4-bit layers, the output layer and the KV cache), {r:phases.decode.bound.memory_s:1e3:2} ms at {g:bandwidth_tbs} TB/s, so the bound is about {key} tokens/s. Measurements land well below it: a 4-bit kernel does not saturate memory, and dequantization, scales and launch overhead matter beside the shrunken memory term.",
+            solution: "The weights take {r:memory_per_gpu_bytes.weights:1e-9:3} GB in memory; a step reads about {r:phases.decode.bytes:1e-9:2} GB (the 4-bit layers, the output layer and the KV cache), {r:phases.decode.bound.memory_s:1e3:2} ms at {g:bandwidth_tbs} TB/s, so the bound is about {key} tokens/s. Measurements land well below it: a 4-bit kernel does not saturate memory, and dequantization, scales and launch overhead matter beside the shrunken memory term.",
         },
     },
     Parametric {
@@ -356,7 +356,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: BF16_REQUESTS_ZH,
         en: BF16_REQUESTS_EN,
     },
@@ -372,7 +372,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: BF16_REQUESTS_ZH,
         en: BF16_REQUESTS_EN,
     },
@@ -388,7 +388,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: BF16_REQUESTS_ZH,
         en: BF16_REQUESTS_EN,
     },
@@ -404,7 +404,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "weight_dtype": "int4", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: INT4_REQUESTS_ZH,
         en: INT4_REQUESTS_EN,
     },
@@ -426,12 +426,12 @@ pub static PARAMETRIC: &[Parametric] = &[
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "batch": {p:batch}, "gpu": "h100-sxm"}"#,
         rules: &[Rule::Fits, Rule::WithinContext],
         zh: Words {
-            question: "{m:name}（{r:params.total:1e-8:2} 亿参数，KV cache 每 token {r:kv_cache_bytes_per_token:1:0} 字节）以 BF16 权重和 KV cache 在一张 H100 80 GB 上服务 {p:batch} 个并发请求，每个 {p:ctx} 个 token。再加上引擎的另外三项：激活峰值 {r:memory_per_gpu_bytes.activations:1e-9:3} GB、各请求的输出 logits 共 {r:memory_per_gpu_bytes.logits:1e-9:3} GB 和运行时开销 1 GiB（1.07 GB）。总显存占用是多少 GB（1 GB = 10⁹ 字节）？",
+            question: "{m:name}（{r:params.total:1e-8:2} 亿参数，KV cache 每 token {r:kv_cache_bytes_per_token:1:0} 字节）以 BF16 权重和 KV cache 在一张 H100 SXM（80 GB）上服务 {p:batch} 个并发请求，每个 {p:ctx} 个 token。再加上引擎的另外三项：激活峰值 {r:memory_per_gpu_bytes.activations:1e-9:3} GB、各请求的输出 logits 共 {r:memory_per_gpu_bytes.logits:1e-9:3} GB 和运行时开销 1 GiB（1.07 GB）。总显存占用是多少 GB（1 GB = 10⁹ 字节）？",
             hint: "权重（每参数 2 字节）+ KV cache（{p:batch} × {p:ctx} × 每 token 字节）+ 激活 + logits + 运行时开销。",
             solution: "权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB，KV cache {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB，激活 {r:memory_per_gpu_bytes.activations:1e-9:3} GB，logits {r:memory_per_gpu_bytes.logits:1e-9:3} GB，开销 {r:memory_per_gpu_bytes.overhead:1e-9:2} GB，合计约 {key} GB，在 72 GB 的预算（80 GB 的 90%）之内。",
         },
         en: Words {
-            question: "{m:name} ({r:params.total:1e-9:3} billion parameters, {r:kv_cache_bytes_per_token:1:0} bytes of KV cache per token) serves {p:batch} concurrent requests of {p:ctx} tokens each with BF16 weights and KV cache on one H100 80 GB. Add the engine's three other terms: an activation peak of {r:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits, {r:memory_per_gpu_bytes.logits:1e-9:3} GB in all, and 1 GiB (1.07 GB) of runtime overhead. What is the total, in GB (1 GB = 10⁹ bytes)?",
+            question: "{m:name} ({r:params.total:1e-9:3} billion parameters, {r:kv_cache_bytes_per_token:1:0} bytes of KV cache per token) serves {p:batch} concurrent requests of {p:ctx} tokens each with BF16 weights and KV cache on one H100 SXM (80 GB). Add the engine's three other terms: an activation peak of {r:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits, {r:memory_per_gpu_bytes.logits:1e-9:3} GB in all, and 1 GiB (1.07 GB) of runtime overhead. What is the total, in GB (1 GB = 10⁹ bytes)?",
             hint: "Weights (2 bytes per parameter) + KV cache ({p:batch} × {p:ctx} × the bytes per token) + activations + logits + runtime overhead.",
             solution: "Weights {r:memory_per_gpu_bytes.weights:1e-9:2} GB, KV cache {r:memory_per_gpu_bytes.kv_cache:1e-9:2} GB, activations {r:memory_per_gpu_bytes.activations:1e-9:3} GB, logits {r:memory_per_gpu_bytes.logits:1e-9:3} GB, overhead {r:memory_per_gpu_bytes.overhead:1e-9:2} GB: about {key} GB in all, inside the 72 GB budget (90% of 80 GB).",
         },
@@ -514,7 +514,7 @@ pub static PARAMETRIC: &[Parametric] = &[
             solution: "Q ≈ {r:phases.decode.bytes:1e-9:2} GB，Q/B ≈ {key} ms。计算项 W/F 只有 {r:phases.decode.bound.compute_s:1e3:3} ms，所以单请求解码是受显存带宽限制的。",
         },
         en: Words {
-            question: "{m:name} ({r:params.total:1e-9:2} billion parameters in BF16, of which the input embedding's {r:params.embedding:1e-6:0} million are looked up, not read) decodes at batch 1 on an {g:name} ({g:bandwidth_tbs} TB/s): a {r:workload.prompt_tokens:1:0}-token prompt, then {r:workload.output_tokens:1:0} generated tokens, with on average {r:workload.decode_context_tokens:1:0} tokens of {r:kv_cache_bytes_per_token:0.0009765625:0} KiB each in the KV cache. How many milliseconds is the memory term Q/B of the bound?",
+            question: "{m:name} ({r:params.total:1e-9:2} billion parameters in BF16, of which the input embedding's {r:params.embedding:1e-6:0} million are looked up, not read) decodes at batch 1 on an {g:name} ({g:bandwidth_tbs} TB/s): a {r:workload.prompt_tokens:1:0}-token prompt, then {r:workload.output_tokens:1:0} generated tokens, with on average {r:workload.decode_context_tokens:1:0} tokens of {r:kv_cache_bytes_per_token:0.0009765625:0} KiB each in the KV cache. How many milliseconds is the memory term Q/B of chapter 1's bound?",
             hint: "Q is the bytes one step reads (the weights without the embedding, 2 bytes each, plus {r:workload.decode_context_tokens:1:0} × {r:kv_cache_bytes_per_token:0.0009765625:0} KiB of KV cache); B is {g:bandwidth_tbs} TB/s.",
             solution: "Q ≈ {r:phases.decode.bytes:1e-9:2} GB, so Q/B ≈ {key} ms. The compute term W/F is only {r:phases.decode.bound.compute_s:1e3:3} ms: single-request decoding is bound by memory bandwidth.",
         },
@@ -527,11 +527,11 @@ pub static PARAMETRIC: &[Parametric] = &[
             Param {
                 name: "ctx",
                 default: n("32768", "32,768"),
-                choices: &[n("16384", "16,384"), n("32768", "32,768"), n("65536", "65,536")],
+                choices: &[n("16384", "16,384"), n("24576", "24,576"), n("32768", "32,768")],
             },
         ],
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "gpu": "{p:gpu}"}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: BF16_REQUESTS_ZH,
         en: BF16_REQUESTS_EN,
     },
@@ -546,14 +546,14 @@ pub static PARAMETRIC: &[Parametric] = &[
             },
         ],
         scenario: r#"{"model": "{p:model}", "weight_dtype": "int4", "gpu": "h100-sxm", "gpu_memory_bytes": 10000000000, "context_tokens": {p:ctx}}"#,
-        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }],
+        rules: &[Rule::WithinContext, Rule::AtLeast { path: "solvers.max_batch", min: 1.0 }, Rule::ClearOfRounding { margin: 0.02 }],
         zh: Words {
-            question: "4 bit 的 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）放在 {r:gpu_memory_bytes:1e-9:0} GB 的 1g.10gb 实例上，KV cache 用 BF16。权重占 {r:memory_per_gpu_bytes.weights:1e-9:2} GB（嵌入层和输出层保持 16 位），一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。能同时服务几个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
+            question: "4 bit 的 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}）放在 H100 SXM 80GB 的一个 1g.10gb MIG 实例上（显存按规格名取 {r:gpu_memory_bytes:1e-9:0} GB），KV cache 用 BF16。权重占 {r:memory_per_gpu_bytes.weights:1e-9:3} GB（嵌入层和输出层保持 16 位），一个预填充分块的激活占 {b:memory_per_gpu_bytes.activations:1e-9:3} GB，各请求的输出 logits 共占 {b:memory_per_gpu_bytes.logits:1e-9:3} GB，运行时开销 1 GiB，另留 10% 的显存不用。能同时服务几个 {p:ctx} token 的请求？显存容量按厂商标称的 GB 计：1 GB = 10⁹ 字节。",
             hint: "剩余 = {r:gpu_memory_bytes:1e-9:0} GB × 0.9 − 权重 − 激活 − logits − 1 GiB；每个请求的 KV 是 {p:ctx} × 每 token KV 字节（2 × 层数 × KV 头数 × head_dim × 2），向下取整。",
             solution: "每 token KV = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B。可用 {r:usable_gpu_memory_bytes:1e-9:1} GB，减去权重 {r:memory_per_gpu_bytes.weights:1e-9:2} GB、激活 {b:memory_per_gpu_bytes.activations:1e-9:3} GB、logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB 和开销 1.07 GB，剩下的空间放得下 {key} 个请求。",
         },
         en: Words {
-            question: "{m:name} in 4-bit ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) runs on a {r:gpu_memory_bytes:1e-9:0} GB 1g.10gb instance with a BF16 KV cache. The weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB (the embedding and output layer in 16 bits), a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
+            question: "{m:name} in 4-bit ({m:layers} layers, {m:kv_heads} KV heads, head_dim {m:head_dim}) runs on a 1g.10gb MIG instance of an H100 SXM 80GB (its memory taken as the profile's name says, {r:gpu_memory_bytes:1e-9:0} GB) with a BF16 KV cache. The weights take {r:memory_per_gpu_bytes.weights:1e-9:3} GB (the embedding and output layer in 16 bits), a prefill chunk's activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the requests' output logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB in all and the runtime 1 GiB, and 10% of the memory is kept free. How many concurrent {p:ctx}-token requests fit? GPU memory counts the vendor's GB: 1 GB = 10⁹ bytes.",
             hint: "Left = {r:gpu_memory_bytes:1e-9:0} GB × 0.9 − weights − activations − logits − 1 GiB; each request holds {p:ctx} × the KV bytes per token (2 × layers × KV heads × head_dim × 2); round down.",
             solution: "KV per token = 2 × {m:layers} × {m:kv_heads} × {m:head_dim} × 2 B = {r:kv_cache_bytes_per_token:1:0} B. Of {r:usable_gpu_memory_bytes:1e-9:1} GB usable, the weights take {r:memory_per_gpu_bytes.weights:1e-9:2} GB, the activations {b:memory_per_gpu_bytes.activations:1e-9:3} GB, the logits {b:memory_per_gpu_bytes.logits:1e-9:3} GB and the overhead 1.07 GB; what is left holds {key} requests.",
         },
@@ -561,7 +561,8 @@ pub static PARAMETRIC: &[Parametric] = &[
     Parametric {
         id: "train-rag-extra-kv",
         params: &[
-            Param { name: "model", default: L31_8B, choices: GQA_MODELS },
+            // Not Llama 3 8B: 8,000 retrieved tokens would leave it 192 of its 8,192.
+            Param { name: "model", default: L31_8B, choices: &[L31_8B, Q25_7B, Q25_14B, Q3_8B, MISTRAL_7B, L31_70B] },
             Param {
                 name: "batch",
                 default: n("32", "32"),
@@ -576,7 +577,7 @@ pub static PARAMETRIC: &[Parametric] = &[
         scenario: r#"{"model": "{p:model}", "context_tokens": {p:ctx}, "batch": {p:batch}}"#,
         rules: &[Rule::WithinContext],
         zh: Words {
-            question: "一个 RAG 服务运行 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，每头维度 {m:head_dim}，BF16 KV cache），每个提示多塞进 {p:ctx} 个检索来的 token。{p:batch} 个并发请求仅因检索就多需要多少 GB 的 KV cache（1 GB = 10⁹ 字节）？",
+            question: "一个 RAG 服务运行 {m:name}（{m:layers} 层，{m:kv_heads} 个 KV 头，head_dim {m:head_dim}，BF16 KV cache），每个提示多塞进 {p:ctx} 个检索来的 token。{p:batch} 个并发请求仅因检索就多需要多少 GB 的 KV cache（1 GB = 10⁹ 字节）？",
             hint: "每 token 2 × {m:layers} 层 × {m:kv_heads} 个 KV 头 × {m:head_dim} × 2 字节，再乘以 {p:ctx} × {p:batch}。",
             solution: "每 token {r:kv_cache_bytes_per_token:1:0} 字节，每请求 {p:ctx} 个 token，{p:batch} 个请求约 {key} GB，全花在检索来的文本上。",
         },
@@ -604,14 +605,14 @@ pub static PARAMETRIC: &[Parametric] = &[
         scenario: r#"{"model": "{p:model}", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": {p:batch}, "prefix_shared_tokens": {p:prefix}}"#,
         rules: &[Rule::Fits, Rule::WithinContext],
         zh: Words {
-            question: "{m:name} 在 H100 上服务 {p:batch} 个请求，每个请求的上下文为 {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 个 token，其中开头 {p:prefix} 个 token 是所有请求共享的系统提示（正好是整数个 KV 块）。KV cache 为 BF16，每 token {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。开启前缀缓存后，共享前缀每个副本只存一份。这 {p:batch} 个请求的 KV cache 共占多少 GB（1 GB = 10⁹ 字节）？",
+            question: "{m:name} 在 H100 上服务 {p:batch} 个请求，每个请求的上下文为 {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 个 token，其中开头 {p:prefix} 个 token 是所有请求共享的系统提示（正好是整数个 KV 块）。KV cache 为 BF16，每 token {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。开启前缀缓存后，共享前缀只存一份。这 {p:batch} 个请求的 KV cache 共占多少 GB（1 GB = 10⁹ 字节）？",
             hint: "存储的 token 数 = {p:batch} × (4,352 − {p:prefix}) + {p:prefix}，再乘以 {r:kv_cache_bytes_per_token:0.0009765625:0} KiB。",
-            solution: "{p:batch} × (4,352 − {p:prefix}) + {p:prefix} 个 token，× {r:kv_cache_bytes_per_token:1:0} 字节 ≈ {key} GB；不共享时是 {p:batch} × 4,352 个 token。省下的显存可以容纳更多并发请求。",
+            solution: "({p:batch} × (4,352 − {p:prefix}) + {p:prefix}) 个 token × {r:kv_cache_bytes_per_token:1:0} 字节 ≈ {key} GB；不共享时是 {p:batch} × 4,352 个 token。省下的显存可以容纳更多并发请求。",
         },
         en: Words {
-            question: "{m:name} serves {p:batch} requests on an H100, each with a context of {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 tokens whose first {p:prefix} tokens are a system prompt every request shares (a whole number of KV blocks). The KV cache is BF16 at {r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token. With prefix caching the shared prefix is stored once per replica. How many GB (1 GB = 10⁹ bytes) of KV cache do the {p:batch} requests take?",
+            question: "{m:name} serves {p:batch} requests on an H100, each with a context of {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 tokens whose first {p:prefix} tokens are a system prompt every request shares (a whole number of KV blocks). The KV cache is BF16 at {r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token. With prefix caching the shared prefix is stored only once. How many GB (1 GB = 10⁹ bytes) of KV cache do the {p:batch} requests take?",
             hint: "Tokens stored = {p:batch} × (4,352 − {p:prefix}) + {p:prefix}; multiply by {r:kv_cache_bytes_per_token:0.0009765625:0} KiB.",
-            solution: "{p:batch} × (4,352 − {p:prefix}) + {p:prefix} tokens × {r:kv_cache_bytes_per_token:1:0} bytes ≈ {key} GB; without sharing it would be {p:batch} × 4,352 tokens. The memory saved holds more concurrent requests.",
+            solution: "({p:batch} × (4,352 − {p:prefix}) + {p:prefix}) tokens × {r:kv_cache_bytes_per_token:1:0} bytes ≈ {key} GB; without sharing it would be {p:batch} × 4,352 tokens. The memory saved holds more concurrent requests.",
         },
     },
 ];

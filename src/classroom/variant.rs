@@ -47,6 +47,12 @@ pub enum Rule {
     WithinContext,
     /// The number at `path` of the report is at least `min` (e.g. at least one request fits).
     AtLeast { path: &'static str, min: f64 },
+    /// For a key that is the solved `solvers.max_batch`: the unrounded quotient (the memory
+    /// left beside everything else, over one request's KV cache) is at least `margin` from a
+    /// whole number, so that the rounded numbers a question states cannot move the answer
+    /// across one (a count's key has no tolerance), and its whole part is the solved batch
+    /// (the question's numbers alone lead to the key).
+    ClearOfRounding { margin: f64 },
 }
 
 /// The words of one language: templates.
@@ -161,6 +167,20 @@ impl Variant {
                         return Err(format!("{path} = {v} < {min}"));
                     }
                 }
+                Rule::ClearOfRounding { margin } => {
+                    let q = self.requests_quotient()?;
+                    let solved = report_value(&self.report, "solvers.max_batch").unwrap_or(0.0);
+                    // The question states the activations with the memory full; at a small
+                    // batch they still grow with it, and then the stated numbers would allow
+                    // one more request than fits.
+                    if q.floor() != solved {
+                        return Err(format!("the stated numbers give {q:.3} requests, the solver {solved}"));
+                    }
+                    let frac = q - q.floor();
+                    if frac < margin || frac > 1.0 - margin {
+                        return Err(format!("{q:.3} requests is within {margin} of a whole number"));
+                    }
+                }
                 Rule::Fits => {}
             }
         }
@@ -241,6 +261,22 @@ impl Variant {
 
     fn gpu(&self) -> Option<&'static crate::engine::gpu::Gpu> {
         crate::catalog::gpus::find(scenario_str(&self.scenario, "gpu")?.as_str())
+    }
+
+    /// How many requests the free memory holds before rounding down: with the memory full
+    /// (the batch at `solvers.max_batch`), the usable memory less everything but the KV cache,
+    /// over one request's share of the KV cache.
+    fn requests_quotient(&self) -> Result<f64, String> {
+        let full = self.at_max_batch()?;
+        let m = &full.memory_per_gpu_bytes;
+        let batch = report_value(&self.report, "solvers.max_batch").ok_or("no solved batch")?;
+        let per_request = m.kv_cache as f64 / batch;
+        let q = (self.report.usable_gpu_memory_bytes as f64 - (m.total - m.kv_cache) as f64) / per_request;
+        if q.is_finite() {
+            Ok(q)
+        } else {
+            Err("no request fits".into())
+        }
     }
 
     /// The report with the batch set to the solved `solvers.max_batch`.
