@@ -56,7 +56,7 @@ mod tests {
     use super::*;
     use crate::engine::precision::compute::ComputeDtype;
 
-    const REQUIRED: [&str; 33] = [
+    const REQUIRED: [&str; 36] = [
         "v100-sxm-32gb",
         "t4",
         "a10g",
@@ -74,10 +74,13 @@ mod tests {
         "h200-nvl",
         "b200",
         "gb200",
+        "b300",
+        "gb300",
         "rtx-4090",
         "rtx-5090",
         "mi300x",
         "mi325x",
+        "mi355x",
         "rtx-3090",
         "rtx-4060-ti-16gb",
         "rtx-a6000",
@@ -95,7 +98,7 @@ mod tests {
     #[test]
     fn data_file_parses_and_ids_are_unique() {
         let parsed: Vec<Gpu> = serde_json::from_str(include_str!("data/gpus.json")).unwrap();
-        assert_eq!(parsed.len(), 77);
+        assert_eq!(parsed.len(), 80);
         assert_eq!(all().len(), parsed.len());
         let mut ids: Vec<_> = parsed.iter().map(|g| g.id.as_str()).collect();
         ids.sort();

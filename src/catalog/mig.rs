@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn tables_parse_and_gpu_keys_resolve() {
         let parsed: Vec<MigTable> = serde_json::from_str(include_str!("data/mig.json")).unwrap();
-        assert_eq!(parsed.len(), 9);
+        assert_eq!(parsed.len(), 11);
         assert_eq!(all(), parsed, "the hand-written reader reads what serde's derive read");
         for g in crate::catalog::gpus::all() {
             if let Some(k) = &g.mig.profiles {

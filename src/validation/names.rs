@@ -123,7 +123,11 @@ pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
     if let Some((_, id)) = LOCAL_DEVICES.iter().find(|(phrase, _)| has(phrase)) {
         return (*id, count);
     }
-    let id = if has("gb200") {
+    let id = if has("gb300") {
+        Some("gb300")
+    } else if has("b300") {
+        Some("b300")
+    } else if has("gb200") {
         Some("gb200")
     } else if has("b200") {
         Some("b200")
@@ -150,6 +154,8 @@ pub fn gpu_id(desc: &str) -> (Option<&'static str>, Option<u64>) {
         Some("mi300x")
     } else if has("mi325x") {
         Some("mi325x")
+    } else if has("mi355x") {
+        Some("mi355x")
     } else if has("l40s") {
         Some("l40s")
     } else if has("a10g") {
