@@ -399,7 +399,9 @@ fn request_counts_follow_from_the_rounded_numbers_as_printed() {
     use gpu_primer::classroom::variant::Rule;
     let round = |v: f64, decimals: i32| (v / 1e9 * 10f64.powi(decimals)).round() / 10f64.powi(decimals) * 1e9;
     let mut checked = 0;
-    for p in classroom::all().iter().filter(|p| p.rules.iter().any(|r| matches!(r, Rule::ClearOfRounding { .. }))) {
+    for p in
+        classroom::all().iter().filter(|p| p.rules.iter().any(|r| matches!(r, Rule::ClearOfRounding { .. })))
+    {
         for i in 0..200 {
             let v = p.variant(variant_seed("rounded", &i.to_string(), p.id)).expect("variant");
             let full = v.at_max_batch().expect("full");
