@@ -59,6 +59,11 @@ fn worked_solutions_fill_from_the_engine() {
             for lang in Lang::ALL {
                 let text = e.solution(lang).unwrap_or_else(|err| panic!("{} ({lang:?}): {err}", e.id));
                 assert!(!text.contains('{') && !text.contains('}'), "{}: unfilled field in {text}", e.id);
+                // The browser tests read "NaN" or "undefined" on a page as a number that failed
+                // to fill; a text that names one in words keeps the page's check meaningful.
+                for t in [text.as_str(), e.text(lang).question, e.text(lang).hint] {
+                    assert!(!t.contains("NaN") && !t.contains("undefined"), "{} ({lang:?}): {t}", e.id);
+                }
                 if let Answer::Number { decimals, .. } = e.answer {
                     let shown = exercises::format_number(e.key_value().unwrap(), decimals, true);
                     assert!(

@@ -441,13 +441,13 @@ pub static TENSOR_CORES: &[Exercise] = &[
             "训练中出现一个激活值 70,000。在 FP16 中它会变成什么？",
             &["精确表示", "舍入为最近的可表示值", "溢出为无穷大", "下溢为 0"],
             "FP16 最大的有限值是多少？",
-            "FP16 最大有限值是 65,504；按就近舍入，大于等于 65,520 的值都舍入为正无穷，所以 70,000 溢出为无穷大。BF16 能表示它，但只有 8 位有效位，最近的值是 70,144；FP8 E4M3 最大只有 448，而且没有无穷大：不缩放时，溢出按转换方式不同要么得到非数（`NaN`），要么饱和为 448，所以 FP8 方案要先除以缩放因子。",
+            "FP16 最大有限值是 65,504；按就近舍入，大于等于 65,520 的值都舍入为正无穷，所以 70,000 溢出为无穷大。BF16 能表示它，但只有 8 位有效位，最近的值是 70,144；FP8 E4M3 最大只有 448，而且没有无穷大：不缩放时，溢出按转换方式不同要么得到非数值，要么饱和为 448，所以 FP8 方案要先除以缩放因子。",
         ),
         en: pick(
             "An activation value of 70,000 appears during training. What becomes of it in FP16?",
             &["It is exact", "It is rounded to the nearest representable value", "It overflows to infinity", "It underflows to zero"],
             "What is FP16's largest finite value?",
-            "FP16's largest finite value is 65,504; under round-to-nearest every value from 65,520 up rounds to +inf, so 70,000 overflows to infinity. BF16 represents it, but with 8 significant bits the nearest value is 70,144; FP8 E4M3 tops out at 448 and has no infinity: an overflow gives NaN or saturates to 448, depending on the conversion, so FP8 recipes divide tensors by a scale first.",
+            "FP16's largest finite value is 65,504; under round-to-nearest every value from 65,520 up rounds to +inf, so 70,000 overflows to infinity. BF16 represents it, but with 8 significant bits the nearest value is 70,144; FP8 E4M3 tops out at 448 and has no infinity: an overflow gives a not-a-number value or saturates to 448, depending on the conversion, so FP8 recipes divide tensors by a scale first.",
         ),
     },
 ];
