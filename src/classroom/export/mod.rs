@@ -27,21 +27,10 @@ pub fn variants(p: &'static Parametric, class: &str, count: usize) -> Result<Vec
     (1..=count).map(|i| p.variant(variant_seed(class, &format!("variant-{i}"), p.id))).collect()
 }
 
-/// Characters XML cannot carry in text or attribute values, escaped.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text and double-quoted attribute values for XML: the site's one escaper
+/// (`crate::html::escape`: `<`, `>`, `&`, `"`), which is all XML needs there; an apostrophe
+/// needs no escape outside single-quoted attributes.
+pub use crate::html::escape as xml_escape;
 
 /// A decimal for an XML value: no exponent, no trailing zeros, at most 12 significant digits.
 pub fn xml_number(v: f64) -> String {
