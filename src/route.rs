@@ -23,6 +23,10 @@
 //! | `{lang}/embed/{kind}/?…`          | one widget alone, to embed         |
 //! | `{lang}/lab/bandwidth/?…`         | the WebGPU lab                     |
 //! | `{lang}/tools/`, `{lang}/tools/{tool}/?…` | the decision tools         |
+//! | `{lang}/classroom/?…`             | make an assignment (teachers)      |
+//! | `{lang}/classroom/do/?a=…`        | a student's own variant, hand-in   |
+//! | `{lang}/classroom/grade/?a=…`     | the teacher's gradebook            |
+//! | `{lang}/classroom/print/?a=…`     | worksheets and the class key       |
 //! | anything else                     | not found (`404.html`)             |
 
 use crate::content;
@@ -80,6 +84,48 @@ impl Tool {
     }
 }
 
+/// A page of the classroom: a teacher makes an assignment, students do it, the teacher grades
+/// and prints. Every one keeps the assignment in its query (`a=TOKEN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Make an assignment: pick exercises, class code, roster; links and exports.
+    Make,
+    /// A student's page: their own numbers, checks, the hand-in code.
+    Do,
+    /// The gradebook of pasted hand-in codes.
+    Grade,
+    /// Per-student worksheets and the class answer key, to print.
+    Print,
+}
+
+impl Class {
+    pub const ALL: [Class; 4] = [Class::Make, Class::Do, Class::Grade, Class::Print];
+
+    /// The path segment after `classroom/` (none for [`Class::Make`]).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Class::Make => "",
+            Class::Do => "do",
+            Class::Grade => "grade",
+            Class::Print => "print",
+        }
+    }
+
+    /// The page's `data-app` name.
+    pub fn app(self) -> &'static str {
+        match self {
+            Class::Make => "classroom",
+            Class::Do => "classroom:do",
+            Class::Grade => "classroom:grade",
+            Class::Print => "classroom:print",
+        }
+    }
+
+    pub fn from_app(app: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.app() == app)
+    }
+}
+
 /// A chapter's exercises on their own, to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sheet {
@@ -126,6 +172,8 @@ pub enum Route {
     Tool(Lang, Tool),
     /// The capacity planner; its state is the query.
     Plan(Lang),
+    /// A classroom page; its state (the assignment) is the query.
+    Classroom(Lang, Class),
     /// The language is the one named in the address when it was valid.
     NotFound(Option<Lang>),
 }
@@ -154,6 +202,10 @@ impl Route {
             ["lab", "bandwidth"] => Route::Lab(lang),
             ["tools"] => Route::Tools(lang),
             ["plan"] => Route::Plan(lang),
+            ["classroom"] => Route::Classroom(lang, Class::Make),
+            ["classroom", "do"] => Route::Classroom(lang, Class::Do),
+            ["classroom", "grade"] => Route::Classroom(lang, Class::Grade),
+            ["classroom", "print"] => Route::Classroom(lang, Class::Print),
             ["tools", slug] => match Tool::from_slug(slug) {
                 Some(t) => Route::Tool(lang, t),
                 None => Route::NotFound(Some(lang)),
@@ -190,6 +242,7 @@ impl Route {
             | Route::Tools(l)
             | Route::Tool(l, _)
             | Route::Plan(l)
+            | Route::Classroom(l, _)
             | Route::Embeds(l)
             | Route::Embed(l, _) => Some(*l),
             Route::NotFound(l) => *l,
@@ -210,6 +263,7 @@ impl Route {
             Route::Tools(_) => Route::Tools(lang),
             Route::Tool(_, t) => Route::Tool(lang, *t),
             Route::Plan(_) => Route::Plan(lang),
+            Route::Classroom(_, c) => Route::Classroom(lang, *c),
             Route::Embeds(_) => Route::Embeds(lang),
             Route::Embed(_, kind) => Route::Embed(lang, kind),
         }
@@ -231,6 +285,8 @@ impl Route {
             Route::Tools(l) => format!("{}/tools/", l.code()),
             Route::Tool(l, t) => format!("{}/tools/{}/", l.code(), t.slug()),
             Route::Plan(l) => format!("{}/plan/", l.code()),
+            Route::Classroom(l, Class::Make) => format!("{}/classroom/", l.code()),
+            Route::Classroom(l, c) => format!("{}/classroom/{}/", l.code(), c.slug()),
             Route::Embeds(l) => format!("{}/embed/", l.code()),
             Route::Embed(l, kind) => format!("{}/embed/{kind}/", l.code()),
             Route::NotFound(_) => "404.html".to_string(),
@@ -247,7 +303,12 @@ impl Route {
     pub fn has_state(&self) -> bool {
         matches!(
             self,
-            Route::Estimate(_) | Route::Embed(..) | Route::Tool(..) | Route::Plan(_) | Route::Lab(_)
+            Route::Estimate(_)
+                | Route::Embed(..)
+                | Route::Tool(..)
+                | Route::Plan(_)
+                | Route::Lab(_)
+                | Route::Classroom(..)
         )
     }
 }
@@ -413,6 +474,7 @@ mod tests {
                 Route::Embeds(lang),
             ]);
             routes.extend(Tool::ALL.map(|t| Route::Tool(lang, t)));
+            routes.extend(Class::ALL.map(|c| Route::Classroom(lang, c)));
             routes.extend(WIDGET_KINDS.iter().map(|k| Route::Embed(lang, k)));
         }
         for r in routes {

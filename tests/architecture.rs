@@ -93,7 +93,10 @@ const UI: Tree = Tree {
         ("reading the app's own addresses", &["address"]),
         ("where the page is, and moving between pages (in the browser)", &["nav"]),
         ("what the components ask of the browser, the same natively", &["browser"]),
-        ("components", &["chrome", "figure", "exercise", "search", "plan", "tools", "lab", "widgets"]),
+        (
+            "components",
+            &["chrome", "figure", "exercise", "search", "plan", "tools", "lab", "widgets", "classroom"],
+        ),
         ("the estimator, and the chapter widget that shows any component", &["estimator"]),
         ("the pages whose content is a component", &["pages"]),
         (

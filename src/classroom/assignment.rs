@@ -53,13 +53,18 @@ impl Assignment {
 
     /// The assignment of a link's token, checked.
     pub fn from_token(token: &str) -> Result<Assignment, AssignmentError> {
+        let a = Assignment::read_token(token)?;
+        a.check()?;
+        Ok(a)
+    }
+
+    /// The assignment of a token as it is, not checked: a teacher's page keeps one being made
+    /// (no exercise chosen yet) in its address.
+    pub fn read_token(token: &str) -> Result<Assignment, AssignmentError> {
         let bytes = URL_SAFE_NO_PAD
             .decode(token.trim().trim_end_matches('='))
             .map_err(|_| AssignmentError::NotBase64)?;
-        let a: Assignment =
-            serde_json::from_slice(&bytes).map_err(|e| AssignmentError::NotAnAssignment(e.to_string()))?;
-        a.check()?;
-        Ok(a)
+        serde_json::from_slice(&bytes).map_err(|e| AssignmentError::NotAnAssignment(e.to_string()))
     }
 
     /// Every exercise known, between 1 and [`MAX_EXERCISES`] of them, a class code.

@@ -12,6 +12,7 @@ pub mod draw;
 pub mod export;
 pub mod gradebook;
 pub mod handin;
+pub mod page;
 mod params_data;
 pub mod variant;
 

@@ -4,6 +4,8 @@
 //! a string added to one language and not the other is a compile error.
 
 pub mod classroom;
+mod classroom_pages;
+pub use classroom_pages::ClassroomStrings;
 mod course;
 mod embeds;
 pub mod errors;

@@ -15,7 +15,7 @@ use super::SiteError;
 use std::path::Path;
 
 /// The app's bundles: what each page's live parts need (see `ui::pages::bundle_of`).
-pub const BUNDLES: [&str; 3] = ["course", "estimator", "tools"];
+pub const BUNDLES: [&str; 4] = ["course", "estimator", "tools", "classroom"];
 
 /// The file names the pages link, relative to the site root.
 #[derive(Debug, Clone, PartialEq)]

@@ -56,6 +56,15 @@ pub fn home_html(lang: Lang) -> String {
     out.push_str("</div>");
     let _ = write!(out, "<h2 id=\"tools\">{}</h2>", esc(lang.tools().index_title));
     out.push_str(&tool_list_html(lang));
+    let w = lang.class();
+    let _ = write!(
+        out,
+        "<h2 id=\"classroom\">{}</h2><p>{}</p><p><a class=\"button\" href=\"{}\">{}</a></p>",
+        esc(w.home_heading),
+        esc(w.home_blurb),
+        esc(&Route::Classroom(lang, crate::route::Class::Make).to_hash()),
+        esc(w.make_title)
+    );
     out
 }
 

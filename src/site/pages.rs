@@ -5,7 +5,7 @@ use super::frame::Page;
 use crate::content;
 use crate::html::escape as esc;
 use crate::i18n::Lang;
-use crate::route::{Route, Sheet, Tool, WIDGET_KINDS};
+use crate::route::{Class, Route, Sheet, Tool, WIDGET_KINDS};
 use crate::ui::snapshot;
 
 /// Every page the build writes, both languages: the root, each language's home, chapters and
@@ -31,6 +31,7 @@ pub fn all_routes() -> Vec<Route> {
             Route::Validation(lang),
         ]);
         out.extend(Tool::ALL.map(|t| Route::Tool(lang, t)));
+        out.extend(Class::ALL.map(|c| Route::Classroom(lang, c)));
         out.extend(WIDGET_KINDS.iter().map(|k| Route::Embed(lang, k)));
     }
     out
@@ -154,7 +155,9 @@ fn content_of(route: &Route) -> Page {
                 super::home::tool_list_html(lang)
             );
         }
-        Route::Estimate(_) | Route::Plan(_) | Route::Lab(_) | Route::Tool(..) => app(&mut page),
+        Route::Estimate(_) | Route::Plan(_) | Route::Lab(_) | Route::Tool(..) | Route::Classroom(..) => {
+            app(&mut page)
+        }
         Route::Embed(_, kind) => {
             page.kind = "embed";
             page.chrome = false;
@@ -178,6 +181,15 @@ fn app(page: &mut Page) {
         Route::Plan(_) => ("plan", lang.plan().title, lang.plan().blurb),
         Route::Lab(_) => ("lab", lang.lab().nav, lang.lab().intro),
         Route::Tool(_, t) => ("tool", lang.tools().name(t), lang.tools().blurb(t)),
+        Route::Classroom(_, c) => {
+            let w = lang.class();
+            match c {
+                Class::Make => ("classroom", w.make_title, w.make_lead),
+                Class::Do => ("classroom", w.do_title, w.do_lead),
+                Class::Grade => ("classroom", w.grade_title, w.grade_lead),
+                Class::Print => ("classroom", w.print_title, w.print_lead),
+            }
+        }
         _ => ("home", "", ""),
     };
     page.kind = kind;

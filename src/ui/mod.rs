@@ -1,4 +1,7 @@
-#![cfg_attr(not(all(feature = "course", feature = "estimator", feature = "tools")), allow(dead_code))]
+#![cfg_attr(
+    not(all(feature = "course", feature = "estimator", feature = "tools", feature = "classroom")),
+    allow(dead_code)
+)]
 //! The app: Leptos components that make the prerendered pages live.
 //!
 //! Every page is an HTML file written at build time (`crate::site`), which already carries each
@@ -22,7 +25,7 @@
 //! | 1 | reading the app's own addresses | `address` |
 //! | 2 | where the page is, and moving between pages (in the browser) | `nav` |
 //! | 3 | what the components ask of the browser, the same natively | `browser` |
-//! | 4 | components: the site's frame (the phone's chapter menu, glossary terms' definitions), chapter figures, exercises, search, the planner, the tools, the lab, the lesson widgets | `chrome`, `figure`, `exercise`, `search`, `plan`, `tools`, `lab`, `widgets` |
+//! | 4 | components: the site's frame (the phone's chapter menu, glossary terms' definitions), chapter figures, exercises, search, the planner, the tools, the lab, the lesson widgets, the classroom | `chrome`, `figure`, `exercise`, `search`, `plan`, `tools`, `lab`, `widgets`, `classroom` |
 //! | 5 | the estimator, and the chapter widget that shows any component | `estimator` |
 //! | 6 | the pages whose content is a component, and the embed page | `pages` |
 //! | 7 | putting components in place: mounted in the browser, rendered natively, timed | `mount`, `snapshot`, `bench` |
@@ -35,6 +38,7 @@ mod bench;
 pub(crate) mod browser;
 #[cfg(target_arch = "wasm32")]
 mod chrome;
+pub(crate) mod classroom;
 pub(crate) mod estimator;
 #[cfg(target_arch = "wasm32")]
 mod exercise;

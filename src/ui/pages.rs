@@ -17,6 +17,7 @@ pub fn app_name(route: &crate::route::Route) -> Option<String> {
         Route::Plan(_) => Some("plan".into()),
         Route::Lab(_) => Some("lab".into()),
         Route::Tool(_, t) => Some(format!("tool:{}", t.slug())),
+        Route::Classroom(_, c) => Some(c.app().into()),
         _ => None,
     }
 }
@@ -30,6 +31,11 @@ pub fn app_page(lang: Lang, app: &str) -> AnyView {
         "plan" => view! { <super::plan::PlanPage lang=lang /> }.into_any(),
         #[cfg(feature = "course")]
         "lab" => view! { <super::lab::LabPage lang=lang /> }.into_any(),
+        #[cfg(feature = "classroom")]
+        other if other.starts_with("classroom") => match crate::route::Class::from_app(other) {
+            Some(class) => view! { <super::classroom::ClassroomPage lang=lang class=class /> }.into_any(),
+            None => ().into_any(),
+        },
         #[cfg(feature = "tools")]
         other if other.starts_with("tool:") => match other.strip_prefix("tool:").and_then(Tool::from_slug) {
             Some(tool) => view! { <super::tools::ToolPage lang=lang tool=tool /> }.into_any(),
@@ -68,6 +74,8 @@ pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
         .any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some_and(|t| t != Tool::Local));
     if app == Some("estimate") || app == Some("plan") {
         "estimator"
+    } else if app.is_some_and(|a| a.starts_with("classroom")) {
+        "classroom"
     } else if tools_app || tools_widget {
         "tools"
     } else {

@@ -1,0 +1,333 @@
+//! A student's page: the assignment from the link, the student's name or ID, their own
+//! questions with a check each (the key computed here, when they check: it is not in the page),
+//! what the teacher chose to show (hint, worked solution, the chapter's answer key), and the
+//! hand-in code. What the student typed is kept in the browser ([`Progress`], saved as JSON).
+
+use super::{chapter_label, unreadable_text, Item};
+use crate::classroom::assignment::Assignment;
+use crate::classroom::handin::{Answered, HandIn};
+use crate::html::escape as esc;
+use crate::i18n::Lang;
+use crate::route::{Route, Sheet};
+use serde::{Deserialize, Serialize};
+
+/// What one student has done, per exercise of the assignment.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    pub student: String,
+    pub answers: Vec<String>,
+    /// The page's last verdict: right, wrong, or not checked (or unreadable).
+    pub checked: Vec<Option<bool>>,
+    /// Wrong checks so far (a worked solution shows after two).
+    pub wrong: Vec<u32>,
+    /// Why the last answer could not be read, per exercise (not saved).
+    #[serde(skip)]
+    pub unreadable: Vec<String>,
+}
+
+impl Progress {
+    /// A fresh start for `student` on an assignment of `n` exercises.
+    pub fn new(student: &str, n: usize) -> Progress {
+        Progress {
+            student: student.trim().to_string(),
+            answers: vec![String::new(); n],
+            checked: vec![None; n],
+            wrong: vec![0; n],
+            unreadable: vec![String::new(); n],
+        }
+    }
+
+    /// A saved progress, fitted to `n` exercises (a corrupt one reads as `None`: the page starts
+    /// afresh rather than failing).
+    pub fn from_saved(json: &str, n: usize) -> Option<Progress> {
+        let mut p: Progress = serde_json::from_str(json).ok()?;
+        p.answers.resize(n, String::new());
+        p.checked.resize(n, None);
+        p.wrong.resize(n, 0);
+        p.unreadable = vec![String::new(); n];
+        Some(p)
+    }
+
+    pub fn to_saved(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Keeps what was typed into exercise `i` (a new answer is not checked yet).
+    pub fn type_answer(&mut self, i: usize, answer: &str) {
+        if let Some(a) = self.answers.get_mut(i) {
+            if a != answer {
+                *a = answer.to_string();
+                self.checked[i] = None;
+                self.unreadable[i].clear();
+            }
+        }
+    }
+
+    /// Checks exercise `i`'s answer against the student's key.
+    pub fn check(&mut self, a: &Assignment, i: usize, lang: Lang) {
+        let Some(id) = a.exercises.get(i) else { return };
+        let Ok(item) = Item::new(&a.class, &self.student, id, lang) else { return };
+        let answer = self.answers.get(i).cloned().unwrap_or_default();
+        match item.check(&answer) {
+            Ok(right) => {
+                self.checked[i] = Some(right);
+                self.unreadable[i].clear();
+                if !right {
+                    self.wrong[i] += 1;
+                }
+            }
+            Err(why) => {
+                self.checked[i] = None;
+                self.unreadable[i] = unreadable_text(&why, item.unit, lang);
+            }
+        }
+    }
+
+    /// The hand-in code of what was done.
+    pub fn code(&self, a: &Assignment) -> String {
+        HandIn {
+            assignment: a.fingerprint(),
+            student: self.student.clone(),
+            answers: self
+                .answers
+                .iter()
+                .zip(&self.checked)
+                .map(|(answer, checked)| Answered { answer: answer.trim().to_string(), checked: *checked })
+                .collect(),
+        }
+        .encode()
+    }
+
+    pub fn unanswered(&self) -> usize {
+        self.answers.iter().filter(|a| a.trim().is_empty()).count()
+    }
+}
+
+/// The localStorage key of a student's work on an assignment.
+pub fn storage_key(a: &Assignment, student: &str) -> String {
+    format!("gpu-primer.class.{:08x}.{}", a.fingerprint(), student.trim())
+}
+
+/// The localStorage key of the name last used on an assignment.
+pub fn last_student_key(a: &Assignment) -> String {
+    format!("gpu-primer.class.{:08x}", a.fingerprint())
+}
+
+/// The assignment's title, class and due line.
+pub fn header_html(lang: Lang, a: &Assignment) -> String {
+    let w = lang.class();
+    let title = if a.title.trim().is_empty() { w.do_title } else { a.title.trim() };
+    let mut facts = format!("<span>{}{}{}</span>", esc(w.class), lang.colon(), esc(&a.class));
+    if !a.due.trim().is_empty() {
+        facts.push_str(&format!(" <span>{}{}{}</span>", esc(w.due), lang.colon(), esc(a.due.trim())));
+    }
+    format!("<h1>{}</h1><p class=\"cr-facts\">{facts}</p>", esc(title))
+}
+
+/// The name form (before the questions).
+pub fn name_form_html(lang: Lang, name: &str) -> String {
+    let w = lang.class();
+    format!(
+        "<form class=\"cr-name\" data-a=\"start\"><label class=\"cr-field\"><span>{}</span><input type=\"text\" data-f=\"student\" value=\"{}\" autocomplete=\"name\"><small>{}</small></label><button type=\"submit\" class=\"button\">{}</button></form>",
+        esc(w.name_label),
+        esc(name),
+        esc(w.name_help),
+        esc(w.start)
+    )
+}
+
+/// The questions, with what the student typed and what the page said.
+pub fn items_html(lang: Lang, a: &Assignment, p: &Progress) -> String {
+    let w = lang.class();
+    let x = lang.ex();
+    let mut out = format!(
+        "<p class=\"cr-who\">{}<strong>{}</strong> <button type=\"button\" class=\"button secondary\" data-a=\"rename\">{}</button></p><p class=\"hint\">{}</p>",
+        esc(w.numbers_for),
+        esc(&p.student),
+        esc(w.change_name),
+        esc(w.saved_here)
+    );
+    for (i, item) in super::items(a, &p.student, lang).into_iter().enumerate() {
+        let item = match item {
+            Ok(item) => item,
+            Err(e) => {
+                out.push_str(&format!(
+                    "<section class=\"exercise cr-item\" data-i=\"{i}\"><p class=\"error\">{}</p></section>",
+                    esc(&e)
+                ));
+                continue;
+            }
+        };
+        out.push_str(&item_html(lang, a, p, i, &item));
+    }
+    let _ = x;
+    out
+}
+
+fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) -> String {
+    let w = lang.class();
+    let x = lang.ex();
+    let answer = p.answers.get(i).map(String::as_str).unwrap_or("");
+    let checked = p.checked.get(i).copied().flatten();
+    let wrong = p.wrong.get(i).copied().unwrap_or(0);
+    let result = match checked {
+        Some(true) => " data-result=\"correct\"",
+        Some(false) => " data-result=\"wrong\"",
+        None if !p.unreadable.get(i).is_none_or(String::is_empty) => " data-result=\"unreadable\"",
+        None => "",
+    };
+    let input = if item.options.is_empty() {
+        let tolerance = match item.key {
+            super::Key::Number { tolerance, .. } => (x.tolerance)(tolerance),
+            super::Key::Choice(_) => String::new(),
+        };
+        format!(
+            "<label class=\"exercise-answer\"><span>{}</span><input type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" data-role=\"answer\" data-i=\"{i}\" value=\"{}\"><span class=\"exercise-unit\">{}</span><span class=\"exercise-tolerance\">{}</span></label>",
+            esc(x.answer_label),
+            esc(answer),
+            esc(item.unit),
+            esc(&tolerance)
+        )
+    } else {
+        let options: String = item
+            .options
+            .iter()
+            .map(|(value, label)| {
+                format!(
+                    "<label class=\"exercise-option\"><input type=\"radio\" name=\"cr-{i}\" data-role=\"answer\" data-i=\"{i}\" value=\"{}\"{}><span>{}</span></label>",
+                    esc(value),
+                    if *value == answer { " checked" } else { "" },
+                    esc(label)
+                )
+            })
+            .collect();
+        format!(
+            "<fieldset class=\"exercise-options\"><legend>{}</legend>{options}</fieldset>",
+            esc(x.answer_label)
+        )
+    };
+    let verdict = match checked {
+        Some(true) => x.correct.to_string(),
+        Some(false) => x.wrong.to_string(),
+        None => p.unreadable.get(i).cloned().unwrap_or_default(),
+    };
+    let hint = if a.show_hints && wrong > 0 && checked != Some(true) {
+        format!("<p class=\"exercise-hint\"><strong>{}</strong>{}</p>", esc(x.hint), esc(&item.hint))
+    } else {
+        String::new()
+    };
+    let solution = if a.show_solutions && (checked == Some(true) || wrong >= 2) {
+        format!(
+            "<details class=\"exercise-solution\"><summary>{}</summary><p>{}</p></details>",
+            esc(x.show_solution),
+            esc(&item.solution)
+        )
+    } else {
+        String::new()
+    };
+    let key_link = if a.show_answer_key && !item.own_numbers {
+        format!(
+            " · <a href=\"{}\">{}</a>",
+            esc(&Route::Sheet(lang, item.chapter, Sheet::Answers).to_hash()),
+            esc(w.chapter_key)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "<section class=\"exercise cr-item\" data-i=\"{i}\" data-exercise=\"{}\"{result}><h3 class=\"exercise-title\">{} {}</h3>\
+         <p class=\"hint\">{}<a href=\"{}\">{}</a>{key_link}</p><p class=\"exercise-question\">{}</p>{input}\
+         <div class=\"exercise-actions\"><button type=\"button\" class=\"exercise-check\" data-a=\"check\" data-i=\"{i}\">{}</button>\
+         <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\">{}</span></div>{hint}{solution}</section>",
+        esc(&item.id),
+        esc(x.exercise),
+        i + 1,
+        esc(w.from_chapter),
+        esc(&Route::Chapter(lang, item.chapter).to_hash()),
+        esc(&chapter_label(item.chapter, lang)),
+        esc(&item.question),
+        esc(x.check),
+        esc(&verdict),
+    )
+}
+
+/// The hand-in button, and the code once asked for.
+pub fn handin_html(lang: Lang, a: &Assignment, p: &Progress, show_code: bool) -> String {
+    let w = lang.class();
+    let mut out = format!(
+        "<h2>{}</h2><p>{}</p><p><button type=\"button\" class=\"button\" data-a=\"hand-in\">{}</button></p>",
+        esc(w.hand_in),
+        esc(w.hand_in_help),
+        esc(w.hand_in)
+    );
+    if show_code {
+        let left = p.unanswered();
+        if left > 0 {
+            out.push_str(&format!("<p class=\"warn\">{}</p>", esc(&(w.not_answered)(left))));
+        }
+        out.push_str(&format!(
+            "<label class=\"cr-field\"><span>{}</span><textarea class=\"cr-code\" readonly rows=\"3\">{}</textarea></label><p class=\"hint\">{}</p>",
+            esc(w.code_label),
+            esc(&p.code(a)),
+            esc(w.code_note)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classroom::gradebook::grade;
+
+    fn assignment() -> Assignment {
+        let own: Vec<String> = crate::classroom::all().iter().take(3).map(|p| p.id.to_string()).collect();
+        let choice = crate::exercises::all()
+            .iter()
+            .flat_map(|(_, l)| l.iter())
+            .find(|e| matches!(e.answer, crate::exercises::Answer::Choice { .. }))
+            .unwrap()
+            .id
+            .to_string();
+        Assignment {
+            title: "W2".into(),
+            class: "C9".into(),
+            due: String::new(),
+            exercises: [own, vec![choice]].concat(),
+            show_hints: true,
+            show_solutions: false,
+            show_answer_key: true,
+        }
+    }
+
+    #[test]
+    fn a_students_checks_reach_the_gradebook_through_the_code() {
+        let a = assignment();
+        let mut p = Progress::new(" Ann ", a.exercises.len());
+        assert_eq!(p.student, "Ann");
+        let items = super::super::items(&a, "Ann", Lang::Zh);
+        let key0 = items[0].as_ref().unwrap().key_shown();
+        // Right with its unit, wrong, unreadable (a unit of another kind), unanswered.
+        p.type_answer(0, &key0);
+        p.check(&a, 0, Lang::Zh);
+        p.type_answer(1, "0.000001");
+        p.check(&a, 1, Lang::Zh);
+        p.type_answer(2, "3 ms");
+        p.check(&a, 2, Lang::Zh);
+        assert_eq!(p.checked[..3], [Some(true), Some(false), None]);
+        assert!(!p.unreadable[2].is_empty() && p.unreadable[2].contains("ms"), "{}", p.unreadable[2]);
+        let html = items_html(Lang::Zh, &a, &p);
+        assert!(html.contains("data-result=\"correct\"") && html.contains("data-result=\"wrong\""));
+        assert!(html.contains("exercise-hint"), "a hint after a wrong answer");
+        assert!(!html.contains("exercise-solution"), "solutions hidden by the teacher");
+        assert!(!html.contains("data-key"), "no key written into the page");
+        let saved = Progress::from_saved(&p.to_saved(), a.exercises.len()).unwrap();
+        assert_eq!((saved.answers.clone(), saved.checked.clone()), (p.answers.clone(), p.checked.clone()));
+        assert_eq!(Progress::from_saved("{broken", 4), None);
+        let book = grade(&a, &p.code(&a));
+        assert_eq!(book.rows.len(), 1);
+        assert_eq!(book.rows[0].score(), 1);
+        assert_eq!(book.rows[0].disagreements(), 0);
+        assert!(handin_html(Lang::En, &a, &p, true).contains(&esc(&(Lang::En.class().not_answered)(1))));
+    }
+}

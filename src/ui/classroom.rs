@@ -1,0 +1,401 @@
+//! The classroom's pages in the browser: each holds its state in a signal and applies events
+//! to it; the HTML is `classroom::page`'s (pure, tested natively). Make an assignment keeps its
+//! form in the address; a student's work and a teacher's pasted codes are kept in the
+//! browser's storage, so a reload loses nothing.
+
+use crate::classroom::assignment::Assignment;
+use crate::classroom::page::{grading, make, sheets, student, student::Progress, Query};
+use crate::i18n::Lang;
+use crate::route::Class;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// `{lang}/classroom/…`: the page of `class`.
+#[component]
+pub fn ClassroomPage(lang: Lang, class: Class) -> impl IntoView {
+    let w = lang.class();
+    let (title, lead) = match class {
+        Class::Make => (w.make_title, w.make_lead),
+        Class::Do => (w.do_title, w.do_lead),
+        Class::Grade => (w.grade_title, w.grade_lead),
+        Class::Print => (w.print_title, w.print_lead),
+    };
+    let body = match class {
+        Class::Make => make_view(lang),
+        Class::Do => with_assignment(lang, do_view),
+        Class::Grade => with_assignment(lang, grade_view),
+        Class::Print => with_assignment(lang, print_view),
+    };
+    // A student's page and a sheet carry the assignment's own title; the others the page's.
+    let head = matches!(class, Class::Make | Class::Grade).then(|| {
+        view! {
+            <h1>{title}</h1>
+            <p class="lead no-print">{lead}</p>
+        }
+    });
+    view! {
+        <article class="classroom" data-page="classroom" data-class=class.app()>
+            {head}
+            {body}
+        </article>
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    #[cfg(target_arch = "wasm32")]
+    return super::browser::storage();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+fn load(key: &str) -> Option<String> {
+    storage().and_then(|s| s.get_item(key).ok().flatten())
+}
+
+fn keep(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = if value.is_empty() { s.remove_item(key) } else { s.set_item(key, value) };
+    }
+}
+
+/// The element an event happened on.
+fn target(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+}
+
+/// The element with `data-a` the event happened in, and its action.
+fn action(ev: &web_sys::Event) -> Option<(web_sys::Element, String)> {
+    let el = target(ev)?.closest("[data-a]").ok()??;
+    let a = el.get_attribute("data-a")?;
+    Some((el, a))
+}
+
+fn index(el: &web_sys::Element) -> usize {
+    el.get_attribute("data-i").and_then(|i| i.parse().ok()).unwrap_or(0)
+}
+
+/// Offers `bytes` as a file.
+fn download(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
+    use gloo_file::{Blob, ObjectUrl};
+    let url = ObjectUrl::from(Blob::new_with_options(bytes, Some(mime)));
+    let document = web_sys::window()?.document()?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    Some(())
+}
+
+/// The page of an assignment from the link (`a=`), or why there is none, in the page's words.
+fn with_assignment(lang: Lang, page: fn(Lang, Assignment, Query) -> AnyView) -> AnyView {
+    let q = Query::parse(&super::browser::page_query());
+    let w = lang.class();
+    if q.token.is_empty() {
+        return view! { <p class="banner warn cr-missing" role="status">{w.no_assignment}</p> }.into_any();
+    }
+    match Assignment::from_token(&q.token) {
+        Ok(a) => page(lang, a, q),
+        Err(e) => {
+            let why = crate::i18n::classroom::assignment_error(&e, lang);
+            view! { <p class="banner error cr-missing" role="alert">{why}</p> }.into_any()
+        }
+    }
+}
+
+/// Make an assignment.
+fn make_view(lang: Lang) -> AnyView {
+    let w = lang.class();
+    let state = RwSignal::new(make::decode(&super::browser::page_query()));
+    Effect::new(move |_| state.with(|m| super::browser::replace_query(&make::encode(m))));
+    let failed = RwSignal::new(String::new());
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(el) = target(&ev) else { return };
+        let Some(field) = el.get_attribute("data-f") else { return };
+        let checked =
+            el.dyn_ref::<web_sys::HtmlInputElement>().is_some_and(web_sys::HtmlInputElement::checked);
+        let value = event_target_value(&ev);
+        state.update(|m| make::edit(m, &field, &value, checked));
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((_, a)) = action(&ev) else { return };
+        let made = state.with_untracked(|m| match a.as_str() {
+            "moodle" => Some(make::moodle_xml(m, lang).map(|x| {
+                (
+                    format!("{}-moodle-{}.xml", make::file_stem(m), lang.code()),
+                    "application/xml",
+                    x.into_bytes(),
+                )
+            })),
+            "qti" => Some(make::qti_zip(m, lang).map(|z| {
+                (format!("{}-qti21-{}.zip", make::file_stem(m), lang.code()), "application/zip", z)
+            })),
+            _ => None,
+        });
+        match made {
+            Some(Ok((name, mime, bytes))) => {
+                failed.set(String::new());
+                download(&name, mime, &bytes);
+            }
+            Some(Err(e)) => failed.set(format!("{}{e}", w.export_failed)),
+            None => {}
+        }
+    };
+    let controls = state.with_untracked(|m| make::controls_html(lang, m));
+    let results = move || {
+        state.with(|m| {
+            let url = super::browser::absolute(&make::link(lang, Class::Do, m, false, &[], false));
+            super::browser::links(make::results_html(lang, m, &url))
+        })
+    };
+    view! {
+        <section class="cr-make" on:input=on_input on:click=on_click on:submit=|ev| ev.prevent_default()>
+            <div class="cr-controls" inner_html=controls></div>
+            <div class="cr-results" aria-live="polite" inner_html=results></div>
+            <p class="banner error" role="alert" hidden=move || failed.with(String::is_empty)>{move || failed.get()}</p>
+        </section>
+    }
+    .into_any()
+}
+
+/// A student's page.
+fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
+    let n = a.exercises.len();
+    let last = load(&student::last_student_key(&a)).unwrap_or_default();
+    let saved = |name: &str| {
+        load(&student::storage_key(&a, name))
+            .and_then(|s| Progress::from_saved(&s, n))
+            .filter(|p| p.student == name.trim())
+            .unwrap_or_else(|| Progress::new(name, n))
+    };
+    let progress = RwSignal::new(if last.is_empty() { Progress::new("", n) } else { saved(&last) });
+    let redraw = RwSignal::new(0u32);
+    let show_code = RwSignal::new(false);
+    let a = StoredValue::new(a);
+    Effect::new(move |_| {
+        progress.with(|p| {
+            if !p.student.is_empty() {
+                a.with_value(|a| {
+                    keep(&student::storage_key(a, &p.student), &p.to_saved());
+                    keep(&student::last_student_key(a), &p.student);
+                })
+            }
+        })
+    });
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(el) = target(&ev) else { return };
+        if el.get_attribute("data-role").as_deref() == Some("answer") {
+            let value = event_target_value(&ev);
+            progress.update(|p| p.type_answer(index(&el), &value));
+        }
+    };
+    let start = move |name: String| {
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return;
+        }
+        let p = a.with_value(|a| {
+            load(&student::storage_key(a, &name))
+                .and_then(|s| Progress::from_saved(&s, a.exercises.len()))
+                .filter(|p| p.student == name)
+                .unwrap_or_else(|| Progress::new(&name, a.exercises.len()))
+        });
+        progress.set(p);
+        show_code.set(false);
+        redraw.update(|r| *r += 1);
+    };
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let name = target(&ev)
+            .and_then(|f| f.query_selector("[data-f=student]").ok().flatten())
+            .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .map(|i| i.value())
+            .unwrap_or_default();
+        start(name);
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some((el, act)) = action(&ev) else { return };
+        match act.as_str() {
+            "check" => {
+                let i = index(&el);
+                progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
+                redraw.update(|r| *r += 1);
+                focus_item(i);
+            }
+            "hand-in" => show_code.set(true),
+            "rename" => {
+                a.with_value(|a| keep(&student::last_student_key(a), ""));
+                progress.set(Progress::new("", n));
+                show_code.set(false);
+                redraw.update(|r| *r += 1);
+            }
+            _ => {}
+        }
+    };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(el) = target(&ev) else { return };
+        if ev.key() == "Enter" && el.get_attribute("data-role").as_deref() == Some("answer") {
+            let i = index(&el);
+            progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
+            redraw.update(|r| *r += 1);
+            focus_item(i);
+        }
+    };
+    let header = a.with_value(|a| student::header_html(lang, a));
+    let body = move || {
+        redraw.track();
+        progress.with_untracked(|p| {
+            let html = if p.student.is_empty() {
+                student::name_form_html(lang, "")
+            } else {
+                a.with_value(|a| student::items_html(lang, a, p))
+            };
+            super::browser::links(html)
+        })
+    };
+    let hand_in = move || {
+        progress.with(|p| {
+            if p.student.is_empty() {
+                String::new()
+            } else {
+                a.with_value(|a| student::handin_html(lang, a, p, show_code.get()))
+            }
+        })
+    };
+    view! {
+        <header class="cr-head" inner_html=header></header>
+        <section class="cr-do" on:input=on_input on:click=on_click on:keydown=on_keydown on:submit=on_submit>
+            <div class="cr-items" inner_html=body></div>
+            <div class="cr-handin" aria-live="polite" inner_html=hand_in></div>
+        </section>
+    }
+    .into_any()
+}
+
+/// Puts the focus back in exercise `i`'s answer after its card was drawn again.
+fn focus_item(i: usize) {
+    #[cfg(target_arch = "wasm32")]
+    super::browser::after_paint(move || {
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| {
+                d.query_selector(&format!(".cr-item[data-i=\"{i}\"] .exercise-check")).ok().flatten()
+            })
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = i;
+}
+
+/// The gradebook.
+fn grade_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
+    let w = lang.class();
+    let key = format!("gpu-primer.grade.{:08x}", a.fingerprint());
+    let pasted = RwSignal::new(load(&key).unwrap_or_default());
+    let file_error = RwSignal::new(String::new());
+    let key_saved = key.clone();
+    Effect::new(move |_| pasted.with(|t| keep(&key_saved, t)));
+    let a = StoredValue::new(a);
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(el) = target(&ev) else { return };
+        if el.get_attribute("data-f").as_deref() == Some("codes") {
+            pasted.set(event_target_value(&ev));
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = target(&ev).and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        if input.get_attribute("data-f").as_deref() != Some("file") {
+            return;
+        }
+        let Some(file) = input.files().and_then(|f| f.get(0)).map(gloo_file::File::from) else { return };
+        input.set_value("");
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            match gloo_file::futures::read_as_text(&file).await {
+                Ok(text) => {
+                    file_error.set(String::new());
+                    let joined = pasted.with_untracked(|p| {
+                        if p.trim().is_empty() {
+                            text.clone()
+                        } else {
+                            format!("{}\n{text}", p.trim_end())
+                        }
+                    });
+                    set_codes_box(&joined);
+                    pasted.set(joined);
+                }
+                Err(_) => file_error.set(format!("{}{name}", w.file_failed)),
+            }
+        });
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((_, act)) = action(&ev) {
+            if act == "csv" {
+                let csv = pasted.with_untracked(|t| a.with_value(|a| grading::book(a, t).csv(a)));
+                let name = a.with_value(|a| format!("gradebook-{}.csv", file_stem(&a.class)));
+                // A byte-order mark, so that a spreadsheet reads the names as UTF-8.
+                download(&name, "text/csv", format!("\u{feff}{csv}").as_bytes());
+            }
+        }
+    };
+    let controls = pasted.with_untracked(|t| grading::controls_html(lang, t));
+    let header = a.with_value(|a| {
+        student::header_html(lang, a).replacen("<h1>", "<h2>", 1).replacen("</h1>", "</h2>", 1)
+    });
+    let results =
+        move || pasted.with(|t| a.with_value(|a| grading::results_html(lang, a, &grading::book(a, t))));
+    view! {
+        <header class="cr-head" inner_html=header></header>
+        <section class="cr-grade" on:input=on_input on:change=on_change on:click=on_click>
+            <div class="cr-controls" inner_html=controls></div>
+            <p class="banner error" role="alert" hidden=move || file_error.with(String::is_empty)>{move || file_error.get()}</p>
+            <div class="cr-results" aria-live="polite" inner_html=results></div>
+        </section>
+    }
+    .into_any()
+}
+
+/// Shows `text` in the paste box (after a file was read into it).
+fn set_codes_box(text: &str) {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[data-f=codes]").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok());
+    if let Some(el) = el {
+        el.set_value(text);
+    }
+}
+
+fn file_stem(class: &str) -> String {
+    let s: String = class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+    if s.is_empty() {
+        "class".into()
+    } else {
+        s
+    }
+}
+
+/// The printed worksheets, or the class key (`show=key`).
+fn print_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
+    let w = lang.class();
+    let students = if q.students.is_empty() { q.roster.clone() } else { q.students.clone() };
+    let html = if q.show_key {
+        sheets::key_html(lang, &a, &students)
+    } else {
+        sheets::worksheets_html(lang, &a, &students)
+    };
+    let print = |_| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.print();
+        }
+    };
+    view! {
+        <p class="no-print cr-print-bar"><button type="button" class="button" on:click=print>{w.print_button}</button></p>
+        <div class="cr-print" inner_html=html></div>
+    }
+    .into_any()
+}
