@@ -9,7 +9,8 @@
 #   wasm-bindgen     cargo install wasm-bindgen-cli, the exact version pinned in Cargo.lock
 #   trunk            cargo install trunk 0.22.1 (with the nightly toolchain where the stable one
 #                    is older than its rust-version), else 0.21.14; 10-20 minutes once
-#   node tools       npm ci in tools/: binaryen (wasm-opt 132), playwright-core and axe-core
+#   node tools       npm ci in tools/: binaryen (wasm-opt 132), playwright-core, axe-core, and the
+#                    QTI test's player, converter and validator (@citolab/*, saxon-js, xmllint-wasm)
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 
@@ -98,9 +99,20 @@ else
 fi
 
 # 6. Node tools: wasm-opt from npm's binaryen (Debian's 108 breaks current rustc output),
-# playwright-core (the browser tests' driver) and axe-core (their accessibility rules).
-if [ -x "$ROOT/tools/node_modules/.bin/wasm-opt" ] && [ -d "$ROOT/tools/node_modules/playwright-core" ] &&
-  [ -d "$ROOT/tools/node_modules/axe-core" ]; then
+# playwright-core (the browser tests' driver), axe-core (their accessibility rules), and for the
+# QTI export's test Cito's QTI player and converter (@citolab/qti-components, @citolab/qti-convert
+# with saxon-js) and libxml2's schema validator (xmllint-wasm). Installed again whenever one of
+# tools/package.json's pinned versions is missing from tools/node_modules.
+tools_installed() {
+  node -e '
+    const dir = process.argv[1];
+    for (const [name, version] of Object.entries(require(dir + "/package.json").dependencies)) {
+      let have;
+      try { have = require(dir + "/node_modules/" + name + "/package.json").version; } catch { have = null; }
+      if (have !== version) process.exit(1);
+    }' "$ROOT/tools"
+}
+if [ -x "$ROOT/tools/node_modules/.bin/wasm-opt" ] && tools_installed; then
   say "node tools: $(wasm-opt --version)"
 else
   say "installing node tools (npm ci in tools/)"
