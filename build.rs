@@ -209,6 +209,7 @@ fn main() {
     // text then lies in the wasm's data one language after the other (as the arrays are
     // defined), not zh and en alternating chapter by chapter, which gzips ~5 KB smaller.
     let mut chapters = String::new();
+    let mut titles = String::new();
     let (mut zh_pages, mut en_pages) = (Vec::new(), Vec::new());
     let mut seen_numbers = std::collections::BTreeSet::new();
     let mut seen_slugs = std::collections::BTreeSet::new();
@@ -237,13 +238,14 @@ fn main() {
             chapters,
             "    Chapter {{ number: {number}, slug: {slug:?}, zh: &ZH_PAGES[{i}], en: &EN_PAGES[{i}] }},"
         );
+        let _ = writeln!(titles, "    ({number}, {slug:?}, {:?}, {:?}),", zh_page.title, en_page.title);
         zh_pages.push(page_literal(&zh_page));
         en_pages.push(page_literal(&en_page));
     }
     let n = zh_pages.len();
     let slugs: Vec<&String> = zh.keys().map(|(_, slug)| slug).collect();
     let out = format!(
-        "static ZH_PAGES: [Page; {n}] = [\n    {}\n];\nstatic EN_PAGES: [Page; {n}] = [\n    {}\n];\npub static CHAPTERS: &[Chapter] = &[\n{chapters}];\nstatic SLUGS: [&str; {n}] = {slugs:?};\n",
+        "static ZH_PAGES: [Page; {n}] = [\n    {}\n];\nstatic EN_PAGES: [Page; {n}] = [\n    {}\n];\npub static CHAPTERS: &[Chapter] = &[\n{chapters}];\nstatic SLUGS: [&str; {n}] = {slugs:?};\nstatic TITLES: [(u32, &str, &str, &str); {n}] = [\n{titles}];\n",
         zh_pages.join(",\n    "),
         en_pages.join(",\n    ")
     );

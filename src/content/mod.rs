@@ -86,6 +86,15 @@ pub fn chapters() -> &'static [Chapter] {
     CHAPTERS
 }
 
+/// A chapter's number and title in `lang`, without its text: a page that names chapters (the
+/// classroom's) links this small table, not every chapter's body, into its bundle.
+pub fn title(slug: &str, lang: Lang) -> Option<(u32, &'static str)> {
+    TITLES.iter().find(|t| t.1 == slug).map(|&(number, _, zh, en)| match lang {
+        Lang::Zh => (number, zh),
+        Lang::En => (number, en),
+    })
+}
+
 pub fn find(slug: &str) -> Option<&'static Chapter> {
     CHAPTERS.iter().find(|c| c.slug == slug)
 }

@@ -98,6 +98,9 @@ const ALLOW = {
   diagnose: ['Nsight', 'Systems', 'Compute', 'DCGM', 'FSDP', 'NVMe', 'TensorRT', 'LLM'],
   // The cloud selector: providers, units, and the hardware terms its notes use as is.
   cloud: ['GCP', 'Gbps', 'vCPU', 'vGPU', 'NVMe', 'GPUDirect', 'RDMA'],
+  // The classroom: the learning platforms and formats an assignment is exported to or printed
+  // as (Moodle XML, QTI 2.1 for Canvas, Blackboard, OpenOLAT, ILIAS), the gradebook's CSV.
+  classroom: ['Moodle', 'XML', 'QTI', 'Canvas', 'Blackboard', 'OpenOLAT', 'ILIAS', 'CSV', 'PDF'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 
@@ -228,6 +231,47 @@ async function texts(page, lang, skip) {
     await openAllDetails(page);
     out.push([label, await visibleText(page, skip)]);
   }
+  // The classroom: an assignment made, a student's answers checked (right, wrong, a wrong unit)
+  // and handed in, the gradebook of that code and a damaged one, a worksheet and the class key.
+  await page.goto(`${server.url}${lang}/classroom/`);
+  await page.waitForSelector('html[data-live] .cr-problems');
+  out.push(['make an assignment, empty', await visibleText(page, skip)]);
+  await page.fill('[data-f=class]', 'L1');
+  const names = lang === 'zh' ? ['李四', '王五'] : ['Ann', 'Bob'];
+  await page.fill('[data-f=roster]', names.join('\n'));
+  await page.$$eval('details.cr-chapter', (ds) => ds.forEach((d) => { d.open = true; }));
+  await page.locator('.cr-chapter li:has(.tag.own) input[data-f=ex]').first().check();
+  await page.locator('.cr-chapter li:not(:has(.tag.own)) input[data-f=ex]').first().check();
+  await page.check('[data-f=answer-key]');
+  await page.waitForSelector('.cr-link');
+  out.push(['make an assignment, made', await visibleText(page, skip)]);
+  const made = new URL(page.url()).search;
+  const token = new URLSearchParams(made).get('a');
+  await page.goto(`${server.url}${lang}/classroom/do/?a=${token}`);
+  await page.fill('[data-f=student]', names[0]);
+  await page.click('.cr-name button[type=submit]');
+  await page.fill('.cr-item[data-i="0"] [data-role=answer]', '3 ms');
+  await page.click('.cr-item[data-i="0"] [data-a=check]');
+  await page.fill('.cr-item[data-i="1"] [data-role=answer]', '1');
+  await page.click('.cr-item[data-i="1"] [data-a=check]');
+  await page.click('.cr-item[data-i="1"] [data-a=check]');
+  await page.click('[data-a=hand-in]');
+  const code = await page.inputValue('.cr-code');
+  await openAllDetails(page);
+  out.push(['a student\'s page, checked and handed in', await visibleText(page, skip)]);
+  await page.goto(`${server.url}${lang}/classroom/grade/?a=${token}`);
+  await page.fill('textarea[data-f=codes]', `${code}\n${code.slice(0, 20)}\nhello`);
+  await page.waitForSelector('.cr-book');
+  out.push(['the gradebook', await visibleText(page, skip)]);
+  await page.goto(`${server.url}${lang}/classroom/print/${made}`);
+  await page.waitForSelector('.cr-sheet');
+  out.push(['worksheets', await visibleText(page, skip)]);
+  await page.goto(`${server.url}${lang}/classroom/print/${made}&show=key`);
+  await page.waitForSelector('.cr-key');
+  out.push(['class key', await visibleText(page, skip)]);
+  await page.goto(`${server.url}${lang}/classroom/do/?a=abc`);
+  await page.waitForSelector('.cr-missing');
+  out.push(['a damaged assignment link', await visibleText(page, skip)]);
   // The cloud selector with every source opened, a training job, and a repaired link.
   for (const [label, query] of [['', ''], [', training', '?job=lora&rank=run'], [', damaged link', '?n=NaN&pv=oracle']]) {
     await page.goto(`${server.url}#/${lang}/tools/cloud${query}`);

@@ -248,8 +248,8 @@ pub fn unreadable_text(why: &Unreadable, unit: &str, lang: Lang) -> String {
 
 /// The chapter's number and title, for "From: …".
 pub fn chapter_label(slug: &str, lang: Lang) -> String {
-    crate::content::find(slug)
-        .map(|c| format!("{} {}", c.number, c.page(lang).title))
+    crate::content::title(slug, lang)
+        .map(|(number, title)| format!("{number} {title}"))
         .unwrap_or_else(|| slug.to_string())
 }
 

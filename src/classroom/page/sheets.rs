@@ -66,8 +66,12 @@ pub fn key_html(lang: Lang, a: &Assignment, students: &[String]) -> String {
     );
     for id in &a.exercises {
         let slug = crate::classroom::export::moodle::chapter_of(id);
-        let own = if crate::classroom::find(id).is_some() { w.own_numbers } else { w.same_numbers };
-        out.push_str(&format!("<li>{} · {}</li>", esc(&chapter_label(slug, lang)), esc(own)));
+        let own = crate::classroom::find(id).is_some();
+        out.push_str(&format!(
+            "<li data-own=\"{own}\">{} · {}</li>",
+            esc(&chapter_label(slug, lang)),
+            esc(if own { w.own_numbers } else { w.same_numbers })
+        ));
     }
     out.push_str("</ol>");
     let mut head = format!("<th scope=\"col\">{}</th>", esc(w.student));
