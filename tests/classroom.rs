@@ -27,10 +27,10 @@ fn the_default_variant_is_the_chapter_exercise() {
     }
 }
 
-/// At least this many exercises per language have parameters (issue 34 asks for 30 in the end).
+/// At least this many exercises per language have parameters (the 30 issue 34 asks for).
 #[test]
 fn exercises_with_parameters_exist_in_every_chapter_file_they_name() {
-    assert!(classroom::all().len() >= 26);
+    assert!(classroom::all().len() >= 30);
     for p in classroom::all() {
         assert!(!p.params.is_empty(), "{}", p.id);
         for q in p.params {
@@ -275,6 +275,76 @@ fn more_sampled_variants_solve_by_hand() {
     }
     for v in sample("train-8b-optimizer") {
         close(&v, 12.0 * r(&v, "params.total") / 1e9, 0.001);
+    }
+}
+
+/// The by-hand solutions of the exercises added third (a prefix-cached prefill, a node's two
+/// links, a QLoRA base), from the numbers their questions state.
+#[test]
+fn third_sampled_variants_solve_by_hand() {
+    // Prefill of the uncached tokens only: 2 FLOPs per multiplied parameter per new token, the
+    // output layer for the last token, and the new tokens' causal attention over the whole
+    // prompt, 2·L·heads·head_dim·(P² − c²), over the dense BF16 peak.
+    for v in sample("cap-prefix-90-prefill") {
+        let a = &gpu_primer::catalog::models::find(v.value("model").unwrap()).unwrap().architecture;
+        let (p, c) = (r(&v, "workload.prompt_tokens"), r(&v, "time.prefix_cached_tokens"));
+        // The cached tokens the question states are its hit rate's share of its prompt.
+        assert_eq!((p, c), (num(&v, "prompt"), (num(&v, "hit") * p).round()), "{}", v.scenario);
+        let (total, emb, head) = (r(&v, "params.total"), r(&v, "params.embedding"), r(&v, "params.lm_head"));
+        let width = (a.attention.heads * a.attention.head_dim) as f64;
+        let flops = 2.0 * (total - emb - head) * (p - c)
+            + 2.0 * head
+            + 2.0 * a.layers as f64 * width * (p * p - c * c);
+        close(&v, flops / gpu_of(&v).peak_flops.bf16.unwrap() * 1e3, 0.01);
+    }
+    // Inside a node: the vendor's bidirectional figure for the GPU's link, halved. The figure
+    // the question states is the catalog's NVLink (or Infinity Fabric) on a module and PCIe on
+    // a card, and the question names that link.
+    for v in sample("cluster-intra-node-bw") {
+        let g = gpu_of(&v);
+        let stated = (r(&v, "hardware.intra_node_bytes_per_s_per_direction") * 2e-9).round();
+        let card = g.form_factor.contains("PCIe");
+        let vendor = if card {
+            g.pcie.as_ref().and_then(|p| p.bidirectional_bytes_per_s)
+        } else {
+            g.nvlink.as_ref().map(|n| n.bidirectional_bytes_per_s)
+        };
+        assert_eq!(Some(stated * 1e9), vendor, "{}", v.scenario);
+        for lang in LANGS {
+            let q = v.question(lang).unwrap();
+            assert!(q.contains(if card { "PCIe" } else { "NVLink" }) || q.contains("Infinity Fabric"), "{q}");
+        }
+        close(&v, stated / 2.0, 0.005);
+    }
+    // Leaving the node: the node's network in Gbps, over 8 bits per byte, shared by its GPUs.
+    // The stated figure per node is the vendors': EFA on a p5 3,200 Gbps; one InfiniBand port
+    // per GPU, 400 Gbps (NDR) or 200 Gbps (HDR).
+    for v in sample("cluster-inter-node-bw") {
+        let gpus = r(&v, "hardware.gpus_per_node");
+        assert_eq!(gpus, 8.0, "the question's Gbps per node count 8 GPUs");
+        let stated = (r(&v, "hardware.inter_node_bytes_per_s_per_direction") * 6.4e-8).round();
+        let vendor = match v.value("net").unwrap() {
+            "nvswitch_efa" => 3200.0,
+            "nvswitch" => gpus * 400.0,
+            "pcie" => gpus * 200.0,
+            other => panic!("no vendor figure for {other}"),
+        };
+        assert_eq!(stated, vendor, "{}", v.scenario);
+        close(&v, stated / 8.0 / gpus, 1e-9);
+    }
+    // QLoRA: all but the embedding and output layer in NF4 with double quantisation (4.127 bits),
+    // those two in BF16, the adapters in FP32; and the adapters the question states are rank r
+    // on q, k, v, o, gate, up and down of every layer, r·(in + out) each.
+    for v in sample("train-70b-qlora-base") {
+        let (total, emb, head) = (r(&v, "params.total"), r(&v, "params.embedding"), r(&v, "params.lm_head"));
+        let adapters = r(&v, "params.trainable");
+        let by_hand = ((total - emb - head) * 4.127 / 8.0 + 2.0 * (emb + head) + 4.0 * adapters) / 1e9;
+        close(&v, by_hand, 0.002);
+        let a = &gpu_primer::catalog::models::find(v.value("model").unwrap()).unwrap().architecture;
+        let at = &a.attention;
+        let (h, q, kv, i) = (a.hidden, at.heads * at.head_dim, at.kv_heads * at.head_dim, a.intermediate);
+        let per_layer = (h + q) + 2 * (h + kv) + (q + h) + 3 * (h + i);
+        assert_eq!(adapters, (a.layers * num(&v, "rank") as u64 * per_layer) as f64, "{}", v.scenario);
     }
 }
 

@@ -39,6 +39,8 @@ const A100_PCIE_40: Choice = c("a100-pcie-40gb", "A100 40GB PCIe");
 const RTX_6000_ADA: Choice = c("rtx-6000-ada", "RTX 6000 Ada");
 const L4: Choice = c("l4", "L4");
 const A10G: Choice = c("a10g", "A10G");
+const V100_32: Choice = c("v100-sxm-32gb", "V100 SXM2 32GB");
+const MI300X: Choice = c("mi300x", "Instinct MI300X");
 
 /// Models a batch-1 FP16 decode question draws from (Llama-2 with full multi-head attention
 /// beside the GQA ones: the question states the KV bytes per token, not the shape).
@@ -613,6 +615,107 @@ pub static PARAMETRIC: &[Parametric] = &[
             question: "{m:name} serves {p:batch} requests on an H100, each with a context of {r:workload.prompt_tokens:1:0} + {r:workload.output_tokens:1:0} = 4,352 tokens whose first {p:prefix} tokens are a system prompt every request shares (a whole number of KV blocks). The KV cache is BF16 at {r:kv_cache_bytes_per_token:0.0009765625:0} KiB per token. With prefix caching the shared prefix is stored only once. How many GB (1 GB = 10⁹ bytes) of KV cache do the {p:batch} requests take?",
             hint: "Tokens stored = {p:batch} × (4,352 − {p:prefix}) + {p:prefix}; multiply by {r:kv_cache_bytes_per_token:0.0009765625:0} KiB.",
             solution: "({p:batch} × (4,352 − {p:prefix}) + {p:prefix}) tokens × {r:kv_cache_bytes_per_token:1:0} bytes ≈ {key} GB; without sharing it would be {p:batch} × 4,352 tokens. The memory saved holds more concurrent requests.",
+        },
+    },
+    Parametric {
+        id: "cap-prefix-90-prefill",
+        params: &[
+            // Not Llama 2: its 4,096 positions are below the scenario's 4,352-token context.
+            Param { name: "model", default: L31_8B, choices: &[L31_8B, L3_8B, Q25_7B, Q25_14B, Q3_8B, MISTRAL_7B] },
+            Param { name: "gpu", default: H100, choices: DATACENTER_GPUS },
+            Param {
+                name: "prompt",
+                default: n("4096", "4,096"),
+                choices: &[n("2048", "2,048"), n("3072", "3,072"), n("4096", "4,096")],
+            },
+            Param {
+                name: "hit",
+                default: n("0.9", "90%"),
+                choices: &[n("0.5", "50%"), n("0.6", "60%"), n("0.75", "75%"), n("0.8", "80%"), n("0.9", "90%")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "prompt_tokens": {p:prompt}, "output_tokens": 256, "context_tokens": 4352, "gpu": "{p:gpu}", "batch": 1, "prefix_hit_rate": {p:hit}}"#,
+        // A few new tokens on a GPU with a high ridge point (the L40S) are memory-bound.
+        rules: &[Rule::Fits, Rule::WithinContext, Rule::ComputeBound { phase: "prefill" }],
+        zh: Words {
+            question: "{m:name}（{r:params.total:1e-8:2} 亿参数，BF16；输入 embedding 的 {r:params.embedding:1e-8:2} 亿参数只查不乘，输出层的 {r:params.lm_head:1e-8:2} 亿参数只为最后一个 token 计算）在 {g:name}（稠密 BF16 {g:bf16_tflops} TFLOPS）上收到一个 {r:workload.prompt_tokens:1:0} 个 token 的提示。前缀缓存命中 {p:hit}：前 {r:time.prefix_cached_tokens:1:0} 个 token 已在缓存里。prefill 只算剩下的 token：每个 token 对其余每个参与矩阵乘的参数花 2 FLOPs，最后一个 token 另对输出层每个参数花 2 FLOPs，它们对整个提示的因果 attention 共花 2 × 层数 × 查询头数 × head_dim × (提示长度² − 已缓存长度²) FLOPs（{m:layers} 层，{m:heads} 个查询头，head_dim {m:head_dim}）。这段 prefill 受算力限制，它的时间下限是多少毫秒？",
+            hint: "要算的 token 数 = {r:workload.prompt_tokens:1:0} − {r:time.prefix_cached_tokens:1:0}。FLOPs = 2 × (参数 − embedding − 输出层) × 要算的 token 数 + 2 × 输出层 + 2 × {m:layers} × {m:heads} × {m:head_dim} × ({r:workload.prompt_tokens:1:0}² − {r:time.prefix_cached_tokens:1:0}²)，再除以 {g:bf16_tflops} TFLOPS。",
+            solution: "只算 {r:phases.prefill.tokens:1:0} 个新 token，FLOPs ≈ {r:phases.prefill.flops:1e-12:2} TFLOP，÷ {g:bf16_tflops} TFLOPS ≈ {key} ms。新 token 的 attention 仍要读整个提示的 KV，所以时间比按新 token 占比折算的完整 prefill 略长。显存项（读 {r:phases.prefill.bytes:1e-9:1} GB）只要 {r:phases.prefill.bound.memory_s:1e3:2} ms。按实测效率约需 {r:time.prefill_s:1e3:1} ms，TTFT 约 {r:time.time_to_first_token_s:1e3:1} ms。",
+        },
+        en: Words {
+            question: "{m:name} ({r:params.total:1e-9:3} billion parameters in BF16; the input embedding's {r:params.embedding:1e-6:0} million looked up, not multiplied, and the output layer's {r:params.lm_head:1e-6:0} million computed for the last token only) gets a {r:workload.prompt_tokens:1:0}-token prompt on an {g:name} ({g:bf16_tflops} dense BF16 TFLOPS). The prefix cache hits {p:hit} of it: the first {r:time.prefix_cached_tokens:1:0} tokens are already cached. Prefill computes only the rest: 2 FLOPs per other multiplied parameter per token, 2 FLOPs per output-layer parameter more for the last token, and their causal attention over the whole prompt costs 2 × layers × query heads × head_dim × (prompt length² − cached length²) FLOPs ({m:layers} layers, {m:heads} query heads, head_dim {m:head_dim}). This prefill is compute-bound: what is the lower bound on its time, in milliseconds?",
+            hint: "Tokens to compute = {r:workload.prompt_tokens:1:0} − {r:time.prefix_cached_tokens:1:0}. FLOPs = 2 × (parameters − embedding − output layer) × tokens to compute + 2 × output layer + 2 × {m:layers} × {m:heads} × {m:head_dim} × ({r:workload.prompt_tokens:1:0}² − {r:time.prefix_cached_tokens:1:0}²); divide by {g:bf16_tflops} TFLOPS.",
+            solution: "Only {r:phases.prefill.tokens:1:0} new tokens are computed: FLOPs ≈ {r:phases.prefill.flops:1e-12:2} TFLOP; ÷ {g:bf16_tflops} TFLOPS ≈ {key} ms. The new tokens' attention still reads the whole prompt's KV, so the time is a little more than the full prefill's scaled by the share of new tokens. The memory term (reading {r:phases.prefill.bytes:1e-9:1} GB) is only {r:phases.prefill.bound.memory_s:1e3:2} ms. At measured efficiency it takes about {r:time.prefill_s:1e3:1} ms, and the TTFT is about {r:time.time_to_first_token_s:1e3:1} ms.",
+        },
+    },
+    Parametric {
+        id: "cluster-intra-node-bw",
+        params: &[Param {
+            name: "gpu",
+            default: H100,
+            choices: &[H100, H200, A100_80, V100_32, MI300X, L40S, A100_PCIE_80, H100_PCIE],
+        }],
+        scenario: r#"{"model": "llama-3.1-8b", "gpu": "{p:gpu}"}"#,
+        rules: &[],
+        zh: Words {
+            question: "一台服务器装有 {r:hardware.gpus_per_node:1:0} 张 {g:name}，节点内 GPU 之间走 {g:link}，每卡双向 {r:hardware.intra_node_bytes_per_s_per_direction:2e-9:0} GB/s。节点内每张 GPU 单向带宽是多少 GB/s？",
+            hint: "厂商给的是两个方向之和，要除以 2。",
+            solution: "{r:hardware.intra_node_bytes_per_s_per_direction:2e-9:0} / 2 = {key} GB/s 每方向。出了节点，按引擎默认的集群网络，每卡单向只剩 {r:hardware.inter_node_bytes_per_s_per_direction:1e-9:0} GB/s。",
+        },
+        en: Words {
+            question: "A server holds {r:hardware.gpus_per_node:1:0} {g:name} GPUs, linked inside the node by {g:link} at {r:hardware.intra_node_bytes_per_s_per_direction:2e-9:0} GB/s bidirectional per GPU. What is the per-GPU bandwidth in one direction inside the node, in GB/s?",
+            hint: "The vendor's figure adds both directions: halve it.",
+            solution: "{r:hardware.intra_node_bytes_per_s_per_direction:2e-9:0} / 2 = {key} GB/s per direction. Outside the node, on the engine's default cluster network, each GPU has only {r:hardware.inter_node_bytes_per_s_per_direction:1e-9:0} GB/s per direction.",
+        },
+    },
+    Parametric {
+        id: "cluster-inter-node-bw",
+        params: &[Param {
+            name: "net",
+            default: n("nvswitch_efa", "AWS EFA"),
+            // The topologies' networks: EFA as on a p5 (3,200 Gbps per node), InfiniBand NDR (one
+            // 400 Gbps port per GPU), InfiniBand HDR (200 Gbps per GPU, the engine's network
+            // for PCIe nodes). The question names no GPU: the network alone sets the key.
+            choices: &[n("nvswitch_efa", "AWS EFA"), n("nvswitch", "InfiniBand NDR"), n("pcie", "InfiniBand HDR")],
+        }],
+        scenario: r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "topology": "{p:net}"}"#,
+        rules: &[],
+        zh: Words {
+            question: "一个 GPU 集群的每个节点有 {r:hardware.gpus_per_node:1:0} 张 GPU，节点之间用 {p:net} 连接：每个节点的网络带宽合计 {r:hardware.inter_node_bytes_per_s_per_direction:6.4e-8:0} Gbps，由节点里的 {r:hardware.gpus_per_node:1:0} 张 GPU 分用。离开节点后，每张 GPU 单向带宽是多少 GB/s？",
+            hint: "Gbps 除以 8 得 GB/s，再分给 {r:hardware.gpus_per_node:1:0} 张卡。",
+            solution: "{r:hardware.inter_node_bytes_per_s_per_direction:6.4e-8:0} Gbps / 8 = {r:hardware.inter_node_bytes_per_s_per_direction:8e-9:0} GB/s 每节点，/ {r:hardware.gpus_per_node:1:0} 张卡 = {key} GB/s 每卡。离开节点后，每卡的带宽比节点内的链路低（NVLink 在节点内要快上数倍到十几倍），延迟也更高，这是张量并行留在节点内的原因之一。",
+        },
+        en: Words {
+            question: "Each node of a GPU cluster has {r:hardware.gpus_per_node:1:0} GPUs, and the nodes are joined by {p:net}: {r:hardware.inter_node_bytes_per_s_per_direction:6.4e-8:0} Gbps of networking per node, shared by its {r:hardware.gpus_per_node:1:0} GPUs. Outside the node, what is the per-GPU bandwidth in one direction, in GB/s?",
+            hint: "Gbps ÷ 8 gives GB/s; share it among {r:hardware.gpus_per_node:1:0} GPUs.",
+            solution: "{r:hardware.inter_node_bytes_per_s_per_direction:6.4e-8:0} Gbps / 8 = {r:hardware.inter_node_bytes_per_s_per_direction:8e-9:0} GB/s per node, / {r:hardware.gpus_per_node:1:0} GPUs = {key} GB/s per GPU. Outside the node each GPU has less bandwidth than on the links inside it (NVLink inside a node is several to over ten times faster) and more latency, one reason tensor parallelism stays inside a node.",
+        },
+    },
+    Parametric {
+        id: "train-70b-qlora-base",
+        params: &[
+            Param {
+                name: "model",
+                default: L31_70B,
+                choices: &[L31_70B, L33_70B, Q25_72B, Q25_14B, L2_13B, L31_8B, Q3_8B, Q25_7B, MISTRAL_7B],
+            },
+            Param {
+                name: "rank",
+                default: n("16", "16"),
+                choices: &[n("8", "8"), n("16", "16"), n("32", "32"), n("64", "64")],
+            },
+        ],
+        scenario: r#"{"model": "{p:model}", "mode": "qlora", "lora_rank": {p:rank}}"#,
+        rules: &[],
+        zh: Words {
+            question: "用 QLoRA 微调 {m:name}：它共有 {r:params.total:1e-8:1} 亿参数，其中嵌入层 {r:params.embedding:1e-8:2} 亿、输出层 {r:params.lm_head:1e-8:2} 亿，这两层保持 BF16，其余参数以双重量化的 NF4 存储（每参数 4.127 bit）。每层七个线性模块（q/k/v/o/gate/up/down）上挂秩 {p:rank} 的适配器，共 {r:params.trainable:1e-4:0} 万个 FP32 参数。GPU 上的权重（冻结底座加适配器）共占多少 GB（1 GB = 10⁹ 字节）？",
+            hint: "NF4 部分 = (总参数 − 嵌入层 − 输出层) × 4.127 / 8 字节；BF16 参数每个 2 字节，适配器参数每个 4 字节。",
+            solution: "NF4 部分是 ({r:params.total:1e-8:1} − {r:params.embedding:1e-8:2} − {r:params.lm_head:1e-8:2}) 亿 × 4.127 / 8 字节；BF16 的嵌入层和输出层共 {r:params.embedding:2e-9:2} + {r:params.lm_head:2e-9:2} GB；适配器 {r:params.trainable:4e-9:2} GB。合计约 {key} GB，而 BF16 的完整权重要 {r:params.total:2e-9:1} GB。",
+        },
+        en: Words {
+            question: "QLoRA fine-tuning of {m:name}: of its {r:params.total:1e-9:2} billion parameters, the embedding ({r:params.embedding:1e-6:0} million) and the output layer ({r:params.lm_head:1e-6:0} million) stay in BF16 and the rest are stored in NF4 with double quantisation (4.127 bits each). Rank-{p:rank} adapters on the seven linear modules of every layer (q/k/v/o/gate/up/down) add {r:params.trainable:1e-6:2} million FP32 parameters. How many GB (1 GB = 10⁹ bytes) do the weights on the GPU (frozen base plus adapters) take?",
+            hint: "NF4 part = (all parameters − embedding − output layer) × 4.127 / 8 bytes; 2 bytes per BF16 parameter, 4 per adapter parameter.",
+            solution: "The NF4 part is ({r:params.total:1e-9:2} − {r:params.embedding:1e-9:3} − {r:params.lm_head:1e-9:3}) × 10⁹ × 4.127 / 8 bytes; the BF16 embedding and output layer take {r:params.embedding:2e-9:2} + {r:params.lm_head:2e-9:2} GB; the adapters {r:params.trainable:4e-9:2} GB. In all about {key} GB, where the full BF16 weights would take {r:params.total:2e-9:1} GB.",
         },
     },
 ];

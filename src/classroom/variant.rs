@@ -15,7 +15,9 @@
 //! `solvers.max_batch`: what the memory holds when it is full, for questions whose key is that
 //! batch), `{m:FIELD}` (the model: `name`, `layers`, `heads`, `kv_heads`, `head_dim`),
 //! `{g:FIELD}` (the GPU: `name`, `memory_gb`, `bandwidth_tbs`, `bf16_tflops`: the dense BF16
-//! Tensor Core peak a compute-bound question divides by) and, in solutions, `{key}`.
+//! Tensor Core peak a compute-bound question divides by; `link`: the link between the GPUs of a
+//! node the report takes, NVLink or Infinity Fabric on a module, PCIe on a card) and, in
+//! solutions, `{key}`.
 
 use crate::classroom::draw::{seed_of, Draw};
 use crate::engine::report::Report;
@@ -53,6 +55,10 @@ pub enum Rule {
     /// across one (a count's key has no tolerance), and its whole part is the solved batch
     /// (the question's numbers alone lead to the key).
     ClearOfRounding { margin: f64 },
+    /// The phase's bound time (`phases.PHASE.bound`) is its compute term: its FLOPs over the
+    /// dense peak are at least its bytes over the bandwidth, so that a question that divides
+    /// the FLOPs by the peak reaches the key (a prefill of few new tokens is memory-bound).
+    ComputeBound { phase: &'static str },
 }
 
 /// The words of one language: templates.
@@ -181,6 +187,16 @@ impl Variant {
                         return Err(format!("{q:.3} requests is within {margin} of a whole number"));
                     }
                 }
+                Rule::ComputeBound { phase } => {
+                    let term = |name: &str| {
+                        let path = format!("phases.{phase}.bound.{name}");
+                        report_value(&self.report, &path).ok_or_else(|| format!("no number at {path}"))
+                    };
+                    let (compute, memory) = (term("compute_s")?, term("memory_s")?);
+                    if compute < memory {
+                        return Err(format!("{phase} is memory-bound: {memory} s > {compute} s"));
+                    }
+                }
                 Rule::Fits => {}
             }
         }
@@ -263,6 +279,22 @@ impl Variant {
         crate::catalog::gpus::find(scenario_str(&self.scenario, "gpu")?.as_str())
     }
 
+    /// The name of the link the report puts between the GPUs of a node: the GPU's NVLink (or
+    /// Infinity Fabric) when the report's rate is its, else its PCIe slot (a card's default).
+    fn intra_node_link(&self, g: &crate::engine::gpu::Gpu) -> Result<String, String> {
+        let rate = self.report.performance.hardware.intra_node_bytes_per_s_per_direction;
+        match (&g.nvlink, &g.pcie) {
+            (Some(n), _) if rate > 0.0 && g.nvlink_bytes_per_s_per_direction() == rate => {
+                Ok(n.generation.clone())
+            }
+            (_, Some(p)) if g.pcie_bytes_per_s_per_direction() == Some(rate) => {
+                let generation = p.generation.ok_or("the GPU's PCIe generation is not in the catalog")?;
+                Ok(format!("PCIe {generation}.0 x16"))
+            }
+            _ => Err(format!("{}: no catalog link runs at the report's {rate} B/s", g.id)),
+        }
+    }
+
     /// How many requests the free memory holds before rounding down: with the memory full
     /// (the batch at `solvers.max_batch`), the usable memory less everything but the KV cache,
     /// over one request's share of the KV cache.
@@ -343,6 +375,7 @@ impl Variant {
                         let peak = g.peak_flops.bf16.ok_or("the GPU has no BF16 peak")?;
                         trim_zeros(&format_number(peak / 1e12, 1, false))
                     }
+                    "link" => self.intra_node_link(g)?,
                     _ => return Err(format!("no GPU field '{rest}'")),
                 })
             }

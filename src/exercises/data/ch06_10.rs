@@ -338,7 +338,13 @@ pub static TRAINING: &[Exercise] = &[
     },
     Exercise {
         id: "train-70b-qlora-base",
-        answer: report(r#"{"model": "llama-3.1-70b", "mode": "qlora"}"#, "memory_per_gpu_bytes.weights", 1e-9, 1, 0.02),
+        answer: report(
+            r#"{"model": "llama-3.1-70b", "mode": "qlora", "lora_rank": 16}"#,
+            "memory_per_gpu_bytes.weights",
+            1e-9,
+            1,
+            0.02,
+        ),
         zh: num(
             "用 QLoRA 微调 Llama-3.1-70B：线性层的 684.5 亿个参数以双重量化的 NF4 存储（每参数 4.127 bit），嵌入层和输出层的 21.0 亿个参数保持 BF16，每层七个线性模块上的秩 16 适配器另有 2.071 亿个 FP32 参数。GPU 上的权重（冻结底座加适配器）共占多少 GB？",
             "GB",

@@ -315,6 +315,8 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
 ];
 
 const H100_NODE: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm"}"#;
+/// The same node on AWS EFA, as the p5.48xlarge the question names.
+const H100_NODE_EFA: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "topology": "nvswitch_efa"}"#;
 
 pub static GPU_CLUSTERS: &[Exercise] = &[
     Exercise {
@@ -335,7 +337,7 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
     },
     Exercise {
         id: "cluster-inter-node-bw",
-        answer: report(H100_NODE, "hardware.inter_node_bytes_per_s_per_direction", 1e-9, 0, 0.02),
+        answer: report(H100_NODE_EFA, "hardware.inter_node_bytes_per_s_per_direction", 1e-9, 0, 0.02),
         zh: num(
             "同一台机器每节点有 3,200 Gbps 的 EFA 网络，由节点里的 8 张 GPU 分用。离开节点后，每张 GPU 单向带宽是多少 GB/s？",
             "GB/s",
