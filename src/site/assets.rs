@@ -180,6 +180,7 @@ mod tests {
         assert!(e.contains("estimator bundle") && e.contains("app/estimator/index.html"), "{e}");
         build(&dir, "app/tools/", "gpu-primer-3.js", "gpu-primer-8_bg.wasm");
         build(&dir, "app/estimator/", "gpu-primer-4.js", "gpu-primer-7_bg.wasm");
+        build(&dir, "app/classroom/", "gpu-primer-5.js", "gpu-primer-6_bg.wasm");
         let a = Assets::find(&dir).unwrap();
         assert_eq!(a.css, "style-1.css");
         assert!(BUNDLES.iter().all(|b| dir.join(a.boot(b)).exists()));
