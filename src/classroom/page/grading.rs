@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 pub fn controls_html(lang: Lang, pasted: &str) -> String {
     let w = lang.class();
     format!(
-        "<label class=\"cr-field\"><span>{}</span><textarea data-f=\"codes\" rows=\"8\" spellcheck=\"false\">{}</textarea><small>{}</small></label>\
+        "<label class=\"cr-field\"><span>{}</span><textarea data-f=\"codes\" rows=\"8\" spellcheck=\"false\" lang=\"zxx\">{}</textarea><small>{}</small></label>\
          <label class=\"cr-field needs-js\"><span>{}</span><input type=\"file\" data-f=\"file\" accept=\".txt,.csv,text/plain\"></label>",
         esc(w.paste_label),
         esc(pasted),

@@ -136,7 +136,7 @@ pub fn controls_html(lang: Lang, m: &Make) -> String {
         for e in *list {
             let own = crate::classroom::find(e.id).is_some();
             out.push_str(&format!(
-                "<li><label><input type=\"checkbox\" data-f=\"ex\" value=\"{}\"{}> <span class=\"tag{}\">{}</span> {}</label></li>",
+                "<li><label><input type=\"checkbox\" data-f=\"ex\" value=\"{}\"{}> <span class=\"tag{}\">{}</span> <span class=\"cr-ex-text\">{}</span></label></li>",
                 esc(e.id),
                 check(m.a.exercises.iter().any(|c| c == e.id)),
                 if own { " own" } else { "" },

@@ -35,15 +35,18 @@ pub fn worksheets_html(lang: Lang, a: &Assignment, students: &[String]) -> Strin
 
 fn worksheet_item(lang: Lang, item: &Item) -> String {
     let w = lang.class();
-    let options: String =
-        item.options.iter().map(|(_, label)| format!("<li>☐ {}</li>", esc(label))).collect();
+    let options: String = item
+        .options
+        .iter()
+        .map(|(_, label)| format!("<li class=\"cr-ex-text\">☐ {}</li>", esc(label)))
+        .collect();
     let blank = if item.options.is_empty() {
         format!("<p class=\"worksheet-blank\">________ {}</p>", esc(item.unit))
     } else {
         format!("<ul class=\"worksheet-options\">{options}</ul>")
     };
     format!(
-        "<li class=\"worksheet-item\" data-exercise=\"{}\"><p class=\"hint\">{}{}</p><p>{}</p>{blank}</li>",
+        "<li class=\"worksheet-item\" data-exercise=\"{}\"><p class=\"hint\">{}{}</p><p class=\"cr-ex-text\">{}</p>{blank}</li>",
         esc(&item.id),
         esc(w.from_chapter),
         esc(&chapter_label(item.chapter, lang)),
@@ -89,7 +92,7 @@ pub fn key_html(lang: Lang, a: &Assignment, students: &[String]) -> String {
             let cell = match item {
                 Ok(item) if item.values.is_empty() => format!("<strong>{}</strong>", esc(&item.key_shown())),
                 Ok(item) => format!(
-                    "<strong>{}</strong><br><small>({})</small>",
+                    "<strong>{}</strong><br><small class=\"cr-ex-text\">({})</small>",
                     esc(&item.key_shown()),
                     esc(&item.values.join(", "))
                 ),

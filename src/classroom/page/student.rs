@@ -194,7 +194,7 @@ fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) ->
             .iter()
             .map(|(value, label)| {
                 format!(
-                    "<label class=\"exercise-option\"><input type=\"radio\" name=\"cr-{i}\" data-role=\"answer\" data-i=\"{i}\" value=\"{}\"{}><span>{}</span></label>",
+                    "<label class=\"exercise-option\"><input type=\"radio\" name=\"cr-{i}\" data-role=\"answer\" data-i=\"{i}\" value=\"{}\"{}><span class=\"cr-ex-text\">{}</span></label>",
                     esc(value),
                     if *value == answer { " checked" } else { "" },
                     esc(label)
@@ -212,13 +212,17 @@ fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) ->
         None => p.unreadable.get(i).cloned().unwrap_or_default(),
     };
     let hint = if a.show_hints && wrong > 0 && checked != Some(true) {
-        format!("<p class=\"exercise-hint\"><strong>{}</strong>{}</p>", esc(x.hint), esc(&item.hint))
+        format!(
+            "<p class=\"exercise-hint\"><strong>{}</strong><span class=\"cr-ex-text\">{}</span></p>",
+            esc(x.hint),
+            esc(&item.hint)
+        )
     } else {
         String::new()
     };
     let solution = if a.show_solutions && (checked == Some(true) || wrong >= 2) {
         format!(
-            "<details class=\"exercise-solution\"><summary>{}</summary><p>{}</p></details>",
+            "<details class=\"exercise-solution\"><summary>{}</summary><p class=\"cr-ex-text\">{}</p></details>",
             esc(x.show_solution),
             esc(&item.solution)
         )
@@ -236,7 +240,7 @@ fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) ->
     };
     format!(
         "<section class=\"exercise cr-item\" data-i=\"{i}\" data-exercise=\"{}\"{result}><h3 class=\"exercise-title\">{} {}</h3>\
-         <p class=\"hint\">{}<a href=\"{}\">{}</a>{key_link}</p><p class=\"exercise-question\">{}</p>{input}\
+         <p class=\"hint\">{}<a href=\"{}\">{}</a>{key_link}</p><p class=\"exercise-question cr-ex-text\">{}</p>{input}\
          <div class=\"exercise-actions\"><button type=\"button\" class=\"exercise-check\" data-a=\"check\" data-i=\"{i}\">{}</button>\
          <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\">{}</span></div>{hint}{solution}</section>",
         esc(&item.id),
@@ -266,7 +270,7 @@ pub fn handin_html(lang: Lang, a: &Assignment, p: &Progress, show_code: bool) ->
             out.push_str(&format!("<p class=\"warn\">{}</p>", esc(&(w.not_answered)(left))));
         }
         out.push_str(&format!(
-            "<label class=\"cr-field\"><span>{}</span><textarea class=\"cr-code\" readonly rows=\"3\">{}</textarea></label><p class=\"hint\">{}</p>",
+            "<label class=\"cr-field\"><span>{}</span><textarea class=\"cr-code\" readonly rows=\"3\" lang=\"zxx\" spellcheck=\"false\">{}</textarea></label><p class=\"hint\">{}</p>",
             esc(w.code_label),
             esc(&p.code(a)),
             esc(w.code_note)
