@@ -140,7 +140,7 @@ pub const ZH: FigureStrings = FigureStrings {
     next: "下一步 →",
 
     topo_title: "八张 GPU：经 NVSwitch 互连与经 PCIe 互连",
-    topo_caption: "上：每张 GPU 都有自己通往 NVSwitch 的 NVLink 通道，任意两张卡都能以满速互传。下：GPU 两两挂在 PCIe 交换芯片下，远端的两张卡之间要经过交换芯片和 CPU，每一跳都与别的 GPU 共享。",
+    topo_caption: "上：每张 GPU 都有自己通往 NVSwitch 的 NVLink 通道，可同时用满自身速率；同时发往多张卡时由它们分摊。下：GPU 两两挂在 PCIe 交换芯片下，远端的两张卡之间要经过交换芯片和 CPU，每一跳都与别的 GPU 共享。",
     topo_nvswitch: "HGX H100：NVSwitch 把八张 GPU 全互连",
     topo_pcie: "PCIe 服务器：GPU 经交换芯片和 CPU 相连",
     pcie_switch: "PCIe 交换芯片",
@@ -212,7 +212,7 @@ pub const EN: FigureStrings = FigureStrings {
     next: "Next step →",
 
     topo_title: "Eight GPUs through NVSwitch and through PCIe",
-    topo_caption: "Above: each GPU has its own NVLink path into the NVSwitch fabric, so any two GPUs exchange data at the full rate. Below: GPUs hang in pairs under PCIe switches; far pairs cross switches and both CPUs, and share every hop with other GPUs.",
+    topo_caption: "Above: each GPU has its own NVLink path into the NVSwitch fabric and can use its full rate at once; traffic to several peers shares that rate. Below: GPUs hang in pairs under PCIe switches; far pairs cross switches and both CPUs, and share every hop with other GPUs.",
     topo_nvswitch: "HGX H100: NVSwitch connects all eight GPUs",
     topo_pcie: "PCIe server: GPUs meet through switches and CPUs",
     pcie_switch: "PCIe switch",

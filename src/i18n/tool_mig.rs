@@ -119,7 +119,7 @@ pub const ZH: MigStrings = MigStrings {
     compare_head: ["比较项", "MIG", "MPS", "时间片"],
     compare_rows: [
         ["机制", "硬件分区：每个实例有自己的 SM、显存、L2 和显存控制器", "多个 CUDA 进程同时共享整卡的执行资源", "调度器让任务轮流使用整张 GPU"],
-        ["显存保护", "有：每个实例的显存固定、互相隔离", "可以给每个客户端设上限，但没有硬件隔离", "没有：所有任务共用整张卡的显存"],
+        ["显存保护", "有：每个实例的显存固定、互相隔离", "每个客户端有独立地址空间，可设上限，但不保证容量", "地址空间分开，但没有容量上限：一个任务可以占满显存"],
         ["故障隔离", "有：一个实例出错不影响其他实例", "弱：一个客户端的致命错误可能波及所有客户端", "弱：任务共用同一张卡"],
         ["带宽、缓存与公平性", "有保证：带宽和 L2 按切片划分，邻居抢不走", "不保证：互相争用带宽和缓存", "不保证：按时间轮流，重负载会拖慢别人"],
         ["粒度", "固定的配置，最多 7 个实例", "灵活", "灵活"],
@@ -180,7 +180,7 @@ pub const EN: MigStrings = MigStrings {
     compare_head: ["Aspect", "MIG", "MPS", "Time slicing"],
     compare_rows: [
         ["Mechanism", "Hardware partitions: each instance has its own SMs, memory, L2 and memory controllers", "Several CUDA processes share the whole GPU's execution resources at once", "The scheduler lets jobs take turns on the whole GPU"],
-        ["Memory protection", "Yes: each instance's memory is fixed and isolated", "Per-client limits are possible, but no hardware isolation", "None: every job shares the card's memory"],
+        ["Memory protection", "Yes: each instance's memory is fixed and isolated", "Separate address spaces per client and optional per-client limits, but no guaranteed capacity", "Address spaces separated, but no capacity limit: one job can take all the memory"],
         ["Fault isolation", "Yes: a fault in one instance leaves the others running", "Weak: a fatal fault in one client can affect all clients", "Weak: the jobs share one card"],
         ["Bandwidth, cache, fairness", "Guaranteed: bandwidth and L2 are split by slices; a neighbour cannot take them", "Not guaranteed: clients compete for bandwidth and cache", "Not guaranteed: turns in time; a heavy job slows the others"],
         ["Granularity", "Fixed profiles, at most 7 instances", "Flexible", "Flexible"],

@@ -281,16 +281,16 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-8b-decode-b64-throughput",
         answer: report(L31_8B_PHASES_B64, "throughput.decode_tokens_per_s_bound", 1.0, 0, 0.03),
         zh: num(
-            "同一个模型（Llama-3.1-8B，80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不读）在 H100 SXM（3.35 TB/s）上同时为 64 条序列做 decode。在平均的一步，每条序列的 KV cache 存有 2,177 个 token，每 token 128 KiB。一步把除 embedding 以外的全部权重读一遍（整批共享），再读每条序列的 KV cache，并为每条序列生成一个 token。按峰值带宽，整卡 decode 吞吐的上限是每秒多少个 token？",
+            "同一个模型（Llama-3.1-8B，80.3 亿参数，BF16；输入 embedding 的 5.25 亿参数只查不读）在 H100 SXM（3.35 TB/s）上同时为 64 条序列做 decode。在平均的一步，每条序列的 KV cache 存有 2,176 个 token，每 token 128 KiB。一步把除 embedding 以外的全部权重读一遍（整批共享），再读每条序列的 KV cache，并为每条序列生成一个 token。按峰值带宽，整卡 decode 吞吐的上限是每秒多少个 token？",
             "token/s",
-            "每步字节 = (参数 − embedding) × 2 + 64 × 2,177 × 128 KiB；一步的时间 = 字节 ÷ 3.35 TB/s；一步产出 64 个 token。",
-            "每步读 2 × (80.3 亿 − 5.25 亿) + 64 × 2,177 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB，一步至少 {r:phases.decode.time_s_bound:1e3:2} ms，所以整批最多约 {key} token/s。权重只读一遍，由 64 条序列分摊；KV 却是每条序列各读各的，在这一步里已经超过权重。按引擎的实测带宽和开销，一步约 {r:phases.decode.time_s:1e3:1} ms，约 {r:phases.decode.tokens_per_s:1:0} token/s。",
+            "每步字节 = (参数 − embedding) × 2 + 64 × 2,176 × 128 KiB；一步的时间 = 字节 ÷ 3.35 TB/s；一步产出 64 个 token。",
+            "每步读 2 × (80.3 亿 − 5.25 亿) + 64 × 2,176 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB，一步至少 {r:phases.decode.time_s_bound:1e3:2} ms，所以整批最多约 {key} token/s。权重只读一遍，由 64 条序列分摊；KV 却是每条序列各读各的，在这一步里已经超过权重。按引擎的实测带宽和开销，一步约 {r:phases.decode.time_s:1e3:1} ms，约 {r:phases.decode.tokens_per_s:1:0} token/s。",
         ),
         en: num(
-            "The same model (Llama-3.1-8B, 8.03 billion parameters in BF16; the input embedding's 525 million looked up, not read) decodes 64 sequences at once on an H100 SXM (3.35 TB/s). At the average step each sequence's KV cache holds 2,177 tokens of 128 KiB each. A step reads every weight except the embedding once (shared by the whole batch), then every sequence's KV cache, and gives each sequence one token. At peak bandwidth, what is the upper bound on the GPU's decode throughput in tokens per second?",
+            "The same model (Llama-3.1-8B, 8.03 billion parameters in BF16; the input embedding's 525 million looked up, not read) decodes 64 sequences at once on an H100 SXM (3.35 TB/s). At the average step each sequence's KV cache holds 2,176 tokens of 128 KiB each. A step reads every weight except the embedding once (shared by the whole batch), then every sequence's KV cache, and gives each sequence one token. At peak bandwidth, what is the upper bound on the GPU's decode throughput in tokens per second?",
             "tokens/s",
-            "Bytes per step = (parameters − embedding) × 2 + 64 × 2,177 × 128 KiB; a step takes bytes ÷ 3.35 TB/s and yields 64 tokens.",
-            "A step reads 2 × (8.03e9 − 5.25e8) + 64 × 2,177 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB, so it takes at least {r:phases.decode.time_s_bound:1e3:2} ms and the batch gets at most about {key} tokens/s. The weights are read once for all 64 sequences; the KV cache is read per sequence, and in this step it already outweighs the weights. At the engine's measured bandwidth and overheads a step takes about {r:phases.decode.time_s:1e3:1} ms, about {r:phases.decode.tokens_per_s:1:0} tokens/s.",
+            "Bytes per step = (parameters − embedding) × 2 + 64 × 2,176 × 128 KiB; a step takes bytes ÷ 3.35 TB/s and yields 64 tokens.",
+            "A step reads 2 × (8.03e9 − 5.25e8) + 64 × 2,176 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB, so it takes at least {r:phases.decode.time_s_bound:1e3:2} ms and the batch gets at most about {key} tokens/s. The weights are read once for all 64 sequences; the KV cache is read per sequence, and in this step it already outweighs the weights. At the engine's measured bandwidth and overheads a step takes about {r:phases.decode.time_s:1e3:1} ms, about {r:phases.decode.tokens_per_s:1:0} tokens/s.",
         ),
     },
 ];
