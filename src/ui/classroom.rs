@@ -22,9 +22,9 @@ pub fn ClassroomPage(lang: Lang, class: Class) -> impl IntoView {
     };
     let body = match class {
         Class::Make => make_view(lang),
-        Class::Do => with_assignment(lang, do_view),
-        Class::Grade => with_assignment(lang, grade_view),
-        Class::Print => with_assignment(lang, print_view),
+        Class::Do => with_assignment(lang, title, do_view),
+        Class::Grade => with_assignment(lang, "", grade_view),
+        Class::Print => with_assignment(lang, title, print_view),
     };
     // A student's page and a sheet carry the assignment's own title; the others the page's.
     let head = matches!(class, Class::Make | Class::Grade).then(|| {
@@ -86,18 +86,21 @@ fn download(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
     Some(())
 }
 
-/// The page of an assignment from the link (`a=`), or why there is none, in the page's words.
-fn with_assignment(lang: Lang, page: fn(Lang, Assignment, Query) -> AnyView) -> AnyView {
+/// The page of an assignment from the link (`a=`), or why there is none, in the page's words
+/// (under the page's `title` where the page has no heading of its own yet).
+fn with_assignment(lang: Lang, title: &'static str, page: fn(Lang, Assignment, Query) -> AnyView) -> AnyView {
     let q = Query::parse(&super::browser::page_query());
     let w = lang.class();
+    let head = (!title.is_empty()).then(|| view! { <h1>{title}</h1> });
     if q.token.is_empty() {
-        return view! { <p class="banner warn cr-missing" role="status">{w.no_assignment}</p> }.into_any();
+        return view! { {head}<p class="banner warn cr-missing" role="status">{w.no_assignment}</p> }
+            .into_any();
     }
     match Assignment::from_token(&q.token) {
         Ok(a) => page(lang, a, q),
         Err(e) => {
             let why = crate::i18n::classroom::assignment_error(&e, lang);
-            view! { <p class="banner error cr-missing" role="alert">{why}</p> }.into_any()
+            view! { {head}<p class="banner error cr-missing" role="alert">{why}</p> }.into_any()
         }
     }
 }
@@ -394,6 +397,7 @@ fn print_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
         }
     };
     view! {
+        <h1 class="no-print">{w.print_title}</h1>
         <p class="no-print cr-print-bar"><button type="button" class="button" on:click=print>{w.print_button}</button></p>
         <div class="cr-print" inner_html=html></div>
     }

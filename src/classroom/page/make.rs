@@ -212,7 +212,7 @@ pub fn results_html(lang: Lang, m: &Make, student_url: &str) -> String {
     }
     if !problems.is_empty() {
         let items: String = problems.iter().map(|p| format!("<li>{}</li>", esc(p))).collect();
-        return format!("<ul class=\"cr-problems\" role=\"status\">{items}</ul>");
+        return format!("<div role=\"status\"><ul class=\"cr-problems\">{items}</ul></div>");
     }
     let own = m.a.exercises.iter().filter(|id| crate::classroom::find(id).is_some()).count();
     let mut out = format!(
