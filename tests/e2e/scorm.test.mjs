@@ -8,7 +8,9 @@
 // of the same offline file), one wrong; Check reports "incomplete" and 33.33; *Make my hand-in
 // code* reports "completed", the same score and the hand-in code as suspend data, each through
 // LMSCommit, which the runtime posts to the commit URL; leaving calls LMSFinish. Opened with no
-// LMS around it, the SCO says so in both languages and still shows the assignment.
+// LMS around it, the SCO says so in both languages and still shows the assignment. The teacher's
+// page downloads the same package, around the site's own offline file, and names why it cannot
+// where there is no such file or where the page is the offline file itself.
 //
 // The offline file: GPU_PRIMER_OFFLINE, else dist/gpu-primer-offline.html (scripts/env.sh
 // build_offline). The CLI: GPU_PRIMER_BIN, else the newer of target/debug/gpu-primer and
