@@ -462,6 +462,56 @@ fn the_cli_exports_and_names_what_is_wrong() {
     assert_eq!(n.status.code(), Some(2));
 }
 
+#[test]
+fn the_cli_packs_an_assignment_for_scorm_and_names_what_is_wrong() {
+    let bin = env!("CARGO_BIN_EXE_gpu-primer");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().expect("runs");
+    let dir = std::env::temp_dir().join(format!("gpu-primer-scorm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let offline = dir.join("offline.html");
+    std::fs::write(&offline, "<!doctype html>\n<html lang=\"en\" data-offline data-root=\"./\"></html>\n")
+        .unwrap();
+    let not_offline = dir.join("page.html");
+    std::fs::write(&not_offline, "<!doctype html>\n<html lang=\"en\"><p>404</p></html>\n").unwrap();
+    let out = dir.join("pkg.zip");
+    let (offline, not_offline, out) =
+        (offline.to_str().unwrap(), not_offline.to_str().unwrap(), out.to_str().unwrap());
+    let token = run(&["assign", "--class", "C1", "--exercises", "mem-kv-32x8k"]);
+    let token = String::from_utf8(token.stdout).unwrap().trim().to_string();
+    let ok = run(&["export", "scorm", "--token", &token, "--offline", offline, "--lang", "zh", "--out", out]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let zip = std::fs::read(out).unwrap();
+    assert_eq!(&zip[..4], b"PK\x03\x04");
+    let a = classroom::assignment::Assignment::from_token(&token).unwrap();
+    let files = classroom::export::scorm::files(&a, Lang::Zh, &std::fs::read(offline).unwrap()).unwrap();
+    balanced(std::str::from_utf8(&files[0].1).unwrap()).unwrap();
+    assert_eq!(classroom::export::zip::stored(&files), zip);
+    for (args, says) in [
+        (
+            vec!["--token", token.as_str(), "--offline", not_offline, "--out", out],
+            "not gpu-primer's offline file",
+        ),
+        (
+            vec!["--token", token.as_str(), "--offline", "/no/such/file.html", "--out", out],
+            "cannot read the offline course",
+        ),
+        (vec!["--token", token.as_str(), "--out", out], "--offline"),
+        (vec!["--token", token.as_str(), "--offline", offline], "--out"),
+        (vec!["--token", "damaged", "--offline", offline, "--out", out], "--token:"),
+        (vec!["--offline", offline, "--out", out], "--token"),
+        (
+            vec!["--token", token.as_str(), "--offline", offline, "--out", out, "--lang", "fr"],
+            "--lang is zh or en",
+        ),
+    ] {
+        let r = run(&[&["export", "scorm"], args.as_slice()].concat());
+        assert_eq!(r.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.starts_with("gpu-primer export scorm: ") && err.contains(says), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A request count has no tolerance, so the numbers its question states, rounded as printed
 /// (memory in whole GB, weights, activations and logits to the MB), must give the same count.
 #[test]

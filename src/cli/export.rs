@@ -1,7 +1,9 @@
-//! `gpu-primer export moodle|qti|list`: the parametric exercises as an LMS imports them.
+//! `gpu-primer export moodle|qti|list`: the parametric exercises as an LMS imports them;
+//! `gpu-primer export scorm`: one assignment as a SCORM 1.2 package of the offline course.
 
-use gpu_primer::classroom::export::{moodle, qti, Request};
-use gpu_primer::i18n::Lang;
+use gpu_primer::classroom::assignment::Assignment;
+use gpu_primer::classroom::export::{moodle, qti, scorm, Request};
+use gpu_primer::i18n::{classroom as words, Lang};
 use std::io::Write;
 
 /// Options of `export`.
@@ -15,6 +17,9 @@ struct Options {
 }
 
 pub fn run(args: &[String], out: &mut impl Write) -> i32 {
+    if args.first().map(String::as_str) == Some("scorm") {
+        return scorm(&args[1..]);
+    }
     let opts = match parse(args) {
         Ok(o) => o,
         Err(e) => {
@@ -36,7 +41,7 @@ pub fn run(args: &[String], out: &mut impl Write) -> i32 {
     let bytes = match opts.format.as_str() {
         "moodle" => moodle::bank(&req).map(String::into_bytes),
         "qti" => qti::package(&req),
-        other => Err(format!("unknown format '{other}' (moodle, qti or list)")),
+        other => Err(format!("unknown format '{other}' (moodle, qti, scorm or list)")),
     };
     let bytes = match bytes {
         Ok(b) => b,
@@ -66,19 +71,13 @@ pub fn run(args: &[String], out: &mut impl Write) -> i32 {
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut it = args.iter();
-    let format = it.next().ok_or("name a format: moodle, qti or list")?.clone();
+    let format = it.next().ok_or("name a format: moodle, qti, scorm or list")?.clone();
     let mut o =
         Options { format, lang: Lang::En, class: "class".into(), variants: 10, ids: Vec::new(), out: None };
     while let Some(flag) = it.next() {
         let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
-            "--lang" => {
-                o.lang = match value()?.as_str() {
-                    "zh" => Lang::Zh,
-                    "en" => Lang::En,
-                    other => return Err(format!("--lang is zh or en, not '{other}'")),
-                }
-            }
+            "--lang" => o.lang = lang(&value()?)?,
             "--class" => o.class = value()?,
             "--variants" => {
                 let v = value()?;
@@ -120,4 +119,48 @@ fn list(out: &mut impl Write) -> i32 {
         let _ = writeln!(out, "{:<28} {:<30} {}", p.id, chapter, params.join(", "));
     }
     0
+}
+
+fn lang(v: &str) -> Result<Lang, String> {
+    match v {
+        "zh" => Ok(Lang::Zh),
+        "en" => Ok(Lang::En),
+        other => Err(format!("--lang is zh or en, not '{other}'")),
+    }
+}
+
+/// `export scorm --token TOKEN --offline FILE [--lang zh|en] --out FILE.zip`: the assignment as
+/// a SCORM 1.2 package (`classroom::export::scorm`).
+fn scorm(args: &[String]) -> i32 {
+    match scorm_package(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("gpu-primer export scorm: {e}");
+            2
+        }
+    }
+}
+
+fn scorm_package(args: &[String]) -> Result<(), String> {
+    let (mut token, mut offline, mut out, mut lang_) = (None, None, None, Lang::En);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--token" => token = Some(value()?),
+            "--offline" => offline = Some(value()?),
+            "--out" => out = Some(value()?),
+            "--lang" => lang_ = lang(&value()?)?,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let token = token.ok_or("name the assignment with --token TOKEN (gpu-primer assign prints it)")?;
+    let a = Assignment::from_token(&token)
+        .map_err(|e| format!("--token: {}", words::assignment_error(&e, Lang::En)))?;
+    let offline = offline.ok_or("name the offline course with --offline dist/gpu-primer-offline.html")?;
+    let out = out.ok_or("a SCORM package is a ZIP file: name it with --out FILE.zip")?;
+    let course =
+        std::fs::read(&offline).map_err(|e| format!("cannot read the offline course {offline}: {e}"))?;
+    let zip = scorm::package(&a, lang_, &course).map_err(|e| format!("{offline}: {e}"))?;
+    std::fs::write(&out, zip).map_err(|e| format!("cannot write {out}: {e}"))
 }

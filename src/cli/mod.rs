@@ -42,6 +42,11 @@ Commands:
                          XML question bank (one category per exercise, for a quiz's random
                          question) or a QTI 2.1 package (ZIP, --out required); list: which
                          exercises have parameters
+  export scorm --token TOKEN --offline FILE [--lang zh|en] --out FILE.zip
+                         An assignment as a SCORM 1.2 package: the offline course (FILE,
+                         dist/gpu-primer-offline.html) opened at the student's page, which
+                         reports the score and completion to the LMS when the student checks
+                         and hands in
   assign --class CODE --exercises ID,ID [--title T] [--due D] [--hints]
          [--solutions] [--answer-key]
                          Print an assignment's token (what the students' link carries)

@@ -55,6 +55,13 @@ pub struct ClassroomStrings {
     pub not_exported: &'static str,
     pub nothing_to_export: &'static str,
     pub export_failed: &'static str,
+    /// The SCORM 1.2 package of the whole assignment (the offline course at the student page).
+    pub scorm_help: &'static str,
+    pub scorm_button: &'static str,
+    /// The teacher's page is the offline file itself: the package needs the site's copy.
+    pub scorm_from_offline: &'static str,
+    /// The site has no offline file beside its pages (or it could not be fetched).
+    pub scorm_no_course: &'static str,
 
     // A student's page.
     pub no_assignment: &'static str,
@@ -155,6 +162,10 @@ pub const ZH: ClassroomStrings = ClassroomStrings {
     not_exported: "数字与章节相同的练习不导出（每个学生答案都一样）。",
     nothing_to_export: "所选练习里没有“每人不同的数字”的练习，没有可导出的题目。",
     export_failed: "导出失败：",
+    scorm_help: "SCORM 1.2 课件包：整个作业（包括数字与章节相同的练习），内含离线版课程，学生在学习平台里打开即可作答；每次检查后和生成交作业码时，分数（答对的百分比）和完成状态会报告给学习平台。",
+    scorm_button: "下载 SCORM 1.2 课件包",
+    scorm_from_offline: "离线版文件里无法生成 SCORM 课件包（它需要读取网站上的离线版文件）：请在网站上打开这个页面，或用命令行 gpu-primer export scorm。",
+    scorm_no_course: "无法从网站取得离线版文件 gpu-primer-offline.html，所以无法生成 SCORM 课件包：请确认网站根目录下有这个文件，或用命令行 gpu-primer export scorm。",
 
     no_assignment: "这个页面需要老师发的作业链接：请打开老师给你的完整链接。",
     due: "截止",
@@ -254,6 +265,10 @@ pub const EN: ClassroomStrings = ClassroomStrings {
     not_exported: "Exercises with the chapter's numbers are not exported (every student's answer would be the same).",
     nothing_to_export: "None of the chosen exercises has own numbers per student: there is nothing to export.",
     export_failed: "The export failed: ",
+    scorm_help: "A SCORM 1.2 package of the whole assignment (exercises with the chapter's numbers too), with the offline course inside: students open it in the learning platform and answer there; after each check and when they make their hand-in code, their score (the share of right answers) and completion go to the platform.",
+    scorm_button: "Download the SCORM 1.2 package",
+    scorm_from_offline: "The offline file cannot make the SCORM package (it needs the site's copy of the offline file): open this page on the site, or use the command line, gpu-primer export scorm.",
+    scorm_no_course: "The site's offline file, gpu-primer-offline.html, could not be fetched, so there is no SCORM package: check that the file is at the site's root, or use the command line, gpu-primer export scorm.",
 
     no_assignment: "This page needs your teacher's assignment link: open the whole link your teacher gave you.",
     due: "Due",

@@ -63,6 +63,26 @@ mod live {
         crate::ui::nav::absolute(hash).unwrap_or_else(|| hash.to_string())
     }
 
+    /// Whether the page is the offline file (the whole site in one HTML file).
+    pub fn offline() -> bool {
+        crate::ui::nav::offline()
+    }
+
+    /// The bytes of the file `name` at the site root (`gpu-primer-offline.html`); none in the
+    /// offline file, where the site is not around, or when the fetch fails or is not found.
+    pub async fn site_file(name: &str) -> Option<Vec<u8>> {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen_futures::JsFuture;
+        let url = crate::ui::nav::site_file(name)?;
+        let response: web_sys::Response =
+            JsFuture::from(web_sys::window()?.fetch_with_str(&url)).await.ok()?.dyn_into().ok()?;
+        if !response.ok() {
+            return None;
+        }
+        let bytes = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
+        Some(web_sys::js_sys::Uint8Array::new(&bytes).to_vec())
+    }
+
     /// HTML the app builds in the page (a tool's results) with its in-site links as this page
     /// links them (see [`href`]).
     pub fn links(html: String) -> String {
@@ -124,6 +144,15 @@ mod prerender {
     /// The hash form, as [`href`].
     pub fn absolute(hash: &str) -> String {
         hash.to_string()
+    }
+
+    pub fn offline() -> bool {
+        false
+    }
+
+    /// No site to fetch from.
+    pub async fn site_file(_name: &str) -> Option<Vec<u8>> {
+        None
     }
 
     /// The hash forms are kept, as [`href`].

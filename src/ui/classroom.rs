@@ -121,6 +121,18 @@ fn make_view(lang: Lang) -> AnyView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((_, a)) = action(&ev) else { return };
+        if a == "scorm" {
+            failed.set(String::new());
+            leptos::task::spawn_local(async move {
+                match scorm_package(lang, state.get_untracked()).await {
+                    Ok((name, zip)) => {
+                        download(&name, "application/zip", &zip);
+                    }
+                    Err(e) => failed.set(e),
+                }
+            });
+            return;
+        }
         let made = state.with_untracked(|m| match a.as_str() {
             "moodle" => Some(make::moodle_xml(m, lang).map(|x| {
                 (
@@ -160,10 +172,34 @@ fn make_view(lang: Lang) -> AnyView {
     .into_any()
 }
 
-/// A student's page.
-fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
+/// The SCORM 1.2 package of the assignment being made and its file name: the site's offline
+/// file fetched from the site root, or why there is none, in the page's words.
+async fn scorm_package(lang: Lang, m: make::Make) -> Result<(String, Vec<u8>), String> {
+    let w = lang.class();
+    if super::browser::offline() {
+        return Err(w.scorm_from_offline.into());
+    }
+    let course = super::browser::site_file("gpu-primer-offline.html").await.ok_or(w.scorm_no_course)?;
+    let zip = make::scorm_zip(&m, lang, &course).map_err(|e| {
+        if crate::classroom::export::scorm::is_offline_file(&course) {
+            format!("{}{e}", w.export_failed)
+        } else {
+            w.scorm_no_course.to_string()
+        }
+    })?;
+    Ok((format!("{}-scorm12-{}.zip", make::file_stem(&m), lang.code()), zip))
+}
+
+/// A student's page. A name in the link (`s=`, one: a SCORM package's launcher passes the LMS's
+/// learner name) is the one the page starts with, else the name last used here: on a shared
+/// computer the LMS's learner does not get the previous student's name and answers.
+fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
     let n = a.exercises.len();
-    let last = load(&student::last_student_key(&a)).unwrap_or_default();
+    let given = match q.students.as_slice() {
+        [one] if !one.trim().is_empty() => Some(one.trim().to_string()),
+        _ => None,
+    };
+    let last = given.unwrap_or_else(|| load(&student::last_student_key(&a)).unwrap_or_default());
     let saved = |name: &str| {
         load(&student::storage_key(&a, name))
             .and_then(|s| Progress::from_saved(&s, n))
@@ -215,6 +251,9 @@ fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
             .unwrap_or_default();
         start(name);
     };
+    // What the frame around the page (a SCORM package's launcher) is told: after every check
+    // and on hand-in (`last`).
+    let tell = move |last: bool| progress.with_untracked(|p| a.with_value(|a| tell_parent(a, p, last)));
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((el, act)) = action(&ev) else { return };
         match act.as_str() {
@@ -223,8 +262,12 @@ fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
                 progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
                 redraw.update(|r| *r += 1);
                 focus_item(i);
+                tell(false);
             }
-            "hand-in" => show_code.set(true),
+            "hand-in" => {
+                show_code.set(true);
+                tell(true);
+            }
             "rename" => {
                 a.with_value(|a| keep(&student::last_student_key(a), ""));
                 progress.set(Progress::new("", n));
@@ -241,6 +284,7 @@ fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
             progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
             redraw.update(|r| *r += 1);
             focus_item(i);
+            tell(false);
         }
     };
     let header = a.with_value(|a| student::header_html(lang, a));
@@ -272,6 +316,44 @@ fn do_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
         </section>
     }
     .into_any()
+}
+
+/// Posts the student's standing to the window that frames this page, if any:
+/// `{type: "gpu-primer:result", student, score (right answers), max (exercises), answered, code
+/// (the hand-in code), final}` (`classroom::export::scorm`'s launcher reports it to the LMS).
+/// The target origin is the page's own, so a frame of another site gets nothing; a page from
+/// `file://` has the opaque origin "null", which cannot be targeted, and posts to any: the
+/// message holds only what the student would paste into a hand-in anyway.
+fn tell_parent(a: &Assignment, p: &Progress, last: bool) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsValue;
+        use web_sys::js_sys::{Object, Reflect};
+        let Some(window) = web_sys::window() else { return };
+        let Ok(Some(parent)) = window.parent() else { return };
+        if p.student.is_empty() || JsValue::from(&parent) == JsValue::from(&window) {
+            return;
+        }
+        let right = p.checked.iter().filter(|c| **c == Some(true)).count();
+        let message = Object::new();
+        let fields: [(&str, JsValue); 7] = [
+            ("type", crate::classroom::export::scorm::MESSAGE_TYPE.into()),
+            ("student", p.student.as_str().into()),
+            ("score", (right as u32).into()),
+            ("max", (p.answers.len() as u32).into()),
+            ("answered", ((p.answers.len() - p.unanswered()) as u32).into()),
+            ("code", p.code(a).into()),
+            ("final", last.into()),
+        ];
+        for (k, v) in fields {
+            let _ = Reflect::set(&message, &k.into(), &v);
+        }
+        let origin = window.location().origin().unwrap_or_default();
+        let target = if origin.is_empty() || origin == "null" { "*" } else { origin.as_str() };
+        let _ = parent.post_message(&message, target);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (a, p, last);
 }
 
 /// Puts the focus back in exercise `i`'s answer after its card was drawn again.

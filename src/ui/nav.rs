@@ -93,6 +93,15 @@ pub fn absolute(hash: &str) -> Option<String> {
     Some(format!("{}{}", root_url()?, target.site_url()))
 }
 
+/// The absolute URL of the file `name` at the site root; none in the offline file, which has
+/// no site around it.
+pub fn site_file(name: &str) -> Option<String> {
+    if offline() {
+        return None;
+    }
+    Some(format!("{}{name}", root_url()?))
+}
+
 /// Writes the page's query into the address without a history entry.
 pub fn replace_query(query: &str) {
     let Some(window) = web_sys::window() else { return };

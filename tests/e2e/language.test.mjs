@@ -99,8 +99,9 @@ const ALLOW = {
   // The cloud selector: providers, units, and the hardware terms its notes use as is.
   cloud: ['GCP', 'Gbps', 'vCPU', 'vGPU', 'NVMe', 'GPUDirect', 'RDMA'],
   // The classroom: the learning platforms and formats an assignment is exported to or printed
-  // as (Moodle XML, QTI 2.1 for Canvas, Blackboard, OpenOLAT, ILIAS), the gradebook's CSV.
-  classroom: ['Moodle', 'XML', 'QTI', 'Canvas', 'Blackboard', 'OpenOLAT', 'ILIAS', 'CSV', 'PDF'],
+  // as (Moodle XML, QTI 2.1 for Canvas, Blackboard, OpenOLAT, ILIAS, a SCORM 1.2 package), the
+  // gradebook's CSV.
+  classroom: ['Moodle', 'XML', 'QTI', 'Canvas', 'Blackboard', 'OpenOLAT', 'ILIAS', 'CSV', 'PDF', 'SCORM'],
 };
 const ZH_ALLOWED = new Set(Object.values(ALLOW).flat());
 

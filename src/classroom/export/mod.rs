@@ -1,9 +1,12 @@
 //! A set of variants in the formats learning-management systems import: a Moodle XML question
 //! bank ([`moodle`]) and a QTI 2.1 content package ([`qti`]). Both carry each variant's question
-//! with its numbers, the key the engine computed, and the exercise's tolerance.
+//! with its numbers, the key the engine computed, and the exercise's tolerance. And one
+//! assignment as a SCORM 1.2 package ([`scorm`]): the offline course at the student's page,
+//! which reports the score to the LMS.
 
 pub mod moodle;
 pub mod qti;
+pub mod scorm;
 mod units;
 pub mod zip;
 

@@ -266,7 +266,18 @@ pub fn results_html(lang: Lang, m: &Make, student_url: &str) -> String {
             out.push_str(&format!("<p class=\"hint\">{}</p>", esc(w.not_exported)));
         }
     }
+    out.push_str(&format!(
+        "<p>{}</p><p class=\"cr-actions needs-js\"><button type=\"button\" class=\"button\" data-a=\"scorm\">{}</button></p>",
+        esc(w.scorm_help),
+        esc(w.scorm_button)
+    ));
     out
+}
+
+/// The SCORM 1.2 package of the assignment (`classroom::export::scorm`), around `course`, the
+/// site's offline file.
+pub fn scorm_zip(m: &Make, lang: Lang, course: &[u8]) -> Result<Vec<u8>, String> {
+    crate::classroom::export::scorm::package(&m.a, lang, course)
 }
 
 #[cfg(test)]
@@ -324,6 +335,10 @@ mod tests {
             edit(&mut m, "roster", "Ann\nBob", false);
             let html = results_html(lang, &m, "http://x/");
             assert!(html.contains("data-a=\"moodle\"") && html.contains("data-a=\"qti\""));
+            assert!(html.contains("data-a=\"scorm\"") && html.contains(&esc(lang.class().scorm_button)));
+            let course = b"<!doctype html>\n<html data-offline></html>";
+            assert_eq!(&scorm_zip(&m, lang, course).unwrap()[..2], b"PK");
+            assert!(scorm_zip(&m, lang, b"<!doctype html><p>not found</p>").is_err());
             assert_eq!(html.matches(esc(lang.class().worksheet_of).as_str()).count(), 2);
             assert!(html.contains("classroom/do/?a=") && html.contains("classroom/grade/?a="));
             assert!(moodle_xml(&m, lang).unwrap().contains("<quiz>"));
