@@ -142,7 +142,16 @@ fn an_assignment_travels_in_its_link_and_a_mangled_one_is_named() {
     );
     b.exercises.clear();
     assert_eq!(Assignment::from_token(&b.to_token()), Err(AssignmentError::ExerciseCount(0)));
-    assert_ne!(a.fingerprint(), Assignment { title: "Week 4".into(), ..a.clone() }.fingerprint());
+    // The fingerprint follows what decides the numbers (class, exercises), not the title.
+    assert_eq!(a.fingerprint(), Assignment { title: "Week 4".into(), ..a.clone() }.fingerprint());
+    assert_ne!(a.fingerprint(), Assignment { class: format!("{}x", a.class), ..a.clone() }.fingerprint());
+    let mut fewer = a.clone();
+    fewer.exercises.pop();
+    assert_ne!(a.fingerprint(), fewer.fingerprint());
+    // A link whose exercise the site no longer has still opens (and grades).
+    let mut gone = a.clone();
+    gone.exercises.push("no-such".into());
+    assert_eq!(Assignment::from_link(&gone.to_token()), Ok(gone.clone()));
 }
 
 /// What a student types as the answer: the key of their own variant, or the chapter's.

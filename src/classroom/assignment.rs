@@ -81,10 +81,23 @@ impl Assignment {
         }
     }
 
-    /// A 32-bit fingerprint of the assignment (FNV-1a of its token): a hand-in code carries it
-    /// so that a code for another assignment is named as such.
+    /// A 32-bit fingerprint of what decides every student's numbers and keys (FNV-1a of the class
+    /// code and the exercises in order): a hand-in code carries it so that a code for another
+    /// assignment is named as such, while a title, due line or visibility the teacher corrects
+    /// after sending the link leaves the codes already handed in valid.
     pub fn fingerprint(&self) -> u32 {
-        let h = crate::classroom::draw::seed_of(&[&self.to_token()]);
+        let h = crate::classroom::draw::seed_of(&[&self.class, &self.exercises.join(",")]);
         (h ^ (h >> 32)) as u32
+    }
+
+    /// The assignment of a student's, a gradebook's or a sheet's link: read and checked, except
+    /// that an exercise the site no longer has is kept (its place shows a note and grades as not
+    /// answered) rather than making every code already handed in unreadable.
+    pub fn from_link(token: &str) -> Result<Assignment, AssignmentError> {
+        let a = Assignment::read_token(token)?;
+        match a.check() {
+            Ok(()) | Err(AssignmentError::UnknownExercise(_)) => Ok(a),
+            Err(e) => Err(e),
+        }
     }
 }

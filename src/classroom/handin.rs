@@ -56,6 +56,19 @@ const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 pub const MAX_STUDENT_BYTES: usize = 64;
 pub const MAX_ANSWER_BYTES: usize = 40;
 
+/// A student's name or ID as a code carries it (trimmed, cut to [`MAX_STUDENT_BYTES`]): the page
+/// draws the student's numbers from this, so that the gradebook, which has only the code, draws
+/// the same ones.
+pub fn fit_student(s: &str) -> &str {
+    cut(s, MAX_STUDENT_BYTES)
+}
+
+/// An answer as a code carries it (trimmed, cut to [`MAX_ANSWER_BYTES`]): the page checks this,
+/// so that the gradebook's check of the code agrees with the page's.
+pub fn fit_answer(s: &str) -> &str {
+    cut(s, MAX_ANSWER_BYTES)
+}
+
 /// `s` cut to at most `max` bytes at a character boundary.
 fn cut(s: &str, max: usize) -> &str {
     let s = s.trim();

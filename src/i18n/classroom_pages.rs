@@ -34,7 +34,6 @@ pub struct ClassroomStrings {
     pub pick_legend: &'static str,
     pub own_numbers: &'static str,
     pub same_numbers: &'static str,
-    pub chosen: fn(usize) -> String,
     pub need_class: &'static str,
     pub need_exercises: &'static str,
     pub too_many: fn(usize, usize) -> String,
@@ -106,6 +105,8 @@ pub struct ClassroomStrings {
     pub key_note: &'static str,
     pub no_students: &'static str,
     pub exercise: &'static str,
+    /// In the place of an exercise the site no longer has.
+    pub gone: &'static str,
 }
 
 pub const ZH: ClassroomStrings = ClassroomStrings {
@@ -135,7 +136,6 @@ pub const ZH: ClassroomStrings = ClassroomStrings {
     pick_legend: "练习",
     own_numbers: "每人不同的数字",
     same_numbers: "与章节相同的数字",
-    chosen: |n| format!("已选 {n} 道"),
     need_class: "请填写班级代码：没有它，学生的数字无法确定。",
     need_exercises: "请至少选一道练习。",
     too_many: |n, max| format!("一份作业最多 {max} 道练习，现在选了 {n} 道。"),
@@ -207,6 +207,7 @@ pub const ZH: ClassroomStrings = ClassroomStrings {
     key_note: "每格是该学生那道题的答案；括号里是这道题抽到的数字。数字与章节相同的练习，全班答案一样。",
     no_students: "没有学生：请回到布置作业页填写名单。",
     exercise: "练习",
+    gone: "这道练习已不在本站：它按未答计，请告诉老师。",
 };
 
 pub const EN: ClassroomStrings = ClassroomStrings {
@@ -236,7 +237,6 @@ pub const EN: ClassroomStrings = ClassroomStrings {
     pick_legend: "Exercises",
     own_numbers: "own numbers per student",
     same_numbers: "the chapter's numbers",
-    chosen: |n| format!("{n} chosen"),
     need_class: "Give a class code: without it the students' numbers are not decided.",
     need_exercises: "Choose at least one exercise.",
     too_many: |n, max| format!("An assignment holds at most {max} exercises; {n} are chosen."),
@@ -254,7 +254,7 @@ pub const EN: ClassroomStrings = ClassroomStrings {
     open_student_page: "Open it as a student",
     open_gradebook: "Open the gradebook (collect hand-in codes)",
     print_heading: "Print",
-    all_worksheets: |n| format!("all {n} worksheets"),
+    all_worksheets: |n| if n == 1 { "the worksheet".into() } else { format!("all {n} worksheets") },
     class_key: "the class answer key",
     no_roster: "With a roster, each student's worksheet and the class answer key appear here.",
     worksheet_of: "Worksheet: ",
@@ -316,6 +316,7 @@ pub const EN: ClassroomStrings = ClassroomStrings {
     key_note: "Each cell is that student's answer to that exercise, with the numbers drawn for it in brackets. Exercises with the chapter's numbers have one answer for the whole class.",
     no_students: "No students: go back to the assignment page and fill in the roster.",
     exercise: "Exercise",
+    gone: "This exercise is no longer on the site: it counts as not answered; tell your teacher.",
 };
 
 impl Lang {

@@ -96,7 +96,7 @@ fn with_assignment(lang: Lang, title: &'static str, page: fn(Lang, Assignment, Q
         return view! { {head}<p class="banner warn cr-missing" role="status">{w.no_assignment}</p> }
             .into_any();
     }
-    match Assignment::from_token(&q.token) {
+    match Assignment::from_link(&q.token) {
         Ok(a) => page(lang, a, q),
         Err(e) => {
             let why = crate::i18n::classroom::assignment_error(&e, lang);
@@ -136,13 +136,13 @@ fn make_view(lang: Lang) -> AnyView {
         let made = state.with_untracked(|m| match a.as_str() {
             "moodle" => Some(make::moodle_xml(m, lang).map(|x| {
                 (
-                    format!("{}-moodle-{}.xml", make::file_stem(m), lang.code()),
+                    format!("{}-moodle-{}.xml", make::file_stem(&m.a.class), lang.code()),
                     "application/xml",
                     x.into_bytes(),
                 )
             })),
             "qti" => Some(make::qti_zip(m, lang).map(|z| {
-                (format!("{}-qti21-{}.zip", make::file_stem(m), lang.code()), "application/zip", z)
+                (format!("{}-qti21-{}.zip", make::file_stem(&m.a.class), lang.code()), "application/zip", z)
             })),
             _ => None,
         });
@@ -165,7 +165,7 @@ fn make_view(lang: Lang) -> AnyView {
     view! {
         <section class="cr-make" on:input=on_input on:click=on_click on:submit=|ev| ev.prevent_default()>
             <div class="cr-controls" inner_html=controls></div>
-            <div class="cr-results" aria-live="polite" inner_html=results></div>
+            <div class="cr-results" inner_html=results></div>
             <p class="banner error" role="alert" hidden=move || failed.with(String::is_empty)>{move || failed.get()}</p>
         </section>
     }
@@ -187,28 +187,28 @@ async fn scorm_package(lang: Lang, m: make::Make) -> Result<(String, Vec<u8>), S
             w.scorm_no_course.to_string()
         }
     })?;
-    Ok((format!("{}-scorm12-{}.zip", make::file_stem(&m), lang.code()), zip))
+    Ok((format!("{}-scorm12-{}.zip", make::file_stem(&m.a.class), lang.code()), zip))
 }
 
 /// A student's page. A name in the link (`s=`, one: a SCORM package's launcher passes the LMS's
-/// learner name) is the one the page starts with, else the name last used here: on a shared
-/// computer the LMS's learner does not get the previous student's name and answers.
+/// learner name) starts the page with that name; otherwise the form offers the name last used
+/// here, and the student confirms it (on a shared computer the next student does not land in the
+/// previous one's answers).
 fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
     let n = a.exercises.len();
     let given = match q.students.as_slice() {
-        [one] if !one.trim().is_empty() => Some(one.trim().to_string()),
+        [one] => Some(one.trim().to_string()),
         _ => None,
     };
-    let last = given.unwrap_or_else(|| load(&student::last_student_key(&a)).unwrap_or_default());
-    let saved = |name: &str| {
-        load(&student::storage_key(&a, name))
-            .and_then(|s| Progress::from_saved(&s, n))
-            .filter(|p| p.student == name.trim())
-            .unwrap_or_else(|| Progress::new(name, n))
-    };
-    let progress = RwSignal::new(if last.is_empty() { Progress::new("", n) } else { saved(&last) });
+    let last_used = load(&student::last_student_key(&a)).unwrap_or_default();
+    let progress = RwSignal::new(match &given {
+        Some(name) => student::resume(&a, name, load),
+        None => Progress::new("", n),
+    });
     let redraw = RwSignal::new(0u32);
     let show_code = RwSignal::new(false);
+    // The last verdict, in one live region that stays in place (the cards are drawn again).
+    let said = RwSignal::new(String::new());
     let a = StoredValue::new(a);
     Effect::new(move |_| {
         progress.with(|p| {
@@ -220,27 +220,39 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
             }
         })
     });
+    // What the frame around the page (a SCORM package's launcher) is told: after every check
+    // and on hand-in (`last`).
+    let tell = move |last: bool| progress.with_untracked(|p| a.with_value(|a| tell_parent(a, p, last)));
+    let check = move |i: usize, back_to: &'static str| {
+        progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
+        said.set(progress.with_untracked(|p| {
+            format!("{} {}{}{}", lang.ex().exercise, i + 1, lang.colon(), p.verdict(i, lang))
+        }));
+        redraw.update(|r| *r += 1);
+        focus_item(i, back_to);
+        tell(false);
+    };
     let on_input = move |ev: leptos::ev::Event| {
         let Some(el) = target(&ev) else { return };
         if el.get_attribute("data-role").as_deref() == Some("answer") {
-            let value = event_target_value(&ev);
-            progress.update(|p| p.type_answer(index(&el), &value));
+            let (i, value) = (index(&el), event_target_value(&ev));
+            let had_verdict = progress.with_untracked(|p| p.has_verdict(i));
+            progress.update(|p| p.type_answer(i, &value));
+            // The card is not drawn again while the student types (the field keeps its focus):
+            // a verdict about the previous answer is taken off it.
+            if had_verdict {
+                clear_verdict(&el);
+            }
         }
     };
     let start = move |name: String| {
-        let name = name.trim().to_string();
-        if name.is_empty() {
+        if name.trim().is_empty() {
             return;
         }
-        let p = a.with_value(|a| {
-            load(&student::storage_key(a, &name))
-                .and_then(|s| Progress::from_saved(&s, a.exercises.len()))
-                .filter(|p| p.student == name)
-                .unwrap_or_else(|| Progress::new(&name, a.exercises.len()))
-        });
-        progress.set(p);
+        progress.set(a.with_value(|a| student::resume(a, &name, load)));
         show_code.set(false);
         redraw.update(|r| *r += 1);
+        focus_item(0, "[data-role=answer]");
     };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -251,19 +263,10 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
             .unwrap_or_default();
         start(name);
     };
-    // What the frame around the page (a SCORM package's launcher) is told: after every check
-    // and on hand-in (`last`).
-    let tell = move |last: bool| progress.with_untracked(|p| a.with_value(|a| tell_parent(a, p, last)));
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some((el, act)) = action(&ev) else { return };
         match act.as_str() {
-            "check" => {
-                let i = index(&el);
-                progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
-                redraw.update(|r| *r += 1);
-                focus_item(i);
-                tell(false);
-            }
+            "check" => check(index(&el), ".exercise-check"),
             "hand-in" => {
                 show_code.set(true);
                 tell(true);
@@ -279,12 +282,10 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
     };
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let Some(el) = target(&ev) else { return };
-        if ev.key() == "Enter" && el.get_attribute("data-role").as_deref() == Some("answer") {
-            let i = index(&el);
-            progress.update(|p| a.with_value(|a| p.check(a, i, lang)));
-            redraw.update(|r| *r += 1);
-            focus_item(i);
-            tell(false);
+        // The Enter that ends an input method's composition (pinyin) is not a check.
+        let answer = el.get_attribute("data-role").as_deref() == Some("answer");
+        if answer && ev.key() == "Enter" && !ev.is_composing() && ev.key_code() != 229 {
+            check(index(&el), "[data-role=answer]");
         }
     };
     let header = a.with_value(|a| student::header_html(lang, a));
@@ -292,7 +293,7 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
         redraw.track();
         progress.with_untracked(|p| {
             let html = if p.student.is_empty() {
-                student::name_form_html(lang, "")
+                student::name_form_html(lang, &last_used)
             } else {
                 a.with_value(|a| student::items_html(lang, a, p))
             };
@@ -300,22 +301,34 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
         })
     };
     let hand_in = move || {
+        let shown = show_code.get();
         progress.with(|p| {
             if p.student.is_empty() {
                 String::new()
             } else {
-                a.with_value(|a| student::handin_html(lang, a, p, show_code.get()))
+                a.with_value(|a| student::handin_html(lang, a, p, shown))
             }
         })
     };
     view! {
         <header class="cr-head" inner_html=header></header>
         <section class="cr-do" on:input=on_input on:click=on_click on:keydown=on_keydown on:submit=on_submit>
+            <p class="visually-hidden" role="status">{move || said.get()}</p>
             <div class="cr-items" inner_html=body></div>
-            <div class="cr-handin" aria-live="polite" inner_html=hand_in></div>
+            <div class="cr-handin" inner_html=hand_in></div>
         </section>
     }
     .into_any()
+}
+
+/// Takes the verdict off the card that holds `field` (its answer changed since the check).
+fn clear_verdict(field: &web_sys::Element) {
+    if let Ok(Some(card)) = field.closest(".cr-item") {
+        let _ = card.remove_attribute("data-result");
+        if let Ok(Some(v)) = card.query_selector(".exercise-verdict") {
+            v.set_text_content(None);
+        }
+    }
 }
 
 /// Posts the student's standing to the window that frames this page, if any:
@@ -356,22 +369,21 @@ fn tell_parent(a: &Assignment, p: &Progress, last: bool) {
     let _ = (a, p, last);
 }
 
-/// Puts the focus back in exercise `i`'s answer after its card was drawn again.
-fn focus_item(i: usize) {
+/// Puts the focus on `what` (a selector: the answer field or the Check button) of exercise `i`
+/// after the cards were drawn again.
+fn focus_item(i: usize, what: &'static str) {
     #[cfg(target_arch = "wasm32")]
     super::browser::after_paint(move || {
         let el = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| {
-                d.query_selector(&format!(".cr-item[data-i=\"{i}\"] .exercise-check")).ok().flatten()
-            })
+            .and_then(|d| d.query_selector(&format!(".cr-item[data-i=\"{i}\"] {what}")).ok().flatten())
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
         if let Some(el) = el {
             let _ = el.focus();
         }
     });
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = i;
+    let _ = (i, what);
 }
 
 /// The gradebook.
@@ -421,7 +433,7 @@ fn grade_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
         if let Some((_, act)) = action(&ev) {
             if act == "csv" {
                 let csv = pasted.with_untracked(|t| a.with_value(|a| grading::book(a, t).csv(a)));
-                let name = a.with_value(|a| format!("gradebook-{}.csv", file_stem(&a.class)));
+                let name = a.with_value(|a| format!("gradebook-{}.csv", make::file_stem(&a.class)));
                 // A byte-order mark, so that a spreadsheet reads the names as UTF-8.
                 download(&name, "text/csv", format!("\u{feff}{csv}").as_bytes());
             }
@@ -438,7 +450,7 @@ fn grade_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
         <section class="cr-grade" on:input=on_input on:change=on_change on:click=on_click>
             <div class="cr-controls" inner_html=controls></div>
             <p class="banner error" role="alert" hidden=move || file_error.with(String::is_empty)>{move || file_error.get()}</p>
-            <div class="cr-results" aria-live="polite" inner_html=results></div>
+            <div class="cr-results" inner_html=results></div>
         </section>
     }
     .into_any()
@@ -452,15 +464,6 @@ fn set_codes_box(text: &str) {
         .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok());
     if let Some(el) = el {
         el.set_value(text);
-    }
-}
-
-fn file_stem(class: &str) -> String {
-    let s: String = class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
-    if s.is_empty() {
-        "class".into()
-    } else {
-        s
     }
 }
 

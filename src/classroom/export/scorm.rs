@@ -187,10 +187,13 @@ body {{ display: flex; flex-direction: column; font: 16px/1.5 system-ui, sans-se
     api.LMSCommit("");
   }});
   // CMITimespan: HHHH:MM:SS.SS.
+  // CMITimespan HHHH:MM:SS.SS, split from whole centiseconds (rounding after the split could
+  // write 00:00:60.00).
   function span(ms) {{
-    var s = ms / 1000, h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s - 3600 * h - 60 * m;
+    var cs = Math.round(ms / 10), h = Math.floor(cs / 360000), m = Math.floor(cs / 6000) % 60;
+    var s = Math.floor(cs / 100) % 60, c = cs % 100;
     function two(n) {{ return (n < 10 ? "0" : "") + n; }}
-    return ("000" + h).slice(-4) + ":" + two(m) + ":" + (r < 10 ? "0" : "") + r.toFixed(2);
+    return ("000" + h).slice(-4) + ":" + two(m) + ":" + two(s) + "." + two(c);
   }}
   // LMSFinish persists what was set (RTE 3.3.2.2); no LMSCommit here: a page being left may not
   // send a synchronous request (Chromium refuses it), and every result was committed already.

@@ -40,8 +40,9 @@ impl Default for Make {
 pub fn decode(query: &str) -> Make {
     let q = Query::parse(query);
     let mut m = Make::default();
-    if let Ok(mut a) = Assignment::read_token(&q.token) {
-        a.exercises.retain(|id| crate::exercises::find(id).is_some());
+    // An exercise the site no longer has is kept: removing it would change the fingerprint, and
+    // codes already handed in would read as another assignment's.
+    if let Ok(a) = Assignment::read_token(&q.token) {
         m.a = a;
     }
     m.roster = q.roster;
@@ -175,11 +176,12 @@ pub fn qti_zip(m: &Make, lang: Lang) -> Result<Vec<u8>, String> {
     qti::package(&request(m, lang))
 }
 
-/// A file name for the exports: the class code's letters and digits.
-pub fn file_stem(m: &Make) -> String {
-    let s: String = m.a.class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+/// A file name for downloads of class `class`: its ASCII letters, digits and `-` (`class` when
+/// none).
+pub fn file_stem(class: &str) -> String {
+    let s: String = class.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
     if s.is_empty() {
-        "assignment".into()
+        "class".into()
     } else {
         s
     }

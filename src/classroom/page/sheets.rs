@@ -25,7 +25,7 @@ pub fn worksheets_html(lang: Lang, a: &Assignment, students: &[String]) -> Strin
         for item in items(a, student, lang) {
             match item {
                 Ok(item) => out.push_str(&worksheet_item(lang, &item)),
-                Err(e) => out.push_str(&format!("<li class=\"error\">{}</li>", esc(&e))),
+                Err(_) => out.push_str(&format!("<li class=\"warn\">{}</li>", esc(w.gone))),
             }
         }
         out.push_str("</ol></section>");
@@ -96,7 +96,7 @@ pub fn key_html(lang: Lang, a: &Assignment, students: &[String]) -> String {
                     esc(&item.key_shown()),
                     esc(&item.values.join(", "))
                 ),
-                Err(e) => format!("<span class=\"error\">{}</span>", esc(&e)),
+                Err(_) => format!("<span class=\"warn\">{}</span>", esc(w.gone)),
             };
             body.push_str(&format!("<td>{cell}</td>"));
         }

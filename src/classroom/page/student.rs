@@ -5,7 +5,7 @@
 
 use super::{chapter_label, unreadable_text, Item};
 use crate::classroom::assignment::Assignment;
-use crate::classroom::handin::{Answered, HandIn};
+use crate::classroom::handin::{fit_answer, fit_student, Answered, HandIn};
 use crate::html::escape as esc;
 use crate::i18n::Lang;
 use crate::route::{Route, Sheet};
@@ -29,7 +29,7 @@ impl Progress {
     /// A fresh start for `student` on an assignment of `n` exercises.
     pub fn new(student: &str, n: usize) -> Progress {
         Progress {
-            student: student.trim().to_string(),
+            student: fit_student(student).to_string(),
             answers: vec![String::new(); n],
             checked: vec![None; n],
             wrong: vec![0; n],
@@ -67,7 +67,7 @@ impl Progress {
     pub fn check(&mut self, a: &Assignment, i: usize, lang: Lang) {
         let Some(id) = a.exercises.get(i) else { return };
         let Ok(item) = Item::new(&a.class, &self.student, id, lang) else { return };
-        let answer = self.answers.get(i).cloned().unwrap_or_default();
+        let answer = self.answers.get(i).map(|a| fit_answer(a).to_string()).unwrap_or_default();
         match item.check(&answer) {
             Ok(right) => {
                 self.checked[i] = Some(right);
@@ -98,14 +98,45 @@ impl Progress {
         .encode()
     }
 
+    /// Whether exercise `i` shows a verdict (right, wrong, or why it could not be read).
+    pub fn has_verdict(&self, i: usize) -> bool {
+        self.checked.get(i).is_some_and(Option::is_some)
+            || self.unreadable.get(i).is_some_and(|u| !u.is_empty())
+    }
+
+    /// The verdict of exercise `i` in words (empty when it has none).
+    pub fn verdict(&self, i: usize, lang: Lang) -> String {
+        let x = lang.ex();
+        match self.checked.get(i).copied().flatten() {
+            Some(true) => x.correct.to_string(),
+            Some(false) => x.wrong.to_string(),
+            None => self.unreadable.get(i).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Right answers so far.
+    pub fn right(&self) -> usize {
+        self.checked.iter().filter(|c| **c == Some(true)).count()
+    }
+
     pub fn unanswered(&self) -> usize {
         self.answers.iter().filter(|a| a.trim().is_empty()).count()
     }
 }
 
+/// `name`'s saved work on `a` (`load` reads the browser's storage), or a fresh start; a saved
+/// state that is corrupt or another name's starts afresh.
+pub fn resume(a: &Assignment, name: &str, load: impl Fn(&str) -> Option<String>) -> Progress {
+    let fresh = Progress::new(name, a.exercises.len());
+    load(&storage_key(a, &fresh.student))
+        .and_then(|s| Progress::from_saved(&s, a.exercises.len()))
+        .filter(|p| p.student == fresh.student)
+        .unwrap_or(fresh)
+}
+
 /// The localStorage key of a student's work on an assignment.
 pub fn storage_key(a: &Assignment, student: &str) -> String {
-    format!("gpu-primer.class.{:08x}.{}", a.fingerprint(), student.trim())
+    format!("gpu-primer.class.{:08x}.{}", a.fingerprint(), fit_student(student))
 }
 
 /// The localStorage key of the name last used on an assignment.
@@ -128,7 +159,7 @@ pub fn header_html(lang: Lang, a: &Assignment) -> String {
 pub fn name_form_html(lang: Lang, name: &str) -> String {
     let w = lang.class();
     format!(
-        "<form class=\"cr-name\" data-a=\"start\"><label class=\"cr-field\"><span>{}</span><input type=\"text\" data-f=\"student\" value=\"{}\" autocomplete=\"name\"><small>{}</small></label><button type=\"submit\" class=\"button\">{}</button></form>",
+        "<form class=\"cr-name\" data-a=\"start\"><label class=\"cr-field\"><span>{}</span><input type=\"text\" data-f=\"student\" value=\"{}\" autocomplete=\"name\" maxlength=\"64\"><small>{}</small></label><button type=\"submit\" class=\"button\">{}</button></form>",
         esc(w.name_label),
         esc(name),
         esc(w.name_help),
@@ -139,7 +170,6 @@ pub fn name_form_html(lang: Lang, name: &str) -> String {
 /// The questions, with what the student typed and what the page said.
 pub fn items_html(lang: Lang, a: &Assignment, p: &Progress) -> String {
     let w = lang.class();
-    let x = lang.ex();
     let mut out = format!(
         "<p class=\"cr-who\">{}<strong>{}</strong> <button type=\"button\" class=\"button secondary\" data-a=\"rename\">{}</button></p><p class=\"hint\">{}</p>",
         esc(w.numbers_for),
@@ -150,17 +180,19 @@ pub fn items_html(lang: Lang, a: &Assignment, p: &Progress) -> String {
     for (i, item) in super::items(a, &p.student, lang).into_iter().enumerate() {
         let item = match item {
             Ok(item) => item,
-            Err(e) => {
+            Err(_) => {
                 out.push_str(&format!(
-                    "<section class=\"exercise cr-item\" data-i=\"{i}\"><p class=\"error\">{}</p></section>",
-                    esc(&e)
+                    "<section class=\"exercise cr-item\" data-i=\"{i}\"><p class=\"warn\">{} {}{}{}</p></section>",
+                    esc(lang.ex().exercise),
+                    i + 1,
+                    lang.colon(),
+                    esc(w.gone)
                 ));
                 continue;
             }
         };
         out.push_str(&item_html(lang, a, p, i, &item));
     }
-    let _ = x;
     out
 }
 
@@ -206,11 +238,7 @@ fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) ->
             esc(x.answer_label)
         )
     };
-    let verdict = match checked {
-        Some(true) => x.correct.to_string(),
-        Some(false) => x.wrong.to_string(),
-        None => p.unreadable.get(i).cloned().unwrap_or_default(),
-    };
+    let verdict = p.verdict(i, lang);
     let hint = if a.show_hints && wrong > 0 && checked != Some(true) {
         format!(
             "<p class=\"exercise-hint\"><strong>{}</strong><span class=\"cr-ex-text\">{}</span></p>",
@@ -242,7 +270,7 @@ fn item_html(lang: Lang, a: &Assignment, p: &Progress, i: usize, item: &Item) ->
         "<section class=\"exercise cr-item\" data-i=\"{i}\" data-exercise=\"{}\"{result}><h3 class=\"exercise-title\">{} {}</h3>\
          <p class=\"hint\">{}<a href=\"{}\">{}</a>{key_link}</p><p class=\"exercise-question cr-ex-text\">{}</p>{input}\
          <div class=\"exercise-actions\"><button type=\"button\" class=\"exercise-check\" data-a=\"check\" data-i=\"{i}\">{}</button>\
-         <span class=\"exercise-verdict\" role=\"status\" aria-live=\"polite\">{}</span></div>{hint}{solution}</section>",
+         <span class=\"exercise-verdict\">{}</span></div>{hint}{solution}</section>",
         esc(&item.id),
         esc(x.exercise),
         i + 1,
@@ -333,5 +361,29 @@ mod tests {
         assert_eq!(book.rows[0].score(), 1);
         assert_eq!(book.rows[0].disagreements(), 0);
         assert!(handin_html(Lang::En, &a, &p, true).contains(&esc(&(Lang::En.class().not_answered)(1))));
+    }
+
+    #[test]
+    fn a_name_or_answer_longer_than_a_code_keeps_is_checked_as_the_code_carries_it() {
+        let a = assignment();
+        let long = format!("Ann {}", "Hohenzollern-".repeat(8));
+        let mut p = Progress::new(&long, a.exercises.len());
+        assert!(p.student.len() <= crate::classroom::handin::MAX_STUDENT_BYTES);
+        let items = super::super::items(&a, &long, Lang::En);
+        let cut = super::super::items(&a, &p.student, Lang::En);
+        assert_eq!(items[0], cut[0], "the sheets draw what the page and the gradebook draw");
+        // A right number followed by words the code cuts off: right on the page and in the book.
+        let key = items[0].as_ref().unwrap().key_shown();
+        p.type_answer(0, &format!("{key} {}", "because it is what the bandwidth gives".repeat(2)));
+        p.check(&a, 0, Lang::En);
+        let book = grade(&a, &p.code(&a));
+        if let Some(page) = p.checked[0] {
+            assert_eq!(book.rows[0].cells[0].right, Some(page));
+        }
+        assert_eq!(book.rows[0].disagreements(), 0);
+        // The same code pasted twice is one hand-in, not a replaced one.
+        let twice = grade(&a, &format!("{}\n{}", p.code(&a), p.code(&a)));
+        assert_eq!((twice.rows.len(), twice.problems.len()), (1, 0));
+        assert!(resume(&a, &long, |_| Some("{broken".into())).answers.iter().all(String::is_empty));
     }
 }
