@@ -290,14 +290,16 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
     };
     let header = a.with_value(|a| student::header_html(lang, a));
     let body = move || {
-        redraw.track();
+        // Each drawing differs from the last (the count in a comment): the same cards drawn again
+        // after `clear_verdict` changed them in place would otherwise be skipped as unchanged.
+        let drawing = redraw.get();
         progress.with_untracked(|p| {
             let html = if p.student.is_empty() {
                 student::name_form_html(lang, &last_used)
             } else {
                 a.with_value(|a| student::items_html(lang, a, p))
             };
-            super::browser::links(html)
+            format!("<!--{drawing}-->{}", super::browser::links(html))
         })
     };
     let hand_in = move || {
