@@ -22,9 +22,9 @@ pub fn ClassroomPage(lang: Lang, class: Class) -> impl IntoView {
     };
     let body = match class {
         Class::Make => make_view(lang),
-        Class::Do => with_assignment(lang, title, do_view),
-        Class::Grade => with_assignment(lang, "", grade_view),
-        Class::Print => with_assignment(lang, title, print_view),
+        Class::Do => with_assignment(lang, (title, lead), do_view),
+        Class::Grade => with_assignment(lang, ("", ""), grade_view),
+        Class::Print => with_assignment(lang, (title, lead), print_view),
     };
     // A student's page and a sheet carry the assignment's own title; the others the page's.
     let head = matches!(class, Class::Make | Class::Grade).then(|| {
@@ -88,10 +88,14 @@ fn download(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
 
 /// The page of an assignment from the link (`a=`), or why there is none, in the page's words
 /// (under the page's `title` where the page has no heading of its own yet).
-fn with_assignment(lang: Lang, title: &'static str, page: fn(Lang, Assignment, Query) -> AnyView) -> AnyView {
+fn with_assignment(
+    lang: Lang,
+    (title, lead): (&'static str, &'static str),
+    page: fn(Lang, Assignment, Query) -> AnyView,
+) -> AnyView {
     let q = Query::parse(&super::browser::page_query());
     let w = lang.class();
-    let head = (!title.is_empty()).then(|| view! { <h1>{title}</h1> });
+    let head = (!title.is_empty()).then(|| view! { <h1>{title}</h1><p class="lead">{lead}</p> });
     if q.token.is_empty() {
         return view! { {head}<p class="banner warn cr-missing" role="status">{w.no_assignment}</p> }
             .into_any();
