@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, finish , live } from './harness.mjs';
+import { serve, launch, newPage, finish, live, openMath } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -40,21 +40,6 @@ async function paste(page, lang, config) {
 
 const bytes = (page, key) =>
   page.$eval(`tr[data-key="${key}"] td.num`, (td) => Number(td.dataset.bytes));
-
-// Opens the row's show-the-math and returns its text once it shows `want`. Under load a click
-// right after the numbers settle was seen to leave the details closed (2 of 5 runs, the Falcon-H1
-// case; a redraw of the row landing after the click would do that), so the summary is clicked
-// again while the text has not appeared (at most 3 s).
-async function openMath(page, row, want) {
-  const details = row.locator('details.math');
-  for (let i = 0; i < 30; i++) {
-    if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
-    const text = await details.innerText();
-    if (want.test(text)) return text;
-    await page.waitForTimeout(100);
-  }
-  return details.innerText();
-}
 
 async function setNumber(page, id, value) {
   await page.fill(`#${id}-number`, String(value));
@@ -91,7 +76,7 @@ for (const lang of ['en', 'zh']) {
         (tds) => tds.reduce((s, td) => s + Number(td.dataset.bytes), 0));
       assert.equal(parts, await page.$eval('#total-per-gpu', (td) => Number(td.dataset.bytes)));
       // Show the math: the formula and the substituted values, in the page's language.
-      const math = await openMath(page, row, lang === 'en' ? /no context term/ : /与上下文长度无关/);
+      const math = await openMath(page, row.locator('details.math'), lang === 'en' ? /no context term/ : /与上下文长度无关/);
       assert.match(math, lang === 'en' ? /no context term/ : /与上下文长度无关/);
       assert.match(math, lang === 'en' ? /8 sequences/ : /8 个序列/);
       if (process.env.SHOTS) {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, openMath } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -59,9 +59,8 @@ for (const lang of ['en', 'zh']) {
     }
     // The weights' show-the-math: the mixed sum, then MXFP4's bits derived (4 + 8/32).
     const math = page.locator('details.math[data-math="memory_per_gpu_bytes.weights"]');
-    await math.locator('summary').click();
-    await page.waitForSelector('details.math[data-math="memory_per_gpu_bytes.weights"] dl.weight-bits');
-    const mathText = await math.innerText();
+    const mathText = await openMath(page, math, /OCP Microscaling Formats/);
+    assert.equal(await math.locator('dl.weight-bits').count(), 1);
     assert.match(mathText, /(45\.1 B|451 亿) × 4\.250/);
     assert.match(mathText, /mxfp4(：|: )4 \+ 8 \/ 32 \+ 0 \/ \(32 × 1\) = 4\.250/);
     assert.match(mathText, /OCP Microscaling Formats/);

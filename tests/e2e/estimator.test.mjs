@@ -2,7 +2,7 @@
 // localStorage, bad links and bad files get a message naming what is wrong, never NaN.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, openMath } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -358,8 +358,8 @@ test('chunked loss, offloading and a paged optimizer lower the logits, activatio
   // the H200 has room (the driver pages states out only when the device runs short).
   await page.selectOption('#optimizer', 'paged_adam8bit');
   await page.waitForFunction(() => document.querySelector('tr[data-key="memory_per_gpu_bytes.optimizer"] td.num').getAttribute('data-bytes') === String(2 * 8030261248));
-  await page.locator('tr[data-key="memory_per_gpu_bytes.optimizer"] details.math summary').click();
-  assert.match(await page.locator('tr[data-key="memory_per_gpu_bytes.optimizer"] details.math').innerText(), /unified memory/);
+  const optimizerMath = page.locator('tr[data-key="memory_per_gpu_bytes.optimizer"] details.math');
+  assert.match(await openMath(page, optimizerMath, /unified memory/), /unified memory/);
   // The legend names the logits line, and the link carries the new fields.
   assert.match(await page.locator('body').innerText(), /Logits/);
   await page.waitForFunction(() => /loss_chunks.*activation_offload|activation_offload.*loss_chunks/s.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));

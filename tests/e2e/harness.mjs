@@ -134,6 +134,23 @@ export async function live(page, selector) {
   return slot;
 }
 
+/**
+ * Opens a show-the-math `details` (a locator) and returns its text once it matches `want`. A
+ * click right after the numbers settle can leave the details closed: a redraw of its row or panel
+ * that lands after the click draws it afresh, closed (seen under CI load in the hybrid-config,
+ * offload and load tests). So the summary is clicked again while the text has not appeared, and
+ * never while the details is open (a second click would close it); at most 3 s.
+ */
+export async function openMath(page, details, want) {
+  for (let i = 0; i < 30; i++) {
+    if (!(await details.evaluate((d) => d.open))) await details.locator('summary').first().click();
+    const text = await details.innerText();
+    if (want.test(text)) return text;
+    await page.waitForTimeout(100);
+  }
+  return details.innerText();
+}
+
 /** The page at site path `path` (`en/chapters/cuda/`, with any `?query` or `#fragment`). */
 export function at(server, path) {
   return `${server.url}${path}`;

@@ -3,7 +3,7 @@
 // sustainable rate the panel says so and shows no latencies; bad rates in a link are named.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, openMath } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -35,8 +35,7 @@ for (const lang of ['en', 'zh']) {
     assert.ok(await page.locator('#load svg').count() === 1, 'one chart');
     assert.match(await page.locator('#load svg').getAttribute('aria-label'), lang === 'en' ? /Latency/ : /延迟/);
     // Show the math names the step time and the sources.
-    await page.locator('#load details.math summary').click();
-    const math = await page.locator('#load details.math').innerText();
+    const math = await openMath(page, page.locator('#load details.math'), /Sarathi-Serve/);
     assert.match(math, /Sarathi-Serve/);
     assert.match(math, lang === 'en' ? /sustainable rate/i : /可持续速率/);
     // A higher rate (typed into the number field) raises the time between tokens.
@@ -77,8 +76,8 @@ for (const lang of ['en', 'zh']) {
     const tpot64 = await cell(page, 'tpot-p50');
     const ms = (s) => parseFloat(s) * (s.includes('µs') ? 1e-3 : s.endsWith(' s') ? 1e3 : 1);
     assert.ok(ms(tpot64) > ms(tpot4), `${tpot4} → ${tpot64}`);
-    await page.locator('#load details.math summary').click();
-    assert.match(await page.locator('#load details.math').innerText(), lang === 'en' ? /Little's law/ : /Little 定律/);
+    const little = lang === 'en' ? /Little's law/ : /Little 定律/;
+    assert.match(await openMath(page, page.locator('#load details.math'), little), little);
     const text = await page.locator('#load').innerText();
     assert.ok(!/NaN|Infinity|undefined/.test(text), text);
     // The link keeps the users.

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, openMath } from './harness.mjs';
 import { ggufFile } from './gguf.mjs';
 
 let server, browser;
@@ -73,9 +73,8 @@ for (const lang of ['en', 'zh']) {
     // What stays in host memory is shown, with its derivation in the page's language.
     const host = page.locator('tr[data-key="host_memory_bytes"]');
     assert.equal(await host.isVisible(), true);
-    await host.locator('details.math summary').click();
-    const math = await host.locator('details.math').innerText();
-    assert.match(math, lang === 'zh' ? /token 嵌入.*层/s : /token embedding.*layers/s);
+    const want = lang === 'zh' ? /token 嵌入.*层/s : /token embedding.*layers/s;
+    assert.match(await openMath(page, host.locator('details.math'), want), want);
     // The decode is now bound by the host's memory.
     assert.match(await page.locator('.panel.performance').innerText(), lang === 'zh' ? /主机内存与 PCIe/ : /host memory and PCIe/);
     await shot(page, `offload-${lang}`);
