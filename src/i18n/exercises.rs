@@ -1,5 +1,19 @@
 //! The words around an exercise (check button, verdicts, progress, worksheet) in both languages.
 
+/// Why a typed answer cannot be read, in the page's language: a unit of another kind or one the
+/// page does not know is named, else "a number only" (with the question's unit where it has one).
+/// The chapter cards and the classroom's student page say it in the same words.
+pub fn unreadable_text(why: &crate::exercises::check::Unreadable, unit: &str, lang: super::Lang) -> String {
+    use crate::exercises::check::Unreadable;
+    let x = lang.ex();
+    match why {
+        Unreadable::OtherUnit(typed) => (x.other_unit)(typed, unit),
+        Unreadable::UnknownUnit(typed) => (x.unknown_unit)(typed, unit),
+        Unreadable::Empty | Unreadable::NotANumber if unit.is_empty() => x.number_only_plain.to_owned(),
+        Unreadable::Empty | Unreadable::NotANumber => format!("{}{unit}{}", x.number_only.0, x.number_only.1),
+    }
+}
+
 /// Strings of the exercise cards and the worksheet view.
 #[derive(Debug)]
 pub struct ExerciseStrings {

@@ -35,7 +35,7 @@ mod widgets;
 pub use course::CourseStrings;
 pub use embeds::EmbedsStrings;
 pub use estimator::{inferred_notice_html, users_wait, EstimatorStrings};
-pub use exercises::ExerciseStrings;
+pub use exercises::{unreadable_text, ExerciseStrings};
 pub use figures::FigureStrings;
 pub use load::LoadStrings;
 pub use tool_diagnose::DiagnoseStrings;

@@ -1,5 +1,5 @@
 //! The few browser facts the app needs: the page's query, in-site links as this page writes
-//! them and going to one, the saved language and estimator state, the viewport's width. Every
+//! them and going to one, the saved language and estimator state, the viewport's width, a file offered for download. Every
 //! call tolerates a missing window, storage or permission (private mode, file://, a sandboxed
 //! embed). Where the page is and how it moves to another is [`super::nav`]'s (in the browser).
 //!
@@ -107,6 +107,20 @@ mod live {
         }
     }
 
+    /// Offers `bytes` as a file named `name` of type `mime` (a link clicked for the reader). The
+    /// object URL is revoked when it drops, after the click has started the download.
+    pub fn download(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
+        use gloo_file::{Blob, ObjectUrl};
+        use wasm_bindgen::JsCast;
+        let url = ObjectUrl::from(Blob::new_with_options(bytes, Some(mime)));
+        let document = web_sys::window()?.document()?;
+        let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+        Some(())
+    }
+
     /// Runs `f` after the next frame is painted: the frame callback runs just before the paint
     /// and a task queued from it runs after it. For what a reader can wait a frame for, so that
     /// an input is answered on screen first (interaction to next paint).
@@ -165,6 +179,10 @@ mod prerender {
     }
 
     pub fn save_estimator_state(_query: &str) {}
+
+    pub fn download(_name: &str, _mime: &str, _bytes: &[u8]) -> Option<()> {
+        None
+    }
 
     thread_local! {
         /// The viewport width the prerenderer draws for (a desktop unless `with_viewport` says).

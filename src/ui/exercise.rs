@@ -128,17 +128,6 @@ fn is_right(card: &web_sys::Element, answer: &str) -> Result<Verdict, Unreadable
     }
 }
 
-/// Why an answer could not be read, in the page's language.
-fn unreadable_text(why: &Unreadable, unit: &str, lang: Lang) -> String {
-    let x = lang.ex();
-    match why {
-        Unreadable::OtherUnit(typed) => (x.other_unit)(typed, unit),
-        Unreadable::UnknownUnit(typed) => (x.unknown_unit)(typed, unit),
-        Unreadable::Empty | Unreadable::NotANumber if unit.is_empty() => x.number_only_plain.to_owned(),
-        Unreadable::Empty | Unreadable::NotANumber => format!("{}{unit}{}", x.number_only.0, x.number_only.1),
-    }
-}
-
 /// Checks the answer in `card` and shows the verdict (or, for a number that cannot be read,
 /// says why, naming a unit of another kind, without counting a try).
 fn check(card: &web_sys::Element, lang: Lang) {
@@ -149,7 +138,7 @@ fn check(card: &web_sys::Element, lang: Lang) {
         Err(why) => {
             let _ = card.set_attribute("data-result", "unreadable");
             if let Some(v) = card.query_selector(".exercise-verdict").ok().flatten() {
-                v.set_text_content(Some(&unreadable_text(&why, &unit, lang)));
+                v.set_text_content(Some(&crate::i18n::unreadable_text(&why, &unit, lang)));
             }
             return;
         }

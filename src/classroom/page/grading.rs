@@ -3,7 +3,7 @@
 //! each unusable piece named, and what a checksum does not prevent said plainly.
 
 use crate::classroom::assignment::Assignment;
-use crate::classroom::gradebook::{grade, Gradebook};
+use crate::classroom::gradebook::Gradebook;
 use crate::html::escape as esc;
 use crate::i18n::Lang;
 
@@ -18,11 +18,6 @@ pub fn controls_html(lang: Lang, pasted: &str) -> String {
         esc(w.paste_help),
         esc(w.file_label)
     )
-}
-
-/// The gradebook of `pasted`.
-pub fn book(a: &Assignment, pasted: &str) -> Gradebook {
-    grade(a, pasted)
 }
 
 /// The table, the pieces not counted, the CSV button and the honest note.
@@ -98,6 +93,7 @@ pub fn results_html(lang: Lang, a: &Assignment, book: &Gradebook) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classroom::gradebook::grade;
     use crate::classroom::page::student::Progress;
 
     #[test]
@@ -123,7 +119,7 @@ mod tests {
         broken.truncate(broken.len() - 3);
         let pasted = format!("{ann}\n{}\n{broken}\n", code("李四", false));
         for lang in Lang::ALL {
-            let b = book(&a, &pasted);
+            let b = grade(&a, &pasted);
             let html = results_html(lang, &a, &b);
             assert_eq!(html.matches("<tr data-student").count(), 2, "{html}");
             assert!(html.contains(&esc(&(lang.class().students_in)(2))));

@@ -4,7 +4,7 @@
 use super::Ctx;
 use crate::estimator::state::{export_json, import_json, Notice, NoticeKind};
 use gloo_file::futures::read_as_text;
-use gloo_file::{Blob, File, ObjectUrl};
+use gloo_file::File;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -37,18 +37,6 @@ pub fn Notices() -> impl IntoView {
 /// The notices as list items ([`crate::i18n::errors::notice_item_html`]).
 fn notices_html(notices: &[Notice], lang: crate::i18n::Lang) -> String {
     notices.iter().map(|n| crate::i18n::errors::notice_item_html(n, lang)).collect()
-}
-
-/// Offers `text` as a JSON file named `name`. The object URL is revoked when it drops, after the
-/// click has started the download.
-fn download(name: &str, text: &str) -> Option<()> {
-    let url = ObjectUrl::from(Blob::new_with_options(text, Some("application/json")));
-    let document = web_sys::window()?.document()?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    Some(())
 }
 
 #[component]
@@ -89,7 +77,7 @@ pub fn ImportExport() -> impl IntoView {
             <input type="file" id="import-file" class="visually-hidden" accept=".json,application/json" on:change=on_file />
             <button id="export" on:click=move |_| {
                 let text = ctx.with_scenario(export_json);
-                let _ = download("gpu-primer-scenario.json", &text);
+                let _ = crate::ui::browser::download("gpu-primer-scenario.json", "application/json", text.as_bytes());
             }>{e.export}</button>
             <button id="share" aria-expanded=move || share_open.get().to_string() on:click=move |_| set_share_open.update(|o| *o = !*o)>{e.share}</button>
             {move || share_open.get().then(|| {
