@@ -4,6 +4,7 @@
 //! browser's storage, so a reload loses nothing.
 
 use crate::classroom::assignment::Assignment;
+use crate::classroom::gradebook::grade;
 use crate::classroom::page::{grading, make, sheets, student, student::Progress, Query};
 use crate::i18n::Lang;
 use crate::route::Class;
@@ -74,18 +75,6 @@ fn index(el: &web_sys::Element) -> usize {
     el.get_attribute("data-i").and_then(|i| i.parse().ok()).unwrap_or(0)
 }
 
-/// Offers `bytes` as a file.
-fn download(name: &str, mime: &str, bytes: &[u8]) -> Option<()> {
-    use gloo_file::{Blob, ObjectUrl};
-    let url = ObjectUrl::from(Blob::new_with_options(bytes, Some(mime)));
-    let document = web_sys::window()?.document()?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    Some(())
-}
-
 /// The page of an assignment from the link (`a=`), or why there is none, in the page's words
 /// (under the page's `title` where the page has no heading of its own yet).
 fn with_assignment(
@@ -130,7 +119,7 @@ fn make_view(lang: Lang) -> AnyView {
             leptos::task::spawn_local(async move {
                 match scorm_package(lang, state.get_untracked()).await {
                     Ok((name, zip)) => {
-                        download(&name, "application/zip", &zip);
+                        super::browser::download(&name, "application/zip", &zip);
                     }
                     Err(e) => failed.set(e),
                 }
@@ -153,7 +142,7 @@ fn make_view(lang: Lang) -> AnyView {
         match made {
             Some(Ok((name, mime, bytes))) => {
                 failed.set(String::new());
-                download(&name, mime, &bytes);
+                super::browser::download(&name, mime, &bytes);
             }
             Some(Err(e)) => failed.set(format!("{}{e}", w.export_failed)),
             None => {}
@@ -195,7 +184,8 @@ async fn scorm_package(lang: Lang, m: make::Make) -> Result<(String, Vec<u8>), S
 }
 
 /// A student's page. A name in the link (`s=`, one: a SCORM package's launcher passes the LMS's
-/// learner name) starts the page with that name; otherwise the form offers the name last used
+/// learner name, and the hand-in code the LMS kept as `h=`) starts the page with that name and
+/// the more advanced of this browser's work and the code's; otherwise the form offers the name last used
 /// here, and the student confirms it (on a shared computer the next student does not land in the
 /// previous one's answers).
 fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
@@ -206,7 +196,7 @@ fn do_view(lang: Lang, a: Assignment, q: Query) -> AnyView {
     };
     let last_used = load(&student::last_student_key(&a)).unwrap_or_default();
     let progress = RwSignal::new(match &given {
-        Some(name) => student::resume(&a, name, load),
+        Some(name) => student::resume_with_code(&a, name, load, &q.handin),
         None => Progress::new("", n),
     });
     let redraw = RwSignal::new(0u32);
@@ -438,10 +428,10 @@ fn grade_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some((_, act)) = action(&ev) {
             if act == "csv" {
-                let csv = pasted.with_untracked(|t| a.with_value(|a| grading::book(a, t).csv(a)));
+                let csv = pasted.with_untracked(|t| a.with_value(|a| grade(a, t).csv(a)));
                 let name = a.with_value(|a| format!("gradebook-{}.csv", make::file_stem(&a.class)));
                 // A byte-order mark, so that a spreadsheet reads the names as UTF-8.
-                download(&name, "text/csv", format!("\u{feff}{csv}").as_bytes());
+                super::browser::download(&name, "text/csv", format!("\u{feff}{csv}").as_bytes());
             }
         }
     };
@@ -449,8 +439,7 @@ fn grade_view(lang: Lang, a: Assignment, _q: Query) -> AnyView {
     let header = a.with_value(|a| {
         student::header_html(lang, a).replacen("<h1>", "<h2>", 1).replacen("</h1>", "</h2>", 1)
     });
-    let results =
-        move || pasted.with(|t| a.with_value(|a| grading::results_html(lang, a, &grading::book(a, t))));
+    let results = move || pasted.with(|t| a.with_value(|a| grading::results_html(lang, a, &grade(a, t))));
     view! {
         <header class="cr-head" inner_html=header></header>
         <section class="cr-grade" on:input=on_input on:change=on_change on:click=on_click>

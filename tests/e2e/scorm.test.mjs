@@ -7,7 +7,8 @@
 // learner name; one of three exercises is answered right (its key read from the class key page
 // of the same offline file), one wrong; Check reports "incomplete" and 33.33; *Make my hand-in
 // code* reports "completed", the same score and the hand-in code as suspend data, each through
-// LMSCommit, which the runtime posts to the commit URL; leaving calls LMSFinish. Opened with no
+// LMSCommit, which the runtime posts to the commit URL; leaving calls LMSFinish; a later session
+// in another browser gets the answers back from what the LMS kept. Opened with no
 // LMS around it, the SCO says so in both languages and still shows the assignment. The teacher's
 // page downloads the same package, around the site's own offline file, and names why it cannot
 // where there is no such file or where the page is the offline file itself.
@@ -82,8 +83,9 @@ function unzipStored(buf) {
   return files;
 }
 
-/** The LMS: scorm-again's SCORM 1.2 runtime as window.API, the learner preset, the SCO in a frame. */
-const lmsPage = (sco) => `<!doctype html>
+/** The LMS: scorm-again's SCORM 1.2 runtime as window.API, the learner preset (and what the LMS
+ * kept of an earlier session, `kept`: cmi.suspend_data), the SCO in a frame. */
+const lmsPage = (sco, kept = '') => `<!doctype html>
 <html lang="en" data-page="lms"><head><meta charset="utf-8"><title>LMS</title>
 <script src="/scorm12.js"></script></head>
 <body style="margin:0">
@@ -91,7 +93,7 @@ const lmsPage = (sco) => `<!doctype html>
 <script>
 window.calls = [];
 window.API = new Scorm12API({ lmsCommitUrl: '/commit', autocommit: false });
-API.loadFromJSON({ core: { student_id: ${JSON.stringify(LEARNER.id)}, student_name: ${JSON.stringify(LEARNER.name)} } });
+API.loadFromJSON({ core: { student_id: ${JSON.stringify(LEARNER.id)}, student_name: ${JSON.stringify(LEARNER.name)} }${kept ? `, suspend_data: ${JSON.stringify(kept)}` : ''} });
 for (const name of ['LMSInitialize', 'LMSCommit', 'LMSFinish']) API.on(name, () => calls.push(name));
 // The last value the SCO set of each element (cmi.core.exit and session_time are write-only).
 window.values = {};
@@ -122,7 +124,7 @@ before(async () => {
     else if (/^\/lms-\w+\.html$/.test(url.pathname)) {
       const lang = url.pathname.slice(5, -5);
       res.writeHead(200, { 'content-type': TYPES['.html'] });
-      res.end(lmsPage(`/${lang}/index.html`));
+      res.end(lmsPage(`/${lang}/index.html`, url.searchParams.get('kept') || ''));
       return;
     } else file = normalize(join(work, decodeURIComponent(url.pathname)));
     if (!file.startsWith(work) && file !== SCORM12) { res.writeHead(403); res.end(); return; }
@@ -246,6 +248,19 @@ for (const lang of ['en', 'zh']) {
     assert.equal(commits.at(-1)?.cmi?.core?.lesson_status, 'completed', 'the terminating commit');
     assert.equal(await lms.evaluate(() => API.LMSGetLastError()), '0');
     await finish(lms);
+
+    // The next session, on another computer (a fresh browser profile: nothing in its storage):
+    // the LMS hands back what it kept, and the student finds their answers and verdicts.
+    const again = await newPage(browser, { viewport: { width: 1100, height: 900 } });
+    await again.goto(`${server.url}lms-${lang}.html?kept=${encodeURIComponent(code)}`);
+    const resumed = await frameOf(again, 'course.html', 'html[data-live] .cr-item');
+    const back = (i) => resumed.locator(`.cr-item[data-i="${i}"]`);
+    assert.equal(await back(0).locator('[data-role=answer]').inputValue(), numberOf(keys[0]));
+    assert.equal(await back(0).getAttribute('data-result'), 'correct');
+    assert.equal(await back(1).locator('[data-role=answer]').inputValue(), '1');
+    assert.equal(await back(1).getAttribute('data-result'), 'wrong');
+    assert.equal(await back(2).locator('[data-role=answer]').inputValue(), '');
+    await finish(again);
   });
 
   test(`SCORM ${lang}: opened without an LMS, the SCO says so in both languages and shows the assignment`, async () => {

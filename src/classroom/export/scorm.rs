@@ -11,8 +11,10 @@
 //! - `index.html`: the SCO. It finds the LMS's `API` object by walking `window.parent` (at most
 //!   seven levels up) and then `window.opener`'s parents, as ADL's API discovery algorithm does
 //!   (*SCORM 1.2 Run-Time Environment*, section 3.3.6.1 "Finding the API"), calls
-//!   `LMSInitialize("")`, reads `cmi.core.student_name` and `cmi.core.student_id`, and loads
-//!   `course.html#/{lang}/classroom/do/?a=TOKEN&s=NAME` in a frame the size of the window. The
+//!   `LMSInitialize("")`, reads `cmi.core.student_name` and `cmi.core.student_id` and what the
+//!   LMS kept of an earlier session (`cmi.suspend_data`: the hand-in code), and loads
+//!   `course.html#/{lang}/classroom/do/?a=TOKEN&s=NAME&h=CODE` in a frame the size of the window
+//!   (the student page resumes from the code where this browser has less: another computer). The
 //!   student page posts `{type: "gpu-primer:result", student, score, max, answered, code, final}`
 //!   to its parent after each check (`final: false`) and on *Make my hand-in code*
 //!   (`final: true`); the SCO takes it from that frame only and sets `cmi.core.score.raw`
@@ -168,7 +170,11 @@ body {{ display: flex; flex-direction: column; font: 16px/1.5 system-ui, sans-se
   var done = status === "completed" || status === "passed";
   if (!started) document.getElementById("no-lms").hidden = false;
   var frame = document.getElementById("course");
-  frame.src = COURSE + (name ? "&s=" + encodeURIComponent(name) : "");
+  // What the LMS kept from an earlier session (the hand-in code) goes with the name, so work
+  // begun on another computer comes back.
+  var kept = name ? get("cmi.suspend_data") : "";
+  frame.src = COURSE + (name ? "&s=" + encodeURIComponent(name) : "") +
+    (kept ? "&h=" + encodeURIComponent(kept) : "");
   var began = Date.now();
   window.addEventListener("message", function (e) {{
     if (e.source !== frame.contentWindow) return;

@@ -195,6 +195,7 @@ pub fn link(lang: Lang, class: Class, m: &Make, roster: bool, students: &[String
         roster: if roster { m.roster.clone() } else { Vec::new() },
         students: students.to_vec(),
         show_key: key,
+        handin: String::new(),
     };
     Target { route: Route::Classroom(lang, class), query: q.encode(), fragment: String::new() }.to_hash()
 }

@@ -19,13 +19,16 @@ use base64::Engine as _;
 
 /// What a classroom page's query holds: `a=` the assignment's token, `r=` the roster (base64url
 /// of the names, one per line: teacher pages only), `s=` students to print (repeated), `show=`
-/// `key` for the class key instead of worksheets.
+/// `key` for the class key instead of worksheets, `h=` a hand-in code to resume from (a SCORM
+/// package's launcher passes what the LMS kept, `cmi.suspend_data`, so that a student who goes on
+/// from another computer finds their answers).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Query {
     pub token: String,
     pub roster: Vec<String>,
     pub students: Vec<String>,
     pub show_key: bool,
+    pub handin: String,
 }
 
 impl Query {
@@ -43,6 +46,7 @@ impl Query {
                     }
                 }
                 "show" => q.show_key = v == "key",
+                "h" => q.handin = decode_component(v),
                 _ => {}
             }
         }
@@ -60,6 +64,9 @@ impl Query {
         }
         if self.show_key {
             out.push_str("&show=key");
+        }
+        if !self.handin.is_empty() {
+            out.push_str(&format!("&h={}", encode_component(&self.handin)));
         }
         out
     }
@@ -240,17 +247,6 @@ pub fn items(a: &Assignment, student: &str, lang: Lang) -> Vec<Result<Item, Stri
     a.exercises.iter().map(|id| Item::new(&a.class, student, id, lang)).collect()
 }
 
-/// Why a typed answer cannot be read, in the page's language (the chapter cards' words).
-pub fn unreadable_text(why: &Unreadable, unit: &str, lang: Lang) -> String {
-    let x = lang.ex();
-    match why {
-        Unreadable::OtherUnit(typed) => (x.other_unit)(typed, unit),
-        Unreadable::UnknownUnit(typed) => (x.unknown_unit)(typed, unit),
-        Unreadable::Empty | Unreadable::NotANumber if unit.is_empty() => x.number_only_plain.to_owned(),
-        Unreadable::Empty | Unreadable::NotANumber => format!("{}{unit}{}", x.number_only.0, x.number_only.1),
-    }
-}
-
 /// The chapter's number and title, for "From: …".
 pub fn chapter_label(slug: &str, lang: Lang) -> String {
     crate::content::title(slug, lang)
@@ -269,6 +265,7 @@ mod tests {
             roster: vec!["张三".into(), "Ann O'Neil".into(), "s 1&2=3".into()],
             students: vec!["张三".into(), "s 1&2=3".into()],
             show_key: true,
+            handin: "GP1-ABCDE-12345".into(),
         };
         assert_eq!(Query::parse(&q.encode()), q);
         assert_eq!(

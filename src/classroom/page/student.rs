@@ -3,10 +3,11 @@
 //! what the teacher chose to show (hint, worked solution, the chapter's answer key), and the
 //! hand-in code. What the student typed is kept in the browser ([`Progress`], saved as JSON).
 
-use super::{chapter_label, unreadable_text, Item};
+use super::{chapter_label, Item};
 use crate::classroom::assignment::Assignment;
 use crate::classroom::handin::{fit_answer, fit_student, Answered, HandIn};
 use crate::html::escape as esc;
+use crate::i18n::unreadable_text;
 use crate::i18n::Lang;
 use crate::route::{Route, Sheet};
 use serde::{Deserialize, Serialize};
@@ -132,6 +133,43 @@ pub fn resume(a: &Assignment, name: &str, load: impl Fn(&str) -> Option<String>)
         .and_then(|s| Progress::from_saved(&s, a.exercises.len()))
         .filter(|p| p.student == fresh.student)
         .unwrap_or(fresh)
+}
+
+/// `name`'s work on `a`, from this browser's storage or from a hand-in code `saved` (what a
+/// SCORM package's LMS kept, `cmi.suspend_data`): the one with more answers checked, this
+/// browser's on a tie (it also keeps what was typed since the last check). A code of another
+/// assignment or another name, or one that does not read, is not used. The code carries each
+/// answer and its verdict, not the wrong tries: a wrong verdict counts as one.
+pub fn resume_with_code(
+    a: &Assignment,
+    name: &str,
+    load: impl Fn(&str) -> Option<String>,
+    saved: &str,
+) -> Progress {
+    let here = resume(a, name, load);
+    let Some(from_code) = progress_of_code(a, &here.student, saved) else { return here };
+    let checked = |p: &Progress| p.checked.iter().filter(|c| c.is_some()).count();
+    if checked(&from_code) > checked(&here) {
+        from_code
+    } else {
+        here
+    }
+}
+
+/// The progress a hand-in code carries for `student` on `a` (`None`: empty, unreadable, or
+/// another assignment's or student's).
+fn progress_of_code(a: &Assignment, student: &str, code: &str) -> Option<Progress> {
+    if code.trim().is_empty() {
+        return None;
+    }
+    let h = HandIn::decode(code, Some(a.fingerprint())).ok().filter(|h| h.student == student)?;
+    let mut p = Progress::new(student, a.exercises.len());
+    for (i, done) in h.answers.into_iter().take(a.exercises.len()).enumerate() {
+        p.answers[i] = done.answer;
+        p.checked[i] = done.checked;
+        p.wrong[i] = u32::from(done.checked == Some(false));
+    }
+    Some(p)
 }
 
 /// The localStorage key of a student's work on an assignment.
@@ -385,5 +423,38 @@ mod tests {
         let twice = grade(&a, &format!("{}\n{}", p.code(&a), p.code(&a)));
         assert_eq!((twice.rows.len(), twice.problems.len()), (1, 0));
         assert!(resume(&a, &long, |_| Some("{broken".into())).answers.iter().all(String::is_empty));
+    }
+
+    #[test]
+    fn work_kept_by_the_lms_comes_back_on_another_computer() {
+        let a = assignment();
+        let mut p = Progress::new("Li, Wei", a.exercises.len());
+        let key = super::super::items(&a, "Li, Wei", Lang::En)[0].as_ref().unwrap().key_shown();
+        p.type_answer(0, &key);
+        p.check(&a, 0, Lang::En);
+        p.type_answer(1, "1");
+        p.check(&a, 1, Lang::En);
+        let code = p.code(&a);
+        // Nothing in this browser: the LMS's code is the work, its wrong verdict one wrong try.
+        let back = resume_with_code(&a, "Li, Wei", |_| None, &code);
+        assert_eq!((back.answers.clone(), back.checked.clone()), (p.answers.clone(), p.checked.clone()));
+        assert_eq!(back.wrong[..2], [0, 1]);
+        // This browser has more checked: it wins; on a tie it wins too (it has what was typed since).
+        let mut here = p.clone();
+        here.type_answer(2, "7");
+        let saved = here.to_saved();
+        let back = resume_with_code(&a, "Li, Wei", |_| Some(saved.clone()), &code);
+        assert_eq!(back.answers[2], "7");
+        // Another name's code, another assignment's, a damaged one or none: this browser's work.
+        let mut damaged = code.clone();
+        let last = damaged.pop().unwrap();
+        damaged.push(if last == '0' { '1' } else { '0' });
+        for other in [Progress::new("Ann", 4).code(&a), damaged, String::new()] {
+            let back = resume_with_code(&a, "Li, Wei", |_| None, &other);
+            assert!(back.answers.iter().all(String::is_empty), "{other}");
+        }
+        let mut b = a.clone();
+        b.class = "C10".into();
+        assert!(resume_with_code(&b, "Li, Wei", |_| None, &code).answers.iter().all(String::is_empty));
     }
 }
