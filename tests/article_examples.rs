@@ -149,7 +149,7 @@ fn chapter_10_lora_adapter_count_is_the_widget_preset() {
     assert!(r.fits);
 }
 
-/// Chapter 8 (MIG): the layouts the text calls valid and full fit one H100 by the MIG User
+/// Chapter 8 (MIG): the layouts the text says use all 7 compute slices fit one H100 by the MIG User
 /// Guide's placement rules (engine::mig), each using all 7 compute slices; `3g + 3g` fits and
 /// leaves one compute slice unused; and a layout past 7 compute slices does not fit.
 #[test]
@@ -159,7 +159,7 @@ fn chapter_8_mig_layouts_follow_the_placement_rules() {
         &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/content/en/08-mig.md")).unwrap(),
     )
     .unwrap();
-    let sentence = md.lines().find(|l| l.contains("Valid full layouts include")).unwrap();
+    let sentence = md.lines().find(|l| l.contains("Layouts that use all 7 compute slices include")).unwrap();
     let table = gpu_primer::catalog::mig::find("h100-80gb").unwrap();
     let g = SliceGeometry::SEVEN;
     // The classic profile of each class (1g.10gb, 2g.20gb, …, not the +me or double-memory ones).

@@ -48,8 +48,9 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "cloud-gpus-8b-h100",
         r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 32, "context_tokens": 4096, "price_per_gpu_hour": 6.88}"#,
     ),
-    // Chapter 9: the same model and context with 4 requests on one GPU, as when the instance
-    // selector spreads one service of 32 requests over a p5.48xlarge's eight GPUs.
+    // Chapter 9: the same model and context with 4 requests on one GPU: one service of 32
+    // requests split over a p5.48xlarge's eight GPUs as eight replicas (the instance selector
+    // also tries tensor-parallel groups and keeps the fastest layout).
     (
         "cloud-gpus-8b-h100-b4",
         r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 4, "context_tokens": 4096}"#,
