@@ -3,7 +3,7 @@
 use super::attention::{attention_seconds, rates, AttentionRates};
 use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed};
 use super::elementwise::widths;
-use super::gemm::{gemm_seconds, tile, wave_quantization};
+use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
 use super::low_precision::{linear_speedup, weight_read_bytes};
 use super::moe::grouped_gemm_relative_share;
@@ -278,14 +278,18 @@ impl Ctx<'_> {
                 // Grouped: the tiles of every local expert share the waves.
                 wave_quantization(m, n * groups, tile, hw.sms)
             };
-            let rate = |q: f64| hw.peak * e * share * q * speedup;
+            // A short reduction dimension: forward K is the GPU's input width, the input
+            // gradient's its output width, the weight gradient's the tokens. Grouped expert
+            // GEMMs keep their own measured share (it was measured at their K).
+            let r = |k: f64| if g.experts.is_some() { 1.0 } else { reduction_share(k) };
+            let rate = |q: f64, k: f64| hw.peak * e * share * q * r(k) * speedup;
             let act = t * g.per_token * (g.input + g.output) / tp * a;
-            let f = gemm_seconds(flops, params * w_read + act, rate(q(rows, n_fwd)), self.bw);
-            let d = gemm_seconds(flops, params * w_read + act, rate(q(rows, n_dgrad)), self.bw);
+            let f = gemm_seconds(flops, params * w_read + act, rate(q(rows, n_fwd), w_in), self.bw);
+            let d = gemm_seconds(flops, params * w_read + act, rate(q(rows, n_dgrad), w_out), self.bw);
             let w = if set.frozen_base {
                 0.0
             } else {
-                gemm_seconds(flops, params * set.gradient_bytes + act, rate(q(w_in, w_out)), self.bw)
+                gemm_seconds(flops, params * set.gradient_bytes + act, rate(q(w_in, w_out), rows), self.bw)
             };
             y.gemm_f += f;
             y.gemm_b += d + w;
@@ -377,13 +381,13 @@ impl Ctx<'_> {
         let flops = 2.0 * t * s.hidden * s.vocab / tp;
         let bytes = s.head_params / tp * s.weight_bytes + t * (s.hidden + s.vocab / tp) * s.activation_bytes;
         let q = |m: f64, n: f64| wave_quantization(m, n, tile(hw.generation), hw.sms);
-        let rate = |q: f64| hw.peak * self.eff.matmul_flops * q;
-        let f = gemm_seconds(flops, bytes, rate(q(t, s.vocab / tp)), self.bw);
-        let d = gemm_seconds(flops, bytes, rate(q(t, s.hidden)), self.bw);
+        let rate = |q: f64, k: f64| hw.peak * self.eff.matmul_flops * q * reduction_share(k);
+        let f = gemm_seconds(flops, bytes, rate(q(t, s.vocab / tp), s.hidden), self.bw);
+        let d = gemm_seconds(flops, bytes, rate(q(t, s.hidden), s.vocab / tp), self.bw);
         let w = if set.frozen_base {
             0.0
         } else {
-            gemm_seconds(flops, bytes, rate(q(s.hidden, s.vocab / tp)), self.bw)
+            gemm_seconds(flops, bytes, rate(q(s.hidden, s.vocab / tp), t), self.bw)
         };
         let again = if recomputes_output_gemm(set.loss) { f } else { 0.0 };
         y.head_gemm = f + d + w + again;
