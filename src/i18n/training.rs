@@ -37,7 +37,7 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
         ),
         F::StepGemm => (
             "m × L_s × Σ GEMMs max(FLOP / (P × e × q × r × S), bytes / B_eff) + the output layer's GEMMs in 16 bits; e the GEMM share at the best shape, q the wave quantisation, r the share a short reduction dimension K keeps (OpenXLA's H100 table: 0.69 at K = 512, 0.94 at 2,048, 1 from 4,096), S the recipe's linear-layer speedup",
-            "m × L_s × Σ 矩阵乘 max(FLOP / (P × e × q × r × S), 字节 / B_eff) + 16 位输出层矩阵乘；e 为最佳形状下的矩阵乘效率，q 为波次量化，r 为归约维 K 较短时保留的效率（OpenXLA 的 H100 实测表：K = 512 时 0.69，2,048 时 0.94，4,096 起为 1），S 为配方对线性层的加速",
+            "m × L_s × Σ 矩阵乘 max(FLOP / (P × e × q × r × S), 字节 / B_eff) + 16 位输出层矩阵乘；e 为最佳形状下的矩阵乘效率，q 为波次量化，r 为归约维 K 较短时保留的效率（按实测的矩阵乘表：K = 512 时 0.69，2,048 时 0.94，4,096 起为 1），S 为配方对线性层的加速",
         ),
         F::StepAttention => (
             "m × L_s × (F / (P × r_fwd) + 2.5 × F / (P × r_bwd)), F = 4 × T × s × d_attn / tp / 2 (causal)",
