@@ -201,7 +201,7 @@ pub const ZH: WidgetStrings = WidgetStrings {
     pr_fit_cold: "不共享前缀时能容纳的请求数",
     pr_curve: "不同命中率下的 TTFT：",
     ar_title: "all-reduce 时间与消息大小",
-    ar_note: "环形 all-reduce：节点内 reduce-scatter，节点间对 S/8 做 all-reduce，再在节点内 all-gather；总线效率 75%。下限是任何算法都快不过的时间：只算最慢的一个阶段，以链路满速搬运其数据的 (n−1)/n，相当于网内归约（NVLink SHARP、InfiniBand SHARP）且各阶段完全重叠；环形算法即使跑满线速也更慢，三个阶段依次进行，all-reduce 要搬 S 的 2(n−1)/n。",
+    ar_note: "环形 all-reduce：节点内 reduce-scatter，节点间对 S/8 做 all-reduce，再在节点内 all-gather；总线效率 75%。下限是任何算法都快不过的时间：只算最慢的一个阶段，以链路满速搬运其数据的 (n−1)/n。即使是网内归约（NVLink SHARP、InfiniBand SHARP），每张卡仍要接收约 S 字节，也达不到这个下限；环形算法即使跑满线速也更慢，三个阶段依次进行，all-reduce 要搬 S 的 2(n−1)/n。",
     message_size: "消息大小 (MB)",
     topologies: [
         "NVSwitch（节点内）+ InfiniBand NDR（节点间）",
@@ -294,7 +294,7 @@ pub const EN: WidgetStrings = WidgetStrings {
     pr_fit_cold: "Requests that fit without a shared prefix",
     pr_curve: "TTFT at several hit rates:",
     ar_title: "All-reduce time against message size",
-    ar_note: "Ring all-reduce: reduce-scatter inside the node, all-reduce of S/8 between nodes, all-gather inside the node; 75% bus efficiency. The lower bound is what no algorithm beats: the slowest stage alone, moving (n−1)/n of its data at the full link rate, as in-network reduction (NVLink SHARP, InfiniBand SHARP) with the stages overlapped would; a ring at full line rate takes longer, its three stages in turn, 2(n−1)/n of S for the all-reduce.",
+    ar_note: "Ring all-reduce: reduce-scatter inside the node, all-reduce of S/8 between nodes, all-gather inside the node; 75% bus efficiency. The lower bound is what no algorithm beats: the slowest stage alone, moving (n−1)/n of its data at the full link rate. Even in-network reduction (NVLink SHARP, InfiniBand SHARP), where each GPU still receives about S, stays above it; a ring at full line rate takes longer, its three stages in turn, 2(n−1)/n of S for the all-reduce.",
     message_size: "Message size (MB)",
     topologies: [
         "NVSwitch (in node) + InfiniBand NDR (between nodes)",

@@ -327,13 +327,13 @@ pub static TRAINING: &[Exercise] = &[
             "同样的全量微调（80.3 亿参数，权重、梯度和 Adam 状态合计每参数 16 字节），用 ZeRO-3（FSDP 全切分）把全部模型状态均分到多张 H100 80GB 上。每张卡另有 22.0 GB 激活（序列长度 4,096、每卡微批 1、不做重计算）、5.25 GB logits 和 1 GiB 运行时开销，并留出 80 GB 的 10% 不用。最少要几张卡？",
             "张 GPU",
             "每卡：8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB，必须放进 72 GB。",
-            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB；{r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 28.3 ≈ 92.5 GB。这个算法忽略了正在计算的那个单元的全收集（all-gather）缓冲区：这里最大的是输出层，BF16 下约 {r:params.embedding:2e-9:2} GB，它会让 3 张卡在实际中只是勉强够用。",
+            "留给模型状态的空间是 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB；{r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9，向上取整为 {key} 张。只看模型状态（{r:params.total:16e-9:1} ÷ 72 ≈ 1.8）会以为 2 张就够，但 2 张时每卡要 64.2 + 28.3 ≈ 92.5 GB。这个算法忽略了 FSDP 的全收集（all-gather）缓冲区（仅输出层在 BF16 下就约 {r:params.embedding:2e-9:2} GB）：算上它们，估算器里 ZeRO-3 用 3 张卡时每卡略超 72 GB，所以实际用 ZeRO-3 需要 4 张。估算器给出的最少 {key} 张还会尝试别的切分方式，它靠的是改用 3 段流水并行。",
         ),
         en: num(
             "The same full fine-tune (8.03 billion parameters, 16 bytes per parameter for weights, gradients and Adam states together) with ZeRO stage 3 (FSDP full shard) spreads all model states evenly over H100 80GB GPUs. Each GPU also holds 22.0 GB of activations (sequence length 4,096, micro-batch 1, nothing recomputed), 5.25 GB of logits and 1 GiB of runtime overhead, and keeps 10% of its 80 GB free. What is the fewest GPUs?",
             "GPUs",
             "Per GPU: 8.03e9 × 16 B ÷ n + 22.0 + 5.25 + 1.07 GB must fit in 72 GB.",
-            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB; {r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 28.3 ≈ 92.5 GB. This ignores the all-gather buffer of the unit being computed (the largest here is the output layer, about {r:params.embedding:2e-9:2} GB in BF16), which makes 3 GPUs marginal in practice.",
+            "The room left for model states is 72 − {r:memory_per_gpu_bytes.activations:1e-9:1} − {r:memory_per_gpu_bytes.logits:1e-9:2} − 1.07 ≈ 43.7 GB; {r:params.total:16e-9:1} GB ÷ 43.7 GB ≈ 2.9, rounded up to {key} GPUs. The model states alone ({r:params.total:16e-9:1} ÷ 72 ≈ 1.8) suggest 2, but on 2 GPUs each would need 64.2 + 28.3 ≈ 92.5 GB. This ignores FSDP's all-gather buffers (the output layer's alone is about {r:params.embedding:2e-9:2} GB in BF16): with them, 3 GPUs under ZeRO-3 come out just over the 72 GB in the estimator, so in practice ZeRO-3 needs 4. The estimator's fewest-GPUs answer of {key} also tries other layouts and gets there with a 3-stage pipeline instead.",
         ),
     },
     Exercise {
@@ -349,13 +349,13 @@ pub static TRAINING: &[Exercise] = &[
             "用 QLoRA 微调 Llama-3.1-70B：线性层的 684.5 亿个参数以双重量化的 NF4 存储（每参数 4.127 bit），嵌入层和输出层的 21.0 亿个参数保持 BF16，每层七个线性模块上的秩 16 适配器另有 2.071 亿个 FP32 参数。GPU 上的权重（冻结底座加适配器）共占多少 GB？",
             "GB",
             "线性层 684.5 亿 × 4.127 / 8 字节；BF16 参数每个 2 字节，适配器参数每个 4 字节。",
-            "684.5 亿 × 4.127 / 8 ≈ 35.31 GB，加上 21.0 亿 × 2 ≈ 4.20 GB 和 2.071 亿 × 4 ≈ 0.83 GB，约 {key} GB。能放进一张 48 GB 的卡，还留有适配器的梯度、优化器状态和激活的空间（与 QLoRA 论文在一张 48 GB 卡上微调 65B 一致）。",
+            "684.5 亿 × 4.127 / 8 ≈ 35.31 GB，加上 21.0 亿 × 2 ≈ 4.20 GB 和 2.071 亿 × 4 ≈ 0.83 GB，约 {key} GB。权重能放进一张 48 GB 的卡，余下 48 − {key} GB；其余部分（适配器的梯度和优化器状态、激活）只有在激活检查点加较短序列时才放得下，QLoRA 论文在一张 48 GB 卡上微调 65B 就是这样做的。按这个场景的 4,096 token、不做重计算，估算器算出仅激活就要 {r:memory_per_gpu_bytes.activations:1e-9:0} GB。",
         ),
         en: num(
             "QLoRA fine-tuning of Llama-3.1-70B: the 68.45 billion parameters of its linear layers are stored in NF4 with double quantisation (4.127 bits each), its 2.10 billion embedding and output-layer parameters stay in BF16, and rank-16 adapters on the seven linear modules of every layer add 207.1 million FP32 parameters. How many GB do the weights on the GPU (frozen base plus adapters) take?",
             "GB",
             "Linear layers: 68.45e9 × 4.127 / 8 bytes; 2 bytes per BF16 parameter, 4 per adapter parameter.",
-            "68.45e9 × 4.127 / 8 ≈ 35.31 GB, plus 2.10e9 × 2 ≈ 4.20 GB and 207.1e6 × 4 ≈ 0.83 GB: about {key} GB. It fits one 48 GB GPU with room for the adapters' gradients and optimizer states and the activations (consistent with the QLoRA paper's 65B on one 48 GB GPU).",
+            "68.45e9 × 4.127 / 8 ≈ 35.31 GB, plus 2.10e9 × 2 ≈ 4.20 GB and 207.1e6 × 4 ≈ 0.83 GB: about {key} GB. The weights fit one 48 GB GPU with 48 − {key} GB to spare; the rest (the adapters' gradients and optimizer states, the activations) fits only with activation checkpointing and short sequences, as in the QLoRA paper's 65B run on one 48 GB GPU. At this scenario's 4,096 tokens without recomputation the estimator puts the activations alone at {r:memory_per_gpu_bytes.activations:1e-9:0} GB.",
         ),
     },
     Exercise {
