@@ -2,7 +2,8 @@
 # Installs everything gpu-primer needs on a Debian machine, idempotently: each step checks
 # first and does nothing when the tool is already there. Safe to run again at any time.
 #
-#   Debian packages  chromium, chromium-driver, fonts-noto-cjk, nodejs, npm, python3, gcc
+#   Debian packages  chromium, chromium-driver, fonts-noto-cjk, poppler-utils (pdftotext: the
+#                    print test reads Chromium's PDF), nodejs, npm, python3, gcc
 #   Rust             cargo/rustc (rustup if present, else Debian's)
 #   wasm32 std       rustup target and rust-src (45 s timeouts), else Debian's rustc-web +
 #                    rust-web-src + lld (+ rust-web-clippy for the wasm32 lint gate)
@@ -33,7 +34,7 @@ apt_install() {
 }
 
 # 1. System packages: the browser for tests, CJK fonts for screenshots, node for tools.
-apt_install ca-certificates gcc libc6-dev pkg-config python3 gzip chromium chromium-driver fonts-noto-cjk
+apt_install ca-certificates gcc libc6-dev pkg-config python3 gzip chromium chromium-driver fonts-noto-cjk poppler-utils
 # Node may come from elsewhere (nodesource bundles npm): install Debian's only when missing.
 command -v node >/dev/null 2>&1 || apt_install nodejs
 command -v npm >/dev/null 2>&1 || apt_install npm

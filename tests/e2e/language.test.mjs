@@ -64,8 +64,9 @@ const ALLOW = {
     // Agrawal et al.); the benchmark tools whose "ITL" is a TPOT (genai-perf, NVIDIA NIM).
     'Leviathan', 'SARATHI', 'Agrawal', 'genai', 'perf', 'NIM',
     // NCCL's all-reduce algorithms as NCCL names them (NVLS, and Ring in NCCL_ALGO=Ring), and
-    // PXN, its sending through a NIC of another GPU over NVLink (NCCL_PXN_DISABLE).
-    'NVLS', 'Ring', 'PXN',
+    // PXN, its sending through a NIC of another GPU over NVLink (NCCL_PXN_DISABLE); SHARP, the
+    // switches' in-network reduction as NVIDIA names it (NVLink SHARP, InfiniBand SHARP).
+    'NVLS', 'Ring', 'PXN', 'SHARP',
     // llama.cpp's pull requests (PR #7676), nvbandwidth and tinygrad's open-gpu-kernel-modules issues.
     'PR', 'nvbandwidth', 'tinygrad', 'open', 'modules',
     // The serving stacks' CPU share cites the SGLang team's blog (LMSYS) and names the API server.
