@@ -30,13 +30,13 @@ pub static BOTTLENECKS: &[Exercise] = &[
             "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。设每个 token 把全部 67.4 亿个权重读一遍（这么短的上下文，KV cache 可以忽略）。按峰值带宽 2.039 TB/s，上限是多少 token/s？",
             "token/s",
             "每个 token 读一遍全部权重：6.74e9 × 2 字节。",
-            "按题目的算法：6.74e9 × 2 字节 = 13.48 GB，2.039 TB/s 下上限约 151 token/s，检查会接受它（误差 ±3% 以内）。下面给出的答案 {key} 是引擎的数，略有不同：它还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表（权重按 {r:memory_per_gpu_bytes.weights:1e-9:2} GB 计），在这个上下文下两者几乎抵消。瓶颈在哪？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
+            "按题目的算法：6.74e9 × 2 字节 = 13.48 GB，2.039 TB/s 下上限约 151 token/s，检查会接受它（误差 ±3% 以内）。下面给出的答案 {key} 是引擎的数，略有不同：它还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表；每个 token 实际读取 {r:phases.decode.bytes:1e-9:2} GB（不含嵌入表的权重加上 KV cache），在这个上下文下两者几乎抵消。瓶颈在哪？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
         ),
         en: num(
             "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. Take each token to read all 6.74 billion weights once (at so short a context the KV cache can be ignored). At the peak 2.039 TB/s, what is the tokens-per-second bound?",
             "tokens/s",
             "Each token reads all weights: 6.74e9 × 2 bytes.",
-            "By the question's method, 6.74e9 × 2 bytes = 13.48 GB at 2.039 TB/s give a bound of about 151 tokens/s, which the check accepts (within ±3%). The key shown, {key}, is the engine's and differs slightly: it also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full (its weights come to {r:memory_per_gpu_bytes.weights:1e-9:2} GB); at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit, about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
+            "By the question's method, 6.74e9 × 2 bytes = 13.48 GB at 2.039 TB/s give a bound of about 151 tokens/s, which the check accepts (within ±3%). The key shown, {key}, is the engine's and differs slightly: it also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; per token it reads {r:phases.decode.bytes:1e-9:2} GB (the weights without the embedding table, and the KV cache); at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit, about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
         ),
     },
     // Evidence from a profiler: bytes and a measured time give the achieved bandwidth, its share
