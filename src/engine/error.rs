@@ -155,6 +155,15 @@ pub enum ErrorKind {
     MoreThanMtpModules { modules: u64, got: u64 },
     /// A draft model must be smaller than the target (parameters).
     DraftLargerThanTarget { draft: u64, target: u64 },
+    /// Only serving (mode inference) takes this setting.
+    NeedsInference,
+    /// A disaggregated deployment's decode GPUs cannot hold one sequence of `tokens` tokens (its
+    /// prompt and output) beside the weights.
+    DecodePoolHoldsNoSequence { tokens: u64 },
+    /// A prefill worker's GPUs cannot hold one prompt of `tokens` tokens beside the weights.
+    PrefillWorkerHoldsNoPrompt { tokens: u64 },
+    /// The KV transfer link is NVLink on a GPU that has none.
+    NoNvlink,
     /// A value the engine cannot use, described by serde (only for shapes not classified above).
     Invalid { detail: String },
 }
@@ -309,6 +318,16 @@ impl fmt::Display for ErrorKind {
                 f,
                 "a draft model must be smaller than the target: {draft} parameters against {target}"
             ),
+            K::NeedsInference => write!(f, "applies to serving only (mode inference)"),
+            K::DecodePoolHoldsNoSequence { tokens } => write!(
+                f,
+                "the decode workers cannot hold one sequence of {tokens} tokens (prompt and output) beside the weights: give them more GPUs (tensor_parallel) or fewer tokens"
+            ),
+            K::PrefillWorkerHoldsNoPrompt { tokens } => write!(
+                f,
+                "a prefill worker cannot hold one prompt of {tokens} tokens beside the weights: give it more GPUs (prefill_tensor_parallel)"
+            ),
+            K::NoNvlink => write!(f, "this GPU has no NVLink: choose pcie or a network (infiniband, roce, efa)"),
             K::Invalid { detail } => write!(f, "{detail}"),
         }
     }

@@ -347,6 +347,18 @@ pub struct Scenario {
     /// The draft model (`speculative_method: draft_model`): a catalog id or a config.json.
     #[serde(default)]
     pub speculative_draft_model: Option<ModelSpec>,
+    /// Disaggregated serving: prefill workers beside the decode replicas the layout describes
+    /// (`gpus`, `tensor_parallel`, `data_parallel` are the decode pool); 0, the default: one
+    /// aggregated pool (`perf::load::disagg`).
+    #[serde(default)]
+    pub prefill_workers: u64,
+    /// Tensor-parallel GPUs of each prefill worker. Default: `tensor_parallel`.
+    #[serde(default)]
+    pub prefill_tensor_parallel: Option<u64>,
+    /// The link each prompt's KV cache crosses from a prefill to a decode worker. Default: NVLink
+    /// when both pools fit in one node of an NVLink topology, else the topology's network.
+    #[serde(default)]
+    pub kv_transfer_link: Option<crate::engine::links::KvLink>,
 }
 
 /// Dual-channel DDR5-5600: 2 channels × 64 bits × 5600 MT/s = 89.6 GB/s (JEDEC DDR5-5600 is
@@ -466,6 +478,9 @@ impl Scenario {
             "speculative_acceptance_rate" => self.speculative_acceptance_rate = opt(v, de)?,
             "speculative_acceptance" => self.speculative_acceptance = opt(v, de)?,
             "speculative_acceptance_length" => self.speculative_acceptance_length = opt(v, de)?,
+            "prefill_workers" => self.prefill_workers = de(v)?,
+            "prefill_tensor_parallel" => self.prefill_tensor_parallel = opt(v, de)?,
+            "kv_transfer_link" => self.kv_transfer_link = opt(v, de)?,
             "speculative_draft_model" => {
                 self.speculative_draft_model =
                     opt(v, |v| Ok(ModelSpec::from_json(&super::json_read::whole_numbers_as_integers(v))))?
@@ -603,6 +618,19 @@ impl Scenario {
             range("host_memory_bytes", m, 1, 1 << 50)?;
         }
         range("host_reserve_bytes", self.host_reserve_bytes, 0, 1 << 50)?;
+        self.validate_disaggregation()
+    }
+
+    /// Disaggregated serving: at most 4,096 prefill workers of 1-1,024 GPUs each, in serving
+    /// only.
+    fn validate_disaggregation(&self) -> Result<(), ScenarioError> {
+        range("prefill_workers", self.prefill_workers, 0, 4096)?;
+        if let Some(tp) = self.prefill_tensor_parallel {
+            range("prefill_tensor_parallel", tp, 1, 1024)?;
+        }
+        if self.prefill_workers > 0 && self.mode != Mode::Inference {
+            return Err(ScenarioError::new("prefill_workers", ErrorKind::NeedsInference));
+        }
         Ok(())
     }
 
@@ -995,6 +1023,9 @@ fn defaults(model: ModelSpec) -> Scenario {
         speculative_acceptance: None,
         speculative_acceptance_length: None,
         speculative_draft_model: None,
+        prefill_workers: 0,
+        prefill_tensor_parallel: None,
+        kv_transfer_link: None,
     }
 }
 
@@ -1211,6 +1242,9 @@ mod tests {
             "speculative_acceptance",
             "speculative_acceptance_length",
             "speculative_draft_model",
+            "prefill_workers",
+            "prefill_tensor_parallel",
+            "kv_transfer_link",
             "not_a_field",
         ];
         // Every field a GPU has, plus one it does not (the reader must refuse it).

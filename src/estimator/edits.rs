@@ -182,6 +182,22 @@ pub fn set_arrival_rate(s: &mut Scenario, rate: f64) {
     }
 }
 
+/// Sets the prefill workers of a disaggregated deployment (0: aggregated; at most 4,096, the
+/// engine's range); with none, the prefill group and link go back to their defaults.
+pub fn set_prefill_workers(s: &mut Scenario, workers: u64) {
+    s.prefill_workers = workers.min(4096);
+    if s.prefill_workers == 0 {
+        s.prefill_tensor_parallel = None;
+        s.kv_transfer_link = None;
+    }
+}
+
+/// Sets the GPUs of each prefill worker (the decode group's own size: the default, no key).
+pub fn set_prefill_tensor_parallel(s: &mut Scenario, tp: u64) {
+    let tp = tp.clamp(1, 1024);
+    s.prefill_tensor_parallel = (tp != s.tensor_parallel).then_some(tp);
+}
+
 /// Sets the users of a closed loop (0: off); users replace an arrival rate.
 pub fn set_concurrent_users(s: &mut Scenario, users: u64) {
     s.concurrent_users = (users > 0).then_some(users);
@@ -387,6 +403,18 @@ mod tests {
     fn users_and_an_arrival_rate_replace_each_other() {
         let mut s = scenario("llama-3.1-8b");
         set_arrival_rate(&mut s, 2.5);
+        set_prefill_workers(&mut s, 2);
+        set_prefill_tensor_parallel(&mut s, 4);
+        assert_eq!((s.prefill_workers, s.prefill_tensor_parallel), (2, Some(4)));
+        let tp = s.tensor_parallel;
+        set_prefill_tensor_parallel(&mut s, tp);
+        assert_eq!(s.prefill_tensor_parallel, None);
+        s.kv_transfer_link = Some(crate::engine::links::KvLink::Roce);
+        set_prefill_workers(&mut s, 0);
+        assert_eq!((s.prefill_workers, s.prefill_tensor_parallel, s.kv_transfer_link), (0, None, None));
+        set_prefill_workers(&mut s, 99_999);
+        assert_eq!(s.prefill_workers, 4096);
+        set_prefill_workers(&mut s, 0);
         set_concurrent_users(&mut s, 32);
         assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (Some(32), None));
         set_arrival_rate(&mut s, 4.0);

@@ -3,8 +3,10 @@
 //! simulated and its sources) and the latency-against-load chart. Pure, tested natively; the
 //! view sets it with `inner_html`.
 
-use crate::charts::format::{format_percent, format_rate, format_seconds, format_sig3};
+use crate::charts::format::{format_bytes, format_percent, format_rate, format_seconds, format_sig3, ByteUnit};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
+use crate::engine::links::KvLink;
+use crate::engine::perf::load::disagg::{DisaggregatedReport, LimitingPool};
 use crate::engine::perf::load::{LoadCurve, LoadReport};
 use crate::engine::workload::Mode;
 use crate::engine::{EngineError, Report, Scenario};
@@ -213,9 +215,61 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
     }
     row(&mut t, "e2e", l.time_in_system, &secs(r.mean_time_in_system_s, l));
     row(&mut t, "max-seqs", l.max_seqs, &format!("{} {}", r.max_seqs, l.seqs));
+    if let Some(d) = &r.disaggregated {
+        disaggregated_rows(&mut t, d, l);
+    }
     t.push_str("</tbody></table>");
     out.push_str(&t);
-    PanelParts { body: out, math: math(r, s.batch, l), chart: latency_load_svg(&chart(r, l), width) }
+    let mut m = math(r, s.batch, l);
+    if let Some(d) = &r.disaggregated {
+        // Inside the same details block, before its closing tag.
+        let at = m.rfind("</details>").unwrap_or(m.len());
+        m.insert_str(at, &format!("<p>{}</p>", escape(&disaggregated_math(d, l))));
+    }
+    PanelParts { body: out, math: m, chart: latency_load_svg(&chart(r, l), width) }
+}
+
+/// The table's rows of a disaggregated deployment: its GPUs, the transfer, the prefill's part of
+/// the time to first token and the pool that limits the rate.
+fn disaggregated_rows(t: &mut String, d: &DisaggregatedReport, l: &LoadStrings) {
+    row(t, "gpus", l.disagg_gpus, &format!("{} + {} = {}", d.prefill_gpus, d.decode_gpus, d.total_gpus));
+    let transfer = format!("{} · {}", format_bytes(d.transfer_bytes, ByteUnit::Gb), format_seconds(d.transfer_s));
+    row(t, "transfer", l.disagg_transfer, &transfer);
+    let prefill = match (d.prefill_p50_s, d.prefill_p99_s) {
+        (Some(a), Some(b)) => format!("{} {} · {} {}", l.p50, format_seconds(a), l.p99, format_seconds(b)),
+        _ => l.undefined.to_owned(),
+    };
+    row(t, "prefill", l.disagg_prefill, &prefill);
+    let [pre, dec] = l.disagg_pools;
+    let limited = if d.limited_by == LimitingPool::Prefill { pre } else { dec };
+    row(t, "limited", l.disagg_limited, limited);
+}
+
+/// The show-the-math sentence of a disaggregated deployment, its slots filled in.
+fn disaggregated_math(d: &DisaggregatedReport, l: &LoadStrings) -> String {
+    let link = KvLink::ALL.iter().position(|k| *k == d.link).and_then(|i| l.kv_links.get(i)).copied().unwrap_or("");
+    let rate = d.link_bytes_per_s * d.link_efficiency;
+    let body = if rate > 0.0 { d.transfer_bytes as f64 / rate } else { 0.0 };
+    let req = |v: f64| format_rate(v, &format!(" {}", l.req_s)).replace("  ", " ");
+    let opt = |v: Option<f64>| v.map_or_else(|| l.undefined.to_owned(), format_seconds);
+    [
+        ("{workers}", d.prefill_workers.to_string()),
+        ("{tp}", d.prefill_tensor_parallel.to_string()),
+        ("{decode}", d.decode_gpus.to_string()),
+        ("{total}", d.total_gpus.to_string()),
+        ("{bytes}", format_bytes(d.transfer_bytes, ByteUnit::Gb)),
+        ("{link}", link.to_owned()),
+        ("{rate}", format_rate(d.link_bytes_per_s, "B/s")),
+        ("{eff}", format_sig3(d.link_efficiency)),
+        ("{body}", format_seconds(body)),
+        ("{transfer}", format_seconds(d.transfer_s)),
+        ("{alone}", format_seconds(d.prefill_alone_s)),
+        ("{pre_p50}", opt(d.prefill_p50_s)),
+        ("{pre_rate}", req(d.prefill_max_rate_per_s)),
+        ("{dec_rate}", req(d.decode_max_rate_per_s)),
+    ]
+    .iter()
+    .fold(l.math_disagg.to_owned(), |text, (slot, value)| text.replace(slot, value))
 }
 
 /// The estimator's evaluation of a scenario: everything but the `load` section, which the
@@ -404,5 +458,31 @@ mod tests {
         }
         // Rates follow one another for the same model and layout: the half is kept across them.
         assert!(reused >= 6, "reused {reused}");
+    }
+
+    #[test]
+    fn a_disaggregated_deployment_shows_its_pools_and_transfer() {
+        let mut s = scenario(Some(2.0));
+        s.prefill_workers = 1;
+        let r = crate::catalog::evaluate(&s).unwrap();
+        let l = r.load.as_ref().unwrap();
+        let d = l.disaggregated.as_ref().unwrap();
+        for lang in Lang::ALL {
+            let t = lang.load();
+            let p = panel_parts(r.load.as_ref(), &s, lang, 640);
+            for want in [t.disagg_gpus, t.disagg_transfer, t.disagg_prefill, t.disagg_limited] {
+                assert!(p.body.contains(&escape(want)), "{lang:?}: {want}");
+            }
+            assert!(p.body.contains(&format!("{} + {} = {}", d.prefill_gpus, d.decode_gpus, d.total_gpus)));
+            assert!(p.body.contains(&format_seconds(d.transfer_s)));
+            // Every slot of the show-the-math is filled in, inside the same details block.
+            assert!(!p.math.contains('{') && !p.math.contains('}'), "{lang:?}: {}", p.math);
+            assert!(p.math.contains(&format_seconds(d.prefill_alone_s)));
+            assert!(p.math.find("DistServe").unwrap() < p.math.rfind("</details>").unwrap());
+        }
+        // An aggregated deployment shows none of it.
+        let plain = crate::catalog::evaluate(&scenario(Some(2.0))).unwrap();
+        let p = panel_parts(plain.load.as_ref(), &scenario(Some(2.0)), Lang::En, 640);
+        assert!(!p.body.contains(Lang::En.load().disagg_transfer) && !p.math.contains("DistServe"));
     }
 }

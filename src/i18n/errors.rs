@@ -173,6 +173,14 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::DraftLargerThanTarget { draft, target } => {
             format!("草稿模型必须比目标模型小：{draft} 个参数，目标模型 {target} 个")
         }
+        K::NeedsInference => "只用于推理服务（mode 为 inference）".into(),
+        K::DecodePoolHoldsNoSequence { tokens } => format!(
+            "decode 节点在权重之外放不下一条 {tokens} 个 token（提示加输出）的序列：给它更多 GPU（tensor_parallel），或减少 token"
+        ),
+        K::PrefillWorkerHoldsNoPrompt { tokens } => {
+            format!("prefill 节点在权重之外放不下一条 {tokens} 个 token 的提示：给它更多 GPU（prefill_tensor_parallel）")
+        }
+        K::NoNvlink => "这张 GPU 没有 NVLink：请选 pcie 或网络（infiniband、roce、efa）".into(),
         K::Invalid { .. } => "取值无效".into(),
     }
 }

@@ -66,6 +66,24 @@ pub struct LoadStrings {
     pub tok_s: &'static str,
     pub req_s: &'static str,
     pub seqs: &'static str,
+    /// Disaggregated serving: its controls, table rows and show-the-math (a template whose
+    /// `{name}` slots the panel fills in).
+    pub prefill_workers_control: &'static str,
+    pub u_workers: &'static str,
+    pub prefill_tp_control: &'static str,
+    pub u_gpus: &'static str,
+    pub kv_link_control: &'static str,
+    pub kv_link_auto: &'static str,
+    /// NVLink, PCIe, InfiniBand, RoCE, EFA (`KvLink::ALL`'s order).
+    pub kv_links: [&'static str; 5],
+    pub disagg_note: &'static str,
+    pub disagg_gpus: &'static str,
+    pub disagg_transfer: &'static str,
+    pub disagg_prefill: &'static str,
+    pub disagg_limited: &'static str,
+    /// Prefill, decode.
+    pub disagg_pools: [&'static str; 2],
+    pub math_disagg: &'static str,
 }
 
 impl Lang {
@@ -133,6 +151,20 @@ static ZH: LoadStrings = LoadStrings {
     tok_s: "token/s",
     req_s: "请求/s",
     seqs: "个序列",
+    prefill_workers_control: "prefill 节点数（分离式部署）",
+    u_workers: "个",
+    prefill_tp_control: "每个 prefill 节点的 GPU 数",
+    u_gpus: "张 GPU",
+    kv_link_control: "KV cache 传输链路",
+    kv_link_auto: "自动（同一节点走 NVLink 或 PCIe，否则走网络）",
+    kv_links: ["NVLink", "PCIe", "InfiniBand NDR（每张 GPU 400 Gbit/s）", "RoCE（每张 GPU 400 GbE）", "AWS EFA（p5）"],
+    disagg_note: "0 表示 prefill 和 decode 在同一组 GPU 上（聚合式）。大于 0 时，上面的 GPU 数和张量并行描述的是 decode 节点，prefill 节点另加在外面。",
+    disagg_gpus: "GPU：prefill + decode = 合计",
+    disagg_transfer: "每个请求的 KV cache 传输（每张 GPU）",
+    disagg_prefill: "TTFT 中 prefill 的部分",
+    disagg_limited: "可持续速率受限于",
+    disagg_pools: ["prefill 节点", "decode 节点"],
+    math_disagg: "分离式部署：{workers} 个 prefill 节点 × 每个 {tp} 张 GPU，加上 {decode} 张 decode GPU，共 {total} 张。每个提示的 KV cache 在每张 GPU 上 {bytes}，经 {link} 传输：{bytes} ÷（{rate} × 效率 {eff}）= {body}，再加每层一次的延迟，共 {transfer}。TTFT = prefill 节点上的排队和计算（空闲时单独算一个提示 {alone}，此负载下 p50 为 {pre_p50}）+ 传输 + decode 节点上等空位和第一步。decode 步里不再捎带提示块，所以 token 间隔只是 decode 步本身。满队列时每个池子的可持续速率：prefill {pre_rate}，decode {dec_rate}；整个部署取较小者。来源：DistServe（Zhong 等，OSDI 2024）、Splitwise（Patel 等，ISCA 2024）、Mooncake（Qin 等，FAST 2025）。",
 };
 
 static EN: LoadStrings = LoadStrings {
@@ -190,4 +222,18 @@ static EN: LoadStrings = LoadStrings {
     tok_s: "tokens/s",
     req_s: "requests/s",
     seqs: "sequences",
+    prefill_workers_control: "Prefill workers (disaggregated)",
+    u_workers: "workers",
+    prefill_tp_control: "GPUs per prefill worker",
+    u_gpus: "GPUs",
+    kv_link_control: "KV cache transfer link",
+    kv_link_auto: "Auto (NVLink or PCIe inside one node, else the network)",
+    kv_links: ["NVLink", "PCIe", "InfiniBand NDR (400 Gbit/s per GPU)", "RoCE (400 GbE per GPU)", "AWS EFA (p5)"],
+    disagg_note: "0: prefill and decode share the same GPUs (aggregated). Above 0, the GPUs and tensor parallelism above describe the decode workers and the prefill workers come on top.",
+    disagg_gpus: "GPUs: prefill + decode = total",
+    disagg_transfer: "KV cache transfer per request (per GPU)",
+    disagg_prefill: "Prefill part of TTFT",
+    disagg_limited: "Sustainable rate limited by",
+    disagg_pools: ["the prefill workers", "the decode workers"],
+    math_disagg: "Disaggregated: {workers} prefill workers × {tp} GPUs each, plus {decode} decode GPUs, {total} in all. Each prompt's KV cache, {bytes} per GPU, crosses {link}: {bytes} ÷ ({rate} × efficiency {eff}) = {body}, plus one latency per layer: {transfer}. Time to first token = the prefill worker's wait and compute (one prompt alone on an idle worker {alone}; p50 {pre_p50} at this load) + the transfer + the decode worker's wait for a slot and its first step. Decode steps carry no prompt chunk, so the gaps between tokens are decode steps alone. Each pool's sustainable rate with a full queue: prefill {pre_rate}, decode {dec_rate}; the deployment sustains the smaller. Sources: DistServe (Zhong et al., OSDI 2024), Splitwise (Patel et al., ISCA 2024), Mooncake (Qin et al., FAST 2025).",
 };

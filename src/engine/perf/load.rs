@@ -14,6 +14,7 @@
 //! below it the queue stays bounded (`stable`), at or above it the queue grows without bound
 //! and the latencies are undefined (null).
 
+pub mod disagg;
 pub mod sim;
 
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
@@ -149,6 +150,9 @@ pub struct LoadReport {
     /// p50/p90/p95/p99 TTFT and TPOT, and p99 ITL, at fractions of the sustainable rate; for a closed loop, at
     /// numbers of users ([`users_grid`]).
     pub curve: Vec<LoadPoint>,
+    /// Prefill and decode on separate pools (`prefill_workers` > 0, [`disagg`]); null: one
+    /// aggregated pool.
+    pub disaggregated: Option<disagg::DisaggregatedReport>,
 }
 
 /// The engine's timing of one step's mix: [`phase_timing`] of the mix's work, taken apart once so
@@ -357,6 +361,8 @@ struct LoadKey {
     setup: LoadSetup,
     /// The curve is over users (a closed loop) rather than over the arrival rate.
     closed_loop: bool,
+    /// Drawn by the disaggregated model ([`disagg`]), which is never reused.
+    disaggregated: bool,
     shape: ModelShape,
     hw: Hardware,
     par: Parallelism,
@@ -369,12 +375,20 @@ impl LoadKey {
         LoadKey {
             setup: *c,
             closed_loop,
+            disaggregated: false,
             shape: st.shape.clone(),
             hw: st.hw,
             par: st.par,
             topo: st.topo,
             eff: st.eff.clone(),
         }
+    }
+}
+
+impl LoadKey {
+    /// The key of a disaggregated model's half: never equal to an aggregated one's.
+    fn disaggregated(self) -> LoadKey {
+        LoadKey { disaggregated: true, ..self }
     }
 }
 
@@ -528,6 +542,7 @@ fn load_at(st: &EngineStep, c: &LoadSetup, h: &LoadCurve, rate: f64) -> Result<L
         seed: SEED,
         first_token_fixed_s: c.first_token_s,
         curve: h.curve.clone(),
+        disaggregated: None,
     })
 }
 
@@ -640,6 +655,7 @@ fn closed_loop_at(
         seed: SEED,
         first_token_fixed_s: c.first_token_s,
         curve: h.curve.clone(),
+        disaggregated: None,
     })
 }
 
@@ -671,6 +687,9 @@ pub fn load_report_reusing(
         (None, Some(r)) if r > 0.0 => r,
         _ => return Ok(None),
     };
+    if s.prefill_workers > 0 {
+        return disagg::load_report(z, usable, users, rate, true).map(Some);
+    }
     let pe = |e: PerfError| perf_error("load", e);
     with_setup(z, usable, |st, setup, kv_limit| {
         let half = match previous {
@@ -706,6 +725,9 @@ pub fn static_batch_users_wait(z: &SizedScenario, usable: u128) -> Result<Option
     }
     let pe = |e: PerfError| perf_error("load", e);
     let users = z.inputs.batch.max(1).saturating_mul(z.inputs.dp.max(1));
+    if s.prefill_workers > 0 {
+        return disagg::load_report(z, usable, Some(users), 0.0, false).map(|(r, _)| Some(r));
+    }
     with_setup(z, usable, |st, setup, kv_limit| {
         let half = step_times(st, setup).map_err(pe)?;
         let mut r = closed_loop_at(st, setup, &half, users).map_err(pe)?;
@@ -749,26 +771,51 @@ fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
     })
 }
 
-/// The step timing and scheduler setup of a sized scenario (the KV cache limit on sequences
-/// too), handed to `f`.
-fn with_setup<T>(
-    z: &SizedScenario,
-    usable: u128,
-    f: impl FnOnce(&EngineStep, &LoadSetup, Option<u64>) -> Result<Option<T>, ScenarioError>,
-) -> Result<Option<T>, ScenarioError> {
+/// What a replica's role changes in its scheduler setup: an aggregated replica serves whole
+/// requests; in a disaggregated deployment (`disagg`) a prefill worker computes each prompt and
+/// its first token only, and a decode worker receives the prompt's KV cache and generates the
+/// rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Aggregated,
+    Prefill,
+    Decode,
+}
+
+/// One pool's step-timing inputs, scheduler setup and KV cache limit on sequences.
+#[derive(Clone, Debug)]
+pub struct PoolParts {
+    pub shape: ModelShape,
+    pub hw: Hardware,
+    pub par: Parallelism,
+    pub topo: Topology,
+    pub eff: Efficiency,
+    pub setup: LoadSetup,
+    pub kv_limit: Option<u64>,
+}
+
+impl PoolParts {
+    /// The step timing of this pool.
+    pub fn step(&self) -> Result<EngineStep<'_>, PerfError> {
+        EngineStep::new(&self.shape, self.hw, self.par, self.topo, self.eff.clone())
+    }
+}
+
+/// The step timing and scheduler setup of replicas laid out as `x` (its tensor and pipeline
+/// parallel group; `x.dp` replicas) in `role`, with `usable` bytes of GPU memory each.
+pub fn pool_parts(z: &SizedScenario, x: &Inputs, usable: u128, role: Role) -> Result<PoolParts, ScenarioError> {
     let s = z.scenario;
-    let pe = |e: PerfError| perf_error("load", e);
     let (listed, _, path) = time_model_inputs(s, z.gpu, z.published(), z.arch.attention.mla.is_some())?;
     // The compute path's GEMM fraction, as the phases take it (8-bit paths: fp8_tensor_flops).
-    let eff = listed.for_path_and_weights(path.used, z.inputs.weight);
-    let first_token_s = eff.request_overhead_s;
+    let eff = listed.for_path_and_weights(path.used, x.weight);
     let hw = Hardware {
         peak_flops_per_s: path.peak_flops_per_s,
         memory_bandwidth_bytes_per_s: z.gpu.memory_bandwidth_bytes_per_s,
     };
     let kind = s.topology.unwrap_or_else(|| TopologyKind::default_for(z.gpu));
-    let topo = kind.topology_for(z.gpu, u32_sat(s.gpus_per_node.max(1)), u32_sat(s.gpus.max(1)), z.lookup);
-    let x = z.inputs;
+    let group = x.tp.max(1).saturating_mul(x.pp.max(1)).saturating_mul(x.dp.max(1));
+    let gpus = if role == Role::Aggregated { s.gpus.max(1) } else { group };
+    let topo = kind.topology_for(z.gpu, u32_sat(s.gpus_per_node.max(1)), u32_sat(gpus), z.lookup);
     let par = Parallelism {
         tensor: u32_sat(x.tp.max(1)),
         pipeline: u32_sat(x.pp.max(1)),
@@ -779,31 +826,46 @@ fn with_setup<T>(
     let (prompt, output) = s.resolved_prompt_output();
     // A request has at least one input token (BOS) and one output token.
     let (prompt, output) = (prompt.max(1), output.max(1));
-    let kv_limit = crate::engine::solvers::max_batch(
-        z.arch,
-        &Inputs { context: prompt.saturating_add(output), ..*x },
-        usable,
-    );
+    // A prefill worker holds each prompt's cache and its first token only, until it is sent.
+    let held = if role == Role::Prefill { prompt.saturating_add(1) } else { prompt.saturating_add(output) };
+    let kv_limit = crate::engine::solvers::max_batch(z.arch, &Inputs { context: held, ..*x }, usable);
     let budget = s.prefill_chunk_tokens.max(1);
     let max_seqs = x.batch.min(kv_limit.unwrap_or(0)).min(budget);
-    let shape = at_context(&served_shape(z, &path), z.arch, x, prompt.saturating_add(output / 2));
-    let st = EngineStep::new(&shape, hw, par, topo, eff).map_err(pe)?;
+    let zx = SizedScenario { inputs: x, ..*z };
+    let shape = at_context(&served_shape(&zx, &path), z.arch, x, prompt.saturating_add(output / 2));
     let prefill_first = s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy)
         == crate::engine::stack::PrefillPolicy::PrefillFirst;
+    let cached = crate::engine::memory::prefix::scenario_cached_tokens(s);
     let setup = LoadSetup {
         prompt,
-        cached: crate::engine::memory::prefix::scenario_cached_tokens(s),
-        output,
+        // A decode worker receives every prompt token's cache but the last, which its first step
+        // computes (vLLM's KV connectors load `prompt − 1` tokens and schedule the last).
+        cached: if role == Role::Decode { prompt - 1 } else { cached },
+        output: if role == Role::Prefill { 1 } else { output },
         max_seqs,
         budget,
         replicas: x.dp.max(1),
-        first_token_s,
+        // The per-request fixed cost is paid once, before the prompt is computed.
+        first_token_s: if role == Role::Decode { 0.0 } else { eff.request_overhead_s },
         prefill_first,
         benchmark_requests: s.benchmark_requests,
         length_min_ratio: s.length_min_ratio.unwrap_or(1.0),
         steady_state: s.bench_tool == crate::engine::stack::BenchTool::GenaiPerf,
     };
-    f(&st, &setup, kv_limit)
+    Ok(PoolParts { shape, hw, par, topo, eff, setup, kv_limit })
+}
+
+/// The step timing and scheduler setup of a sized scenario (the KV cache limit on sequences
+/// too), handed to `f`.
+fn with_setup<T>(
+    z: &SizedScenario,
+    usable: u128,
+    f: impl FnOnce(&EngineStep, &LoadSetup, Option<u64>) -> Result<Option<T>, ScenarioError>,
+) -> Result<Option<T>, ScenarioError> {
+    let pe = |e: PerfError| perf_error("load", e);
+    let parts = pool_parts(z, z.inputs, usable, Role::Aggregated)?;
+    let st = parts.step().map_err(pe)?;
+    f(&st, &parts.setup, parts.kv_limit)
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ use crate::engine::workload::{Mode, Recompute};
 use std::collections::BTreeMap;
 
 /// What [`performance`] needs from the sizing half of the evaluation.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct SizedScenario<'a> {
     pub scenario: &'a Scenario,
     pub arch: &'a Architecture,

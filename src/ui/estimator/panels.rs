@@ -10,6 +10,7 @@ use crate::engine::hardware::GpuSpec;
 use crate::engine::precision::file_type::FileType;
 use crate::engine::precision::Dtype;
 use crate::engine::workload::{Mode, SpecMethod};
+use crate::engine::links::KvLink;
 use crate::engine::Scenario;
 use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
@@ -137,6 +138,13 @@ fn spec_method_options(e: &EstimatorStrings) -> Vec<(String, String)> {
         (SpecMethod::Mtp.key().into(), mtp.into()),
         (SpecMethod::Ngram.key().into(), ngram.into()),
     ]
+}
+
+/// The KV transfer links as the menu names them, "auto" (the engine's default) first.
+fn kv_link_options(l: &crate::i18n::LoadStrings) -> Vec<(String, String)> {
+    std::iter::once(("auto".to_owned(), l.kv_link_auto.to_owned()))
+        .chain(KvLink::ALL.into_iter().zip(l.kv_links).map(|(k, name)| (k.key().to_owned(), name.to_owned())))
+        .collect()
 }
 
 pub(super) fn int_slider(
@@ -341,6 +349,25 @@ pub fn WorkloadControls() -> impl IntoView {
                 {int_slider(ctx, "concurrent-users", ctx.lang.load().users_control, ctx.lang.load().u_users,
                     std::iter::once(0).chain(nice_values(1, 4096)).collect(),
                     |s| s.concurrent_users.unwrap_or(0), edits::set_concurrent_users)}
+                {int_slider(ctx, "prefill-workers", ctx.lang.load().prefill_workers_control, ctx.lang.load().u_workers,
+                    std::iter::once(0).chain(nice_values(1, 4096)).collect(),
+                    |s| s.prefill_workers, edits::set_prefill_workers)}
+                {move || ctx.with_scenario(|s| s.prefill_workers > 0).then(|| view! {
+                    {int_slider(ctx, "prefill-tp", ctx.lang.load().prefill_tp_control, ctx.lang.load().u_gpus,
+                        vec![1, 2, 4, 8, 16, 32, 64],
+                        |s| s.prefill_tensor_parallel.unwrap_or(s.tensor_parallel), edits::set_prefill_tensor_parallel)}
+                    <Select
+                        id="kv-link"
+                        label=ctx.lang.load().kv_link_control
+                        options=kv_link_options(ctx.lang.load())
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.kv_transfer_link.map_or("auto", |k| k.key()).to_owned()))
+                        set=Callback::new(move |v: String| {
+                            let k = KvLink::ALL.into_iter().find(|k| k.key() == v);
+                            ctx.edit(|s| s.kv_transfer_link = k)
+                        })
+                    />
+                    <p class="hint">{ctx.lang.load().disagg_note}</p>
+                })}
             })}
         </fieldset>
     }

@@ -140,7 +140,7 @@ pub struct SimResult {
 }
 
 /// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", 2014).
-fn splitmix(state: &mut u64) -> u64 {
+pub(super) fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -471,10 +471,11 @@ struct Plan {
 }
 
 impl<'a> Sim<'a> {
-    fn new(x: &'a SimInputs, st: &'a dyn StepTime) -> Sim<'a> {
+    fn new(x: &'a SimInputs, st: &'a dyn StepTime, extra: &[f64]) -> Sim<'a> {
         let n = x.requests;
         let cap = x.max_seqs.max(1);
-        let delay = request_delays(x);
+        let mut delay = request_delays(x);
+        add_extra_delays(&mut delay, extra);
         let arr = initial_arrivals(x, &delay);
         let upcoming = Upcoming::of(&arr);
         let sent = if x.users == 0 { n } else { n.min(crate::engine::num::usize_sat(x.users)) };
@@ -772,9 +773,31 @@ impl<'a> Sim<'a> {
     }
 }
 
+/// Adds `extra[i]` (cycled) to request `i`'s delay: time the request spends before this
+/// replica's scheduler that this replica does not simulate (a disaggregated deployment's prefill
+/// and KV transfer, `super::disagg`). Non-finite or negative extras count as 0.
+fn add_extra_delays(delay: &mut [f64], extra: &[f64]) {
+    if extra.is_empty() {
+        return;
+    }
+    for (i, d) in delay.iter_mut().enumerate() {
+        let e = extra.get(i % extra.len()).copied().unwrap_or(0.0);
+        *d += if e.is_finite() { e.max(0.0) } else { 0.0 };
+    }
+}
+
 /// Runs the simulation. See the module doc.
 pub fn simulate(x: &SimInputs, st: &dyn StepTime) -> Result<SimResult, PerfError> {
-    let mut sim = Sim::new(x, st);
+    simulate_with_delays(x, st, &[])
+}
+
+/// [`simulate`] with `extra[i]` seconds added to request `i`'s delay before the scheduler
+/// (cycled over the requests): in an open loop it adds to the request's time to first token and
+/// time in system (the arrivals at the scheduler stay Poisson: a Poisson stream whose points
+/// are each moved by an independent delay is still Poisson, the displacement theorem); in a
+/// closed loop it also delays the request's arrival after its send.
+pub fn simulate_with_delays(x: &SimInputs, st: &dyn StepTime, extra: &[f64]) -> Result<SimResult, PerfError> {
+    let mut sim = Sim::new(x, st, extra);
     while sim.completed < x.requests && sim.iterate()? {}
     let arr: Vec<f64> = sim.arr.iter().map(|a| if a.is_finite() { *a } else { sim.now }).collect();
     let times = Times {
