@@ -3,8 +3,8 @@
 //! loop, and every bad layout named by its field.
 
 use gpu_primer::catalog::evaluate;
-use gpu_primer::engine::links::KvLink;
 use gpu_primer::engine::error::ErrorKind;
+use gpu_primer::engine::links::KvLink;
 use gpu_primer::engine::workload::Mode;
 use gpu_primer::engine::{EngineError, ModelSpec, Scenario};
 
@@ -145,7 +145,10 @@ fn read_from_json_and_refused_when_mangled() {
     let v = serde_json::json!({"model": "llama-3.1-8b", "prefill_workers": 2, "prefill_tensor_parallel": 1,
         "kv_transfer_link": "roce", "arrival_rate_per_s": 2.0});
     let s = Scenario::from_json(&v).unwrap();
-    assert_eq!((s.prefill_workers, s.prefill_tensor_parallel, s.kv_transfer_link), (2, Some(1), Some(KvLink::Roce)));
+    assert_eq!(
+        (s.prefill_workers, s.prefill_tensor_parallel, s.kv_transfer_link),
+        (2, Some(1), Some(KvLink::Roce))
+    );
     let d = evaluate(&s).unwrap().load.unwrap().disaggregated.unwrap();
     assert_eq!((d.link, d.prefill_gpus, d.total_gpus), (KvLink::Roce, 2, 3));
     let bad = serde_json::json!({"model": "llama-3.1-8b", "kv_transfer_link": "carrier pigeon"});

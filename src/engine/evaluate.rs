@@ -149,7 +149,8 @@ pub fn usable_bytes(gpu_memory_bytes: u64, safety_margin: f64) -> u128 {
 /// Checks that need the model: tensor parallelism must split the heads, pipeline the layers.
 pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), ScenarioError> {
     let prefill_tp = s.prefill_tensor_parallel.filter(|_| s.prefill_workers > 0);
-    for (field, tp) in [("tensor_parallel", Some(s.tensor_parallel)), ("prefill_tensor_parallel", prefill_tp)] {
+    for (field, tp) in [("tensor_parallel", Some(s.tensor_parallel)), ("prefill_tensor_parallel", prefill_tp)]
+    {
         let Some(tp) = tp else { continue };
         if solvers::tp_allowed(a, tp) {
             continue;

@@ -43,7 +43,8 @@ pub enum KvLink {
 }
 
 impl KvLink {
-    pub const ALL: [KvLink; 5] = [KvLink::Nvlink, KvLink::Pcie, KvLink::Infiniband, KvLink::Roce, KvLink::Efa];
+    pub const ALL: [KvLink; 5] =
+        [KvLink::Nvlink, KvLink::Pcie, KvLink::Infiniband, KvLink::Roce, KvLink::Efa];
 
     /// The key's value in a scenario (`kv_transfer_link`).
     pub fn key(self) -> &'static str {

@@ -59,9 +59,50 @@ pub fn median_of_sorted(v: &[f64]) -> Option<f64> {
     }
 }
 
+/// `y` at `x` on the polyline through `points` (sorted by `x`, every `x` > 0) in `ln x`: between
+/// two points `y0 + (y1 − y0) · ln(x/x0) / ln(x1/x0)`, held at the first point's `y` below it and
+/// the last's above (no extrapolation past a measurement). A non-finite or non-positive `x`, or no
+/// points, gives the first point's `y` (0 for none). Worked: (1024, 0.865), (2048, 0.943) at 1448
+/// → 0.865 + 0.078 · ln(1448/1024)/ln 2 = 0.904.
+pub fn log_interpolate(points: &[(f64, f64)], x: f64) -> f64 {
+    let Some(&(x_first, y_first)) = points.first() else { return 0.0 };
+    if !(x.is_finite() && x > 0.0) || x <= x_first {
+        return y_first;
+    }
+    for w in points.windows(2) {
+        if let [(x0, y0), (x1, y1)] = w {
+            if x <= *x1 && *x1 > *x0 && *x0 > 0.0 {
+                return y0 + (y1 - y0) * (x / x0).ln() / (x1 / x0).ln();
+            }
+        }
+    }
+    points.last().map_or(y_first, |p| p.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_interpolation_by_hand_and_at_the_ends() {
+        let p = [(1024.0, 0.865), (2048.0, 0.943), (4096.0, 1.0)];
+        let y = log_interpolate(&p, 1448.0);
+        assert!((y - (0.865 + 0.078 * (1448.0f64 / 1024.0).ln() / 2f64.ln())).abs() < 1e-12);
+        assert!((y - 0.904).abs() < 5e-4);
+        assert_eq!(log_interpolate(&p, 2048.0), 0.943);
+        assert_eq!(log_interpolate(&p, 10.0), 0.865);
+        assert_eq!(log_interpolate(&p, 1e9), 1.0);
+        assert_eq!(log_interpolate(&p, f64::NAN), 0.865);
+        assert_eq!(log_interpolate(&p, -3.0), 0.865);
+        assert_eq!(log_interpolate(&[], 5.0), 0.0);
+        // Monotone points give a monotone curve.
+        let mut last = 0.0;
+        for k in 1..200 {
+            let v = log_interpolate(&p, f64::from(k) * 37.0);
+            assert!(v >= last);
+            last = v;
+        }
+    }
 
     #[test]
     fn conversions_saturate() {

@@ -294,18 +294,6 @@ pub struct GroupedGemmCosts {
     pub note: StandIn,
 }
 
-/// `y` at `x` on the line through two points in `ln x`, clamped to the points' range (no
-/// extrapolation past a measurement). Worked: between (1.57e6, 0.22) and (2.94e7, 0.54), a
-/// DeepSeek-V3 expert at TP 8 (7168 × 256 = 1.84e6) gives 0.237.
-pub fn log_interpolate(points: [(f64, f64); 2], x: f64) -> f64 {
-    let [(x0, y0), (x1, y1)] = points;
-    if !(x.is_finite() && x > 0.0 && x0 > 0.0 && x1 > x0) {
-        return if x.is_finite() && x >= x1 { y1 } else { y0 };
-    }
-    let t = ((x.ln() - x0.ln()) / (x1.ln() - x0.ln())).clamp(0.0, 1.0);
-    y0 + t * (y1 - y0)
-}
-
 /// How an MoE layer's tokens reach the GPUs holding their experts and come back (dispatch and
 /// combine), with expert parallelism.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -609,13 +597,13 @@ mod tests {
     #[test]
     fn log_interpolation_worked() {
         let p = [(1.572_864e6, 0.22), (2.936_012_8e7, 0.54)];
-        let ds = log_interpolate(p, 7168.0 * 256.0);
+        let ds = crate::engine::num::log_interpolate(&p, 7168.0 * 256.0);
         assert!((ds - 0.237).abs() < 0.001, "{ds}");
-        assert_eq!(log_interpolate(p, 1.0), 0.22);
-        assert_eq!(log_interpolate(p, 1e12), 0.54);
-        assert_eq!(log_interpolate(p, f64::NAN), 0.22);
+        assert_eq!(crate::engine::num::log_interpolate(&p, 1.0), 0.22);
+        assert_eq!(crate::engine::num::log_interpolate(&p, 1e12), 0.54);
+        assert_eq!(crate::engine::num::log_interpolate(&p, f64::NAN), 0.22);
         // A flat entry gives its value everywhere.
-        assert_eq!(log_interpolate([(1.0, 0.54), (1.0, 0.54)], 5e6), 0.54);
+        assert_eq!(crate::engine::num::log_interpolate(&[(1.0, 0.54), (1.0, 0.54)], 5e6), 0.54);
     }
 
     /// The key a scenario writes (`key`, which the docs and the estimator's menus use) is the

@@ -3,7 +3,9 @@
 //! simulated and its sources) and the latency-against-load chart. Pure, tested natively; the
 //! view sets it with `inner_html`.
 
-use crate::charts::format::{format_bytes, format_percent, format_rate, format_seconds, format_sig3, ByteUnit};
+use crate::charts::format::{
+    format_bytes, format_percent, format_rate, format_seconds, format_sig3, ByteUnit,
+};
 use crate::charts::latency_load::{latency_load_svg, LatencyLoadChart, LatencyPanel};
 use crate::engine::links::KvLink;
 use crate::engine::perf::load::disagg::{DisaggregatedReport, LimitingPool};
@@ -113,16 +115,19 @@ fn math(r: &LoadReport, batch: u64, l: &LoadStrings) -> String {
         r.max_seqs,
     ));
     let per_replica = r.max_sustainable_rate_per_s / r.replicas.max(1) as f64;
-    m.push_str(&format!(
-        "<p>{}{}{}{}{}{} = {}</p>",
-        p(l.math_sustainable.0),
-        format_sig3(per_replica),
-        p(l.math_sustainable.1),
-        format_seconds(r.saturated_step_s),
-        p(l.math_sustainable.2),
-        r.replicas,
-        p(&format_rate(r.max_sustainable_rate_per_s, &format!(" {}", l.req_s)).replace("  ", " ")),
-    ));
+    // A disaggregated deployment's sustainable rate is its slower pool's, said with its pools.
+    if r.disaggregated.is_none() {
+        m.push_str(&format!(
+            "<p>{}{}{}{}{}{} = {}</p>",
+            p(l.math_sustainable.0),
+            format_sig3(per_replica),
+            p(l.math_sustainable.1),
+            format_seconds(r.saturated_step_s),
+            p(l.math_sustainable.2),
+            r.replicas,
+            p(&format_rate(r.max_sustainable_rate_per_s, &format!(" {}", l.req_s)).replace("  ", " ")),
+        ));
+    }
     m.push_str(&format!(
         "<p>{}{}{}{}{}{:#x}{}{}</p>",
         p(l.math_sim.0),
@@ -233,7 +238,8 @@ pub fn panel_parts(load: Option<&LoadReport>, s: &Scenario, lang: Lang, width: u
 /// the time to first token and the pool that limits the rate.
 fn disaggregated_rows(t: &mut String, d: &DisaggregatedReport, l: &LoadStrings) {
     row(t, "gpus", l.disagg_gpus, &format!("{} + {} = {}", d.prefill_gpus, d.decode_gpus, d.total_gpus));
-    let transfer = format!("{} · {}", format_bytes(d.transfer_bytes, ByteUnit::Gb), format_seconds(d.transfer_s));
+    let transfer =
+        format!("{} · {}", format_bytes(d.transfer_bytes, ByteUnit::Gb), format_seconds(d.transfer_s));
     row(t, "transfer", l.disagg_transfer, &transfer);
     let prefill = match (d.prefill_p50_s, d.prefill_p99_s) {
         (Some(a), Some(b)) => format!("{} {} · {} {}", l.p50, format_seconds(a), l.p99, format_seconds(b)),
@@ -247,7 +253,8 @@ fn disaggregated_rows(t: &mut String, d: &DisaggregatedReport, l: &LoadStrings) 
 
 /// The show-the-math sentence of a disaggregated deployment, its slots filled in.
 fn disaggregated_math(d: &DisaggregatedReport, l: &LoadStrings) -> String {
-    let link = KvLink::ALL.iter().position(|k| *k == d.link).and_then(|i| l.kv_links.get(i)).copied().unwrap_or("");
+    let link =
+        KvLink::ALL.iter().position(|k| *k == d.link).and_then(|i| l.kv_links.get(i)).copied().unwrap_or("");
     let rate = d.link_bytes_per_s * d.link_efficiency;
     let body = if rate > 0.0 { d.transfer_bytes as f64 / rate } else { 0.0 };
     let req = |v: f64| format_rate(v, &format!(" {}", l.req_s)).replace("  ", " ");
@@ -270,6 +277,8 @@ fn disaggregated_math(d: &DisaggregatedReport, l: &LoadStrings) -> String {
     ]
     .iter()
     .fold(l.math_disagg.to_owned(), |text, (slot, value)| text.replace(slot, value))
+    // A link's name in parentheses ends in a full-width bracket, which takes no space after it.
+    .replace("） ", "）")
 }
 
 /// The estimator's evaluation of a scenario: everything but the `load` section, which the

@@ -803,7 +803,12 @@ impl PoolParts {
 
 /// The step timing and scheduler setup of replicas laid out as `x` (its tensor and pipeline
 /// parallel group; `x.dp` replicas) in `role`, with `usable` bytes of GPU memory each.
-pub fn pool_parts(z: &SizedScenario, x: &Inputs, usable: u128, role: Role) -> Result<PoolParts, ScenarioError> {
+pub fn pool_parts(
+    z: &SizedScenario,
+    x: &Inputs,
+    usable: u128,
+    role: Role,
+) -> Result<PoolParts, ScenarioError> {
     let s = z.scenario;
     let (listed, _, path) = time_model_inputs(s, z.gpu, z.published(), z.arch.attention.mla.is_some())?;
     // The compute path's GEMM fraction, as the phases take it (8-bit paths: fp8_tensor_flops).

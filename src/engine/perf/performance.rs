@@ -209,7 +209,8 @@ pub fn moe_run(
     path: &ComputePath,
     shape: &ModelShape,
 ) -> Option<super::moe::MoeRun> {
-    use crate::engine::stack::{log_interpolate, EpComm};
+    use crate::engine::num::log_interpolate;
+    use crate::engine::stack::EpComm;
     let m = a.moe.as_ref()?;
     let llama_cpp = a.tensor_table.is_some() || x.weight.file_type().is_some();
     if llama_cpp || x.trains() || m.routed_experts == 0 || shape.expert_weight_bytes <= 0.0 {
@@ -229,7 +230,7 @@ pub fn moe_run(
         .fold(0.0, f64::max);
     let peak16 = if peak16 > 0.0 { peak16 } else { path.peak_flops_per_s };
     let compute_share =
-        (log_interpolate(costs.compute_16bit, slice) * peak16 / path.peak_flops_per_s.max(1.0)).min(1.0);
+        (log_interpolate(&costs.compute_16bit, slice) * peak16 / path.peak_flops_per_s.max(1.0)).min(1.0);
     let mla = a.attention.mla.is_some();
     let layers = u32_sat(layers as u64);
     let extra = MOE_EXTRA_KERNELS
@@ -247,7 +248,7 @@ pub fn moe_run(
         hidden: a.hidden as f64,
         activation_bytes: shape.activation_bytes,
         fixed_s: costs.fixed_s,
-        bandwidth_share: log_interpolate(costs.bandwidth, slice),
+        bandwidth_share: log_interpolate(&costs.bandwidth, slice),
         compute_share,
         block_rows: costs.block_rows,
         imbalance: s.expert_imbalance,

@@ -116,7 +116,7 @@ struct Tandem {
 /// pipeline stage, `prefill_workers` replicas; its experts spread over at most its own GPUs.
 pub fn prefill_inputs(s: &crate::engine::scenario::Scenario, x: &Inputs) -> Inputs {
     let tp = s.prefill_tensor_parallel.unwrap_or(x.tp).max(1);
-    let ep = if x.ep > 1 && tp % x.ep == 0 { x.ep } else { 1 };
+    let ep = if x.ep > 1 && tp.is_multiple_of(x.ep) { x.ep } else { 1 };
     let redundant_experts = if ep > 1 { x.redundant_experts } else { 0 };
     Inputs { tp, pp: 1, dp: s.prefill_workers.max(1), ep, redundant_experts, ..*x }
 }
@@ -136,8 +136,12 @@ pub fn transfer_link(z: &SizedScenario, total_gpus: u64) -> Result<(KvLink, Link
         TopologyKind::NvswitchEfa => KvLink::Efa,
         _ => KvLink::Infiniband,
     });
-    let pcie = Link { bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9), latency_s: 5e-6 };
-    let net = |n: Network| z.lookup.network(n).unwrap_or(Link { bytes_per_s_per_direction: 50e9, latency_s: 5e-6 });
+    let pcie = Link {
+        bytes_per_s_per_direction: gpu.pcie_bytes_per_s_per_direction().unwrap_or(31.5e9),
+        latency_s: 5e-6,
+    };
+    let net =
+        |n: Network| z.lookup.network(n).unwrap_or(Link { bytes_per_s_per_direction: 50e9, latency_s: 5e-6 });
     let link = match chosen {
         KvLink::Nvlink if nvlink <= 0.0 => {
             return Err(ScenarioError::new("kv_transfer_link", ErrorKind::NoNvlink));
@@ -147,8 +151,12 @@ pub fn transfer_link(z: &SizedScenario, total_gpus: u64) -> Result<(KvLink, Link
         KvLink::Infiniband | KvLink::Roce => net(Network::InfinibandNdr),
         KvLink::Efa => net(Network::EfaP5),
     };
-    let (listed, _, _) =
-        crate::engine::perf::performance::time_model_inputs(s, gpu, z.published(), z.arch.attention.mla.is_some())?;
+    let (listed, _, _) = crate::engine::perf::performance::time_model_inputs(
+        s,
+        gpu,
+        z.published(),
+        z.arch.attention.mla.is_some(),
+    )?;
     let eff = match chosen {
         KvLink::Nvlink => listed.intra_node_bus_bandwidth,
         KvLink::Pcie => listed.pcie_bandwidth,
@@ -245,13 +253,15 @@ impl Pools<'_> {
     fn closed(&self, users: u64) -> Result<Tandem, PerfError> {
         let (p, d) = (self.pre.replicas.max(1), self.dec.replicas.max(1));
         let (d_share, p_share) = (users_per_replica(users, d), users_per_replica(users, p));
-        let cycle = cycle_s(&self.dec, self.steps.mixed_step_s, self.steps.decode_step_s) + self.prefill_alone_s;
+        let cycle =
+            cycle_s(&self.dec, self.steps.mixed_step_s, self.steps.decode_step_s) + self.prefill_alone_s;
         let first_delay = self.pre.first_token_s + self.prefill_alone_s + self.transfer_s;
         let dec_inputs = closed_inputs(&self.dec, d_share, users, cycle);
         let one = simulate_with_delays(&dec_inputs, &self.decode, &[first_delay])?;
         let in_decode = (one.mean_time_in_system_s - first_delay).max(0.0);
         let away = in_decode + self.transfer_s;
-        let two = simulate_with_delays(&closed_inputs(&self.pre, p_share, users, cycle), &self.prefill, &[away])?;
+        let two =
+            simulate_with_delays(&closed_inputs(&self.pre, p_share, users, cycle), &self.prefill, &[away])?;
         let prefill_times: Vec<f64> = two.ttft_s.iter().map(|t| (t - away).max(0.0)).collect();
         let delays = shuffled_plus(&prefill_times, self.transfer_s);
         let decode = simulate_with_delays(&dec_inputs, &self.decode, &delays)?;
@@ -280,7 +290,10 @@ fn with_pools<T>(
     }
     if pre_parts.setup.max_seqs == 0 {
         let tokens = prompt.saturating_add(1);
-        return Err(ScenarioError::new("prefill_tensor_parallel", ErrorKind::PrefillWorkerHoldsNoPrompt { tokens }));
+        return Err(ScenarioError::new(
+            "prefill_tensor_parallel",
+            ErrorKind::PrefillWorkerHoldsNoPrompt { tokens },
+        ));
     }
     let prefill_gpus = xp.tp.saturating_mul(xp.dp);
     let decode_gpus = s.gpus.max(1);
@@ -339,7 +352,8 @@ pub fn load_report(
     let pe = |e: PerfError| perf_error("load", e);
     with_pools(z, usable, |pools, facts| {
         let max_rate = facts.prefill_max_rate_per_s.min(facts.decode_max_rate_per_s);
-        let points = if curve { draw_curve(pools, users.is_some(), max_rate).map_err(pe)? } else { Vec::new() };
+        let points =
+            if curve { draw_curve(pools, users.is_some(), max_rate).map_err(pe)? } else { Vec::new() };
         let run = match users {
             Some(u) => Some(pools.closed(u).map_err(pe)?),
             None if rate > 0.0 && rate < max_rate => Some(pools.open(rate).map_err(pe)?),

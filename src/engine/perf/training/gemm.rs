@@ -66,17 +66,7 @@ pub fn reduction_share(k: f64) -> f64 {
     if !(k.is_finite() && k > 0.0) {
         return 1.0;
     }
-    if k <= POINTS[0].0 {
-        return POINTS[0].1;
-    }
-    for w in POINTS.windows(2) {
-        if let [(k0, s0), (k1, s1)] = w {
-            if k <= *k1 {
-                return s0 + (s1 - s0) * (k / k0).ln() / (k1 / k0).ln();
-            }
-        }
-    }
-    1.0
+    crate::engine::num::log_interpolate(&POINTS, k)
 }
 
 /// One GEMM's expected seconds as a roofline of its own: `max(F / (P·e·q·S), Q / (B·e_b))`,

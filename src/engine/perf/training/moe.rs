@@ -21,19 +21,7 @@
 /// 0.695·log(1408/768)/log(2048/768) = 0.734.
 pub fn grouped_gemm_relative_share(expert_intermediate: f64) -> f64 {
     const POINTS: [(f64, f64); 3] = [(512.0, 0.18 / 0.803), (768.0, 0.245 / 0.803), (2048.0, 1.0)];
-    let f = expert_intermediate;
-    let mut share = 0.18 / 0.803;
-    for w in POINTS.windows(2) {
-        if let [(x0, y0), (x1, y1)] = w {
-            if f >= *x1 {
-                share = *y1;
-            } else if f > *x0 {
-                share = y0 + (y1 - y0) * (f / x0).ln() / (x1 / x0).ln();
-                break;
-            }
-        }
-    }
-    share.clamp(0.0, 1.0)
+    crate::engine::num::log_interpolate(&POINTS, expert_intermediate).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
