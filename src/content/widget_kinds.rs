@@ -17,6 +17,7 @@ pub const WIDGETS: &[&str] = &[
     "all-reduce",
     "state-vs-kv",
     "prefix-reuse",
+    "disaggregation",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

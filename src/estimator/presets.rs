@@ -182,6 +182,7 @@ mod chapter_widgets {
                             "all-reduce",
                             "state-vs-kv",
                             "prefix-reuse",
+                            "disaggregation",
                         ];
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {

@@ -194,8 +194,9 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, String> {
 /// serialisation into the site's wasm for a dozen paths. Covered: `params`,
 /// `kv_cache_bytes_per_token`, `memory_per_gpu_bytes`, `gpu_memory_bytes`,
 /// `usable_gpu_memory_bytes`, `layout`, `solvers`, `hardware`, `workload`, `time`,
-/// `throughput`, `bound_ratio` and `phases.{prefill,decode,training}` with their `bound` and
-/// `expected` terms. `None` for any other path, a null or a non-finite number.
+/// `throughput`, `bound_ratio`, `phases.{prefill,decode,training}` with their `bound` and
+/// `expected` terms, and `load.disaggregated` (the rest of `load` is read from the JSON, natively
+/// only). `None` for any other path, a null or a non-finite number.
 pub fn report_value(r: &Report, path: &str) -> Option<f64> {
     let (head, rest) = path.split_once('.').unwrap_or((path, ""));
     let n = |v: u64| Some(v as f64);
@@ -378,6 +379,28 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
             }
         }
         ("bound_ratio", "") => o(p.bound_ratio),
+        ("load", k) => {
+            let d = r.load.as_ref()?.disaggregated.as_ref()?;
+            match k.strip_prefix("disaggregated.")? {
+                "prefill_workers" => n(d.prefill_workers),
+                "prefill_tensor_parallel" => n(d.prefill_tensor_parallel),
+                "prefill_gpus" => n(d.prefill_gpus),
+                "decode_gpus" => n(d.decode_gpus),
+                "total_gpus" => n(d.total_gpus),
+                "link_bytes_per_s" => f(d.link_bytes_per_s),
+                "link_efficiency" => f(d.link_efficiency),
+                "link_latency_s" => f(d.link_latency_s),
+                "transfer_bytes" => n(d.transfer_bytes),
+                "transfer_s" => f(d.transfer_s),
+                "prefill_max_seqs" => n(d.prefill_max_seqs),
+                "prefill_alone_s" => f(d.prefill_alone_s),
+                "prefill_max_rate_per_s" => f(d.prefill_max_rate_per_s),
+                "decode_max_rate_per_s" => f(d.decode_max_rate_per_s),
+                "prefill_p50_s" => o(d.prefill_p50_s),
+                "prefill_p99_s" => o(d.prefill_p99_s),
+                _ => None,
+            }
+        }
         ("phases", k) => {
             let (phase, field) = k.split_once('.')?;
             let ph = match phase {
@@ -843,7 +866,8 @@ mod tests {
     /// and covers every number of the sections it names (a new report field must be added).
     #[test]
     fn report_value_matches_the_report_json() {
-        const COVERED: [&str; 18] = [
+        const COVERED: [&str; 19] = [
+            "load.disaggregated.",
             "speculative.",
             "gpu_budget_bytes",
             "host_memory_bytes",
@@ -872,6 +896,7 @@ mod tests {
             r#"{"model": "qwen3-30b-a3b", "weight_dtype": "q4_k_m", "gpu": "rtx-4090", "n_cpu_moe": 20, "kv_dtype": "q8_0"}"#,
             r#"{"model": "qwen3-30b-a3b", "gpus": 2, "expert_parallel": 2, "batch": 8, "serving_stack": "vllm_v0_5"}"#,
             r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 4, "speculative_method": "eagle3", "speculative_acceptance_rate": 0.5, "speculative_draft_tokens": 7}"#,
+            r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 2, "prefill_tensor_parallel": 4}"#,
         ];
         let mut checked = 0;
         for json in scenarios {
@@ -889,6 +914,7 @@ mod tests {
             assert_eq!(report_value(&r, "memory_per_gpu_bytes.weights.x"), None);
             assert_eq!(report_value(&r, "phases.decode"), None);
             assert_eq!(report_value(&r, "derivations"), None);
+            assert_eq!(report_value(&r, "load.disaggregated"), None);
         }
         assert!(checked > 200, "{checked}");
     }

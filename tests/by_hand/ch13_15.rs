@@ -42,6 +42,18 @@ pub const SOLUTIONS: &[Solution] = &[
         solve: |g| g[0] / 8.0 / g[1],
     },
     Solution {
+        id: "cluster-disagg-kv-bytes",
+        // 2 (K and V) × layers × KV heads × head dimension × 2 bytes (BF16) × tokens ÷ GPUs, in MB.
+        given: &[80.0, 8.0, 128.0, 4096.0, 8.0],
+        solve: |g| 2.0 * g[0] * g[1] * g[2] * 2.0 * g[3] / g[4] / 1e6,
+    },
+    Solution {
+        id: "cluster-disagg-transfer",
+        // bytes ÷ (GB/s × 1e9 × efficiency) + layers × latency (µs), in ms.
+        given: &[167_772_160.0, 50.0, 75.0, 80.0, 5.0],
+        solve: |g| g[0] / (g[1] * 1e9 * g[2] / 100.0) * 1e3 + g[3] * g[4] / 1e3,
+    },
+    Solution {
         id: "share-8x4k-kv",
         // requests × tokens × bytes per token, in GB.
         given: &[8.0, 4096.0, 131_072.0],

@@ -53,6 +53,53 @@ pub static SCENARIOS: &[(&str, &str)] = &[
     // The gradients of an 8B model and the training state of a 70B model (checkpoint size).
     ("gpu-clusters-8b-train", r#"{"model": "llama-3.1-8b", "mode": "training", "gpu": "h100-sxm"}"#),
     ("gpu-clusters-70b-train", r#"{"model": "llama-3.1-70b", "mode": "training", "gpu": "h100-sxm"}"#),
+    // gpu-clusters, disaggregated prefill and decode: Llama-3.1-70B on 8 H100 SXM at TP 8 (up to
+    // 256 sequences), 4,096-token prompts and 512 output tokens at 3 requests/s, served by one
+    // aggregated pool; the same pool as the decode pool beside one prefill worker of 8 GPUs (1P1D,
+    // the KV cache over InfiniBand NDR); two prefill workers of 4 GPUs instead; the same 16 GPUs as
+    // two aggregated replicas; 8 GPUs split 4 + 4 inside one node (NVLink).
+    (
+        "gpu-clusters-disagg-agg",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3}"#,
+    ),
+    (
+        "gpu-clusters-disagg-1p1d",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 1}"#,
+    ),
+    (
+        "gpu-clusters-disagg-2p1d-tp4",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 2, "prefill_tensor_parallel": 4}"#,
+    ),
+    (
+        "gpu-clusters-disagg-agg-dp2",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 16, "data_parallel": 2, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3}"#,
+    ),
+    (
+        "gpu-clusters-disagg-node",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 1}"#,
+    ),
+    // When one pool is enough: 512-token prompts at 8 requests/s (aggregated on 8 and on 16 GPUs,
+    // and 1P1D), and the long prompts at 0.5 requests/s.
+    (
+        "gpu-clusters-disagg-short-agg",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 512, "output_tokens": 512, "context_tokens": 1024, "arrival_rate_per_s": 8}"#,
+    ),
+    (
+        "gpu-clusters-disagg-short-1p1d",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 512, "output_tokens": 512, "context_tokens": 1024, "arrival_rate_per_s": 8, "prefill_workers": 1}"#,
+    ),
+    (
+        "gpu-clusters-disagg-short-agg-dp2",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 16, "data_parallel": 2, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 512, "output_tokens": 512, "context_tokens": 1024, "arrival_rate_per_s": 8}"#,
+    ),
+    (
+        "gpu-clusters-disagg-low-agg",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 0.5}"#,
+    ),
+    (
+        "gpu-clusters-disagg-low-1p1d",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 0.5, "prefill_workers": 1}"#,
+    ),
     // sharing-gpus: a 7B chat service (the calculator's qwen2.5-7b, 4K context, one request) on an
     // H100 SXM at the p5.48xlarge rate, and the notebooks' A100 80GB PCIe at the Azure NC24ads rate.
     ("sharing-gpus-7b-chat", r#"{"model": "qwen2.5-7b", "context_tokens": 4096, "gpu": "h100-sxm"}"#),

@@ -30,13 +30,13 @@ pub static BOTTLENECKS: &[Exercise] = &[
             "Llama-2-7B（67.4 亿参数，BF16）在 A100 80GB SXM 上批大小 1 解码，上下文 512。设每个 token 把全部 67.4 亿个权重读一遍（这么短的上下文，KV cache 可以忽略）。按峰值带宽 2.039 TB/s，上限是多少 token/s？",
             "token/s",
             "每个 token 读一遍全部权重：6.74e9 × 2 字节。",
-            "按题目的算法：6.74e9 × 2 字节 = 13.48 GB，2.039 TB/s 下上限约 151 token/s，检查会接受它（误差 ±3% 以内）。下面给出的答案 {key} 是引擎的数，略有不同：它还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表；每个 token 实际读取 {r:phases.decode.bytes:1e-9:2} GB（不含嵌入表的权重加上 KV cache），在这个上下文下两者几乎抵消。瓶颈在哪？gpt-fast 在限功耗 330 W 时实测 104.9 token/s，相当于约 1.41 TB/s，即峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
+            "按题目的算法：6.74e9 × 2 字节 = 13.48 GB，2.039 TB/s 下上限约 151 token/s，检查会接受它（误差 ±3% 以内）。下面给出的答案 {key} 是引擎的数，略有不同：它还算上了很小的 KV cache，又扣掉了只按行取用、不整张读取的嵌入表；每个 token 实际读取 {r:phases.decode.bytes:1e-9:2} GB（不含嵌入表的权重加上 KV cache），在这个上下文下两者几乎抵消。瓶颈在哪？gpt-fast 在限功耗 330 W 时实测 104.9 token/s：按本题算法 104.9 × 13.48 GB ≈ 1.41 TB/s（gpt-fast 自己的算法是 1,397 GB/s），约为峰值的 69%，低于 BabelStream 在这张卡上的 79–86%，但已是受带宽限制的量级：这个负载受显存带宽限制，加算力没用，减少字节才有用（同一来源用 INT8 权重测到 155.6 token/s）。",
         ),
         en: num(
             "Llama-2-7B (6.74 billion parameters, BF16) decodes at batch 1 on an A100 80GB SXM with a 512-token context. Take each token to read all 6.74 billion weights once (at so short a context the KV cache can be ignored). At the peak 2.039 TB/s, what is the tokens-per-second bound?",
             "tokens/s",
             "Each token reads all weights: 6.74e9 × 2 bytes.",
-            "By the question's method, 6.74e9 × 2 bytes = 13.48 GB at 2.039 TB/s give a bound of about 151 tokens/s, which the check accepts (within ±3%). The key shown, {key}, is the engine's and differs slightly: it also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; per token it reads {r:phases.decode.bytes:1e-9:2} GB (the weights without the embedding table, and the KV cache); at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit, about 1.41 TB/s, 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
+            "By the question's method, 6.74e9 × 2 bytes = 13.48 GB at 2.039 TB/s give a bound of about 151 tokens/s, which the check accepts (within ±3%). The key shown, {key}, is the engine's and differs slightly: it also counts the small KV cache and leaves out the embedding table, which is gathered row by row rather than read in full; per token it reads {r:phases.decode.bytes:1e-9:2} GB (the weights without the embedding table, and the KV cache); at this context the two nearly cancel. What limits the workload? gpt-fast measured 104.9 tokens/s at a 330 W power limit: 104.9 × 13.48 GB ≈ 1.41 TB/s by this question's count (1,397 GB/s by gpt-fast's own), about 69% of peak, below the 79–86% BabelStream reaches on this GPU but in the bandwidth-bound regime: more FLOPS will not help, fewer bytes will (the same source measures 155.6 tokens/s with INT8 weights).",
         ),
     },
     // Evidence from a profiler: bytes and a measured time give the achieved bandwidth, its share
@@ -318,6 +318,11 @@ const H100_NODE: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm"}"#;
 /// The same node on AWS EFA, as the p5.48xlarge the question names.
 const H100_NODE_EFA: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "topology": "nvswitch_efa"}"#;
 
+/// Disaggregated serving, as chapter 14 works it (`gpu-clusters-disagg-1p1d`): Llama-3.1-70B, one
+/// prefill worker of 8 H100s (TP 8) beside a decode pool of 8 (TP 8), 4,096-token prompts, the KV
+/// cache over InfiniBand NDR.
+const L70B_1P1D: &str = r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 1}"#;
+
 pub static GPU_CLUSTERS: &[Exercise] = &[
     Exercise {
         id: "cluster-intra-node-bw",
@@ -381,6 +386,64 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
             &["About every 12 minutes", "About every 27 minutes", "About every 54 minutes", "About every 2 hours"],
             "Interval ≈ sqrt(2 × write time × mean time between failures), in seconds.",
             "12 h = 43,200 s, interval ≈ sqrt(2 × 120 × 43,200) ≈ 3,220 s, about 54 minutes. A failure lands halfway through on average, so about 27 minutes of work is lost, plus restart and reload.",
+        ),
+    },
+    Exercise {
+        id: "cluster-disagg-kv-bytes",
+        answer: report(L70B_1P1D, "load.disaggregated.transfer_bytes", 1e-6, 1, 0.02),
+        zh: num(
+            "一个 8 卡、张量并行 8 的 prefill 节点处理 Llama-3.1-70B 的一个 4,096 个 token 的提示（80 层，8 个 KV 头，每头维度 128，KV cache 为 BF16），再把提示的 KV cache 发给同样是张量并行 8 的 decode 节点。每张 GPU 持有一个 KV 头，经自己的链路发送自己那一份。一张 GPU 要发送多少 MB？",
+            "MB",
+            "每个 token 的 key 和 value：整个模型是 2 × 层数 × KV 头数 × 头维度 × 2 字节；乘以 token 数，再分给 8 张 GPU。",
+            "2 × 80 × 8 × 128 × 2 B = 每 token {r:kv_cache_bytes_per_token:1:0} B（整个模型）；× 4,096 个 token ÷ 8 张 GPU = {r:load.disaggregated.transfer_bytes:1:0} B，即每张 GPU {key} MB，8 张 GPU 同时发送。整个提示的 cache 是它的 8 倍，{r:load.disaggregated.transfer_bytes:8e-9:2} GB。如果 prefill 节点只有 4 张 GPU，每张持有两个 KV 头，每张就要发送两倍的数据。",
+        ),
+        en: num(
+            "A prefill worker of 8 GPUs at tensor parallelism 8 runs a 4,096-token prompt of Llama-3.1-70B (80 layers, 8 KV heads of dimension 128, a BF16 KV cache) and sends the prompt's KV cache to a decode worker, also at tensor parallelism 8. Each GPU holds one KV head and sends its share over its own link. How many MB does one GPU send?",
+            "MB",
+            "Keys and values per token: 2 × layers × KV heads × head dimension × 2 bytes for the whole model; times the tokens, shared among the 8 GPUs.",
+            "2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B per token for the whole model; × 4,096 tokens ÷ 8 GPUs = {r:load.disaggregated.transfer_bytes:1:0} B, {key} MB per GPU, all 8 GPUs sending at once. The whole prompt's cache is 8 times that, {r:load.disaggregated.transfer_bytes:8e-9:2} GB. A prefill worker of 4 GPUs holds two KV heads on each, and each sends twice as much.",
+        ),
+    },
+    Exercise {
+        id: "cluster-disagg-transfer",
+        answer: report(L70B_1P1D, "load.disaggregated.transfer_s", 1e3, 2, 0.02),
+        zh: num(
+            "接上题：每张 GPU 经自己的 InfiniBand NDR 端口发送它的 167,772,160 字节，端口每个方向 50 GB/s，传输能达到其中的 75%，80 层每层再加 5 µs 的延迟。传输要多少毫秒？",
+            "ms",
+            "字节数 ÷（50 GB/s × 0.75），再加 80 × 5 µs。",
+            "167,772,160 B ÷（50e9 × 0.75 B/s）= 4.47 ms，加上 80 × 5 µs = 0.4 ms，共 {key} ms。这个部署在每秒 3 个请求时的 TTFT 中位数是 {r:load.ttft_p50_s:1e3:1} ms，传输只占其中很小一部分。引擎在提示的最后一层算完之后才开始传输；与后面几层的计算重叠进行的传输给 TTFT 增加得更少。",
+        ),
+        en: num(
+            "Continuing: each GPU sends its 167,772,160 bytes over its own InfiniBand NDR port, 50 GB/s in each direction, of which the transfer reaches 75%, and each of the 80 layers adds a latency of 5 µs. How many milliseconds does the transfer take?",
+            "ms",
+            "Bytes ÷ (50 GB/s × 0.75), plus 80 × 5 µs.",
+            "167,772,160 B ÷ (50e9 × 0.75 B/s) = 4.47 ms, plus 80 × 5 µs = 0.4 ms: {key} ms. At 3 requests per second the median TTFT of this deployment is {r:load.ttft_p50_s:1e3:1} ms, so the transfer is a small part of it. The engine starts the transfer after the prompt's last layer; a transfer that overlaps the later layers' compute adds less to the TTFT.",
+        ),
+    },
+    Exercise {
+        id: "cluster-disagg-limit",
+        answer: choice(&["prefill", "decode", "sum", "transfer"], "prefill"),
+        zh: pick(
+            "一个分离式部署有一个 prefill 节点，满队列时每秒最多完成 5.3 个提示；decode 节点每秒最多完成 11.5 个请求；每个提示的 KV cache 传输经各自的链路需要 5 ms。这个部署每秒最多能承受多少个请求，受什么限制？",
+            &[
+                "每秒约 5.3 个请求，由 prefill 节点决定",
+                "每秒约 11.5 个请求，由 decode 节点决定",
+                "每秒约 16.8 个请求，两个池的速率相加",
+                "每秒约 200 个请求，由传输决定",
+            ],
+            "每个请求都要先后经过两个池。",
+            "每个请求先经过 prefill 节点，再经过 decode 节点：整个部署能承受的是两者中较小的速率，每秒约 5.3 个请求，decode 节点本可以处理两倍。传输不是限制：每个提示 5 ms，这些链路每秒能传 200 个提示。要更快，就增加 prefill 节点，直到 decode 节点成为限制（估算器会说明是哪个池）。这些数是本章 1P1D 例子四舍五入后的值。",
+        ),
+        en: pick(
+            "A disaggregated deployment has one prefill worker that completes at most 5.3 prompts per second with a full queue, and a decode pool that completes at most 11.5 requests per second; the KV transfer takes 5 ms per prompt over the GPUs' own links. What is the highest request rate it sustains, and what limits it?",
+            &[
+                "About 5.3 requests per second, set by the prefill worker",
+                "About 11.5 requests per second, set by the decode pool",
+                "About 16.8 requests per second, the two pools' rates added",
+                "About 200 requests per second, set by the transfer",
+            ],
+            "Every request passes through both pools, one after the other.",
+            "Every request needs the prefill worker, then the decode pool: the deployment sustains the smaller of their rates, about 5.3 requests per second, and the decode pool could take twice that. The transfer is no limit: at 5 ms per prompt the links could carry 200 prompts per second. To go faster, add prefill workers until the decode pool limits (the estimator says which pool does). These are this chapter's 1P1D example, rounded.",
         ),
     },
 ];

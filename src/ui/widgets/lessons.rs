@@ -48,6 +48,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "gpu-ladder" => w.ladder_title,
         "state-vs-kv" => w.sk_title,
         "prefix-reuse" => w.pr_title,
+        "disaggregation" => w.dg_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -160,6 +161,38 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 input: Input::Number { min: 1.0, max: 1e5, whole: true },
             },
         ],
+        "disaggregation" => {
+            let l = lang.load();
+            let count = |max: f64| Input::Number { min: 1.0, max, whole: true };
+            vec![
+                Param {
+                    key: "model",
+                    label: e.model,
+                    input: Input::Select(
+                        models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
+                    ),
+                },
+                gpu(|_| true),
+                Param { key: "gpus", label: e.gpus, input: count(64.0) },
+                Param {
+                    key: "prompt",
+                    label: w.pr_prompt,
+                    input: Input::Number { min: 2.0, max: 1e6, whole: true },
+                },
+                Param {
+                    key: "output",
+                    label: e.output_tokens,
+                    input: Input::Number { min: 2.0, max: 1e5, whole: true },
+                },
+                Param {
+                    key: "rate",
+                    label: w.dg_rate,
+                    input: Input::Number { min: 0.01, max: 1e4, whole: false },
+                },
+                Param { key: "pw", label: l.prefill_workers_control, input: count(64.0) },
+                Param { key: "ptp", label: l.prefill_tp_control, input: count(64.0) },
+            ]
+        }
         _ => vec![
             Param {
                 key: "ranks",
@@ -198,6 +231,19 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
             ("hit", "0"),
             ("seqs", "32"),
         ],
+        // Chapter 14: Llama-3.1-70B on one 8-GPU H100 server, 4,096-token prompts and 512 output
+        // tokens at 3 requests/s, against the same server as the decode pool beside one prefill
+        // worker of 8 GPUs (the section's `gpu-clusters-disagg-agg` and `-1p1d` scenarios).
+        "disaggregation" => &[
+            ("model", "llama-3.1-70b"),
+            ("gpu", "h100-sxm"),
+            ("gpus", "8"),
+            ("prompt", "4096"),
+            ("output", "512"),
+            ("rate", "3"),
+            ("pw", "1"),
+            ("ptp", "8"),
+        ],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -211,6 +257,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "gpu-ladder" => gpu_ladder(lang, v),
         "state-vs-kv" => state_vs_kv(lang, v),
         "prefix-reuse" => prefix_reuse(lang, v),
+        "disaggregation" => disaggregation(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -741,6 +788,122 @@ fn prefix_reuse(lang: Lang, v: &Values) -> String {
     [note(w.pr_note), numbers(&rows), math(lang, &lines)].concat()
 }
 
+/// Sequences each worker of the disaggregation widget runs at once (the chapter's example).
+const DISAGG_BATCH: u64 = 256;
+
+/// The disaggregation widget's scenario: the reader's model and GPU, `gpus` GPUs as one
+/// tensor-parallel group, prompts and outputs arriving at the reader's rate; with
+/// `prefill_workers` > 0 those GPUs are the decode pool, beside that many prefill workers of
+/// `ptp` GPUs each (the KV cache over the engine's default link).
+fn disagg_scenario(v: &Values, prefill_workers: u64) -> Scenario {
+    let whole = |key: &str| crate::engine::num::u64_from_f64(num(v, key));
+    let (prompt, output, gpus) = (whole("prompt"), whole("output"), whole("gpus"));
+    let mut s = Scenario::new(ModelSpec::Id(get(v, "model").to_string()));
+    s.gpu = GpuSpec::Id(get(v, "gpu").to_string());
+    (s.gpus, s.tensor_parallel, s.batch) = (gpus, gpus, DISAGG_BATCH);
+    s.prompt_tokens = Some(prompt);
+    s.output_tokens = Some(output);
+    s.context_tokens = prompt.saturating_add(output);
+    s.arrival_rate_per_s = Some(num(v, "rate"));
+    s.prefill_workers = prefill_workers;
+    if prefill_workers > 0 {
+        s.prefill_tensor_parallel = Some(whole("ptp"));
+    }
+    s
+}
+
+/// Chapter 14: disaggregated prefill and decode (`engine::perf::load::disagg`). The same load
+/// on one pool and on two (the reader's GPUs as the decode pool beside the prefill workers):
+/// GPUs, ITL, TPOT, TTFT and the sustainable rate side by side, then the KV transfer and the
+/// pool that sets the rate, each the engine's report.
+fn disaggregation(lang: Lang, v: &Values) -> String {
+    let (w, l) = (lang.wid(), lang.load());
+    let workers = crate::engine::num::u64_from_f64(num(v, "pw")).max(1);
+    let run = |prefill_workers: u64| catalog::evaluate(&disagg_scenario(v, prefill_workers));
+    let (one, two) = match (run(0), run(workers)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            return format!(
+                "<p class=\"field-error\" role=\"alert\">{}</p>",
+                escape(&errors::scenario_error(e.scenario_error(), lang))
+            )
+        }
+    };
+    let (Some(a), Some(b)) = (one.load.as_ref(), two.load.as_ref()) else {
+        return format!("<p class=\"field-error\" role=\"alert\">{}</p>", escape(l.nothing_fits));
+    };
+    let Some(d) = b.disaggregated.as_ref() else { return String::new() };
+    let req = |x: f64| format!("{} {}", sig(x), l.req_s);
+    let cell = |key: &str, shown: String, raw: Option<f64>| {
+        let raw = raw.map(|x| format!(" data-value=\"{x}\"")).unwrap_or_default();
+        format!("<td data-k=\"{key}\"{raw}>{}</td>", escape(&shown))
+    };
+    // Null (an unstable queue, which the note below names): a dash, as the charts show it.
+    let secs = |key: &str, x: Option<f64>| cell(key, format_seconds(x.unwrap_or(f64::NAN)), x);
+    let line = |label: &str, one: String, two: String| {
+        format!("<tr><th scope=\"row\">{}</th>{one}{two}</tr>", escape(label))
+    };
+    let rows = [
+        line(
+            w.dg_gpus,
+            cell("one-gpus", group_digits(one.layout.gpus), Some(one.layout.gpus as f64)),
+            cell(
+                "two-gpus",
+                format!("{} + {} = {}", d.prefill_gpus, d.decode_gpus, d.total_gpus),
+                Some(d.total_gpus as f64),
+            ),
+        ),
+        line(w.dg_itl_p50, secs("one-itl-p50", a.itl_p50_s), secs("two-itl-p50", b.itl_p50_s)),
+        line(w.dg_itl_p99, secs("one-itl-p99", a.itl_p99_s), secs("two-itl-p99", b.itl_p99_s)),
+        line(w.dg_tpot, secs("one-tpot", a.tpot_p50_s), secs("two-tpot", b.tpot_p50_s)),
+        line(w.dg_ttft, secs("one-ttft", a.ttft_p50_s), secs("two-ttft", b.ttft_p50_s)),
+        line(w.dg_ttft_p99, secs("one-ttft-p99", a.ttft_p99_s), secs("two-ttft-p99", b.ttft_p99_s)),
+        line(
+            l.sustainable,
+            cell("one-rate", req(a.max_sustainable_rate_per_s), Some(a.max_sustainable_rate_per_s)),
+            cell("two-rate", req(b.max_sustainable_rate_per_s), Some(b.max_sustainable_rate_per_s)),
+        ),
+    ];
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><td></td><th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table></div>",
+        escape(w.dg_one),
+        escape(w.dg_two),
+        rows.concat()
+    );
+    let [pre, dec] = l.disagg_pools;
+    let limited =
+        if d.limited_by == crate::engine::perf::load::disagg::LimitingPool::Prefill { pre } else { dec };
+    let bytes = format_bytes_f64(d.transfer_bytes as f64, ByteUnit::Gb);
+    let rate = d.link_bytes_per_s * d.link_efficiency;
+    let body = if rate > 0.0 { d.transfer_bytes as f64 / rate } else { 0.0 };
+    let numbers_dl = numbers(&[
+        row(
+            "transfer",
+            l.disagg_transfer,
+            &format!("{bytes} · {}", format_seconds(d.transfer_s)),
+            d.transfer_bytes as f64,
+        ),
+        row("limited", l.disagg_limited, limited, b.max_sustainable_rate_per_s),
+    ]);
+    let lines = [
+        format!(
+            "{bytes} ÷ ({} × {}) + {} = {}",
+            format_rate(d.link_bytes_per_s, "B/s"),
+            sig(d.link_efficiency),
+            format_seconds((d.transfer_s - body).max(0.0)),
+            format_seconds(d.transfer_s)
+        ),
+        format!(
+            "min(prefill {}, decode {}) = {}",
+            req(d.prefill_max_rate_per_s),
+            req(d.decode_max_rate_per_s),
+            req(b.max_sustainable_rate_per_s)
+        ),
+    ];
+    let unstable = if a.stable && b.stable { String::new() } else { note(l.unstable) };
+    [note(w.dg_note), table, unstable, numbers_dl, math(lang, &lines)].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,5 +952,39 @@ mod tests {
         let mut bad = v.clone();
         bad.iter_mut().filter(|(k, _)| *k == "shared").for_each(|(_, x)| *x = "5000".into());
         assert!(prefix_reuse(Lang::En, &bad).contains("field-error"));
+    }
+
+    /// The disaggregation widget opens on chapter 14's example: its one pool and two pools are
+    /// the section's `gpu-clusters-disagg-agg` and `-1p1d` scenarios, number for number; the two
+    /// pools flatten the ITL tail; a layout the engine refuses is named, not computed.
+    #[test]
+    fn the_disaggregation_widget_shows_the_chapters_example() {
+        let v: Values = defaults("disaggregation").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
+        let html = disaggregation(Lang::En, &v);
+        let value = |k: &str| -> f64 {
+            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
+            let rest = &html[at + k.len() + 22..];
+            rest[..rest.find('"').expect("quote")].parse().expect("number")
+        };
+        let load = |name: &str| {
+            let json = crate::content::numbers::scenario(name).expect(name);
+            let s = crate::exercises::parse_scenario(json).expect(name);
+            catalog::evaluate(&s).expect(name).load.expect(name)
+        };
+        let (one, two) = (load("gpu-clusters-disagg-agg"), load("gpu-clusters-disagg-1p1d"));
+        let d = two.disaggregated.as_ref().expect("two pools");
+        assert_eq!(value("one-itl-p99"), one.itl_p99_s.unwrap());
+        assert_eq!(value("two-itl-p99"), two.itl_p99_s.unwrap());
+        assert_eq!(value("one-ttft"), one.ttft_p50_s.unwrap());
+        assert_eq!(value("two-ttft"), two.ttft_p50_s.unwrap());
+        assert_eq!(value("one-rate"), one.max_sustainable_rate_per_s);
+        assert_eq!(value("two-rate"), two.max_sustainable_rate_per_s);
+        assert_eq!(value("two-gpus"), d.total_gpus as f64);
+        assert_eq!(value("transfer"), d.transfer_bytes as f64);
+        assert!(value("two-itl-p99") < value("one-itl-p99") / 10.0, "{html}");
+        // Three GPUs cannot split Llama-3.1-70B's heads: named, not computed.
+        let mut bad = v.clone();
+        bad.iter_mut().filter(|(k, _)| *k == "gpus").for_each(|(_, x)| *x = "3".into());
+        assert!(disaggregation(Lang::En, &bad).contains("field-error"));
     }
 }

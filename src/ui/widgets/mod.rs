@@ -18,8 +18,16 @@ use crate::i18n::Lang;
 use leptos::prelude::*;
 
 /// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
-pub const LESSON_KINDS: [&str; 7] =
-    ["cuda-grid", "tensor-peaks", "spec-sheet", "gpu-ladder", "all-reduce", "state-vs-kv", "prefix-reuse"];
+pub const LESSON_KINDS: [&str; 8] = [
+    "cuda-grid",
+    "tensor-peaks",
+    "spec-sheet",
+    "gpu-ladder",
+    "all-reduce",
+    "state-vs-kv",
+    "prefix-reuse",
+    "disaggregation",
+];
 
 /// Whether `kind` is drawn here.
 pub fn is_lesson(kind: &str) -> bool {
