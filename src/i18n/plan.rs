@@ -31,7 +31,7 @@ pub struct PlanStrings {
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 18],
+    pub fields: [&'static str; 19],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -302,6 +302,7 @@ impl PlanStrings {
             Field::TpotPct => 15,
             Field::Prefix => 16,
             Field::HitRate => 17,
+            Field::Disagg => 18,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -358,6 +359,7 @@ static ZH: PlanStrings = PlanStrings {
         "每 token 时间目标的百分位",
         "共享前缀",
         "前缀缓存命中率",
+        "prefill/decode 分离式部署的对比",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -498,6 +500,7 @@ static EN: PlanStrings = PlanStrings {
         "percentile of the time per output token target",
         "shared prefix",
         "prefix cache hit rate",
+        "disaggregated prefill/decode comparison",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",
@@ -595,4 +598,262 @@ static EN: PlanStrings = PlanStrings {
     math_target: "Requests per second each replica may take at peak, with the headroom kept: ",
     math_headroom: "The headroom is the spare capacity each replica keeps: at peak a replica runs at no more than (1 − headroom) of the load within its targets, which is at most its sustainable rate, so a plan with 20% headroom uses at most 80% of the sustainable rate at peak.",
     working: "Working out the plan…",
+};
+
+/// The planner's comparison with a disaggregated prefill/decode deployment
+/// (`crate::tools::plan::disagg`): its control, its table, and the sentences that say which
+/// deployment needs fewer GPUs and why, each built from the same numbers in both languages.
+#[derive(Debug)]
+pub struct PlanPdStrings {
+    pub control: &'static str,
+    /// The menu: compare at the best ratio; do not compare; compare at one ratio (before, after).
+    pub option_auto: &'static str,
+    pub option_off: &'static str,
+    pub option_ratio: (&'static str, &'static str),
+    pub title: &'static str,
+    pub lead: &'static str,
+    pub table_head: [&'static str; 8],
+    /// Row labels: the aggregated plan (before the degree); a unit (before the ratio, before the
+    /// degree).
+    pub row_aggregated: &'static str,
+    pub row_unit: (&'static str, &'static str),
+    /// What breaks first when a unit's slower pool is full: its prefill pool, its decode pool.
+    pub limit_pool: [&'static str; 2],
+    /// A ratio the search did not reach: (before the most searched, before its GPUs, end).
+    pub skipped: (&'static str, &'static str, &'static str),
+    /// A ratio whose units need no fewer GPUs than the best unit even at their sustainable rate:
+    /// (before the GPUs, end).
+    pub not_needed: (&'static str, &'static str),
+    pub across: &'static str,
+    pub off: &'static str,
+    /// No unit meets the targets: (before the degree, before the reason).
+    pub none: (&'static str, &'static str),
+    /// Under the headline when a unit wins: (before its GPUs, before the plan's, end).
+    pub headline_note: (&'static str, &'static str, &'static str),
+    pub confirm_title: &'static str,
+    /// The notes around the commands: text between backticks is code (`html::prose`).
+    pub confirm_vllm: &'static str,
+    pub confirm_sglang: &'static str,
+    pub proxy_note: &'static str,
+    pub confirm_bench: &'static str,
+    pub math_title: &'static str,
+    /// The pools by name: prefill, decode.
+    pub pools: [&'static str; 2],
+}
+
+impl Lang {
+    /// The planner's words for the disaggregated comparison.
+    pub fn plan_pd(self) -> &'static PlanPdStrings {
+        match self {
+            Lang::Zh => &PD_ZH,
+            Lang::En => &PD_EN,
+        }
+    }
+}
+
+/// "GPU" or "GPUs" after a count, in English.
+fn gpus_word(n: u64) -> &'static str {
+    if n == 1 {
+        "GPU"
+    } else {
+        "GPUs"
+    }
+}
+
+/// A unit in words: `3 × a 2:1 unit (prefill:decode workers, tensor parallel 8 each)`.
+fn units_words(lang: Lang, units: u64, ratio: &str, tp: u64) -> String {
+    match lang {
+        Lang::Zh => format!("{units} 个 {ratio} 单元（prefill:decode 节点数，每个节点张量并行 {tp}）"),
+        Lang::En => format!("{units} × a {ratio} unit (prefill:decode workers, tensor parallel {tp} each)"),
+    }
+}
+
+impl PlanPdStrings {
+    /// Which deployment wins, with both GPU counts (`units`, `ratio`, `tp`: the best unit's).
+    pub fn verdict(
+        &self,
+        lang: Lang,
+        outcome: crate::tools::plan::disagg::Outcome,
+        (agg, dis): (u64, u64),
+        (units, ratio, tp): (u64, &str, u64),
+    ) -> String {
+        use crate::tools::plan::disagg::Outcome as O;
+        let (a, d) = (crate::charts::format::group_digits(agg), crate::charts::format::group_digits(dis));
+        let u = units_words(lang, units, ratio, tp);
+        match (lang, outcome) {
+            (Lang::Zh, O::Disaggregated) => format!("分离式部署胜出：{d} 张 GPU，即 {u}；合并部署要 {a} 张。"),
+            (Lang::En, O::Disaggregated) => format!("Disaggregated wins: {d} {}, {u}, against {a} aggregated.", gpus_word(dis)),
+            (Lang::Zh, O::Aggregated) => format!("合并部署胜出：{a} 张 GPU；最好的分离式部署要 {d} 张，即 {u}。"),
+            (Lang::En, O::Aggregated) => {
+                format!("Aggregated wins: {a} {} against {d} for the best disaggregated deployment, {u}.", gpus_word(agg))
+            }
+            (Lang::Zh, O::Tie) => format!("打平：两种部署都要 {d} 张 GPU，费用相同，分离式部署是 {u}；方案仍取合并部署：只有一个池子，不用搬运 KV cache。"),
+            (Lang::En, O::Tie) => format!("A tie: both need {d} {} at the same cost, the disaggregated deployment as {u}; the plan stays aggregated: one pool, no KV cache to move.", gpus_word(dis)),
+            (Lang::Zh, O::OnlyDisaggregated) => format!("只有分离式部署能达到目标：{d} 张 GPU，即 {u}。"),
+            (Lang::En, O::OnlyDisaggregated) => {
+                format!("Only the disaggregated deployment meets the targets: {d} {}, {u}.", gpus_word(dis))
+            }
+            (_, O::OnlyAggregated | O::Neither) => String::new(),
+        }
+    }
+
+    /// Requests per second one GPU carries within the targets in each deployment, and what
+    /// breaks first in each.
+    pub fn per_gpu(
+        &self,
+        lang: Lang,
+        (agg, agg_limit): (&str, &str),
+        ratio: &str,
+        (dis, dis_limit): (&str, &str),
+    ) -> String {
+        match lang {
+            Lang::Zh => format!("在目标之内，合并部署每张 GPU 每秒承接 {agg} 个请求（最先失守的是{agg_limit}），{ratio} 单元里每张 GPU 每秒承接 {dis} 个（最先失守的是{dis_limit}）。"),
+            Lang::En => format!("Within the targets one GPU carries {agg} requests/s aggregated ({agg_limit} breaks first) and {dis} requests/s in a {ratio} unit ({dis_limit} breaks first)."),
+        }
+    }
+
+    /// The aggregated replica's TPOT is what breaks first: prompt chunks in its decode steps,
+    /// none in a decode worker's (`pct`: the target's percentile; step times and TPOT as text).
+    pub fn why_tpot(
+        &self,
+        lang: Lang,
+        pct: &str,
+        chunk: &str,
+        (mixed, decode): (&str, &str),
+        (tpot, target): (&str, &str),
+    ) -> String {
+        match lang {
+            Lang::Zh => format!("合并部署的副本里，p{pct} 每个输出 token 时间取决于捎带在 decode 步里的提示块：捎带一块 {chunk} 个 token 的提示时，一步要 {mixed}，满批次只做 decode 时是 {decode}；到达的提示越多，每个输出流里捎带提示块的步就越多。decode 节点的步里不捎带提示块：规划的峰值时，它的 p{pct} 每个输出 token 时间是 {tpot}（目标 {target}）。"),
+            Lang::En => format!("The aggregated replica's p{pct} time per output token is set by prompt chunks riding in its decode steps: a step that also runs a {chunk}-token prompt chunk takes {mixed} against {decode} for a full batch of decodes alone, and the more prompts arrive, the more of each stream's steps carry one. A decode worker's steps carry no prompt chunk: at planned peak its p{pct} time per output token is {tpot} (target {target})."),
+        }
+    }
+
+    /// The aggregated replica's TTFT breaks first; a prefill worker runs prompts only
+    /// (`prefill_p99`: its part of the time to first token at planned peak, as text).
+    pub fn why_ttft(&self, lang: Lang, pct: &str, prefill_p99: &str) -> String {
+        match lang {
+            Lang::Zh => format!("合并部署的副本最先失守的是 p{pct} 首 token 时间：每个提示要等前面的提示，这些步还要和正在输出的序列共用。prefill 节点只算提示：规划的峰值时，首 token 时间里它的那部分在 p99 为 {prefill_p99}。"),
+            Lang::En => format!("The aggregated replica's p{pct} time to first token breaks first: each prompt waits for the prompts ahead of it, in steps it shares with the running streams. A prefill worker runs prompts only: at planned peak its part of the time to first token is {prefill_p99} at p99."),
+        }
+    }
+
+    /// The aggregated replica meets both targets up to its sustainable rate.
+    pub fn why_throughput(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Zh => "合并部署的副本直到可持续速率都满足两个目标：决定它能承接多少的是吞吐，而不是延迟目标，所以把两个阶段分开也腾不出延迟上的余地。",
+            Lang::En => "The aggregated replica meets both targets up to its sustainable rate: throughput, not a latency target, sets its capacity, so splitting the roles frees no latency budget.",
+        }
+    }
+
+    /// The unit's pools: each one's sustainable rate, the share of the faster one left unused
+    /// when the slower is full, and the KV cache's transfer.
+    pub fn pools_text(
+        &self,
+        lang: Lang,
+        ratio: &str,
+        (prefill, decode): (&str, &str),
+        (slower, faster, unused): (usize, usize, &str),
+        (bytes, link, transfer): (&str, &str, &str),
+    ) -> String {
+        let name = |i: usize| self.pools.get(i).copied().unwrap_or_default();
+        let (slow, fast) = (name(slower), name(faster));
+        match lang {
+            Lang::Zh => format!("一个 {ratio} 单元的 prefill 池每秒可持续完成 {prefill} 个请求，decode 池 {decode} 个：{slow} 池满载时，{fast} 池有 {unused}% 的能力用不上；每个提示的 KV cache（每张 GPU {bytes}）经 {link} 传输要 {transfer}。"),
+            Lang::En => format!("A {ratio} unit's prefill pool sustains {prefill} requests/s and its decode pool {decode}: when the {slow} pool is full, the {fast} pool leaves {unused}% of its capacity unused; every prompt's KV cache ({bytes} per GPU) crosses {link} in {transfer}."),
+        }
+    }
+
+    /// The balance, when one deployment wins: `split_wins` (the disaggregated one does),
+    /// `tpot` (the aggregated replica's TPOT is what breaks first).
+    pub fn close(&self, lang: Lang, split_wins: bool, tpot: bool) -> &'static str {
+        match (lang, split_wins, tpot) {
+            (Lang::Zh, true, true) => "在这里，把提示块从 decode 步里拿走省下的 GPU，比 prefill 池和传输多花的 GPU 更多。",
+            (Lang::Zh, false, true) => "在这里，把提示块从 decode 步里拿走省下的 GPU，抵不上 prefill 池和传输多花的 GPU。",
+            (Lang::Zh, true, false) => "在这里，分开部署省下的 GPU 比 prefill 池和传输多花的更多。",
+            (Lang::Zh, false, false) => "在这里，prefill 池和传输多花的 GPU 比分开部署省下的更多。",
+            (Lang::En, true, true) => "Taking the prompt chunks out of the decode steps is worth more here than the GPUs the prefill pool and the transfer cost.",
+            (Lang::En, false, true) => "Taking the prompt chunks out of the decode steps is worth less here than the GPUs the prefill pool and the transfer cost.",
+            (Lang::En, true, false) => "The split saves more GPUs here than the prefill pool and the transfer cost.",
+            (Lang::En, false, false) => "The prefill pool and the transfer cost more GPUs here than the split saves.",
+        }
+    }
+
+    /// The sizing in the math: `units = ⌈peak ÷ ((1 − headroom) × r)⌉ …` is the same in both
+    /// languages; this is the GPUs' line.
+    pub fn gpus_line(&self, units: u64, unit: crate::tools::plan::disagg::Unit, gpus: u64) -> String {
+        format!(
+            "GPUs = units × (P + D) × TP = {units} × ({} + {}) × {} = {gpus}",
+            unit.prefill, unit.decode, unit.tp
+        )
+    }
+}
+
+static PD_ZH: PlanPdStrings = PlanPdStrings {
+    control: "prefill/decode 分离式部署",
+    option_auto: "对比（搜索最合适的比例）",
+    option_off: "不对比（计算更快）",
+    option_ratio: ("按 ", "（prefill:decode）对比"),
+    title: "合并部署还是分离式部署？",
+    lead: "同样的目标、同样的 GPU，换一种部署方式：提示在 prefill 节点上计算，每个提示的 KV cache 传给 decode 节点，decode 节点再生成其余 token，它的步里不再捎带提示块。一个单元由若干个 prefill 节点和若干个 decode 节点按一定比例组成，每个节点的张量并行度与方案相同；和副本一样，二分查找它在目标内能承接的最高负载，单元数 = ⌈峰值 ÷ ((1 − 余量) × 该负载)⌉。",
+    table_head: [
+        "部署",
+        "每副本或单元的 GPU 数",
+        "每副本或单元满足目标的请求率",
+        "每张 GPU 满足目标的请求率",
+        "最先失守",
+        "副本数或单元数",
+        "GPU 数",
+        "每月费用",
+    ],
+    row_aggregated: "合并部署 · TP ",
+    row_unit: ("分离式 ", " · TP "),
+    limit_pool: ["prefill 池的吞吐", "decode 池的吞吐"],
+    skipped: ("没有细算：查找从按可持续速率所需 GPU 最少的比例出发，朝最先失守的池子一步步加节点，最多细算 ", " 种比例，没有走到这一种（它至少要 ", " 张 GPU）。"),
+    not_needed: ("不必细算：即使每个单元都跑满可持续速率，也至少要 ", " 张 GPU，不比最好的单元少。"),
+    across: "方案的副本跨了节点：只对单个节点之内的副本做这个对比（prefill 节点只有一个流水线阶段）。",
+    off: "没有和 prefill/decode 分离式部署对比（在上面的输入里可以打开）。",
+    none: ("张量并行 ", " 的分离式单元达不到目标："),
+    headline_note: ("分离式部署用更少的 GPU 达到同样的目标：", " 张，合并部署要 ", " 张（见第 4 步）。"),
+    confirm_title: "或者启动一个分离式单元",
+    confirm_vllm: "用 vLLM 的 `NixlConnector`（每条命令在各自的终端里运行；同一台服务器上的各个节点进程各用自己的 GPU 和端口）：",
+    confirm_sglang: "用 SGLang（传输后端为 `nixl`；改用 `mooncake` 时，换成 `--disaggregation-transfer-backend mooncake`，并用 `--disaggregation-ib-device` 指定 InfiniBand 网卡）：",
+    proxy_note: "vLLM 的代理是它测试目录里的一个示例（`tests/v1/kv_connector/nixl_integration/toy_proxy_server.py`，要在 vLLM 源码目录里运行），不是生产用的路由器。`NixlConnector` 不区分 `kv_role`，它只是占位；谁是 prefill、谁是 decode 由代理的 `--prefiller-hosts` 和 `--decoder-hosts` 决定（vLLM 文档里 `NixlConnector` 的使用指南）。",
+    confirm_bench: "再经代理给这个单元加上它的峰值负载（vLLM 代理在 8192 端口；SGLang 的路由器在 8000 端口，即压测工具的默认端口）：",
+    math_title: "分离式单元",
+    pools: ["prefill", "decode"],
+};
+
+static PD_EN: PlanPdStrings = PlanPdStrings {
+    control: "Disaggregated prefill/decode",
+    option_auto: "Compare, at the best ratio searched",
+    option_off: "Do not compare (faster)",
+    option_ratio: ("Compare at ", " (prefill:decode)"),
+    title: "Aggregated or disaggregated?",
+    lead: "The same targets on the same GPUs, deployed another way: prompts run on prefill workers, each prompt's KV cache crosses to a decode worker, and decode workers generate the rest in steps that carry no prompt chunk. A unit is P prefill and D decode workers at the plan's tensor-parallel degree; its highest load within the targets is found by the same bisection as a replica's, and units = ⌈peak ÷ ((1 − headroom) × that)⌉.",
+    table_head: [
+        "Deployment",
+        "GPUs per replica or unit",
+        "Req/s within targets per replica or unit",
+        "Req/s within targets per GPU",
+        "Breaks first",
+        "Replicas or units",
+        "GPUs",
+        "Cost per month",
+    ],
+    row_aggregated: "Aggregated · TP ",
+    row_unit: ("Disaggregated ", " · TP "),
+    limit_pool: ["throughput of its prefill pool", "throughput of its decode pool"],
+    skipped: ("Not reached: the search starts at the ratio whose units could need the fewest GPUs and moves toward the pool that breaks first, at most ", " ratios (this one needs at least ", " GPUs)."),
+    not_needed: ("Not searched: even with every unit at its sustainable rate it needs at least ", " GPUs, no fewer than the best unit."),
+    across: "The plan's replica spans nodes: the comparison is made only for a replica within one node (a prefill worker runs one pipeline stage).",
+    off: "Not compared with a disaggregated prefill/decode deployment (turn it on in the inputs above).",
+    none: ("No disaggregated unit at tensor parallel ", " meets the targets: "),
+    headline_note: ("A disaggregated deployment meets the same targets with fewer GPUs: ", " against ", " (step 4)."),
+    confirm_title: "Or launch one disaggregated unit",
+    confirm_vllm: "With vLLM's `NixlConnector` (each command in its own shell; workers on one node each get their own GPUs and ports):",
+    confirm_sglang: "With SGLang (the `nixl` transfer backend; for `mooncake` instead, `--disaggregation-transfer-backend mooncake` with `--disaggregation-ib-device` naming your InfiniBand device):",
+    proxy_note: "vLLM's proxy is a toy from its own tests (`tests/v1/kv_connector/nixl_integration/toy_proxy_server.py`, run from a vLLM source checkout), not a production router. `NixlConnector` does not distinguish `kv_role`, which is a placeholder: the proxy's `--prefiller-hosts` and `--decoder-hosts` set the roles (vLLM docs, NixlConnector Usage Guide).",
+    confirm_bench: "Then send the unit its planned peak load through the proxy (vLLM's on port 8192; SGLang's router on 8000, the benchmark's default):",
+    math_title: "Disaggregated units",
+    pools: ["prefill", "decode"],
 };

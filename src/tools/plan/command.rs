@@ -17,7 +17,30 @@
 //! and Scaling" and the multi-node-serving example); SGLang starts the same command on every node
 //! with `--nnodes`, `--node-rank` and `--dist-init-addr` (SGLang docs, "Multi-Node Deployment"),
 //! and `--pp-size` for pipeline stages (retrieved 2026-12-05).
+//!
+//! A disaggregated unit ([`super::disagg`]), from each project's own guide (retrieved
+//! 2026-12-06, the repositories' main branches):
+//! - vLLM, `docs/features/nixl_connector_usage.md` ("NixlConnector Usage Guide"): each worker is
+//!   `vllm serve` with `--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer",…}'`
+//!   (a decoder `"kv_consumer"`) and `VLLM_NIXL_SIDE_CHANNEL_HOST`, `VLLM_NIXL_SIDE_CHANNEL_PORT`,
+//!   `UCX_NET_DEVICES=all` in its environment ("Each vLLM worker needs a unique port on its
+//!   host"); "NixlConnector currently does not distinguish `kv_role`; the actual
+//!   prefiller/decoder roles are determined by the upper-level proxy (e.g., `toy_proxy_server.py`
+//!   using `--prefiller-hosts` and `--decoder-hosts`)"; the proxy is
+//!   `python tests/v1/kv_connector/nixl_integration/toy_proxy_server.py --port 8192
+//!   --prefiller-hosts … --prefiller-ports … --decoder-hosts … --decoder-ports …`, a script of
+//!   vLLM's tests, not a packaged router.
+//! - SGLang, `docs/advanced_features/pd_disaggregation.md` ("PD Disaggregation"):
+//!   `python -m sglang.launch_server --model-path … --disaggregation-mode prefill --port 30000
+//!   --disaggregation-transfer-backend nixl` ("Currently, we support Mooncake and NIXL as the
+//!   transfer engine"; Mooncake's examples name `--disaggregation-ib-device`), the decode role
+//!   with `--disaggregation-mode decode` and `--base-gpu-id` on the same node, `--tp-size` for
+//!   tensor parallelism, and `python -m sglang_router.launch_router --pd-disaggregation
+//!   --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --host 0.0.0.0 --port
+//!   8000`; the router takes `--prefill URL BOOTSTRAP_PORT` once per prefill worker (its README),
+//!   each prefill server's own `--disaggregation-bootstrap-port` (default 8998).
 
+use super::disagg::Unit;
 use super::state::PlanState;
 use super::{Capacity, Layout};
 use crate::catalog::models;
@@ -131,6 +154,10 @@ const SGLANG: Launcher = Launcher {
     kv_fp8: "fp8_e4m3",
 };
 
+/// SGLang's flags in a disaggregated deployment: its PD guide spells tensor parallelism
+/// `--tp-size`.
+const SGLANG_PD: Launcher = Launcher { tensor_parallel: "--tp-size", ..SGLANG };
+
 /// One replica of the plan launched by `l`, flag for flag.
 fn launch(l: &Launcher, s: &PlanState, layout: Layout, cap: &Capacity) -> String {
     let tp = layout.tp;
@@ -197,6 +224,137 @@ pub fn quantises_on_load(s: &PlanState) -> bool {
     weight_flag(s).is_some() && (published_16 || pasted_16)
 }
 
+/// One worker of a unit: its role, its number within the role, its node and its first GPU there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Worker {
+    pub prefill: bool,
+    pub index: u64,
+    pub node: u64,
+    pub first_gpu: u64,
+}
+
+/// A unit's workers in order (prefill first), each on `tp` consecutive GPUs of nodes of
+/// [`super::state::GPUS_PER_NODE`]: the unit's GPUs numbered from 0, node by node.
+pub fn workers(unit: Unit) -> Vec<Worker> {
+    let per = super::state::GPUS_PER_NODE;
+    (0..unit.prefill.saturating_add(unit.decode))
+        .map(|k| {
+            let gpu = k.saturating_mul(unit.tp);
+            let prefill = k < unit.prefill;
+            let index = if prefill { k } else { k - unit.prefill };
+            Worker { prefill, index, node: gpu / per, first_gpu: gpu % per }
+        })
+        .collect()
+}
+
+/// The address a worker is reached at: on one node `localhost` (vLLM) or `127.0.0.1` (SGLang),
+/// else its node's, to fill in.
+fn host(unit: Unit, w: Worker, local: &str) -> String {
+    if unit.nodes() == 1 {
+        local.to_owned()
+    } else {
+        format!("NODE{}_IP", w.node)
+    }
+}
+
+/// `# prefill worker 1 of 2: GPUs 0-3 of NODE0_IP` (GPU `0` alone when one).
+fn worker_comment(unit: Unit, w: Worker) -> String {
+    let (role, of) = if w.prefill { ("prefill", unit.prefill) } else { ("decode", unit.decode) };
+    let gpus = match unit.tp {
+        1 => format!("GPU {}", w.first_gpu),
+        n => format!("GPUs {}-{}", w.first_gpu, w.first_gpu + n - 1),
+    };
+    let on = if unit.nodes() == 1 { String::new() } else { format!(" of NODE{}_IP", w.node) };
+    format!("# {role} worker {} of {of}: {gpus}{on}\n", w.index + 1)
+}
+
+/// HTTP ports of the workers: prefill from 8100, decode from 8200, one each (unique on a node).
+fn vllm_port(w: Worker) -> u64 {
+    if w.prefill {
+        8100 + w.index
+    } else {
+        8200 + w.index
+    }
+}
+
+/// The port of vLLM's toy proxy, as its guide runs it.
+pub const VLLM_PROXY_PORT: u64 = 8192;
+
+/// A unit launched with vLLM's NixlConnector, worker by worker, then its proxy.
+pub fn serve_disagg(s: &PlanState, unit: Unit, cap: &Capacity) -> String {
+    let mut out = String::new();
+    for (k, w) in workers(unit).into_iter().enumerate() {
+        let gpus: Vec<String> = (w.first_gpu..w.first_gpu + unit.tp).map(|g| g.to_string()).collect();
+        let role = if w.prefill { "kv_producer" } else { "kv_consumer" };
+        out.push_str(&worker_comment(unit, w));
+        out.push_str(&format!(
+            "CUDA_VISIBLE_DEVICES={} \\\nVLLM_NIXL_SIDE_CHANNEL_HOST={} \\\nVLLM_NIXL_SIDE_CHANNEL_PORT={} \\\nUCX_NET_DEVICES=all \\\n{} \\\n  --port {} \\\n  --kv-transfer-config '{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"{role}\"}}'\n\n",
+            gpus.join(","),
+            host(unit, w, "localhost"),
+            5600 + k as u64,
+            launch(&VLLM, s, Layout::tp(unit.tp), cap),
+            vllm_port(w),
+        ));
+    }
+    let list = |prefill: bool, f: &dyn Fn(Worker) -> String| {
+        workers(unit).into_iter().filter(|w| w.prefill == prefill).map(f).collect::<Vec<_>>().join(" ")
+    };
+    out.push_str(&format!(
+        "# the proxy (vLLM's toy proxy, from a vLLM source checkout):\npython tests/v1/kv_connector/nixl_integration/toy_proxy_server.py \\\n  --port {VLLM_PROXY_PORT} \\\n  --prefiller-hosts {} \\\n  --prefiller-ports {} \\\n  --decoder-hosts {} \\\n  --decoder-ports {}",
+        list(true, &|w| host(unit, w, "localhost")),
+        list(true, &|w| vllm_port(w).to_string()),
+        list(false, &|w| host(unit, w, "localhost")),
+        list(false, &|w| vllm_port(w).to_string()),
+    ));
+    out
+}
+
+/// HTTP ports of SGLang's workers: prefill from 30000, decode from 30100.
+fn sglang_port(w: Worker) -> u64 {
+    if w.prefill {
+        30000 + w.index
+    } else {
+        30100 + w.index
+    }
+}
+
+/// A prefill worker's bootstrap port (SGLang's default 8998, one more for each further worker:
+/// unique on a node).
+fn bootstrap_port(w: Worker) -> u64 {
+    8998 + w.index
+}
+
+/// A unit launched with SGLang's PD disaggregation (NIXL), worker by worker, then its router.
+pub fn serve_disagg_sglang(s: &PlanState, unit: Unit, cap: &Capacity) -> String {
+    let mut out = String::new();
+    for w in workers(unit) {
+        out.push_str(&worker_comment(unit, w));
+        out.push_str(&launch(&SGLANG_PD, s, Layout::tp(unit.tp), cap));
+        let mode = if w.prefill { "prefill" } else { "decode" };
+        out.push_str(&format!(
+            " \\\n  --disaggregation-mode {mode} \\\n  --disaggregation-transfer-backend nixl"
+        ));
+        if w.prefill {
+            out.push_str(&format!(" \\\n  --disaggregation-bootstrap-port {}", bootstrap_port(w)));
+        }
+        if unit.nodes() > 1 {
+            out.push_str(&format!(" \\\n  --host {}", host(unit, w, "127.0.0.1")));
+        }
+        out.push_str(&format!(" \\\n  --port {} \\\n  --base-gpu-id {}\n\n", sglang_port(w), w.first_gpu));
+    }
+    out.push_str("# the router:\npython -m sglang_router.launch_router \\\n  --pd-disaggregation");
+    for w in workers(unit) {
+        let url = format!("http://{}:{}", host(unit, w, "127.0.0.1"), sglang_port(w));
+        if w.prefill {
+            out.push_str(&format!(" \\\n  --prefill {url} {}", bootstrap_port(w)));
+        } else {
+            out.push_str(&format!(" \\\n  --decode {url}"));
+        }
+    }
+    out.push_str(" \\\n  --host 0.0.0.0 \\\n  --port 8000");
+    out
+}
+
 /// The benchmark's request count: about [`BENCH_SECONDS`] of the rate, within 200..=10,000.
 pub fn bench_prompts(rate_per_s: f64) -> u64 {
     (rate_per_s * BENCH_SECONDS).ceil().clamp(200.0, 10_000.0) as u64
@@ -217,7 +375,18 @@ pub fn bench_prompts_users(users: u64) -> u64 {
 /// or its users in a closed loop (`--max-concurrency`, every request sent as soon as a slot
 /// frees: `--request-rate inf`).
 pub fn bench(s: &PlanState, cap: &Capacity) -> String {
+    bench_at(s, cap, None)
+}
+
+/// [`bench`] for one disaggregated unit (`cap`: the unit's capacity), sent through vLLM's proxy.
+pub fn bench_disagg(s: &PlanState, cap: &Capacity) -> String {
+    bench_at(s, cap, Some(VLLM_PROXY_PORT))
+}
+
+/// [`bench`] against the server on `port` (none: the benchmark's default, 8000).
+fn bench_at(s: &PlanState, cap: &Capacity, port: Option<u64>) -> String {
     let repo = model_arg(s);
+    let port = port.map(|p| format!("  --port {p} \\\n")).unwrap_or_default();
     let per_replica = super::demand(s) / cap.replicas.max(1) as f64;
     let load = match s.peak_users {
         Some(_) => {
@@ -234,7 +403,7 @@ pub fn bench(s: &PlanState, cap: &Capacity) -> String {
         ),
     };
     format!(
-        "vllm bench serve \\\n  --model {repo} \\\n  --dataset-name random \\\n  --random-input-len {} \\\n  --random-output-len {} \\\n  --ignore-eos \\\n  {load} \\\n  --percentile-metrics ttft,tpot \\\n  --metric-percentiles 50,95",
+        "vllm bench serve \\\n{port}  --model {repo} \\\n  --dataset-name random \\\n  --random-input-len {} \\\n  --random-output-len {} \\\n  --ignore-eos \\\n  {load} \\\n  --percentile-metrics ttft,tpot \\\n  --metric-percentiles 50,95",
         s.prompt_tokens,
         s.output_tokens,
     )

@@ -2,6 +2,7 @@
 //! five steps of the plan with its chart, table and command lines (rebuilt on every change).
 
 use super::command;
+use super::disagg::{self, Disagg, Outcome};
 use super::state::{self, plain, Field, PlanState, KV, WEIGHTS};
 use super::{Candidate, Capacity, Limit, Plan, Verdict, HOURS_PER_MONTH};
 use crate::catalog::{self, gpus};
@@ -72,6 +73,16 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
         option(&mut o, net.key(), name, net == s.net);
     }
     labelled(&mut out, "plan-net", t.net, &select("plan-net", "net", &o));
+    let pd = lang.plan_pd();
+    let mut o = String::new();
+    option(&mut o, "auto", pd.option_auto, s.pd == state::Pd::Auto);
+    for (p, d) in state::RATIOS {
+        let ratio = state::Pd::Ratio(p, d);
+        let label = format!("{}{}{}", pd.option_ratio.0, ratio.key(), pd.option_ratio.1);
+        option(&mut o, &ratio.key(), &label, s.pd == ratio);
+    }
+    option(&mut o, "off", pd.option_off, s.pd == state::Pd::Off);
+    labelled(&mut out, "plan-pd", pd.control, &select("plan-pd", "pd", &o));
     let number = |key: &str, value: String, (min, max): (String, String), step: &str| {
         format!(
             "<input id=\"plan-{key}\" data-k=\"{key}\" type=\"number\" inputmode=\"decimal\" min=\"{min}\" max=\"{max}\" step=\"{step}\" value=\"{}\">",
@@ -214,6 +225,7 @@ pub fn results_html_at(lang: Lang, s: &PlanState, plan: &Plan, width: u32) -> St
         breaks(&mut out, lang, s, cap);
         let _ = write!(out, "<div class=\"chart plan-chart\">{}</div>", chart(lang, s, c, cap, plan, width));
     }
+    comparison(&mut out, lang, s, plan);
     out.push_str("</li>");
     step_confirm(&mut out, lang, s, plan);
     out.push_str("</ol>");
@@ -257,6 +269,7 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             "<p class=\"plan-headline plan-none\" role=\"status\" data-why=\"{why}\">{}</p>",
             esc(&text)
         );
+        headline_note(out, lang, plan);
         return;
     };
     let cost = cap
@@ -296,6 +309,30 @@ fn headline(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         )),
         esc(t.busy_note)
     );
+    headline_note(out, lang, plan);
+}
+
+/// Under the headline, when a disaggregated deployment needs fewer GPUs (or is the only one
+/// that meets the targets).
+fn headline_note(out: &mut String, lang: Lang, plan: &Plan) {
+    let t = lang.plan_pd();
+    let Some(c) = plan.disagg.compared() else { return };
+    let Some((unit, d)) = c.chosen() else { return };
+    let text = match (disagg::outcome(plan), plan.chosen()) {
+        (Some(Outcome::Disaggregated), Some((_, a))) => format!(
+            "{}{}{}{}{}",
+            t.headline_note.0,
+            group_digits(d.gpus),
+            t.headline_note.1,
+            group_digits(a.gpus),
+            t.headline_note.2
+        ),
+        (Some(o @ Outcome::OnlyDisaggregated), _) => {
+            t.verdict(lang, o, (0, d.gpus), (d.replicas, &unit.ratio(), unit.tp))
+        }
+        _ => return,
+    };
+    let _ = write!(out, "<p class=\"plan-pd-note\" id=\"plan-pd-note\">{}</p>", esc(&text));
 }
 
 /// The planned load at peak as a share of the replica's sustainable rate, percent.
@@ -616,6 +653,201 @@ fn table(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     out.push_str("</tbody></table></div>");
 }
 
+/// What breaks first in a disaggregated unit: a target, or the throughput of its slower pool.
+fn unit_limit(lang: Lang, s: &PlanState, cap: &Capacity) -> String {
+    let pools = cap.at_peak.disaggregated.as_ref();
+    match (cap.limit, pools, s.peak_users.is_some()) {
+        (Limit::Saturation, Some(d), false) => {
+            let i = usize::from(d.limited_by == crate::engine::perf::load::disagg::LimitingPool::Decode);
+            lang.plan_pd().limit_pool.get(i).copied().unwrap_or_default().to_owned()
+        }
+        (l, _, users) => limit_text(lang, s, l, users),
+    }
+}
+
+/// Requests per second one GPU carries within the targets.
+fn per_gpu(cap: &Capacity, gpus_each: u64) -> f64 {
+    cap.capacity_per_s / gpus_each.max(1) as f64
+}
+
+/// The link a unit's KV cache crosses, by name.
+fn link_name(link: crate::engine::links::KvLink) -> &'static str {
+    use crate::engine::links::KvLink;
+    match link {
+        KvLink::Nvlink => "NVLink",
+        KvLink::Pcie => "PCIe",
+        KvLink::Infiniband => "InfiniBand NDR",
+        KvLink::Roce => "RoCE",
+        KvLink::Efa => "AWS EFA",
+    }
+}
+
+/// The outcome as the section's `data-outcome`.
+fn outcome_key(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Disaggregated) => "disaggregated",
+        Some(Outcome::Aggregated) => "aggregated",
+        Some(Outcome::Tie) => "tie",
+        Some(Outcome::OnlyDisaggregated) => "only-disaggregated",
+        Some(Outcome::OnlyAggregated) => "only-aggregated",
+        Some(Outcome::Neither) | None => "neither",
+    }
+}
+
+/// Step 4's comparison with a disaggregated deployment: which needs fewer GPUs, both plans'
+/// GPUs, capacity per replica or unit and what limits each, and why, in words from the numbers.
+fn comparison(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan_pd();
+    let c = match &plan.disagg {
+        Disagg::Off => {
+            let _ = write!(out, "<p class=\"hint\" id=\"plan-pd-off\">{}</p>", esc(t.off));
+            return;
+        }
+        Disagg::AcrossNodes => {
+            let _ = write!(
+                out,
+                "<section id=\"plan-pd\" data-outcome=\"neither\"><h3>{}</h3><p>{}</p></section>",
+                esc(t.title),
+                esc(t.across)
+            );
+            return;
+        }
+        Disagg::Compared(c) => c,
+    };
+    let outcome = disagg::outcome(plan);
+    let _ = write!(
+        out,
+        "<section id=\"plan-pd\" data-outcome=\"{}\"><h3>{}</h3><p class=\"hint\">{}</p>",
+        outcome_key(outcome),
+        esc(t.title),
+        esc(t.lead)
+    );
+    let agg = plan.chosen();
+    let dis = c.chosen();
+    // The verdict, or why no unit meets the targets.
+    match (outcome, dis) {
+        (Some(o), Some((unit, d))) => {
+            let a = agg.map_or(0, |(_, a)| a.gpus);
+            let _ = write!(
+                out,
+                "<p class=\"plan-pd-verdict\"><strong>{}</strong></p>",
+                esc(&t.verdict(lang, o, (a, d.gpus), (d.replicas, &unit.ratio(), unit.tp)))
+            );
+        }
+        _ => {
+            let why = match &c.probe {
+                Err(v) => verdict_text(lang, s, v),
+                Ok(_) => c.units.first().map_or_else(String::new, |u| verdict_text(lang, s, &u.verdict)),
+            };
+            let _ = write!(
+                out,
+                "<p class=\"plan-pd-verdict\"><strong>{}</strong></p>",
+                esc(&format!("{}{}{}{why}", t.none.0, c.tp, t.none.1))
+            );
+        }
+    }
+    // Both plans side by side: the aggregated replica and every ratio tried.
+    out.push_str("<div class=\"plan-scroll\"><table class=\"plan-pd-table\"><thead><tr>");
+    for h in t.table_head {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", esc(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    let cost = |cap: &Capacity| cap.cost_per_month().map_or_else(|| "—".to_owned(), usd);
+    let cells = |out: &mut String, each: u64, cap: &Capacity, limit: String| {
+        for v in [
+            group_digits(each),
+            rate(cap.capacity_per_s),
+            rate(per_gpu(cap, each)),
+            limit,
+            group_digits(cap.replicas),
+            group_digits(cap.gpus),
+            cost(cap),
+        ] {
+            let _ = write!(out, "<td>{}</td>", esc(&v));
+        }
+    };
+    let won = matches!(outcome, Some(Outcome::Disaggregated | Outcome::OnlyDisaggregated));
+    if let Some((a, cap)) = agg {
+        let class = if won { "" } else { " class=\"chosen\"" };
+        let label = format!("{}{}", t.row_aggregated, lang.plan().tp_words(lang, a.layout()));
+        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", esc(&label));
+        cells(out, a.layout().gpus(), cap, limit_text(lang, s, cap.limit, s.peak_users.is_some()));
+        out.push_str("</tr>");
+    }
+    for (i, u) in c.units.iter().enumerate() {
+        let class = if won && c.chosen == Some(i) { " class=\"chosen\"" } else { "" };
+        let label = format!("{}{}{}{}", t.row_unit.0, u.unit.ratio(), t.row_unit.1, u.unit.tp);
+        let _ = write!(out, "<tr{class}><th scope=\"row\">{}</th>", esc(&label));
+        match &u.verdict {
+            Verdict::Meets(cap) => cells(out, u.unit.gpus(), cap, unit_limit(lang, s, cap)),
+            Verdict::NotNeeded { at_least_gpus } => {
+                let n = t.not_needed;
+                let text = format!("{}{}{}", n.0, group_digits(*at_least_gpus), n.1);
+                let _ = write!(out, "<td colspan=\"7\" class=\"muted\">{}</td>", esc(&text));
+            }
+            v => {
+                let _ =
+                    write!(out, "<td colspan=\"7\" class=\"muted\">{}</td>", esc(&verdict_text(lang, s, v)));
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    // Why, from the numbers.
+    let mut why = Vec::new();
+    if let (Some((a, acap)), Some((unit, dcap))) = (agg, dis) {
+        why.push(t.per_gpu(
+            lang,
+            (
+                &rate(per_gpu(acap, a.layout().gpus())),
+                &limit_text(lang, s, acap.limit, s.peak_users.is_some()),
+            ),
+            &unit.ratio(),
+            (&rate(per_gpu(dcap, unit.gpus())), &unit_limit(lang, s, dcap)),
+        ));
+        let p = &acap.at_peak;
+        match acap.limit {
+            Limit::Tpot => why.push(t.why_tpot(
+                lang,
+                s.tpot_pct.key(),
+                &group_digits(p.mixed_chunk_tokens),
+                (&ms(Some(p.mixed_step_s)), &ms(Some(p.decode_step_s))),
+                (&ms(dcap.at_peak.tpot(s.tpot_pct)), &format!("{} ms", plain(s.tpot_ms))),
+            )),
+            Limit::Ttft => {
+                let prefill = dcap.at_peak.disaggregated.as_ref().and_then(|f| f.prefill_p99_s);
+                why.push(t.why_ttft(lang, s.ttft_pct.key(), &secs(prefill)));
+            }
+            Limit::Saturation => why.push(t.why_throughput(lang).to_owned()),
+        }
+    }
+    if let Some((unit, dcap)) = dis {
+        if let Some(f) = &dcap.at_peak.disaggregated {
+            let (pre, dec) = (f.prefill_max_rate_per_s, f.decode_max_rate_per_s);
+            let (slower, faster) = if pre < dec { (0, 1) } else { (1, 0) };
+            let unused = if pre.max(dec) > 0.0 { 100.0 * (1.0 - pre.min(dec) / pre.max(dec)) } else { 0.0 };
+            why.push(t.pools_text(
+                lang,
+                &unit.ratio(),
+                (&rate(pre), &rate(dec)),
+                (slower, faster, &format_sig3(unused)),
+                (&gb(f.transfer_bytes), link_name(f.link), &format_seconds(f.transfer_s)),
+            ));
+        }
+    }
+    if let (Some(o @ (Outcome::Disaggregated | Outcome::Aggregated)), Some((_, acap))) = (outcome, agg) {
+        why.push(t.close(lang, o == Outcome::Disaggregated, acap.limit == Limit::Tpot).to_owned());
+    }
+    if !why.is_empty() {
+        let _ = write!(
+            out,
+            "<p class=\"plan-pd-why\">{}</p>",
+            esc(&why.join(if lang == Lang::Zh { "" } else { " " }))
+        );
+    }
+    out.push_str("</section>");
+}
+
 fn row(out: &mut String, lang: Lang, s: &PlanState, cap: &Capacity) {
     let cost = cap.cost_per_month().map_or_else(|| "—".to_owned(), usd);
     let cells = [
@@ -660,6 +892,10 @@ pub fn verdict_text(lang: Lang, s: &PlanState, v: &Verdict) -> String {
         }
         Verdict::NotNeeded { at_least_gpus } => {
             format!("{}{}{}", t.not_needed.0, group_digits(*at_least_gpus), t.not_needed.1)
+        }
+        Verdict::Skipped { at_least_gpus } => {
+            let k = lang.plan_pd().skipped;
+            format!("{}{}{}{}{}", k.0, disagg::searched_at_most(s), k.1, group_digits(*at_least_gpus), k.2)
         }
         Verdict::Meets(_) => String::new(),
     }
@@ -760,10 +996,48 @@ fn chart(lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity, plan: &Plan, 
 fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let t = lang.plan();
     let _ = write!(out, "<li><h2>{}</h2>", esc(t.step_confirm));
-    let Some((c, cap)) = plan.chosen() else {
-        let _ = write!(out, "<p>{}</p></li>", esc(t.confirm_none));
-        return;
-    };
+    match plan.chosen() {
+        Some((c, cap)) => confirm_replica(out, lang, s, c, cap),
+        None => {
+            let _ = write!(out, "<p>{}</p>", esc(t.confirm_none));
+        }
+    }
+    confirm_unit(out, lang, s, plan);
+    out.push_str("</li>");
+}
+
+/// Escaped text whose spans between backticks are code (flags, paths, identifiers).
+pub fn prose(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { format!("<code>{}</code>", esc(part)) } else { esc(part) })
+        .collect()
+}
+
+/// Step 5's disaggregated unit, when one meets the targets: its workers and proxy launched with
+/// vLLM and with SGLang, and the benchmark at one unit's planned peak load.
+fn confirm_unit(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan_pd();
+    let Some((unit, cap)) = plan.disagg.compared().and_then(|c| c.chosen()) else { return };
+    let _ = write!(
+        out,
+        "<h3 id=\"plan-pd-confirm\">{}</h3><p>{}</p><pre class=\"plan-pd-cmd\" data-cmd=\"vllm-pd\"><code>{}</code></pre><p class=\"hint\">{}</p>\
+         <p>{}</p><pre class=\"plan-pd-cmd\" data-cmd=\"sglang-pd\"><code>{}</code></pre>\
+         <p>{}</p><pre class=\"plan-pd-cmd\" data-cmd=\"bench-pd\"><code>{}</code></pre>",
+        esc(t.confirm_title),
+        prose(t.confirm_vllm),
+        esc(&command::serve_disagg(s, unit, cap)),
+        prose(t.proxy_note),
+        prose(t.confirm_sglang),
+        esc(&command::serve_disagg_sglang(s, unit, cap)),
+        esc(t.confirm_bench),
+        esc(&command::bench_disagg(s, cap))
+    );
+}
+
+/// Step 5's replica: its launch lines, the benchmark, and the notes they need.
+fn confirm_replica(out: &mut String, lang: Lang, s: &PlanState, c: &Candidate, cap: &Capacity) {
+    let t = lang.plan();
     let margin = command::max_model_len(s.prompt_tokens, s.output_tokens)
         .saturating_sub(s.prompt_tokens.saturating_add(s.output_tokens));
     let _ = write!(
@@ -811,7 +1085,7 @@ fn step_confirm(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         1 => t.confirm_then_one.to_owned(),
         n => format!("{}{}{}", t.confirm_then.0, group_digits(n), t.confirm_then.1),
     };
-    let _ = write!(out, "<p class=\"hint\">{}</p></li>", esc(&then));
+    let _ = write!(out, "<p class=\"hint\">{}</p>", esc(&then));
 }
 
 fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
@@ -867,10 +1141,41 @@ fn math(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     }
     let _ = write!(
         out,
-        "<p class=\"hint\">{}{}</p><p class=\"hint\">{}</p></details>",
+        "<p class=\"hint\">{}{}</p><p class=\"hint\">{}</p>",
         esc(users.map_or(t.math_target, |u| u.math_target)),
         esc(&rate(cap.planned_per_replica)),
         esc(t.math_headroom)
+    );
+    math_units(out, lang, s, plan);
+    out.push_str("</details>");
+}
+
+/// The disaggregated units' sizing, when a unit meets the targets.
+fn math_units(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
+    let t = lang.plan_pd();
+    let Some((unit, cap)) = plan.disagg.compared().and_then(|c| c.chosen()) else { return };
+    let sizing = if s.peak_users.is_some() {
+        format!(
+            "units = ⌈{} ÷ {}⌉ = {}",
+            plain(super::demand(s)),
+            format_sig3(cap.planned_per_replica),
+            cap.replicas
+        )
+    } else {
+        format!(
+            "units = ⌈peak ÷ ((1 − headroom) × r)⌉ = ⌈{} ÷ ({} × {})⌉ = {}",
+            plain(super::demand(s)),
+            format_sig3(super::kept(s)),
+            format_sig3(cap.per_replica),
+            cap.replicas
+        )
+    };
+    let _ = write!(
+        out,
+        "<p><strong>{}</strong></p><p><code>{}</code></p><p><code>{}</code></p>",
+        esc(t.math_title),
+        esc(&sizing),
+        esc(&t.gpus_line(cap.replicas, unit, cap.gpus))
     );
 }
 

@@ -15,11 +15,16 @@
 //! The plan is the degree with the fewest GPUs (then the lowest cost, then the smaller degree:
 //! more replicas, the same GPUs).
 //!
+//! Beside it, unless the reader turns it off, the same targets are met by a disaggregated
+//! deployment ([`disagg`]): units of prefill and decode workers at the plan's degree, searched
+//! the same way, and the page says which needs fewer GPUs and why.
+//!
 //! `state` is the URL form, `html` the page, `command` the serving-engine command lines; `load`
 //! adapts the engine's load report. The search takes the load model as a function so that it
 //! is tested on a queue whose answers are known in closed form.
 
 pub mod command;
+pub mod disagg;
 pub mod html;
 pub mod load;
 pub mod state;
@@ -243,6 +248,10 @@ pub enum Verdict {
     /// Not searched: even with every replica at its sustainable rate this degree needs
     /// `at_least_gpus`, more than the plan.
     NotNeeded { at_least_gpus: u64 },
+    /// Not searched: a disaggregated ratio the search's walk did not reach
+    /// ([`disagg::compare`]; it needs at least `at_least_gpus`, every unit at its sustainable
+    /// rate).
+    Skipped { at_least_gpus: u64 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -269,6 +278,8 @@ pub struct Plan {
     pub chosen: Option<usize>,
     /// The chosen replica's latencies from light load up to its sustainable rate.
     pub curve: Vec<LoadPoint>,
+    /// The disaggregated deployment under the same targets.
+    pub disagg: disagg::Disagg,
 }
 
 impl Plan {
@@ -325,7 +336,8 @@ pub fn load_time_bytes(s: &PlanState, layout: Layout) -> Option<(u64, u64)> {
     Some((m.weights.saturating_add(m.overhead), r.usable_gpu_memory_bytes))
 }
 
-/// A degree that holds the model and meets the targets at a light load, before the search.
+/// A degree (or a disaggregated unit) that holds the model and meets the targets at a light
+/// load, before the search.
 struct Ready {
     seqs: u64,
     x: Scenario,
@@ -333,14 +345,21 @@ struct Ready {
     light: f64,
     /// The load point at the lightest load.
     idle: LoadPoint,
+    /// GPUs of one replica (a unit: both its pools).
+    gpus: u64,
 }
 
 impl Ready {
     /// The fewest GPUs this degree could need: every replica at its sustainable rate (`target`:
     /// the load to carry, headroom included where it scales with the load).
     fn floor_gpus(&self, target: f64) -> u64 {
-        ((target / self.sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(self.x.gpus)
+        floor_gpus(target, self.sustainable, self.gpus)
     }
+}
+
+/// ⌈target ÷ sustainable⌉ replicas of `gpus` GPUs each.
+fn floor_gpus(target: f64, sustainable: f64, gpus: u64) -> u64 {
+    ((target / sustainable).ceil().clamp(1.0, 1e9) as u64).saturating_mul(gpus)
 }
 
 /// Sizes one degree: whether it fits, how many sequences, its sustainable rate, and whether a
@@ -385,7 +404,8 @@ where
         return (report, Err(Verdict::Misses { limit, value }));
     }
     let light = idle.rate_per_s.clamp(0.0, sustainable * LIGHT_LOAD);
-    (report, Ok(Ready { seqs, x, sustainable, light, idle }))
+    let gpus = x.gpus;
+    (report, Ok(Ready { seqs, x, sustainable, light, idle, gpus }))
 }
 
 /// A replica's capacity and the replicas the plan needs.
@@ -442,7 +462,7 @@ where
         planned_per_replica: planned,
         limit,
         replicas,
-        gpus: replicas.saturating_mul(r.x.gpus),
+        gpus: replicas.saturating_mul(r.gpus),
         at_peak,
         price: catalog::default_price_per_gpu_hour(&s.gpu),
     })
@@ -564,17 +584,35 @@ where
         .and_then(|i| Some((ready.iter().find(|(j, _)| *j == i)?, points.iter_mut().find(|(j, _)| *j == i)?)))
         .map(|((_, r), (_, seen))| curve(r, std::mem::take(seen), load))
         .unwrap_or_default();
-    Plan { candidates, chosen, curve }
+    let disagg = disagg::beside(s, &candidates, chosen, &ready, load);
+    Plan { candidates, chosen, curve, disagg }
 }
 
 /// The engine's plan: over the request rate, or over users in a closed loop
 /// ([`load::users_at`]) when the reader gives peak users.
+/// Each scenario's rate-independent half of the load model is kept between the search's points
+/// ([`load::Reusing`]).
 pub fn plan(s: &PlanState) -> Plan {
-    if s.peak_users.is_some() {
-        plan_with(s, &load::users_at)
+    plan_counted(s).0
+}
+
+/// [`plan`], and the load points it asked the engine for and about how many scheduler
+/// simulations they ran ([`load::Reusing::work`]).
+pub fn plan_counted(s: &PlanState) -> (Plan, (u64, u64)) {
+    let engine = load::Reusing::default();
+    let p = if s.peak_users.is_some() {
+        plan_with(s, &|x: &Scenario, u: f64| engine.users(x, u))
     } else {
-        plan_with(s, &load::load_at)
-    }
+        plan_with(s, &|x: &Scenario, r: f64| engine.rate(x, r))
+    };
+    (p, engine.work())
+}
+
+/// Sequences one replica laid out as `layout` runs at once: the reader's maximum, or fewer when
+/// its KV cache holds fewer (`None` when it does not hold one).
+fn sequences(s: &PlanState, layout: Layout) -> Option<u64> {
+    let one = catalog::evaluate(&scenario_at(s, layout, 1)).ok().filter(|r| r.fits)?;
+    Some(s.max_seqs.min(one.solvers.max_batch.unwrap_or(1).max(1)))
 }
 
 /// Latencies of the chosen replica from light load to just under its sustainable rate: the

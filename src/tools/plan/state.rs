@@ -2,8 +2,10 @@
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
 //! ttft=S&tpot=MS&head=PERCENT&seqs=N[&ttftp=50|90|95|99][&tpotp=50|90|95|99][&net=ib|efa]
-//! [&pre=TOKENS][&hit=PERCENT][&cfg=BASE64URL]` (`pre`: a shared prefix, at most the prompt;
-//! `hit`: the prefix cache's hit rate, both absent when 0); a link without `ttftp`/`tpotp` (every link before they existed) means p95,
+//! [&pre=TOKENS][&hit=PERCENT][&pd=off|P:D][&cfg=BASE64URL]` (`pre`: a shared prefix, at most the
+//! prompt; `hit`: the prefix cache's hit rate, both absent when 0; `pd`: the disaggregated
+//! comparison off, or at one prefill:decode ratio, absent when it searches the ratios
+//! ([`Pd::Auto`]), as every link before it meant); a link without `ttftp`/`tpotp` (every link before they existed) means p95,
 //! the planner's only percentile then. A value that does not parse or is out of
 //! range is reset to its default and named (`Field`), never guessed. `cfg` is a pasted
 //! Hugging Face `config.json` (its JSON, base64url without padding), used instead of `m`.
@@ -44,6 +46,43 @@ impl Net {
         match self {
             Net::Ib => "ib",
             Net::Efa => "efa",
+        }
+    }
+}
+
+/// Prefill:decode ratios of a disaggregated unit, prefill workers first (see
+/// [`super::disagg::RATIOS`] for why these).
+pub use super::disagg::RATIOS;
+
+/// The comparison with a disaggregated prefill/decode deployment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pd {
+    /// Compared, at the ratio the search finds best.
+    Auto,
+    /// Not compared (the plan alone, as before the comparison existed; less work).
+    Off,
+    /// Compared at this ratio only: (prefill workers, decode workers) of a unit.
+    Ratio(u64, u64),
+}
+
+impl Pd {
+    /// As in the URL and the menu: `auto`, `off`, `P:D`.
+    pub fn key(self) -> String {
+        match self {
+            Pd::Auto => "auto".into(),
+            Pd::Off => "off".into(),
+            Pd::Ratio(p, d) => format!("{p}:{d}"),
+        }
+    }
+    fn of(v: &str) -> Option<Pd> {
+        match v.trim() {
+            "auto" => Some(Pd::Auto),
+            "off" => Some(Pd::Off),
+            v => {
+                let (p, d) = v.split_once(':')?;
+                let r = (p.trim().parse().ok()?, d.trim().parse().ok()?);
+                RATIOS.contains(&r).then_some(Pd::Ratio(r.0, r.1))
+            }
         }
     }
 }
@@ -108,6 +147,8 @@ pub struct PlanState {
     pub config: Option<Value>,
     /// The network between nodes, when one node is not enough.
     pub net: Net,
+    /// The disaggregated comparison: searched, off, or at one ratio.
+    pub pd: Pd,
 }
 
 impl Default for PlanState {
@@ -131,6 +172,7 @@ impl Default for PlanState {
             max_seqs: 256,
             config: None,
             net: Net::Ib,
+            pd: Pd::Auto,
         }
     }
 }
@@ -156,6 +198,7 @@ pub enum Field {
     Config,
     Users,
     Network,
+    Disagg,
 }
 
 /// Ranges each number may take (inclusive).
@@ -217,6 +260,7 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         "head" => in_f64(v, HEADROOM).map(|x| s.headroom_pct = x).is_some(),
         "seqs" => in_u64(v, SEQS).map(|x| s.max_seqs = x).is_some(),
         "net" => [Net::Ib, Net::Efa].into_iter().find(|n| n.key() == v).map(|n| s.net = n).is_some(),
+        "pd" => Pd::of(v).map(|p| s.pd = p).is_some(),
         "cfg" => URL_SAFE_NO_PAD
             .decode(v.trim())
             .ok()
@@ -246,6 +290,7 @@ fn field_of(key: &str) -> Option<Field> {
         "cfg" => Field::Config,
         "users" => Field::Users,
         "net" => Field::Network,
+        "pd" => Field::Disagg,
         _ => return None,
     })
 }
@@ -336,8 +381,9 @@ pub fn encode(s: &PlanState) -> String {
     if s.hit_pct > 0.0 {
         reuse.push_str(&format!("&hit={}", plain(s.hit_pct)));
     }
+    let pd = if s.pd == Pd::Auto { String::new() } else { format!("&pd={}", s.pd.key()) };
     format!(
-        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}{reuse}&ttft={}&tpot={}&ttftp={}&tpotp={}&head={}&seqs={}{}{cfg}",
+        "m={}&w={}&kv={}&gpu={}&rate={}{}&in={}&out={}{reuse}&ttft={}&tpot={}&ttftp={}&tpotp={}&head={}&seqs={}{}{pd}{cfg}",
         s.model,
         s.weights.map_or("auto", Dtype::name),
         s.kv.name(),
@@ -443,5 +489,28 @@ mod tests {
         // A percentile not offered is reset and named.
         let (s, bad) = parse("ttftp=97&tpotp=x");
         assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P95, Pct::P95, vec![Field::TtftPct, Field::TpotPct]));
+    }
+
+    #[test]
+    fn the_disaggregated_comparison_is_kept_in_the_link() {
+        // Absent (every older link): compared at the best ratio, and not written.
+        assert_eq!(parse("rate=3").0.pd, Pd::Auto);
+        assert!(!encode(&PlanState::default()).contains("pd="));
+        for (v, pd) in
+            [("off", Pd::Off), ("2:1", Pd::Ratio(2, 1)), ("1%3A4", Pd::Ratio(1, 4)), ("auto", Pd::Auto)]
+        {
+            let (s, bad) = parse(&format!("rate=3&pd={v}"));
+            assert_eq!((s.pd, bad), (pd, vec![]), "{v}");
+            assert_eq!(parse(&encode(&s)), (s, vec![]));
+        }
+        // A ratio not offered, or not a ratio, is reset and named; the rest is kept.
+        for v in ["3:3", "2:4", "5:1", "0:1", "x", "1:", ""] {
+            let (s, bad) = parse(&format!("rate=7&pd={v}&in=300"));
+            assert_eq!(
+                (s.pd, s.peak_rate, s.prompt_tokens, bad),
+                (Pd::Auto, 7.0, 300, vec![Field::Disagg]),
+                "{v}"
+            );
+        }
     }
 }

@@ -23,6 +23,7 @@ fn queue(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
         mean_concurrency: stable.then(|| rho / (1.0 - rho)),
         ttft_s: [grow(0.1), grow(0.18), grow(0.2), grow(0.3)],
         tpot_s: [grow(0.01), grow(0.018), grow(0.02), grow(0.03)],
+        ..LoadPoint::default()
     })
 }
 
@@ -482,4 +483,382 @@ fn the_workloads_prefix_reuse_reaches_the_engine_and_raises_a_replicas_capacity(
     let cold = state("m=llama-3.1-8b&gpu=h100-sxm&in=4000&out=200");
     let rate = |s: &PlanState| load::load_at(&scenario_at(s, Layout::tp(1), 64), 0.0).unwrap().max_rate_per_s;
     assert!(rate(&s) > 1.2 * rate(&cold), "{} {}", rate(&s), rate(&cold));
+}
+
+/// [`queue`], and for a disaggregated unit of `P` prefill and `D` decode workers at tensor
+/// parallel `tp` two queues in tandem: a prefill worker finishes 20 × TP prompts per second, a
+/// decode worker 10 × TP requests; the time to first token grows with the prefill pool's load
+/// ρp (at p50, p90, p95, p99: 0.1, 0.18, 0.2, 0.3 s idle), the time per output token with the
+/// decode pool's ρd (10, 18, 20, 30 ms idle), each as 1 / (1 − ρ).
+fn pd_queue(x: &Scenario, rate: f64) -> Result<LoadPoint, EngineError> {
+    use crate::engine::perf::load::disagg::{DisaggregatedReport, LimitingPool};
+    if x.prefill_workers == 0 {
+        return queue(x, rate);
+    }
+    let tp = x.tensor_parallel.max(1);
+    let (p, d) = (x.prefill_workers, x.gpus / tp);
+    let (mu_p, mu_d) = (20.0 * (p * tp) as f64, 10.0 * (d * tp) as f64);
+    let (rho_p, rho_d) = (rate / mu_p, rate / mu_d);
+    let stable = rho_p < 1.0 && rho_d < 1.0;
+    let grow = |idle: f64, rho: f64| stable.then(|| idle / (1.0 - rho));
+    let ttft = [grow(0.1, rho_p), grow(0.18, rho_p), grow(0.2, rho_p), grow(0.3, rho_p)];
+    Ok(LoadPoint {
+        rate_per_s: rate,
+        stable,
+        max_rate_per_s: mu_p.min(mu_d),
+        utilization: rate / mu_p.min(mu_d),
+        completed_per_s: rate.min(mu_p.min(mu_d)),
+        sustainable_rate_per_s: mu_p.min(mu_d),
+        busy: stable.then_some(rho_p.max(rho_d)),
+        ttft_s: ttft,
+        tpot_s: [grow(0.01, rho_d), grow(0.018, rho_d), grow(0.02, rho_d), grow(0.03, rho_d)],
+        disaggregated: Some(DisaggregatedReport {
+            prefill_workers: p,
+            prefill_tensor_parallel: tp,
+            prefill_gpus: p * tp,
+            decode_gpus: d * tp,
+            total_gpus: (p + d) * tp,
+            link: crate::engine::links::KvLink::Nvlink,
+            link_bytes_per_s: 450e9,
+            link_efficiency: 0.8,
+            link_latency_s: 2e-6,
+            transfer_bytes: 1 << 20,
+            transfer_s: 1e-3,
+            prefill_max_seqs: 256,
+            prefill_alone_s: 0.1,
+            prefill_max_rate_per_s: mu_p,
+            decode_max_rate_per_s: mu_d,
+            limited_by: if mu_p < mu_d { LimitingPool::Prefill } else { LimitingPool::Decode },
+            prefill_p50_s: ttft[0],
+            prefill_p99_s: ttft[3],
+        }),
+        ..LoadPoint::default()
+    })
+}
+
+#[test]
+fn units_are_searched_by_the_same_bisection_and_sized_in_whole_units() {
+    // 20 req/s, no headroom, TPOT p95 50 ms: an aggregated replica of TP 1 carries 6 req/s
+    // (ρ ≤ 0.6), 4 GPUs. A 1:2 unit (prefill 20, decode 20 req/s) meets TPOT up to ρd = 0.6,
+    // 12 req/s, and TTFT p95 1 s up to ρp = 0.8: 2 units × 3 GPUs = 6. The search starts there
+    // (its bound, 1 unit × 3 GPUs, is the lowest), TPOT breaks first, so it walks toward more
+    // decode: a 1:3 unit (decode 30) meets TPOT up to 18 and TTFT up to 16, 2 units × 4 GPUs;
+    // TTFT breaks first there, and the walk would turn back: it stops.
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20&head=0&ttft=1&tpot=50");
+    let p = plan_with(&s, &pd_queue);
+    let (c, a) = p.chosen().unwrap();
+    assert_eq!((c.tp, a.gpus), (1, 4));
+    let cmp = p.disagg.compared().expect("compared");
+    assert_eq!(cmp.tp, 1);
+    let searched: Vec<(String, u64, u64, Limit)> = cmp
+        .units
+        .iter()
+        .filter_map(|u| match &u.verdict {
+            Verdict::Meets(cap) => Some((u.unit.ratio(), cap.replicas, cap.gpus, cap.limit)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        searched,
+        [("1:2".to_owned(), 2, 6, Limit::Tpot), ("1:3".to_owned(), 2, 8, Limit::Ttft)],
+        "{:?}",
+        cmp.units
+    );
+    let (unit, d) = cmp.chosen().unwrap();
+    assert_eq!(unit, disagg::Unit { tp: 1, prefill: 1, decode: 2 });
+    // Within 2⁻⁷ of the unit's sustainable rate below the exact 12 req/s, or exactly the load
+    // one unit fewer carries.
+    assert!(d.per_replica <= 12.0 + 1e-9 && d.per_replica > 12.0 - 20.0 / 128.0, "{}", d.per_replica);
+    // Every unit searched or not: GPUs are units × (P + D) × TP; the rest are bounded below.
+    for u in &cmp.units {
+        match &u.verdict {
+            Verdict::Meets(cap) => {
+                assert_eq!(cap.gpus, cap.replicas * (u.unit.prefill + u.unit.decode) * u.unit.tp);
+                assert_eq!(missed(&cap.at_peak, &s), None);
+            }
+            Verdict::NotNeeded { at_least_gpus } => assert!(*at_least_gpus >= d.gpus, "{u:?}"),
+            Verdict::Skipped { .. } => {}
+            v => panic!("{v:?}"),
+        }
+    }
+    assert_eq!(cmp.units.len(), disagg::RATIOS.len());
+    assert_eq!(disagg::outcome(&p), Some(disagg::Outcome::Aggregated));
+    // One ratio asked for: only it is searched.
+    let one = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20&head=0&ttft=1&tpot=50&pd=2:1");
+    let p1 = plan_with(&one, &pd_queue);
+    let c1 = p1.disagg.compared().unwrap();
+    assert_eq!(c1.units.len(), 1);
+    assert_eq!(c1.chosen().map(|(u, _)| u.ratio()), Some("2:1".to_owned()));
+    // Off: nothing asked of the engine beyond the plan, and the page says it is off.
+    let off = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20&head=0&ttft=1&tpot=50&pd=off");
+    let po = plan_with(&off, &pd_queue);
+    assert_eq!(po.disagg, disagg::Disagg::Off);
+    assert_eq!(po.candidates, p.candidates);
+    assert!(html::results_html(crate::i18n::Lang::En, &off, &po).contains("id=\"plan-pd-off\""));
+}
+
+/// The comparison's section of a page.
+fn pd_section(html: &str) -> &str {
+    let from = html.find("<section id=\"plan-pd\"").expect("the comparison");
+    let to = html[from..].find("</section>").map_or(html.len(), |i| from + i);
+    &html[from..to]
+}
+
+/// Llama 3.1 70B on H100, 4,096-token prompts and 512-token outputs, p99 TPOT within 30 ms:
+/// the aggregated replicas' TPOT is set by prompt chunks in their decode steps, and a
+/// disaggregated deployment meets the same targets with fewer GPUs. The page says so, with
+/// both plans' numbers, in both languages, and launches one unit with vLLM and SGLang.
+#[test]
+fn long_prompts_with_a_tight_tpot_target_go_disaggregated() {
+    use crate::i18n::Lang;
+    let s = state("m=llama-3.1-70b&gpu=h100-sxm&rate=10&in=4096&out=512&tpot=30&tpotp=99");
+    let p = plan(&s);
+    let (c, a) = p.chosen().expect("an aggregated plan");
+    assert_eq!(a.limit, Limit::Tpot, "{a:?}");
+    let cmp = p.disagg.compared().expect("compared");
+    assert_eq!(cmp.tp, c.tp);
+    let (unit, d) = cmp.chosen().expect("a unit meets the targets");
+    assert_eq!(disagg::outcome(&p), Some(disagg::Outcome::Disaggregated), "{} against {}", d.gpus, a.gpus);
+    assert!(d.gpus < a.gpus);
+    // Whole units of whole workers, meeting both targets at the planned peak, within the
+    // headroom.
+    assert_eq!(d.gpus, d.replicas * unit.gpus());
+    assert_eq!(missed(&d.at_peak, &s), None, "{d:?}");
+    assert!(d.at_peak.completed_per_s <= kept(&s) * d.capacity_per_s * (1.0 + 1e-9));
+    assert!(d.replicas as f64 * d.per_replica * kept(&s) >= s.peak_rate * (1.0 - 1e-9));
+    let f = d.at_peak.disaggregated.as_ref().unwrap();
+    assert_eq!((f.prefill_gpus, f.decode_gpus), (unit.prefill * unit.tp, unit.decode * unit.tp));
+    // The decode pool's p99 TPOT at peak is below the aggregated replica's.
+    let (ta, td) = (a.at_peak.tpot(s.tpot_pct).unwrap(), d.at_peak.tpot(s.tpot_pct).unwrap());
+    assert!(td < ta, "{td} {ta}");
+    assert!(a.at_peak.mixed_step_s > a.at_peak.decode_step_s);
+    for lang in Lang::ALL {
+        let t = lang.plan_pd();
+        let html = html::results_html(lang, &s, &p);
+        let section = pd_section(&html);
+        assert!(section.contains("data-outcome=\"disaggregated\""), "{lang:?}");
+        let verdict = t.verdict(
+            lang,
+            disagg::Outcome::Disaggregated,
+            (a.gpus, d.gpus),
+            (d.replicas, &unit.ratio(), unit.tp),
+        );
+        assert!(section.contains(&crate::html::escape(&verdict)), "{lang:?}: {section}");
+        // Why, from the numbers: the chunk riding in the aggregated steps, both step times, the
+        // decode pool's TPOT, and the balance.
+        let why = t.why_tpot(
+            lang,
+            "99",
+            &crate::charts::format::group_digits(a.at_peak.mixed_chunk_tokens),
+            (
+                &format!("{} ms", crate::charts::format::format_sig3(a.at_peak.mixed_step_s * 1e3)),
+                &format!("{} ms", crate::charts::format::format_sig3(a.at_peak.decode_step_s * 1e3)),
+            ),
+            (&format!("{} ms", crate::charts::format::format_sig3(td * 1e3)), "30 ms"),
+        );
+        assert!(section.contains(&crate::html::escape(&why)), "{lang:?}: {section}");
+        assert!(section.contains(&crate::html::escape(t.close(lang, true, true))), "{lang:?}");
+        for text in [t.title, t.table_head[3], t.row_aggregated, t.row_unit.0] {
+            assert!(section.contains(&crate::html::escape(text)), "{lang:?}: {text}");
+        }
+        assert!(!section.contains('{') && !section.contains('}'), "{lang:?}: an unfilled slot: {section}");
+        assert!(!html.contains("NaN") && !html.contains("inf"), "{lang:?}");
+        assert!(html.contains("id=\"plan-pd-note\"") && html.contains("id=\"plan-pd-confirm\""), "{lang:?}");
+        // Identifiers in the notes are code, in both languages; the control offers every ratio.
+        assert!(
+            html.contains("<code>NixlConnector</code>") && html.contains("<code>kv_role</code>"),
+            "{lang:?}"
+        );
+        let controls = html::controls_html(lang, &s);
+        assert!(controls.contains("data-k=\"pd\"") && controls.contains(&crate::html::escape(t.control)));
+        for (p, d) in disagg::RATIOS {
+            assert!(controls.contains(&format!("<option value=\"{p}:{d}\">")), "{lang:?} {p}:{d}");
+        }
+        // Both languages state the same numbers.
+        for n in [d.gpus, a.gpus] {
+            assert!(section.contains(&crate::charts::format::group_digits(n)), "{lang:?}: {n}");
+        }
+    }
+    // Launch lines for both roles and both engines, and the benchmark through the proxy.
+    let v = command::serve_disagg(&s, unit, d);
+    let kinds = [(true, "kv_producer"), (false, "kv_consumer")];
+    for (prefill, role) in kinds {
+        let n = if prefill { unit.prefill } else { unit.decode };
+        let kv =
+            format!("--kv-transfer-config '{{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"{role}\"}}'");
+        assert_eq!(v.matches(&kv).count() as u64, n, "{v}");
+    }
+    for flag in [
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct",
+        &format!("--tensor-parallel-size {}", unit.tp),
+        "VLLM_NIXL_SIDE_CHANNEL_HOST=",
+        "VLLM_NIXL_SIDE_CHANNEL_PORT=5600",
+        "UCX_NET_DEVICES=all",
+        "python tests/v1/kv_connector/nixl_integration/toy_proxy_server.py",
+        "--port 8192",
+        "--prefiller-hosts",
+        "--prefiller-ports",
+        "--decoder-hosts",
+        "--decoder-ports",
+        "--max-model-len 4864",
+    ] {
+        assert!(v.contains(flag), "{flag}: {v}");
+    }
+    let sg = command::serve_disagg_sglang(&s, unit, d);
+    assert_eq!(sg.matches("--disaggregation-mode prefill").count() as u64, unit.prefill, "{sg}");
+    assert_eq!(sg.matches("--disaggregation-mode decode").count() as u64, unit.decode, "{sg}");
+    for flag in [
+        "python -m sglang.launch_server",
+        "--model-path meta-llama/Llama-3.1-70B-Instruct",
+        &format!("--tp-size {}", unit.tp),
+        "--disaggregation-transfer-backend nixl",
+        "python -m sglang_router.launch_router",
+        "--pd-disaggregation",
+        "--prefill http://",
+        "--decode http://",
+        "--host 0.0.0.0",
+        "--port 8000",
+    ] {
+        assert!(sg.contains(flag), "{flag}: {sg}");
+    }
+    let b = command::bench_disagg(&s, d);
+    assert!(b.contains("--port 8192") && b.contains("--random-input-len 4096"), "{b}");
+    let per_unit = s.peak_rate / d.replicas as f64;
+    assert!(b.contains(&format!("--request-rate {}", state::plain((per_unit * 1e3).round() / 1e3))), "{b}");
+}
+
+/// Llama 3.1 8B with 128-token prompts: a prompt barely slows a decode step, so a prefill pool
+/// and the transfer buy nothing: the aggregated plan needs no more GPUs, and the page says why.
+#[test]
+fn short_prompts_stay_aggregated() {
+    use crate::i18n::Lang;
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20&in=128&out=512&tpot=30&tpotp=99");
+    let p = plan(&s);
+    let (_, a) = p.chosen().expect("an aggregated plan");
+    let (unit, d) = p.disagg.compared().and_then(|c| c.chosen()).expect("a unit meets the targets");
+    assert!(a.gpus <= d.gpus, "{} against {}", a.gpus, d.gpus);
+    let o = disagg::outcome(&p).unwrap();
+    assert!(matches!(o, disagg::Outcome::Aggregated | disagg::Outcome::Tie), "{o:?}");
+    for lang in Lang::ALL {
+        let t = lang.plan_pd();
+        let html = html::results_html(lang, &s, &p);
+        let section = pd_section(&html);
+        let verdict = t.verdict(lang, o, (a.gpus, d.gpus), (d.replicas, &unit.ratio(), unit.tp));
+        assert!(section.contains(&crate::html::escape(&verdict)), "{lang:?}: {section}");
+        // The unit's pools: one of them idles part of its capacity; and the balance.
+        assert!(section.contains(&crate::html::escape(t.pools[0])), "{lang:?}");
+        if o == disagg::Outcome::Aggregated {
+            let close = t.close(lang, false, a.limit == Limit::Tpot);
+            assert!(section.contains(&crate::html::escape(close)), "{lang:?}: {section}");
+        }
+        assert!(!html.contains("id=\"plan-pd-note\""), "{lang:?}: no note when the plan wins");
+        assert!(!section.contains('{') && !section.contains('}'), "{lang:?}");
+        assert!(html.contains("data-k=\"pd\"") || html::controls_html(lang, &s).contains("data-k=\"pd\""));
+    }
+}
+
+/// Workers are laid out on whole nodes and get their own ports: one node's unit runs on
+/// localhost with consecutive GPUs; a unit over nodes names each node.
+#[test]
+fn a_units_workers_have_their_own_gpus_and_ports() {
+    let s = state("m=llama-3.1-8b&gpu=h100-sxm&rate=20");
+    let cap = Capacity {
+        seqs: 64,
+        kv_bound: false,
+        sustainable_per_replica: 10.0,
+        per_replica: 5.0,
+        capacity_per_s: 5.0,
+        sustainable_rate_per_s: 10.0,
+        planned_per_replica: 4.0,
+        limit: Limit::Tpot,
+        replicas: 1,
+        gpus: 6,
+        at_peak: LoadPoint::default(),
+        price: None,
+    };
+    let unit = disagg::Unit { tp: 2, prefill: 1, decode: 2 };
+    let w = command::workers(unit);
+    assert_eq!(
+        w.iter().map(|w| (w.prefill, w.node, w.first_gpu)).collect::<Vec<_>>(),
+        [(true, 0, 0), (false, 0, 2), (false, 0, 4)]
+    );
+    let v = command::serve_disagg(&s, unit, &cap);
+    for part in [
+        "CUDA_VISIBLE_DEVICES=0,1 ",
+        "CUDA_VISIBLE_DEVICES=2,3 ",
+        "CUDA_VISIBLE_DEVICES=4,5 ",
+        "--decoder-hosts localhost localhost",
+        "--decoder-ports 8200 8201",
+    ] {
+        assert!(v.contains(part), "{part}: {v}");
+    }
+    let sg = command::serve_disagg_sglang(&s, unit, &cap);
+    assert!(sg.contains("--base-gpu-id 4") && sg.contains("--prefill http://127.0.0.1:30000 8998"), "{sg}");
+    assert!(sg.contains("--decode http://127.0.0.1:30101"), "{sg}");
+    // TP 8: each worker a node of its own.
+    let big = disagg::Unit { tp: 8, prefill: 2, decode: 1 };
+    let v = command::serve_disagg(&s, big, &cap);
+    assert!(
+        v.contains("--prefiller-hosts NODE0_IP NODE1_IP") && v.contains("--decoder-hosts NODE2_IP"),
+        "{v}"
+    );
+    let sg = command::serve_disagg_sglang(&s, big, &cap);
+    assert!(sg.contains("--host NODE2_IP") && sg.contains("--prefill http://NODE1_IP:30001 8999"), "{sg}");
+}
+
+/// The engine evaluations a plan makes and its time, natively (`cargo test --release --lib
+/// tools::plan::tests::evaluations_per_plan -- --ignored --nocapture`): `pd=off` is the plan
+/// as it was before the comparison, each point a fresh evaluation ("before"); then the plan as
+/// [`plan`] makes it, reusing each scenario's rate-independent half, with and without the
+/// comparison.
+#[test]
+#[ignore]
+fn evaluations_per_plan() {
+    for query in [
+        "",
+        "m=llama-3.1-70b&gpu=h100-sxm&rate=10&in=4096&out=512&tpot=30&tpotp=99",
+        "m=llama-3.1-8b&gpu=h100-sxm&rate=20&in=128&out=512&tpot=30&tpotp=99",
+        "users=200",
+    ] {
+        let off = state(&format!("{query}&pd=off"));
+        let calls = std::cell::Cell::new(0u32);
+        let count = |x: &Scenario, r: f64| {
+            calls.set(calls.get() + 1);
+            if off.peak_users.is_some() {
+                load::users_at(x, r)
+            } else {
+                load::load_at(x, r)
+            }
+        };
+        let t0 = std::time::Instant::now();
+        let p = plan_with(&off, &count);
+        let before = (calls.get(), t0.elapsed(), p.chosen().map(|(_, c)| c.gpus));
+        let t0 = std::time::Instant::now();
+        let (p, work_off) = plan_counted(&off);
+        let reused = (work_off, t0.elapsed(), p.chosen().map(|(_, c)| c.gpus));
+        let s = state(query);
+        let t0 = std::time::Instant::now();
+        let (p, work) = plan_counted(&s);
+        let after = t0.elapsed();
+        let d =
+            p.disagg.compared().and_then(|c| c.chosen()).map(|(u, c)| (u.ratio(), u.tp, c.replicas, c.gpus));
+        eprintln!(
+            "{query:?}\n  before: {} points in {:?}, {:?} GPUs\n  reusing, pd=off: {:?} in {:?}, {:?} GPUs\n  reusing, compared: {work:?} in {after:?}, aggregated {:?} GPUs, disaggregated {d:?}, {:?}",
+            before.0, before.1, before.2, reused.0, reused.1, reused.2,
+            p.chosen().map(|(c, cap)| (c.tp, cap.gpus, cap.limit)),
+            disagg::outcome(&p),
+        );
+        if let Some(c) = p.disagg.compared() {
+            for u in &c.units {
+                let v = match &u.verdict {
+                    Verdict::Meets(cap) => format!(
+                        "{} units, {} GPUs, {:.3}/unit, {:?}",
+                        cap.replicas, cap.gpus, cap.capacity_per_s, cap.limit
+                    ),
+                    v => format!("{v:?}"),
+                };
+                eprintln!("    {}: {v}", u.unit.ratio());
+            }
+        }
+    }
 }
