@@ -154,3 +154,17 @@ fn read_from_json_and_refused_when_mangled() {
     let bad = serde_json::json!({"model": "llama-3.1-8b", "kv_transfer_link": "carrier pigeon"});
     assert_eq!(Scenario::from_json(&bad).unwrap_err().field, "kv_transfer_link");
 }
+
+#[test]
+fn a_kept_half_gives_the_same_report_for_another_rate() {
+    use gpu_primer::engine::evaluate::load_with;
+    let catalog = gpu_primer::catalog::Catalog;
+    let (_, half) = load_with(&seventy_b(2.0, 1), &catalog, None).unwrap().unwrap();
+    let fresh = load_with(&seventy_b(3.0, 1), &catalog, None).unwrap().unwrap().0;
+    let kept = load_with(&seventy_b(3.0, 1), &catalog, Some(&half)).unwrap().unwrap().0;
+    assert_eq!(kept, fresh);
+    // Another prefill layout is another half: not reused, and the answer changes.
+    let other = load_with(&seventy_b(3.0, 2), &catalog, Some(&half)).unwrap().unwrap().0;
+    assert_eq!(other, load_with(&seventy_b(3.0, 2), &catalog, None).unwrap().unwrap().0);
+    assert_ne!(other.max_sustainable_rate_per_s, fresh.max_sustainable_rate_per_s);
+}

@@ -353,6 +353,8 @@ pub struct LoadCurve {
     max_rate: f64,
     saturated_step_s: f64,
     curve: Vec<LoadPoint>,
+    /// A disaggregated deployment's pools' sustainable rates, prefill and decode ([`disagg`]).
+    pools: Option<(f64, f64)>,
 }
 
 /// The inputs of [`LoadCurve`]: the setup and the step timing's own inputs.
@@ -361,8 +363,8 @@ struct LoadKey {
     setup: LoadSetup,
     /// The curve is over users (a closed loop) rather than over the arrival rate.
     closed_loop: bool,
-    /// Drawn by the disaggregated model ([`disagg`]), which is never reused.
-    disaggregated: bool,
+    /// A disaggregated deployment's prefill pool and transfer ([`disagg`]): none for one pool.
+    prefill: Option<disagg::PrefillKey>,
     shape: ModelShape,
     hw: Hardware,
     par: Parallelism,
@@ -375,7 +377,7 @@ impl LoadKey {
         LoadKey {
             setup: *c,
             closed_loop,
-            disaggregated: false,
+            prefill: None,
             shape: st.shape.clone(),
             hw: st.hw,
             par: st.par,
@@ -386,9 +388,9 @@ impl LoadKey {
 }
 
 impl LoadKey {
-    /// The key of a disaggregated model's half: never equal to an aggregated one's.
-    fn disaggregated(self) -> LoadKey {
-        LoadKey { disaggregated: true, ..self }
+    /// The key of a disaggregated model's half: its decode pool's key with the prefill pool's.
+    fn with_prefill(self, prefill: disagg::PrefillKey) -> LoadKey {
+        LoadKey { prefill: Some(prefill), ..self }
     }
 }
 
@@ -429,6 +431,7 @@ pub fn load_curve(st: &EngineStep, c: &LoadSetup, closed_loop: bool) -> Result<L
         max_rate,
         saturated_step_s,
         curve,
+        pools: None,
     })
 }
 
@@ -688,7 +691,7 @@ pub fn load_report_reusing(
         _ => return Ok(None),
     };
     if s.prefill_workers > 0 {
-        return disagg::load_report(z, usable, users, rate, true).map(Some);
+        return disagg::load_report(z, usable, users, rate, true, previous).map(Some);
     }
     let pe = |e: PerfError| perf_error("load", e);
     with_setup(z, usable, |st, setup, kv_limit| {
@@ -726,7 +729,7 @@ pub fn static_batch_users_wait(z: &SizedScenario, usable: u128) -> Result<Option
     let pe = |e: PerfError| perf_error("load", e);
     let users = z.inputs.batch.max(1).saturating_mul(z.inputs.dp.max(1));
     if s.prefill_workers > 0 {
-        return disagg::load_report(z, usable, Some(users), 0.0, false).map(|(r, _)| Some(r));
+        return disagg::load_report(z, usable, Some(users), 0.0, false, None).map(|(r, _)| Some(r));
     }
     with_setup(z, usable, |st, setup, kv_limit| {
         let half = step_times(st, setup).map_err(pe)?;
@@ -768,6 +771,7 @@ fn step_times(st: &EngineStep, c: &LoadSetup) -> Result<LoadCurve, PerfError> {
         max_rate: 0.0,
         saturated_step_s: 0.0,
         curve: Vec::new(),
+        pools: None,
     })
 }
 

@@ -4,10 +4,8 @@
 //! half of the load model (the saturated run and the latency curve, twelve simulations; the
 //! engine's [`crate::engine::evaluate::load_with`]) and asks the engine again only for the run at
 //! the new load (one simulation), with the same report as a fresh evaluation. A disaggregated
-//! scenario's half is never reused by the engine (`LoadKey::disaggregated`): each of its points
-//! costs its two pools' saturated runs, their ten-point curve and the run itself, two
-//! simulations each. The engine has no entry point for one disaggregated point without its
-//! curve (`disagg::load_report(…, curve: false)` is reached only by the static batch's users).
+//! scenario's half (its two pools' saturated runs and their ten-point curve) is kept the same way:
+//! a point after the first runs both pools once (two simulations; three over users).
 
 use crate::catalog;
 use crate::engine::perf::load::disagg::DisaggregatedReport;
@@ -159,14 +157,15 @@ impl Reusing {
         self.points.set(self.points.get() + 1);
         // One run, and a half when none was kept; a disaggregated point runs both pools, a
         // closed loop of them three runs.
+        let fresh = at.is_none();
         let (runs, half) = match (s.prefill_workers > 0, users) {
-            (true, false) => (2, 2 * HALF_SIMULATIONS),
-            (true, true) => (3, 3 * 10 + 2),
-            (false, _) => (1, if at.is_some() { 0 } else { HALF_SIMULATIONS }),
+            (true, false) => (2, if fresh { 2 * HALF_SIMULATIONS } else { 0 }),
+            (true, true) => (3, if fresh { 3 * 10 + 2 } else { 0 }),
+            (false, _) => (1, if fresh { HALF_SIMULATIONS } else { 0 }),
         };
         self.simulations.set(self.simulations.get() + runs + half);
         let Some((report, h)) = out else { return Ok(None) };
-        if s.prefill_workers == 0 && at.is_none() {
+        if at.is_none() {
             if halves.len() >= KEPT_HALVES {
                 halves.remove(0);
             }
@@ -188,8 +187,8 @@ impl Reusing {
     }
 
     /// The load points asked for so far, and about how many scheduler simulations they ran
-    /// (an aggregated point: one, plus eleven for a half not kept; a disaggregated one: its two
-    /// pools' halves and runs, 24; over users the closed loops' 10-point curve and three runs).
+    /// (an aggregated point: one, plus eleven for a half not kept; a disaggregated one: two, plus
+    /// its two pools' halves, 22, when not kept; over users three runs, plus 32).
     pub fn work(&self) -> (u64, u64) {
         (self.points.get(), self.simulations.get())
     }

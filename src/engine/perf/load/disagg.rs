@@ -316,7 +316,6 @@ fn with_pools<T>(
         steps,
         kv_limit: dec_parts.kv_limit,
     };
-    let (pre_rate, dec_rate) = pools.saturated().map_err(pe)?;
     let facts = DisaggregatedReport {
         prefill_workers: xp.dp,
         prefill_tensor_parallel: xp.tp,
@@ -331,42 +330,82 @@ fn with_pools<T>(
         transfer_s,
         prefill_max_seqs: pools.pre.max_seqs,
         prefill_alone_s: alone,
-        prefill_max_rate_per_s: pre_rate,
-        decode_max_rate_per_s: dec_rate,
-        limited_by: if pre_rate < dec_rate { LimitingPool::Prefill } else { LimitingPool::Decode },
+        // Filled in from the saturated runs (or the half they were kept in).
+        prefill_max_rate_per_s: 0.0,
+        decode_max_rate_per_s: 0.0,
+        limited_by: LimitingPool::Decode,
         prefill_p50_s: None,
         prefill_p99_s: None,
     };
     f(&pools, &facts)
 }
 
+/// What a disaggregated half is computed from besides its decode pool's [`LoadKey`]: the prefill
+/// pool's setup, layout and shape, and the transfer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrefillKey {
+    setup: LoadSetup,
+    par: crate::engine::perf::timing::Parallelism,
+    shape: crate::engine::perf::phases::ModelShape,
+    transfer_s: f64,
+}
+
 /// The `load` section of a disaggregated scenario at Poisson `rate` or, with `users`, a closed
-/// loop; with its curve unless `curve` is false (then the curve is empty).
+/// loop; with its curve unless `curve` is false (then the curve is empty). `previous`, the half
+/// of an earlier call, is used again when it was computed from the same inputs (an edit of the
+/// rate or the users alone): the pools' saturated runs and the curve are then not run again.
 pub fn load_report(
     z: &SizedScenario,
     usable: u128,
     users: Option<u64>,
     rate: f64,
     curve: bool,
+    previous: Option<&LoadCurve>,
 ) -> Result<(LoadReport, LoadCurve), ScenarioError> {
     let pe = |e: PerfError| perf_error("load", e);
     with_pools(z, usable, |pools, facts| {
-        let max_rate = facts.prefill_max_rate_per_s.min(facts.decode_max_rate_per_s);
-        let points =
-            if curve { draw_curve(pools, users.is_some(), max_rate).map_err(pe)? } else { Vec::new() };
+        let prefill = PrefillKey {
+            setup: pools.pre,
+            par: pools.prefill.par,
+            shape: pools.prefill.shape.clone(),
+            transfer_s: pools.transfer_s,
+        };
+        let key = LoadKey::of(&pools.decode, &pools.dec, users.is_some()).with_prefill(prefill);
+        let kept = previous.filter(|h| h.key == key && h.pools.is_some() && (!curve || !h.curve.is_empty()));
+        let ((pre_rate, dec_rate), points) = match kept {
+            Some(h) => (h.pools.unwrap_or_default(), h.curve.clone()),
+            None => {
+                let rates = pools.saturated().map_err(pe)?;
+                let max_rate = rates.0.min(rates.1);
+                let points = if curve {
+                    draw_curve(pools, users.is_some(), max_rate).map_err(pe)?
+                } else {
+                    Vec::new()
+                };
+                (rates, points)
+            }
+        };
+        let max_rate = pre_rate.min(dec_rate);
         let run = match users {
             Some(u) => Some(pools.closed(u).map_err(pe)?),
             None if rate > 0.0 && rate < max_rate => Some(pools.open(rate).map_err(pe)?),
             None => None,
         };
         let half = LoadCurve {
-            key: LoadKey::of(&pools.decode, &pools.dec, users.is_some()).disaggregated(),
+            key,
             requests: run.as_ref().map_or(0, |t| t.decode.ttft_s.len() as u64),
             curve: points,
             max_rate,
+            pools: Some((pre_rate, dec_rate)),
             ..pools.steps.clone()
         };
-        let r = assemble(pools, facts, &half, users, rate, run.as_ref()).map_err(pe)?;
+        let facts = DisaggregatedReport {
+            prefill_max_rate_per_s: pre_rate,
+            decode_max_rate_per_s: dec_rate,
+            limited_by: if pre_rate < dec_rate { LimitingPool::Prefill } else { LimitingPool::Decode },
+            ..facts.clone()
+        };
+        let r = assemble(pools, &facts, &half, users, rate, run.as_ref()).map_err(pe)?;
         Ok((r, half))
     })
 }
