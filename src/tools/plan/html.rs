@@ -706,7 +706,7 @@ fn comparison(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         Disagg::AcrossNodes => {
             let _ = write!(
                 out,
-                "<section id=\"plan-pd\" data-outcome=\"neither\"><h3>{}</h3><p>{}</p></section>",
+                "<section id=\"plan-compare\" data-outcome=\"neither\"><h3>{}</h3><p>{}</p></section>",
                 esc(t.title),
                 esc(t.across)
             );
@@ -717,7 +717,7 @@ fn comparison(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
     let outcome = disagg::outcome(plan);
     let _ = write!(
         out,
-        "<section id=\"plan-pd\" data-outcome=\"{}\"><h3>{}</h3><p class=\"hint\">{}</p>",
+        "<section id=\"plan-compare\" data-outcome=\"{}\"><h3>{}</h3><p class=\"hint\">{}</p>",
         outcome_key(outcome),
         esc(t.title),
         esc(t.lead)

@@ -599,7 +599,7 @@ fn units_are_searched_by_the_same_bisection_and_sized_in_whole_units() {
 
 /// The comparison's section of a page.
 fn pd_section(html: &str) -> &str {
-    let from = html.find("<section id=\"plan-pd\"").expect("the comparison");
+    let from = html.find("<section id=\"plan-compare\"").expect("the comparison");
     let to = html[from..].find("</section>").map_or(html.len(), |i| from + i);
     &html[from..to]
 }
