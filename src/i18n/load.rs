@@ -164,7 +164,7 @@ static ZH: LoadStrings = LoadStrings {
     disagg_prefill: "TTFT 中 prefill 的部分",
     disagg_limited: "可持续速率受限于",
     disagg_pools: ["prefill 节点", "decode 节点"],
-    math_disagg: "分离式部署：{workers} 个 prefill 节点 × 每个 {tp} 张 GPU，加上 {decode} 张 decode GPU，共 {total} 张。每个提示的 KV cache 在每张 GPU 上 {bytes}，经 {link} 传输：{bytes} ÷（{rate} × 效率 {eff}）= {body}，再加每层一次的延迟，共 {transfer}。TTFT = prefill 节点上的排队和计算（空闲时单独算一个提示 {alone}，此负载下 p50 为 {pre_p50}）+ 传输 + decode 节点上等空位和第一步。decode 步里不再捎带提示块，所以 token 间隔只是 decode 步本身。满队列时每个池子的可持续速率：prefill {pre_rate}，decode {dec_rate}；整个部署取较小者。来源：DistServe（Zhong 等，OSDI 2024）、Splitwise（Patel 等，ISCA 2024）、Mooncake（Qin 等，FAST 2025）。",
+    math_disagg: "分离式部署：prefill 节点数 × 每个节点的 GPU 数 = {workers} × {tp}，加上 {decode} 张 decode GPU，共 {total} 张。每个提示的 KV cache 在每张 GPU 上 {bytes}，经 {link} 传输：{bytes} ÷（{rate} × 效率 {eff}）= {body}，再加每层一次的延迟，共 {transfer}。TTFT = prefill 节点上的排队和计算（空闲时单独算一个提示 {alone}，此负载下 p50 为 {pre_p50}）+ 传输 + decode 节点上等空位和第一步。decode 步里不再捎带提示块，所以 token 间隔只是 decode 步本身。满队列时每个池子的可持续速率：prefill {pre_rate}，decode {dec_rate}；整个部署取较小者。来源：DistServe（Zhong 等，OSDI 2024）、Splitwise（Patel 等，ISCA 2024）、Mooncake（Qin 等，FAST 2025）。",
 };
 
 static EN: LoadStrings = LoadStrings {
@@ -235,5 +235,5 @@ static EN: LoadStrings = LoadStrings {
     disagg_prefill: "Prefill part of TTFT",
     disagg_limited: "Sustainable rate limited by",
     disagg_pools: ["the prefill workers", "the decode workers"],
-    math_disagg: "Disaggregated: {workers} prefill workers × {tp} GPUs each, plus {decode} decode GPUs, {total} in all. Each prompt's KV cache, {bytes} per GPU, crosses {link}: {bytes} ÷ ({rate} × efficiency {eff}) = {body}, plus one latency per layer: {transfer}. Time to first token = the prefill worker's wait and compute (one prompt alone on an idle worker {alone}; p50 {pre_p50} at this load) + the transfer + the decode worker's wait for a slot and its first step. Decode steps carry no prompt chunk, so the gaps between tokens are decode steps alone. Each pool's sustainable rate with a full queue: prefill {pre_rate}, decode {dec_rate}; the deployment sustains the smaller. Sources: DistServe (Zhong et al., OSDI 2024), Splitwise (Patel et al., ISCA 2024), Mooncake (Qin et al., FAST 2025).",
+    math_disagg: "Disaggregated: prefill workers × GPUs each = {workers} × {tp}, plus {decode} decode GPUs, {total} in all. Each prompt's KV cache, {bytes} per GPU, crosses {link}: {bytes} ÷ ({rate} × efficiency {eff}) = {body}, plus one latency per layer: {transfer}. Time to first token = the prefill worker's wait and compute (one prompt alone on an idle worker {alone}; p50 {pre_p50} at this load) + the transfer + the decode worker's wait for a slot and its first step. Decode steps carry no prompt chunk, so the gaps between tokens are decode steps alone. Each pool's sustainable rate with a full queue: prefill {pre_rate}, decode {dec_rate}; the deployment sustains the smaller. Sources: DistServe (Zhong et al., OSDI 2024), Splitwise (Patel et al., ISCA 2024), Mooncake (Qin et al., FAST 2025).",
 };

@@ -166,3 +166,35 @@ test('beside the static batch\'s time to first token, what one user waits in a c
     await finish(page);
   }
 });
+
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: prefill workers split the deployment in two pools: GPUs, transfer, the limiting pool and the math; back to 0, one pool again`, async () => {
+    const page = await newPage(browser);
+    await open(page, lang, { ...base, arrival_rate_per_s: 2 });
+    await page.waitForSelector('#load [data-load="stable"]');
+    assert.equal(await page.locator('#load-transfer').count(), 0);
+    await page.fill('#prefill-workers-number', '1');
+    await page.press('#prefill-workers-number', 'Enter');
+    await page.waitForSelector('#load-transfer');
+    // One 1-GPU prefill worker beside the one decode GPU.
+    assert.equal(await cell(page, 'gpus'), '1 + 1 = 2');
+    assert.match(await cell(page, 'transfer'), /MB · [\d.]+ (ms|µs)/);
+    assert.match(await cell(page, 'limited'), lang === 'en' ? /workers/ : /节点/);
+    assert.equal(await page.locator('#kv-link').inputValue(), 'auto');
+    const math = await openMath(page, page.locator('#load details.math'), /DistServe/);
+    assert.match(math, lang === 'en' ? /Disaggregated: prefill workers × GPUs each = 1 × 1, plus 1 decode GPUs?, 2 in all/ : /分离式部署：prefill 节点数 × 每个节点的 GPU 数 = 1 × 1，加上 1 张 decode GPU，共 2 张/);
+    assert.ok(!/[{}]/.test(math), math);
+    // The link menu sets the key; PCIe inside one node is slower than NVLink.
+    const nvlink = await cell(page, 'transfer');
+    await page.selectOption('#kv-link', 'pcie');
+    await page.waitForFunction((t) => document.getElementById('load-transfer')?.innerText !== t, nvlink);
+    const text = await page.locator('#load').innerText();
+    assert.ok(!/NaN|Infinity|undefined/.test(text), text);
+    // 0 workers: one pool, the rows gone and the link key cleared.
+    await page.fill('#prefill-workers-number', '0');
+    await page.press('#prefill-workers-number', 'Enter');
+    await page.waitForSelector('#load-transfer', { state: 'detached' });
+    assert.equal(await page.locator('#kv-link').count(), 0);
+    await finish(page);
+  });
+}

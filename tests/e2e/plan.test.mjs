@@ -245,3 +245,34 @@ test('busy is a share of time, the headroom holds, a published FP8 checkpoint is
   }
   await finish(page);
 });
+
+test('long prompts under a tight TPOT target: the disaggregated plan wins on GPUs, with both roles\' commands; pd=off takes the comparison away (zh and en)', async () => {
+  const page = await newPage(browser);
+  const q = 'm=llama-3.1-70b&gpu=h100-sxm&rate=10&in=4096&out=512&tpot=30&tpotp=99';
+  for (const lang of ['zh', 'en']) {
+    await page.goto(`${server.url}${lang}/plan/?${q}`);
+    await page.waitForSelector(ready, { timeout: 120000 });
+    const section = page.locator('section#plan-compare');
+    assert.equal(await section.getAttribute('data-outcome'), 'disaggregated', lang);
+    const text = await section.innerText();
+    assert.ok(!/NaN|undefined|Infinity|\{/.test(text), `${lang}: ${text}`);
+    // The winning unit's GPUs (units × unit GPUs) are fewer than the aggregated plan's.
+    assert.match(text, /48/);
+    assert.match(text, /56/);
+    const vllm = await page.locator('pre[data-cmd="vllm-pd"]').innerText();
+    assert.match(vllm, /NixlConnector/);
+    assert.match(vllm, /kv_producer/);
+    assert.match(vllm, /kv_consumer/);
+    assert.match(vllm, /toy_proxy_server\.py/);
+    const sglang = await page.locator('pre[data-cmd="sglang-pd"]').innerText();
+    for (const f of ['--disaggregation-mode prefill', '--disaggregation-mode decode', '--pd-disaggregation']) {
+      assert.ok(sglang.includes(f), `${f} in ${sglang}`);
+    }
+  }
+  await page.goto(`${server.url}en/plan/?${q}&pd=off`);
+  await page.waitForSelector(ready, { timeout: 120000 });
+  assert.equal(await page.locator('section#plan-compare').count(), 0);
+  assert.equal(await page.locator('#plan-pd-off').count(), 1);
+  assert.equal(await page.locator('pre[data-cmd="vllm-pd"]').count(), 0);
+  await finish(page);
+});
