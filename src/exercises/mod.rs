@@ -195,8 +195,9 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, String> {
 /// `kv_cache_bytes_per_token`, `memory_per_gpu_bytes`, `gpu_memory_bytes`,
 /// `usable_gpu_memory_bytes`, `layout`, `solvers`, `hardware`, `workload`, `time`,
 /// `throughput`, `bound_ratio`, `phases.{prefill,decode,training}` with their `bound` and
-/// `expected` terms, and `load.disaggregated` (the rest of `load` is read from the JSON, natively
-/// only). `None` for any other path, a null or a non-finite number.
+/// `expected` terms, and `load` with its `disaggregated` section (not its `curve`). `None` for any
+/// other path, a null or a non-finite number. The site's wasm has only this accessor (`json_value`
+/// is native), so every exercise's key and solution must read through it (a test checks).
 pub fn report_value(r: &Report, path: &str) -> Option<f64> {
     let (head, rest) = path.split_once('.').unwrap_or((path, ""));
     let n = |v: u64| Some(v as f64);
@@ -380,24 +381,46 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
         }
         ("bound_ratio", "") => o(p.bound_ratio),
         ("load", k) => {
-            let d = r.load.as_ref()?.disaggregated.as_ref()?;
-            match k.strip_prefix("disaggregated.")? {
-                "prefill_workers" => n(d.prefill_workers),
-                "prefill_tensor_parallel" => n(d.prefill_tensor_parallel),
-                "prefill_gpus" => n(d.prefill_gpus),
-                "decode_gpus" => n(d.decode_gpus),
-                "total_gpus" => n(d.total_gpus),
-                "link_bytes_per_s" => f(d.link_bytes_per_s),
-                "link_efficiency" => f(d.link_efficiency),
-                "link_latency_s" => f(d.link_latency_s),
-                "transfer_bytes" => n(d.transfer_bytes),
-                "transfer_s" => f(d.transfer_s),
-                "prefill_max_seqs" => n(d.prefill_max_seqs),
-                "prefill_alone_s" => f(d.prefill_alone_s),
-                "prefill_max_rate_per_s" => f(d.prefill_max_rate_per_s),
-                "decode_max_rate_per_s" => f(d.decode_max_rate_per_s),
-                "prefill_p50_s" => o(d.prefill_p50_s),
-                "prefill_p99_s" => o(d.prefill_p99_s),
+            let l = r.load.as_ref()?;
+            if let Some(k) = k.strip_prefix("disaggregated.") {
+                return disaggregated_value(l.disaggregated.as_ref()?, k);
+            }
+            match k {
+                "concurrent_users" => l.concurrent_users.and_then(n),
+                "arrival_rate_per_s" => f(l.arrival_rate_per_s),
+                "max_sustainable_rate_per_s" => f(l.max_sustainable_rate_per_s),
+                "mean_concurrency" => o(l.mean_concurrency),
+                "utilization" => f(l.utilization),
+                "busy_fraction" => o(l.busy_fraction),
+                "throughput_tokens_per_s" => f(l.throughput_tokens_per_s),
+                "run_output_tokens_per_s" => o(l.run_output_tokens_per_s),
+                "throughput_bound_tokens_per_s" => f(l.throughput_bound_tokens_per_s),
+                "ttft_p50_s" => o(l.ttft_p50_s),
+                "ttft_p90_s" => o(l.ttft_p90_s),
+                "ttft_p95_s" => o(l.ttft_p95_s),
+                "ttft_p99_s" => o(l.ttft_p99_s),
+                "ttft_mean_s" => o(l.ttft_mean_s),
+                "tpot_p50_s" => o(l.tpot_p50_s),
+                "tpot_p90_s" => o(l.tpot_p90_s),
+                "tpot_p95_s" => o(l.tpot_p95_s),
+                "tpot_p99_s" => o(l.tpot_p99_s),
+                "itl_p50_s" => o(l.itl_p50_s),
+                "itl_p90_s" => o(l.itl_p90_s),
+                "itl_p99_s" => o(l.itl_p99_s),
+                "itl_mean_s" => o(l.itl_mean_s),
+                "mean_time_in_system_s" => o(l.mean_time_in_system_s),
+                "max_seqs" => n(l.max_seqs),
+                "kv_limit_seqs" => l.kv_limit_seqs.and_then(n),
+                "step_token_budget" => n(l.step_token_budget),
+                "replicas" => n(l.replicas),
+                "decode_step_s" => f(l.decode_step_s),
+                "mixed_step_s" => f(l.mixed_step_s),
+                "mixed_chunk_tokens" => n(l.mixed_chunk_tokens),
+                "saturated_step_s" => f(l.saturated_step_s),
+                "requests_simulated" => n(l.requests_simulated),
+                "warmup_requests" => n(l.warmup_requests),
+                "seed" => n(l.seed),
+                "first_token_fixed_s" => f(l.first_token_fixed_s),
                 _ => None,
             }
         }
@@ -411,6 +434,33 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
             };
             phase_value(ph, field)
         }
+        _ => None,
+    }
+}
+
+/// A number of a disaggregated deployment's section (`report_value`'s `load.disaggregated.`
+/// paths).
+fn disaggregated_value(d: &crate::engine::perf::load::disagg::DisaggregatedReport, k: &str) -> Option<f64> {
+    let n = |v: u64| Some(v as f64);
+    let f = |v: f64| v.is_finite().then_some(v);
+    let o = |v: Option<f64>| v.and_then(f);
+    match k {
+        "prefill_workers" => n(d.prefill_workers),
+        "prefill_tensor_parallel" => n(d.prefill_tensor_parallel),
+        "prefill_gpus" => n(d.prefill_gpus),
+        "decode_gpus" => n(d.decode_gpus),
+        "total_gpus" => n(d.total_gpus),
+        "link_bytes_per_s" => f(d.link_bytes_per_s),
+        "link_efficiency" => f(d.link_efficiency),
+        "link_latency_s" => f(d.link_latency_s),
+        "transfer_bytes" => n(d.transfer_bytes),
+        "transfer_s" => f(d.transfer_s),
+        "prefill_max_seqs" => n(d.prefill_max_seqs),
+        "prefill_alone_s" => f(d.prefill_alone_s),
+        "prefill_max_rate_per_s" => f(d.prefill_max_rate_per_s),
+        "decode_max_rate_per_s" => f(d.decode_max_rate_per_s),
+        "prefill_p50_s" => o(d.prefill_p50_s),
+        "prefill_p99_s" => o(d.prefill_p99_s),
         _ => None,
     }
 }
@@ -867,7 +917,7 @@ mod tests {
     #[test]
     fn report_value_matches_the_report_json() {
         const COVERED: [&str; 19] = [
-            "load.disaggregated.",
+            "load.",
             "speculative.",
             "gpu_budget_bytes",
             "host_memory_bytes",
@@ -897,8 +947,10 @@ mod tests {
             r#"{"model": "qwen3-30b-a3b", "gpus": 2, "expert_parallel": 2, "batch": 8, "serving_stack": "vllm_v0_5"}"#,
             r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 4, "speculative_method": "eagle3", "speculative_acceptance_rate": 0.5, "speculative_draft_tokens": 7}"#,
             r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 2, "prefill_tensor_parallel": 4}"#,
+            r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 64, "prompt_tokens": 1024, "output_tokens": 128, "context_tokens": 1152, "concurrent_users": 16}"#,
         ];
         let mut checked = 0;
+        let mut load_checked = 0;
         for json in scenarios {
             let s = parse_scenario(json).unwrap();
             let r = crate::catalog::evaluate(&s).unwrap();
@@ -908,6 +960,7 @@ mod tests {
                 if COVERED.iter().any(|c| path == *c || (c.ends_with('.') && path.starts_with(c))) {
                     assert_eq!(report_value(&r, &path), want, "{json}: {path}");
                     checked += usize::from(want.is_some());
+                    load_checked += usize::from(want.is_some() && path.starts_with("load."));
                 }
             }
             assert_eq!(report_value(&r, "params"), None);
@@ -917,5 +970,43 @@ mod tests {
             assert_eq!(report_value(&r, "load.disaggregated"), None);
         }
         assert!(checked > 200, "{checked}");
+        // Both load reports' scalars (a closed loop and a disaggregated deployment) and the
+        // disaggregated section's.
+        assert!(load_checked > 70, "{load_checked}");
+    }
+
+    /// Every exercise's key and every `{r:…}` number of its worked solutions, in both languages,
+    /// read through `report_value` alone: the site's wasm, where the classroom pages fill the
+    /// solutions, has no JSON fallback (`json_value` returns `None` there), so a path the typed
+    /// accessor does not serve would drop the exercise from a student's assignment.
+    #[test]
+    fn every_exercise_number_reads_without_the_json_fallback() {
+        let mut reports: std::collections::HashMap<&str, Report> = std::collections::HashMap::new();
+        let mut checked = 0;
+        for ex in all().iter().flat_map(|(_, list)| list.iter()) {
+            let Answer::Number { calc: Calc::Report { scenario, path }, .. } = ex.answer else {
+                for lang in [Lang::Zh, Lang::En] {
+                    assert!(!ex.text(lang).solution.contains("{r:"), "{}: {{r:…}} needs a report key", ex.id);
+                }
+                continue;
+            };
+            let r = reports
+                .entry(scenario)
+                .or_insert_with(|| crate::catalog::evaluate(&parse_scenario(scenario).unwrap()).unwrap());
+            let mut paths = vec![path];
+            for lang in [Lang::Zh, Lang::En] {
+                let mut rest = ex.text(lang).solution;
+                while let Some(i) = rest.find("{r:") {
+                    let field = &rest[i + 3..];
+                    paths.push(field.split(':').next().unwrap());
+                    rest = field;
+                }
+            }
+            for path in paths {
+                assert!(report_value(r, path).is_some(), "{}: '{path}' is read from the JSON only", ex.id);
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
     }
 }

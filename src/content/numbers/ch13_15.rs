@@ -78,6 +78,30 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "gpu-clusters-disagg-node",
         r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 1}"#,
     ),
+    // The aggregated server at about its mean concurrency at 3 requests/s (55 sequences): the
+    // step that carries one prompt; the same server and the same 16 GPUs as two replicas with a
+    // prefill chunk budget of 512 tokens instead of 8,192; one 4,096-token prompt alone at TP 8
+    // and TP 4 (its arithmetic, all-reduce and fixed costs).
+    (
+        "gpu-clusters-disagg-agg-b55",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 55, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3}"#,
+    ),
+    (
+        "gpu-clusters-disagg-agg-c512",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_chunk_tokens": 512}"#,
+    ),
+    (
+        "gpu-clusters-disagg-agg-dp2-c512",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 16, "data_parallel": 2, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_chunk_tokens": 512}"#,
+    ),
+    (
+        "gpu-clusters-disagg-prefill-tp8",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 1, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608}"#,
+    ),
+    (
+        "gpu-clusters-disagg-prefill-tp4",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4, "batch": 1, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608}"#,
+    ),
     // When one pool is enough: 512-token prompts at 8 requests/s (aggregated on 8 and on 16 GPUs,
     // and 1P1D), and the long prompts at 0.5 requests/s.
     (

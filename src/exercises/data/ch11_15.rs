@@ -394,13 +394,13 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
         zh: num(
             "一个 8 卡、张量并行 8 的 prefill 节点处理 Llama-3.1-70B 的一个 4,096 个 token 的提示（80 层，8 个 KV 头，每头维度 128，KV cache 为 BF16），再把提示的 KV cache 发给同样是张量并行 8 的 decode 节点。每张 GPU 持有一个 KV 头，经自己的链路发送自己那一份。一张 GPU 要发送多少 MB？",
             "MB",
-            "每个 token 的 key 和 value：整个模型是 2 × 层数 × KV 头数 × 头维度 × 2 字节；乘以 token 数，再分给 8 张 GPU。",
+            "每个 token 的 key 和 value：整个模型是 2 × 层数 × KV 头数 × 头维度 × 2 字节；乘以 token 数，再分给 8 张 GPU（1 MB = 10⁶ 字节）。",
             "2 × 80 × 8 × 128 × 2 B = 每 token {r:kv_cache_bytes_per_token:1:0} B（整个模型）；× 4,096 个 token ÷ 8 张 GPU = {r:load.disaggregated.transfer_bytes:1:0} B，即每张 GPU {key} MB，8 张 GPU 同时发送。整个提示的 cache 是它的 8 倍，{r:load.disaggregated.transfer_bytes:8e-9:2} GB。如果 prefill 节点只有 4 张 GPU，每张持有两个 KV 头，每张就要发送两倍的数据。",
         ),
         en: num(
             "A prefill worker of 8 GPUs at tensor parallelism 8 runs a 4,096-token prompt of Llama-3.1-70B (80 layers, 8 KV heads of dimension 128, a BF16 KV cache) and sends the prompt's KV cache to a decode worker, also at tensor parallelism 8. Each GPU holds one KV head and sends its share over its own link. How many MB does one GPU send?",
             "MB",
-            "Keys and values per token: 2 × layers × KV heads × head dimension × 2 bytes for the whole model; times the tokens, shared among the 8 GPUs.",
+            "Keys and values per token: 2 × layers × KV heads × head dimension × 2 bytes for the whole model; times the tokens, shared among the 8 GPUs (1 MB = 10⁶ bytes).",
             "2 × 80 × 8 × 128 × 2 B = {r:kv_cache_bytes_per_token:1:0} B per token for the whole model; × 4,096 tokens ÷ 8 GPUs = {r:load.disaggregated.transfer_bytes:1:0} B, {key} MB per GPU, all 8 GPUs sending at once. The whole prompt's cache is 8 times that, {r:load.disaggregated.transfer_bytes:8e-9:2} GB. A prefill worker of 4 GPUs holds two KV heads on each, and each sends twice as much.",
         ),
     },
@@ -411,13 +411,13 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
             "接上题：每张 GPU 经自己的 InfiniBand NDR 端口发送它的 167,772,160 字节，端口每个方向 50 GB/s，传输能达到其中的 75%，80 层每层再加 5 µs 的延迟。传输要多少毫秒？",
             "ms",
             "字节数 ÷（50 GB/s × 0.75），再加 80 × 5 µs。",
-            "167,772,160 B ÷（50e9 × 0.75 B/s）= 4.47 ms，加上 80 × 5 µs = 0.4 ms，共 {key} ms。这个部署在每秒 3 个请求时的 TTFT 中位数是 {r:load.ttft_p50_s:1e3:1} ms，传输只占其中很小一部分。引擎在提示的最后一层算完之后才开始传输；与后面几层的计算重叠进行的传输给 TTFT 增加得更少。",
+            "167,772,160 B ÷（50e9 × 0.75 B/s）= 4.47 ms，加上 80 × 5 µs = 0.4 ms，共 {key} ms。这个部署在每秒 3 个请求时的 TTFT 中位数是 {r:load.ttft_p50_s:1e3:1} ms，传输只占其中很小一部分。引擎在提示的最后一层算完之后才开始传输；与后面几层的计算重叠进行的传输给 TTFT 增加得更少，所以这个数是传输给 TTFT 增加量的上限。",
         ),
         en: num(
             "Continuing: each GPU sends its 167,772,160 bytes over its own InfiniBand NDR port, 50 GB/s in each direction, of which the transfer reaches 75%, and each of the 80 layers adds a latency of 5 µs. How many milliseconds does the transfer take?",
             "ms",
             "Bytes ÷ (50 GB/s × 0.75), plus 80 × 5 µs.",
-            "167,772,160 B ÷ (50e9 × 0.75 B/s) = 4.47 ms, plus 80 × 5 µs = 0.4 ms: {key} ms. At 3 requests per second the median TTFT of this deployment is {r:load.ttft_p50_s:1e3:1} ms, so the transfer is a small part of it. The engine starts the transfer after the prompt's last layer; a transfer that overlaps the later layers' compute adds less to the TTFT.",
+            "167,772,160 B ÷ (50e9 × 0.75 B/s) = 4.47 ms, plus 80 × 5 µs = 0.4 ms: {key} ms. At 3 requests per second the median TTFT of this deployment is {r:load.ttft_p50_s:1e3:1} ms, so the transfer is a small part of it. The engine starts the transfer after the prompt's last layer; a transfer that overlaps the later layers' compute adds less to the TTFT, so this figure is an upper bound on what the transfer adds.",
         ),
     },
     Exercise {

@@ -10,8 +10,10 @@
 //!   KV cache holds prompts only while they run;
 //! - the transfer takes `bytes / (link rate × efficiency) + attention layers × α`: `bytes` is the
 //!   cache one GPU of the narrower tensor-parallel group holds for the prompt (every GPU sends
-//!   its shard over its own link at once, layer by layer as vLLM's and SGLang's connectors
-//!   send it), the efficiency is the collective model's achieved share of the same link;
+//!   its shard over its own link at once, after the prompt's last layer, one message per layer:
+//!   vLLM's NixlConnector registers each layer's cache as its own buffer unless cross-layer
+//!   blocks are enabled), the efficiency is the collective model's achieved share of the same
+//!   link;
 //! - a decode worker receives the cache of `prompt − 1` tokens, computes the last prompt token in
 //!   its first step and generates the rest: its steps carry no prompt chunk, so a stream's gaps
 //!   are decode steps alone.
