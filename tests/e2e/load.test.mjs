@@ -175,7 +175,10 @@ for (const lang of ['en', 'zh']) {
     assert.equal(await page.locator('#load-transfer').count(), 0);
     await page.fill('#prefill-workers-number', '1');
     await page.press('#prefill-workers-number', 'Enter');
-    await page.waitForSelector('#load-transfer');
+    // The panel follows the scenario while it is near the viewport.
+    await page.locator('#load').scrollIntoViewIfNeeded();
+    // Two pools are two simulations per point: give the panel time on a slow machine.
+    await page.waitForSelector('#load-transfer', { timeout: 60000 });
     // One 1-GPU prefill worker beside the one decode GPU.
     assert.equal(await cell(page, 'gpus'), '1 + 1 = 2');
     assert.match(await cell(page, 'transfer'), /MB · [\d.]+ (ms|µs)/);
@@ -187,13 +190,15 @@ for (const lang of ['en', 'zh']) {
     // The link menu sets the key; PCIe inside one node is slower than NVLink.
     const nvlink = await cell(page, 'transfer');
     await page.selectOption('#kv-link', 'pcie');
-    await page.waitForFunction((t) => document.getElementById('load-transfer')?.innerText !== t, nvlink);
+    await page.locator('#load').scrollIntoViewIfNeeded();
+    await page.waitForFunction((t) => document.getElementById('load-transfer')?.innerText !== t, nvlink, { timeout: 60000 });
     const text = await page.locator('#load').innerText();
     assert.ok(!/NaN|Infinity|undefined/.test(text), text);
     // 0 workers: one pool, the rows gone and the link key cleared.
     await page.fill('#prefill-workers-number', '0');
     await page.press('#prefill-workers-number', 'Enter');
-    await page.waitForSelector('#load-transfer', { state: 'detached' });
+    await page.locator('#load').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#load-transfer', { state: 'detached', timeout: 60000 });
     assert.equal(await page.locator('#kv-link').count(), 0);
     await finish(page);
   });
