@@ -64,7 +64,13 @@ test('every chapter renders in both languages, followed through the chapter navi
   await page.goto(`${server.url}en/chapters/${slugs[0]}/`);
   await waitForApp(page);
   for (const lang of ['en', 'zh']) {
-    if (lang === 'zh') await page.click('#lang-switch');
+    if (lang === 'zh') {
+      // The switch swaps the page in: until it has, the English article of the same chapter is
+      // still there and matches the selector below (seen under CI load: lang 'en' read on zh).
+      await page.click('#lang-switch');
+      await page.waitForSelector('html[lang="zh-CN"][data-live] article[data-page=chapter]');
+      await page.waitForFunction((p) => location.pathname === p, `/zh/chapters/${slugs[0]}/`);
+    }
     for (const [i, slug] of slugs.entries()) {
       if (i > 0) await page.click('a.next');
       await page.waitForSelector(`html[data-live] article[data-page=chapter][data-slug="${slug}"]`);
