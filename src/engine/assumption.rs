@@ -10,6 +10,9 @@ pub enum Assumption {
     RuntimeOverhead { bytes: u64 },
     /// Fraction of GPU memory kept free.
     SafetyMargin { fraction: f64 },
+    /// Expert parallelism that does not divide the experts (vLLM): `heavier_ranks` GPUs hold one
+    /// expert more, and the slowest sets the time.
+    UnevenExperts { experts: u64, expert_parallel: u64, heavier_ranks: u64 },
     /// The context is longer than the model was built for (a warning).
     ContextBeyondModel { context: u64, limit: u64 },
     /// Embeddings, head, norms, biases and routers stay in 16 bits in quantised checkpoints.

@@ -43,6 +43,9 @@ pub enum PhaseQty {
     /// The routed experts' grouped GEMMs as their kernel family runs them
     /// (`moe.grouped_gemm_s`).
     Moe,
+    /// The routed experts' dispatch and combine with expert parallelism
+    /// (`expert_parallel_comm_s`).
+    ExpertComm,
 }
 
 /// A quantity of the report's `training` section.
@@ -221,6 +224,7 @@ impl DerivKey {
                     PhaseQty::Time => "time_s",
                     PhaseQty::Host => "expected.host_s",
                     PhaseQty::Moe => "moe.grouped_gemm_s",
+                    PhaseQty::ExpertComm => "expert_parallel_comm_s",
                 };
                 return format!("phases.{}.{q}", p.path());
             }
@@ -345,6 +349,11 @@ pub enum Formula {
     /// One MoE layer's grouped GEMMs on one GPU, its kernel family's measured costs, times the
     /// layers.
     MoeGroupedGemm,
+    /// Dispatch and combine of DeepEP's kernels per MoE layer, at the slowest rank, times the
+    /// layers.
+    EpDispatchCombineDeepep,
+    /// NCCL's all-to-all twice per MoE layer, at the slowest rank, times the layers.
+    EpAllToAllNccl,
     /// A low-precision recipe's quantised weight copies.
     Fp8WeightCache,
     /// FSDP's unsharded layers and gradient buffer.
@@ -393,7 +402,9 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 95] = [
+    pub const ALL: [Formula; 97] = [
+        Formula::EpDispatchCombineDeepep,
+        Formula::EpAllToAllNccl,
         Formula::SpecAcceptanceIid,
         Formula::SpecAcceptancePerPosition,
         Formula::SpecAcceptanceLength,

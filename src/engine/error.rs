@@ -106,6 +106,8 @@ pub enum ErrorKind {
     /// expert_parallel must be at most the routed experts (with the redundant ones); 1 for a
     /// dense model.
     MoreThanExperts { experts: u64, got: u64 },
+    /// expert_parallel must divide the routed experts plus the redundant ones (SGLang, training).
+    ExpertsNotDivisible { experts: u64, allowed: Vec<u64>, got: u64 },
     /// A LoRA target that is not a module name.
     NotALoraTarget { allowed: Vec<String>, got: String },
     /// Full training needs float weights.
@@ -246,6 +248,11 @@ impl fmt::Display for ErrorKind {
             K::MoreThanExperts { experts, got } => write!(
                 f,
                 "must be between 1 and the routed experts plus redundant_experts ({experts}; a dense model has none to spread: 1), got {got}"
+            ),
+            K::ExpertsNotDivisible { experts, allowed, got } => write!(
+                f,
+                "must divide the routed experts plus redundant_experts ({experts}) with SGLang and in training (only vLLM spreads a remainder): one of {}, got {got}",
+                join_u64(allowed, ", ")
             ),
             K::NotALoraTarget { allowed, got } => {
                 write!(f, "must be among {} or all-linear, got '{got}'", allowed.join(", "))
@@ -454,6 +461,11 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// Numbers joined by `sep` (`1, 2, 4`).
+pub fn join_u64(values: &[u64], sep: &str) -> String {
+    values.iter().map(u64::to_string).collect::<Vec<_>>().join(sep)
+}
 
 #[cfg(test)]
 mod tests {

@@ -178,7 +178,27 @@ pub fn validate_against_model(s: &Scenario, a: &Architecture) -> Result<(), Scen
             ErrorKind::MoreThanExperts { experts, got: s.expert_parallel },
         ));
     }
+    if experts > 0 && !experts.is_multiple_of(s.expert_parallel.max(1)) && !uneven_experts_allowed(s) {
+        return Err(ScenarioError::new(
+            "expert_parallel",
+            ErrorKind::ExpertsNotDivisible {
+                experts,
+                allowed: (1..=experts.min(s.gpus)).filter(|d| experts.is_multiple_of(*d)).collect(),
+                got: s.expert_parallel,
+            },
+        ));
+    }
     Ok(())
+}
+
+/// Whether experts may be spread unevenly over the expert-parallel GPUs: vLLM gives the first
+/// `(E + R) mod ep` ranks one expert more (`determine_expert_map`, vllm/model_executor/layers/
+/// fused_moe/layer.py); SGLang asserts `(num_experts + ep_num_redundant_experts) % moe_ep_size
+/// == 0` (EPMoE) and Megatron-Core that `num_moe_experts` divides by
+/// `expert_model_parallel_size`, so training and SGLang need whole shares.
+fn uneven_experts_allowed(s: &Scenario) -> bool {
+    use super::stack::ServingStack;
+    s.mode == Mode::Inference && matches!(s.serving_stack, ServingStack::VllmV1 | ServingStack::VllmV05)
 }
 
 /// Speculative decoding against the model: MTP drafts at most one token per module the
@@ -462,6 +482,11 @@ fn sizing_assumptions(s: &Scenario, a: &Architecture, x: &Inputs) -> Vec<Assumpt
     }
     if x.weight.is_quantised() || super::memory::quant_weights::active(a, x).is_some() {
         out.push(Assumption::SmallTensorsIn16Bits);
+    }
+    let experts = a.moe.as_ref().map_or(0, |m| m.routed_experts.saturating_add(s.redundant_experts));
+    let ep = s.expert_parallel.max(1);
+    if experts > 0 && !experts.is_multiple_of(ep) {
+        out.push(Assumption::UnevenExperts { experts, expert_parallel: ep, heavier_ranks: experts % ep });
     }
     if let Some(g) = &a.gemma4 {
         let per_layer_table = u64::try_from(g.lookup_table(a.layers)).unwrap_or(u64::MAX);

@@ -508,6 +508,21 @@ fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
     }
 }
 
+/// A number of one MoE layer's dispatch and combine (`phases.NAME.moe.exchange.` paths).
+fn exchange_value(x: &crate::engine::perf::moe::EpExchange, field: &str) -> Option<f64> {
+    let v = match field {
+        "tokens" => x.tokens,
+        "destinations" => x.destinations,
+        "dispatch_bytes" => x.dispatch_bytes,
+        "combine_bytes" => x.combine_bytes,
+        "dispatch_rate" => x.dispatch_rate,
+        "combine_rate" => x.combine_rate,
+        "per_layer_s" => x.per_layer_s,
+        _ => return None,
+    };
+    v.is_finite().then_some(v)
+}
+
 /// A number of a phase's routed experts (`phases.NAME.moe.` paths).
 fn moe_value(m: &crate::engine::perf::timing::MoeTiming, field: &str) -> Option<f64> {
     let l = &m.layer;
@@ -528,7 +543,7 @@ fn moe_value(m: &crate::engine::perf::timing::MoeTiming, field: &str) -> Option<
         "layer.imbalance" => l.imbalance,
         "layer.expected_s" => l.expected_s,
         "layer.bound_bytes" => l.bound_bytes,
-        _ => return None,
+        _ => return exchange_value(m.exchange.as_ref()?, field.strip_prefix("exchange.")?),
     };
     v.is_finite().then_some(v)
 }

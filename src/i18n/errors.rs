@@ -117,6 +117,10 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::MoreThanExperts { experts, got } => format!(
             "应在 1 到路由专家数加 redundant_experts（{experts}；稠密模型没有可分布的专家：1）之间，实际为 {got}"
         ),
+        K::ExpertsNotDivisible { experts, allowed, got } => format!(
+            "使用 SGLang 或训练时应整除路由专家数加 redundant_experts（{experts}；只有 vLLM 会把余数分给部分 GPU）：可取 {}，实际为 {got}",
+            crate::engine::error::join_u64(allowed, "、")
+        ),
         K::NotALoraTarget { allowed, got } => {
             format!("应为 {} 或 all-linear 之一，实际为“{got}”", allowed.join("、"))
         }

@@ -384,6 +384,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PhaseHost => "after the GPU's layers: the CPU reads what is in host memory at B_host · e_host, and the hidden state crosses PCIe k times (10 µs each + d · 4 bytes per token); from 32 tokens on, llama.cpp copies the host's weights to the GPU once per 512-token micro-batch instead (op offload; of an MoE layer only the experts its tokens route to; on unified memory a memory copy, 2 × bytes at the host's bandwidth)",
             F::ExpertsPerGpu => "experts per GPU = ceil((E + R) / ep) of the E routed experts and R redundant copies, each split moe_tp = max(1, tp / ep) ways; the attention stays split by tp (data-parallel inside the EP group when ep > tp)",
             F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
+            F::EpDispatchCombineDeepep => "with expert parallelism, each MoE layer sends every token's activation to the D = ep·(1 − (1 − 1/ep)^k) ranks holding its k experts and brings the results back (DeepEP): t = T·D·(p_d/β_d + p_c/β_c), p_d = H + 4·H/128 + 16 bytes (FP8 with one scale per 128 values, and metadata), p_c = 2·H (BF16), β the kernels' measured rates (low-latency: RDMA by EP size; normal: a share of NVLink within a node, of the NIC across); × I, the slowest rank's load over the mean, × the MoE layers",
+            F::EpAllToAllNccl => "with expert parallelism, each MoE layer runs NCCL's all-to-all twice (dispatch, combine), each sending S = T × k × H × activation bytes / tp from one GPU, (g − 1)/n of it over NVLink and (n − g)/n over the NIC; × I, the slowest rank's load over the mean, × the MoE layers",
             F::PrefixCached => "cached = min(prompt − 1, max(s, round(h × prompt))): prefill computes only prompt − cached tokens, their attention still reading the cached ones (vLLM recomputes at least the last token); a shared prefix's whole blocks, ⌊s / B⌋ × B tokens, are stored once per replica, not once per sequence",
             F::SessionHitRate => "a session of T turns, each appending a tokens and generating o: turn k sends s + (k − 1)(a + o) + a tokens, of which s + (k − 1)(a + o) are cached; h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
             F::SpecAcceptanceIid => "speculative decoding: a target step verifies γ drafted tokens plus its own and emits E = (1 − α^(γ+1)) / (1 − α) on average when each draft is accepted with probability α independently (Leviathan et al. 2023, Eq. 1)",
@@ -464,6 +466,8 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::PhaseHost => "接在 GPU 各层之后：CPU 以 B_host · e_host 读取主机内存中的部分，隐藏状态跨越 PCIe k 次（每次 10 µs + 每 token d · 4 字节）；从 32 个 token 起，llama.cpp 改为每个 512 token 的微批把主机上的权重拷到 GPU 计算（算子卸载；混合专家层只拷其 token 路由到的专家；统一内存上是一次内存拷贝，按主机带宽计 2 × 字节数）",
             F::ExpertsPerGpu => "每张 GPU 的专家数 = ceil((E + R) / ep)：E 个路由专家加 R 个冗余副本，每个再切成 moe_tp = max(1, tp / ep) 份；注意力仍按 tp 切分（ep > tp 时在 EP 组内做数据并行）",
             F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
+            F::EpDispatchCombineDeepep => "专家并行时，每个混合专家层把每个 token 的激活发往持有其 k 个专家的 D = ep·(1 − (1 − 1/ep)^k) 张 GPU，再把结果取回（DeepEP）：t = T·D·(p_d/β_d + p_c/β_c)，p_d = H + 4·H/128 + 16 字节（FP8，每 128 个值一个缩放因子，另加元数据），p_c = 2·H（BF16），β 为 kernel 实测速率（低延迟 kernel：按 EP 规模的 RDMA 速率；普通 kernel：节点内 NVLink、跨节点网卡的一定比例）；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
+            F::EpAllToAllNccl => "专家并行时，每个混合专家层做两次 NCCL all-to-all（分发、合并），每次每张 GPU 发出 S = T × k × H × 激活字节数 / tp，其中 (g − 1)/n 走 NVLink、(n − g)/n 走网卡；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
             F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
@@ -625,6 +629,14 @@ fn template(f: Formula) -> T {
             en: "kernel {}: T_moe {} tokens, X {} experts touched, W {} at {} × η_b {} = {}; {} on padded rows at {} × η_c {} = {}; t0 {} + I {} × max → {} per layer × {} layers = {}",
             zh: "kernel {}：T_moe {} 个 token，触及 {} 个专家，W {}，{} × η_b {} = {}；补齐后的行 {}，{} × η_c {} = {}；t0 {} + I {} × max → 每层 {} × {} 层 = {}",
         },
+        F::EpDispatchCombineDeepep => T::Words {
+            en: "{}: T {} tokens × D {} ranks × (p_d {} / β_d {} + p_c {} / β_c {}) = {} per layer; × I {} × {} layers = {}",
+            zh: "{}：T {} 个 token × D {} 个目标 GPU × (p_d {} / β_d {} + p_c {} / β_c {}) = 每层 {}；× I {} × {} 层 = {}",
+        },
+        F::EpAllToAllNccl => T::Words {
+            en: "T {} tokens: each all-to-all sends S {} from this GPU at {} → 2 × {} per layer (dispatch, combine); × I {} × {} layers = {}",
+            zh: "T {} 个 token：每次 all-to-all 本卡发出 S {}，速率 {} → 每层 2 次共 {}（分发、合并）；× I {} × {} 层 = {}",
+        },
     }
 }
 
@@ -642,6 +654,16 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             format!("safety margin {fraction} of GPU memory kept free")
         }
         (Assumption::SafetyMargin { fraction }, Lang::Zh) => format!("预留 {fraction} 的显存作为安全余量"),
+        (Assumption::UnevenExperts { experts, expert_parallel, heavier_ranks }, Lang::En) => format!(
+            "expert parallelism {expert_parallel} does not divide the {experts} experts: vLLM gives {heavier_ranks} of the GPUs one expert more ({} against {}), and the busiest sets the step's time (SGLang and training frameworks refuse such a split)",
+            experts.div_ceil(*expert_parallel),
+            experts / expert_parallel
+        ),
+        (Assumption::UnevenExperts { experts, expert_parallel, heavier_ranks }, Lang::Zh) => format!(
+            "专家并行 {expert_parallel} 不能整除 {experts} 个专家：vLLM 让其中 {heavier_ranks} 张 GPU 多放一个专家（{} 对 {}），由最忙的那张决定每步时间（SGLang 和训练框架不接受这样的切分）",
+            experts.div_ceil(*expert_parallel),
+            experts / expert_parallel
+        ),
         (Assumption::ContextBeyondModel { context, limit }, Lang::En) => format!(
             "warning: context_tokens {} exceeds the model's max_position_embeddings {}; the memory is computed, but the model was not built for it",
             q::grouped(u128::from(*context)),

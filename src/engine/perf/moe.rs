@@ -237,33 +237,91 @@ pub fn deepep_low_latency_bandwidth(ep: f64) -> (f64, f64) {
     (prev.1, prev.2)
 }
 
-/// Dispatch plus combine seconds of DeepEP's kernels for one MoE layer: `tokens` of this rank,
-/// each sent to [`destinations`] ranks. Low-latency: at the measured RDMA bandwidth of the EP
-/// size; normal: at its measured share of the link (`link_bytes_per_s`, NVLink within a node,
-/// the NIC across).
+/// One MoE layer's dispatch and combine on one rank, as the engine prices it: what its
+/// derivation shows (`phases.*.moe.exchange`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpExchange {
+    pub comm: EpComm,
+    /// The rank's tokens in the step (`T`).
+    pub tokens: f64,
+    /// Expected ranks each token is sent to (`D`, [`destinations`]); 0 for NCCL.
+    pub destinations: f64,
+    /// DeepEP: bytes per token and destination dispatched (`p_d`); NCCL: the bytes one rank
+    /// sends in one all-to-all (`S`).
+    pub dispatch_bytes: f64,
+    /// DeepEP: bytes per token and destination combined (`p_c`); NCCL: as `dispatch_bytes`.
+    pub combine_bytes: f64,
+    /// Bytes per second the dispatch reaches (`β_d`; NCCL: `S` over one all-to-all's time).
+    pub dispatch_rate: f64,
+    /// Bytes per second the combine reaches (`β_c`).
+    pub combine_rate: f64,
+    /// Dispatch plus combine seconds of one layer, before the imbalance.
+    pub per_layer_s: f64,
+}
+
+/// Dispatch plus combine of DeepEP's kernels for one MoE layer: `tokens` of this rank, each
+/// sent to [`destinations`] ranks. Low-latency: at the measured RDMA bandwidth of the EP size;
+/// normal: at its measured share of the link (`link_bytes_per_s`, NVLink within a node, the NIC
+/// across).
 ///
 /// # Formula
 /// `t = T·D·(p_dispatch / β_d + p_combine / β_c)`. Worked: DeepEP's own low-latency case, 128
 /// tokens, k 8, EP 8, H 7168: D 5.25 → 128·5.25·7,408 B / 98 GB/s = 50.8 µs dispatch and
 /// 128·5.25·14,336 / 127 GB/s = 75.9 µs combine (the README's 77 and 114 µs count every top-k
 /// copy, 8 per token: 77.4 and 115.6).
-pub fn deepep_time(comm: EpComm, ep: f64, tokens: f64, k: f64, hidden: f64, link_bytes_per_s: f64) -> f64 {
+pub fn deepep_exchange(
+    comm: EpComm,
+    ep: f64,
+    tokens: f64,
+    k: f64,
+    hidden: f64,
+    link_bytes_per_s: f64,
+) -> EpExchange {
     let (pd, pc) = deepep_payload(hidden);
-    let sent = tokens.max(0.0) * destinations(k, ep);
-    match comm {
-        EpComm::DeepepLowLatency => {
-            let (bd, bc) = deepep_low_latency_bandwidth(ep);
-            sent * (pd / bd + pc / bc)
-        }
+    let (tokens, d) = (tokens.max(0.0), destinations(k, ep));
+    let (bd, bc) = match comm {
+        EpComm::DeepepLowLatency => deepep_low_latency_bandwidth(ep),
         EpComm::DeepepNormal | EpComm::Nccl => {
             let share = if ep <= 8.0 {
                 crate::engine::stack::DEEPEP_NORMAL_SHARE.0
             } else {
                 crate::engine::stack::DEEPEP_NORMAL_SHARE.1
             };
-            sent * (pd + pc) / (link_bytes_per_s.max(1.0) * share)
+            let rate = link_bytes_per_s.max(1.0) * share;
+            (rate, rate)
         }
+    };
+    EpExchange {
+        comm,
+        tokens,
+        destinations: d,
+        dispatch_bytes: pd,
+        combine_bytes: pc,
+        dispatch_rate: bd,
+        combine_rate: bc,
+        per_layer_s: tokens * d * (pd / bd + pc / bc),
     }
+}
+
+/// NCCL's all-to-all twice per MoE layer (dispatch, then combine), each sending `sent` bytes
+/// from one rank in `seconds` (the collective model's expected time).
+pub fn nccl_exchange(tokens: f64, sent: f64, seconds: f64) -> EpExchange {
+    let rate = if seconds > 0.0 { sent / seconds } else { 0.0 };
+    EpExchange {
+        comm: EpComm::Nccl,
+        tokens: tokens.max(0.0),
+        destinations: 0.0,
+        dispatch_bytes: sent,
+        combine_bytes: sent,
+        dispatch_rate: rate,
+        combine_rate: rate,
+        per_layer_s: 2.0 * seconds,
+    }
+}
+
+/// Seconds of [`deepep_exchange`] for one MoE layer.
+pub fn deepep_time(comm: EpComm, ep: f64, tokens: f64, k: f64, hidden: f64, link_bytes_per_s: f64) -> f64 {
+    deepep_exchange(comm, ep, tokens, k, hidden, link_bytes_per_s).per_layer_s
 }
 
 #[cfg(test)]

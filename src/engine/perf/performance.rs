@@ -1164,6 +1164,9 @@ fn derivations(
     for (name, ph) in [(PhaseName::Prefill, &p.prefill), (PhaseName::Decode, &p.decode)] {
         if let (Some(m), Some(run)) = (&ph.moe, p.decode_full.moe.as_ref()) {
             moe_derivation(z.scenario, name, m, run, c, &mut put);
+            if let Some(x) = &m.exchange {
+                exchange_derivation(name, m, x, ph.expert_parallel_comm_s, &mut put);
+            }
         }
     }
     if let Some(t) = &p.training {
@@ -1357,6 +1360,56 @@ fn moe_derivation(
             c.moe_source
         )),
     );
+}
+
+/// Step 8b''': the routed experts' dispatch and combine with expert parallelism, one layer on
+/// the slowest rank times the layers ([`super::moe::deepep_exchange`],
+/// [`super::moe::nccl_exchange`]).
+fn exchange_derivation(
+    name: PhaseName,
+    m: &super::timing::MoeTiming,
+    x: &super::moe::EpExchange,
+    total_s: f64,
+    put: &mut Put,
+) {
+    use crate::engine::stack::EpComm;
+    // The MoE layers the phase runs through on the slowest rank (pipeline slots × layers).
+    let per_pass = m.layer.imbalance * x.per_layer_s;
+    let slots_layers = if per_pass > 0.0 { total_s / per_pass } else { m.layers };
+    let bytes = |b: f64| Val::Bytes(crate::engine::num::u128_from_f64(b.round()));
+    let (formula, values, source) = match x.comm {
+        EpComm::Nccl => (
+            Formula::EpAllToAllNccl,
+            vec![
+                Val::Fixed(x.tokens, 0),
+                bytes(x.dispatch_bytes),
+                Val::ByteRate(x.dispatch_rate),
+                Val::Secs(x.per_layer_s),
+                Val::Fixed(m.layer.imbalance, 3),
+                Val::Fixed(slots_layers, 0),
+                Val::Secs(total_s),
+            ],
+            "NCCL all-to-all at the collective model's bus bandwidth (nccl-tests alltoall_perf)",
+        ),
+        comm => (
+            Formula::EpDispatchCombineDeepep,
+            vec![
+                Val::Id(comm.key().into()),
+                Val::Fixed(x.tokens, 0),
+                Val::Fixed(x.destinations, 2),
+                Val::ExactBytes(crate::engine::num::u128_from_f64(x.dispatch_bytes.round())),
+                Val::ByteRate(x.dispatch_rate),
+                Val::ExactBytes(crate::engine::num::u128_from_f64(x.combine_bytes.round())),
+                Val::ByteRate(x.combine_rate),
+                Val::Secs(x.per_layer_s),
+                Val::Fixed(m.layer.imbalance, 3),
+                Val::Fixed(slots_layers, 0),
+                Val::Secs(total_s),
+            ],
+            "DeepEP README (deepseek-ai/DeepEP, 2025-06-05: low-latency RDMA bandwidth by EP size, normal kernels' share of NVLink and RDMA); payload H + 4·H/128 + 16 bytes dispatched, 2·H combined (NVIDIA aiconfigurator, DEEPEP_LL_MODELING.md)",
+        ),
+    };
+    put(DerivKey::Phase(name, PhaseQty::ExpertComm), formula, values, Source::Cited(source.into()));
 }
 
 /// Step 8b': the host part of a phase under partial offload ([`offload::host_time`]).

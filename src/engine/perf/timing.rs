@@ -110,6 +110,10 @@ pub struct MoeTiming {
     pub grouped_gemm_s: f64,
     /// Fixed seconds of the phase, `slots · L · t0`.
     pub fixed_s: f64,
+    /// One layer's dispatch and combine with expert parallelism (none without it); the phase's
+    /// `expert_parallel_comm_s = slots · L · I · exchange.per_layer_s`.
+    #[serde(default)]
+    pub exchange: Option<super::moe::EpExchange>,
 }
 
 /// Expected compute-and-memory seconds of an inference step whose kernels run one after
@@ -194,7 +198,9 @@ pub fn phase_timing(
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
     let tp_one = hierarchical_time(Collective::AllReduce, Algorithm::Ring, act, tp, topology, eff)?;
     let tp_n = ar_per_layer * layers_per_stage;
-    let (ep_exp, ep_bound) = if model.experts > 0 && par.expert > 1 {
+    // Dispatch and combine once per MoE layer, at the slowest rank's load (one layer's
+    // exchange kept for its derivation); without a routed-expert stage, twice per pass.
+    let (ep_exp, ep_bound, exchange) = if model.experts > 0 && par.expert > 1 {
         let sent = act * f64::from(model.experts_per_token) / f64::from(tp);
         let t = hierarchical_time(
             Collective::AllToAll,
@@ -205,15 +211,17 @@ pub fn phase_timing(
             eff,
         )?;
         match &moe {
-            // Dispatch and combine once per MoE layer, at the slowest rank's load.
-            Some(s) => (s.dispatch_combine_s(&t, micro_tokens, topology)?, 2.0 * s.layers * t.bound_s),
+            Some(s) => {
+                let x = s.exchange(&t, sent, micro_tokens, topology);
+                (s.dispatch_combine_s(&x)?, 2.0 * s.layers * t.bound_s, Some(x))
+            }
             None => {
                 let n = 2.0 * passes.min(2.0) * layers_per_stage;
-                (n * t.expected_s, n * t.bound_s)
+                (n * t.expected_s, n * t.bound_s, None)
             }
         }
     } else {
-        (0.0, 0.0)
+        (0.0, 0.0, None)
     };
     let comm_exp = tp_n * tp_one.expected_s + ep_exp;
     let comm_bound = tp_n * tp_one.bound_s + ep_bound;
@@ -276,6 +284,7 @@ pub fn phase_timing(
             layers: s.layers,
             grouped_gemm_s: slots * s.grouped_gemm_s(),
             fixed_s: slots * s.layers * s.time.fixed_s,
+            exchange,
         }),
         cpu_exposed_s: cpu,
     })
@@ -345,17 +354,18 @@ impl<'a> MoeStage<'a> {
         self.layers * self.time.imbalance * self.time.memory_s.max(self.time.compute_s)
     }
 
-    /// Expected dispatch + combine seconds of the stage: per MoE layer, NCCL's all-to-all twice
-    /// (`t`) or DeepEP's kernels ([`super::moe::deepep_time`]), on the slowest rank.
-    fn dispatch_combine_s(
+    /// One MoE layer's dispatch and combine on one rank: NCCL's all-to-all twice (`t`, `sent`
+    /// bytes each) or DeepEP's kernels ([`super::moe::deepep_exchange`]).
+    fn exchange(
         &self,
         t: &CommTime,
+        sent: f64,
         micro_tokens: f64,
         topology: &Topology,
-    ) -> Result<f64, PerfError> {
+    ) -> super::moe::EpExchange {
         let r = self.run;
-        let per_layer = match r.comm {
-            EpComm::Nccl => 2.0 * t.expected_s,
+        match r.comm {
+            EpComm::Nccl => super::moe::nccl_exchange(micro_tokens, sent, t.expected_s),
             comm => {
                 let ep = f64::from(r.ep);
                 let link = if r.ep <= topology.gpus_per_node {
@@ -365,10 +375,14 @@ impl<'a> MoeStage<'a> {
                         l.bytes_per_s_per_direction
                     })
                 };
-                super::moe::deepep_time(comm, ep, micro_tokens, r.experts_per_token, r.hidden, link)
+                super::moe::deepep_exchange(comm, ep, micro_tokens, r.experts_per_token, r.hidden, link)
             }
-        };
-        finite("dispatch and combine", self.layers * self.time.imbalance * per_layer)
+        }
+    }
+
+    /// Expected dispatch + combine seconds of the stage: `L · I · t_layer`, on the slowest rank.
+    fn dispatch_combine_s(&self, x: &super::moe::EpExchange) -> Result<f64, PerfError> {
+        finite("dispatch and combine", self.layers * self.time.imbalance * x.per_layer_s)
     }
 }
 

@@ -571,9 +571,68 @@ fn StackControls() -> impl IntoView {
                     value=Signal::derive(move || ctx.with_scenario(|s| s.moe_kernel.map_or(String::new(), |k| k.key().to_owned())))
                     set=Callback::new(move |v: String| ctx.edit(|s| s.moe_kernel = parse_name(&v)))
                 />
-                {int_slider(ctx, "expert-parallel", e.expert_parallel, e.u_ways, powers_of_two(1, 64), |s| s.expert_parallel, |s, v| s.expert_parallel = v.max(1))}
+                {int_slider(ctx, "expert-parallel", e.expert_parallel, e.u_ways, expert_parallel_steps(), |s| s.expert_parallel, |s, v| s.expert_parallel = v.max(1))}
+                <ExpertParallelControls />
             }
         })}
+    }
+}
+
+/// Expert-parallel sizes the slider offers: powers of two to 256, and the wide deployments'
+/// 72 (one NVL72 rack) and 96 (LMSYS's 12 H100 nodes) and 320 (DeepSeek's decode: 40 nodes).
+fn expert_parallel_steps() -> Vec<u64> {
+    let mut v = powers_of_two(1, 256);
+    v.extend([72, 96, 320]);
+    v.sort_unstable();
+    v
+}
+
+/// With expert parallelism over more than one GPU: how tokens reach their experts
+/// (`ep_comm`), redundant experts (`redundant_experts`) and the load imbalance
+/// (`expert_imbalance`, shown as the engine resolved it).
+#[component]
+fn ExpertParallelControls() -> impl IntoView {
+    use crate::engine::stack::EpComm;
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    // Proper names, the same in both languages.
+    let comm_name = |c: EpComm| match c {
+        EpComm::Nccl => "NCCL all-to-all",
+        EpComm::DeepepNormal => "DeepEP normal",
+        EpComm::DeepepLowLatency => "DeepEP low-latency",
+    };
+    let comms: Vec<(String, String)> =
+        EpComm::ALL.iter().map(|c| (c.key().to_owned(), comm_name(*c).to_owned())).collect();
+    let wide = Memo::new(move |_| ctx.with_scenario(|s| s.expert_parallel > 1));
+    let imbalance = Signal::derive(move || {
+        ctx.with_shown(|r| {
+            r.and_then(|r| r.performance.phases.decode.moe.as_ref().map(|m| m.layer.imbalance))
+        })
+        .unwrap_or(1.0)
+    });
+    move || {
+        let comms = comms.clone();
+        wide.get().then(|| {
+            view! {
+                <Select
+                    id="ep-comm"
+                    label=e.ep_comm
+                    options=comms
+                    value=Signal::derive(move || ctx.with_scenario(|s| s.ep_comm.unwrap_or_default().key().to_owned()))
+                    set=Callback::new(move |v: String| if let Some(c) = parse_name(&v) { ctx.edit(|s| s.ep_comm = Some(c)) })
+                />
+                {int_slider(ctx, "redundant-experts", e.redundant_experts, e.u_experts, vec![0, 8, 16, 32, 64, 128], |s| s.redundant_experts, |s, v| s.redundant_experts = v)}
+                <Slider
+                    id="expert-imbalance"
+                    label=e.expert_imbalance
+                    unit="×"
+                    scale=Scale::Linear { min: 1.0, max: 3.0, step: 0.01 }
+                    value=Signal::derive(move || (imbalance.get() * 100.0).round() / 100.0)
+                    set=Callback::new(move |v: f64| ctx.edit(|s| s.expert_imbalance = Some(v.clamp(1.0, 8.0))))
+                    out_of_range=e.number_out_of_range
+                />
+            }
+        })
     }
 }
 

@@ -192,6 +192,15 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.decode_step_s_bound)),
             id: "decode-step",
         });
+        if p.phases.decode.expert_parallel_comm_s > 0.0 {
+            rows.push(Row {
+                label: e.ep_exchange,
+                key: "phases.decode.expert_parallel_comm_s",
+                expected: format_seconds(p.phases.decode.expert_parallel_comm_s),
+                bound: String::new(),
+                id: "ep-exchange",
+            });
+        }
         if let Some(sp) = &p.speculative {
             rows.push(Row {
                 label: e.spec_tokens_per_step,
