@@ -121,6 +121,14 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             "serving throughput at a fixed number of users, mixture-of-experts",
             "固定并发用户数下的服务吞吐（混合专家）",
         ),
+        "wide_ep_decode_throughput_per_gpu" => (
+            "decode throughput per GPU, wide expert parallelism (attention data-parallel, decode alone at a fixed batch per GPU)",
+            "每块 GPU 的解码吞吐（大规模专家并行，注意力数据并行，单独测解码、每块 GPU 的 batch 固定）",
+        ),
+        "wide_ep_prefill_throughput_per_gpu" => (
+            "prefill throughput per GPU, wide expert parallelism (prefill alone at a fixed number of prompt tokens per GPU)",
+            "每块 GPU 的预填充吞吐（大规模专家并行，单独测预填充、每块 GPU 的提示 token 数固定）",
+        ),
         "decode_throughput_bs1_int4_kernels" => (
             "decode throughput, batch 1, named int4 kernel (ExLlamaV2, AWQ GEMV)",
             "解码吞吐（batch 1，指定的 int4 kernel：ExLlamaV2、AWQ GEMV）",
@@ -266,6 +274,9 @@ pub fn note(n: &Note, lang: Lang) -> String {
         }
         .into(),
         (Note::Stated(r), _) => stated(r, lang),
+        (Note::WideEp { sequences_per_replica, prompt, expert_parallel, redundant_experts, ep_comm, expert_imbalance }, _) => {
+            wide_ep(*sequences_per_replica, *prompt, *expert_parallel, *redundant_experts, *ep_comm, *expert_imbalance, lang)
+        }
         (Note::Recipe { method, recipe: r }, Lang::Zh) => format!(
             "原文方法“{method}”，{} 配方：全 bf16，{}{}，{}，损失分 {} 块，ZeRO-{}",
             r.framework,
@@ -276,6 +287,43 @@ pub fn note(n: &Note, lang: Lang) -> String {
             r.zero_stage
         ),
     }
+}
+
+/// One phase of a wide-EP deployment in `lang`: the load per replica (prompts in a prefill), the
+/// EP group, its redundant experts, the dispatch kernels and a stated imbalance.
+fn wide_ep(
+    sequences: u64,
+    prompt: Option<u64>,
+    ep: u64,
+    redundant: u64,
+    comm: crate::engine::stack::EpComm,
+    imbalance: Option<f64>,
+    lang: Lang,
+) -> String {
+    let zh = lang == Lang::Zh;
+    let mut parts = vec![match (prompt, zh) {
+        (Some(p), false) => format!("prefill alone: {sequences} prompts of {p} tokens per replica"),
+        (Some(p), true) => format!("单独测预填充：每副本 {sequences} 个 {p} token 的提示"),
+        (None, false) => format!("decode alone: {sequences} sequences per replica"),
+        (None, true) => format!("单独测解码：每副本 {sequences} 条序列"),
+    }];
+    parts.push(format!("ep {ep}"));
+    if redundant > 0 {
+        parts.push(if zh {
+            format!("{redundant} 个冗余专家")
+        } else {
+            format!("{redundant} redundant experts")
+        });
+    }
+    parts.push(if zh { format!("分发 {}", comm.key()) } else { format!("dispatch {}", comm.key()) });
+    if let Some(i) = imbalance {
+        parts.push(if zh {
+            format!("专家负载不均衡 {i}（原文所述）")
+        } else {
+            format!("expert imbalance {i} (as stated)")
+        });
+    }
+    parts.join(if zh { "，" } else { ", " })
 }
 
 /// A stated training run's settings in `lang`: framework, the layout beyond tp/pp/dp, the
@@ -371,6 +419,8 @@ pub fn unit(u: RowUnit, lang: Lang) -> &'static str {
         (RowUnit::TokensPerSPerGpu, Lang::Zh) => "token/秒/GPU",
         (RowUnit::Mfu, Lang::En) => "MFU",
         (RowUnit::Mfu, Lang::Zh) => "MFU（模型 FLOP 利用率）",
+        (RowUnit::PromptTokensPerSPerGpu, Lang::En) => "prompt tokens/s per GPU",
+        (RowUnit::PromptTokensPerSPerGpu, Lang::Zh) => "提示 token/秒/GPU",
     }
 }
 
@@ -456,6 +506,8 @@ fn unexpressed(s: crate::validation::Setting, lang: Lang) -> &'static str {
         (S::FlexAttention, Lang::En) => "the run's attention is FlexAttention, a kernel family with no published training rate in the engine's attention table",
         (S::FlexAttention, Lang::Zh) => "该次运行的注意力用 FlexAttention，引擎的注意力速率表中没有这一 kernel 族已发表的训练速率",
         (S::UnlistedNetwork, Lang::En) => "the run's network between nodes (200 Gb/s RoCE per GPU) is none of the scenario's topologies (InfiniBand NDR or EFA at 400 Gb/s with NVSwitch nodes)",
+        (S::NodeLimitedDispatch, Lang::En) => "DeepEP's internode normal kernels send each token once to every node holding one of its experts (DeepSeek-V3 routes a token to at most 4 nodes) and forward it over NVLink inside the node; the engine's deepep_normal sends every expert copy over the NIC, so the engine's prefill throughput, its roofline bound included, falls below the measured one",
+        (S::NodeLimitedDispatch, Lang::Zh) => "DeepEP 的跨节点 normal kernel 对每个 token 只向持有其专家的每个节点发送一次（DeepSeek-V3 每个 token 至多路由到 4 个节点），再在节点内经 NVLink 转发；引擎的 deepep_normal 让每一份专家副本都走网卡，因此引擎的预填充吞吐（连同 roofline 上限）都低于实测值",
         (S::UnlistedNetwork, Lang::Zh) => "该次运行的节点间网络（每块 GPU 200 Gb/s RoCE）不是场景提供的拓扑之一（NVSwitch 节点配 400 Gb/s 的 InfiniBand NDR 或 EFA）",
     }
 }

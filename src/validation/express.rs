@@ -12,6 +12,7 @@ mod concurrency;
 mod llama;
 mod serving;
 mod training;
+mod wide_ep;
 
 /// The fields of a measurement row that the rules read.
 struct Row<'a> {
@@ -82,6 +83,7 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
         k if k.starts_with("inference") && k.contains("memory") => serving::inference_memory(&row, s),
         "training_iteration_time" => training::iteration_time(&row, s, dp),
         "training_throughput" if row.unit.contains("TFLOPs/GPU") => training::model_tflops(&row, s),
+        k if wide_ep::is_wide_ep(k) => wide_ep::phase_throughput(&row, s),
         k if concurrency::is_at_concurrency(k) => concurrency::itl_at_concurrency(&row, s),
         k if serving::is_under_load(k) => serving::tpot_under_load(&row, s),
         k if k.contains("ttft") || k.contains("first_token") => serving::time_to_first_token(&row, s),

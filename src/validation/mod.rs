@@ -130,6 +130,17 @@ pub enum Note {
     },
     /// A training run as its source states it (the settings the time and memory models read).
     Stated(Box<StatedRun>),
+    /// One phase of a wide expert-parallel deployment with data-parallel attention, alone at a
+    /// fixed load per GPU: sequences per replica (prompts of `prompt` tokens in a prefill), the
+    /// EP group, its redundant experts, its dispatch and the imbalance when the source states it.
+    WideEp {
+        sequences_per_replica: u64,
+        prompt: Option<u64>,
+        expert_parallel: u64,
+        redundant_experts: u64,
+        ep_comm: crate::engine::stack::EpComm,
+        expert_imbalance: Option<f64>,
+    },
 }
 
 /// A training run's settings as its source states them: the framework, the layout beyond
@@ -176,6 +187,10 @@ pub enum Setting {
     UnlistedNetwork,
     /// An attention kernel family without published training rates (FlexAttention).
     FlexAttention,
+    /// DeepEP's internode normal kernels send a token once to each node that holds one of its
+    /// experts (DeepSeek-V3 routes a token to at most 4 nodes) and forward it inside the node
+    /// over NVLink; `ep_comm: deepep_normal` sends every expert copy over the NIC.
+    NodeLimitedDispatch,
 }
 
 /// A llama-bench test: `tgN` generates N tokens from an empty context, `ppN` processes a prompt
@@ -293,6 +308,8 @@ pub enum RowUnit {
     TokensPerSPerGpu,
     /// Model FLOPs utilisation under the source's FLOP convention.
     Mfu,
+    /// Prompt tokens per second per GPU (a prefill phase on its own).
+    PromptTokensPerSPerGpu,
 }
 
 impl RowUnit {
@@ -422,6 +439,10 @@ enum Metric {
     DecodeTokensPerS,
     /// Prompt tokens/s of one sequence (llama-bench `ppN`).
     PrefillTokensPerS,
+    /// Decode tokens/s of the whole deployment's step over its GPUs (a decode phase alone).
+    DecodeTokensPerSPerGpu,
+    /// Prompt tokens/s of the whole deployment's prefill over its GPUs (a prefill phase alone).
+    PrefillTokensPerSPerGpu,
     /// The bytes of all tensors in GiB (`model.gguf.bytes`; the weights for 16-bit types).
     ModelSizeGiB,
     /// Training tokens per second per GPU (`training.tokens_per_s_per_gpu`).
@@ -518,6 +539,16 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
         Metric::PrefillTokensPerS => {
             (t.throughput.prefill_tokens_per_s, Some(t.throughput.prefill_tokens_per_s_bound), true)
         }
+        Metric::DecodeTokensPerSPerGpu => (
+            t.throughput.decode_tokens_per_s / gpus,
+            Some(t.throughput.decode_tokens_per_s_bound / gpus),
+            true,
+        ),
+        Metric::PrefillTokensPerSPerGpu => (
+            t.throughput.prefill_tokens_per_s / gpus,
+            Some(t.throughput.prefill_tokens_per_s_bound / gpus),
+            true,
+        ),
         Metric::ModelSizeGiB => {
             let bytes = r.model.gguf.as_ref().map_or(r.memory_per_gpu_bytes.weights, |g| g.bytes);
             (bytes as f64 / GIB, None, true)
