@@ -18,6 +18,7 @@ pub const WIDGETS: &[&str] = &[
     "state-vs-kv",
     "prefix-reuse",
     "disaggregation",
+    "wide-ep",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

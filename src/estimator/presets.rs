@@ -183,6 +183,7 @@ mod chapter_widgets {
                             "state-vs-kv",
                             "prefix-reuse",
                             "disaggregation",
+                            "wide-ep",
                         ];
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {

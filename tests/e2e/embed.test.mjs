@@ -8,7 +8,7 @@ let server, sub, browser;
 before(async () => { server = await serve(); sub = await serve(undefined, '/docs/gpu/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); await sub?.close(); });
 
-const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation'];
+const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation', 'wide-ep'];
 
 test('every widget kind embeds alone in both languages', async () => {
   const page = await newPage(browser);

@@ -297,7 +297,7 @@ async function texts(page, lang, skip) {
     out.push([`capacity planner${label}`, await visibleText(page, skip)]);
   }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
-  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation']) {
+  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
     await page.waitForSelector('aside.widget .widget-body > *');
     await page.click('aside.widget button.copy-embed');

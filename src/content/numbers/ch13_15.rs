@@ -124,6 +124,56 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "gpu-clusters-disagg-low-1p1d",
         r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 0.5, "prefill_workers": 1}"#,
     ),
+    // gpu-clusters, wide expert parallelism: DeepSeek-V3 in FP8 under SGLang, 4,096-token contexts,
+    // every GPU an attention replica (tensor_parallel 1, so data_parallel = gpus) holding 64 of its
+    // own sequences and 1/ep of the routed experts; DeepEP's low-latency kernels at EP 8, 16, 32 and
+    // 64 on H200 SXM; NCCL's all-to-all at EP 16; EP 16 and 32 with DeepSeek's 32 redundant experts
+    // (EPLB); attention at TP 8 in two replicas on the same 16 GPUs; and H100 SXM (80 GB) at EP 16,
+    // 32 and 64, each filled to the sequences that fit.
+    (
+        "gpu-clusters-wep-8",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 8, "expert_parallel": 8, "batch": 64, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-16",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 16, "expert_parallel": 16, "batch": 64, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-32",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 32, "expert_parallel": 32, "batch": 64, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-64",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 64, "expert_parallel": 64, "batch": 64, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-16-nccl",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 16, "expert_parallel": 16, "batch": 64, "ep_comm": "nccl"}"#,
+    ),
+    (
+        "gpu-clusters-wep-16-eplb",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 16, "expert_parallel": 16, "batch": 64, "ep_comm": "deepep_low_latency", "redundant_experts": 32}"#,
+    ),
+    (
+        "gpu-clusters-wep-32-eplb",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 32, "expert_parallel": 32, "batch": 64, "ep_comm": "deepep_low_latency", "redundant_experts": 32}"#,
+    ),
+    (
+        "gpu-clusters-wep-tp8",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 8, "gpu": "h200-sxm", "gpus": 16, "expert_parallel": 16, "batch": 64, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-h100-16",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h100-sxm", "gpus": 16, "expert_parallel": 16, "batch": 31, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-h100-32",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h100-sxm", "gpus": 32, "expert_parallel": 32, "batch": 102, "ep_comm": "deepep_low_latency"}"#,
+    ),
+    (
+        "gpu-clusters-wep-h100-64",
+        r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h100-sxm", "gpus": 64, "expert_parallel": 64, "batch": 137, "ep_comm": "deepep_low_latency"}"#,
+    ),
     // sharing-gpus: a 7B chat service (the calculator's qwen2.5-7b, 4K context, one request) on an
     // H100 SXM at the p5.48xlarge rate, and the notebooks' A100 80GB PCIe at the Azure NC24ads rate.
     ("sharing-gpus-7b-chat", r#"{"model": "qwen2.5-7b", "context_tokens": 4096, "gpu": "h100-sxm"}"#),

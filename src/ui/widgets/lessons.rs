@@ -49,6 +49,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "state-vs-kv" => w.sk_title,
         "prefix-reuse" => w.pr_title,
         "disaggregation" => w.dg_title,
+        "wide-ep" => w.wep_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -193,6 +194,50 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 Param { key: "ptp", label: l.prefill_tp_control, input: count(64.0) },
             ]
         }
+        "wide-ep" => vec![
+            Param {
+                key: "model",
+                label: e.model,
+                input: Input::Select(
+                    models::all()
+                        .iter()
+                        .filter(|m| m.architecture.moe.is_some())
+                        .map(|m| (m.model.id.clone(), m.model.name.clone()))
+                        .collect(),
+                ),
+            },
+            Param {
+                key: "w",
+                label: e.weight_dtype,
+                input: Input::Select(
+                    WEIGHT_DTYPES
+                        .iter()
+                        .map(|d| (d.name().to_string(), d.name().to_ascii_uppercase()))
+                        .collect(),
+                ),
+            },
+            gpu(|_| true),
+            Param {
+                key: "seqs",
+                label: w.wep_seqs,
+                input: Input::Number { min: 1.0, max: 4096.0, whole: true },
+            },
+            Param { key: "ctx", label: e.context, input: Input::Number { min: 2.0, max: 1e6, whole: true } },
+            Param {
+                key: "comm",
+                label: w.wep_comm,
+                input: Input::Select(vec![
+                    ("deepep_low_latency".into(), "DeepEP low-latency".into()),
+                    ("deepep_normal".into(), "DeepEP normal".into()),
+                    ("nccl".into(), "NCCL all-to-all".into()),
+                ]),
+            },
+            Param {
+                key: "red",
+                label: w.wep_redundant,
+                input: Input::Number { min: 0.0, max: 1024.0, whole: true },
+            },
+        ],
         _ => vec![
             Param {
                 key: "ranks",
@@ -244,6 +289,17 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
             ("pw", "1"),
             ("ptp", "8"),
         ],
+        // Chapter 14: DeepSeek-V3 in FP8 on H200s, 64 sequences of 4,096 tokens per GPU, DeepEP's
+        // low-latency kernels, no redundant experts (the section's `gpu-clusters-wep-*` scenarios).
+        "wide-ep" => &[
+            ("model", "deepseek-v3"),
+            ("w", "fp8"),
+            ("gpu", "h200-sxm"),
+            ("seqs", "64"),
+            ("ctx", "4096"),
+            ("comm", "deepep_low_latency"),
+            ("red", "0"),
+        ],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -258,6 +314,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "state-vs-kv" => state_vs_kv(lang, v),
         "prefix-reuse" => prefix_reuse(lang, v),
         "disaggregation" => disaggregation(lang, v),
+        "wide-ep" => wide_ep(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -904,6 +961,198 @@ fn disaggregation(lang: Lang, v: &Values) -> String {
     [note(w.dg_note), table, unstable, numbers_dl, math(lang, &lines)].concat()
 }
 
+/// The expert-parallel sizes the wide-EP widget compares (one server, then two, four, eight).
+const WIDE_EP: [u64; 4] = [8, 16, 32, 64];
+
+/// The wide-EP widget's scenario: the reader's MoE model, weight format and GPU, `ep` GPUs each
+/// an attention replica (tensor parallelism 1) with `seqs` sequences of `ctx` tokens and
+/// `ceil((E + red)/ep)` of the routed experts, under SGLang, the exchange the reader picked.
+fn wide_ep_scenario(v: &Values, ep: u64, seqs: u64) -> Scenario {
+    let whole = |key: &str| crate::engine::num::u64_from_f64(num(v, key));
+    let mut s = Scenario::new(ModelSpec::Id(get(v, "model").to_string()));
+    s.gpu = GpuSpec::Id(get(v, "gpu").to_string());
+    s.weight_dtype = Dtype::parse(get(v, "w"));
+    (s.gpus, s.tensor_parallel, s.expert_parallel, s.batch) = (ep, 1, ep, seqs.max(1));
+    s.context_tokens = whole("ctx");
+    s.redundant_experts = whole("red");
+    s.serving_stack = crate::engine::stack::ServingStack::Sglang;
+    s.ep_comm = crate::engine::stack::EpComm::ALL.into_iter().find(|c| c.key() == get(v, "comm"));
+    s
+}
+
+/// Chapter 14: wide expert parallelism with data-parallel attention (`engine::perf::moe`). One
+/// decode step at EP 8, 16, 32 and 64, each column the engine's report at the smaller of the
+/// reader's sequences per GPU and those that fit: experts, weights and KV cache per GPU, the
+/// step's grouped GEMM, dispatch + combine and the rest, the imbalance and tokens/s per GPU; then
+/// the best column and the exchange's arithmetic at the first EP size that runs.
+fn wide_ep(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let wanted = crate::engine::num::u64_from_f64(num(v, "seqs")).max(1);
+    // Each size at the reader's sequences, then, if they do not fit, at the most that do.
+    let run = |ep: u64| -> Result<Option<(u64, crate::engine::Report)>, crate::engine::EngineError> {
+        let first = catalog::evaluate(&wide_ep_scenario(v, ep, wanted))?;
+        if first.fits {
+            return Ok(Some((wanted, first)));
+        }
+        match first.solvers.max_batch {
+            Some(n) if n > 0 => {
+                let r = catalog::evaluate(&wide_ep_scenario(v, ep, n))?;
+                Ok(r.fits.then_some((n, r)))
+            }
+            _ => Ok(None),
+        }
+    };
+    let mut cols = Vec::new();
+    for ep in WIDE_EP {
+        match run(ep) {
+            Ok(c) => cols.push((ep, c)),
+            Err(err) => {
+                return format!(
+                    "<p class=\"field-error\" role=\"alert\">{}</p>",
+                    escape(&errors::scenario_error(err.scenario_error(), lang))
+                )
+            }
+        }
+    }
+    let gb = |x: u64| format_bytes_f64(x as f64, ByteUnit::Gb);
+    let rate = |r: &crate::engine::Report| {
+        r.performance.throughput.decode_tokens_per_s / r.layout.gpus.max(1) as f64
+    };
+    let cell = |key: String, shown: String, raw: Option<f64>| {
+        let raw = raw.map(|x| format!(" data-value=\"{x}\"")).unwrap_or_default();
+        format!("<td data-k=\"{key}\"{raw}>{}</td>", escape(&shown))
+    };
+    let line = |label: &str, f: &dyn Fn(u64, u64, &crate::engine::Report) -> (String, f64), key: &str| {
+        let tds: String = cols
+            .iter()
+            .map(|(ep, c)| match c {
+                Some((n, r)) => {
+                    let (shown, raw) = f(*ep, *n, r);
+                    cell(format!("{key}-{ep}"), shown, Some(raw))
+                }
+                None => cell(format!("{key}-{ep}"), w.wep_none.to_string(), None),
+            })
+            .collect();
+        format!("<tr><th scope=\"row\">{}</th>{tds}</tr>", escape(label))
+    };
+    let decode = |r: &crate::engine::Report| r.performance.phases.decode.clone();
+    let gemm = |r: &crate::engine::Report| decode(r).moe.map_or(0.0, |m| m.grouped_gemm_s);
+    let rows = [
+        line(
+            w.wep_experts,
+            &|_, _, r| (group_digits(r.layout.experts_per_gpu), r.layout.experts_per_gpu as f64),
+            "experts",
+        ),
+        line(
+            w.wep_weights,
+            &|_, _, r| (gb(r.memory_per_gpu_bytes.weights), r.memory_per_gpu_bytes.weights as f64),
+            "weights",
+        ),
+        line(
+            w.wep_fit,
+            &|_, _, r| {
+                let n = r.solvers.max_batch.unwrap_or(0);
+                (group_digits(n), n as f64)
+            },
+            "fit",
+        ),
+        line(w.wep_run, &|_, n, _| (group_digits(n), n as f64), "run"),
+        line(
+            w.wep_kv,
+            &|_, _, r| (gb(r.memory_per_gpu_bytes.kv_cache), r.memory_per_gpu_bytes.kv_cache as f64),
+            "kv",
+        ),
+        line(w.wep_gemm, &|_, _, r| (format_seconds(gemm(r)), gemm(r)), "gemm"),
+        line(
+            w.wep_exchange,
+            &|_, _, r| {
+                let x = decode(r).expert_parallel_comm_s;
+                (format_seconds(x), x)
+            },
+            "exchange",
+        ),
+        line(
+            w.wep_rest,
+            &|_, _, r| {
+                let d = decode(r);
+                let x = (d.time_s - gemm(r) - d.expert_parallel_comm_s).max(0.0);
+                (format_seconds(x), x)
+            },
+            "rest",
+        ),
+        line(
+            w.wep_step,
+            &|_, _, r| {
+                let x = decode(r).time_s;
+                (format_seconds(x), x)
+            },
+            "step",
+        ),
+        line(
+            w.wep_imbalance,
+            &|_, _, r| {
+                let x = decode(r).moe.map_or(1.0, |m| m.layer.imbalance);
+                (format!("{x:.2}"), x)
+            },
+            "imbalance",
+        ),
+        line(
+            w.wep_rate,
+            &|_, _, r| (group_digits(crate::engine::num::u64_from_f64(rate(r).round())), rate(r)),
+            "rate",
+        ),
+    ];
+    let head: String = WIDE_EP.iter().map(|ep| format!("<th scope=\"col\">EP {ep}</th>")).collect();
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th scope=\"col\">{}</th>{head}</tr></thead><tbody>{}</tbody></table></div>",
+        escape(w.wep_ep),
+        rows.concat()
+    );
+    let best = cols
+        .iter()
+        .filter_map(|(ep, c)| c.as_ref().map(|(_, r)| (*ep, rate(r))))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let Some((best_ep, best_rate)) = best else {
+        return [note(w.wep_note), table].concat();
+    };
+    let numbers_dl = numbers(&[row(
+        "best",
+        w.wep_best,
+        &format!(
+            "EP {best_ep} · {} {}",
+            group_digits(crate::engine::num::u64_from_f64(best_rate.round())),
+            w.wep_rate
+        ),
+        best_ep as f64,
+    )]);
+    // The exchange's arithmetic at the best size: tokens × destinations × payload ÷ rate.
+    let lines: Vec<String> = cols
+        .iter()
+        .filter(|(ep, _)| *ep == best_ep)
+        .filter_map(|(ep, c)| c.as_ref().map(|(n, r)| (*ep, *n, r)))
+        .filter_map(|(ep, n, r)| {
+            let d = decode(r);
+            let m = d.moe?;
+            // Pairs P = T_moe·k/ep, so k = P·ep/T_moe.
+            let k = if m.layer.tokens > 0.0 { m.layer.pairs * ep as f64 / m.layer.tokens } else { 0.0 };
+            let dest = crate::engine::perf::moe::destinations(k, ep as f64);
+            // The time of one token–destination pair, what the rates and payloads give.
+            let pairs = n as f64 * dest * m.layers * m.layer.imbalance;
+            let pair_s = if pairs > 0.0 { d.expert_parallel_comm_s / pairs } else { 0.0 };
+            Some(format!(
+                "EP {ep}: T × D × t × L × I = {} × {} × {} × {} × {} = {}",
+                group_digits(n),
+                sig(dest),
+                format_seconds(pair_s),
+                sig(m.layers),
+                sig(m.layer.imbalance),
+                format_seconds(d.expert_parallel_comm_s)
+            ))
+        })
+        .collect();
+    [note(w.wep_note), table, numbers_dl, math(lang, &lines)].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -986,5 +1235,40 @@ mod tests {
         let mut bad = v.clone();
         bad.iter_mut().filter(|(k, _)| *k == "gpus").for_each(|(_, x)| *x = "3".into());
         assert!(disaggregation(Lang::En, &bad).contains("field-error"));
+    }
+
+    /// The wide-EP widget opens on chapter 14's table: its EP 8, 16, 32 and 64 columns are the
+    /// section's `gpu-clusters-wep-*` scenarios, number for number; EP 16 is the best per GPU
+    /// there; a size whose weights do not fit says so instead of a number.
+    #[test]
+    fn the_wide_ep_widget_shows_the_chapters_table() {
+        let v: Values = defaults("wide-ep").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
+        let html = wide_ep(Lang::En, &v);
+        let value = |k: &str| -> f64 {
+            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
+            let rest = &html[at + k.len() + 22..];
+            rest[..rest.find('"').expect("quote")].parse().expect("number")
+        };
+        let report = |name: &str| {
+            let json = crate::content::numbers::scenario(name).expect(name);
+            let s = crate::exercises::parse_scenario(json).expect(name);
+            catalog::evaluate(&s).expect(name)
+        };
+        for ep in WIDE_EP {
+            let r = report(&format!("gpu-clusters-wep-{ep}"));
+            let d = &r.performance.phases.decode;
+            assert_eq!(value(&format!("experts-{ep}")), r.layout.experts_per_gpu as f64);
+            assert_eq!(value(&format!("exchange-{ep}")), d.expert_parallel_comm_s);
+            assert_eq!(value(&format!("step-{ep}")), d.time_s);
+            assert_eq!(value(&format!("fit-{ep}")), r.solvers.max_batch.unwrap() as f64);
+            let per_gpu = r.performance.throughput.decode_tokens_per_s / ep as f64;
+            assert_eq!(value(&format!("rate-{ep}")), per_gpu);
+        }
+        assert_eq!(value("best"), 16.0, "{html}");
+        // On H100s (80 GB) DeepSeek-V3's FP8 weights do not fit 8 GPUs.
+        let mut h100 = v.clone();
+        h100.iter_mut().filter(|(k, _)| *k == "gpu").for_each(|(_, x)| *x = "h100-sxm".into());
+        let html = wide_ep(Lang::En, &h100);
+        assert!(html.contains("data-k=\"rate-8\">does not fit"), "{html}");
     }
 }

@@ -18,7 +18,7 @@ use crate::i18n::Lang;
 use leptos::prelude::*;
 
 /// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
-pub const LESSON_KINDS: [&str; 8] = [
+pub const LESSON_KINDS: [&str; 9] = [
     "cuda-grid",
     "tensor-peaks",
     "spec-sheet",
@@ -27,6 +27,7 @@ pub const LESSON_KINDS: [&str; 8] = [
     "state-vs-kv",
     "prefix-reuse",
     "disaggregation",
+    "wide-ep",
 ];
 
 /// Whether `kind` is drawn here.
