@@ -54,6 +54,24 @@ pub const SOLUTIONS: &[Solution] = &[
         solve: |g| g[0] / (g[1] * 1e9 * g[2] / 100.0) * 1e3 + g[3] * g[4] / 1e3,
     },
     Solution {
+        id: "cluster-wide-ep-experts",
+        // ceil((routed + redundant) ÷ GPUs).
+        given: &[256.0, 32.0, 32.0],
+        solve: |g| ((g[0] + g[1]) / g[2]).ceil(),
+    },
+    Solution {
+        id: "cluster-wide-ep-kv",
+        // values × 2 bytes (BF16) × layers × sequences × tokens, in GB.
+        given: &[576.0, 61.0, 64.0, 4096.0],
+        solve: |g| g[0] * 2.0 * g[1] * g[2] * g[3] / 1e9,
+    },
+    Solution {
+        id: "cluster-wide-ep-exchange",
+        // tokens × destinations × (dispatch B ÷ GB/s + combine B ÷ GB/s) × layers × imbalance, in ms.
+        given: &[64.0, 6.45, 7408.0, 63.0, 14_336.0, 74.0, 58.0, 1.2],
+        solve: |g| g[0] * g[1] * (g[2] / (g[3] * 1e9) + g[4] / (g[5] * 1e9)) * g[6] * g[7] * 1e3,
+    },
+    Solution {
         id: "share-8x4k-kv",
         // requests × tokens × bytes per token, in GB.
         given: &[8.0, 4096.0, 131_072.0],

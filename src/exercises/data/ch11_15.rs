@@ -323,6 +323,14 @@ const H100_NODE_EFA: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "top
 /// cache over InfiniBand NDR.
 const L70B_1P1D: &str = r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 8, "tensor_parallel": 8, "batch": 256, "prompt_tokens": 4096, "output_tokens": 512, "context_tokens": 4608, "arrival_rate_per_s": 3, "prefill_workers": 1}"#;
 
+/// Wide expert parallelism, as chapter 14 works it (`gpu-clusters-wep-16`): DeepSeek-V3 in FP8
+/// under SGLang on 16 H200s, every GPU an attention replica of 64 sequences of 4,096 tokens and 16
+/// of the routed experts, DeepEP's low-latency kernels.
+const DSV3_WEP16: &str = r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 16, "expert_parallel": 16, "batch": 64, "ep_comm": "deepep_low_latency"}"#;
+
+/// The same at EP 32 with DeepSeek's 32 redundant experts (`gpu-clusters-wep-32-eplb`).
+const DSV3_WEP32_EPLB: &str = r#"{"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang", "context_tokens": 4096, "tensor_parallel": 1, "gpu": "h200-sxm", "gpus": 32, "expert_parallel": 32, "batch": 64, "ep_comm": "deepep_low_latency", "redundant_experts": 32}"#;
+
 pub static GPU_CLUSTERS: &[Exercise] = &[
     Exercise {
         id: "cluster-intra-node-bw",
@@ -444,6 +452,54 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
             ],
             "Every request passes through both pools, one after the other.",
             "Every request needs the prefill worker, then the decode pool: the deployment sustains the smaller of their rates, about 5.3 requests per second, and the decode pool could take twice that. The transfer is no limit: at 5 ms per prompt the links could carry 200 prompts per second. To go faster, add prefill workers until the decode pool limits (the estimator says which pool does). These are this chapter's 1P1D example, rounded.",
+        ),
+    },
+    Exercise {
+        id: "cluster-wide-ep-experts",
+        answer: report(DSV3_WEP32_EPLB, "layout.experts_per_gpu", 1.0, 0, 0.0),
+        zh: num(
+            "DeepSeek-V3 每个 MoE 层有 256 个路由专家。DeepSeek 的 prefill 用 32 张 GPU 做专家并行，另加 32 个冗余专家（EPLB 复制的热门专家）。每张 GPU 每层持有多少个路由专家？",
+            "个",
+            "（路由专家数 + 冗余专家数）÷ GPU 数，除不尽时向上取整。",
+            "(256 + 32) ÷ 32 = {key} 个，正是 DeepSeek 公布的 prefill 布局（每张 GPU 9 个路由专家，外加共享专家）；没有冗余专家时是 8 个。多出的那个专家在 58 个 MoE 层里都要占显存：FP8 下这个部署每张 GPU 的权重是 {r:memory_per_gpu_bytes.weights:1e-9:1} GB。换来的是更低的负载不均衡：引擎在这里取 {r:phases.decode.moe.layer.imbalance:1:2}，没有冗余专家时是 1.2。",
+        ),
+        en: num(
+            "DeepSeek-V3 has 256 routed experts in each MoE layer. DeepSeek's prefill spreads them over 32 GPUs with expert parallelism and adds 32 redundant experts (copies of busy experts, placed by EPLB). How many routed experts does each GPU hold per layer?",
+            "experts",
+            "(Routed experts + redundant experts) ÷ GPUs, rounded up if it does not divide.",
+            "(256 + 32) ÷ 32 = {key}, DeepSeek's published prefill layout (9 routed experts per GPU, plus the shared expert); without redundant experts it is 8. The extra expert takes memory in all 58 MoE layers: in FP8 this deployment holds {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights per GPU. In return the load is more even: the engine takes an imbalance of {r:phases.decode.moe.layer.imbalance:1:2} here, against 1.2 without redundant experts.",
+        ),
+    },
+    Exercise {
+        id: "cluster-wide-ep-kv",
+        answer: report(DSV3_WEP16, "memory_per_gpu_bytes.kv_cache", 1e-9, 2, 0.02),
+        zh: num(
+            "DeepSeek-V3 部署在 16 张 GPU 上，用数据并行注意力：每张 GPU 是一个注意力副本，有它自己的 64 条序列，每条 4,096 个 token。MLA 每个 token 每层缓存 576 个值（512 维潜在向量加 64 维 RoPE key），BF16，共 61 层。一张 GPU 持有多少 GB 的 KV cache？",
+            "GB",
+            "每 token 字节数 = 576 × 2 × 61；再乘以这张 GPU 自己的序列数和每条的 token 数。1 GB = 10^9 字节。",
+            "576 × 2 B × 61 = {r:kv_cache_bytes_per_token:1:0} B 每 token；× 64 × 4,096 = {r:memory_per_gpu_bytes.kv_cache:1:0} B，即 {key} GB，只是它自己那 64 条序列的。如果同样 16 张 GPU 把注意力做成张量并行度 8 的两个副本，MLA 的潜在向量没有头可分，组里 8 张 GPU 每张都保存整个副本的 cache：每张 GPU 同样是 {key} GB，但 16 张 GPU 只服务 128 条序列，而不是 1,024 条。",
+        ),
+        en: num(
+            "DeepSeek-V3 runs on 16 GPUs with data-parallel attention: each GPU is an attention replica with 64 sequences of its own, 4,096 tokens each. MLA caches 576 values per token and layer (a 512-value latent and a 64-value RoPE key) in BF16, over 61 layers. How many GB of KV cache does one GPU hold?",
+            "GB",
+            "Bytes per token = 576 × 2 × 61; times this GPU's own sequences and their tokens. 1 GB = 10^9 bytes.",
+            "576 × 2 B × 61 = {r:kv_cache_bytes_per_token:1:0} B per token; × 64 × 4,096 = {r:memory_per_gpu_bytes.kv_cache:1:0} B, {key} GB, for its own 64 sequences only. With attention at tensor parallelism 8 in two replicas on the same 16 GPUs, MLA's latent has no heads to divide and each of a group's 8 GPUs keeps the whole replica's cache: {key} GB per GPU again, but the 16 GPUs serve 128 sequences instead of 1,024.",
+        ),
+    },
+    Exercise {
+        id: "cluster-wide-ep-exchange",
+        answer: report(DSV3_WEP16, "phases.decode.expert_parallel_comm_s", 1e3, 2, 0.02),
+        zh: num(
+            "接上题，专家并行度 16。每个 decode 步，每张 GPU 的 64 个 token 在每个 MoE 层平均各发往 6.45 张不同的 GPU（8 个专家落在 16 张 GPU 上）。dispatch 每个 token 每个目的地发 7,408 字节（FP8 激活加缩放因子），combine 取回 14,336 字节（BF16）。DeepEP 的低延迟 kernel 在 EP 16 时 dispatch 达到 63 GB/s，combine 74 GB/s。58 个 MoE 层，每层都等最忙的 GPU，不均衡系数 1.2。每个 decode 步的 dispatch 加 combine 要多少毫秒？",
+            "ms",
+            "每层：64 × 6.45 ×（7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s）；再乘以 58 层和 1.2。",
+            "每层 64 × 6.45 = 412.8 个（token，目的地）对；× (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 412.8 × 0.311 µs ≈ 128.5 µs；× 58 × 1.2 ≈ {key} ms。这个步长 {r:phases.decode.time_s:1e3:1} ms 中的 {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms 是分组 GEMM。每层每张 GPU 发出约 3.06 MB、取回约 5.92 MB；combine 的字节是 dispatch 的近两倍，因为结果以 BF16 返回。引擎把交换直接加到步长上；双 batch 重叠能把其中一部分藏到计算后面。",
+        ),
+        en: num(
+            "Continuing, at expert parallelism 16. In each decode step, each of a GPU's 64 tokens goes to 6.45 distinct GPUs on average per MoE layer (8 experts among 16 GPUs). The dispatch sends 7,408 bytes per token and destination (the FP8 activation and its scales), and the combine returns 14,336 bytes (BF16). DeepEP's low-latency kernels reach 63 GB/s for the dispatch and 74 GB/s for the combine at EP 16. There are 58 MoE layers, and each waits for its busiest GPU, at an imbalance of 1.2. How many milliseconds of dispatch and combine does one decode step take?",
+            "ms",
+            "Per layer: 64 × 6.45 × (7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s); then times 58 layers and 1.2.",
+            "Per layer 64 × 6.45 = 412.8 token–destination pairs; × (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 412.8 × 0.311 µs ≈ 128.5 µs; × 58 × 1.2 ≈ {key} ms. Of this step's {r:phases.decode.time_s:1e3:1} ms, {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms are the grouped GEMM. Per layer each GPU sends about 3.06 MB and gets about 5.92 MB back; the combine moves nearly twice the dispatch's bytes because the results return in BF16. The engine adds the exchange to the step; a two-batch overlap hides part of it behind compute.",
         ),
     },
 ];
