@@ -125,6 +125,18 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             "decode throughput per GPU, wide expert parallelism (attention data-parallel, decode alone at a fixed batch per GPU)",
             "每块 GPU 的解码吞吐（大规模专家并行，注意力数据并行，单独测解码、每块 GPU 的 batch 固定）",
         ),
+        "disaggregation_under_load" => (
+            "serving under a Poisson load, disaggregated deployment and its aggregated baseline",
+            "泊松负载下的服务（PD 分离部署及其不分离的基线）",
+        ),
+        "disaggregation_ttft_under_load" => (
+            "mean time to first token under a Poisson load, disaggregated deployment and its aggregated baseline",
+            "泊松负载下的平均首 token 时间（PD 分离部署及其不分离的基线）",
+        ),
+        "disaggregation_itl_under_load" => (
+            "mean inter-token latency under a Poisson load, disaggregated deployment and its aggregated baseline",
+            "泊松负载下的平均 token 间隔（PD 分离部署及其不分离的基线）",
+        ),
         "wide_ep_prefill_throughput_per_gpu" => (
             "prefill throughput per GPU, wide expert parallelism (prefill alone at a fixed number of prompt tokens per GPU)",
             "每块 GPU 的预填充吞吐（大规模专家并行，单独测预填充、每块 GPU 的提示 token 数固定）",
@@ -274,6 +286,22 @@ pub fn note(n: &Note, lang: Lang) -> String {
         }
         .into(),
         (Note::Stated(r), _) => stated(r, lang),
+        (Note::Disaggregation { rate, prompt, output, prefill_workers: 0, .. }, Lang::En) => format!(
+            "{rate} requests/s (Poisson), prompt {prompt}, output {output}; aggregated: every replica prefills and decodes; means"
+        ),
+        (Note::Disaggregation { rate, prompt, output, prefill_workers: 0, .. }, Lang::Zh) => format!(
+            "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}；不分离：每个副本既做预填充也做解码；平均值"
+        ),
+        (Note::Disaggregation { rate, prompt, output, prefill_workers, prefill_tensor_parallel }, Lang::En) => {
+            format!(
+                "{rate} requests/s (Poisson), prompt {prompt}, output {output}; disaggregated: {prefill_workers} prefill worker(s) of tp {prefill_tensor_parallel} beside the decode pool; means"
+            )
+        }
+        (Note::Disaggregation { rate, prompt, output, prefill_workers, prefill_tensor_parallel }, Lang::Zh) => {
+            format!(
+                "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}；PD 分离：解码池之外 {prefill_workers} 个预填充 worker，每个 tp {prefill_tensor_parallel}；平均值"
+            )
+        }
         (Note::WideEp { sequences_per_replica, prompt, expert_parallel, redundant_experts, ep_comm, expert_imbalance }, _) => {
             wide_ep(*sequences_per_replica, *prompt, *expert_parallel, *redundant_experts, *ep_comm, *expert_imbalance, lang)
         }

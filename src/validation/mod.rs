@@ -141,6 +141,16 @@ pub enum Note {
         ep_comm: crate::engine::stack::EpComm,
         expert_imbalance: Option<f64>,
     },
+    /// A serving run under Poisson arrivals at `rate` requests/s, disaggregated (`prefill_workers`
+    /// of `prefill_tensor_parallel` GPUs beside the decode pool) or aggregated (0 workers); the
+    /// means.
+    Disaggregation {
+        rate: f64,
+        prompt: u64,
+        output: u64,
+        prefill_workers: u64,
+        prefill_tensor_parallel: u64,
+    },
 }
 
 /// A training run's settings as its source states them: the framework, the layout beyond
@@ -430,6 +440,9 @@ enum Metric {
     TtftUnderLoadMs {
         p95: bool,
     },
+    /// Mean inter-token latency under load (every gap between two tokens of a sequence, as the
+    /// benchmarks' "Mean ITL"); no bound, as for TPOT.
+    ItlMeanUnderLoadMs,
     /// Output tokens per second of a closed loop over its whole run (the benchmarks' "output
     /// token throughput": generated tokens over the duration); `per_gpu` divides by the GPUs.
     ThroughputAtConcurrency {
@@ -522,6 +535,10 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
         Metric::TtftUnderLoadMs { p95 } => {
             let l = r.load.as_ref();
             let v = l.and_then(|l| if p95 { l.ttft_p95_s } else { l.ttft_mean_s });
+            (v.unwrap_or(0.0) * 1e3, None, false)
+        }
+        Metric::ItlMeanUnderLoadMs => {
+            let v = r.load.as_ref().and_then(|l| l.itl_mean_s);
             (v.unwrap_or(0.0) * 1e3, None, false)
         }
         Metric::ThroughputAtConcurrency { per_gpu } => {
@@ -653,8 +670,10 @@ fn compare(index: usize, row: &Value, case: Case) -> Result<ValidationRow, Reaso
         let e = e.scenario_error().clone();
         Reason::Rejected { field: e.field, kind: e.kind }
     })?;
-    if let (Metric::TpotUnderLoadMs { .. } | Metric::TtftUnderLoadMs { .. }, Some(l)) =
-        (case.metric, report.load.as_ref())
+    if let (
+        Metric::TpotUnderLoadMs { .. } | Metric::TtftUnderLoadMs { .. } | Metric::ItlMeanUnderLoadMs,
+        Some(l),
+    ) = (case.metric, report.load.as_ref())
     {
         if !l.stable {
             return Err(Reason::BeyondSustainableRate { sustainable: l.max_sustainable_rate_per_s });
