@@ -83,7 +83,8 @@ fn nccl_sends_twice_per_layer() {
 #[test]
 fn no_exchange_without_expert_parallelism() {
     let r = evaluate(&scenario(json!({"model": "deepseek-v3", "weight_dtype": "fp8",
-        "gpu": "h200-sxm", "gpus": 8, "tensor_parallel": 8}))).unwrap();
+        "gpu": "h200-sxm", "gpus": 8, "tensor_parallel": 8})))
+    .unwrap();
     let d = &r.performance.phases.decode;
     assert_eq!(d.expert_parallel_comm_s, 0.0);
     assert!(d.moe.as_ref().unwrap().exchange.is_none());
@@ -115,17 +116,47 @@ fn an_expert_parallel_size_that_does_not_divide_the_experts() {
     // Redundant experts count: 256 + 32 = 288 over 32 GPUs is 9 each under SGLang.
     let ok = evaluate(&scenario(json!({"model": "deepseek-v3", "weight_dtype": "fp8",
         "serving_stack": "sglang", "gpu": "h200-sxm", "gpus": 32, "tensor_parallel": 1,
-        "expert_parallel": 32, "redundant_experts": 32}))).unwrap();
+        "expert_parallel": 32, "redundant_experts": 32})))
+    .unwrap();
     assert_eq!(ok.layout.experts_per_gpu, 9);
 }
 
 #[test]
 fn vllm_spreads_a_remainder_and_says_so() {
     let r = evaluate(&scenario(json!({"model": "qwen3-30b-a3b", "gpus": 6, "tensor_parallel": 1,
-        "expert_parallel": 6}))).unwrap();
+        "expert_parallel": 6})))
+    .unwrap();
     // 128 = 6 × 21 + 2: two GPUs hold 22 experts, and the busiest sets the memory and the time.
     assert_eq!(r.layout.experts_per_gpu, 22);
     let said: Vec<String> =
         r.assumptions.iter().map(|a| gpu_primer::i18n::facts::assumption(a, Lang::En)).collect();
-    assert!(said.iter().any(|a| a.contains("gives 2 of the GPUs one expert more (22 against 21)")), "{said:?}");
+    assert!(
+        said.iter().any(|a| a.contains("gives 2 of the GPUs one expert more (22 against 21)")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn the_normal_kernels_cross_the_nic_once_per_remote_node() {
+    // DeepSeek-V3's prefill on 64 H100s (8 nodes), DeepEP's normal kernels: each token's 8
+    // experts lie in at most 4 of its 8 groups (config.json n_group 8, topk_group 4), one group
+    // per node here: min(5.25, 4) nodes, 7/8 of them remote = 3.5 NIC crossings per token.
+    let v = json!({"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang",
+        "gpu": "h100-sxm", "gpus": 64, "tensor_parallel": 1, "expert_parallel": 64, "batch": 16,
+        "context_tokens": 4096, "prompt_tokens": 4000, "output_tokens": 96, "ep_comm": "deepep_normal"});
+    let r = evaluate(&scenario(v)).unwrap();
+    let p = &r.performance.phases.prefill;
+    let x = p.moe.as_ref().unwrap().exchange.unwrap();
+    assert!((x.destinations - 3.5).abs() < 1e-9, "{}", x.destinations);
+    assert!(x.forward_s > 0.0 && x.forward_s < x.per_layer_s);
+    assert!(x.bound_s <= x.per_layer_s);
+    assert!(p.time_s_bound <= p.time_s);
+    // Kimi K2 routes without groups (n_group 1): every expected node is crossed.
+    let k2 = evaluate(&scenario(json!({"model": "kimi-k2", "weight_dtype": "fp8",
+        "serving_stack": "sglang", "gpu": "h100-sxm", "gpus": 64, "tensor_parallel": 1,
+        "expert_parallel": 64, "batch": 16, "context_tokens": 4096, "prompt_tokens": 4000,
+        "output_tokens": 96, "ep_comm": "deepep_normal"})))
+    .unwrap();
+    let kx = k2.performance.phases.prefill.moe.unwrap().exchange.unwrap();
+    assert!((kx.destinations - 8.0 * (1.0 - (7.0f64 / 8.0).powi(8)) * 7.0 / 8.0).abs() < 1e-9);
 }

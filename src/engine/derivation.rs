@@ -354,6 +354,9 @@ pub enum Formula {
     EpDispatchCombineDeepep,
     /// NCCL's all-to-all twice per MoE layer, at the slowest rank, times the layers.
     EpAllToAllNccl,
+    /// DeepEP's normal kernels across nodes: once per remote node over the NIC, forwarded over
+    /// NVLink, the longer of the two, at the slowest rank, times the layers.
+    EpDispatchCombineNodes,
     /// A low-precision recipe's quantised weight copies.
     Fp8WeightCache,
     /// FSDP's unsharded layers and gradient buffer.
@@ -402,7 +405,8 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 97] = [
+    pub const ALL: [Formula; 98] = [
+        Formula::EpDispatchCombineNodes,
         Formula::EpDispatchCombineDeepep,
         Formula::EpAllToAllNccl,
         Formula::SpecAcceptanceIid,

@@ -518,6 +518,8 @@ fn exchange_value(x: &crate::engine::perf::moe::EpExchange, field: &str) -> Opti
         "dispatch_rate" => x.dispatch_rate,
         "combine_rate" => x.combine_rate,
         "per_layer_s" => x.per_layer_s,
+        "forward_s" => x.forward_s,
+        "bound_s" => x.bound_s,
         _ => return None,
     };
     v.is_finite().then_some(v)

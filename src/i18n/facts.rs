@@ -385,6 +385,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::ExpertsPerGpu => "experts per GPU = ceil((E + R) / ep) of the E routed experts and R redundant copies, each split moe_tp = max(1, tp / ep) ways; the attention stays split by tp (data-parallel inside the EP group when ep > tp)",
             F::MoeGroupedGemm => "per MoE layer on one GPU: T_moe = tokens × max(1, ep/tp) (the EP group's replicas pooled), X = n · (1 − (1 − k/E)^T_moe) experts touched, W = X · bytes per expert / moe_tp read at B · η_b, padded rows R = T_moe·k/ep + BM/2 · X computed at F · η_c; t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c)) with I the slowest EP rank's load; × the stage's MoE layers",
             F::EpDispatchCombineDeepep => "with expert parallelism, each MoE layer sends every token's activation to the D = ep·(1 − (1 − 1/ep)^k) ranks holding its k experts and brings the results back (DeepEP): t = T·D·(p_d/β_d + p_c/β_c), p_d = H + 4·H/128 + 16 bytes (FP8 with one scale per 128 values, and metadata), p_c = 2·H (BF16), β the kernels' measured rates (low-latency: RDMA by EP size; normal: a share of NVLink within a node, of the NIC across); × I, the slowest rank's load over the mean, × the MoE layers",
+            F::EpDispatchCombineNodes => "DeepEP's normal kernels across nodes send each token once to every remote node holding one of its experts, R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n of n nodes, the cap being topk_group groups of experts (DeepSeek-V3: at most 4 nodes) or k, then forward it over NVLink to the experts' GPUs: t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl)); × I, the slowest rank's load over the mean, × the MoE layers",
             F::EpAllToAllNccl => "with expert parallelism, each MoE layer runs NCCL's all-to-all twice (dispatch, combine), each sending S = T × k × H × activation bytes / tp from one GPU, (g − 1)/n of it over NVLink and (n − g)/n over the NIC; × I, the slowest rank's load over the mean, × the MoE layers",
             F::PrefixCached => "cached = min(prompt − 1, max(s, round(h × prompt))): prefill computes only prompt − cached tokens, their attention still reading the cached ones (vLLM recomputes at least the last token); a shared prefix's whole blocks, ⌊s / B⌋ × B tokens, are stored once per replica, not once per sequence",
             F::SessionHitRate => "a session of T turns, each appending a tokens and generating o: turn k sends s + (k − 1)(a + o) + a tokens, of which s + (k − 1)(a + o) are cached; h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
@@ -467,6 +468,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::ExpertsPerGpu => "每张 GPU 的专家数 = ceil((E + R) / ep)：E 个路由专家加 R 个冗余副本，每个再切成 moe_tp = max(1, tp / ep) 份；注意力仍按 tp 切分（ep > tp 时在 EP 组内做数据并行）",
             F::MoeGroupedGemm => "每个混合专家层、每张 GPU：T_moe = token 数 × max(1, ep/tp)（EP 组内各副本的 token 汇在一起），触及的专家 X = n · (1 − (1 − k/E)^T_moe)，以 B · η_b 读取 W = X · 每个专家的字节 / moe_tp，补齐后的行数 R = T_moe·k/ep + BM/2 · X，以 F · η_c 计算；t = t0 + I · max(W / (B·η_b), 2·R·P_e/moe_tp / (F·η_c))，I 为 EP 组中最慢的 GPU 的负载与平均之比；再乘以该阶段的混合专家层数",
             F::EpDispatchCombineDeepep => "专家并行时，每个混合专家层把每个 token 的激活发往持有其 k 个专家的 D = ep·(1 − (1 − 1/ep)^k) 张 GPU，再把结果取回（DeepEP）：t = T·D·(p_d/β_d + p_c/β_c)，p_d = H + 4·H/128 + 16 字节（FP8，每 128 个值一个缩放因子，另加元数据），p_c = 2·H（BF16），β 为 kernel 实测速率（低延迟 kernel：按 EP 规模的 RDMA 速率；普通 kernel：节点内 NVLink、跨节点网卡的一定比例）；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
+            F::EpDispatchCombineNodes => "跨节点时 DeepEP 的普通 kernel 把每个 token 向持有其专家的每个远端节点各发一次，n 个节点中 R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n 个，cap 为 topk_group 组专家所在的节点数（DeepSeek-V3 至多 4 个节点），无分组路由时为 k；再经 NVLink 转发到专家所在的 GPU：t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpAllToAllNccl => "专家并行时，每个混合专家层做两次 NCCL all-to-all（分发、合并），每次每张 GPU 发出 S = T × k × H × 激活字节数 / tp，其中 (g − 1)/n 走 NVLink、(n − g)/n 走网卡；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
             F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
@@ -632,6 +634,10 @@ fn template(f: Formula) -> T {
         F::EpDispatchCombineDeepep => T::Words {
             en: "{}: T {} tokens × D {} ranks × (p_d {} / β_d {} + p_c {} / β_c {}) = {} per layer; × I {} × {} layers = {}",
             zh: "{}：T {} 个 token × D {} 个目标 GPU × (p_d {} / β_d {} + p_c {} / β_c {}) = 每层 {}；× I {} × {} 层 = {}",
+        },
+        F::EpDispatchCombineNodes => T::Words {
+            en: "deepep_normal across nodes: T {} tokens × R {} remote nodes × (p_d + p_c) {} / {} = {} over the NIC; NVLink forwarding {}; the longer → {} per layer; × I {} × {} layers = {}",
+            zh: "跨节点的 deepep_normal：T {} 个 token × R {} 个远端节点 × (p_d + p_c) {} / {} = 网卡上 {}；NVLink 转发 {}；取较长者 → 每层 {}；× I {} × {} 层 = {}",
         },
         F::EpAllToAllNccl => T::Words {
             en: "T {} tokens: each all-to-all sends S {} from this GPU at {} → 2 × {} per layer (dispatch, combine); × I {} × {} layers = {}",

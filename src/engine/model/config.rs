@@ -303,6 +303,11 @@ pub fn parse_config(value: &Value) -> Result<Architecture, ScenarioError> {
         if a.extras.mtp_layers == 0 {
             a.extras.mtp_layers = f.int(&["num_nextn_predict_layers"], 0, MAX_LAYERS)?.unwrap_or(0);
         }
+        if a.moe.is_some() {
+            let groups = f.int(&["n_group"], 0, MAX_EXPERTS)?.unwrap_or(0);
+            a.extras.routing_groups = groups;
+            a.extras.groups_per_token = f.int(&["topk_group"], 0, groups.max(1))?.unwrap_or(0);
+        }
         a.quantization = super::quant::read(top)?;
         read_gguf(top, &mut a)?;
         return Ok(a);

@@ -60,6 +60,11 @@ pub struct Extras {
     /// Multi-token-prediction layers the checkpoint also ships, not counted (GLM-4.5's
     /// `num_nextn_predict_layers`, MiniMax's `num_mtp_modules`).
     pub mtp_layers: u64,
+    /// Group-limited routing (DeepSeek-V2/V3's `n_group`, `topk_group`): the routed experts
+    /// form `routing_groups` groups and each token chooses its experts within
+    /// `groups_per_token` of them (0 when the config has none).
+    pub routing_groups: u64,
+    pub groups_per_token: u64,
 }
 
 /// Completes an architecture that `config::build` read with the common rules, for the

@@ -62,6 +62,9 @@ pub struct MoeRun {
     /// Whether redundant experts (EPLB) balance the load.
     pub redundant: bool,
     pub comm: EpComm,
+    /// Groups of experts a token's experts are chosen from (`n_group`, 0 or 1 = none) and how
+    /// many of them each token may use (`topk_group`): DeepSeek-V3's node-limited routing.
+    pub routing_groups: (f64, f64),
     /// Kernels an MoE layer launches beyond a dense layer's (router GEMM, top-k), with MLA's
     /// extra kernels on MLA models, per MoE layer.
     pub extra_kernels: f64,
@@ -257,6 +260,13 @@ pub struct EpExchange {
     pub combine_rate: f64,
     /// Dispatch plus combine seconds of one layer, before the imbalance.
     pub per_layer_s: f64,
+    /// Of it, DeepEP's normal kernels across nodes: the NVLink forwarding inside the receiving
+    /// node, which runs beside the NIC's transfer (0 otherwise).
+    #[serde(default)]
+    pub forward_s: f64,
+    /// The least seconds of one layer: the same bytes at the links' peak rates.
+    #[serde(default)]
+    pub bound_s: f64,
 }
 
 /// Dispatch plus combine of DeepEP's kernels for one MoE layer: `tokens` of this rank, each
@@ -300,12 +310,77 @@ pub fn deepep_exchange(
         dispatch_rate: bd,
         combine_rate: bc,
         per_layer_s: tokens * d * (pd / bd + pc / bc),
+        forward_s: 0.0,
+        // The low-latency kernels' measured rates count every top-k copy (above the NIC's
+        // line rate for the distinct ranks' bytes): the bound is never above their time.
+        bound_s: (tokens * d * (pd + pc) / link_bytes_per_s.max(1.0)).min(tokens * d * (pd / bd + pc / bc)),
+    }
+}
+
+/// Remote nodes a token's `k` experts are on among `nodes` nodes, at most `cap` nodes in all:
+/// `R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n` (uniform routing; the token's own node is
+/// reached over NVLink). DeepSeek-V3 routes each token to at most 4 nodes (node-limited
+/// routing, DeepSeek-V3 technical report §2.1.2; `topk_group` 4 of `n_group` 8 in its
+/// config.json). Worked: 8 nodes, k 8, cap 4: min(5.25, 4) · 7/8 = 3.5.
+pub fn remote_nodes(k: f64, nodes: f64, cap: f64) -> f64 {
+    if nodes <= 1.0 {
+        return 0.0;
+    }
+    destinations(k, nodes).min(cap.max(1.0)) * (nodes - 1.0) / nodes
+}
+
+/// The most nodes a token reaches: `topk_group` groups of experts, each spanning
+/// `max(1, nodes / n_group)` nodes, or `k` without group-limited routing.
+pub fn node_cap(k: f64, nodes: f64, (groups, groups_per_token): (f64, f64)) -> f64 {
+    if groups > 1.0 && groups_per_token >= 1.0 {
+        (groups_per_token * (nodes / groups).max(1.0)).min(k)
+    } else {
+        k
+    }
+}
+
+/// DeepEP's normal kernels across nodes: each token crosses the NIC once per remote node its
+/// experts are on ([`remote_nodes`]), to the GPU of the same local rank, which forwards it over
+/// NVLink to the experts' GPUs (DeepEP README: "asymmetric-domain bandwidth forwarding, such
+/// as forwarding data from NVLink domain to RDMA domain", for DeepSeek-V3's group-limited
+/// gating). The layer takes the longer of the two, at the kernels' measured shares of each link
+/// ([`crate::engine::stack::DEEPEP_NORMAL_SHARE`]); its bound, the same bytes at peak.
+///
+/// # Formula
+/// `t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))`. Worked: 4,096
+/// tokens, k 8, EP 64 over 8 nodes, DeepSeek-V3 (cap 4), 50 GB/s NIC, 450 GB/s NVLink: R 3.5 →
+/// 4,096·3.5·21,744 B / 43 GB/s = 7.25 ms over the NIC; D 7.57 → 4,096·7.57·21,744 B /
+/// 430 GB/s = 1.57 ms forwarded: 7.25 ms.
+pub fn deepep_normal_across_nodes(
+    (tokens, k, hidden): (f64, f64, f64),
+    (ep, gpus_per_node, cap): (f64, f64, f64),
+    (nvlink, nic): (f64, f64),
+) -> EpExchange {
+    let (pd, pc) = deepep_payload(hidden);
+    let tokens = tokens.max(0.0);
+    let r = remote_nodes(k, (ep / gpus_per_node.max(1.0)).max(1.0), cap);
+    let (s_nvl, s_rdma) = crate::engine::stack::DEEPEP_NORMAL_SHARE;
+    let rate = nic.max(1.0) * s_rdma;
+    let over_nic = tokens * r * (pd + pc);
+    let forwarded = tokens * destinations(k, ep) * (pd + pc);
+    let forward_s = forwarded / (nvlink.max(1.0) * s_nvl);
+    EpExchange {
+        comm: EpComm::DeepepNormal,
+        tokens,
+        destinations: r,
+        dispatch_bytes: pd,
+        combine_bytes: pc,
+        dispatch_rate: rate,
+        combine_rate: rate,
+        per_layer_s: (over_nic / rate).max(forward_s),
+        forward_s,
+        bound_s: (over_nic / nic.max(1.0)).max(forwarded / nvlink.max(1.0)),
     }
 }
 
 /// NCCL's all-to-all twice per MoE layer (dispatch, then combine), each sending `sent` bytes
-/// from one rank in `seconds` (the collective model's expected time).
-pub fn nccl_exchange(tokens: f64, sent: f64, seconds: f64) -> EpExchange {
+/// from one rank in `seconds` (the collective model's expected time; `bound_s` its least).
+pub fn nccl_exchange(tokens: f64, sent: f64, seconds: f64, bound_s: f64) -> EpExchange {
     let rate = if seconds > 0.0 { sent / seconds } else { 0.0 };
     EpExchange {
         comm: EpComm::Nccl,
@@ -316,6 +391,8 @@ pub fn nccl_exchange(tokens: f64, sent: f64, seconds: f64) -> EpExchange {
         dispatch_rate: rate,
         combine_rate: rate,
         per_layer_s: 2.0 * seconds,
+        forward_s: 0.0,
+        bound_s: 2.0 * bound_s,
     }
 }
 
@@ -350,6 +427,7 @@ mod tests {
             imbalance: None,
             redundant: false,
             comm: EpComm::Nccl,
+            routing_groups: (0.0, 0.0),
             extra_kernels: 2.0,
         }
     }
@@ -406,6 +484,24 @@ mod tests {
         assert_eq!(default_imbalance(16.0, 8.0, 1.0, false), 1.0);
         assert!((default_imbalance(1e6, 8.0, 8.0, false) - 1.2).abs() < 1e-12);
         assert!((default_imbalance(1e6, 8.0, 8.0, true) - 1.05).abs() < 1e-12);
+    }
+
+    #[test]
+    fn node_limited_dispatch_worked() {
+        assert!((remote_nodes(8.0, 8.0, 4.0) - 3.5).abs() < 1e-12);
+        assert_eq!(remote_nodes(8.0, 1.0, 4.0), 0.0);
+        // DeepSeek-V3: 8 groups, 4 per token; over 8 nodes each group is a node: at most 4.
+        assert_eq!(node_cap(8.0, 8.0, (8.0, 4.0)), 4.0);
+        // Over 16 nodes each group spans two: at most 8 = k. Kimi K2 (one group): k.
+        assert_eq!(node_cap(8.0, 16.0, (8.0, 4.0)), 8.0);
+        assert_eq!(node_cap(8.0, 8.0, (1.0, 1.0)), 8.0);
+        let x = deepep_normal_across_nodes((4096.0, 8.0, 7168.0), (64.0, 8.0, 4.0), (450e9, 50e9));
+        assert!((x.per_layer_s * 1e3 - 7.25).abs() < 0.01, "{}", x.per_layer_s * 1e3);
+        assert!((x.forward_s * 1e3 - 1.57).abs() < 0.01, "{}", x.forward_s * 1e3);
+        assert!(x.bound_s < x.per_layer_s);
+        // Without the cap every one of the 5.25 expected nodes but the own is crossed.
+        let free = deepep_normal_across_nodes((4096.0, 8.0, 7168.0), (64.0, 8.0, 8.0), (450e9, 50e9));
+        assert!((free.destinations - 5.25 * 7.0 / 8.0).abs() < 0.01, "{}", free.destinations);
     }
 
     #[test]

@@ -254,6 +254,7 @@ pub fn moe_run(
         imbalance: s.expert_imbalance,
         redundant: x.redundant_experts > 0,
         comm: s.ep_comm.unwrap_or(EpComm::Nccl),
+        routing_groups: (a.extras.routing_groups as f64, a.extras.groups_per_token as f64),
         extra_kernels: extra,
     })
 }
@@ -1390,6 +1391,22 @@ fn exchange_derivation(
                 Val::Secs(total_s),
             ],
             "NCCL all-to-all at the collective model's bus bandwidth (nccl-tests alltoall_perf)",
+        ),
+        EpComm::DeepepNormal if x.forward_s > 0.0 => (
+            Formula::EpDispatchCombineNodes,
+            vec![
+                Val::Fixed(x.tokens, 0),
+                Val::Fixed(x.destinations, 2),
+                Val::ExactBytes(crate::engine::num::u128_from_f64((x.dispatch_bytes + x.combine_bytes).round())),
+                Val::ByteRate(x.dispatch_rate),
+                Val::Secs(x.tokens * x.destinations * (x.dispatch_bytes + x.combine_bytes) / x.dispatch_rate.max(1.0)),
+                Val::Secs(x.forward_s),
+                Val::Secs(x.per_layer_s),
+                Val::Fixed(m.layer.imbalance, 3),
+                Val::Fixed(slots_layers, 0),
+                Val::Secs(total_s),
+            ],
+            "DeepEP README (deepseek-ai/DeepEP, 2025-06-05: normal kernels forward from the NVLink domain to the RDMA domain, internode RDMA share); node-limited routing: DeepSeek-V3 technical report §2.1.2 (n_group, topk_group)",
         ),
         comm => (
             Formula::EpDispatchCombineDeepep,

@@ -213,7 +213,7 @@ pub fn phase_timing(
         match &moe {
             Some(s) => {
                 let x = s.exchange(&t, sent, micro_tokens, topology);
-                (s.dispatch_combine_s(&x)?, 2.0 * s.layers * t.bound_s, Some(x))
+                (s.dispatch_combine_s(&x)?, s.layers * x.bound_s, Some(x))
             }
             None => {
                 let n = 2.0 * passes.min(2.0) * layers_per_stage;
@@ -355,7 +355,8 @@ impl<'a> MoeStage<'a> {
     }
 
     /// One MoE layer's dispatch and combine on one rank: NCCL's all-to-all twice (`t`, `sent`
-    /// bytes each) or DeepEP's kernels ([`super::moe::deepep_exchange`]).
+    /// bytes each) or DeepEP's kernels ([`super::moe::deepep_exchange`]; the normal kernels
+    /// across nodes once per remote node, [`super::moe::deepep_normal_across_nodes`]).
     fn exchange(
         &self,
         t: &CommTime,
@@ -364,18 +365,25 @@ impl<'a> MoeStage<'a> {
         topology: &Topology,
     ) -> super::moe::EpExchange {
         let r = self.run;
-        match r.comm {
-            EpComm::Nccl => super::moe::nccl_exchange(micro_tokens, sent, t.expected_s),
-            comm => {
-                let ep = f64::from(r.ep);
-                let link = if r.ep <= topology.gpus_per_node {
-                    topology.intra_node.bytes_per_s_per_direction
-                } else {
-                    topology.inter_node.map_or(topology.intra_node.bytes_per_s_per_direction, |l| {
-                        l.bytes_per_s_per_direction
-                    })
-                };
-                super::moe::deepep_exchange(comm, ep, micro_tokens, r.experts_per_token, r.hidden, link)
+        let (ep, k) = (f64::from(r.ep), r.experts_per_token);
+        let nvlink = topology.intra_node.bytes_per_s_per_direction;
+        let nic = topology
+            .inter_node
+            .filter(|_| r.ep > topology.gpus_per_node)
+            .map(|l| l.bytes_per_s_per_direction);
+        match (r.comm, nic) {
+            (EpComm::Nccl, _) => super::moe::nccl_exchange(micro_tokens, sent, t.expected_s, t.bound_s),
+            (EpComm::DeepepNormal, Some(nic)) => {
+                let g = f64::from(topology.gpus_per_node.max(1));
+                let cap = super::moe::node_cap(k, (ep / g).max(1.0), r.routing_groups);
+                super::moe::deepep_normal_across_nodes(
+                    (micro_tokens, k, r.hidden),
+                    (ep, g, cap),
+                    (nvlink, nic),
+                )
+            }
+            (comm, nic) => {
+                super::moe::deepep_exchange(comm, ep, micro_tokens, k, r.hidden, nic.unwrap_or(nvlink))
             }
         }
     }
