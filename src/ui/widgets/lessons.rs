@@ -1118,15 +1118,11 @@ fn wide_ep(lang: Lang, v: &Values) -> String {
     let numbers_dl = numbers(&[row(
         "best",
         w.wep_best,
-        &format!(
-            "EP {best_ep} · {} {}",
-            group_digits(crate::engine::num::u64_from_f64(best_rate.round())),
-            w.wep_rate
-        ),
+        &format!("EP {best_ep} · {}", group_digits(crate::engine::num::u64_from_f64(best_rate.round()))),
         best_ep as f64,
     )]);
     // The exchange's arithmetic at the best size: tokens × destinations × payload ÷ rate.
-    let lines: Vec<String> = cols
+    let mut lines: Vec<String> = cols
         .iter()
         .filter(|(ep, _)| *ep == best_ep)
         .filter_map(|(ep, c)| c.as_ref().map(|(n, r)| (*ep, *n, r)))
@@ -1150,6 +1146,7 @@ fn wide_ep(lang: Lang, v: &Values) -> String {
             ))
         })
         .collect();
+    lines.push(w.wep_symbols.to_string());
     [note(w.wep_note), table, numbers_dl, math(lang, &lines)].concat()
 }
 
