@@ -534,8 +534,6 @@ fn unexpressed(s: crate::validation::Setting, lang: Lang) -> &'static str {
         (S::FlexAttention, Lang::En) => "the run's attention is FlexAttention, a kernel family with no published training rate in the engine's attention table",
         (S::FlexAttention, Lang::Zh) => "该次运行的注意力用 FlexAttention，引擎的注意力速率表中没有这一 kernel 族已发表的训练速率",
         (S::UnlistedNetwork, Lang::En) => "the run's network between nodes (200 Gb/s RoCE per GPU) is none of the scenario's topologies (InfiniBand NDR or EFA at 400 Gb/s with NVSwitch nodes)",
-        (S::NodeLimitedDispatch, Lang::En) => "DeepEP's internode normal kernels send each token once to every node holding one of its experts (DeepSeek-V3 routes a token to at most 4 nodes) and forward it over NVLink inside the node; the engine's deepep_normal sends every expert copy over the NIC, so the engine's prefill throughput, its roofline bound included, falls below the measured one",
-        (S::NodeLimitedDispatch, Lang::Zh) => "DeepEP 的跨节点 normal kernel 对每个 token 只向持有其专家的每个节点发送一次（DeepSeek-V3 每个 token 至多路由到 4 个节点），再在节点内经 NVLink 转发；引擎的 deepep_normal 让每一份专家副本都走网卡，因此引擎的预填充吞吐（连同 roofline 上限）都低于实测值",
         (S::UnlistedNetwork, Lang::Zh) => "该次运行的节点间网络（每块 GPU 200 Gb/s RoCE）不是场景提供的拓扑之一（NVSwitch 节点配 400 Gb/s 的 InfiniBand NDR 或 EFA）",
     }
 }

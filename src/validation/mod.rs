@@ -197,10 +197,6 @@ pub enum Setting {
     UnlistedNetwork,
     /// An attention kernel family without published training rates (FlexAttention).
     FlexAttention,
-    /// DeepEP's internode normal kernels send a token once to each node that holds one of its
-    /// experts (DeepSeek-V3 routes a token to at most 4 nodes) and forward it inside the node
-    /// over NVLink; `ep_comm: deepep_normal` sends every expert copy over the NIC.
-    NodeLimitedDispatch,
 }
 
 /// A llama-bench test: `tgN` generates N tokens from an empty context, `ppN` processes a prompt
