@@ -424,3 +424,41 @@ test('as published: DeepSeek-V3 is sized in its FP8 blocks by default, and the m
     await finish(page);
   }
 });
+
+test('wide expert parallelism: the dispatch kernels, redundant experts and the imbalance move the exchange row, shown with its math; a split SGLang refuses is named (zh and en)', async () => {
+  const wide = { model: 'deepseek-v3', weight_dtype: 'fp8', serving_stack: 'sglang', gpu: 'h200-sxm', gpus: 16,
+    tensor_parallel: 1, expert_parallel: 16, batch: 64, context_tokens: 4096, ep_comm: 'deepep_low_latency' };
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(wide)}`);
+    const row = page.locator('#ep-exchange');
+    await row.waitFor();
+    const ms = async () => Number((await row.innerText()).replace(/[^0-9.]/g, ''));
+    const low = await ms();
+    assert.ok(low > 1 && low < 100, `${lang}: ${await row.innerText()}`);
+    const math = await openMath(page, row.locator('xpath=..').locator('details.math'), /7,408 B/);
+    assert.match(math, /DeepEP/, `${lang}: the source is named`);
+    // NCCL sends every top-k copy in BF16: the exchange takes longer.
+    await page.selectOption('#ep-comm', 'nccl');
+    await page.waitForFunction((v) => Number(document.querySelector('#ep-exchange').innerText.replace(/[^0-9.]/g, '')) > v, low);
+    // The imbalance slider shows the engine's default and takes the reader's value.
+    const imb = page.locator('#expert-imbalance-number');
+    assert.equal(await imb.inputValue(), '1.2');
+    await imb.fill('2');
+    await imb.dispatchEvent('change');
+    await page.waitForFunction(() => /expert_imbalance/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+    await noNaN(page);
+    await finish(page);
+  }
+  // SGLang needs whole shares of the 256 experts: EP 96 is refused, with the allowed sizes.
+  const page = await newPage(browser);
+  await open(page, `zh/estimate/?v=1&s=${b64({ ...wide, gpus: 96, expert_parallel: 32 })}`);
+  await page.locator('#ep-exchange').waitFor();
+  const ep = page.locator('#expert-parallel-number');
+  await ep.fill('96');
+  await ep.dispatchEvent('change');
+  await page.waitForSelector('#invalid-banner');
+  assert.match(await page.locator('#invalid-banner').innerText(), /expert_parallel|专家并行/);
+  assert.match(await page.locator('#invalid-banner').innerText(), /可取 1、2、4、8、16、32、64，实际为 96/);
+  await finish(page);
+});

@@ -861,7 +861,11 @@ pub fn InvalidBanner() -> impl IntoView {
     // The error's field and message: the banner is built when the scenario stops evaluating and
     // updated in place while it stays invalid.
     let error = Memo::new(move |_| {
-        ctx.with_result(|r| r.as_ref().err().map(|e| (e.field().to_owned(), e.to_string())))
+        ctx.with_result(|r| {
+            r.as_ref().err().map(|e| {
+                (e.field().to_owned(), crate::i18n::errors::scenario_error(e.scenario_error(), ctx.lang))
+            })
+        })
     });
     let invalid = Memo::new(move |_| error.with(Option::is_some));
     let part = move |f: fn(&(String, String)) -> &String| {
