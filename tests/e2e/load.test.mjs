@@ -185,7 +185,7 @@ for (const lang of ['en', 'zh']) {
     assert.match(await cell(page, 'limited'), lang === 'en' ? /workers/ : /节点/);
     assert.equal(await page.locator('#kv-link').inputValue(), 'auto');
     const math = await openMath(page, page.locator('#load details.math'), /DistServe/);
-    assert.match(math, lang === 'en' ? /Disaggregated: prefill workers × GPUs each = 1 × 1, plus 1 decode GPUs?, 2 in all/ : /分离式部署：prefill 节点数 × 每个节点的 GPU 数 = 1 × 1，加上 1 张 decode GPU，共 2 张/);
+    assert.match(math, lang === 'en' ? /Disaggregated: prefill workers × GPUs each = 1 × 1, plus decode GPUs: 1; 2 in all/ : /分离式部署：prefill 节点数 × 每个节点的 GPU 数 = 1 × 1，加上 1 张 decode GPU，共 2 张/);
     assert.ok(!/[{}]/.test(math), math);
     // The link menu sets the key; PCIe inside one node is slower than NVLink.
     const nvlink = await cell(page, 'transfer');
