@@ -67,8 +67,9 @@ pub const SOLUTIONS: &[Solution] = &[
     },
     Solution {
         id: "cluster-wide-ep-exchange",
-        // tokens × destinations × (dispatch B ÷ GB/s + combine B ÷ GB/s) × layers × imbalance, in ms.
-        given: &[64.0, 6.45, 7408.0, 63.0, 14_336.0, 74.0, 58.0, 1.2],
+        // tokens × copies (one per chosen expert) × (dispatch B ÷ GB/s + combine B ÷ GB/s) ×
+        // layers × imbalance, in ms.
+        given: &[64.0, 8.0, 7408.0, 63.0, 14_336.0, 74.0, 58.0, 1.2],
         solve: |g| g[0] * g[1] * (g[2] / (g[3] * 1e9) + g[4] / (g[5] * 1e9)) * g[6] * g[7] * 1e3,
     },
     Solution {

@@ -270,15 +270,16 @@ pub struct EpExchange {
 }
 
 /// Dispatch plus combine of DeepEP's kernels for one MoE layer: `tokens` of this rank, each
-/// sent to [`destinations`] ranks. Low-latency: at the measured RDMA bandwidth of the EP size;
-/// normal: at its measured share of the link (`link_bytes_per_s`, NVLink within a node, the NIC
-/// across).
+/// sent as `D` copies. Low-latency: one copy per chosen expert (`D = k`, the kernels do not merge
+/// the copies bound for one GPU), at the measured RDMA bandwidth of the EP size (DeepEP's V1
+/// table, docs/legacy.md: H800, 128 tokens per batch); normal: one copy per destination GPU
+/// ([`destinations`]), at its measured share of the link (`link_bytes_per_s`, NVLink within a
+/// node, the NIC across).
 ///
 /// # Formula
 /// `t = T·D·(p_dispatch / β_d + p_combine / β_c)`. Worked: DeepEP's own low-latency case, 128
-/// tokens, k 8, EP 8, H 7168: D 5.25 → 128·5.25·7,408 B / 98 GB/s = 50.8 µs dispatch and
-/// 128·5.25·14,336 / 127 GB/s = 75.9 µs combine (the README's 77 and 114 µs count every top-k
-/// copy, 8 per token: 77.4 and 115.6).
+/// tokens, k 8, EP 8, H 7168: 128·8·7,408 B / 98 GB/s = 77.4 µs dispatch and 128·8·14,336 B /
+/// 127 GB/s = 115.6 µs combine (its table: 77 and 114 µs).
 pub fn deepep_exchange(
     comm: EpComm,
     ep: f64,
@@ -288,7 +289,11 @@ pub fn deepep_exchange(
     link_bytes_per_s: f64,
 ) -> EpExchange {
     let (pd, pc) = deepep_payload(hidden);
-    let (tokens, d) = (tokens.max(0.0), destinations(k, ep));
+    // The low-latency kernels send one message per chosen expert (DeepEP's
+    // tests/test_low_latency.py counts `num_selections` per token); the normal kernels merge
+    // the copies bound for one GPU.
+    let d = if comm == EpComm::DeepepLowLatency { k.max(0.0) } else { destinations(k, ep) };
+    let tokens = tokens.max(0.0);
     let (bd, bc) = match comm {
         EpComm::DeepepLowLatency => deepep_low_latency_bandwidth(ep),
         EpComm::DeepepNormal | EpComm::Nccl => {
@@ -516,8 +521,10 @@ mod tests {
         assert_eq!(deepep_low_latency_bandwidth(1000.0), (39e9, 40e9));
         // Every top-k copy sent (D = 8): 128 × 8 × 7,408 / 98e9 = 77.4 µs dispatch.
         assert!((128.0f64 * 8.0 * 7408.0 / 98e9 * 1e6 - 77.4).abs() < 0.1);
+        // Every top-k copy, as DeepEP's benchmark counts them: 77.4 + 115.6 µs (its table: 77
+        // and 114 µs).
         let t = deepep_time(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, 7168.0, 160e9);
-        assert!((t * 1e6 - (50.8 + 75.9)).abs() < 0.5, "{}", t * 1e6);
+        assert!((t * 1e6 - (77.4 + 115.6)).abs() < 0.5, "{}", t * 1e6);
     }
 
     #[test]

@@ -1423,7 +1423,7 @@ fn exchange_derivation(
                 Val::Fixed(slots_layers, 0),
                 Val::Secs(total_s),
             ],
-            "DeepEP README (deepseek-ai/DeepEP, 2025-06-05: low-latency RDMA bandwidth by EP size, normal kernels' share of NVLink and RDMA); payload H + 4·H/128 + 16 bytes dispatched, 2·H combined (NVIDIA aiconfigurator, DEEPEP_LL_MODELING.md)",
+            "DeepEP V1 performance table (deepseek-ai/DeepEP README of 2025-06-05, now docs/legacy.md: low-latency RDMA bandwidth by EP size at 128 tokens, counting every top-k copy as tests/test_low_latency.py does; normal kernels' share of NVLink and RDMA); payload H + 4·H/128 + 16 bytes dispatched, 2·H combined (NVIDIA aiconfigurator, DEEPEP_LL_MODELING.md)",
         ),
     };
     put(DerivKey::Phase(name, PhaseQty::ExpertComm), formula, values, Source::Cited(source.into()));

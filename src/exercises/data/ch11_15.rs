@@ -461,13 +461,13 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
             "DeepSeek-V3 每个 MoE 层有 256 个路由专家。DeepSeek 的 prefill 用 32 张 GPU 做专家并行，另加 32 个冗余专家（EPLB 复制的热门专家）。每张 GPU 每层持有多少个路由专家？",
             "个",
             "（路由专家数 + 冗余专家数）÷ GPU 数，除不尽时向上取整。",
-            "(256 + 32) ÷ 32 = {key} 个，正是 DeepSeek 公布的 prefill 布局（每张 GPU 9 个路由专家，外加共享专家）；没有冗余专家时是 8 个。多出的那个专家在 58 个 MoE 层里都要占显存：FP8 下这个部署每张 GPU 的权重是 {r:memory_per_gpu_bytes.weights:1e-9:1} GB。换来的是更低的负载不均衡：引擎在这里取 {r:phases.decode.moe.layer.imbalance:1:2}，没有冗余专家时是 1.2。",
+            "(256 + 32) ÷ 32 = {key} 个，正是 DeepSeek 公布的 prefill 布局（每张 GPU 9 个路由专家，外加共享专家）；没有冗余专家时是 8 个。多出的那个专家在 58 个 MoE 层里都要占显存：FP8 下这个部署每张 GPU 的权重是 {r:memory_per_gpu_bytes.weights:1e-9:1} GB。换来的是更低的负载不均衡：在每张 GPU 64 条序列的 decode 中，引擎在这里取 {r:phases.decode.moe.layer.imbalance:1:2}，没有冗余专家时是 1.2。",
         ),
         en: num(
             "DeepSeek-V3 has 256 routed experts in each MoE layer. DeepSeek's prefill spreads them over 32 GPUs with expert parallelism and adds 32 redundant experts (copies of busy experts, placed by EPLB). How many routed experts does each GPU hold per layer?",
             "experts",
             "(Routed experts + redundant experts) ÷ GPUs, rounded up if it does not divide.",
-            "(256 + 32) ÷ 32 = {key}, DeepSeek's published prefill layout (9 routed experts per GPU, plus the shared expert); without redundant experts it is 8. The extra expert takes memory in all 58 MoE layers: in FP8 this deployment holds {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights per GPU. In return the load is more even: the engine takes an imbalance of {r:phases.decode.moe.layer.imbalance:1:2} here, against 1.2 without redundant experts.",
+            "(256 + 32) ÷ 32 = {key}, DeepSeek's published prefill layout (9 routed experts per GPU, plus the shared expert); without redundant experts it is 8. The extra expert takes memory in all 58 MoE layers: in FP8 this deployment holds {r:memory_per_gpu_bytes.weights:1e-9:1} GB of weights per GPU. In return the load is more even: in decode at 64 sequences per GPU the engine takes an imbalance of {r:phases.decode.moe.layer.imbalance:1:2} here, against 1.2 without redundant experts.",
         ),
     },
     Exercise {
@@ -490,16 +490,16 @@ pub static GPU_CLUSTERS: &[Exercise] = &[
         id: "cluster-wide-ep-exchange",
         answer: report(DSV3_WEP16, "phases.decode.expert_parallel_comm_s", 1e3, 2, 0.02),
         zh: num(
-            "接上题，专家并行度 16。每个 decode 步，每张 GPU 的 64 个 token 在每个 MoE 层平均各发往 6.45 张不同的 GPU（8 个专家落在 16 张 GPU 上）。dispatch 每个 token 每个目的地发 7,408 字节（FP8 激活加缩放因子），combine 取回 14,336 字节（BF16）。DeepEP 的低延迟 kernel 在 EP 16 时 dispatch 达到 63 GB/s，combine 74 GB/s。58 个 MoE 层，每层都等最忙的 GPU，不均衡系数 1.2。每个 decode 步的 dispatch 加 combine 要多少毫秒？",
+            "接上题，专家并行度 16。每个 decode 步，每张 GPU 的 64 个 token 在每个 MoE 层各发出 8 份，每个选中的专家一份（DeepEP 的低延迟 kernel 不合并发往同一张 GPU 的份）。dispatch 每份发 7,408 字节（FP8 激活加缩放因子），combine 取回 14,336 字节（BF16）。DeepEP 的低延迟 kernel 在 EP 16 时 dispatch 达到 63 GB/s，combine 74 GB/s。58 个 MoE 层，每层都等最忙的 GPU，不均衡系数 1.2。每个 decode 步的 dispatch 加 combine 要多少毫秒？",
             "ms",
-            "每层：64 × 6.45 ×（7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s）；再乘以 58 层和 1.2。",
-            "每层 64 × 6.45 = 412.8 个（token，目的地）对；× (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 412.8 × 0.311 µs ≈ 128.5 µs；× 58 × 1.2 ≈ {key} ms。这个步长 {r:phases.decode.time_s:1e3:1} ms 中的 {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms 是分组 GEMM。每层每张 GPU 发出约 3.06 MB、取回约 5.92 MB；combine 的字节是 dispatch 的近两倍，因为结果以 BF16 返回。引擎把交换直接加到步长上；双 batch 重叠能把其中一部分藏到计算后面。",
+            "每层：64 × 8 ×（7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s）；再乘以 58 层和 1.2。",
+            "每层 64 × 8 = 512 份；× (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 512 × 0.311 µs ≈ 159.4 µs；× 58 × 1.2 ≈ {key} ms。这个步长 {r:phases.decode.time_s:1e3:1} ms 中的 {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms 是分组 GEMM。每层每张 GPU 发出约 3.79 MB、取回约 7.34 MB；combine 的字节是 dispatch 的近两倍，因为结果以 BF16 返回。引擎把交换直接加到步长上；双 batch 重叠能把其中一部分藏到计算后面。",
         ),
         en: num(
-            "Continuing, at expert parallelism 16. In each decode step, each of a GPU's 64 tokens goes to 6.45 distinct GPUs on average per MoE layer (8 experts among 16 GPUs). The dispatch sends 7,408 bytes per token and destination (the FP8 activation and its scales), and the combine returns 14,336 bytes (BF16). DeepEP's low-latency kernels reach 63 GB/s for the dispatch and 74 GB/s for the combine at EP 16. There are 58 MoE layers, and each waits for its busiest GPU, at an imbalance of 1.2. How many milliseconds of dispatch and combine does one decode step take?",
+            "Continuing, at expert parallelism 16. In each decode step, each of a GPU's 64 tokens is sent 8 times per MoE layer, once per chosen expert (DeepEP's low-latency kernels do not merge copies bound for one GPU). The dispatch sends 7,408 bytes per copy (the FP8 activation and its scales), and the combine returns 14,336 bytes (BF16). DeepEP's low-latency kernels reach 63 GB/s for the dispatch and 74 GB/s for the combine at EP 16. There are 58 MoE layers, and each waits for its busiest GPU, at an imbalance of 1.2. How many milliseconds of dispatch and combine does one decode step take?",
             "ms",
-            "Per layer: 64 × 6.45 × (7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s); then times 58 layers and 1.2.",
-            "Per layer 64 × 6.45 = 412.8 token–destination pairs; × (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 412.8 × 0.311 µs ≈ 128.5 µs; × 58 × 1.2 ≈ {key} ms. Of this step's {r:phases.decode.time_s:1e3:1} ms, {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms are the grouped GEMM. Per layer each GPU sends about 3.06 MB and gets about 5.92 MB back; the combine moves nearly twice the dispatch's bytes because the results return in BF16. The engine adds the exchange to the step; a two-batch overlap hides part of it behind compute.",
+            "Per layer: 64 × 8 × (7,408 B ÷ 63 GB/s + 14,336 B ÷ 74 GB/s); then times 58 layers and 1.2.",
+            "Per layer 64 × 8 = 512 copies; × (7,408 B ÷ 63e9 B/s + 14,336 B ÷ 74e9 B/s) = 512 × 0.311 µs ≈ 159.4 µs; × 58 × 1.2 ≈ {key} ms. Of this step's {r:phases.decode.time_s:1e3:1} ms, {r:phases.decode.moe.grouped_gemm_s:1e3:1} ms are the grouped GEMM. Per layer each GPU sends about 3.79 MB and gets about 7.34 MB back; the combine moves nearly twice the dispatch's bytes because the results return in BF16. The engine adds the exchange to the step; a two-batch overlap hides part of it behind compute.",
         ),
     },
 ];

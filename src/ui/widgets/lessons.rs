@@ -1121,29 +1121,32 @@ fn wide_ep(lang: Lang, v: &Values) -> String {
         &format!("EP {best_ep} · {}", group_digits(crate::engine::num::u64_from_f64(best_rate.round()))),
         best_ep as f64,
     )]);
-    // The exchange's arithmetic at the best size: tokens × destinations × payload ÷ rate.
+    // The exchange's arithmetic at the best size, from the engine's record of one layer: tokens ×
+    // copies × the time of one copy (DeepEP), or one layer's two all-to-alls (NCCL).
     let mut lines: Vec<String> = cols
         .iter()
         .filter(|(ep, _)| *ep == best_ep)
-        .filter_map(|(ep, c)| c.as_ref().map(|(n, r)| (*ep, *n, r)))
-        .filter_map(|(ep, n, r)| {
+        .filter_map(|(ep, c)| c.as_ref().map(|(_, r)| (*ep, r)))
+        .filter_map(|(ep, r)| {
             let d = decode(r);
             let m = d.moe?;
-            // Pairs P = T_moe·k/ep, so k = P·ep/T_moe.
-            let k = if m.layer.tokens > 0.0 { m.layer.pairs * ep as f64 / m.layer.tokens } else { 0.0 };
-            let dest = crate::engine::perf::moe::destinations(k, ep as f64);
-            // The time of one token–destination pair, what the rates and payloads give.
-            let pairs = n as f64 * dest * m.layers * m.layer.imbalance;
-            let pair_s = if pairs > 0.0 { d.expert_parallel_comm_s / pairs } else { 0.0 };
-            Some(format!(
-                "EP {ep}: T × D × t × L × I = {} × {} × {} × {} × {} = {}",
-                group_digits(n),
-                sig(dest),
-                format_seconds(pair_s),
+            let x = m.exchange?;
+            let tail = format!(
+                "{} × {} = {}",
                 sig(m.layers),
                 sig(m.layer.imbalance),
                 format_seconds(d.expert_parallel_comm_s)
-            ))
+            );
+            Some(if x.tokens > 0.0 && x.destinations > 0.0 {
+                format!(
+                    "EP {ep}: T × D × t × L × I = {} × {} × {} × {tail}",
+                    group_digits(crate::engine::num::u64_from_f64(x.tokens.round())),
+                    sig(x.destinations),
+                    format_seconds(x.per_layer_s / (x.tokens * x.destinations)),
+                )
+            } else {
+                format!("EP {ep}: t_layer × L × I = {} × {tail}", format_seconds(x.per_layer_s))
+            })
         })
         .collect();
     lines.push(w.wep_symbols.to_string());
