@@ -127,15 +127,15 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         ),
         "disaggregation_under_load" => (
             "serving under a Poisson load, disaggregated deployment and its aggregated baseline",
-            "泊松负载下的服务（PD 分离部署及其不分离的基线）",
+            "泊松负载下的服务（prefill 与 decode 分离的部署及其不分离的基线）",
         ),
         "disaggregation_ttft_under_load" => (
             "mean time to first token under a Poisson load, disaggregated deployment and its aggregated baseline",
-            "泊松负载下的平均首 token 时间（PD 分离部署及其不分离的基线）",
+            "泊松负载下的平均首 token 时间（prefill 与 decode 分离的部署及其不分离的基线）",
         ),
         "disaggregation_itl_under_load" => (
             "mean inter-token latency under a Poisson load, disaggregated deployment and its aggregated baseline",
-            "泊松负载下的平均 token 间隔（PD 分离部署及其不分离的基线）",
+            "泊松负载下的平均 token 间隔（prefill 与 decode 分离的部署及其不分离的基线）",
         ),
         "wide_ep_prefill_throughput_per_gpu" => (
             "prefill throughput per GPU, wide expert parallelism (prefill alone at a fixed number of prompt tokens per GPU)",
@@ -299,7 +299,7 @@ pub fn note(n: &Note, lang: Lang) -> String {
         }
         (Note::Disaggregation { rate, prompt, output, prefill_workers, prefill_tensor_parallel }, Lang::Zh) => {
             format!(
-                "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}；PD 分离：解码池之外 {prefill_workers} 个预填充 worker，每个 tp {prefill_tensor_parallel}；平均值"
+                "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}；prefill 与 decode 分离：decode 池之外 {prefill_workers} 个 prefill 节点，每个 tp {prefill_tensor_parallel}；平均值"
             )
         }
         (Note::WideEp { sequences_per_replica, prompt, expert_parallel, redundant_experts, ep_comm, expert_imbalance }, _) => {

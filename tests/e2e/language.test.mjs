@@ -42,6 +42,8 @@ const ALLOW = {
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
     'MLA', 'MLP', 'ZeRO', 'MFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
+    // Wide expert parallelism, as chapter 14 names it: EP, EPLB, the GEMM kernels, DeepEP's dispatch and combine.
+    'EP', 'EPLB', 'GEMM', 'dispatch', 'combine',
     // The two phases of inference, as the zh course names them (terminology.json: 分块 prefill).
     'prefill', 'decode', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
