@@ -1390,7 +1390,7 @@ fn exchange_derivation(
                 Val::Fixed(slots_layers, 0),
                 Val::Secs(total_s),
             ],
-            "NCCL all-to-all at the collective model's bus bandwidth (nccl-tests alltoall_perf)",
+            "NVIDIA nccl-tests, alltoall_perf",
         ),
         EpComm::DeepepNormal if x.forward_s > 0.0 => (
             Formula::EpDispatchCombineNodes,
@@ -1406,7 +1406,7 @@ fn exchange_derivation(
                 Val::Fixed(slots_layers, 0),
                 Val::Secs(total_s),
             ],
-            "DeepEP README (deepseek-ai/DeepEP, 2025-06-05: normal kernels forward from the NVLink domain to the RDMA domain, internode RDMA share); node-limited routing: DeepSeek-V3 technical report §2.1.2 (n_group, topk_group)",
+            "deepseek-ai/DeepEP, docs/legacy.md (2025-06-05); DeepSeek-V3 Technical Report, §2.1.2",
         ),
         comm => (
             Formula::EpDispatchCombineDeepep,
@@ -1423,7 +1423,7 @@ fn exchange_derivation(
                 Val::Fixed(slots_layers, 0),
                 Val::Secs(total_s),
             ],
-            "DeepEP V1 performance table (deepseek-ai/DeepEP README of 2025-06-05, now docs/legacy.md: low-latency RDMA bandwidth by EP size at 128 tokens, counting every top-k copy as tests/test_low_latency.py does; normal kernels' share of NVLink and RDMA); payload H + 4·H/128 + 16 bytes dispatched, 2·H combined (NVIDIA aiconfigurator, DEEPEP_LL_MODELING.md)",
+            "deepseek-ai/DeepEP, docs/legacy.md (2025-06-05), tests/test_low_latency.py; NVIDIA aiconfigurator, DEEPEP_LL_MODELING.md",
         ),
     };
     put(DerivKey::Phase(name, PhaseQty::ExpertComm), formula, values, Source::Cited(source.into()));
