@@ -152,7 +152,7 @@ fn is_iso_date(d: &str) -> bool {
 
 /// The catalog files the app embeds, minified into `$OUT_DIR/catalog/` (the same JSON without
 /// its indentation: about 0.6 KB less in each bundle after gzip). A file that does not parse
-/// fails the build here, naming it.
+/// fails the build here, naming it. For wasm32 the research notes go too ([`NOT_IN_WASM`]).
 const CATALOG_FILES: [&str; 4] = [
     "src/catalog/data/mig.json",
     "src/catalog/data/gpus.json",
@@ -160,14 +160,43 @@ const CATALOG_FILES: [&str; 4] = [
     "src/catalog/models.json",
 ];
 
+/// Keys of the catalog that no page shows and the browser's code never reads, left out of the
+/// copy the wasm embeds: the research notes (`notes`, a model's `note`, a checkpoint's `note`,
+/// the models file's `about`; `tests/shown_sources.rs`: "the catalog keeps its provenance in
+/// `notes`, which no page shows") and the GPUs' source ids (read by tests only). Natively (the
+/// tests, the CLI, the prerenderer) the copy keeps them. They were about 14 KB of each bundle's
+/// gzip (GPU notes 9.4 KB).
+const NOT_IN_WASM: [&str; 4] = ["notes", "note", "about", "source_ids"];
+
+/// `value` without the keys in `keys`, at any depth; a model's `config` and a checkpoint's
+/// `quantization_config` are kept whole (they are read as published).
+fn without_keys(value: &mut serde_json::Value, keys: &[&str]) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|k, _| !keys.contains(&k.as_str()));
+            for (k, v) in map.iter_mut() {
+                if k != "config" && k != "quantization_config" {
+                    without_keys(v, keys);
+                }
+            }
+        }
+        serde_json::Value::Array(list) => list.iter_mut().for_each(|v| without_keys(v, keys)),
+        _ => {}
+    }
+}
+
 fn minify_catalog() {
     let dir = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalog");
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(&format!("{}: {e}", dir.display())));
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
     for file in CATALOG_FILES {
         println!("cargo:rerun-if-changed={file}");
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
-        let value: serde_json::Value =
+        let mut value: serde_json::Value =
             serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
+        if wasm {
+            without_keys(&mut value, &NOT_IN_WASM);
+        }
         let name = Path::new(file).file_name().expect("a file name");
         std::fs::write(dir.join(name), value.to_string()).unwrap_or_else(|e| fail(&format!("{file}: {e}")));
     }

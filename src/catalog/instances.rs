@@ -57,7 +57,7 @@ impl Instance {
             intra_node_interconnect: o.text("intra_node_interconnect")?,
             inter_node_network_gbps: o.opt("inter_node_network_gbps", Value::as_f64)?,
             source: o.text("source")?,
-            notes: o.texts("notes")?,
+            notes: o.opt_texts("notes")?,
         })
     }
 

@@ -37,9 +37,10 @@ impl<'a> Obj<'a> {
         self.opt(key, text)
     }
 
-    /// A required list of strings.
-    pub fn texts(self, key: &str) -> Option<Vec<String>> {
-        self.req(key, |v| v.as_array()?.iter().map(text).collect())
+    /// A list of strings that may be absent (empty then): the research notes, which the wasm's
+    /// copy of the catalog leaves out (`build.rs`, `NOT_IN_WASM`).
+    pub fn opt_texts(self, key: &str) -> Option<Vec<String>> {
+        self.opt(key, |v| v.as_array()?.iter().map(text).collect()).map(Option::unwrap_or_default)
     }
 }
 

@@ -53,7 +53,7 @@ impl MigTable {
             key: o.text("key")?,
             name: o.text("name")?,
             profiles: o.req("profiles", |p| list(p, MigProfile::from_json))?,
-            notes: o.texts("notes")?,
+            notes: o.opt_texts("notes")?,
             source: o.text("source")?,
             retrieved: o.text("retrieved")?,
         })

@@ -68,13 +68,16 @@ pub fn mig_slice(gpu: &Gpu, profile: &MigProfile) -> Gpu {
             g.uncertain.push(field.to_owned());
         }
     }
-    g.notes.push(format!(
+    // The parent's research notes and source ids are about the whole card (and the wasm's
+    // catalog has none, `build.rs` NOT_IN_WASM): the slice keeps its own note, alike everywhere.
+    g.source_ids.clear();
+    g.notes = vec![format!(
         "MIG {}: {:.1}% of memory slices (memory and bandwidth), {:.1}% of the SMs (peaks), derived from {}",
         profile.name,
         mem * 100.0,
         sm * 100.0,
         gpu.id
-    ));
+    )];
     let table_source =
         gpu.mig.profiles.as_deref().and_then(mig::find).map(|t| t.source.clone()).unwrap_or_default();
     g.source = format!("{table_source}; {}", gpu.source);
