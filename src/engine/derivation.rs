@@ -159,6 +159,10 @@ pub enum DerivKey {
     TimePrefixCached,
     /// The prefix cache's hit rate.
     TimePrefixHitRate,
+    /// Which tier serves what share of the reused histories.
+    TimeKvTierShares,
+    /// Restoring a history from each tier against recomputing it.
+    TimeKvRestore,
     /// Speculative decoding: tokens emitted per target step, E.
     SpeculativeExpectedTokens,
     /// Speculative decoding: the step and the time per output token.
@@ -231,6 +235,8 @@ impl DerivKey {
             DerivKey::TimePrefill => "time.prefill_s",
             DerivKey::TimePrefixCached => "time.prefix_cached_tokens",
             DerivKey::TimePrefixHitRate => "time.prefix_hit_rate",
+            DerivKey::TimeKvTierShares => "time.kv_tiers.gpu_share",
+            DerivKey::TimeKvRestore => "time.kv_tiers.restore_s",
             DerivKey::SpeculativeExpectedTokens => "speculative.expected_tokens_per_step",
             DerivKey::SpeculativeTimePerOutputToken => "speculative.time_per_output_token_s",
             DerivKey::TimeDecodeStep => "time.decode_step_s",
@@ -393,6 +399,12 @@ pub enum Formula {
     PrefixCached,
     /// The hit rate of a multi-turn session.
     SessionHitRate,
+    /// The working set of the reused histories and the share each KV tier serves.
+    KvTierShares,
+    /// A history restored from each tier, against recomputing it.
+    KvTierRestore,
+    /// Time to first token with a restore from a KV tier before the prefill.
+    TimeToFirstTokenWithRestore,
     /// E from an i.i.d. acceptance rate (Leviathan et al. 2023).
     SpecAcceptanceIid,
     /// E from cumulative per-position acceptance.
@@ -405,7 +417,10 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 98] = [
+    pub const ALL: [Formula; 101] = [
+        Formula::KvTierShares,
+        Formula::KvTierRestore,
+        Formula::TimeToFirstTokenWithRestore,
         Formula::EpDispatchCombineNodes,
         Formula::EpDispatchCombineDeepep,
         Formula::EpAllToAllNccl,
@@ -521,6 +536,8 @@ pub enum Absent {
     NoNetwork,
     /// A unified-memory device: the CPU and the GPU share one memory (no PCIe copy).
     UnifiedMemory,
+    /// The scenario gives no such KV tier.
+    NoTier,
 }
 
 /// One substituted value, typed so each language can render it (`12.4 ms`, 是/否, dtype names).

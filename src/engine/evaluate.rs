@@ -352,6 +352,7 @@ impl Sizing {
             gpu,
             lookup,
             trainable: self.trainable,
+            gpu_room: self.usable.saturating_sub(self.memory.bytes.total),
         }
     }
 }

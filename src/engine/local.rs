@@ -103,6 +103,7 @@ pub fn local_fit_with(s: &Scenario, lookup: &dyn Lookup) -> Result<LocalFit, Eng
             gpu: &gpu,
             lookup,
             trainable: 0,
+            gpu_room: 0,
         };
         decode_rates(&z)?
     };

@@ -325,6 +325,29 @@ pub struct Scenario {
     /// Tokens generated each turn. Default: the scenario's output tokens.
     #[serde(default)]
     pub session_turn_output_tokens: Option<u64>,
+    /// Open sessions per replica whose histories are kept for reuse (the working set of the
+    /// prefix cache, `perf::kv_tiers`); 0: not given, every hit found on the GPU.
+    #[serde(default)]
+    pub prefix_open_sessions: u64,
+    /// GPU memory that keeps finished sequences' prefixes for reuse, bytes. Default: what the
+    /// KV pool has beyond the running sequences (vLLM's and SGLang's caches use it all); 0: GPU
+    /// prefix caching off (vLLM `--no-enable-prefix-caching` with a CPU tier).
+    #[serde(default)]
+    pub kv_gpu_cache_bytes: Option<u64>,
+    /// Host memory per GPU given to a CPU tier of the KV cache (vLLM's KV offloading, LMCache,
+    /// Dynamo's G2); 0: none.
+    #[serde(default)]
+    pub kv_cpu_tier_bytes: u64,
+    /// The CPU tier's read rate into the GPU, bytes/s. Default: the GPU's PCIe link, one way.
+    #[serde(default)]
+    pub kv_cpu_tier_bytes_per_s: Option<f64>,
+    /// SSD per GPU given to a disk tier of the KV cache (LMCache's local disk, Dynamo's G3); 0:
+    /// none.
+    #[serde(default)]
+    pub kv_ssd_tier_bytes: u64,
+    /// The SSD tier's read rate per GPU, bytes/s. Default: one PCIe 4.0 NVMe drive, 7 GB/s.
+    #[serde(default)]
+    pub kv_ssd_tier_bytes_per_s: Option<f64>,
     /// Speculative decoding: how tokens are drafted (`perf::speculative`); absent: none.
     #[serde(default)]
     pub speculative_method: Option<SpecMethod>,
@@ -473,6 +496,12 @@ impl Scenario {
             "session_turns" => self.session_turns = de(v)?,
             "session_turn_tokens" => self.session_turn_tokens = de(v)?,
             "session_turn_output_tokens" => self.session_turn_output_tokens = opt(v, de)?,
+            "prefix_open_sessions" => self.prefix_open_sessions = de(v)?,
+            "kv_gpu_cache_bytes" => self.kv_gpu_cache_bytes = opt(v, de)?,
+            "kv_cpu_tier_bytes" => self.kv_cpu_tier_bytes = de(v)?,
+            "kv_cpu_tier_bytes_per_s" => self.kv_cpu_tier_bytes_per_s = opt(v, de)?,
+            "kv_ssd_tier_bytes" => self.kv_ssd_tier_bytes = de(v)?,
+            "kv_ssd_tier_bytes_per_s" => self.kv_ssd_tier_bytes_per_s = opt(v, de)?,
             "speculative_method" => self.speculative_method = opt(v, de)?,
             "speculative_draft_tokens" => self.speculative_draft_tokens = opt(v, de)?,
             "speculative_acceptance_rate" => self.speculative_acceptance_rate = opt(v, de)?,
@@ -669,6 +698,29 @@ impl Scenario {
             range("session_turn_tokens", self.session_turn_tokens, 1, self.context_tokens.max(1))?;
             if let Some(o) = self.session_turn_output_tokens {
                 range("session_turn_output_tokens", o, 0, self.context_tokens)?;
+            }
+        }
+        self.validate_kv_tiers()
+    }
+
+    /// KV tiers: sessions, capacities and read rates within physical ranges.
+    fn validate_kv_tiers(&self) -> Result<(), ScenarioError> {
+        range("prefix_open_sessions", self.prefix_open_sessions, 0, 100_000_000)?;
+        range("kv_gpu_cache_bytes", self.kv_gpu_cache_bytes.unwrap_or(0), 0, 1 << 50)?;
+        range("kv_cpu_tier_bytes", self.kv_cpu_tier_bytes, 0, 1 << 50)?;
+        range("kv_ssd_tier_bytes", self.kv_ssd_tier_bytes, 0, 1 << 55)?;
+        for (field, rate) in [
+            ("kv_cpu_tier_bytes_per_s", self.kv_cpu_tier_bytes_per_s),
+            ("kv_ssd_tier_bytes_per_s", self.kv_ssd_tier_bytes_per_s),
+        ] {
+            if let Some(r) = rate {
+                fraction(field, r, 1e13)?;
+                if r < 1e6 {
+                    return Err(ScenarioError::new(
+                        field,
+                        ErrorKind::OutOfRange { min: 1e6, max: 1e13, got: r },
+                    ));
+                }
             }
         }
         Ok(())
@@ -1017,6 +1069,12 @@ fn defaults(model: ModelSpec) -> Scenario {
         session_turns: 0,
         session_turn_tokens: 0,
         session_turn_output_tokens: None,
+        prefix_open_sessions: 0,
+        kv_gpu_cache_bytes: None,
+        kv_cpu_tier_bytes: 0,
+        kv_cpu_tier_bytes_per_s: None,
+        kv_ssd_tier_bytes: 0,
+        kv_ssd_tier_bytes_per_s: None,
         speculative_method: None,
         speculative_draft_tokens: None,
         speculative_acceptance_rate: None,
@@ -1236,6 +1294,12 @@ mod tests {
             "session_turns",
             "session_turn_tokens",
             "session_turn_output_tokens",
+            "prefix_open_sessions",
+            "kv_gpu_cache_bytes",
+            "kv_cpu_tier_bytes",
+            "kv_cpu_tier_bytes_per_s",
+            "kv_ssd_tier_bytes",
+            "kv_ssd_tier_bytes_per_s",
             "speculative_method",
             "speculative_draft_tokens",
             "speculative_acceptance_rate",

@@ -259,6 +259,8 @@ fn absent(a: Absent, lang: Lang) -> &'static str {
         (Absent::NoNetwork, Lang::En) => "none",
         (Absent::UnifiedMemory, Lang::Zh) => "不经 PCIe（统一内存）",
         (Absent::UnifiedMemory, Lang::En) => "none (unified memory)",
+        (Absent::NoTier, Lang::Zh) => "无此层",
+        (Absent::NoTier, Lang::En) => "no such tier",
     }
 }
 
@@ -387,6 +389,9 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::EpDispatchCombineDeepep => "with expert parallelism, each MoE layer sends every token's activation D times and brings the results back (DeepEP): D = k, one copy per chosen expert, for the low-latency kernels; D = ep·(1 − (1 − 1/ep)^k), one per GPU holding one of its k experts, for the normal kernels; t = T·D·(p_d/β_d + p_c/β_c), p_d = H + 4·H/128 + 16 bytes (FP8 with one scale per 128 values, and metadata), p_c = 2·H (BF16), β the kernels' measured rates (low-latency: RDMA by EP size; normal: a share of NVLink within a node, of the NIC across); × I, the slowest rank's load over the mean, × the MoE layers",
             F::EpDispatchCombineNodes => "DeepEP's normal kernels across nodes send each token once to every remote node holding one of its experts, R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n of n nodes, the cap being topk_group groups of experts (DeepSeek-V3: at most 4 nodes) or k, then forward it over NVLink to the experts' GPUs: t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl)); × I, the slowest rank's load over the mean, × the MoE layers",
             F::EpAllToAllNccl => "with expert parallelism, each MoE layer runs NCCL's all-to-all twice (dispatch, combine), each sending S = T × k × H × activation bytes / tp from one GPU, (g − 1)/n of it over NVLink and (n − g)/n over the NIC; × I, the slowest rank's load over the mean, × the MoE layers",
+            F::KvTierShares => "W = n open sessions × kv(prompt + output − s_B), each keeping its last prompt and answer (the shared prefix once); under uniform reuse an LRU cache of C bytes keeps min(1, C/W) of it (Fagin 1977; Che et al. 2002); the tiers are inclusive (each copy written down as it is computed): GPU r_g = min(1, C_g/W), CPU r_c − r_g with r_c = max(r_g, min(1, C_c/W)), SSD r_s − r_c, the rest recomputed",
+            F::KvTierRestore => "a session's history of h tokens sits whole in one tier; restoring it for the batch's b prompts takes b × (⌈h/B⌉ block copies × t_copy + kv(h) / (B_t × e_t)), chosen only when shorter than recomputing it (the prefill with the shared prefix cached less the prefill with the history cached); the mean restore is Σ share_t × restore_t over the tiers chosen",
+            F::TimeToFirstTokenWithRestore => "prefill_s + mean restore from the KV tiers (before the prefill: loading is not overlapped with compute) + per-request fixed cost",
             F::PrefixCached => "cached = min(prompt − 1, max(s, round(h × prompt))): prefill computes only prompt − cached tokens, their attention still reading the cached ones (vLLM recomputes at least the last token); a shared prefix's whole blocks, ⌊s / B⌋ × B tokens, are stored once per replica, not once per sequence",
             F::SessionHitRate => "a session of T turns, each appending a tokens and generating o: turn k sends s + (k − 1)(a + o) + a tokens, of which s + (k − 1)(a + o) are cached; h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
             F::SpecAcceptanceIid => "speculative decoding: a target step verifies γ drafted tokens plus its own and emits E = (1 − α^(γ+1)) / (1 − α) on average when each draft is accepted with probability α independently (Leviathan et al. 2023, Eq. 1)",
@@ -470,6 +475,9 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::EpDispatchCombineDeepep => "专家并行时，每个混合专家层把每个 token 的激活发出 D 份，再把结果取回（DeepEP）：低延迟 kernel 每个选中的专家一份，D = k；普通 kernel 每张持有其 k 个专家之一的 GPU 一份，D = ep·(1 − (1 − 1/ep)^k)；t = T·D·(p_d/β_d + p_c/β_c)，p_d = H + 4·H/128 + 16 字节（FP8，每 128 个值一个缩放因子，另加元数据），p_c = 2·H（BF16），β 为 kernel 实测速率（低延迟 kernel：按 EP 规模的 RDMA 速率；普通 kernel：节点内 NVLink、跨节点网卡的一定比例）；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpDispatchCombineNodes => "跨节点时 DeepEP 的普通 kernel 把每个 token 向持有其专家的每个远端节点各发一次，n 个节点中 R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n 个，cap 为 topk_group 组专家所在的节点数（DeepSeek-V3 至多 4 个节点），无分组路由时为 k；再经 NVLink 转发到专家所在的 GPU：t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpAllToAllNccl => "专家并行时，每个混合专家层做两次 NCCL all-to-all（分发、合并），每次每张 GPU 发出 S = T × k × H × 激活字节数 / tp，其中 (g − 1)/n 走 NVLink、(n − g)/n 走网卡；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
+            F::KvTierShares => "W = n 个未结束的会话 × kv(提示词 + 输出 − s_B)，每个会话保留上一轮的提示词和回答（共享前缀只存一份）；复用均匀时，C 字节的 LRU 缓存留住其中 min(1, C/W)（Fagin 1977；Che 等 2002）；各层是包含关系（算出即逐层写下）：GPU r_g = min(1, C_g/W)，CPU r_c − r_g，其中 r_c = max(r_g, min(1, C_c/W))，SSD r_s − r_c，其余重算",
+            F::KvTierRestore => "一个会话的 h 个 token 的历史整段位于某一层；为 batch 的 b 个提示词恢复它需 b × (⌈h/B⌉ 次块拷贝 × t_copy + kv(h) / (B_t × e_t))，只有比重算更快时才恢复（只缓存共享前缀时的预填充 减去 缓存了历史时的预填充）；平均恢复时间为所选各层 Σ 份额_t × 恢复_t",
+            F::TimeToFirstTokenWithRestore => "prefill_s + 从 KV 分层恢复的平均时间（在预填充之前：加载不与计算重叠）+ 每个请求的固定开销",
             F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
             F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
@@ -570,6 +578,15 @@ fn template(f: Formula) -> T {
         F::ActivationsOffloaded => T::Words { en: "context {}, batch {}, recompute {}, {} of {} layers on the GPU → {}", zh: "上下文 {}，batch {}，重算 {}，GPU 上 {} 层（共 {} 层）→ {}" },
         F::OptimizerPaged => T::Words { en: "{}, {}: {} bytes/trainable param = {} in unified memory; on the device min({}, {} − {}) = {}", zh: "{}，{}：每个可训练参数 {} 字节 = 统一内存中 {}；设备上 min({}, {} − {}) = {}" },
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
+        F::KvTierShares => T::Words {
+            en: "{} sessions × {} = W {}; GPU room {} → {}; CPU tier {} → {}; SSD tier {} → {}; recomputed {}",
+            zh: "{} 个会话 × {} = W {}；GPU 余量 {} → {}；CPU 层 {} → {}；SSD 层 {} → {}；重算 {}",
+        },
+        F::KvTierRestore => T::Words {
+            en: "batch {} × history h {} tokens, kv(h) {}, {} copies × {}: from CPU {} at {} (restored {}), from SSD {} at {} (restored {}); recompute {}; mean restore {}",
+            zh: "batch {} × 历史 h {} 个 token，kv(h) {}，{} 次拷贝 × {}：从 CPU {}，速率 {}（恢复 {}），从 SSD {}，速率 {}（恢复 {}）；重算 {}；平均恢复 {}",
+        },
+        F::TimeToFirstTokenWithRestore => T::Same("{} + {} + {} = {}"),
         F::PrefixCached => T::Words {
             en: "prompt {}, shared prefix s {}, hit rate h {} → cached {}, computed {}; stored once {} tokens",
             zh: "提示词 {}，共享前缀 s {}，命中率 h {} → 已缓存 {}，需计算 {}；只存一份的 {} 个 token",

@@ -336,6 +336,13 @@ fn prefix_kv_bytes(a: &Architecture, x: &Inputs, layers: std::ops::Range<usize>)
     }
 }
 
+/// One sequence's KV cache of `tokens` tokens on the first stage's GPU (its layers, this
+/// tensor-parallel share, whole blocks): what a KV tier stores or restores for it.
+pub fn sequence_kv_bytes(a: &Architecture, x: &Inputs, tokens: u64) -> u128 {
+    let layers = gpu_share(a, x, 0).layers;
+    kv_cache_bytes(a, layers, tokens, 1, x.kv_block_tokens, x.tp, x.kv, x.group)
+}
+
 /// [`stage_memory`] with the stage's weights already sized ([`stage_weights_of`]): they depend
 /// on the layout and formats, not on the context or the batch a solver probes.
 pub fn stage_memory_with(a: &Architecture, x: &Inputs, stage: u64, w: weights::StageWeights) -> StageMemory {

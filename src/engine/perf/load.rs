@@ -844,7 +844,12 @@ pub fn pool_parts(
     let shape = at_context(&served_shape(&zx, &path), z.arch, x, prompt.saturating_add(output / 2));
     let prefill_first = s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy)
         == crate::engine::stack::PrefillPolicy::PrefillFirst;
-    let cached = crate::engine::memory::prefix::scenario_cached_tokens(s);
+    // KV tiers: the mean cached tokens over the tiers, and the mean restore before the prefill
+    // (the link is not a GPU step: it waits like the per-request fixed cost).
+    let (cached, restore_s) = match crate::engine::perf::performance::tiered_prompt(&zx)? {
+        Some(t) if role != Role::Decode => t,
+        _ => (crate::engine::memory::prefix::scenario_cached_tokens(s), 0.0),
+    };
     let setup = LoadSetup {
         prompt,
         // A decode worker receives every prompt token's cache but the last, which its first step
@@ -855,7 +860,7 @@ pub fn pool_parts(
         budget,
         replicas: x.dp.max(1),
         // The per-request fixed cost is paid once, before the prompt is computed.
-        first_token_s: if role == Role::Decode { 0.0 } else { eff.request_overhead_s },
+        first_token_s: if role == Role::Decode { 0.0 } else { eff.request_overhead_s + restore_s },
         prefill_first,
         benchmark_requests: s.benchmark_requests,
         length_min_ratio: s.length_min_ratio.unwrap_or(1.0),

@@ -5,6 +5,7 @@
 
 pub mod collectives;
 pub mod kernels;
+pub mod kv_tiers;
 pub mod load;
 pub mod moe;
 pub mod offload;

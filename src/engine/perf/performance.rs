@@ -11,6 +11,7 @@
 //! - LoRA/QLoRA: the frozen base needs no weight gradients, so a step is 4·P·tokens (+ attention),
 //!   not 6·P·tokens.
 
+use super::kv_tiers;
 use super::offload;
 use super::phases::{decode_step_work, prefill_work, training_step_work, ModelShape, PhaseWork};
 use super::report::*;
@@ -59,6 +60,9 @@ pub struct SizedScenario<'a> {
     pub trainable: u128,
     /// The draft model of speculative decoding, resolved (`speculative_method: draft_model`).
     pub draft: Option<&'a Architecture>,
+    /// The heaviest GPU's usable memory beyond what the scenario takes, bytes: the KV pool's
+    /// room for cached prefixes (`kv_tiers`).
+    pub gpu_room: u128,
 }
 
 impl SizedScenario<'_> {
@@ -308,7 +312,7 @@ pub fn performance(
     dv: &mut BTreeMap<DerivKey, Derivation>,
     assumptions_out: &mut Vec<Assumption>,
 ) -> Result<Performance, ScenarioError> {
-    let setup = setup(z)?;
+    let setup = with_tiers(z, setup(z)?)?;
     let phases = phases(z, &setup)?;
     let speculative = speculative(z, &setup, &phases)?;
     let tpot = Tpot::of(&phases.decode, speculative.as_ref());
@@ -424,6 +428,9 @@ struct Setup {
     /// to the micro-batch's tile: the useful share of the experts' tile columns and the
     /// experts' share of the prompt's FLOPs ([`llama_moe_tiles`]).
     moe_tiles: Option<(f64, f64)>,
+    /// Where the reused histories are served from, when the scenario gives open sessions
+    /// ([`with_tiers`]); `cached` is then its mean.
+    tiers: Option<kv_tiers::KvTierReport>,
 }
 
 /// A GGUF MoE model's prompt processing on a back end whose `mul_mat_id` pads each expert's
@@ -577,6 +584,7 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
             .unwrap_or(s.serving_stack.settings().moe_kernel)
             .costs(block_scaled_fp8(z.arch, x))
             .source,
+        tiers: None,
     })
 }
 
@@ -696,8 +704,9 @@ impl Offloaded {
 /// Prefill of the scenario's prompts, timed ([`Timed`]).
 /// With a prefix cache only the `prompt − cached` new tokens are computed, their attention
 /// reading the `cached` ones (`memory::prefix`).
-fn timed_prefill(c: &Setup, o: &Offloaded, full: &ModelShape) -> Result<Timed, ScenarioError> {
-    let (new, past) = ((c.prompt - c.cached) as f64, c.cached as f64);
+fn timed_prefill(c: &Setup, o: &Offloaded, full: &ModelShape, cached: u64) -> Result<Timed, ScenarioError> {
+    let cached = cached.min(c.prompt.saturating_sub(1));
+    let (new, past) = ((c.prompt - cached) as f64, cached as f64);
     let tokens = new * c.batch;
     let host = offload::host_time(full, &o.share, tokens, c.batch, past, &o.link, &c.eff);
     let gpu = o.gpu_part(full, &host);
@@ -730,6 +739,68 @@ pub fn decode_rates(z: &SizedScenario) -> Result<(f64, f64), ScenarioError> {
     Ok((d.timing.expected_tokens_per_s, d.timing.bound_tokens_per_s))
 }
 
+/// Step 1b: KV tiers, when the scenario gives open sessions: which tier serves what share of the
+/// reused histories, restored when that beats recomputing them ([`kv_tiers`]); the request's
+/// cached tokens become the mean over the tiers.
+fn with_tiers(z: &SizedScenario, mut c: Setup) -> Result<Setup, ScenarioError> {
+    let s = z.scenario;
+    let shared = crate::engine::memory::prefix::shared_block_tokens(s).min(c.cached);
+    let history = c.cached - shared;
+    if s.prefix_open_sessions == 0 || history == 0 || z.inputs.trains() {
+        return Ok(c);
+    }
+    let (a, x) = (z.arch, z.inputs);
+    let kv = |tokens: u64| crate::engine::memory::sequence_kv_bytes(a, x, tokens) as f64;
+    let o = Offloaded::of(z);
+    let shape = at_context(&served_shape(z, &c.path), a, x, c.prompt);
+    let prefill = |cached| timed_prefill(&c, &o, &shape, cached).map(|t| t.timing.expected.total_s);
+    let recompute_s = (prefill(shared)? - prefill(c.cached)?).max(0.0);
+    let pcie = z.gpu.pcie_bytes_per_s_per_direction().unwrap_or(offload::PCIE4_X16);
+    let tier = |bytes: u64, rate: Option<f64>, default: f64, share: f64, per_copy_s: f64| {
+        (bytes > 0).then(|| kv_tiers::Tier {
+            capacity_bytes: bytes as f64,
+            bytes_per_s: rate.unwrap_or(default),
+            share,
+            per_copy_s,
+        })
+    };
+    let block = s.kv_block_tokens.max(1);
+    let plan = kv_tiers::plan(&kv_tiers::TierInputs {
+        sessions: s.prefix_open_sessions,
+        session_bytes: kv((c.prompt + c.output).saturating_sub(shared)),
+        gpu_room_bytes: s.kv_gpu_cache_bytes.map_or(z.gpu_room, |b| u128::from(b).min(z.gpu_room)) as f64,
+        cpu: tier(
+            s.kv_cpu_tier_bytes,
+            s.kv_cpu_tier_bytes_per_s,
+            pcie,
+            c.eff.pcie_bandwidth,
+            kv_tiers::COPY_OVERHEAD_S,
+        ),
+        ssd: tier(
+            s.kv_ssd_tier_bytes,
+            s.kv_ssd_tier_bytes_per_s,
+            kv_tiers::DEFAULT_SSD_BYTES_PER_S,
+            kv_tiers::SSD_READ_SHARE,
+            0.0,
+        ),
+        batch: c.batch,
+        history_tokens: history,
+        history_bytes: kv(history),
+        copies: history.div_ceil(block) as f64,
+        recompute_s,
+    });
+    c.cached = shared + u64_from_f64(plan.kept_history_tokens.round()).min(history);
+    c.tiers = Some(plan);
+    Ok(c)
+}
+
+/// The mean cached tokens per request and the mean restore seconds per request under the
+/// scenario's KV tiers (the load model's prompts), or `None` without open sessions.
+pub fn tiered_prompt(z: &SizedScenario) -> Result<Option<(u64, f64)>, ScenarioError> {
+    let c = with_tiers(z, setup(z)?)?;
+    Ok(c.tiers.map(|t| (c.cached, t.restore_s / c.batch.max(1.0))))
+}
+
 /// Step 2: prefill, the average decode step and (when training) the training step.
 fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let (s, a, x) = (z.scenario, z.arch, z.inputs);
@@ -739,7 +810,8 @@ fn phases(z: &SizedScenario, c: &Setup) -> Result<PhaseSet, ScenarioError> {
     let base = served_shape(z, &c.path);
     let pre_shape = at_context(&base, a, x, c.prompt);
     let dec_shape = at_context(&base, a, x, u64_from_f64(c.decode_ctx.round()));
-    let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } = timed_prefill(c, &offloaded, &pre_shape)?;
+    let Timed { work: pre_w, timing: pre_t, host: pre_host, .. } =
+        timed_prefill(c, &offloaded, &pre_shape, c.cached)?;
     let Timed { work: dec_w, timing: dec_t, host: dec_host, .. } =
         timed_decode(c, &offloaded, &dec_shape, c.batch)?;
     let Offloaded { share, link } = offloaded;
@@ -1034,13 +1106,19 @@ fn times(c: &Setup, p: &PhaseSet, tpot: Tpot) -> Times {
         decode_step_s_bound: dec.time_s_bound,
         step_s: p.training.as_ref().map(|t| t.time_s),
         step_s_bound: p.training.as_ref().map(|t| t.time_s_bound),
-        time_to_first_token_s: pre.time_s + c.eff.request_overhead_s,
+        time_to_first_token_s: pre.time_s + restore_s(c) + c.eff.request_overhead_s,
         time_per_output_token_s: tpot.expected_s,
         generation_s: pre.time_s + c.output as f64 * tpot.expected_s,
         generation_s_bound: pre.time_s_bound + c.output as f64 * tpot.bound_s,
         prefix_cached_tokens: c.cached,
         prefix_hit_rate: c.hit_rate,
+        kv_tiers: c.tiers,
     }
+}
+
+/// The mean restore from the KV tiers added to a prefill (0 without tiers).
+fn restore_s(c: &Setup) -> f64 {
+    c.tiers.map_or(0.0, |t| t.restore_s)
 }
 
 /// Step 7: tokens per second.
@@ -1492,10 +1570,56 @@ fn prefix_derivations(s: &Scenario, c: &Setup, put: &mut Put) {
     }
 }
 
+/// KV tiers, when the scenario gives open sessions: the shares and the restores.
+fn tier_derivations(c: &Setup, put: &mut Put) {
+    let Some(t) = &c.tiers else { return };
+    let src = || {
+        Source::cited(
+            "Fagin, Asymptotic miss ratios over independent references (JCSS 1977); vLLM KV offloading connector (blog, 2026-01-08); LMCache; NVIDIA Dynamo KVBM",
+        )
+    };
+    let bytes = |v: f64| Val::Bytes(crate::engine::num::u128_from_f64(v.max(0.0).round()));
+    let absent = || Val::Absent(Absent::NoTier);
+    let per_session = t.working_set_bytes / t.sessions.max(1) as f64;
+    let cap = |u: &Option<kv_tiers::TierUse>| u.map_or_else(absent, |u| bytes(u.capacity_bytes));
+    let share = |u: &Option<kv_tiers::TierUse>| Val::Fixed(u.map_or(0.0, |u| u.share), 3);
+    let values = vec![
+        Val::int(t.sessions),
+        bytes(per_session),
+        bytes(t.working_set_bytes),
+        bytes(t.gpu_room_bytes),
+        Val::Fixed(t.gpu_share, 3),
+        cap(&t.cpu),
+        share(&t.cpu),
+        cap(&t.ssd),
+        share(&t.ssd),
+        Val::Fixed(t.recomputed_share, 3),
+    ];
+    put(DerivKey::TimeKvTierShares, Formula::KvTierShares, values, src());
+    let restore = |u: &Option<kv_tiers::TierUse>| match u {
+        Some(u) => {
+            [Val::Secs(u.restore_s), Val::ByteRate(u.bytes_per_s * u.read_share), Val::Bool(u.restored)]
+        }
+        None => [absent(), absent(), absent()],
+    };
+    let mut values = vec![
+        Val::Num(c.batch),
+        Val::int(t.history_tokens),
+        bytes(t.history_bytes),
+        Val::Num(t.copies),
+        Val::Secs(kv_tiers::COPY_OVERHEAD_S),
+    ];
+    values.extend(restore(&t.cpu));
+    values.extend(restore(&t.ssd));
+    values.extend([Val::Secs(t.recompute_s), Val::Secs(t.restore_s)]);
+    put(DerivKey::TimeKvRestore, Formula::KvTierRestore, values, src());
+}
+
 /// Step 8c: prefill, decode step, first token, per output token, generation.
 fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
     let art = || Source::ArticleBound;
     prefix_derivations(s, c, put);
+    tier_derivations(c, put);
     let prefill = vec![
         Val::int(s.batch),
         Val::int(c.prompt - c.cached),
@@ -1510,20 +1634,30 @@ fn time_derivations(s: &Scenario, c: &Setup, time: &Times, put: &mut Put) {
         Val::Secs(time.decode_step_s_bound),
     ];
     put(DerivKey::TimeDecodeStep, Formula::DecodeStepTime, decode, art());
-    put(
-        DerivKey::TimeToFirstToken,
-        Formula::TimeToFirstTokenWithRequest,
-        vec![
+    let (formula, values, source) = if let Some(t) = &c.tiers {
+        let values = vec![
+            Val::Secs(time.prefill_s),
+            Val::Secs(t.restore_s),
+            Val::Secs(c.eff.request_overhead_s),
+            Val::Secs(time.time_to_first_token_s),
+        ];
+        let src =
+            "vLLM KV offloading connector (blog, 2026-01-08): the load completes before the request runs";
+        (Formula::TimeToFirstTokenWithRestore, values, Source::cited(src))
+    } else {
+        let values = vec![
             Val::Secs(time.prefill_s),
             Val::Secs(c.eff.request_overhead_s),
             Val::Secs(time.time_to_first_token_s),
-        ],
-        if s.serving_stack.settings().mla_request_overhead_s == Some(c.eff.request_overhead_s) {
+        ];
+        let src = if s.serving_stack.settings().mla_request_overhead_s == Some(c.eff.request_overhead_s) {
             Source::cited(crate::engine::stack::SGLANG_MLA_REQUEST_OVERHEAD_SOURCE)
         } else {
             Source::cited("vLLM benchmark definitions; per-request cost: efficiency.request_overhead_s")
-        },
-    );
+        };
+        (Formula::TimeToFirstTokenWithRequest, values, src)
+    };
+    put(DerivKey::TimeToFirstToken, formula, values, source);
     put(
         DerivKey::TimePerOutputToken,
         Formula::TimePerOutputToken,

@@ -81,6 +81,9 @@ pub struct Times {
     pub prefix_cached_tokens: u64,
     /// The prefix cache's hit rate: `prefix_hit_rate`, else a session's, else 0.
     pub prefix_hit_rate: f64,
+    /// Where the reused histories are served from (GPU, CPU tier, SSD tier, recomputed) and the
+    /// mean restore added to the time to first token; null without `prefix_open_sessions`.
+    pub kv_tiers: Option<super::kv_tiers::KvTierReport>,
 }
 
 /// Tokens per second over the whole deployment unless named per user.

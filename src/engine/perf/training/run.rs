@@ -248,6 +248,7 @@ pub(crate) mod tests {
             gpu: &r.gpu,
             lookup: &lookup,
             trainable,
+            gpu_room: 0,
         };
         training_run(&z, &model_shape(&r.arch, &counts, &x, s.context_tokens))
     }
