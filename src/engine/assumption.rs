@@ -20,6 +20,9 @@ pub enum Assumption {
     /// Speculative decoding is in the static times and memory, not yet in the load model, whose
     /// steps emit one token per sequence.
     SpeculationNotInLoad,
+    /// KV tiers: uniform reuse over the open sessions, the restore before the prefill (not
+    /// overlapped layer by layer), each restore at the link's full share.
+    KvTiersUniformSequential,
     /// Inference: paged KV cache blocks and the prefill chunk.
     PagedKvAndChunk { block_tokens: u64, chunk_tokens: u64 },
     /// Training: no dropout, 1F1B schedule, 16-bit logits with fp32 for the loss.

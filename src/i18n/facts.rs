@@ -717,6 +717,12 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
         (Assumption::SpeculationNotInLoad, Lang::Zh) => {
             "上面的时间、吞吐和显存已计入投机解码；负载下的服务模型尚未计入（每步每个序列一个 token）".into()
         }
+        (Assumption::KvTiersUniformSequential, Lang::En) => {
+            "KV tiers: every open session is as likely to return (uniform reuse; a few hot sessions would keep more on the GPU); a history is restored whole before its prefill starts, not layer by layer while it computes, and each restore has the link to itself".into()
+        }
+        (Assumption::KvTiersUniformSequential, Lang::Zh) => {
+            "KV 分层：每个未结束的会话回来的可能相同（均匀复用；少数热门会话会让 GPU 留住更多）；历史在预填充开始前整段恢复，而不是边计算边逐层加载，且每次恢复独占链路".into()
+        }
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()
         }

@@ -342,6 +342,9 @@ pub fn performance(
     if speculative.is_some() {
         assumptions_out.push(Assumption::SpeculationNotInLoad);
     }
+    if setup.tiers.is_some() {
+        assumptions_out.push(Assumption::KvTiersUniformSequential);
+    }
     let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
         Some(t) => (t.dominant, t.dominance_ratio),
