@@ -11,6 +11,9 @@
 //! - [`set_spec_method`], [`set_spec_draft_tokens`], [`set_spec_acceptance`]: speculative
 //!   decoding; draft tokens stay where the method has a published acceptance unless the reader
 //!   gives one, an acceptance in percent is clamped to [1, 99] (0: the method's default).
+//! - [`set_open_sessions`], [`set_tier_gb`], [`set_tier_rate`], [`set_gpu_prefix_cache`]: KV
+//!   cache tiers; sizes in GB and rates in GB/s clamped to the engine's ranges (a rate of 0: the
+//!   engine's default).
 
 use crate::catalog::resolve_model;
 use crate::engine::precision::Dtype;
@@ -198,6 +201,46 @@ pub fn set_prefill_tensor_parallel(s: &mut Scenario, tp: u64) {
     s.prefill_tensor_parallel = (tp != s.tensor_parallel).then_some(tp);
 }
 
+/// Open sessions per replica whose histories are kept for reuse (0: off), at most the engine's
+/// 100,000,000.
+pub fn set_open_sessions(s: &mut Scenario, sessions: u64) {
+    s.prefix_open_sessions = sessions.min(100_000_000);
+}
+
+/// A KV tier below the GPU: the CPU's memory or an SSD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Cpu,
+    Ssd,
+}
+
+/// Sets a tier's size per GPU from decimal GB, clamped to the engine's range (CPU 2^50 bytes,
+/// SSD 2^55); 0 or not a number: no such tier.
+pub fn set_tier_gb(s: &mut Scenario, tier: Tier, gb: f64) {
+    let gb = if gb.is_finite() { gb.max(0.0) } else { 0.0 };
+    let (field, max) = match tier {
+        Tier::Cpu => (&mut s.kv_cpu_tier_bytes, 1u64 << 50),
+        Tier::Ssd => (&mut s.kv_ssd_tier_bytes, 1u64 << 55),
+    };
+    *field = ((gb * 1e9).round() as u64).min(max);
+}
+
+/// Sets a tier's read rate from GB/s, clamped to the engine's 0.001..10,000 GB/s; 0 or not a
+/// number: the engine's default (the GPU's PCIe link one way, 7 GB/s for an SSD).
+pub fn set_tier_rate(s: &mut Scenario, tier: Tier, gb_per_s: f64) {
+    let rate = (gb_per_s.is_finite() && gb_per_s > 0.0).then(|| (gb_per_s * 1e9).clamp(1e6, 1e13));
+    match tier {
+        Tier::Cpu => s.kv_cpu_tier_bytes_per_s = rate,
+        Tier::Ssd => s.kv_ssd_tier_bytes_per_s = rate,
+    }
+}
+
+/// Turns GPU prefix caching on (the engine's default: the KV pool's free room) or off (0 bytes:
+/// only the tiers below keep histories).
+pub fn set_gpu_prefix_cache(s: &mut Scenario, on: bool) {
+    s.kv_gpu_cache_bytes = (!on).then_some(0);
+}
+
 /// Sets the users of a closed loop (0: off); users replace an arrival rate.
 pub fn set_concurrent_users(s: &mut Scenario, users: u64) {
     s.concurrent_users = (users > 0).then_some(users);
@@ -237,6 +280,38 @@ mod tests {
             set_prefix_hit_rate(&mut s, off);
             assert_eq!(s.prefix_hit_rate, None);
         }
+    }
+
+    #[test]
+    fn kv_tier_controls_clamp_to_what_the_engine_takes() {
+        let mut s = scenario("llama-3.1-8b");
+        set_open_sessions(&mut s, 5_000_000_000);
+        assert_eq!(s.prefix_open_sessions, 100_000_000);
+        set_tier_gb(&mut s, Tier::Cpu, 256.0);
+        set_tier_gb(&mut s, Tier::Ssd, 3840.0);
+        assert_eq!((s.kv_cpu_tier_bytes, s.kv_ssd_tier_bytes), (256_000_000_000, 3_840_000_000_000));
+        // Past the engine's ranges: its largest values; negative or not a number: none.
+        set_tier_gb(&mut s, Tier::Cpu, 1e9);
+        set_tier_gb(&mut s, Tier::Ssd, 1e12);
+        assert_eq!((s.kv_cpu_tier_bytes, s.kv_ssd_tier_bytes), (1 << 50, 1 << 55));
+        assert!(s.validate().is_ok());
+        set_tier_gb(&mut s, Tier::Cpu, -1.0);
+        set_tier_gb(&mut s, Tier::Ssd, f64::NAN);
+        assert_eq!((s.kv_cpu_tier_bytes, s.kv_ssd_tier_bytes), (0, 0));
+        set_tier_rate(&mut s, Tier::Cpu, 50.0);
+        set_tier_rate(&mut s, Tier::Ssd, 1e6);
+        assert_eq!((s.kv_cpu_tier_bytes_per_s, s.kv_ssd_tier_bytes_per_s), (Some(50e9), Some(1e13)));
+        set_tier_rate(&mut s, Tier::Ssd, 1e-9);
+        assert_eq!(s.kv_ssd_tier_bytes_per_s, Some(1e6));
+        assert!(s.validate().is_ok());
+        for default in [0.0, -3.0, f64::INFINITY] {
+            set_tier_rate(&mut s, Tier::Cpu, default);
+            assert_eq!(s.kv_cpu_tier_bytes_per_s, None);
+        }
+        set_gpu_prefix_cache(&mut s, false);
+        assert_eq!(s.kv_gpu_cache_bytes, Some(0));
+        set_gpu_prefix_cache(&mut s, true);
+        assert_eq!(s.kv_gpu_cache_bytes, None);
     }
 
     #[test]

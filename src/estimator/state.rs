@@ -478,6 +478,53 @@ mod tests {
     }
 
     #[test]
+    fn kv_tiers_travel_in_the_link_and_bad_values_are_named_or_clamped() {
+        let v = json!({"model": "llama-3.1-8b", "prefix_hit_rate": 0.9, "prefix_open_sessions": 200,
+            "kv_gpu_cache_bytes": 0, "kv_cpu_tier_bytes": 100_000_000_000u64, "kv_cpu_tier_bytes_per_s": 25e9,
+            "kv_ssd_tier_bytes": 2_000_000_000_000u64, "kv_ssd_tier_bytes_per_s": 5e9});
+        let s = scenario(v);
+        let state = EstimatorState { scenario: s, compare: None, unit: ByteUnit::Gb };
+        let (back, notices) = decode(&encode(&state));
+        assert_eq!(notices, vec![]);
+        assert_eq!(back, state);
+        let b = &back.scenario;
+        assert_eq!(
+            (b.prefix_open_sessions, b.kv_gpu_cache_bytes, b.kv_ssd_tier_bytes_per_s),
+            (200, Some(0), Some(5e9))
+        );
+        // In a link: sessions past the engine's 100,000,000, a negative CPU tier, a mangled SSD
+        // size and a read rate below 1 MB/s are each dropped and named; the rest is kept.
+        let (s, notices) = repair(&json!({"model": "llama-3.1-8b", "prefix_open_sessions": 200_000_000u64,
+            "kv_cpu_tier_bytes": -5, "kv_ssd_tier_bytes": "lots", "kv_ssd_tier_bytes_per_s": 10.0,
+            "kv_cpu_tier_bytes_per_s": 30e9, "batch": 4}));
+        let mut fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+        fields.sort_unstable();
+        assert_eq!(
+            (s.prefix_open_sessions, s.kv_cpu_tier_bytes, s.kv_ssd_tier_bytes, s.kv_ssd_tier_bytes_per_s),
+            (0, 0, 0, None)
+        );
+        assert_eq!((s.kv_cpu_tier_bytes_per_s, s.batch), (Some(30e9), 4));
+        assert_eq!(
+            fields,
+            ["kv_cpu_tier_bytes", "kv_ssd_tier_bytes", "kv_ssd_tier_bytes_per_s", "prefix_open_sessions"]
+        );
+        // An imported file's out-of-range numbers are set to the nearest allowed value instead.
+        let (s, notices) = import_json(
+            r#"{"model": "llama-3.1-8b", "prefix_open_sessions": 200000000, "kv_ssd_tier_bytes_per_s": 10}"#,
+        )
+        .unwrap();
+        assert_eq!((s.prefix_open_sessions, s.kv_ssd_tier_bytes_per_s), (100_000_000, Some(1e6)));
+        assert!(notices.iter().all(|n| matches!(n.kind, NoticeKind::Clamped { .. })), "{notices:?}");
+        for lang in crate::i18n::Lang::ALL {
+            for n in &notices {
+                let item = crate::i18n::errors::notice_item_html(n, lang);
+                let label = crate::i18n::errors::field_label(&n.field, lang).unwrap_or_default();
+                assert!(!label.is_empty() && item.contains(label), "{item}");
+            }
+        }
+    }
+
+    #[test]
     fn speculation_travels_in_the_link_and_bad_values_are_named() {
         let v = json!({"model": "llama-3.1-8b", "speculative_method": "eagle3", "speculative_draft_tokens": 3,
             "speculative_acceptance_rate": 0.7});

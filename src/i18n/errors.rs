@@ -256,6 +256,14 @@ pub fn field_label(field: &str, lang: Lang) -> Option<&'static str> {
         "efficiency" => e.efficiency,
         "arrival_rate_per_s" => l.arrival_rate,
         "concurrent_users" => l.users,
+        "prefix_shared_tokens" => e.prefix_shared,
+        "prefix_hit_rate" => e.prefix_hit,
+        "prefix_open_sessions" => e.kv_sessions,
+        "kv_gpu_cache_bytes" => e.kv_gpu_cache_off,
+        "kv_cpu_tier_bytes" => e.kv_cpu_tier,
+        "kv_cpu_tier_bytes_per_s" => e.kv_cpu_rate,
+        "kv_ssd_tier_bytes" => e.kv_ssd_tier,
+        "kv_ssd_tier_bytes_per_s" => e.kv_ssd_rate,
         _ => return None,
     })
 }

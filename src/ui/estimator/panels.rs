@@ -304,6 +304,10 @@ pub fn WorkloadControls() -> impl IntoView {
                     out_of_range=e.number_out_of_range
                 />
                 <p class="hint">{e.prefix_note}</p>
+                {int_slider(ctx, "kv-sessions", e.kv_sessions, e.u_sessions,
+                    std::iter::once(0).chain(nice_values(1, 1_000_000)).collect(),
+                    |s| s.prefix_open_sessions, edits::set_open_sessions)}
+                <KvTierControls />
                 <Select
                     id="spec-method"
                     label=e.spec_method
@@ -370,6 +374,94 @@ pub fn WorkloadControls() -> impl IntoView {
                 })}
             })}
         </fieldset>
+    }
+}
+
+/// Bytes in whole decimal GB (the tiers' sliders).
+fn gb(bytes: u64) -> u64 {
+    (bytes as f64 / 1e9).round() as u64
+}
+
+/// KV cache tiers below the GPU, shown while open sessions are counted: the CPU and SSD tiers'
+/// sizes per GPU (GB), their read rates (GB/s, the engine's default shown until the reader
+/// gives one; 0 goes back to it) and GPU prefix caching off (`kv_*` fields).
+#[component]
+fn KvTierControls() -> impl IntoView {
+    use crate::engine::perf::kv_tiers::DEFAULT_SSD_BYTES_PER_S;
+    use crate::engine::perf::offload::PCIE4_X16;
+    use edits::Tier;
+    let ctx = expect_context::<Ctx>();
+    let e = ctx.lang.est();
+    // Memos: the group and each rate slider are built when they appear, not on every edit.
+    let open = Memo::new(move |_| ctx.with_scenario(|s| s.prefix_open_sessions > 0));
+    let has = move |tier: Tier| {
+        Memo::new(move |_| {
+            ctx.with_scenario(|s| match tier {
+                Tier::Cpu => s.kv_cpu_tier_bytes > 0,
+                Tier::Ssd => s.kv_ssd_tier_bytes > 0,
+            })
+        })
+    };
+    let (cpu, ssd) = (has(Tier::Cpu), has(Tier::Ssd));
+    // A tier's read rate in GB/s as the engine used it: the reader's, else its default.
+    let rate = move |tier: Tier| {
+        Signal::derive(move || {
+            let bytes_per_s = ctx.with_shown(|r| {
+                r.map(|r| {
+                    let p = &r.performance;
+                    let used = p.time.kv_tiers.as_ref().and_then(|t| match tier {
+                        Tier::Cpu => t.cpu.map(|u| u.bytes_per_s),
+                        Tier::Ssd => t.ssd.map(|u| u.bytes_per_s),
+                    });
+                    let given = ctx.with_scenario(|s| match tier {
+                        Tier::Cpu => s.kv_cpu_tier_bytes_per_s,
+                        Tier::Ssd => s.kv_ssd_tier_bytes_per_s,
+                    });
+                    let default = match tier {
+                        Tier::Cpu => p.hardware.pcie_bytes_per_s_per_direction.unwrap_or(PCIE4_X16),
+                        Tier::Ssd => DEFAULT_SSD_BYTES_PER_S,
+                    };
+                    given.or(used).unwrap_or(default)
+                })
+            });
+            (bytes_per_s.unwrap_or(0.0) / 1e8).round() / 10.0
+        })
+    };
+    let rate_slider = move |tier: Tier| {
+        let (id, label, max) = match tier {
+            Tier::Cpu => ("kv-cpu-rate", e.kv_cpu_rate, 500.0),
+            Tier::Ssd => ("kv-ssd-rate", e.kv_ssd_rate, 100.0),
+        };
+        view! {
+            <Slider
+                id=id
+                label=label
+                unit="GB/s"
+                scale=Scale::Linear { min: 0.0, max, step: 0.1 }
+                value=rate(tier)
+                set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_tier_rate(s, tier, v)))
+                out_of_range=e.number_out_of_range
+            />
+        }
+    };
+    move || {
+        open.get().then(|| {
+            view! {
+                {int_slider(ctx, "kv-cpu-tier", e.kv_cpu_tier, "GB", std::iter::once(0).chain(nice_values(1, 8192)).collect(),
+                    |s| gb(s.kv_cpu_tier_bytes), |s, v| edits::set_tier_gb(s, Tier::Cpu, v as f64))}
+                {move || cpu.get().then(|| rate_slider(Tier::Cpu))}
+                {int_slider(ctx, "kv-ssd-tier", e.kv_ssd_tier, "GB", std::iter::once(0).chain(nice_values(1, 131_072)).collect(),
+                    |s| gb(s.kv_ssd_tier_bytes), |s, v| edits::set_tier_gb(s, Tier::Ssd, v as f64))}
+                {move || ssd.get().then(|| rate_slider(Tier::Ssd))}
+                <Toggle
+                    id="kv-gpu-cache-off"
+                    label=e.kv_gpu_cache_off
+                    value=Signal::derive(move || ctx.with_scenario(|s| s.kv_gpu_cache_bytes == Some(0)))
+                    set=Callback::new(move |off: bool| ctx.edit(|s| edits::set_gpu_prefix_cache(s, !off)))
+                />
+                <p class="hint">{e.kv_tiers_note}</p>
+            }
+        })
     }
 }
 

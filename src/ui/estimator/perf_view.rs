@@ -185,6 +185,22 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                 id: "prefix-cached",
             });
         }
+        if let Some(k) = &p.time.kv_tiers {
+            rows.push(Row {
+                label: e.kv_tier_shares,
+                key: "time.kv_tiers.gpu_share",
+                expected: tier_shares(k, e),
+                bound: String::new(),
+                id: "kv-tier-shares",
+            });
+            rows.push(Row {
+                label: e.kv_restore,
+                key: "time.kv_tiers.restore_s",
+                expected: format_seconds(k.restore_s),
+                bound: String::new(),
+                id: "kv-restore",
+            });
+        }
         rows.push(Row {
             label: e.decode_step,
             key: "time.decode_step_s",
@@ -289,10 +305,60 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
     PanelText { rows, bound_text, bound_attr: p.bound.name().to_owned(), phases }
 }
 
+/// Where the reused histories are served from, in one line: `GPU 24.7% · CPU 21.8% · recomputed
+/// 53.4%`. A tier slower than recomputing serves nothing (its share is recomputed) and says so.
+fn tier_shares(k: &crate::engine::perf::kv_tiers::KvTierReport, e: &'static EstimatorStrings) -> String {
+    let [gpu, cpu, ssd, recomputed] = e.kv_tier_names;
+    let pct = |share: f64| format!("{}%", format_sig3(share * 100.0));
+    let mut parts = vec![format!("{gpu} {}", pct(k.gpu_share))];
+    for (name, tier) in [(cpu, &k.cpu), (ssd, &k.ssd)] {
+        match tier {
+            Some(u) if u.restored => parts.push(format!("{name} {}", pct(u.share))),
+            Some(u) if u.share > 0.0 => parts.push(format!("{name} {}{}", pct(0.0), e.kv_tier_slower)),
+            Some(_) => parts.push(format!("{name} {}", pct(0.0))),
+            None => {}
+        }
+    }
+    parts.push(format!("{recomputed} {}", pct(k.recomputed_share)));
+    parts.join(" · ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+
+    /// The tiers' rows come with open sessions only: where the histories are served from (the
+    /// shares sum to 100%) and the mean restore, each keyed to its derivation.
+    #[test]
+    fn kv_tier_rows_show_the_shares_and_the_restore() {
+        let base = serde_json::json!({"model": "llama-3.1-8b", "gpu": "h100-sxm", "context_tokens": 8192,
+            "prefix_hit_rate": 0.9, "kv_cpu_tier_bytes": 100_000_000_000u64});
+        let r = crate::catalog::evaluate(&crate::engine::Scenario::from_json(&base).unwrap()).unwrap();
+        assert!(panel_text(&r, Lang::En.est(), Lang::En).rows.iter().all(|row| !row.id.starts_with("kv-")));
+        let mut with = base.clone();
+        with["prefix_open_sessions"] = 200.into();
+        let r = crate::catalog::evaluate(&crate::engine::Scenario::from_json(&with).unwrap()).unwrap();
+        let k = r.performance.time.kv_tiers.unwrap();
+        let cpu = k.cpu.unwrap();
+        assert!(k.gpu_share > 0.0 && cpu.restored && cpu.share > 0.0 && k.recomputed_share > 0.0);
+        for lang in Lang::ALL {
+            let t = panel_text(&r, lang.est(), lang);
+            let row = |id: &str| t.rows.iter().find(|row| row.id == id).unwrap().clone();
+            let shares = row("kv-tier-shares");
+            assert_eq!(shares.key, "time.kv_tiers.gpu_share");
+            assert!(r.derivation(shares.key).is_some() && r.derivation("time.kv_tiers.restore_s").is_some());
+            let pcts: Vec<f64> = shares
+                .expected
+                .split(" · ")
+                .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap())
+                .collect();
+            assert_eq!(pcts.len(), 3, "GPU, CPU, recomputed: {}", shares.expected);
+            assert!((pcts.iter().sum::<f64>() - 100.0).abs() < 0.2, "{}", shares.expected);
+            assert!(shares.expected.starts_with(&format!("GPU {}%", format_sig3(k.gpu_share * 100.0))));
+            assert_eq!(row("kv-restore").expected, format_seconds(k.restore_s));
+        }
+    }
 
     /// Issue 33, class 1: the roofline column holds times and rates, so each cell says which
     /// way it bounds (a time is at least its roofline figure, a rate at most), and the header
