@@ -137,6 +137,22 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
             "mean inter-token latency under a Poisson load, disaggregated deployment and its aggregated baseline",
             "泊松负载下的平均 token 间隔（prefill 与 decode 分离的部署及其不分离的基线）",
         ),
+        "kv_tier_restore" => (
+            "time to first token with the prompt's KV cache in a CPU tier, against recomputing it",
+            "KV cache 在 CPU 层时的首 token 时间（对比重新计算）",
+        ),
+        "kv_tier_restore_ttft" => (
+            "time to first token of one request whose whole prompt is restored from a CPU tier",
+            "整个 prompt 的 KV cache 从 CPU 层恢复时，单个请求的首 token 时间",
+        ),
+        "kv_tier_recompute_ttft" => (
+            "time to first token of the same request, its whole prompt recomputed",
+            "同一请求整个 prompt 重新计算时的首 token 时间",
+        ),
+        "kv_tier_serving_gain" => (
+            "serving gain of KV cache tiers at high concurrency",
+            "高并发下 KV cache 分层带来的服务收益",
+        ),
         "wide_ep_prefill_throughput_per_gpu" => (
             "prefill throughput per GPU, wide expert parallelism (prefill alone at a fixed number of prompt tokens per GPU)",
             "每块 GPU 的预填充吞吐（大规模专家并行，单独测预填充、每块 GPU 的提示 token 数固定）",
@@ -302,6 +318,20 @@ pub fn note(n: &Note, lang: Lang) -> String {
                 "每秒 {rate} 个请求（泊松到达），提示 {prompt}，输出 {output}；prefill 与 decode 分离：decode 池之外 {prefill_workers} 个 prefill 节点，每个 tp {prefill_tensor_parallel}；平均值"
             )
         }
+        (Note::KvTier { prompt, restored, read_off_figure }, Lang::En) => format!(
+            "prompt {prompt}, one request, GPU prefix cache off; {}{}",
+            if *restored {
+                "the whole prompt restored from a CPU tier"
+            } else {
+                "the whole prompt recomputed (no tier)"
+            },
+            if *read_off_figure { "; value read off the source's figure" } else { "" }
+        ),
+        (Note::KvTier { prompt, restored, read_off_figure }, Lang::Zh) => format!(
+            "prompt {prompt}，单个请求，GPU 前缀缓存关闭；{}{}",
+            if *restored { "整个 prompt 从 CPU 层恢复" } else { "整个 prompt 重新计算（不用分层）" },
+            if *read_off_figure { "；测量值从原文的图上读出" } else { "" }
+        ),
         (Note::WideEp { sequences_per_replica, prompt, expert_parallel, redundant_experts, ep_comm, expert_imbalance }, _) => {
             wide_ep(*sequences_per_replica, *prompt, *expert_parallel, *redundant_experts, *ep_comm, *expert_imbalance, lang)
         }
@@ -534,6 +564,16 @@ fn unexpressed(s: crate::validation::Setting, lang: Lang) -> &'static str {
         (S::FlexAttention, Lang::En) => "the run's attention is FlexAttention, a kernel family with no published training rate in the engine's attention table",
         (S::FlexAttention, Lang::Zh) => "该次运行的注意力用 FlexAttention，引擎的注意力速率表中没有这一 kernel 族已发表的训练速率",
         (S::UnlistedNetwork, Lang::En) => "the run's network between nodes (200 Gb/s RoCE per GPU) is none of the scenario's topologies (InfiniBand NDR or EFA at 400 Gb/s with NVSwitch nodes)",
+        (S::SpeedupOnly, Lang::En) => "the source gives only speed-ups over a full prefill, no times; even a hit kept on the GPU is only 42.5 times faster at 128K tokens, a fixed cost the source does not explain, and the storage's read rate is not stated",
+        (S::SpeedupOnly, Lang::Zh) => "原文只给出相对完整预填充的加速倍数，没有时间；即使命中仍在 GPU 上的缓存，128K token 时也只快 42.5 倍，这一固定开销原文没有解释，存储的读取速率也没有给出",
+        (S::GpuNotStated, Lang::En) => "the source does not name the GPU it measured on (nor a model in the catalog)",
+        (S::GpuNotStated, Lang::Zh) => "原文没有说明测量所用的 GPU（模型也不在目录中）",
+        (S::TierDefect, Lang::En) => "the disk tier restored 2.6 GB in 40 s (65 MB/s) against 0.9 s recomputed, from a RAM disk as from an NVMe drive: a defect of the implementation, not a read rate the tier model can take",
+        (S::TierDefect, Lang::Zh) => "磁盘层恢复 2.6 GB 用了 40 s（65 MB/s），重新计算只要 0.9 s，换成内存盘也一样：这是实现的缺陷，不是分层模型能采用的读取速率",
+        (S::TierUnderLoad, Lang::En) => "restores measured under a request rate through an external cache service, on an H800 (not in the catalog); the tier rows compare one request at a time",
+        (S::TierUnderLoad, Lang::Zh) => "恢复是在一定请求率下、经由外部缓存服务测得的，所用 H800 不在目录中；分层的对比行只比较单个请求",
+        (S::ServingStudy, Lang::En) => "a serving study at high concurrency over traces or request mixes the source does not state in full (arrivals, lengths, reuse, cache sizes), reported as changes against a baseline",
+        (S::ServingStudy, Lang::Zh) => "高并发下的服务研究，所用请求轨迹或请求组合原文没有完整给出（到达方式、长度、复用、缓存大小），只报告相对基线的变化",
         (S::UnlistedNetwork, Lang::Zh) => "该次运行的节点间网络（每块 GPU 200 Gb/s RoCE）不是场景提供的拓扑之一（NVSwitch 节点配 400 Gb/s 的 InfiniBand NDR 或 EFA）",
     }
 }

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 mod concurrency;
 mod disaggregation;
+mod kv_tiers;
 mod llama;
 mod serving;
 mod training;
@@ -86,6 +87,7 @@ pub(super) fn express(raw: &Value) -> Result<Vec<Case>, Reason> {
         "training_throughput" if row.unit.contains("TFLOPs/GPU") => training::model_tflops(&row, s),
         k if wide_ep::is_wide_ep(k) => wide_ep::phase_throughput(&row, s),
         k if disaggregation::is_disaggregation(k) => disaggregation::under_load(&row, s),
+        k if kv_tiers::is_kv_tier(k) => kv_tiers::restore(&row, s),
         k if concurrency::is_at_concurrency(k) => concurrency::itl_at_concurrency(&row, s),
         k if serving::is_under_load(k) => serving::tpot_under_load(&row, s),
         k if k.contains("ttft") || k.contains("first_token") => serving::time_to_first_token(&row, s),

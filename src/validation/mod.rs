@@ -141,6 +141,14 @@ pub enum Note {
         ep_comm: crate::engine::stack::EpComm,
         expert_imbalance: Option<f64>,
     },
+    /// One request whose whole prompt of `prompt` tokens is restored from a CPU tier (the GPU's
+    /// prefix cache off), or, `restored` false, the same prompt prefilled; `read_off_figure`:
+    /// the measured value was read off the source's figure by eye.
+    KvTier {
+        prompt: u64,
+        restored: bool,
+        read_off_figure: bool,
+    },
     /// A serving run under Poisson arrivals at `rate` requests/s, disaggregated (`prefill_workers`
     /// of `prefill_tensor_parallel` GPUs beside the decode pool) or aggregated (0 workers); the
     /// means.
@@ -197,6 +205,20 @@ pub enum Setting {
     UnlistedNetwork,
     /// An attention kernel family without published training rates (FlexAttention).
     FlexAttention,
+    /// KV tiers: the source gives only speed-ups over a full prefill, no times, with a fixed
+    /// cost it does not explain (llm-d's file-system offloading).
+    SpeedupOnly,
+    /// The source does not name the GPU (or the model) it measured on.
+    GpuNotStated,
+    /// A tier whose restore is slower than its medium by orders of magnitude, a defect of the
+    /// implementation rather than a rate (Dynamo's disk tier).
+    TierDefect,
+    /// Restores measured under a request rate through an external cache daemon (the tier rows
+    /// compare one request at a time).
+    TierUnderLoad,
+    /// A serving study at high concurrency over traces or request mixes the source does not state
+    /// in full, reported as changes against a baseline.
+    ServingStudy,
 }
 
 /// A llama-bench test: `tgN` generates N tokens from an empty context, `ppN` processes a prompt
@@ -461,6 +483,9 @@ enum Metric {
     /// What PyTorch's allocator counts: the total less the stated runtime overhead (CUDA context
     /// and library workspaces are outside it).
     AllocatorPeakGiB,
+    /// Time to first token of a request whose prompt is restored from the KV tiers: its bound
+    /// adds to the prefill's the restored bytes at the tiers' peak read rates (no per-copy cost).
+    TierRestoreTtftMs,
 }
 
 /// One scenario that expresses a measurement, with the report's number it is compared with.
@@ -568,6 +593,17 @@ fn metric(r: &Report, m: Metric, gpus: f64) -> (f64, Option<f64>, bool) {
         }
         Metric::TimeToFirstTokenMs => {
             (t.time.time_to_first_token_s * 1e3, Some(t.time.prefill_s_bound * 1e3), false)
+        }
+        Metric::TierRestoreTtftMs => {
+            let least = t.time.kv_tiers.as_ref().map_or(0.0, |k| {
+                [k.cpu, k.ssd]
+                    .iter()
+                    .flatten()
+                    .filter(|u| u.restored)
+                    .map(|u| u.share * k.history_bytes / u.bytes_per_s)
+                    .sum()
+            });
+            (t.time.time_to_first_token_s * 1e3, Some((t.time.prefill_s_bound + least) * 1e3), false)
         }
         Metric::TrainingTokensPerGpu => {
             let tr = t.training.as_ref();
