@@ -540,6 +540,7 @@ fn moe_value(m: &crate::engine::perf::timing::MoeTiming, field: &str) -> Option<
         "layer.flops" => l.flops,
         "layer.padded_flops" => l.padded_flops,
         "layer.memory_s" => l.memory_s,
+        "layer.busiest_memory_s" => l.busiest_memory_s,
         "layer.compute_s" => l.compute_s,
         "layer.fixed_s" => l.fixed_s,
         "layer.imbalance" => l.imbalance,

@@ -11,9 +11,12 @@
 //!   (1 − k/E)^T_moe)` (uniform routing);
 //! - weights read `W = X · B_e / moe_tp`, FLOPs `F = 2·P·P_e/moe_tp` on rows padded to the kernel's
 //!   block, `R = P + (BM/2)·X` (half a block of residue per touched expert);
-//! - time `t = t0 + I·max(W / (B·η_b), F_R / (F_peak·η_c))`, `I` the slowest rank's load over
-//!   the mean (1 without expert parallelism), with `(t0, η_b, η_c, BM)` the kernel family's
-//!   measured costs ([`crate::engine::stack::MoeKernel::costs`]).
+//! - time `t = t0 + max(W_I / (B·η_b), I·F_R / (F_peak·η_c))` on the slowest rank, whose load is
+//!   `I` times the mean (1 without expert parallelism): it computes `I` times the pairs but reads
+//!   only the experts they touch, `W_I = X_I · B_e / moe_tp` with `X_I = n·(1 − (1 −
+//!   k/E)^(I·T_moe))`, at most its `n` (a GPU whose experts are all touched reads them whatever
+//!   its load, so a memory-bound decode step does not pay `I`), with `(t0, η_b, η_c, BM)` the
+//!   kernel family's measured costs ([`crate::engine::stack::MoeKernel::costs`]).
 //!
 //! The bound stays the roofline's: the routed experts' FLOPs and the least weight bytes (`k/ep`
 //! experts' worth) at peak rates, so the expected time, whose every efficiency is at most 1 and
@@ -152,13 +155,15 @@ pub struct MoeLayerTime {
     pub padded_flops: f64,
     /// `W / (B·η_b)`.
     pub memory_s: f64,
+    /// The slowest rank's weight reads, `W_I / (B·η_b)`: the experts its `I·T_moe` tokens touch.
+    pub busiest_memory_s: f64,
     /// `F_R / (F_peak·η_c)`.
     pub compute_s: f64,
     /// `t0`.
     pub fixed_s: f64,
     /// `I`.
     pub imbalance: f64,
-    /// `t0 + I·max(memory, compute)`.
+    /// `t0 + max(busiest memory, I·compute)`.
     pub expected_s: f64,
     /// Least weight bytes any step reads (`k/ep` experts' worth over `moe_tp`), for the bound.
     pub bound_bytes: f64,
@@ -187,6 +192,9 @@ pub fn moe_layer_time(
     let compute_s = finite("moe compute time", padded_flops / (peak_flops * run.compute_share.max(1e-6)))?;
     let imbalance = run.imbalance.unwrap_or_else(|| default_imbalance(t, k, ep, run.redundant));
     let fixed_s = if t > 0.0 { run.fixed_s } else { 0.0 };
+    let busiest = experts_touched(run.experts, k, run.per_gpu, imbalance * t) * run.expert_bytes / tp;
+    let busiest_memory_s =
+        finite("moe memory time", busiest / (bandwidth * run.bandwidth_share.max(1e-6)))?.max(memory_s);
     Ok(MoeLayerTime {
         tokens: t,
         pairs,
@@ -196,10 +204,11 @@ pub fn moe_layer_time(
         flops,
         padded_flops,
         memory_s,
+        busiest_memory_s,
         compute_s,
         fixed_s,
         imbalance,
-        expected_s: finite("moe layer time", fixed_s + imbalance * memory_s.max(compute_s))?,
+        expected_s: finite("moe layer time", fixed_s + busiest_memory_s.max(imbalance * compute_s))?,
         bound_bytes: if t > 0.0 { (k / ep).min(run.per_gpu) * run.expert_bytes / tp } else { 0.0 },
     })
 }
@@ -480,6 +489,27 @@ mod tests {
         assert!((r.imbalance - 1.2).abs() < 1e-12);
         let own = MoeRun { imbalance: Some(1.0), ..run };
         assert!(moe_layer_time(&own, 16.0, 1979e12, 3.35e12).unwrap().expected_s < r.expected_s);
+    }
+
+    #[test]
+    fn the_slowest_rank_computes_more_but_reads_only_the_experts_it_holds() {
+        // EP 8, 16 experts per GPU, all of them touched by 2,048 tokens: a rank with 1.5× the
+        // mean load computes 1.5× the pairs but reads the same 16 experts. On a slow memory the
+        // step is memory-bound and does not pay the imbalance at all.
+        let run =
+            MoeRun { per_gpu: 16.0, ep: 8, imbalance: Some(1.5), compute_share: 1.0, ..qwen3_30b_fp8() };
+        let slow = moe_layer_time(&run, 2048.0, 1979e12, 0.2e12).unwrap();
+        assert!(slow.touched > 15.99 && slow.busiest_memory_s == slow.memory_s);
+        assert!(slow.memory_s > 1.5 * slow.compute_s);
+        assert!((slow.expected_s - (slow.fixed_s + slow.memory_s)).abs() < 1e-15);
+        // Compute-bound on a fast memory: the slowest rank's 1.5× pairs set the time.
+        let fast = moe_layer_time(&run, 2048.0, 1979e12, 100e12).unwrap();
+        assert!((fast.expected_s - (fast.fixed_s + 1.5 * fast.compute_s)).abs() < 1e-15);
+        // Few tokens: the slowest rank touches more of its experts than the mean rank.
+        let few = moe_layer_time(&run, 8.0, 1979e12, 3.35e12).unwrap();
+        let x_i = experts_touched(128.0, 8.0, 16.0, 12.0);
+        assert!((few.busiest_memory_s / few.memory_s - x_i / few.touched).abs() < 1e-9);
+        assert!(few.busiest_memory_s < 1.5 * few.memory_s);
     }
 
     #[test]

@@ -1432,6 +1432,7 @@ fn moe_derivation(
             Val::Fixed(run.compute_share, 3),
             Val::Secs(l.compute_s),
             Val::Secs(l.fixed_s),
+            Val::Secs(l.busiest_memory_s),
             Val::Fixed(l.imbalance, 3),
             Val::Secs(l.expected_s),
             Val::Fixed(m.layers, 1),

@@ -346,12 +346,12 @@ impl<'a> MoeStage<'a> {
 
     /// Weight-read seconds of the stage's grouped GEMMs (slowest rank).
     fn memory_s(&self) -> f64 {
-        self.layers * self.time.imbalance * self.time.memory_s
+        self.layers * self.time.busiest_memory_s
     }
 
-    /// `L · I · max(memory, compute)`: the grouped GEMMs in sequence with the other kernels.
+    /// `L · max(memory_I, I · compute)`: the grouped GEMMs in sequence with the other kernels.
     fn grouped_gemm_s(&self) -> f64 {
-        self.layers * self.time.imbalance * self.time.memory_s.max(self.time.compute_s)
+        self.layers * self.time.busiest_memory_s.max(self.time.imbalance * self.time.compute_s)
     }
 
     /// One MoE layer's dispatch and combine on one rank: NCCL's all-to-all twice (`t`, `sent`
