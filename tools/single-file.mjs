@@ -21,7 +21,8 @@
 //   gpu-primer-HASH.js, its _bg.wasm and snippets/.)
 import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
+import { gzipAsync } from '@gfx/zopfli';
 import { withCsp } from './csp.mjs';
 
 const [dist, output, appDir] = process.argv.slice(2);
@@ -216,8 +217,13 @@ function unpack(text, length, alphabet) {
   }
   return out;
 }
-const packGz = (bytes) => {
-  const gz = gzipSync(bytes, { level: 9 });
+// The gzip is Zopfli's (tools/package.json: @gfx/zopfli), which any gzip reader reads
+// (DecompressionStream here): an optimal parse of the same format, about 5% smaller than zlib's
+// level 9 (measured on the full bundle's wasm and the store, 2026-12-06: about 60 KB less in the
+// file), for about 15 s more of build time.
+const packGz = async (bytes) => {
+  const gz = Buffer.from(await gzipAsync(bytes, { numiterations: 5 }));
+  if (!gunzipSync(gz).equals(Buffer.from(bytes))) fail('the gzipped bytes do not inflate back');
   const text = pack(gz);
   if (!Buffer.from(unpack(text, gz.length, ALPHABET)).equals(gz)) fail('the packed bytes do not unpack');
   return { text, length: gz.length };
@@ -319,8 +325,7 @@ function expand(bytes, length) {
 const storeBytes = Buffer.from(JSON.stringify(store), 'utf8');
 const storeShort = longRange(storeBytes);
 if (!Buffer.from(expand(storeShort, storeBytes.length)).equals(storeBytes)) fail('the store does not expand back');
-const pagesPacked = packGz(storeShort);
-const wasmPacked = packGz(readFileSync(join(appDir, wasmName)));
+const [pagesPacked, wasmPacked] = [await packGz(storeShort), await packGz(readFileSync(join(appDir, wasmName)))];
 
 // The first screen: the root page (both languages' names); the shim below moves a bare open to
 // the reader's language at once, and the app swaps that page in from the store.
