@@ -873,6 +873,26 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     open_in_estimator: "Open in the estimator →",
 };
 
+/// Where the reused histories are served from, in one line: `GPU 24.7% · CPU 21.8% · recomputed
+/// 53.4%` (the estimator's row and the planner's sentence). A tier slower than recomputing serves
+/// nothing (its share is recomputed) and says so.
+pub fn kv_tier_shares(k: &crate::engine::perf::kv_tiers::KvTierReport, lang: Lang) -> String {
+    let e = lang.est();
+    let [gpu, cpu, ssd, recomputed] = e.kv_tier_names;
+    let pct = |share: f64| format!("{}%", crate::charts::format::format_sig3(share * 100.0));
+    let mut parts = vec![format!("{gpu} {}", pct(k.gpu_share))];
+    for (name, tier) in [(cpu, &k.cpu), (ssd, &k.ssd)] {
+        match tier {
+            Some(u) if u.restored => parts.push(format!("{name} {}", pct(u.share))),
+            Some(u) if u.share > 0.0 => parts.push(format!("{name} {}{}", pct(0.0), e.kv_tier_slower)),
+            Some(_) => parts.push(format!("{name} {}", pct(0.0))),
+            None => {}
+        }
+    }
+    parts.push(format!("{recomputed} {}", pct(k.recomputed_share)));
+    parts.join(" · ")
+}
+
 /// What one user waits for the first token when the static batch's sequences are users in a
 /// closed loop: `users` users, p50 and p95, against the whole batch's time (all as text).
 pub fn users_wait(lang: Lang, users: u64, p50: &str, p95: &str, batch: &str) -> String {

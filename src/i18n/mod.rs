@@ -34,7 +34,7 @@ pub mod validation;
 mod widgets;
 pub use course::CourseStrings;
 pub use embeds::EmbedsStrings;
-pub use estimator::{inferred_notice_html, users_wait, EstimatorStrings};
+pub use estimator::{inferred_notice_html, kv_tier_shares, users_wait, EstimatorStrings};
 pub use exercises::{unreadable_text, ExerciseStrings};
 pub use figures::FigureStrings;
 pub use load::LoadStrings;

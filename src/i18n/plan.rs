@@ -26,12 +26,19 @@ pub struct PlanStrings {
     pub target_pct: [&'static str; 2],
     /// The prefix-reuse inputs: shared prefix tokens, hit rate in percent.
     pub prefix: [&'static str; 2],
+    /// The KV-tier inputs: open sessions per replica, the CPU and SSD tiers per GPU (GB), and the
+    /// GPU prefix cache's menu with its options (on, off).
+    pub tiers: [&'static str; 4],
+    pub gpu_cache_options: [&'static str; 2],
+    /// Step 3 with open sessions: (before the sessions, before the working set per GPU, before
+    /// where the histories are served from, before the mean restore, end).
+    pub tiers_at: (&'static str, &'static str, &'static str, &'static str, &'static str),
     /// The chart's second line when the two targets name different percentiles.
     pub pct_of_target: &'static str,
     pub headroom: &'static str,
     pub max_seqs: &'static str,
     /// Field names in the repair notice, in `Field` order.
-    pub fields: [&'static str; 19],
+    pub fields: [&'static str; 23],
     pub paste: &'static str,
     pub paste_hint: &'static str,
     pub use_config: &'static str,
@@ -303,6 +310,10 @@ impl PlanStrings {
             Field::Prefix => 16,
             Field::HitRate => 17,
             Field::Disagg => 18,
+            Field::Sessions => 19,
+            Field::CpuTier => 20,
+            Field::SsdTier => 21,
+            Field::GpuCache => 22,
         };
         self.fields.get(i).copied().unwrap_or_default()
     }
@@ -337,6 +348,14 @@ static ZH: PlanStrings = PlanStrings {
     tpot_target: "每个输出 token 时间目标（毫秒）",
     target_pct: ["首 token 时间目标的百分位", "每 token 时间目标的百分位"],
     prefix: ["共享前缀（token，不超过输入长度）", "前缀缓存命中率（%）"],
+    tiers: [
+        "保留历史以供复用的未结束会话（每个副本；0 表示不计）",
+        "每张 GPU 的 CPU 内存层（GB；0 表示没有）",
+        "每张 GPU 的固态硬盘层（GB；0 表示没有）",
+        "GPU 前缀缓存",
+    ],
+    gpu_cache_options: ["开（KV 显存池的空闲部分）", "关（历史只存在 CPU 层和固态硬盘层）"],
+    tiers_at: ("保留以供复用的未结束会话：每个副本 ", " 个，每张 GPU 上的历史共 ", "。按规划的布局，复用的历史来自：", "；从下层恢复平均让每个请求的首 token 时间增加 ", "。"),
     pct_of_target: "目标的百分位",
     headroom: "余量（%）",
     max_seqs: "每副本最多并发序列数",
@@ -360,6 +379,10 @@ static ZH: PlanStrings = PlanStrings {
         "共享前缀",
         "前缀缓存命中率",
         "prefill/decode 分离式部署的对比",
+        "未结束会话数",
+        "CPU 内存层",
+        "固态硬盘层",
+        "GPU 前缀缓存",
     ],
     paste: "粘贴 Hugging Face 的 config.json",
     paste_hint: "用它代替上面的模型；整个文件原样粘贴即可（quantization_config 也会读取）。",
@@ -478,6 +501,14 @@ static EN: PlanStrings = PlanStrings {
     tpot_target: "Time per output token target (ms)",
     target_pct: ["Percentile of the time to first token target", "Percentile of the time per output token target"],
     prefix: ["Shared prefix (tokens, at most the prompt)", "Prefix cache hit rate (%)"],
+    tiers: [
+        "Open sessions kept for reuse (per replica; 0: not counted)",
+        "CPU memory tier per GPU (GB; 0: none)",
+        "SSD tier per GPU (GB; 0: none)",
+        "GPU prefix cache",
+    ],
+    gpu_cache_options: ["On (the KV pool's free room)", "Off (only the CPU and SSD tiers keep histories)"],
+    tiers_at: ("Open sessions kept for reuse: ", " per replica, their histories ", " per GPU. At the plan's layout the reused histories are served from: ", "; restoring from the tiers adds ", " to each request's time to first token on average."),
     pct_of_target: "the target's percentile",
     headroom: "Headroom (%)",
     max_seqs: "Most concurrent sequences per replica",
@@ -501,6 +532,10 @@ static EN: PlanStrings = PlanStrings {
         "shared prefix",
         "prefix cache hit rate",
         "disaggregated prefill/decode comparison",
+        "open sessions",
+        "CPU memory tier",
+        "SSD tier",
+        "GPU prefix cache",
     ],
     paste: "Paste a Hugging Face config.json",
     paste_hint: "Used instead of the model above; paste the whole file (its quantization_config is read too).",

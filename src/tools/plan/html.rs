@@ -111,6 +111,16 @@ pub fn controls_html(lang: Lang, s: &PlanState) -> String {
             number("pre", s.prefix_shared.to_string(), ("0".into(), state::PROMPT.1.to_string()), "1"),
         ),
         ("hit", t.prefix[1], number("hit", plain(s.hit_pct), f(state::HIT), "any")),
+        ("ses", t.tiers[0], number("ses", s.sessions.to_string(), u(state::SESSIONS), "1")),
+        ("cpu", t.tiers[1], number("cpu", plain(s.cpu_tier_gb), f(state::CPU_TIER_GB), "any")),
+        ("ssd", t.tiers[2], number("ssd", plain(s.ssd_tier_gb), f(state::SSD_TIER_GB), "any")),
+        ("gpc", t.tiers[3], {
+            let mut o = String::new();
+            for (on, label) in [true, false].into_iter().zip(t.gpu_cache_options) {
+                option(&mut o, if on { "on" } else { "off" }, label, on == s.gpu_cache);
+            }
+            select("plan-gpc", "gpc", &o)
+        }),
         ("ttft", t.ttft_target, number("ttft", plain(s.ttft_s), f(state::TTFT), "any")),
         ("ttftp", t.target_pct[0], pct_menu("ttftp", s.ttft_pct)),
         ("tpot", t.tpot_target, number("tpot", plain(s.tpot_ms), f(state::TPOT), "any")),
@@ -531,6 +541,7 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
             t.kv_per.3
         ))
     );
+    tiers_line(out, lang, plan);
     let mut list = String::new();
     for c in &plan.candidates {
         if let Verdict::Meets(cap) = &c.verdict {
@@ -552,6 +563,35 @@ fn step_context(out: &mut String, lang: Lang, s: &PlanState, plan: &Plan) {
         let _ = write!(out, "<ul>{list}</ul>");
     }
     out.push_str("</li>");
+}
+
+/// Step 3 with open sessions: where the plan's replica serves the reused histories from and the
+/// mean restore each request's time to first token carries (the engine's `time.kv_tiers`, whose
+/// restore is for the report's batch of `seqs` prompts; the load model's requests wait for one).
+fn tiers_line(out: &mut String, lang: Lang, plan: &Plan) {
+    let Some((k, seqs)) = plan
+        .chosen()
+        .and_then(|(c, cap)| Some((c.report.as_ref()?.performance.time.kv_tiers.as_ref()?, cap.seqs)))
+    else {
+        return;
+    };
+    let m = lang.plan().tiers_at;
+    let _ = write!(
+        out,
+        "<p id=\"plan-kv-tiers\">{}</p>",
+        esc(&format!(
+            "{}{}{}{}{}{}{}{}{}",
+            m.0,
+            group_digits(k.sessions),
+            m.1,
+            format_bytes(k.working_set_bytes as u64, ByteUnit::Gb),
+            m.2,
+            crate::i18n::kv_tier_shares(k, lang),
+            m.3,
+            format_seconds(k.restore_s / seqs.max(1) as f64),
+            m.4
+        ))
+    );
 }
 
 /// Step 4 when one node is not enough: the layouts across nodes tried, their network, which

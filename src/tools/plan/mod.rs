@@ -164,6 +164,10 @@ pub fn scenario_at(s: &PlanState, layout: Layout, seqs: u64) -> Scenario {
     x.output_tokens = Some(s.output_tokens);
     x.prefix_shared_tokens = s.prefix_shared.min(s.prompt_tokens);
     x.prefix_hit_rate = (s.hit_pct > 0.0).then(|| (s.hit_pct / 100.0).clamp(0.0, 1.0));
+    x.prefix_open_sessions = s.sessions;
+    x.kv_cpu_tier_bytes = (s.cpu_tier_gb.max(0.0) * 1e9).round() as u64;
+    x.kv_ssd_tier_bytes = (s.ssd_tier_gb.max(0.0) * 1e9).round() as u64;
+    x.kv_gpu_cache_bytes = (!s.gpu_cache).then_some(0);
     x.batch = seqs;
     x
 }

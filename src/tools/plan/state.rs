@@ -2,8 +2,10 @@
 //!
 //! The query is `m=MODEL&w=DTYPE&kv=DTYPE&gpu=GPU&rate=REQ_PER_S&in=TOKENS&out=TOKENS&
 //! ttft=S&tpot=MS&head=PERCENT&seqs=N[&ttftp=50|90|95|99][&tpotp=50|90|95|99][&net=ib|efa]
-//! [&pre=TOKENS][&hit=PERCENT][&pd=off|P:D][&cfg=BASE64URL]` (`pre`: a shared prefix, at most the
-//! prompt; `hit`: the prefix cache's hit rate, both absent when 0; `pd`: the disaggregated
+//! [&pre=TOKENS][&hit=PERCENT][&ses=N][&cpu=GB][&ssd=GB][&gpc=off][&pd=off|P:D][&cfg=BASE64URL]`
+//! (`pre`: a shared prefix, at most the prompt; `hit`: the prefix cache's hit rate, both absent
+//! when 0; `ses`, `cpu`, `ssd`, `gpc`: KV cache tiers, open sessions per replica, a CPU and an SSD
+//! tier per GPU in GB, GPU prefix caching off, each absent at its default; `pd`: the disaggregated
 //! comparison off, or at one prefill:decode ratio, absent when it searches the ratios
 //! ([`Pd::Auto`]), as every link before it meant); a link without `ttftp`/`tpotp` (every link before they existed) means p95,
 //! the planner's only percentile then. A value that does not parse or is out of
@@ -137,6 +139,13 @@ pub struct PlanState {
     pub prefix_shared: u64,
     /// The prefix cache's hit rate, percent.
     pub hit_pct: f64,
+    /// Open sessions per replica whose histories are kept for reuse (0: not counted).
+    pub sessions: u64,
+    /// A CPU-memory and an SSD tier of the KV cache per GPU, decimal GB (0: none).
+    pub cpu_tier_gb: f64,
+    pub ssd_tier_gb: f64,
+    /// Whether finished sequences' prefixes stay in the GPU's free KV memory (vLLM's default).
+    pub gpu_cache: bool,
     /// The share of each replica's capacity kept free at peak, percent: a replica runs at no
     /// more than (1 − headroom) of the load its targets allow (below 100).
     pub headroom_pct: f64,
@@ -168,6 +177,10 @@ impl Default for PlanState {
             tpot_pct: Pct::P95,
             prefix_shared: 0,
             hit_pct: 0.0,
+            sessions: 0,
+            cpu_tier_gb: 0.0,
+            ssd_tier_gb: 0.0,
+            gpu_cache: true,
             headroom_pct: 20.0,
             max_seqs: 256,
             config: None,
@@ -199,6 +212,10 @@ pub enum Field {
     Users,
     Network,
     Disagg,
+    Sessions,
+    CpuTier,
+    SsdTier,
+    GpuCache,
 }
 
 /// Ranges each number may take (inclusive).
@@ -211,6 +228,10 @@ pub const TPOT: (f64, f64) = (1.0, 10_000.0);
 pub const HEADROOM: (f64, f64) = (0.0, 90.0);
 pub const HIT: (f64, f64) = (0.0, 100.0);
 pub const SEQS: (u64, u64) = (1, 4096);
+/// The engine's ranges of the KV tiers: sessions, and the tiers in GB (2^50 and 2^55 bytes).
+pub const SESSIONS: (u64, u64) = (0, 100_000_000);
+pub const CPU_TIER_GB: (f64, f64) = (0.0, 1_000_000.0);
+pub const SSD_TIER_GB: (f64, f64) = (0.0, 30_000_000.0);
 
 fn in_f64(v: &str, (lo, hi): (f64, f64)) -> Option<f64> {
     v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= lo && *x <= hi)
@@ -252,6 +273,16 @@ pub fn set(s: &mut PlanState, key: &str, v: &str) -> bool {
         // A shared prefix longer than the prompt is refused.
         "pre" => in_u64(v, (0, s.prompt_tokens)).map(|x| s.prefix_shared = x).is_some(),
         "hit" => in_f64(v, HIT).map(|x| s.hit_pct = x).is_some(),
+        "ses" => in_u64(v, SESSIONS).map(|x| s.sessions = x).is_some(),
+        "cpu" => in_f64(v, CPU_TIER_GB).map(|x| s.cpu_tier_gb = x).is_some(),
+        "ssd" => in_f64(v, SSD_TIER_GB).map(|x| s.ssd_tier_gb = x).is_some(),
+        "gpc" => match v.trim() {
+            "on" => Some(true),
+            "off" => Some(false),
+            _ => None,
+        }
+        .map(|on| s.gpu_cache = on)
+        .is_some(),
         "out" => in_u64(v, OUTPUT).map(|x| s.output_tokens = x).is_some(),
         "ttft" => in_f64(v, TTFT).map(|x| s.ttft_s = x).is_some(),
         "tpot" => in_f64(v, TPOT).map(|x| s.tpot_ms = x).is_some(),
@@ -291,6 +322,10 @@ fn field_of(key: &str) -> Option<Field> {
         "users" => Field::Users,
         "net" => Field::Network,
         "pd" => Field::Disagg,
+        "ses" => Field::Sessions,
+        "cpu" => Field::CpuTier,
+        "ssd" => Field::SsdTier,
+        "gpc" => Field::GpuCache,
         _ => return None,
     })
 }
@@ -380,6 +415,17 @@ pub fn encode(s: &PlanState) -> String {
     }
     if s.hit_pct > 0.0 {
         reuse.push_str(&format!("&hit={}", plain(s.hit_pct)));
+    }
+    if s.sessions > 0 {
+        reuse.push_str(&format!("&ses={}", s.sessions));
+    }
+    for (key, gb) in [("cpu", s.cpu_tier_gb), ("ssd", s.ssd_tier_gb)] {
+        if gb > 0.0 {
+            reuse.push_str(&format!("&{key}={}", plain(gb)));
+        }
+    }
+    if !s.gpu_cache {
+        reuse.push_str("&gpc=off");
     }
     let pd = if s.pd == Pd::Auto { String::new() } else { format!("&pd={}", s.pd.key()) };
     format!(
@@ -486,6 +532,21 @@ mod tests {
         assert!(set(&mut s, "in", "1000") && s.prefix_shared == 1000);
         let (s, bad) = parse("in=1000&pre=1500&hit=140");
         assert_eq!((s.prefix_shared, s.hit_pct, bad), (0, 0.0, vec![Field::Prefix, Field::HitRate]));
+        // KV tiers: kept in the link; sessions or tiers past the engine's ranges, negative or not
+        // numbers, and a switch neither on nor off, named and reset, the rest kept.
+        let (s, bad) = parse("in=2000&hit=80&ses=5000&cpu=256&ssd=3840.5&gpc=off");
+        assert_eq!(
+            (s.sessions, s.cpu_tier_gb, s.ssd_tier_gb, s.gpu_cache, bad),
+            (5000, 256.0, 3840.5, false, vec![])
+        );
+        assert_eq!(parse(&encode(&s)), (s, vec![]));
+        assert!(!encode(&PlanState::default()).contains("ses="));
+        let (s, bad) = parse("ses=200000000&cpu=-1&ssd=lots&gpc=maybe&hit=50");
+        assert_eq!(
+            (s.sessions, s.cpu_tier_gb, s.ssd_tier_gb, s.gpu_cache, s.hit_pct),
+            (0, 0.0, 0.0, true, 50.0)
+        );
+        assert_eq!(bad, [Field::Sessions, Field::CpuTier, Field::SsdTier, Field::GpuCache]);
         // A percentile not offered is reset and named.
         let (s, bad) = parse("ttftp=97&tpotp=x");
         assert_eq!((s.ttft_pct, s.tpot_pct, bad), (Pct::P95, Pct::P95, vec![Field::TtftPct, Field::TpotPct]));

@@ -485,6 +485,35 @@ fn the_workloads_prefix_reuse_reaches_the_engine_and_raises_a_replicas_capacity(
     assert!(rate(&s) > 1.2 * rate(&cold), "{} {}", rate(&s), rate(&cold));
 }
 
+#[test]
+fn the_workloads_kv_tiers_reach_the_engine_and_a_cpu_tier_raises_a_replicas_capacity() {
+    // 2,000 open sessions of an 8,200-token history each: about 2 TB per GPU, far past the
+    // H100's free KV memory, so nearly every history is recomputed; a 1 TB CPU tier keeps half.
+    let cold = state("m=llama-3.1-8b&gpu=h100-sxm&in=8000&out=200&hit=90&ses=2000");
+    let warm = state("m=llama-3.1-8b&gpu=h100-sxm&in=8000&out=200&hit=90&ses=2000&cpu=1000&ssd=4000&gpc=off");
+    let x = scenario_at(&warm, Layout::tp(1), 64);
+    assert_eq!(
+        (x.prefix_open_sessions, x.kv_cpu_tier_bytes, x.kv_ssd_tier_bytes, x.kv_gpu_cache_bytes),
+        (2000, 1_000_000_000_000, 4_000_000_000_000, Some(0))
+    );
+    assert!(x.validate().is_ok());
+    let rate = |s: &PlanState| load::load_at(&scenario_at(s, Layout::tp(1), 64), 0.0).unwrap().max_rate_per_s;
+    assert!(rate(&warm) > 1.5 * rate(&cold), "{} {}", rate(&warm), rate(&cold));
+    // The plan's step 3 says where the histories are served from, in each language.
+    let planned = plan(&warm);
+    let (c, _) = planned.chosen().expect("a plan");
+    let k = c.report.as_ref().and_then(|r| r.performance.time.kv_tiers).expect("tiers");
+    assert!(k.gpu_share == 0.0 && k.cpu.is_some_and(|u| u.restored) && k.restore_s > 0.0);
+    for lang in crate::i18n::Lang::ALL {
+        let html = html::results_html(lang, &warm, &planned);
+        let shares = crate::html::escape(&crate::i18n::kv_tier_shares(&k, lang));
+        assert!(html.contains("id=\"plan-kv-tiers\"") && html.contains(&shares), "{lang:?}");
+        assert!(html.contains(&crate::html::escape(lang.plan().tiers_at.0)));
+    }
+    assert!(!html::results_html(crate::i18n::Lang::En, &state("hit=90"), &plan(&state("hit=90")))
+        .contains("plan-kv-tiers"));
+}
+
 /// [`queue`], and for a disaggregated unit of `P` prefill and `D` decode workers at tensor
 /// parallel `tp` two queues in tandem: a prefill worker finishes 20 × TP prompts per second, a
 /// decode worker 10 × TP requests; the time to first token grows with the prefill pool's load

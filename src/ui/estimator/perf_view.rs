@@ -189,7 +189,7 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             rows.push(Row {
                 label: e.kv_tier_shares,
                 key: "time.kv_tiers.gpu_share",
-                expected: tier_shares(k, e),
+                expected: crate::i18n::kv_tier_shares(k, lang),
                 bound: String::new(),
                 id: "kv-tier-shares",
             });
@@ -303,24 +303,6 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
     })
     .collect();
     PanelText { rows, bound_text, bound_attr: p.bound.name().to_owned(), phases }
-}
-
-/// Where the reused histories are served from, in one line: `GPU 24.7% · CPU 21.8% · recomputed
-/// 53.4%`. A tier slower than recomputing serves nothing (its share is recomputed) and says so.
-fn tier_shares(k: &crate::engine::perf::kv_tiers::KvTierReport, e: &'static EstimatorStrings) -> String {
-    let [gpu, cpu, ssd, recomputed] = e.kv_tier_names;
-    let pct = |share: f64| format!("{}%", format_sig3(share * 100.0));
-    let mut parts = vec![format!("{gpu} {}", pct(k.gpu_share))];
-    for (name, tier) in [(cpu, &k.cpu), (ssd, &k.ssd)] {
-        match tier {
-            Some(u) if u.restored => parts.push(format!("{name} {}", pct(u.share))),
-            Some(u) if u.share > 0.0 => parts.push(format!("{name} {}{}", pct(0.0), e.kv_tier_slower)),
-            Some(_) => parts.push(format!("{name} {}", pct(0.0))),
-            None => {}
-        }
-    }
-    parts.push(format!("{recomputed} {}", pct(k.recomputed_share)));
-    parts.join(" · ")
 }
 
 #[cfg(test)]
