@@ -23,6 +23,8 @@ pub enum Assumption {
     /// KV tiers: uniform reuse over the open sessions, the restore before the prefill (not
     /// overlapped layer by layer), each restore at the link's full share.
     KvTiersUniformSequential,
+    /// KV tiers are given without open sessions: no working set, every hit found on the GPU.
+    KvTiersWithoutSessions,
     /// Inference: paged KV cache blocks and the prefill chunk.
     PagedKvAndChunk { block_tokens: u64, chunk_tokens: u64 },
     /// Training: no dropout, 1F1B schedule, 16-bit logits with fp32 for the loss.

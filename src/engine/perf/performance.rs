@@ -342,8 +342,11 @@ pub fn performance(
     if speculative.is_some() {
         assumptions_out.push(Assumption::SpeculationNotInLoad);
     }
+    let s = z.scenario;
     if setup.tiers.is_some() {
         assumptions_out.push(Assumption::KvTiersUniformSequential);
+    } else if s.prefix_open_sessions == 0 && s.kv_cpu_tier_bytes + s.kv_ssd_tier_bytes > 0 && !z.inputs.trains() {
+        assumptions_out.push(Assumption::KvTiersWithoutSessions);
     }
     let stack = stack_report(z, &setup, &phases);
     let (bound, bound_ratio) = match &phases.training {
