@@ -150,6 +150,7 @@ fn training_has_no_tiers() {
 fn tiers_without_open_sessions_say_they_serve_nothing() {
     let r = evaluate(&scenario(chat(0, 200_000_000_000, 0))).unwrap();
     assert!(r.performance.time.kv_tiers.is_none());
-    let said = |lang| r.assumptions.iter().any(|a| gpu_primer::i18n::facts::assumption(a, lang).contains("KV"));
+    let said =
+        |lang| r.assumptions.iter().any(|a| gpu_primer::i18n::facts::assumption(a, lang).contains("KV"));
     assert!(said(gpu_primer::i18n::Lang::En) && said(gpu_primer::i18n::Lang::Zh));
 }

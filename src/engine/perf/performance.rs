@@ -345,7 +345,10 @@ pub fn performance(
     let s = z.scenario;
     if setup.tiers.is_some() {
         assumptions_out.push(Assumption::KvTiersUniformSequential);
-    } else if s.prefix_open_sessions == 0 && s.kv_cpu_tier_bytes + s.kv_ssd_tier_bytes > 0 && !z.inputs.trains() {
+    } else if s.prefix_open_sessions == 0
+        && s.kv_cpu_tier_bytes + s.kv_ssd_tier_bytes > 0
+        && !z.inputs.trains()
+    {
         assumptions_out.push(Assumption::KvTiersWithoutSessions);
     }
     let stack = stack_report(z, &setup, &phases);
