@@ -2,6 +2,9 @@
 // localStorage, bad links and bad files get a message naming what is wrong, never NaN.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { serve, launch, newPage, finish, openMath } from './harness.mjs';
 
 let server, browser;
@@ -461,4 +464,78 @@ test('wide expert parallelism: the dispatch kernels, redundant experts and the i
   assert.match(await page.locator('#invalid-banner').innerText(), /expert_parallel|专家并行/);
   assert.match(await page.locator('#invalid-banner').innerText(), /可取 1、2、4、8、16、32、64，实际为 96/);
   await finish(page);
+});
+
+/** The engine's report for `scenario`, from the native command line (`gpu-primer estimate -`). */
+function cliEstimate(scenario) {
+  const root = new URL('../../', import.meta.url).pathname;
+  const bins = (process.env.GPU_PRIMER_BIN ? [process.env.GPU_PRIMER_BIN] : ['release', 'debug'].map((p) => join(root, 'target', p, 'gpu-primer')))
+    .filter((p) => existsSync(p));
+  assert.ok(bins.length > 0, 'no native gpu-primer binary: build it first (`cargo build --release`), or name one with GPU_PRIMER_BIN');
+  const bin = bins.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  return JSON.parse(execFileSync(bin, ['estimate', '-'], { input: JSON.stringify(scenario), encoding: 'utf8' }));
+}
+
+/** Seconds from a time as the page prints it (`435 µs`, `12.3 ms`, `1.2 s`). */
+function seconds(text) {
+  const m = /([\d.,]+)\s*(ns|µs|ms|s)\b/.exec(text);
+  assert.ok(m, `a time in «${text}»`);
+  return Number(m[1].replace(/,/g, '')) * { ns: 1e-9, 'µs': 1e-6, ms: 1e-3, s: 1 }[m[2]];
+}
+
+/** Whether `shown` is `want` to the page's three significant digits. */
+const sig3 = (shown, want) => Math.abs(shown - want) <= Math.max(1e-12, 0.006 * Math.abs(want));
+
+test('KV cache tiers: open sessions and a CPU tier show where the histories are served from and the restore, as the engine computes them, with their math; the link keeps them (zh and en)', async () => {
+  const base = { model: 'llama-3.1-8b', gpu: 'h100-sxm', context_tokens: 8192, prefix_hit_rate: 0.9 };
+  const want = cliEstimate({ ...base, prefix_open_sessions: 200, kv_cpu_tier_bytes: 100e9 });
+  const k = want.time.kv_tiers;
+  assert.ok(k && k.cpu.restored && k.gpu_share > 0 && k.cpu.share > 0 && k.recomputed_share > 0, JSON.stringify(k));
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
+    assert.equal(await page.locator('#kv-tier-shares').count(), 0, 'no tier rows without open sessions');
+    assert.equal(await page.locator('#kv-cpu-tier').count(), 0, 'no tier controls without open sessions');
+    const sessions = page.locator('#kv-sessions-number');
+    await sessions.fill('200');
+    await sessions.dispatchEvent('change');
+    const cpu = page.locator('#kv-cpu-tier-number');
+    await cpu.waitFor();
+    await cpu.fill('100');
+    await cpu.dispatchEvent('change');
+    // The CPU tier's read rate appears with the engine's default: this H100's PCIe link one way.
+    await page.waitForFunction((v) => document.getElementById('kv-cpu-rate-number')?.value === v, String(k.cpu.bytes_per_s / 1e9));
+    const row = page.locator('#kv-tier-shares');
+    await page.waitForFunction(() => /CPU/.test(document.getElementById('kv-tier-shares')?.innerText ?? ''));
+    const shares = [...(await row.innerText()).matchAll(/([\d.]+)%/g)].map((m) => Number(m[1]));
+    const wanted = [k.gpu_share, k.cpu.share, k.recomputed_share].map((x) => 100 * x);
+    assert.equal(shares.length, 3, `${lang}: GPU, CPU, recomputed: ${await row.innerText()}`);
+    shares.forEach((v, i) => assert.ok(sig3(v, wanted[i]), `${lang}: ${shares} against the engine's ${wanted}`));
+    const restore = await page.locator('#kv-restore').innerText();
+    assert.ok(sig3(seconds(restore), k.restore_s), `${lang}: ${restore} against ${k.restore_s} s`);
+    assert.ok(sig3(seconds(await page.locator('#ttft').innerText()), want.time.time_to_first_token_s), `${lang}: TTFT`);
+    // Show the math: the shares' working set, and the restore inside the time to first token.
+    const math = await openMath(page, row.locator('xpath=..').locator('details.math'), /200/);
+    assert.match(math, /200/, `${lang}: the sessions in the working set`);
+    // prefill + restore + per-request cost = TTFT, the restore to the math's four digits.
+    const ttftMath = await openMath(page, page.locator('#ttft').locator('xpath=..').locator('details.math'), / \+ .+ \+ /);
+    const terms = /([\d.]+ (?:µs|ms|s)) \+ ([\d.]+ (?:µs|ms|s)) \+ ([\d.]+ (?:µs|ms|s)) = ([\d.]+ (?:µs|ms|s))/.exec(ttftMath);
+    assert.ok(terms, `${lang}: «${ttftMath}»`);
+    assert.ok(Math.abs(seconds(terms[2]) - k.restore_s) <= 1e-3 * k.restore_s, `${lang}: the restore in «${terms[0]}» against ${k.restore_s} s`);
+    // The link keeps the tiers: a fresh page opens the same rows.
+    await page.waitForFunction(() => /prefix_open_sessions.*kv_cpu_tier_bytes|kv_cpu_tier_bytes.*prefix_open_sessions/s.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+    const link = page.url();
+    const shown = await row.innerText();
+    const again = await newPage(browser);
+    await again.goto(link);
+    await again.locator('#kv-tier-shares').waitFor();
+    assert.equal(await again.locator('#kv-tier-shares').innerText(), shown);
+    assert.equal(await again.locator('#kv-cpu-tier-number').inputValue(), '100');
+    await finish(again);
+    // GPU prefix caching off: the GPU serves none of the histories.
+    await page.check('#kv-gpu-cache-off');
+    await page.waitForFunction(() => /^GPU 0%/.test(document.getElementById('kv-tier-shares')?.innerText ?? ''));
+    await noNaN(page);
+    await finish(page);
+  }
 });
