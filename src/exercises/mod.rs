@@ -334,7 +334,7 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "generation_s_bound" => f(t.generation_s_bound),
                 "prefix_cached_tokens" => n(t.prefix_cached_tokens),
                 "prefix_hit_rate" => f(t.prefix_hit_rate),
-                _ => None,
+                _ => tier_value(t.kv_tiers.as_ref()?, k.strip_prefix("kv_tiers.")?),
             }
         }
         ("speculative", k) => {
@@ -436,6 +436,42 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
         }
         _ => None,
     }
+}
+
+/// A number of the KV cache tiers' section (`report_value`'s `time.kv_tiers.` paths; a tier's
+/// `restored` is a yes or no, not a number).
+fn tier_value(t: &crate::engine::perf::kv_tiers::KvTierReport, k: &str) -> Option<f64> {
+    let tier = |u: Option<&crate::engine::perf::kv_tiers::TierUse>, field: &str| {
+        let u = u?;
+        match field {
+            "capacity_bytes" => Some(u.capacity_bytes),
+            "bytes_per_s" => Some(u.bytes_per_s),
+            "read_share" => Some(u.read_share),
+            "per_copy_s" => Some(u.per_copy_s),
+            "share" => Some(u.share),
+            "restore_s" => Some(u.restore_s),
+            _ => None,
+        }
+    };
+    let v = match k {
+        "sessions" => t.sessions as f64,
+        "working_set_bytes" => t.working_set_bytes,
+        "gpu_room_bytes" => t.gpu_room_bytes,
+        "gpu_share" => t.gpu_share,
+        "recomputed_share" => t.recomputed_share,
+        "history_tokens" => t.history_tokens as f64,
+        "history_bytes" => t.history_bytes,
+        "copies" => t.copies,
+        "recompute_s" => t.recompute_s,
+        "kept_history_tokens" => t.kept_history_tokens,
+        "restore_s" => t.restore_s,
+        _ => match k.split_once('.') {
+            Some(("cpu", field)) => tier(t.cpu.as_ref(), field)?,
+            Some(("ssd", field)) => tier(t.ssd.as_ref(), field)?,
+            _ => return None,
+        },
+    };
+    v.is_finite().then_some(v)
 }
 
 /// A number of a disaggregated deployment's section (`report_value`'s `load.disaggregated.`
@@ -956,6 +992,8 @@ mod tests {
             "phases.",
         ];
         let scenarios = [
+            // KV cache tiers (`time.kv_tiers`).
+            r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 300, "kv_cpu_tier_bytes": 200000000000, "kv_ssd_tier_bytes": 3840000000000}"#,
             r#"{"model": "llama-3.1-8b", "batch": 32}"#,
             r#"{"model": "llama-3.1-70b", "gpus": 8, "tensor_parallel": 8, "mode": "training", "gpus_per_node": 4}"#,
             r#"{"model": "qwen3-30b-a3b", "mode": "qlora", "gpu": "l4", "context_tokens": 2048}"#,
