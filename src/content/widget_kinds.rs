@@ -19,6 +19,7 @@ pub const WIDGETS: &[&str] = &[
     "prefix-reuse",
     "disaggregation",
     "wide-ep",
+    "kv-tiers",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

@@ -184,6 +184,7 @@ mod chapter_widgets {
                             "prefix-reuse",
                             "disaggregation",
                             "wide-ep",
+                            "kv-tiers",
                         ];
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {

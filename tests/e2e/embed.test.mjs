@@ -8,7 +8,7 @@ let server, sub, browser;
 before(async () => { server = await serve(); sub = await serve(undefined, '/docs/gpu/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); await sub?.close(); });
 
-const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation', 'wide-ep'];
+const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers'];
 
 test('every widget kind embeds alone in both languages', async () => {
   const page = await newPage(browser);
@@ -47,6 +47,29 @@ test('the embed URL carries the state, and a bad value falls back to the example
   await page.goto(`${server.url}en/embed/cuda-grid/?gpu=nope&n=%3Cb%3E&t=128`);
   await page.waitForFunction(() => document.querySelector('[data-k=blocks]')?.dataset.value === '78125');
   assert.equal(await page.inputValue('#cuda-grid-gpu'), 'h100-sxm');
+  await finish(page);
+});
+
+test('the KV-tier widget follows its controls: few sessions fit the GPU, many spill to the tiers', async () => {
+  const page = await newPage(browser);
+  const value = (k) => page.locator(`aside.widget [data-k="${k}"]`).getAttribute('data-value').then(Number);
+  // 20 of chapter 13's agent sessions fit the GPU's free KV pool: every history is still there.
+  await page.goto(`${server.url}en/embed/kv-tiers/?n=20&cpu=200&ssd=3840`);
+  await page.waitForFunction(() => document.querySelector('[data-k="gpu-share"]')?.dataset.value === '1');
+  assert.equal(await value('ttft'), await value('ttft-bare'));
+  // 3,000 spill past the 3.84 TB SSD: some are recomputed, and the tiers still beat the GPU alone.
+  await page.fill('#kv-tiers-n', '3000');
+  await page.locator('#kv-tiers-n').dispatchEvent('change');
+  await page.waitForFunction(() => Number(document.querySelector('[data-k="recomputed-share"]')?.dataset.value) > 0.1);
+  assert.ok((await value('gpu-share')) < 0.02);
+  assert.ok((await value('ttft')) < (await value('ttft-bare')));
+  // Without tiers the CPU and SSD rows are gone.
+  await page.fill('#kv-tiers-cpu', '0');
+  await page.locator('#kv-tiers-cpu').dispatchEvent('change');
+  await page.fill('#kv-tiers-ssd', '0');
+  await page.locator('#kv-tiers-ssd').dispatchEvent('change');
+  await page.waitForFunction(() => !document.querySelector('[data-k="ssd-share"]') && !document.querySelector('[data-k="cpu-share"]'));
+  assert.equal(await value('ttft'), await value('ttft-bare'));
   await finish(page);
 });
 

@@ -44,6 +44,8 @@ const ALLOW = {
     'MLA', 'MLP', 'ZeRO', 'MFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
     // Wide expert parallelism, as chapter 14 names it: EP, EPLB, the GEMM kernels, DeepEP's dispatch and combine.
     'EP', 'EPLB', 'GEMM', 'dispatch', 'combine',
+    // KV cache tiers, as chapter 13 names them: the SSD tier and the LRU eviction of every tier.
+    'SSD', 'LRU',
     // The two phases of inference, as the zh course names them (terminology.json: 分块 prefill).
     'prefill', 'decode', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
@@ -299,7 +301,7 @@ async function texts(page, lang, skip) {
     out.push([`capacity planner${label}`, await visibleText(page, skip)]);
   }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
-  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep']) {
+  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
     await page.waitForSelector('aside.widget .widget-body > *');
     await page.click('aside.widget button.copy-embed');

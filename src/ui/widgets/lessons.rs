@@ -50,6 +50,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "prefix-reuse" => w.pr_title,
         "disaggregation" => w.dg_title,
         "wide-ep" => w.wep_title,
+        "kv-tiers" => w.kvt_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -238,6 +239,18 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 input: Input::Number { min: 0.0, max: 1024.0, whole: true },
             },
         ],
+        "kv-tiers" => {
+            let gb = |max: f64| Input::Number { min: 0.0, max, whole: false };
+            vec![
+                Param {
+                    key: "n",
+                    label: w.kvt_sessions,
+                    input: Input::Number { min: 1.0, max: 1e6, whole: true },
+                },
+                Param { key: "cpu", label: w.kvt_cpu, input: gb(1e5) },
+                Param { key: "ssd", label: w.kvt_ssd, input: gb(1e6) },
+            ]
+        }
         _ => vec![
             Param {
                 key: "ranks",
@@ -300,6 +313,9 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
             ("comm", "deepep_low_latency"),
             ("red", "0"),
         ],
+        // Chapter 13: the KV-tier section's agent sessions, 300 open, a 200 GB CPU tier and a 3.84
+        // TB SSD tier per GPU (the section's `capacity-estimation-tiers-ssd` scenario).
+        "kv-tiers" => &[("n", "300"), ("cpu", "200"), ("ssd", "3840")],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -315,6 +331,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "prefix-reuse" => prefix_reuse(lang, v),
         "disaggregation" => disaggregation(lang, v),
         "wide-ep" => wide_ep(lang, v),
+        "kv-tiers" => kv_tiers_view(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -1153,6 +1170,165 @@ fn wide_ep(lang: Lang, v: &Values) -> String {
     [note(w.wep_note), table, numbers_dl, math(lang, &lines)].concat()
 }
 
+/// The open sessions the KV-tier widget's chart compares (with the reader's own count).
+const TIER_SESSIONS: [u64; 5] = [10, 30, 100, 1000, 3000];
+
+/// The KV-tier widget's scenario: chapter 13's agent sessions (Llama-3.1-8B on an H100 SXM, one
+/// request at a time, a 2,000-token system prompt, 16 turns of 1,000 tokens in and 500 out, a mean
+/// prompt of 14,250 tokens), `sessions` open, tiers of `cpu` and `ssd` bytes per GPU.
+fn tier_scenario(sessions: u64, cpu: u64, ssd: u64) -> Scenario {
+    let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+    s.gpu = GpuSpec::Id("h100-sxm".into());
+    (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(14_250), Some(500), 14_750);
+    (s.session_turns, s.session_turn_tokens, s.prefix_shared_tokens) = (16, 1000, 2000);
+    (s.prefix_open_sessions, s.kv_cpu_tier_bytes, s.kv_ssd_tier_bytes) = (sessions, cpu, ssd);
+    s
+}
+
+/// Chapter 13: KV cache tiers (`engine::perf::kv_tiers`). The open sessions' histories over the
+/// GPU's free KV pool, a CPU tier and an SSD tier: the shares and the TTFT at several session
+/// counts (a bar each), then at the reader's count each place's share and time per history, the
+/// working set and the TTFT with and without the tiers, each the engine's report.
+fn kv_tiers_view(lang: Lang, v: &Values) -> String {
+    let w = lang.wid();
+    let n = crate::engine::num::u64_from_f64(num(v, "n")).max(1);
+    let bytes = |key: &str| crate::engine::num::u64_from_f64(num(v, key) * 1e9);
+    let (cpu, ssd) = (bytes("cpu"), bytes("ssd"));
+    let run = |n: u64, cpu: u64, ssd: u64| catalog::evaluate(&tier_scenario(n, cpu, ssd));
+    let (r, bare) = match (run(n, cpu, ssd), run(n, 0, 0)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            return format!(
+                "<p class=\"field-error\" role=\"alert\">{}</p>",
+                escape(&errors::scenario_error(e.scenario_error(), lang))
+            )
+        }
+    };
+    let Some(t) = r.performance.time.kv_tiers else { return String::new() };
+    let used = |u: &Option<crate::engine::perf::kv_tiers::TierUse>| {
+        u.filter(|u| u.restored).map_or(0.0, |u| u.share)
+    };
+    let ttft = |r: &crate::engine::Report| r.performance.time.time_to_first_token_s;
+    // One bar per session count: GPU, CPU and SSD (where restored) and recomputed, with the TTFT.
+    let mut counts: Vec<u64> = TIER_SESSIONS.into_iter().chain([n]).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let rows = counts
+        .iter()
+        .filter_map(|&k| {
+            let bar = |r: &crate::engine::Report| {
+                let t = r.performance.time.kv_tiers?;
+                Some(charts::cost_split::CostSplitRow {
+                    label: format!("{} {}", group_digits(k), w.kvt_row),
+                    parts: [t.gpu_share, used(&t.cpu), used(&t.ssd), t.recomputed_share],
+                    total_text: format!("TTFT {}", format_seconds(ttft(r))),
+                })
+            };
+            if k == n {
+                bar(&r)
+            } else {
+                bar(&run(k, cpu, ssd).ok()?)
+            }
+        })
+        .collect();
+    let chart = charts::cost_split::cost_split_svg(
+        &charts::cost_split::CostSplitChart {
+            title: w.kvt_chart.to_string(),
+            legend: w.kvt_places.map(str::to_string),
+            rows,
+            no_data: w.none.to_string(),
+        },
+        crate::ui::browser::chart_width(),
+    );
+    // Each place: its share of the histories and the time one history takes from it.
+    let [p_gpu, p_cpu, p_ssd, p_re] = w.kvt_places;
+    let cell = |key: &str, shown: String, raw: f64| {
+        format!("<td data-k=\"{key}\" data-value=\"{raw}\">{}</td>", escape(&shown))
+    };
+    let tier_row = |key: &str, name: &str, u: &Option<crate::engine::perf::kv_tiers::TierUse>| {
+        u.map(|u| {
+            let verdict = if u.restored { w.kvt_restored } else { w.kvt_slower };
+            format!(
+                "<tr><th scope=\"row\">{}</th>{}{}<td>{}</td></tr>",
+                escape(name),
+                cell(&format!("{key}-share"), format_percent(u.share), u.share),
+                cell(&format!("{key}-time"), format_seconds(u.restore_s), u.restore_s),
+                escape(verdict)
+            )
+        })
+        .unwrap_or_default()
+    };
+    let table = format!(
+        "<div class=\"table-scroll\"><table class=\"data-table lesson-table\"><thead><tr><th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th><td></td></tr></thead><tbody><tr><th scope=\"row\">{}</th>{}<td>—</td><td></td></tr>{}{}<tr><th scope=\"row\">{}</th>{}{}<td></td></tr></tbody></table></div>",
+        escape(w.kvt_where),
+        escape(w.kvt_share),
+        escape(w.kvt_time),
+        escape(p_gpu),
+        cell("gpu-share", format_percent(t.gpu_share), t.gpu_share),
+        tier_row("cpu", p_cpu, &t.cpu),
+        tier_row("ssd", p_ssd, &t.ssd),
+        escape(p_re),
+        cell("recomputed-share", format_percent(t.recomputed_share), t.recomputed_share),
+        cell("recompute-time", format_seconds(t.recompute_s), t.recompute_s),
+    );
+    let gb = |x: f64| format_bytes_f64(x, ByteUnit::Gb);
+    let numbers_dl = numbers(&[
+        row("working-set", w.kvt_working_set, &gb(t.working_set_bytes), t.working_set_bytes),
+        row("room", w.kvt_room, &gb(t.gpu_room_bytes), t.gpu_room_bytes),
+        row("ttft", w.kvt_ttft, &format_seconds(ttft(&r)), ttft(&r)),
+        row("ttft-bare", w.kvt_ttft_none, &format_seconds(ttft(&bare)), ttft(&bare)),
+    ]);
+    // The arithmetic, from the engine's record: the working set, each tier's reach, a restore.
+    let per_session = t.working_set_bytes / n as f64;
+    let mut lines = vec![
+        format!("W = n × kv = {} × {} = {}", group_digits(n), gb(per_session), gb(t.working_set_bytes)),
+        format!(
+            "GPU: min(1, {} / {}) = {}",
+            gb(t.gpu_room_bytes),
+            gb(t.working_set_bytes),
+            format_percent(t.gpu_share)
+        ),
+    ];
+    let mut above = t.gpu_share;
+    for (name, u) in [("CPU", &t.cpu), ("SSD", &t.ssd)] {
+        let Some(u) = u else { continue };
+        lines.push(format!(
+            "{name}: max({}, min(1, {} / {})) − {} = {}",
+            format_percent(above),
+            gb(u.capacity_bytes),
+            gb(t.working_set_bytes),
+            format_percent(above),
+            format_percent(u.share)
+        ));
+        above += u.share;
+        let read = format!(
+            "{} / ({} × {})",
+            gb(t.history_bytes),
+            format_rate(u.bytes_per_s, "B/s"),
+            sig(u.read_share)
+        );
+        lines.push(if u.per_copy_s > 0.0 {
+            format!(
+                "{name}: ⌈h/B⌉ × t + kv(h) / (B_t × e) = {} × {} + {read} = {}",
+                group_digits(crate::engine::num::u64_from_f64(t.copies)),
+                format_seconds(u.per_copy_s),
+                format_seconds(u.restore_s)
+            )
+        } else {
+            format!("{name}: kv(h) / (B_t × e) = {read} = {}", format_seconds(u.restore_s))
+        });
+    }
+    lines.push(w.kvt_symbols.to_string());
+    [
+        note(w.kvt_note),
+        format!("<figure class=\"chart\">{chart}</figure>"),
+        table,
+        numbers_dl,
+        math(lang, &lines),
+    ]
+    .concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1235,6 +1411,43 @@ mod tests {
         let mut bad = v.clone();
         bad.iter_mut().filter(|(k, _)| *k == "gpus").for_each(|(_, x)| *x = "3".into());
         assert!(disaggregation(Lang::En, &bad).contains("field-error"));
+    }
+
+    /// The KV-tier widget opens on chapter 13's example: its shares, times and TTFT are the
+    /// section's `capacity-estimation-tiers-ssd` scenario, number for number, and its TTFT with
+    /// the GPU alone is `capacity-estimation-tiers-gpu`'s; a session count out of range is named.
+    #[test]
+    fn the_kv_tier_widget_shows_the_chapters_example() {
+        let v: Values = defaults("kv-tiers").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
+        let html = kv_tiers_view(Lang::En, &v);
+        let value = |k: &str| -> f64 {
+            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
+            let rest = &html[at + k.len() + 22..];
+            rest[..rest.find('"').expect("quote")].parse().expect("number")
+        };
+        let report = |name: &str| {
+            let json = crate::content::numbers::scenario(name).expect(name);
+            let s = crate::exercises::parse_scenario(json).expect(name);
+            catalog::evaluate(&s).expect(name)
+        };
+        let r = report("capacity-estimation-tiers-ssd");
+        let t = r.performance.time.kv_tiers.expect("tiers");
+        let (cpu, ssd) = (t.cpu.expect("cpu"), t.ssd.expect("ssd"));
+        assert_eq!(value("gpu-share"), t.gpu_share);
+        assert_eq!(value("cpu-share"), cpu.share);
+        assert_eq!(value("ssd-share"), ssd.share);
+        assert_eq!(value("cpu-time"), cpu.restore_s);
+        assert_eq!(value("ssd-time"), ssd.restore_s);
+        assert_eq!(value("recompute-time"), t.recompute_s);
+        assert_eq!(value("working-set"), t.working_set_bytes);
+        assert_eq!(value("ttft"), r.performance.time.time_to_first_token_s);
+        let bare = report("capacity-estimation-tiers-gpu");
+        assert_eq!(value("ttft-bare"), bare.performance.time.time_to_first_token_s);
+        assert!(value("ttft") < value("ttft-bare"), "{html}");
+        // One bar per session count, the reader's among them, each summing to the whole.
+        assert_eq!(html.matches("sessions · TTFT").count(), TIER_SESSIONS.len() + 1, "{html}");
+        let p = params("kv-tiers", Lang::En);
+        assert!(!p.iter().find(|p| p.key == "n").expect("n").accepts("0"));
     }
 
     /// The wide-EP widget opens on chapter 14's table: its EP 8, 16, 32 and 64 columns are the

@@ -18,7 +18,7 @@ use crate::i18n::Lang;
 use leptos::prelude::*;
 
 /// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
-pub const LESSON_KINDS: [&str; 9] = [
+pub const LESSON_KINDS: [&str; 10] = [
     "cuda-grid",
     "tensor-peaks",
     "spec-sheet",
@@ -28,6 +28,7 @@ pub const LESSON_KINDS: [&str; 9] = [
     "prefix-reuse",
     "disaggregation",
     "wide-ep",
+    "kv-tiers",
 ];
 
 /// Whether `kind` is drawn here.
