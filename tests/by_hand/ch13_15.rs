@@ -30,6 +30,24 @@ pub const SOLUTIONS: &[Solution] = &[
         },
     },
     Solution {
+        id: "cap-tiers-gpu-share",
+        // min(1, free pool ÷ (sessions × tokens × bytes per token)), in %.
+        given: &[52.2, 300.0, 12_750.0, 131_072.0],
+        solve: |g| (g[0] * 1e9 / (g[1] * g[2] * g[3])).min(1.0) * 100.0,
+    },
+    Solution {
+        id: "cap-tiers-cpu-restore",
+        // ⌈tokens ÷ block⌉ × (per-copy µs + block × bytes per token ÷ (GB/s × share)), in ms.
+        given: &[99_999.0, 16.0, 3.6, 131_072.0, 64.0, 80.0],
+        solve: |g| (g[0] / g[1]).ceil() * (g[2] * 1e-6 + g[1] * g[3] / (g[4] * 1e9 * g[5] / 100.0)) * 1e3,
+    },
+    Solution {
+        id: "cap-tiers-ssd-restore",
+        // tokens × bytes per token ÷ (GB/s × share), in ms.
+        given: &[11_250.0, 131_072.0, 7.0, 80.0],
+        solve: |g| g[0] * g[1] / (g[2] * 1e9 * g[3] / 100.0) * 1e3,
+    },
+    Solution {
         id: "cluster-intra-node-bw",
         // Bidirectional figure halved.
         given: &[900.0],

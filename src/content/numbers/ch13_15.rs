@@ -221,4 +221,45 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "capacity-estimation-session-cold",
         r#"{"model": "llama-3.1-8b", "prompt_tokens": 2950, "output_tokens": 300, "context_tokens": 3250, "gpu": "h100-sxm", "batch": 1}"#,
     ),
+    // KV cache tiers: the same model and GPU, agent-like sessions (a 2,000-token system prompt,
+    // 16 turns of 1,000 tokens in and 500 out: a mean prompt of 14,250 tokens), one request at a
+    // time, 20, 300 or 3,000 sessions open, a 200 GB CPU tier and a 3.84 TB SSD tier per GPU (a
+    // DGX H100: 2 TB of memory and eight 3.84 TB drives for eight GPUs); then one prompt whose
+    // whole cache is in a tier, the GPU's own prefix cache off (vLLM's measurement set-up).
+    (
+        "capacity-estimation-tiers-20",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 20}"#,
+    ),
+    (
+        "capacity-estimation-tiers-gpu",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 300}"#,
+    ),
+    (
+        "capacity-estimation-tiers-cpu",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 300, "kv_cpu_tier_bytes": 200000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-ssd",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 300, "kv_cpu_tier_bytes": 200000000000, "kv_ssd_tier_bytes": 3840000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-3000",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 3000, "kv_cpu_tier_bytes": 200000000000, "kv_ssd_tier_bytes": 3840000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-100k",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 100000, "output_tokens": 1, "context_tokens": 100001, "batch": 1, "prefix_hit_rate": 1.0, "prefix_open_sessions": 1, "kv_gpu_cache_bytes": 0, "kv_cpu_tier_bytes": 500000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-8b-ssd-2k",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 2000, "output_tokens": 1, "context_tokens": 2001, "batch": 1, "prefix_hit_rate": 1.0, "prefix_open_sessions": 1, "kv_gpu_cache_bytes": 0, "kv_ssd_tier_bytes": 500000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-8b-ssd-20k",
+        r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 20000, "output_tokens": 1, "context_tokens": 20001, "batch": 1, "prefix_hit_rate": 1.0, "prefix_open_sessions": 1, "kv_gpu_cache_bytes": 0, "kv_ssd_tier_bytes": 500000000000}"#,
+    ),
+    (
+        "capacity-estimation-tiers-70b-ssd-2k",
+        r#"{"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 4, "tensor_parallel": 4, "prompt_tokens": 2000, "output_tokens": 1, "context_tokens": 2001, "batch": 1, "prefix_hit_rate": 1.0, "prefix_open_sessions": 1, "kv_gpu_cache_bytes": 0, "kv_ssd_tier_bytes": 500000000000}"#,
+    ),
 ];

@@ -180,6 +180,12 @@ const L31_8B_32X8K: &str =
 const L31_8B_SESSION: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2950, "output_tokens": 300, "context_tokens": 3250, "gpu": "h100-sxm", "batch": 1, "session_turns": 8, "session_turn_tokens": 200, "session_turn_output_tokens": 300, "prefix_shared_tokens": 1000}"#;
 const L31_8B_SHARED_32: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 32, "prefix_shared_tokens": 2048}"#;
 const L31_8B_PREFIX_H90: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 4096, "output_tokens": 256, "context_tokens": 4352, "gpu": "h100-sxm", "batch": 1, "prefix_hit_rate": 0.9}"#;
+/// KV cache tiers, as chapter 13 works them (`capacity-estimation-tiers-ssd`): agent sessions of
+/// Llama-3.1-8B on an H100, 300 open, a 200 GB CPU tier and a 3.84 TB SSD tier.
+const L31_8B_TIERS: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 14250, "output_tokens": 500, "context_tokens": 14750, "batch": 1, "session_turns": 16, "session_turn_tokens": 1000, "prefix_shared_tokens": 2000, "prefix_open_sessions": 300, "kv_cpu_tier_bytes": 200000000000, "kv_ssd_tier_bytes": 3840000000000}"#;
+/// vLLM's offloading measurement (`capacity-estimation-tiers-100k`): a 100,000-token prompt whose
+/// cache is all in the CPU tier, the GPU's prefix cache off.
+const L31_8B_CPU_100K: &str = r#"{"model": "llama-3.1-8b", "gpu": "h100-sxm", "prompt_tokens": 100000, "output_tokens": 1, "context_tokens": 100001, "batch": 1, "prefix_hit_rate": 1.0, "prefix_open_sessions": 1, "kv_gpu_cache_bytes": 0, "kv_cpu_tier_bytes": 500000000000}"#;
 
 pub static CAPACITY_ESTIMATION: &[Exercise] = &[
     Exercise {
@@ -310,6 +316,54 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             "ms",
             "FLOPs = 2 × (parameters − 2 × embedding) × (4,096 − 3,686) + 2 × embedding + 2 × 32 × 4,096 × (4,096² − 3,686²); divide by 989.5 TFLOPS.",
             "2 × (8.03e9 − 2 × 5.25e8) × 410 + 2 × 5.25e8 + 2 × 32 × 4,096 × (4,096² − 3,686²) ≈ {r:phases.prefill.flops:1e-12:2} TFLOP; ÷ 989.5 TFLOPS ≈ {key} ms. Only a tenth of the tokens are computed, but their attention still reads the whole prompt, so the time is a little more than a tenth of the full prefill's. At measured efficiency it takes about {r:time.prefill_s:1e3:1} ms, and the TTFT is about {r:time.time_to_first_token_s:1e3:1} ms.",
+        ),
+    },
+    Exercise {
+        id: "cap-tiers-gpu-share",
+        answer: report(L31_8B_TIERS, "time.kv_tiers.gpu_share", 100.0, 1, 0.02),
+        zh: num(
+            "Llama-3.1-8B 在一张 H100 上服务智能体会话，用前缀缓存保留各个会话的历史。每个会话在共享系统提示之外保留 12,750 个 token（它上一轮的提示和回答），每 token 的 KV cache 是 131,072 字节；同时有 300 个会话开着，下一轮请求落到哪个会话的机会都一样。GPU 的 KV 池在运行中的序列之外还空着 52.2 GB 可以缓存前缀，按 LRU 淘汰。一个会话的下一轮到来时，它的历史还在 GPU 上的比例是百分之多少？容量按 GB 计：1 GB = 10⁹ 字节。",
+            "%",
+            "工作集 W = 会话数 × 每个会话的字节数；在均匀复用下，容量为 C 的 LRU 缓存命中 min(1, C/W)。",
+            "W = 300 × 12,750 × 131,072 字节 ≈ {r:time.kv_tiers.working_set_bytes:1e-9:0} GB（引擎把每个会话向上取整到 16 个 token 的整块）；min(1, 52.2 / 501) ≈ {key}%。其余的历史已被挤出 GPU：没有下一级缓存，它们就得重算。有 200 GB 的 CPU 层时，CPU 内存再接住 {r:time.kv_tiers.cpu.share:100:1}%（它保存 min(1, 200 / 501) 的历史，其中包括 GPU 上那部分）；3.84 TB 的 SSD 层接住剩下的 {r:time.kv_tiers.ssd.share:100:1}%。",
+        ),
+        en: num(
+            "Llama-3.1-8B serves agent sessions on one H100 and keeps their histories in its prefix cache. Each session keeps 12,750 tokens beyond the shared system prompt (its last prompt and answer) at 131,072 bytes of KV cache per token; 300 sessions are open, and the next request is as likely to come from any of them. The GPU's KV pool has 52.2 GB free for cached prefixes beyond the running sequences, evicted LRU. When a session's next turn arrives, what percentage of the histories is still on the GPU? Capacities count GB: 1 GB = 10⁹ bytes.",
+            "%",
+            "The working set W = sessions × bytes per session; under uniform reuse an LRU cache of C bytes serves min(1, C/W).",
+            "W = 300 × 12,750 × 131,072 bytes ≈ {r:time.kv_tiers.working_set_bytes:1e-9:0} GB (the engine rounds each session up to whole 16-token blocks); min(1, 52.2 / 501) ≈ {key}%. The rest has been evicted from the GPU and, with no tier below it, is recomputed. With a 200 GB CPU tier, CPU memory catches {r:time.kv_tiers.cpu.share:100:1}% more (it holds min(1, 200 / 501) of the histories, the GPU's share included); a 3.84 TB SSD tier catches the remaining {r:time.kv_tiers.ssd.share:100:1}%.",
+        ),
+    },
+    Exercise {
+        id: "cap-tiers-cpu-restore",
+        answer: report(L31_8B_CPU_100K, "time.kv_tiers.restore_s", 1e3, 1, 0.01),
+        zh: num(
+            "vLLM 在 H100 上测它的 KV 卸载连接器：Llama-3.1-8B（BF16 下每 token 的 KV cache 是 131,072 字节），一个 100,000 个 token 的提示，除了总要计算的最后一个 token，其余 99,999 个 token 的 cache 都在 CPU 内存里。连接器按每块 16 个 token 一次拷一块（最后一块没填满也整块拷贝）；每次拷贝固定花 3.6 µs，再加上它的字节按 PCIe 5.0 链路 64 GB/s 的 80% 传输的时间。恢复这些 cache 要多少毫秒？",
+            "ms",
+            "拷贝次数 = ⌈99,999 / 16⌉；每次 3.6 µs + 16 × 131,072 字节 ÷ (64 GB/s × 80%)。",
+            "⌈99,999 / 16⌉ = 6,250 次拷贝，每次 16 × 131,072 字节 = 2 MiB；每次 3.6 µs + 2,097,152 字节 ÷ 51.2 GB/s = 44.56 µs；× 6,250 = {key} ms。改为重算这些 token 要 {r:time.kv_tiers.recompute_s:1:2} s，长 20 倍。vLLM 实测从 CPU 加载时 TTFT 约 0.30 s，重算约 6.85 s（从博客的图上读出）；引擎的 TTFT 还加上一个 token 的 prefill 和每个请求的固定开销：{r:time.time_to_first_token_s:1e3:1} ms。",
+        ),
+        en: num(
+            "vLLM measured its KV offloading connector on an H100: Llama-3.1-8B (131,072 bytes of KV cache per token in BF16), a 100,000-token prompt whose cache is in CPU memory except for the last token, which is always computed: 99,999 tokens. The connector copies one block of 16 tokens at a time (a partly filled last block is copied whole); each copy costs a fixed 3.6 µs plus its bytes at 80% of the 64 GB/s PCIe 5.0 link. How many milliseconds does the restore take?",
+            "ms",
+            "Copies = ⌈99,999 / 16⌉; each 3.6 µs + 16 × 131,072 bytes ÷ (64 GB/s × 80%).",
+            "⌈99,999 / 16⌉ = 6,250 copies of 16 × 131,072 bytes = 2 MiB; each takes 3.6 µs + 2,097,152 bytes ÷ 51.2 GB/s = 44.56 µs; × 6,250 = {key} ms. Recomputing those tokens would take {r:time.kv_tiers.recompute_s:1:2} s, 20 times as long. vLLM measured a TTFT of about 0.30 s loading from CPU memory against about 6.85 s recomputing (read off the blog's figure); the engine's TTFT adds one token's prefill and the per-request cost: {r:time.time_to_first_token_s:1e3:1} ms.",
+        ),
+    },
+    Exercise {
+        id: "cap-tiers-ssd-restore",
+        answer: report(L31_8B_TIERS, "time.kv_tiers.ssd.restore_s", 1e3, 1, 0.01),
+        zh: num(
+            "接第一题的智能体会话：一个会话在共享系统提示之外的历史有 11,250 个 token，Llama-3.1-8B 每 token 131,072 字节。从 SSD 层恢复时，按一块 7 GB/s 的盘的 80% 读取（在这个速度下每块的固定开销可以忽略）。恢复要多少毫秒？",
+            "ms",
+            "字节数 ÷ (7 GB/s × 80%)。",
+            "11,250 × 131,072 字节 = 1.47 GB，÷ 5.6 GB/s ≈ {key} ms（引擎存的是整块：11,264 个 token）。在 H100 上重算这些 token 要 {r:time.kv_tiers.recompute_s:1e3:1} ms，所以 SSD 只快大约六分之一；从 CPU 内存恢复只要 {r:time.kv_tiers.cpu.restore_s:1e3:1} ms。历史越短，重算越快，SSD 的优势就没了：本章的例子里 2,000 个 token 时重算更快。",
+        ),
+        en: num(
+            "Continuing with the agent sessions of the first tier exercise: a session's history beyond the shared system prompt is 11,250 tokens of Llama-3.1-8B at 131,072 bytes per token. An SSD tier reads it at 80% of a 7 GB/s drive (a per-block cost is negligible at this rate). How many milliseconds does restoring it take?",
+            "ms",
+            "Bytes ÷ (7 GB/s × 80%).",
+            "11,250 × 131,072 bytes = 1.47 GB ÷ 5.6 GB/s ≈ {key} ms (the engine stores whole blocks: 11,264 tokens). Recomputing those tokens on the H100 takes {r:time.kv_tiers.recompute_s:1e3:1} ms, so the SSD is faster by only about a sixth; CPU memory restores them in {r:time.kv_tiers.cpu.restore_s:1e3:1} ms. The shorter the history, the faster the recompute, and the SSD's lead is gone: in this chapter's example recomputing wins at 2,000 tokens.",
         ),
     },
 ];
