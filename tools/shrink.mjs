@@ -1,7 +1,8 @@
 // Shrinks the built site's text files without a minifier (none is installed):
 // whole-line comments and indentation out of the wasm-bindgen glue, its snippets (the lab's
 // driver.js) and the stylesheet. Line breaks are kept, so no statement is joined to another.
-// Then each bundle's wasm and glue get short import names (`shortImports`).
+// Then each bundle's wasm and glue get short import names (`shortImports`), and the wasm loses
+// the custom sections no browser reads.
 // Used by scripts/env.sh build_site after the bundles are built, before the pages are written.
 // Usage: node tools/shrink.mjs DIST_DIR
 import { readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
@@ -86,6 +87,15 @@ export function shortImports(wasm, glue) {
     const id = wasm[i];
     const [size, start] = leb(wasm, i + 1);
     const end = start + size;
+    if (id === 0) {
+      // Custom sections no browser reads: the toolchain's names and target features (read by
+      // wasm-bindgen before, not after) and Rust's wasm-split marker.
+      const [n, at] = leb(wasm, start);
+      const custom = wasm.subarray(at, at + n).toString('utf8');
+      if (!['producers', 'target_features', '__wasm_split_unstable'].includes(custom)) parts.push(wasm.subarray(i, end));
+      i = end;
+      continue;
+    }
     if (id !== 2) {
       parts.push(wasm.subarray(i, end));
       i = end;
