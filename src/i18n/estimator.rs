@@ -506,13 +506,13 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     u_sessions: "个",
     kv_cpu_tier: "每张 GPU 的 CPU 内存层级（0 表示没有）",
     kv_ssd_tier: "每张 GPU 的 SSD 层级（0 表示没有）",
-    kv_cpu_rate: "CPU 层级读入 GPU 的速率（默认为 GPU 的 PCIe 单向带宽；0 表示回到默认）",
-    kv_ssd_rate: "SSD 层级的读取速率（默认 7 GB/s，每张 GPU 一块盘；0 表示回到默认）",
+    kv_cpu_rate: "CPU 层级读取速率（默认为 PCIe 单向带宽；0 表示默认）",
+    kv_ssd_rate: "SSD 层级读取速率（默认 7 GB/s，一块盘；0 表示默认）",
     kv_gpu_cache_off: "关闭 GPU 前缀缓存（历史只存在 CPU 和 SSD 层级）",
-    kv_tiers_note: "每个开着的会话保留上一轮的提示词和回答，供下一轮复用。GPU 空闲的 KV 显存放不下的部分，由 CPU 和 SSD 层级保存（下层包含上层的全部内容）；复用均匀时，C 字节的一个层级提供 min(1, C / 工作集) 的历史。只有恢复比重算更快时才恢复，恢复时间计入首 token 时间。复用的历史是命中率中超出共享前缀的已缓存 token：没有命中率时，分层不起作用。",
+    kv_tiers_note: "每个开着的会话保留上一轮的提示词和回答，供下一轮复用。GPU 空闲的 KV 显存放不下的部分由 CPU 和 SSD 层级保存（下层也包含上层的内容）；C 字节的层级提供 min(1, C / 工作集) 的历史。只有恢复比重算快时才恢复，恢复时间计入首 token 时间。只有命中率中超出共享前缀的 token 才算历史：没有命中率时，分层不起作用。",
     kv_tier_shares: "复用的历史来自",
     kv_tier_names: ["GPU", "CPU", "SSD", "重算"],
-    kv_restore: "从 CPU 和 SSD 层级恢复（平均，计入首 token 时间）",
+    kv_restore: "从下层恢复（平均，计入首 token 时间）",
     kv_tier_slower: "（比重算慢）",
     spec_method: "投机解码",
     spec_methods: ["不使用", "EAGLE-3 草稿头", "MTP（检查点自带的多 token 预测模块）", "n-gram（在提示词中查找）"],
@@ -777,13 +777,13 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     u_sessions: "sessions",
     kv_cpu_tier: "CPU memory tier per GPU (0: none)",
     kv_ssd_tier: "SSD tier per GPU (0: none)",
-    kv_cpu_rate: "CPU tier's read rate into the GPU (default: the GPU's PCIe link one way; 0: back to it)",
-    kv_ssd_rate: "SSD tier's read rate (default: 7 GB/s, one NVMe drive per GPU; 0: back to it)",
+    kv_cpu_rate: "CPU tier read rate (default: the PCIe link one way; 0: default)",
+    kv_ssd_rate: "SSD tier read rate (default: 7 GB/s, one NVMe drive; 0: default)",
     kv_gpu_cache_off: "GPU prefix cache off (only the CPU and SSD tiers keep histories)",
-    kv_tiers_note: "Each open session keeps its last prompt and answer for its next turn. What the GPU's free KV memory cannot hold, the CPU and SSD tiers keep (each holds all the tier above holds, and more); under uniform reuse a tier of C bytes serves min(1, C / working set) of the histories. A history is restored only when that is faster than computing it again, and the restore is part of the time to first token. The histories reused are the hit rate's cached tokens beyond the shared prefix: without a hit rate the tiers change nothing.",
+    kv_tiers_note: "Each open session keeps its last prompt and answer for its next turn. What the GPU's free KV memory cannot hold, the CPU and SSD tiers keep (each also holds what the tier above holds); a tier of C bytes serves min(1, C / working set) of the histories. A history is restored only when that beats recomputing it, and the restore is added to the time to first token. Only the hit rate's tokens beyond the shared prefix are histories: without a hit rate the tiers change nothing.",
     kv_tier_shares: "Reused histories served from",
     kv_tier_names: ["GPU", "CPU", "SSD", "recomputed"],
-    kv_restore: "Restore from the CPU and SSD tiers (mean, part of the time to first token)",
+    kv_restore: "Restore from the tiers (mean, in the time to first token)",
     kv_tier_slower: " (slower than recomputing)",
     spec_method: "Speculative decoding",
     spec_methods: ["Off", "EAGLE-3 draft head", "MTP (the checkpoint's multi-token-prediction modules)", "n-gram (prompt lookup)"],
@@ -873,23 +873,23 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     open_in_estimator: "Open in the estimator →",
 };
 
-/// Where the reused histories are served from, in one line: `GPU 24.7% · CPU 21.8% · recomputed
-/// 53.4%` (the estimator's row and the planner's sentence). A tier slower than recomputing serves
+/// Where the reused histories are served from, in one line that wraps only between tiers: `GPU
+/// 24.7% · CPU 21.8% · recomputed 53.4%` (the estimator's row and the planner's sentence). A tier slower than recomputing serves
 /// nothing (its share is recomputed) and says so.
 pub fn kv_tier_shares(k: &crate::engine::perf::kv_tiers::KvTierReport, lang: Lang) -> String {
     let e = lang.est();
     let [gpu, cpu, ssd, recomputed] = e.kv_tier_names;
     let pct = |share: f64| format!("{}%", crate::charts::format::format_sig3(share * 100.0));
-    let mut parts = vec![format!("{gpu} {}", pct(k.gpu_share))];
+    let mut parts = vec![format!("{gpu}\u{a0}{}", pct(k.gpu_share))];
     for (name, tier) in [(cpu, &k.cpu), (ssd, &k.ssd)] {
         match tier {
-            Some(u) if u.restored => parts.push(format!("{name} {}", pct(u.share))),
-            Some(u) if u.share > 0.0 => parts.push(format!("{name} {}{}", pct(0.0), e.kv_tier_slower)),
-            Some(_) => parts.push(format!("{name} {}", pct(0.0))),
+            Some(u) if u.restored => parts.push(format!("{name}\u{a0}{}", pct(u.share))),
+            Some(u) if u.share > 0.0 => parts.push(format!("{name}\u{a0}{}{}", pct(0.0), e.kv_tier_slower)),
+            Some(_) => parts.push(format!("{name}\u{a0}{}", pct(0.0))),
             None => {}
         }
     }
-    parts.push(format!("{recomputed} {}", pct(k.recomputed_share)));
+    parts.push(format!("{recomputed}\u{a0}{}", pct(k.recomputed_share)));
     parts.join(" · ")
 }
 

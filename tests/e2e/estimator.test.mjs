@@ -534,7 +534,7 @@ test('KV cache tiers: open sessions and a CPU tier show where the histories are 
     await finish(again);
     // GPU prefix caching off: the GPU serves none of the histories.
     await page.check('#kv-gpu-cache-off');
-    await page.waitForFunction(() => /^GPU 0%/.test(document.getElementById('kv-tier-shares')?.innerText ?? ''));
+    await page.waitForFunction(() => /^GPU\s0%/.test(document.getElementById('kv-tier-shares')?.innerText ?? ''));
     await noNaN(page);
     await finish(page);
   }

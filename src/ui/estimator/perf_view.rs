@@ -333,11 +333,11 @@ mod tests {
             let pcts: Vec<f64> = shares
                 .expected
                 .split(" · ")
-                .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap())
+                .map(|p| p.rsplit('\u{a0}').next().unwrap().trim_end_matches('%').parse().unwrap())
                 .collect();
             assert_eq!(pcts.len(), 3, "GPU, CPU, recomputed: {}", shares.expected);
             assert!((pcts.iter().sum::<f64>() - 100.0).abs() < 0.2, "{}", shares.expected);
-            assert!(shares.expected.starts_with(&format!("GPU {}%", format_sig3(k.gpu_share * 100.0))));
+            assert!(shares.expected.starts_with(&format!("GPU\u{a0}{}%", format_sig3(k.gpu_share * 100.0))));
             assert_eq!(row("kv-restore").expected, format_seconds(k.restore_s));
         }
     }
