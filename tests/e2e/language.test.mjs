@@ -184,6 +184,10 @@ const STATES = {
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
   'under load': '?v=1&s=' + b64({ model: 'llama-3.1-8b', batch: 32, arrival_rate_per_s: 1 }),
   'past the sustainable rate': '?v=1&s=' + b64({ model: 'llama-3.1-8b', arrival_rate_per_s: 500 }),
+  // KV cache tiers: their controls, the rows of where the histories are served from (a tier slower
+  // than recomputing says so) and the restore.
+  'kv tiers': '?v=1&s=' + b64({ model: 'llama-3.1-8b', context_tokens: 131072, prefix_hit_rate: 0.9, prefix_open_sessions: 2000,
+    kv_cpu_tier_bytes: 200e9, kv_ssd_tier_bytes: 4e12, kv_ssd_tier_bytes_per_s: 1e9, kv_gpu_cache_bytes: 0 }),
 };
 
 /** Visits every page of the check in `lang`; returns [label, text] pairs. */
