@@ -276,3 +276,29 @@ test('long prompts under a tight TPOT target: the disaggregated plan wins on GPU
   assert.equal(await page.locator('pre[data-cmd="vllm-pd"]').count(), 0);
   await finish(page);
 });
+
+test('KV cache tiers: open sessions and a CPU tier typed into the form replan, step 3 says where the histories are served from, and the link keeps them (zh and en)', async () => {
+  const page = await newPage(browser);
+  for (const lang of ['en', 'zh']) {
+    // 2,000 open sessions of 8,200 tokens: about 2 TB per GPU, nearly all recomputed on the GPU alone.
+    await page.goto(`${server.url}${lang}/plan/?m=llama-3.1-8b&gpu=h100-sxm&in=8000&out=200&hit=90&ses=2000&rate=5`);
+    await page.waitForSelector(ready, { timeout: 60000 });
+    await waitForApp(page);
+    const line = page.locator('#plan-kv-tiers');
+    const recomputed = async () => Number(/(?:recomputed|重算)\s([\d.]+)%/.exec(await line.innerText())[1]);
+    assert.ok((await recomputed()) > 90, await line.innerText());
+    await page.fill('#plan-cpu', '1000');
+    await page.press('#plan-cpu', 'Enter');
+    await page.waitForFunction(() => /CPU/.test(document.getElementById('plan-kv-tiers')?.innerText || ''), null, { timeout: 60000 });
+    await page.waitForSelector(ready, { timeout: 60000 });
+    assert.ok((await recomputed()) < 60, await line.innerText());
+    assert.match(page.url(), /ses=2000/);
+    assert.match(page.url(), /cpu=1000/);
+    await page.selectOption('#plan-gpc', 'off');
+    await page.waitForFunction(() => /gpc=off/.test(location.search), null, { timeout: 60000 });
+    await page.waitForSelector(ready, { timeout: 60000 });
+    assert.match(await line.innerText(), /GPU\s0%/);
+    assert.ok(!/NaN|undefined|Infinity/.test(await page.locator('article.plan').innerText()), lang);
+  }
+  await finish(page);
+});
