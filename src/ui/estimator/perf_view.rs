@@ -172,6 +172,12 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             id: "prefill-time",
         });
         if p.time.prefix_cached_tokens > 0 {
+            // With KV tiers the cached tokens are their mean over the tiers: shown as a share of
+            // the prompt, not as the hit rate asked for.
+            let cached = match p.time.kv_tiers {
+                Some(_) => p.time.prefix_cached_tokens as f64 / p.workload.prompt_tokens.max(1) as f64,
+                None => p.time.prefix_hit_rate,
+            };
             rows.push(Row {
                 label: e.prefix_cached,
                 key: "time.prefix_cached_tokens",
@@ -179,7 +185,7 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                     "{} {} ({}%)",
                     p.time.prefix_cached_tokens,
                     e.u_tokens,
-                    format_sig3(p.time.prefix_hit_rate * 100.0)
+                    format_sig3(cached * 100.0)
                 ),
                 bound: String::new(),
                 id: "prefix-cached",
@@ -339,6 +345,11 @@ mod tests {
             assert!((pcts.iter().sum::<f64>() - 100.0).abs() < 0.2, "{}", shares.expected);
             assert!(shares.expected.starts_with(&format!("GPU\u{a0}{}%", format_sig3(k.gpu_share * 100.0))));
             assert_eq!(row("kv-restore").expected, format_seconds(k.restore_s));
+            // The cached tokens are the mean over the tiers, their share of the prompt beside them.
+            let share =
+                r.performance.time.prefix_cached_tokens as f64 / r.performance.workload.prompt_tokens as f64;
+            assert!(share < 0.9, "fewer than the 90% asked for: {share}");
+            assert!(row("prefix-cached").expected.ends_with(&format!("({}%)", format_sig3(share * 100.0))));
         }
     }
 
