@@ -338,13 +338,13 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
         id: "cap-tiers-cpu-restore",
         answer: report(L31_8B_CPU_100K, "time.kv_tiers.restore_s", 1e3, 1, 0.01),
         zh: num(
-            "vLLM 在 H100 上测它的 KV 卸载连接器：Llama-3.1-8B（BF16 下每 token 的 KV cache 是 131,072 字节），一个 100,000 个 token 的提示，除了总要计算的最后一个 token，其余 99,999 个 token 的 cache 都在 CPU 内存里。连接器按每块 16 个 token 一次拷一块（最后一块没填满也整块拷贝）；每次拷贝固定花 3.6 µs，再加上它的字节按 PCIe 5.0 链路 64 GB/s 的 80% 传输的时间。恢复这些 cache 要多少毫秒？",
+            "vLLM 在 H100 上测它的 KV 卸载连接器：Llama-3.1-8B（BF16 下每 token 的 KV cache 是 131,072 字节），一个 100,000 个 token 的提示，除了总要计算的最后一个 token，其余 99,999 个 token 的 cache 都在 CPU 内存里。连接器按每块 16 个 token 一次拷一块（这里把没填满的最后一块也算作整块拷贝，和引擎一样；vLLM 只缓存填满的块，会少拷一块，差 0.04 ms）；每次拷贝固定花 3.6 µs，再加上它的字节按 PCIe 5.0 链路 64 GB/s 的 80% 传输的时间。恢复这些 cache 要多少毫秒？",
             "ms",
             "拷贝次数 = ⌈99,999 / 16⌉；每次 3.6 µs + 16 × 131,072 字节 ÷ (64 GB/s × 80%)。",
             "⌈99,999 / 16⌉ = 6,250 次拷贝，每次 16 × 131,072 字节 = 2 MiB；每次 3.6 µs + 2,097,152 字节 ÷ 51.2 GB/s = 44.56 µs；× 6,250 = {key} ms。改为重算这些 token 要 {r:time.kv_tiers.recompute_s:1:2} s，长 20 倍。vLLM 实测从 CPU 加载时 TTFT 约 0.30 s，重算约 6.85 s（从博客的图上读出）；引擎的 TTFT 还加上一个 token 的 prefill 和每个请求的固定开销：{r:time.time_to_first_token_s:1e3:1} ms。",
         ),
         en: num(
-            "vLLM measured its KV offloading connector on an H100: Llama-3.1-8B (131,072 bytes of KV cache per token in BF16), a 100,000-token prompt whose cache is in CPU memory except for the last token, which is always computed: 99,999 tokens. The connector copies one block of 16 tokens at a time (a partly filled last block is copied whole); each copy costs a fixed 3.6 µs plus its bytes at 80% of the 64 GB/s PCIe 5.0 link. How many milliseconds does the restore take?",
+            "vLLM measured its KV offloading connector on an H100: Llama-3.1-8B (131,072 bytes of KV cache per token in BF16), a 100,000-token prompt whose cache is in CPU memory except for the last token, which is always computed: 99,999 tokens. The connector copies one block of 16 tokens at a time (count a partly filled last block as a whole copy, as the engine does; vLLM caches only full blocks and would copy one fewer, 0.04 ms less); each copy costs a fixed 3.6 µs plus its bytes at 80% of the 64 GB/s PCIe 5.0 link. How many milliseconds does the restore take?",
             "ms",
             "Copies = ⌈99,999 / 16⌉; each 3.6 µs + 16 × 131,072 bytes ÷ (64 GB/s × 80%).",
             "⌈99,999 / 16⌉ = 6,250 copies of 16 × 131,072 bytes = 2 MiB; each takes 3.6 µs + 2,097,152 bytes ÷ 51.2 GB/s = 44.56 µs; × 6,250 = {key} ms. Recomputing those tokens would take {r:time.kv_tiers.recompute_s:1:2} s, 20 times as long. vLLM measured a TTFT of about 0.30 s loading from CPU memory against about 6.85 s recomputing (read off the blog's figure); the engine's TTFT adds one token's prefill and the per-request cost: {r:time.time_to_first_token_s:1e3:1} ms.",

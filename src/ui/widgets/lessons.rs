@@ -1247,7 +1247,15 @@ fn kv_tiers_view(lang: Lang, v: &Values) -> String {
     };
     let tier_row = |key: &str, name: &str, u: &Option<crate::engine::perf::kv_tiers::TierUse>| {
         u.map(|u| {
-            let verdict = if u.restored { w.kvt_restored } else { w.kvt_slower };
+            // A tier the tiers above already cover serves nothing: `restored` is false there
+            // whatever its time, so it is not called slower than recomputing.
+            let verdict = if u.share <= 0.0 {
+                w.kvt_unused
+            } else if u.restored {
+                w.kvt_restored
+            } else {
+                w.kvt_slower
+            };
             format!(
                 "<tr><th scope=\"row\">{}</th>{}{}<td>{}</td></tr>",
                 escape(name),
@@ -1448,6 +1456,15 @@ mod tests {
         assert_eq!(html.matches("sessions · TTFT").count(), TIER_SESSIONS.len() + 1, "{html}");
         let p = params("kv-tiers", Lang::En);
         assert!(!p.iter().find(|p| p.key == "n").expect("n").accepts("0"));
+        // Twenty sessions fit the GPU: the tiers serve nothing, and their restores (faster than
+        // recomputing) are not called slower.
+        let few: Values =
+            v.iter().map(|(k, d)| (*k, if *k == "n" { "20".into() } else { d.clone() })).collect();
+        let html = kv_tiers_view(Lang::En, &few);
+        assert!(
+            !html.contains(Lang::En.wid().kvt_slower) && html.contains(Lang::En.wid().kvt_unused),
+            "{html}"
+        );
     }
 
     /// The wide-EP widget opens on chapter 14's table: its EP 8, 16, 32 and 64 columns are the
