@@ -475,9 +475,9 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::EpDispatchCombineDeepep => "专家并行时，每个混合专家层把每个 token 的激活发出 D 份，再把结果取回（DeepEP）：低延迟 kernel 每个选中的专家一份，D = k；普通 kernel 每张持有其 k 个专家之一的 GPU 一份，D = ep·(1 − (1 − 1/ep)^k)；t = T·D·(p_d/β_d + p_c/β_c)，p_d = H + 4·H/128 + 16 字节（FP8，每 128 个值一个缩放因子，另加元数据），p_c = 2·H（BF16），β 为 kernel 实测速率（低延迟 kernel：按 EP 规模的 RDMA 速率；普通 kernel：节点内 NVLink、跨节点网卡的一定比例）；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpDispatchCombineNodes => "跨节点时 DeepEP 的普通 kernel 把每个 token 向持有其专家的每个远端节点各发一次，n 个节点中 R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n 个，cap 为 topk_group 组专家所在的节点数（DeepSeek-V3 至多 4 个节点），无分组路由时为 k；再经 NVLink 转发到专家所在的 GPU：t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpAllToAllNccl => "专家并行时，每个混合专家层做两次 NCCL all-to-all（分发、合并），每次每张 GPU 发出 S = T × k × H × 激活字节数 / tp，其中 (g − 1)/n 走 NVLink、(n − g)/n 走网卡；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
-            F::KvTierShares => "W = n 个未结束的会话 × kv(提示词 + 输出 − s_B)，每个会话保留上一轮的提示词和回答（共享前缀只存一份）；复用均匀时，C 字节的 LRU 缓存留住其中 min(1, C/W)（Fagin 1977；Che 等 2002）；各层是包含关系（算出即逐层写下）：GPU r_g = min(1, C_g/W)，CPU r_c − r_g，其中 r_c = max(r_g, min(1, C_c/W))，SSD r_s − r_c，其余重算",
-            F::KvTierRestore => "一个会话的 h 个 token 的历史整段位于某一层；为 batch 的 b 个提示词恢复它需 b × (⌈h/B⌉ 次块拷贝 × t_copy + kv(h) / (B_t × e_t))，只有比重算更快时才恢复（只缓存共享前缀时的预填充 减去 缓存了历史时的预填充）；平均恢复时间为所选各层 Σ 份额_t × 恢复_t",
-            F::TimeToFirstTokenWithRestore => "prefill_s + 从 KV 分层恢复的平均时间（在预填充之前：加载不与计算重叠）+ 每个请求的固定开销",
+            F::KvTierShares => "W = n 个开着的会话 × kv(提示词 + 输出 − s_B)，每个会话保留上一轮的提示词和回答（共享前缀只存一份）；复用均匀时，C 字节的 LRU 缓存留住其中 min(1, C/W)（Fagin 1977；Che 等 2002）；各层级是包含关系（块算出即写到下一级）：GPU r_g = min(1, C_g/W)，CPU r_c − r_g，其中 r_c = max(r_g, min(1, C_c/W))，SSD r_s − r_c，其余重算",
+            F::KvTierRestore => "一个会话的 h 个 token 的历史整段位于某一层级；为 batch 的 b 个提示词恢复它需 b × (⌈h/B⌉ 次块拷贝 × t_copy + kv(h) / (B_t × e_t))，只有比重算更快时才恢复（只缓存共享前缀时的预填充 减去 缓存了历史时的预填充）；平均恢复时间为所选各层级 Σ 份额_t × 恢复_t",
+            F::TimeToFirstTokenWithRestore => "prefill_s + 从 KV 分级恢复的平均时间（在预填充之前：加载不与计算重叠）+ 每个请求的固定开销",
             F::PrefixCached => "已缓存 = min(提示词 − 1, max(s, round(h × 提示词)))：预填充只计算 提示词 − 已缓存 个 token，它们的注意力仍要读已缓存的部分（vLLM 至少重算最后一个 token）；共享前缀的整块，⌊s / B⌋ × B 个 token，每个副本只存一份，而不是每个序列一份",
             F::SessionHitRate => "一个 T 轮的会话，每轮追加 a 个 token、生成 o 个：第 k 轮发送 s + (k − 1)(a + o) + a 个 token，其中 s + (k − 1)(a + o) 个已缓存；h = (s + (a + o)(T − 1)/2) / (s + (a + o)(T − 1)/2 + a)",
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
@@ -580,7 +580,7 @@ fn template(f: Formula) -> T {
         F::TimeToFirstTokenWithRequest => T::Same("{} + {} = {}"),
         F::KvTierShares => T::Words {
             en: "{} sessions × {} = W {}; GPU room {} → {}; CPU tier {} → {}; SSD tier {} → {}; recomputed {}",
-            zh: "{} 个会话 × {} = W {}；GPU 余量 {} → {}；CPU 层 {} → {}；SSD 层 {} → {}；重算 {}",
+            zh: "{} 个会话 × {} = W {}；GPU 余量 {} → {}；CPU 层级 {} → {}；SSD 层级 {} → {}；重算 {}",
         },
         F::KvTierRestore => T::Words {
             en: "batch {} × history h {} tokens, kv(h) {}, {} copies × {}: from CPU {} at {} (restored {}), from SSD {} at {} (restored {}); recompute {}; mean restore {}",
@@ -721,13 +721,13 @@ pub fn assumption(a: &Assumption, lang: Lang) -> String {
             "KV tiers are set but no open sessions are (prefix_open_sessions): without a working set every cached token is taken to be on the GPU and the tiers serve nothing".into()
         }
         (Assumption::KvTiersWithoutSessions, Lang::Zh) => {
-            "设置了 KV 分层，未结束的会话数却是 0：没有工作集，所有已缓存的 token 都当作在 GPU 上，分层不起作用".into()
+            "设置了 KV 分级，开着的会话数却是 0：没有工作集，所有已缓存的 token 都当作在 GPU 上，分级不起作用".into()
         }
         (Assumption::KvTiersUniformSequential, Lang::En) => {
             "KV tiers: every open session is as likely to return (uniform reuse; a few hot sessions would keep more on the GPU); a history is restored whole before its prefill starts, not layer by layer while it computes, and each restore has the link to itself".into()
         }
         (Assumption::KvTiersUniformSequential, Lang::Zh) => {
-            "KV 分层：每个未结束的会话回来的可能相同（均匀复用；少数热门会话会让 GPU 留住更多）；历史在预填充开始前整段恢复，而不是边计算边逐层加载，且每次恢复独占链路".into()
+            "KV 分级：每个开着的会话回来的可能相同（均匀复用；少数热门会话会让 GPU 留住更多）；历史在预填充开始前整段恢复，而不是边计算边逐层加载，且每次恢复独占链路".into()
         }
         (Assumption::SmallTensorsIn16Bits, Lang::En) => {
             "embeddings, output head, norms, biases and routers stay in 16 bits in quantised checkpoints".into()

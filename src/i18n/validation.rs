@@ -139,11 +139,11 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         ),
         "kv_tier_restore" => (
             "time to first token with the prompt's KV cache in a CPU tier, against recomputing it",
-            "KV cache 在 CPU 层时的首 token 时间（对比重新计算）",
+            "KV cache 在 CPU 层级时的首 token 时间（对比重新计算）",
         ),
         "kv_tier_restore_ttft" => (
             "time to first token of one request whose whole prompt is restored from a CPU tier",
-            "整个 prompt 的 KV cache 从 CPU 层恢复时，单个请求的首 token 时间",
+            "整个 prompt 的 KV cache 从 CPU 层级恢复时，单个请求的首 token 时间",
         ),
         "kv_tier_recompute_ttft" => (
             "time to first token of the same request, its whole prompt recomputed",
@@ -151,7 +151,7 @@ pub fn known_kind(kind: &str, lang: Lang) -> Option<&'static str> {
         ),
         "kv_tier_serving_gain" => (
             "serving gain of KV cache tiers at high concurrency",
-            "高并发下 KV cache 分层带来的服务收益",
+            "高并发下 KV cache 分级带来的服务收益",
         ),
         "wide_ep_prefill_throughput_per_gpu" => (
             "prefill throughput per GPU, wide expert parallelism (prefill alone at a fixed number of prompt tokens per GPU)",
@@ -329,7 +329,7 @@ pub fn note(n: &Note, lang: Lang) -> String {
         ),
         (Note::KvTier { prompt, restored, read_off_figure }, Lang::Zh) => format!(
             "prompt {prompt}，单个请求，GPU 前缀缓存关闭；{}{}",
-            if *restored { "整个 prompt 从 CPU 层恢复" } else { "整个 prompt 重新计算（不用分层）" },
+            if *restored { "整个 prompt 从 CPU 层级恢复" } else { "整个 prompt 重新计算（不用分级）" },
             if *read_off_figure { "；测量值从原文的图上读出" } else { "" }
         ),
         (Note::WideEp { sequences_per_replica, prompt, expert_parallel, redundant_experts, ep_comm, expert_imbalance }, _) => {
@@ -569,7 +569,7 @@ fn unexpressed(s: crate::validation::Setting, lang: Lang) -> &'static str {
         (S::GpuNotStated, Lang::En) => "the source does not name the GPU it measured on (nor a model in the catalog)",
         (S::GpuNotStated, Lang::Zh) => "原文没有说明测量所用的 GPU（模型也不在目录中）",
         (S::TierDefect, Lang::En) => "the disk tier restored 2.6 GB in 40 s (65 MB/s) against 0.9 s recomputed, from a RAM disk as from an NVMe drive: a defect of the implementation, not a read rate the tier model can take",
-        (S::TierDefect, Lang::Zh) => "磁盘层恢复 2.6 GB 用了 40 s（65 MB/s），重新计算只要 0.9 s，换成内存盘也一样：这是实现的缺陷，不是分层模型能采用的读取速率",
+        (S::TierDefect, Lang::Zh) => "磁盘层级恢复 2.6 GB 用了 40 s（65 MB/s），重新计算只要 0.9 s，换成内存盘也一样：这是实现的缺陷，不是分级模型能采用的读取速率",
         (S::TierUnderLoad, Lang::En) => "restores measured under a request rate through an external cache service, on an H800 (not in the catalog); the tier rows compare one request at a time",
         (S::TierUnderLoad, Lang::Zh) => "恢复是在一定请求率下、经由外部缓存服务测得的，所用 H800 不在目录中；分层的对比行只比较单个请求",
         (S::ServingStudy, Lang::En) => "a serving study at high concurrency over traces or request mixes the source does not state in full (arrivals, lengths, reuse, cache sizes), reported as changes against a baseline",

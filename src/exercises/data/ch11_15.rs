@@ -325,7 +325,7 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
             "Llama-3.1-8B 在一张 H100 上服务智能体会话，用前缀缓存保留各个会话的历史。每个会话在共享系统提示之外保留 12,750 个 token（它上一轮的提示和回答），每 token 的 KV cache 是 131,072 字节；同时有 300 个会话开着，下一轮请求落到哪个会话的机会都一样。GPU 的 KV 池在运行中的序列之外还空着 52.2 GB 可以缓存前缀，按 LRU 淘汰。一个会话的下一轮到来时，它的历史还在 GPU 上的比例是百分之多少？容量按 GB 计：1 GB = 10⁹ 字节。",
             "%",
             "工作集 W = 会话数 × 每个会话的字节数；在均匀复用下，容量为 C 的 LRU 缓存命中 min(1, C/W)。",
-            "W = 300 × 12,750 × 131,072 字节 ≈ {r:time.kv_tiers.working_set_bytes:1e-9:0} GB（引擎把每个会话向上取整到 16 个 token 的整块）；min(1, 52.2 / 501) ≈ {key}%。其余的历史已被挤出 GPU：没有下一级缓存，它们就得重算。有 200 GB 的 CPU 层时，CPU 内存再接住 {r:time.kv_tiers.cpu.share:100:1}%（它保存 min(1, 200 / 501) 的历史，其中包括 GPU 上那部分）；3.84 TB 的 SSD 层接住剩下的 {r:time.kv_tiers.ssd.share:100:1}%。",
+            "W = 300 × 12,750 × 131,072 字节 ≈ {r:time.kv_tiers.working_set_bytes:1e-9:0} GB（引擎把每个会话向上取整到 16 个 token 的整块）；min(1, 52.2 / 501) ≈ {key}%。其余的历史已被挤出 GPU：没有下一级缓存，它们就得重算。有 200 GB 的 CPU 层级时，CPU 内存再接住 {r:time.kv_tiers.cpu.share:100:1}%（它保存 min(1, 200 / 501) 的历史，其中包括 GPU 上那部分）；3.84 TB 的 SSD 层级接住剩下的 {r:time.kv_tiers.ssd.share:100:1}%。",
         ),
         en: num(
             "Llama-3.1-8B serves agent sessions on one H100 and keeps their histories in its prefix cache. Each session keeps 12,750 tokens beyond the shared system prompt (its last prompt and answer) at 131,072 bytes of KV cache per token; 300 sessions are open, and the next request is as likely to come from any of them. The GPU's KV pool has 52.2 GB free for cached prefixes beyond the running sequences, evicted LRU. When a session's next turn arrives, what percentage of the histories is still on the GPU? Capacities count GB: 1 GB = 10⁹ bytes.",
@@ -354,7 +354,7 @@ pub static CAPACITY_ESTIMATION: &[Exercise] = &[
         id: "cap-tiers-ssd-restore",
         answer: report(L31_8B_TIERS, "time.kv_tiers.ssd.restore_s", 1e3, 1, 0.01),
         zh: num(
-            "接第一题的智能体会话：一个会话在共享系统提示之外的历史有 11,250 个 token，Llama-3.1-8B 每 token 131,072 字节。从 SSD 层恢复时，按一块 7 GB/s 的盘的 80% 读取（在这个速度下每块的固定开销可以忽略）。恢复要多少毫秒？",
+            "接第一题的智能体会话：一个会话在共享系统提示之外的历史有 11,250 个 token，Llama-3.1-8B 每 token 131,072 字节。从 SSD 层级恢复时，按一块 7 GB/s 的盘的 80% 读取（在这个速度下每块的固定开销可以忽略）。恢复要多少毫秒？",
             "ms",
             "字节数 ÷ (7 GB/s × 80%)。",
             "11,250 × 131,072 字节 = 1.47 GB，÷ 5.6 GB/s ≈ {key} ms（引擎存的是整块：11,264 个 token）。在 H100 上重算这些 token 要 {r:time.kv_tiers.recompute_s:1e3:1} ms，所以 SSD 只快大约六分之一；从 CPU 内存恢复只要 {r:time.kv_tiers.cpu.restore_s:1e3:1} ms。历史越短，重算越快，SSD 的优势就没了：本章的例子里 2,000 个 token 时重算更快。",
