@@ -1370,11 +1370,7 @@ mod tests {
     fn the_prefix_widget_shows_the_engines_reuse() {
         let v: Values = defaults("prefix-reuse").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
         let html = prefix_reuse(Lang::En, &v);
-        let value = |k: &str| -> f64 {
-            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
-            let rest = &html[at + k.len() + 22..];
-            rest[..rest.find('"').expect("quote")].parse().expect("number")
-        };
+        let value = |k: &str| widget_value(&html, k);
         let s = prefix_scenario(&v, 32, 2048, Some(0.0));
         let r = catalog::evaluate(&s).expect("the chapter's example evaluates");
         assert_eq!(value("cached"), 2048.0);
@@ -1394,11 +1390,7 @@ mod tests {
     fn the_disaggregation_widget_shows_the_chapters_example() {
         let v: Values = defaults("disaggregation").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
         let html = disaggregation(Lang::En, &v);
-        let value = |k: &str| -> f64 {
-            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
-            let rest = &html[at + k.len() + 22..];
-            rest[..rest.find('"').expect("quote")].parse().expect("number")
-        };
+        let value = |k: &str| widget_value(&html, k);
         let load = |name: &str| {
             let json = crate::content::numbers::scenario(name).expect(name);
             let s = crate::exercises::parse_scenario(json).expect(name);
@@ -1421,6 +1413,20 @@ mod tests {
         assert!(disaggregation(Lang::En, &bad).contains("field-error"));
     }
 
+    /// The number a widget's HTML shows under `data-k="k"` (its `data-value`).
+    fn widget_value(html: &str, k: &str) -> f64 {
+        let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
+        let rest = &html[at + k.len() + 22..];
+        rest[..rest.find('"').expect("quote")].parse().expect("number")
+    }
+
+    /// The engine's report for one of the chapters' named scenarios.
+    fn chapter_report(name: &str) -> crate::engine::Report {
+        let json = crate::content::numbers::scenario(name).expect(name);
+        let s = crate::exercises::parse_scenario(json).expect(name);
+        catalog::evaluate(&s).expect(name)
+    }
+
     /// The KV-tier widget opens on chapter 13's example: its shares, times and TTFT are the
     /// section's `capacity-estimation-tiers-ssd` scenario, number for number, and its TTFT with
     /// the GPU alone is `capacity-estimation-tiers-gpu`'s; a session count out of range is named.
@@ -1428,17 +1434,8 @@ mod tests {
     fn the_kv_tier_widget_shows_the_chapters_example() {
         let v: Values = defaults("kv-tiers").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
         let html = kv_tiers_view(Lang::En, &v);
-        let value = |k: &str| -> f64 {
-            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
-            let rest = &html[at + k.len() + 22..];
-            rest[..rest.find('"').expect("quote")].parse().expect("number")
-        };
-        let report = |name: &str| {
-            let json = crate::content::numbers::scenario(name).expect(name);
-            let s = crate::exercises::parse_scenario(json).expect(name);
-            catalog::evaluate(&s).expect(name)
-        };
-        let r = report("capacity-estimation-tiers-ssd");
+        let value = |k: &str| widget_value(&html, k);
+        let r = chapter_report("capacity-estimation-tiers-ssd");
         let t = r.performance.time.kv_tiers.expect("tiers");
         let (cpu, ssd) = (t.cpu.expect("cpu"), t.ssd.expect("ssd"));
         assert_eq!(value("gpu-share"), t.gpu_share);
@@ -1449,7 +1446,7 @@ mod tests {
         assert_eq!(value("recompute-time"), t.recompute_s);
         assert_eq!(value("working-set"), t.working_set_bytes);
         assert_eq!(value("ttft"), r.performance.time.time_to_first_token_s);
-        let bare = report("capacity-estimation-tiers-gpu");
+        let bare = chapter_report("capacity-estimation-tiers-gpu");
         assert_eq!(value("ttft-bare"), bare.performance.time.time_to_first_token_s);
         assert!(value("ttft") < value("ttft-bare"), "{html}");
         // One bar per session count, the reader's among them, each summing to the whole.
@@ -1474,18 +1471,9 @@ mod tests {
     fn the_wide_ep_widget_shows_the_chapters_table() {
         let v: Values = defaults("wide-ep").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
         let html = wide_ep(Lang::En, &v);
-        let value = |k: &str| -> f64 {
-            let at = html.find(&format!("data-k=\"{k}\" data-value=\"")).expect(k);
-            let rest = &html[at + k.len() + 22..];
-            rest[..rest.find('"').expect("quote")].parse().expect("number")
-        };
-        let report = |name: &str| {
-            let json = crate::content::numbers::scenario(name).expect(name);
-            let s = crate::exercises::parse_scenario(json).expect(name);
-            catalog::evaluate(&s).expect(name)
-        };
+        let value = |k: &str| widget_value(&html, k);
         for ep in WIDE_EP {
-            let r = report(&format!("gpu-clusters-wep-{ep}"));
+            let r = chapter_report(&format!("gpu-clusters-wep-{ep}"));
             let d = &r.performance.phases.decode;
             assert_eq!(value(&format!("experts-{ep}")), r.layout.experts_per_gpu as f64);
             assert_eq!(value(&format!("exchange-{ep}")), d.expert_parallel_comm_s);
