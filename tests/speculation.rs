@@ -167,3 +167,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_draft_pass_under_vllm_takes_at_least_its_host_time() {
+    use gpu_primer::engine::stack::{ServingStack, VLLM_DRAFT_PASS_HOST_S};
+    let eagle = |stack: ServingStack, batch: u64| {
+        let mut s = serving("llama-3.1-8b", |s| {
+            s.speculative_method = Some(SpecMethod::Eagle3);
+            s.serving_stack = stack;
+        });
+        s.batch = batch;
+        eval(&s).performance.speculative.unwrap()
+    };
+    // At batch 1 the EAGLE-3 head's pass is ~0.6 ms on the GPU; vLLM's pass takes its 0.93 ms
+    // of host time (vLLM issue #45258), SGLang's (drafts in CUDA graphs) the GPU's.
+    let (vllm, sglang) = (eagle(ServingStack::VllmV1, 1), eagle(ServingStack::Sglang, 1));
+    assert!(vllm.times.draft_gpu_s < VLLM_DRAFT_PASS_HOST_S, "{}", vllm.times.draft_gpu_s);
+    assert_eq!(vllm.times.draft_s, VLLM_DRAFT_PASS_HOST_S);
+    assert_eq!(sglang.times.draft_host_s, 0.0);
+    assert_eq!(sglang.times.draft_s, sglang.times.draft_gpu_s);
+    assert!(vllm.speedup < sglang.speedup, "{} vs {}", vllm.speedup, sglang.speedup);
+    // The floor bounds nothing: the roofline bound is the GPU's alone.
+    assert_eq!(vllm.times.draft_s_bound, sglang.times.draft_s_bound);
+    // At batch 256 the pass's GPU work is longer than the host's: the floor no longer binds.
+    let big = eagle(ServingStack::VllmV1, 256);
+    assert!(big.times.draft_gpu_s > VLLM_DRAFT_PASS_HOST_S, "{}", big.times.draft_gpu_s);
+    assert_eq!(big.times.draft_s, big.times.draft_gpu_s);
+}

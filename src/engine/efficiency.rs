@@ -70,6 +70,13 @@ pub struct Efficiency {
     /// = 0.776, GB200 1,822 of 2,500 = 0.729); without one, `tensor_flops`' 0.75. The training
     /// model multiplies it by each GEMM's wave quantisation (`perf::training::gemm`).
     pub matmul_flops: f64,
+    /// Host time one speculative draft pass cannot go below, seconds: where the serving stack
+    /// runs the drafter's passes outside a full CUDA graph, each pass pays Python dispatch, an
+    /// attention-metadata rebuild and eager kernels between graph pieces, one after another
+    /// (each pass needs the last one's token), so a pass takes `max(T_gpu, this)`. Default: the
+    /// serving stack's ([`crate::engine::stack::StackSettings::draft_pass_host_s`]; 0 where the
+    /// drafter runs in full CUDA graphs).
+    pub draft_pass_host_s: f64,
 }
 
 impl Default for Efficiency {
@@ -90,6 +97,7 @@ impl Default for Efficiency {
             quantized_matmul_flops: 0.26,
             cpu_share_of_step: 0.0,
             matmul_flops: 0.75,
+            draft_pass_host_s: 0.0,
         }
     }
 }
@@ -113,10 +121,11 @@ pub enum Factor {
     QuantizedMatmulFlops,
     CpuShareOfStep,
     MatmulFlops,
+    DraftPassHostS,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 15] = [
+    pub const ALL: [Factor; 16] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -132,6 +141,7 @@ impl Factor {
         Factor::QuantizedMatmulFlops,
         Factor::CpuShareOfStep,
         Factor::MatmulFlops,
+        Factor::DraftPassHostS,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -152,6 +162,7 @@ impl Factor {
             Factor::QuantizedMatmulFlops => "quantized_matmul_flops",
             Factor::CpuShareOfStep => "cpu_share_of_step",
             Factor::MatmulFlops => "matmul_flops",
+            Factor::DraftPassHostS => "draft_pass_host_s",
         }
     }
 
@@ -173,6 +184,7 @@ impl Factor {
             Factor::QuantizedMatmulFlops => e.quantized_matmul_flops,
             Factor::CpuShareOfStep => e.cpu_share_of_step,
             Factor::MatmulFlops => e.matmul_flops,
+            Factor::DraftPassHostS => e.draft_pass_host_s,
         }
     }
 
@@ -187,6 +199,7 @@ impl Factor {
                 | Factor::GradientSyncOverlap
                 | Factor::RequestOverheadS
                 | Factor::HostMemoryBandwidth
+                | Factor::DraftPassHostS
         )
     }
 }
@@ -210,6 +223,7 @@ impl Efficiency {
         frac("quantized_matmul_flops", self.quantized_matmul_flops)?;
         in_range("cpu_share_of_step", self.cpu_share_of_step, 0.0, 0.95)?;
         frac("matmul_flops", self.matmul_flops)?;
+        in_range("draft_pass_host_s", self.draft_pass_host_s, 0.0, 1.0)?;
         Ok(())
     }
 
@@ -300,10 +314,11 @@ pub struct EfficiencyOverrides {
     pub quantized_matmul_flops: Option<f64>,
     pub cpu_share_of_step: Option<f64>,
     pub matmul_flops: Option<f64>,
+    pub draft_pass_host_s: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 15] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 16] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -319,6 +334,7 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 15] = [
     "quantized_matmul_flops",
     "cpu_share_of_step",
     "matmul_flops",
+    "draft_pass_host_s",
 ];
 
 impl EfficiencyOverrides {
@@ -342,6 +358,7 @@ impl EfficiencyOverrides {
                 "quantized_matmul_flops" => &mut o.quantized_matmul_flops,
                 "cpu_share_of_step" => &mut o.cpu_share_of_step,
                 "matmul_flops" => &mut o.matmul_flops,
+                "draft_pass_host_s" => &mut o.draft_pass_host_s,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -369,7 +386,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 15] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 16] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -389,6 +406,7 @@ impl EfficiencyOverrides {
             ("quantized_matmul_flops", self.quantized_matmul_flops, &mut e.quantized_matmul_flops),
             ("cpu_share_of_step", self.cpu_share_of_step, &mut e.cpu_share_of_step),
             ("matmul_flops", self.matmul_flops, &mut e.matmul_flops),
+            ("draft_pass_host_s", self.draft_pass_host_s, &mut e.draft_pass_host_s),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {
@@ -409,7 +427,7 @@ mod tests {
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 15);
+        assert_eq!(Factor::ALL.len(), 16);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

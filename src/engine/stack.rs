@@ -53,6 +53,7 @@ impl ServingStack {
                 prefill_policy: PrefillPolicy::Mixed,
                 cpu_share_of_step: 0.0,
                 mla_request_overhead_s: None,
+                draft_pass_host_s: VLLM_DRAFT_PASS_HOST_S,
                 source: "vLLM blog, \"vLLM V1: A Major Upgrade to vLLM's Core Architecture\" (2025-01-27: isolated EngineCore, near-zero CPU overhead, chunked prefill always on); vLLM PR #29346 (2025-11-24: Triton is the fused-MoE back end for block-FP8 models at TP 8)",
                 date: "2025",
             },
@@ -61,6 +62,7 @@ impl ServingStack {
                 prefill_policy: PrefillPolicy::PrefillFirst,
                 cpu_share_of_step: 0.62,
                 mla_request_overhead_s: None,
+                draft_pass_host_s: 0.0,
                 source: "vLLM blog, \"vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency Reduction\" (2024-09-05: on v0.5.3, Llama 3 8B on one H100, the API server took 33% and scheduling 29% of the execution time, the GPU 38%)",
                 date: "2024-H1",
             },
@@ -69,6 +71,7 @@ impl ServingStack {
                 prefill_policy: PrefillPolicy::PrefillFirst,
                 cpu_share_of_step: 0.0,
                 mla_request_overhead_s: Some(SGLANG_MLA_REQUEST_OVERHEAD_S),
+                draft_pass_host_s: 0.0,
                 source: "LMSYS blog, \"SGLang v0.4: Zero-Overhead Batch Scheduler\" (2024-12-04: the CPU scheduler runs one batch ahead, no GPU idle between batches); sglang python/sglang/srt/server_args.py (enable_mixed_chunk = False: a prefill batch runs on its own)",
                 date: "2024-12",
             },
@@ -77,6 +80,7 @@ impl ServingStack {
                 prefill_policy: PrefillPolicy::Mixed,
                 cpu_share_of_step: 0.0,
                 mla_request_overhead_s: None,
+                draft_pass_host_s: 0.0,
                 source: "TensorRT-LLM docs/source/performance/perf-overview.md (v1.0, 2025: PyTorch back end, in-flight batching of context and generation requests, CUTLASS MoE)",
                 date: "2025",
             },
@@ -96,6 +100,11 @@ pub struct StackSettings {
     /// family), outside the GPU's steps, where the stack's own measurement shows one
     /// (`efficiency.request_overhead_s` for such a model; absent: the general default).
     pub mla_request_overhead_s: Option<f64>,
+    /// The host time one speculative draft pass cannot go below
+    /// (`efficiency.draft_pass_host_s`): [`VLLM_DRAFT_PASS_HOST_S`] for vLLM, whose drafter runs
+    /// outside full CUDA graphs; 0 for SGLang and TensorRT-LLM, which capture the draft passes in
+    /// CUDA graphs (SGLang PR #6606, TensorRT-LLM PR #7363), and for vLLM 0.5, not measured.
+    pub draft_pass_host_s: f64,
     pub source: &'static str,
     pub date: &'static str,
 }
@@ -113,6 +122,25 @@ pub struct StackSettings {
 /// DeepSeek's MLA + MoE model only, so it applies to MLA models; vLLM's TTFT for the same model
 /// is 55.6 ms at a 128-token prompt on the same 16 GPUs (same issue).
 pub const SGLANG_MLA_REQUEST_OVERHEAD_S: f64 = 0.1466;
+
+/// vLLM's host time per speculative draft pass: 0.93 ms.
+///
+/// vLLM runs the drafter's passes outside full CUDA graphs: eagerly while the EAGLE drafter's
+/// graph capture was broken (vLLM PR #23679, 2025-08-26: "broken for a while since the launch of
+/// #20059"), in piecewise graphs since, with the attention between graph pieces run eagerly
+/// (`SpecDecodeBaseProposer` pins `PIECEWISE`). Each pass then pays Python dispatch and an
+/// attention-metadata rebuild, and the passes run one after another, each needing the last
+/// one's token. vLLM issue #45258 (2026-06-11) measures the drafter's chain with CUDA events on
+/// a GB10 (Gemma-4 26B-A4B, MTP, γ = 3, vLLM 0.22.1): 4.9 ms per step at one request, of which
+/// sampling 2.1 ms, so `(4.9 − 2.1) / 3 = 0.93 ms` per pass for the forward and its glue (an
+/// EAGLE drafter takes its token by argmax: no sampling). Measured on one machine and one model;
+/// a pass whose GPU work is longer takes that (`max`), which is how the same issue's 16
+/// requests (5.2 ms a pass) read.
+pub const VLLM_DRAFT_PASS_HOST_S: f64 = 0.93e-3;
+
+/// The source of [`VLLM_DRAFT_PASS_HOST_S`], as the report cites it.
+pub const VLLM_DRAFT_PASS_HOST_SOURCE: &str =
+    "vLLM issue #45258, \"[RFC]: FULL cudagraph support for spec-decode drafter chain steps\" (2026-06-11)";
 
 /// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it (a title: the
 /// derivation is the constant's doc).

@@ -347,6 +347,8 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "times.verify_s" => f(t.verify_s),
                 "times.verify_s_bound" => f(t.verify_s_bound),
                 "times.draft_s" => f(t.draft_s),
+                "times.draft_gpu_s" => f(t.draft_gpu_s),
+                "times.draft_host_s" => f(t.draft_host_s),
                 "times.draft_s_bound" => f(t.draft_s_bound),
                 "times.decode_s" => f(t.decode_s),
                 "times.decode_s_bound" => f(t.decode_s_bound),
@@ -360,7 +362,18 @@ pub fn report_value(r: &Report, path: &str) -> Option<f64> {
                 "drafter_weight_bytes_per_gpu" => n(sp.drafter_weight_bytes_per_gpu),
                 "drafter_kv_bytes_per_gpu" => n(sp.drafter_kv_bytes_per_gpu),
                 "crossover_batch" => sp.crossover_batch.and_then(n),
-                _ => None,
+                _ => {
+                    let (i, field) = k.strip_prefix("by_batch.")?.split_once('.')?;
+                    let b = sp.by_batch.get(i.parse::<usize>().ok()?)?;
+                    match field {
+                        "batch" => n(b.batch),
+                        "per_user_tokens_per_s" => f(b.per_user_tokens_per_s),
+                        "per_user_tokens_per_s_without" => f(b.per_user_tokens_per_s_without),
+                        "per_gpu_tokens_per_s" => f(b.per_gpu_tokens_per_s),
+                        "per_gpu_tokens_per_s_without" => f(b.per_gpu_tokens_per_s_without),
+                        _ => None,
+                    }
+                }
             }
         }
         ("throughput", k) => {

@@ -397,7 +397,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::SpecAcceptanceIid => "speculative decoding: a target step verifies γ drafted tokens plus its own and emits E = (1 − α^(γ+1)) / (1 − α) on average when each draft is accepted with probability α independently (Leviathan et al. 2023, Eq. 1)",
             F::SpecAcceptancePerPosition => "speculative decoding: E = 1 + Σ a_k, a_k the share of steps whose first k drafts were all accepted (cumulative per-position acceptance, as vLLM counts it)",
             F::SpecAcceptanceLength => "speculative decoding: E, the mean tokens a target step emits (a measured acceptance length, between 1 and γ + 1)",
-            F::SpecStep => "speculative step: T_step = T_verify(b, γ + 1) + γ · T_draft(b), the verify pass timed like a decode step of γ + 1 tokens per sequence (weights read once); time per output token = T_step / E; speed-up = T_decode / (T_step / E), at most E, below 1 once a step costs more than E plain decode steps (a large batch, where verifying is compute-bound)",
+            F::SpecStep => "speculative step: T_step = T_verify(b, γ + 1) + γ · T_draft(b), the verify pass timed like a decode step of γ + 1 tokens per sequence (weights read once), a draft pass T_draft = max(its GPU time, the stack's host time per pass: vLLM runs the drafter outside full CUDA graphs, so each pass pays Python dispatch and an attention-metadata rebuild); time per output token = T_step / E; speed-up = T_decode / (T_step / E), at most E, below 1 once a step costs more than E plain decode steps (a large batch, where verifying is compute-bound)",
         },
         Lang::Zh => match f {
             F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::Zh).unwrap_or_default(),
@@ -483,7 +483,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
             F::SpecAcceptancePerPosition => "投机解码：E = 1 + Σ a_k，a_k 为前 k 个草稿全部被接受的步数占比（逐位置累计接受率，vLLM 的统计方式）",
             F::SpecAcceptanceLength => "投机解码：E 为目标模型每步平均产出的 token 数（实测的接受长度，在 1 到 γ + 1 之间）",
-            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次）；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，一步的耗时超过 E 个普通解码步时低于 1（batch 大、验证受算力限制时）",
+            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次），一次草稿 T_draft = max(它在 GPU 上的时间, 服务栈每次草稿的主机时间：vLLM 的草稿模型不在完整的 CUDA Graph 里运行，每一次都要付 Python 调度和重建注意力元数据的时间)；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，一步的耗时超过 E 个普通解码步时低于 1（batch 大、验证受算力限制时）",
         },
     }
 }
@@ -604,8 +604,8 @@ fn template(f: Formula) -> T {
             zh: "γ = {} 个草稿 token，E = 每个目标步 {} 个 token",
         },
         F::SpecStep => T::Words {
-            en: "batch {}: verify {} tokens per sequence {} + {} drafts × {} = step {}; / E {} = {} per output token (without speculation {}; speed-up {}×)",
-            zh: "batch {}：每个序列验证 {} 个 token {} + {} 次草稿 × {} = 一步 {}；/ E {} = 每个输出 token {}（不用投机解码 {}；加速 {}×）",
+            en: "batch {}: verify {} tokens per sequence {} + {} drafts × {} (GPU {}, host floor {}) = step {}; / E {} = {} per output token (without speculation {}; speed-up {}×)",
+            zh: "batch {}：每个序列验证 {} 个 token {} + {} 次草稿 × {}（GPU {}，主机下限 {}）= 一步 {}；/ E {} = 每个输出 token {}（不用投机解码 {}；加速 {}×）",
         },
         F::SessionHitRate => T::Words {
             en: "T {} turns, a {}, o {}, s {} → h = {}; mean prompt {} tokens",
@@ -845,6 +845,8 @@ pub fn factor_note(f: Factor, lang: Lang) -> &'static str {
         (Factor::GradientSyncOverlap, Lang::Zh) => "PyTorch DDP 把分桶的梯度 all-reduce 与反向传播重叠（Li et al.，VLDB 2020）；第一个桶无法重叠。估计值。",
         (Factor::CpuShareOfStep, Lang::En) => "Share of a serving step the GPU waits for the CPU (API server, scheduler, input preparation); a step takes t_gpu / (1 − share). Set by serving_stack: 0 for vLLM V1, SGLang and TensorRT-LLM, whose CPU work runs beside the GPU's (vLLM blog \"vLLM V1\", 2025-01-27; LMSYS blog \"SGLang v0.4\", 2024-12-04); 0.62 for vLLM 0.5.3, whose GPU was busy 38% of the time on Llama 3 8B on one H100 (vLLM v0.6.0 blog, 2024-09-05).",
         (Factor::CpuShareOfStep, Lang::Zh) => "服务一步中 GPU 等待 CPU（API 服务器、调度器、准备输入）的时间占比；一步耗时 t_gpu / (1 − 占比)。由 serving_stack 设定：vLLM V1、SGLang 和 TensorRT-LLM 为 0，它们的 CPU 工作与 GPU 并行（vLLM 博客“vLLM V1”，2025-01-27；LMSYS 博客“SGLang v0.4”，2024-12-04）；vLLM 0.5.3 为 0.62，在一张 H100 上跑 Llama 3 8B 时 GPU 只有 38% 的时间在忙（vLLM v0.6.0 博客，2024-09-05）。",
+        (Factor::DraftPassHostS, Lang::En) => "Host time one speculative draft pass cannot go below, seconds: a pass takes max(its GPU time, this). Set by serving_stack: 0.93 ms for vLLM, whose drafter runs outside full CUDA graphs (eager, then piecewise graphs with the attention between pieces run eagerly), so each pass pays Python dispatch and an attention-metadata rebuild; measured with CUDA events on a GB10 at one request, MTP γ = 3, 4.9 ms per step less 2.1 ms of sampling over three passes (vLLM issue #45258, 2026-06-11; one machine and one model, hence an estimate elsewhere). 0 for SGLang and TensorRT-LLM, which capture the draft passes in CUDA graphs, and for vLLM 0.5, not measured.",
+        (Factor::DraftPassHostS, Lang::Zh) => "一次投机草稿在主机上至少要花的时间（秒）：一次草稿耗时 max(它在 GPU 上的时间, 这个值)。由 serving_stack 设定：vLLM 为 0.93 毫秒，它的草稿模型不在完整的 CUDA Graphs 里运行（先是逐个算子即时执行，后来分段捕获，段与段之间的注意力即时执行），每一次都要付主机端调度和重建注意力元数据的时间；这是用 CUDA 事件测得的：一台 NVIDIA GB10，一个请求，MTP 草稿，γ = 3，每步 4.9 毫秒减去 2.1 毫秒的采样，再分给三次草稿（vLLM issue #45258，2026-06-11；只有一台机器、一个模型，所以在别处只是估计）。SGLang 和 TensorRT-LLM 把草稿放进 CUDA Graphs，为 0；vLLM 0.5 没有测量，也为 0。",
     }
 }
 

@@ -494,7 +494,7 @@ pub(crate) fn time_model_inputs(
 }
 
 /// The factors the scenario's software sets where the reader did not override them: the serving
-/// stack's CPU share of a step and, on an MLA model, its per-request fixed cost where the stack
+/// stack's CPU share of a step, its host time per speculative draft pass and, on an MLA model, its per-request fixed cost where the stack
 /// has a measured one ([`crate::engine::stack::ServingStack::settings`]), the named
 /// weight-only kernel's share of bandwidth on quantised weights
 /// ([`crate::engine::stack::WeightKernel::read_share`]), and on an RDNA GPU llama.cpp's back end's
@@ -504,6 +504,9 @@ fn stack_efficiency(s: &Scenario, gpu: &Gpu, mla: bool, eff: &mut Efficiency, ov
     let stack = s.serving_stack.settings();
     if free("cpu_share_of_step") {
         eff.cpu_share_of_step = stack.cpu_share_of_step;
+    }
+    if free("draft_pass_host_s") {
+        eff.draft_pass_host_s = stack.draft_pass_host_s;
     }
     if let Some(t) = stack.mla_request_overhead_s.filter(|_| mla && free("request_overhead_s")) {
         eff.request_overhead_s = t;
@@ -1077,17 +1080,20 @@ fn speculative(
     let at = |b: f64| -> Result<StepTimes, ScenarioError> {
         let dec = timed(&decode_step_work(target, b, c.decode_ctx).map_err(pe)?, target)?;
         let ver = timed(&verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?, target)?;
-        let (draft_s, draft_s_bound) = match &drafter {
+        let (draft_gpu_s, draft_s_bound) = match &drafter {
             Some(d) => {
                 let t = timed(&decode_step_work(d, b, c.decode_ctx).map_err(pe)?, d)?;
                 (t.expected.total_s, t.bound.total_s)
             }
             None => (0.0, 0.0),
         };
+        let draft_host_s = if drafter.is_some() { c.eff.draft_pass_host_s } else { 0.0 };
         Ok(StepTimes {
             verify_s: ver.expected.total_s,
             verify_s_bound: ver.bound.total_s,
-            draft_s,
+            draft_s: draft_gpu_s.max(draft_host_s),
+            draft_gpu_s,
+            draft_host_s,
             draft_s_bound,
             decode_s: dec.expected.total_s,
             decode_s_bound: dec.bound.total_s,

@@ -111,8 +111,12 @@ pub fn drafter_shape(
 pub struct StepTimes {
     pub verify_s: f64,
     pub verify_s_bound: f64,
-    /// One draft pass (0 for n-gram).
+    /// One draft pass (0 for n-gram): `max(T_gpu, T_host)`.
     pub draft_s: f64,
+    /// The draft pass's GPU time (its own roofline, launches included).
+    pub draft_gpu_s: f64,
+    /// The host time a draft pass cannot go below (`efficiency.draft_pass_host_s`; 0 for n-gram).
+    pub draft_host_s: f64,
     pub draft_s_bound: f64,
     /// The plain decode step the speculation replaces.
     pub decode_s: f64,
@@ -278,13 +282,23 @@ pub fn derivations(
         Val::Secs(t.verify_s),
         Val::int(r.draft_tokens),
         Val::Secs(t.draft_s),
+        Val::Secs(t.draft_gpu_s),
+        Val::Secs(t.draft_host_s),
         Val::Secs(r.step_s),
         Val::Fixed(r.expected_tokens_per_step, 3),
         Val::Secs(r.time_per_output_token_s),
         Val::Secs(r.time_per_output_token_s_without),
         Val::Fixed(r.speedup, 2),
     ];
-    let src = Source::cited(crate::engine::speculation::LEVIATHAN);
+    let src = if t.draft_host_s > 0.0 {
+        Source::cited(&format!(
+            "{}; {}",
+            crate::engine::speculation::LEVIATHAN,
+            crate::engine::stack::VLLM_DRAFT_PASS_HOST_SOURCE
+        ))
+    } else {
+        Source::cited(crate::engine::speculation::LEVIATHAN)
+    };
     dv.insert(DerivKey::SpeculativeTimePerOutputToken, Derivation::new(Formula::SpecStep, values, src));
 }
 
