@@ -20,6 +20,7 @@ pub const WIDGETS: &[&str] = &[
     "disaggregation",
     "wide-ep",
     "kv-tiers",
+    "speculation",
     "lab",
     // The decision tools (`route::Tool`), each also a page at `#/{lang}/tools/{kind}`.
     "mig",

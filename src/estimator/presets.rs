@@ -185,6 +185,7 @@ mod chapter_widgets {
                             "disaggregation",
                             "wide-ep",
                             "kv-tiers",
+                            "speculation",
                         ];
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {

@@ -106,7 +106,7 @@ test('theme=light|dark|auto sets the embed\'s colours, whatever the system says 
 
 test('the list of embeddable widgets: every kind, its parameters and its code, without scripts', async () => {
   const kinds = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder',
-    'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers', 'lab', 'mig', 'cloud', 'diagnose', 'cluster', 'local'];
+    'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers', 'speculation', 'lab', 'mig', 'cloud', 'diagnose', 'cluster', 'local'];
   for (const lang of ['zh', 'en']) {
     const page = await newPage(browser, { javaScriptEnabled: false });
     // Found from the footer of any page, and from the home page's part for classes and teams.

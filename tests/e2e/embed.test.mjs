@@ -8,7 +8,7 @@ let server, sub, browser;
 before(async () => { server = await serve(); sub = await serve(undefined, '/docs/gpu/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); await sub?.close(); });
 
-const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers'];
+const KINDS = ['memory', 'kv-cache', 'roofline', 'scaling', 'bound', 'cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers', 'speculation'];
 
 test('every widget kind embeds alone in both languages', async () => {
   const page = await newPage(browser);
@@ -70,6 +70,28 @@ test('the KV-tier widget follows its controls: few sessions fit the GPU, many sp
   await page.locator('#kv-tiers-ssd').dispatchEvent('change');
   await page.waitForFunction(() => !document.querySelector('[data-k="ssd-share"]') && !document.querySelector('[data-k="cpu-share"]'));
   assert.equal(await value('ttft'), await value('ttft-bare'));
+  await finish(page);
+});
+
+test('the speculation widget follows its controls: a stack with a host floor gains less, a poor drafter loses', async () => {
+  const page = await newPage(browser);
+  const value = (k) => page.locator(`aside.widget [data-k="${k}"]`).getAttribute('data-value').then(Number);
+  // Chapter 3's example under vLLM: four drafts at α 0.75, each pass waiting 0.93 ms on the host.
+  await page.goto(`${server.url}en/embed/speculation/?gamma=4&alpha=75&stack=vllm_v1`);
+  await page.waitForSelector('aside.widget [data-k="speedup"]');
+  const vllm = await value('speedup');
+  assert.ok(vllm > 1.5 && vllm < 3.05, `${vllm}`);
+  assert.equal(await value('draft-host'), 0.00093);
+  assert.ok((await value('crossover')) > 1);
+  assert.ok(await page.locator('aside.widget figure svg').count() > 0);
+  // SGLang runs the drafts in CUDA graphs: no host floor, a larger gain.
+  await page.selectOption('#speculation-stack', 'sglang');
+  await page.waitForFunction(() => document.querySelector('[data-k="draft-host"]')?.dataset.value === '0');
+  assert.ok((await value('speedup')) > vllm);
+  // A drafter whose tokens are rarely accepted costs more than it saves.
+  await page.fill('#speculation-alpha', '10');
+  await page.locator('#speculation-alpha').dispatchEvent('change');
+  await page.waitForFunction(() => Number(document.querySelector('[data-k="speedup"]')?.dataset.value) < 1);
   await finish(page);
 });
 

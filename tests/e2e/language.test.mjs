@@ -46,6 +46,9 @@ const ALLOW = {
     'EP', 'EPLB', 'GEMM', 'dispatch', 'combine',
     // KV cache tiers, as chapter 13 names them: the SSD tier and the LRU eviction of every tier.
     'SSD', 'LRU',
+    // Speculative decoding's drafters as vLLM names them (EAGLE-3, MTP), and the GB10 a profile of
+    // vLLM's drafter ran on.
+    'EAGLE', 'MTP', 'GB10',
     // The two phases of inference, as the zh course names them (terminology.json: 分块 prefill).
     'prefill', 'decode', 'GPU', 'CPU', 'HBM', 'SRAM', 'L2', 'NVLink', 'PCIe',
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
@@ -305,7 +308,7 @@ async function texts(page, lang, skip) {
     out.push([`capacity planner${label}`, await visibleText(page, skip)]);
   }
   // The chapter widgets that are not estimators, alone on their embed pages, with the copy control used.
-  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers']) {
+  for (const kind of ['cuda-grid', 'tensor-peaks', 'spec-sheet', 'gpu-ladder', 'all-reduce', 'state-vs-kv', 'prefix-reuse', 'disaggregation', 'wide-ep', 'kv-tiers', 'speculation']) {
     await page.goto(`${server.url}#/${lang}/embed/${kind}`);
     await page.waitForSelector('aside.widget .widget-body > *');
     await page.click('aside.widget button.copy-embed');

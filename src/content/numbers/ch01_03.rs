@@ -71,4 +71,15 @@ pub static SCENARIOS: &[(&str, &str)] = &[
         "memory-bandwidth-phases-load",
         r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 64, "gpu": "h100-sxm", "arrival_rate_per_s": 6}"#,
     ),
+    // Speculative decoding on a short chat turn (MT-bench-like: 128 tokens in, 256 out): an EAGLE-3
+    // head drafting 4 tokens a step, each accepted with probability 0.75, under vLLM (its drafter's
+    // host floor) and under SGLang.
+    (
+        "memory-bandwidth-spec",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 128, "output_tokens": 256, "context_tokens": 384, "batch": 1, "gpu": "h100-sxm", "speculative_method": "eagle3", "speculative_draft_tokens": 4, "speculative_acceptance_rate": 0.75}"#,
+    ),
+    (
+        "memory-bandwidth-spec-sglang",
+        r#"{"model": "llama-3.1-8b", "prompt_tokens": 128, "output_tokens": 256, "context_tokens": 384, "batch": 1, "gpu": "h100-sxm", "speculative_method": "eagle3", "speculative_draft_tokens": 4, "speculative_acceptance_rate": 0.75, "serving_stack": "sglang"}"#,
+    ),
 ];

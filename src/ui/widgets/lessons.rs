@@ -51,6 +51,7 @@ pub fn title(kind: &str, lang: Lang) -> &'static str {
         "disaggregation" => w.dg_title,
         "wide-ep" => w.wep_title,
         "kv-tiers" => w.kvt_title,
+        "speculation" => w.sp_title,
         "all-reduce" => w.ar_title,
         "lab" => lang.lab().nav,
         "mig" => lang.tools().name(crate::route::Tool::Mig),
@@ -251,6 +252,26 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 Param { key: "ssd", label: w.kvt_ssd, input: gb(1e6) },
             ]
         }
+        "speculation" => vec![
+            Param {
+                key: "gamma",
+                label: w.sp_gamma,
+                input: Input::Number { min: 1.0, max: 16.0, whole: true },
+            },
+            Param {
+                key: "alpha",
+                label: w.sp_alpha,
+                input: Input::Number { min: 1.0, max: 99.0, whole: false },
+            },
+            Param {
+                key: "stack",
+                label: w.sp_stack,
+                input: Input::Select(vec![
+                    ("vllm_v1".into(), "vLLM".into()),
+                    ("sglang".into(), "SGLang".into()),
+                ]),
+            },
+        ],
         _ => vec![
             Param {
                 key: "ranks",
@@ -316,6 +337,9 @@ pub(super) fn defaults(kind: &str) -> &'static [(&'static str, &'static str)] {
         // Chapter 13: the KV-tier section's agent sessions, 300 open, a 200 GB CPU tier and a 3.84
         // TB SSD tier per GPU (the section's `capacity-estimation-tiers-ssd` scenario).
         "kv-tiers" => &[("n", "300"), ("cpu", "200"), ("ssd", "3840")],
+        // Chapter 3: EAGLE-3 on Llama-3.1-8B, 4 drafts a step, each accepted with probability 0.75,
+        // under vLLM (the section's `memory-bandwidth-spec` scenario).
+        "speculation" => &[("gamma", "4"), ("alpha", "75"), ("stack", "vllm_v1")],
         // Chapter 14: two 8-GPU nodes, a 1 GB gradient all-reduce.
         _ => &[("ranks", "16"), ("mb", "1000")],
     }
@@ -332,6 +356,7 @@ pub(super) fn body_html(kind: &str, lang: Lang, v: &Values) -> String {
         "disaggregation" => disaggregation(lang, v),
         "wide-ep" => wide_ep(lang, v),
         "kv-tiers" => kv_tiers_view(lang, v),
+        "speculation" => speculation_view(lang, v),
         _ => all_reduce_view(lang, v),
     }
 }
@@ -1337,6 +1362,91 @@ fn kv_tiers_view(lang: Lang, v: &Values) -> String {
     .concat()
 }
 
+/// The speculation widget's scenario: chapter 3's Llama-3.1-8B in BF16 on an H100 SXM (a short chat
+/// turn: 128 tokens in, 256 out, batch 1) with an EAGLE-3 head drafting `gamma` tokens a step, each
+/// accepted with probability `alpha`, under `stack`.
+fn spec_scenario(gamma: u64, alpha: f64, stack: &str) -> Scenario {
+    let mut s = Scenario::new(ModelSpec::Id("llama-3.1-8b".into()));
+    s.gpu = GpuSpec::Id("h100-sxm".into());
+    (s.prompt_tokens, s.output_tokens, s.context_tokens) = (Some(128), Some(256), 384);
+    s.speculative_method = Some(crate::engine::workload::SpecMethod::Eagle3);
+    (s.speculative_draft_tokens, s.speculative_acceptance_rate) = (Some(gamma), Some(alpha));
+    s.serving_stack = match stack {
+        "sglang" => crate::engine::stack::ServingStack::Sglang,
+        _ => crate::engine::stack::ServingStack::VllmV1,
+    };
+    s
+}
+
+/// Chapter 3: speculative decoding (`engine::perf::speculative`). Tokens per second per user and
+/// per GPU with and without the drafter from batch 1 to 512, where speculation stops paying, and
+/// at batch 1 the step's parts and the arithmetic, each the engine's report.
+fn speculation_view(lang: Lang, v: &Values) -> String {
+    let (w, e) = (lang.wid(), lang.est());
+    let gamma = crate::engine::num::u64_from_f64(num(v, "gamma")).max(1);
+    let alpha = num(v, "alpha") / 100.0;
+    let r = match catalog::evaluate(&spec_scenario(gamma, alpha, get(v, "stack"))) {
+        Ok(r) => r,
+        Err(err) => {
+            return format!(
+                "<p class=\"field-error\" role=\"alert\">{}</p>",
+                escape(&errors::scenario_error(err.scenario_error(), lang))
+            )
+        }
+    };
+    let Some(sp) = r.performance.speculative.as_ref() else { return String::new() };
+    let chart = crate::estimator::chart_inputs::speculation_chart(&r, e)
+        .map(|c| charts::speculation_svg(&c, crate::ui::browser::chart_width()))
+        .unwrap_or_default();
+    let t = &sp.times;
+    let ms = format_seconds;
+    let crossover = sp.crossover_batch.map_or_else(|| w.sp_no_crossover.to_string(), group_digits);
+    let numbers_dl = numbers(&[
+        row("e", w.sp_e, &format!("{:.2}", sp.expected_tokens_per_step), sp.expected_tokens_per_step),
+        row("verify", w.sp_verify, &ms(t.verify_s), t.verify_s),
+        row("draft-gpu", w.sp_draft_gpu, &ms(t.draft_gpu_s), t.draft_gpu_s),
+        row("draft-host", w.sp_draft_host, &ms(t.draft_host_s), t.draft_host_s),
+        row("tpot", w.sp_tpot, &ms(sp.time_per_output_token_s), sp.time_per_output_token_s),
+        row(
+            "tpot-plain",
+            w.sp_tpot_plain,
+            &ms(sp.time_per_output_token_s_without),
+            sp.time_per_output_token_s_without,
+        ),
+        row("speedup", w.sp_speedup, &format!("{:.2}×", sp.speedup), sp.speedup),
+        row("crossover", w.sp_crossover, &crossover, sp.crossover_batch.map_or(0.0, |b| b as f64)),
+    ]);
+    let lines = vec![
+        format!(
+            "E = (1 − α^(γ+1)) / (1 − α) = (1 − {}^{}) / (1 − {}) = {:.2}",
+            sig(alpha),
+            gamma + 1,
+            sig(alpha),
+            sp.expected_tokens_per_step
+        ),
+        format!(
+            "T_step = T_verify + γ × max(T_gpu, T_host) = {} + {} × max({}, {}) = {}",
+            ms(t.verify_s),
+            gamma,
+            ms(t.draft_gpu_s),
+            ms(t.draft_host_s),
+            ms(sp.step_s)
+        ),
+        format!(
+            "TPOT = T_step / E = {} / {:.2} = {}; {} / {} = {:.2}×",
+            ms(sp.step_s),
+            sp.expected_tokens_per_step,
+            ms(sp.time_per_output_token_s),
+            ms(sp.time_per_output_token_s_without),
+            ms(sp.time_per_output_token_s),
+            sp.speedup
+        ),
+        w.sp_symbols.to_string(),
+    ];
+    [note(w.sp_note), format!("<figure class=\"chart\">{chart}</figure>"), numbers_dl, math(lang, &lines)]
+        .concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1425,6 +1535,36 @@ mod tests {
         let json = crate::content::numbers::scenario(name).expect(name);
         let s = crate::exercises::parse_scenario(json).expect(name);
         catalog::evaluate(&s).expect(name)
+    }
+
+    /// The speculation widget opens on chapter 3's example: its E, step parts, TPOTs, speed-up and
+    /// crossover are the section's `memory-bandwidth-spec` scenario, number for number; SGLang's
+    /// drafts have no host floor and gain more; γ out of range is refused.
+    #[test]
+    fn the_speculation_widget_shows_the_chapters_example() {
+        let mut v: Values = defaults("speculation").iter().map(|(k, d)| (*k, (*d).to_string())).collect();
+        let html = speculation_view(Lang::En, &v);
+        let r = chapter_report("memory-bandwidth-spec");
+        let sp = r.performance.speculative.expect("speculative");
+        assert_eq!(widget_value(&html, "e"), sp.expected_tokens_per_step);
+        assert_eq!(widget_value(&html, "verify"), sp.times.verify_s);
+        assert_eq!(widget_value(&html, "draft-gpu"), sp.times.draft_gpu_s);
+        assert_eq!(widget_value(&html, "draft-host"), sp.times.draft_host_s);
+        assert_eq!(widget_value(&html, "tpot"), sp.time_per_output_token_s);
+        assert_eq!(widget_value(&html, "tpot-plain"), sp.time_per_output_token_s_without);
+        assert_eq!(widget_value(&html, "speedup"), sp.speedup);
+        assert_eq!(widget_value(&html, "crossover"), sp.crossover_batch.expect("a crossover") as f64);
+        assert!(html.contains("<svg"), "{html}");
+        v.retain(|(k, _)| *k != "stack");
+        v.push(("stack", "sglang".to_string()));
+        let sglang = speculation_view(Lang::En, &v);
+        let s = chapter_report("memory-bandwidth-spec-sglang").performance.speculative.expect("sglang");
+        assert_eq!(widget_value(&sglang, "draft-host"), 0.0);
+        assert_eq!(widget_value(&sglang, "speedup"), s.speedup);
+        assert!(s.speedup > sp.speedup);
+        let p = params("speculation", Lang::En);
+        assert!(!p.iter().find(|p| p.key == "gamma").expect("gamma").accepts("0"));
+        assert!(!p.iter().find(|p| p.key == "alpha").expect("alpha").accepts("100"));
     }
 
     /// The KV-tier widget opens on chapter 13's example: its shares, times and TTFT are the

@@ -18,7 +18,7 @@ use crate::i18n::Lang;
 use leptos::prelude::*;
 
 /// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
-pub const LESSON_KINDS: [&str; 10] = [
+pub const LESSON_KINDS: [&str; 11] = [
     "cuda-grid",
     "tensor-peaks",
     "spec-sheet",
@@ -29,6 +29,7 @@ pub const LESSON_KINDS: [&str; 10] = [
     "disaggregation",
     "wide-ep",
     "kv-tiers",
+    "speculation",
 ];
 
 /// Whether `kind` is drawn here.
