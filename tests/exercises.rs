@@ -168,6 +168,8 @@ const PINNED_IDS: &[&str] = &[
     "bw-h200-16x8k-step",
     "bw-8b-prefill-2k-bound",
     "bw-8b-decode-b64-throughput",
+    "bw-spec-expected-tokens",
+    "bw-spec-tpot",
     "cuda-blocks-10m",
     "cuda-saxpy-h100",
     "cuda-launch-overhead",

@@ -101,4 +101,16 @@ pub const SOLUTIONS: &[Solution] = &[
         given: &[8.03e9, 5.25e8, 64.0, 2176.0, 128.0, 3.35],
         solve: |g| g[2] * g[5] * 1e12 / ((g[0] - g[1]) * 2.0 + g[2] * g[3] * g[4] * KIB),
     },
+    Solution {
+        id: "bw-spec-expected-tokens",
+        // (1 − α^(γ+1)) / (1 − α).
+        given: &[0.8, 3.0],
+        solve: |g| (1.0 - g[0].powf(g[1] + 1.0)) / (1.0 - g[0]),
+    },
+    Solution {
+        id: "bw-spec-tpot",
+        // (verify + drafts × max(GPU, host)) ÷ E, in ms.
+        given: &[6.58, 4.0, 0.60, 0.93, 3.05],
+        solve: |g| (g[0] + g[1] * g[2].max(g[3])) / g[4],
+    },
 ];

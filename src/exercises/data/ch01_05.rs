@@ -195,6 +195,10 @@ const L3_8B_H200_16X8K: &str =
 
 const L31_8B_PHASES_B1: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 1, "gpu": "h100-sxm"}"#;
 const L31_8B_PHASES_B64: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 2048, "output_tokens": 256, "context_tokens": 2304, "batch": 64, "gpu": "h100-sxm"}"#;
+/// Speculative decoding on chapter 3's short chat turn: EAGLE-3, 4 drafts at α 0.75, under vLLM
+/// (`memory-bandwidth-spec`), and 3 drafts at α 0.8.
+const L31_8B_SPEC: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 128, "output_tokens": 256, "context_tokens": 384, "batch": 1, "gpu": "h100-sxm", "speculative_method": "eagle3", "speculative_draft_tokens": 4, "speculative_acceptance_rate": 0.75}"#;
+const L31_8B_SPEC_A80: &str = r#"{"model": "llama-3.1-8b", "prompt_tokens": 128, "output_tokens": 256, "context_tokens": 384, "batch": 1, "gpu": "h100-sxm", "speculative_method": "eagle3", "speculative_draft_tokens": 3, "speculative_acceptance_rate": 0.8}"#;
 
 pub static MEMORY_BANDWIDTH: &[Exercise] = &[
     Exercise {
@@ -291,6 +295,38 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
             "tokens/s",
             "Bytes per step = (parameters − embedding) × 2 + 64 × 2,176 × 128 KiB; a step takes bytes ÷ 3.35 TB/s and yields 64 tokens.",
             "A step reads 2 × (8.03e9 − 5.25e8) + 64 × 2,176 × 128 KiB ≈ {r:phases.decode.bytes:1e-9:1} GB, so it takes at least {r:phases.decode.time_s_bound:1e3:2} ms and the batch gets at most about {key} tokens/s. The weights are read once for all 64 sequences; the KV cache is read per sequence, and in this step it already outweighs the weights. At the engine's measured bandwidth and overheads a step takes about {r:phases.decode.time_s:1e3:1} ms, about {r:phases.decode.tokens_per_s:1:0} tokens/s.",
+        ),
+    },
+    Exercise {
+        id: "bw-spec-expected-tokens",
+        answer: report(L31_8B_SPEC_A80, "speculative.expected_tokens_per_step", 1.0, 3, 0.01),
+        zh: num(
+            "投机解码中，草稿头每步起草 3 个 token，目标模型一遍验证它们。假设每个草稿 token 都以 0.8 的概率被接受、彼此独立，并且一旦有一个被拒绝，它后面的草稿都作废；无论接受几个，目标模型在这一遍里总会再给出一个自己的 token。平均每个目标步产出多少个 token？",
+            "token",
+            "前 k 个草稿全被接受的概率是 α^k；产出的 token = 1 + 被接受的草稿数，E = 1 + α + α² + … + α^γ。",
+            "E = 1 + 0.8 + 0.64 + 0.512 = (1 − 0.8⁴) / (1 − 0.8) = {key}。这就是 Leviathan 等人（2023）的公式。γ 越大，加上的项越小：再多起草一个 token 只多 0.8⁴ ≈ 0.41 个，却要多一次草稿的时间。",
+        ),
+        en: num(
+            "In speculative decoding a draft head proposes 3 tokens a step and the target model verifies them in one pass. Each draft token is accepted with probability 0.8, independently, and once one is rejected the drafts after it are discarded; however many are accepted, the target's pass adds one token of its own. How many tokens does a target step yield on average?",
+            "tokens",
+            "The first k drafts are all accepted with probability α^k; a step yields 1 + the accepted drafts, so E = 1 + α + α² + … + α^γ.",
+            "E = 1 + 0.8 + 0.64 + 0.512 = (1 − 0.8⁴) / (1 − 0.8) = {key}: Leviathan et al.'s formula (2023). Each further draft adds less: a fourth would add 0.8⁴ ≈ 0.41 tokens, for one more draft pass.",
+        ),
+    },
+    Exercise {
+        id: "bw-spec-tpot",
+        answer: report(L31_8B_SPEC, "speculative.time_per_output_token_s", 1e3, 2, 0.02),
+        zh: num(
+            "Llama-3.1-8B（BF16）在一张 H100 SXM 上，batch 1，用 vLLM 跑 EAGLE-3 投机解码：每步起草 4 个 token，每个以 0.75 的概率被接受，所以每个目标步平均产出 3.05 个 token。验证 5 个 token 的一遍需要 6.58 ms（权重只读一次，和普通的一步几乎一样）。一次草稿在 GPU 上只要 0.60 ms，但 vLLM 的草稿每次在主机上至少要 0.93 ms。每个输出 token 平均要多少毫秒？",
+            "ms",
+            "一次草稿取 GPU 时间和主机时间中较大的一个；一步 = 验证 + 4 × 一次草稿；每个 token 的时间 = 一步 ÷ 3.05。",
+            "一步 = 6.58 + 4 × max(0.60, 0.93) = 10.30 ms；÷ 3.05 ≈ {key} ms。不用投机解码时每个 token {r:speculative.time_per_output_token_s_without:1e3:2} ms，加速约 {r:speculative.speedup:1:2} 倍。如果草稿在 CUDA Graphs 里运行（SGLang），一次草稿只有 GPU 的 0.60 ms，一步 8.97 ms，每个 token 约 2.94 ms。",
+        ),
+        en: num(
+            "Llama-3.1-8B (BF16) on one H100 SXM at batch 1 runs EAGLE-3 speculative decoding under vLLM: 4 drafts a step, each accepted with probability 0.75, so a target step yields 3.05 tokens on average. The verify pass over 5 tokens takes 6.58 ms (the weights are read once, about a plain step). A draft pass needs only 0.60 ms of GPU time, but vLLM's drafter spends at least 0.93 ms of host time on each. How many milliseconds does each output token take on average?",
+            "ms",
+            "A draft pass takes the longer of its GPU and host times; a step = verify + 4 × one draft pass; per token = step ÷ 3.05.",
+            "A step = 6.58 + 4 × max(0.60, 0.93) = 10.30 ms; ÷ 3.05 ≈ {key} ms. Without speculation a token takes {r:speculative.time_per_output_token_s_without:1e3:2} ms, so the speed-up is about {r:speculative.speedup:1:2}×. With the drafts in CUDA graphs (SGLang) a pass costs only its 0.60 ms on the GPU: a step of 8.97 ms, about 2.94 ms a token.",
         ),
     },
 ];
