@@ -70,8 +70,8 @@ pub struct Efficiency {
     /// = 0.776, GB200 1,822 of 2,500 = 0.729); without one, `tensor_flops`' 0.75. The training
     /// model multiplies it by each GEMM's wave quantisation (`perf::training::gemm`).
     pub matmul_flops: f64,
-    /// Host time one speculative draft pass cannot go below, seconds: where the serving stack
-    /// runs the drafter's passes outside a full CUDA graph, each pass pays Python dispatch, an
+    /// The time one speculative draft pass cannot go below, seconds: where the serving stack runs
+    /// the drafter's passes outside a full CUDA graph, each pass pays Python dispatch, an
     /// attention-metadata rebuild and eager kernels between graph pieces, one after another
     /// (each pass needs the last one's token), so a pass takes `max(T_gpu, this)`. Default: the
     /// serving stack's ([`crate::engine::stack::StackSettings::draft_pass_host_s`]; 0 where the

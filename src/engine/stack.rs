@@ -100,8 +100,8 @@ pub struct StackSettings {
     /// family), outside the GPU's steps, where the stack's own measurement shows one
     /// (`efficiency.request_overhead_s` for such a model; absent: the general default).
     pub mla_request_overhead_s: Option<f64>,
-    /// The host time one speculative draft pass cannot go below
-    /// (`efficiency.draft_pass_host_s`): [`VLLM_DRAFT_PASS_HOST_S`] for vLLM, whose drafter runs
+    /// The time one speculative draft pass cannot go below outside full CUDA graphs (dispatch,
+    /// metadata and glue; `efficiency.draft_pass_host_s`): [`VLLM_DRAFT_PASS_HOST_S`] for vLLM, whose drafter runs
     /// outside full CUDA graphs; 0 for SGLang and TensorRT-LLM, which capture the draft passes in
     /// CUDA graphs (SGLang PR #6606, TensorRT-LLM PR #7363), and for vLLM 0.5, not measured.
     pub draft_pass_host_s: f64,
@@ -123,19 +123,22 @@ pub struct StackSettings {
 /// is 55.6 ms at a 128-token prompt on the same 16 GPUs (same issue).
 pub const SGLANG_MLA_REQUEST_OVERHEAD_S: f64 = 0.1466;
 
-/// vLLM's host time per speculative draft pass: 0.93 ms.
+/// vLLM's floor for one speculative draft pass: 0.93 ms.
 ///
 /// vLLM runs the drafter's passes outside full CUDA graphs: eagerly while the EAGLE drafter's
 /// graph capture was broken (vLLM PR #23679, 2025-08-26: "broken for a while since the launch of
 /// #20059"), in piecewise graphs since, with the attention between graph pieces run eagerly
-/// (`SpecDecodeBaseProposer` pins `PIECEWISE`). Each pass then pays Python dispatch and an
-/// attention-metadata rebuild, and the passes run one after another, each needing the last
-/// one's token. vLLM issue #45258 (2026-06-11) measures the drafter's chain with CUDA events on
-/// a GB10 (Gemma-4 26B-A4B, MTP, γ = 3, vLLM 0.22.1): 4.9 ms per step at one request, of which
-/// sampling 2.1 ms, so `(4.9 − 2.1) / 3 = 0.93 ms` per pass for the forward and its glue (an
-/// EAGLE drafter takes its token by argmax: no sampling). Measured on one machine and one model;
-/// a pass whose GPU work is longer takes that (`max`), which is how the same issue's 16
-/// requests (5.2 ms a pass) read.
+/// (`SpecDecodeBaseProposer` pins `PIECEWISE`). Each pass then pays Python dispatch, an
+/// attention-metadata rebuild and other glue, and the passes run one after another, each needing
+/// the last one's token. vLLM issue #45258 (2026-06-11) measures the drafter's chain with CUDA
+/// events on a GB10 (Gemma-4 26B-A4B NVFP4, an MTP drafter, γ = 3, vLLM 0.22.1.dev): 4.9 ms a step
+/// at one request, of which sampling 2.1 ms, so `(4.9 − 2.1) / 3 = 0.93 ms` a pass for the forward
+/// and its glue (the GB10's GPU work for that drafter included; an EAGLE drafter is taken to pick
+/// its token by argmax, without sampling). That drafter's attention metadata does not change from
+/// pass to pass, an EAGLE head's does: the floor may be low for it. At 16 requests the same issue
+/// measures `(15.6 − 3.2) / 3 = 4.1 ms` a pass, where the GPU's work is the longer (`max`). A
+/// cross-check, not a fit: vLLM's EAGLE-3 runs on Llama 3.1 8B (issue #20780, batch 1) lengthen
+/// their step by about 1.0 ms per extra draft (10.20 ms at K = 2, 15.19 ms at K = 7).
 pub const VLLM_DRAFT_PASS_HOST_S: f64 = 0.93e-3;
 
 /// The source of [`VLLM_DRAFT_PASS_HOST_S`], as the report cites it.

@@ -33,13 +33,27 @@ pub struct Drafter {
     pub kv_bytes_per_token: u128,
 }
 
-/// Parameters of an EAGLE-3 head on target `a`: one layer's attention, a SwiGLU MLP of the
-/// target's intermediate size (`3·h·I`) and `fc` (`3h²`), plus the layer's norms (`2h`).
-/// Worked (Llama-3.1-8B: h 4096, I 14336, attention 41.9M): 41.9M + 176.2M + 50.3M + 8K = 268.4M.
+/// The output vocabulary of an EAGLE-3 head: its own `lm_head` over the draft vocabulary, which
+/// EAGLE-3 training maps from the target's most frequent tokens (`draft_vocab_size` 32,000 in the
+/// EAGLE-3 heads of SafeAILab/EAGLE, e.g. `yuhuili/EAGLE3-LLaMA3.1-Instruct-8B`; vLLM loads it and
+/// does not share the target's head for `eagle3`).
+pub const EAGLE3_DRAFT_VOCAB: u128 = 32_000;
+
+/// Parameters of an EAGLE-3 head on target `a`: one decoder layer whose q, k and v read the
+/// token's embedding beside the fused hidden state (`2h` wide: vLLM `llama_eagle3.py`,
+/// `qkv_input_size = 2 * hidden_size`), the output projection, a SwiGLU MLP of the target's
+/// intermediate size (`3·h·I`), `fc` fusing three of the target's hidden states (`3h·h`), its own
+/// output head over [`EAGLE3_DRAFT_VOCAB`] and four norms (`4h`); the token embedding is the
+/// target's. Worked (Llama-3.1-8B: h 4096, I 14336, 32 heads and 8 KV heads of 128): q, k, v
+/// 8192 · 6144 = 50.3M, o 16.8M, MLP 176.2M, fc 50.3M, head 131.1M, norms 16K: 424.7M
+/// (the checkpoint's ~0.85 GB in BF16).
 pub fn eagle3_params(a: &Architecture) -> u128 {
     let h = u128::from(a.hidden);
-    let first = layer_params(a, 0);
-    first.attention_matrices + 3 * h * u128::from(a.intermediate) + 3 * h * h + 2 * h
+    let at = &a.attention;
+    let q = u128::from(at.heads) * u128::from(at.head_dim);
+    let kv = u128::from(at.kv_heads) * u128::from(at.head_dim);
+    let o = u128::from(at.heads) * u128::from(at.v_head_dim) * h;
+    2 * h * (q + 2 * kv) + o + 3 * h * u128::from(a.intermediate) + 3 * h * h + EAGLE3_DRAFT_VOCAB * h + 4 * h
 }
 
 /// Parameters of one multi-token-prediction module of `a`: its last decoder layer plus the
@@ -94,7 +108,10 @@ mod tests {
         // Llama-3.1-8B: attention 4096·(4096 + 2·1024) + 4096·4096 = 41,943,040.
         let att = 4096u128 * (4096 + 2 * 1024) + 4096 * 4096;
         assert_eq!(layer_params(&a, 0).attention_matrices, att);
-        assert_eq!(eagle3_params(&a), att + 3 * 4096 * 14336 + 3 * 4096 * 4096 + 2 * 4096);
+        // The head: q, k, v over 2h, o, the MLP, fc, a 32,000-token head and four norms.
+        let head = 8192u128 * (4096 + 2 * 1024) + 4096 * 4096 + 3 * 4096 * 14336 + 3 * 4096 * 4096;
+        assert_eq!(eagle3_params(&a), head + 32_000 * 4096 + 4 * 4096);
+        assert_eq!(eagle3_params(&a), 424_689_664);
         // DeepSeek-V3's one MTP module: its MoE layer plus 2·7168² and two norms, about 11.6B
         // (the README's 14B adds the embedding and head copies, 2 × 129,280 × 7,168 = 1.85B).
         let (d, _) = crate::catalog::Catalog.model("deepseek-v3").unwrap();

@@ -53,9 +53,9 @@ pub fn verify_step_work(m: &ModelShape, batch: f64, context: f64, n: f64) -> Res
 /// The drafter as the time formulas see it, or `None` (n-gram: no model). `target` is the
 /// target's shape at the decode context; `draft` the draft model's, sized the same way.
 /// An EAGLE-3 head or an MTP module is one layer of the target (`memory::speculative` counts its
-/// parameters, `head_params`), plus the target's output head over the whole vocabulary (an
-/// upper bound for EAGLE-3, whose own head covers a smaller draft vocabulary), with one layer's
-/// KV; an MTP module keeps the target's routed experts (one MoE layer).
+/// parameters) with one layer's KV. An EAGLE-3 head's parameters include its own output head over
+/// the draft vocabulary; an MTP module computes its logits with the target's output head over the
+/// whole vocabulary, added here, and keeps the target's routed experts (one MoE layer).
 pub fn drafter_shape(
     spec: &Speculation,
     a: &Architecture,
@@ -66,7 +66,7 @@ pub fn drafter_shape(
 ) -> Option<ModelShape> {
     let head = if a.tied_embeddings { counts.embedding } else { counts.lm_head } as f64;
     let layers = f64::from(target.layers.max(1));
-    let one_layer = |params: f64, experts: bool| {
+    let one_layer = |params: f64, experts: bool, head: f64| {
         let (expert_params, active_expert) = if experts {
             let p = crate::engine::model::params::layer_params(
                 a,
@@ -98,10 +98,10 @@ pub fn drafter_shape(
         SpecMethod::Ngram => None,
         SpecMethod::DraftModel => draft.cloned(),
         SpecMethod::Eagle3 => {
-            Some(one_layer(crate::engine::memory::speculative::eagle3_params(a) as f64, false))
+            Some(one_layer(crate::engine::memory::speculative::eagle3_params(a) as f64, false, 0.0))
         }
         SpecMethod::Mtp => {
-            Some(one_layer(crate::engine::memory::speculative::mtp_module_params(a) as f64, true))
+            Some(one_layer(crate::engine::memory::speculative::mtp_module_params(a) as f64, true, head))
         }
     }
 }

@@ -317,16 +317,16 @@ pub static MEMORY_BANDWIDTH: &[Exercise] = &[
         id: "bw-spec-tpot",
         answer: report(L31_8B_SPEC, "speculative.time_per_output_token_s", 1e3, 2, 0.02),
         zh: num(
-            "Llama-3.1-8B（BF16）在一张 H100 SXM 上，batch 1，用 vLLM 跑 EAGLE-3 投机解码：每步起草 4 个 token，每个以 0.75 的概率被接受，所以每个目标步平均产出 3.05 个 token。验证 5 个 token 的一遍需要 6.58 ms（权重只读一次，和普通的一步几乎一样）。一次草稿在 GPU 上只要 0.60 ms，但 vLLM 的草稿每次在主机上至少要 0.93 ms。每个输出 token 平均要多少毫秒？",
+            "Llama-3.1-8B（BF16）在一张 H100 SXM 上，batch 1，用 vLLM 跑 EAGLE-3 投机解码：每步起草 4 个 token，每个以 0.75 的概率被接受，所以每个目标步平均产出 3.05 个 token。验证 5 个 token 的一遍需要 6.58 ms（权重只读一次，和普通的一步几乎一样）。一次草稿在 GPU 上只要 0.34 ms，但 vLLM 的草稿每次在主机上至少要 0.93 ms。每个输出 token 平均要多少毫秒？",
             "ms",
             "一次草稿取 GPU 时间和主机时间中较大的一个；一步 = 验证 + 4 × 一次草稿；每个 token 的时间 = 一步 ÷ 3.05。",
-            "一步 = 6.58 + 4 × max(0.60, 0.93) = 10.30 ms；÷ 3.05 ≈ {key} ms。不用投机解码时每个 token {r:speculative.time_per_output_token_s_without:1e3:2} ms，加速约 {r:speculative.speedup:1:2} 倍。如果草稿在 CUDA Graphs 里运行（SGLang），一次草稿只有 GPU 的 0.60 ms，一步 8.97 ms，每个 token 约 2.94 ms。",
+            "一步 = 6.58 + 4 × max(0.34, 0.93) = 10.30 ms；÷ 3.05 ≈ {key} ms。不用投机解码时每个 token {r:speculative.time_per_output_token_s_without:1e3:2} ms，速度约是不用时的 {r:speculative.speedup:1:2} 倍。如果草稿在 CUDA Graphs 里运行（SGLang），一次草稿只有 GPU 的 0.34 ms，一步 7.94 ms，每个 token 约 2.60 ms。",
         ),
         en: num(
-            "Llama-3.1-8B (BF16) on one H100 SXM at batch 1 runs EAGLE-3 speculative decoding under vLLM: 4 drafts a step, each accepted with probability 0.75, so a target step yields 3.05 tokens on average. The verify pass over 5 tokens takes 6.58 ms (the weights are read once, about a plain step). A draft pass needs only 0.60 ms of GPU time, but vLLM's drafter spends at least 0.93 ms of host time on each. How many milliseconds does each output token take on average?",
+            "Llama-3.1-8B (BF16) on one H100 SXM at batch 1 runs EAGLE-3 speculative decoding under vLLM: 4 drafts a step, each accepted with probability 0.75, so a target step yields 3.05 tokens on average. The verify pass over 5 tokens takes 6.58 ms (the weights are read once, about a plain step). A draft pass needs only 0.34 ms of GPU time, but vLLM's drafter spends at least 0.93 ms of host time on each. How many milliseconds does each output token take on average?",
             "ms",
             "A draft pass takes the longer of its GPU and host times; a step = verify + 4 × one draft pass; per token = step ÷ 3.05.",
-            "A step = 6.58 + 4 × max(0.60, 0.93) = 10.30 ms; ÷ 3.05 ≈ {key} ms. Without speculation a token takes {r:speculative.time_per_output_token_s_without:1e3:2} ms, so the speed-up is about {r:speculative.speedup:1:2}×. With the drafts in CUDA graphs (SGLang) a pass costs only its 0.60 ms on the GPU: a step of 8.97 ms, about 2.94 ms a token.",
+            "A step = 6.58 + 4 × max(0.34, 0.93) = 10.30 ms; ÷ 3.05 ≈ {key} ms. Without speculation a token takes {r:speculative.time_per_output_token_s_without:1e3:2} ms, so the speed-up is about {r:speculative.speedup:1:2}×. With the drafts in CUDA graphs (SGLang) a pass costs only its 0.34 ms on the GPU: a step of 7.94 ms, about 2.60 ms a token.",
         ),
     },
 ];
