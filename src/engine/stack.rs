@@ -143,7 +143,7 @@ pub const VLLM_DRAFT_PASS_HOST_S: f64 = 0.93e-3;
 
 /// The source of [`VLLM_DRAFT_PASS_HOST_S`], as the report cites it.
 pub const VLLM_DRAFT_PASS_HOST_SOURCE: &str =
-    "vLLM issue #45258, \"[RFC]: FULL cudagraph support for spec-decode drafter chain steps\" (2026-06-11)";
+    "vLLM issue #45258, drafter chain steps timed with CUDA events (2026-06-11)";
 
 /// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it (a title: the
 /// derivation is the constant's doc).

@@ -1441,7 +1441,6 @@ fn speculation_view(lang: Lang, v: &Values) -> String {
             ms(sp.time_per_output_token_s),
             sp.speedup
         ),
-        w.sp_symbols.to_string(),
     ];
     [note(w.sp_note), format!("<figure class=\"chart\">{chart}</figure>"), numbers_dl, math(lang, &lines)]
         .concat()
