@@ -522,7 +522,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     spec_uncertain: "默认接受率来自公开实测，只在一个模型、一个数据集上测得，换了模型或文本可能差很多：",
     chart_spec_title: "投机解码与 batch 大小",
     chart_spec_x: "batch（并发序列数）",
-    chart_spec_panels: ["每个用户的 tokens/s", "每张 GPU 的 tokens/s"],
+    chart_spec_panels: ["每个用户的 token/s", "每张 GPU 的 token/s"],
     chart_spec_legend: ["使用投机解码", "不使用投机解码"],
     chart_spec_crossover: "从这里起每个用户变慢",
     spec_tokens_per_step: "投机解码：目标模型每步平均产出的 token 数 E",
