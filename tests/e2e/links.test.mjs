@@ -114,8 +114,9 @@ async function follow(page, link, counter) {
 
 /**
  * Once the page is shown, no navigation loop: a loop re-navigates about a hundred times a
- * second (110/s measured in issue 30), so half a second with at most one navigation (a page
- * writing its own state into the address) tells one apart. (A fifth of a second would too, but
+ * second (110/s measured in issue 30), so half a second with at most two navigations (a page
+ * writing its own state into the address, and on a loaded machine the app's history mark landing
+ * late: seen once in CI, the estimator linking to itself) tells one apart. (A fifth of a second would too, but
  * then the next link's navigation can abort a bundle the page is still fetching, which the
  * test reports as a failed request: seen once on a loaded 2-core machine.) A click into the other bundle is itself a few history entries and
  * state writes (the position saved in the old entry, the push, the mark of the entry the app
@@ -124,7 +125,7 @@ async function follow(page, link, counter) {
 async function noLoop(page, counter, what) {
   const before = counter.n;
   await page.waitForTimeout(500);
-  assert.ok(counter.n - before <= 1, `${what}: ${counter.n - before} navigations in the half second after the page was shown`);
+  assert.ok(counter.n - before <= 2, `${what}: ${counter.n - before} navigations in the half second after the page was shown`);
   assert.ok(counter.n <= 8, `${what}: ${counter.n} navigations for one click`);
 }
 
