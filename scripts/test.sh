@@ -20,4 +20,6 @@ build_offline
 # Two test files at a time: each has its own server and Chromium, and a page spends much of its
 # time waiting (a frame, a fetch, a timeout) rather than computing, so two share two cores well.
 say "browser tests: node --test tests/e2e/ (headless Chromium, two files at a time)"
-node --test --test-concurrency=2 tests/e2e/
+# A test that runs past 15 minutes fails rather than holding the run to CI's limit (the longest,
+# a walk of every page, takes about 3 minutes under CI load).
+node --test --test-concurrency=2 --test-timeout=900000 tests/e2e/

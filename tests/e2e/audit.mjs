@@ -53,7 +53,12 @@ export async function readDown(page) {
       await new Promise((r) => setTimeout(r, 40));
     }
     scrollTo(0, 0);
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 60))));
+    // Two frames, so what the last scroll mounted is drawn; a frame that does not come (a
+    // headless page may stop producing them under load) is waited for 300 ms at most.
+    const frame = () => new Promise((r) => { requestAnimationFrame(r); setTimeout(r, 300); });
+    await frame();
+    await frame();
+    await new Promise((r) => setTimeout(r, 60));
   });
 }
 

@@ -13,7 +13,7 @@
 // 3.5 minutes of a 50-minute CI run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, newPage, finish } from './harness.mjs';
+import { serve, launch, newPage, finish, bounded, SCRIPT_LIMIT_MS } from './harness.mjs';
 import { sitePages, readDown, lowContrast, chartTextProblems, scrollWithoutCue, axeViolations } from './audit.mjs';
 
 let server, browser;
@@ -23,46 +23,74 @@ after(async () => { await browser?.close(); await server?.close(); });
 /** Smallest chart text a phone shows (CSS px): the planner's latency charts were at 6.4. */
 const MIN_CHART_PX = 8;
 
+/**
+ * Runs `check(page, path)` on each page with one page per walk; a page whose check throws (a
+ * script that never settles, bounded by the harness, or a renderer that went away) is checked
+ * again once in a fresh browser context, so one stalled headless page does not fail or hang the
+ * walk, while a page that fails twice fails the test with its path. Returns the failures.
+ */
+async function walk(options, paths, check) {
+  let page = await newPage(browser, options);
+  const failures = [];
+  for (const path of paths) {
+    try {
+      failures.push(...(await check(page, path)));
+    } catch (first) {
+      console.error(`# ${path}: ${first.message.split('\n')[0]}; checked again in a fresh page`);
+      await bounded(page.context().close(), SCRIPT_LIMIT_MS, 'closing the page').catch(() => {});
+      const earlier = page.problems;
+      page = await newPage(browser, options);
+      page.problems.push(...earlier);
+      try {
+        failures.push(...(await check(page, path)));
+      } catch (second) {
+        failures.push(`${path}: ${second.message.split('\n')[0]}`);
+      }
+    }
+  }
+  await finish(page);
+  return failures;
+}
+
 for (const lang of ['en', 'zh']) {
   test(`${lang}: at 390 px, dark, no page scrolls sideways; cues, chart text, contrast and axe's rules hold on every page`, async () => {
-    const page = await newPage(browser, { viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
     // The not-found page is in both languages at once: walked with the English pages.
     const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
     assert.ok(pages.length > 70, `${pages.length} pages`);
-    const failures = [];
-    for (const path of pages) {
+    const failures = await walk({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' }, pages, async (page, path) => {
+      const found = [];
       await page.goto(`${server.url}${path}`);
       await readDown(page);
       const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-      if (scroll > width) failures.push(`${path}: the page is ${scroll} px wide in a ${width} px viewport`);
-      for (const f of await page.evaluate(scrollWithoutCue)) failures.push(`${path}: ${f}`);
-      for (const f of await page.evaluate(chartTextProblems, MIN_CHART_PX)) failures.push(`${path}: ${f}`);
-      for (const f of await page.evaluate(lowContrast)) failures.push(`${path} (dark): ${f}`);
-      for (const f of await axeViolations(page)) failures.push(`${path} (390): ${f}`);
-    }
+      if (scroll > width) found.push(`${path}: the page is ${scroll} px wide in a ${width} px viewport`);
+      for (const f of await page.evaluate(scrollWithoutCue)) found.push(`${path}: ${f}`);
+      for (const f of await page.evaluate(chartTextProblems, MIN_CHART_PX)) found.push(`${path}: ${f}`);
+      for (const f of await page.evaluate(lowContrast)) found.push(`${path} (dark): ${f}`);
+      for (const f of await axeViolations(page)) found.push(`${path} (390): ${f}`);
+      return found;
+    });
     assert.deepEqual(failures, []);
-    await finish(page);
   });
 
   test(`${lang}: at 1280 px, light, chart text, contrast and axe's rules hold on every page`, async () => {
-    const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-    const failures = [];
     const kinds = new Set();
-    for (const path of [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])]) {
+    const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
+    const failures = await walk({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' }, pages, async (page, path) => {
+      const found = [];
       await page.goto(`${server.url}${path}`);
       await readDown(page);
-      for (const f of await page.evaluate(scrollWithoutCue)) failures.push(`${path}: ${f}`);
-      for (const f of await page.evaluate(chartTextProblems, 0)) failures.push(`${path}: ${f}`);
-      for (const f of await page.evaluate(lowContrast)) failures.push(`${path} (light): ${f}`);
+      for (const f of await page.evaluate(scrollWithoutCue)) found.push(`${path}: ${f}`);
+      for (const f of await page.evaluate(chartTextProblems, 0)) found.push(`${path}: ${f}`);
+      for (const f of await page.evaluate(lowContrast)) found.push(`${path} (light): ${f}`);
       const kind = await page.evaluate(() => document.documentElement.dataset.page ?? 'none');
       if (kind === 'tool' || !kinds.has(kind)) {
+        for (const f of await axeViolations(page)) found.push(`${path} (1280): ${f}`);
         kinds.add(kind);
-        for (const f of await axeViolations(page)) failures.push(`${path} (1280): ${f}`);
       }
-    }
+      return found;
+    });
     assert.ok(kinds.size >= 8, `axe at 1280 px on ${kinds.size} kinds of page: ${[...kinds]}`);
     assert.deepEqual(failures, []);
-    await finish(page);
   });
 }
 

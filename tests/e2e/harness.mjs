@@ -74,10 +74,30 @@ export async function launchWebGpu() {
   });
 }
 
+/**
+ * How long a script run in a page may take before the test gives up on it. Playwright bounds its
+ * navigations and waits but not `page.evaluate`: a script whose promise never settles hangs the
+ * test, and with it the CI run (seen in the every-page walk under CI load: `readDown` never
+ * returned, no CPU, no output, until CI's limit or a kill). The longest script the tests run
+ * (axe on the planner at 390 px) takes a few seconds.
+ */
+export const SCRIPT_LIMIT_MS = 60000;
+
+/** `promise`, or an error naming `what` once `ms` have passed without it settling. */
+export function bounded(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} did not settle within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** A page that collects console errors and page errors into `page.problems`. */
 export async function newPage(browser, options = {}) {
   const context = await browser.newContext({ ...options });
   const page = await context.newPage();
+  const evaluate = page.evaluate.bind(page);
+  page.evaluate = (script, arg) => bounded(evaluate(script, arg), SCRIPT_LIMIT_MS, 'page.evaluate');
   page.problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
@@ -117,7 +137,7 @@ export async function newPage(browser, options = {}) {
  */
 export async function finish(page, expected = []) {
   assert.deepEqual(page.problems, expected, 'console errors, page errors and failed requests');
-  await page.context().close();
+  await bounded(page.context().close(), SCRIPT_LIMIT_MS, 'closing the page');
 }
 
 /** Waits until the app has started on the page shown and mounted its live parts (`data-live` on
