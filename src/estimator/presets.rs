@@ -173,20 +173,8 @@ mod chapter_widgets {
                 for w in widgets {
                     let (kind, preset) = w.split_once(':').map_or((w, None), |(k, p)| (k, Some(p)));
                     let Some(preset) = preset else {
-                        // Lesson widgets (ui::widgets::LESSON_KINDS) have their own element ids.
-                        let lesson = [
-                            "cuda-grid",
-                            "tensor-peaks",
-                            "spec-sheet",
-                            "gpu-ladder",
-                            "all-reduce",
-                            "state-vs-kv",
-                            "prefix-reuse",
-                            "disaggregation",
-                            "wide-ep",
-                            "kv-tiers",
-                            "speculation",
-                        ];
+                        // Lesson widgets (`content::LESSON_WIDGETS`) have their own element ids.
+                        let lesson = crate::content::LESSON_WIDGETS;
                         // A decision tool has its own element ids too.
                         if !lesson.contains(&kind) && Tool::from_slug(kind).is_none() {
                             calculators += 1;

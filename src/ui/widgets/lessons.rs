@@ -77,15 +77,29 @@ fn precision_label(d: ComputeDtype) -> String {
 pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
     let (w, e) = (lang.wid(), lang.est());
     let gpu = |filter: fn(&Gpu) -> bool| Param { key: "gpu", label: e.gpu, input: gpu_options(filter) };
+    let model = |filter: fn(&models::Entry) -> bool| Param {
+        key: "model",
+        label: e.model,
+        input: Input::Select(
+            models::all()
+                .iter()
+                .filter(|m| filter(m))
+                .map(|m| (m.model.id.clone(), m.model.name.clone()))
+                .collect(),
+        ),
+    };
+    let weights = || Param {
+        key: "w",
+        label: e.weight_dtype,
+        input: Input::Select(
+            WEIGHT_DTYPES.iter().map(|d| (d.name().to_string(), d.name().to_ascii_uppercase())).collect(),
+        ),
+    };
     match kind {
         "cuda-grid" => vec![
             gpu(|g| g.sm_count.is_some()),
-            Param { key: "n", label: w.elements, input: Input::Number { min: 1.0, max: 1e12, whole: true } },
-            Param {
-                key: "t",
-                label: w.threads_per_block,
-                input: Input::Number { min: 1.0, max: 1024.0, whole: true },
-            },
+            Param::count("n", w.elements, 1.0, 1e12),
+            Param::count("t", w.threads_per_block, 1.0, 1024.0),
         ],
         "tensor-peaks" => vec![gpu(|_| true)],
         "spec-sheet" => vec![
@@ -97,180 +111,61 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                     PRECISIONS.iter().map(|d| (d.label().to_string(), precision_label(*d))).collect(),
                 ),
             },
-            Param { key: "i", label: w.intensity, input: Input::Number { min: 0.0, max: 1e6, whole: false } },
+            Param::amount("i", w.intensity, 0.0, 1e6),
         ],
-        "gpu-ladder" => vec![
-            Param {
-                key: "model",
-                label: e.model,
-                input: Input::Select(
-                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
-                ),
-            },
-            Param {
-                key: "w",
-                label: e.weight_dtype,
-                input: Input::Select(
-                    WEIGHT_DTYPES
-                        .iter()
-                        .map(|d| (d.name().to_string(), d.name().to_ascii_uppercase()))
-                        .collect(),
-                ),
-            },
-            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
-        ],
+        "gpu-ladder" => vec![model(|_| true), weights(), Param::count("ctx", e.context, 1.0, 1e7)],
         "state-vs-kv" => vec![
-            Param {
-                key: "model",
-                label: e.model,
-                input: Input::Select(
-                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
-                ),
-            },
-            Param { key: "ctx", label: e.context, input: Input::Number { min: 1.0, max: 1e7, whole: true } },
-            Param {
-                key: "seqs",
-                label: w.sequences,
-                input: Input::Number { min: 1.0, max: 1e6, whole: true },
-            },
+            model(|_| true),
+            Param::count("ctx", e.context, 1.0, 1e7),
+            Param::count("seqs", w.sequences, 1.0, 1e6),
         ],
         "prefix-reuse" => vec![
-            Param {
-                key: "model",
-                label: e.model,
-                input: Input::Select(
-                    models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
-                ),
-            },
+            model(|_| true),
             gpu(|_| true),
-            Param {
-                key: "prompt",
-                label: w.pr_prompt,
-                input: Input::Number { min: 2.0, max: 1e6, whole: true },
-            },
-            Param {
-                key: "shared",
-                label: e.prefix_shared,
-                input: Input::Number { min: 0.0, max: 1e6, whole: true },
-            },
-            Param {
-                key: "hit",
-                label: w.pr_hit,
-                input: Input::Number { min: 0.0, max: 100.0, whole: false },
-            },
-            Param {
-                key: "seqs",
-                label: w.sequences,
-                input: Input::Number { min: 1.0, max: 1e5, whole: true },
-            },
+            Param::count("prompt", w.pr_prompt, 2.0, 1e6),
+            Param::count("shared", e.prefix_shared, 0.0, 1e6),
+            Param::amount("hit", w.pr_hit, 0.0, 100.0),
+            Param::count("seqs", w.sequences, 1.0, 1e5),
         ],
         "disaggregation" => {
             let l = lang.load();
-            let count = |max: f64| Input::Number { min: 1.0, max, whole: true };
             vec![
-                Param {
-                    key: "model",
-                    label: e.model,
-                    input: Input::Select(
-                        models::all().iter().map(|m| (m.model.id.clone(), m.model.name.clone())).collect(),
-                    ),
-                },
+                model(|_| true),
                 gpu(|_| true),
-                Param { key: "gpus", label: e.gpus, input: count(64.0) },
-                Param {
-                    key: "prompt",
-                    label: w.pr_prompt,
-                    input: Input::Number { min: 2.0, max: 1e6, whole: true },
-                },
-                Param {
-                    key: "output",
-                    label: e.output_tokens,
-                    input: Input::Number { min: 2.0, max: 1e5, whole: true },
-                },
-                Param {
-                    key: "rate",
-                    label: w.dg_rate,
-                    input: Input::Number { min: 0.01, max: 1e4, whole: false },
-                },
-                Param { key: "pw", label: l.prefill_workers_control, input: count(64.0) },
-                Param { key: "ptp", label: l.prefill_tp_control, input: count(64.0) },
+                Param::count("gpus", e.gpus, 1.0, 64.0),
+                Param::count("prompt", w.pr_prompt, 2.0, 1e6),
+                Param::count("output", e.output_tokens, 2.0, 1e5),
+                Param::amount("rate", w.dg_rate, 0.01, 1e4),
+                Param::count("pw", l.prefill_workers_control, 1.0, 64.0),
+                Param::count("ptp", l.prefill_tp_control, 1.0, 64.0),
             ]
         }
         "wide-ep" => vec![
-            Param {
-                key: "model",
-                label: e.model,
-                input: Input::Select(
-                    models::all()
-                        .iter()
-                        .filter(|m| m.architecture.moe.is_some())
-                        .map(|m| (m.model.id.clone(), m.model.name.clone()))
-                        .collect(),
-                ),
-            },
-            Param {
-                key: "w",
-                label: e.weight_dtype,
-                input: Input::Select(
-                    WEIGHT_DTYPES
-                        .iter()
-                        .map(|d| (d.name().to_string(), d.name().to_ascii_uppercase()))
-                        .collect(),
-                ),
-            },
+            model(|m| m.architecture.moe.is_some()),
+            weights(),
             gpu(|_| true),
-            Param {
-                key: "seqs",
-                label: w.wep_seqs,
-                input: Input::Number { min: 1.0, max: 4096.0, whole: true },
-            },
-            Param { key: "ctx", label: e.context, input: Input::Number { min: 2.0, max: 1e6, whole: true } },
-            Param {
-                key: "comm",
-                label: w.wep_comm,
-                input: Input::Select(vec![
-                    ("deepep_low_latency".into(), "DeepEP low-latency".into()),
-                    ("deepep_normal".into(), "DeepEP normal".into()),
-                    ("nccl".into(), "NCCL all-to-all".into()),
-                ]),
-            },
-            Param {
-                key: "red",
-                label: w.wep_redundant,
-                input: Input::Number { min: 0.0, max: 1024.0, whole: true },
-            },
+            Param::count("seqs", w.wep_seqs, 1.0, 4096.0),
+            Param::count("ctx", e.context, 2.0, 1e6),
+            Param::choice(
+                "comm",
+                w.wep_comm,
+                &[
+                    ("deepep_low_latency", "DeepEP low-latency"),
+                    ("deepep_normal", "DeepEP normal"),
+                    ("nccl", "NCCL all-to-all"),
+                ],
+            ),
+            Param::count("red", w.wep_redundant, 0.0, 1024.0),
         ],
-        "kv-tiers" => {
-            let gb = |max: f64| Input::Number { min: 0.0, max, whole: false };
-            vec![
-                Param {
-                    key: "n",
-                    label: w.kvt_sessions,
-                    input: Input::Number { min: 1.0, max: 1e6, whole: true },
-                },
-                Param { key: "cpu", label: w.kvt_cpu, input: gb(1e5) },
-                Param { key: "ssd", label: w.kvt_ssd, input: gb(1e6) },
-            ]
-        }
+        "kv-tiers" => vec![
+            Param::count("n", w.kvt_sessions, 1.0, 1e6),
+            Param::amount("cpu", w.kvt_cpu, 0.0, 1e5),
+            Param::amount("ssd", w.kvt_ssd, 0.0, 1e6),
+        ],
         "speculation" => vec![
-            Param {
-                key: "gamma",
-                label: w.sp_gamma,
-                input: Input::Number { min: 1.0, max: 16.0, whole: true },
-            },
-            Param {
-                key: "alpha",
-                label: w.sp_alpha,
-                input: Input::Number { min: 1.0, max: 99.0, whole: false },
-            },
-            Param {
-                key: "stack",
-                label: w.sp_stack,
-                input: Input::Select(vec![
-                    ("vllm_v1".into(), "vLLM".into()),
-                    ("sglang".into(), "SGLang".into()),
-                ]),
-            },
+            Param::count("gamma", w.sp_gamma, 1.0, 16.0),
+            Param::amount("alpha", w.sp_alpha, 1.0, 99.0),
+            Param::choice("stack", w.sp_stack, &[("vllm_v1", "vLLM"), ("sglang", "SGLang")]),
         ],
         _ => vec![
             Param {
@@ -278,11 +173,7 @@ pub(super) fn params(kind: &str, lang: Lang) -> Vec<Param> {
                 label: e.gpus,
                 input: Input::Select(RANKS.iter().map(|r| (r.to_string(), r.to_string())).collect()),
             },
-            Param {
-                key: "mb",
-                label: w.message_size,
-                input: Input::Number { min: 0.001, max: 100_000.0, whole: false },
-            },
+            Param::amount("mb", w.message_size, 0.001, 100_000.0),
         ],
     }
 }

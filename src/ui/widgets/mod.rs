@@ -17,24 +17,9 @@ pub use lessons::title;
 use crate::i18n::Lang;
 use leptos::prelude::*;
 
-/// The widget kinds this module draws (the rest of `content::WIDGETS` are estimators).
-pub const LESSON_KINDS: [&str; 11] = [
-    "cuda-grid",
-    "tensor-peaks",
-    "spec-sheet",
-    "gpu-ladder",
-    "all-reduce",
-    "state-vs-kv",
-    "prefix-reuse",
-    "disaggregation",
-    "wide-ep",
-    "kv-tiers",
-    "speculation",
-];
-
 /// Whether `kind` is drawn here.
 pub fn is_lesson(kind: &str) -> bool {
-    LESSON_KINDS.contains(&kind)
+    crate::content::LESSON_WIDGETS.contains(&kind)
 }
 
 /// How a parameter is entered.
@@ -52,6 +37,22 @@ struct Param {
 }
 
 impl Param {
+    /// A whole number (a count) in `[min, max]`.
+    fn count(key: &'static str, label: &'static str, min: f64, max: f64) -> Param {
+        Param { key, label, input: Input::Number { min, max, whole: true } }
+    }
+
+    /// One of fixed `(value, label)` options.
+    fn choice(key: &'static str, label: &'static str, options: &[(&str, &str)]) -> Param {
+        let options = options.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect();
+        Param { key, label, input: Input::Select(options) }
+    }
+
+    /// A number in `[min, max]`, fractions allowed.
+    fn amount(key: &'static str, label: &'static str, min: f64, max: f64) -> Param {
+        Param { key, label, input: Input::Number { min, max, whole: false } }
+    }
+
     /// Whether the parameter takes `value` (NaN and infinities never are in range).
     fn accepts(&self, value: &str) -> bool {
         match &self.input {
@@ -179,7 +180,7 @@ fn control(kind: &'static str, p: Param, values: RwSignal<Values>) -> impl IntoV
     }
 }
 
-/// A chapter widget of a [`LESSON_KINDS`] kind, started from `query` (an embed URL's) when given.
+/// A chapter widget of a [`crate::content::LESSON_WIDGETS`] kind, started from `query` (an embed URL's) when given.
 #[component]
 pub fn LessonWidget(
     lang: Lang,
