@@ -44,6 +44,10 @@ test('every page reads with JavaScript off: content, title, description, canonic
     const main = await page.locator('main').innerText();
     assert.ok(main.trim().length > 40, `${where}: content`);
     assert.ok(!/NaN|undefined|\{key\}|\{r:/.test(main), `${where}: no unfilled or broken numbers`);
+    // A lesson widget's number fields show the values its figures were computed from (they were
+    // empty without the app: the value was only set as a property).
+    const blank = await page.$$eval('aside.widget.lesson input[type=number]', (xs) => xs.filter((x) => x.value === '').map((x) => x.id));
+    assert.deepEqual(blank, [], `${where}: a lesson widget's number fields are filled`);
     if (path.includes('/chapters/') && !/worksheet|answers/.test(path)) {
       // The whole article: its text, its figures and widgets drawn, its exercises with questions.
       assert.ok(main.length > 3000, `${where}: the whole article (${main.length} characters)`);

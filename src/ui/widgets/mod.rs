@@ -166,11 +166,17 @@ fn control(kind: &'static str, p: Param, values: RwSignal<Values>) -> impl IntoV
             </select>
         }
         .into_any(),
-        Input::Number { min, max, .. } => view! {
-            <input id=id.clone() type="number" inputmode="decimal" min=min max=max step="any"
-                prop:value=current on:change=move |ev| set(event_target_value(&ev)) />
+        // `value` is the field's first value, written into the prerendered page so that a reader
+        // without JavaScript sees the numbers the widget's figures are computed from; the live
+        // value is the `value` property.
+        Input::Number { min, max, .. } => {
+            let first = values.with_untracked(|v| get(v, key).to_string());
+            view! {
+                <input id=id.clone() type="number" inputmode="decimal" min=min max=max step="any"
+                    value=first prop:value=current on:change=move |ev| set(event_target_value(&ev)) />
+            }
+            .into_any()
         }
-        .into_any(),
     };
     view! {
         <div class="control" data-control=key>
