@@ -53,9 +53,10 @@ async function walk(options, paths, check) {
 }
 
 for (const lang of ['en', 'zh']) {
+  // The not-found page is in both languages at once: walked with the English pages.
+  const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
+
   test(`${lang}: at 390 px, dark, no page scrolls sideways; cues, chart text, contrast and axe's rules hold on every page`, async () => {
-    // The not-found page is in both languages at once: walked with the English pages.
-    const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
     assert.ok(pages.length > 70, `${pages.length} pages`);
     const failures = await walk({ viewport: { width: 390, height: 800 }, colorScheme: 'dark' }, pages, async (page, path) => {
       const found = [];
@@ -74,7 +75,6 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: at 1280 px, light, chart text, contrast and axe's rules hold on every page`, async () => {
     const kinds = new Set();
-    const pages = [...sitePages(lang), ...(lang === 'en' ? ['404.html'] : [])];
     const failures = await walk({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' }, pages, async (page, path) => {
       const found = [];
       await page.goto(`${server.url}${path}`);

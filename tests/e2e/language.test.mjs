@@ -187,14 +187,14 @@ const STATES = {
   'damaged link': '?v=1&s=' + b64({ context_tokens: 'NaN', gpu: 'nope' }),
   'under load': '?v=1&s=' + b64({ model: 'llama-3.1-8b', batch: 32, arrival_rate_per_s: 1 }),
   'past the sustainable rate': '?v=1&s=' + b64({ model: 'llama-3.1-8b', arrival_rate_per_s: 500 }),
-  // KV cache tiers: their controls, the rows of where the histories are served from (a tier slower
-  // than recomputing says so) and the restore.
   // Speculative decoding: the speedup chart, the step's derivation with the drafter's GPU and host
   // time (vLLM's floor) and the acceptance notes; then a draft model, whose weights and KV join memory.
   'speculative decoding, EAGLE-3 on vLLM': '?v=1&s=' + b64({ model: 'llama-3.1-8b', speculative_method: 'eagle3', speculative_draft_tokens: 3,
     speculative_acceptance_rate: 0.75, serving_stack: 'vllm_v1' }),
   'speculative decoding, a draft model': '?v=1&s=' + b64({ model: 'llama-3.1-70b', gpus: 4, tensor_parallel: 4, speculative_method: 'draft_model',
     speculative_draft_model: 'llama-3.2-1b', speculative_draft_tokens: 3, speculative_acceptance: [0.8, 0.7, 0.6] }),
+  // KV cache tiers: their controls, the rows of where the histories are served from (a tier slower
+  // than recomputing says so) and the restore.
   'kv tiers': '?v=1&s=' + b64({ model: 'llama-3.1-8b', context_tokens: 131072, prefix_hit_rate: 0.9, prefix_open_sessions: 2000,
     kv_cpu_tier_bytes: 200e9, kv_ssd_tier_bytes: 4e12, kv_ssd_tier_bytes_per_s: 1e9, kv_gpu_cache_bytes: 0 }),
 };

@@ -124,8 +124,8 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
                 .into_any(),
         );
     }
-    // A kind of the other bundle (the page that has it loads that bundle).
-    if crate::route::Tool::from_slug(kind).is_some() || crate::ui::widgets::is_lesson(kind) || kind == "lab" {
+    // Any kind but the estimator's charts is another bundle's (the page that has it loads that bundle).
+    if !crate::content::ESTIMATOR_WIDGETS.contains(&kind) {
         return Either::Left(().into_any());
     }
     let initial = match query.as_deref() {
