@@ -99,6 +99,11 @@ const ALLOWED: &[&str] = &[
     "t0",
     "t",
     "c",
+    // Training's dispatch and combine: the distinct GPUs D a token's experts are on, the layer's
+    // compute time t_compute, and DeepEP, the kernels' project name.
+    "D",
+    "t_compute",
+    "DeepEP",
     "ZeRO",
     "dp",
     "pp",

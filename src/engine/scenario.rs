@@ -299,6 +299,11 @@ pub struct Scenario {
     /// `--tp-comm-overlap`, torchtitan async TP). Default false: exposed.
     #[serde(default)]
     pub tp_comm_overlap: bool,
+    /// Training: each MoE layer's dispatch and combine run beside another micro-batch's compute
+    /// (Megatron `--overlap-moe-expert-parallel-comm`, Megatron-Bridge `moe_a2a_overlap`).
+    /// Default false: exposed.
+    #[serde(default)]
+    pub ep_comm_overlap: bool,
     /// Memory the allocator holds beyond what is allocated (PyTorch's reserved minus allocated),
     /// added as its own line. Default 0.
     #[serde(default)]
@@ -489,6 +494,7 @@ impl Scenario {
             "loss_impl" => self.loss_impl = de(v)?,
             "optimizer_impl" => self.optimizer_impl = de(v)?,
             "tp_comm_overlap" => self.tp_comm_overlap = de(v)?,
+            "ep_comm_overlap" => self.ep_comm_overlap = de(v)?,
             "allocator_reserve_bytes" => self.allocator_reserve_bytes = de(v)?,
             "flop_convention" => self.flop_convention = de(v)?,
             "prefix_shared_tokens" => self.prefix_shared_tokens = de(v)?,
@@ -1062,6 +1068,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         loss_impl: LossImpl::Upcast,
         optimizer_impl: OptimizerImpl::Foreach,
         tp_comm_overlap: false,
+        ep_comm_overlap: false,
         allocator_reserve_bytes: 0,
         flop_convention: FlopConvention::MegatronCausal,
         prefix_shared_tokens: 0,
@@ -1287,6 +1294,7 @@ mod tests {
             "loss_impl",
             "optimizer_impl",
             "tp_comm_overlap",
+            "ep_comm_overlap",
             "allocator_reserve_bytes",
             "flop_convention",
             "prefix_shared_tokens",

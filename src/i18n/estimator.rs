@@ -195,6 +195,8 @@ pub struct EstimatorStrings {
     pub expert_parallel: &'static str,
     /// How tokens reach their experts and come back (`ep_comm`).
     pub ep_comm: &'static str,
+    /// Training: dispatch and combine beside another micro-batch's compute (`ep_comm_overlap`).
+    pub ep_overlap: &'static str,
     /// Redundant copies of hot experts (EPLB).
     pub redundant_experts: &'static str,
     /// The slowest expert-parallel rank's load over the mean.
@@ -491,6 +493,7 @@ pub const ZH: EstimatorStrings = EstimatorStrings {
     moe_kernel_default: "随服务框架",
     expert_parallel: "专家并行（GPU 数）",
     ep_comm: "专家分发与合并",
+    ep_overlap: "分发与合并和另一个微批的计算重叠",
     redundant_experts: "冗余专家（EPLB 的热门专家副本）",
     expert_imbalance: "专家负载不均（最忙 GPU ÷ 平均）",
     ep_exchange: "其中专家分发 + 合并（每个解码步）",
@@ -762,6 +765,7 @@ pub const EN: EstimatorStrings = EstimatorStrings {
     moe_kernel_default: "the stack's",
     expert_parallel: "Expert parallelism (GPUs)",
     ep_comm: "Expert dispatch and combine",
+    ep_overlap: "Dispatch and combine overlap another micro-batch's compute",
     redundant_experts: "Redundant experts (EPLB copies of hot experts)",
     expert_imbalance: "Expert load imbalance (busiest GPU ÷ mean)",
     ep_exchange: "of which expert dispatch + combine (per decode step)",

@@ -68,8 +68,8 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
             "m × L_s × (注意力前 all-gather K、V + 之后 reduce-scatter 其梯度)，注意力 kernel 掩盖不了的部分",
         ),
         F::StepExpertParallel => (
-            "m × L_s × MoE share × 4 all-to-alls of T × k × h × a (dispatch and combine, forward and backward)",
-            "m × L_s × MoE 层比例 × 4 次 T × k × h × a 的 all-to-all（分发与合并，前向与反向）",
+            "m × L_s × MoE share × 2 passes (forward, backward) × one dispatch + combine: nccl, two all-to-alls of T × k × h × a (every copy of a token sent); DeepEP, the copies bound for one GPU merged, T × D × 2p inside a node (D = ep·(1 − (1 − 1/ep)^k) GPUs a token's experts are on, p = h × a), and across nodes each token sent once per remote node and forwarded over NVLink; with EP overlap only what the layer's own compute (another micro-batch's) does not hide, max(0, C − t_compute)",
+            "m × L_s × MoE 层比例 × 2 遍（前向、反向）× 一次分发 + 合并：nccl 为两次 T × k × h × a 的 all-to-all（token 的每一份都发出）；DeepEP 把发往同一 GPU 的各份合并，节点内 T × D × 2p（D = ep·(1 − (1 − 1/ep)^k) 为 token 的专家所在的 GPU 数，p = h × a），跨节点时每个 token 向每个远端节点只发一次，再经 NVLink 转发；开启 EP 重叠时只计层自身计算（另一个微批的）掩盖不了的部分，max(0, C − t_compute)",
         ),
         F::StepFsdp => (
             "m × (L_s × (max(0, AG − t_fwd) + max(0, AG + RS − t_bwd)) + the embedding and output layer's AG + RS)",
@@ -131,7 +131,10 @@ pub(super) fn template(f: Formula) -> Option<Template> {
             zh: "tp {}，重叠 {}：共 {}，未被掩盖 {}",
         },
         F::StepContextParallel => T::Words { en: "cp {} → {} exposed", zh: "cp {} → 未被掩盖 {}" },
-        F::StepExpertParallel => T::Words { en: "ep {} → {} exposed", zh: "ep {} → 未被掩盖 {}" },
+        F::StepExpertParallel => T::Words {
+            en: "ep {}, {}, overlap {}: {} in all, {} exposed",
+            zh: "ep {}，{}，重叠 {}：共 {}，未被掩盖 {}",
+        },
         F::StepFsdp => T::Words {
             en: "ZeRO stage {}, {} shards → {} exposed",
             zh: "ZeRO 阶段 {}，{} 份分片 → 未被掩盖 {}",

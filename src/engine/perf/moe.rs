@@ -361,16 +361,16 @@ pub fn node_cap(k: f64, nodes: f64, (groups, groups_per_token): (f64, f64)) -> f
 /// ([`crate::engine::stack::DEEPEP_NORMAL_SHARE`]); its bound, the same bytes at peak.
 ///
 /// # Formula
-/// `t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))`. Worked: 4,096
-/// tokens, k 8, EP 64 over 8 nodes, DeepSeek-V3 (cap 4), 50 GB/s NIC, 450 GB/s NVLink: R 3.5 →
-/// 4,096·3.5·21,744 B / 43 GB/s = 7.25 ms over the NIC; D 7.57 → 4,096·7.57·21,744 B /
-/// 430 GB/s = 1.57 ms forwarded: 7.25 ms.
+/// `t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))`, with the
+/// payloads `(p_d, p_c)` of [`deepep_payload`] when serving (FP8 dispatch) and `2H` each way in
+/// training (BF16 hidden states both ways). Worked: 4,096 tokens, k 8, EP 64 over 8 nodes,
+/// DeepSeek-V3 (cap 4), 50 GB/s NIC, 450 GB/s NVLink: R 3.5 → 4,096·3.5·21,744 B / 43 GB/s =
+/// 7.25 ms over the NIC; D 7.57 → 4,096·7.57·21,744 B / 430 GB/s = 1.57 ms forwarded: 7.25 ms.
 pub fn deepep_normal_across_nodes(
-    (tokens, k, hidden): (f64, f64, f64),
+    (tokens, k, (pd, pc)): (f64, f64, (f64, f64)),
     (ep, gpus_per_node, cap): (f64, f64, f64),
     (nvlink, nic): (f64, f64),
 ) -> EpExchange {
-    let (pd, pc) = deepep_payload(hidden);
     let tokens = tokens.max(0.0);
     let r = remote_nodes(k, (ep / gpus_per_node.max(1.0)).max(1.0), cap);
     let (s_nvl, s_rdma) = crate::engine::stack::DEEPEP_NORMAL_SHARE;
@@ -530,12 +530,20 @@ mod tests {
         // Over 16 nodes each group spans two: at most 8 = k. Kimi K2 (one group): k.
         assert_eq!(node_cap(8.0, 16.0, (8.0, 4.0)), 8.0);
         assert_eq!(node_cap(8.0, 8.0, (1.0, 1.0)), 8.0);
-        let x = deepep_normal_across_nodes((4096.0, 8.0, 7168.0), (64.0, 8.0, 4.0), (450e9, 50e9));
+        let x = deepep_normal_across_nodes(
+            (4096.0, 8.0, deepep_payload(7168.0)),
+            (64.0, 8.0, 4.0),
+            (450e9, 50e9),
+        );
         assert!((x.per_layer_s * 1e3 - 7.25).abs() < 0.01, "{}", x.per_layer_s * 1e3);
         assert!((x.forward_s * 1e3 - 1.57).abs() < 0.01, "{}", x.forward_s * 1e3);
         assert!(x.bound_s < x.per_layer_s);
         // Without the cap every one of the 5.25 expected nodes but the own is crossed.
-        let free = deepep_normal_across_nodes((4096.0, 8.0, 7168.0), (64.0, 8.0, 8.0), (450e9, 50e9));
+        let free = deepep_normal_across_nodes(
+            (4096.0, 8.0, deepep_payload(7168.0)),
+            (64.0, 8.0, 8.0),
+            (450e9, 50e9),
+        );
         assert!((free.destinations - 5.25 * 7.0 / 8.0).abs() < 0.01, "{}", free.destinations);
     }
 

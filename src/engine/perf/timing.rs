@@ -377,7 +377,7 @@ impl<'a> MoeStage<'a> {
                 let g = f64::from(topology.gpus_per_node.max(1));
                 let cap = super::moe::node_cap(k, (ep / g).max(1.0), r.routing_groups);
                 super::moe::deepep_normal_across_nodes(
-                    (micro_tokens, k, r.hidden),
+                    (micro_tokens, k, super::moe::deepep_payload(r.hidden)),
                     (ep, g, cap),
                     (nvlink, nic),
                 )

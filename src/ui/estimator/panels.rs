@@ -680,7 +680,8 @@ fn expert_parallel_steps() -> Vec<u64> {
 }
 
 /// With expert parallelism over more than one GPU: how tokens reach their experts
-/// (`ep_comm`), redundant experts (`redundant_experts`) and the load imbalance
+/// (`ep_comm`), in training whether that overlaps another micro-batch's compute
+/// (`ep_comm_overlap`), redundant experts (`redundant_experts`) and the load imbalance
 /// (`expert_imbalance`, shown as the engine resolved it).
 #[component]
 fn ExpertParallelControls() -> impl IntoView {
@@ -696,6 +697,7 @@ fn ExpertParallelControls() -> impl IntoView {
     let comms: Vec<(String, String)> =
         EpComm::ALL.iter().map(|c| (c.key().to_owned(), comm_name(*c).to_owned())).collect();
     let wide = Memo::new(move |_| ctx.with_scenario(|s| s.expert_parallel > 1));
+    let training = Memo::new(move |_| ctx.with_scenario(|s| s.mode != Mode::Inference));
     let imbalance = Signal::derive(move || {
         ctx.with_shown(|r| {
             r.and_then(|r| r.performance.phases.decode.moe.as_ref().map(|m| m.layer.imbalance))
@@ -713,6 +715,14 @@ fn ExpertParallelControls() -> impl IntoView {
                     value=Signal::derive(move || ctx.with_scenario(|s| s.ep_comm.unwrap_or_default().key().to_owned()))
                     set=Callback::new(move |v: String| if let Some(c) = parse_name(&v) { ctx.edit(|s| s.ep_comm = Some(c)) })
                 />
+                {training.get().then(|| view! {
+                    <Toggle
+                        id="ep-overlap"
+                        label=e.ep_overlap
+                        value=Signal::derive(move || ctx.with_scenario(|s| s.ep_comm_overlap))
+                        set=Callback::new(move |v: bool| ctx.edit(|s| s.ep_comm_overlap = v))
+                    />
+                })}
                 {int_slider(ctx, "redundant-experts", e.redundant_experts, e.u_experts, vec![0, 8, 16, 32, 64, 128], |s| s.redundant_experts, |s, v| s.redundant_experts = v)}
                 <Slider
                     id="expert-imbalance"

@@ -244,8 +244,14 @@ fn communication(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, put:
     put(
         DerivKey::Training(TrainingQty::ExpertParallel),
         Formula::StepExpertParallel,
-        vec![int(l.ep), Val::Secs(b.expert_parallel_s)],
-        Source::cited("Lepikhin et al. 2020 (GShard): dispatch and combine all-to-alls"),
+        vec![
+            int(l.ep),
+            Val::Id(run.settings.ep_comm.key().to_owned()),
+            Val::Bool(l.ep_overlap),
+            Val::Secs(t.expert_parallel_comm_s),
+            Val::Secs(b.expert_parallel_s),
+        ],
+        Source::cited("Lepikhin et al. 2020 (GShard): dispatch and combine all-to-alls; Megatron-Core MoE token dispatchers (alltoall; flex with DeepEP or HybridEP) and --overlap-moe-expert-parallel-comm; DeepEP README (normal kernels: NVLink forwarding, measured link shares)"),
     );
     put(
         DerivKey::Training(TrainingQty::Fsdp),

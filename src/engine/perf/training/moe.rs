@@ -15,6 +15,74 @@
 //! This is a first, training-side version that the serving model's grouped-GEMM efficiency by
 //! tokens per expert (issue 31, item 2) may refine: in training each local expert receives
 //! `T·k·ep/E` tokens (thousands), the compute regime of those kernels.
+//!
+//! The dispatch and combine of each MoE layer ([`dispatch_combine`]) depend on the dispatcher:
+//! Megatron's `alltoall` dispatcher sends every one of a token's `k` copies through NCCL's
+//! all-to-all; its `flex` dispatcher with DeepEP or HybridEP (`--moe-token-dispatcher-type flex`,
+//! `--moe-flex-dispatcher-backend deepep|hybridep`) merges the copies bound for one GPU and
+//! crosses the network once per remote node, forwarding inside the node over NVLink (the normal
+//! kernels of [`crate::engine::perf::moe`]). Training sends BF16 hidden states both ways
+//! (`2H` bytes per token and destination).
+
+use crate::engine::perf::moe::{deepep_normal_across_nodes, destinations, node_cap};
+use crate::engine::stack::{EpComm, DEEPEP_NORMAL_SHARE};
+
+/// One MoE layer's dispatch plus combine in one pass on one rank: expected and least seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Exchange {
+    pub expected_s: f64,
+    pub bound_s: f64,
+}
+
+/// What [`dispatch_combine`] needs of the layer and the links.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExchangeInputs {
+    /// Tokens the rank holds and sends (`T`), top-k (`k`), bytes per token and destination
+    /// each way (`p`, `2H` in BF16).
+    pub tokens: f64,
+    pub k: f64,
+    pub payload: f64,
+    /// Expert-parallel ranks, GPUs per node (the NVLink domain) and group-limited routing
+    /// (`(n_group, topk_group)`, zeros without).
+    pub ep: f64,
+    pub gpus_per_node: f64,
+    pub routing_groups: (f64, f64),
+    /// Bytes per second per direction of NVLink and, across nodes, of the GPU's NIC.
+    pub nvlink: f64,
+    pub nic: Option<f64>,
+}
+
+/// Dispatch plus combine of one MoE layer in one pass. `nccl` is the all-to-all pair's time
+/// from the collective model (the `alltoall` dispatcher: every copy sent). DeepEP/HybridEP
+/// (`deepep_normal`; `deepep_low_latency` is a decode kernel and trains as the normal ones):
+/// inside one node `t = T·D·2p / (B_nvl·s_nvl)` with `D` the distinct GPUs a token's experts are
+/// on ([`destinations`]); across nodes [`deepep_normal_across_nodes`]. Worked: Qwen3-30B-A3B at
+/// EP 16 over two nodes of 8, 4,096 tokens, k 8, H 2048 (p 4,096 B), 50 GB/s NIC: R = 2·(1 −
+/// ½⁸)·½ = 0.996 remote nodes → 4,096·0.996·8,192 B / 43 GB/s = 0.78 ms, where the all-to-all
+/// sends four of the eight copies across: 4,096·4·8,192 B / 43 GB/s ≈ 3.1 ms.
+pub fn dispatch_combine(comm: EpComm, nccl: Exchange, x: &ExchangeInputs) -> Exchange {
+    if comm == EpComm::Nccl || x.ep <= 1.0 {
+        return nccl;
+    }
+    let bytes = 2.0 * x.payload;
+    match x.nic.filter(|_| x.ep > x.gpus_per_node) {
+        Some(nic) => {
+            let nodes = (x.ep / x.gpus_per_node.max(1.0)).max(1.0);
+            let cap = node_cap(x.k, nodes, x.routing_groups);
+            let e = deepep_normal_across_nodes(
+                (x.tokens, x.k, (x.payload, x.payload)),
+                (x.ep, x.gpus_per_node, cap),
+                (x.nvlink, nic),
+            );
+            Exchange { expected_s: e.per_layer_s, bound_s: e.bound_s }
+        }
+        None => {
+            let sent = x.tokens.max(0.0) * destinations(x.k, x.ep) * bytes;
+            let nvlink = x.nvlink.max(1.0);
+            Exchange { expected_s: sent / (nvlink * DEEPEP_NORMAL_SHARE.0), bound_s: sent / nvlink }
+        }
+    }
+}
 
 /// The routed experts' grouped-GEMM share relative to a dense GEMM's, by the expert's
 /// intermediate size `f_e` (see the module doc). Worked: f_e 768 → 0.305; 1408 → 0.305 +
@@ -27,6 +95,39 @@ pub fn grouped_gemm_relative_share(expert_intermediate: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn qwen3_30b(ep: f64, nic: Option<f64>) -> ExchangeInputs {
+        ExchangeInputs {
+            tokens: 4096.0,
+            k: 8.0,
+            payload: 4096.0,
+            ep,
+            gpus_per_node: 8.0,
+            routing_groups: (0.0, 0.0),
+            nvlink: 450e9,
+            nic,
+        }
+    }
+
+    #[test]
+    fn deepep_crosses_the_network_once_per_remote_node() {
+        let nccl = Exchange { expected_s: 1.0, bound_s: 0.5 };
+        // The all-to-all dispatcher keeps the collective model's time.
+        assert_eq!(dispatch_combine(EpComm::Nccl, nccl, &qwen3_30b(16.0, Some(50e9))), nccl);
+        let x = dispatch_combine(EpComm::DeepepNormal, nccl, &qwen3_30b(16.0, Some(50e9)));
+        let r = 2.0 * (1.0 - 0.5f64.powi(8)) * 0.5;
+        let nic = 4096.0 * r * 8192.0 / 43e9;
+        assert!((x.expected_s - nic).abs() < 1e-9, "{x:?}");
+        assert!((x.expected_s - 0.78e-3).abs() < 0.01e-3, "{x:?}");
+        assert!(x.bound_s <= x.expected_s);
+        // Inside one node: the distinct GPUs of a token's experts over NVLink.
+        let one = dispatch_combine(EpComm::DeepepNormal, nccl, &qwen3_30b(8.0, None));
+        let d = 8.0 * (1.0 - (7.0f64 / 8.0).powi(8));
+        assert!((one.expected_s - 4096.0 * d * 8192.0 / (450e9 * 153.0 / 160.0)).abs() < 1e-12, "{one:?}");
+        // The decode kernels train as the normal ones; no expert parallelism, no exchange change.
+        assert_eq!(dispatch_combine(EpComm::DeepepLowLatency, nccl, &qwen3_30b(8.0, None)), one);
+        assert_eq!(dispatch_combine(EpComm::DeepepNormal, nccl, &qwen3_30b(1.0, None)), nccl);
+    }
 
     #[test]
     fn small_experts_run_far_below_dense_gemms() {

@@ -34,7 +34,8 @@ fn case() -> impl Strategy<Value = (TrainingRun, TrainingLayout)> {
         .prop_map(|(mi, gi, (tp, pp, cp, dp, ep), (mb, b, seq, vp, zero), (opt, sp, overlap, rc))| {
             let recompute = ["none", "selective", "full"].get(rc).copied().unwrap_or("none");
             let run = run_for(json!({"model": MODELS[mi], "mode": "training", "gpu": GPUS[gi],
-                "context_tokens": 1024u64 << seq, "recompute": recompute, "optimizer_impl": if opt % 2 == 0 { "foreach" } else { "fused" }}));
+                "context_tokens": 1024u64 << seq, "recompute": recompute, "optimizer_impl": if opt % 2 == 0 { "foreach" } else { "fused" },
+                "ep_comm": if opt % 2 == 0 { "nccl" } else { "deepep_normal" }}));
             let layout = TrainingLayout {
                 tp: f64::from(1u32 << tp),
                 pp: f64::from(1u32 << pp),
@@ -48,6 +49,7 @@ fn case() -> impl Strategy<Value = (TrainingRun, TrainingLayout)> {
                 zero_stage: zero,
                 sequence_parallel: sp,
                 tp_overlap: overlap,
+                ep_overlap: overlap,
             };
             let _ = opt;
             (run, layout)

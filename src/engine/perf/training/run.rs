@@ -110,6 +110,7 @@ pub fn training_run(z: &SizedScenario, model: &ModelShape) -> TrainingRun {
             zero_stage: x.zero_stage,
             sequence_parallel: x.sequence_parallel,
             tp_overlap: s.tp_comm_overlap,
+            ep_overlap: s.ep_comm_overlap,
         },
         hw: TrainingHardware {
             peak: base,
@@ -131,6 +132,7 @@ pub fn training_run(z: &SizedScenario, model: &ModelShape) -> TrainingRun {
             trainable_params: trainable,
             gradient_bytes: gradient.bytes_for(1000, 1) as f64 / 1000.0,
             low_precision_gather: x.fp8_primary_weights && recipe.is_low_precision(),
+            ep_comm: s.ep_comm.unwrap_or_default(),
         },
     }
 }

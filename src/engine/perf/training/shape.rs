@@ -69,6 +69,9 @@ pub struct TrainingShape {
     pub moe_share: f64,
     pub experts: f64,
     pub top_k: f64,
+    /// Group-limited routing `(n_group, topk_group)` (zeros without): the most nodes a token's
+    /// experts span under DeepEP's forwarding.
+    pub routing_groups: (f64, f64),
     pub vocab: f64,
     /// Attention width of the score FLOPs (sliding windows and hybrid layers counted).
     pub attention_width: f64,
@@ -167,6 +170,7 @@ pub fn training_shape(a: &Architecture, counts: &ParamCounts, x: &Inputs, m: &Mo
         moe_share,
         experts,
         top_k,
+        routing_groups: (a.extras.routing_groups as f64, a.extras.groups_per_token as f64),
         vocab: a.vocab as f64,
         attention_width: f64::from(m.attention_width),
         head_params: head,
