@@ -408,6 +408,10 @@ fn stated(r: &crate::validation::StatedRun, lang: Lang) -> String {
     }
     if r.expert_parallel > 1 {
         parts.push(format!("ep {}", r.expert_parallel));
+        parts.push(r.ep_comm.key().to_owned());
+        if r.ep_overlap {
+            parts.push(if zh { "EP 重叠".to_owned() } else { "EP overlap".to_owned() });
+        }
     }
     if r.zero_stage > 0 {
         parts.push(format!("ZeRO-{}", r.zero_stage));

@@ -170,6 +170,10 @@ pub struct StatedRun {
     pub context_parallel: u64,
     pub virtual_pipeline_stages: u64,
     pub expert_parallel: u64,
+    /// How the MoE layers dispatch and combine, and whether that overlaps another
+    /// micro-batch's compute (shown with expert parallelism).
+    pub ep_comm: crate::engine::stack::EpComm,
+    pub ep_overlap: bool,
     pub zero_stage: u8,
     pub recipe: crate::engine::workload::LowPrecisionRecipe,
     pub recompute: Recompute,

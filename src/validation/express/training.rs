@@ -203,6 +203,8 @@ pub(super) fn stated(row: &Row, stated: &Value) -> Result<Vec<Case>, Reason> {
         context_parallel: s.context_parallel,
         virtual_pipeline_stages: s.virtual_pipeline_stages,
         expert_parallel: s.expert_parallel,
+        ep_comm: s.ep_comm.unwrap_or_default(),
+        ep_overlap: s.ep_comm_overlap,
         zero_stage: s.zero_stage,
         recipe: s.resolved_recipe(),
         recompute: s.recompute,
