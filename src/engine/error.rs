@@ -139,6 +139,10 @@ pub enum ErrorKind {
     NeedsTraining,
     /// Virtual pipeline stages need at least two pipeline stages.
     NeedsPipeline { pp: u64 },
+    /// Expert-parallel overlap with full recomputation (Megatron refuses the pair).
+    EpOverlapWithFullRecompute,
+    /// Expert-parallel overlap across pipeline stages needs an interleaved schedule.
+    EpOverlapNeedsVirtualStages { pp: u64 },
     /// A low-precision recipe needs a Tensor Core path the GPU lacks (`needs`: `fp8` or `fp4`).
     RecipeNeedsPath { recipe: &'static str, needs: &'static str },
     /// An attention kernel family that does not run on this GPU's architecture.
@@ -294,6 +298,14 @@ impl fmt::Display for ErrorKind {
             K::NeedsPipeline { pp } => {
                 write!(f, "an interleaved schedule needs pipeline_parallel of at least 2, got {pp}")
             }
+            K::EpOverlapWithFullRecompute => write!(
+                f,
+                "the dispatch and combine cannot overlap another micro-batch under full recomputation (Megatron refuses it); choose recompute none or selective, or turn ep_comm_overlap off"
+            ),
+            K::EpOverlapNeedsVirtualStages { pp } => write!(
+                f,
+                "with pipeline_parallel {pp} the overlap needs an interleaved schedule (virtual_pipeline_stages at least 2, as Megatron asserts)"
+            ),
             K::RecipeNeedsPath { recipe, needs } => {
                 write!(f, "{recipe} needs a GPU with an {needs} Tensor Core path")
             }

@@ -800,6 +800,18 @@ impl Scenario {
     /// schedule needs pipeline stages and a whole number of micro-batch rounds per stage
     /// (Megatron's interleaved 1F1B asserts `num_microbatches % pipeline_parallel_size == 0`).
     fn validate_schedule(&self) -> Result<(), ScenarioError> {
+        // Megatron-Bridge's comm_overlap.py asserts both for --overlap-moe-expert-parallel-comm.
+        if self.ep_comm_overlap && self.mode != Mode::Inference && self.expert_parallel > 1 {
+            if self.recompute == Recompute::Full {
+                return Err(ScenarioError::new("ep_comm_overlap", ErrorKind::EpOverlapWithFullRecompute));
+            }
+            if self.pipeline_parallel > 1 && self.virtual_pipeline_stages < 2 {
+                return Err(ScenarioError::new(
+                    "ep_comm_overlap",
+                    ErrorKind::EpOverlapNeedsVirtualStages { pp: self.pipeline_parallel },
+                ));
+            }
+        }
         if self.context_parallel > 1 && self.mode == Mode::Inference {
             return Err(ScenarioError::new("context_parallel", ErrorKind::NeedsTraining));
         }
@@ -1433,6 +1445,22 @@ mod tests {
         assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::Fp8Delayed);
         let s = Scenario::from_json(&json!({"model": "x", "compute_dtype": "fp8"})).unwrap();
         assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::None);
+        // EP overlap: Megatron refuses it with full recomputation, and across pipeline stages
+        // without an interleaved schedule; without expert parallelism it changes nothing.
+        let moe = json!({"model": "x", "mode": "training", "gpus": 8, "expert_parallel": 8, "ep_comm_overlap": true});
+        assert!(Scenario::from_json(&moe).unwrap().validate().is_ok());
+        let with_moe = |k: &str, v: Value| {
+            let mut b = moe.clone();
+            b[k] = v;
+            Scenario::from_json(&b).unwrap().validate()
+        };
+        let e = with_moe("recompute", json!("full")).unwrap_err();
+        assert_eq!((e.field.as_str(), e.kind), ("ep_comm_overlap", ErrorKind::EpOverlapWithFullRecompute));
+        assert!(with_moe("recompute", json!("selective")).is_ok());
+        let e = with_moe("pipeline_parallel", json!(2)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::EpOverlapNeedsVirtualStages { pp: 2 });
+        assert!(e.to_string().contains("virtual_pipeline_stages"));
+        assert!(with_moe("expert_parallel", json!(1)).is_ok());
     }
 
     #[test]

@@ -21,8 +21,11 @@
 //! all-to-all; its `flex` dispatcher with DeepEP or HybridEP (`--moe-token-dispatcher-type flex`,
 //! `--moe-flex-dispatcher-backend deepep|hybridep`) merges the copies bound for one GPU and
 //! crosses the network once per remote node, forwarding inside the node over NVLink (the normal
-//! kernels of [`crate::engine::perf::moe`]). Training sends BF16 hidden states both ways
-//! (`2H` bytes per token and destination).
+//! kernels of [`crate::engine::perf::moe`]). As modelled, training sends BF16 hidden states
+//! both ways (`2H` bytes per token and destination; newer stacks can dispatch in FP8, which the
+//! scenario does not express). HybridEP (NVIDIA's TMA-based variant for NVL72 and multi-rail
+//! networks) is priced as DeepEP's normal kernels at their H800-measured link shares: an
+//! estimate.
 
 use crate::engine::perf::moe::{deepep_normal_across_nodes, destinations, node_cap};
 use crate::engine::stack::{EpComm, DEEPEP_NORMAL_SHARE};
@@ -59,7 +62,7 @@ pub struct ExchangeInputs {
 /// on ([`destinations`]); across nodes [`deepep_normal_across_nodes`]. Worked: Qwen3-30B-A3B at
 /// EP 16 over two nodes of 8, 4,096 tokens, k 8, H 2048 (p 4,096 B), 50 GB/s NIC: R = 2·(1 −
 /// ½⁸)·½ = 0.996 remote nodes → 4,096·0.996·8,192 B / 43 GB/s = 0.78 ms, where the all-to-all
-/// sends four of the eight copies across: 4,096·4·8,192 B / 43 GB/s ≈ 3.1 ms.
+/// sends four of the eight copies across: at the same 43 GB/s, 4,096·4·8,192 B ≈ 3.1 ms.
 pub fn dispatch_combine(comm: EpComm, nccl: Exchange, x: &ExchangeInputs) -> Exchange {
     if comm == EpComm::Nccl || x.ep <= 1.0 {
         return nccl;
@@ -79,7 +82,10 @@ pub fn dispatch_combine(comm: EpComm, nccl: Exchange, x: &ExchangeInputs) -> Exc
         None => {
             let sent = x.tokens.max(0.0) * destinations(x.k, x.ep) * bytes;
             let nvlink = x.nvlink.max(1.0);
-            Exchange { expected_s: sent / (nvlink * DEEPEP_NORMAL_SHARE.0), bound_s: sent / nvlink }
+            // The kernels' measured rate counts the copies a GPU keeps for itself (`D/ep` of
+            // them); the least time moves only the others over NVLink.
+            let remote = 1.0 - 1.0 / x.ep;
+            Exchange { expected_s: sent / (nvlink * DEEPEP_NORMAL_SHARE.0), bound_s: sent * remote / nvlink }
         }
     }
 }

@@ -198,6 +198,9 @@ struct Layer {
     /// Tensor- and expert-parallel seconds of a layer, exposed or not.
     tp_all: f64,
     ep_all: f64,
+    /// With EP overlap: what one unpaired forward and backward expose beyond the overlapped
+    /// share (0 without overlap).
+    ep_unpaired: f64,
     /// The output layer's GEMMs (the last stage's), their FLOPs at the bound, its weight bytes
     /// read, and the loss.
     head_gemm: f64,
@@ -350,12 +353,23 @@ impl Ctx<'_> {
         let rs = self.collective(Collective::ReduceScatter, kv, l.cp, tp)?;
         y.cp_f = exposed(ag.expected_s, att_fwd);
         y.cp_b = exposed(ag.expected_s + rs.expected_s, att_bwd);
-        // EP: dispatch and combine of each MoE layer, forward and again backward; exposed, or
-        // with EP overlap what the layer's compute of the other micro-batch leaves.
+        // EP: dispatch and combine of each MoE layer, forward and again backward, on the rank's
+        // `T/tp` tokens (Megatron requires sequence parallelism for MoE with TP > 1); exposed,
+        // or with EP overlap what the other micro-batch's compute leaves once the TP and CP
+        // collectives it already hides are taken out of it.
         let x = self.exchange(t / tp)?;
         y.ep_all = 2.0 * x.expected_s * s.moe_share;
-        let shown = if l.ep_overlap { exposed(y.ep_all, y.compute()) } else { y.ep_all };
+        let shown = if l.ep_overlap {
+            let hidden_tp = (y.tp_all - y.tp_f - y.tp_b).max(0.0);
+            let hidden_cp = (2.0 * ag.expected_s + rs.expected_s - y.cp_f - y.cp_b).max(0.0);
+            exposed(y.ep_all, y.compute() - hidden_tp - hidden_cp)
+        } else {
+            y.ep_all
+        };
         (y.ep_f, y.ep_b) = (shown / 2.0, shown / 2.0);
+        // The step's first forward and last backward have no partner micro-batch: their
+        // exchanges show in full ([`Ctx::stage`] adds this once per step).
+        y.ep_unpaired = y.ep_all - shown;
         y.comm_floor = 4.0 * ar.bound_s + 2.0 * ag.bound_s + rs.bound_s + 2.0 * x.bound_s * s.moe_share;
         Ok(())
     }
@@ -364,15 +378,13 @@ impl Ctx<'_> {
     /// `tokens`: NCCL's all-to-all twice, or DeepEP/HybridEP's normal kernels.
     fn exchange(&self, tokens: f64) -> Result<Exchange, PerfError> {
         let (s, l) = (self.s, self.l);
-        let tp = l.tp.max(1.0);
-        let a2a = self.collective(
-            Collective::AllToAll,
-            tokens * s.top_k * s.hidden * s.activation_bytes,
-            l.ep,
-            tp,
-        )?;
+        // Expert ranks are `moe_tp = max(1, tp/ep)` GPUs apart: with each expert whole
+        // (Megatron-Bridge's expert_tensor_parallel_size 1) an EP group is consecutive GPUs.
+        let stride = (l.tp.max(1.0) / l.ep.max(1.0)).max(1.0);
+        let bytes = tokens * s.top_k * s.hidden * s.activation_bytes;
+        let a2a = self.collective(Collective::AllToAll, bytes, l.ep, stride)?;
         let nccl = Exchange { expected_s: 2.0 * a2a.expected_s, bound_s: 2.0 * a2a.bound_s };
-        let topo = strided(self.topo, tp);
+        let topo = strided(self.topo, stride);
         let x = ExchangeInputs {
             tokens,
             k: s.top_k,
@@ -467,7 +479,8 @@ impl Ctx<'_> {
             recompute_s: n * y.recompute,
             tensor_parallel_s: layers * (y.tp_f + y.tp_b),
             context_parallel_s: layers * (y.cp_f + y.cp_b),
-            expert_parallel_s: layers * (y.ep_f + y.ep_b),
+            // The unpaired passes' full exchange once per step, spread over its micro-batches.
+            expert_parallel_s: layers * (y.ep_f + y.ep_b + y.ep_unpaired / self.l.micro_batches.max(1.0)),
             ..Default::default()
         };
         let mut lin = layers * y.lin_flops;
@@ -751,8 +764,9 @@ impl Ctx<'_> {
             tokens_per_s_bound: finite("training throughput", rate(bound_total))?,
             breakdown,
             pipeline_bubble_fraction: bubble_fraction(m, pp, layout.vp),
-            tensor_parallel_comm_s: slot_count * (layers / pp).ceil() * y.tp_all,
-            expert_parallel_comm_s: slot_count * (layers / pp).ceil() * y.ep_all,
+            // Every micro-batch's collectives, once each (the bubble's slots carry none).
+            tensor_parallel_comm_s: m * (layers / pp).ceil() * y.tp_all,
+            expert_parallel_comm_s: m * (layers / pp).ceil() * y.ep_all,
             data_parallel_sync_s: sync.expected_s + gather.expected_s,
             data_parallel_exposed_s: dp_exposed,
             recompute_flops_per_token: y.recompute_flops * shape.layers * recomputed,
@@ -816,7 +830,8 @@ mod tests {
     /// Qwen3-30B-A3B on two DGX H100 with EP 16 (Megatron-Bridge's 26.06 layout): the
     /// `alltoall` dispatcher sends four of a token's eight copies across the network, DeepEP once
     /// per remote node (0.996 of one), so its exposed dispatch and combine is about a quarter of
-    /// NCCL's; with EP overlap only what the layer's compute leaves is exposed, here nothing.
+    /// NCCL's; with EP overlap only what the layer's compute leaves is exposed, here nothing
+    /// but the step's first forward and last backward, which have no partner: `1/m` of it.
     #[test]
     fn deepep_and_ep_overlap_shrink_the_exposed_dispatch() {
         let step = |extra: serde_json::Value| {
@@ -838,7 +853,8 @@ mod tests {
         assert_eq!(deepep.breakdown.gemm_s, nccl.breakdown.gemm_s);
         let (overlapped, run) = step(json!({"ep_comm": "deepep_normal", "ep_comm_overlap": true}));
         assert!(run.layout.ep_overlap);
-        assert_eq!(overlapped.breakdown.expert_parallel_s, 0.0);
+        let unpaired = overlapped.expert_parallel_comm_s / 64.0;
+        assert!((overlapped.breakdown.expert_parallel_s - unpaired).abs() < 1e-9, "{overlapped:?}");
         // The collectives still run: the report keeps their full time.
         assert!((overlapped.expert_parallel_comm_s - deepep.expert_parallel_comm_s).abs() < 1e-9);
         assert!(overlapped.tokens_per_s > deepep.tokens_per_s && deepep.tokens_per_s > nccl.tokens_per_s);
