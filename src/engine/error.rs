@@ -300,11 +300,11 @@ impl fmt::Display for ErrorKind {
             }
             K::EpOverlapWithFullRecompute => write!(
                 f,
-                "the dispatch and combine cannot overlap another micro-batch under full recomputation (Megatron refuses it); choose recompute none or selective, or turn ep_comm_overlap off"
+                "cannot overlap under full recomputation (Megatron refuses it)"
             ),
             K::EpOverlapNeedsVirtualStages { pp } => write!(
                 f,
-                "with pipeline_parallel {pp} the overlap needs an interleaved schedule (virtual_pipeline_stages at least 2, as Megatron asserts)"
+                "with pipeline_parallel {pp} it needs virtual_pipeline_stages of at least 2"
             ),
             K::RecipeNeedsPath { recipe, needs } => {
                 write!(f, "{recipe} needs a GPU with an {needs} Tensor Core path")

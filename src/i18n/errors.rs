@@ -152,9 +152,9 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         ),
         K::NeedsTraining => "只用于训练（mode 为 training、lora 或 qlora）".into(),
         K::NeedsPipeline { pp } => format!("交错调度需要 pipeline_parallel 至少为 2，实际为 {pp}"),
-        K::EpOverlapWithFullRecompute => "完全重算时分发与合并不能和另一个微批重叠（Megatron 不允许）；请改用不重算或选择性重算，或关闭 ep_comm_overlap".into(),
+        K::EpOverlapWithFullRecompute => "完全重算时不能重叠（Megatron 不允许）".into(),
         K::EpOverlapNeedsVirtualStages { pp } => format!(
-            "pipeline_parallel 为 {pp} 时，重叠需要交错调度（virtual_pipeline_stages 至少为 2，Megatron 会检查）"
+            "pipeline_parallel 为 {pp} 时需要 virtual_pipeline_stages 至少为 2"
         ),
         K::RecipeNeedsPath { recipe, needs } => format!("{recipe} 需要带 {needs} Tensor Core 路径的 GPU"),
         K::KernelNeedsArchitecture { kernel, needs, architecture } => {

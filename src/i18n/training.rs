@@ -68,8 +68,8 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
             "m × L_s × (注意力前 all-gather K、V + 之后 reduce-scatter 其梯度)，注意力 kernel 掩盖不了的部分",
         ),
         F::StepExpertParallel => (
-            "m × L_s × MoE share × 2 passes (forward, backward) × one dispatch + combine: nccl, two all-to-alls of T × k × h × a (every copy of a token sent); DeepEP, the copies bound for one GPU merged, T × D × 2p inside a node (D = ep·(1 − (1 − 1/ep)^k) GPUs a token's experts are on, p = h × a), and across nodes each token sent once per remote node and forwarded over NVLink; with EP overlap only what the layer's own compute (another micro-batch's) does not hide, max(0, C − t_compute)",
-            "m × L_s × MoE 层比例 × 2 遍（前向、反向）× 一次分发 + 合并：nccl 为两次 T × k × h × a 的 all-to-all（token 的每一份都发出）；DeepEP 把发往同一 GPU 的各份合并，节点内 T × D × 2p（D = ep·(1 − (1 − 1/ep)^k) 为 token 的专家所在的 GPU 数，p = h × a），跨节点时每个 token 向每个远端节点只发一次，再经 NVLink 转发；开启 EP 重叠时只计层自身计算（另一个微批的）掩盖不了的部分，max(0, C − t_compute)",
+            "m × L_s × MoE share × 2 × (dispatch + combine): nccl, 2 all-to-alls of T × k × h × a; DeepEP, T × D × 2p in a node (D = ep·(1 − (1 − 1/ep)^k), p = h × a), once per remote node across nodes; with EP overlap max(0, C − t_compute)",
+            "m × L_s × MoE 层比例 × 2 × (分发 + 合并)：nccl 为 2 次 T × k × h × a 的 all-to-all；DeepEP 节点内 T × D × 2p（D = ep·(1 − (1 − 1/ep)^k)，p = h × a），跨节点每个远端节点一次；EP 重叠时 max(0, C − t_compute)",
         ),
         F::StepFsdp => (
             "m × (L_s × (max(0, AG − t_fwd) + max(0, AG + RS − t_bwd)) + the embedding and output layer's AG + RS)",

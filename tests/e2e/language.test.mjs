@@ -95,6 +95,8 @@ const ALLOW = {
   lab: ['WebGPU', 'JavaScript', 'FMA', 'shader', 'f16', 'timestamp', 'query', 'onSubmittedWorkDone', 'copy', 'mul', 'triad',
     'Copy', 'Mul', 'Add', 'Triad', 'Dot', 'STREAM', 'Scale'],
   formulas: ['ceil', 'min', 'max', 'in', 'out', 'lm', 'head', 'F',
+    // the bytes p a token's copy carries in training's dispatch and combine (T × D × 2p)
+    'p',
     // the CUDA chapter's add kernel (out = x + y over n elements) and a kernel's intensity I
     'add', 'y', 'n', 'I'],
   // CUDA's own words, as the zh CUDA chapter uses them; collectives as NCCL names them; networks.

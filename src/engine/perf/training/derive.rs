@@ -251,7 +251,7 @@ fn communication(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, put:
             Val::Secs(t.expert_parallel_comm_s),
             Val::Secs(b.expert_parallel_s),
         ],
-        Source::cited("Lepikhin et al. 2020 (GShard): dispatch and combine all-to-alls; Megatron-Core MoE token dispatchers (alltoall; flex with DeepEP or HybridEP) and --overlap-moe-expert-parallel-comm; DeepEP README (normal kernels: NVLink forwarding, measured link shares)"),
+        Source::cited("GShard (Lepikhin et al. 2020); Megatron-Core token dispatchers, --overlap-moe-expert-parallel-comm; DeepEP README"),
     );
     put(
         DerivKey::Training(TrainingQty::Fsdp),
