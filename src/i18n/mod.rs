@@ -10,6 +10,8 @@ mod course;
 mod embeds;
 pub mod errors;
 mod estimator;
+mod estimator_panels;
+pub use estimator_panels::EstimatorPanelStrings;
 mod exercises;
 pub mod facts;
 mod figures;

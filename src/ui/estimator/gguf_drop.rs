@@ -36,13 +36,13 @@ fn read_of(read: u64, size: u64) -> (String, String) {
 #[component]
 pub fn GgufDrop() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
-    let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let (error, set_error) = signal(None::<String>);
     let (status, set_status) = signal(None::<String>);
     let (over, set_over) = signal(false);
     let load = move |file: File| {
         set_error.set(None);
-        set_status.set(Some(e.gguf_reading.to_owned()));
+        set_status.set(Some(ps.gguf_reading.to_owned()));
         leptos::task::spawn_local(async move {
             let size = file.size();
             match read_model(&file).await {
@@ -53,7 +53,7 @@ pub fn GgufDrop() -> impl IntoView {
                     match evaluate(&candidate) {
                         Ok(_) => {
                             let (r, s) = read_of(read, size);
-                            set_status.set(Some(e.gguf_read.replace("{read}", &r).replace("{size}", &s)));
+                            set_status.set(Some(ps.gguf_read.replace("{read}", &r).replace("{size}", &s)));
                             ctx.edit(move |s| *s = candidate);
                         }
                         Err(err) => {
@@ -88,8 +88,8 @@ pub fn GgufDrop() -> impl IntoView {
     };
     view! {
         <details class="control gguf">
-            <summary>{e.gguf_file}</summary>
-            <p class="hint">{e.gguf_hint}</p>
+            <summary>{ps.gguf_file}</summary>
+            <p class="hint">{ps.gguf_hint}</p>
             <label
                 class="drop-zone"
                 class:over=move || over.get()
@@ -98,7 +98,7 @@ pub fn GgufDrop() -> impl IntoView {
                 on:dragleave=move |_| set_over.set(false)
                 on:drop=on_drop
             >
-                {e.gguf_drop}
+                {ps.gguf_drop}
             </label>
             <input type="file" id="gguf-file" class="visually-hidden" on:change=on_change />
             {move || status.get().map(|m| view! { <p class="hint" role="status" id="gguf-status">{m}</p> })}

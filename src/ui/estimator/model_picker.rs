@@ -31,6 +31,7 @@ fn model_options() -> String {
 pub fn ModelPicker() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let (search_error, set_search_error) = signal(None::<String>);
     let (paste_error, set_paste_error) = signal(None::<String>);
     let (hand_error, set_hand_error) = signal(None::<String>);
@@ -42,7 +43,7 @@ pub fn ModelPicker() -> impl IntoView {
         ctx.with_scenario(|s| match &s.model {
             ModelSpec::Id(id) => models::find(id).map(|m| m.model.name.clone()).unwrap_or_else(|| id.clone()),
             ModelSpec::Config(v) => {
-                v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(e.pasted_model).to_owned()
+                v.get("_name_or_path").and_then(|n| n.as_str()).unwrap_or(ps.pasted_model).to_owned()
             }
         })
     });
@@ -112,13 +113,13 @@ pub fn ModelPicker() -> impl IntoView {
         <fieldset class="group model">
             <legend>{e.model}</legend>
             <div class="control">
-                <label for="model-search">{e.model_search}</label>
+                <label for="model-search">{ps.model_search}</label>
                 <input
                     id="model-search"
                     type="search"
                     list="model-list"
                     autocomplete="off"
-                    placeholder=e.model_search_hint
+                    placeholder=ps.model_search_hint
                     prop:value=move || current_label.get()
                     on:change=move |ev| {
                         let text = event_target_value(&ev);
@@ -152,8 +153,8 @@ pub fn ModelPicker() -> impl IntoView {
                         <p class="model-source">
                             {e.source} {ctx.lang.colon()}
                             <a href=first target="_blank" rel="noopener" data-source="">{shown}</a>
-                            " · " {date} " · " {e.published_as} " " <span id="model-format">{format}</span>
-                            {(!verified).then(|| view! { " · " <span class="uncertain">{e.unverified}</span> })}
+                            " · " {date} " · " {ps.published_as} " " <span id="model-format">{format}</span>
+                            {(!verified).then(|| view! { " · " <span class="uncertain">{ps.unverified}</span> })}
                         </p>
                     }
                 })}
@@ -163,12 +164,12 @@ pub fn ModelPicker() -> impl IntoView {
             </div>
             <super::gguf_drop::GgufDrop />
             <details class="control paste">
-                <summary>{e.paste_config}</summary>
+                <summary>{ps.paste_config}</summary>
                 <textarea
                     id="config-paste"
                     rows="6"
                     spellcheck="false"
-                    placeholder=e.paste_placeholder
+                    placeholder=ps.paste_placeholder
                     prop:value=move || pasted.get()
                     on:input=move |ev| pasted.set(event_target_value(&ev))
                 ></textarea>
@@ -188,8 +189,8 @@ pub fn ModelPicker() -> impl IntoView {
                 {move || paste_error.get().map(|m| view! { <p class="field-error" role="alert" id="config-error">{m}</p> })}
             </details>
             <details class="control by-hand">
-                <summary>{e.by_hand}</summary>
-                <p class="hint">{e.by_hand_note}</p>
+                <summary>{ps.by_hand}</summary>
+                <p class="hint">{ps.by_hand_note}</p>
                 <div class="hand-grid">
                     <label>{e.params} " (B)"
                         <input type="number" id="hand-params" min="0.01" step="0.1" prop:value=move || hand.get().0.to_string()

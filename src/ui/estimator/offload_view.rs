@@ -27,6 +27,7 @@ struct Placed {
 pub fn OffloadControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let placed = Memo::new(move |_| {
         ctx.with_shown(|r| {
             r.map(|r| Placed {
@@ -53,11 +54,11 @@ pub fn OffloadControls() -> impl IntoView {
         placed.with(|p| {
             let host = format_bytes(p.host_bytes, unit);
             let verdict = match p.host_fits {
-                Some(true) => e.host_fits,
-                Some(false) => e.host_does_not_fit,
+                Some(true) => ps.host_fits,
+                Some(false) => ps.host_does_not_fit,
                 None => "",
             };
-            e.offload_summary
+            ps.offload_summary
                 .replace("{n}", &p.gpu_layers.to_string())
                 .replace("{of}", &(p.layers + 1).to_string())
                 .replace("{host}", &host)
@@ -68,15 +69,15 @@ pub fn OffloadControls() -> impl IntoView {
     let fewest_experts = Memo::new(move |_| placed.with(|p| p.min_cpu_moe));
     view! {
         <details class="group offload" prop:open=move || open.get()>
-            <summary>{e.offload_group}</summary>
-            <p class="hint">{e.offload_hint}</p>
+            <summary>{ps.offload_group}</summary>
+            <p class="hint">{ps.offload_hint}</p>
             {move || {
                 let l = layers.get();
                 view! {
                     <Slider
                         id="gpu-layers"
                         label=e.gpu_layers
-                        unit=e.u_layers
+                        unit=ps.u_layers
                         scale=Scale::Linear { min: 0.0, max: (l + 1) as f64, step: 1.0 }
                         value=Signal::derive(move || ctx.with_scenario(|s| s.gpu_layers.unwrap_or(l + 1).min(l + 1) as f64))
                         set=Callback::new(move |v: f64| {
@@ -93,7 +94,7 @@ pub fn OffloadControls() -> impl IntoView {
                     <Slider
                         id="n-cpu-moe"
                         label=e.n_cpu_moe
-                        unit=e.u_layers
+                        unit=ps.u_layers
                         scale=Scale::Linear { min: 0.0, max: l as f64, step: 1.0 }
                         value=Signal::derive(move || ctx.with_scenario(|s| s.n_cpu_moe.min(l) as f64))
                         set=Callback::new(move |v: f64| ctx.edit(|s| s.n_cpu_moe = v.max(0.0).round() as u64))
@@ -103,7 +104,7 @@ pub fn OffloadControls() -> impl IntoView {
             })}
             <Slider
                 id="host-memory"
-                label=e.host_memory
+                label=ps.host_memory
                 unit="GB"
                 scale=Scale::Steps(std::iter::once(0).chain(nice_values(4, 1024)).collect())
                 value=Signal::derive(move || ctx.with_scenario(|s| s.host_memory_bytes.map_or(0.0, |b| (b as f64 / 1e9).round())))
@@ -112,7 +113,7 @@ pub fn OffloadControls() -> impl IntoView {
             />
             <Slider
                 id="host-bandwidth"
-                label=e.host_bandwidth
+                label=ps.host_bandwidth
                 unit="GB/s"
                 scale=Scale::Linear { min: 10.0, max: 1000.0, step: 0.1 }
                 value=Signal::derive(move || ctx.with_shown(|r| r.map(|r| r.performance.hardware.host_memory_bandwidth_bytes_per_s / 1e9)).unwrap_or(89.6))
@@ -124,14 +125,14 @@ pub fn OffloadControls() -> impl IntoView {
             {move || most.get().map(|n| view! {
                 <div class="derived" id="max-gpu-layers">
                     {e.max_gpu_layers.replace("{n}", &n.to_string())}
-                    " " <button class="apply" on:click=move |_| ctx.edit(|s| s.gpu_layers = Some(n))>{e.use_it}</button>
+                    " " <button class="apply" on:click=move |_| ctx.edit(|s| s.gpu_layers = Some(n))>{ps.use_it}</button>
                     <ShowMath key="solvers.max_gpu_layers" />
                 </div>
             })}
             {move || fewest_experts.get().map(|m| view! {
                 <div class="derived" id="min-cpu-moe">
                     {e.min_cpu_moe.replace("{n}", &m.to_string())}
-                    " " <button class="apply" on:click=move |_| ctx.edit(|s| { s.gpu_layers = None; s.n_cpu_moe = m; })>{e.use_it}</button>
+                    " " <button class="apply" on:click=move |_| ctx.edit(|s| { s.gpu_layers = None; s.n_cpu_moe = m; })>{ps.use_it}</button>
                     <ShowMath key="solvers.min_cpu_moe" />
                 </div>
             })}

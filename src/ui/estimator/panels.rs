@@ -16,7 +16,7 @@ use crate::estimator::edits;
 use crate::estimator::mig_slice::{self, parse_slice_id};
 use crate::estimator::presets::PRESETS;
 use crate::estimator::scales::{nice_values, powers_of_two};
-use crate::i18n::EstimatorStrings;
+use crate::i18n::{EstimatorPanelStrings, EstimatorStrings};
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -130,8 +130,8 @@ fn dtype_options() -> Vec<(String, String)> {
 /// A slider bound to an integer field of the active scenario.
 /// The speculative methods the estimator offers (a draft model needs a second model and an
 /// acceptance: the CLI and the link take it).
-fn spec_method_options(e: &EstimatorStrings) -> Vec<(String, String)> {
-    let [off, eagle, mtp, ngram] = e.spec_methods;
+fn spec_method_options(ps: &EstimatorPanelStrings) -> Vec<(String, String)> {
+    let [off, eagle, mtp, ngram] = ps.spec_methods;
     vec![
         ("off".into(), off.into()),
         (SpecMethod::Eagle3.key().into(), eagle.into()),
@@ -173,6 +173,7 @@ pub(super) fn int_slider(
 pub fn Toolbar() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let lang = ctx.lang;
     // Memos: the tabs and the unit switch change only when these do, not on every edit.
     let comparing = Memo::new(move |_| ctx.state.with(|s| s.compare.is_some()));
@@ -192,7 +193,7 @@ pub fn Toolbar() -> impl IntoView {
                     .collect_view()}
             </div>
             <div class="toolbar-row">
-                <label class="switch" title=e.compare_hint>
+                <label class="switch" title=ps.compare_hint>
                     <input type="checkbox" id="compare-toggle" prop:checked=move || comparing.get() on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         ctx.state.update(|st| st.compare = if on { Some(st.scenario.clone()) } else { None });
@@ -201,11 +202,11 @@ pub fn Toolbar() -> impl IntoView {
                     " " {e.compare}
                 </label>
                 {move || comparing.get().then(|| view! {
-                    <div class="tabs" role="tablist" aria-label=e.editing>
+                    <div class="tabs" role="tablist" aria-label=ps.editing>
                         <button role="tab" id="tab-a" aria-selected=move || (ctx.side.get() == Side::A).to_string()
-                            on:click=move |_| ctx.side.set(Side::A)>{e.side_a}</button>
+                            on:click=move |_| ctx.side.set(Side::A)>{ps.side_a}</button>
                         <button role="tab" id="tab-b" aria-selected=move || (ctx.side.get() == Side::B).to_string()
-                            on:click=move |_| ctx.side.set(Side::B)>{e.side_b}</button>
+                            on:click=move |_| ctx.side.set(Side::B)>{ps.side_b}</button>
                     </div>
                 })}
                 <div class="unit-switch" role="radiogroup" aria-label=e.unit>
@@ -231,6 +232,7 @@ pub fn Toolbar() -> impl IntoView {
 pub fn WorkloadControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let mode = Signal::derive(move || ctx.with_scenario(|s| name_of(&s.mode)));
     // A memo: the batch and output-token sliders are rebuilt when the mode switches between
     // serving and training, not on every edit.
@@ -242,10 +244,10 @@ pub fn WorkloadControls() -> impl IntoView {
                 id="mode"
                 label=e.mode
                 options=vec![
-                    ("inference".into(), e.mode_inference.into()),
-                    ("training".into(), e.mode_training.into()),
-                    ("lora".into(), e.mode_lora.into()),
-                    ("qlora".into(), e.mode_qlora.into()),
+                    ("inference".into(), ps.mode_inference.into()),
+                    ("training".into(), ps.mode_training.into()),
+                    ("lora".into(), ps.mode_lora.into()),
+                    ("qlora".into(), ps.mode_qlora.into()),
                 ]
                 value=mode
                 set=Callback::new(move |v: String| {
@@ -277,7 +279,7 @@ pub fn WorkloadControls() -> impl IntoView {
             />
             {int_slider(ctx, "context", e.context, e.u_tokens, nice_values(512, 1 << 20), |s| s.context_tokens, edits::set_context_tokens)}
             {move || {
-                let label = if training.get() { e.batch_training } else { e.batch_inference };
+                let label = if training.get() { ps.batch_training } else { e.batch_inference };
                 int_slider(ctx, "batch", label, e.u_sequences, nice_values(1, 1024), |s| s.batch, |s, v| s.batch = v)
             }}
             {move || (!training.get()).then(|| view! {
@@ -290,28 +292,28 @@ pub fn WorkloadControls() -> impl IntoView {
                     set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_output_tokens(s, v.max(1.0) as u64)))
                     out_of_range=e.number_out_of_range
                 />
-                <p class="derived">{e.prompt_derived} {ctx.lang.colon()} {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
+                <p class="derived">{ps.prompt_derived} {ctx.lang.colon()} {move || ctx.with_shown(|r| r.map(|r| r.performance.workload.prompt_tokens))}</p>
                 {int_slider(ctx, "prefix-shared", e.prefix_shared, e.u_tokens,
                     std::iter::once(0).chain(nice_values(16, 1 << 20)).collect(),
                     |s| s.prefix_shared_tokens, edits::set_prefix_shared)}
                 <Slider
                     id="prefix-hit"
                     label=e.prefix_hit
-                    unit=e.u_percent
+                    unit=ps.u_percent
                     scale=Scale::Linear { min: 0.0, max: 100.0, step: 1.0 }
                     value=Signal::derive(move || ctx.with_scenario(|s| (s.prefix_hit_rate.unwrap_or(0.0) * 100.0).round()))
                     set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_prefix_hit_rate(s, v)))
                     out_of_range=e.number_out_of_range
                 />
-                <p class="hint">{e.prefix_note}</p>
-                {int_slider(ctx, "kv-sessions", e.kv_sessions, e.u_sessions,
+                <p class="hint">{ps.prefix_note}</p>
+                {int_slider(ctx, "kv-sessions", e.kv_sessions, ps.u_sessions,
                     std::iter::once(0).chain(nice_values(1, 1_000_000)).collect(),
                     |s| s.prefix_open_sessions, edits::set_open_sessions)}
                 <KvTierControls />
                 <Select
                     id="spec-method"
-                    label=e.spec_method
-                    options=spec_method_options(e)
+                    label=ps.spec_method
+                    options=spec_method_options(ps)
                     value=Signal::derive(move || ctx.with_scenario(|s| s.speculative_method.map_or("off", |m| m.key()).to_owned()))
                     set=Callback::new(move |v: String| {
                         let m = SpecMethod::ALL.into_iter().find(|m| m.key() == v);
@@ -321,7 +323,7 @@ pub fn WorkloadControls() -> impl IntoView {
                 {move || ctx.with_scenario(|s| s.speculative_method.is_some()).then(|| view! {
                     <Slider
                         id="spec-tokens"
-                        label=e.spec_tokens
+                        label=ps.spec_tokens
                         unit=e.u_tokens
                         scale=Scale::Linear { min: 1.0, max: 32.0, step: 1.0 }
                         value=Signal::derive(move || ctx.with_shown(|r| r.and_then(|r| r.performance.speculative.as_ref().map(|p| p.draft_tokens as f64))).unwrap_or(1.0))
@@ -330,16 +332,16 @@ pub fn WorkloadControls() -> impl IntoView {
                     />
                     <Slider
                         id="spec-acceptance"
-                        label=e.spec_acceptance
-                        unit=e.u_percent
+                        label=ps.spec_acceptance
+                        unit=ps.u_percent
                         scale=Scale::Linear { min: 0.0, max: 99.0, step: 1.0 }
                         value=Signal::derive(move || ctx.with_scenario(|s| (s.speculative_acceptance_rate.unwrap_or(0.0) * 100.0).round()))
                         set=Callback::new(move |v: f64| ctx.edit(|s| edits::set_spec_acceptance(s, v)))
                         out_of_range=e.number_out_of_range
                     />
-                    <p class="hint">{e.spec_note}</p>
+                    <p class="hint">{ps.spec_note}</p>
                     {move || ctx.with_shown(|r| r.and_then(|r| r.performance.speculative.as_ref().filter(|p| p.acceptance_uncertain).and_then(|p| p.acceptance_source)))
-                        .map(|src| view! { <p class="hint uncertain">{e.spec_uncertain} " " {src}</p> })}
+                        .map(|src| view! { <p class="hint uncertain">{ps.spec_uncertain} " " {src}</p> })}
                 })}
                 <Slider
                     id="arrival-rate"
@@ -392,6 +394,7 @@ fn KvTierControls() -> impl IntoView {
     use edits::Tier;
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     // Memos: the group and each rate slider are built when they appear, not on every edit.
     let open = Memo::new(move |_| ctx.with_scenario(|s| s.prefix_open_sessions > 0));
     let has = move |tier: Tier| {
@@ -459,7 +462,7 @@ fn KvTierControls() -> impl IntoView {
                     value=Signal::derive(move || ctx.with_scenario(|s| s.kv_gpu_cache_bytes == Some(0)))
                     set=Callback::new(move |off: bool| ctx.edit(|s| edits::set_gpu_prefix_cache(s, !off)))
                 />
-                <p class="hint">{e.kv_tiers_note}</p>
+                <p class="hint">{ps.kv_tiers_note}</p>
             }
         })
     }
@@ -492,6 +495,7 @@ fn gpu_choice(s: &Scenario) -> (String, Option<String>) {
 pub fn HardwareControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let options: Vec<(String, String)> =
         gpus::all().iter().map(|g| (g.id.clone(), gpu_label(g, e))).collect();
     // A custom GPU (imported, or given in the address) is a choice of its own, by its name; the
@@ -566,7 +570,7 @@ pub fn HardwareControls() -> impl IntoView {
                     view! {
                         <Select
                             id="mig"
-                            label=e.mig_slice
+                            label=ps.mig_slice
                             options=opts
                             value=Signal::derive(move || ctx.with_scenario(|s| gpu_choice(s).1.unwrap_or_default()))
                             set=Callback::new(move |v: String| {
@@ -592,8 +596,8 @@ pub fn HardwareControls() -> impl IntoView {
                 </p>
             })}
             {int_slider(ctx, "gpus", e.gpus, e.u_gpus, nice_values(1, 1024), |s| s.gpus, edits::set_gpus)}
-            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, e.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, edits::set_tensor_parallel)}
-            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, e.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, edits::set_pipeline_parallel)}
+            {int_slider(ctx, "tensor-parallel", e.tensor_parallel, ps.u_ways, powers_of_two(1, 64), |s| s.tensor_parallel, edits::set_tensor_parallel)}
+            {int_slider(ctx, "pipeline-parallel", e.pipeline_parallel, ps.u_ways, powers_of_two(1, 64), |s| s.pipeline_parallel, edits::set_pipeline_parallel)}
             <p class="derived">{e.data_parallel} {ctx.lang.colon()} {move || ctx.with_scenario(|s| s.data_parallel())}</p>
             <Select
                 id="topology"
@@ -611,7 +615,7 @@ pub fn HardwareControls() -> impl IntoView {
             <Slider
                 id="price"
                 label=e.price
-                unit=e.u_usd
+                unit=ps.u_usd
                 scale=Scale::Linear { min: 0.0, max: 20.0, step: 0.05 }
                 value=Signal::derive(move || ctx.with_shown(|r| r.and_then(|r| r.performance.serving.price_per_gpu_hour)).unwrap_or(0.0))
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.price_per_gpu_hour = (v > 0.0).then_some(v)))
@@ -628,6 +632,7 @@ fn StackControls() -> impl IntoView {
     use crate::engine::stack::{MoeKernel, ServingStack};
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     // Proper names, the same in both languages.
     let stack_name = |s: ServingStack| match s {
         ServingStack::VllmV1 => "vLLM V1 (2025)",
@@ -642,7 +647,7 @@ fn StackControls() -> impl IntoView {
     };
     let stacks: Vec<(String, String)> =
         ServingStack::ALL.iter().map(|s| (s.key().to_owned(), stack_name(*s).to_owned())).collect();
-    let mut kernels = vec![(String::new(), e.moe_kernel_default.to_owned())];
+    let mut kernels = vec![(String::new(), ps.moe_kernel_default.to_owned())];
     kernels.extend(MoeKernel::ALL.iter().map(|k| (k.key().to_owned(), kernel_name(*k).to_owned())));
     let moe = Memo::new(move |_| ctx.with_shown(|r| r.is_some_and(|r| r.params.experts > 0)));
     view! {
@@ -663,7 +668,7 @@ fn StackControls() -> impl IntoView {
                     value=Signal::derive(move || ctx.with_scenario(|s| s.moe_kernel.map_or(String::new(), |k| k.key().to_owned())))
                     set=Callback::new(move |v: String| ctx.edit(|s| s.moe_kernel = parse_name(&v)))
                 />
-                {int_slider(ctx, "expert-parallel", e.expert_parallel, e.u_ways, expert_parallel_steps(), |s| s.expert_parallel, |s, v| s.expert_parallel = v.max(1))}
+                {int_slider(ctx, "expert-parallel", e.expert_parallel, ps.u_ways, expert_parallel_steps(), |s| s.expert_parallel, |s, v| s.expert_parallel = v.max(1))}
                 <ExpertParallelControls />
             }
         })}
@@ -688,6 +693,7 @@ fn ExpertParallelControls() -> impl IntoView {
     use crate::engine::stack::EpComm;
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     // Proper names, the same in both languages.
     let comm_name = |c: EpComm| match c {
         EpComm::Nccl => "NCCL all-to-all",
@@ -723,7 +729,7 @@ fn ExpertParallelControls() -> impl IntoView {
                         set=Callback::new(move |v: bool| ctx.edit(|s| s.ep_comm_overlap = v))
                     />
                 })}
-                {int_slider(ctx, "redundant-experts", e.redundant_experts, e.u_experts, vec![0, 8, 16, 32, 64, 128], |s| s.redundant_experts, |s, v| s.redundant_experts = v)}
+                {int_slider(ctx, "redundant-experts", e.redundant_experts, ps.u_experts, vec![0, 8, 16, 32, 64, 128], |s| s.redundant_experts, |s, v| s.redundant_experts = v)}
                 <Slider
                     id="expert-imbalance"
                     label=e.expert_imbalance
@@ -742,6 +748,7 @@ fn ExpertParallelControls() -> impl IntoView {
 pub fn EfficiencyControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     let factor = move |field: &'static str| {
         Signal::derive(move || {
             ctx.with_shown(|r| {
@@ -759,7 +766,7 @@ pub fn EfficiencyControls() -> impl IntoView {
             <Slider
                 id=id
                 label=label
-                unit=e.u_percent
+                unit=ps.u_percent
                 scale=Scale::Linear { min: 5.0, max: 100.0, step: 1.0 }
                 value=Signal::derive(move || (value.get() * 100.0).round())
                 set=Callback::new(move |v: f64| ctx.edit(|s| set(&mut s.efficiency, (v / 100.0).clamp(0.05, 1.0))))
@@ -796,16 +803,16 @@ pub fn EfficiencyControls() -> impl IntoView {
     view! {
         <details class="group efficiency-group">
             <summary>{e.efficiency}</summary>
-            {fraction("eff-memory", e.eff_memory, "memory_bandwidth", |o, v| o.memory_bandwidth = Some(v))}
-            {fraction("eff-tensor", e.eff_tensor, "tensor_flops", |o, v| o.tensor_flops = Some(v))}
-            {fraction("eff-intra", e.eff_intra, "intra_node_bus_bandwidth", |o, v| o.intra_node_bus_bandwidth = Some(v))}
-            {fraction("eff-inter", e.eff_inter, "inter_node_bus_bandwidth", |o, v| o.inter_node_bus_bandwidth = Some(v))}
-            {fraction("eff-fp8", e.eff_fp8, "fp8_tensor_flops", |o, v| o.fp8_tensor_flops = Some(v))}
-            {fraction("eff-quantized", e.eff_quantized, "quantized_weight_bandwidth", |o, v| o.quantized_weight_bandwidth = Some(v))}
+            {fraction("eff-memory", ps.eff_memory, "memory_bandwidth", |o, v| o.memory_bandwidth = Some(v))}
+            {fraction("eff-tensor", ps.eff_tensor, "tensor_flops", |o, v| o.tensor_flops = Some(v))}
+            {fraction("eff-intra", ps.eff_intra, "intra_node_bus_bandwidth", |o, v| o.intra_node_bus_bandwidth = Some(v))}
+            {fraction("eff-inter", ps.eff_inter, "inter_node_bus_bandwidth", |o, v| o.inter_node_bus_bandwidth = Some(v))}
+            {fraction("eff-fp8", ps.eff_fp8, "fp8_tensor_flops", |o, v| o.fp8_tensor_flops = Some(v))}
+            {fraction("eff-quantized", ps.eff_quantized, "quantized_weight_bandwidth", |o, v| o.quantized_weight_bandwidth = Some(v))}
             <Slider
                 id="eff-request"
-                label=e.eff_request
-                unit=e.u_ms
+                label=ps.eff_request
+                unit=ps.u_ms
                 scale=Scale::Linear { min: 0.0, max: 200.0, step: 1.0 }
                 value=Signal::derive(move || request.get() * 1e3)
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.efficiency.request_overhead_s = Some((v / 1e3).clamp(0.0, 60.0))))
@@ -813,8 +820,8 @@ pub fn EfficiencyControls() -> impl IntoView {
             />
             <Slider
                 id="eff-launch"
-                label=e.eff_launch
-                unit=e.u_us
+                label=ps.eff_launch
+                unit=ps.u_us
                 scale=Scale::Linear { min: 0.0, max: 50.0, step: 0.5 }
                 value=Signal::derive(move || launch.get() * 1e6)
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.efficiency.kernel_launch_s = Some((v / 1e6).clamp(0.0, 50e-6))))
@@ -836,6 +843,7 @@ pub fn EfficiencyControls() -> impl IntoView {
 pub fn TrainingControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     // A memo: the group is rebuilt when the mode changes, not on every edit.
     let mode = Memo::new(move |_| ctx.with_scenario(|s| s.mode));
     move || {
@@ -862,9 +870,9 @@ pub fn TrainingControls() -> impl IntoView {
                         id="training-precision"
                         label=e.training_precision
                         options=vec![
-                            ("mixed".into(), e.precision_mixed.into()),
-                            ("bf16".into(), e.precision_bf16.into()),
-                            ("fp32".into(), e.precision_fp32.into()),
+                            ("mixed".into(), ps.precision_mixed.into()),
+                            ("bf16".into(), ps.precision_bf16.into()),
+                            ("fp32".into(), ps.precision_fp32.into()),
                         ]
                         value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.training_precision)))
                         set=Callback::new(move |v: String| if let Some(p) = parse_name(&v) { ctx.edit(|s| s.training_precision = p) })
@@ -885,7 +893,7 @@ pub fn TrainingControls() -> impl IntoView {
                         id="loss-chunks"
                         label=e.loss_chunks
                         options=vec![
-                            ("0".into(), e.loss_unchunked.into()),
+                            ("0".into(), ps.loss_unchunked.into()),
                             ("4".into(), "4".into()),
                             ("8".into(), "8".into()),
                             ("16".into(), "16".into()),
@@ -904,9 +912,9 @@ pub fn TrainingControls() -> impl IntoView {
                         id="recompute"
                         label=e.recompute
                         options=vec![
-                            ("none".into(), e.recompute_none.into()),
-                            ("selective".into(), e.recompute_selective.into()),
-                            ("full".into(), e.recompute_full.into()),
+                            ("none".into(), ps.recompute_none.into()),
+                            ("selective".into(), ps.recompute_selective.into()),
+                            ("full".into(), ps.recompute_full.into()),
                         ]
                         value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.recompute)))
                         set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| s.recompute = r) })
@@ -928,13 +936,14 @@ pub fn TrainingControls() -> impl IntoView {
 pub fn AssumptionControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     view! {
         <details class="group assumptions-group">
             <summary>{e.assumptions}</summary>
             <Slider
                 id="safety-margin"
                 label=e.safety_margin
-                unit=e.u_percent
+                unit=ps.u_percent
                 scale=Scale::Linear { min: 0.0, max: 50.0, step: 1.0 }
                 value=Signal::derive(move || ctx.with_scenario(|s| (s.safety_margin * 100.0).round()))
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.safety_margin = (v / 100.0).clamp(0.0, 0.5)))
@@ -949,7 +958,7 @@ pub fn AssumptionControls() -> impl IntoView {
                 set=Callback::new(move |v: f64| ctx.edit(|s| s.runtime_overhead_bytes = (v.clamp(0.0, 16.0) * (1u64 << 30) as f64) as u64))
                 out_of_range=e.number_out_of_range
             />
-            {int_slider(ctx, "int4-group", e.int4_group, e.u_per_group, powers_of_two(16, 1024), |s| s.int4_group_size, |s, v| s.int4_group_size = v)}
+            {int_slider(ctx, "int4-group", e.int4_group, ps.u_per_group, powers_of_two(16, 1024), |s| s.int4_group_size, |s, v| s.int4_group_size = v)}
             {int_slider(ctx, "kv-block", e.kv_block, e.u_tokens, powers_of_two(1, 256), |s| s.kv_block_tokens, |s, v| s.kv_block_tokens = v)}
         </details>
     }
@@ -993,6 +1002,7 @@ pub fn InvalidBanner() -> impl IntoView {
 pub fn Compare() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let e = ctx.lang.est();
+    let ps = ctx.lang.est_panels();
     move || {
         let (Some(a), Some(b)) = (ctx.shown_a.get(), ctx.shown_b.get()) else { return ().into_any() };
         let unit = ctx.unit();
@@ -1006,7 +1016,7 @@ pub fn Compare() -> impl IntoView {
             <div class="panel compare" id="compare">
                 <h2>{e.compare}</h2>
                 <table class="compare-table">
-                    <thead><tr><td></td><th>{e.side_a}</th><th>{e.side_b}</th></tr></thead>
+                    <thead><tr><td></td><th>{ps.side_a}</th><th>{ps.side_b}</th></tr></thead>
                     <tbody>
                         {row(e.model, a.model.name.clone(), b.model.name.clone())}
                         {row(e.gpu, format!("{} × {}", sa.gpus, a.performance.hardware.gpu_name), format!("{} × {}", sb.gpus, b.performance.hardware.gpu_name))}
@@ -1022,9 +1032,9 @@ pub fn Compare() -> impl IntoView {
                     </tbody>
                 </table>
                 <div class="compare-bars">
-                    <p>{e.side_a}</p>
+                    <p>{ps.side_a}</p>
                     {bar(&a)}
-                    <p>{e.side_b}</p>
+                    <p>{ps.side_b}</p>
                     {bar(&b)}
                 </div>
             </div>
