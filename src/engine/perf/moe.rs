@@ -278,12 +278,53 @@ pub struct EpExchange {
     pub bound_s: f64,
 }
 
+/// One MoE layer's exchange on one rank, as DeepEP's kernels see it (serving and training).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeepepInputs {
+    /// Tokens the rank holds and sends (`T`) and top-k (`k`).
+    pub tokens: f64,
+    pub k: f64,
+    /// Bytes per token and destination, dispatch and combine: [`deepep_payload`] when serving
+    /// (FP8 dispatch), `(2H, 2H)` in training (BF16 both ways).
+    pub payload: (f64, f64),
+    /// Expert-parallel ranks, GPUs per node (the NVLink domain) and group-limited routing
+    /// (`(n_group, topk_group)`, zeros without).
+    pub ep: f64,
+    pub gpus_per_node: f64,
+    pub routing_groups: (f64, f64),
+    /// Bytes per second per direction of NVLink and, across nodes, of the GPU's NIC.
+    pub nvlink: f64,
+    pub nic: Option<f64>,
+}
+
+/// DeepEP's kernels for one MoE layer on the links the group spans: the normal kernels across
+/// nodes when the group is larger than a node and a NIC joins the nodes
+/// ([`deepep_normal_across_nodes`]), otherwise [`deepep_exchange`] over NVLink inside the node,
+/// or over the NIC for the low-latency kernels across nodes. `Nccl` is priced as the normal
+/// kernels here; its callers use the collective model instead.
+pub fn deepep_layer(comm: EpComm, x: &DeepepInputs) -> EpExchange {
+    let g = x.gpus_per_node.max(1.0);
+    let nic = x.nic.filter(|_| x.ep > g);
+    match (comm, nic) {
+        (EpComm::DeepepLowLatency, nic) => {
+            deepep_exchange(comm, x.ep, x.tokens, x.k, x.payload, nic.unwrap_or(x.nvlink))
+        }
+        (_, Some(nic)) => {
+            let cap = node_cap(x.k, (x.ep / g).max(1.0), x.routing_groups);
+            deepep_normal_across_nodes((x.tokens, x.k, x.payload), (x.ep, g, cap), (x.nvlink, nic))
+        }
+        (_, None) => deepep_exchange(EpComm::DeepepNormal, x.ep, x.tokens, x.k, x.payload, x.nvlink),
+    }
+}
+
 /// Dispatch plus combine of DeepEP's kernels for one MoE layer: `tokens` of this rank, each
 /// sent as `D` copies. Low-latency: one copy per chosen expert (`D = k`, the kernels do not merge
 /// the copies bound for one GPU), at the measured RDMA bandwidth of the EP size (DeepEP's V1
-/// table, docs/legacy.md: H800, 128 tokens per batch); normal: one copy per destination GPU
-/// ([`destinations`]), at its measured share of the link (`link_bytes_per_s`, NVLink within a
-/// node, the NIC across).
+/// table, docs/legacy.md: H800, 128 tokens per batch); normal, inside one NVLink domain (across
+/// nodes see [`deepep_normal_across_nodes`]): one copy per destination GPU ([`destinations`]), at
+/// the kernels' measured share of NVLink (`link_bytes_per_s`). The normal kernels' measured rate
+/// counts the copies a GPU keeps for itself (`D/ep` of them); their least time moves only the
+/// others at the link's peak.
 ///
 /// # Formula
 /// `t = T·D·(p_dispatch / β_d + p_combine / β_c)`. Worked: DeepEP's own low-latency case, 128
@@ -294,40 +335,37 @@ pub fn deepep_exchange(
     ep: f64,
     tokens: f64,
     k: f64,
-    hidden: f64,
+    (pd, pc): (f64, f64),
     link_bytes_per_s: f64,
 ) -> EpExchange {
-    let (pd, pc) = deepep_payload(hidden);
     // The low-latency kernels send one message per chosen expert (DeepEP's
     // tests/test_low_latency.py counts `num_selections` per token); the normal kernels merge
     // the copies bound for one GPU.
-    let d = if comm == EpComm::DeepepLowLatency { k.max(0.0) } else { destinations(k, ep) };
+    let low_latency = comm == EpComm::DeepepLowLatency;
+    let d = if low_latency { k.max(0.0) } else { destinations(k, ep) };
     let tokens = tokens.max(0.0);
-    let (bd, bc) = match comm {
-        EpComm::DeepepLowLatency => deepep_low_latency_bandwidth(ep),
-        EpComm::DeepepNormal | EpComm::Nccl => {
-            let share = if ep <= 8.0 {
-                crate::engine::stack::DEEPEP_NORMAL_SHARE.0
-            } else {
-                crate::engine::stack::DEEPEP_NORMAL_SHARE.1
-            };
-            let rate = link_bytes_per_s.max(1.0) * share;
-            (rate, rate)
-        }
+    let link = link_bytes_per_s.max(1.0);
+    let (bd, bc) = if low_latency {
+        deepep_low_latency_bandwidth(ep)
+    } else {
+        let rate = link * crate::engine::stack::DEEPEP_NORMAL_SHARE.0;
+        (rate, rate)
     };
+    let per_layer_s = tokens * d * (pd / bd + pc / bc);
+    // The low-latency kernels' measured rates count every top-k copy (above the NIC's line rate
+    // for the distinct ranks' bytes): the bound is never above their time.
+    let remote = if low_latency || ep <= 1.0 { 1.0 } else { 1.0 - 1.0 / ep };
     EpExchange {
-        comm,
+        comm: if low_latency { comm } else { EpComm::DeepepNormal },
         tokens,
         destinations: d,
         dispatch_bytes: pd,
         combine_bytes: pc,
         dispatch_rate: bd,
         combine_rate: bc,
-        per_layer_s: tokens * d * (pd / bd + pc / bc),
+        per_layer_s,
         forward_s: 0.0,
-        // The low-latency kernels' measured rates count every top-k copy (above the NIC's
-        // line rate for the distinct ranks' bytes): the bound is never above their time.
-        bound_s: (tokens * d * (pd + pc) / link_bytes_per_s.max(1.0)).min(tokens * d * (pd / bd + pc / bc)),
+        bound_s: (tokens * d * remote * (pd + pc) / link).min(per_layer_s),
     }
 }
 
@@ -408,11 +446,6 @@ pub fn nccl_exchange(tokens: f64, sent: f64, seconds: f64, bound_s: f64) -> EpEx
         forward_s: 0.0,
         bound_s: 2.0 * bound_s,
     }
-}
-
-/// Seconds of [`deepep_exchange`] for one MoE layer.
-pub fn deepep_time(comm: EpComm, ep: f64, tokens: f64, k: f64, hidden: f64, link_bytes_per_s: f64) -> f64 {
-    deepep_exchange(comm, ep, tokens, k, hidden, link_bytes_per_s).per_layer_s
 }
 
 #[cfg(test)]
@@ -561,8 +594,31 @@ mod tests {
         assert!((128.0f64 * 8.0 * 7408.0 / 98e9 * 1e6 - 77.4).abs() < 0.1);
         // Every top-k copy, as DeepEP's benchmark counts them: 77.4 + 115.6 µs (its table: 77
         // and 114 µs).
-        let t = deepep_time(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, 7168.0, 160e9);
+        let t = deepep_exchange(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, deepep_payload(7168.0), 160e9).per_layer_s;
         assert!((t * 1e6 - (77.4 + 115.6)).abs() < 0.5, "{}", t * 1e6);
+    }
+
+    #[test]
+    fn a_group_inside_one_nvlink_domain_stays_on_nvlink() {
+        // EP 32 inside a 72-GPU NVLink domain: the normal kernels at their NVLink share, even
+        // with a NIC present; the least time moves only the copies bound for other GPUs.
+        let x = DeepepInputs {
+            tokens: 1024.0,
+            k: 8.0,
+            payload: deepep_payload(7168.0),
+            ep: 32.0,
+            gpus_per_node: 72.0,
+            routing_groups: (0.0, 0.0),
+            nvlink: 900e9,
+            nic: Some(50e9),
+        };
+        let e = deepep_layer(EpComm::DeepepNormal, &x);
+        let sent = 1024.0 * destinations(8.0, 32.0) * (7408.0 + 14336.0);
+        assert!((e.per_layer_s - sent / (900e9 * 153.0 / 160.0)).abs() < 1e-12, "{e:?}");
+        assert!((e.bound_s - sent * (31.0 / 32.0) / 900e9).abs() < 1e-12, "{e:?}");
+        // Twice the domain: across nodes, once per remote node over the NIC.
+        let wide = deepep_layer(EpComm::DeepepNormal, &DeepepInputs { ep: 144.0, ..x });
+        assert!(wide.forward_s > 0.0 && wide.per_layer_s > e.per_layer_s, "{wide:?}");
     }
 
     #[test]

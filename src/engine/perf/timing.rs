@@ -355,8 +355,7 @@ impl<'a> MoeStage<'a> {
     }
 
     /// One MoE layer's dispatch and combine on one rank: NCCL's all-to-all twice (`t`, `sent`
-    /// bytes each) or DeepEP's kernels ([`super::moe::deepep_exchange`]; the normal kernels
-    /// across nodes once per remote node, [`super::moe::deepep_normal_across_nodes`]).
+    /// bytes each) or DeepEP's kernels on the links the group spans ([`super::moe::deepep_layer`]).
     fn exchange(
         &self,
         t: &CommTime,
@@ -365,27 +364,20 @@ impl<'a> MoeStage<'a> {
         topology: &Topology,
     ) -> super::moe::EpExchange {
         let r = self.run;
-        let (ep, k) = (f64::from(r.ep), r.experts_per_token);
-        let nvlink = topology.intra_node.bytes_per_s_per_direction;
-        let nic = topology
-            .inter_node
-            .filter(|_| r.ep > topology.gpus_per_node)
-            .map(|l| l.bytes_per_s_per_direction);
-        match (r.comm, nic) {
-            (EpComm::Nccl, _) => super::moe::nccl_exchange(micro_tokens, sent, t.expected_s, t.bound_s),
-            (EpComm::DeepepNormal, Some(nic)) => {
-                let g = f64::from(topology.gpus_per_node.max(1));
-                let cap = super::moe::node_cap(k, (ep / g).max(1.0), r.routing_groups);
-                super::moe::deepep_normal_across_nodes(
-                    (micro_tokens, k, super::moe::deepep_payload(r.hidden)),
-                    (ep, g, cap),
-                    (nvlink, nic),
-                )
-            }
-            (comm, nic) => {
-                super::moe::deepep_exchange(comm, ep, micro_tokens, k, r.hidden, nic.unwrap_or(nvlink))
-            }
+        if r.comm == EpComm::Nccl {
+            return super::moe::nccl_exchange(micro_tokens, sent, t.expected_s, t.bound_s);
         }
+        let x = super::moe::DeepepInputs {
+            tokens: micro_tokens,
+            k: r.experts_per_token,
+            payload: super::moe::deepep_payload(r.hidden),
+            ep: f64::from(r.ep),
+            gpus_per_node: f64::from(topology.gpus_per_node.max(1)),
+            routing_groups: r.routing_groups,
+            nvlink: topology.intra_node.bytes_per_s_per_direction,
+            nic: topology.inter_node.map(|l| l.bytes_per_s_per_direction),
+        };
+        super::moe::deepep_layer(r.comm, &x)
     }
 
     /// Expected dispatch + combine seconds of the stage: `L · I · t_layer`, on the slowest rank.

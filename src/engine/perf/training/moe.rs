@@ -27,8 +27,8 @@
 //! networks) is priced as DeepEP's normal kernels at their H800-measured link shares: an
 //! estimate.
 
-use crate::engine::perf::moe::{deepep_normal_across_nodes, destinations, node_cap};
-use crate::engine::stack::{EpComm, DEEPEP_NORMAL_SHARE};
+use crate::engine::perf::moe::{deepep_layer, DeepepInputs};
+use crate::engine::stack::EpComm;
 
 /// One MoE layer's dispatch plus combine in one pass on one rank: expected and least seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -37,57 +37,21 @@ pub struct Exchange {
     pub bound_s: f64,
 }
 
-/// What [`dispatch_combine`] needs of the layer and the links.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ExchangeInputs {
-    /// Tokens the rank holds and sends (`T`), top-k (`k`), bytes per token and destination
-    /// each way (`p`, `2H` in BF16).
-    pub tokens: f64,
-    pub k: f64,
-    pub payload: f64,
-    /// Expert-parallel ranks, GPUs per node (the NVLink domain) and group-limited routing
-    /// (`(n_group, topk_group)`, zeros without).
-    pub ep: f64,
-    pub gpus_per_node: f64,
-    pub routing_groups: (f64, f64),
-    /// Bytes per second per direction of NVLink and, across nodes, of the GPU's NIC.
-    pub nvlink: f64,
-    pub nic: Option<f64>,
-}
-
 /// Dispatch plus combine of one MoE layer in one pass. `nccl` is the all-to-all pair's time
 /// from the collective model (the `alltoall` dispatcher: every copy sent). DeepEP/HybridEP
-/// (`deepep_normal`; `deepep_low_latency` is a decode kernel and trains as the normal ones):
-/// inside one node `t = T·D·2p / (B_nvl·s_nvl)` with `D` the distinct GPUs a token's experts are
-/// on ([`destinations`]); across nodes [`deepep_normal_across_nodes`]. Worked: Qwen3-30B-A3B at
+/// (`deepep_normal`; `deepep_low_latency` is a decode kernel and trains as the normal ones): the
+/// serving model's normal kernels ([`deepep_layer`]) with BF16 both ways, inside one node
+/// `t = T·D·2p / (B_nvl·s_nvl)` with `D` the distinct GPUs a token's experts are on, across
+/// nodes once per remote node. Worked: Qwen3-30B-A3B at
 /// EP 16 over two nodes of 8, 4,096 tokens, k 8, H 2048 (p 4,096 B), 50 GB/s NIC: R = 2·(1 −
 /// ½⁸)·½ = 0.996 remote nodes → 4,096·0.996·8,192 B / 43 GB/s = 0.78 ms, where the all-to-all
 /// sends four of the eight copies across: at the same 43 GB/s, 4,096·4·8,192 B ≈ 3.1 ms.
-pub fn dispatch_combine(comm: EpComm, nccl: Exchange, x: &ExchangeInputs) -> Exchange {
+pub fn dispatch_combine(comm: EpComm, nccl: Exchange, x: &DeepepInputs) -> Exchange {
     if comm == EpComm::Nccl || x.ep <= 1.0 {
         return nccl;
     }
-    let bytes = 2.0 * x.payload;
-    match x.nic.filter(|_| x.ep > x.gpus_per_node) {
-        Some(nic) => {
-            let nodes = (x.ep / x.gpus_per_node.max(1.0)).max(1.0);
-            let cap = node_cap(x.k, nodes, x.routing_groups);
-            let e = deepep_normal_across_nodes(
-                (x.tokens, x.k, (x.payload, x.payload)),
-                (x.ep, x.gpus_per_node, cap),
-                (x.nvlink, nic),
-            );
-            Exchange { expected_s: e.per_layer_s, bound_s: e.bound_s }
-        }
-        None => {
-            let sent = x.tokens.max(0.0) * destinations(x.k, x.ep) * bytes;
-            let nvlink = x.nvlink.max(1.0);
-            // The kernels' measured rate counts the copies a GPU keeps for itself (`D/ep` of
-            // them); the least time moves only the others over NVLink.
-            let remote = 1.0 - 1.0 / x.ep;
-            Exchange { expected_s: sent / (nvlink * DEEPEP_NORMAL_SHARE.0), bound_s: sent * remote / nvlink }
-        }
-    }
+    let e = deepep_layer(EpComm::DeepepNormal, x);
+    Exchange { expected_s: e.per_layer_s, bound_s: e.bound_s }
 }
 
 /// The routed experts' grouped-GEMM share relative to a dense GEMM's, by the expert's
@@ -102,11 +66,11 @@ pub fn grouped_gemm_relative_share(expert_intermediate: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn qwen3_30b(ep: f64, nic: Option<f64>) -> ExchangeInputs {
-        ExchangeInputs {
+    fn qwen3_30b(ep: f64, nic: Option<f64>) -> DeepepInputs {
+        DeepepInputs {
             tokens: 4096.0,
             k: 8.0,
-            payload: 4096.0,
+            payload: (4096.0, 4096.0),
             ep,
             gpus_per_node: 8.0,
             routing_groups: (0.0, 0.0),

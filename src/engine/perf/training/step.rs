@@ -6,7 +6,8 @@ use super::elementwise::widths;
 use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
 use super::low_precision::{linear_speedup, weight_read_bytes};
-use super::moe::{dispatch_combine, grouped_gemm_relative_share, Exchange, ExchangeInputs};
+use super::moe::{dispatch_combine, grouped_gemm_relative_share, Exchange};
+use crate::engine::perf::moe::DeepepInputs;
 use super::optimizer::bytes_per_param;
 use super::pipeline::{bubble_fraction, slots};
 use super::shape::{Split, TrainingShape};
@@ -385,10 +386,11 @@ impl Ctx<'_> {
         let a2a = self.collective(Collective::AllToAll, bytes, l.ep, stride)?;
         let nccl = Exchange { expected_s: 2.0 * a2a.expected_s, bound_s: 2.0 * a2a.bound_s };
         let topo = strided(self.topo, stride);
-        let x = ExchangeInputs {
+        let p = s.hidden * s.activation_bytes;
+        let x = DeepepInputs {
             tokens,
             k: s.top_k,
-            payload: s.hidden * s.activation_bytes,
+            payload: (p, p),
             ep: l.ep,
             gpus_per_node: f64::from(topo.gpus_per_node.max(1)),
             routing_groups: s.routing_groups,
