@@ -594,7 +594,8 @@ mod tests {
         assert!((128.0f64 * 8.0 * 7408.0 / 98e9 * 1e6 - 77.4).abs() < 0.1);
         // Every top-k copy, as DeepEP's benchmark counts them: 77.4 + 115.6 µs (its table: 77
         // and 114 µs).
-        let t = deepep_exchange(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, deepep_payload(7168.0), 160e9).per_layer_s;
+        let t = deepep_exchange(EpComm::DeepepLowLatency, 8.0, 128.0, 8.0, deepep_payload(7168.0), 160e9)
+            .per_layer_s;
         assert!((t * 1e6 - (77.4 + 115.6)).abs() < 0.5, "{}", t * 1e6);
     }
 

@@ -7,7 +7,6 @@ use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
 use super::low_precision::{linear_speedup, weight_read_bytes};
 use super::moe::{dispatch_combine, grouped_gemm_relative_share, Exchange};
-use crate::engine::perf::moe::DeepepInputs;
 use super::optimizer::bytes_per_param;
 use super::pipeline::{bubble_fraction, slots};
 use super::shape::{Split, TrainingShape};
@@ -16,6 +15,7 @@ use crate::engine::efficiency::Efficiency;
 use crate::engine::gpu::Generation;
 use crate::engine::links::Topology;
 use crate::engine::perf::collectives::{hierarchical_time, Algorithm, Collective, CommTime};
+use crate::engine::perf::moe::DeepepInputs;
 use crate::engine::perf::roofline::{dominant_term, BoundTime};
 use crate::engine::stack::EpComm;
 use crate::engine::workload::{
