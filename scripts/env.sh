@@ -86,9 +86,9 @@ build_bundle() {
     die "trunk build of the $name bundle failed (log: target/trunk-$name.log)"
 }
 
-# Builds the site into dist/ (release; nothing is downloaded): the app's four bundles
-# (`course` for the chapters, `estimator` for the estimator's and the planner's pages, `tools`
-# for the decision tools, `classroom` for the classroom's pages; a page loads one) into dist/app/NAME/, the stylesheet Trunk hashed into dist/,
+# Builds the site into dist/ (release; nothing is downloaded): the app's five bundles
+# (`course` for the chapters, `estimator` for the estimator's page, `planner` for the planner's,
+# `tools` for the decision tools, `classroom` for the classroom's pages; a page loads one) into dist/app/NAME/, the stylesheet Trunk hashed into dist/,
 # then `gpu-primer site dist` writes every page beside them (SITE_URL=https://… adds absolute
 # canonical links and sitemap.xml), then each page gets its Content-Security-Policy with the hashes
 # of its own inline elements. The bundle with everything, for the offline file, is built into
@@ -97,7 +97,7 @@ build_site() {
   rm -rf "$ROOT/dist"
   mkdir -p "$ROOT/dist/app"
   local bundle
-  for bundle in course estimator tools classroom; do
+  for bundle in course estimator planner tools classroom; do
     build_bundle "$bundle" "$bundle" "$ROOT/target/trunk/$bundle"
     mkdir -p "$ROOT/dist/app/$bundle"
     cp -r "$ROOT/target/trunk/$bundle/." "$ROOT/dist/app/$bundle/"
@@ -106,7 +106,7 @@ build_site() {
     mv "$ROOT/dist/app/$bundle"/style-*.css "$ROOT/dist/"
     rm -f "$ROOT/dist/app/$bundle/.trunk-lock"
   done
-  build_bundle full course,estimator,tools,classroom "$ROOT/target/trunk/full"
+  build_bundle full course,estimator,planner,tools,classroom "$ROOT/target/trunk/full"
   node "$ROOT/tools/shrink.mjs" "$ROOT/dist" >/dev/null || die "could not shrink the JS and CSS in dist/"
   node "$ROOT/tools/shrink.mjs" "$ROOT/target/trunk/full" >/dev/null || die "could not shrink the offline bundle's JS"
   say "writing the pages (gpu-primer site dist)"

@@ -47,7 +47,7 @@ console.log(`Load average at start: ${load()}`);
     return statSync(join(dist, rel)).isDirectory() ? own(rel) : [rel];
   });
   console.log('Bundles (what a page loads), gzip -9, budget 600,000 B each:');
-  for (const bundle of ['course', 'estimator', 'tools', 'classroom']) {
+  for (const bundle of ['course', 'estimator', 'planner', 'tools', 'classroom']) {
     const built = own(`app/${bundle}`).filter((f) => f.endsWith('.js') || f.endsWith('_bg.wasm'));
     const files = [...built, top.find((f) => new RegExp(`^boot-${bundle}-.*\\.js$`).test(f))];
     const sizes = files.map((f) => [f, gz(f)]);

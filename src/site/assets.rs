@@ -15,7 +15,7 @@ use super::SiteError;
 use std::path::Path;
 
 /// The app's bundles: what each page's live parts need (see `ui::pages::bundle_of`).
-pub const BUNDLES: [&str; 4] = ["course", "estimator", "tools", "classroom"];
+pub const BUNDLES: [&str; 5] = ["course", "estimator", "planner", "tools", "classroom"];
 
 /// The file names the pages link, relative to the site root.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,6 +181,9 @@ mod tests {
         build(&dir, "app/tools/", "gpu-primer-3.js", "gpu-primer-8_bg.wasm");
         build(&dir, "app/estimator/", "gpu-primer-4.js", "gpu-primer-7_bg.wasm");
         build(&dir, "app/classroom/", "gpu-primer-5.js", "gpu-primer-6_bg.wasm");
+        let e = Assets::find(&dir).unwrap_err().to_string();
+        assert!(e.contains("planner bundle") && e.contains("app/planner/index.html"), "{e}");
+        build(&dir, "app/planner/", "gpu-primer-10.js", "gpu-primer-11_bg.wasm");
         let a = Assets::find(&dir).unwrap();
         assert_eq!(a.css, "style-1.css");
         assert!(BUNDLES.iter().all(|b| dir.join(a.boot(b)).exists()));

@@ -1,5 +1,11 @@
 #![cfg_attr(
-    not(all(feature = "course", feature = "estimator", feature = "tools", feature = "classroom")),
+    not(all(
+        feature = "course",
+        feature = "estimator",
+        feature = "planner",
+        feature = "tools",
+        feature = "classroom"
+    )),
     allow(dead_code)
 )]
 //! The app: Leptos components that make the prerendered pages live.

@@ -27,7 +27,7 @@ pub fn app_page(lang: Lang, app: &str) -> AnyView {
     match app {
         #[cfg(feature = "estimator")]
         "estimate" => view! { <super::estimator::EstimatorPage lang=lang /> }.into_any(),
-        #[cfg(feature = "estimator")]
+        #[cfg(feature = "planner")]
         "plan" => view! { <super::plan::PlanPage lang=lang /> }.into_any(),
         #[cfg(feature = "course")]
         "lab" => view! { <super::lab::LabPage lang=lang /> }.into_any(),
@@ -60,11 +60,12 @@ pub fn EmbedPage(lang: Lang, name: String, query: String) -> impl IntoView {
 }
 
 /// Which bundle a page's mounts need (`site` writes it on the page): `estimator` for the
-/// estimator's and the planner's pages (two views of one sizing, whose interface code sits
-/// beside the engine's), `tools` for the decision tools (and a chapter with one of them),
-/// `course` for everything else. Each holds the engine; what sets them apart is the page's own
-/// interface, so that each stays within its size budget (600,000 B gzip: the planner and the
-/// decision tools together came to 610 KB).
+/// estimator's page, `planner` for the planner's (it reads its whole state from its address, so
+/// a link from the estimator carries everything across), `classroom` for the classroom's pages,
+/// `tools` for the decision tools (and a chapter with one of them), `course` for everything
+/// else. Each holds the engine; what sets them apart is the page's own interface, so that each
+/// stays within its size budget (600,000 B gzip: the planner and the decision tools together
+/// came to 610 KB, the estimator and the planner together to 694 KB).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
     let tools_app = app.is_some_and(|a| a.starts_with("tool:"));
@@ -72,8 +73,10 @@ pub fn bundle_of(app: Option<&str>, widgets: &[&str]) -> &'static str {
     let tools_widget = widgets
         .iter()
         .any(|w| Tool::from_slug(w.split(':').next().unwrap_or(w)).is_some_and(|t| t != Tool::Local));
-    if app == Some("estimate") || app == Some("plan") {
+    if app == Some("estimate") {
         "estimator"
+    } else if app == Some("plan") {
+        "planner"
     } else if app.is_some_and(|a| a.starts_with("classroom")) {
         "classroom"
     } else if tools_app || tools_widget {

@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 
 /// A fresh `gpu-primer-{name}-{pid}` directory under the system's temporary one, with the
-/// stylesheet and the four bundles' glue, wasm and frame written as stand-ins.
+/// stylesheet and the five bundles' glue, wasm and frame written as stand-ins.
 pub fn dist_with_app(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gpu-primer-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("style-0.css"), "/* stand-in */").unwrap();
-    for (bundle, n) in [("course", 1), ("estimator", 3), ("tools", 2), ("classroom", 4)] {
+    for (bundle, n) in [("course", 1), ("estimator", 3), ("planner", 5), ("tools", 2), ("classroom", 4)] {
         let app = dir.join("app").join(bundle);
         std::fs::create_dir_all(&app).unwrap();
         let (glue, wasm) = (format!("gpu-primer-{n}.js"), format!("gpu-primer-{n}{n}_bg.wasm"));
