@@ -186,10 +186,15 @@ fn target(ev: &web_sys::Event) -> Option<web_sys::Element> {
     ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
 }
 
+/// A chapter's exercise card: it carries its key (`data-key`). The classroom's cards carry none
+/// (each student's key is computed from their own numbers) and are checked by the classroom's
+/// own handler, so a page of the bundle with every feature checks them once.
+const CHAPTER_CARD: &str = "section[data-exercise][data-key]";
+
 fn on_click(ev: web_sys::MouseEvent) {
     let Some(t) = target(&ev) else { return };
     if let Some(button) = t.closest(".exercise-check").ok().flatten() {
-        if let Some(card) = button.closest("section[data-exercise]").ok().flatten() {
+        if let Some(card) = button.closest(CHAPTER_CARD).ok().flatten() {
             check(&card, page_lang());
         }
     } else if t.closest(".exercise-reset").ok().flatten().is_some() {
@@ -206,7 +211,7 @@ fn on_keydown(ev: web_sys::KeyboardEvent) {
     }
     let Some(t) = target(&ev) else { return };
     if t.get_attribute("data-role").as_deref() == Some("answer") {
-        if let Some(card) = t.closest("section[data-exercise]").ok().flatten() {
+        if let Some(card) = t.closest(CHAPTER_CARD).ok().flatten() {
             ev.prevent_default();
             check(&card, page_lang());
         }

@@ -49,6 +49,9 @@ pub(crate) mod estimator;
 #[cfg(target_arch = "wasm32")]
 mod exercise;
 pub(crate) mod figure;
+// The lab (and its JavaScript driver, which wasm-bindgen would copy into every bundle) is the
+// course's: its page and its chapter widget are in no other bundle.
+#[cfg(any(feature = "course", not(target_arch = "wasm32")))]
 pub(crate) mod lab;
 #[cfg(target_arch = "wasm32")]
 mod mount;

@@ -46,6 +46,11 @@ fn page_lang() -> Lang {
     Lang::from_browser_tag(&tag)
 }
 
+/// Whether this bundle serves chapters and embed pages (the course's and the tools'): only they
+/// have chapter widgets, figures and exercises to mount, so the estimator's, the planner's and
+/// the classroom's bundles leave that code out.
+const CHAPTERS: bool = cfg!(any(feature = "course", feature = "tools"));
+
 /// Mounts the current page's live parts.
 pub fn mount_page() {
     let lang = page_lang();
@@ -55,12 +60,13 @@ pub fn mount_page() {
     for i in 0..list.length() {
         let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) else { continue };
         match el.get_attribute("data-mount").as_deref() {
-            Some("widget" | "figure") => lazy.push(el),
+            Some("widget" | "figure") if CHAPTERS => lazy.push(el),
             Some(_) => mount_now(&el, lang),
             None => {}
         }
     }
     observe(lazy, lang);
+    #[cfg(any(feature = "course", feature = "tools"))]
     super::exercise::attach(lang);
     // The page is live (tests and the bench wait for this; a swap clears it first).
     if let Some(root) = document().document_element() {
@@ -90,6 +96,7 @@ fn mount_now(el: &web_sys::HtmlElement, lang: Lang) {
 /// Mounts the component `kind` into `el` (after what it holds).
 fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn Fn(&str) -> String) {
     match kind {
+        #[cfg(any(feature = "course", feature = "tools"))]
         "widget" => {
             let name = attr("data-widget");
             keep(mount_to(
@@ -97,6 +104,7 @@ fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn
                 move || view! { <super::estimator::widget::ChapterWidget lang=lang name=name /> },
             ));
         }
+        #[cfg(any(feature = "course", feature = "tools"))]
         "figure" => {
             let name = attr("data-figure");
             keep(mount_to(
@@ -105,6 +113,7 @@ fn mount_component(el: &web_sys::HtmlElement, lang: Lang, kind: &str, attr: &dyn
             ));
         }
         "search" => keep(mount_to(el.clone(), move || view! { <super::search::SiteSearch lang=lang /> })),
+        #[cfg(any(feature = "course", feature = "tools"))]
         "embed" => {
             let name = attr("data-widget");
             let query = super::browser::page_query();

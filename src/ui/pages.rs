@@ -60,8 +60,8 @@ pub fn EmbedPage(lang: Lang, name: String, query: String) -> impl IntoView {
 }
 
 /// Which bundle a page's mounts need (`site` writes it on the page): `estimator` for the
-/// estimator's page, `planner` for the planner's (it reads its whole state from its address, so
-/// a link from the estimator carries everything across), `classroom` for the classroom's pages,
+/// estimator's page, `planner` for the planner's (its whole state is in its address, so moving
+/// to it from any page loses nothing), `classroom` for the classroom's pages,
 /// `tools` for the decision tools (and a chapter with one of them), `course` for everything
 /// else. Each holds the engine; what sets them apart is the page's own interface, so that each
 /// stays within its size budget (600,000 B gzip: the planner and the decision tools together
