@@ -21,6 +21,15 @@ mod terms;
 
 include!("widget_kinds.rs");
 
+/// The estimator charts the tools' bundle draws: the chapters that hold a tool show only the
+/// memory chart (the MIG chapter's), so the other charts, their views and their words stay in the
+/// course's bundle (`ui::estimator::widget`; a test in `site::pages` holds every page of that bundle to it).
+pub const TOOLS_BUNDLE_CHARTS: &[&str] = &["memory"];
+
+/// The chapter figures the tools' bundle draws (`ui::figure`): the MIG chapter's and the
+/// bottlenecks chapter's; the others are the course's.
+pub const TOOLS_BUNDLE_FIGURES: &[&str] = &["mig-slices", "bottlenecks"];
+
 /// A piece of a chapter body: rendered HTML, or the place where a calculator is mounted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Segment {

@@ -267,6 +267,36 @@ mod tests {
     }
 
     #[test]
+    fn the_tools_bundle_draws_every_chart_and_figure_its_pages_hold() {
+        let (mut seen, mut figures) = (0, 0);
+        for route in all_routes() {
+            let p = page(&route);
+            if p.bundle != "tools" {
+                continue;
+            }
+            for name in p.main.split(" data-figure=\"").skip(1).filter_map(|s| s.split('"').next()) {
+                figures += 1;
+                assert!(
+                    content::TOOLS_BUNDLE_FIGURES.contains(&name),
+                    "{}: the {name} figure is not in the tools' bundle",
+                    route.path()
+                );
+            }
+            for kind in p.main.split(" data-widget=\"").skip(1).filter_map(|s| s.split(['"', ':']).next()) {
+                if content::ESTIMATOR_WIDGETS.contains(&kind) {
+                    seen += 1;
+                    assert!(
+                        content::TOOLS_BUNDLE_CHARTS.contains(&kind),
+                        "{}: the {kind} chart is not in the tools' bundle",
+                        route.path()
+                    );
+                }
+            }
+        }
+        assert!(seen > 0 && figures > 0, "the MIG chapter's memory chart and figure");
+    }
+
+    #[test]
     fn pages_load_the_bundle_their_parts_are_in() {
         assert_eq!(page(&Route::Estimate(Lang::En)).bundle, "estimator");
         assert_eq!(page(&Route::Plan(Lang::Zh)).bundle, "planner");

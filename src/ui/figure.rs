@@ -33,14 +33,24 @@ const RING_GPUS: usize = 4;
 #[component]
 pub fn ChapterFigure(lang: Lang, name: String) -> impl IntoView {
     let f = lang.fig();
+    // Without the course's bundle, only the figures of the chapters that hold a tool.
+    if !cfg!(feature = "course") && !crate::content::TOOLS_BUNDLE_FIGURES.contains(&name.as_str()) {
+        return ().into_any();
+    }
     match name.as_str() {
+        #[cfg(feature = "course")]
         "memory-hierarchy" => memory_figure(lang),
+        #[cfg(feature = "course")]
         "ring-allreduce" => ring_figure(lang),
+        #[cfg(feature = "course")]
         "thread-hierarchy" => still("thread-hierarchy", f.thr_caption, thread_svg(lang)),
+        #[cfg(feature = "course")]
         "roofline-kernels" => still("roofline-kernels", f.roof_caption, roofline_svg(lang)),
+        #[cfg(feature = "course")]
         "topology" => still("topology", f.topo_caption, topology_figure_svg(lang)),
         "mig-slices" => still("mig-slices", f.mig_caption, mig_svg(lang)),
-        _ => still("bottlenecks", f.dec_caption, decision_svg(lang)),
+        "bottlenecks" => still("bottlenecks", f.dec_caption, decision_svg(lang)),
+        _ => ().into_any(),
     }
 }
 

@@ -2,10 +2,12 @@
 //! It is a small estimator of its own (its own Scenario, not in the URL), with the controls that
 //! matter for its lesson, one view, and a link that opens the full estimator in the same state.
 
+#[cfg(feature = "course")]
 use super::charts_view::{BoundChart, KvChart, RooflineChart, ScalingChart, ScalingNote};
 use super::controls::Select;
 use super::memory_view::MemoryView;
 use super::panels::int_slider;
+#[cfg(feature = "course")]
 use super::perf_view::PerformanceView;
 use super::Ctx;
 use crate::catalog::gpus;
@@ -124,8 +126,14 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
                 .into_any(),
         );
     }
-    // Any kind but the estimator's charts is another bundle's (the page that has it loads that bundle).
-    if !crate::content::ESTIMATOR_WIDGETS.contains(&kind) {
+    // Any kind but the estimator's charts is another bundle's (the page that has it loads that
+    // bundle); without the course's, only the charts the tools' chapters show.
+    let charts = if cfg!(feature = "course") {
+        crate::content::ESTIMATOR_WIDGETS
+    } else {
+        crate::content::TOOLS_BUNDLE_CHARTS
+    };
+    if !charts.contains(&kind) {
         return Either::Left(().into_any());
     }
     let initial = match query.as_deref() {
@@ -159,10 +167,16 @@ pub fn ChapterWidget(lang: Lang, name: String, #[prop(optional)] query: Option<S
     };
     let body = match kind {
         "memory" => view! { <MemoryView /> }.into_any(),
+        #[cfg(feature = "course")]
         "kv-cache" => view! { <KvChart /> <MemoryView /> }.into_any(),
+        #[cfg(feature = "course")]
         "roofline" => view! { <RooflineChart /> <PerformanceView /> }.into_any(),
+        #[cfg(feature = "course")]
         "bound" => view! { <BoundChart /> <PerformanceView /> }.into_any(),
+        #[cfg(feature = "course")]
         _ => view! { <ScalingChart /> <ScalingNote /> }.into_any(),
+        #[cfg(not(feature = "course"))]
+        _ => ().into_any(),
     };
     let open_href = move || {
         crate::ui::browser::href(&format!("#/{}/estimate/?{}", lang.code(), ctx.state.with(state::encode)))
