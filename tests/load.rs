@@ -208,3 +208,52 @@ fn length_min_ratio_is_checked_and_runs() {
         assert!(t.is_finite() && t > 0.0 && t <= l.throughput_bound_tokens_per_s, "{r}: {t}");
     }
 }
+
+/// SGLang past its largest decode CUDA graph (the setting of SGLang PR #40346: RTX 5090,
+/// Qwen3-0.6B, 128 / 256 tokens): with its default limit of 48 the running batch passes it and
+/// each decode step takes at least the host's eager time (280 kernels × 19.6 µs = 5.48 ms, read
+/// from that PR's 5.44-5.51 ms per output token); with graphs up to 128 the same load runs
+/// GPU-bound at about half the time per token, with fewer sequences running (a slow step keeps
+/// more of them: SGLang issue #33483). At 60 requests/s: at the PR's 50 the engine's run stays
+/// under 48 sequences (35.7 on average) where the measured one tipped over. vLLM V1 has no limit.
+#[test]
+fn sglang_past_its_largest_decode_graph_runs_eagerly() {
+    use gpu_primer::engine::stack::{ServingStack, SGLANG_EAGER_KERNEL_HOST_S};
+    let run = |stack: ServingStack, cap: Option<f64>| {
+        let mut s = Scenario::new(ModelSpec::Id("qwen3-0.6b".into()));
+        s.gpu = "rtx-5090".into();
+        s.batch = 256;
+        s.context_tokens = 384;
+        s.prompt_tokens = Some(128);
+        s.output_tokens = Some(256);
+        s.arrival_rate_per_s = Some(60.0);
+        s.serving_stack = stack;
+        s.efficiency.decode_graph_max_batch = cap;
+        let r = evaluate(&s).unwrap();
+        let l = r.load.expect("a load model");
+        let cap =
+            r.performance.efficiency.iter().find(|f| f.field == "decode_graph_max_batch").unwrap().value;
+        (cap, l.tpot_p50_s.unwrap(), l.mean_concurrency.unwrap())
+    };
+    let floor = 280.0 * SGLANG_EAGER_KERNEL_HOST_S;
+    let (cap, eager, eager_running) = run(ServingStack::Sglang, None);
+    assert_eq!(cap, 48.0, "SGLang's default on a 32 GB GPU at TP 1");
+    assert!(eager >= floor * 0.999 && eager < 1.3 * floor, "{eager} vs the floor {floor}");
+    let (_, graphed, graphed_running) = run(ServingStack::Sglang, Some(128.0));
+    assert!(graphed < 0.6 * eager, "graphs: {graphed} vs eager {eager}");
+    assert!(eager_running > 1.5 * graphed_running, "{eager_running} vs {graphed_running}");
+    // The static decode step at 64 sequences: the host's 5.48 ms under SGLang, the GPU's under vLLM.
+    let step = |stack: ServingStack| {
+        let mut s = Scenario::new(ModelSpec::Id("qwen3-0.6b".into()));
+        s.gpu = "rtx-5090".into();
+        s.batch = 64;
+        s.context_tokens = 384;
+        s.serving_stack = stack;
+        evaluate(&s).unwrap().performance.time.decode_step_s
+    };
+    let (g, v) = (step(ServingStack::Sglang), step(ServingStack::VllmV1));
+    assert!((g - floor).abs() < 1e-9 && v < 0.7 * g, "SGLang {g}, vLLM {v}");
+    let (vcap, vllm, _) = run(ServingStack::VllmV1, None);
+    assert_eq!(vcap, 0.0);
+    assert!(vllm < 0.6 * eager, "vLLM {vllm} vs SGLang eager {eager}");
+}

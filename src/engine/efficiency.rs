@@ -77,6 +77,18 @@ pub struct Efficiency {
     /// serving stack's ([`crate::engine::stack::StackSettings::draft_pass_host_s`]; 0 where the
     /// drafter runs in full CUDA graphs).
     pub draft_pass_host_s: f64,
+    /// The largest decode batch (sequences in one replica's step) the serving stack replays as
+    /// a CUDA graph; a decode step with more sequences runs eagerly and takes
+    /// `max(t_gpu, K · eager_kernel_host_s)`, `K` the kernels of one pass. 0: every decode step
+    /// is in a graph. Default: the serving stack's for the GPU's memory and the tensor
+    /// parallelism ([`crate::engine::stack::ServingStack::decode_graph_max_batch`]; SGLang's
+    /// memory tiers, 8 to 512; 0 for the other stacks).
+    pub decode_graph_max_batch: f64,
+    /// Host seconds per kernel of a decode step run eagerly, outside CUDA graphs (Python
+    /// dispatch and the launch, one kernel after another):
+    /// [`crate::engine::stack::SGLANG_EAGER_KERNEL_HOST_S`], 19.6 µs, from SGLang's eager decode
+    /// of Qwen3-0.6B on an RTX 5090 (SGLang PR #40346).
+    pub eager_kernel_host_s: f64,
 }
 
 impl Default for Efficiency {
@@ -98,6 +110,8 @@ impl Default for Efficiency {
             cpu_share_of_step: 0.0,
             matmul_flops: 0.75,
             draft_pass_host_s: 0.0,
+            decode_graph_max_batch: 0.0,
+            eager_kernel_host_s: super::stack::SGLANG_EAGER_KERNEL_HOST_S,
         }
     }
 }
@@ -122,10 +136,12 @@ pub enum Factor {
     CpuShareOfStep,
     MatmulFlops,
     DraftPassHostS,
+    DecodeGraphMaxBatch,
+    EagerKernelHostS,
 }
 
 impl Factor {
-    pub const ALL: [Factor; 16] = [
+    pub const ALL: [Factor; 18] = [
         Factor::MemoryBandwidth,
         Factor::TensorFlops,
         Factor::IntraNodeBusBandwidth,
@@ -142,6 +158,8 @@ impl Factor {
         Factor::CpuShareOfStep,
         Factor::MatmulFlops,
         Factor::DraftPassHostS,
+        Factor::DecodeGraphMaxBatch,
+        Factor::EagerKernelHostS,
     ];
 
     /// The field name in `Scenario.efficiency`.
@@ -163,6 +181,8 @@ impl Factor {
             Factor::CpuShareOfStep => "cpu_share_of_step",
             Factor::MatmulFlops => "matmul_flops",
             Factor::DraftPassHostS => "draft_pass_host_s",
+            Factor::DecodeGraphMaxBatch => "decode_graph_max_batch",
+            Factor::EagerKernelHostS => "eager_kernel_host_s",
         }
     }
 
@@ -185,6 +205,8 @@ impl Factor {
             Factor::CpuShareOfStep => e.cpu_share_of_step,
             Factor::MatmulFlops => e.matmul_flops,
             Factor::DraftPassHostS => e.draft_pass_host_s,
+            Factor::DecodeGraphMaxBatch => e.decode_graph_max_batch,
+            Factor::EagerKernelHostS => e.eager_kernel_host_s,
         }
     }
 
@@ -200,6 +222,7 @@ impl Factor {
                 | Factor::RequestOverheadS
                 | Factor::HostMemoryBandwidth
                 | Factor::DraftPassHostS
+                | Factor::EagerKernelHostS
         )
     }
 }
@@ -224,6 +247,8 @@ impl Efficiency {
         in_range("cpu_share_of_step", self.cpu_share_of_step, 0.0, 0.95)?;
         frac("matmul_flops", self.matmul_flops)?;
         in_range("draft_pass_host_s", self.draft_pass_host_s, 0.0, 1.0)?;
+        in_range("decode_graph_max_batch", self.decode_graph_max_batch, 0.0, 1e6)?;
+        in_range("eager_kernel_host_s", self.eager_kernel_host_s, 0.0, 0.01)?;
         Ok(())
     }
 
@@ -292,6 +317,20 @@ impl Efficiency {
     pub fn launch_overhead_s(&self, layers: f64) -> Result<f64, PerfError> {
         Ok(non_negative("layers", layers)? * self.kernels_per_layer * self.kernel_launch_s)
     }
+
+    /// The host's time for a decode step of `seqs` sequences and `kernels` kernels when it runs
+    /// eagerly (more sequences than `decode_graph_max_batch`, a limit set): `K ·
+    /// eager_kernel_host_s`; 0 when the step replays a graph. The step then takes `max(t_gpu,
+    /// this)`. Worked: Qwen3-0.6B, 28 layers × 10 kernels, 64 sequences over a limit of 48:
+    /// 280 × 19.6 µs = 5.48 ms.
+    pub fn eager_host_s(&self, kernels: f64, seqs: f64) -> f64 {
+        let cap = self.decode_graph_max_batch;
+        if cap > 0.0 && seqs > cap && kernels.is_finite() {
+            kernels.max(0.0) * self.eager_kernel_host_s
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Overrides of the efficiency factors; every field optional (absent = the sourced default).
@@ -315,10 +354,12 @@ pub struct EfficiencyOverrides {
     pub cpu_share_of_step: Option<f64>,
     pub matmul_flops: Option<f64>,
     pub draft_pass_host_s: Option<f64>,
+    pub decode_graph_max_batch: Option<f64>,
+    pub eager_kernel_host_s: Option<f64>,
 }
 
 /// The JSON keys of [`EfficiencyOverrides`], in declaration order.
-pub(crate) const EFFICIENCY_FIELDS: [&str; 16] = [
+pub(crate) const EFFICIENCY_FIELDS: [&str; 18] = [
     "memory_bandwidth",
     "tensor_flops",
     "intra_node_bus_bandwidth",
@@ -335,6 +376,8 @@ pub(crate) const EFFICIENCY_FIELDS: [&str; 16] = [
     "cpu_share_of_step",
     "matmul_flops",
     "draft_pass_host_s",
+    "decode_graph_max_batch",
+    "eager_kernel_host_s",
 ];
 
 impl EfficiencyOverrides {
@@ -359,6 +402,8 @@ impl EfficiencyOverrides {
                 "cpu_share_of_step" => &mut o.cpu_share_of_step,
                 "matmul_flops" => &mut o.matmul_flops,
                 "draft_pass_host_s" => &mut o.draft_pass_host_s,
+                "decode_graph_max_batch" => &mut o.decode_graph_max_batch,
+                "eager_kernel_host_s" => &mut o.eager_kernel_host_s,
                 _ => return Ok(false),
             };
             *slot = opt(x, de)?;
@@ -386,7 +431,7 @@ impl EfficiencyOverrides {
     fn resolve_over(&self, base: Efficiency) -> Result<(Efficiency, Vec<&'static str>), ScenarioError> {
         let mut e = base;
         let mut overridden = Vec::new();
-        let fields: [(&'static str, Option<f64>, &mut f64); 16] = [
+        let fields: [(&'static str, Option<f64>, &mut f64); 18] = [
             ("memory_bandwidth", self.memory_bandwidth, &mut e.memory_bandwidth),
             ("tensor_flops", self.tensor_flops, &mut e.tensor_flops),
             ("intra_node_bus_bandwidth", self.intra_node_bus_bandwidth, &mut e.intra_node_bus_bandwidth),
@@ -407,6 +452,8 @@ impl EfficiencyOverrides {
             ("cpu_share_of_step", self.cpu_share_of_step, &mut e.cpu_share_of_step),
             ("matmul_flops", self.matmul_flops, &mut e.matmul_flops),
             ("draft_pass_host_s", self.draft_pass_host_s, &mut e.draft_pass_host_s),
+            ("decode_graph_max_batch", self.decode_graph_max_batch, &mut e.decode_graph_max_batch),
+            ("eager_kernel_host_s", self.eager_kernel_host_s, &mut e.eager_kernel_host_s),
         ];
         for (name, value, slot) in fields {
             if let Some(v) = value {
@@ -424,10 +471,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_eager_decode_step_waits_for_the_host_past_the_graph_limit() {
+        let mut e = Efficiency::default();
+        // No limit: every step replays a graph.
+        assert_eq!(e.eager_host_s(280.0, 1000.0), 0.0);
+        e.decode_graph_max_batch = 48.0;
+        assert_eq!(e.eager_host_s(280.0, 48.0), 0.0);
+        let t = e.eager_host_s(280.0, 64.0);
+        assert!((t - 5.475e-3).abs() < 1e-9, "{t}");
+        assert_eq!(e.eager_host_s(f64::NAN, 64.0), 0.0);
+        e.decode_graph_max_batch = -1.0;
+        assert!(e.validate().is_err());
+        e.decode_graph_max_batch = 48.0;
+        e.eager_kernel_host_s = 0.5;
+        assert!(e.validate().is_err(), "half a second per kernel is named");
+    }
+
+    #[test]
     fn defaults_are_valid_sourced_and_round_trip() {
         let d = Efficiency::default();
         assert!(d.validate().is_ok());
-        assert_eq!(Factor::ALL.len(), 16);
+        assert_eq!(Factor::ALL.len(), 18);
         assert_eq!(Factor::TensorFlops.value(&d), 0.75);
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);

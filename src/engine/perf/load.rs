@@ -19,7 +19,8 @@ pub mod sim;
 
 use super::phases::{decode_step_work, ModelShape, PhaseWork};
 use super::timing::{
-    dense_gemm_and_weights, kernels_in_sequence_s, phase_timing, Hardware, Parallelism, Phase,
+    dense_gemm_and_weights, kernels_in_sequence_s, kernels_per_pass, phase_timing, Hardware, Parallelism,
+    Phase,
 };
 use crate::engine::checked::perf_error;
 use crate::engine::checked::{finite, PerfError};
@@ -170,6 +171,8 @@ pub struct EngineStep<'a> {
     pub eff: Efficiency,
     k_compute: f64,
     k_memory: f64,
+    /// Kernels of one pass, for the host's time of an eager step ([`kernels_per_pass`]).
+    kernels: f64,
     /// Communication + overhead seconds by step tokens (direct-mapped).
     fixed: [Cell<(u64, f64)>; 64],
 }
@@ -192,9 +195,10 @@ impl<'a> EngineStep<'a> {
             hw,
             par,
             topo,
-            eff,
             k_compute: t.expected.compute_s / 1e12,
             k_memory: t.expected.memory_s / 1e9,
+            kernels: kernels_per_pass(shape, par.pipeline, &eff),
+            eff,
             fixed: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
         })
     }
@@ -278,7 +282,9 @@ impl StepTime for EngineStep<'_> {
         let core = kernels_in_sequence_s(self.k_compute, self.k_memory, flops, q, gemm, weights)
             + self.grouped_gemm_s(w.tokens)?;
         let gpu = core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?;
-        let t = finite("step time", gpu / (1.0 - self.eff.cpu_share_of_step))?;
+        // Past the stack's largest decode graph the step runs eagerly: at least the host's time.
+        let eager = self.eff.eager_host_s(self.kernels, mix.decode_seqs as f64);
+        let t = finite("step time", (gpu / (1.0 - self.eff.cpu_share_of_step)).max(eager))?;
         Ok((t, c >= m))
     }
 }

@@ -508,6 +508,10 @@ fn stack_efficiency(s: &Scenario, gpu: &Gpu, mla: bool, eff: &mut Efficiency, ov
     if free("draft_pass_host_s") {
         eff.draft_pass_host_s = stack.draft_pass_host_s;
     }
+    if free("decode_graph_max_batch") {
+        eff.decode_graph_max_batch =
+            s.serving_stack.decode_graph_max_batch(gpu.memory_bytes as f64, u32_sat(s.tensor_parallel));
+    }
     if let Some(t) = stack.mla_request_overhead_s.filter(|_| mla && free("request_overhead_s")) {
         eff.request_overhead_s = t;
     }

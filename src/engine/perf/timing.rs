@@ -181,7 +181,6 @@ pub fn phase_timing(
     let micro_tokens = work.tokens / f64::from(m);
     // The routed experts as their kernel family runs them, apart from the dense roofline
     // ([`super::moe`]); a training step has its own model ([`super::training`]).
-    let _ = phase;
     let experts = model.moe.as_ref().filter(|_| model.experts > 0);
     let moe = match experts {
         Some(run) => Some(MoeStage::of(run, model, work, micro_tokens, f, b, pp)?),
@@ -257,10 +256,16 @@ pub fn phase_timing(
     let mf = f64::from(m);
     let bound = bound_time(mf * c_b, mf * m_b, (mf * comm_bound).max(dp_bound), 0.0)?;
     let overhead = slots * (launch + sequence + activation);
-    // A serving stack's CPU work the GPU waits for: the step takes `t_gpu / (1 − share)`.
+    // A serving stack's CPU work the GPU waits for: the step takes `t_gpu / (1 − share)`, or a
+    // decode step past the stack's largest CUDA graph `max(that, the host's eager time)`.
     let cpu = {
         let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
-        finite("cpu time", gpu * eff.cpu_share_of_step / (1.0 - eff.cpu_share_of_step))?
+        let shared = gpu / (1.0 - eff.cpu_share_of_step);
+        let eager = match phase {
+            Phase::Decode => slots * eff.eager_host_s(kernels_per_pass(model, pp, eff), micro_tokens),
+            Phase::Prefill => 0.0,
+        };
+        finite("cpu time", shared.max(eager) - gpu)?
     };
     let expected = expected_time(slots * c_e, slots * m_e, slots * comm_exp + dp_exposed, overhead + cpu)?;
     let replicas = f64::from(par.data);
@@ -288,6 +293,19 @@ pub fn phase_timing(
         }),
         cpu_exposed_s: cpu,
     })
+}
+
+/// Kernels one forward pass of a pipeline stage launches: `L/pp · kernels_per_layer` plus
+/// each MoE layer's extra kernels (router, top-k, MLA's). Worked: Qwen3-0.6B, 28 layers × 10 =
+/// 280.
+pub fn kernels_per_pass(model: &ModelShape, pp: u32, eff: &Efficiency) -> f64 {
+    let pp = f64::from(pp.max(1));
+    let moe = model
+        .moe
+        .as_ref()
+        .filter(|_| model.experts > 0)
+        .map_or(0.0, |r| f64::from(r.layers) * r.extra_kernels);
+    (f64::from(model.layers) * eff.kernels_per_layer + moe) / pp
 }
 
 /// The dense GEMMs' FLOPs and expected weight bytes of a phase over `tokens` tokens, per GPU at
