@@ -196,3 +196,31 @@ fn a_draft_pass_under_vllm_takes_at_least_its_host_time() {
     assert!(big.times.draft_gpu_s > VLLM_DRAFT_PASS_HOST_S, "{}", big.times.draft_gpu_s);
     assert_eq!(big.times.draft_s, big.times.draft_gpu_s);
 }
+
+/// SGLang's decode graphs count sequences: a verify pass of 16 sequences × (γ + 1) = 80 tokens
+/// stays within the 48-sequence graphs of a 32 GB GPU (no host floor, the same verify time as
+/// vLLM's), and past 48 sequences the plain decode step and the verify pass pay the eager floor.
+#[test]
+fn sglangs_graph_limit_counts_sequences_in_the_verify_pass() {
+    use gpu_primer::engine::stack::ServingStack;
+    let at = |batch: u64, stack: ServingStack| {
+        let s = serving("qwen3-0.6b", |s| {
+            s.gpu = gpu_primer::engine::hardware::GpuSpec::Id("rtx-5090".into());
+            s.prompt_tokens = Some(128);
+            s.output_tokens = Some(128);
+            s.context_tokens = 256;
+            s.batch = batch;
+            s.serving_stack = stack;
+            s.speculative_method = Some(SpecMethod::Eagle3);
+        });
+        let r = eval(&s);
+        let sp = r.performance.speculative.expect("a speculative section");
+        (sp.times.verify_s, r.performance.time.decode_step_s)
+    };
+    let (v_sglang, _) = at(16, ServingStack::Sglang);
+    let (v_vllm, _) = at(16, ServingStack::VllmV1);
+    assert!((v_sglang - v_vllm).abs() < 1e-12, "{v_sglang} vs {v_vllm}");
+    let (v_past, d_past) = at(64, ServingStack::Sglang);
+    let (v_graphed, d_graphed) = at(64, ServingStack::VllmV1);
+    assert!(v_past > v_graphed && d_past > d_graphed, "{v_past} {v_graphed} {d_past} {d_graphed}");
+}

@@ -1083,7 +1083,13 @@ fn speculative(
     };
     let at = |b: f64| -> Result<StepTimes, ScenarioError> {
         let dec = timed(&decode_step_work(target, b, c.decode_ctx).map_err(pe)?, target)?;
-        let ver = timed(&verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?, target)?;
+        // The stack's decode graphs count sequences; the verify pass carries γ + 1 tokens of each.
+        let ver = {
+            let w = verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?;
+            let mut eff = weight_reads(c, target, &w);
+            eff.decode_graph_max_batch *= n;
+            phase_timing(&w, target, Phase::Decode, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?
+        };
         let (draft_gpu_s, draft_s_bound) = match &drafter {
             Some(d) => {
                 let t = timed(&decode_step_work(d, b, c.decode_ctx).map_err(pe)?, d)?;
@@ -1398,7 +1404,8 @@ fn phase_derivations(
         Source::ArticleBound,
     );
     let x = &r.expected;
-    let launch = (x.overhead_s - extra.sequence_s - extra.activation_s).max(0.0);
+    let cpu = r.cpu_exposed_s.max(0.0);
+    let launch = (x.overhead_s - extra.sequence_s - extra.activation_s - cpu).max(0.0);
     put(
         key(PhaseQty::Time),
         Formula::PhaseTime,
@@ -1409,6 +1416,7 @@ fn phase_derivations(
             Val::Secs(extra.activation_s),
             Val::Secs(x.communication_s),
             Val::Secs(launch),
+            Val::Secs(cpu),
             Val::Secs(x.host_s),
             Val::Secs(r.time_s),
             Val::Num(e.tensor_flops),
