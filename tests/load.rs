@@ -210,23 +210,25 @@ fn length_min_ratio_is_checked_and_runs() {
 }
 
 /// SGLang past its largest decode CUDA graph (the setting of SGLang PR #40346: RTX 5090,
-/// Qwen3-0.6B, 128 / 256 tokens): with its default limit of 48 the running batch passes it and
-/// each decode step takes at least the host's eager time (280 kernels × 19.6 µs = 5.48 ms, read
-/// from that PR's 5.44-5.51 ms per output token); with graphs up to 128 the same load runs
-/// GPU-bound at about half the time per token, with fewer sequences running (a slow step keeps
-/// more of them: SGLang issue #33483). At 60 requests/s: at the PR's 50 the engine's run stays
-/// under 48 sequences (35.7 on average) where the measured one tipped over. vLLM V1 has no limit.
+/// Qwen3-0.6B, 128 / 256 tokens): in the eager state the measured run was in (the running batch
+/// past the limit; here a limit of 20 keeps it there) the load model gives the measured 5.44-5.51
+/// ms per output token at 50 requests/s, the value the host time per kernel is read at. With the
+/// default limit of 48 the engine's run at 50 requests/s stays under it (35.7 sequences on
+/// average) where the measured one tipped over; at 60 it passes it, and each decode step takes at
+/// least the host's eager time (280 kernels × 17.8 µs = 4.98 ms); with graphs up to 128 the same
+/// load runs GPU-bound at well under that, with fewer sequences running (a slow step keeps more
+/// of them: SGLang issue #33483). vLLM V1 has no limit.
 #[test]
 fn sglang_past_its_largest_decode_graph_runs_eagerly() {
     use gpu_primer::engine::stack::{ServingStack, SGLANG_EAGER_KERNEL_HOST_S};
-    let run = |stack: ServingStack, cap: Option<f64>| {
+    let run_at = |rate: f64, stack: ServingStack, cap: Option<f64>| {
         let mut s = Scenario::new(ModelSpec::Id("qwen3-0.6b".into()));
         s.gpu = "rtx-5090".into();
         s.batch = 256;
         s.context_tokens = 384;
         s.prompt_tokens = Some(128);
         s.output_tokens = Some(256);
-        s.arrival_rate_per_s = Some(60.0);
+        s.arrival_rate_per_s = Some(rate);
         s.serving_stack = stack;
         s.efficiency.decode_graph_max_batch = cap;
         let r = evaluate(&s).unwrap();
@@ -235,14 +237,17 @@ fn sglang_past_its_largest_decode_graph_runs_eagerly() {
             r.performance.efficiency.iter().find(|f| f.field == "decode_graph_max_batch").unwrap().value;
         (cap, l.tpot_p50_s.unwrap(), l.mean_concurrency.unwrap())
     };
+    let run = |stack: ServingStack, cap: Option<f64>| run_at(60.0, stack, cap);
+    let (_, source, _) = run_at(50.0, ServingStack::Sglang, Some(20.0));
+    assert!((5.44e-3..=5.51e-3).contains(&source), "the PR #40346 setting, eager: {source}");
     let floor = 280.0 * SGLANG_EAGER_KERNEL_HOST_S;
     let (cap, eager, eager_running) = run(ServingStack::Sglang, None);
     assert_eq!(cap, 48.0, "SGLang's default on a 32 GB GPU at TP 1");
     assert!(eager >= floor * 0.999 && eager < 1.3 * floor, "{eager} vs the floor {floor}");
     let (_, graphed, graphed_running) = run(ServingStack::Sglang, Some(128.0));
-    assert!(graphed < 0.6 * eager, "graphs: {graphed} vs eager {eager}");
+    assert!(graphed < 0.7 * eager, "graphs: {graphed} vs eager {eager}");
     assert!(eager_running > 1.5 * graphed_running, "{eager_running} vs {graphed_running}");
-    // The static decode step at 64 sequences: the host's 5.48 ms under SGLang, the GPU's under vLLM.
+    // The static decode step at 64 sequences: the host's 4.98 ms under SGLang, the GPU's under vLLM.
     let step = |stack: ServingStack| {
         let mut s = Scenario::new(ModelSpec::Id("qwen3-0.6b".into()));
         s.gpu = "rtx-5090".into();
@@ -252,8 +257,8 @@ fn sglang_past_its_largest_decode_graph_runs_eagerly() {
         evaluate(&s).unwrap().performance.time.decode_step_s
     };
     let (g, v) = (step(ServingStack::Sglang), step(ServingStack::VllmV1));
-    assert!((g - floor).abs() < 1e-9 && v < 0.7 * g, "SGLang {g}, vLLM {v}");
+    assert!((g - floor).abs() < 1e-9 && v < 0.8 * g, "SGLang {g}, vLLM {v}");
     let (vcap, vllm, _) = run(ServingStack::VllmV1, None);
     assert_eq!(vcap, 0.0);
-    assert!(vllm < 0.6 * eager, "vLLM {vllm} vs SGLang eager {eager}");
+    assert!(vllm < 0.7 * eager, "vLLM {vllm} vs SGLang eager {eager}");
 }

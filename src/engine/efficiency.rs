@@ -86,8 +86,8 @@ pub struct Efficiency {
     pub decode_graph_max_batch: f64,
     /// Host seconds per kernel of a decode step run eagerly, outside CUDA graphs (Python
     /// dispatch and the launch, one kernel after another):
-    /// [`crate::engine::stack::SGLANG_EAGER_KERNEL_HOST_S`], 19.6 µs, from SGLang's eager decode
-    /// of Qwen3-0.6B on an RTX 5090 (SGLang PR #40346).
+    /// [`crate::engine::stack::SGLANG_EAGER_KERNEL_HOST_S`], 17.8 µs, from SGLang's eager decode
+    /// of Qwen3-0.6B on an RTX 5090 (SGLang PR #40346) through the load model.
     pub eager_kernel_host_s: f64,
 }
 
@@ -322,7 +322,7 @@ impl Efficiency {
     /// eagerly (more sequences than `decode_graph_max_batch`, a limit set): `K ·
     /// eager_kernel_host_s`; 0 when the step replays a graph. The step then takes `max(t_gpu,
     /// this)`. Worked: Qwen3-0.6B, 28 layers × 10 kernels, 64 sequences over a limit of 48:
-    /// 280 × 19.6 µs = 5.48 ms.
+    /// 280 × 17.8 µs = 4.98 ms.
     pub fn eager_host_s(&self, kernels: f64, seqs: f64) -> f64 {
         let cap = self.decode_graph_max_batch;
         if cap > 0.0 && seqs > cap && kernels.is_finite() {
@@ -478,7 +478,7 @@ mod tests {
         e.decode_graph_max_batch = 48.0;
         assert_eq!(e.eager_host_s(280.0, 48.0), 0.0);
         let t = e.eager_host_s(280.0, 64.0);
-        assert!((t - 5.475e-3).abs() < 1e-9, "{t}");
+        assert!((t - 4.984e-3).abs() < 1e-9, "{t}");
         assert_eq!(e.eager_host_s(f64::NAN, 64.0), 0.0);
         e.decode_graph_max_batch = -1.0;
         assert!(e.validate().is_err());

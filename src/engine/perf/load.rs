@@ -197,7 +197,8 @@ impl<'a> EngineStep<'a> {
             topo,
             k_compute: t.expected.compute_s / 1e12,
             k_memory: t.expected.memory_s / 1e9,
-            kernels: kernels_per_pass(shape, par.pipeline, &eff),
+            // A step passes every pipeline stage in turn (`m + pp − 1 = pp` slots of `K/pp`).
+            kernels: kernels_per_pass(shape, 1, &eff),
             eff,
             fixed: std::array::from_fn(|_| Cell::new((u64::MAX, 0.0))),
         })
@@ -229,7 +230,8 @@ impl<'a> EngineStep<'a> {
         }
     }
 
-    /// Expected and bound seconds of a mix straight from [`phase_timing`].
+    /// Expected and bound seconds of a mix straight from [`phase_timing`] (whose decode-graph
+    /// limit counts the step's tokens, as many as its sequences in a mix without prompt chunks).
     pub fn times(&self, m: &StepMix) -> Result<(f64, f64), PerfError> {
         let w = self.work(m);
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
@@ -1149,7 +1151,10 @@ mod tests {
             Parallelism { tensor: 4, ..Default::default() },
             Parallelism { tensor: 2, pipeline: 2, ..Default::default() },
         ] {
-            let st = EngineStep::new(&m, A100, par, dgx_a100(), Efficiency::default()).unwrap();
+            // Past a decode-graph limit of 8 every step with more than 8 sequences is eager.
+            let eff =
+                Efficiency { decode_graph_max_batch: 8.0, eager_kernel_host_s: 1e-4, ..Default::default() };
+            let st = EngineStep::new(&m, A100, par, dgx_a100(), eff).unwrap();
             for (n, cached, chunk, past) in [
                 (0, 0.0, 1, 0.0),
                 (1, 10.0, 0, 0.0),
