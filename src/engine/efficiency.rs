@@ -311,11 +311,11 @@ impl Efficiency {
         Efficiency { memory_bandwidth, ..self.clone() }
     }
 
-    /// Launch overhead of one forward pass through `layers` layers:
-    /// `T_overhead = layers × kernels_per_layer × kernel_launch_s`.
-    /// Worked: 32 layers × 10 × 4 µs = 1.28 ms.
-    pub fn launch_overhead_s(&self, layers: f64) -> Result<f64, PerfError> {
-        Ok(non_negative("layers", layers)? * self.kernels_per_layer * self.kernel_launch_s)
+    /// Launch overhead of a pass of `kernels` kernels
+    /// ([`crate::engine::perf::timing::kernels_per_pass`]): `T_launch = K × kernel_launch_s`.
+    /// Worked: 32 dense layers × 10 kernels × 4 µs = 1.28 ms.
+    pub fn launch_s(&self, kernels: f64) -> Result<f64, PerfError> {
+        Ok(non_negative("kernels", kernels)? * self.kernel_launch_s)
     }
 
     /// The host's time for a decode step of `seqs` sequences and `kernels` kernels when it runs
@@ -496,7 +496,7 @@ mod tests {
         let e: Efficiency = serde_json::from_str(r#"{"memory_bandwidth": 0.9}"#).unwrap();
         assert_eq!(e.memory_bandwidth, 0.9);
         assert_eq!(e.tensor_flops, d.tensor_flops);
-        assert!((d.launch_overhead_s(32.0).unwrap() - 1.28e-3).abs() < 1e-12);
+        assert!((d.launch_s(32.0 * d.kernels_per_layer).unwrap() - 1.28e-3).abs() < 1e-12);
     }
 
     #[test]

@@ -397,7 +397,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::SpecAcceptanceIid => "speculative decoding: a target step verifies γ drafted tokens plus its own and emits E = (1 − α^(γ+1)) / (1 − α) on average when each draft is accepted with probability α independently (Leviathan et al. 2023, Eq. 1)",
             F::SpecAcceptancePerPosition => "speculative decoding: E = 1 + Σ a_k, a_k the share of steps whose first k drafts were all accepted (cumulative per-position acceptance, as vLLM counts it)",
             F::SpecAcceptanceLength => "speculative decoding: E, the mean tokens a target step emits (a measured acceptance length, between 1 and γ + 1)",
-            F::SpecStep => "speculative step: T_step = T_verify(b, γ + 1) + γ · T_draft(b), the verify pass timed like a decode step of γ + 1 tokens per sequence (weights read once), a draft pass T_draft = max(its GPU time, the stack's floor per pass, efficiency.draft_pass_host_s); time per output token = T_step / E; speed-up = T_decode / (T_step / E), at most E, below 1 once a step costs more than E plain decode steps (a large batch, where verifying is compute-bound)",
+            F::SpecStep => "speculative step: T_step = T_verify(b, γ + 1) + γ · T_draft(b), the verify pass timed like a decode step of γ + 1 tokens per sequence (weights read once), a draft pass T_draft = max(its GPU time, the host's floor per pass: the stack's glue efficiency.draft_pass_host_s, or with more sequences than the stack's largest decode graph its eager launches K · efficiency.eager_kernel_host_s); time per output token = T_step / E; speed-up = T_decode / (T_step / E), at most E, below 1 once a step costs more than E plain decode steps (a large batch, where verifying is compute-bound)",
         },
         Lang::Zh => match f {
             F::TrainingStepTime | F::TrainingTokensPerGpu | F::ModelFlopsPerToken | F::Mfu | F::Hfu | F::StepGemm | F::StepAttention | F::StepElementwise | F::StepLoss | F::StepRecompute | F::StepOptimizer | F::StepTensorParallel | F::StepContextParallel | F::StepExpertParallel | F::StepFsdp | F::StepDataParallel | F::StepBubble | F::StepLaunch => super::training::formula(f, Lang::Zh).unwrap_or_default(),
@@ -483,7 +483,7 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::SpecAcceptanceIid => "投机解码：目标模型每步验证 γ 个草稿 token 再加自己的一个，每个草稿以概率 α 独立被接受时，平均产出 E = (1 − α^(γ+1)) / (1 − α) 个 token（Leviathan 等 2023，式 1）",
             F::SpecAcceptancePerPosition => "投机解码：E = 1 + Σ a_k，a_k 为前 k 个草稿全部被接受的步数占比（逐位置累计接受率，vLLM 的统计方式）",
             F::SpecAcceptanceLength => "投机解码：E 为目标模型每步平均产出的 token 数（实测的接受长度，在 1 到 γ + 1 之间）",
-            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次），一次草稿 T_draft = max(它在 GPU 上的时间, 服务栈每次草稿的下限 efficiency.draft_pass_host_s)；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，一步的耗时超过 E 个普通解码步时低于 1（batch 大、验证受算力限制时）",
+            F::SpecStep => "投机解码的一步：T_step = T_verify(b, γ + 1) + γ · T_draft(b)，验证这一遍按每个序列 γ + 1 个 token 的解码步计时（权重只读一次），一次草稿 T_draft = max(它在 GPU 上的时间, 主机每次草稿的下限：服务栈的衔接工作 efficiency.draft_pass_host_s，或序列多于服务栈最大的解码图时逐个发射 kernel 的 K · efficiency.eager_kernel_host_s)；每个输出 token 的时间 = T_step / E；加速比 = T_decode / (T_step / E)，不超过 E，一步的耗时超过 E 个普通解码步时低于 1（batch 大、验证受算力限制时）",
         },
     }
 }

@@ -187,7 +187,14 @@ impl<'a> EngineStep<'a> {
     ) -> Result<Self, PerfError> {
         // The per-FLOP and per-byte seconds of the dense kernels (the routed experts are timed
         // by their kernel family apart, in `step`).
-        let probe = PhaseWork { flops: 1e12, bytes: 1e9, expected_bytes: 1e9, tokens: 1.0, logit_rows: 1.0 };
+        let probe = PhaseWork {
+            flops: 1e12,
+            bytes: 1e9,
+            expected_bytes: 1e9,
+            tokens: 1.0,
+            logit_rows: 1.0,
+            decode_sequences: 1.0,
+        };
         let dense = ModelShape { moe: None, ..shape.clone() };
         let t = phase_timing(&probe, &dense, Phase::Decode, &hw, &par, &topo, &eff)?;
         Ok(EngineStep {
@@ -227,11 +234,11 @@ impl<'a> EngineStep<'a> {
             expected_bytes: we + kv + m.prefill_past * s.kv_bytes_per_token,
             tokens: t,
             logit_rows,
+            decode_sequences: m.decode_seqs as f64,
         }
     }
 
-    /// Expected and bound seconds of a mix straight from [`phase_timing`] (whose decode-graph
-    /// limit counts the step's tokens, as many as its sequences in a mix without prompt chunks).
+    /// Expected and bound seconds of a mix straight from [`phase_timing`].
     pub fn times(&self, m: &StepMix) -> Result<(f64, f64), PerfError> {
         let w = self.work(m);
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
@@ -262,7 +269,15 @@ impl<'a> EngineStep<'a> {
             }
         }
         let t = tokens as f64;
-        let w = PhaseWork { flops: 0.0, bytes: 0.0, expected_bytes: 0.0, tokens: t, logit_rows: t };
+        // No decoding sequences: the host's eager time belongs to `step`, over the whole step.
+        let w = PhaseWork {
+            flops: 0.0,
+            bytes: 0.0,
+            expected_bytes: 0.0,
+            tokens: t,
+            logit_rows: t,
+            decode_sequences: 0.0,
+        };
         let t = phase_timing(&w, self.shape, Phase::Decode, &self.hw, &self.par, &self.topo, &self.eff)?;
         let v = t.expected.communication_s + t.expected.overhead_s - t.cpu_exposed_s;
         if let Some(c) = slot {
@@ -285,7 +300,7 @@ impl StepTime for EngineStep<'_> {
             + self.grouped_gemm_s(w.tokens)?;
         let gpu = core + self.fixed_s(mix.decode_seqs + mix.prefill_tokens)?;
         // Past the stack's largest decode graph the step runs eagerly: at least the host's time.
-        let eager = self.eff.eager_host_s(self.kernels, mix.decode_seqs as f64);
+        let eager = self.eff.eager_host_s(self.kernels, w.decode_sequences);
         let t = finite("step time", (gpu / (1.0 - self.eff.cpu_share_of_step)).max(eager))?;
         Ok((t, c >= m))
     }

@@ -19,7 +19,7 @@ use super::roofline::attainable_flops;
 use super::scaling::{communication_dominates_from, default_gpu_counts, scaling_curve, Strategy};
 use super::serving::serving_estimate;
 use super::speculative::SpeculativeReport;
-use super::timing::{phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
+use super::timing::{kernels_per_pass, phase_timing, Hardware, Parallelism, Phase, PhaseTiming};
 use super::training::derive::training_derivations;
 use super::training::run::{check_training_gpu, training_report, training_run, TrainingRun};
 use super::training::{training_step, TrainingTiming};
@@ -1083,27 +1083,27 @@ fn speculative(
     };
     let at = |b: f64| -> Result<StepTimes, ScenarioError> {
         let dec = timed(&decode_step_work(target, b, c.decode_ctx).map_err(pe)?, target)?;
-        // The stack's decode graphs count sequences; the verify pass carries γ + 1 tokens of each.
-        let ver = {
-            let w = verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?;
-            let mut eff = weight_reads(c, target, &w);
-            eff.decode_graph_max_batch *= n;
-            phase_timing(&w, target, Phase::Decode, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?
-        };
-        let (draft_gpu_s, draft_s_bound) = match &drafter {
+        let ver = timed(&verify_step_work(target, b, c.decode_ctx, n).map_err(pe)?, target)?;
+        // A draft pass: its GPU time, and the host's floor (the stack's per-pass glue, or the
+        // eager launches past the stack's largest decode graph, whichever is longer).
+        let (draft_gpu_s, draft_s_bound, draft_host_s, draft_eager) = match &drafter {
             Some(d) => {
-                let t = timed(&decode_step_work(d, b, c.decode_ctx).map_err(pe)?, d)?;
-                (t.expected.total_s, t.bound.total_s)
+                let w = decode_step_work(d, b, c.decode_ctx).map_err(pe)?;
+                let eff = Efficiency { decode_graph_max_batch: 0.0, ..weight_reads(c, d, &w) };
+                let t = phase_timing(&w, d, Phase::Decode, &c.hw, &c.par, &c.topo, &eff).map_err(pe)?;
+                let eager = c.eff.eager_host_s(kernels_per_pass(d, 1, &c.eff), b);
+                let eager_floor = eager > c.eff.draft_pass_host_s;
+                (t.expected.total_s, t.bound.total_s, c.eff.draft_pass_host_s.max(eager), eager_floor)
             }
-            None => (0.0, 0.0),
+            None => (0.0, 0.0, 0.0, false),
         };
-        let draft_host_s = if drafter.is_some() { c.eff.draft_pass_host_s } else { 0.0 };
         Ok(StepTimes {
             verify_s: ver.expected.total_s,
             verify_s_bound: ver.bound.total_s,
             draft_s: draft_gpu_s.max(draft_host_s),
             draft_gpu_s,
             draft_host_s,
+            draft_eager,
             draft_s_bound,
             decode_s: dec.expected.total_s,
             decode_s_bound: dec.bound.total_s,

@@ -71,6 +71,11 @@ pub struct PhaseWork {
     /// only the last position of each request; decode and training: every token).
     #[serde(default)]
     pub logit_rows: f64,
+    /// Sequences that decode in the step, one new token each or `γ + 1` in a speculative verify
+    /// pass (a prefill and a training step: 0): what a serving stack's decode CUDA graphs are
+    /// captured for (`efficiency.decode_graph_max_batch` counts sequences, not tokens).
+    #[serde(default)]
+    pub decode_sequences: f64,
 }
 
 impl PhaseWork {
@@ -212,6 +217,7 @@ pub fn prefill_work(
         expected_bytes: finite("prefill bytes", we + kv + b * past * m.kv_bytes_per_token)?,
         tokens,
         logit_rows,
+        decode_sequences: 0.0,
     })
 }
 
@@ -233,6 +239,7 @@ pub fn decode_step_work(m: &ModelShape, batch: f64, context: f64) -> Result<Phas
         expected_bytes: finite("decode bytes", we + kv)?,
         tokens: b,
         logit_rows: b,
+        decode_sequences: b,
     })
 }
 
@@ -265,6 +272,7 @@ pub fn training_step_work(
         expected_bytes: finite("training bytes", bytes)?,
         tokens,
         logit_rows: tokens,
+        decode_sequences: 0.0,
     })
 }
 

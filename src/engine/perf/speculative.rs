@@ -47,6 +47,7 @@ pub fn verify_step_work(m: &ModelShape, batch: f64, context: f64, n: f64) -> Res
         expected_bytes: finite("verify bytes", we + kv)?,
         tokens,
         logit_rows: tokens,
+        decode_sequences: b,
     })
 }
 
@@ -115,8 +116,13 @@ pub struct StepTimes {
     pub draft_s: f64,
     /// The draft pass's GPU time (its own roofline, launches included).
     pub draft_gpu_s: f64,
-    /// The host time a draft pass cannot go below (`efficiency.draft_pass_host_s`; 0 for n-gram).
+    /// The host time a draft pass cannot go below: the stack's glue per pass
+    /// (`efficiency.draft_pass_host_s`), or, with more sequences than the stack's largest decode
+    /// graph, its eager launches (`K · efficiency.eager_kernel_host_s`), whichever is longer; 0
+    /// for n-gram.
     pub draft_host_s: f64,
+    /// The draft pass runs past the stack's largest decode graph (its floor is the eager one).
+    pub draft_eager: bool,
     pub draft_s_bound: f64,
     /// The plain decode step the speculation replaces.
     pub decode_s: f64,
@@ -290,7 +296,7 @@ pub fn derivations(
         Val::Secs(r.time_per_output_token_s_without),
         Val::Fixed(r.speedup, 2),
     ];
-    let src = if t.draft_host_s > 0.0 {
+    let src = if t.draft_host_s > 0.0 && !t.draft_eager {
         Source::cited(&format!(
             "{}; {}",
             crate::engine::speculation::LEVIATHAN,

@@ -233,10 +233,8 @@ pub fn phase_timing(
     let (moe_c, moe_m) = moe.as_ref().map_or((0.0, 0.0), |s| (s.compute_s(), s.memory_s()));
     let c_e = compute_time(flops, f * eff.tensor_flops)? + moe_c;
     let m_e = memory_time(exp_bytes, b * eff.memory_bandwidth)? + moe_m;
-    let extra_kernels = moe.as_ref().map_or(0.0, |s| s.layers * s.run.extra_kernels);
-    let launch = passes * eff.launch_overhead_s(layers_per_stage)?
-        + passes * extra_kernels * eff.kernel_launch_s
-        + moe.as_ref().map_or(0.0, |s| s.layers * s.time.fixed_s);
+    let kernels = kernels_per_pass(model, pp, eff);
+    let launch = passes * eff.launch_s(kernels)? + moe.as_ref().map_or(0.0, |s| s.layers * s.time.fixed_s);
     // Kernels in sequence (GEMMs, then attention over the caches, the routed experts' grouped
     // GEMMs) and the element-wise kernels' activation traffic.
     let (sequence, activation) = {
@@ -262,7 +260,7 @@ pub fn phase_timing(
         let gpu = (slots * c_e).max(slots * m_e) + slots * comm_exp + dp_exposed + overhead;
         let shared = gpu / (1.0 - eff.cpu_share_of_step);
         let eager = match phase {
-            Phase::Decode => slots * eff.eager_host_s(kernels_per_pass(model, pp, eff), micro_tokens),
+            Phase::Decode => slots * eff.eager_host_s(kernels, work.decode_sequences / f64::from(m)),
             Phase::Prefill => 0.0,
         };
         finite("cpu time", shared.max(eager) - gpu)?
