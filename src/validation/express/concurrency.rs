@@ -28,11 +28,20 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     ) else {
         return Err(Reason::NoBatchOrValue);
     };
-    let max_seqs = num(c, &["max_num_seqs", "max_batch_size", "batch"]).unwrap_or(256.0) as u64;
+    let max_seqs =
+        num(c, &["max_num_seqs", "max_running_requests", "max_batch_size", "batch"]).unwrap_or(256.0) as u64;
     let p95 = [text(c, "percentile"), text(c, "statistic")].join(" ").contains("95");
     let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
+    // The server's settings where the row states them: its prompt-chunk budget and its largest
+    // decode graph (SGLang's --chunked-prefill-size and --cuda-graph-max-bs).
+    if let Some(t) = num(c, &["chunked_prefill_size", "max_num_batched_tokens"]) {
+        s.prefill_chunk_tokens = t as u64;
+    }
+    if let Some(b) = num(c, &["cuda_graph_max_bs"]) {
+        s.efficiency.decode_graph_max_batch = Some(b);
+    }
     // Prefix reuse the row states: a shared prefix and/or the hit rate vLLM's counters gave.
     if let Some(p) = num(c, &["prefix_shared_tokens", "prefix_len"]) {
         s.prefix_shared_tokens = p as u64;
@@ -87,4 +96,35 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
         )
     };
     Ok(vec![case])
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    fn row(extra: serde_json::Value) -> serde_json::Value {
+        let mut c = json!({"concurrency": 8, "input_len": 1024, "output_len": 1024, "tensor_parallel": 8});
+        if let (Some(c), Some(e)) = (c.as_object_mut(), extra.as_object()) {
+            c.extend(e.clone());
+        }
+        json!({"kind": "moe_ttft_fixed_concurrency", "model": "DeepSeek-R1-0528", "gpu": "8x NVIDIA H200",
+               "conditions": c, "value": 330.6, "unit": "ms mean time to first token", "source": "test"})
+    }
+
+    /// A server's stated prompt-chunk budget, largest decode graph and most running requests
+    /// reach the scenario; a row that states none keeps the defaults.
+    #[test]
+    fn the_servers_stated_settings_reach_the_scenario() {
+        let stated =
+            json!({"max_running_requests": 512, "cuda_graph_max_bs": 512, "chunked_prefill_size": 32768});
+        let cases = crate::validation::express::express(&row(stated)).expect("expressed");
+        let s = &cases[0].scenario;
+        assert_eq!((s.prefill_chunk_tokens, s.batch), (32768, 512));
+        assert_eq!(s.efficiency.decode_graph_max_batch, Some(512.0));
+        let plain = crate::validation::express::express(&row(json!({}))).expect("expressed");
+        let d = &plain[0].scenario;
+        assert_eq!(d.batch, 256);
+        assert_eq!(d.efficiency.decode_graph_max_batch, None);
+        assert_ne!(d.prefill_chunk_tokens, 32768);
+    }
 }
