@@ -214,17 +214,24 @@ fn sglangs_graph_limit_counts_sequences_in_the_verify_pass() {
             s.speculative_method = Some(SpecMethod::Eagle3);
         });
         let r = eval(&s);
+        let source = r
+            .derivations
+            .iter()
+            .find(|(k, _)| k.path() == "speculative.time_per_output_token_s")
+            .map(|(_, d)| format!("{:?}", d.source))
+            .unwrap_or_default();
         let sp = r.performance.speculative.expect("a speculative section");
-        (sp.times, r.performance.time.decode_step_s)
+        (sp.times, r.performance.time.decode_step_s, source)
     };
-    let (t_sglang, _) = at(16, ServingStack::Sglang);
-    let (t_vllm, _) = at(16, ServingStack::VllmV1);
+    let (t_sglang, _, _) = at(16, ServingStack::Sglang);
+    let (t_vllm, _, vllm_source) = at(16, ServingStack::VllmV1);
     let (v_sglang, v_vllm) = (t_sglang.verify_s, t_vllm.verify_s);
     assert!((v_sglang - v_vllm).abs() < 1e-12, "{v_sglang} vs {v_vllm}");
-    // 16 sequences of 4 tokens each stay inside SGLang's 48-sequence graphs; the drafter too.
+    // 16 sequences of γ + 1 = 5 tokens each (80 tokens, past 48 if tokens were counted) stay
+    // inside SGLang's 48-sequence graphs; the drafter too.
     assert!(!t_sglang.draft_eager && t_sglang.draft_host_s == 0.0, "{t_sglang:?}");
-    let (t_past, d_past) = at(64, ServingStack::Sglang);
-    let (t_graphed, d_graphed) = at(64, ServingStack::VllmV1);
+    let (t_past, d_past, past_source) = at(64, ServingStack::Sglang);
+    let (t_graphed, d_graphed, _) = at(64, ServingStack::VllmV1);
     let (v_past, v_graphed) = (t_past.verify_s, t_graphed.verify_s);
     assert!(v_past > v_graphed && d_past > d_graphed, "{v_past} {v_graphed} {d_past} {d_graphed}");
     // Past the limit the draft pass runs eagerly too: its floor is the host's, its GPU time is
@@ -233,4 +240,7 @@ fn sglangs_graph_limit_counts_sequences_in_the_verify_pass() {
     assert!((t_past.draft_host_s - 10.0 * 17.8e-6).abs() < 1e-9, "{t_past:?}");
     assert!(t_past.draft_gpu_s < t_past.draft_host_s, "{t_past:?}");
     assert_eq!(t_past.draft_s, t_past.draft_host_s);
+    // Each floor cites its own measurement.
+    assert!(past_source.contains("#40346"), "{past_source}");
+    assert!(vllm_source.contains("#45258"), "{vllm_source}");
 }

@@ -73,7 +73,8 @@ pub struct Efficiency {
     /// The time one speculative draft pass cannot go below, seconds: where the serving stack runs
     /// the drafter's passes outside a full CUDA graph, each pass pays Python dispatch, an
     /// attention-metadata rebuild and eager kernels between graph pieces, one after another
-    /// (each pass needs the last one's token), so a pass takes `max(T_gpu, this)`. Default: the
+    /// (each pass needs the last one's token), so a pass takes `max(T_gpu, this)`, or past
+    /// `decode_graph_max_batch` `max(T_gpu, this, K · eager_kernel_host_s)`. Default: the
     /// serving stack's ([`crate::engine::stack::StackSettings::draft_pass_host_s`]; 0 where the
     /// drafter runs in full CUDA graphs).
     pub draft_pass_host_s: f64,

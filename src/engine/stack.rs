@@ -208,6 +208,11 @@ impl ServingStack {
 /// host's time, on a large model the GPU's.
 pub const SGLANG_EAGER_KERNEL_HOST_S: f64 = 17.8e-6;
 
+/// The source of [`SGLANG_EAGER_KERNEL_HOST_S`], as the report cites it (a title: the
+/// derivation is the constant's doc).
+pub const SGLANG_EAGER_KERNEL_HOST_SOURCE: &str =
+    "SGLang pull request #40346 (2026-09-19), eager decode of Qwen3-0.6B on an RTX 5090 past its CUDA graphs";
+
 /// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it (a title: the
 /// derivation is the constant's doc).
 pub const SGLANG_MLA_REQUEST_OVERHEAD_SOURCE: &str =

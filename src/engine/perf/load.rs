@@ -1175,6 +1175,8 @@ mod tests {
                 (1, 10.0, 0, 0.0),
                 (64, 64.0 * 3000.0, 0, 0.0),
                 (31, 31.0 * 500.0, 2017, 4096.0),
+                // 4 sequences and a prompt chunk: inside the graphs (the limit counts sequences).
+                (4, 4.0 * 500.0, 2017, 0.0),
             ] {
                 let mix = StepMix {
                     decode_seqs: n,

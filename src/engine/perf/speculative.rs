@@ -121,7 +121,8 @@ pub struct StepTimes {
     /// graph, its eager launches (`K · efficiency.eager_kernel_host_s`), whichever is longer; 0
     /// for n-gram.
     pub draft_host_s: f64,
-    /// The draft pass runs past the stack's largest decode graph (its floor is the eager one).
+    /// The eager launches (past the stack's largest decode graph) set `draft_host_s`, being
+    /// longer than the stack's glue.
     pub draft_eager: bool,
     pub draft_s_bound: f64,
     /// The plain decode step the speculation replaces.
@@ -296,14 +297,16 @@ pub fn derivations(
         Val::Secs(r.time_per_output_token_s_without),
         Val::Fixed(r.speedup, 2),
     ];
-    let src = if t.draft_host_s > 0.0 && !t.draft_eager {
-        Source::cited(&format!(
-            "{}; {}",
-            crate::engine::speculation::LEVIATHAN,
-            crate::engine::stack::VLLM_DRAFT_PASS_HOST_SOURCE
-        ))
+    let floor = if t.draft_eager {
+        Some(crate::engine::stack::SGLANG_EAGER_KERNEL_HOST_SOURCE)
+    } else if t.draft_host_s > 0.0 {
+        Some(crate::engine::stack::VLLM_DRAFT_PASS_HOST_SOURCE)
     } else {
-        Source::cited(crate::engine::speculation::LEVIATHAN)
+        None
+    };
+    let src = match floor {
+        Some(f) => Source::cited(&format!("{}; {f}", crate::engine::speculation::LEVIATHAN)),
+        None => Source::cited(crate::engine::speculation::LEVIATHAN),
     };
     dv.insert(DerivKey::SpeculativeTimePerOutputToken, Derivation::new(Formula::SpecStep, values, src));
 }

@@ -35,9 +35,11 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
     // The server's settings where the row states them: its prompt-chunk budget and its largest
-    // decode graph (SGLang's --chunked-prefill-size and --cuda-graph-max-bs).
+    // decode graph (SGLang's --chunked-prefill-size, capped by --max-prefill-tokens, and
+    // --cuda-graph-max-bs; vLLM's --max-num-batched-tokens and, above, --max-num-seqs).
     if let Some(t) = num(c, &["chunked_prefill_size", "max_num_batched_tokens"]) {
-        s.prefill_chunk_tokens = t as u64;
+        let cap = num(c, &["max_prefill_tokens"]).unwrap_or(t);
+        s.prefill_chunk_tokens = t.min(cap) as u64;
     }
     if let Some(b) = num(c, &["cuda_graph_max_bs"]) {
         s.efficiency.decode_graph_max_batch = Some(b);
@@ -115,8 +117,7 @@ mod tests {
     /// reach the scenario; a row that states none keeps the defaults.
     #[test]
     fn the_servers_stated_settings_reach_the_scenario() {
-        let stated =
-            json!({"max_running_requests": 512, "cuda_graph_max_bs": 512, "chunked_prefill_size": 32768});
+        let stated = json!({"max_running_requests": 512, "cuda_graph_max_bs": 512, "chunked_prefill_size": 32768, "max_prefill_tokens": 32768});
         let cases = crate::validation::express::express(&row(stated)).expect("expressed");
         let s = &cases[0].scenario;
         assert_eq!((s.prefill_chunk_tokens, s.batch), (32768, 512));
@@ -126,5 +127,13 @@ mod tests {
         assert_eq!(d.batch, 256);
         assert_eq!(d.efficiency.decode_graph_max_batch, None);
         assert_ne!(d.prefill_chunk_tokens, 32768);
+        // SGLang admits a prefill batch up to the smaller of its two budgets.
+        let capped = json!({"chunked_prefill_size": 32768, "max_prefill_tokens": 16384});
+        assert_eq!(
+            crate::validation::express::express(&row(capped)).expect("expressed")[0]
+                .scenario
+                .prefill_chunk_tokens,
+            16384
+        );
     }
 }
