@@ -142,8 +142,7 @@ pub const SGLANG_MLA_REQUEST_OVERHEAD_S: f64 = 0.1466;
 pub const VLLM_DRAFT_PASS_HOST_S: f64 = 0.93e-3;
 
 /// The source of [`VLLM_DRAFT_PASS_HOST_S`], as the report cites it.
-pub const VLLM_DRAFT_PASS_HOST_SOURCE: &str =
-    "vLLM issue #45258, drafter chain steps timed with CUDA events (2026-06-11)";
+pub const VLLM_DRAFT_PASS_HOST_SOURCE: &str = "vLLM issue #45258 (2026-06-11)";
 
 impl ServingStack {
     /// The largest decode batch (sequences in one replica's step) the stack replays as a CUDA
@@ -210,8 +209,7 @@ pub const SGLANG_EAGER_KERNEL_HOST_S: f64 = 17.8e-6;
 
 /// The source of [`SGLANG_EAGER_KERNEL_HOST_S`], as the report cites it (a title: the
 /// derivation is the constant's doc).
-pub const SGLANG_EAGER_KERNEL_HOST_SOURCE: &str =
-    "SGLang pull request #40346 (2026-09-19), eager decode of Qwen3-0.6B on an RTX 5090 past its CUDA graphs";
+pub const SGLANG_EAGER_KERNEL_HOST_SOURCE: &str = "SGLang pull request #40346 (2026-09-19)";
 
 /// The source of [`SGLANG_MLA_REQUEST_OVERHEAD_S`], as the report cites it (a title: the
 /// derivation is the constant's doc).

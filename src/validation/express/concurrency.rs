@@ -5,7 +5,7 @@
 //! vLLM's default `max_num_seqs` (256) unless stated, lowered by the engine to what the KV
 //! cache holds.
 
-use super::serving::{ms_per_token, set_load_shape};
+use super::serving::{ms_per_token, set_load_shape, set_server_settings};
 use super::Row;
 use crate::engine::scenario::Scenario;
 use crate::validation::{num, text, Case, Metric, Note, Reason, RowUnit};
@@ -34,16 +34,7 @@ pub(super) fn itl_at_concurrency(row: &Row, mut s: Scenario) -> Result<Vec<Case>
     let (users, prompt, output) = (users as u64, prompt as u64, output as u64);
     s.concurrent_users = Some(users);
     set_load_shape(&mut s, prompt, output, max_seqs);
-    // The server's settings where the row states them: its prompt-chunk budget and its largest
-    // decode graph (SGLang's --chunked-prefill-size, capped by --max-prefill-tokens, and
-    // --cuda-graph-max-bs; vLLM's --max-num-batched-tokens and, above, --max-num-seqs).
-    if let Some(t) = num(c, &["chunked_prefill_size", "max_num_batched_tokens"]) {
-        let cap = num(c, &["max_prefill_tokens"]).unwrap_or(t);
-        s.prefill_chunk_tokens = t.min(cap) as u64;
-    }
-    if let Some(b) = num(c, &["cuda_graph_max_bs"]) {
-        s.efficiency.decode_graph_max_batch = Some(b);
-    }
+    set_server_settings(c, &mut s);
     // Prefix reuse the row states: a shared prefix and/or the hit rate vLLM's counters gave.
     if let Some(p) = num(c, &["prefix_shared_tokens", "prefix_len"]) {
         s.prefix_shared_tokens = p as u64;

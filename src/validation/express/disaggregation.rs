@@ -7,7 +7,7 @@
 //! KV cache crosses `kv_transfer_link`, the engine's default for the topology unless stated).
 //! The value is `{"mean_ttft_ms", "mean_itl_ms"}`; each is its own case.
 
-use super::serving::set_load_shape;
+use super::serving::{set_load_shape, set_server_settings};
 use super::Row;
 use crate::engine::scenario::Scenario;
 use crate::validation::{num, Case, Metric, Note, Reason, RowUnit};
@@ -33,10 +33,7 @@ pub(super) fn under_load(row: &Row, mut s: Scenario) -> Result<Vec<Case>, Reason
     if let Some(n) = num(c, &["gpus_per_node"]) {
         s.gpus_per_node = n as u64;
     }
-    // The serving stack's decode-graph limit of the row's release, where it states one.
-    if let Some(b) = num(c, &["cuda_graph_max_bs"]) {
-        s.efficiency.decode_graph_max_batch = Some(b);
-    }
+    set_server_settings(c, &mut s);
     s.prefill_workers = num(c, &["prefill_workers"]).unwrap_or(0.0) as u64;
     s.prefill_tensor_parallel = num(c, &["prefill_tensor_parallel"]).map(|t| t as u64);
     if let Some(link) = c.get("kv_transfer_link").and_then(|v| serde_json::from_value(v.clone()).ok()) {

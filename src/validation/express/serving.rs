@@ -97,6 +97,20 @@ pub(super) fn set_load_shape(s: &mut Scenario, prompt: u64, output: u64, max_seq
         (Some(prompt), Some(output), prompt.saturating_add(output));
 }
 
+/// The server's settings where a row states them: its prompt-chunk budget (SGLang's
+/// `--chunked-prefill-size`, capped by `--max-prefill-tokens`; vLLM's `--max-num-batched-tokens`)
+/// and its largest decode graph (SGLang's `--cuda-graph-max-bs`, the release's own where the row
+/// names it). The most running requests are read with the load shape.
+pub(super) fn set_server_settings(c: &Value, s: &mut Scenario) {
+    if let Some(t) = num(c, &["chunked_prefill_size", "max_num_batched_tokens"]) {
+        let cap = num(c, &["max_prefill_tokens"]).unwrap_or(t);
+        s.prefill_chunk_tokens = t.min(cap) as u64;
+    }
+    if let Some(b) = num(c, &["cuda_graph_max_bs"]) {
+        s.efficiency.decode_graph_max_batch = Some(b);
+    }
+}
+
 /// A row's time per output token in milliseconds (rows give ms or seconds).
 pub(super) fn ms_per_token(row: &Row, v: f64) -> f64 {
     let u = row.unit.to_ascii_lowercase();
