@@ -135,7 +135,7 @@ fn activations(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
                 Val::Bool(x.sequence_parallel),
                 Val::Bytes(mem.activations),
             ],
-            Source::cited("vLLM profile run (prefill workspace of one chunk)"),
+            Source::cited("vLLM gpu_model_runner.py profile_run"),
         );
     }
     let layers = stage_layers(a.layers, x.pp, mem.stage).len() as u128;
@@ -174,7 +174,7 @@ fn logits(a: &Architecture, x: &Inputs, mem: &StageMemory) -> Entry {
             DerivKey::MemLogits,
             Formula::LogitsInference,
             vec![Val::int(x.batch), Val::Int(columns), Val::Bytes(mem.logits)],
-            Source::cited("vLLM LogitsProcessor (logits only at sampled positions, sampled in fp32)"),
+            Source::cited("vLLM logits_processor.py LogitsProcessor"),
         );
     }
     let (held, upcast, fp32) = loss_working_tokens(a, x);
