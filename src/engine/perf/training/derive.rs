@@ -230,8 +230,14 @@ fn communication(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, put:
     put(
         DerivKey::Training(TrainingQty::TensorParallel),
         Formula::StepTensorParallel,
-        vec![int(l.tp), Val::Bool(l.tp_overlap), Val::Secs(t.tensor_parallel_comm_s), Val::Secs(b.tensor_parallel_s)],
-        Source::cited("Shoeybi et al. 2019 (Megatron TP); Korthikanti et al. 2022 (sequence parallelism); Megatron --tp-comm-overlap"),
+        vec![
+            int(l.tp),
+            Val::Bool(l.tp_overlap),
+            Val::Secs(t.tensor_parallel_comm_s),
+            Val::Secs(b.tensor_parallel_s),
+            Val::Secs(t.tensor_parallel_overlap_s),
+        ],
+        Source::cited("Shoeybi et al. 2019 (Megatron TP); Korthikanti et al. 2022 (sequence parallelism); Megatron --tp-comm-overlap; Transformer Engine initialize_ub and comm_gemm_overlap.cpp split_overlap_rs"),
     );
     put(
         DerivKey::Training(TrainingQty::ContextParallel),

@@ -1,7 +1,7 @@
 //! The training step from its operations (see the module doc of [`super`] for the formula).
 
 use super::attention::{attention_seconds, rates, AttentionRates};
-use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed};
+use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed, userbuffers_cost};
 use super::elementwise::widths;
 use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
@@ -158,6 +158,9 @@ pub struct TrainingTiming {
     pub pipeline_bubble_fraction: f64,
     /// Total (not exposed) seconds per step of each kind of communication.
     pub tensor_parallel_comm_s: f64,
+    /// Of the exposed tensor-parallel seconds, what the overlap itself costs (its last
+    /// reduce-scatter split and the SMs its kernels hold; 0 without overlap).
+    pub tensor_parallel_overlap_s: f64,
     pub expert_parallel_comm_s: f64,
     pub data_parallel_sync_s: f64,
     pub data_parallel_exposed_s: f64,
@@ -198,6 +201,8 @@ struct Layer {
     fsdp_rs: f64,
     /// Tensor- and expert-parallel seconds of a layer, exposed or not.
     tp_all: f64,
+    /// What the TP overlap itself adds to a layer (forward and backward; 0 without overlap).
+    tp_overlap_cost: f64,
     ep_all: f64,
     /// With EP overlap: what one unpaired forward and backward expose beyond the overlapped
     /// share (0 without overlap).
@@ -343,11 +348,18 @@ impl Ctx<'_> {
     fn communication(&self, y: &mut Layer, att_fwd: f64, att_bwd: f64) -> Result<(), PerfError> {
         let (s, l) = (self.s, self.l);
         let (t, tp, a) = (self.tokens, l.tp.max(1.0), s.activation_bytes);
-        // TP: two all-reduces of the micro-batch's activations forward, two backward.
+        // TP: two all-reduces of the micro-batch's activations forward, two backward; with
+        // overlap, what the overlap itself costs on top of what the GEMMs do not hide.
         let ar = self.collective(Collective::AllReduce, t * s.hidden * a, tp, 1.0)?;
         y.tp_all = 4.0 * ar.expected_s;
         y.tp_f = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_f, l.tp_overlap);
         y.tp_b = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_b, l.tp_overlap);
+        if l.tp_overlap {
+            let tp_rs = self.collective(Collective::ReduceScatter, t * s.hidden * a, tp, 1.0)?;
+            let tp_ag = self.collective(Collective::AllGather, t * s.hidden * a, tp, 1.0)?;
+            let (f, b) = userbuffers_cost(tp_rs.expected_s, tp_ag.expected_s, self.hw.sms);
+            (y.tp_f, y.tp_b, y.tp_overlap_cost) = (y.tp_f + f, y.tp_b + b, f + b);
+        }
         // CP: all-gather K and V before attention, and their gradients' reduce-scatter after.
         let kv = 2.0 * t * s.k / tp * a * l.cp;
         let ag = self.collective(Collective::AllGather, kv, l.cp, tp)?;
@@ -768,6 +780,7 @@ impl Ctx<'_> {
             pipeline_bubble_fraction: bubble_fraction(m, pp, layout.vp),
             // Every micro-batch's collectives, once each (the bubble's slots carry none).
             tensor_parallel_comm_s: m * (layers / pp).ceil() * y.tp_all,
+            tensor_parallel_overlap_s: m * (layers / pp).ceil() * y.tp_overlap_cost,
             expert_parallel_comm_s: m * (layers / pp).ceil() * y.ep_all,
             data_parallel_sync_s: sync.expected_s + gather.expected_s,
             data_parallel_exposed_s: dp_exposed,
