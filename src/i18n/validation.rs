@@ -252,8 +252,16 @@ pub fn note(n: &Note, lang: Lang) -> String {
         (Note::Recompute { recompute: r, sequence_parallel }, Lang::Zh) => {
             format!("{}，序列并行 {}", recompute(*r, lang), yes_no(*sequence_parallel, lang))
         }
-        (Note::SequencesPerReplica { sequences }, Lang::En) => format!("{sequences} sequences per replica"),
-        (Note::SequencesPerReplica { sequences }, Lang::Zh) => format!("每副本 {sequences} 条序列"),
+        (Note::SequencesPerReplica { sequences, virtual_stages: 1 }, Lang::En) => {
+            format!("{sequences} sequences per replica")
+        }
+        (Note::SequencesPerReplica { sequences, virtual_stages: 1 }, Lang::Zh) => format!("每副本 {sequences} 条序列"),
+        (Note::SequencesPerReplica { sequences, virtual_stages }, Lang::En) => format!(
+            "{sequences} sequences per replica; interleaved schedule, {virtual_stages} stages per pipeline rank (the least the paper's interleaving allows; V not stated)"
+        ),
+        (Note::SequencesPerReplica { sequences, virtual_stages }, Lang::Zh) => format!(
+            "每副本 {sequences} 条序列；交错流水线调度，每张 GPU 上 {virtual_stages} 个流水线阶段（论文所述交错调度允许的最小值；论文未给出 V）"
+        ),
         (Note::ThroughputOnly { method }, Lang::En) => {
             format!("{method}; throughput only (peak memory not compared)")
         }

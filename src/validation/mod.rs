@@ -86,9 +86,11 @@ pub enum Note {
         recompute: Recompute,
         sequence_parallel: bool,
     },
-    /// Sequences per data-parallel replica per step.
+    /// Sequences per data-parallel replica per step, and the model chunks per pipeline rank
+    /// the row takes (1: plain 1F1B).
     SequencesPerReplica {
         sequences: f64,
+        virtual_stages: u64,
     },
     /// A fine-tuning method whose peak memory is not compared (only its throughput).
     ThroughputOnly {
