@@ -267,6 +267,8 @@ const ALLOWED: &[&str] = &[
     // The training step's symbols and the values a reader types (FLOP conventions, losses).
     "AG",
     "RS",
+    // A GEMM's seconds in the tensor-parallel overlap (G_列, G_行).
+    "G",
     "C_gather",
     "C_sync",
     "L_s",

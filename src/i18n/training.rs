@@ -60,8 +60,8 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
             "P_local × β / B_eff，β 为每个参数读写的字节（融合 AdamW 2p + g + 4m，foreach 4p + 14m + 2g，梯度裁剪再读 g）",
         ),
         F::StepTensorParallel => (
-            "m × L_s × 4 all-reduces of T × h × a (2 more per fully recomputed layer), exposed unless overlapped with the adjacent GEMMs; overlapped (Transformer Engine), a layer still pays 2·RS/4 forward (the last of 4 reduce-scatter splits) and the 16 of the GPU's S SMs each SM-driven overlap kernel holds while it runs, (2·RS·3/4 + 2·AG + 2·RS) × 16/S",
-            "m × L_s × 4 次 T × h × a 的 all-reduce（完全重算的层再加 2 次），除非与相邻矩阵乘重叠，否则全部暴露；重叠时每层仍要付出前向 2·RS/4（4 段 reduce-scatter 的最后一段），以及重叠 kernel 运行期间占去的 16 个流多处理器（共 S 个）：(2·RS·3/4 + 2·AG + 2·RS) × 16/S",
+            "m × L_s × 4 all-reduces of T × h × a (2 more per fully recomputed layer), exposed; overlapped (Transformer Engine userbuffers, sequence parallel), per block (attention, MLP) each collective beside its own GEMM G: forward max(0, AG − G_col) + max(RS/4, RS − ¾·G_row), backward max(0, AG − G_row,dgrad) + max(0, AG − G_col,dgrad) + max(0, RS − G_col,wgrad), plus at least the 16 of S SMs the pipelined and bulk kernels hold while they overlap: overlapped seconds × 16/S",
+            "m × L_s × 4 次 T × h × a 的 all-reduce（完全重算的层再加 2 次），全部暴露；重叠时（序列并行）每个块（注意力、MLP）的每次集合通信与它自己的矩阵乘 G 重叠：前向 max(0, AG − G_列) + max(RS/4, RS − ¾·G_行)，反向 max(0, AG − G_行,输入梯度) + max(0, AG − G_列,输入梯度) + max(0, RS − G_列,权重梯度)，另加流水与批量重叠 kernel 重叠期间至少占去的 16 个流多处理器（共 S 个）：重叠秒数 × 16/S",
         ),
         F::StepContextParallel => (
             "m × L_s × (all-gather of K and V before attention + reduce-scatter of their gradients after), what the attention kernels do not hide",
@@ -127,8 +127,8 @@ pub(super) fn template(f: Formula) -> Option<Template> {
             zh: "{}（{}）：本卡 {} 个参数 × {} 字节 → {}",
         },
         F::StepTensorParallel => T::Words {
-            en: "tp {}, overlap {}: {} in all, {} exposed (of which the overlap's own cost {})",
-            zh: "tp {}，重叠 {}：共 {}，未被掩盖 {}（其中重叠本身的代价 {}）",
+            en: "tp {}, overlap {}: {} in all, {} exposed (of which the SMs the overlap kernels hold {})",
+            zh: "tp {}，重叠 {}：共 {}，未被掩盖 {}（其中重叠 kernel 占用流多处理器的代价 {}）",
         },
         F::StepContextParallel => T::Words { en: "cp {} → {} exposed", zh: "cp {} → 未被掩盖 {}" },
         F::StepExpertParallel => T::Words {

@@ -5,8 +5,8 @@
 //!   micro-batch's `T·h` activations per layer forward, two backward, two more for each forward
 //!   recomputed in full. On the compute stream and exposed (Megatron's default; torchtitan's plain
 //!   TP); with `tp_comm_overlap` (Megatron `--tp-comm-overlap`, torchtitan async TP) each is split
-//!   and pipelined with the adjacent GEMMs and only its excess shows: `max(0, C − G)`, plus what
-//!   the overlap itself costs ([`userbuffers_cost`]).
+//!   and pipelined with its own GEMM (Transformer Engine's userbuffers, [`userbuffers`]): what
+//!   that GEMM does not hide shows, the last pipelined split, and the SMs the overlap kernels hold.
 //! - **Context parallel** (all-gather of K and V over the `cp` ranks before attention, a
 //!   reduce-scatter of their gradients after; Dubey et al., "The Llama 3 Herd of Models",
 //!   arXiv:2407.21783, §3.3.2): overlapped with the attention kernels, `max(0, C − A)` per pass.
@@ -48,44 +48,89 @@ pub fn tensor_parallel_exposed(comm: f64, gemm: f64, overlap: bool) -> f64 {
 }
 
 /// SMs a Transformer Engine userbuffers kernel of the `pipeline` and `bulk` overlap methods runs
-/// on, and the splits of the `pipeline` method (the defaults of `initialize_ub` in
-/// transformer_engine/pytorch/module/base.py, TE 1.8, 2024-06, and TE main, 2026).
+/// on, and the splits of the `pipeline` method: the defaults of `initialize_ub`
+/// (transformer_engine/pytorch/module/base.py, TE 1.8-1.9 of 2024 and TE main of 2026 alike).
 pub const UB_COMM_SMS: f64 = 16.0;
 pub const UB_PIPELINE_SPLITS: f64 = 4.0;
 
-/// What Megatron's TP overlap (Transformer Engine userbuffers) costs a layer beyond the
-/// collectives it hides, `(forward, backward)` seconds, for a reduce-scatter of `rs` and an
-/// all-gather of `ag` seconds of the layer's `T × h` activations on a GPU of `sms` SMs.
+/// One tensor-parallel block of a layer (attention: QKV then output projection; MLP: up then
+/// down): its column-parallel GEMM's forward, input-gradient and weight-gradient seconds, its
+/// row-parallel GEMM's forward and input-gradient seconds, and the share of layers that have it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TpBlock {
+    pub column_fwd: f64,
+    pub column_dgrad: f64,
+    pub column_wgrad: f64,
+    pub row_fwd: f64,
+    pub row_dgrad: f64,
+    pub share: f64,
+}
+
+/// A layer's tensor-parallel seconds under Megatron's `--tp-comm-overlap` (Transformer Engine
+/// userbuffers, sequence parallelism).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TpOverlap {
+    /// Seconds the forward and the backward wait, the SMs' share included.
+    pub forward: f64,
+    pub backward: f64,
+    /// Of those, the GEMM time lost to the SMs the overlap kernels hold.
+    pub sm_held: f64,
+    /// Every collective's seconds, hidden or not.
+    pub comm: f64,
+}
+
+/// What Megatron's TP overlap leaves exposed in a layer, per block of [`TpBlock`], for an
+/// all-gather of `ag` and a reduce-scatter of `rs` seconds of the layer's `T × h` activations.
 ///
-/// TE's defaults (`initialize_ub`): the all-gathers before the column-parallel GEMMs run as a
-/// ring exchange on the copy engines (no SMs); the reduce-scatters after the two row-parallel
-/// GEMMs (attention output, MLP down) use the `pipeline` method: the GEMM runs in 4 chunks and
-/// each chunk's reduce-scatter overlaps the next chunk, so the last one runs after the last GEMM
-/// chunk and shows (`split_overlap_rs` in common/comm_gemm_overlap/comm_gemm_overlap.cpp); the
-/// backward's re-gather of the QKV and MLP-up inputs (for their weight gradients) and the
-/// reduce-scatter of their input gradients use the `bulk` method, concurrent with a GEMM. A
-/// `pipeline` or `bulk` kernel holds 16 SMs while it runs, which the GEMM beside it loses
-/// (`_math_sms = sm_count − num_comm_sm` where TE sets the margin; without it the kernel still
-/// occupies them): `d × 16 / S` seconds for a kernel of `d` seconds.
+/// TE's methods by default (`initialize_ub`): the all-gathers before the column-parallel GEMMs
+/// (forward) and before the row-parallel input gradients (backward) run as a ring exchange on
+/// the copy engines, hidden behind their GEMM: `max(0, AG − G)`. The reduce-scatter after a
+/// row-parallel GEMM uses the `pipeline` method: the GEMM runs in `n = 4` chunks, each chunk's
+/// reduce-scatter overlaps the next, and the last runs after the last chunk
+/// (`split_overlap_rs`, common/comm_gemm_overlap/comm_gemm_overlap.cpp), so
+/// `max(RS/n, RS − G·(n − 1)/n)` shows. The backward's re-gather of the column GEMM's input (for
+/// its weight gradient) and the reduce-scatter of its input gradient use the `bulk` method,
+/// beside the input-gradient and the weight-gradient GEMM: `max(0, C − G)` each. The `pipeline`
+/// and `bulk` kernels run on 16 SMs; the GEMM beside them loses at least the SM time they hold,
+/// `d · 16/S` for `d` seconds of overlapped communication on a GPU of `S` SMs. That is the least
+/// it costs: TE 1.x leaves the GEMM sized for all SMs (its delayed blocks can wait longer), and
+/// TE 2.0 and later set an SM margin that runs the whole overlapped GEMM on `S − 16` SMs,
+/// `G · 16/(S − 16)`, more. Per block and share `s`: forward `AG, RS`, backward `AG` (row input
+/// gradient), `AG + RS` (bulk), so the collectives are `s · (3·AG + 2·RS)`.
 ///
-/// - forward: `2·RS/4 + 2·RS·(3/4)·16/S`;
-/// - backward: `(2·AG + 2·RS)·16/S`.
-///
-/// Worked: RS = AG = 1 ms on an H100 (132 SMs): forward 0.5 + 1.5 × 16/132 = 0.682 ms,
-/// backward 4 × 16/132 = 0.485 ms. Without an SM count only the last split shows. An assumption
-/// for torchtitan's async TP, which follows the same pattern with its own kernels.
-pub fn userbuffers_cost(rs: f64, ag: f64, sms: Option<f64>) -> (f64, f64) {
-    let (rs, ag) = (rs.max(0.0), ag.max(0.0));
+/// Worked: one block, AG = RS = 1 ms, column GEMMs 4 ms each pass, row GEMMs 2 ms, 132 SMs:
+/// forward `0 + max(0.25, 1 − 1.5) + 0.75 · 16/132` = 0.341 ms; backward `0 + 0 + (1 + 1) · 16/132`
+/// = 0.242 ms. Without an SM count nothing is held. Routed experts go through the MoE dispatcher,
+/// not through userbuffers, and are not blocks here. torchtitan's async TP (also
+/// `tp_comm_overlap`) moves its chunks with the copy engines; this is TE's pattern, an assumption
+/// there.
+pub fn userbuffers(blocks: &[TpBlock], ag: f64, rs: f64, sms: Option<f64>) -> TpOverlap {
+    let n = UB_PIPELINE_SPLITS;
     let held = match sms {
         Some(s) if s.is_finite() && s > UB_COMM_SMS => UB_COMM_SMS / s,
         _ => 0.0,
     };
-    let forward = 2.0 * rs / UB_PIPELINE_SPLITS + 2.0 * rs * (1.0 - 1.0 / UB_PIPELINE_SPLITS) * held;
-    let backward = (2.0 * ag + 2.0 * rs) * held;
-    if forward.is_finite() && backward.is_finite() {
-        (forward, backward)
+    let (ag, rs) = (ag.max(0.0), rs.max(0.0));
+    let mut t = TpOverlap::default();
+    for b in blocks {
+        let s = b.share.max(0.0);
+        let (ag, rs) = (s * ag, s * rs);
+        // Forward: the ring exchange before the column GEMM, the pipelined reduce-scatter.
+        let rs_shown = (rs / n).max(rs - b.row_fwd.max(0.0) * (n - 1.0) / n);
+        let held_f = (rs - rs_shown).max(0.0) * held;
+        // Backward: the ring exchange before the row GEMM's input gradient; the bulk re-gather
+        // and reduce-scatter beside the column GEMM's input and weight gradients.
+        let bulk_shown = exposed(ag, b.column_dgrad) + exposed(rs, b.column_wgrad);
+        let held_b = (ag.min(b.column_dgrad.max(0.0)) + rs.min(b.column_wgrad.max(0.0))) * held;
+        t.forward += exposed(ag, b.column_fwd) + rs_shown + held_f;
+        t.backward += exposed(ag, b.row_dgrad) + bulk_shown + held_b;
+        t.sm_held += held_f + held_b;
+        t.comm += 3.0 * ag + 2.0 * rs;
+    }
+    if [t.forward, t.backward, t.sm_held, t.comm].iter().all(|v| v.is_finite()) {
+        t
     } else {
-        (0.0, 0.0)
+        TpOverlap::default()
     }
 }
 
@@ -111,16 +156,33 @@ mod tests {
 
     #[test]
     fn the_overlap_pays_its_last_split_and_the_sms_its_kernels_hold() {
-        let (f, b) = userbuffers_cost(1e-3, 1e-3, Some(132.0));
-        assert!((f - (0.5e-3 + 1.5e-3 * 16.0 / 132.0)).abs() < 1e-15, "{f}");
-        assert!((f - 0.682e-3).abs() < 1e-6);
-        assert!((b - 4e-3 * 16.0 / 132.0).abs() < 1e-15, "{b}");
-        // Without an SM count only the last split shows; nothing to overlap costs nothing.
-        assert_eq!(userbuffers_cost(1e-3, 1e-3, None), (0.5e-3, 0.0));
-        assert_eq!(userbuffers_cost(0.0, 0.0, Some(132.0)), (0.0, 0.0));
-        let (nf, nb) = userbuffers_cost(f64::NAN, 1e-3, Some(132.0));
-        assert!(nf == 0.0 && (nb - 2e-3 * 16.0 / 132.0).abs() < 1e-15, "{nf} {nb}");
+        let ms = 1e-3;
+        let block = TpBlock {
+            column_fwd: 4.0 * ms,
+            column_dgrad: 4.0 * ms,
+            column_wgrad: 4.0 * ms,
+            row_fwd: 2.0 * ms,
+            row_dgrad: 2.0 * ms,
+            share: 1.0,
+        };
+        let sigma = 16.0 / 132.0;
+        let t = userbuffers(&[block], ms, ms, Some(132.0));
+        assert!((t.forward - (0.25 * ms + 0.75 * ms * sigma)).abs() < 1e-15, "{t:?}");
+        assert!((t.forward - 0.341 * ms).abs() < 1e-6);
+        assert!((t.backward - 2.0 * ms * sigma).abs() < 1e-15, "{t:?}");
+        assert!((t.sm_held - 2.75 * ms * sigma).abs() < 1e-15);
+        assert!((t.comm - 5.0 * ms).abs() < 1e-15);
+        // A reduce-scatter longer than its own GEMM shows all the GEMM's chunks do not hide.
+        let short = TpBlock { row_fwd: 0.4 * ms, ..block };
+        let c = userbuffers(&[short], ms, ms, Some(132.0));
+        assert!((c.forward - (0.7 * ms + 0.3 * ms * sigma)).abs() < 1e-15, "{c:?}");
+        // Without an SM count only what the GEMMs leave shows; a block on half the layers pays half.
+        assert_eq!(userbuffers(&[block], ms, ms, None).forward, 0.25 * ms);
+        let half = userbuffers(&[TpBlock { share: 0.5, ..block }], ms, ms, Some(132.0));
+        assert!((half.comm - 2.5 * ms).abs() < 1e-15);
+        assert_eq!(userbuffers(&[], ms, ms, Some(132.0)), TpOverlap::default());
+        assert_eq!(userbuffers(&[block], f64::NAN, 0.0, Some(132.0)).forward, 0.0);
         // More SMs, a smaller share held.
-        assert!(userbuffers_cost(1e-3, 1e-3, Some(148.0)).1 < b);
+        assert!(userbuffers(&[block], ms, ms, Some(148.0)).backward < t.backward);
     }
 }

@@ -1,7 +1,7 @@
 //! The training step from its operations (see the module doc of [`super`] for the formula).
 
 use super::attention::{attention_seconds, rates, AttentionRates};
-use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed, userbuffers_cost};
+use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed, userbuffers, TpBlock};
 use super::elementwise::widths;
 use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
@@ -158,8 +158,8 @@ pub struct TrainingTiming {
     pub pipeline_bubble_fraction: f64,
     /// Total (not exposed) seconds per step of each kind of communication.
     pub tensor_parallel_comm_s: f64,
-    /// Of the exposed tensor-parallel seconds, what the overlap itself costs (its last
-    /// reduce-scatter split and the SMs its kernels hold; 0 without overlap).
+    /// Of the exposed tensor-parallel seconds, the GEMM time lost to the SMs the overlap
+    /// kernels hold (0 without overlap).
     pub tensor_parallel_overlap_s: f64,
     pub expert_parallel_comm_s: f64,
     pub data_parallel_sync_s: f64,
@@ -201,7 +201,8 @@ struct Layer {
     fsdp_rs: f64,
     /// Tensor- and expert-parallel seconds of a layer, exposed or not.
     tp_all: f64,
-    /// What the TP overlap itself adds to a layer (forward and backward; 0 without overlap).
+    /// GEMM seconds a layer loses to the SMs the TP overlap kernels hold (forward and backward;
+    /// 0 without overlap).
     tp_overlap_cost: f64,
     ep_all: f64,
     /// With EP overlap: what one unpaired forward and backward expose beyond the overlapped
@@ -272,6 +273,9 @@ impl Ctx<'_> {
         let mut y = Layer::default();
         let mut op_recomputed = 0.0;
         let mut op_flops = 0.0;
+        // The tensor-parallel blocks (a column GEMM and the row GEMM after it) outside the
+        // routed experts, for the TP overlap.
+        let mut blocks: Vec<TpBlock> = Vec::with_capacity(4);
         for g in &s.gemms {
             let flops = t * g.flops_per_token() * s.flop_scale / tp;
             // Routed experts: every local expert's matrices are read.
@@ -312,6 +316,21 @@ impl Ctx<'_> {
             };
             y.gemm_f += f;
             y.gemm_b += d + w;
+            match (g.experts, g.split) {
+                (None, Split::Column) => blocks.push(TpBlock {
+                    column_fwd: f,
+                    column_dgrad: d,
+                    column_wgrad: w,
+                    share: g.layers_share,
+                    ..TpBlock::default()
+                }),
+                (None, Split::Row) => {
+                    if let Some(b) = blocks.last_mut() {
+                        (b.row_fwd, b.row_dgrad) = (f, d);
+                    }
+                }
+                _ => {}
+            }
             y.lin_flops += flops * if set.frozen_base { 2.0 } else { 3.0 };
             y.weight_read += 2.0 * params * w_read;
             op_recomputed += f * g.op_recomputed;
@@ -330,7 +349,7 @@ impl Ctx<'_> {
         let share = s.moe_share;
         y.elem_f = t * a * (df * (1.0 - share) + mf * share) / self.bw;
         y.elem_b = t * a * (db * (1.0 - share) + mb * share) / self.bw;
-        self.communication(&mut y, att_fwd, att_total - att_fwd)?;
+        self.communication(&mut y, att_fwd, att_total - att_fwd, &blocks)?;
         self.head(&mut y);
         // What the policy runs again on a covered layer.
         let tokens_flops = s.layer_linear_flops_per_token() / s.layers;
@@ -345,20 +364,26 @@ impl Ctx<'_> {
     }
 
     /// Tensor-, context- and expert-parallel collectives of a layer.
-    fn communication(&self, y: &mut Layer, att_fwd: f64, att_bwd: f64) -> Result<(), PerfError> {
+    fn communication(
+        &self,
+        y: &mut Layer,
+        att_fwd: f64,
+        att_bwd: f64,
+        blocks: &[TpBlock],
+    ) -> Result<(), PerfError> {
         let (s, l) = (self.s, self.l);
         let (t, tp, a) = (self.tokens, l.tp.max(1.0), s.activation_bytes);
         // TP: two all-reduces of the micro-batch's activations forward, two backward; with
-        // overlap, what the overlap itself costs on top of what the GEMMs do not hide.
+        // overlap, each collective beside its own GEMM (Transformer Engine's userbuffers).
         let ar = self.collective(Collective::AllReduce, t * s.hidden * a, tp, 1.0)?;
         y.tp_all = 4.0 * ar.expected_s;
         y.tp_f = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_f, l.tp_overlap);
         y.tp_b = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_b, l.tp_overlap);
-        if l.tp_overlap {
+        if l.tp_overlap && tp > 1.0 {
             let tp_rs = self.collective(Collective::ReduceScatter, t * s.hidden * a, tp, 1.0)?;
             let tp_ag = self.collective(Collective::AllGather, t * s.hidden * a, tp, 1.0)?;
-            let (f, b) = userbuffers_cost(tp_rs.expected_s, tp_ag.expected_s, self.hw.sms);
-            (y.tp_f, y.tp_b, y.tp_overlap_cost) = (y.tp_f + f, y.tp_b + b, f + b);
+            let o = userbuffers(blocks, tp_ag.expected_s, tp_rs.expected_s, self.hw.sms);
+            (y.tp_all, y.tp_f, y.tp_b, y.tp_overlap_cost) = (o.comm, o.forward, o.backward, o.sm_held);
         }
         // CP: all-gather K and V before attention, and their gradients' reduce-scatter after.
         let kv = 2.0 * t * s.k / tp * a * l.cp;
@@ -373,7 +398,8 @@ impl Ctx<'_> {
         let x = self.exchange(t / tp)?;
         y.ep_all = 2.0 * x.expected_s * s.moe_share;
         let shown = if l.ep_overlap {
-            let hidden_tp = (y.tp_all - y.tp_f - y.tp_b).max(0.0);
+            // The SM time the overlap kernels hold is not communication the EP exchange can use.
+            let hidden_tp = (y.tp_all - (y.tp_f + y.tp_b - y.tp_overlap_cost)).max(0.0);
             let hidden_cp = (2.0 * ag.expected_s + rs.expected_s - y.cp_f - y.cp_b).max(0.0);
             exposed(y.ep_all, y.compute() - hidden_tp - hidden_cp)
         } else {
