@@ -60,8 +60,8 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
             "P_local × β / B_eff，β 为每个参数读写的字节（融合 AdamW 2p + g + 4m，foreach 4p + 14m + 2g，梯度裁剪再读 g）",
         ),
         F::StepTensorParallel => (
-            "m × L_s × 4 all-reduces of T × h × a (2 more per fully recomputed layer), exposed; overlapped (Transformer Engine userbuffers, sequence parallel), per block (attention, MLP) each collective beside its own GEMM G: forward max(0, AG − G_col) + max(RS/4, RS − ¾·G_row), backward max(0, AG − G_row,dgrad) + max(0, AG − G_col,dgrad) + max(0, RS − G_col,wgrad), plus at least the 16 of S SMs the pipelined and bulk kernels hold while they overlap: overlapped seconds × 16/S",
-            "m × L_s × 4 次 T × h × a 的 all-reduce（完全重算的层再加 2 次），全部暴露；重叠时（序列并行）每个块（注意力、MLP）的每次集合通信与它自己的矩阵乘 G 重叠：前向 max(0, AG − G_列) + max(RS/4, RS − ¾·G_行)，反向 max(0, AG − G_行,输入梯度) + max(0, AG − G_列,输入梯度) + max(0, RS − G_列,权重梯度)，另加流水与批量重叠 kernel 重叠期间至少占去的 16 个流多处理器（共 S 个）：重叠秒数 × 16/S",
+            "without overlap, m × L_s × 4 all-reduces of T × h × a (2 more per fully recomputed layer, counted in the recomputation), exposed; with overlap (Transformer Engine userbuffers, sequence parallel), per block (attention, MLP) each collective beside its own GEMM G, σ = 16/S the SMs a pipelined or bulk kernel holds: forward max(0, AG − G_col·(tp−1)/tp) + max(RS − ¾·G_row, RS/4 + ¾·σ·RS); backward max(0, AG − G_row,dgrad·(tp−1)/tp) + max(AG − G_col,dgrad, σ·min(AG, G_col,dgrad)) + max(RS − G_col,wgrad, σ·min(RS, G_col,wgrad)); all-gathers in FP8 under an FP8 recipe",
+            "不重叠时 m × L_s × 4 次 T × h × a 的 all-reduce（完全重算的层再加 2 次，计入重算），全部暴露；重叠时（序列并行）每个块（注意力、MLP）的每次集合通信与它自己的矩阵乘 G 重叠，σ = 16/S 为流水或批量重叠 kernel 占用的流多处理器比例：前向 max(0, AG − G_列·(tp−1)/tp) + max(RS − ¾·G_行, RS/4 + ¾·σ·RS)；反向 max(0, AG − G_行,输入梯度·(tp−1)/tp) + max(AG − G_列,输入梯度, σ·min(AG, G_列,输入梯度)) + max(RS − G_列,权重梯度, σ·min(RS, G_列,权重梯度))；FP8 配方下 all-gather 以 FP8 传输",
         ),
         F::StepContextParallel => (
             "m × L_s × (all-gather of K and V before attention + reduce-scatter of their gradients after), what the attention kernels do not hide",
@@ -127,7 +127,7 @@ pub(super) fn template(f: Formula) -> Option<Template> {
             zh: "{}（{}）：本卡 {} 个参数 × {} 字节 → {}",
         },
         F::StepTensorParallel => T::Words {
-            en: "tp {}, overlap {}: {} in all, {} exposed (of which the SMs the overlap kernels hold {})",
+            en: "tp {}, overlap {}: {} in all, {} exposed (of which the SMs the overlap kernels hold add {})",
             zh: "tp {}，重叠 {}：共 {}，未被掩盖 {}（其中重叠 kernel 占用流多处理器的代价 {}）",
         },
         F::StepContextParallel => T::Words { en: "cp {} → {} exposed", zh: "cp {} → 未被掩盖 {}" },

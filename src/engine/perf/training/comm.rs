@@ -73,59 +73,69 @@ pub struct TpOverlap {
     /// Seconds the forward and the backward wait, the SMs' share included.
     pub forward: f64,
     pub backward: f64,
-    /// Of those, the GEMM time lost to the SMs the overlap kernels hold.
+    /// Of those, what the SMs the overlap kernels hold add beyond the communication itself.
     pub sm_held: f64,
-    /// Every collective's seconds, hidden or not.
+    /// Every collective's seconds, hidden or not (the recomputed forward's are in the
+    /// recomputation).
     pub comm: f64,
 }
 
 /// What Megatron's TP overlap leaves exposed in a layer, per block of [`TpBlock`], for an
-/// all-gather of `ag` and a reduce-scatter of `rs` seconds of the layer's `T × h` activations.
+/// all-gather of `ag` and a reduce-scatter of `rs` seconds of the layer's `T × h` activations
+/// over `tp` GPUs.
 ///
-/// TE's methods by default (`initialize_ub`): the all-gathers before the column-parallel GEMMs
-/// (forward) and before the row-parallel input gradients (backward) run as a ring exchange on
-/// the copy engines, hidden behind their GEMM: `max(0, AG − G)`. The reduce-scatter after a
-/// row-parallel GEMM uses the `pipeline` method: the GEMM runs in `n = 4` chunks, each chunk's
-/// reduce-scatter overlaps the next, and the last runs after the last chunk
-/// (`split_overlap_rs`, common/comm_gemm_overlap/comm_gemm_overlap.cpp), so
-/// `max(RS/n, RS − G·(n − 1)/n)` shows. The backward's re-gather of the column GEMM's input (for
-/// its weight gradient) and the reduce-scatter of its input gradient use the `bulk` method,
-/// beside the input-gradient and the weight-gradient GEMM: `max(0, C − G)` each. The `pipeline`
-/// and `bulk` kernels run on 16 SMs; the GEMM beside them loses at least the SM time they hold,
-/// `d · 16/S` for `d` seconds of overlapped communication on a GPU of `S` SMs. That is the least
-/// it costs: TE 1.x leaves the GEMM sized for all SMs (its delayed blocks can wait longer), and
+/// TE's methods by default (`initialize_ub`), each collective beside its own GEMM `G`:
+/// - the all-gathers before the column-parallel GEMM (forward) and before the row-parallel
+///   input gradient (backward) run as a ring exchange on the copy engines: the GEMM runs in `tp`
+///   chunks, each waiting for its piece, so `max(0, AG − G·(tp − 1)/tp)` shows
+///   (`split_overlap_ag`, common/comm_gemm_overlap/comm_gemm_overlap.cpp);
+/// - the reduce-scatter after the row-parallel GEMM uses the `pipeline` method: the GEMM runs in
+///   `n = 4` chunks, each chunk's reduce-scatter overlaps the next, and the last runs after the
+///   last chunk (`split_overlap_rs`);
+/// - the backward's re-gather of the column GEMM's input (for its weight gradient; none when
+///   the weights are frozen) and the reduce-scatter of its input gradient use the `bulk`
+///   method, beside the input-gradient and the weight-gradient GEMM.
+///
+/// The `pipeline` and `bulk` kernels run on 16 SMs, which the GEMM beside them loses for as long
+/// as they run (`σ = 16/S` of its rate on a GPU of `S` SMs). A pass takes the longer of its two
+/// paths: pipeline `max(RS − G·(n − 1)/n, RS/n + σ·RS·(n − 1)/n)`, bulk `max(C − G, σ·min(C, G))`.
+/// The SM term is TE 1.x's, where the GEMM keeps every SM and loses the time the kernels hold;
 /// TE 2.0 and later set an SM margin that runs the whole overlapped GEMM on `S − 16` SMs,
-/// `G · 16/(S − 16)`, more. Per block and share `s`: forward `AG, RS`, backward `AG` (row input
-/// gradient), `AG + RS` (bulk), so the collectives are `s · (3·AG + 2·RS)`.
+/// `σ'·G` with `σ' = 16/(S − 16)`, more. Per block and share `s` the collectives are forward
+/// `AG + RS`, backward `AG` (row input gradient) `+ AG + RS` (bulk).
 ///
-/// Worked: one block, AG = RS = 1 ms, column GEMMs 4 ms each pass, row GEMMs 2 ms, 132 SMs:
-/// forward `0 + max(0.25, 1 − 1.5) + 0.75 · 16/132` = 0.341 ms; backward `0 + 0 + (1 + 1) · 16/132`
-/// = 0.242 ms. Without an SM count nothing is held. Routed experts go through the MoE dispatcher,
-/// not through userbuffers, and are not blocks here. torchtitan's async TP (also
-/// `tp_comm_overlap`) moves its chunks with the copy engines; this is TE's pattern, an assumption
-/// there.
-pub fn userbuffers(blocks: &[TpBlock], ag: f64, rs: f64, sms: Option<f64>) -> TpOverlap {
+/// Worked: one block, AG = RS = 1 ms, tp 8, column GEMMs 4 ms each pass, row GEMMs 2 ms, 132
+/// SMs (σ = 0.121): forward `0 + max(1 − 1.5, 0.25 + 0.75σ)` = 0.341 ms; backward
+/// `0 + max(−3, σ) + max(−3, σ)` = 0.242 ms. Without an SM count nothing is held. Routed experts
+/// go through the MoE dispatcher, not through userbuffers, and are not blocks here. torchtitan's
+/// async TP (also `tp_comm_overlap`) moves its chunks with the copy engines; this is TE's
+/// pattern, an assumption there.
+pub fn userbuffers(blocks: &[TpBlock], ag: f64, rs: f64, tp: f64, sms: Option<f64>) -> TpOverlap {
     let n = UB_PIPELINE_SPLITS;
-    let held = match sms {
+    let sigma = match sms {
         Some(s) if s.is_finite() && s > UB_COMM_SMS => UB_COMM_SMS / s,
         _ => 0.0,
     };
+    let ring = if tp.is_finite() && tp > 1.0 { (tp - 1.0) / tp } else { 0.0 };
     let (ag, rs) = (ag.max(0.0), rs.max(0.0));
     let mut t = TpOverlap::default();
     for b in blocks {
         let s = b.share.max(0.0);
         let (ag, rs) = (s * ag, s * rs);
-        // Forward: the ring exchange before the column GEMM, the pipelined reduce-scatter.
-        let rs_shown = (rs / n).max(rs - b.row_fwd.max(0.0) * (n - 1.0) / n);
-        let held_f = (rs - rs_shown).max(0.0) * held;
-        // Backward: the ring exchange before the row GEMM's input gradient; the bulk re-gather
-        // and reduce-scatter beside the column GEMM's input and weight gradients.
-        let bulk_shown = exposed(ag, b.column_dgrad) + exposed(rs, b.column_wgrad);
-        let held_b = (ag.min(b.column_dgrad.max(0.0)) + rs.min(b.column_wgrad.max(0.0))) * held;
-        t.forward += exposed(ag, b.column_fwd) + rs_shown + held_f;
-        t.backward += exposed(ag, b.row_dgrad) + bulk_shown + held_b;
-        t.sm_held += held_f + held_b;
-        t.comm += 3.0 * ag + 2.0 * rs;
+        let g = |x: f64| x.max(0.0);
+        // Forward: the ring exchange, then the pipelined reduce-scatter (the longer path).
+        let rs_comm = (rs - g(b.row_fwd) * (n - 1.0) / n).max(rs / n);
+        let rs_shown = rs_comm.max(rs / n + sigma * rs * (n - 1.0) / n);
+        // Backward: the ring exchange, the bulk re-gather (weights trained only) and the bulk
+        // reduce-scatter, each the longer of its communication and its GEMM's lost SM time.
+        let regather = if b.column_wgrad > 0.0 { ag } else { 0.0 };
+        let bulk = |c: f64, gemm: f64| (c - g(gemm)).max(sigma * c.min(g(gemm))).max(0.0);
+        let bulk_shown = bulk(regather, b.column_dgrad) + bulk(rs, b.column_wgrad);
+        let bulk_comm = exposed(regather, b.column_dgrad) + exposed(rs, b.column_wgrad);
+        t.forward += exposed(ag, g(b.column_fwd) * ring) + rs_shown;
+        t.backward += exposed(ag, g(b.row_dgrad) * ring) + bulk_shown;
+        t.sm_held += (rs_shown - rs_comm).max(0.0) + (bulk_shown - bulk_comm).max(0.0);
+        t.comm += 2.0 * ag + regather + 2.0 * rs;
     }
     if [t.forward, t.backward, t.sm_held, t.comm].iter().all(|v| v.is_finite()) {
         t
@@ -166,23 +176,33 @@ mod tests {
             share: 1.0,
         };
         let sigma = 16.0 / 132.0;
-        let t = userbuffers(&[block], ms, ms, Some(132.0));
+        let t = userbuffers(&[block], ms, ms, 8.0, Some(132.0));
         assert!((t.forward - (0.25 * ms + 0.75 * ms * sigma)).abs() < 1e-15, "{t:?}");
         assert!((t.forward - 0.341 * ms).abs() < 1e-6);
         assert!((t.backward - 2.0 * ms * sigma).abs() < 1e-15, "{t:?}");
         assert!((t.sm_held - 2.75 * ms * sigma).abs() < 1e-15);
         assert!((t.comm - 5.0 * ms).abs() < 1e-15);
-        // A reduce-scatter longer than its own GEMM shows all the GEMM's chunks do not hide.
+        // A reduce-scatter longer than its own GEMM shows what the GEMM's chunks do not hide,
+        // and the SMs it holds slow no one on that path.
         let short = TpBlock { row_fwd: 0.4 * ms, ..block };
-        let c = userbuffers(&[short], ms, ms, Some(132.0));
-        assert!((c.forward - (0.7 * ms + 0.3 * ms * sigma)).abs() < 1e-15, "{c:?}");
+        let c = userbuffers(&[short], ms, ms, 8.0, Some(132.0));
+        assert!((c.forward - 0.7 * ms).abs() < 1e-15, "{c:?}");
+        // The ring exchange hides an all-gather behind (tp − 1)/tp of its GEMM.
+        let ring = TpBlock { column_fwd: 1.0 * ms, ..block };
+        let r = userbuffers(&[ring], ms, ms, 8.0, None);
+        assert!((r.forward - (0.125 * ms + 0.25 * ms)).abs() < 1e-15, "{r:?}");
+        // Frozen weights: no re-gather, and the reduce-scatter has no weight gradient to hide
+        // behind.
+        let frozen = TpBlock { column_wgrad: 0.0, ..block };
+        let f = userbuffers(&[frozen], ms, ms, 8.0, Some(132.0));
+        assert!((f.backward - ms).abs() < 1e-15 && (f.comm - 4.0 * ms).abs() < 1e-15, "{f:?}");
         // Without an SM count only what the GEMMs leave shows; a block on half the layers pays half.
-        assert_eq!(userbuffers(&[block], ms, ms, None).forward, 0.25 * ms);
-        let half = userbuffers(&[TpBlock { share: 0.5, ..block }], ms, ms, Some(132.0));
+        assert_eq!(userbuffers(&[block], ms, ms, 8.0, None).forward, 0.25 * ms);
+        let half = userbuffers(&[TpBlock { share: 0.5, ..block }], ms, ms, 8.0, Some(132.0));
         assert!((half.comm - 2.5 * ms).abs() < 1e-15);
-        assert_eq!(userbuffers(&[], ms, ms, Some(132.0)), TpOverlap::default());
-        assert_eq!(userbuffers(&[block], f64::NAN, 0.0, Some(132.0)).forward, 0.0);
+        assert_eq!(userbuffers(&[], ms, ms, 8.0, Some(132.0)), TpOverlap::default());
+        assert_eq!(userbuffers(&[block], f64::NAN, 0.0, 8.0, Some(132.0)).forward, 0.0);
         // More SMs, a smaller share held.
-        assert!(userbuffers(&[block], ms, ms, Some(148.0)).backward < t.backward);
+        assert!(userbuffers(&[block], ms, ms, 8.0, Some(148.0)).backward < t.backward);
     }
 }

@@ -243,6 +243,19 @@ struct Ctx<'a> {
     bw: f64,
 }
 
+/// Bytes per element of the activations Transformer Engine all-gathers for a tensor-parallel
+/// GEMM: quantised before the gather under an FP8 recipe (`fp8_buf` for every all-gather
+/// buffer, `initialize_ub`; MXFP8 with one E8M0 scale per 32 values), otherwise the activation
+/// bytes `a`. NVFP4 recipes gather FP8 here too (an assumption: their activation format for the
+/// gather is not read). The reduce-scatters stay in 16 bits.
+fn gathered_bytes(recipe: LowPrecisionRecipe, a: f64) -> f64 {
+    match recipe {
+        LowPrecisionRecipe::None => a,
+        LowPrecisionRecipe::Mxfp8 => 1.0 + 1.0 / 32.0,
+        _ => 1.0_f64.min(a),
+    }
+}
+
 /// Topology seen by a group whose consecutive members are `stride` GPUs apart.
 fn strided(topology: &Topology, stride: f64) -> Topology {
     let per_node = f64::from(topology.gpus_per_node) / stride.max(1.0);
@@ -379,10 +392,17 @@ impl Ctx<'_> {
         y.tp_all = 4.0 * ar.expected_s;
         y.tp_f = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_f, l.tp_overlap);
         y.tp_b = tensor_parallel_exposed(2.0 * ar.expected_s, y.gemm_b, l.tp_overlap);
-        if l.tp_overlap && tp > 1.0 {
+        // Userbuffers need sequence parallelism (Megatron asserts it); without it the overlap
+        // stays the pass-wide hiding above.
+        if l.tp_overlap && l.sequence_parallel && tp > 1.0 {
             let tp_rs = self.collective(Collective::ReduceScatter, t * s.hidden * a, tp, 1.0)?;
-            let tp_ag = self.collective(Collective::AllGather, t * s.hidden * a, tp, 1.0)?;
-            let o = userbuffers(blocks, tp_ag.expected_s, tp_rs.expected_s, self.hw.sms);
+            let tp_ag = self.collective(
+                Collective::AllGather,
+                t * s.hidden * gathered_bytes(self.set.recipe, a),
+                tp,
+                1.0,
+            )?;
+            let o = userbuffers(blocks, tp_ag.expected_s, tp_rs.expected_s, tp, self.hw.sms);
             (y.tp_all, y.tp_f, y.tp_b, y.tp_overlap_cost) = (o.comm, o.forward, o.backward, o.sm_held);
         }
         // CP: all-gather K and V before attention, and their gradients' reduce-scatter after.
