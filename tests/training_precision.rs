@@ -45,6 +45,26 @@ fn full_fine_tune_in_fp32_is_4_4_8() {
     assert_eq!((m.weights, m.gradients, m.optimizer), (4 * P, 4 * P, 8 * P));
 }
 
+/// Megatron's rule for bf16 (megatron/training/arguments.py): gradients accumulated and
+/// reduced in fp32. Memory 2 + 4 + 12 bytes a parameter; the data-parallel reduce-scatter moves
+/// twice the bytes, the parameters' all-gather the same.
+#[test]
+fn fp32_gradients_double_the_gradient_bytes_and_their_reduction() {
+    let r =
+        run(json!({"model": "llama-3.1-8b", "mode": "training", "training_precision": "mixed_fp32_grads"}));
+    let m = &r.memory_per_gpu_bytes;
+    assert_eq!((m.weights, m.gradients, m.optimizer), (2 * P, 4 * P, 12 * P));
+    let sync = |precision: &str| {
+        let r = run(json!({"model": "llama-3.1-8b", "mode": "training", "training_precision": precision,
+            "gpu": "h100-sxm", "gpus": 16, "zero_stage": 1, "micro_batches": 4}));
+        r.performance.phases.training.expect("a training phase").data_parallel_sync_s
+    };
+    let (mixed, fp32) = (sync("mixed"), sync("mixed_fp32_grads"));
+    // Reduce-scatter of grads (2 → 4 bytes) plus the same all-gather of bf16 parameters: the
+    // sync grows by half, within the collectives' latency terms.
+    assert!(fp32 > 1.4 * mixed && fp32 < 1.6 * mixed, "{mixed} → {fp32}");
+}
+
 #[test]
 fn optimizers_combine_with_bf16() {
     let opt = |o: &str| {

@@ -60,6 +60,12 @@ pub enum TrainingPrecision {
     /// Weights, gradients and optimizer states all in bf16, no master copy (single-device
     /// fine-tuning recipes such as torchtune's `dtype: bf16`).
     Bf16,
+    /// Mixed precision with fp32 gradients: 16-bit weights, the gradients accumulated and
+    /// reduced across the data-parallel ranks in fp32 (Megatron's `main_grad`: Megatron-LM turns
+    /// `accumulate_allreduce_grads_in_fp32` on for every bf16 run unless told otherwise,
+    /// megatron/training/arguments.py at core_r0.8.0 and on main), an fp32 master copy and fp32
+    /// optimizer states.
+    MixedFp32Grads,
     /// Everything in fp32.
     Fp32,
 }

@@ -196,6 +196,8 @@ pub fn training_precision(p: TrainingPrecision, lang: Lang) -> &'static str {
     match (p, lang) {
         (TrainingPrecision::Mixed, Lang::Zh) => "混合精度",
         (TrainingPrecision::Mixed, Lang::En) => "mixed precision",
+        (TrainingPrecision::MixedFp32Grads, Lang::Zh) => "混合精度（fp32 梯度）",
+        (TrainingPrecision::MixedFp32Grads, Lang::En) => "mixed precision, fp32 gradients",
         (TrainingPrecision::Bf16, Lang::Zh) => "全 bf16",
         (TrainingPrecision::Bf16, Lang::En) => "all bf16",
         (TrainingPrecision::Fp32, Lang::Zh) => "全 fp32",

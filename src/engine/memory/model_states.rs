@@ -8,7 +8,8 @@
 //! gradients, stage 3 (FSDP full shard) also weights. LoRA trains only the adapters, kept in
 //! fp32 as PEFT does by default (`autocast_adapter_dtype=True`), so they need no master copy.
 //!
-//! `training_precision`: `mixed` is the above; `bf16` keeps weights (adapters), gradients and
+//! `training_precision`: `mixed` is the above, `mixed_fp32_grads` the same with fp32 gradients
+//! (4 bytes each; Megatron's default for bf16); `bf16` keeps weights (adapters), gradients and
 //! optimizer states all in bf16 with no master copy, as single-device fine-tuning recipes run
 //! (torchtune `dtype: bf16`): AdamW then needs 2 + 2 + 4 = 8 bytes per parameter; `fp32` keeps
 //! everything in fp32 (4 + 4 + 8 = 16 for AdamW). With the optimizer step fused into the
@@ -88,6 +89,16 @@ fn page_optimizer(m: ModelStates, optimizer: Optimizer) -> ModelStates {
     }
 }
 
+/// Format of the gradients of full training: fp32 under `mixed_fp32_grads` (Megatron's fp32
+/// `main_grad`), else the weights' format.
+pub fn full_gradient_dtype(x: &Inputs) -> Dtype {
+    if x.precision == TrainingPrecision::MixedFp32Grads {
+        Dtype::Fp32
+    } else {
+        x.weight
+    }
+}
+
 /// Format of LoRA adapters (and their gradients): bf16 under `bf16` precision, else fp32.
 pub fn adapter_dtype(precision: TrainingPrecision) -> Dtype {
     if precision == TrainingPrecision::Bf16 {
@@ -135,20 +146,20 @@ fn full_training_states(a: &Architecture, x: &Inputs, w: &StageWeights) -> Model
     let edp = x.experts(a).expert_data_parallel(x.tp, x.dp);
     if w.expert_params == 0 || edp == x.dp.max(1) || x.optimizer_in_backward {
         let grad_params = gradient_params(w.params, w.largest_layer_params, x.optimizer_in_backward);
-        let grad_bytes = x.weight.bytes_for(grad_params, x.group);
+        let grad_bytes = full_gradient_dtype(x).bytes_for(grad_params, x.group);
         return zero_shard(w.bytes, grad_bytes, w.params * per_param, x.zero_stage, x.dp);
     }
     let dense_params = w.params.saturating_sub(w.expert_params);
     let dense = zero_shard(
         w.bytes.saturating_sub(w.expert_bytes),
-        x.weight.bytes_for(dense_params, x.group),
+        full_gradient_dtype(x).bytes_for(dense_params, x.group),
         dense_params * per_param,
         x.zero_stage,
         x.dp,
     );
     let experts = zero_shard(
         w.expert_bytes,
-        x.weight.bytes_for(w.expert_params, x.group),
+        full_gradient_dtype(x).bytes_for(w.expert_params, x.group),
         w.expert_params * per_param,
         x.zero_stage,
         edp,

@@ -644,7 +644,11 @@ impl FullLoad {
 fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) {
     let x = z.inputs;
     let grad_elem = if x.full_training() {
-        small_tensor_dtype(x.weight).bytes_for(1, 1)
+        if x.precision == crate::engine::workload::TrainingPrecision::MixedFp32Grads {
+            Dtype::Fp32.bytes_for(1, 1)
+        } else {
+            small_tensor_dtype(x.weight).bytes_for(1, 1)
+        }
     } else {
         adapter_dtype(x.precision).bytes_for(1, 1)
     };

@@ -871,6 +871,7 @@ pub fn TrainingControls() -> impl IntoView {
                         label=e.training_precision
                         options=vec![
                             ("mixed".into(), ps.precision_mixed.into()),
+                            ("mixed_fp32_grads".into(), ps.precision_mixed_fp32_grads.into()),
                             ("bf16".into(), ps.precision_bf16.into()),
                             ("fp32".into(), ps.precision_fp32.into()),
                         ]

@@ -9,7 +9,9 @@ use crate::engine::memory::fp8::cache_bytes_per_param;
 use crate::engine::memory::fp8_cached_params;
 use crate::engine::memory::fsdp::fsdp_buffer_parts;
 use crate::engine::memory::logits::{loss_working_tokens, OFFLOAD_LAYERS_ON_GPU};
-use crate::engine::memory::model_states::{adapter_dtype, optimizer_bytes_per_param, paged};
+use crate::engine::memory::model_states::{
+    adapter_dtype, full_gradient_dtype, optimizer_bytes_per_param, paged,
+};
 use crate::engine::memory::{quant_weights, stage_layers, Inputs, StageMemory};
 use crate::engine::model::hybrid::{ssm_state_dtype, state_elements};
 use crate::engine::model::kv_cache::kv_elements_per_token_per_layer;
@@ -313,7 +315,13 @@ fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
         Formula::Gradients,
         vec![
             Val::Precision(x.precision),
-            Val::Dtype(if x.trains() { trained_dtype(x) } else { x.weight }),
+            Val::Dtype(if !x.trains() {
+                x.weight
+            } else if x.full_training() {
+                full_gradient_dtype(x)
+            } else {
+                trained_dtype(x)
+            }),
             Val::Bool(x.optimizer_in_backward),
             Val::int(u64::from(x.zero_stage)),
             Val::int(x.dp),

@@ -93,7 +93,13 @@ pub fn training_run(z: &SizedScenario, model: &ModelShape) -> TrainingRun {
         None => base,
     };
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
-    let gradient = if lora { adapter_dtype(x.precision) } else { small_tensor_dtype(x.weight) };
+    let gradient = if lora {
+        adapter_dtype(x.precision)
+    } else if x.precision == crate::engine::workload::TrainingPrecision::MixedFp32Grads {
+        Dtype::Fp32
+    } else {
+        small_tensor_dtype(x.weight)
+    };
     let trainable = if x.trains() { z.trainable as f64 } else { z.counts.total as f64 };
     TrainingRun {
         shape: training_shape(z.arch, z.counts, x, model),
