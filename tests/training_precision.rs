@@ -63,6 +63,16 @@ fn fp32_gradients_double_the_gradient_bytes_and_their_reduction() {
     // Reduce-scatter of grads (2 → 4 bytes) plus the same all-gather of bf16 parameters: the
     // sync grows by half, within the collectives' latency terms.
     assert!(fp32 > 1.4 * mixed && fp32 < 1.6 * mixed, "{mixed} → {fp32}");
+    // ZeRO-3: a layer's unsharded gradients wait for their reduce-scatter in fp32 too; a decoder
+    // layer is 4096 × (4096 + 1024 + 1024 + 4096) + 3 × 4096 × 14336 + 2 × 4096 = 218,112,000
+    // parameters, 2 more bytes each.
+    let fsdp = |precision: &str| {
+        run(json!({"model": "llama-3.1-8b", "mode": "training", "training_precision": precision,
+            "gpus": 8, "zero_stage": 3}))
+        .memory_per_gpu_bytes
+        .fsdp_buffers
+    };
+    assert_eq!(fsdp("mixed_fp32_grads") - fsdp("mixed"), 2 * 218_112_000);
 }
 
 #[test]

@@ -60,7 +60,13 @@ pub fn fsdp_buffer_parts(
         .max()
         .unwrap_or((0, 0));
     let outer = if first || last { stage_weights(a, x, 0..0, first, last).bytes } else { 0 };
-    let gradients = if x.full_training() { x.weight.bytes_for(layer_params, x.group) } else { 0 };
+    // The layer's gradients before their reduce-scatter, in the reduction's format (fp32 under
+    // `mixed_fp32_grads`: FSDP2's `reduce_dtype`, Megatron's `main_grad`).
+    let gradients = if x.full_training() {
+        super::model_states::full_gradient_dtype(x).bytes_for(layer_params, x.group)
+    } else {
+        0
+    };
     FsdpParts { layer: layer_bytes, outer, gradients }
 }
 

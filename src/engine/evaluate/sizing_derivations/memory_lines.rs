@@ -306,7 +306,8 @@ fn trained_dtype(x: &Inputs) -> Dtype {
     }
 }
 
-/// `memory_per_gpu_bytes.gradients`: one gradient per trained parameter in the trained format,
+/// `memory_per_gpu_bytes.gradients`: one gradient per trained parameter in the trained format
+/// (fp32 under `mixed_fp32_grads`),
 /// sharded by ZeRO stage 2 and up (Rajbhandari et al. 2020), only the largest layer's with
 /// the optimizer step fused into the backward pass (PyTorch, torchtune `optimizer_in_bwd`).
 fn gradients(x: &Inputs, mem: &StageMemory) -> Entry {
