@@ -92,6 +92,23 @@ impl TrainingQty {
         TrainingQty::Launch,
     ];
 
+    /// The parts of a step, in the order of `StepBreakdown::parts` (the last 13 of `ALL`).
+    pub const STEP_PARTS: [TrainingQty; 13] = [
+        TrainingQty::Gemm,
+        TrainingQty::Attention,
+        TrainingQty::Elementwise,
+        TrainingQty::Loss,
+        TrainingQty::Recompute,
+        TrainingQty::Optimizer,
+        TrainingQty::TensorParallel,
+        TrainingQty::ContextParallel,
+        TrainingQty::ExpertParallel,
+        TrainingQty::Fsdp,
+        TrainingQty::DataParallel,
+        TrainingQty::Bubble,
+        TrainingQty::Launch,
+    ];
+
     /// The path under `training.` in the report.
     pub fn path(self) -> &'static str {
         match self {

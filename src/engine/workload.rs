@@ -219,6 +219,17 @@ pub enum FlopConvention {
     WithEmbedding,
 }
 
+impl FlopConvention {
+    /// The scenario's name of the convention (`flop_convention`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FlopConvention::MegatronCausal => "megatron_causal",
+            FlopConvention::Palm => "palm",
+            FlopConvention::WithEmbedding => "with_embedding",
+        }
+    }
+}
+
 /// How a speculative decoder proposes the tokens the target model verifies
 /// (`perf::speculative`). The names are vLLM's `speculative_config.method` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

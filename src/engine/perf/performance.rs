@@ -644,11 +644,7 @@ impl FullLoad {
 fn train_states(z: &SizedScenario, trainable: u128, dtype: Dtype) -> (f64, f64) {
     let x = z.inputs;
     let grad_elem = if x.full_training() {
-        if x.precision == crate::engine::workload::TrainingPrecision::MixedFp32Grads {
-            Dtype::Fp32.bytes_for(1, 1)
-        } else {
-            small_tensor_dtype(x.weight).bytes_for(1, 1)
-        }
+        small_tensor_dtype(crate::engine::memory::model_states::full_gradient_dtype(x)).bytes_for(1, 1)
     } else {
         adapter_dtype(x.precision).bytes_for(1, 1)
     };

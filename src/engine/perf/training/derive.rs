@@ -14,14 +14,6 @@ use crate::engine::workload::{FlopConvention, LossImpl, OptimizerImpl, Recompute
 /// How a derivation is stored: key, formula, substituted values, source.
 pub type Put<'a> = dyn FnMut(DerivKey, Formula, Vec<Val>, Source) + 'a;
 
-fn convention_name(c: FlopConvention) -> &'static str {
-    match c {
-        FlopConvention::MegatronCausal => "megatron_causal",
-        FlopConvention::Palm => "palm",
-        FlopConvention::WithEmbedding => "with_embedding",
-    }
-}
-
 fn loss_name(l: LossImpl) -> &'static str {
     match l {
         LossImpl::Upcast => "upcast",
@@ -47,26 +39,12 @@ pub fn training_derivations(
 /// The step as a sum, tokens per second per GPU, model FLOPs per token, MFU and HFU.
 fn headline(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, gpus: u64, put: &mut Put) {
     let (l, b, sh) = (&run.layout, &r.step, &run.shape);
-    let parts = [
-        b.gemm_s,
-        b.attention_s,
-        b.elementwise_s,
-        b.loss_s,
-        b.recompute_s,
-        b.optimizer_s,
-        b.tensor_parallel_s,
-        b.context_parallel_s,
-        b.expert_parallel_s,
-        b.fsdp_s,
-        b.data_parallel_s,
-        b.pipeline_bubble_s,
-        b.launch_s,
-        t.expected.total_s,
-    ];
+    let mut parts = b.parts().to_vec();
+    parts.push(t.expected.total_s);
     put(
         DerivKey::Phase(PhaseName::Training, PhaseQty::Time),
         Formula::TrainingStepTime,
-        parts.map(Val::Secs).to_vec(),
+        parts.into_iter().map(Val::Secs).collect(),
         Source::cited("this engine's training step model (issue 31): Narayanan et al. 2021 §2.2 (pipeline schedules); Korthikanti et al. 2022 (recomputation)"),
     );
     put(
@@ -93,7 +71,7 @@ fn headline(run: &TrainingRun, t: &TrainingTiming, r: &TrainingReport, gpus: u64
         DerivKey::Training(TrainingQty::ModelFlopsPerToken),
         Formula::ModelFlopsPerToken,
         vec![
-            Val::Id(convention_name(r.convention).to_owned()),
+            Val::Id(FlopConvention::name(r.convention).to_owned()),
             Val::Count(u128_from_f64(params)),
             Val::Num(attention),
             Val::Num(sh.layers),

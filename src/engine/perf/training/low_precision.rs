@@ -59,6 +59,19 @@ pub fn weight_read_bytes(recipe: LowPrecisionRecipe, weight_bytes: f64) -> f64 {
     }
 }
 
+/// Bytes per element of the activations Transformer Engine all-gathers for a tensor-parallel
+/// GEMM: quantised before the gather under an FP8 recipe (`fp8_buf` for every all-gather
+/// buffer, `initialize_ub`; MXFP8 with one E8M0 scale per 32 values), otherwise the activation
+/// bytes `a`. NVFP4 recipes gather FP8 here too (an assumption: their activation format for the
+/// gather is not read). The reduce-scatters stay in 16 bits.
+pub fn gathered_bytes(recipe: LowPrecisionRecipe, a: f64) -> f64 {
+    match recipe {
+        LowPrecisionRecipe::None => a,
+        LowPrecisionRecipe::Mxfp8 => 1.0 + 1.0 / 32.0,
+        _ => 1.0_f64.min(a),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

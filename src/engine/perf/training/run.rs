@@ -95,10 +95,9 @@ pub fn training_run(z: &SizedScenario, model: &ModelShape) -> TrainingRun {
     let lora = matches!(s.mode, Mode::Lora | Mode::Qlora);
     let gradient = if lora {
         adapter_dtype(x.precision)
-    } else if x.precision == crate::engine::workload::TrainingPrecision::MixedFp32Grads {
-        Dtype::Fp32
     } else {
-        small_tensor_dtype(x.weight)
+        // Memory's decision (fp32 under mixed_fp32_grads), in a format a GPU trains in.
+        small_tensor_dtype(crate::engine::memory::model_states::full_gradient_dtype(x))
     };
     let trainable = if x.trains() { z.trainable as f64 } else { z.counts.total as f64 };
     TrainingRun {

@@ -5,7 +5,7 @@ use super::comm::{exposed, fsdp_layer_exposed, tensor_parallel_exposed, userbuff
 use super::elementwise::widths;
 use super::gemm::{gemm_seconds, reduction_share, tile, wave_quantization};
 use super::loss::{bytes_per_logit, recomputes_output_gemm};
-use super::low_precision::{linear_speedup, weight_read_bytes};
+use super::low_precision::{gathered_bytes, linear_speedup, weight_read_bytes};
 use super::moe::{dispatch_combine, grouped_gemm_relative_share, Exchange};
 use super::optimizer::bytes_per_param;
 use super::pipeline::{bubble_fraction, slots};
@@ -110,21 +110,28 @@ pub struct StepBreakdown {
 }
 
 impl StepBreakdown {
+    /// Every item, in the order of `TrainingQty::STEP_PARTS` (GEMMs first, launches last).
+    pub fn parts(&self) -> [f64; 13] {
+        [
+            self.gemm_s,
+            self.attention_s,
+            self.elementwise_s,
+            self.loss_s,
+            self.recompute_s,
+            self.optimizer_s,
+            self.tensor_parallel_s,
+            self.context_parallel_s,
+            self.expert_parallel_s,
+            self.fsdp_s,
+            self.data_parallel_s,
+            self.pipeline_bubble_s,
+            self.launch_s,
+        ]
+    }
+
     /// Every item, summed.
     pub fn total(&self) -> f64 {
-        self.gemm_s
-            + self.attention_s
-            + self.elementwise_s
-            + self.loss_s
-            + self.recompute_s
-            + self.optimizer_s
-            + self.tensor_parallel_s
-            + self.context_parallel_s
-            + self.expert_parallel_s
-            + self.fsdp_s
-            + self.data_parallel_s
-            + self.pipeline_bubble_s
-            + self.launch_s
+        self.parts().iter().sum()
     }
 
     fn scaled(&self, k: f64) -> StepBreakdown {
@@ -241,19 +248,6 @@ struct Ctx<'a> {
     tokens: f64,
     /// Achieved bandwidth.
     bw: f64,
-}
-
-/// Bytes per element of the activations Transformer Engine all-gathers for a tensor-parallel
-/// GEMM: quantised before the gather under an FP8 recipe (`fp8_buf` for every all-gather
-/// buffer, `initialize_ub`; MXFP8 with one E8M0 scale per 32 values), otherwise the activation
-/// bytes `a`. NVFP4 recipes gather FP8 here too (an assumption: their activation format for the
-/// gather is not read). The reduce-scatters stay in 16 bits.
-fn gathered_bytes(recipe: LowPrecisionRecipe, a: f64) -> f64 {
-    match recipe {
-        LowPrecisionRecipe::None => a,
-        LowPrecisionRecipe::Mxfp8 => 1.0 + 1.0 / 32.0,
-        _ => 1.0_f64.min(a),
-    }
 }
 
 /// Topology seen by a group whose consecutive members are `stride` GPUs apart.
