@@ -539,3 +539,50 @@ test('KV cache tiers: open sessions and a CPU tier show where the histories are 
     await finish(page);
   }
 });
+
+test('training shows tokens/s per GPU, MFU with its FLOP convention and where the step goes, each part with its math, as the engine computes them (zh and en)', async () => {
+  const base = { model: 'llama-3.1-70b', gpu: 'h100-sxm', mode: 'training', gpus: 64, tensor_parallel: 8,
+    pipeline_parallel: 4, zero_stage: 1, micro_batches: 16, context_tokens: 4096 };
+  const want = cliEstimate(base);
+  const t = want.training;
+  const full = cliEstimate({ ...base, recompute: 'full' }).training;
+  assert.ok(t.step.pipeline_bubble_s > 0 && t.step.recompute_s === 0 && full.step.recompute_s > 0, JSON.stringify(t.step));
+  const percent = (text) => Number(/([\d.]+)%\s*$/.exec(text.trim())?.[1]);
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
+    await page.locator('#training-mfu').waitFor();
+    const mfu = await page.locator('#training-mfu').innerText();
+    assert.ok(sig3(Number(/^([\d.]+)%/.exec(mfu)[1]), 100 * t.mfu), `${lang}: ${mfu} against ${t.mfu}`);
+    assert.match(mfu, /megatron_causal/, `${lang}: the FLOP convention is named`);
+    const perGpu = await page.locator('#training-per-gpu').innerText();
+    assert.ok(perGpu.length > 0, `${lang}: tokens/s per GPU`);
+    // Every part that takes time has a row, none that does not; the shares make the whole step.
+    const parts = page.locator('td[id^="step-"]:not(#step-time)');
+    const ids = await parts.evaluateAll((tds) => tds.map((td) => td.id));
+    const names = { 'step-gemm': 'gemm_s', 'step-attention': 'attention_s', 'step-elementwise': 'elementwise_s',
+      'step-loss': 'loss_s', 'step-recompute': 'recompute_s', 'step-optimizer': 'optimizer_s', 'step-tp': 'tensor_parallel_s',
+      'step-cp': 'context_parallel_s', 'step-ep': 'expert_parallel_s', 'step-fsdp': 'fsdp_s', 'step-dp': 'data_parallel_s',
+      'step-bubble': 'pipeline_bubble_s', 'step-launch': 'launch_s' };
+    assert.deepEqual(ids, Object.keys(names).filter((id) => t.step[names[id]] > 0), `${lang}: ${ids}`);
+    const total = Object.values(t.step).reduce((a, b) => a + b, 0);
+    let sum = 0;
+    for (const id of ids) {
+      const text = await page.locator(`#${id}`).innerText();
+      assert.ok(sig3(seconds(text), t.step[names[id]]), `${lang}: ${id} «${text}» against ${t.step[names[id]]} s`);
+      sum += percent(text);
+    }
+    assert.ok(Math.abs(sum - 100) < 0.5, `${lang}: the shares sum to ${sum}%`);
+    assert.ok(sig3(percent(await page.locator('#step-bubble').innerText()), 100 * t.step.pipeline_bubble_s / total), `${lang}: the bubble's share`);
+    // Show the math of the GEMMs: the formula with its efficiency terms and the values.
+    const math = await openMath(page, page.locator('#step-gemm').locator('xpath=..').locator('details.math'), /P × e × q/);
+    assert.match(math, /P × e × q/, `${lang}: «${math}»`);
+    // Full recomputation adds its row.
+    await page.selectOption('#recompute', 'full');
+    await page.locator('#step-recompute').waitFor();
+    assert.ok(sig3(seconds(await page.locator('#step-recompute').innerText()), full.step.recompute_s), `${lang}: recomputation`);
+    await noNaN(page);
+    if (process.env.SHOTS) await page.locator('.perf-table').screenshot({ path: `${process.env.SHOTS}/training-parts-${lang}.png` });
+    await finish(page);
+  }
+});

@@ -29,6 +29,71 @@ struct Row {
     id: &'static str,
 }
 
+/// The report paths of a training step's parts, in the order of `TrainingQty::STEP_PARTS`
+/// (a test holds them to it), with the element id of each row.
+const STEP_PART_ROWS: [(&str, &str); 13] = [
+    ("training.step.gemm_s", "step-gemm"),
+    ("training.step.attention_s", "step-attention"),
+    ("training.step.elementwise_s", "step-elementwise"),
+    ("training.step.loss_s", "step-loss"),
+    ("training.step.recompute_s", "step-recompute"),
+    ("training.step.optimizer_s", "step-optimizer"),
+    ("training.step.tensor_parallel_s", "step-tp"),
+    ("training.step.context_parallel_s", "step-cp"),
+    ("training.step.expert_parallel_s", "step-ep"),
+    ("training.step.fsdp_s", "step-fsdp"),
+    ("training.step.data_parallel_s", "step-dp"),
+    ("training.step.pipeline_bubble_s", "step-bubble"),
+    ("training.step.launch_s", "step-launch"),
+];
+
+/// Training's own rows: tokens per second per GPU and MFU as frameworks log them (the FLOP
+/// convention named), then where the step's time goes, each part that takes time with its share
+/// of the step and its derivation.
+fn training_rows(
+    rows: &mut Vec<Row>,
+    t: &crate::engine::perf::training::run::TrainingReport,
+    e: &'static EstimatorStrings,
+) {
+    rows.push(Row {
+        label: e.training_per_gpu,
+        key: "training.tokens_per_s_per_gpu",
+        expected: format_rate(t.tokens_per_s_per_gpu, &format!(" {}", e.tok_s)).replace("  ", " "),
+        bound: bound_cell(
+            Bounded::Rate,
+            &format_rate(t.tokens_per_s_per_gpu_bound, &format!(" {}", e.tok_s)).replace("  ", " "),
+        ),
+        id: "training-per-gpu",
+    });
+    let pct = |x: f64| format!("{}%", format_sig3(x * 100.0));
+    rows.push(Row {
+        label: e.training_mfu,
+        key: "training.mfu",
+        expected: format!("{} · {}", pct(t.mfu), t.convention.name()),
+        bound: String::new(),
+        id: "training-mfu",
+    });
+    rows.push(Row {
+        label: e.training_hfu,
+        key: "training.hfu",
+        expected: pct(t.hfu),
+        bound: String::new(),
+        id: "training-hfu",
+    });
+    let step = t.step.total();
+    for ((label, (key, id)), secs) in e.step_parts.iter().zip(STEP_PART_ROWS).zip(t.step.parts()) {
+        if secs > 0.0 && step > 0.0 {
+            rows.push(Row {
+                label,
+                key,
+                expected: format!("{} · {}", format_seconds(secs), pct(secs / step)),
+                bound: String::new(),
+                id,
+            });
+        }
+    }
+}
+
 /// Picks one string out of the panel's text.
 type Pick = Box<dyn Fn(&PanelText) -> Option<String> + Send + Sync>;
 
@@ -162,6 +227,9 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                 bound: bound_cell(Bounded::Rate, &tok(tb)),
                 id: "training-throughput",
             });
+        }
+        if let Some(t) = &p.training {
+            training_rows(&mut rows, t, e);
         }
     } else {
         rows.push(Row {
@@ -350,6 +418,46 @@ mod tests {
                 r.performance.time.prefix_cached_tokens as f64 / r.performance.workload.prompt_tokens as f64;
             assert!(share < 0.9, "fewer than the 90% asked for: {share}");
             assert!(row("prefix-cached").expected.ends_with(&format!("({}%)", format_sig3(share * 100.0))));
+        }
+    }
+
+    /// Training shows what frameworks log (tokens/s per GPU, MFU with its FLOP convention) and
+    /// where the step goes: each part that takes time, keyed to its derivation, the shares
+    /// summing to the whole step; the row paths follow the engine's order of the parts.
+    #[test]
+    fn training_rows_show_mfu_and_where_the_step_goes() {
+        use crate::engine::derivation::TrainingQty;
+        for ((key, _), q) in STEP_PART_ROWS.iter().zip(TrainingQty::STEP_PARTS) {
+            assert_eq!(*key, format!("training.{}", q.path()));
+        }
+        let json = serde_json::json!({"model": "llama-3.1-70b", "gpu": "h100-sxm", "mode": "training", "gpus": 64,
+            "tensor_parallel": 8, "pipeline_parallel": 4, "zero_stage": 1, "micro_batches": 16, "context_tokens": 4096});
+        let r = crate::catalog::evaluate(&crate::engine::Scenario::from_json(&json).unwrap()).unwrap();
+        let t = r.performance.training.as_ref().unwrap();
+        for lang in Lang::ALL {
+            let e = lang.est();
+            let text = panel_text(&r, e, lang);
+            let row = |id: &str| text.rows.iter().find(|row| row.id == id).cloned();
+            let mfu = row("training-mfu").unwrap();
+            assert!(
+                mfu.expected.starts_with(&format!("{}%", format_sig3(t.mfu * 100.0))),
+                "{}",
+                mfu.expected
+            );
+            assert!(mfu.expected.contains("megatron_causal"), "{}", mfu.expected);
+            assert!(row("training-per-gpu").is_some());
+            let parts: Vec<_> =
+                text.rows.iter().filter(|row| row.id.starts_with("step-") && row.id != "step-time").collect();
+            // GEMMs, attention, element-wise, loss, optimizer, TP, the bubble at least.
+            assert!(parts.len() >= 7, "{parts:?}", parts = parts.iter().map(|p| p.id).collect::<Vec<_>>());
+            assert!(row("step-bubble").is_some() && row("step-tp").is_some() && row("step-cp").is_none());
+            let mut share = 0.0;
+            for p in &parts {
+                assert!(r.derivation(p.key).is_some(), "{}", p.key);
+                let pct = p.expected.rsplit(" · ").next().unwrap().trim_end_matches('%');
+                share += pct.parse::<f64>().unwrap();
+            }
+            assert!((share - 100.0).abs() < 0.5, "{share}");
         }
     }
 
