@@ -55,6 +55,14 @@ impl Lang {
         }
     }
 
+    /// The end of a sentence before another on the same line (`。` / `. `).
+    pub fn full_stop(self) -> &'static str {
+        match self {
+            Lang::Zh => "。",
+            Lang::En => ". ",
+        }
+    }
+
     pub fn strings(self) -> &'static Strings {
         match self {
             Lang::Zh => &ZH,

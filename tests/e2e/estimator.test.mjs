@@ -586,3 +586,47 @@ test('training shows tokens/s per GPU, MFU with its FLOP convention and where th
     await finish(page);
   }
 });
+
+test('training controls: the low-precision recipe adds the FP8 weight copies and speeds the GEMMs, micro-batches set the step; a recipe the GPU cannot run is named and nothing is lost (zh and en)', async () => {
+  const base = { model: 'llama-3.1-8b', gpu: 'h100-sxm', mode: 'training', gpus: 8, zero_stage: 1 };
+  const fp8 = cliEstimate({ ...base, low_precision_recipe: 'fp8_current' });
+  const eight = cliEstimate({ ...base, low_precision_recipe: 'fp8_current', micro_batches: 8 });
+  assert.ok(fp8.memory_per_gpu_bytes.fp8_weight_cache > 0 && eight.time.step_s > 4 * fp8.time.step_s);
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
+    await page.locator('#recipe').waitFor();
+    assert.equal(await page.locator('#recipe').inputValue(), 'none');
+    assert.equal(await page.locator('#micro-batches-number').inputValue(), '1');
+    await page.selectOption('#recipe', 'fp8_current');
+    await page.locator('tr[data-key="memory_per_gpu_bytes.fp8_weight_cache"]').waitFor();
+    assert.ok(sig3(await bytes(page, 'memory_per_gpu_bytes.fp8_weight_cache'), fp8.memory_per_gpu_bytes.fp8_weight_cache), `${lang}: the FP8 copies`);
+    await page.waitForFunction((want) => {
+      const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById('step-gemm')?.innerText ?? '');
+      return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
+    }, fp8.training.step.gemm_s);
+    assert.ok(sig3(seconds(await page.locator('#step-gemm').innerText()), fp8.training.step.gemm_s), `${lang}: FP8 GEMMs`);
+    // Eight micro-batches: the step as the engine computes it, and the link keeps them.
+    const mb = page.locator('#micro-batches-number');
+    await mb.fill('8');
+    await mb.dispatchEvent('change');
+    await page.waitForFunction((want) => {
+      const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById('step-time')?.innerText ?? '');
+      return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
+    }, eight.time.step_s);
+    await page.waitForFunction(() => /"micro_batches":8/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+    // MXFP8 needs Blackwell's FP4 path: the banner names the field in the page's language, and
+    // the recipe chosen before stays in the link.
+    await page.selectOption('#recipe', 'mxfp8');
+    await page.waitForSelector('#invalid-banner');
+    const banner = await page.locator('#invalid-banner').innerText();
+    assert.match(banner, /low_precision_recipe|低精度/, `${lang}: «${banner}»`);
+    // The message ends its sentence before the next one.
+    assert.match(banner, lang === 'zh' ? /路径的 GPU。下方仍显示/ : /path\. The results below/, `${lang}: «${banner}»`);
+    await noNaN(page);
+    await page.selectOption('#recipe', 'fp8_current');
+    await page.waitForFunction(() => !document.getElementById('invalid-banner'));
+    assert.equal(await mb.inputValue(), '8');
+    await finish(page);
+  }
+});

@@ -839,6 +839,12 @@ pub fn EfficiencyControls() -> impl IntoView {
     }
 }
 
+/// The low-precision recipes, in the order of the options' labels (`recipes` in the strings).
+const RECIPES: [crate::engine::workload::LowPrecisionRecipe; 6] = {
+    use crate::engine::workload::LowPrecisionRecipe as R;
+    [R::None, R::Fp8Delayed, R::Fp8Current, R::Fp8Blockwise, R::Mxfp8, R::Nvfp4]
+};
+
 #[component]
 pub fn TrainingControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -878,6 +884,15 @@ pub fn TrainingControls() -> impl IntoView {
                         value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.training_precision)))
                         set=Callback::new(move |v: String| if let Some(p) = parse_name(&v) { ctx.edit(|s| s.training_precision = p) })
                     />
+                    <Select
+                        id="recipe"
+                        label=ps.recipe
+                        options=RECIPES.iter().zip(ps.recipes).map(|(r, label)| (name_of(r), label.to_owned())).collect()
+                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.resolved_recipe())))
+                        set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| s.low_precision_recipe = r) })
+                    />
+                    {int_slider(ctx, "micro-batches", ps.micro_batches, ps.u_micro_batches, powers_of_two(1, 1024),
+                        |s| s.resolved_micro_batches(), |s, v| s.micro_batches = Some(v.max(1)))}
                     <Toggle
                         id="optimizer-in-backward"
                         label=e.optimizer_in_backward
@@ -990,7 +1005,7 @@ pub fn InvalidBanner() -> impl IntoView {
                 <div class="banner error" role="alert" id="invalid-banner" data-field=part(|e| &e.0)>
                     <strong>{e.invalid_heading}</strong>
                     {ctx.lang.colon()} {part(|e| &e.1)}
-                    " " {move || has_shown.get().then_some(e.showing_last_valid)}
+                    {move || has_shown.get().then(|| format!("{}{}", ctx.lang.full_stop(), e.showing_last_valid))}
                 </div>
             }
         })
@@ -1041,5 +1056,24 @@ pub fn Compare() -> impl IntoView {
             </div>
         }
         .into_any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// The recipe menu: each option's key is the scenario's name of its recipe and reads back to
+    /// it, and its label in either language names the same format.
+    #[test]
+    fn recipe_options_name_their_recipes() {
+        let formats = ["16", "FP8", "FP8", "FP8", "MXFP8", "NVFP4"];
+        for lang in Lang::ALL {
+            for ((r, label), format) in RECIPES.iter().zip(lang.est_panels().recipes).zip(formats) {
+                assert_eq!(parse_name::<crate::engine::workload::LowPrecisionRecipe>(&name_of(r)), Some(*r));
+                assert!(label.contains(format), "{}: {label}", lang.code());
+            }
+        }
     }
 }
