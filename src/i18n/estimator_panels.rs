@@ -48,6 +48,14 @@ pub struct EstimatorPanelStrings {
     pub recompute_full: &'static str,
     pub precision_mixed: &'static str,
     pub precision_mixed_fp32_grads: &'static str,
+    /// Training: tokens per second per GPU, as training frameworks log it.
+    pub training_per_gpu: &'static str,
+    /// Training: model FLOPs utilisation (the value cell names the FLOP convention).
+    pub training_mfu: &'static str,
+    /// Training: hardware FLOPs utilisation (recomputed FLOPs counted).
+    pub training_hfu: &'static str,
+    /// The parts of a training step, in the order of `TrainingQty::STEP_PARTS`.
+    pub step_parts: [&'static str; 13],
     /// The low-precision recipe of the linear layers (`low_precision_recipe`).
     pub recipe: &'static str,
     /// Its options, in the order none, fp8_delayed, fp8_current, fp8_blockwise, mxfp8, nvfp4.
@@ -128,6 +136,24 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
     recompute_full: "完整",
     precision_mixed: "混合精度（fp32 主权重与优化器状态）",
     precision_mixed_fp32_grads: "混合精度，梯度也用 fp32 累加与归约（Megatron 在 bf16 下的默认）",
+    training_per_gpu: "每块 GPU 的 token/s",
+    training_mfu: "模型 FLOP 利用率（MFU）",
+    training_hfu: "硬件 FLOP 利用率（含重算）",
+    step_parts: [
+        "其中矩阵乘",
+        "其中注意力",
+        "其中逐元素操作",
+        "其中损失",
+        "其中重算",
+        "其中优化器更新",
+        "其中张量并行通信（未被掩盖）",
+        "其中上下文并行通信（未被掩盖）",
+        "其中专家并行通信（未被掩盖）",
+        "其中 FSDP 通信（未被掩盖）",
+        "其中数据并行同步（未被掩盖）",
+        "其中流水线气泡",
+        "其中 GPU 等待的 kernel 启动",
+    ],
     recipe: "线性层的低精度配方",
     recipes: [
         "不用：16 位矩阵乘",
@@ -209,6 +235,24 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
     recompute_full: "full",
     precision_mixed: "mixed (fp32 master weights and optimizer states)",
     precision_mixed_fp32_grads: "mixed, gradients accumulated and reduced in fp32 (Megatron's default in bf16)",
+    training_per_gpu: "Tokens/s per GPU",
+    training_mfu: "Model FLOPs utilisation (MFU)",
+    training_hfu: "Hardware FLOPs utilisation (HFU, recomputation included)",
+    step_parts: [
+        "of which GEMMs",
+        "of which attention",
+        "of which element-wise operations",
+        "of which the loss",
+        "of which recomputation",
+        "of which the optimizer step",
+        "of which tensor-parallel communication (exposed)",
+        "of which context-parallel communication (exposed)",
+        "of which expert-parallel communication (exposed)",
+        "of which FSDP communication (exposed)",
+        "of which data-parallel sync (exposed)",
+        "of which the pipeline bubble",
+        "of which kernel launches the GPU waits for",
+    ],
     recipe: "Low-precision recipe of the linear layers",
     recipes: [
         "none: 16-bit GEMMs",

@@ -29,6 +29,7 @@ struct Row {
     id: &'static str,
 }
 
+#[cfg(feature = "estimator")]
 /// The report paths of a training step's parts, in the order of `TrainingQty::STEP_PARTS`
 /// (a test holds them to it), with the element id of each row.
 const STEP_PART_ROWS: [(&str, &str); 13] = [
@@ -47,21 +48,23 @@ const STEP_PART_ROWS: [(&str, &str); 13] = [
     ("training.step.launch_s", "step-launch"),
 ];
 
+#[cfg(feature = "estimator")]
 /// Training's own rows: tokens per second per GPU and MFU as frameworks log them (the FLOP
 /// convention named), then where the step's time goes, each part that takes time with its share
 /// of the step and its derivation.
 fn training_rows(
     rows: &mut Vec<Row>,
     t: &crate::engine::perf::training::run::TrainingReport,
-    e: &'static EstimatorStrings,
+    e: &'static crate::i18n::EstimatorPanelStrings,
+    tok_s: &str,
 ) {
     rows.push(Row {
         label: e.training_per_gpu,
         key: "training.tokens_per_s_per_gpu",
-        expected: format_rate(t.tokens_per_s_per_gpu, &format!(" {}", e.tok_s)).replace("  ", " "),
+        expected: format_rate(t.tokens_per_s_per_gpu, &format!(" {tok_s}")).replace("  ", " "),
         bound: bound_cell(
             Bounded::Rate,
-            &format_rate(t.tokens_per_s_per_gpu_bound, &format!(" {}", e.tok_s)).replace("  ", " "),
+            &format_rate(t.tokens_per_s_per_gpu_bound, &format!(" {tok_s}")).replace("  ", " "),
         ),
         id: "training-per-gpu",
     });
@@ -228,8 +231,12 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                 id: "training-throughput",
             });
         }
+        // The estimator's page only: the course's widgets that show this panel (roofline,
+        // bound) stay without these rows and their strings, which keeps them out of the course's
+        // bundle.
+        #[cfg(feature = "estimator")]
         if let Some(t) = &p.training {
-            training_rows(&mut rows, t, e);
+            training_rows(&mut rows, t, lang.est_panels(), e.tok_s);
         }
     } else {
         rows.push(Row {
