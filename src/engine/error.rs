@@ -306,8 +306,12 @@ impl fmt::Display for ErrorKind {
                 f,
                 "with pipeline_parallel {pp} it needs virtual_pipeline_stages of at least 2"
             ),
+            K::RecipeNeedsPath { recipe, needs: "fp4" } => write!(
+                f,
+                "{recipe} needs a GPU with Blackwell's block-scaled Tensor Cores (the catalog's fp4 path)"
+            ),
             K::RecipeNeedsPath { recipe, needs } => {
-                write!(f, "{recipe} needs a GPU with an {needs} Tensor Core path")
+                write!(f, "{recipe} needs a GPU with an {needs} Tensor Core path (Ada, Hopper, Blackwell)")
             }
             K::KernelNeedsArchitecture { kernel, needs, architecture } => {
                 write!(f, "{kernel} runs on {needs} GPUs, not on {architecture}")

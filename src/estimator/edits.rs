@@ -11,14 +11,17 @@
 //! - [`set_spec_method`], [`set_spec_draft_tokens`], [`set_spec_acceptance`]: speculative
 //!   decoding; draft tokens stay where the method has a published acceptance unless the reader
 //!   gives one, an acceptance in percent is clamped to [1, 99] (0: the method's default).
+//! - [`set_recipe`]: a low-precision recipe; "none" also takes the matmuls off an FP8 compute
+//!   path, which would otherwise bring back Transformer Engine's default recipe.
 //! - [`set_open_sessions`], [`set_tier_gb`], [`set_tier_rate`], [`set_gpu_prefix_cache`]: KV
 //!   cache tiers; sizes in GB and rates in GB/s clamped to the engine's ranges (a rate of 0: the
 //!   engine's default).
 
 use crate::catalog::resolve_model;
+use crate::engine::precision::compute::ComputeDtype;
 use crate::engine::precision::Dtype;
 use crate::engine::solvers::tp_allowed;
-use crate::engine::workload::{Mode, SpecMethod};
+use crate::engine::workload::{LowPrecisionRecipe, Mode, SpecMethod};
 use crate::engine::Scenario;
 
 /// Sets the workload mode. Quantised weights cannot be trained, so training and LoRA drop an
@@ -246,6 +249,16 @@ pub fn set_concurrent_users(s: &mut Scenario, users: u64) {
     s.concurrent_users = (users > 0).then_some(users);
     if s.concurrent_users.is_some() {
         s.arrival_rate_per_s = None;
+    }
+}
+
+/// Sets the linear layers' low-precision recipe. With no recipe, a training run whose compute
+/// path is FP8 would still run `fp8_delayed` ([`Scenario::resolved_recipe`]), so choosing "none"
+/// moves the matmuls to the bf16 path as well.
+pub fn set_recipe(s: &mut Scenario, recipe: LowPrecisionRecipe) {
+    s.low_precision_recipe = recipe;
+    if s.resolved_recipe() != recipe {
+        s.compute_dtype = Some(ComputeDtype::Bf16);
     }
 }
 
@@ -501,5 +514,23 @@ mod tests {
         assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (None, None));
         let r = evaluate(&Scenario { concurrent_users: Some(8), ..s }).unwrap();
         assert_eq!(r.load.unwrap().concurrent_users, Some(8));
+    }
+
+    /// "none" means no recipe, even where the compute path alone would bring back
+    /// `fp8_delayed`; a recipe is kept as chosen.
+    #[test]
+    fn no_recipe_leaves_the_fp8_path() {
+        let mut s = scenario("llama-3.1-8b");
+        s.mode = Mode::Training;
+        s.compute_dtype = Some(ComputeDtype::Fp8);
+        assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::Fp8Delayed);
+        set_recipe(&mut s, LowPrecisionRecipe::None);
+        assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::None);
+        assert_eq!(s.compute_dtype, Some(ComputeDtype::Bf16));
+        set_recipe(&mut s, LowPrecisionRecipe::Fp8Current);
+        assert_eq!(s.resolved_recipe(), LowPrecisionRecipe::Fp8Current);
+        let mut plain = scenario("llama-3.1-8b");
+        set_recipe(&mut plain, LowPrecisionRecipe::Mxfp8);
+        assert_eq!((plain.resolved_recipe(), plain.compute_dtype), (LowPrecisionRecipe::Mxfp8, None));
     }
 }

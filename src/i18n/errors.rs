@@ -156,7 +156,10 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         K::EpOverlapNeedsVirtualStages { pp } => format!(
             "pipeline_parallel 为 {pp} 时需要 virtual_pipeline_stages 至少为 2"
         ),
-        K::RecipeNeedsPath { recipe, needs } => format!("{recipe} 需要带 {needs} Tensor Core 路径的 GPU"),
+        K::RecipeNeedsPath { recipe, needs: "fp4" } => {
+            format!("{recipe} 需要带 Blackwell 块缩放 Tensor Core 的 GPU（目录中的 fp4 路径）")
+        }
+        K::RecipeNeedsPath { recipe, needs } => format!("{recipe} 需要带 {needs} Tensor Core 路径的 GPU（Ada 及之后）"),
         K::KernelNeedsArchitecture { kernel, needs, architecture } => {
             format!("{kernel} 只在 {needs} GPU 上运行，不能用于 {architecture}")
         }

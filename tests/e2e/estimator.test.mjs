@@ -548,6 +548,12 @@ test('training shows tokens/s per GPU, MFU with its FLOP convention and where th
   const full = cliEstimate({ ...base, recompute: 'full' }).training;
   assert.ok(t.step.pipeline_bubble_s > 0 && t.step.recompute_s === 0 && full.step.recompute_s > 0, JSON.stringify(t.step));
   const percent = (text) => Number(/([\d.]+)%\s*$/.exec(text.trim())?.[1]);
+  // A rate as the page prints it: "853 tokens/s", "54.6 k token/s".
+  const rate = (text) => {
+    const m = /([\d.,]+)\s*(k|M|G)?\s*tok/.exec(text);
+    assert.ok(m, `a rate in «${text}»`);
+    return Number(m[1].replace(/,/g, '')) * ({ k: 1e3, M: 1e6, G: 1e9 }[m[2]] ?? 1);
+  };
   for (const lang of ['en', 'zh']) {
     const page = await newPage(browser);
     await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
@@ -556,7 +562,9 @@ test('training shows tokens/s per GPU, MFU with its FLOP convention and where th
     assert.ok(sig3(Number(/^([\d.]+)%/.exec(mfu)[1]), 100 * t.mfu), `${lang}: ${mfu} against ${t.mfu}`);
     assert.match(mfu, /megatron_causal/, `${lang}: the FLOP convention is named`);
     const perGpu = await page.locator('#training-per-gpu').innerText();
-    assert.ok(perGpu.length > 0, `${lang}: tokens/s per GPU`);
+    assert.ok(sig3(rate(perGpu), t.tokens_per_s_per_gpu), `${lang}: «${perGpu}» against ${t.tokens_per_s_per_gpu}`);
+    const hfu = await page.locator('#training-hfu').innerText();
+    assert.ok(sig3(Number(/^([\d.]+)%/.exec(hfu)[1]), 100 * t.hfu), `${lang}: ${hfu} against ${t.hfu}`);
     // Every part that takes time has a row, none that does not; the shares make the whole step.
     const parts = page.locator('td[id^="step-"]:not(#step-time)');
     const ids = await parts.evaluateAll((tds) => tds.map((td) => td.id));
@@ -615,14 +623,16 @@ test('training controls: the low-precision recipe adds the FP8 weight copies and
       return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
     }, eight.time.step_s);
     await page.waitForFunction(() => /"micro_batches":8/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
-    // MXFP8 needs Blackwell's FP4 path: the banner names the field in the page's language, and
-    // the recipe chosen before stays in the link.
+    // MXFP8 needs Blackwell's block-scaled Tensor Cores: the banner names the field and says why
+    // in the page's language, its sentence ended before the next, and the results shown stay
+    // those of the last valid settings.
     await page.selectOption('#recipe', 'mxfp8');
     await page.waitForSelector('#invalid-banner');
     const banner = await page.locator('#invalid-banner').innerText();
-    assert.match(banner, /low_precision_recipe|低精度/, `${lang}: «${banner}»`);
-    // The message ends its sentence before the next one.
-    assert.match(banner, lang === 'zh' ? /路径的 GPU。下方仍显示/ : /path\. The results below/, `${lang}: «${banner}»`);
+    assert.match(banner, /low_precision_recipe/, `${lang}: «${banner}»`);
+    assert.match(banner, lang === 'zh' ? /Blackwell 块缩放 Tensor Core.*fp4 路径）。下方仍显示/ : /Blackwell's block-scaled Tensor Cores.*fp4 path\)\. The results below/,
+      `${lang}: «${banner}»`);
+    assert.ok(sig3(seconds(await page.locator('#step-time').innerText()), eight.time.step_s), `${lang}: the last valid step stays`);
     await noNaN(page);
     await page.selectOption('#recipe', 'fp8_current');
     await page.waitForFunction(() => !document.getElementById('invalid-banner'));

@@ -41,10 +41,12 @@ const ALLOW = {
     'GOP', 'TOP', 'POP', 'TOPS'],
   // Terms the zh chapters use as is (they are what a reader meets in papers and tools).
   terms: ['TP', 'PP', 'DP', 'DDP', 'kernel', 'all', 'reduce', 'dropout', 'SwiGLU', 'Roofline', 'cuBLAS', 'token', 'batch', 'tp', 'pp', 'dp', 'ep', 'KV', 'cache', 'prompt', 'roofline', 'LoRA', 'QLoRA', 'MoE',
-    'MLA', 'MLP', 'ZeRO', 'MFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
+    'MLA', 'MLP', 'ZeRO', 'MFU', 'HFU', 'MBU', 'PEFT', 'TTFT', 'TPOT', 'ITL',
     // Wide expert parallelism, as chapter 14 names it: EP, EPLB, the GEMM kernels, DeepEP's dispatch and combine
     // (training's step names DeepEP too, and D, the GPUs a token's experts are on).
     'EP', 'EPLB', 'GEMM', 'dispatch', 'combine', 'DeepEP', 'D',
+    // FP8 scaling as Transformer Engine names it: the largest magnitude a scale is taken from.
+    'amax',
     // KV cache tiers, as chapter 13 names them: the SSD tier and the LRU eviction of every tier.
     'SSD', 'LRU',
     // Speculative decoding's drafters as vLLM names them (EAGLE-3, MTP), and the GB10 a profile of

@@ -889,9 +889,9 @@ pub fn TrainingControls() -> impl IntoView {
                         label=ps.recipe
                         options=RECIPES.iter().zip(ps.recipes).map(|(r, label)| (name_of(r), label.to_owned())).collect()
                         value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.resolved_recipe())))
-                        set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| s.low_precision_recipe = r) })
+                        set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| edits::set_recipe(s, r)) })
                     />
-                    {int_slider(ctx, "micro-batches", ps.micro_batches, ps.u_micro_batches, powers_of_two(1, 1024),
+                    {int_slider(ctx, "micro-batches", ps.micro_batches, ps.u_micro_batches, nice_values(1, 1024),
                         |s| s.resolved_micro_batches(), |s, v| s.micro_batches = Some(v.max(1)))}
                     <Toggle
                         id="optimizer-in-backward"
@@ -1068,11 +1068,15 @@ mod tests {
     /// it, and its label in either language names the same format.
     #[test]
     fn recipe_options_name_their_recipes() {
-        let formats = ["16", "FP8", "FP8", "FP8", "MXFP8", "NVFP4"];
+        // What tells each option apart, in each language.
+        let words = |lang: Lang| match lang {
+            Lang::En => ["none", "delayed", "current", "block", "MXFP8", "NVFP4"],
+            Lang::Zh => ["无", "延迟", "即时", "分块", "MXFP8", "NVFP4"],
+        };
         for lang in Lang::ALL {
-            for ((r, label), format) in RECIPES.iter().zip(lang.est_panels().recipes).zip(formats) {
+            for ((r, label), word) in RECIPES.iter().zip(lang.est_panels().recipes).zip(words(lang)) {
                 assert_eq!(parse_name::<crate::engine::workload::LowPrecisionRecipe>(&name_of(r)), Some(*r));
-                assert!(label.contains(format), "{}: {label}", lang.code());
+                assert!(label.contains(word), "{}: {label}", lang.code());
             }
         }
     }

@@ -8,6 +8,11 @@ use crate::charts::format::{format_rate, format_seconds, format_sig3};
 use crate::engine::bound::Term;
 use crate::i18n::facts::{bound_cell, Bounded};
 use crate::i18n::EstimatorStrings;
+#[cfg(feature = "estimator")]
+use crate::{
+    engine::perf::training::run::TrainingReport, engine::workload::FlopConvention,
+    i18n::EstimatorPanelStrings,
+};
 use leptos::prelude::*;
 
 pub fn term_name(t: Term, e: &'static EstimatorStrings) -> &'static str {
@@ -49,52 +54,54 @@ const STEP_PART_ROWS: [(&str, &str); 13] = [
 ];
 
 #[cfg(feature = "estimator")]
-/// Training's own rows: tokens per second per GPU and MFU as frameworks log them (the FLOP
-/// convention named), then where the step's time goes, each part that takes time with its share
-/// of the step and its derivation.
-fn training_rows(
-    rows: &mut Vec<Row>,
-    t: &crate::engine::perf::training::run::TrainingReport,
-    e: &'static crate::i18n::EstimatorPanelStrings,
-    tok_s: &str,
-) {
-    rows.push(Row {
-        label: e.training_per_gpu,
-        key: "training.tokens_per_s_per_gpu",
-        expected: format_rate(t.tokens_per_s_per_gpu, &format!(" {tok_s}")).replace("  ", " "),
-        bound: bound_cell(
-            Bounded::Rate,
-            &format_rate(t.tokens_per_s_per_gpu_bound, &format!(" {tok_s}")).replace("  ", " "),
-        ),
-        id: "training-per-gpu",
-    });
-    let pct = |x: f64| format!("{}%", format_sig3(x * 100.0));
-    rows.push(Row {
-        label: e.training_mfu,
-        key: "training.mfu",
-        expected: format!("{} · {}", pct(t.mfu), t.convention.name()),
-        bound: String::new(),
-        id: "training-mfu",
-    });
-    rows.push(Row {
-        label: e.training_hfu,
-        key: "training.hfu",
-        expected: pct(t.hfu),
-        bound: String::new(),
-        id: "training-hfu",
-    });
+fn percent(x: f64) -> String {
+    format!("{}%", format_sig3(x * 100.0))
+}
+
+#[cfg(feature = "estimator")]
+/// Where the step's time goes, right under the step: each part that takes time with its seconds,
+/// its share of the step and its derivation (the parts sum to the step).
+fn step_part_rows(rows: &mut Vec<Row>, t: &TrainingReport, e: &'static EstimatorPanelStrings) {
     let step = t.step.total();
     for ((label, (key, id)), secs) in e.step_parts.iter().zip(STEP_PART_ROWS).zip(t.step.parts()) {
         if secs > 0.0 && step > 0.0 {
             rows.push(Row {
                 label,
                 key,
-                expected: format!("{} · {}", format_seconds(secs), pct(secs / step)),
+                expected: format!("{} · {}", format_seconds(secs), percent(secs / step)),
                 bound: String::new(),
                 id,
             });
         }
     }
+}
+
+#[cfg(feature = "estimator")]
+/// What training frameworks log: tokens/s per GPU, MFU with its FLOP convention named, and HFU
+/// (always the causal count plus the recomputation).
+fn utilisation_rows(rows: &mut Vec<Row>, t: &TrainingReport, e: &'static EstimatorPanelStrings, tok_s: &str) {
+    let rate = |v: f64| format_rate(v, &format!(" {tok_s}")).replace("  ", " ");
+    rows.push(Row {
+        label: e.training_per_gpu,
+        key: "training.tokens_per_s_per_gpu",
+        expected: rate(t.tokens_per_s_per_gpu),
+        bound: bound_cell(Bounded::Rate, &rate(t.tokens_per_s_per_gpu_bound)),
+        id: "training-per-gpu",
+    });
+    rows.push(Row {
+        label: e.training_mfu,
+        key: "training.mfu",
+        expected: format!("{} · {}", percent(t.mfu), t.convention.name()),
+        bound: String::new(),
+        id: "training-mfu",
+    });
+    rows.push(Row {
+        label: e.training_hfu,
+        key: "training.hfu",
+        expected: format!("{} · {}", percent(t.hfu), FlopConvention::MegatronCausal.name()),
+        bound: String::new(),
+        id: "training-hfu",
+    });
 }
 
 /// Picks one string out of the panel's text.
@@ -222,6 +229,13 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(step_b)),
             id: "step-time",
         });
+        // The estimator's page only: the course's widgets that show this panel (roofline,
+        // bound) stay without these rows and their strings, which keeps them out of the course's
+        // bundle.
+        #[cfg(feature = "estimator")]
+        if let Some(t) = &p.training {
+            step_part_rows(&mut rows, t, lang.est_panels());
+        }
         if let (Some(t), Some(tb)) = (p.throughput.tokens_per_s, p.throughput.tokens_per_s_bound) {
             rows.push(Row {
                 label: e.training_throughput,
@@ -231,12 +245,9 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
                 id: "training-throughput",
             });
         }
-        // The estimator's page only: the course's widgets that show this panel (roofline,
-        // bound) stay without these rows and their strings, which keeps them out of the course's
-        // bundle.
         #[cfg(feature = "estimator")]
         if let Some(t) = &p.training {
-            training_rows(&mut rows, t, lang.est_panels(), e.tok_s);
+            utilisation_rows(&mut rows, t, lang.est_panels(), e.tok_s);
         }
     } else {
         rows.push(Row {
@@ -432,6 +443,7 @@ mod tests {
     /// where the step goes: each part that takes time, keyed to its derivation, the shares
     /// summing to the whole step; the row paths follow the engine's order of the parts.
     #[test]
+    #[cfg(feature = "estimator")]
     fn training_rows_show_mfu_and_where_the_step_goes() {
         use crate::engine::derivation::TrainingQty;
         for ((key, _), q) in STEP_PART_ROWS.iter().zip(TrainingQty::STEP_PARTS) {
@@ -465,6 +477,26 @@ mod tests {
                 share += pct.parse::<f64>().unwrap();
             }
             assert!((share - 100.0).abs() < 0.5, "{share}");
+            // The parts sit right under the step, the framework figures after the throughput.
+            let ids: Vec<_> = text.rows.iter().map(|row| row.id).collect();
+            let at = |id: &str| ids.iter().position(|i| *i == id).unwrap();
+            assert_eq!(at("step-gemm"), at("step-time") + 1, "{ids:?}");
+            assert!(at("training-throughput") > at("step-bubble"), "{ids:?}");
+            assert_eq!(
+                [at("training-per-gpu"), at("training-mfu"), at("training-hfu")],
+                [at("training-throughput") + 1, at("training-throughput") + 2, at("training-throughput") + 3]
+            );
+            let hfu = row("training-hfu").unwrap();
+            assert_eq!(hfu.expected, format!("{}% · megatron_causal", format_sig3(t.hfu * 100.0)));
+            // Each label names its own part (a swapped label fails here).
+            let label = |id: &str| row(id).unwrap().label;
+            let (bubble, exposed, gemm) = match lang {
+                Lang::Zh => ("气泡", "未被掩盖", "矩阵乘"),
+                Lang::En => ("bubble", "exposed", "GEMM"),
+            };
+            assert!(label("step-bubble").contains(bubble) && label("step-gemm").contains(gemm));
+            assert!(label("step-tp").contains(exposed) && label("step-dp").contains(exposed));
+            assert!(!label("step-bubble").contains(exposed));
         }
     }
 

@@ -848,6 +848,34 @@ mod tests {
         }
     }
 
+    /// `parts()` lists the items in the order of `TrainingQty::STEP_PARTS`, each under the name
+    /// the report serialises it by (the page's rows and the derivations follow that order).
+    #[test]
+    fn parts_follow_the_report_names() {
+        use crate::engine::derivation::TrainingQty;
+        let b = StepBreakdown {
+            gemm_s: 1.0,
+            attention_s: 2.0,
+            elementwise_s: 3.0,
+            loss_s: 4.0,
+            recompute_s: 5.0,
+            optimizer_s: 6.0,
+            tensor_parallel_s: 7.0,
+            context_parallel_s: 8.0,
+            expert_parallel_s: 9.0,
+            fsdp_s: 10.0,
+            data_parallel_s: 11.0,
+            pipeline_bubble_s: 12.0,
+            launch_s: 13.0,
+        };
+        let json = serde_json::to_value(b).unwrap();
+        for (q, v) in TrainingQty::STEP_PARTS.into_iter().zip(b.parts()) {
+            let name = q.path().strip_prefix("step.").unwrap();
+            assert_eq!(json[name].as_f64(), Some(v), "{name}");
+        }
+        assert_eq!(b.total(), 91.0);
+    }
+
     /// Megatron-Bridge 25.11, DGX-H100, Llama 3 8B, FP8 current scaling, 8 GPUs, TP = PP = CP = 1,
     /// micro-batch 1, global batch 128 (16 micro-batches), 8,192 tokens, full recomputation of 5
     /// of 32 layers: measured 14,451 tokens/s per GPU. Per token the model gives GEMMs
