@@ -137,7 +137,7 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
     precision_mixed: "混合精度（fp32 主权重与优化器状态）",
     precision_mixed_fp32_grads: "混合精度，梯度也用 fp32 累加与归约（Megatron 在 bf16 下的默认）",
     training_per_gpu: "每块 GPU 的 token/s",
-    training_mfu: "模型 FLOP 利用率（MFU，相对 16 位稠密峰值，FP8、FP4 训练也一样）",
+    training_mfu: "模型 FLOP 利用率（MFU，相对 16 位稠密峰值，fp32 训练时为 TF32；FP8 训练也一样）",
     training_hfu: "硬件 FLOP 利用率（HFU：因果注意力的 FLOP 加重算，同一峰值）",
     step_parts: [
         "其中矩阵乘",
@@ -236,7 +236,7 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
     precision_mixed: "mixed (fp32 master weights and optimizer states)",
     precision_mixed_fp32_grads: "mixed, gradients accumulated and reduced in fp32 (Megatron's default in bf16)",
     training_per_gpu: "Tokens/s per GPU",
-    training_mfu: "Model FLOPs utilisation (MFU, of the dense 16-bit peak, FP8 and FP4 runs too)",
+    training_mfu: "Model FLOPs utilisation (MFU, of the dense 16-bit peak, TF32 when training in fp32; FP8 runs too)",
     training_hfu: "Hardware FLOPs utilisation (HFU: causal attention's FLOPs plus recomputation, same peak)",
     step_parts: [
         "of which GEMMs",
