@@ -29,11 +29,11 @@ pub(super) fn formula(f: Formula, lang: Lang) -> Option<&'static str> {
         ),
         F::Mfu => (
             "model FLOPs per token × tokens/s per GPU / dense 16-bit peak (TF32 when training in fp32; FP8 and FP4 runs too)",
-            "每 token 模型 FLOP × 每块 GPU 的 token/s / 16 位稠密峰值（fp32 训练时为 TF32；FP8、FP4 训练也用它）",
+            "每 token 模型 FLOP × 每块 GPU 的 token/s / 16 位稠密峰值（fp32 训练时为 tf32；fp8、fp4 训练也用它）",
         ),
         F::Hfu => (
             "(causal model FLOPs + recomputed FLOPs) per token × tokens/s per GPU / the same peak as MFU",
-            "每 token（因果模型 FLOP + 重算 FLOP）× 每块 GPU 的 token/s / 与 MFU 相同的峰值",
+            "每 token（因果模型 FLOP + 重算 FLOP）× 每块 GPU 的 token/s / 与模型 FLOP 利用率相同的峰值",
         ),
         F::StepGemm => (
             "m × L_s × Σ GEMMs max(FLOP / (P × e × q × r × S), bytes / B_eff) + the output layer's GEMMs in 16 bits; e the GEMM share at the best shape, q the wave quantisation, r the share a short reduction dimension K keeps (OpenXLA's H100 table: 0.69 at K = 512, 0.94 at 2,048, 1 from 4,096), S the recipe's linear-layer speedup",
