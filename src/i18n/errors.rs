@@ -161,6 +161,7 @@ pub fn error_kind(k: &ErrorKind, lang: Lang) -> String {
         }
         K::RecipeNeedsPath { recipe, needs } => format!("{recipe} 需要带 {needs} Tensor Core 路径的 GPU（Ada 及之后）"),
         K::KernelNeedsArchitecture { kernel, needs, architecture } => {
+            let needs = needs.replace(" or ", " 或 ");
             format!("{kernel} 只在 {needs} GPU 上运行，不能用于 {architecture}")
         }
         K::OpenFraction { got } => format!("应在 0 到 1 之间（不含 0 和 1），实际为 {got}"),
@@ -378,6 +379,23 @@ mod tests {
                 assert!(!text.contains(bad), "zh: '{bad}' in '{text}'");
             }
         }
+    }
+
+    /// A recipe or kernel refused on a GPU says which GPUs run it, in the reader's words (the
+    /// engine's "Hopper or Blackwell" is "Hopper 或 Blackwell" in Chinese).
+    #[test]
+    fn a_recipe_refused_on_a_gpu_names_the_gpus_that_run_it() {
+        let k = ErrorKind::KernelNeedsArchitecture {
+            kernel: "fp8_blockwise",
+            needs: "Hopper or Blackwell",
+            architecture: "Ada Lovelace (AD102)".into(),
+        };
+        let zh = error_kind(&k, Lang::Zh);
+        assert_eq!(zh, "fp8_blockwise 只在 Hopper 或 Blackwell GPU 上运行，不能用于 Ada Lovelace (AD102)");
+        assert_worded(&zh, Lang::Zh);
+        let mx = ErrorKind::RecipeNeedsPath { recipe: "mxfp8", needs: "fp4" };
+        assert!(error_kind(&mx, Lang::Zh).contains("Blackwell 块缩放 Tensor Core"));
+        assert!(error_kind(&mx, Lang::En).contains("Blackwell's block-scaled Tensor Cores"));
     }
 
     #[test]

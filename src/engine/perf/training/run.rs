@@ -8,7 +8,7 @@ use super::low_precision::needed_path;
 use super::shape::{training_shape, TrainingShape};
 use super::step::{StepBreakdown, TrainingHardware, TrainingLayout, TrainingSettings, TrainingTiming};
 use crate::engine::error::{ErrorKind, ScenarioError};
-use crate::engine::gpu::Gpu;
+use crate::engine::gpu::{Generation, Gpu};
 use crate::engine::memory::model_states::adapter_dtype;
 use crate::engine::memory::weights::small_tensor_dtype;
 use crate::engine::perf::performance::SizedScenario;
@@ -48,9 +48,13 @@ pub fn kernel_of(s: &Scenario, gpu: &Gpu) -> AttentionKernel {
 }
 
 /// A low-precision recipe needs its Tensor Core path (FP8; FP4 for MXFP8 and NVFP4, which only
-/// Blackwell has), and a named attention kernel the generation it was measured on.
+/// Blackwell has), FP8 block scaling compute capability 9.0 or later (Transformer Engine,
+/// `quantization.py` `_compute_fp8_block_scaling_support`: "FP8 block scaled GEMM requires
+/// compute capability 9.0 or higher", so not Ada's 8.9), and a named attention kernel the
+/// generation it was measured on.
 pub fn check_training_gpu(s: &Scenario, gpu: &Gpu) -> Result<(), ScenarioError> {
     let recipe = s.resolved_recipe();
+    let architecture = || if gpu.architecture.is_empty() { gpu.id.clone() } else { gpu.architecture.clone() };
     if let Some(path) = needed_path(recipe) {
         let peak = if path == "fp4" { gpu.peak_flops.fp4 } else { gpu.peak_flops.fp8 };
         if !peak.is_some_and(|p| p > 0.0) {
@@ -60,19 +64,21 @@ pub fn check_training_gpu(s: &Scenario, gpu: &Gpu) -> Result<(), ScenarioError> 
             ));
         }
     }
+    if recipe == LowPrecisionRecipe::Fp8Blockwise && gpu.generation() == Generation::Ada {
+        return Err(ScenarioError::new(
+            "low_precision_recipe",
+            ErrorKind::KernelNeedsArchitecture {
+                kernel: recipe.name(),
+                needs: "Hopper or Blackwell",
+                architecture: architecture(),
+            },
+        ));
+    }
     if let Some(k) = s.attention_kernel {
         check_kernel(k, gpu.generation()).map_err(|needs| {
             ScenarioError::new(
                 "attention_kernel",
-                ErrorKind::KernelNeedsArchitecture {
-                    kernel: k.name(),
-                    needs,
-                    architecture: if gpu.architecture.is_empty() {
-                        gpu.id.clone()
-                    } else {
-                        gpu.architecture.clone()
-                    },
-                },
+                ErrorKind::KernelNeedsArchitecture { kernel: k.name(), needs, architecture: architecture() },
             )
         })?;
     }
@@ -230,6 +236,27 @@ pub(crate) mod tests {
     use crate::engine::memory::Inputs;
     use crate::engine::model::params::count_params;
     use crate::engine::perf::performance::model_shape;
+
+    /// FP8 block scaling needs compute capability 9.0 (Transformer Engine): an Ada GPU, which has
+    /// the FP8 path, is refused by name; Hopper runs it; MXFP8 needs Blackwell's path.
+    #[test]
+    fn recipes_need_their_gpus() {
+        let check = |gpu: &str, recipe: &str| {
+            let v = serde_json::json!({"model": "llama-3.1-8b", "gpu": gpu, "mode": "training",
+                "low_precision_recipe": recipe});
+            let s = Scenario::from_json(&v).unwrap();
+            let r = crate::engine::evaluate::resolve(&s, &crate::catalog::Catalog).unwrap();
+            check_training_gpu(&s, &r.gpu)
+        };
+        let ada = check("l40s", "fp8_blockwise").unwrap_err();
+        assert_eq!(ada.field, "low_precision_recipe");
+        assert!(matches!(ada.kind, ErrorKind::KernelNeedsArchitecture { needs: "Hopper or Blackwell", .. }));
+        assert!(check("l40s", "fp8_current").is_ok() && check("h100-sxm", "fp8_blockwise").is_ok());
+        assert!(matches!(
+            check("h100-sxm", "mxfp8").unwrap_err().kind,
+            ErrorKind::RecipeNeedsPath { needs: "fp4", .. }
+        ));
+    }
 
     /// The training run of a scenario given as JSON, resolved against the catalog.
     pub(crate) fn run_for(v: serde_json::Value) -> TrainingRun {
