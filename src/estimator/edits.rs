@@ -2,8 +2,12 @@
 //! the rule lives here, tested natively with worked cases, rather than inside a component.
 //!
 //! - [`set_mode`]: a weight format the new mode cannot use falls back to the mode's default.
-//! - [`set_gpus`], [`set_tensor_parallel`], [`set_pipeline_parallel`]: the GPU count stays a
-//!   multiple of tensor × pipeline parallelism (the engine refuses anything else).
+//! - [`set_gpus`], [`set_tensor_parallel`], [`set_pipeline_parallel`], [`set_context_parallel`]:
+//!   the GPU count stays a multiple of tensor × pipeline × context parallelism (the engine refuses
+//!   anything else); context parallelism also keeps the context a multiple of its 2·cp chunks.
+//! - [`set_virtual_stages`], [`set_pipeline_parallel`]: an interleaved schedule keeps the
+//!   micro-batches a multiple of the pipeline stages (Megatron's assertion).
+//! - [`set_recompute_layers`]: 0 means every layer of a stage (the key absent).
 //! - [`spread_over_gpus`]: a chapter widget's single GPU slider picks the layout itself.
 //! - [`set_context_tokens`], [`set_output_tokens`]: generated tokens stay inside the context,
 //!   and a shared prefix inside the prompt ([`set_prefix_shared`]).
@@ -40,10 +44,10 @@ pub fn set_mode(s: &mut Scenario, mode: Mode) {
     }
 }
 
-/// Rounds `gpus` up to the next multiple of tensor × pipeline parallelism (at least one group),
-/// so that the data-parallel replicas come out whole.
+/// Rounds `gpus` up to the next multiple of tensor × pipeline × context parallelism (at least one
+/// group), so that the data-parallel replicas come out whole.
 pub fn fit_gpus_to_layout(s: &mut Scenario) {
-    let group = (s.tensor_parallel * s.pipeline_parallel).max(1);
+    let group = (s.tensor_parallel * s.pipeline_parallel * s.context_parallel).max(1);
     if !s.gpus.is_multiple_of(group) || s.gpus < group {
         s.gpus = s.gpus.div_ceil(group).max(1) * group;
     }
@@ -67,6 +71,43 @@ pub fn set_pipeline_parallel(s: &mut Scenario, pp: u64) {
     s.pipeline_parallel = pp;
     s.data_parallel = None;
     fit_gpus_to_layout(s);
+    fit_micro_batches_to_schedule(s);
+}
+
+/// Sets context parallelism (training: each sequence split over `cp` GPUs, at least 1), fits the
+/// GPU count to the new layout and rounds the context up to a multiple of `2·cp`, the chunks of
+/// Megatron-Core's load-balanced split.
+pub fn set_context_parallel(s: &mut Scenario, cp: u64) {
+    s.context_parallel = cp.max(1);
+    s.data_parallel = None;
+    fit_gpus_to_layout(s);
+    let chunks = 2 * s.context_parallel;
+    if s.context_parallel > 1 && !s.context_tokens.is_multiple_of(chunks) {
+        set_context_tokens(s, s.context_tokens.div_ceil(chunks) * chunks);
+    }
+}
+
+/// Sets the model chunks per pipeline stage of an interleaved schedule (at least 1) and keeps the
+/// micro-batches a multiple of the stages.
+pub fn set_virtual_stages(s: &mut Scenario, v: u64) {
+    s.virtual_pipeline_stages = v.max(1);
+    fit_micro_batches_to_schedule(s);
+}
+
+/// Under an interleaved schedule on pipeline stages, rounds the micro-batches up to a multiple of
+/// the stages (Megatron's interleaved 1F1B asserts `num_microbatches % pipeline_parallel_size ==
+/// 0`); otherwise leaves them.
+fn fit_micro_batches_to_schedule(s: &mut Scenario) {
+    let pp = s.pipeline_parallel.max(1);
+    let m = s.resolved_micro_batches();
+    if s.virtual_pipeline_stages > 1 && pp > 1 && !m.is_multiple_of(pp) {
+        s.micro_batches = Some(m.div_ceil(pp) * pp);
+    }
+}
+
+/// Sets the layers of each stage the recompute policy applies to; 0 means all of them.
+pub fn set_recompute_layers(s: &mut Scenario, layers: u64) {
+    s.recompute_layers = (layers > 0).then_some(layers);
 }
 
 /// A chapter widget's GPU slider: spreads the model over `gpus` with the widest tensor
@@ -514,6 +555,55 @@ mod tests {
         assert_eq!((s.concurrent_users, s.arrival_rate_per_s), (None, None));
         let r = evaluate(&Scenario { concurrent_users: Some(8), ..s }).unwrap();
         assert_eq!(r.load.unwrap().concurrent_users, Some(8));
+    }
+
+    /// Context parallelism brings the GPUs and the context along; an interleaved schedule brings
+    /// the micro-batches; what is left the engine accepts.
+    #[test]
+    fn schedule_controls_keep_the_layout_whole() {
+        let mut s = scenario("llama-3.1-8b");
+        s.mode = Mode::Training;
+        s.context_tokens = 8000;
+        set_gpus(&mut s, 8);
+        set_tensor_parallel(&mut s, 2);
+        set_context_parallel(&mut s, 8);
+        // 2 × 8 = 16 GPUs; 8000 → 8000 is a multiple of 16, kept; 8 GPUs became 16.
+        assert_eq!((s.gpus, s.data_parallel(), s.context_tokens), (16, 1, 8000));
+        s.context_tokens = 8100;
+        set_context_parallel(&mut s, 4);
+        // Rounded up to a multiple of 2 × 4.
+        assert_eq!((s.gpus, s.context_tokens), (16, 8104));
+        evaluate(&s).expect("tp 2 × cp 4 × dp 2");
+        set_context_parallel(&mut s, 0);
+        assert_eq!(s.context_parallel, 1);
+        // Tensor parallelism now fits the GPUs to tp × pp × cp too.
+        set_context_parallel(&mut s, 4);
+        set_tensor_parallel(&mut s, 8);
+        assert_eq!(s.gpus, 32);
+
+        let mut p = scenario("llama-3.1-8b");
+        p.mode = Mode::Training;
+        set_gpus(&mut p, 8);
+        set_pipeline_parallel(&mut p, 4);
+        p.micro_batches = Some(6);
+        set_virtual_stages(&mut p, 2);
+        assert_eq!(p.micro_batches, Some(8));
+        evaluate(&p).expect("pp 4, v 2, 8 micro-batches");
+        set_pipeline_parallel(&mut p, 8);
+        assert_eq!(p.micro_batches, Some(8));
+        p.micro_batches = Some(9);
+        set_pipeline_parallel(&mut p, 2);
+        assert_eq!(p.micro_batches, Some(10));
+        // Without an interleaved schedule the micro-batches are left as they are.
+        set_virtual_stages(&mut p, 1);
+        p.micro_batches = Some(3);
+        set_pipeline_parallel(&mut p, 4);
+        assert_eq!(p.micro_batches, Some(3));
+
+        set_recompute_layers(&mut p, 0);
+        assert_eq!(p.recompute_layers, None);
+        set_recompute_layers(&mut p, 5);
+        assert_eq!(p.recompute_layers, Some(5));
     }
 
     /// "none" means no recipe, even where the compute path alone would bring back

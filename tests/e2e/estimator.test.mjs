@@ -640,3 +640,60 @@ test('training controls: the low-precision recipe adds the FP8 weight copies and
     await finish(page);
   }
 });
+
+test('training schedule and kernels: interleaved stages shrink the bubble, overlap and sequence parallelism the TP row, context parallelism splits the sequence, as the engine computes them; a kernel the GPU cannot run is named and nothing is lost (zh and en)', async () => {
+  const base = { model: 'llama-3.1-70b', gpu: 'h100-sxm', mode: 'training', gpus: 64, tensor_parallel: 8,
+    pipeline_parallel: 4, zero_stage: 1, micro_batches: 16, context_tokens: 4096 };
+  const plain = cliEstimate(base).training.step;
+  const interleaved = cliEstimate({ ...base, virtual_pipeline_stages: 4 }).training.step;
+  const overlapped = cliEstimate({ ...base, virtual_pipeline_stages: 4, sequence_parallel: true, tp_comm_overlap: true }).training.step;
+  const split = cliEstimate({ ...base, virtual_pipeline_stages: 4, sequence_parallel: true, tp_comm_overlap: true, context_parallel: 2 }).training.step;
+  assert.ok(interleaved.pipeline_bubble_s < plain.pipeline_bubble_s / 2 && overlapped.tensor_parallel_s < interleaved.tensor_parallel_s / 2
+    && split.context_parallel_s > 0 && split.gemm_s < overlapped.gemm_s / 1.5, JSON.stringify([plain, interleaved, overlapped, split]));
+  // The shown value of one step part, in seconds, once it is the wanted one.
+  const until = (page, id, want) => page.waitForFunction(([id, want]) => {
+    const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById(id)?.innerText ?? '');
+    return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
+  }, [id, want]);
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
+    await page.locator('details.schedule-group').waitFor({ state: 'attached' });
+    await page.evaluate(() => { document.querySelector('details.schedule-group').open = true; });
+    assert.ok(sig3(seconds(await page.locator('#step-bubble').innerText()), plain.pipeline_bubble_s), `${lang}: the plain bubble`);
+    const set = async (id, v) => {
+      const n = page.locator(`#${id}-number`);
+      await n.fill(String(v));
+      await n.dispatchEvent('change');
+    };
+    await set('virtual-stages', 4);
+    await until(page, 'step-bubble', interleaved.pipeline_bubble_s);
+    await page.check('#sequence-parallel');
+    await page.check('#tp-overlap');
+    await until(page, 'step-tp', overlapped.tensor_parallel_s);
+    // Context parallelism 2 on the same 64 GPUs: tp 8 × pp 4 × cp 2, one replica.
+    await set('context-parallel', 2);
+    await until(page, 'step-gemm', split.gemm_s);
+    assert.ok(sig3(seconds(await page.locator('#step-cp').innerText()), split.context_parallel_s), `${lang}: the CP row`);
+    assert.equal(await page.locator('#gpus-number').inputValue(), '64');
+    await page.waitForFunction(() => {
+      const s = JSON.parse(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/')));
+      return s.context_parallel === 2 && s.virtual_pipeline_stages === 4 && s.tp_comm_overlap && s.sequence_parallel;
+    });
+    // FlashAttention-4 runs on Blackwell only: the banner names the key and the GPU's
+    // architecture in the page's language; the last valid results stay.
+    await page.selectOption('#attention-kernel', 'fa4');
+    await page.waitForSelector('#invalid-banner');
+    const banner = await page.locator('#invalid-banner').innerText();
+    assert.match(banner, /attention_kernel/, `${lang}: «${banner}»`);
+    assert.match(banner, /Blackwell/, `${lang}: «${banner}»`);
+    if (lang === 'zh') assert.doesNotMatch(banner, /\b(runs|not on|GPUs)\b/, `zh: «${banner}»`);
+    assert.ok(sig3(seconds(await page.locator('#step-gemm').innerText()), split.gemm_s), `${lang}: the last valid step stays`);
+    await noNaN(page);
+    await page.selectOption('#attention-kernel', '');
+    await page.waitForFunction(() => !document.getElementById('invalid-banner'));
+    assert.equal(await page.locator('#context-parallel-number').inputValue(), '2');
+    if (process.env.SHOTS) await page.locator('details.schedule-group').screenshot({ path: `${process.env.SHOTS}/schedule-${lang}.png` });
+    await finish(page);
+  }
+});

@@ -14,6 +14,7 @@ mod numbers;
 mod offload_view;
 mod panels;
 mod perf_view;
+mod training_panel;
 pub mod widget;
 
 // The page's evaluation leaves the `load` section out: the Under load panel asks for it apart.
@@ -250,7 +251,8 @@ pub fn EstimatorPage(lang: Lang) -> impl IntoView {
                     <panels::WorkloadControls />
                     <panels::HardwareControls />
                     <offload_view::OffloadControls />
-                    <panels::TrainingControls />
+                    <training_panel::TrainingControls />
+                    <training_panel::ScheduleControls />
                     <panels::EfficiencyControls />
                     <panels::AssumptionControls />
                 </section>

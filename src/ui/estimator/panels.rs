@@ -22,11 +22,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 /// The serde name of an enum value ("inference", "adam8bit" …).
-fn name_of<T: Serialize>(v: &T) -> String {
+pub(super) fn name_of<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
-fn parse_name<T: DeserializeOwned>(s: &str) -> Option<T> {
+pub(super) fn parse_name<T: DeserializeOwned>(s: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
 }
 
@@ -839,115 +839,6 @@ pub fn EfficiencyControls() -> impl IntoView {
     }
 }
 
-/// The low-precision recipes, in the order of the options' labels (`recipes` in the strings).
-const RECIPES: [crate::engine::workload::LowPrecisionRecipe; 6] = {
-    use crate::engine::workload::LowPrecisionRecipe as R;
-    [R::None, R::Fp8Delayed, R::Fp8Current, R::Fp8Blockwise, R::Mxfp8, R::Nvfp4]
-};
-
-#[component]
-pub fn TrainingControls() -> impl IntoView {
-    let ctx = expect_context::<Ctx>();
-    let e = ctx.lang.est();
-    let ps = ctx.lang.est_panels();
-    // A memo: the group is rebuilt when the mode changes, not on every edit.
-    let mode = Memo::new(move |_| ctx.with_scenario(|s| s.mode));
-    move || {
-        let m = mode.get();
-        (m != Mode::Inference).then(|| {
-            view! {
-                <fieldset class="group training">
-                    <legend>{e.training}</legend>
-                    <Select
-                        id="optimizer"
-                        label=e.optimizer
-                        options=vec![
-                            ("adamw".into(), "AdamW".into()),
-                            ("adam8bit".into(), "8-bit Adam".into()),
-                            ("paged_adam8bit".into(), crate::i18n::facts::optimizer(crate::engine::workload::Optimizer::PagedAdam8bit, ctx.lang).into()),
-                            ("paged_adamw".into(), crate::i18n::facts::optimizer(crate::engine::workload::Optimizer::PagedAdamw, ctx.lang).into()),
-                            ("sgd_momentum".into(), "SGD + momentum".into()),
-                            ("sgd".into(), "SGD".into()),
-                        ]
-                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.optimizer)))
-                        set=Callback::new(move |v: String| if let Some(o) = parse_name(&v) { ctx.edit(|s| s.optimizer = o) })
-                    />
-                    <Select
-                        id="training-precision"
-                        label=e.training_precision
-                        options=vec![
-                            ("mixed".into(), ps.precision_mixed.into()),
-                            ("mixed_fp32_grads".into(), ps.precision_mixed_fp32_grads.into()),
-                            ("bf16".into(), ps.precision_bf16.into()),
-                            ("fp32".into(), ps.precision_fp32.into()),
-                        ]
-                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.training_precision)))
-                        set=Callback::new(move |v: String| if let Some(p) = parse_name(&v) { ctx.edit(|s| s.training_precision = p) })
-                    />
-                    <Select
-                        id="recipe"
-                        label=ps.recipe
-                        options=RECIPES.iter().zip(ps.recipes).map(|(r, label)| (name_of(r), label.to_owned())).collect()
-                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.resolved_recipe())))
-                        set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| edits::set_recipe(s, r)) })
-                    />
-                    {int_slider(ctx, "micro-batches", ps.micro_batches, ps.u_micro_batches, nice_values(1, 1024),
-                        |s| s.resolved_micro_batches(), |s, v| s.micro_batches = Some(v.max(1)))}
-                    <Toggle
-                        id="optimizer-in-backward"
-                        label=e.optimizer_in_backward
-                        value=Signal::derive(move || ctx.with_scenario(|s| s.optimizer_in_backward))
-                        set=Callback::new(move |v: bool| ctx.edit(|s| s.optimizer_in_backward = v))
-                    />
-                    <Toggle
-                        id="activation-offload"
-                        label=e.activation_offload
-                        value=Signal::derive(move || ctx.with_scenario(|s| s.activation_offload))
-                        set=Callback::new(move |v: bool| ctx.edit(|s| s.activation_offload = v))
-                    />
-                    <Select
-                        id="loss-chunks"
-                        label=e.loss_chunks
-                        options=vec![
-                            ("0".into(), ps.loss_unchunked.into()),
-                            ("4".into(), "4".into()),
-                            ("8".into(), "8".into()),
-                            ("16".into(), "16".into()),
-                        ]
-                        value=Signal::derive(move || ctx.with_scenario(|s| s.loss_chunks.to_string()))
-                        set=Callback::new(move |v: String| if let Ok(n) = v.parse::<u64>() { ctx.edit(|s| s.loss_chunks = n) })
-                    />
-                    <Select
-                        id="zero-stage"
-                        label=e.zero_stage
-                        options=(0..=3).map(|z| (z.to_string(), format!("ZeRO-{z}"))).collect()
-                        value=Signal::derive(move || ctx.with_scenario(|s| s.zero_stage.to_string()))
-                        set=Callback::new(move |v: String| if let Ok(z) = v.parse::<u8>() { ctx.edit(|s| s.zero_stage = z) })
-                    />
-                    <Select
-                        id="recompute"
-                        label=e.recompute
-                        options=vec![
-                            ("none".into(), ps.recompute_none.into()),
-                            ("selective".into(), ps.recompute_selective.into()),
-                            ("full".into(), ps.recompute_full.into()),
-                        ]
-                        value=Signal::derive(move || ctx.with_scenario(|s| name_of(&s.recompute)))
-                        set=Callback::new(move |v: String| if let Some(r) = parse_name(&v) { ctx.edit(|s| s.recompute = r) })
-                    />
-                    <Toggle
-                        id="flash-attention"
-                        label=e.flash_attention
-                        value=Signal::derive(move || ctx.with_scenario(|s| s.flash_attention))
-                        set=Callback::new(move |v: bool| ctx.edit(|s| s.flash_attention = v))
-                    />
-                    {matches!(m, Mode::Lora | Mode::Qlora).then(|| int_slider(ctx, "lora-rank", e.lora_rank, "r", powers_of_two(1, 1024), |s| s.lora_rank, |s, v| s.lora_rank = v))}
-                </fieldset>
-            }
-        })
-    }
-}
-
 #[component]
 pub fn AssumptionControls() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
@@ -1056,28 +947,5 @@ pub fn Compare() -> impl IntoView {
             </div>
         }
         .into_any()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-
-    /// The recipe menu: each option's key is the scenario's name of its recipe and reads back to
-    /// it, and its label in either language names the same format.
-    #[test]
-    fn recipe_options_name_their_recipes() {
-        // What tells each option apart, in each language.
-        let words = |lang: Lang| match lang {
-            Lang::En => ["none", "delayed", "current", "block", "MXFP8", "NVFP4"],
-            Lang::Zh => ["无", "延迟", "即时", "分块", "MXFP8", "NVFP4"],
-        };
-        for lang in Lang::ALL {
-            for ((r, label), word) in RECIPES.iter().zip(lang.est_panels().recipes).zip(words(lang)) {
-                assert_eq!(parse_name::<crate::engine::workload::LowPrecisionRecipe>(&name_of(r)), Some(*r));
-                assert!(label.contains(word), "{}: {label}", lang.code());
-            }
-        }
     }
 }
