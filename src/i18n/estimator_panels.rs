@@ -174,7 +174,7 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
         "FlashAttention-2",
         "FlashAttention-3（仅 Hopper）",
         "FlashAttention-4（仅 Blackwell）",
-        "cuDNN 融合注意力",
+        "cuDNN 融合注意力（Hopper 与 Blackwell）",
     ],
     loss_impl: "交叉熵损失的实现",
     loss_impls: [
@@ -308,7 +308,7 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
         "FlashAttention-2",
         "FlashAttention-3 (Hopper only)",
         "FlashAttention-4 (Blackwell only)",
-        "cuDNN fused attention",
+        "cuDNN fused attention (Hopper and Blackwell)",
     ],
     loss_impl: "Cross-entropy loss implementation",
     loss_impls: [
