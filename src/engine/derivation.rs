@@ -71,28 +71,8 @@ pub enum TrainingQty {
 }
 
 impl TrainingQty {
-    /// Every quantity, in the report's order.
-    pub const ALL: [TrainingQty; 17] = [
-        TrainingQty::TokensPerGpu,
-        TrainingQty::ModelFlopsPerToken,
-        TrainingQty::Mfu,
-        TrainingQty::Hfu,
-        TrainingQty::Gemm,
-        TrainingQty::Attention,
-        TrainingQty::Elementwise,
-        TrainingQty::Loss,
-        TrainingQty::Recompute,
-        TrainingQty::Optimizer,
-        TrainingQty::TensorParallel,
-        TrainingQty::ContextParallel,
-        TrainingQty::ExpertParallel,
-        TrainingQty::Fsdp,
-        TrainingQty::DataParallel,
-        TrainingQty::Bubble,
-        TrainingQty::Launch,
-    ];
-
-    /// The parts of a step, in the order of `StepBreakdown::parts` (the last 13 of `ALL`).
+    /// The parts of a step, in the order of `StepBreakdown::parts` (every quantity but the four
+    /// rates: tokens per GPU, model FLOPs per token, MFU, HFU).
     pub const STEP_PARTS: [TrainingQty; 13] = [
         TrainingQty::Gemm,
         TrainingQty::Attention,

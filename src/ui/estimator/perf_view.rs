@@ -80,7 +80,7 @@ fn step_part_rows(rows: &mut Vec<Row>, t: &TrainingReport, e: &'static Estimator
 /// What training frameworks log: tokens/s per GPU, MFU with its FLOP convention named, and HFU
 /// (always the causal count plus the recomputation).
 fn utilisation_rows(rows: &mut Vec<Row>, t: &TrainingReport, e: &'static EstimatorPanelStrings, tok_s: &str) {
-    let rate = |v: f64| format_rate(v, &format!(" {tok_s}")).replace("  ", " ");
+    let rate = |v: f64| token_rate(v, tok_s);
     rows.push(Row {
         label: e.training_per_gpu,
         key: "training.tokens_per_s_per_gpu",
@@ -217,9 +217,15 @@ struct PanelText {
     phases: Vec<(&'static str, String, String, String)>,
 }
 
+/// A token rate as the panel prints it: "853 tokens/s", "54.6 k token/s" (the unit in the page's
+/// words, one space before it).
+fn token_rate(v: f64, tok_s: &str) -> String {
+    format_rate(v, &format!(" {tok_s}")).replace("  ", " ")
+}
+
 fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: crate::i18n::Lang) -> PanelText {
     let p = &r.performance;
-    let tok = |v: f64| format_rate(v, &format!(" {}", e.tok_s)).replace("  ", " ");
+    let tok = |v: f64| token_rate(v, e.tok_s);
     let mut rows = Vec::new();
     if let (Some(step), Some(step_b)) = (p.time.step_s, p.time.step_s_bound) {
         rows.push(Row {
