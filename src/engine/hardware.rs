@@ -142,6 +142,20 @@ impl TopologyKind {
         }
     }
 
+    /// Whether `ranks` GPUs of one node are all connected to each other by NVLink (through
+    /// NVSwitch, or a bridged pair) or Infinity Fabric, as the serving stacks' custom all-reduce
+    /// requires for more than two GPUs (vLLM `CustomAllreduce`: `fully_connected`). PCIe cards are
+    /// not counted, even the pairs vLLM would run with peer-to-peer access, which depends on the
+    /// host.
+    pub fn fully_connected(self, gpu: &Gpu, ranks: u32) -> bool {
+        let nvlink = gpu.nvlink_bytes_per_s_per_direction() > 0.0;
+        match self {
+            TopologyKind::Nvswitch | TopologyKind::NvswitchEfa => nvlink,
+            TopologyKind::NvlinkBridge => nvlink && ranks <= BRIDGED_GPUS,
+            TopologyKind::Pcie => false,
+        }
+    }
+
     /// The links the collective model uses for a run on `gpus` GPUs, `gpus_per_node` per node:
     /// as [`TopologyKind::topology`], except that NVLink-bridged cards talk over their bridge
     /// when the run's GPUs on a node are one bridged pair (2 GPUs of 8 per node included).

@@ -231,6 +231,10 @@ pub struct Scenario {
     /// `deepep_low_latency`). Default `nccl`.
     #[serde(default)]
     pub ep_comm: Option<EpComm>,
+    /// How the tensor-parallel all-reduces of a serving run go inside a node (`custom`: the
+    /// serving stacks' own kernels where they apply; `nccl`: NCCL's ring). Default `custom`.
+    #[serde(default)]
+    pub tp_all_reduce: Option<crate::engine::stack::TpAllReduce>,
     /// How the scheduler mixes prompts with running sequences (`mixed`, `prefill_first`).
     /// Default: the serving stack's.
     #[serde(default)]
@@ -478,6 +482,7 @@ impl Scenario {
             "serving_stack" => self.serving_stack = de(v)?,
             "moe_kernel" => self.moe_kernel = opt(v, de)?,
             "ep_comm" => self.ep_comm = opt(v, de)?,
+            "tp_all_reduce" => self.tp_all_reduce = opt(v, de)?,
             "prefill_policy" => self.prefill_policy = opt(v, de)?,
             "expert_imbalance" => self.expert_imbalance = opt(v, de)?,
             "weight_kernel" => self.weight_kernel = opt(v, de)?,
@@ -1064,6 +1069,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         serving_stack: ServingStack::VllmV1,
         moe_kernel: None,
         ep_comm: None,
+        tp_all_reduce: None,
         prefill_policy: None,
         expert_imbalance: None,
         weight_kernel: None,

@@ -248,7 +248,7 @@ test('busy is a share of time, the headroom holds, a published FP8 checkpoint is
 
 test('long prompts under a tight TPOT target: the disaggregated plan wins on GPUs, with both roles\' commands; pd=off takes the comparison away (zh and en)', async () => {
   const page = await newPage(browser);
-  const q = 'm=llama-3.1-70b&gpu=h100-sxm&rate=10&in=4096&out=512&tpot=30&tpotp=99';
+  const q = 'm=llama-3.1-70b&gpu=h100-sxm&rate=10&in=4096&out=512&tpot=25&tpotp=99';
   for (const lang of ['zh', 'en']) {
     await page.goto(`${server.url}${lang}/plan/?${q}`);
     await page.waitForSelector(ready, { timeout: 120000 });

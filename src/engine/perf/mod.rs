@@ -4,6 +4,7 @@
 //! sized Scenario onto them and [`report`] holds the time half of the Report.
 
 pub mod collectives;
+pub mod custom_all_reduce;
 pub mod kernels;
 pub mod kv_tiers;
 pub mod load;

@@ -68,8 +68,10 @@ pub struct MoeRun {
     /// Groups of experts a token's experts are chosen from (`n_group`, 0 or 1 = none) and how
     /// many of them each token may use (`topk_group`): DeepSeek-V3's node-limited routing.
     pub routing_groups: (f64, f64),
-    /// Kernels an MoE layer launches beyond a dense layer's (router GEMM, top-k), with MLA's
-    /// extra kernels on MLA models, per MoE layer.
+    /// Kernels an MoE layer launches beyond a dense layer's, outside the fused experts (router
+    /// GEMM and top-k, less the dense MLP's three where no shared expert runs them; negative
+    /// then), with MLA's extra kernels on MLA models, per MoE layer
+    /// ([`crate::engine::perf::performance::moe_layer_extra_kernels`]).
     pub extra_kernels: f64,
 }
 

@@ -183,12 +183,24 @@ pub fn at_context(base: &ModelShape, a: &Architecture, x: &Inputs, context: u64)
     }
 }
 
-/// Kernels an MoE layer launches beyond a dense layer's 10 (`kernels_per_layer`): the router
-/// GEMM and the top-k selection outside the fused experts (vLLM `fused_moe/layer.py`); the
-/// fused experts' own kernels (alignment, activation quantisation, SiLU, weighted sum) are in
-/// the kernel family's measured `t0`. An estimate counted from the modelling code, like
-/// `kernels_per_layer`.
+/// Kernels an MoE layer launches outside the fused experts that a dense layer does not: the
+/// router GEMM and the top-k selection (vLLM `fused_moe/layer.py`). The fused experts' own
+/// kernels (alignment, activation quantisation, SiLU, weighted sum) are in the kernel family's
+/// measured `t0`. An estimate counted from the modelling code, like `kernels_per_layer`.
 pub const MOE_EXTRA_KERNELS: f64 = 2.0;
+/// The kernels of a dense layer's MLP within `kernels_per_layer`'s 10: the gate/up GEMM, the
+/// activation and the down GEMM. In an MoE layer the routed experts run instead (their kernels
+/// in `t0`), so these are not launched, unless the layer also runs shared experts as a dense MLP
+/// (DeepSeek-V3, Qwen2-MoE).
+pub const DENSE_MLP_KERNELS: f64 = 3.0;
+
+/// Kernels an MoE layer launches beyond a dense layer's `kernels_per_layer`, outside the fused
+/// experts: the router and top-k ([`MOE_EXTRA_KERNELS`]), less the dense MLP's
+/// ([`DENSE_MLP_KERNELS`]) where no shared expert runs it. Worked: Qwen3-30B-A3B (no shared
+/// expert) 2 − 3 = −1, 9 kernels a layer; DeepSeek-V3 (one shared expert) +2, 12.
+pub fn moe_layer_extra_kernels(shared_expert: bool) -> f64 {
+    MOE_EXTRA_KERNELS - if shared_expert { 0.0 } else { DENSE_MLP_KERNELS }
+}
 /// Kernels an MLA attention block launches beyond a GQA block's: the q_a and kv_a norms and the
 /// absorbed `W_UK`/`W_UV` batched GEMMs (vLLM `models/deepseek_v2.py`). An estimate.
 pub const MLA_EXTRA_KERNELS: f64 = 4.0;
@@ -237,7 +249,7 @@ pub fn moe_run(
         (log_interpolate(&costs.compute_16bit, slice) * peak16 / path.peak_flops_per_s.max(1.0)).min(1.0);
     let mla = a.attention.mla.is_some();
     let layers = u32_sat(layers as u64);
-    let extra = MOE_EXTRA_KERNELS
+    let extra = moe_layer_extra_kernels(m.shared_intermediate > 0)
         + if mla { MLA_EXTRA_KERNELS * f64::from(u32_sat(a.layers)) / f64::from(layers.max(1)) } else { 0.0 };
     Some(super::moe::MoeRun {
         layers,
@@ -395,6 +407,10 @@ fn stack_report(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> StackReport {
         moe_costs: kernel.map(|k| k.costs(block_scaled)),
         moe_resolved: run.map(|r| (r.fixed_s, r.bandwidth_share, r.compute_share)),
         ep_comm: s.ep_comm.unwrap_or_default(),
+        tp_all_reduce: s.tp_all_reduce.unwrap_or_default(),
+        custom_all_reduce: c.par.custom_all_reduce
+            && matches!(c.par.tensor, 2 | 4 | 6 | 8)
+            && c.par.tensor <= c.topo.gpus_per_node,
         prefill_policy: s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy),
         bench_tool: s.bench_tool,
         expert_imbalance: s.expert_imbalance,
@@ -574,6 +590,9 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         data: u32_of(dp),
         expert: u32_of(s.expert_parallel),
         micro_batches: 1,
+        custom_all_reduce: !x.trains()
+            && s.tp_all_reduce.unwrap_or_default() == crate::engine::stack::TpAllReduce::Custom
+            && kind.fully_connected(gpu, u32_of(x.tp)),
     };
     Ok(Setup {
         eff,

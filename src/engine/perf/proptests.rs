@@ -46,12 +46,8 @@ fn topology() -> impl Strategy<Value = Topology> {
 }
 
 fn layout() -> impl Strategy<Value = Parallelism> {
-    (1u32..16, 1u32..8, 1u32..64, 1u32..8, 1u32..32).prop_map(|(t, p, d, e, m)| Parallelism {
-        tensor: t,
-        pipeline: p,
-        data: d,
-        expert: e,
-        micro_batches: m,
+    (1u32..16, 1u32..8, 1u32..64, 1u32..8, 1u32..32, any::<bool>()).prop_map(|(t, p, d, e, m, c)| {
+        Parallelism { tensor: t, pipeline: p, data: d, expert: e, micro_batches: m, custom_all_reduce: c }
     })
 }
 

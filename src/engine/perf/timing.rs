@@ -36,11 +36,15 @@ pub struct Parallelism {
     pub expert: u32,
     /// Micro-batches per step through the pipeline (m).
     pub micro_batches: u32,
+    /// The tensor-parallel all-reduces run on the serving stack's custom all-reduce where it
+    /// takes them ([`super::custom_all_reduce`]): a serving run whose tensor-parallel GPUs are
+    /// all connected by NVLink or Infinity Fabric inside one node. `false`: NCCL's ring.
+    pub custom_all_reduce: bool,
 }
 
 impl Default for Parallelism {
     fn default() -> Self {
-        Parallelism { tensor: 1, pipeline: 1, data: 1, expert: 1, micro_batches: 1 }
+        Parallelism { tensor: 1, pipeline: 1, data: 1, expert: 1, micro_batches: 1, custom_all_reduce: false }
     }
 }
 
@@ -195,7 +199,7 @@ pub fn phase_timing(
     let (passes, ar_per_layer): (f64, f64) = (1.0, 2.0);
     let layers_per_stage = f64::from(model.layers) / f64::from(pp);
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
-    let tp_one = hierarchical_time(Collective::AllReduce, Algorithm::Ring, act, tp, topology, eff)?;
+    let tp_one = tp_all_reduce(act, tp, par.custom_all_reduce, topology, eff)?;
     let tp_n = ar_per_layer * layers_per_stage;
     // Dispatch and combine once per MoE layer, at the slowest rank's load (one layer's
     // exchange kept for its derivation); without a routed-expert stage, twice per pass.
@@ -293,17 +297,39 @@ pub fn phase_timing(
     })
 }
 
-/// Kernels one forward pass of a pipeline stage launches: `L/pp · kernels_per_layer` plus
-/// each MoE layer's extra kernels (router, top-k, MLA's). Worked: Qwen3-0.6B, 28 layers × 10 =
-/// 280.
+/// One tensor-parallel all-reduce of `bytes` over `tp` GPUs: the serving stack's custom
+/// all-reduce where it runs (`custom`, inside one node, a size it takes), else NCCL's ring over
+/// the topology.
+fn tp_all_reduce(
+    bytes: f64,
+    tp: u32,
+    custom: bool,
+    topology: &Topology,
+    eff: &Efficiency,
+) -> Result<CommTime, PerfError> {
+    let inside = tp <= topology.gpus_per_node.max(1);
+    let own = if custom && inside {
+        super::custom_all_reduce::time(bytes, tp, &topology.intra_node, eff.intra_node_bus_bandwidth)?
+    } else {
+        None
+    };
+    match own {
+        Some(t) => Ok(t),
+        None => hierarchical_time(Collective::AllReduce, Algorithm::Ring, bytes, tp, topology, eff),
+    }
+}
+
+/// Kernels one forward pass of a pipeline stage launches: `kernels_per_layer` for each layer,
+/// an MoE layer's changed by its extra kernels (router and top-k in, the dense MLP's out where no
+/// shared expert runs it, MLA's in; never below none). Worked: Qwen3-0.6B, 28 layers × 10 = 280;
+/// Qwen3-30B-A3B, 48 MoE layers × (10 − 1) = 432.
 pub fn kernels_per_pass(model: &ModelShape, pp: u32, eff: &Efficiency) -> f64 {
     let pp = f64::from(pp.max(1));
-    let moe = model
-        .moe
-        .as_ref()
-        .filter(|_| model.experts > 0)
-        .map_or(0.0, |r| f64::from(r.layers) * r.extra_kernels);
-    (f64::from(model.layers) * eff.kernels_per_layer + moe) / pp
+    let (moe_layers, per_moe_layer) =
+        model.moe.as_ref().filter(|_| model.experts > 0).map_or((0.0, 0.0), |r| {
+            (f64::from(r.layers.min(model.layers)), (eff.kernels_per_layer + r.extra_kernels).max(0.0))
+        });
+    ((f64::from(model.layers) - moe_layers) * eff.kernels_per_layer + moe_layers * per_moe_layer) / pp
 }
 
 /// The dense GEMMs' FLOPs and expected weight bytes of a phase over `tokens` tokens, per GPU at
