@@ -231,10 +231,13 @@ pub struct Scenario {
     /// `deepep_low_latency`). Default `nccl`.
     #[serde(default)]
     pub ep_comm: Option<EpComm>,
-    /// How the tensor-parallel all-reduces of a serving run go inside a node (`custom`: the
-    /// serving stacks' own kernels where they apply; `nccl`: NCCL's ring). Default `custom`.
-    #[serde(default)]
-    pub tp_all_reduce: Option<crate::engine::stack::TpAllReduce>,
+    /// A serving run's tensor-parallel all-reduces on the stack's own kernels where they apply
+    /// (vLLM's `CustomAllreduce`, which SGLang and TensorRT-LLM run too: 2, 4, 6 or 8 GPUs joined
+    /// by NVLink in one node, up to 8 MiB; `perf::custom_all_reduce`); `false`: NCCL's ring for
+    /// every all-reduce (PyTorch runtimes such as gpt-fast, `--disable-custom-all-reduce`).
+    /// Default true.
+    #[serde(default = "default_true")]
+    pub custom_all_reduce: bool,
     /// How the scheduler mixes prompts with running sequences (`mixed`, `prefill_first`).
     /// Default: the serving stack's.
     #[serde(default)]
@@ -482,7 +485,7 @@ impl Scenario {
             "serving_stack" => self.serving_stack = de(v)?,
             "moe_kernel" => self.moe_kernel = opt(v, de)?,
             "ep_comm" => self.ep_comm = opt(v, de)?,
-            "tp_all_reduce" => self.tp_all_reduce = opt(v, de)?,
+            "custom_all_reduce" => self.custom_all_reduce = de(v)?,
             "prefill_policy" => self.prefill_policy = opt(v, de)?,
             "expert_imbalance" => self.expert_imbalance = opt(v, de)?,
             "weight_kernel" => self.weight_kernel = opt(v, de)?,
@@ -1069,7 +1072,7 @@ fn defaults(model: ModelSpec) -> Scenario {
         serving_stack: ServingStack::VllmV1,
         moe_kernel: None,
         ep_comm: None,
-        tp_all_reduce: None,
+        custom_all_reduce: true,
         prefill_policy: None,
         expert_imbalance: None,
         weight_kernel: None,

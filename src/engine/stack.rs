@@ -391,32 +391,6 @@ pub struct GroupedGemmCosts {
     pub note: StandIn,
 }
 
-/// How a serving run's tensor-parallel all-reduces run inside a node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TpAllReduce {
-    /// The stack's own one- and two-shot kernels (vLLM `CustomAllreduce`, pull request #2192,
-    /// 2023-12; SGLang and TensorRT-LLM run the same kernels) where they apply: 2, 4, 6 or 8
-    /// GPUs all connected by NVLink or Infinity Fabric, messages up to 8 MiB
-    /// ([`crate::engine::perf::custom_all_reduce`]); NCCL otherwise.
-    #[default]
-    Custom,
-    /// NCCL's ring for every all-reduce: PyTorch runtimes that call `torch.distributed`
-    /// (gpt-fast), or a stack started with `--disable-custom-all-reduce`.
-    Nccl,
-}
-
-impl TpAllReduce {
-    pub const ALL: [TpAllReduce; 2] = [TpAllReduce::Custom, TpAllReduce::Nccl];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            TpAllReduce::Custom => "custom",
-            TpAllReduce::Nccl => "nccl",
-        }
-    }
-}
-
 /// How an MoE layer's tokens reach the GPUs holding their experts and come back (dispatch and
 /// combine), with expert parallelism.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -98,6 +98,8 @@ pub struct EstimatorPanelStrings {
     pub u_per_group: &'static str,
     pub loss_unchunked: &'static str,
     pub mig_slice: &'static str,
+    /// The tensor-parallel all-reduces on the stack's own kernels (`custom_all_reduce`).
+    pub custom_all_reduce: &'static str,
     /// "the serving stack's" choice of the kernel family.
     pub moe_kernel_default: &'static str,
     pub prompt_derived: &'static str,
@@ -235,6 +237,7 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
     u_per_group: "个权重/组",
     loss_unchunked: "不分块（fp32 全量）",
     mig_slice: "MIG 切片",
+    custom_all_reduce: "张量并行 all-reduce 用服务栈自带的 kernel（节点内 NVLink 互连的 2、4、6、8 块 GPU；关闭则全部走 NCCL 环形算法，如直接调用 PyTorch 分布式通信的运行时）",
     moe_kernel_default: "随服务框架",
     prompt_derived: "提示词 token（上下文减输出）",
     prefix_note: "命中的 token 不再预填充（首 token 时间和预填充算力下降）；共享前缀的 KV cache 每个副本只存一份（能装下更多序列）。命中率取两者中较大的一个；0 表示不复用。",
@@ -369,6 +372,7 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
     u_per_group: "weights/group",
     loss_unchunked: "Unchunked (full fp32)",
     mig_slice: "MIG slice",
+    custom_all_reduce: "Tensor-parallel all-reduces on the stack's own kernels (2, 4, 6 or 8 NVLink-joined GPUs in a node; off: NCCL's ring for all, as PyTorch runtimes such as gpt-fast)",
     moe_kernel_default: "the stack's",
     prompt_derived: "Prompt tokens (context minus output)",
     prefix_note: "Cached tokens are not prefilled again (time to first token and prefill compute fall); a shared prefix's KV cache is stored once per replica (more sequences fit). The larger of the two counts; 0 means no reuse.",

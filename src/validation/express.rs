@@ -184,7 +184,7 @@ fn set_software(s: &mut Scenario, row: &Row) {
     s.ep_comm = read(c, "ep_comm");
     // PyTorch runtimes reduce through torch.distributed, NCCL's ring (gpt-fast's `_all_reduce`).
     if engine.contains("gpt-fast") {
-        s.tp_all_reduce = Some(crate::engine::stack::TpAllReduce::Nccl);
+        s.custom_all_reduce = false;
     }
     if let Some(ep) = num(c, &["expert_parallel", "ep", "EP"]) {
         s.expert_parallel = ep as u64;

@@ -697,3 +697,26 @@ test('training schedule and kernels: interleaved stages shrink the bubble, overl
     await finish(page);
   }
 });
+
+test('tensor-parallel all-reduces: the stack\'s own kernels by default, NCCL\'s ring when turned off, the decode step as the engine computes each; the link keeps it (zh and en)', async () => {
+  const base = { model: 'llama-3.1-70b', gpu: 'h100-sxm', gpus: 8, tensor_parallel: 8, batch: 16, context_tokens: 4096 };
+  const own = cliEstimate(base);
+  const ring = cliEstimate({ ...base, custom_all_reduce: false });
+  assert.ok(own.stack.custom_all_reduce_runs && !ring.stack.custom_all_reduce_runs);
+  assert.ok(ring.time.decode_step_s > own.time.decode_step_s * 1.05, `${ring.time.decode_step_s} ${own.time.decode_step_s}`);
+  for (const lang of ['en', 'zh']) {
+    const page = await newPage(browser);
+    await open(page, `${lang}/estimate/?v=1&s=${b64(base)}`);
+    await page.locator('#custom-all-reduce').waitFor();
+    assert.ok(await page.isChecked('#custom-all-reduce'));
+    assert.ok(sig3(seconds(await page.locator('#decode-step').innerText()), own.time.decode_step_s), `${lang}: the stack's kernels`);
+    await page.uncheck('#custom-all-reduce');
+    await page.waitForFunction((want) => {
+      const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById('decode-step')?.innerText ?? '');
+      return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
+    }, ring.time.decode_step_s);
+    await page.waitForFunction(() => /"custom_all_reduce":false/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+    await noNaN(page);
+    await finish(page);
+  }
+});

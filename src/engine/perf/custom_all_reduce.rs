@@ -15,6 +15,8 @@
 //!   buffer's 8 MiB (vLLM's default `max_size`); anything else goes to NCCL
 //!   ([`super::collectives`]).
 //!
+//! The scenario's `custom_all_reduce` (default true) turns it off.
+//!
 //! `α(n)`, the fixed time of one call, is SGLang's measurement of its custom all-reduce on H100
 //! at the smallest message (pull request #2904, 2025-01-15, 512 elements, without CUDA graphs):
 //! 3.7, 4.8 and 5.9 µs on 2, 4 and 8 GPUs, linear in between. A cross-check, not a fit: an

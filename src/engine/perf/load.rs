@@ -854,8 +854,7 @@ pub fn pool_parts(
         data: 1,
         expert: u32_sat(s.expert_parallel.max(1)),
         micro_batches: 1,
-        custom_all_reduce: s.tp_all_reduce.unwrap_or_default() == crate::engine::stack::TpAllReduce::Custom
-            && kind.fully_connected(z.gpu, u32_sat(x.tp.max(1))),
+        custom_all_reduce: s.custom_all_reduce && kind.fully_connected(z.gpu, u32_sat(x.tp.max(1))),
     };
     let (prompt, output) = s.resolved_prompt_output();
     // A request has at least one input token (BOS) and one output token.

@@ -159,12 +159,10 @@ pub struct StackReport {
     /// The costs at this model's expert slice: `(t0 s, η_b, η_c of the compute path)`.
     pub moe_resolved: Option<(f64, f64, f64)>,
     pub ep_comm: crate::engine::stack::EpComm,
-    /// How the tensor-parallel all-reduces run (`tp_all_reduce`, resolved).
-    pub tp_all_reduce: crate::engine::stack::TpAllReduce,
-    /// Whether the stack's custom all-reduce runs them here: `custom`, a serving run, 2, 4, 6 or
-    /// 8 tensor-parallel GPUs all connected inside one node (messages over 8 MiB still go to
-    /// NCCL).
-    pub custom_all_reduce: bool,
+    /// Whether the stack's custom all-reduce runs the tensor-parallel all-reduces here: the
+    /// scenario's `custom_all_reduce`, a serving run, 2, 4, 6 or 8 tensor-parallel GPUs all
+    /// connected inside one node (messages over 8 MiB still go to NCCL).
+    pub custom_all_reduce_runs: bool,
     pub prefill_policy: crate::engine::stack::PrefillPolicy,
     pub bench_tool: crate::engine::stack::BenchTool,
     /// The slowest EP rank's load the reader gave (null: the default, per step).

@@ -658,6 +658,12 @@ fn StackControls() -> impl IntoView {
             value=Signal::derive(move || ctx.with_scenario(|s| s.serving_stack.key().to_owned()))
             set=Callback::new(move |v: String| if let Some(t) = parse_name(&v) { ctx.edit(|s| s.serving_stack = t) })
         />
+        <Toggle
+            id="custom-all-reduce"
+            label=ps.custom_all_reduce
+            value=Signal::derive(move || ctx.with_scenario(|s| s.custom_all_reduce))
+            set=Callback::new(move |v: bool| ctx.edit(|s| s.custom_all_reduce = v))
+        />
         {move || moe.get().then(|| {
             let kernels = kernels.clone();
             view! {
