@@ -125,6 +125,22 @@ pub struct EstimatorPanelStrings {
     pub u_ms: &'static str,
     pub u_usd: &'static str,
     pub u_us: &'static str,
+    // Used by the estimator page only (moved from EstimatorStrings, which the course, tools and
+    // classroom bundles carry whole).
+    pub presets: &'static str,
+    pub apply: &'static str,
+    pub kv_heads: &'static str,
+    pub link_repaired: &'static str,
+    pub import: &'static str,
+    pub export: &'static str,
+    pub import_failed: &'static str,
+    pub imported_with_changes: &'static str,
+    /// The routed experts' kernel family (MoE models).
+    pub moe_kernel: &'static str,
+    /// Training: dispatch and combine beside another micro-batch's compute (`ep_comm_overlap`).
+    pub ep_overlap: &'static str,
+    /// The slowest expert-parallel rank's load over the mean.
+    pub expert_imbalance: &'static str,
 }
 
 pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
@@ -260,6 +276,17 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
     u_ms: "毫秒",
     u_usd: "美元",
     u_us: "µs",
+    presets: "文章里的例子",
+    apply: "应用",
+    link_repaired: "链接里的部分设置无法使用，已打开最接近的有效状态：",
+    import: "导入 JSON",
+    export: "导出 JSON",
+    import_failed: "导入失败",
+    imported_with_changes: "已导入，但以下字段有改动：",
+    moe_kernel: "专家层 kernel",
+    ep_overlap: "分发与计算重叠",
+    expert_imbalance: "专家负载不均（最忙 GPU ÷ 平均）",
+    kv_heads: "KV 头数",
 };
 
 pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
@@ -395,6 +422,17 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
     u_ms: "ms",
     u_usd: "USD",
     u_us: "µs",
+    presets: "Examples from the article",
+    apply: "Apply",
+    link_repaired: "Some settings in the link could not be used; the nearest valid state is open:",
+    import: "Import JSON",
+    export: "Export JSON",
+    import_failed: "Import failed",
+    imported_with_changes: "Imported, with these fields changed:",
+    moe_kernel: "Expert kernel",
+    ep_overlap: "Overlap dispatch with compute",
+    expert_imbalance: "Expert load imbalance (busiest GPU ÷ mean)",
+    kv_heads: "KV heads",
 };
 
 impl Lang {

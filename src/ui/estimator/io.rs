@@ -17,11 +17,11 @@ pub fn Notices() -> impl IntoView {
         let notices = ctx.notices.get();
         (!notices.is_empty()).then(|| {
             let (heading, class) = if notices.iter().any(|n| n.field == "file-error") {
-                (e.import_failed, "banner error")
+                (ctx.lang.est_panels().import_failed, "banner error")
             } else if notices.iter().any(|n| n.field.starts_with("import:")) {
-                (e.imported_with_changes, "banner warn")
+                (ctx.lang.est_panels().imported_with_changes, "banner warn")
             } else {
-                (e.link_repaired, "banner warn")
+                (ctx.lang.est_panels().link_repaired, "banner warn")
             };
             view! {
                 <div class=class role="status" id="notices">
@@ -73,12 +73,12 @@ pub fn ImportExport() -> impl IntoView {
     };
     view! {
         <div class="io">
-            <label class="button-like" for="import-file">{e.import}</label>
+            <label class="button-like" for="import-file">{ctx.lang.est_panels().import}</label>
             <input type="file" id="import-file" class="visually-hidden" accept=".json,application/json" on:change=on_file />
             <button id="export" on:click=move |_| {
                 let text = ctx.with_scenario(export_json);
                 let _ = crate::ui::browser::download("gpu-primer-scenario.json", "application/json", text.as_bytes());
-            }>{e.export}</button>
+            }>{ctx.lang.est_panels().export}</button>
             <button id="share" aria-expanded=move || share_open.get().to_string() on:click=move |_| set_share_open.update(|o| *o = !*o)>{e.share}</button>
             {move || share_open.get().then(|| {
                 // Built from the state itself, so the link is always the current one.

@@ -185,7 +185,7 @@ pub fn ModelPicker() -> impl IntoView {
                             ctx.lang,
                         ))),
                     }
-                }>{e.apply}</button>
+                }>{ctx.lang.est_panels().apply}</button>
                 {move || paste_error.get().map(|m| view! { <p class="field-error" role="alert" id="config-error">{m}</p> })}
             </details>
             <details class="control by-hand">
@@ -204,7 +204,7 @@ pub fn ModelPicker() -> impl IntoView {
                         <input type="number" id="hand-hidden" min="64" step="64" prop:value=move || hand.get().2.to_string()
                             on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.2 = v) } } />
                     </label>
-                    <label>{e.kv_heads}
+                    <label>{ctx.lang.est_panels().kv_heads}
                         <input type="number" id="hand-kv" min="1" step="1" prop:value=move || hand.get().3.to_string()
                             on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<u64>() { hand.update(|h| h.3 = v) } } />
                     </label>
@@ -216,7 +216,7 @@ pub fn ModelPicker() -> impl IntoView {
                         Ok(v) => try_model(ModelSpec::Config(v), set_hand_error),
                         Err(err) => set_hand_error.set(Some(errors::hand_model_error(&err, ctx.lang))),
                     }
-                }>{e.apply}</button>
+                }>{ctx.lang.est_panels().apply}</button>
                 {move || hand_error.get().map(|m| view! { <p class="field-error" role="alert">{m}</p> })}
             </details>
         </fieldset>

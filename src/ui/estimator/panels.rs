@@ -180,8 +180,8 @@ pub fn Toolbar() -> impl IntoView {
     let unit = Memo::new(move |_| ctx.unit());
     view! {
         <div class="toolbar">
-            <div class="presets" role="group" aria-label=e.presets>
-                <span class="toolbar-label">{e.presets}</span>
+            <div class="presets" role="group" aria-label=ctx.lang.est_panels().presets>
+                <span class="toolbar-label">{ctx.lang.est_panels().presets}</span>
                 {PRESETS
                     .iter()
                     .map(|p| view! {
@@ -669,7 +669,7 @@ fn StackControls() -> impl IntoView {
             view! {
                 <Select
                     id="moe-kernel"
-                    label=e.moe_kernel
+                    label=ctx.lang.est_panels().moe_kernel
                     options=kernels
                     value=Signal::derive(move || ctx.with_scenario(|s| s.moe_kernel.map_or(String::new(), |k| k.key().to_owned())))
                     set=Callback::new(move |v: String| ctx.edit(|s| s.moe_kernel = parse_name(&v)))
@@ -730,7 +730,7 @@ fn ExpertParallelControls() -> impl IntoView {
                 {training.get().then(|| view! {
                     <Toggle
                         id="ep-overlap"
-                        label=e.ep_overlap
+                        label=ctx.lang.est_panels().ep_overlap
                         value=Signal::derive(move || ctx.with_scenario(|s| s.ep_comm_overlap))
                         set=Callback::new(move |v: bool| ctx.edit(|s| s.ep_comm_overlap = v))
                     />
@@ -738,7 +738,7 @@ fn ExpertParallelControls() -> impl IntoView {
                 {int_slider(ctx, "redundant-experts", e.redundant_experts, ps.u_experts, vec![0, 8, 16, 32, 64, 128], |s| s.redundant_experts, |s, v| s.redundant_experts = v)}
                 <Slider
                     id="expert-imbalance"
-                    label=e.expert_imbalance
+                    label=ctx.lang.est_panels().expert_imbalance
                     unit="×"
                     scale=Scale::Linear { min: 1.0, max: 3.0, step: 0.01 }
                     value=Signal::derive(move || (imbalance.get() * 100.0).round() / 100.0)
