@@ -288,6 +288,9 @@ const ALLOWED: &[&str] = &[
     "t_mb",
     "v",
     "logit",
+    // The serving stacks whose kernels a derivation cites by name, and a pull request (PR #2904).
+    "SGLang",
+    "PR",
     "palm",
     "with_embedding",
     "megatron_causal",

@@ -142,16 +142,19 @@ impl TopologyKind {
         }
     }
 
-    /// Whether `ranks` GPUs of one node are all connected to each other by NVLink (through
+    /// Whether the GPUs of one node are all connected to each other by NVLink (through
     /// NVSwitch, or a bridged pair) or Infinity Fabric, as the serving stacks' custom all-reduce
     /// requires for more than two GPUs (vLLM `CustomAllreduce`: `fully_connected`). PCIe cards are
     /// not counted, even the pairs vLLM would run with peer-to-peer access, which depends on the
     /// host.
-    pub fn fully_connected(self, gpu: &Gpu, ranks: u32) -> bool {
+    ///
+    /// `gpus` and `gpus_per_node` are the run's, as [`TopologyKind::topology_for`] takes them: a
+    /// bridged pair counts only where that topology puts the run on the bridge.
+    pub fn fully_connected(self, gpu: &Gpu, gpus_per_node: u32, gpus: u32) -> bool {
         let nvlink = gpu.nvlink_bytes_per_s_per_direction() > 0.0;
         match self {
             TopologyKind::Nvswitch | TopologyKind::NvswitchEfa => nvlink,
-            TopologyKind::NvlinkBridge => nvlink && ranks <= BRIDGED_GPUS,
+            TopologyKind::NvlinkBridge => nvlink && gpus.min(gpus_per_node.max(1)) <= BRIDGED_GPUS,
             TopologyKind::Pcie => false,
         }
     }

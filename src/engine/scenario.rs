@@ -233,8 +233,8 @@ pub struct Scenario {
     pub ep_comm: Option<EpComm>,
     /// A serving run's tensor-parallel all-reduces on the stack's own kernels where they apply
     /// (vLLM's `CustomAllreduce`, which SGLang and TensorRT-LLM run too: 2, 4, 6 or 8 GPUs joined
-    /// by NVLink in one node, up to 8 MiB; `perf::custom_all_reduce`); `false`: NCCL's ring for
-    /// every all-reduce (PyTorch runtimes such as gpt-fast, `--disable-custom-all-reduce`).
+    /// by NVLink in one node, below 8 MiB; `perf::custom_all_reduce`); `false`: NCCL for every
+    /// all-reduce (`--disable-custom-all-reduce`).
     /// Default true.
     #[serde(default = "default_true")]
     pub custom_all_reduce: bool,

@@ -45,6 +45,15 @@ impl ServingStack {
         }
     }
 
+    /// The custom all-reduce kernels the stack runs for tensor parallelism inside a node:
+    /// vLLM's own, or TensorRT-LLM's (SGLang's `sgl-kernel` carries them).
+    pub fn custom_all_reduce(self) -> AllReduceKernels {
+        match self {
+            ServingStack::VllmV1 | ServingStack::VllmV05 => AllReduceKernels::Vllm,
+            ServingStack::Sglang | ServingStack::Trtllm => AllReduceKernels::Trtllm,
+        }
+    }
+
     /// What the stack sets, each with its source and date.
     pub fn settings(self) -> StackSettings {
         match self {
@@ -389,6 +398,42 @@ pub struct GroupedGemmCosts {
     pub block_rows: f64,
     pub source: &'static str,
     pub note: StandIn,
+}
+
+/// Which family of custom all-reduce kernels a stack runs for tensor parallelism inside a node
+/// ([`crate::engine::perf::custom_all_reduce`], which uses their fixed time per call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllReduceKernels {
+    /// vLLM's `CustomAllreduce` (`csrc/custom_all_reduce.cuh`).
+    Vllm,
+    /// TensorRT-LLM's kernels, which SGLang runs (`sgl-kernel`'s `custom_reduce`).
+    Trtllm,
+}
+
+impl AllReduceKernels {
+    /// `α(n)` at 2, 4 and 8 GPUs (SGLang pull request #2904, H100).
+    fn latency_points(self) -> [(f64, f64); 3] {
+        match self {
+            AllReduceKernels::Vllm => [(2.0, 9.5e-6), (4.0, 9.1e-6), (8.0, 10.1e-6)],
+            AllReduceKernels::Trtllm => [(2.0, 3.7e-6), (4.0, 4.8e-6), (8.0, 5.9e-6)],
+        }
+    }
+
+    /// `α(n)`: the measured points, linear in between. Worked: SGLang's on 6 GPUs → 5.35 µs.
+    pub fn latency_s(self, ranks: u32) -> f64 {
+        let points = self.latency_points();
+        let n = f64::from(ranks);
+        let mut prev = points[0];
+        for p in points {
+            if n <= p.0 {
+                let span = p.0 - prev.0;
+                return if span > 0.0 { prev.1 + (p.1 - prev.1) * (n - prev.0) / span } else { p.1 };
+            }
+            prev = p;
+        }
+        prev.1
+    }
 }
 
 /// How an MoE layer's tokens reach the GPUs holding their experts and come back (dispatch and

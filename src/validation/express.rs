@@ -182,10 +182,6 @@ fn set_software(s: &mut Scenario, row: &Row) {
     s.moe_kernel = read(c, "moe_kernel");
     s.weight_kernel = read(c, "weight_kernel");
     s.ep_comm = read(c, "ep_comm");
-    // PyTorch runtimes reduce through torch.distributed, NCCL's ring (gpt-fast's `_all_reduce`).
-    if engine.contains("gpt-fast") {
-        s.custom_all_reduce = false;
-    }
     if let Some(ep) = num(c, &["expert_parallel", "ep", "EP"]) {
         s.expert_parallel = ep as u64;
     }

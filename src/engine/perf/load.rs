@@ -854,7 +854,9 @@ pub fn pool_parts(
         data: 1,
         expert: u32_sat(s.expert_parallel.max(1)),
         micro_batches: 1,
-        custom_all_reduce: s.custom_all_reduce && kind.fully_connected(z.gpu, u32_sat(x.tp.max(1))),
+        custom_all_reduce: (s.custom_all_reduce
+            && kind.fully_connected(z.gpu, u32_sat(s.gpus_per_node.max(1)), u32_sat(gpus)))
+        .then(|| s.serving_stack.custom_all_reduce()),
     };
     let (prompt, output) = s.resolved_prompt_output();
     // A request has at least one input token (BOS) and one output token.

@@ -407,7 +407,7 @@ fn stack_report(z: &SizedScenario, c: &Setup, p: &PhaseSet) -> StackReport {
         moe_costs: kernel.map(|k| k.costs(block_scaled)),
         moe_resolved: run.map(|r| (r.fixed_s, r.bandwidth_share, r.compute_share)),
         ep_comm: s.ep_comm.unwrap_or_default(),
-        custom_all_reduce_runs: c.par.custom_all_reduce
+        custom_all_reduce_runs: c.par.custom_all_reduce.is_some()
             && matches!(c.par.tensor, 2 | 4 | 6 | 8)
             && c.par.tensor <= c.topo.gpus_per_node,
         prefill_policy: s.prefill_policy.unwrap_or(s.serving_stack.settings().prefill_policy),
@@ -589,7 +589,10 @@ fn setup(z: &SizedScenario) -> Result<Setup, ScenarioError> {
         data: u32_of(dp),
         expert: u32_of(s.expert_parallel),
         micro_batches: 1,
-        custom_all_reduce: !x.trains() && s.custom_all_reduce && kind.fully_connected(gpu, u32_of(x.tp)),
+        custom_all_reduce: (!x.trains()
+            && s.custom_all_reduce
+            && kind.fully_connected(gpu, u32_of(s.gpus_per_node), u32_of(s.gpus)))
+        .then(|| s.serving_stack.custom_all_reduce()),
     };
     Ok(Setup {
         eff,

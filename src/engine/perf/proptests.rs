@@ -47,7 +47,14 @@ fn topology() -> impl Strategy<Value = Topology> {
 
 fn layout() -> impl Strategy<Value = Parallelism> {
     (1u32..16, 1u32..8, 1u32..64, 1u32..8, 1u32..32, any::<bool>()).prop_map(|(t, p, d, e, m, c)| {
-        Parallelism { tensor: t, pipeline: p, data: d, expert: e, micro_batches: m, custom_all_reduce: c }
+        Parallelism {
+            tensor: t,
+            pipeline: p,
+            data: d,
+            expert: e,
+            micro_batches: m,
+            custom_all_reduce: c.then_some(super::custom_all_reduce::Kernels::Trtllm),
+        }
     })
 }
 

@@ -36,15 +36,15 @@ pub struct Parallelism {
     pub expert: u32,
     /// Micro-batches per step through the pipeline (m).
     pub micro_batches: u32,
-    /// The tensor-parallel all-reduces run on the serving stack's custom all-reduce where it
-    /// takes them ([`super::custom_all_reduce`]): a serving run whose tensor-parallel GPUs are
-    /// all connected by NVLink or Infinity Fabric inside one node. `false`: NCCL's ring.
-    pub custom_all_reduce: bool,
+    /// The tensor-parallel all-reduces run on the serving stack's custom all-reduce kernels
+    /// where they take them ([`super::custom_all_reduce`]): a serving run whose tensor-parallel
+    /// GPUs are all connected by NVLink or Infinity Fabric inside one node. `None`: NCCL's ring.
+    pub custom_all_reduce: Option<super::custom_all_reduce::Kernels>,
 }
 
 impl Default for Parallelism {
     fn default() -> Self {
-        Parallelism { tensor: 1, pipeline: 1, data: 1, expert: 1, micro_batches: 1, custom_all_reduce: false }
+        Parallelism { tensor: 1, pipeline: 1, data: 1, expert: 1, micro_batches: 1, custom_all_reduce: None }
     }
 }
 
@@ -303,15 +303,15 @@ pub fn phase_timing(
 fn tp_all_reduce(
     bytes: f64,
     tp: u32,
-    custom: bool,
+    custom: Option<super::custom_all_reduce::Kernels>,
     topology: &Topology,
     eff: &Efficiency,
 ) -> Result<CommTime, PerfError> {
-    let inside = tp <= topology.gpus_per_node.max(1);
-    let own = if custom && inside {
-        super::custom_all_reduce::time(bytes, tp, &topology.intra_node, eff.intra_node_bus_bandwidth)?
-    } else {
-        None
+    let own = match custom {
+        Some(k) if tp <= topology.gpus_per_node.max(1) => {
+            super::custom_all_reduce::time(bytes, tp, &topology.intra_node, k)?
+        }
+        _ => None,
     };
     match own {
         Some(t) => Ok(t),
