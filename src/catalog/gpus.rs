@@ -185,9 +185,10 @@ mod tests {
 
     /// The Apple chips carry the Metal profile (calibrated on llama.cpp PR #2917, see
     /// `tests/validation_llama.rs`); the training GPUs of the Maximum Achievable Matmul FLOPS
-    /// table carry their GEMM share and nothing else; the other devices keep the defaults.
+    /// table carry their GEMM share and nothing else; the L40S carries its FP8 GEMM share
+    /// (vLLM PR #6677's kernel timings); the other devices keep the defaults.
     #[test]
-    fn only_apple_chips_and_measured_training_gpus_carry_an_efficiency_profile() {
+    fn only_apple_chips_and_measured_gpus_carry_an_efficiency_profile() {
         let mamf = [
             ("a100-sxm-40gb", 0.869),
             ("a100-sxm-80gb", 0.869),
@@ -214,6 +215,14 @@ mod tests {
                 };
                 assert_eq!(g.efficiency, want, "{}", g.id);
                 assert!(g.efficiency_source.contains("Maximum Achievable Matmul FLOPS"), "{}", g.id);
+            } else if g.id == "l40s" {
+                let want = crate::engine::efficiency::EfficiencyOverrides {
+                    fp8_tensor_flops: Some(0.51),
+                    ..Default::default()
+                };
+                assert_eq!(g.efficiency, want);
+                assert!(g.efficiency_source.contains("pull request #6677"));
+                assert!(e.validate().is_ok());
             } else {
                 assert_eq!(g.efficiency, Default::default(), "{}", g.id);
                 assert!(g.efficiency_source.is_empty(), "{}", g.id);
