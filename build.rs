@@ -163,10 +163,12 @@ const CATALOG_FILES: [&str; 4] = [
 /// Keys of the catalog that no page shows and the browser's code never reads, left out of the
 /// copy the wasm embeds: the research notes (`notes`, a model's `note`, a checkpoint's `note`,
 /// the models file's `about`; `tests/shown_sources.rs`: "the catalog keeps its provenance in
-/// `notes`, which no page shows") and the GPUs' source ids (read by tests only). Natively (the
-/// tests, the CLI, the prerenderer) the copy keeps them. They were about 14 KB of each bundle's
-/// gzip (GPU notes 9.4 KB).
-const NOT_IN_WASM: [&str; 4] = ["notes", "note", "about", "source_ids"];
+/// `notes`, which no page shows"), the GPUs' source ids (read by tests only) and their
+/// `efficiency_source` (a device's measured factors are worded on screen by
+/// `i18n::facts::factor_note`, which names the same sources; the field is for the catalog's
+/// readers and tests). Natively (the tests, the CLI, the prerenderer) the copy keeps them. They
+/// were about 14 KB of each bundle's gzip (GPU notes 9.4 KB); the efficiency sources about 0.4 KB.
+const NOT_IN_WASM: [&str; 5] = ["notes", "note", "about", "source_ids", "efficiency_source"];
 
 /// `value` without the keys in `keys`, at any depth; a model's `config` and a checkpoint's
 /// `quantization_config` are kept whole (they are read as published).

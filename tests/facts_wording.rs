@@ -291,6 +291,10 @@ const ALLOWED: &[&str] = &[
     // The serving stacks whose kernels a derivation cites by name, and a pull request (PR #2904).
     "SGLang",
     "PR",
+    // The tensor-parallel all-reduce's kernel keys, as its values name them.
+    "vllm_custom",
+    "trtllm_custom",
+    "nccl_ring",
     "palm",
     "with_embedding",
     "megatron_causal",

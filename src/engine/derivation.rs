@@ -46,6 +46,8 @@ pub enum PhaseQty {
     /// The routed experts' dispatch and combine with expert parallelism
     /// (`expert_parallel_comm_s`).
     ExpertComm,
+    /// The tensor-parallel all-reduces (`tensor_parallel_comm_s`).
+    TensorComm,
 }
 
 /// A quantity of the report's `training` section.
@@ -226,6 +228,7 @@ impl DerivKey {
                     PhaseQty::Host => "expected.host_s",
                     PhaseQty::Moe => "moe.grouped_gemm_s",
                     PhaseQty::ExpertComm => "expert_parallel_comm_s",
+                    PhaseQty::TensorComm => "tensor_parallel_comm_s",
                 };
                 return format!("phases.{}.{q}", p.path());
             }
@@ -357,6 +360,9 @@ pub enum Formula {
     EpDispatchCombineDeepep,
     /// NCCL's all-to-all twice per MoE layer, at the slowest rank, times the layers.
     EpAllToAllNccl,
+    /// A serving phase's tensor-parallel all-reduces: one call on the stack's kernels or NCCL's
+    /// ring, times the calls.
+    TpAllReduce,
     /// DeepEP's normal kernels across nodes: once per remote node over the NIC, forwarded over
     /// NVLink, the longer of the two, at the slowest rank, times the layers.
     EpDispatchCombineNodes,
@@ -414,7 +420,8 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 101] = [
+    pub const ALL: [Formula; 102] = [
+        Formula::TpAllReduce,
         Formula::KvTierShares,
         Formula::KvTierRestore,
         Formula::TimeToFirstTokenWithRestore,

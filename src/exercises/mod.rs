@@ -553,6 +553,7 @@ fn phase_value(ph: &PhaseReport, field: &str) -> Option<f64> {
             _ => return None,
         }),
         ("moe", _) => moe_value(ph.moe.as_ref()?, rest),
+        ("tp_all_reduce", _) => tp_value(ph.tp_all_reduce.as_ref()?, rest),
         _ => None,
     }
 }
@@ -569,6 +570,18 @@ fn exchange_value(x: &crate::engine::perf::moe::EpExchange, field: &str) -> Opti
         "per_layer_s" => x.per_layer_s,
         "forward_s" => x.forward_s,
         "bound_s" => x.bound_s,
+        _ => return None,
+    };
+    v.is_finite().then_some(v)
+}
+
+/// A number of a phase's tensor-parallel all-reduce (`phases.NAME.tp_all_reduce.` paths).
+fn tp_value(a: &crate::engine::perf::timing::TpAllReduce, field: &str) -> Option<f64> {
+    let v = match field {
+        "bytes" => a.bytes,
+        "ranks" => f64::from(a.ranks),
+        "per_call_s" => a.per_call_s,
+        "calls" => a.calls,
         _ => return None,
     };
     v.is_finite().then_some(v)

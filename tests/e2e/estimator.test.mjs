@@ -710,12 +710,19 @@ test('tensor-parallel all-reduces: the stack\'s own kernels by default, NCCL\'s 
     await page.locator('#custom-all-reduce').waitFor();
     assert.ok(await page.isChecked('#custom-all-reduce'));
     assert.ok(sig3(seconds(await page.locator('#decode-step').innerText()), own.time.decode_step_s), `${lang}: the stack's kernels`);
+    // The all-reduces' own row: the engine's total, and its math names the kernel and the calls.
+    const ar = page.locator('#tp-all-reduce');
+    assert.ok(sig3(seconds(await ar.innerText()), own.phases.decode.tensor_parallel_comm_s), `${lang}: ${await ar.innerText()}`);
+    const calls = lang === 'en' ? /vllm_custom, steps per call 2: S 262 KB on 8 GPUs .* × 160 calls/ : /vllm_custom，每次 2 步：S 262 KB，8 块 GPU .* × 160 次/;
+    assert.match(await openMath(page, ar.locator('xpath=..').locator('details.math'), calls), calls);
     await page.uncheck('#custom-all-reduce');
     await page.waitForFunction((want) => {
       const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById('decode-step')?.innerText ?? '');
       return m && Math.abs(Number(m[1]) * (m[2] === 'ms' ? 1e-3 : 1) - want) <= 0.006 * want;
     }, ring.time.decode_step_s);
     await page.waitForFunction(() => /"custom_all_reduce":false/.test(atob(new URLSearchParams(location.search.slice(1)).get('s').replace(/-/g, '+').replace(/_/g, '/'))));
+    const ring14 = lang === 'en' ? /nccl_ring, steps per call 14/ : /nccl_ring，每次 14 步/;
+    assert.match(await openMath(page, page.locator('#tp-all-reduce').locator('xpath=..').locator('details.math'), ring14), ring14);
     await noNaN(page);
     await finish(page);
   }

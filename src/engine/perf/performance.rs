@@ -301,6 +301,7 @@ fn phase_report(w: &PhaseWork, t: &PhaseTiming, path: &ComputePath) -> PhaseRepo
         pipeline_bubble_fraction: t.pipeline_bubble_fraction,
         moe: t.moe,
         cpu_exposed_s: t.cpu_exposed_s,
+        tp_all_reduce: t.tp_all_reduce,
     }
 }
 
@@ -933,6 +934,7 @@ fn training_phase_report(
         activation_traffic_s: 0.0,
         moe: None,
         cpu_exposed_s: 0.0,
+        tp_all_reduce: None,
     };
     phase_report(w, &timing, path)
 }
@@ -1291,6 +1293,9 @@ fn derivations(
                 exchange_derivation(name, m, x, ph.expert_parallel_comm_s, &mut put);
             }
         }
+        if let Some(a) = &ph.tp_all_reduce {
+            tp_derivation(name, a, ph.tensor_parallel_comm_s, &mut put);
+        }
     }
     if let Some(t) = &p.training {
         phase_derivations(z.scenario, e, PhaseName::Training, t, p.training_extra, &mut put);
@@ -1485,6 +1490,34 @@ fn moe_derivation(
             "{}; routing skew: LMSYS, Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs (2025-05-05)",
             c.moe_source
         )),
+    );
+}
+
+/// Step 8b'''': a serving phase's tensor-parallel all-reduces, one call times the calls
+/// ([`super::timing::TpAllReduce`], [`super::custom_all_reduce::time`]).
+fn tp_derivation(name: PhaseName, a: &super::timing::TpAllReduce, total_s: f64, put: &mut Put) {
+    use super::custom_all_reduce::Kernels;
+    // The synchronising steps of one call: one-shot 1, two-shot 2, NCCL's ring 2(n − 1).
+    let (kernel, steps) = match a.custom {
+        Some((Kernels::Vllm, one)) => ("vllm_custom", if one { 1 } else { 2 }),
+        Some((Kernels::Trtllm, one)) => ("trtllm_custom", if one { 1 } else { 2 }),
+        None => ("nccl_ring", 2 * a.ranks.saturating_sub(1)),
+    };
+    put(
+        DerivKey::Phase(name, PhaseQty::TensorComm),
+        Formula::TpAllReduce,
+        vec![
+            Val::Id(kernel.into()),
+            Val::Int(u128::from(steps)),
+            Val::Bytes(crate::engine::num::u128_from_f64(a.bytes.round())),
+            Val::Int(u128::from(a.ranks)),
+            Val::Secs(a.per_call_s),
+            Val::Fixed(a.calls, 0),
+            Val::Secs(total_s),
+        ],
+        Source::cited(
+            "vLLM csrc/custom_all_reduce.cuh (one-/two-shot rule); SGLang PR #2904 (both kernel families on H100, 2025-01-15); NVIDIA nccl-tests (the ring)",
+        ),
     );
 }
 

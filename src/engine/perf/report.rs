@@ -144,6 +144,9 @@ pub struct PhaseReport {
     pub moe: Option<super::timing::MoeTiming>,
     /// Seconds the GPU waits for the serving stack's CPU work (`efficiency.cpu_share_of_step`).
     pub cpu_exposed_s: f64,
+    /// One tensor-parallel all-reduce and the calls of the phase (null without tensor
+    /// parallelism, and in training, whose step has its own breakdown).
+    pub tp_all_reduce: Option<super::timing::TpAllReduce>,
 }
 
 /// The software the time model assumes, each setting with where it comes from.

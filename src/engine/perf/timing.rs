@@ -101,6 +101,23 @@ pub struct PhaseTiming {
     /// (`efficiency.cpu_share_of_step`).
     #[serde(default)]
     pub cpu_exposed_s: f64,
+    /// One tensor-parallel all-reduce of the phase and how many it runs (null without tensor
+    /// parallelism): `tensor_parallel_comm_s = calls × per_call_s`.
+    #[serde(default)]
+    pub tp_all_reduce: Option<TpAllReduce>,
+}
+
+/// One tensor-parallel all-reduce of a serving phase: its message, the kernel that runs it, its
+/// time, and the calls the phase makes (2 a layer, per pipeline slot).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TpAllReduce {
+    /// `S = tokens of a micro-batch × hidden × activation bytes`.
+    pub bytes: f64,
+    pub ranks: u32,
+    /// The stack's own kernels and whether they run one-shot; null: NCCL's ring.
+    pub custom: Option<(super::custom_all_reduce::Kernels, bool)>,
+    pub per_call_s: f64,
+    pub calls: f64,
 }
 
 /// The routed experts' part of a phase's expected time.
@@ -199,7 +216,7 @@ pub fn phase_timing(
     let (passes, ar_per_layer): (f64, f64) = (1.0, 2.0);
     let layers_per_stage = f64::from(model.layers) / f64::from(pp);
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
-    let tp_one = tp_all_reduce(act, tp, par.custom_all_reduce, topology, eff)?;
+    let (tp_one, custom) = tp_all_reduce(act, tp, par.custom_all_reduce, topology, eff)?;
     let tp_n = ar_per_layer * layers_per_stage;
     // Dispatch and combine once per MoE layer, at the slowest rank's load (one layer's
     // exchange kept for its derivation); without a routed-expert stage, twice per pass.
@@ -294,28 +311,38 @@ pub fn phase_timing(
             exchange,
         }),
         cpu_exposed_s: cpu,
+        tp_all_reduce: (tp > 1).then_some(TpAllReduce {
+            bytes: act,
+            ranks: tp,
+            custom,
+            per_call_s: tp_one.expected_s,
+            calls: slots * tp_n,
+        }),
     })
 }
 
 /// One tensor-parallel all-reduce of `bytes` over `tp` GPUs: the serving stack's custom
-/// all-reduce where it runs (`custom`, inside one node, a size it takes), else NCCL's ring over
-/// the topology.
+/// all-reduce where it runs (`custom`, inside one node, a size it takes; returned with whether it
+/// is one-shot), else NCCL's ring over the topology.
+type TpCall = (CommTime, Option<(super::custom_all_reduce::Kernels, bool)>);
 fn tp_all_reduce(
     bytes: f64,
     tp: u32,
     custom: Option<super::custom_all_reduce::Kernels>,
     topology: &Topology,
     eff: &Efficiency,
-) -> Result<CommTime, PerfError> {
+) -> Result<TpCall, PerfError> {
     let own = match custom {
         Some(k) if tp <= topology.gpus_per_node.max(1) => {
-            super::custom_all_reduce::time(bytes, tp, &topology.intra_node, k)?
+            super::custom_all_reduce::time(bytes, tp, &topology.intra_node, k)?.map(|t| (t, k))
         }
         _ => None,
     };
     match own {
-        Some(t) => Ok(t),
-        None => hierarchical_time(Collective::AllReduce, Algorithm::Ring, bytes, tp, topology, eff),
+        Some((t, k)) => Ok((t, Some((k, super::custom_all_reduce::one_shot(bytes, tp))))),
+        None => {
+            Ok((hierarchical_time(Collective::AllReduce, Algorithm::Ring, bytes, tp, topology, eff)?, None))
+        }
     }
 }
 

@@ -306,6 +306,18 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.decode_step_s_bound)),
             id: "decode-step",
         });
+        // The estimator's page only (its strings stay out of the course's bundle): the decode
+        // step's all-reduces, whose math names the kernel, the message and the calls.
+        #[cfg(feature = "estimator")]
+        if p.phases.decode.tp_all_reduce.is_some() && p.phases.decode.tensor_parallel_comm_s > 0.0 {
+            rows.push(Row {
+                label: lang.est_panels().tp_all_reduce,
+                key: "phases.decode.tensor_parallel_comm_s",
+                expected: format_seconds(p.phases.decode.tensor_parallel_comm_s),
+                bound: String::new(),
+                id: "tp-all-reduce",
+            });
+        }
         if p.phases.decode.expert_parallel_comm_s > 0.0 {
             rows.push(Row {
                 label: e.ep_exchange,

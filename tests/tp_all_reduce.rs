@@ -1,0 +1,78 @@
+//! A serving step's tensor-parallel all-reduces through the whole engine, shown with their
+//! numbers: the stack's own kernels inside a node (one call `α(n) + (n−1)·S/(0.34·β)`), NCCL's
+//! ring where they do not run, and no such term without tensor parallelism.
+
+use gpu_primer::catalog::evaluate;
+use gpu_primer::engine::perf::custom_all_reduce::Kernels;
+use gpu_primer::engine::Scenario;
+use gpu_primer::i18n::Lang;
+use serde_json::{json, Value};
+
+fn scenario(v: Value) -> Scenario {
+    Scenario::from_json(&v).unwrap_or_else(|e| panic!("{v}: {e}"))
+}
+
+/// DeepSeek-V3 in FP8 on H200s, 16 sequences a decode step, tensor parallel over `gpus`.
+fn deepseek_tp(gpus: u64, extra: Value) -> Value {
+    let mut v = json!({"model": "deepseek-v3", "weight_dtype": "fp8", "serving_stack": "sglang",
+        "gpu": "h200-sxm", "gpus": gpus, "tensor_parallel": gpus, "batch": 16, "context_tokens": 2048});
+    if let (Some(o), Some(x)) = (v.as_object_mut(), extra.as_object()) {
+        o.extend(x.clone());
+    }
+    v
+}
+
+/// Worked: 16 tokens × 7,168 × 2 bytes = 229,376 B over 8 GPUs on NVLink's 450 GB/s, SGLang's
+/// (TensorRT-LLM's) kernels one-shot: 5.9 µs + 7 × 229,376 / (0.34 × 450 GB/s) = 16.39 µs a
+/// call; 2 a layer × 61 layers = 122 calls in the step.
+#[test]
+fn the_decode_steps_all_reduces_worked_on_sglangs_kernels() {
+    let r = evaluate(&scenario(deepseek_tp(8, json!({})))).unwrap();
+    let d = &r.performance.phases.decode;
+    let a = d.tp_all_reduce.expect("tensor parallel");
+    assert_eq!((a.bytes, a.ranks, a.calls), (229_376.0, 8, 122.0));
+    assert_eq!(a.custom, Some((Kernels::Trtllm, true)));
+    assert!((a.per_call_s * 1e6 - 16.39).abs() < 0.01, "{}", a.per_call_s);
+    assert!((d.tensor_parallel_comm_s - 122.0 * a.per_call_s).abs() < 1e-15);
+    let dv = r.derivation("phases.decode.tensor_parallel_comm_s").expect("derived");
+    let en = gpu_primer::i18n::facts::derivation(dv, Lang::En);
+    assert!(en.values.starts_with("trtllm_custom, steps per call 1: S 229 KB on 8 GPUs"), "{}", en.values);
+    assert!(en.values.contains("16.39 µs a call × 122 calls"), "{}", en.values);
+    assert!(en.formula.contains("α(n) + (n−1)·S/(0.34·β)"), "{}", en.formula);
+    assert!(en.source.contains("PR #2904"), "{}", en.source);
+    let zh = gpu_primer::i18n::facts::derivation(dv, Lang::Zh);
+    assert!(zh.values.contains("每次 16.39 µs × 122 次"), "{}", zh.values);
+}
+
+/// Without the stack's kernels, NCCL's ring of 2(n − 1) steps: slower per call; vLLM's kernels
+/// cost more per call than SGLang's.
+#[test]
+fn nccls_ring_and_vllms_kernels() {
+    let sglang = evaluate(&scenario(deepseek_tp(8, json!({})))).unwrap();
+    let off = evaluate(&scenario(deepseek_tp(8, json!({"custom_all_reduce": false})))).unwrap();
+    let vllm = evaluate(&scenario(deepseek_tp(8, json!({"serving_stack": "vllm_v1"})))).unwrap();
+    let call = |r: &gpu_primer::engine::Report| r.performance.phases.decode.tp_all_reduce.unwrap();
+    assert_eq!(call(&off).custom, None);
+    assert_eq!(call(&vllm).custom, Some((Kernels::Vllm, true)));
+    assert!(call(&off).per_call_s > call(&vllm).per_call_s);
+    assert!(call(&vllm).per_call_s > call(&sglang).per_call_s);
+    let dv = off.derivation("phases.decode.tensor_parallel_comm_s").unwrap();
+    let en = gpu_primer::i18n::facts::derivation(dv, Lang::En);
+    assert!(en.values.starts_with("nccl_ring, steps per call 14"), "{}", en.values);
+}
+
+/// Sixteen GPUs span two nodes: NCCL's ring over 30 steps; one GPU has no such term.
+#[test]
+fn across_nodes_and_without_tensor_parallelism() {
+    let r = evaluate(&scenario(deepseek_tp(16, json!({})))).unwrap();
+    let a = r.performance.phases.decode.tp_all_reduce.unwrap();
+    assert_eq!((a.ranks, a.custom), (16, None));
+    let en = gpu_primer::i18n::facts::derivation(
+        r.derivation("phases.decode.tensor_parallel_comm_s").unwrap(),
+        Lang::En,
+    );
+    assert!(en.values.contains("steps per call 30"), "{}", en.values);
+    let one = evaluate(&scenario(json!({"model": "llama-3.1-8b", "gpu": "h100-sxm"}))).unwrap();
+    assert_eq!(one.performance.phases.decode.tp_all_reduce, None);
+    assert!(one.derivation("phases.decode.tensor_parallel_comm_s").is_none());
+}
