@@ -36,7 +36,12 @@ fn the_decode_steps_all_reduces_worked_on_sglangs_kernels() {
     assert!((d.tensor_parallel_comm_s - 122.0 * a.per_call_s).abs() < 1e-15);
     let dv = r.derivation("phases.decode.tensor_parallel_comm_s").expect("derived");
     let en = gpu_primer::i18n::facts::derivation(dv, Lang::En);
-    assert!(en.values.starts_with("trtllm_custom, steps per call 1: S 229 KB on 8 GPUs"), "{}", en.values);
+    assert_eq!((a.alpha_s, a.beta_bytes_per_s), (5.9e-6, 450e9));
+    assert!(
+        en.values.starts_with("trtllm_custom, steps per call 1: S 229 KB on 8 GPUs, α 5.90 µs, β 450 GB/s"),
+        "{}",
+        en.values
+    );
     assert!(en.values.contains("16.39 µs a call × 122 calls"), "{}", en.values);
     assert!(en.formula.contains("α(n) + (n−1)·S/(0.34·β)"), "{}", en.formula);
     assert!(en.source.contains("PR #2904"), "{}", en.source);
@@ -61,7 +66,8 @@ fn nccls_ring_and_vllms_kernels() {
     assert!(en.values.starts_with("nccl_ring, steps per call 14"), "{}", en.values);
 }
 
-/// Sixteen GPUs span two nodes: NCCL's ring over 30 steps; one GPU has no such term.
+/// Sixteen GPUs span two nodes: NCCL's hierarchical ring, 2 × 7 steps inside the nodes and 2
+/// between them, at the NIC's rate; one GPU has no such term.
 #[test]
 fn across_nodes_and_without_tensor_parallelism() {
     let r = evaluate(&scenario(deepseek_tp(16, json!({})))).unwrap();
@@ -71,7 +77,11 @@ fn across_nodes_and_without_tensor_parallelism() {
         r.derivation("phases.decode.tensor_parallel_comm_s").unwrap(),
         Lang::En,
     );
-    assert!(en.values.contains("steps per call 30"), "{}", en.values);
+    assert!(
+        en.values.contains("steps per call 16: S 229 KB on 16 GPUs, α 5.00 µs, β 50 GB/s"),
+        "{}",
+        en.values
+    );
     let one = evaluate(&scenario(json!({"model": "llama-3.1-8b", "gpu": "h100-sxm"}))).unwrap();
     assert_eq!(one.performance.phases.decode.tp_all_reduce, None);
     assert!(one.derivation("phases.decode.tensor_parallel_comm_s").is_none());

@@ -580,6 +580,9 @@ fn tp_value(a: &crate::engine::perf::timing::TpAllReduce, field: &str) -> Option
     let v = match field {
         "bytes" => a.bytes,
         "ranks" => f64::from(a.ranks),
+        "alpha_s" => a.alpha_s,
+        "beta_bytes_per_s" => a.beta_bytes_per_s,
+        "gpus_per_node" => f64::from(a.gpus_per_node),
         "per_call_s" => a.per_call_s,
         "calls" => a.calls,
         _ => return None,

@@ -1497,11 +1497,20 @@ fn moe_derivation(
 /// ([`super::timing::TpAllReduce`], [`super::custom_all_reduce::time`]).
 fn tp_derivation(name: PhaseName, a: &super::timing::TpAllReduce, total_s: f64, put: &mut Put) {
     use super::custom_all_reduce::Kernels;
-    // The synchronising steps of one call: one-shot 1, two-shot 2, NCCL's ring 2(n − 1).
+    // The synchronising steps of one call: one-shot 1, two-shot 2, NCCL's ring 2(n − 1) on one
+    // node, hierarchical across nodes 2(g − 1) + 2(nodes − 1).
+    fn ring_steps(n: u32, g: u32) -> u32 {
+        let g = g.max(1);
+        if n <= g {
+            2 * n.saturating_sub(1)
+        } else {
+            2 * (g - 1) + 2 * (n.div_ceil(g) - 1)
+        }
+    }
     let (kernel, steps) = match a.custom {
         Some((Kernels::Vllm, one)) => ("vllm_custom", if one { 1 } else { 2 }),
         Some((Kernels::Trtllm, one)) => ("trtllm_custom", if one { 1 } else { 2 }),
-        None => ("nccl_ring", 2 * a.ranks.saturating_sub(1)),
+        None => ("nccl_ring", ring_steps(a.ranks, a.gpus_per_node)),
     };
     put(
         DerivKey::Phase(name, PhaseQty::TensorComm),
@@ -1511,6 +1520,8 @@ fn tp_derivation(name: PhaseName, a: &super::timing::TpAllReduce, total_s: f64, 
             Val::Int(u128::from(steps)),
             Val::Bytes(crate::engine::num::u128_from_f64(a.bytes.round())),
             Val::Int(u128::from(a.ranks)),
+            Val::Secs(a.alpha_s),
+            Val::ByteRate(a.beta_bytes_per_s),
             Val::Secs(a.per_call_s),
             Val::Fixed(a.calls, 0),
             Val::Secs(total_s),

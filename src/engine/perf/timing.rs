@@ -116,6 +116,12 @@ pub struct TpAllReduce {
     pub ranks: u32,
     /// The stack's own kernels and whether they run one-shot; null: NCCL's ring.
     pub custom: Option<(super::custom_all_reduce::Kernels, bool)>,
+    /// The latency `α` of one step (the kernels' `α(n)`, or the link's for NCCL) and the link's
+    /// rate `β` per direction (NVLink inside a node; the NIC's share when the GPUs span nodes).
+    pub alpha_s: f64,
+    pub beta_bytes_per_s: f64,
+    /// GPUs per node (NCCL's ring is hierarchical past one node).
+    pub gpus_per_node: u32,
     pub per_call_s: f64,
     pub calls: f64,
 }
@@ -315,10 +321,22 @@ pub fn phase_timing(
             bytes: act,
             ranks: tp,
             custom,
+            alpha_s: custom.map_or(tp_link(tp, topology).latency_s, |(k, _)| k.latency_s(tp)),
+            beta_bytes_per_s: tp_link(tp, topology).bytes_per_s_per_direction,
+            gpus_per_node: topology.gpus_per_node,
             per_call_s: tp_one.expected_s,
             calls: slots * tp_n,
         }),
     })
+}
+
+/// The link a tensor-parallel group's all-reduce is limited by: NVLink inside a node, the NIC's
+/// share per GPU when the group spans nodes.
+fn tp_link(tp: u32, topology: &Topology) -> crate::engine::links::Link {
+    match topology.inter_node {
+        Some(nic) if tp > topology.gpus_per_node.max(1) => nic,
+        _ => topology.intra_node,
+    }
 }
 
 /// One tensor-parallel all-reduce of `bytes` over `tp` GPUs: the serving stack's custom
