@@ -295,6 +295,13 @@ const ALLOWED: &[&str] = &[
     "vllm_custom",
     "trtllm_custom",
     "nccl_ring",
+    // The all-reduce's derivation names TensorRT-LLM's kernels, the efficiency factors its
+    // shares come from, and the report's key of the phase's all-reduce time.
+    "TensorRT",
+    "LLM",
+    "intra_node_bus_bandwidth",
+    "inter_node_bus_bandwidth",
+    "tensor_parallel_comm_s",
     "palm",
     "with_embedding",
     "megatron_causal",

@@ -360,9 +360,11 @@ pub enum Formula {
     EpDispatchCombineDeepep,
     /// NCCL's all-to-all twice per MoE layer, at the slowest rank, times the layers.
     EpAllToAllNccl,
-    /// A serving phase's tensor-parallel all-reduces: one call on the stack's kernels or NCCL's
-    /// ring, times the calls.
+    /// A serving phase's tensor-parallel all-reduces inside one node: one call on the stack's
+    /// kernels or NCCL's ring, times the calls.
     TpAllReduce,
+    /// The same across nodes: NCCL's hierarchical ring.
+    TpAllReduceNodes,
     /// DeepEP's normal kernels across nodes: once per remote node over the NIC, forwarded over
     /// NVLink, the longer of the two, at the slowest rank, times the layers.
     EpDispatchCombineNodes,
@@ -420,8 +422,9 @@ pub enum Formula {
 
 impl Formula {
     /// Every formula, for tests that check each has wording in every language.
-    pub const ALL: [Formula; 102] = [
+    pub const ALL: [Formula; 103] = [
         Formula::TpAllReduce,
+        Formula::TpAllReduceNodes,
         Formula::KvTierShares,
         Formula::KvTierRestore,
         Formula::TimeToFirstTokenWithRestore,

@@ -82,7 +82,8 @@ pub struct EstimatorPanelStrings {
     pub training_hfu: &'static str,
     /// The parts of a training step, in the order of `TrainingQty::STEP_PARTS`.
     pub step_parts: [&'static str; 13],
-    /// The perf row: the tensor-parallel all-reduces inside the decode step.
+    /// The perf rows: the tensor-parallel all-reduces inside the prefill and the decode step.
+    pub tp_all_reduce_prefill: &'static str,
     pub tp_all_reduce: &'static str,
     /// The low-precision recipe of the linear layers (`low_precision_recipe`).
     pub recipe: &'static str,
@@ -220,6 +221,7 @@ pub const ZH: EstimatorPanelStrings = EstimatorPanelStrings {
     training_per_gpu: "每块 GPU 的 token/s",
     training_mfu: "模型 FLOP 利用率（MFU，相对 16 位稠密峰值，fp32 训练时为 TF32；FP8 训练也一样）",
     training_hfu: "硬件 FLOP 利用率（HFU：因果注意力的 FLOP 加重算，同一峰值）",
+    tp_all_reduce_prefill: "其中张量并行 all-reduce（预填充）",
     tp_all_reduce: "其中张量并行 all-reduce（每个解码步）",
     step_parts: [
         "其中矩阵乘",
@@ -367,6 +369,7 @@ pub const EN: EstimatorPanelStrings = EstimatorPanelStrings {
     training_per_gpu: "Tokens/s per GPU",
     training_mfu: "Model FLOPs utilisation (MFU, of the dense 16-bit peak, TF32 when training in fp32; FP8 runs too)",
     training_hfu: "Hardware FLOPs utilisation (HFU: causal attention's FLOPs plus recomputation, same peak)",
+    tp_all_reduce_prefill: "of which tensor-parallel all-reduces (prefill)",
     tp_all_reduce: "of which tensor-parallel all-reduces (per decode step)",
     step_parts: [
         "of which GEMMs",

@@ -715,6 +715,8 @@ test('tensor-parallel all-reduces: the stack\'s own kernels by default, NCCL\'s 
     assert.ok(sig3(seconds(await ar.innerText()), own.phases.decode.tensor_parallel_comm_s), `${lang}: ${await ar.innerText()}`);
     const calls = lang === 'en' ? /vllm_custom, steps per call 2: S 262 KB on 8 GPUs .* × 160 calls/ : /vllm_custom，每次 2 步：S 262 KB，8 块 GPU .* × 160 次/;
     assert.match(await openMath(page, ar.locator('xpath=..').locator('details.math'), calls), calls);
+    // The prefill's all-reduces have their own row: a bigger message, NCCL's ring past 8 MiB.
+    assert.ok(sig3(seconds(await page.locator('#tp-all-reduce-prefill').innerText()), own.phases.prefill.tensor_parallel_comm_s), lang);
     await page.uncheck('#custom-all-reduce');
     await page.waitForFunction((want) => {
       const m = /([\d.]+)\s*(ms|s)\b/.exec(document.getElementById('decode-step')?.innerText ?? '');

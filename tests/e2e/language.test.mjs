@@ -57,7 +57,7 @@ const ALLOW = {
     'NVSwitch', 'InfiniBand', 'MIG', 'SM', 'Tensor', 'Core', 'FlashAttention', 'Adam', 'AdamW', 'SGD', 'logits',
     'top', 'k', 'r', 'JSON', 'URL', 'HTML', 'config', 'json', 'P', 'V', 'H', 'Q', 'O', 'N', 'x', 'e'],
   // Names of things: vendors, products, projects, the site's own command.
-  names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'SGLang', 'Megatron', 'DeepSpeed',
+  names: ['NVIDIA', 'AMD', 'Instinct', 'GeForce', 'RTX', 'Hugging', 'Face', 'vLLM', 'SGLang', 'Megatron', 'DeepSpeed', 'CUTLASS',
     'PyTorch', 'torch', 'transformers', 'PagedAttention', 'GPT', 'gpu', 'primer', 'validate', 'torchtune', ...catalogNames,
     // Hybrid architectures' layer types (Gated DeltaNet, Mamba-2), as their papers name them.
     'Gated', 'DeltaNet', 'Mamba',

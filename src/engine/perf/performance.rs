@@ -1497,35 +1497,50 @@ fn moe_derivation(
 /// ([`super::timing::TpAllReduce`], [`super::custom_all_reduce::time`]).
 fn tp_derivation(name: PhaseName, a: &super::timing::TpAllReduce, total_s: f64, put: &mut Put) {
     use super::custom_all_reduce::Kernels;
+    let g = a.gpus_per_node.max(1);
+    let leg = |l: &super::timing::CommLeg| {
+        [Val::Secs(l.alpha_s), Val::ByteRate(l.beta_bytes_per_s), Val::Fixed(l.share, 2)]
+    };
+    let tail = [Val::Secs(a.per_call_s), Val::Fixed(a.calls, 0), Val::Secs(total_s)];
+    let bytes = Val::Bytes(crate::engine::num::u128_from_f64(a.bytes.round()));
     // The synchronising steps of one call: one-shot 1, two-shot 2, NCCL's ring 2(n − 1) on one
     // node, hierarchical across nodes 2(g − 1) + 2(nodes − 1).
-    fn ring_steps(n: u32, g: u32) -> u32 {
-        let g = g.max(1);
-        if n <= g {
-            2 * n.saturating_sub(1)
-        } else {
-            2 * (g - 1) + 2 * (n.div_ceil(g) - 1)
+    let (formula, values) = match (a.custom, a.nic) {
+        (None, Some(nic)) => {
+            let nodes = a.ranks.div_ceil(g);
+            let steps = 2 * (g - 1) + 2 * (nodes - 1);
+            let mut v = vec![
+                Val::Int(u128::from(nodes)),
+                Val::Int(u128::from(g)),
+                Val::Int(u128::from(steps)),
+                bytes,
+            ];
+            v.extend(leg(&a.node));
+            v.extend(leg(&nic));
+            v.extend(tail);
+            (Formula::TpAllReduceNodes, v)
         }
-    }
-    let (kernel, steps) = match a.custom {
-        Some((Kernels::Vllm, one)) => ("vllm_custom", if one { 1 } else { 2 }),
-        Some((Kernels::Trtllm, one)) => ("trtllm_custom", if one { 1 } else { 2 }),
-        None => ("nccl_ring", ring_steps(a.ranks, a.gpus_per_node)),
+        _ => {
+            let (kernel, steps) = match a.custom {
+                Some((Kernels::Vllm, one)) => ("vllm_custom", if one { 1 } else { 2 }),
+                Some((Kernels::Trtllm, one)) => ("trtllm_custom", if one { 1 } else { 2 }),
+                None => ("nccl_ring", 2 * a.ranks.saturating_sub(1)),
+            };
+            let mut v = vec![
+                Val::Id(kernel.into()),
+                Val::Int(u128::from(steps)),
+                bytes,
+                Val::Int(u128::from(a.ranks)),
+            ];
+            v.extend(leg(&a.node));
+            v.extend(tail);
+            (Formula::TpAllReduce, v)
+        }
     };
     put(
         DerivKey::Phase(name, PhaseQty::TensorComm),
-        Formula::TpAllReduce,
-        vec![
-            Val::Id(kernel.into()),
-            Val::Int(u128::from(steps)),
-            Val::Bytes(crate::engine::num::u128_from_f64(a.bytes.round())),
-            Val::Int(u128::from(a.ranks)),
-            Val::Secs(a.alpha_s),
-            Val::ByteRate(a.beta_bytes_per_s),
-            Val::Secs(a.per_call_s),
-            Val::Fixed(a.calls, 0),
-            Val::Secs(total_s),
-        ],
+        formula,
+        values,
         Source::cited(
             "vLLM csrc/custom_all_reduce.cuh (one-/two-shot rule); SGLang PR #2904 (both kernel families on H100, 2025-01-15); NVIDIA nccl-tests (the ring)",
         ),

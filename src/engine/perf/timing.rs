@@ -116,14 +116,25 @@ pub struct TpAllReduce {
     pub ranks: u32,
     /// The stack's own kernels and whether they run one-shot; null: NCCL's ring.
     pub custom: Option<(super::custom_all_reduce::Kernels, bool)>,
-    /// The latency `α` of one step (the kernels' `α(n)`, or the link's for NCCL) and the link's
-    /// rate `β` per direction (NVLink inside a node; the NIC's share when the GPUs span nodes).
-    pub alpha_s: f64,
-    pub beta_bytes_per_s: f64,
-    /// GPUs per node (NCCL's ring is hierarchical past one node).
+    /// Inside a node: the latency `α` of one step (the kernels' `α(n)`, or NVLink's for NCCL),
+    /// the link's rate `β` per direction, and the share `e` of it reached (the kernels' 0.34, or
+    /// NCCL's `intra_node_bus_bandwidth`).
+    pub node: CommLeg,
+    /// Between nodes, where NCCL's ring spans them (hierarchical): the NIC's `α`, `β` and
+    /// `inter_node_bus_bandwidth`, for an all-reduce of `S/g`.
+    pub nic: Option<CommLeg>,
+    /// GPUs per node (`g`).
     pub gpus_per_node: u32,
     pub per_call_s: f64,
     pub calls: f64,
+}
+
+/// One link's terms in a collective's time: `α` per step, `β` bytes/s per direction, share `e`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CommLeg {
+    pub alpha_s: f64,
+    pub beta_bytes_per_s: f64,
+    pub share: f64,
 }
 
 /// The routed experts' part of a phase's expected time.
@@ -321,8 +332,8 @@ pub fn phase_timing(
             bytes: act,
             ranks: tp,
             custom,
-            alpha_s: custom.map_or(tp_link(tp, topology).latency_s, |(k, _)| k.latency_s(tp)),
-            beta_bytes_per_s: tp_link(tp, topology).bytes_per_s_per_direction,
+            node: node_leg(tp, custom, topology, eff),
+            nic: nic_leg(tp, custom, topology, eff),
             gpus_per_node: topology.gpus_per_node,
             per_call_s: tp_one.expected_s,
             calls: slots * tp_n,
@@ -330,12 +341,36 @@ pub fn phase_timing(
     })
 }
 
-/// The link a tensor-parallel group's all-reduce is limited by: NVLink inside a node, the NIC's
-/// share per GPU when the group spans nodes.
-fn tp_link(tp: u32, topology: &Topology) -> crate::engine::links::Link {
-    match topology.inter_node {
-        Some(nic) if tp > topology.gpus_per_node.max(1) => nic,
-        _ => topology.intra_node,
+/// The terms of a tensor-parallel all-reduce inside a node: the stack's kernels' `α(n)` and
+/// share of NVLink, or NCCL's (the link's latency, `intra_node_bus_bandwidth`).
+fn node_leg(
+    tp: u32,
+    custom: Option<(super::custom_all_reduce::Kernels, bool)>,
+    topology: &Topology,
+    eff: &Efficiency,
+) -> CommLeg {
+    let link = topology.intra_node;
+    let (alpha_s, share) = match custom {
+        Some((k, _)) => (k.latency_s(tp), super::custom_all_reduce::BANDWIDTH_SHARE),
+        None => (link.latency_s, eff.intra_node_bus_bandwidth),
+    };
+    CommLeg { alpha_s, beta_bytes_per_s: link.bytes_per_s_per_direction, share }
+}
+
+/// The NIC's terms where NCCL's ring spans nodes (the stack's kernels never do).
+fn nic_leg(
+    tp: u32,
+    custom: Option<(super::custom_all_reduce::Kernels, bool)>,
+    topology: &Topology,
+    eff: &Efficiency,
+) -> Option<CommLeg> {
+    match (custom, topology.inter_node) {
+        (None, Some(nic)) if tp > topology.gpus_per_node.max(1) => Some(CommLeg {
+            alpha_s: nic.latency_s,
+            beta_bytes_per_s: nic.bytes_per_s_per_direction,
+            share: eff.inter_node_bus_bandwidth,
+        }),
+        _ => None,
     }
 }
 

@@ -263,6 +263,16 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.prefill_s_bound)),
             id: "prefill-time",
         });
+        #[cfg(feature = "estimator")]
+        if p.phases.prefill.tp_all_reduce.is_some() && p.phases.prefill.tensor_parallel_comm_s > 0.0 {
+            rows.push(Row {
+                label: lang.est_panels().tp_all_reduce_prefill,
+                key: "phases.prefill.tensor_parallel_comm_s",
+                expected: format_seconds(p.phases.prefill.tensor_parallel_comm_s),
+                bound: String::new(),
+                id: "tp-all-reduce-prefill",
+            });
+        }
         if p.time.prefix_cached_tokens > 0 {
             // With KV tiers the cached tokens are their mean over the tiers: shown as a share of
             // the prompt, not as the hit rate asked for.
