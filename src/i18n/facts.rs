@@ -391,8 +391,14 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::EpDispatchCombineDeepep => "with expert parallelism, each MoE layer sends every token's activation D times and brings the results back (DeepEP): D = k, one copy per chosen expert, for the low-latency kernels; D = ep·(1 − (1 − 1/ep)^k), one per GPU holding one of its k experts, for the normal kernels; t = T·D·(p_d/β_d + p_c/β_c), p_d = H + 4·H/128 + 16 bytes (FP8 with one scale per 128 values, and metadata), p_c = 2·H (BF16), β the kernels' measured rates (low-latency: RDMA by EP size; normal: a share of NVLink within a node, of the NIC across); × I, the slowest rank's load over the mean, × the MoE layers",
             F::EpDispatchCombineNodes => "DeepEP's normal kernels across nodes send each token once to every remote node holding one of its experts, R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n of n nodes, the cap being topk_group groups of experts (DeepSeek-V3: at most 4 nodes) or k, then forward it over NVLink to the experts' GPUs: t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl)); × I, the slowest rank's load over the mean, × the MoE layers",
             F::EpAllToAllNccl => "with expert parallelism, each MoE layer runs NCCL's all-to-all twice (dispatch, combine), each sending S = T × k × H × activation bytes / tp from one GPU, (g − 1)/n of it over NVLink and (n − g)/n over the NIC; × I, the slowest rank's load over the mean, × the MoE layers",
+            // The estimator's page alone shows these two (its all-reduce rows): the other
+            // bundles do without their words (`feature = "estimator"`, as in `perf_view`).
+            #[cfg(feature = "estimator")]
             F::TpAllReduce => "per serving step, 2 all-reduces a layer of S = the micro-batch's tokens × hidden × activation bytes over the n tensor-parallel GPUs of one node: on 2, 4, 6 or 8 GPUs joined by NVLink and below 8 MiB, the stack's own kernels (vllm_custom, vLLM's; trtllm_custom, TensorRT-LLM's, which SGLang runs) at the share e = 0.34 of the link's rate β, one-shot in 1 step α(n) + (n−1)·S/(β·e), two-shot in 2 from 256 KiB (262,144 B) on 6-8 GPUs or 512 KiB on 4, 2·α(n) + 2(n−1)/n·S/(β·e), α(8) 10.1 µs (vllm_custom) or 5.9 µs (trtllm_custom); otherwise NCCL's ring (nccl_ring) in 2(n−1) steps, 2(n−1)·α + 2(n−1)/n·S/(β·e), α the link's latency and e intra_node_bus_bandwidth; × the calls (2 × layers of a stage × pipeline slots)",
+            #[cfg(feature = "estimator")]
             F::TpAllReduceNodes => "per serving step, 2 all-reduces a layer of S = the micro-batch's tokens × hidden × activation bytes over n tensor-parallel GPUs on N nodes of g: NCCL's ring (nccl_ring) hierarchically, a reduce-scatter of S inside each node over NVLink, (g−1)·α + (g−1)/g·S/(β·e), an all-reduce of S/g between the nodes over the NIC, 2(N−1)·α' + 2(N−1)/N·(S/g)/(β'·e'), and an all-gather of S inside each node as the reduce-scatter: 2(g−1) + 2(N−1) steps (e intra_node_bus_bandwidth, e' inter_node_bus_bandwidth); × the calls (2 × layers of a stage × pipeline slots)",
+            #[cfg(not(feature = "estimator"))]
+            F::TpAllReduce | F::TpAllReduceNodes => "",
             F::KvTierShares => "W = n open sessions × kv(prompt + output − s_B), each keeping its last prompt and answer (the shared prefix once); under uniform reuse an LRU cache of C bytes keeps min(1, C/W) of it (Fagin 1977; Che et al. 2002); the tiers are inclusive (each copy written down as it is computed): GPU r_g = min(1, C_g/W), CPU r_c − r_g with r_c = max(r_g, min(1, C_c/W)), SSD r_s − r_c, the rest recomputed",
             F::KvTierRestore => "a session's history of h tokens sits whole in one tier; restoring it for the batch's b prompts takes b × (⌈h/B⌉ block copies × t_copy + kv(h) / (B_t × e_t)), chosen only when shorter than recomputing it (the prefill with the shared prefix cached less the prefill with the history cached); the mean restore is Σ share_t × restore_t over the tiers chosen",
             F::TimeToFirstTokenWithRestore => "prefill_s + mean restore from the KV tiers (before the prefill: loading is not overlapped with compute) + per-request fixed cost",
@@ -479,8 +485,14 @@ pub fn formula(f: Formula, lang: Lang) -> &'static str {
             F::EpDispatchCombineDeepep => "专家并行时，每个混合专家层把每个 token 的激活发出 D 份，再把结果取回（DeepEP）：低延迟 kernel 每个选中的专家一份，D = k；普通 kernel 每张持有其 k 个专家之一的 GPU 一份，D = ep·(1 − (1 − 1/ep)^k)；t = T·D·(p_d/β_d + p_c/β_c)，p_d = H + 4·H/128 + 16 字节（FP8，每 128 个值一个缩放因子，另加元数据），p_c = 2·H（BF16），β 为 kernel 实测速率（低延迟 kernel：按 EP 规模的 RDMA 速率；普通 kernel：节点内 NVLink、跨节点网卡的一定比例）；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpDispatchCombineNodes => "跨节点时 DeepEP 的普通 kernel 把每个 token 向持有其专家的每个远端节点各发一次，n 个节点中 R = min(n·(1 − (1 − 1/n)^k), cap) · (n − 1)/n 个，cap 为 topk_group 组专家所在的节点数（DeepSeek-V3 至多 4 个节点），无分组路由时为 k；再经 NVLink 转发到专家所在的 GPU：t = max(T·R·(p_d + p_c) / (B_nic·s_rdma), T·D·(p_d + p_c) / (B_nvl·s_nvl))；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
             F::EpAllToAllNccl => "专家并行时，每个混合专家层做两次 NCCL all-to-all（分发、合并），每次每张 GPU 发出 S = T × k × H × 激活字节数 / tp，其中 (g − 1)/n 走 NVLink、(n − g)/n 走网卡；再乘以 I（最慢 GPU 的负载与平均之比）和混合专家层数",
+            // The estimator's page alone shows these two (its all-reduce rows): the other
+            // bundles do without their words (`feature = "estimator"`, as in `perf_view`).
+            #[cfg(feature = "estimator")]
             F::TpAllReduce => "每个推理步中每层 2 次 all-reduce，消息 S = 每个微批次的 token 数 × 隐藏维度 × 激活字节数，在一个节点内的 n 块张量并行 GPU 之间：2、4、6 或 8 块经 NVLink 互连的 GPU、小于 8 MiB 时用服务栈自带的 kernel（vllm_custom 为 vLLM 的，trtllm_custom 为 TensorRT-LLM 的，SGLang 也用它），达到链路速率 β 的 e = 0.34，一段式 1 步 α(n) + (n−1)·S/(β·e)，6 至 8 块从 256 KiB（262,144 B）、4 块从 512 KiB 起为两段式 2 步 2·α(n) + 2(n−1)/n·S/(β·e)，α(8) 为 10.1 µs（vllm_custom）或 5.9 µs（trtllm_custom）；否则用 NCCL 环形（nccl_ring），2(n−1) 步 2(n−1)·α + 2(n−1)/n·S/(β·e)，α 为链路延迟，e 为 intra_node_bus_bandwidth；再乘以调用次数（2 × 每段的层数 × 流水线槽数）",
+            #[cfg(feature = "estimator")]
             F::TpAllReduceNodes => "每个推理步中每层 2 次 all-reduce，消息 S = 每个微批次的 token 数 × 隐藏维度 × 激活字节数，在 N 个节点（每个节点 g 块）上的 n 块张量并行 GPU 之间：NCCL 环形（nccl_ring）分层进行，先在每个节点内经 NVLink 对 S 做 reduce-scatter，(g−1)·α + (g−1)/g·S/(β·e)，再经网卡在节点之间对 S/g 做 all-reduce，2(N−1)·α' + 2(N−1)/N·(S/g)/(β'·e')，最后在每个节点内做与 reduce-scatter 相同的 all-gather：共 2(g−1) + 2(N−1) 步（e 为 intra_node_bus_bandwidth，e' 为 inter_node_bus_bandwidth）；再乘以调用次数（2 × 每段的层数 × 流水线槽数）",
+            #[cfg(not(feature = "estimator"))]
+            F::TpAllReduce | F::TpAllReduceNodes => "",
             F::KvTierShares => "W = n 个开着的会话 × kv(提示词 + 输出 − s_B)，每个会话保留上一轮的提示词和回答（共享前缀只存一份）；复用均匀时，C 字节的 LRU 缓存留住其中 min(1, C/W)（Fagin 1977；Che 等 2002）；各层级是包含关系（块算出即写到下一级）：GPU r_g = min(1, C_g/W)，CPU r_c − r_g，其中 r_c = max(r_g, min(1, C_c/W))，SSD r_s − r_c，其余重算",
             F::KvTierRestore => "一个会话的 h 个 token 的历史整段位于某一层级；为 batch 的 b 个提示词恢复它需 b × (⌈h/B⌉ 次块拷贝 × t_copy + kv(h) / (B_t × e_t))，只有比重算更快时才恢复（只缓存共享前缀时的预填充 减去 缓存了历史时的预填充）；平均恢复时间为所选各层级 Σ 份额_t × 恢复_t",
             F::TimeToFirstTokenWithRestore => "prefill_s + 从 KV 分级恢复的平均时间（在预填充之前：加载不与计算重叠）+ 每个请求的固定开销",
@@ -662,14 +674,18 @@ fn template(f: Formula) -> T {
             en: "deepep_normal across nodes: T {} tokens × R {} remote nodes × (p_d + p_c) {} / {} = {} over the NIC; NVLink forwarding {}; the longer → {} per layer; × I {} × {} layers = {}",
             zh: "跨节点的 deepep_normal：T {} 个 token × R {} 个远端节点 × (p_d + p_c) {} / {} = 网卡上 {}；NVLink 转发 {}；取较长者 → 每层 {}；× I {} × {} 层 = {}",
         },
+        #[cfg(feature = "estimator")]
         F::TpAllReduce => T::Words {
             en: "{}, steps per call {}: S {} on {} GPUs, α {}, β {}, e {} → {} a call × {} calls = {}",
             zh: "{}，每次 {} 步：S {}，{} 块 GPU，α {}，β {}，e {} → 每次 {} × {} 次 = {}",
         },
+        #[cfg(feature = "estimator")]
         F::TpAllReduceNodes => T::Words {
             en: "nccl_ring on {} nodes of {} GPUs, steps per call {}: S {}; inside a node α {}, β {}, e {}; between nodes α′ {}, β′ {}, e′ {} → {} a call × {} calls = {}",
             zh: "nccl_ring，{} 个节点、每个节点 {} 块 GPU，每次 {} 步：S {}；节点内 α {}，β {}，e {}；节点之间 α′ {}，β′ {}，e′ {} → 每次 {} × {} 次 = {}",
         },
+        #[cfg(not(feature = "estimator"))]
+        F::TpAllReduce | F::TpAllReduceNodes => T::Same(""),
         F::EpAllToAllNccl => T::Words {
             en: "T {} tokens: each all-to-all sends S {} from this GPU at {} → 2 × {} per layer (dispatch, combine); × I {} × {} layers = {}",
             zh: "T {} 个 token：每次 all-to-all 本卡发出 S {}，速率 {} → 每层 2 次共 {}（分发、合并）；× I {} × {} 层 = {}",

@@ -713,7 +713,7 @@ test('tensor-parallel all-reduces: the stack\'s own kernels by default, NCCL\'s 
     // The all-reduces' own row: the engine's total, and its math names the kernel and the calls.
     const ar = page.locator('#tp-all-reduce');
     assert.ok(sig3(seconds(await ar.innerText()), own.phases.decode.tensor_parallel_comm_s), `${lang}: ${await ar.innerText()}`);
-    const calls = lang === 'en' ? /vllm_custom, steps per call 2: S 262 KB on 8 GPUs .* × 160 calls/ : /vllm_custom，每次 2 步：S 262 KB，8 块 GPU .* × 160 次/;
+    const calls = lang === 'en' ? /vllm_custom, steps per call 2: S 262 KB on 8 GPUs.* × 160 calls/ : /vllm_custom，每次 2 步：S 262 KB，8 块 GPU.* × 160 次/;
     assert.match(await openMath(page, ar.locator('xpath=..').locator('details.math'), calls), calls);
     // The prefill's all-reduces have their own row: a bigger message, NCCL's ring past 8 MiB.
     assert.ok(sig3(seconds(await page.locator('#tp-all-reduce-prefill').innerText()), own.phases.prefill.tensor_parallel_comm_s), lang);
