@@ -233,7 +233,7 @@ pub fn phase_timing(
     let (passes, ar_per_layer): (f64, f64) = (1.0, 2.0);
     let layers_per_stage = f64::from(model.layers) / f64::from(pp);
     let act = micro_tokens * f64::from(model.hidden) * model.activation_bytes;
-    let (tp_one, custom) = tp_all_reduce(act, tp, par.custom_all_reduce, topology, eff)?;
+    let (tp_one, tp_call) = tp_all_reduce(act, tp, par.custom_all_reduce, topology, eff)?;
     let tp_n = ar_per_layer * layers_per_stage;
     // Dispatch and combine once per MoE layer, at the slowest rank's load (one layer's
     // exchange kept for its derivation); without a routed-expert stage, twice per pass.
@@ -328,75 +328,56 @@ pub fn phase_timing(
             exchange,
         }),
         cpu_exposed_s: cpu,
-        tp_all_reduce: (tp > 1).then_some(TpAllReduce {
-            bytes: act,
-            ranks: tp,
-            custom,
-            node: node_leg(tp, custom, topology, eff),
-            nic: nic_leg(tp, custom, topology, eff),
-            gpus_per_node: topology.gpus_per_node,
-            per_call_s: tp_one.expected_s,
-            calls: slots * tp_n,
-        }),
+        tp_all_reduce: (tp > 1).then_some(TpAllReduce { calls: slots * tp_n, ..tp_call }),
     })
 }
 
-/// The terms of a tensor-parallel all-reduce inside a node: the stack's kernels' `α(n)` and
-/// share of NVLink, or NCCL's (the link's latency, `intra_node_bus_bandwidth`).
-fn node_leg(
-    tp: u32,
-    custom: Option<(super::custom_all_reduce::Kernels, bool)>,
-    topology: &Topology,
-    eff: &Efficiency,
-) -> CommLeg {
-    let link = topology.intra_node;
-    let (alpha_s, share) = match custom {
-        Some((k, _)) => (k.latency_s(tp), super::custom_all_reduce::BANDWIDTH_SHARE),
-        None => (link.latency_s, eff.intra_node_bus_bandwidth),
-    };
-    CommLeg { alpha_s, beta_bytes_per_s: link.bytes_per_s_per_direction, share }
-}
-
-/// The NIC's terms where NCCL's ring spans nodes (the stack's kernels never do).
-fn nic_leg(
-    tp: u32,
-    custom: Option<(super::custom_all_reduce::Kernels, bool)>,
-    topology: &Topology,
-    eff: &Efficiency,
-) -> Option<CommLeg> {
-    match (custom, topology.inter_node) {
-        (None, Some(nic)) if tp > topology.gpus_per_node.max(1) => Some(CommLeg {
-            alpha_s: nic.latency_s,
-            beta_bytes_per_s: nic.bytes_per_s_per_direction,
-            share: eff.inter_node_bus_bandwidth,
-        }),
-        _ => None,
-    }
-}
-
 /// One tensor-parallel all-reduce of `bytes` over `tp` GPUs: the serving stack's custom
-/// all-reduce where it runs (`custom`, inside one node, a size it takes; returned with whether it
-/// is one-shot), else NCCL's ring over the topology.
-type TpCall = (CommTime, Option<(super::custom_all_reduce::Kernels, bool)>);
+/// all-reduce where it runs (`custom`, inside one node, a size it takes), else NCCL's ring over
+/// the topology; with the terms its derivation shows (one call; the caller sets the calls).
 fn tp_all_reduce(
     bytes: f64,
     tp: u32,
     custom: Option<super::custom_all_reduce::Kernels>,
     topology: &Topology,
     eff: &Efficiency,
-) -> Result<TpCall, PerfError> {
+) -> Result<(CommTime, TpAllReduce), PerfError> {
+    use super::custom_all_reduce as car;
+    let link = topology.intra_node;
     let own = match custom {
-        Some(k) if tp <= topology.gpus_per_node.max(1) => {
-            super::custom_all_reduce::time(bytes, tp, &topology.intra_node, k)?.map(|t| (t, k))
-        }
+        Some(k) if tp <= topology.gpus_per_node.max(1) => car::time(bytes, tp, &link, k)?.map(|t| (t, k)),
         _ => None,
     };
-    match own {
-        Some((t, k)) => Ok((t, Some((k, super::custom_all_reduce::one_shot(bytes, tp))))),
-        None => {
-            Ok((hierarchical_time(Collective::AllReduce, Algorithm::Ring, bytes, tp, topology, eff)?, None))
+    let leg = |alpha_s, l: crate::engine::links::Link, share| CommLeg {
+        alpha_s,
+        beta_bytes_per_s: l.bytes_per_s_per_direction,
+        share,
+    };
+    let (time, custom, node, nic) = match own {
+        Some((t, k)) => {
+            (t, Some((k, car::one_shot(bytes, tp))), leg(k.latency_s(tp), link, car::BANDWIDTH_SHARE), None)
         }
-    }
+        None => {
+            let t = hierarchical_time(Collective::AllReduce, Algorithm::Ring, bytes, tp, topology, eff)?;
+            // Past one node NCCL's ring is hierarchical: its leg between nodes over the NIC.
+            let nic = topology
+                .inter_node
+                .filter(|_| tp > topology.gpus_per_node.max(1))
+                .map(|n| leg(n.latency_s, n, eff.inter_node_bus_bandwidth));
+            (t, None, leg(link.latency_s, link, eff.intra_node_bus_bandwidth), nic)
+        }
+    };
+    let call = TpAllReduce {
+        bytes,
+        ranks: tp,
+        custom,
+        node,
+        nic,
+        gpus_per_node: topology.gpus_per_node,
+        per_call_s: time.expected_s,
+        calls: 1.0,
+    };
+    Ok((time, call))
 }
 
 /// Kernels one forward pass of a pipeline stage launches: `kernels_per_layer` for each layer,

@@ -76,6 +76,33 @@ fn step_part_rows(rows: &mut Vec<Row>, t: &TrainingReport, e: &'static Estimator
     }
 }
 
+/// The prefill's and the decode step's all-reduce rows: (derivation key, element id).
+#[cfg(feature = "estimator")]
+const TP_ROWS: [(&str, &str); 2] = [
+    ("phases.prefill.tensor_parallel_comm_s", "tp-all-reduce-prefill"),
+    ("phases.decode.tensor_parallel_comm_s", "tp-all-reduce"),
+];
+
+/// A phase's tensor-parallel all-reduces as their own row, whose math names the kernel, the
+/// message and the calls. The estimator's page only: its strings stay out of the course's bundle.
+#[cfg(feature = "estimator")]
+fn tp_all_reduce_row(
+    rows: &mut Vec<Row>,
+    phase: &crate::engine::perf::report::PhaseReport,
+    (key, id): (&'static str, &'static str),
+    label: &'static str,
+) {
+    if phase.tp_all_reduce.is_some() && phase.tensor_parallel_comm_s > 0.0 {
+        rows.push(Row {
+            label,
+            key,
+            expected: format_seconds(phase.tensor_parallel_comm_s),
+            bound: String::new(),
+            id,
+        });
+    }
+}
+
 #[cfg(feature = "estimator")]
 /// What training frameworks log: tokens/s per GPU, MFU with its FLOP convention named, and HFU
 /// (always the causal count plus the recomputation).
@@ -264,15 +291,7 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             id: "prefill-time",
         });
         #[cfg(feature = "estimator")]
-        if p.phases.prefill.tp_all_reduce.is_some() && p.phases.prefill.tensor_parallel_comm_s > 0.0 {
-            rows.push(Row {
-                label: lang.est_panels().tp_all_reduce_prefill,
-                key: "phases.prefill.tensor_parallel_comm_s",
-                expected: format_seconds(p.phases.prefill.tensor_parallel_comm_s),
-                bound: String::new(),
-                id: "tp-all-reduce-prefill",
-            });
-        }
+        tp_all_reduce_row(&mut rows, &p.phases.prefill, TP_ROWS[0], lang.est_panels().tp_all_reduce_prefill);
         if p.time.prefix_cached_tokens > 0 {
             // With KV tiers the cached tokens are their mean over the tiers: shown as a share of
             // the prompt, not as the hit rate asked for.
@@ -316,18 +335,8 @@ fn panel_text(r: &crate::engine::Report, e: &'static EstimatorStrings, lang: cra
             bound: bound_cell(Bounded::Time, &format_seconds(p.time.decode_step_s_bound)),
             id: "decode-step",
         });
-        // The estimator's page only (its strings stay out of the course's bundle): the decode
-        // step's all-reduces, whose math names the kernel, the message and the calls.
         #[cfg(feature = "estimator")]
-        if p.phases.decode.tp_all_reduce.is_some() && p.phases.decode.tensor_parallel_comm_s > 0.0 {
-            rows.push(Row {
-                label: lang.est_panels().tp_all_reduce,
-                key: "phases.decode.tensor_parallel_comm_s",
-                expected: format_seconds(p.phases.decode.tensor_parallel_comm_s),
-                bound: String::new(),
-                id: "tp-all-reduce",
-            });
-        }
+        tp_all_reduce_row(&mut rows, &p.phases.decode, TP_ROWS[1], lang.est_panels().tp_all_reduce);
         if p.phases.decode.expert_parallel_comm_s > 0.0 {
             rows.push(Row {
                 label: e.ep_exchange,
